@@ -1,0 +1,125 @@
+# vramlab - build, run, test, install.
+#   make            build build/vramlab (CUDA backend when nvcc is found; CUDA=0 to leave it out)
+#   make run        install missing Debian packages (as root), build, start the tutor
+#   make test       everything that runs on a CPU-only machine; ends with "N passed, M failed"
+#   make test-gpu   checks that need a real GPU (skipped with a message without one)
+#   make bench      benchmarks: ratios against references measured in the same run
+#   make asan       the unit and Lua tests under AddressSanitizer + UBSan
+#   make install    PREFIX=/usr/local (binary, lessons, assets, man page)
+
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CC      ?= cc
+CUDA    ?= auto
+PKGS    := ncursesw lua5.4
+
+# nvcc on the PATH or under /usr/local/cuda
+NVCC := $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+ifeq ($(CUDA),0)
+NVCC :=
+endif
+CUDA_HOME := $(patsubst %/bin/nvcc,%,$(NVCC))
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 $(WARN) -D_GNU_SOURCE -pthread -MMD -MP -I. -Igpu -Ilua -Itui $(PKG_CFLAGS)
+LDLIBS  := $(PKG_LIBS) -lm -pthread
+
+GPU_SRC := $(filter-out gpu/gpu_cuda.c,$(wildcard gpu/*.c))
+LT_SRC  := $(wildcard lua/*.c)
+TUI_SRC := $(filter-out tui/main.c,$(wildcard tui/*.c))
+LT_LUA  := $(sort $(wildcard lua/*.lua))
+
+ifneq ($(NVCC),)
+CFLAGS  += -DGPU_HAVE_CUDA=1
+GPU_SRC += gpu/gpu_cuda.c
+CU_SRC  := $(wildcard gpu/*.cu)
+CU_OBJ  := $(CU_SRC:%.cu=$(BUILD)/%.o)
+NVFLAGS := -O3 -std=c++17 -Xcompiler -Wall,-Werror \
+           -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \
+           -gencode arch=compute_86,code=sm_86 -gencode arch=compute_89,code=sm_89 \
+           -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
+LDLIBS  += $(CUDA_HOME)/lib64/libcudart_static.a -ldl -lrt -lstdc++
+$(BUILD)/gpu/gpu_cuda.o: CFLAGS += -I$(CUDA_HOME)/include
+endif
+
+OBJ     := $(GPU_SRC:%.c=$(BUILD)/%.o) $(LT_SRC:%.c=$(BUILD)/%.o) $(TUI_SRC:%.c=$(BUILD)/%.o) \
+           $(BUILD)/lt_embed.o $(CU_OBJ)
+LIB     := $(BUILD)/libvramlab.a
+BIN     := $(BUILD)/vramlab
+UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
+
+.PHONY: all deps test-deps run test test-gpu bench asan install clean fuzz check
+
+all: deps
+	@$(MAKE) --no-print-directory $(BIN)
+
+# Set-up on a fresh Debian machine: install what is missing when root, else print the line.
+deps:
+	@sh tests/deps.sh build
+test-deps:
+	@sh tests/deps.sh test
+
+$(BIN): $(BUILD)/tui/main.o $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(LIB): $(OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/%.o: %.cu gpu/gpu_kernels.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c -o $@ $<
+
+# Lua support code compiled into the binary (preloaded as modules).
+$(BUILD)/lt_embed.c: $(LT_LUA) lua/embed.sh
+	@mkdir -p $(BUILD)
+	sh lua/embed.sh $(LT_LUA) > $@
+$(BUILD)/lt_embed.o: $(BUILD)/lt_embed.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
+
+run: all
+	$(BIN)
+
+test: test-deps
+	@$(MAKE) --no-print-directory $(BIN) $(UNIT)
+	@sh tests/run.sh $(BUILD)
+
+test-gpu: all
+	@sh tests/gpu/run.sh $(BIN)
+
+bench: all
+	@$(MAKE) --no-print-directory $(BUILD)/tests/bench_host
+	@sh tests/bench.sh $(BUILD)
+
+$(BUILD)/tests/bench_host: tests/bench/bench_host.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -O3 -march=native -o $@ $< $(LIB) $(LDLIBS)
+
+asan: test-deps
+	@$(MAKE) --no-print-directory BUILD=build/asan CUDA=0 CC=clang \
+	    CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    build/asan/vramlab $(patsubst $(BUILD)/%,build/asan/%,$(UNIT))
+	@ASAN_OPTIONS=detect_leaks=1 sh tests/run.sh build/asan --no-tui
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vramlab $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/vramlab
+	cp -r lessons assets $(DESTDIR)$(PREFIX)/share/vramlab/
+	install -m 644 docs/vramlab.1 $(DESTDIR)$(PREFIX)/share/man/man1/vramlab.1
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(OBJ:.o=.d) $(BUILD)/tui/main.d

@@ -1,0 +1,204 @@
+/* gpu.h - the device layer's public interface: status codes, device info, the backend table,
+ * the registry, and the backend-neutral experiments built on top of it (see gpu_bench.c).
+ * No ncurses, no Lua: this layer links into a unit test alone. */
+#ifndef GPU_H
+#define GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One X-macro gives the status enum and its message table (gpu_status_str). */
+#define GPU_STATUS_LIST(X)                                                                         \
+    X(GPU_OK, "ok")                                                                                \
+    X(GPU_ERR_NOMEM, "out of device memory")                                                       \
+    X(GPU_ERR_CAP, "request exceeds the experiment cap on free device memory")                     \
+    X(GPU_ERR_HOST_NOMEM, "out of host memory")                                                    \
+    X(GPU_ERR_ARG, "invalid argument")                                                             \
+    X(GPU_ERR_UNSUPPORTED, "not supported by this backend")                                        \
+    X(GPU_ERR_NO_DEVICE, "no usable device")                                                       \
+    X(GPU_ERR_DRIVER, "driver error")                                                              \
+    X(GPU_ERR_STICKY, "device is in a failed state (sticky error)")                                \
+    X(GPU_ERR_CANCELLED, "cancelled")                                                              \
+    X(GPU_ERR_PROFILE, "bad or unknown GPU profile")
+
+#define GPU_X_ENUM(name, msg) name,
+typedef enum { GPU_STATUS_LIST(GPU_X_ENUM) GPU_STATUS_COUNT } gpu_status;
+#undef GPU_X_ENUM
+
+const char *gpu_status_str(gpu_status s);
+
+/* Where a copy goes. */
+enum gpu_dir { GPU_H2D, GPU_D2H, GPU_D2D };
+/* Who moves the bytes: the copy engine (cudaMemcpy) or an SM kernel. */
+enum gpu_method { GPU_CE, GPU_SM };
+
+/* Capability bits a backend advertises. */
+enum {
+    GPU_CAP_REAL = 1u << 0,    /* measurements come from hardware (not SIMULATED) */
+    GPU_CAP_SM_COPY = 1u << 1, /* SM copy kernel */
+    GPU_CAP_LATENCY = 1u << 2, /* pointer-chase latency on the device */
+    GPU_CAP_PINNED = 1u << 3,  /* page-locked host buffers */
+};
+
+/* Device facts. A field the backend cannot know has its `has_*` bit false; it is then shown as
+ * n/a (nil in Lua), never as a made-up number. Sizes in bytes, clocks in kHz. */
+struct gpu_info {
+    char name[128];
+    char backend[16];      /* "cuda" or "sim" */
+    char memory_type[32];  /* "GDDR6X", "HBM3e", ... ("" when unknown) */
+    char profile[32];      /* simulator profile id ("" for real devices) */
+    char source[256];      /* where the published figures come from (simulator) */
+    char driver[64];       /* driver/runtime version text */
+    bool simulated;
+    uint64_t total_bytes;
+    int bus_width_bits;    /* 0 = unknown */
+    int mem_clock_khz;     /* as cudaDevAttrMemoryClockRate reports it; 0 = unknown */
+    double peak_bytes_per_s;      /* 2 x clock x bus/8; 0 = unknown */
+    double published_bytes_per_s; /* the vendor's spec-sheet figure; 0 = unknown */
+    uint64_t l2_bytes;            /* 0 = unknown */
+    int sm_count;                 /* 0 = unknown */
+    int cc_major, cc_minor;       /* compute capability; 0 = unknown */
+    int pcie_gen, pcie_width;     /* 0 = unknown */
+};
+
+/* Theoretical peak in bytes/s from what cudaDevAttrMemoryClockRate and the bus width report:
+ * the memory clock is counted double (DDR), so peak = 2 x clock x bus_width/8. */
+double gpu_peak_bytes_per_s(int mem_clock_khz, int bus_width_bits);
+
+struct gpu_config {
+    const char *profile;  /* simulator profile id (NULL: default) */
+    const char *datadir;  /* where assets/ lives */
+    uint64_t seed;        /* simulator noise seed */
+    bool deterministic;   /* simulator: no noise at all */
+    double cap_fraction;  /* experiments take at most this share of free memory (default 0.9) */
+    int device;           /* CUDA device ordinal (after CUDA_VISIBLE_DEVICES) */
+};
+
+/* Public part of an open device. Each backend embeds it first in its private state. */
+struct gpu_dev {
+    const struct gpu_backend *be;
+    struct gpu_info info;
+    gpu_status failed;    /* sticky: once set, every call returns GPU_ERR_STICKY */
+    char why[256];        /* the last error, with its origin (expression, file:line) */
+    double cap_fraction;
+    uint64_t live_bytes;  /* device bytes allocated through this interface and not yet freed */
+    int live_allocs;
+};
+
+/* The backend table (the nvtop `struct gpu_vendor` pattern). Every function returns a status and
+ * leaves a readable reason in dev->why on failure. Times are seconds per repetition. */
+struct gpu_backend {
+    const char *name;
+    unsigned caps;
+    /* Open the device; on failure write why (e.g. "CUDA driver not found (error 35)"). */
+    gpu_status (*open)(const struct gpu_config *cfg, struct gpu_dev **out, char *why, size_t n);
+    void (*close)(struct gpu_dev *dev);
+    gpu_status (*mem_info)(struct gpu_dev *dev, uint64_t *free_b, uint64_t *total_b);
+    gpu_status (*alloc)(struct gpu_dev *dev, uint64_t bytes, void **ptr);
+    gpu_status (*free)(struct gpu_dev *dev, void *ptr);
+    gpu_status (*host_alloc)(struct gpu_dev *dev, uint64_t bytes, bool pinned, void **ptr);
+    gpu_status (*host_free)(struct gpu_dev *dev, void *ptr, bool pinned);
+    gpu_status (*memset)(struct gpu_dev *dev, void *ptr, int value, uint64_t bytes);
+    /* Time `reps` back-to-back copies of `bytes`; *seconds = elapsed / reps. */
+    gpu_status (*copy)(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method method, void *dst,
+                       const void *src, uint64_t bytes, int reps, double *seconds);
+    /* Dependent loads over a working set of `bytes` (a random cyclic permutation): ns per load. */
+    gpu_status (*latency)(struct gpu_dev *dev, uint64_t bytes, uint64_t steps, double *ns);
+};
+
+/* ---- registry (gpu_registry.c) ---------------------------------------------------------- */
+/* Tried in order: cuda (when compiled in), then sim. */
+extern const struct gpu_backend *const gpu_backends[];
+const struct gpu_backend *gpu_backend_find(const char *name);
+
+/* Open `want` (NULL/"auto": first that opens). Whatever failed before the one that opened is
+ * described in `fallback_why` (e.g. "cuda: CUDA driver not found (error 35)"). */
+gpu_status gpu_open(const char *want, const struct gpu_config *cfg, struct gpu_dev **out,
+                    char *fallback_why, size_t n);
+void gpu_close(struct gpu_dev *dev);
+
+/* Checked wrappers every caller uses: sticky state, cap on free memory, live-byte accounting. */
+gpu_status gpu_mem_info(struct gpu_dev *dev, uint64_t *free_b, uint64_t *total_b);
+gpu_status gpu_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr);
+gpu_status gpu_alloc_uncapped(struct gpu_dev *dev, uint64_t bytes, void **ptr);
+gpu_status gpu_free(struct gpu_dev *dev, void *ptr, uint64_t bytes);
+/* Most an experiment may take now: cap_fraction x free. */
+uint64_t gpu_alloc_budget(struct gpu_dev *dev);
+const char *gpu_why(const struct gpu_dev *dev);
+void gpu_set_why(struct gpu_dev *dev, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- measurements (gpu_stats.c, gpu_bench.c, gpu_host.c) -------------------------------- */
+#define GPU_MAX_SAMPLES 64
+
+/* A measured (or SIMULATED) figure. Times in seconds, bytes per repetition. */
+struct gpu_result {
+    uint64_t bytes;        /* n: bytes per transfer / per array pass */
+    uint64_t moved_bytes;  /* bytes actually read + written per repetition */
+    int samples;           /* timed trials after warm-up */
+    double best_s, median_s, worst_s;
+    double spread;         /* (worst - best) / best */
+    double bytes_per_s;    /* n / best (nvbandwidth's convention) */
+    double rw_bytes_per_s; /* moved / best (bandwidthTest counts D2D as 2n/t); 0 if n/a */
+    double ns_per_load;    /* latency experiments only */
+    double ticks;          /* best / timer resolution */
+    bool simulated;
+    unsigned warn;         /* GPU_WARN_* bits */
+};
+
+enum {
+    GPU_WARN_FEW_TICKS = 1u << 0,    /* best time < 20 timer ticks */
+    GPU_WARN_SPREAD = 1u << 1,       /* spread above 10 % */
+    GPU_WARN_SMALL_ARRAY = 1u << 2,  /* host array < 4 x last-level cache */
+    GPU_WARN_SHARED_GPU = 1u << 3,   /* other processes on the GPU */
+    GPU_WARN_CLAMPED = 1u << 4,      /* size reduced to fit the memory cap */
+};
+const char *gpu_warn_str(unsigned bit);
+
+/* Statistics over timed trials (seconds). Fills best/median/worst/spread/samples. */
+void gpu_stats(struct gpu_result *r, const double *t, int n);
+double gpu_median(double *t, int n); /* sorts t in place */
+
+/* Monotonic clock, seconds; and its resolution. */
+double gpu_now(void);
+double gpu_timer_resolution(void);
+
+/* Cancellation: experiments poll this between trials. */
+typedef volatile int gpu_cancel_flag;
+
+struct gpu_copy_req {
+    enum gpu_dir dir;
+    enum gpu_method method;
+    uint64_t bytes;
+    bool pinned;  /* host side page-locked (H2D/D2H) */
+    int trials;   /* timed trials (default 10) */
+    int reps;     /* copies per trial (0 = auto: ~20 ms per trial) */
+};
+/* Allocate, warm up, time, free. Nothing stays allocated, also on error or cancel. */
+gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, struct gpu_result *r,
+                          gpu_cancel_flag *cancel);
+gpu_status gpu_bench_latency(struct gpu_dev *dev, uint64_t bytes, struct gpu_result *r,
+                             gpu_cancel_flag *cancel);
+
+/* Host experiments: real on every backend. */
+enum gpu_host_kind { GPU_HOST_MEMCPY, GPU_HOST_LOOP, GPU_HOST_COPY, GPU_HOST_SCALE,
+                     GPU_HOST_ADD, GPU_HOST_TRIAD };
+struct gpu_host_info {
+    char cpu[128];
+    int threads;           /* online logical CPUs */
+    uint64_t ram_bytes;    /* physical memory */
+    uint64_t llc_bytes;    /* last-level cache per sysconf/sysfs; 0 = unknown */
+    char page_size_note[32];
+};
+void gpu_host_info(struct gpu_host_info *h);
+/* `bytes` is the size of one array. STREAM byte counts per element: copy/scale 16, add/triad 24
+ * (8-byte doubles); memcpy/loop count n read + n written. */
+gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int trials, struct gpu_result *r,
+                          gpu_cancel_flag *cancel);
+gpu_status gpu_host_latency(uint64_t bytes, struct gpu_result *r, gpu_cancel_flag *cancel);
+
+/* Small deterministic RNG (xoshiro-style splitmix) shared by the simulator and the chase setup. */
+uint64_t gpu_rand(uint64_t *state);
+
+#endif

@@ -1,0 +1,24 @@
+#!/bin/sh
+# deps.sh build|test - install the Debian packages vramlab needs when they are missing.
+# As root it runs apt-get itself; otherwise it prints the exact command and fails.
+set -e
+need="gcc make pkg-config libncurses-dev liblua5.4-dev"
+[ "$1" = test ] && need="$need libcmocka-dev tmux"
+missing=""
+for p in $need; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "vramlab: missing packages:$missing (no apt-get here: install them with your package manager)" >&2
+    exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "vramlab: missing packages. Run:" >&2
+    echo "  sudo apt-get install -y$missing" >&2
+    exit 1
+fi
+echo "vramlab: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
