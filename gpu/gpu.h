@@ -189,13 +189,16 @@ struct gpu_host_info {
     int threads;           /* online logical CPUs */
     uint64_t ram_bytes;    /* physical memory */
     uint64_t llc_bytes;    /* last-level cache per sysconf/sysfs; 0 = unknown */
-    char page_size_note[32];
+    uint64_t page_bytes;
 };
 void gpu_host_info(struct gpu_host_info *h);
 /* `bytes` is the size of one array. STREAM byte counts per element: copy/scale 16, add/triad 24
  * (8-byte doubles); memcpy/loop count n read + n written. */
-gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int trials, struct gpu_result *r,
-                          gpu_cancel_flag *cancel);
+gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int trials,
+                          struct gpu_result *r, gpu_cancel_flag *cancel);
+/* Host kind names ("memcpy", "loop", "copy", "scale", "add", "triad") and back; -1 if unknown. */
+const char *gpu_host_kind_name(enum gpu_host_kind k);
+int gpu_host_kind_parse(const char *name);
 gpu_status gpu_host_latency(uint64_t bytes, struct gpu_result *r, gpu_cancel_flag *cancel);
 
 /* Small deterministic RNG (xoshiro-style splitmix) shared by the simulator and the chase setup. */

@@ -1,0 +1,276 @@
+/* gpu_host.c - host-memory experiments, real on every backend: memcpy, a plain-loop copy, the
+ * four STREAM kernels over all online CPUs, and a pointer chase over a random cyclic permutation.
+ * STREAM's rules apply: each array >= 4x the last-level cache, >= 20 timer ticks per trial. */
+#include "gpu.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const kind_names[] = {"memcpy", "loop", "copy", "scale", "add", "triad"};
+
+const char *gpu_host_kind_name(enum gpu_host_kind k)
+{
+    return (unsigned)k < sizeof kind_names / sizeof kind_names[0] ? kind_names[k] : "?";
+}
+
+int gpu_host_kind_parse(const char *name)
+{
+    for (size_t i = 0; i < sizeof kind_names / sizeof kind_names[0]; i++)
+        if (!strcmp(kind_names[i], name)) return (int)i;
+    return -1;
+}
+
+static uint64_t read_size_file(const char *path)
+{
+    char buf[64];
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    uint64_t v = 0;
+    if (fgets(buf, sizeof buf, f)) {
+        char *end;
+        v = strtoull(buf, &end, 10);
+        if (*end == 'K') v <<= 10;
+        else if (*end == 'M') v <<= 20;
+    }
+    fclose(f);
+    return v;
+}
+
+void gpu_host_info(struct gpu_host_info *h)
+{
+    char line[256], path[128];
+    memset(h, 0, sizeof *h);
+    snprintf(h->cpu, sizeof h->cpu, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line, sizeof line, f)) {
+        char *c = strchr(line, ':');
+        if (c && !strncmp(line, "model name", 10)) {
+            c += 1 + (c[1] == ' ');
+            c[strcspn(c, "\n")] = 0;
+            snprintf(h->cpu, sizeof h->cpu, "%s", c);
+            break;
+        }
+    }
+    if (f) fclose(f);
+    h->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    h->page_bytes = (uint64_t)sysconf(_SC_PAGESIZE);
+    h->ram_bytes = (uint64_t)sysconf(_SC_PHYS_PAGES) * h->page_bytes;
+    /* The last-level cache is the highest-level data/unified cache sysfs lists for cpu0. */
+    int best = 0;
+    for (int i = 0; i < 8; i++) {
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        int lvl = (int)read_size_file(path);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        FILE *t = fopen(path, "r");
+        bool instr = t && fgets(line, sizeof line, t) && !strncmp(line, "Instruction", 11);
+        if (t) fclose(t);
+        if (lvl <= 0 || instr || lvl < best) continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        best = lvl;
+        h->llc_bytes = read_size_file(path);
+    }
+}
+
+/* ---- bandwidth kernels ------------------------------------------------------------------- */
+
+struct job {
+    enum gpu_host_kind kind;
+    double *a, *b, *c; /* STREAM: a = b + s*c etc.; memcpy/loop: a <- b */
+    size_t n;          /* doubles per array */
+    int nthreads, trials, reps;
+    pthread_barrier_t start, done;
+    gpu_cancel_flag *cancel;
+    bool stop;
+};
+
+struct worker {
+    struct job *j;
+    int id;
+    pthread_t th;
+};
+
+/* A plain loop, kept a loop: gcc would otherwise turn it into a call to memcpy. */
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) static void
+loop_copy(double *restrict dst, const double *restrict src, size_t n)
+{
+    for (size_t i = 0; i < n; i++) dst[i] = src[i];
+}
+
+static void run_kernel(enum gpu_host_kind k, double *restrict a, double *restrict b,
+                       double *restrict c, size_t n)
+{
+    const double s = 3.0;
+    switch (k) {
+    case GPU_HOST_MEMCPY: memcpy(a, b, n * sizeof *a); break;
+    case GPU_HOST_LOOP: loop_copy(a, b, n); break;
+    case GPU_HOST_COPY:
+        for (size_t i = 0; i < n; i++) c[i] = a[i];
+        break;
+    case GPU_HOST_SCALE:
+        for (size_t i = 0; i < n; i++) b[i] = s * c[i];
+        break;
+    case GPU_HOST_ADD:
+        for (size_t i = 0; i < n; i++) c[i] = a[i] + b[i];
+        break;
+    case GPU_HOST_TRIAD:
+        for (size_t i = 0; i < n; i++) a[i] = b[i] + s * c[i];
+        break;
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct job *j = w->j;
+    size_t chunk = (j->n + j->nthreads - 1) / j->nthreads;
+    size_t lo = chunk * w->id, hi = lo + chunk > j->n ? j->n : lo + chunk;
+    if (lo > hi) lo = hi;
+    for (;;) {
+        pthread_barrier_wait(&j->start);
+        if (j->stop) break;
+        for (int r = 0; r < j->reps; r++)
+            run_kernel(j->kind, j->a + lo, j->b + lo, j->c ? j->c + lo : NULL, hi - lo);
+        pthread_barrier_wait(&j->done);
+    }
+    return NULL;
+}
+
+static double *alloc_array(size_t bytes)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 4096, bytes ? bytes : 64)) return NULL;
+    return p;
+}
+
+gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int trials,
+                          struct gpu_result *r, gpu_cancel_flag *cancel)
+{
+    struct gpu_host_info hi;
+    struct job j = {.kind = k, .trials = trials ? trials : 10, .reps = 1, .cancel = cancel};
+    struct worker w[256];
+    double t[GPU_MAX_SAMPLES];
+    bool stream = k >= GPU_HOST_COPY;
+    *r = (struct gpu_result){.bytes = bytes};
+    if ((unsigned)k > GPU_HOST_TRIAD || bytes < 4096 || j.trials > GPU_MAX_SAMPLES) return GPU_ERR_ARG;
+    gpu_host_info(&hi);
+    j.nthreads = threads > 0 ? threads : hi.threads;
+    if (j.nthreads > 256) j.nthreads = 256;
+    if (!stream) j.nthreads = threads > 0 ? j.nthreads : 1; /* memcpy/loop: one thread unless asked */
+    j.n = bytes / sizeof(double);
+    j.a = alloc_array(j.n * sizeof(double));
+    j.b = alloc_array(j.n * sizeof(double));
+    j.c = stream ? alloc_array(j.n * sizeof(double)) : NULL;
+    if (!j.a || !j.b || (stream && !j.c)) {
+        free(j.a), free(j.b), free(j.c);
+        return GPU_ERR_HOST_NOMEM;
+    }
+    /* Touch every page first (first-touch faults must not be timed), with STREAM's values. */
+    for (size_t i = 0; i < j.n; i++) j.a[i] = 1.0, j.b[i] = 2.0;
+    for (size_t i = 0; stream && i < j.n; i++) j.c[i] = 0.0;
+
+    pthread_barrier_init(&j.start, NULL, (unsigned)j.nthreads + 1);
+    pthread_barrier_init(&j.done, NULL, (unsigned)j.nthreads + 1);
+    int started = 0;
+    for (; started < j.nthreads; started++) {
+        w[started] = (struct worker){&j, started, 0};
+        if (pthread_create(&w[started].th, NULL, worker_main, &w[started])) break;
+    }
+    gpu_status st = started == j.nthreads ? GPU_OK : GPU_ERR_HOST_NOMEM;
+    if (st != GPU_OK) { /* run with the threads we have: barriers need exact counts, so stop */
+        j.stop = true;
+    }
+    double res = gpu_timer_resolution();
+    for (int i = -1; st == GPU_OK && i < j.trials; i++) {
+        if (cancel && *cancel) {
+            st = GPU_ERR_CANCELLED;
+            break;
+        }
+        double t0 = gpu_now();
+        pthread_barrier_wait(&j.start);
+        pthread_barrier_wait(&j.done);
+        double dt = (gpu_now() - t0) / j.reps;
+        if (i < 0) { /* warm-up also sizes reps so a trial lasts >= 20 ms for tiny arrays */
+            j.reps = dt > 0 && dt < 0.02 ? (int)(0.02 / dt) + 1 : 1;
+            if (j.reps > 100000) j.reps = 100000;
+            continue;
+        }
+        t[i] = dt;
+    }
+    j.stop = true;
+    if (started == j.nthreads) pthread_barrier_wait(&j.start);
+    for (int i = 0; i < started; i++) pthread_join(w[i].th, NULL);
+    pthread_barrier_destroy(&j.start);
+    pthread_barrier_destroy(&j.done);
+    free(j.a), free(j.b), free(j.c);
+    if (st != GPU_OK) return st;
+
+    gpu_stats(r, t, j.trials);
+    /* Bytes per element: STREAM counts copy/scale 16, add/triad 24 (no write-allocate traffic). */
+    int per = k == GPU_HOST_ADD || k == GPU_HOST_TRIAD ? 3 : 2;
+    r->moved_bytes = (uint64_t)per * j.n * sizeof(double);
+    r->bytes_per_s = stream ? r->moved_bytes / r->best_s : j.n * sizeof(double) / r->best_s;
+    r->rw_bytes_per_s = r->moved_bytes / r->best_s;
+    r->ticks = r->best_s * j.reps / res;
+    if (r->ticks < 20) r->warn |= GPU_WARN_FEW_TICKS;
+    if (hi.llc_bytes && bytes < 4 * hi.llc_bytes) r->warn |= GPU_WARN_SMALL_ARRAY;
+    return GPU_OK;
+}
+
+/* ---- latency ----------------------------------------------------------------------------- */
+
+#define LINE 64 /* one dependent load per cache line */
+
+static uint32_t chase(const uint32_t *next, uint64_t steps, uint32_t at)
+{
+    while (steps--) at = next[(size_t)at * (LINE / sizeof(uint32_t))];
+    return at;
+}
+
+gpu_status gpu_host_latency(uint64_t bytes, struct gpu_result *r, gpu_cancel_flag *cancel)
+{
+    double t[GPU_MAX_SAMPLES];
+    const int trials = 5;
+    *r = (struct gpu_result){.bytes = bytes};
+    if (bytes < 4096 || bytes / LINE > UINT32_MAX) return GPU_ERR_ARG;
+    size_t lines = bytes / LINE;
+    uint32_t *next = (uint32_t *)alloc_array(lines * LINE);
+    uint32_t *order = malloc(lines * sizeof *order);
+    if (!next || !order) {
+        free(next), free(order);
+        return GPU_ERR_HOST_NOMEM;
+    }
+    /* Sattolo's algorithm: a random permutation that is one single cycle through every line, so
+     * no prefetcher can guess the next address and every line is visited. */
+    uint64_t seed = 0x5eed ^ bytes;
+    for (size_t i = 0; i < lines; i++) order[i] = (uint32_t)i;
+    for (size_t i = lines - 1; i > 0; i--) {
+        size_t k = gpu_rand(&seed) % i;
+        uint32_t x = order[i];
+        order[i] = order[k];
+        order[k] = x;
+    }
+    for (size_t i = 0; i < lines; i++) next[(size_t)i * (LINE / 4)] = order[i];
+    free(order);
+
+    uint64_t steps = 1u << 20;
+    volatile uint32_t sink = chase(next, lines < steps ? lines : steps, 0); /* warm-up */
+    gpu_status st = GPU_OK;
+    for (int i = 0; i < trials; i++) {
+        if (cancel && *cancel) {
+            st = GPU_ERR_CANCELLED;
+            break;
+        }
+        double t0 = gpu_now();
+        sink = chase(next, steps, sink);
+        t[i] = (gpu_now() - t0) / steps;
+    }
+    free(next);
+    if (st != GPU_OK) return st;
+    gpu_stats(r, t, trials);
+    r->ns_per_load = r->best_s * 1e9;
+    r->ticks = r->best_s * steps / gpu_timer_resolution();
+    return GPU_OK;
+}

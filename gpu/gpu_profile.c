@@ -1,0 +1,205 @@
+/* gpu_profile.c - reads the simulator's GPU profiles: assets/gpus/<id>.txt, "key = value" lines,
+ * '#' comments. Every field is checked; a mistake is reported as file:line: what. */
+#include "gpu_sim.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum kind { K_STR, K_U64, K_INT, K_DBL, K_GBS, K_CC };
+struct field {
+    const char *key;
+    enum kind kind;
+    size_t off;
+    size_t len; /* strings: buffer size */
+    bool required;
+};
+
+#define PI(f) offsetof(struct gpu_profile, info.f)
+#define PP(f) offsetof(struct gpu_profile, f)
+#define SZ(f) sizeof(((struct gpu_profile *)0)->info.f)
+static const struct field fields[] = {
+    {"name", K_STR, PI(name), SZ(name), true},
+    {"memory_type", K_STR, PI(memory_type), SZ(memory_type), true},
+    {"source", K_STR, PI(source), SZ(source), true},
+    {"total_bytes", K_U64, PI(total_bytes), 0, true},
+    {"bus_width_bits", K_INT, PI(bus_width_bits), 0, true},
+    {"mem_clock_khz", K_INT, PI(mem_clock_khz), 0, true},
+    {"published_gbs", K_GBS, PI(published_bytes_per_s), 0, true},
+    {"l2_bytes", K_U64, PI(l2_bytes), 0, true},
+    {"sm_count", K_INT, PI(sm_count), 0, true},
+    {"compute_capability", K_CC, PI(cc_major), 0, true},
+    {"pcie_gen", K_INT, PI(pcie_gen), 0, true},
+    {"pcie_width", K_INT, PI(pcie_width), 0, true},
+    {"context_bytes", K_U64, PP(context_bytes), 0, true},
+    {"ce_efficiency", K_DBL, PP(ce_efficiency), 0, true},
+    {"sm_efficiency", K_DBL, PP(sm_efficiency), 0, true},
+    {"l2_speedup", K_DBL, PP(l2_speedup), 0, true},
+    {"pcie_efficiency", K_DBL, PP(pcie_efficiency), 0, true},
+    {"pageable_factor", K_DBL, PP(pageable_factor), 0, true},
+    {"copy_overhead_us", K_DBL, PP(copy_overhead_us), 0, true},
+    {"l1_bytes", K_DBL, PP(l1_bytes), 0, true},
+    {"l1_ns", K_DBL, PP(l1_ns), 0, true},
+    {"l2_ns", K_DBL, PP(l2_ns), 0, true},
+    {"dram_ns", K_DBL, PP(dram_ns), 0, true},
+    {"noise", K_DBL, PP(noise), 0, true},
+};
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r')) *--e = 0;
+    return s;
+}
+
+static bool parse_value(const struct field *f, const char *v, struct gpu_profile *p)
+{
+    char *end = NULL;
+    void *dst = (char *)p + f->off;
+    errno = 0;
+    switch (f->kind) {
+    case K_STR:
+        if (strlen(v) >= f->len) return false;
+        memcpy(dst, v, strlen(v) + 1);
+        return true;
+    case K_U64: {
+        unsigned long long x = strtoull(v, &end, 10);
+        if (*v == '-' || errno || *end) return false;
+        *(uint64_t *)dst = x;
+        return true;
+    }
+    case K_INT: {
+        long x = strtol(v, &end, 10);
+        if (errno || *end || x < 0 || x > 1000000000L) return false;
+        *(int *)dst = (int)x;
+        return true;
+    }
+    case K_DBL:
+    case K_GBS: {
+        double x = strtod(v, &end);
+        if (errno || *end || !(x >= 0)) return false;
+        *(double *)dst = f->kind == K_GBS ? x * 1e9 : x;
+        return true;
+    }
+    case K_CC: {
+        int ma, mi;
+        char c;
+        if (sscanf(v, "%d.%d%c", &ma, &mi, &c) != 2) return false;
+        p->info.cc_major = ma;
+        p->info.cc_minor = mi;
+        return true;
+    }
+    }
+    return false;
+}
+
+static bool valid_id(const char *id)
+{
+    if (!*id || strlen(id) > 24) return false;
+    for (const char *c = id; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-'))
+            return false;
+    return true;
+}
+
+gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_profile *p, char *err,
+                            size_t n)
+{
+    char path[1024], line[512];
+    bool seen[NFIELDS] = {0};
+    memset(p, 0, sizeof *p);
+    if (!valid_id(id)) {
+        snprintf(err, n, "bad profile name '%s' (lower-case letters, digits, - and _)", id);
+        return GPU_ERR_PROFILE;
+    }
+    snprintf(path, sizeof path, "%s/assets/gpus/%s.txt", datadir ? datadir : ".", id);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, n, "%s: %s (see `vramlab --list-profiles`)", path, strerror(errno));
+        return GPU_ERR_PROFILE;
+    }
+    int ln = 0;
+    gpu_status st = GPU_OK;
+    while (st == GPU_OK && fgets(line, sizeof line, f)) {
+        ln++;
+        char *s = trim(line);
+        if (!*s || *s == '#') continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            snprintf(err, n, "%s:%d: expected 'key = value'", path, ln);
+            st = GPU_ERR_PROFILE;
+            break;
+        }
+        *eq = 0;
+        char *key = trim(s), *val = trim(eq + 1);
+        size_t i;
+        for (i = 0; i < NFIELDS && strcmp(fields[i].key, key); i++) {}
+        if (i == NFIELDS) {
+            snprintf(err, n, "%s:%d: unknown key '%s'", path, ln, key);
+            st = GPU_ERR_PROFILE;
+        } else if (seen[i]) {
+            snprintf(err, n, "%s:%d: '%s' given twice", path, ln, key);
+            st = GPU_ERR_PROFILE;
+        } else if (!parse_value(&fields[i], val, p)) {
+            snprintf(err, n, "%s:%d: bad value for '%s': '%s'", path, ln, key, val);
+            st = GPU_ERR_PROFILE;
+        }
+        seen[i < NFIELDS ? i : 0] |= i < NFIELDS;
+    }
+    fclose(f);
+    for (size_t i = 0; st == GPU_OK && i < NFIELDS; i++)
+        if (fields[i].required && !seen[i]) {
+            snprintf(err, n, "%s:%d: missing '%s'", path, ln, fields[i].key);
+            st = GPU_ERR_PROFILE;
+        }
+    if (st == GPU_OK && (p->ce_efficiency > 1 || p->sm_efficiency > 1 || p->pcie_efficiency > 1 ||
+                         p->pageable_factor > 1 || p->noise > 0.5)) {
+        snprintf(err, n, "%s: efficiencies and factors must be at most 1 (noise at most 0.5)", path);
+        st = GPU_ERR_PROFILE;
+    }
+    if (st == GPU_OK) {
+        snprintf(p->info.profile, sizeof p->info.profile, "%s", id);
+        p->info.peak_bytes_per_s = gpu_peak_bytes_per_s(p->info.mem_clock_khz,
+                                                        p->info.bus_width_bits);
+    }
+    return st;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int gpu_profile_list(const char *datadir, void (*fn)(const char *id, void *ud), void *ud)
+{
+    char path[1024], *ids[128];
+    int cnt = 0;
+    snprintf(path, sizeof path, "%s/assets/gpus", datadir ? datadir : ".");
+    DIR *d = opendir(path);
+    if (!d) return 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && cnt < 128) {
+        size_t l = strlen(e->d_name);
+        if (l > 4 && !strcmp(e->d_name + l - 4, ".txt")) ids[cnt++] = strndup(e->d_name, l - 4);
+    }
+    closedir(d);
+    qsort(ids, (size_t)cnt, sizeof ids[0], cmp_str);
+    for (int i = 0; i < cnt; i++) {
+        if (fn) fn(ids[i], ud);
+        free(ids[i]);
+    }
+    return cnt;
+}
+
+double gpu_pcie_bytes_per_s(int gen, int width)
+{
+    /* GT/s per lane and line encoding: gen1/2 8b/10b, gen3+ 128b/130b (gen6 FLIT, ~242/256). */
+    static const double gts[] = {0, 2.5, 5, 8, 16, 32, 64};
+    if (gen < 1 || gen > 6 || width <= 0) return 0;
+    double enc = gen <= 2 ? 0.8 : gen <= 5 ? 128.0 / 130.0 : 242.0 / 256.0;
+    return gts[gen] * 1e9 * width * enc / 8.0;
+}

@@ -1,0 +1,131 @@
+/* gpu_registry.c - the explicit backend registry, fallback order, and the checked wrappers every
+ * caller goes through: sticky failure, the cap on free memory, live-allocation accounting. */
+#include "gpu.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifdef GPU_HAVE_CUDA
+#include "gpu_cuda.h"
+#endif
+#include "gpu_sim.h"
+
+const struct gpu_backend *const gpu_backends[] = {
+#ifdef GPU_HAVE_CUDA
+    &gpu_cuda_backend,
+#endif
+    &gpu_sim_backend,
+    NULL,
+};
+
+const struct gpu_backend *gpu_backend_find(const char *name)
+{
+    for (int i = 0; gpu_backends[i]; i++)
+        if (!strcmp(gpu_backends[i]->name, name)) return gpu_backends[i];
+    return NULL;
+}
+
+gpu_status gpu_open(const char *want, const struct gpu_config *cfg, struct gpu_dev **out,
+                    char *fallback_why, size_t n)
+{
+    char why[256];
+    size_t used = 0;
+    gpu_status st = GPU_ERR_NO_DEVICE;
+    *out = NULL;
+    if (n) fallback_why[0] = 0;
+    if (want && *want && strcmp(want, "auto")) {
+        const struct gpu_backend *be = gpu_backend_find(want);
+        if (!be) {
+            if (!strcmp(want, "cuda"))
+                snprintf(fallback_why, n, "cuda: not compiled in (nvcc was not found at build time)");
+            else
+                snprintf(fallback_why, n, "unknown backend '%s' (use cuda or sim)", want);
+            return GPU_ERR_ARG;
+        }
+        why[0] = 0;
+        st = be->open(cfg, out, why, sizeof why);
+        if (st != GPU_OK) snprintf(fallback_why, n, "%s: %s", be->name, why);
+        return st;
+    }
+    for (int i = 0; gpu_backends[i]; i++) {
+        why[0] = 0;
+        st = gpu_backends[i]->open(cfg, out, why, sizeof why);
+        if (st == GPU_OK) return st;
+        if (used < n) {
+            int k = snprintf(fallback_why + used, n - used, "%s%s: %s", used ? "; " : "",
+                             gpu_backends[i]->name, why);
+            used += k > 0 ? (size_t)k : 0;
+        }
+    }
+    return st;
+}
+
+void gpu_close(struct gpu_dev *dev)
+{
+    if (dev) dev->be->close(dev);
+}
+
+const char *gpu_why(const struct gpu_dev *dev) { return dev->why; }
+
+void gpu_set_why(struct gpu_dev *dev, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dev->why, sizeof dev->why, fmt, ap);
+    va_end(ap);
+}
+
+gpu_status gpu_mem_info(struct gpu_dev *dev, uint64_t *free_b, uint64_t *total_b)
+{
+    if (dev->failed) return GPU_ERR_STICKY;
+    return dev->be->mem_info(dev, free_b, total_b);
+}
+
+uint64_t gpu_alloc_budget(struct gpu_dev *dev)
+{
+    uint64_t fr = 0, tot = 0;
+    if (gpu_mem_info(dev, &fr, &tot) != GPU_OK) return 0;
+    return (uint64_t)((double)fr * dev->cap_fraction);
+}
+
+gpu_status gpu_alloc_uncapped(struct gpu_dev *dev, uint64_t bytes, void **ptr)
+{
+    *ptr = NULL;
+    if (dev->failed) return GPU_ERR_STICKY;
+    if (bytes == 0) {
+        gpu_set_why(dev, "cannot allocate 0 bytes");
+        return GPU_ERR_ARG;
+    }
+    gpu_status st = dev->be->alloc(dev, bytes, ptr);
+    if (st == GPU_OK) {
+        dev->live_bytes += bytes;
+        dev->live_allocs++;
+    }
+    return st;
+}
+
+gpu_status gpu_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
+{
+    uint64_t budget = gpu_alloc_budget(dev);
+    *ptr = NULL;
+    if (dev->failed) return GPU_ERR_STICKY;
+    if (bytes > budget) {
+        gpu_set_why(dev, "%.2f MiB requested, but experiments may take at most %.0f%% of free "
+                    "memory (%.2f MiB now)", bytes / 1048576.0, dev->cap_fraction * 100,
+                    budget / 1048576.0);
+        return GPU_ERR_CAP;
+    }
+    return gpu_alloc_uncapped(dev, bytes, ptr);
+}
+
+gpu_status gpu_free(struct gpu_dev *dev, void *ptr, uint64_t bytes)
+{
+    if (!ptr) return GPU_OK;
+    gpu_status st = dev->be->free(dev, ptr);
+    /* The accounting follows the caller's intent even when the device is failed: the memory is
+     * gone with the context either way. */
+    dev->live_bytes -= bytes <= dev->live_bytes ? bytes : dev->live_bytes;
+    if (dev->live_allocs > 0) dev->live_allocs--;
+    return st;
+}

@@ -1,0 +1,212 @@
+/* gpu_sim.c - the simulator backend: a named GPU profile, capacity enforced (allocations are
+ * tracked, never backed), timings from a documented model (docs/simulator.md) with seeded,
+ * one-sided noise, or none at all in deterministic mode. Everything it reports is SIMULATED. */
+#include "gpu_sim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sim_alloc {
+    uintptr_t addr;
+    uint64_t bytes;
+    bool pinned; /* host buffers: page-locked */
+};
+
+struct sim_dev {
+    struct gpu_dev pub; /* first: the registry sees only this */
+    struct gpu_profile prof;
+    uint64_t used;
+    uint64_t rng;
+    bool deterministic;
+    uintptr_t next_addr;
+    struct sim_alloc *allocs;
+    size_t nallocs, cap_allocs;
+};
+
+/* Fake device addresses: a 2 MiB-aligned range far from anything real, so a simulated pointer
+ * handed to memcpy faults loudly rather than corrupting memory. */
+#define SIM_BASE ((uintptr_t)0x7e0000000000ull)
+#define SIM_ALIGN 512u
+
+double gpu_sim_copy_seconds(const struct gpu_profile *p, enum gpu_dir dir, enum gpu_method m,
+                            bool pinned, uint64_t bytes)
+{
+    double peak = p->info.peak_bytes_per_s, oh = p->copy_overhead_us * 1e-6;
+    if (dir == GPU_D2D) {
+        /* A copy reads n and writes n bytes of device memory. While both fit in L2 they are
+         * served from it; beyond, DRAM bandwidth times the path's efficiency. */
+        double eff = m == GPU_SM ? p->sm_efficiency : p->ce_efficiency;
+        double bw = peak * eff;
+        if (2.0 * bytes <= (double)p->info.l2_bytes) bw *= p->l2_speedup;
+        return oh + 2.0 * bytes / bw;
+    }
+    double link = gpu_pcie_bytes_per_s(p->info.pcie_gen, p->info.pcie_width) * p->pcie_efficiency;
+    if (!pinned) link *= p->pageable_factor; /* staged through a driver-owned pinned buffer */
+    if (m == GPU_SM) link *= 0.95;           /* zero-copy loads over the link */
+    return oh + bytes / link;
+}
+
+double gpu_sim_latency_ns(const struct gpu_profile *p, uint64_t bytes)
+{
+    /* A random cyclic chase over a working set W hits a cache of size C with probability
+     * min(1, C/W): the expected latency mixes the levels' latencies by those odds. */
+    double w = bytes > 0 ? (double)bytes : 1;
+    double h1 = fmin(1.0, p->l1_bytes / w), h2 = fmin(1.0, (double)p->info.l2_bytes / w);
+    return h1 * p->l1_ns + (h2 - h1) * p->l2_ns + (1 - h2) * p->dram_ns;
+}
+
+static double noisy(struct sim_dev *d, double t)
+{
+    if (d->deterministic || d->prof.noise <= 0) return t;
+    /* Measurement noise is one-sided: interference only ever makes a run slower. */
+    double u = (gpu_rand(&d->rng) >> 11) * (1.0 / 9007199254740992.0);
+    return t * (1.0 + d->prof.noise * u * u * 3.0);
+}
+
+static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, char *why, size_t n)
+{
+    struct sim_dev *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(why, n, "out of host memory");
+        return GPU_ERR_HOST_NOMEM;
+    }
+    const char *id = cfg && cfg->profile && *cfg->profile ? cfg->profile : GPU_SIM_DEFAULT_PROFILE;
+    gpu_status st = gpu_profile_load(cfg ? cfg->datadir : NULL, id, &d->prof, why, n);
+    if (st != GPU_OK) {
+        free(d);
+        return st;
+    }
+    d->pub.be = &gpu_sim_backend;
+    d->pub.info = d->prof.info;
+    snprintf(d->pub.info.backend, sizeof d->pub.info.backend, "sim");
+    snprintf(d->pub.info.driver, sizeof d->pub.info.driver, "simulator (no driver)");
+    d->pub.info.simulated = true;
+    d->pub.cap_fraction = cfg && cfg->cap_fraction > 0 ? cfg->cap_fraction : 0.9;
+    d->rng = cfg ? cfg->seed : 0;
+    d->deterministic = cfg && cfg->deterministic;
+    d->next_addr = SIM_BASE;
+    d->used = d->prof.context_bytes < d->prof.info.total_bytes ? d->prof.context_bytes : 0;
+    *out = &d->pub;
+    return GPU_OK;
+}
+
+static void sim_close(struct gpu_dev *dev)
+{
+    struct sim_dev *d = (struct sim_dev *)dev;
+    free(d->allocs);
+    free(d);
+}
+
+static gpu_status sim_mem_info(struct gpu_dev *dev, uint64_t *free_b, uint64_t *total_b)
+{
+    struct sim_dev *d = (struct sim_dev *)dev;
+    *total_b = d->pub.info.total_bytes;
+    *free_b = d->pub.info.total_bytes - d->used;
+    return GPU_OK;
+}
+
+static gpu_status track(struct sim_dev *d, uint64_t bytes, bool pinned, void **ptr)
+{
+    if (d->nallocs == d->cap_allocs) {
+        size_t nc = d->cap_allocs ? d->cap_allocs * 2 : 64;
+        struct sim_alloc *na = realloc(d->allocs, nc * sizeof *na);
+        if (!na) return GPU_ERR_HOST_NOMEM;
+        d->allocs = na;
+        d->cap_allocs = nc;
+    }
+    d->allocs[d->nallocs++] = (struct sim_alloc){d->next_addr, bytes, pinned};
+    *ptr = (void *)d->next_addr;
+    d->next_addr += (bytes + SIM_ALIGN - 1) / SIM_ALIGN * SIM_ALIGN;
+    return GPU_OK;
+}
+
+static gpu_status untrack(struct sim_dev *d, void *ptr, uint64_t *bytes)
+{
+    for (size_t i = d->nallocs; i-- > 0;)
+        if (d->allocs[i].addr == (uintptr_t)ptr) {
+            *bytes = d->allocs[i].bytes;
+            d->allocs[i] = d->allocs[--d->nallocs];
+            return GPU_OK;
+        }
+    gpu_set_why(&d->pub, "free of a pointer the simulator never handed out");
+    return GPU_ERR_ARG;
+}
+
+static gpu_status sim_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
+{
+    struct sim_dev *d = (struct sim_dev *)dev;
+    /* cudaMalloc hands out memory in 2 MiB pages; capacity is counted that way too. */
+    uint64_t rounded = (bytes + (2u << 20) - 1) / (2u << 20) * (2u << 20);
+    if (rounded > d->pub.info.total_bytes - d->used) {
+        gpu_set_why(dev, "cudaMalloc(%.2f MiB): out of memory (SIMULATED, %.2f MiB free)",
+                    bytes / 1048576.0, (d->pub.info.total_bytes - d->used) / 1048576.0);
+        return GPU_ERR_NOMEM;
+    }
+    gpu_status st = track(d, rounded, false, ptr);
+    if (st == GPU_OK) d->used += rounded;
+    return st;
+}
+
+static gpu_status sim_free(struct gpu_dev *dev, void *ptr)
+{
+    struct sim_dev *d = (struct sim_dev *)dev;
+    uint64_t bytes = 0;
+    gpu_status st = untrack(d, ptr, &bytes);
+    if (st == GPU_OK) d->used -= bytes;
+    return st;
+}
+
+/* Simulated host buffers are tracked like device ones but hold no memory either. */
+static gpu_status sim_host_alloc(struct gpu_dev *dev, uint64_t bytes, bool pinned, void **ptr)
+{
+    return track((struct sim_dev *)dev, bytes, pinned, ptr);
+}
+
+static gpu_status sim_host_free(struct gpu_dev *dev, void *ptr, bool pinned)
+{
+    uint64_t bytes;
+    return untrack((struct sim_dev *)dev, ptr, &bytes);
+}
+
+static gpu_status sim_memset(struct gpu_dev *dev, void *ptr, int value, uint64_t bytes)
+{
+    return GPU_OK;
+}
+
+static gpu_status sim_copy(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method m, void *dst,
+                           const void *src, uint64_t bytes, int reps, double *seconds)
+{
+    struct sim_dev *d = (struct sim_dev *)dev;
+    uintptr_t host = (uintptr_t)(dir == GPU_H2D ? src : dst);
+    bool pinned = false;
+    for (size_t i = 0; i < d->nallocs; i++)
+        if (d->allocs[i].addr == host) pinned = d->allocs[i].pinned;
+    double t = gpu_sim_copy_seconds(&d->prof, dir, m, dir == GPU_D2D || pinned, bytes);
+    *seconds = noisy(d, t);
+    (void)reps;
+    return GPU_OK;
+}
+
+static gpu_status sim_latency(struct gpu_dev *dev, uint64_t bytes, uint64_t steps, double *ns)
+{
+    struct sim_dev *d = (struct sim_dev *)dev;
+    *ns = noisy(d, gpu_sim_latency_ns(&d->prof, bytes));
+    return GPU_OK;
+}
+
+const struct gpu_backend gpu_sim_backend = {
+    .name = "sim",
+    .caps = GPU_CAP_SM_COPY | GPU_CAP_LATENCY | GPU_CAP_PINNED,
+    .open = sim_open,
+    .close = sim_close,
+    .mem_info = sim_mem_info,
+    .alloc = sim_alloc,
+    .free = sim_free,
+    .host_alloc = sim_host_alloc,
+    .host_free = sim_host_free,
+    .memset = sim_memset,
+    .copy = sim_copy,
+    .latency = sim_latency,
+};

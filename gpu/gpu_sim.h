@@ -1,0 +1,41 @@
+/* gpu_sim.h - the simulator backend and the GPU spec profiles it reads from assets/gpus/. */
+#ifndef GPU_SIM_H
+#define GPU_SIM_H
+
+#include "gpu.h"
+
+extern const struct gpu_backend gpu_sim_backend;
+
+/* A GPU profile: published figures (with their source) plus the timing-model parameters. */
+struct gpu_profile {
+    struct gpu_info info;      /* published figures; backend/simulated filled by the simulator */
+    uint64_t context_bytes;    /* device memory a CUDA context takes before any allocation */
+    double ce_efficiency;      /* large D2D copy-engine copy: share of peak (counted 2n) */
+    double sm_efficiency;      /* large D2D SM-kernel copy: share of peak (counted 2n) */
+    double l2_speedup;         /* copies whose 2n fit in L2 run this much faster than DRAM */
+    double pcie_efficiency;    /* pinned H2D/D2H: share of the PCIe link's payload rate */
+    double pageable_factor;    /* pageable / pinned throughput */
+    double copy_overhead_us;   /* fixed cost per copy (launch + DMA setup) */
+    double l1_bytes;           /* per-SM L1 used by the latency model */
+    double l1_ns, l2_ns, dram_ns; /* dependent-load latency at each level */
+    double noise;              /* relative noise of a timing (one-sided), e.g. 0.02 */
+};
+
+/* Load assets/gpus/<id>.txt from datadir; on error write "file:line: what" into err. */
+gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_profile *p, char *err,
+                            size_t n);
+/* Call fn for each profile id found in datadir/assets/gpus (sorted). Returns the count. */
+int gpu_profile_list(const char *datadir, void (*fn)(const char *id, void *ud), void *ud);
+
+/* PCIe payload rate in bytes/s per direction: GT/s x lanes x encoding / 8. */
+double gpu_pcie_bytes_per_s(int gen, int width);
+
+/* The timing model, exposed for the benchmarks and tests: seconds for one copy / ns per load,
+ * without noise. */
+double gpu_sim_copy_seconds(const struct gpu_profile *p, enum gpu_dir dir, enum gpu_method m,
+                            bool pinned, uint64_t bytes);
+double gpu_sim_latency_ns(const struct gpu_profile *p, uint64_t bytes);
+
+#define GPU_SIM_DEFAULT_PROFILE "rtx3090"
+
+#endif

@@ -1,0 +1,138 @@
+/* lt.h - the Lua bridge: one sandboxed VM per lesson (or sandbox session), the modules it exposes
+ * (gpu, host, alloc, units, vram, lesson helpers), the lesson loader/validator, and the stepper
+ * that runs a lesson's experiments as coroutines whose long primitives run on a worker thread.
+ * Callers (tui/) see opaque handles only. */
+#ifndef LT_H
+#define LT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gpu.h"
+
+/* ---- runtime: what every VM shares -------------------------------------------------------- */
+
+/* One event from an experiment to a panel (or from print() to the log). Strings are valid only
+ * during the callback. */
+enum lt_event_type {
+    LT_EV_PRINT,  /* text: a print() line */
+    LT_EV_POINT,  /* panel/series: x, y (a curve point) */
+    LT_EV_BAR,    /* panel/label: value, unit; style */
+    LT_EV_ROW,    /* panel: ncells cells (a table row; the first row of a table is its header) */
+    LT_EV_GAUGE,  /* panel/label: value of max, unit */
+    LT_EV_NOTE,   /* panel: text (a line under the panel, e.g. a validity warning) */
+    LT_EV_MAP,    /* panel: a memory map; cells = "owner:state:bytes" triples, value = total */
+    LT_EV_CLEAR,  /* panel: empty it */
+    LT_EV_STATUS, /* text: experiment status line ("running 1 GiB H2D pinned...", "done", error) */
+};
+
+/* How a value was obtained: the colour and the label on screen say so. */
+enum lt_style { LT_MEASURED, LT_SIMULATED, LT_THEORETICAL, LT_REFERENCE };
+
+#define LT_MAX_CELLS 16
+struct lt_event {
+    enum lt_event_type type;
+    const char *panel;  /* panel id ("" for print/status) */
+    const char *series; /* curve series / bar label / gauge label */
+    const char *text;   /* print, note, status */
+    const char *unit;
+    double x, y, value, max;
+    enum lt_style style;
+    int ncells;
+    const char *cells[LT_MAX_CELLS];
+};
+
+typedef void (*lt_sink_fn)(void *ud, const struct lt_event *ev);
+
+struct lt_limits {
+    size_t mem_bytes;        /* Lua heap cap (default 64 MiB) */
+    long long instructions;  /* VM instructions per run/resume (default 200 million) */
+    double seconds;          /* wall time of Lua execution per run/resume (default 10 s) */
+};
+
+struct lt_runtime; /* shared by all VMs of a process: device, language, sink, worker */
+
+struct lt_runtime *lt_runtime_new(struct gpu_dev *dev, const char *datadir);
+void lt_runtime_free(struct lt_runtime *rt);
+void lt_runtime_set_sink(struct lt_runtime *rt, lt_sink_fn fn, void *ud);
+void lt_runtime_set_lang(struct lt_runtime *rt, const char *lang); /* "en" or "zh" */
+const char *lt_runtime_lang(const struct lt_runtime *rt);
+void lt_runtime_set_limits(struct lt_runtime *rt, const struct lt_limits *lim);
+/* Async mode (TUI): long primitives run on a worker thread and the experiment coroutine yields;
+ * otherwise (headless) they run inline. */
+void lt_runtime_set_async(struct lt_runtime *rt, bool async);
+struct gpu_dev *lt_runtime_dev(struct lt_runtime *rt);
+const char *lt_runtime_datadir(const struct lt_runtime *rt);
+/* One line for a status bar: "CUDA · NVIDIA H200" or "SIMULATED · RTX 3090 profile". */
+void lt_runtime_backend_line(struct lt_runtime *rt, char *buf, size_t n);
+
+/* ---- a sandboxed VM ----------------------------------------------------------------------- */
+
+struct lt_vm;
+struct lt_vm *lt_vm_new(struct lt_runtime *rt, char *err, size_t n);
+void lt_vm_free(struct lt_vm *vm); /* frees every device buffer the VM still holds */
+
+/* Run a Lua file / string in the sandbox. On error, err holds "file:line: message" and the
+ * return is false. `name` is the chunk name shown in messages. */
+bool lt_vm_dofile(struct lt_vm *vm, const char *path, char *err, size_t n);
+bool lt_vm_dostring(struct lt_vm *vm, const char *src, const char *name, char *err, size_t n);
+
+/* ---- lessons ------------------------------------------------------------------------------ */
+
+enum lt_block_kind { LT_BLOCK_TEXT, LT_BLOCK_EXPERIMENT, LT_BLOCK_EXERCISE };
+
+struct lt_lesson;
+
+/* Load and validate one lesson file in a fresh VM. On error: NULL and "file:line: what". */
+struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *err, size_t n);
+void lt_lesson_free(struct lt_lesson *ls);
+
+const char *lt_lesson_id(const struct lt_lesson *ls);      /* "1.3" */
+int lt_lesson_chapter(const struct lt_lesson *ls);
+const char *lt_lesson_title(const struct lt_lesson *ls);   /* in the runtime's language */
+const char *lt_lesson_path(const struct lt_lesson *ls);
+int lt_lesson_nblocks(const struct lt_lesson *ls);
+enum lt_block_kind lt_lesson_block_kind(const struct lt_lesson *ls, int i);
+/* Text block (or the intro of an experiment/exercise) in the runtime's language: markup source. */
+const char *lt_lesson_block_text(const struct lt_lesson *ls, int i);
+const char *lt_lesson_block_title(const struct lt_lesson *ls, int i);
+
+/* Panels an experiment declares: id, kind ("curve", "bars", "table", "gauge", "map"), title,
+ * axis/unit labels. Valid until the lesson is freed or the language changes. */
+struct lt_panel {
+    const char *id, *kind, *title, *x_label, *y_label, *unit;
+    bool logx;
+};
+int lt_lesson_panels(const struct lt_lesson *ls, int block, struct lt_panel *out, int max);
+
+/* Running an experiment: start, then step until it is no longer LT_RUN_BUSY. In async mode a
+ * step returns at once when the worker is still busy; headless, a step runs to completion. */
+enum lt_run_state { LT_RUN_IDLE, LT_RUN_BUSY, LT_RUN_DONE, LT_RUN_FAILED, LT_RUN_CANCELLED };
+enum lt_run_state lt_lesson_run_start(struct lt_lesson *ls, int block, char *err, size_t n);
+enum lt_run_state lt_lesson_run_step(struct lt_lesson *ls, char *err, size_t n);
+/* Cancel: waits for the worker's current trial, closes the coroutine, frees what the experiment
+ * allocated. */
+void lt_lesson_run_cancel(struct lt_lesson *ls);
+enum lt_run_state lt_lesson_run_state(const struct lt_lesson *ls);
+
+/* Exercises. */
+struct lt_exercise_info {
+    const char *id, *kind; /* "choice", "number", "predict", "code" */
+    const char *prompt;    /* markup, in the runtime's language */
+    const char *unit;      /* number/predict: unit the answer is typed in ("" if none) */
+    int nchoices;
+    const char *choices[10];
+    int tries;             /* attempts so far in this session */
+    bool solved;
+};
+bool lt_lesson_exercise(const struct lt_lesson *ls, int block, struct lt_exercise_info *out);
+/* Grade an answer (typed text). feedback: a hint, the result, or after three tries the
+ * explanation. Returns true when right. A "predict" exercise runs its experiment first. */
+bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char *feedback,
+                      size_t n);
+
+/* The markup subset used by text blocks (see docs/lesson-format.md); lt_markup.c. */
+#include "lt_markup.h"
+
+#endif
