@@ -84,6 +84,17 @@ enum lt_block_kind { LT_BLOCK_TEXT, LT_BLOCK_EXPERIMENT, LT_BLOCK_EXERCISE };
 
 struct lt_lesson;
 
+/* The lessons under a folder (recursively, *.lua), loaded and validated, sorted by chapter then
+ * id. A file that fails to load is kept with its error (and a title made from its file name). */
+struct lt_catalog_entry {
+    char *path, *id, *error;  /* error: NULL when the lesson loaded */
+    int chapter;
+    char *title[2];           /* [0] en, [1] zh */
+    char *chapter_title[2];
+};
+int lt_catalog_scan(struct lt_runtime *rt, const char *dir, struct lt_catalog_entry **out);
+void lt_catalog_free(struct lt_catalog_entry *e, int n);
+
 /* Load and validate one lesson file in a fresh VM. On error: NULL and "file:line: what". */
 struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *err, size_t n);
 void lt_lesson_free(struct lt_lesson *ls);
