@@ -23,7 +23,7 @@ CUDA_HOME := $(patsubst %/bin/nvcc,%,$(NVCC))
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 $(WARN) -D_GNU_SOURCE -pthread -MMD -MP -I. -Igpu -Ilua -Itui $(PKG_CFLAGS)
 LDLIBS  := $(PKG_LIBS) -lm -pthread
@@ -31,7 +31,8 @@ LDLIBS  := $(PKG_LIBS) -lm -pthread
 GPU_SRC := $(filter-out gpu/gpu_cuda.c,$(wildcard gpu/*.c))
 LT_SRC  := $(wildcard lua/*.c)
 TUI_SRC := $(filter-out tui/main.c,$(wildcard tui/*.c))
-LT_LUA  := $(sort $(wildcard lua/*.lua))
+# units first: the other support modules require it while they load
+LT_LUA  := lua/units.lua $(filter-out lua/units.lua,$(sort $(wildcard lua/*.lua)))
 
 ifneq ($(NVCC),)
 CFLAGS  += -DGPU_HAVE_CUDA=1
@@ -52,6 +53,11 @@ LIB     := $(BUILD)/libvramlab.a
 BIN     := $(BUILD)/vramlab
 UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
+# Objects depend on the build configuration: changing flags (CUDA on/off, sanitizers) rebuilds.
+STAMP   := $(BUILD)/.config
+CONFIG  := $(CC) $(CFLAGS) $(NVCC) $(LDLIBS)
+$(shell mkdir -p $(BUILD); echo '$(CONFIG)' | cmp -s - $(STAMP) || echo '$(CONFIG)' > $(STAMP))
+
 .PHONY: all deps test-deps run test test-gpu bench asan install clean fuzz check
 
 all: deps
@@ -64,17 +70,17 @@ test-deps:
 	@sh tests/deps.sh test
 
 $(BIN): $(BUILD)/tui/main.o $(LIB)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(BUILD)/tui/main.o $(LIB) $(LDLIBS)
 
 $(LIB): $(OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	ar rcs $@ $(OBJ)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/%.o: %.cu gpu/gpu_kernels.h
+$(BUILD)/%.o: %.cu gpu/gpu_kernels.h $(STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c -o $@ $<
 
@@ -82,7 +88,7 @@ $(BUILD)/%.o: %.cu gpu/gpu_kernels.h
 $(BUILD)/lt_embed.c: $(LT_LUA) lua/embed.sh
 	@mkdir -p $(BUILD)
 	sh lua/embed.sh $(LT_LUA) > $@
-$(BUILD)/lt_embed.o: $(BUILD)/lt_embed.c
+$(BUILD)/lt_embed.o: $(BUILD)/lt_embed.c $(STAMP)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)

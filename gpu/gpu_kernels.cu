@@ -1,11 +1,12 @@
-/* gpu_kernels.cu - the device code of the cuda backend: an SM copy kernel, a read-everything warm-up,
- * a one-thread pointer chase and a stream-holding spin kernel, each behind an extern "C" host
- * wrapper declared in gpu_kernels.h. Wrappers return cudaError_t as int and never exit. */
+/* gpu_kernels.cu - the device code of the cuda backend: an SM copy kernel, a read-everything
+ * warm-up, a one-thread pointer chase and a stream-holding spin kernel, each behind an extern "C"
+ * host wrapper declared in gpu_kernels.h. Wrappers return cudaError_t as int and never exit. */
 #include "gpu_kernels.h"
 
 #include <cuda_runtime.h>
 
-namespace {
+namespace
+{
 
 const int k_threads = 256; /* a multiple of the warp; 8 resident blocks fill a 2048-thread SM */
 const int k_unroll = 4;    /* independent 16-byte loads in flight per thread per iteration */
@@ -33,11 +34,14 @@ __global__ void __launch_bounds__(k_threads)
     for (; i + (size_t)(k_unroll - 1) * stride < n; i += (size_t)k_unroll * stride) {
         T v[k_unroll];
 #pragma unroll
-        for (int u = 0; u < k_unroll; u++) v[u] = s[i + (size_t)u * stride];
+        for (int u = 0; u < k_unroll; u++)
+            v[u] = s[i + (size_t)u * stride];
 #pragma unroll
-        for (int u = 0; u < k_unroll; u++) d[i + (size_t)u * stride] = v[u];
+        for (int u = 0; u < k_unroll; u++)
+            d[i + (size_t)u * stride] = v[u];
     }
-    for (; i < n; i += stride) d[i] = s[i];
+    for (; i < n; i += stride)
+        d[i] = s[i];
 }
 
 /* Written only when an XOR of the data hits one particular value: the compiler has to keep every
@@ -58,28 +62,39 @@ __global__ void __launch_bounds__(k_threads)
     if (acc == 0x9e3779b9u) k_sink = acc;
 }
 
-/* Every load depends on the previous one, so the time per step is the load-to-use latency of
- * whichever level of the hierarchy holds next[j]. Plain loads: they go through L1, as a real
- * kernel's would. The final index is stored so the chain is live. */
-__global__ void k_chase(const uint64_t *next, uint64_t steps, uint64_t *io)
-{
-    uint64_t j = *io;
-#pragma unroll 8
-    for (uint64_t k = 0; k < steps; k++) j = next[j];
-    *io = j;
-}
-
 __device__ __forceinline__ uint64_t k_globaltimer(void)
 {
     uint64_t t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    /* "memory": no load may be moved across the timer read. */
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : : "memory");
     return t;
+}
+
+/* Every load depends on the previous one, so the time per step is the load-to-use latency of
+ * whichever level of the hierarchy holds next[j]. Plain loads: they go through L1, as a real
+ * kernel's would. Warm-up and timed part run in one launch, so both run on the same SM (its L1
+ * is the one the warm-up filled) and no launch overhead is timed. %globaltimer counts
+ * nanoseconds; its update granularity (up to ~1 us on some parts) is small against a chase of
+ * many thousand loads. The final index is stored so the chain is live. */
+__global__ void k_chase(const uint64_t *next, uint64_t warm, uint64_t steps, uint64_t *io)
+{
+    uint64_t j = io[0];
+    for (uint64_t k = 0; k < warm; k++)
+        j = next[j];
+    const uint64_t t0 = k_globaltimer();
+#pragma unroll 8
+    for (uint64_t k = 0; k < steps; k++)
+        j = next[j];
+    const uint64_t t1 = k_globaltimer();
+    io[0] = j;
+    io[1] = t1 - t0;
 }
 
 __global__ void k_spin(volatile int *flag, uint64_t timeout_ns)
 {
     const uint64_t t0 = k_globaltimer();
-    while (*flag == 0 && k_globaltimer() - t0 < timeout_ns) __nanosleep(256);
+    while (*flag == 0 && k_globaltimer() - t0 < timeout_ns)
+        __nanosleep(256);
 }
 
 template <typename T>
@@ -159,11 +174,11 @@ extern "C" int gpu_k_touch(const void *buf, size_t bytes, const struct gpu_k_lau
     return (int)cudaGetLastError();
 }
 
-extern "C" int gpu_k_chase(const uint64_t *next, uint64_t steps, uint64_t *io,
+extern "C" int gpu_k_chase(const uint64_t *next, uint64_t warm, uint64_t steps, uint64_t *io,
                            struct CUstream_st *stream)
 {
     if (!next || !io) return (int)cudaErrorInvalidValue;
-    k_chase<<<1, 1, 0, stream>>>(next, steps, io);
+    k_chase<<<1, 1, 0, stream>>>(next, warm, steps, io);
     return (int)cudaGetLastError();
 }
 

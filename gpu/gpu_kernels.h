@@ -27,7 +27,7 @@ int gpu_k_init(struct gpu_k_launch *cfg);
 
 /* SM copy of `bytes` from src to dst (device-accessible pointers: device memory or page-locked
  * mapped host memory). 16-byte vector loads/stores when src and dst agree modulo 16 (a few
- * scalar bytes for head and tail), narrower words otherwise. */
+ * scalar bytes for head and tail), narrower words otherwise. The buffers must not overlap. */
 int gpu_k_copy(void *dst, const void *src, size_t bytes, const struct gpu_k_launch *cfg,
                struct CUstream_st *stream);
 
@@ -36,10 +36,12 @@ int gpu_k_copy(void *dst, const void *src, size_t bytes, const struct gpu_k_laun
 int gpu_k_touch(const void *buf, size_t bytes, const struct gpu_k_launch *cfg,
                 struct CUstream_st *stream);
 
-/* One thread follows j = next[j] for `steps` loads. *io holds the starting index on entry and
- * receives the final one, so the chain cannot be optimised away and a second chase can continue
- * where the first stopped. */
-int gpu_k_chase(const uint64_t *next, uint64_t steps, uint64_t *io, struct CUstream_st *stream);
+/* One thread follows j = next[j]: `warm` untimed loads, then `steps` timed ones, in one launch.
+ * io[0] holds the starting index on entry and receives the final one (so the chain cannot be
+ * optimised away and a later chase can continue where this one stopped); io[1] receives the
+ * nanoseconds the timed steps took (%globaltimer). io must be device memory. */
+int gpu_k_chase(const uint64_t *next, uint64_t warm, uint64_t steps, uint64_t *io,
+                struct CUstream_st *stream);
 
 /* Hold the stream until *flag (mapped page-locked host memory, device pointer) becomes non-zero
  * or timeout_ns passes: lets the host queue a whole timed batch before the GPU starts on it

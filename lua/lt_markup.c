@@ -216,10 +216,10 @@ int lt_markup_parse(const char *src, size_t len, struct lt_mk_doc *doc, char *er
                 continue;
             }
             if (nc != tbl->cols) {
+                int got = nc;
                 while (nc--) free(cells[nc]);
                 free(cells);
-                FAIL("line %d: table row has %d cells, its header has %d", line, nc < 0 ? 0 : nc,
-                     tbl->cols);
+                FAIL("line %d: table row has %d cells, its header has %d", line, got, tbl->cols);
             }
             if (tbl->rows == 1 && is_rule_row(cells, nc)) { /* the |---| rule under the header */
                 while (nc--) free(cells[nc]);

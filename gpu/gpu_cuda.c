@@ -1,0 +1,789 @@
+/* gpu_cuda.c - the `cuda` backend: device facts, allocations, event-timed copies (copy engine or
+ * SM kernel) and a pointer-chase latency probe on a real NVIDIA GPU through the CUDA runtime.
+ * Kernels live in gpu_kernels.cu. Every runtime call goes through CU_CHECK/CU_TRY, which record the
+ * expression, the error's name and file:line in dev->why and return a status: we run inside a TUI,
+ * so nothing here prints or exits. */
+#include "gpu_cuda.h"
+
+#include <cuda_runtime_api.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpu_kernels.h"
+
+/* Pointer-chase line: one index per 128 bytes, the L1/L2 line size of every GPU we build for, so
+ * each dependent load lands on a line no earlier step of the lap has brought in. */
+#define CU_CHASE_LINE 128u
+#define CU_CHASE_WORDS (CU_CHASE_LINE / sizeof(uint64_t))
+/* Host staging buffer for writing the chase array (the whole array never exists on the host). */
+#define CU_STAGE_BYTES (16u << 20)
+/* The spin kernel holds the stream while the host queues a timed batch. Only for batches the
+ * driver can queue without blocking the host (a blocked enqueue would just wait out the timeout),
+ * and with a timeout well under a display watchdog's two seconds. */
+#define CU_SPIN_MAX_OPS 256
+#define CU_SPIN_TIMEOUT_NS 1000000000ull
+
+struct cu_dev {
+    struct gpu_dev pub; /* first: the registry sees only this */
+    int ordinal;
+    cudaStream_t stream; /* dedicated, non-blocking: no implicit sync with the legacy stream */
+    cudaEvent_t ev0, ev1;
+    bool have_stream, have_ev0, have_ev1;
+    pthread_mutex_t lock; /* the stream and the two events serve one timed run at a time */
+    struct gpu_k_launch launch;
+    volatile int *spin_host; /* mapped page-locked flag; NULL: no spin, batches start at once */
+    volatile int *spin_dev;
+    uint64_t rng;
+};
+
+static struct cu_dev *cu(struct gpu_dev *dev)
+{
+    return (struct cu_dev *)dev;
+}
+
+static void cu_why(struct gpu_dev *dev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cu_why(struct gpu_dev *dev, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dev->why, sizeof dev->why, fmt, ap);
+    va_end(ap);
+}
+
+/* Errors after which the context is unusable: every later call returns the same error, and only a
+ * new process recovers (CUDA runtime API, "sticky" errors). */
+static bool cu_sticky(cudaError_t e)
+{
+    switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorNvlinkUncorrectable:
+    case cudaErrorContained:
+    case cudaErrorTensorMemoryLeak:
+    case cudaErrorExternalDevice:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static gpu_status cu_fail(struct gpu_dev *dev, cudaError_t e, const char *expr, const char *file,
+                          int line)
+{
+    cu_why(dev, "%s (%s) in %s at %s:%d", cudaGetErrorName(e), cudaGetErrorString(e), expr, file,
+           line);
+    if (cu_sticky(e)) {
+        dev->failed = GPU_ERR_STICKY;
+        return GPU_ERR_STICKY;
+    }
+    /* A non-sticky error also stays in the thread's last-error slot; clear it so the next
+     * kernel-launch check does not report it a second time. */
+    (void)cudaGetLastError();
+    switch (e) {
+    case cudaErrorMemoryAllocation:
+        return GPU_ERR_NOMEM;
+    case cudaErrorInvalidValue:
+    case cudaErrorInvalidDevicePointer:
+    case cudaErrorInvalidMemcpyDirection:
+        return GPU_ERR_ARG;
+    case cudaErrorNoDevice:
+    case cudaErrorInvalidDevice:
+    case cudaErrorDevicesUnavailable:
+        return GPU_ERR_NO_DEVICE;
+    default:
+        return GPU_ERR_DRIVER;
+    }
+}
+
+/* Kernel wrappers return cudaError_t as int; the cast makes one macro serve both. */
+#define CU_CHECK(dev, expr)                                                                        \
+    do {                                                                                           \
+        const cudaError_t cu_e_ = (cudaError_t)(expr);                                             \
+        if (cu_e_ != cudaSuccess) return cu_fail((dev), cu_e_, #expr, __FILE__, __LINE__);         \
+    } while (0)
+
+#define CU_TRY(dev, st, expr, label)                                                               \
+    do {                                                                                           \
+        const cudaError_t cu_e_ = (cudaError_t)(expr);                                             \
+        if (cu_e_ != cudaSuccess) {                                                                \
+            (st) = cu_fail((dev), cu_e_, #expr, __FILE__, __LINE__);                               \
+            goto label;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+/* The current device is per host thread and experiments run on worker threads: select ours on
+ * every entry (cheap when it already is). Also refuses work once a sticky error was seen. */
+static gpu_status cu_enter(struct gpu_dev *dev)
+{
+    if (dev->failed) return dev->failed;
+    CU_CHECK(dev, cudaSetDevice(cu(dev)->ordinal));
+    return GPU_OK;
+}
+
+/* ---- device facts ------------------------------------------------------------------------- */
+
+static int cu_attr(enum cudaDeviceAttr a, int ordinal)
+{
+    int v = 0;
+    if (cudaDeviceGetAttribute(&v, a, ordinal) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0; /* unknown */
+    }
+    return v;
+}
+
+static void cu_version(char *buf, size_t n, int v)
+{
+    snprintf(buf, n, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+/* The kernel module's version from the first line of /proc/driver/nvidia/version:
+ * "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  ..." or
+ * "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  ...". */
+static void cu_parse_nvrm(const char *line, char *buf, size_t n)
+{
+    const char *p = strstr(line, "Module");
+    char tok[64];
+    int used = 0;
+    buf[0] = '\0';
+    while (p && sscanf(p, "%63s%n", tok, &used) == 1) {
+        if (tok[0] >= '0' && tok[0] <= '9' && strchr(tok, '.')) {
+            snprintf(buf, n, "%s", tok);
+            return;
+        }
+        p += used;
+    }
+}
+
+static void cu_kernel_module(char *buf, size_t n)
+{
+    char line[256];
+    buf[0] = '\0';
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    if (!f) return;
+    if (fgets(line, sizeof line, f)) cu_parse_nvrm(line, buf, n);
+    fclose(f);
+}
+
+/* First line of a sysfs attribute as a number; 0 when missing or not a number ("Unknown"). */
+static double cu_sysfs_num(const char *dir, const char *attr)
+{
+    char path[PATH_MAX + 64], text[64];
+    snprintf(path, sizeof path, "%s/%s", dir, attr);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    double v = 0;
+    if (fgets(text, sizeof text, f)) v = strtod(text, NULL);
+    fclose(f);
+    return v > 0 ? v : 0;
+}
+
+/* "16.0 GT/s PCIe" -> 4. */
+static int cu_pcie_gen(double gts)
+{
+    static const double rate[] = {2.5, 5, 8, 16, 32, 64};
+    int gen = 0;
+    for (int i = 0; i < (int)(sizeof rate / sizeof rate[0]); i++)
+        if (gts >= rate[i] * 0.9) gen = i + 1;
+    return gen;
+}
+
+/* cudart cannot report the PCIe link; sysfs can. An idle NVIDIA GPU drops its link to a slower
+ * generation (and sometimes width) to save power, so current_link_* read now would often say
+ * "gen 1". What a transfer gets is what the link trains to under load: the lower of the GPU's
+ * and its upstream port's maximum. We use that when the upstream port is readable, and never
+ * report less than the current state. Without the upstream port (some VMs) only the current
+ * state is trusted. */
+static void cu_pcie_sysfs(const char *path, int *gen, int *width)
+{
+    char real[PATH_MAX];
+    *gen = cu_pcie_gen(cu_sysfs_num(path, "current_link_speed"));
+    *width = (int)cu_sysfs_num(path, "current_link_width");
+    if (!realpath(path, real)) return;
+    char *slash = strrchr(real, '/');
+    if (!slash) return;
+    *slash = '\0'; /* the parent in /sys/devices: the upstream bridge port */
+    const char *up = strrchr(real, '/');
+    if (!up || !strchr(up, ':') || !strchr(up, '.')) return; /* a root bus, not a port */
+    int up_gen = cu_pcie_gen(cu_sysfs_num(real, "max_link_speed"));
+    int up_w = (int)cu_sysfs_num(real, "max_link_width");
+    int dev_gen = cu_pcie_gen(cu_sysfs_num(path, "max_link_speed"));
+    int dev_w = (int)cu_sysfs_num(path, "max_link_width");
+    if (up_gen > 0 && dev_gen > 0) {
+        int g = up_gen < dev_gen ? up_gen : dev_gen;
+        if (g > *gen) *gen = g;
+    }
+    if (up_w > 0 && dev_w > 0) {
+        int w = up_w < dev_w ? up_w : dev_w;
+        if (w > *width) *width = w;
+    }
+}
+
+static void cu_pcie(int ordinal, int *gen, int *width)
+{
+    char busid[32], path[96];
+    unsigned dom, bus, devn, fn;
+    *gen = *width = 0;
+    if (cudaDeviceGetPCIBusId(busid, (int)sizeof busid, ordinal) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return;
+    }
+    if (sscanf(busid, "%x:%x:%x.%x", &dom, &bus, &devn, &fn) != 4) return;
+    /* sysfs spells it lower-case with a 4-digit domain; cudart may not. */
+    snprintf(path, sizeof path, "/sys/bus/pci/devices/%04x:%02x:%02x.%x", dom, bus, devn, fn);
+    cu_pcie_sysfs(path, gen, width);
+}
+
+/* GUESS: cudart does not report the memory type, so it is inferred from the marketing name. The
+ * guess is labelled as such in gpu_info.source; names not listed stay "" (unknown). Phrases match
+ * whole words ("HBM3" does not match "HBM3e", "H200" does not match "GH200", whose memory
+ * depends on the variant). First match wins. */
+static const struct {
+    const char *has, *also, *unless, *type;
+} cu_memtypes[] = {
+    {"HBM3e", NULL, NULL, "HBM3e"}, /* some names say it outright: "NVIDIA GH200 144G HBM3e" */
+    {"HBM3", NULL, NULL, "HBM3"},   /* "NVIDIA H100 80GB HBM3" */
+    {"H200", NULL, NULL, "HBM3e"},
+    {"B200", NULL, NULL, "HBM3e"},
+    {"H100", "PCIe", NULL, "HBM2e"},
+    {"H100", NULL, NULL, "HBM3"},
+    {"H800", "PCIe", NULL, "HBM2e"},
+    {"H800", NULL, NULL, "HBM3"},
+    {"A100", "80GB", NULL, "HBM2e"},
+    {"A100", NULL, NULL, "HBM2"},
+    {"A800", "80GB", NULL, "HBM2e"},
+    {"V100", NULL, NULL, "HBM2"},
+    {"RTX 5090", NULL, NULL, "GDDR7"},
+    {"RTX 5080", NULL, NULL, "GDDR7"},
+    {"RTX 4090", NULL, "Laptop", "GDDR6X"},
+    {"RTX 4080", NULL, "Laptop", "GDDR6X"},
+    {"RTX 3090", NULL, "Laptop", "GDDR6X"},
+    {"RTX 3080", NULL, "Laptop", "GDDR6X"},
+    {"T4", NULL, NULL, "GDDR6"},
+    {"L4", NULL, NULL, "GDDR6"},
+    {"L40", NULL, NULL, "GDDR6"},
+    {"L40S", NULL, NULL, "GDDR6"},
+    {"A10", NULL, NULL, "GDDR6"},
+    {"A40", NULL, NULL, "GDDR6"},
+};
+
+static bool cu_isalnum(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool cu_has_word(const char *s, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = strstr(s, w); p; p = strstr(p + 1, w))
+        if ((p == s || !cu_isalnum(p[-1])) && !cu_isalnum(p[n])) return true;
+    return false;
+}
+
+static const char *cu_memory_type_guess(const char *name)
+{
+    for (size_t i = 0; i < sizeof cu_memtypes / sizeof cu_memtypes[0]; i++) {
+        if (!cu_has_word(name, cu_memtypes[i].has)) continue;
+        if (cu_memtypes[i].also && !cu_has_word(name, cu_memtypes[i].also)) continue;
+        if (cu_memtypes[i].unless && cu_has_word(name, cu_memtypes[i].unless)) continue;
+        return cu_memtypes[i].type;
+    }
+    return "";
+}
+
+static gpu_status cu_fill_info(struct cu_dev *d)
+{
+    struct gpu_dev *dev = &d->pub;
+    struct gpu_info *in = &dev->info;
+    const int o = d->ordinal;
+    struct cudaDeviceProp prop;
+    size_t free_b = 0, total_b = 0;
+
+    CU_CHECK(dev, cudaGetDeviceProperties(&prop, o));
+    CU_CHECK(dev, cudaMemGetInfo(&free_b, &total_b));
+    memset(in, 0, sizeof *in);
+    snprintf(in->name, sizeof in->name, "%.127s", prop.name);
+    snprintf(in->backend, sizeof in->backend, "cuda");
+    in->simulated = false;
+    in->total_bytes = total_b;
+    in->bus_width_bits = cu_attr(cudaDevAttrGlobalMemoryBusWidth, o);
+    /* CUDA 13 removed cudaDeviceProp::memoryClockRate; the attribute remains. */
+    in->mem_clock_khz = cu_attr(cudaDevAttrMemoryClockRate, o);
+    in->peak_bytes_per_s = gpu_peak_bytes_per_s(in->mem_clock_khz, in->bus_width_bits);
+    in->l2_bytes = (uint64_t)cu_attr(cudaDevAttrL2CacheSize, o);
+    in->sm_count = cu_attr(cudaDevAttrMultiProcessorCount, o);
+    in->cc_major = cu_attr(cudaDevAttrComputeCapabilityMajor, o);
+    in->cc_minor = cu_attr(cudaDevAttrComputeCapabilityMinor, o);
+    cu_pcie(o, &in->pcie_gen, &in->pcie_width);
+
+    const char *mt = cu_memory_type_guess(in->name);
+    snprintf(in->memory_type, sizeof in->memory_type, "%s", mt);
+    if (*mt)
+        snprintf(in->source, sizeof in->source,
+                 "memory type guessed from the device name (the CUDA runtime does not report it)");
+
+    int dv = 0, rv = 0;
+    char dvs[16] = "?", rvs[16] = "?", km[64];
+    if (cudaDriverGetVersion(&dv) == cudaSuccess) cu_version(dvs, sizeof dvs, dv);
+    if (cudaRuntimeGetVersion(&rv) == cudaSuccess) cu_version(rvs, sizeof rvs, rv);
+    (void)cudaGetLastError();
+    cu_kernel_module(km, sizeof km);
+    char text[160];
+    if (*km)
+        snprintf(text, sizeof text, "driver %s / runtime %s (kernel module %s)", dvs, rvs, km);
+    else
+        snprintf(text, sizeof text, "driver %s / runtime %s", dvs, rvs);
+    snprintf(in->driver, sizeof in->driver, "%.63s", text);
+    return GPU_OK;
+}
+
+/* ---- open / close ------------------------------------------------------------------------- */
+
+/* Why cudaGetDeviceCount failed, in the words a user can act on. */
+static gpu_status cu_open_why(cudaError_t e, int count, char *why, size_t n)
+{
+    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+    char visnote[96] = "";
+    if (vis) snprintf(visnote, sizeof visnote, "; CUDA_VISIBLE_DEVICES=\"%.60s\"", vis);
+    int dv = 0, rv = 0;
+    switch (e) {
+    case cudaSuccess:
+        snprintf(why, n, "no CUDA device (%d visible%s)", count, visnote);
+        return GPU_ERR_NO_DEVICE;
+    case cudaErrorInsufficientDriver:
+        if (cudaDriverGetVersion(&dv) == cudaSuccess && dv > 0 &&
+            cudaRuntimeGetVersion(&rv) == cudaSuccess) {
+            snprintf(why, n,
+                     "CUDA driver too old: it supports CUDA %d.%d, this build needs %d.%d "
+                     "(error %d: %s)",
+                     dv / 1000, (dv % 1000) / 10, rv / 1000, (rv % 1000) / 10, (int)e,
+                     cudaGetErrorName(e));
+        } else {
+            snprintf(why, n, "CUDA driver not found (error %d: %s)", (int)e, cudaGetErrorName(e));
+        }
+        (void)cudaGetLastError();
+        return GPU_ERR_DRIVER;
+    case cudaErrorStubLibrary:
+        snprintf(why, n,
+                 "CUDA driver not found: only the stub libcuda.so was loaded (error %d: %s)",
+                 (int)e, cudaGetErrorName(e));
+        return GPU_ERR_DRIVER;
+    case cudaErrorNoDevice:
+        snprintf(why, n, "no CUDA device (error %d: %s%s)", (int)e, cudaGetErrorName(e), visnote);
+        return GPU_ERR_NO_DEVICE;
+    case cudaErrorSystemDriverMismatch:
+        snprintf(why, n,
+                 "CUDA driver library and kernel module versions differ (error %d: %s); "
+                 "reboot or reload the nvidia module",
+                 (int)e, cudaGetErrorName(e));
+        return GPU_ERR_DRIVER;
+    default:
+        snprintf(why, n, "CUDA initialisation failed (error %d: %s: %s)", (int)e,
+                 cudaGetErrorName(e), cudaGetErrorString(e));
+        return GPU_ERR_DRIVER;
+    }
+}
+
+/* Frees what open created, in any state of completion. No cudaDeviceReset: the primary context
+ * is shared with anything else in the process. */
+static void cu_release(struct cu_dev *d)
+{
+    if (d->have_stream) (void)cudaStreamSynchronize(d->stream);
+    if (d->spin_host) (void)cudaFreeHost((void *)d->spin_host);
+    if (d->have_ev1) (void)cudaEventDestroy(d->ev1);
+    if (d->have_ev0) (void)cudaEventDestroy(d->ev0);
+    if (d->have_stream) (void)cudaStreamDestroy(d->stream);
+    (void)cudaGetLastError();
+    d->spin_host = d->spin_dev = NULL;
+    d->have_stream = d->have_ev0 = d->have_ev1 = false;
+}
+
+static gpu_status cu_open(const struct gpu_config *cfg, struct gpu_dev **out, char *why, size_t n)
+{
+    int count = 0;
+    *out = NULL;
+    if (why && n) why[0] = '\0';
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count <= 0) {
+        char tmp[256];
+        gpu_status st = cu_open_why(e, count, tmp, sizeof tmp);
+        (void)cudaGetLastError();
+        if (why && n) snprintf(why, n, "%s", tmp);
+        return st;
+    }
+    const int ordinal = cfg ? cfg->device : 0;
+    if (ordinal < 0 || ordinal >= count) {
+        if (why && n)
+            snprintf(why, n, "CUDA device %d requested, but only %d visible (0..%d)", ordinal,
+                     count, count - 1);
+        return GPU_ERR_NO_DEVICE;
+    }
+
+    struct cu_dev *d = calloc(1, sizeof *d);
+    if (!d) {
+        if (why && n) snprintf(why, n, "out of host memory");
+        return GPU_ERR_HOST_NOMEM;
+    }
+    struct gpu_dev *dev = &d->pub;
+    dev->be = &gpu_cuda_backend;
+    dev->cap_fraction = cfg && cfg->cap_fraction > 0 ? cfg->cap_fraction : 0.9;
+    d->ordinal = ordinal;
+    d->rng = cfg ? cfg->seed : 0;
+    if (pthread_mutex_init(&d->lock, NULL) != 0) {
+        free(d);
+        if (why && n) snprintf(why, n, "pthread_mutex_init failed");
+        return GPU_ERR_HOST_NOMEM;
+    }
+
+    gpu_status st = GPU_OK;
+    void *flag = NULL, *flag_dev = NULL;
+    /* cudaSetDevice creates the primary context: the first place a broken install shows. */
+    CU_TRY(dev, st, cudaSetDevice(ordinal), fail);
+    CU_TRY(dev, st, cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking), fail);
+    d->have_stream = true;
+    CU_TRY(dev, st, cudaEventCreate(&d->ev0), fail);
+    d->have_ev0 = true;
+    CU_TRY(dev, st, cudaEventCreate(&d->ev1), fail);
+    d->have_ev1 = true;
+    CU_TRY(dev, st, gpu_k_init(&d->launch), fail);
+    if ((st = cu_fill_info(d)) != GPU_OK) goto fail; /* it wrote the reason into dev->why */
+
+    /* Optional: without the mapped flag, timed batches simply start as they are queued. */
+    if (cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped) == cudaSuccess) {
+        if (cudaHostGetDevicePointer(&flag_dev, flag, 0) == cudaSuccess) {
+            d->spin_host = flag;
+            d->spin_dev = flag_dev;
+            *d->spin_host = 1;
+        } else {
+            (void)cudaFreeHost(flag);
+        }
+    }
+    (void)cudaGetLastError();
+    dev->why[0] = '\0';
+    *out = dev;
+    return GPU_OK;
+
+fail:
+    if (why && n) snprintf(why, n, "%s", dev->why);
+    cu_release(d);
+    pthread_mutex_destroy(&d->lock);
+    free(d);
+    return st;
+}
+
+static void cu_close(struct gpu_dev *dev)
+{
+    if (!dev) return;
+    struct cu_dev *d = cu(dev);
+    if (cudaSetDevice(d->ordinal) != cudaSuccess) (void)cudaGetLastError();
+    cu_release(d);
+    pthread_mutex_destroy(&d->lock);
+    free(d);
+}
+
+/* ---- memory ------------------------------------------------------------------------------- */
+
+static gpu_status cu_mem_info(struct gpu_dev *dev, uint64_t *free_b, uint64_t *total_b)
+{
+    size_t f = 0, t = 0;
+    gpu_status st = cu_enter(dev);
+    if (st) return st;
+    CU_CHECK(dev, cudaMemGetInfo(&f, &t));
+    if (free_b) *free_b = f;
+    if (total_b) *total_b = t;
+    return GPU_OK;
+}
+
+static gpu_status cu_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
+{
+    if (!ptr || bytes == 0 || bytes > SIZE_MAX) {
+        cu_why(dev, "cudaMalloc: invalid size %llu", (unsigned long long)bytes);
+        return GPU_ERR_ARG;
+    }
+    *ptr = NULL;
+    gpu_status st = cu_enter(dev);
+    if (st) return st;
+    CU_CHECK(dev, cudaMalloc(ptr, (size_t)bytes));
+    return GPU_OK;
+}
+
+static gpu_status cu_free(struct gpu_dev *dev, void *ptr)
+{
+    if (!ptr) return GPU_OK;
+    gpu_status st = cu_enter(dev);
+    if (st) return st;
+    CU_CHECK(dev, cudaFree(ptr));
+    return GPU_OK;
+}
+
+static gpu_status cu_host_alloc(struct gpu_dev *dev, uint64_t bytes, bool pinned, void **ptr)
+{
+    if (!ptr || bytes == 0 || bytes > SIZE_MAX / 2) {
+        cu_why(dev, "host buffer: invalid size %llu", (unsigned long long)bytes);
+        return GPU_ERR_ARG;
+    }
+    *ptr = NULL;
+    if (pinned) {
+        gpu_status st = cu_enter(dev);
+        if (st) return st;
+        CU_TRY(dev, st, cudaMallocHost(ptr, (size_t)bytes), fail_pinned);
+        return GPU_OK;
+    fail_pinned:
+        return st == GPU_ERR_NOMEM ? GPU_ERR_HOST_NOMEM : st;
+    }
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t page = pg > 0 ? (size_t)pg : 4096;
+    size_t size = ((size_t)bytes + page - 1) / page * page;
+    char *p = aligned_alloc(page, size);
+    if (!p) {
+        cu_why(dev, "aligned_alloc of %zu bytes failed", size);
+        return GPU_ERR_HOST_NOMEM;
+    }
+    /* First touch now, so page faults are not part of a timed copy later. */
+    for (size_t off = 0; off < size; off += page)
+        ((volatile char *)p)[off] = 0;
+    *ptr = p;
+    return GPU_OK;
+}
+
+static gpu_status cu_host_free(struct gpu_dev *dev, void *ptr, bool pinned)
+{
+    if (!ptr) return GPU_OK;
+    if (!pinned) {
+        free(ptr);
+        return GPU_OK;
+    }
+    gpu_status st = cu_enter(dev);
+    if (st) return st;
+    CU_CHECK(dev, cudaFreeHost(ptr));
+    return GPU_OK;
+}
+
+static gpu_status cu_memset(struct gpu_dev *dev, void *ptr, int value, uint64_t bytes)
+{
+    struct cu_dev *d = cu(dev);
+    if (!ptr) {
+        cu_why(dev, "memset: NULL buffer");
+        return GPU_ERR_ARG;
+    }
+    gpu_status st = cu_enter(dev);
+    if (st) return st;
+    pthread_mutex_lock(&d->lock);
+    CU_TRY(dev, st, cudaMemsetAsync(ptr, value, (size_t)bytes, d->stream), out);
+    CU_TRY(dev, st, cudaStreamSynchronize(d->stream), out);
+out:
+    pthread_mutex_unlock(&d->lock);
+    return st;
+}
+
+/* ---- timed work --------------------------------------------------------------------------- */
+
+/* Hold the stream until cu_spin_release (see gpu_k_spin). */
+static cudaError_t cu_spin_hold(struct cu_dev *d)
+{
+    __atomic_store_n(d->spin_host, 0, __ATOMIC_SEQ_CST);
+    return (cudaError_t)gpu_k_spin(d->spin_dev, CU_SPIN_TIMEOUT_NS, d->stream);
+}
+
+static void cu_spin_release(struct cu_dev *d)
+{
+    __atomic_store_n(d->spin_host, 1, __ATOMIC_SEQ_CST);
+}
+
+/* After a failed enqueue: let whatever was queued finish, so the caller may free the buffers. */
+static void cu_drain(struct cu_dev *d)
+{
+    if (!d->pub.failed) (void)cudaStreamSynchronize(d->stream);
+    (void)cudaGetLastError();
+}
+
+/* bandwidthTest/nvbandwidth recipe: `reps` copies of the same kind back to back between two
+ * events on our own stream. The caller warms up (first-touch, clocks) with an untimed call. */
+static gpu_status cu_copy(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method method, void *dst,
+                          const void *src, uint64_t bytes, int reps, double *seconds)
+{
+    struct cu_dev *d = cu(dev);
+    if (!dst || !src || bytes == 0 || bytes > SIZE_MAX || reps < 1 || !seconds ||
+        (dir != GPU_H2D && dir != GPU_D2H && dir != GPU_D2D) ||
+        (method != GPU_CE && method != GPU_SM)) {
+        cu_why(dev, "copy: invalid arguments (%llu bytes, %d reps)", (unsigned long long)bytes,
+               reps);
+        return GPU_ERR_ARG;
+    }
+    gpu_status st = cu_enter(dev);
+    if (st) return st;
+
+    static const enum cudaMemcpyKind kinds[] = {
+        [GPU_H2D] = cudaMemcpyHostToDevice,
+        [GPU_D2H] = cudaMemcpyDeviceToHost,
+        [GPU_D2D] = cudaMemcpyDeviceToDevice,
+    };
+    const void *host = dir == GPU_H2D ? src : dir == GPU_D2H ? (const void *)dst : NULL;
+    void *kdst = dst;
+    const void *ksrc = src;
+    bool pinned = true;
+    if (host) {
+        struct cudaPointerAttributes a;
+        CU_CHECK(dev, cudaPointerGetAttributes(&a, host));
+        pinned = a.type == cudaMemoryTypeHost;
+        if (method == GPU_SM) {
+            /* A kernel can only reach host memory that is page-locked and mapped; with unified
+             * addressing cudaMallocHost memory is both, at devicePointer. */
+            if (!pinned || !a.devicePointer) {
+                cu_why(dev,
+                       "SM copy %s needs page-locked, mapped host memory (cudaMallocHost); "
+                       "this host buffer is not",
+                       dir == GPU_H2D ? "from the host" : "to the host");
+                return GPU_ERR_UNSUPPORTED;
+            }
+            if (dir == GPU_H2D)
+                ksrc = a.devicePointer;
+            else
+                kdst = a.devicePointer;
+        }
+    }
+    /* Pageable copies block the host until done, so a held stream would never be released. */
+    const bool spin = d->spin_host && pinned && reps <= CU_SPIN_MAX_OPS;
+    bool held = false;
+    float ms = 0;
+
+    pthread_mutex_lock(&d->lock);
+    if (spin) {
+        CU_TRY(dev, st, cu_spin_hold(d), fail);
+        held = true;
+    }
+    CU_TRY(dev, st, cudaEventRecord(d->ev0, d->stream), fail);
+    for (int r = 0; r < reps; r++) {
+        if (method == GPU_CE)
+            CU_TRY(dev, st, cudaMemcpyAsync(dst, src, (size_t)bytes, kinds[dir], d->stream), fail);
+        else
+            CU_TRY(dev, st, gpu_k_copy(kdst, ksrc, (size_t)bytes, &d->launch, d->stream), fail);
+    }
+    CU_TRY(dev, st, cudaEventRecord(d->ev1, d->stream), fail);
+    if (held) cu_spin_release(d);
+    held = false;
+    CU_TRY(dev, st, cudaEventSynchronize(d->ev1), fail);
+    CU_TRY(dev, st, cudaEventElapsedTime(&ms, d->ev0, d->ev1), fail);
+    pthread_mutex_unlock(&d->lock);
+    *seconds = (double)ms / 1e3 / reps;
+    return GPU_OK;
+
+fail:
+    if (held) cu_spin_release(d);
+    cu_drain(d);
+    pthread_mutex_unlock(&d->lock);
+    return st;
+}
+
+/* Sattolo's algorithm: a uniformly random permutation that is one single cycle, so following
+ * next[] from any line visits every line before returning. */
+static void cu_sattolo(uint32_t *next, uint64_t n, uint64_t *rng)
+{
+    for (uint64_t i = 0; i < n; i++)
+        next[i] = (uint32_t)i;
+    for (uint64_t i = n - 1; i > 0; i--) {
+        uint64_t j = gpu_rand(rng) % i; /* j < i: this is what makes it one cycle */
+        uint32_t t = next[i];
+        next[i] = next[j];
+        next[j] = t;
+    }
+}
+
+/* Dependent loads over a working set of `bytes`: one index per 128-byte line, in an order given
+ * by a random single-cycle permutation (no stride for a prefetcher to learn). The array is built
+ * on the host in 16 MiB slices and copied in; only the n 4-byte permutation entries live on the
+ * host at once. The whole set is read once by the full device (L2, TLBs); then one launch walks
+ * min(steps, n) untimed loads and `steps` timed ones, which continue where the warm-up stopped:
+ * for a set of more than 2 x steps lines the timed loads meet no line the warm-up touched, for a
+ * set of at most `steps` lines every line was loaded once before timing starts. */
+static gpu_status cu_latency(struct gpu_dev *dev, uint64_t bytes, uint64_t steps, double *ns)
+{
+    struct cu_dev *d = cu(dev);
+    const uint64_t n = bytes / CU_CHASE_LINE;
+    if (!ns || steps == 0 || n < 2 || n > UINT32_MAX) {
+        cu_why(dev,
+               "latency: need at least 2 lines of %u bytes, fewer than 2^32 lines and "
+               "steps > 0 (got %llu bytes, %llu steps)",
+               CU_CHASE_LINE, (unsigned long long)bytes, (unsigned long long)steps);
+        return GPU_ERR_ARG;
+    }
+    gpu_status st = cu_enter(dev);
+    if (st) return st;
+
+    uint32_t *next = malloc(n * sizeof *next);
+    const uint64_t max_slice = CU_STAGE_BYTES / CU_CHASE_LINE;
+    const uint64_t slice_lines = n < max_slice ? n : max_slice;
+    uint64_t *slice = malloc(slice_lines * CU_CHASE_LINE);
+    uint64_t *buf = NULL, *io = NULL, res[2] = {0, 0}; /* final index, elapsed ns */
+    if (!next || !slice) {
+        cu_why(dev, "latency: no host memory for a %llu-line permutation", (unsigned long long)n);
+        st = GPU_ERR_HOST_NOMEM;
+        goto out_host;
+    }
+    cu_sattolo(next, n, &d->rng);
+
+    pthread_mutex_lock(&d->lock);
+    /* One extra line at the end holds the chase's start/end index and its elapsed time. */
+    CU_TRY(dev, st, cudaMalloc((void **)&buf, (size_t)((n + 1) * CU_CHASE_LINE)), out);
+    io = buf + n * CU_CHASE_WORDS;
+    for (uint64_t l0 = 0; l0 < n; l0 += slice_lines) {
+        const uint64_t c = n - l0 < slice_lines ? n - l0 : slice_lines;
+        memset(slice, 0, (size_t)(c * CU_CHASE_LINE));
+        for (uint64_t k = 0; k < c; k++)
+            slice[k * CU_CHASE_WORDS] = (uint64_t)next[l0 + k] * CU_CHASE_WORDS;
+        CU_TRY(dev, st,
+               cudaMemcpyAsync(buf + l0 * CU_CHASE_WORDS, slice, (size_t)(c * CU_CHASE_LINE),
+                               cudaMemcpyHostToDevice, d->stream),
+               out);
+        CU_TRY(dev, st, cudaStreamSynchronize(d->stream), out); /* the slice is reused */
+    }
+    CU_TRY(dev, st, cudaMemsetAsync(io, 0, 2 * sizeof *io, d->stream), out); /* from line 0 */
+    CU_TRY(dev, st, gpu_k_touch(buf, (size_t)(n * CU_CHASE_LINE), &d->launch, d->stream), out);
+    CU_TRY(dev, st, gpu_k_chase(buf, steps < n ? steps : n, steps, io, d->stream), out);
+    CU_TRY(dev, st, cudaMemcpyAsync(res, io, sizeof res, cudaMemcpyDeviceToHost, d->stream), out);
+    CU_TRY(dev, st, cudaStreamSynchronize(d->stream), out);
+    if (res[1] == 0) {
+        cu_why(dev, "latency: the GPU timer did not advance over %llu loads",
+               (unsigned long long)steps);
+        st = GPU_ERR_DRIVER;
+        goto out;
+    }
+    *ns = (double)res[1] / (double)steps;
+
+out:
+    if (st) cu_drain(d);
+    if (buf && cudaFree(buf) != cudaSuccess) (void)cudaGetLastError();
+    pthread_mutex_unlock(&d->lock);
+out_host:
+    free(slice);
+    free(next);
+    return st;
+}
+
+const struct gpu_backend gpu_cuda_backend = {
+    .name = "cuda",
+    .caps = GPU_CAP_REAL | GPU_CAP_SM_COPY | GPU_CAP_LATENCY | GPU_CAP_PINNED,
+    .open = cu_open,
+    .close = cu_close,
+    .mem_info = cu_mem_info,
+    .alloc = cu_alloc,
+    .free = cu_free,
+    .host_alloc = cu_host_alloc,
+    .host_free = cu_host_free,
+    .memset = cu_memset,
+    .copy = cu_copy,
+    .latency = cu_latency,
+};

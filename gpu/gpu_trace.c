@@ -1,0 +1,558 @@
+/* gpu_trace.c - allocation traces for the caching-allocator model (parse, replay, record sinks)
+ * and the "model device": a capacity-limited segment source so the allocator, its tests, the
+ * simulator and the trace replayer run without a GPU. Trace format: docs/allocator.md. */
+#include "gpu_caching.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t n, const char *fmt, ...)
+{
+    if (!err || !n) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- model device -------------------------------------------------------------------------- */
+
+/* Addresses come from a virtual range far larger than the capacity: cudaMalloc maps physical
+ * pages wherever they are, so running out of contiguous physical memory is not how a real
+ * cudaMalloc fails. Only the byte count is limited. */
+#define MODEL_VA_END (1ull << 43)
+#define MODEL_ALIGN 512ull
+#define MODEL_MAX_CAPACITY (1ull << 42)
+
+struct ext {
+    uint64_t addr, size;
+};
+
+struct gpu_model_dev {
+    uint64_t capacity, used;
+    struct ext *free; /* free address ranges, sorted, never adjacent */
+    size_t n, cap;
+};
+
+gpu_status gpu_model_dev_new(uint64_t capacity, struct gpu_model_dev **out)
+{
+    if (!out) return GPU_ERR_ARG;
+    *out = NULL;
+    if (capacity == 0 || capacity > MODEL_MAX_CAPACITY) return GPU_ERR_ARG;
+    struct gpu_model_dev *d = calloc(1, sizeof *d);
+    if (!d || !(d->free = malloc(16 * sizeof *d->free))) {
+        free(d);
+        return GPU_ERR_HOST_NOMEM;
+    }
+    d->capacity = capacity;
+    d->cap = 16;
+    d->free[0] = (struct ext){0, MODEL_VA_END};
+    d->n = 1;
+    *out = d;
+    return GPU_OK;
+}
+
+void gpu_model_dev_free(struct gpu_model_dev *d)
+{
+    if (!d) return;
+    free(d->free);
+    free(d);
+}
+
+uint64_t gpu_model_dev_used(const struct gpu_model_dev *d) { return d ? d->used : 0; }
+
+static gpu_status model_alloc(void *ctx, uint64_t bytes, uint64_t *addr)
+{
+    struct gpu_model_dev *d = ctx;
+    if (bytes == 0 || bytes > d->capacity) return GPU_ERR_NOMEM;
+    uint64_t b = (bytes + MODEL_ALIGN - 1) / MODEL_ALIGN * MODEL_ALIGN;
+    if (d->used + b > d->capacity) return GPU_ERR_NOMEM;
+    for (size_t i = 0; i < d->n; i++) {
+        if (d->free[i].size < b) continue;
+        *addr = d->free[i].addr;
+        d->free[i].addr += b;
+        d->free[i].size -= b;
+        if (!d->free[i].size) {
+            memmove(&d->free[i], &d->free[i + 1], (d->n - i - 1) * sizeof *d->free);
+            d->n--;
+        }
+        d->used += b;
+        return GPU_OK;
+    }
+    return GPU_ERR_NOMEM;
+}
+
+static void model_free(void *ctx, uint64_t addr, uint64_t bytes)
+{
+    struct gpu_model_dev *d = ctx;
+    uint64_t b = (bytes + MODEL_ALIGN - 1) / MODEL_ALIGN * MODEL_ALIGN;
+    size_t lo = 0, hi = d->n; /* first range above addr */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (d->free[mid].addr <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    bool join_prev = lo > 0 && d->free[lo - 1].addr + d->free[lo - 1].size == addr;
+    bool join_next = lo < d->n && addr + b == d->free[lo].addr;
+    d->used -= b;
+    if (join_prev && join_next) {
+        d->free[lo - 1].size += b + d->free[lo].size;
+        memmove(&d->free[lo], &d->free[lo + 1], (d->n - lo - 1) * sizeof *d->free);
+        d->n--;
+    } else if (join_prev) {
+        d->free[lo - 1].size += b;
+    } else if (join_next) {
+        d->free[lo].addr = addr;
+        d->free[lo].size += b;
+    } else {
+        if (d->n == d->cap) {
+            struct ext *e = realloc(d->free, 2 * d->cap * sizeof *e);
+            if (!e) return; /* leaks the range's address space, never its byte count */
+            d->free = e;
+            d->cap *= 2;
+        }
+        memmove(&d->free[lo + 1], &d->free[lo], (d->n - lo) * sizeof *d->free);
+        d->free[lo] = (struct ext){addr, b};
+        d->n++;
+    }
+}
+
+static gpu_status model_info(void *ctx, uint64_t *free_b, uint64_t *total_b)
+{
+    const struct gpu_model_dev *d = ctx;
+    *free_b = d->capacity - d->used;
+    *total_b = d->capacity;
+    return GPU_OK;
+}
+
+const struct gpu_seg_ops gpu_model_dev_ops = {model_alloc, model_free, model_info};
+
+/* ---- id -> slot map for the parser (open addressing, backward-shift deletion) -------------- */
+
+struct idmap {
+    uint64_t *keys;
+    uint32_t *slot, *line;
+    bool *used;
+    size_t cap, n;
+};
+
+static size_t id_home(const struct idmap *m, uint64_t k)
+{
+    k ^= k >> 31;
+    k *= 0x9e3779b97f4a7c15ull;
+    k ^= k >> 29;
+    return (size_t)k & (m->cap - 1);
+}
+
+static void idmap_free(struct idmap *m)
+{
+    free(m->keys);
+    free(m->slot);
+    free(m->line);
+    free(m->used);
+    memset(m, 0, sizeof *m);
+}
+
+static bool idmap_reserve(struct idmap *m)
+{
+    if ((m->n + 1) * 2 <= m->cap) return true;
+    struct idmap nm = {0};
+    nm.cap = m->cap ? m->cap * 2 : 1024;
+    nm.keys = malloc(nm.cap * sizeof *nm.keys);
+    nm.slot = malloc(nm.cap * sizeof *nm.slot);
+    nm.line = malloc(nm.cap * sizeof *nm.line);
+    nm.used = calloc(nm.cap, sizeof *nm.used);
+    if (!nm.keys || !nm.slot || !nm.line || !nm.used) {
+        idmap_free(&nm);
+        return false;
+    }
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->used[i]) continue;
+        size_t j = id_home(&nm, m->keys[i]);
+        while (nm.used[j]) j = (j + 1) & (nm.cap - 1);
+        nm.keys[j] = m->keys[i];
+        nm.slot[j] = m->slot[i];
+        nm.line[j] = m->line[i];
+        nm.used[j] = true;
+    }
+    nm.n = m->n;
+    idmap_free(m);
+    *m = nm;
+    return true;
+}
+
+static size_t idmap_find(const struct idmap *m, uint64_t k)
+{
+    if (!m->cap) return SIZE_MAX;
+    for (size_t i = id_home(m, k); m->used[i]; i = (i + 1) & (m->cap - 1))
+        if (m->keys[i] == k) return i;
+    return SIZE_MAX;
+}
+
+static void idmap_del_at(struct idmap *m, size_t i)
+{
+    size_t mask = m->cap - 1;
+    m->used[i] = false;
+    m->n--;
+    for (size_t j = (i + 1) & mask; m->used[j]; j = (j + 1) & mask) {
+        size_t h = id_home(m, m->keys[j]);
+        bool stays = i <= j ? (h > i && h <= j) : (h > i || h <= j);
+        if (stays) continue;
+        m->keys[i] = m->keys[j];
+        m->slot[i] = m->slot[j];
+        m->line[i] = m->line[j];
+        m->used[i] = true;
+        m->used[j] = false;
+        i = j;
+    }
+}
+
+/* ---- parser ----------------------------------------------------------------------------------- */
+
+struct tok {
+    const char *s;
+    size_t len;
+};
+
+static bool next_tok(const char **p, const char *end, struct tok *t)
+{
+    while (*p < end && (**p == ' ' || **p == '\t' || **p == '\r')) (*p)++;
+    if (*p >= end) return false;
+    t->s = *p;
+    while (*p < end && **p != ' ' && **p != '\t' && **p != '\r') (*p)++;
+    t->len = (size_t)(*p - t->s);
+    return true;
+}
+
+static bool parse_u64(const char *s, size_t len, uint64_t *v, size_t *used)
+{
+    uint64_t x = 0;
+    size_t i = 0;
+    unsigned base = 10;
+    if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        i = 2;
+    }
+    size_t start = i;
+    for (; i < len; i++) {
+        unsigned d;
+        char ch = s[i];
+        if (ch >= '0' && ch <= '9') d = (unsigned)(ch - '0');
+        else if (base == 16 && ch >= 'a' && ch <= 'f') d = (unsigned)(ch - 'a' + 10);
+        else if (base == 16 && ch >= 'A' && ch <= 'F') d = (unsigned)(ch - 'A' + 10);
+        else break;
+        if (x > (UINT64_MAX - d) / base) return false;
+        x = x * base + d;
+    }
+    if (i == start) return false;
+    *v = x;
+    *used = i;
+    return true;
+}
+
+static bool parse_id(struct tok t, uint64_t *v)
+{
+    size_t used;
+    return parse_u64(t.s, t.len, v, &used) && used == t.len;
+}
+
+static bool parse_size(struct tok t, uint64_t *v)
+{
+    size_t used;
+    if (!parse_u64(t.s, t.len, v, &used)) return false;
+    const char *suf = t.s + used;
+    size_t sl = t.len - used;
+    unsigned shift = 0;
+    if (sl == 0 || (sl == 1 && suf[0] == 'B')) shift = 0;
+    else if (sl == 3 && !memcmp(suf, "KiB", 3)) shift = 10;
+    else if (sl == 3 && !memcmp(suf, "MiB", 3)) shift = 20;
+    else if (sl == 3 && !memcmp(suf, "GiB", 3)) shift = 30;
+    else return false;
+    if (*v > (UINT64_MAX >> shift)) return false;
+    *v <<= shift;
+    return true;
+}
+
+static int tok_print_len(struct tok t) { return t.len > 40 ? 40 : (int)t.len; }
+
+static bool push_ev(struct gpu_trace *t, struct gpu_trace_ev ev)
+{
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 1024;
+        struct gpu_trace_ev *e = realloc(t->ev, cap * sizeof *e);
+        if (!e) return false;
+        t->ev = e;
+        t->cap = cap;
+    }
+    t->ev[t->n++] = ev;
+    return true;
+}
+
+void gpu_trace_free(struct gpu_trace *t)
+{
+    if (!t) return;
+    free(t->ev);
+    memset(t, 0, sizeof *t);
+}
+
+gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, char *err, size_t n)
+{
+    if (err && n) err[0] = '\0';
+    if (!t || (!text && len)) return GPU_ERR_ARG;
+    memset(t, 0, sizeof *t);
+    struct idmap ids = {0};
+    uint32_t *spare = NULL; /* slots of freed ids, reused first */
+    size_t nspare = 0, spare_cap = 0;
+    gpu_status st = GPU_OK;
+    const char *p = text, *end = text + len;
+    uint32_t line = 0;
+    while (p < end && st == GPU_OK) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol) eol = end;
+        line++;
+        struct tok op, a1, a2, extra;
+        const char *q = p;
+        p = eol + 1;
+        if (!next_tok(&q, eol, &op) || op.s[0] == '#') continue;
+        struct gpu_trace_ev ev = {.line = line};
+        int want;
+        if (op.len == 1 && op.s[0] == 'a') {
+            ev.op = GPU_TRACE_ALLOC;
+            want = 2;
+        } else if (op.len == 1 && op.s[0] == 'f') {
+            ev.op = GPU_TRACE_FREE;
+            want = 1;
+        } else if (op.len == 1 && op.s[0] == 'e') {
+            ev.op = GPU_TRACE_EMPTY;
+            want = 0;
+        } else {
+            set_err(err, n, "line %u: unknown event '%.*s' (expected a, f, e or #)", line,
+                    tok_print_len(op), op.s);
+            st = GPU_ERR_ARG;
+            break;
+        }
+        int got = 0;
+        if (want >= 1 && next_tok(&q, eol, &a1)) got++;
+        if (want >= 2 && got == 1 && next_tok(&q, eol, &a2)) got++;
+        if (got < want) {
+            set_err(err, n, "line %u: '%c' needs %s", line, op.s[0],
+                    want == 2 ? "an id and a size" : "an id");
+            st = GPU_ERR_ARG;
+            break;
+        }
+        if (next_tok(&q, eol, &extra) && extra.s[0] != '#') {
+            set_err(err, n, "line %u: unexpected '%.*s' after the event", line,
+                    tok_print_len(extra), extra.s);
+            st = GPU_ERR_ARG;
+            break;
+        }
+        if (want >= 1 && !parse_id(a1, &ev.id)) {
+            set_err(err, n, "line %u: bad id '%.*s' (a decimal or 0x number)", line,
+                    tok_print_len(a1), a1.s);
+            st = GPU_ERR_ARG;
+            break;
+        }
+        if (want == 2 && (!parse_size(a2, &ev.bytes) || ev.bytes == 0)) {
+            set_err(err, n, "line %u: bad size '%.*s' (bytes > 0, optionally KiB, MiB or GiB)",
+                    line, tok_print_len(a2), a2.s);
+            st = GPU_ERR_ARG;
+            break;
+        }
+        size_t at = want ? idmap_find(&ids, ev.id) : SIZE_MAX;
+        if (ev.op == GPU_TRACE_ALLOC) {
+            if (at != SIZE_MAX) {
+                set_err(err, n, "line %u: id %llu is already live (allocated on line %u)", line,
+                        (unsigned long long)ev.id, ids.line[at]);
+                st = GPU_ERR_ARG;
+                break;
+            }
+            if (!idmap_reserve(&ids)) {
+                st = GPU_ERR_HOST_NOMEM;
+                break;
+            }
+            ev.slot = nspare ? spare[--nspare] : (uint32_t)t->nslots++;
+            size_t j = id_home(&ids, ev.id);
+            while (ids.used[j]) j = (j + 1) & (ids.cap - 1);
+            ids.keys[j] = ev.id;
+            ids.slot[j] = ev.slot;
+            ids.line[j] = line;
+            ids.used[j] = true;
+            ids.n++;
+        } else if (ev.op == GPU_TRACE_FREE) {
+            if (at == SIZE_MAX) {
+                set_err(err, n, "line %u: free of id %llu, which is not live", line,
+                        (unsigned long long)ev.id);
+                st = GPU_ERR_ARG;
+                break;
+            }
+            ev.slot = ids.slot[at];
+            idmap_del_at(&ids, at);
+            if (nspare == spare_cap) {
+                size_t cap = spare_cap ? spare_cap * 2 : 256;
+                uint32_t *s = realloc(spare, cap * sizeof *s);
+                if (!s) {
+                    st = GPU_ERR_HOST_NOMEM;
+                    break;
+                }
+                spare = s;
+                spare_cap = cap;
+            }
+            spare[nspare++] = ev.slot;
+        }
+        if (!push_ev(t, ev)) st = GPU_ERR_HOST_NOMEM;
+    }
+    if (st == GPU_ERR_HOST_NOMEM) set_err(err, n, "line %u: %s", line, gpu_status_str(st));
+    idmap_free(&ids);
+    free(spare);
+    if (st != GPU_OK) gpu_trace_free(t);
+    return st;
+}
+
+gpu_status gpu_trace_load(const char *path, struct gpu_trace *t, char *err, size_t n)
+{
+    if (!path || !t) return GPU_ERR_ARG;
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        set_err(err, n, "%s: cannot open", path);
+        return GPU_ERR_ARG;
+    }
+    size_t len = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + len, 1, cap - len, f)) > 0) {
+        len += got;
+        if (len == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) {
+        free(buf);
+        set_err(err, n, "%s: %s", path, bad ? "read error" : gpu_status_str(GPU_ERR_HOST_NOMEM));
+        return bad ? GPU_ERR_ARG : GPU_ERR_HOST_NOMEM;
+    }
+    char why[256];
+    gpu_status st = gpu_trace_parse(buf, len, t, why, sizeof why);
+    free(buf);
+    if (st != GPU_OK) {
+        if (!strncmp(why, "line ", 5)) set_err(err, n, "%s:%s", path, why + 5);
+        else set_err(err, n, "%s: %s", path, why);
+    }
+    return st;
+}
+
+/* ---- replay ----------------------------------------------------------------------------------- */
+
+enum { SLOT_NONE, SLOT_LIVE, SLOT_FAILED };
+
+gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
+                            struct gpu_replay_result *r, char *err, size_t n)
+{
+    if (err && n) err[0] = '\0';
+    if (!t || !c || !r) return GPU_ERR_ARG;
+    memset(r, 0, sizeof *r);
+    size_t ns = t->nslots ? t->nslots : 1;
+    uint64_t *addr = malloc(ns * sizeof *addr);
+    unsigned char *state = calloc(ns, 1);
+    if (!addr || !state) {
+        free(addr);
+        free(state);
+        set_err(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+        return GPU_ERR_HOST_NOMEM;
+    }
+    gpu_status st = GPU_OK;
+    char msg[512];
+    for (size_t i = 0; i < t->n && st == GPU_OK; i++) {
+        const struct gpu_trace_ev *e = &t->ev[i];
+        if (e->slot >= ns) {
+            set_err(err, n, "line %u: slot out of range (trace not from gpu_trace_parse?)", e->line);
+            st = GPU_ERR_ARG;
+            break;
+        }
+        switch (e->op) {
+        case GPU_TRACE_ALLOC: {
+            gpu_status a = gpu_caching_malloc(c, e->bytes, &addr[e->slot], msg, sizeof msg);
+            if (a == GPU_OK) {
+                state[e->slot] = SLOT_LIVE;
+                r->allocs++;
+            } else if (a == GPU_ERR_NOMEM) {
+                state[e->slot] = SLOT_FAILED;
+                if (!r->ooms++) {
+                    r->first_oom_line = e->line;
+                    snprintf(r->first_oom, sizeof r->first_oom, "%s", msg);
+                }
+            } else {
+                set_err(err, n, "line %u: %s", e->line, msg);
+                st = a;
+            }
+            break;
+        }
+        case GPU_TRACE_FREE:
+            if (state[e->slot] == SLOT_LIVE) {
+                gpu_caching_free(c, addr[e->slot]);
+                r->frees++;
+            } else {
+                r->skipped_frees++;
+            }
+            state[e->slot] = SLOT_NONE;
+            break;
+        case GPU_TRACE_EMPTY:
+            gpu_caching_empty_cache(c);
+            r->empties++;
+            break;
+        default:
+            set_err(err, n, "line %u: unknown event %u", e->line, e->op);
+            st = GPU_ERR_ARG;
+        }
+    }
+    free(addr);
+    free(state);
+    gpu_caching_stats(c, &r->stats);
+    return st;
+}
+
+/* ---- record sinks ----------------------------------------------------------------------------- */
+
+void gpu_trace_sink_file(void *ud, const char *line, size_t len)
+{
+    if (ud) fwrite(line, 1, len, (FILE *)ud);
+}
+
+void gpu_trace_sink_buf(void *ud, const char *line, size_t len)
+{
+    struct gpu_trace_buf *b = ud;
+    if (!b || b->failed) return;
+    if (b->len + len + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + len + 1) cap *= 2;
+        char *d = realloc(b->data, cap);
+        if (!d) {
+            b->failed = true;
+            return;
+        }
+        b->data = d;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, line, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+}
+
+void gpu_trace_buf_free(struct gpu_trace_buf *b)
+{
+    if (!b) return;
+    free(b->data);
+    memset(b, 0, sizeof *b);
+}

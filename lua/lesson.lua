@@ -1,0 +1,322 @@
+-- lesson.lua - the lesson constructors (lesson, text, experiment, exercise), their validator,
+-- the `ex` object experiments stream results through, and exercise grading.
+-- Trusted code: it is loaded with the real globals and hands the sandbox only closures.
+local M = {}
+local getinfo, fmt, type, pairs, ipairs, error, tostring = debug.getinfo, string.format, type, pairs, ipairs, error, tostring
+local setmetatable, pcall, load, tonumber, concat, sort = setmetatable, pcall, load, tonumber, table.concat, table.sort
+local match, abs, huge = string.match, math.abs, math.huge
+local emit, markup_check = __lt_emit, __lt_markup_check
+local units = require "units"
+
+local META = setmetatable({}, { __mode = "k" }) -- block table -> {kind=, file=, line=}
+local sandbox_env
+
+local loading = { file = "?", line = 0 }
+
+--- For C: the file being loaded. Its `return lesson {` is a tail call, which leaves no caller
+-- frame, so the validator finds that line in the source.
+function M.set_loading(file, src)
+  local line, n = 1, 0
+  for l in (src .. "\n"):gmatch("(.-)\n") do
+    n = n + 1
+    if l:match("^%s*return%s+lesson%s*{") or l:match("^%s*return%s+lesson%s*$") then line = n break end
+  end
+  loading = { file = file, line = line }
+end
+
+local function origin(level)
+  local info = getinfo(level + 1, "Sl")
+  if not info or info.what == "C" or not info.currentline or info.currentline < 1 then
+    return loading.file, loading.line
+  end
+  local src = info.source:sub(1, 1) == "@" and info.source:sub(2) or info.short_src
+  return src, info.currentline or 0
+end
+
+local function fail(m, msg, ...)
+  error(fmt("%s:%d: " .. msg, m.file, m.line, ...), 0)
+end
+
+local function is_lang(v) return type(v) == "table" and type(v.en) == "string" and type(v.zh) == "string" end
+
+local function check_lang(m, v, what, markup)
+  if not is_lang(v) then
+    fail(m, "%s must be a table { en = \"...\", zh = \"...\" } with both languages", what)
+  end
+  for _, l in ipairs { "en", "zh" } do
+    if v[l] == "" then fail(m, "%s.%s is empty", what, l) end
+    if markup then
+      local err = markup_check(v[l])
+      if err then fail(m, "%s (%s), %s", what, l, err) end
+    end
+  end
+end
+
+local function check_fields(m, t, allowed, what)
+  for k in pairs(t) do
+    if type(k) ~= "string" then fail(m, "%s: unexpected positional value (did you forget a field name?)", what) end
+    if not allowed[k] then
+      local names = {}
+      for a in pairs(allowed) do names[#names + 1] = a end
+      sort(names)
+      fail(m, "%s: unknown field '%s' (fields: %s)", what, k, concat(names, ", "))
+    end
+  end
+end
+
+local function set(list) local s = {} for _, v in ipairs(list) do s[v] = true end return s end
+
+local function constructor(kind, validate)
+  return function(t)
+    local file, line = origin(2)
+    local m = { kind = kind, file = file, line = line }
+    if type(t) ~= "table" then fail(m, "%s expects a table: %s { ... }", kind, kind) end
+    validate(m, t)
+    META[t] = m
+    return t
+  end
+end
+
+M.text = constructor("text", function(m, t)
+  check_fields(m, t, set { "en", "zh" }, "text")
+  check_lang(m, t, "text", true)
+end)
+
+local PANEL_KINDS = set { "bars", "curve", "table", "gauge", "map" }
+M.experiment = constructor("experiment", function(m, t)
+  check_fields(m, t, set { "id", "title", "intro", "panels", "run" }, "experiment")
+  if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") then fail(m, "experiment: 'id' must be a word such as \"bandwidth\"") end
+  check_lang(m, t.title, "experiment '" .. t.id .. "' title")
+  if t.intro ~= nil then check_lang(m, t.intro, "experiment '" .. t.id .. "' intro", true) end
+  if type(t.run) ~= "function" then fail(m, "experiment '%s': 'run' must be a function(ex)", t.id) end
+  if type(t.panels) ~= "table" or #t.panels == 0 then fail(m, "experiment '%s': 'panels' must list at least one panel", t.id) end
+  local seen = {}
+  for i, p in ipairs(t.panels) do
+    if type(p) ~= "table" then fail(m, "experiment '%s': panel %d must be a table", t.id, i) end
+    check_fields(m, p, set { "id", "kind", "title", "unit", "x", "y", "logx" }, "panel " .. i)
+    if type(p.id) ~= "string" or p.id == "" then fail(m, "experiment '%s': panel %d needs an 'id'", t.id, i) end
+    if seen[p.id] then fail(m, "experiment '%s': two panels named '%s'", t.id, p.id) end
+    seen[p.id] = true
+    if not PANEL_KINDS[p.kind] then fail(m, "panel '%s': kind must be bars, curve, table, gauge or map (got %s)", p.id, tostring(p.kind)) end
+    check_lang(m, p.title, "panel '" .. p.id .. "' title")
+    for _, k in ipairs { "unit", "x", "y" } do
+      if p[k] ~= nil and type(p[k]) ~= "string" then fail(m, "panel '%s': '%s' must be a string", p.id, k) end
+    end
+  end
+end)
+
+local EX_KINDS = set { "choice", "number", "predict", "code" }
+M.exercise = constructor("exercise", function(m, t)
+  check_fields(m, t, set { "id", "kind", "prompt", "choices", "answer", "unit", "tolerance", "hints",
+                           "explain", "measure", "entry", "check", "starter" }, "exercise")
+  if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") then fail(m, "exercise: 'id' must be a word such as \"ratio\"") end
+  local w = "exercise '" .. t.id .. "'"
+  if not EX_KINDS[t.kind] then fail(m, "%s: kind must be choice, number, predict or code", w) end
+  check_lang(m, t.prompt, w .. " prompt", true)
+  check_lang(m, t.explain, w .. " explain", true)
+  if type(t.hints) ~= "table" or #t.hints == 0 then fail(m, "%s: give at least one hint", w) end
+  for i, h in ipairs(t.hints) do check_lang(m, h, w .. " hint " .. i) end
+  if t.tolerance ~= nil and (type(t.tolerance) ~= "number" or t.tolerance <= 0 or t.tolerance >= 10) then
+    fail(m, "%s: tolerance is a relative error such as 0.05", w)
+  end
+  if t.unit ~= nil and type(t.unit) ~= "string" then fail(m, "%s: unit must be a string", w) end
+  if t.kind == "choice" then
+    if type(t.choices) ~= "table" or #t.choices < 2 or #t.choices > 9 then fail(m, "%s: give 2 to 9 choices", w) end
+    for i, c in ipairs(t.choices) do check_lang(m, c, w .. " choice " .. i) end
+    if type(t.answer) ~= "number" or t.answer < 1 or t.answer > #t.choices or t.answer % 1 ~= 0 then
+      fail(m, "%s: answer must be the index (1..%d) of the right choice", w, #t.choices)
+    end
+  elseif t.kind == "number" then
+    if type(t.answer) ~= "number" then fail(m, "%s: answer must be a number (in '%s')", w, t.unit or "") end
+  elseif t.kind == "predict" then
+    if type(t.measure) ~= "function" then fail(m, "%s: 'measure' must be a function returning the measured value", w) end
+  elseif t.kind == "code" then
+    if type(t.entry) ~= "string" or not match(t.entry, "^[%a_][%w_]*$") then fail(m, "%s: 'entry' must name the function the learner writes", w) end
+    if type(t.check) ~= "function" then fail(m, "%s: 'check' must be a function(fn) returning ok, message", w) end
+    if t.starter ~= nil and type(t.starter) ~= "string" then fail(m, "%s: 'starter' must be a string of Lua", w) end
+  end
+end)
+
+local REQUIRES = set { "host", "gpu", "cuda" }
+M.lesson = constructor("lesson", function(m, t)
+  local allowed = set { "id", "chapter", "chapter_title", "title", "requires" }
+  for k in pairs(t) do
+    if type(k) == "string" and not allowed[k] then fail(m, "lesson: unknown field '%s'", k) end
+  end
+  if type(t.id) ~= "string" or not match(t.id, "^%d+%.%d+$") then fail(m, "lesson: 'id' must look like \"1.3\"") end
+  if type(t.chapter) ~= "number" or t.chapter < 1 or t.chapter % 1 ~= 0 then fail(m, "lesson: 'chapter' must be a whole number >= 1") end
+  if tostring(t.chapter) ~= match(t.id, "^(%d+)") then fail(m, "lesson: id '%s' is not in chapter %d", t.id, t.chapter) end
+  check_lang(m, t.title, "lesson title")
+  check_lang(m, t.chapter_title, "lesson chapter_title")
+  if t.requires ~= nil then
+    if type(t.requires) ~= "table" then fail(m, "lesson: 'requires' must be a list such as { \"host\" }") end
+    for _, r in ipairs(t.requires) do
+      if not REQUIRES[r] then fail(m, "lesson: unknown requirement '%s' (host, gpu, cuda)", tostring(r)) end
+    end
+  end
+  if #t == 0 then fail(m, "lesson: no blocks (add text{...}, experiment{...} or exercise{...})") end
+  local ids = {}
+  for i = 1, #t do
+    local b = t[i]
+    local bm = type(b) == "table" and META[b]
+    if not bm or bm.kind == "lesson" then
+      fail(m, "lesson: block %d is not a text{}, experiment{} or exercise{}", i)
+    end
+    if b.id then
+      if ids[b.id] then fail(bm, "%s id '%s' is used twice in this lesson", bm.kind, b.id) end
+      ids[b.id] = true
+    end
+  end
+end)
+
+--- For C: the kind and line of a block / the lesson's own record.
+function M.meta(t) return META[t] end
+
+--- The `ex` object handed to experiment.run.
+local Ex = {}
+Ex.__index = Ex
+Ex.__metatable = "locked"
+
+local function check_panel(self, panel)
+  if not self.panels[panel] then
+    error(fmt("no panel '%s' in experiment '%s'", tostring(panel), self.id), 3)
+  end
+end
+
+local STYLES = set { "measured", "simulated", "theoretical", "reference" }
+-- The style says how a value was obtained. `from = result` takes it from a measurement's own
+-- `simulated` flag; with neither, a value follows the backend (SIMULATED on the simulator), so a
+-- model is never passed off as a measurement by default.
+local function style(opts, self)
+  local s = opts and opts.style
+  if not s and opts and type(opts.from) == "table" then s = opts.from.simulated and "simulated" or "measured" end
+  s = s or (self.simulated and "simulated" or "measured")
+  if not STYLES[s] then error("style must be measured, simulated, theoretical or reference", 3) end
+  return s
+end
+
+function Ex:bar(panel, label, value, opts)
+  check_panel(self, panel)
+  emit { type = "bar", panel = panel, series = tostring(label), value = value, style = style(opts, self),
+         unit = opts and opts.unit or self.panels[panel].unit }
+end
+function Ex:point(panel, series, x, y, opts)
+  check_panel(self, panel)
+  emit { type = "point", panel = panel, series = tostring(series), x = x, y = y, style = style(opts, self) }
+end
+function Ex:row(panel, cells)
+  check_panel(self, panel)
+  local out = {}
+  for i, c in ipairs(cells) do out[i] = tostring(c) end
+  emit { type = "row", panel = panel, cells = out }
+end
+function Ex:gauge(panel, label, value, max, opts)
+  check_panel(self, panel)
+  emit { type = "gauge", panel = panel, series = tostring(label), value = value, max = max,
+         unit = opts and opts.unit or self.panels[panel].unit, style = style(opts, self) }
+end
+function Ex:map(panel, blocks, total)
+  check_panel(self, panel)
+  local cells = {}
+  for i, b in ipairs(blocks) do cells[i] = fmt("%s:%s:%.0f", b.owner or "?", b.state or "allocated", b.bytes or 0) end
+  emit { type = "map", panel = panel, cells = cells, value = total }
+end
+function Ex:note(panel, text)
+  check_panel(self, panel)
+  emit { type = "note", panel = panel, text = tostring(text) }
+end
+function Ex:status(text) emit { type = "status", text = tostring(text) } end
+function Ex:clear(panel)
+  check_panel(self, panel)
+  emit { type = "clear", panel = panel }
+end
+function Ex:t(v) if type(v) == "table" then return v[self.lang] or v.en end return tostring(v) end
+
+function M.new_ex(exp, lang, simulated)
+  local panels = {}
+  for _, p in ipairs(exp.panels) do panels[p.id] = p end
+  return setmetatable({ id = exp.id, lang = lang, panels = panels, simulated = simulated }, Ex)
+end
+
+--- Grading. Returns ok, feedback (in lang).
+local function pick(v, lang) return type(v) == "table" and (v[lang] or v.en) or tostring(v) end
+
+local function read_number(input, unit)
+  local v = tonumber(input)
+  if v then return v end
+  local bytes, kind = units.parse(input)
+  if not bytes then return nil end
+  if unit and unit ~= "" then
+    local one = units.parse("1" .. unit)
+    if one then return bytes / one end
+  end
+  return bytes, kind
+end
+
+local TXT = {
+  right = { en = "Right.", zh = "答对了。" },
+  wrong = { en = "Not quite.", zh = "还不对。" },
+  choose = { en = "Type a number from 1 to %d.", zh = "请输入 1 到 %d 之间的数字。" },
+  number = { en = "Type a number%s, e.g. 14 or 13 GiB.", zh = "请输入一个数字%s，例如 14 或 13 GiB。" },
+  reveal = { en = "The answer: ", zh = "答案：" },
+  measured = { en = "Measured on this machine: %s %s (%s). Your prediction: %s %s.", zh = "本机实测：%s %s（%s）。你的预测：%s %s。" },
+  close = { en = "Within %d%% of the measurement.", zh = "与实测相差不到 %d%%。" },
+  code_err = { en = "Your code has an error: %s", zh = "你的代码有错误：%s" },
+  no_entry = { en = "Define a function named '%s'.", zh = "请定义名为 '%s' 的函数。" },
+}
+
+local function t(key, lang, ...) return fmt(TXT[key][lang] or TXT[key].en, ...) end
+
+function M.grade(ex, input, lang, tries, simulated)
+  lang = lang == "zh" and "zh" or "en"
+  input = tostring(input or ""):match("^%s*(.-)%s*$")
+  local ok, detail
+  if ex.kind == "choice" then
+    local n = tonumber(input)
+    if not n or n % 1 ~= 0 or n < 1 or n > #ex.choices then return nil, t("choose", lang, #ex.choices) end
+    ok = n == ex.answer
+  elseif ex.kind == "number" then
+    local v = read_number(input, ex.unit)
+    if not v then return nil, t("number", lang, ex.unit and (" (" .. ex.unit .. ")") or "") end
+    local tol = ex.tolerance or 0.02
+    ok = abs(v - ex.answer) <= tol * abs(ex.answer) + 1e-12
+  elseif ex.kind == "predict" then
+    local v = read_number(input, ex.unit)
+    if not v then return nil, t("number", lang, ex.unit and (" (" .. ex.unit .. ")") or "") end
+    local measured = ex.measure()
+    if type(measured) ~= "number" then error("exercise '" .. ex.id .. "': measure() must return a number", 0) end
+    local tol = ex.tolerance or 0.5
+    ok = abs(v - measured) <= tol * abs(measured)
+    detail = t("measured", lang, fmt("%.4g", measured), ex.unit or "", simulated and "SIMULATED" or (lang == "zh" and "实测" or "measured"), fmt("%.4g", v), ex.unit or "")
+    if ok then detail = detail .. " " .. t("close", lang, math.floor(tol * 100 + 0.5)) end
+  elseif ex.kind == "code" then
+    local env = setmetatable({}, { __index = sandbox_env })
+    local chunk, err = load(input, "=answer", "t", env)
+    if not chunk then return false, t("code_err", lang, err) end
+    local okrun, rerr = pcall(chunk)
+    if not okrun then return false, t("code_err", lang, tostring(rerr)) end
+    local fn = env[ex.entry]
+    if type(fn) ~= "function" then return false, t("no_entry", lang, ex.entry) end
+    local okc, res, msg = pcall(ex.check, fn)
+    if not okc then ok, detail = false, t("code_err", lang, tostring(res))
+    else ok, detail = res and true or false, msg and pick(msg, lang) or nil end
+  end
+  local parts = { t(ok and "right" or "wrong", lang) }
+  if detail then parts[#parts + 1] = detail end
+  if ok or tries + 1 >= 3 then
+    if not ok and ex.kind == "choice" then parts[#parts + 1] = t("reveal", lang) .. pick(ex.choices[ex.answer], lang) end
+    if not ok and ex.kind == "number" then parts[#parts + 1] = t("reveal", lang) .. fmt("%.4g %s", ex.answer, ex.unit or "") end
+    parts[#parts + 1] = pick(ex.explain, lang)
+  else
+    parts[#parts + 1] = pick(ex.hints[(tries % #ex.hints) + 1], lang)
+  end
+  return ok, concat(parts, " ")
+end
+
+--- Install the constructors into a sandbox environment.
+function M.install(env)
+  sandbox_env = env
+  env.lesson, env.text, env.experiment, env.exercise = M.lesson, M.text, M.experiment, M.exercise
+end
+
+return M

@@ -1,0 +1,330 @@
+/* lt_gpu.c - the `gpu` module: device facts, capped allocations as buffer userdata (freed by
+ * :free(), <close>, the GC, Esc, or the VM's end), and copy/latency measurements that run on the
+ * worker thread while the experiment coroutine waits. */
+#include "lt_int.h"
+
+#include <string.h>
+
+#include "gpu_sim.h"
+
+#define BUF_MT "vramlab.buffer"
+
+struct lt_buffer {
+    void *ptr; /* NULL once freed */
+    uint64_t bytes;
+    int generation;
+    struct lt_vm *vm;
+    struct lt_buffer *prev, *next; /* the VM's live list */
+};
+
+static struct gpu_dev *dev_of(lua_State *L) { return lt_vm_of(L)->rt->dev; }
+
+static void buf_release(struct lt_buffer *b)
+{
+    if (!b->ptr) return;
+    struct lt_vm *vm = b->vm;
+    pthread_mutex_lock(&vm->rt->devlock);
+    gpu_free(vm->rt->dev, b->ptr, b->bytes);
+    pthread_mutex_unlock(&vm->rt->devlock);
+    b->ptr = NULL;
+    if (b->prev) b->prev->next = b->next;
+    else vm->buffers = b->next;
+    if (b->next) b->next->prev = b->prev;
+    b->prev = b->next = NULL;
+}
+
+void lt_gpu_free_generation(struct lt_vm *vm, int generation)
+{
+    for (struct lt_buffer *b = vm->buffers, *nx; b; b = nx) {
+        nx = b->next;
+        if (b->generation >= generation) buf_release(b);
+    }
+}
+
+void lt_gpu_free_all(struct lt_vm *vm)
+{
+    while (vm->buffers) buf_release(vm->buffers);
+}
+
+static struct lt_buffer *check_buf(lua_State *L)
+{
+    struct lt_buffer *b = luaL_checkudata(L, 1, BUF_MT);
+    if (!b->ptr) luaL_error(L, "buffer used after :free()");
+    return b;
+}
+
+static int buf_size(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)check_buf(L)->bytes);
+    return 1;
+}
+
+static int buf_free(lua_State *L)
+{
+    buf_release(check_buf(L));
+    return 0;
+}
+
+static int buf_gc(lua_State *L)
+{
+    buf_release(luaL_checkudata(L, 1, BUF_MT));
+    return 0;
+}
+
+static int buf_tostring(lua_State *L)
+{
+    struct lt_buffer *b = luaL_checkudata(L, 1, BUF_MT);
+    if (b->ptr) lua_pushfstring(L, "gpu buffer (%f MiB)", (double)b->bytes / 1048576.0);
+    else lua_pushliteral(L, "gpu buffer (freed)");
+    return 1;
+}
+
+static int l_alloc(lua_State *L)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    lua_Integer n = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, n > 0, 1, "size must be a positive number of bytes");
+    struct lt_buffer *b = lua_newuserdatauv(L, sizeof *b, 0);
+    memset(b, 0, sizeof *b);
+    luaL_setmetatable(L, BUF_MT);
+    pthread_mutex_lock(&vm->rt->devlock);
+    gpu_status st = gpu_alloc(vm->rt->dev, (uint64_t)n, &b->ptr);
+    pthread_mutex_unlock(&vm->rt->devlock);
+    if (st != GPU_OK) {
+        lua_pushnil(L);
+        lua_pushstring(L, vm->rt->dev->why[0] ? vm->rt->dev->why : gpu_status_str(st));
+        return 2;
+    }
+    b->bytes = (uint64_t)n;
+    b->vm = vm;
+    b->generation = vm->generation;
+    b->next = vm->buffers;
+    if (b->next) b->next->prev = b;
+    vm->buffers = b;
+    return 1;
+}
+
+static void set_str(lua_State *L, const char *k, const char *v)
+{
+    if (!v || !*v) return; /* unknown stays nil */
+    lua_pushstring(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void set_num(lua_State *L, const char *k, double v)
+{
+    if (v <= 0) return;
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void set_int(lua_State *L, const char *k, long long v)
+{
+    if (v <= 0) return;
+    lua_pushinteger(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void push_info(lua_State *L, const struct gpu_info *i)
+{
+    lua_createtable(L, 0, 24);
+    set_str(L, "name", i->name);
+    set_str(L, "backend", i->backend);
+    set_str(L, "memory_type", i->memory_type);
+    set_str(L, "profile", i->profile);
+    set_str(L, "source", i->source);
+    set_str(L, "driver", i->driver);
+    lua_pushboolean(L, i->simulated);
+    lua_setfield(L, -2, "simulated");
+    set_int(L, "total_bytes", (long long)i->total_bytes);
+    set_int(L, "bus_width_bits", i->bus_width_bits);
+    set_int(L, "mem_clock_khz", i->mem_clock_khz);
+    set_num(L, "peak_bytes_per_s", i->peak_bytes_per_s);
+    set_num(L, "published_bytes_per_s", i->published_bytes_per_s);
+    set_int(L, "l2_bytes", (long long)i->l2_bytes);
+    set_int(L, "sm_count", i->sm_count);
+    if (i->cc_major > 0) {
+        lua_pushfstring(L, "%d.%d", i->cc_major, i->cc_minor);
+        lua_setfield(L, -2, "compute_capability");
+    }
+    set_int(L, "pcie_gen", i->pcie_gen);
+    set_int(L, "pcie_width", i->pcie_width);
+    set_num(L, "pcie_bytes_per_s", gpu_pcie_bytes_per_s(i->pcie_gen, i->pcie_width));
+}
+
+static int l_info(lua_State *L)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    uint64_t fr = 0, tot = 0;
+    push_info(L, &vm->rt->dev->info);
+    pthread_mutex_lock(&vm->rt->devlock);
+    gpu_status st = gpu_mem_info(vm->rt->dev, &fr, &tot);
+    pthread_mutex_unlock(&vm->rt->devlock);
+    if (st == GPU_OK) {
+        lua_pushinteger(L, (lua_Integer)fr);
+        lua_setfield(L, -2, "free_bytes");
+    }
+    return 1;
+}
+
+static int l_backend(lua_State *L)
+{
+    lua_pushstring(L, dev_of(L)->be->name);
+    return 1;
+}
+
+static int l_mem(lua_State *L)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    uint64_t fr = 0, tot = 0;
+    pthread_mutex_lock(&vm->rt->devlock);
+    gpu_status st = gpu_mem_info(vm->rt->dev, &fr, &tot);
+    pthread_mutex_unlock(&vm->rt->devlock);
+    if (st != GPU_OK) {
+        lua_pushnil(L);
+        lua_pushstring(L, gpu_status_str(st));
+        return 2;
+    }
+    lua_pushinteger(L, (lua_Integer)fr);
+    lua_pushinteger(L, (lua_Integer)tot);
+    return 2;
+}
+
+static int l_budget(lua_State *L)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    pthread_mutex_lock(&vm->rt->devlock);
+    uint64_t b = gpu_alloc_budget(vm->rt->dev);
+    pthread_mutex_unlock(&vm->rt->devlock);
+    lua_pushinteger(L, (lua_Integer)b);
+    return 1;
+}
+
+static int l_peak(lua_State *L)
+{
+    lua_Integer khz = luaL_checkinteger(L, 1), bits = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, khz > 0 && khz < 100000000, 1, "memory clock in kHz");
+    luaL_argcheck(L, bits > 0 && bits <= 65536, 2, "bus width in bits");
+    lua_pushnumber(L, gpu_peak_bytes_per_s((int)khz, (int)bits));
+    return 1;
+}
+
+static void list_cb(const char *id, void *ud)
+{
+    lua_State *L = ud;
+    lua_pushstring(L, id);
+    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+}
+
+static int l_profiles(lua_State *L)
+{
+    lua_newtable(L);
+    gpu_profile_list(lt_vm_of(L)->rt->datadir, list_cb, L);
+    return 1;
+}
+
+static int l_profile(lua_State *L)
+{
+    struct gpu_profile p;
+    char err[512];
+    if (gpu_profile_load(lt_vm_of(L)->rt->datadir, luaL_checkstring(L, 1), &p, err, sizeof err) !=
+        GPU_OK) {
+        lua_pushnil(L);
+        lua_pushstring(L, err);
+        return 2;
+    }
+    p.info.simulated = true;
+    push_info(L, &p.info);
+    return 1;
+}
+
+/* ---- measurements on the worker ------------------------------------------------------------ */
+
+struct copy_job {
+    struct lt_job base;
+    struct gpu_copy_req q;
+    struct gpu_result r;
+    bool latency;
+};
+
+static void copy_fn(struct lt_job *j)
+{
+    struct copy_job *c = (struct copy_job *)j;
+    struct gpu_dev *dev = j->rt->dev;
+    dev->why[0] = 0;
+    j->st = c->latency ? gpu_bench_latency(dev, c->q.bytes, &c->r, &j->rt->cancel)
+                       : gpu_bench_copy(dev, &c->q, &c->r, &j->rt->cancel);
+    snprintf(j->why, sizeof j->why, "%s", dev->why[0] ? dev->why : gpu_status_str(j->st));
+}
+
+static int copy_push(lua_State *L, struct lt_job *j)
+{
+    struct copy_job *c = (struct copy_job *)j;
+    if (j->st == GPU_ERR_CANCELLED) return luaL_error(L, "cancelled");
+    if (j->st != GPU_OK) {
+        lua_pushnil(L);
+        lua_pushstring(L, j->why);
+        return 2;
+    }
+    lt_push_result(L, &c->r, j->rt->dev->be->name);
+    return 1;
+}
+
+static int l_copy(lua_State *L)
+{
+    static const char *const dirs[] = {"h2d", "d2h", "d2d", NULL};
+    static const char *const methods[] = {"ce", "sm", NULL};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    struct copy_job *c = lua_newuserdatauv(L, sizeof *c, 0); /* anchored on the stack */
+    memset(c, 0, sizeof *c);
+    c->base.fn = copy_fn;
+    c->base.push = copy_push;
+    lua_getfield(L, 1, "dir");
+    c->q.dir = (enum gpu_dir)luaL_checkoption(L, -1, NULL, dirs);
+    lua_getfield(L, 1, "method");
+    c->q.method = (enum gpu_method)luaL_checkoption(L, -1, "ce", methods);
+    lua_pop(L, 2);
+    c->q.bytes = lt_opt_bytes(L, 1, "bytes", 0);
+    if (c->q.bytes == 0) return luaL_error(L, "gpu.copy: 'bytes' must be given and > 0");
+    c->q.pinned = lt_opt_bool(L, 1, "pinned", true);
+    c->q.trials = (int)lt_opt_int(L, 1, "trials", 10);
+    c->q.reps = (int)lt_opt_int(L, 1, "reps", 0);
+    if (c->q.trials < 1 || c->q.trials > GPU_MAX_SAMPLES)
+        return luaL_error(L, "gpu.copy: trials must be 1..%d", GPU_MAX_SAMPLES);
+    if (c->q.reps < 0 || c->q.reps > 100000) return luaL_error(L, "gpu.copy: reps must be 0..100000");
+    return lt_job_run(L, &c->base);
+}
+
+static int l_latency(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    struct copy_job *c = lua_newuserdatauv(L, sizeof *c, 0);
+    memset(c, 0, sizeof *c);
+    c->base.fn = copy_fn;
+    c->base.push = copy_push;
+    c->latency = true;
+    c->q.bytes = lt_opt_bytes(L, 1, "bytes", 0);
+    if (c->q.bytes < 4096) return luaL_error(L, "gpu.latency: 'bytes' must be at least 4 KiB");
+    return lt_job_run(L, &c->base);
+}
+
+int lt_open_gpu(lua_State *L)
+{
+    static const luaL_Reg buf_methods[] = {{"size", buf_size}, {"free", buf_free}, {NULL, NULL}};
+    static const luaL_Reg buf_meta[] = {{"__gc", buf_gc}, {"__close", buf_gc},
+                                        {"__tostring", buf_tostring}, {NULL, NULL}};
+    static const luaL_Reg funcs[] = {
+        {"backend", l_backend}, {"info", l_info},         {"mem", l_mem},
+        {"budget", l_budget},   {"alloc", l_alloc},       {"copy", l_copy},
+        {"latency", l_latency}, {"peak", l_peak},         {"profiles", l_profiles},
+        {"profile", l_profile}, {NULL, NULL}};
+    luaL_newmetatable(L, BUF_MT);
+    luaL_setfuncs(L, buf_meta, 0);
+    luaL_newlib(L, buf_methods);
+    lua_setfield(L, -2, "__index");
+    lua_pushliteral(L, "locked");
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+    luaL_newlib(L, funcs);
+    return 1;
+}

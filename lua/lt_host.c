@@ -1,0 +1,122 @@
+/* lt_host.c - the `host` module: CPU/RAM facts and the host-memory experiments (memcpy, loop
+ * copy, STREAM kernels, pointer-chase latency), real on every backend, run on the worker. */
+#include "lt_int.h"
+
+#include <string.h>
+
+static int l_info(lua_State *L)
+{
+    struct gpu_host_info h;
+    gpu_host_info(&h);
+    lua_createtable(L, 0, 6);
+    lua_pushstring(L, h.cpu);
+    lua_setfield(L, -2, "cpu");
+    lua_pushinteger(L, h.threads);
+    lua_setfield(L, -2, "threads");
+    lua_pushinteger(L, (lua_Integer)h.ram_bytes);
+    lua_setfield(L, -2, "ram_bytes");
+    if (h.llc_bytes) {
+        lua_pushinteger(L, (lua_Integer)h.llc_bytes);
+        lua_setfield(L, -2, "llc_bytes");
+    }
+    lua_pushinteger(L, (lua_Integer)h.page_bytes);
+    lua_setfield(L, -2, "page_bytes");
+    return 1;
+}
+
+struct host_job {
+    struct lt_job base;
+    int kind; /* enum gpu_host_kind, or -1: latency */
+    uint64_t bytes;
+    int threads, trials;
+    struct gpu_result r;
+};
+
+static void host_fn(struct lt_job *j)
+{
+    struct host_job *h = (struct host_job *)j;
+    j->st = h->kind < 0 ? gpu_host_latency(h->bytes, &h->r, &j->rt->cancel)
+                        : gpu_host_bench((enum gpu_host_kind)h->kind, h->bytes, h->threads,
+                                         h->trials, &h->r, &j->rt->cancel);
+    if (j->st == GPU_ERR_HOST_NOMEM)
+        snprintf(j->why, sizeof j->why, "cannot allocate %.2f MiB of host memory",
+                 h->bytes / 1048576.0 * (h->kind >= GPU_HOST_COPY ? 3 : h->kind < 0 ? 1 : 2));
+    else snprintf(j->why, sizeof j->why, "%s", gpu_status_str(j->st));
+}
+
+static int host_push(lua_State *L, struct lt_job *j)
+{
+    struct host_job *h = (struct host_job *)j;
+    if (j->st == GPU_ERR_CANCELLED) return luaL_error(L, "cancelled");
+    if (j->st != GPU_OK) {
+        lua_pushnil(L);
+        lua_pushstring(L, j->why);
+        return 2;
+    }
+    lt_push_result(L, &h->r, "host");
+    lua_pushstring(L, h->kind < 0 ? "latency" : gpu_host_kind_name((enum gpu_host_kind)h->kind));
+    lua_setfield(L, -2, "kernel");
+    if (h->kind >= 0) {
+        lua_pushinteger(L, h->threads);
+        lua_setfield(L, -2, "threads");
+    }
+    return 1;
+}
+
+static int start(lua_State *L, int kind, uint64_t def_bytes)
+{
+    if (!lua_isnoneornil(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
+    else lua_newtable(L), lua_replace(L, 1);
+    struct host_job *h = lua_newuserdatauv(L, sizeof *h, 0);
+    memset(h, 0, sizeof *h);
+    h->base.fn = host_fn;
+    h->base.push = host_push;
+    h->kind = kind;
+    h->bytes = lt_opt_bytes(L, 1, "bytes", def_bytes);
+    h->trials = (int)lt_opt_int(L, 1, "trials", 10);
+    h->threads = (int)lt_opt_int(L, 1, "threads", 0);
+    if (h->bytes < 4096 || h->bytes > ((uint64_t)64 << 30))
+        return luaL_error(L, "host: 'bytes' must be between 4 KiB and 64 GiB");
+    if (h->trials < 1 || h->trials > GPU_MAX_SAMPLES)
+        return luaL_error(L, "host: trials must be 1..%d", GPU_MAX_SAMPLES);
+    if (h->threads < 0 || h->threads > 256) return luaL_error(L, "host: threads must be 0..256");
+    if (kind >= GPU_HOST_COPY && h->threads == 0) {
+        struct gpu_host_info hi;
+        gpu_host_info(&hi);
+        h->threads = hi.threads;
+    } else if (kind >= 0 && h->threads == 0) {
+        h->threads = 1;
+    }
+    return lt_job_run(L, &h->base);
+}
+
+static int l_copy(lua_State *L)
+{
+    const char *m = "memcpy";
+    if (lua_istable(L, 1)) m = lt_opt_str(L, 1, "method", "memcpy");
+    if (strcmp(m, "memcpy") && strcmp(m, "loop"))
+        return luaL_error(L, "host.copy: method must be \"memcpy\" or \"loop\"");
+    return start(L, gpu_host_kind_parse(m), 256u << 20);
+}
+
+static int l_stream(lua_State *L)
+{
+    const char *k = "triad";
+    if (lua_istable(L, 1)) k = lt_opt_str(L, 1, "kernel", "triad");
+    int kind = gpu_host_kind_parse(k);
+    if (kind < GPU_HOST_COPY)
+        return luaL_error(L, "host.stream: kernel must be copy, scale, add or triad");
+    return start(L, kind, 256u << 20);
+}
+
+static int l_triad(lua_State *L) { return start(L, GPU_HOST_TRIAD, 256u << 20); }
+static int l_latency(lua_State *L) { return start(L, -1, 256u << 20); }
+
+int lt_open_host(lua_State *L)
+{
+    static const luaL_Reg funcs[] = {{"info", l_info},     {"copy", l_copy},
+                                     {"stream", l_stream}, {"triad", l_triad},
+                                     {"latency", l_latency}, {NULL, NULL}};
+    luaL_newlib(L, funcs);
+    return 1;
+}

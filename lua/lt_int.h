@@ -1,0 +1,96 @@
+/* lt_int.h - internals shared by the files of the Lua bridge (not for tui/). */
+#ifndef LT_INT_H
+#define LT_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "lt.h"
+
+/* A long primitive (a copy bench, a latency ladder step) that may run on the worker thread while
+ * the experiment coroutine yields. `fn` runs off the Lua thread and touches no Lua state; `push`
+ * runs on the Lua thread afterwards and pushes the results. */
+struct lt_job {
+    void (*fn)(struct lt_job *j);
+    int (*push)(lua_State *L, struct lt_job *j);
+    struct lt_runtime *rt;
+    pthread_t th;
+    atomic_int done;
+    gpu_status st;
+    char why[256];
+};
+
+struct lt_buffer; /* a device buffer owned by a VM (lt_gpu.c) */
+
+struct lt_runtime {
+    struct gpu_dev *dev;
+    char datadir[1024];
+    char lang[4];
+    lt_sink_fn sink;
+    void *sink_ud;
+    struct lt_limits lim;
+    bool async;
+    pthread_mutex_t devlock;  /* one device user at a time: the worker or the Lua thread */
+    struct lt_job *job;       /* the job in flight, if any */
+    lua_State *run_thread;    /* the experiment coroutine that may yield for jobs */
+    gpu_cancel_flag cancel;
+};
+
+struct lt_vm {
+    lua_State *L;
+    struct lt_runtime *rt;
+    size_t mem, mem_peak;
+    bool mem_refused;          /* the allocator said no: report the cap, not "not enough memory" */
+    long long count;           /* instructions in the current run, in hook quanta */
+    double deadline;
+    bool tripped;              /* a limit fired: every later hook call raises again */
+    struct lt_buffer *buffers; /* device buffers alive in this VM */
+    int generation;            /* bumped per experiment run: what an Esc must free */
+};
+
+/* The VM that owns L (stored in the main thread's extra space; threads inherit it). */
+static inline struct lt_vm *lt_vm_of(lua_State *L) { return *(struct lt_vm **)lua_getextraspace(L); }
+
+/* Run a job: inline (headless, or not called from the experiment coroutine), or on the worker
+ * thread with the coroutine yielding until it is done. Returns what `push` returns. */
+int lt_job_run(lua_State *L, struct lt_job *j);
+/* The runner's side: is the job the coroutine waits on finished? Joins the thread if so. */
+bool lt_job_poll(struct lt_runtime *rt);
+void lt_job_wait(struct lt_runtime *rt);
+
+/* Arm the instruction/time limits for a new run or resume of thread th. */
+void lt_vm_arm(struct lt_vm *vm, lua_State *th);
+/* Turn a Lua error on the stack top into "file:line: message" (translating limit trips). */
+void lt_vm_errmsg(struct lt_vm *vm, int status, char *err, size_t n);
+
+/* Read a whole file (lessons and scripts are small; at most 4 MiB); NUL-terminated. */
+char *lt_read_file(const char *path, size_t *len, char *err, size_t n);
+/* Run a file in the sandbox; with `keep`, its first result stays on the stack top. */
+bool lt_vm_dofile_keep(struct lt_vm *vm, const char *path, bool keep, char *err, size_t n);
+
+/* Modules (each file registers one). */
+int lt_open_gpu(lua_State *L);
+int lt_open_host(lua_State *L);
+void lt_gpu_free_generation(struct lt_vm *vm, int generation); /* free buffers made since */
+void lt_gpu_free_all(struct lt_vm *vm);
+
+/* Emit an event table {type=, panel=, ...} to the runtime's sink (lt_lesson.c). */
+int lt_emit(lua_State *L);
+/* __lt_markup_check(s) -> nil, or "line N: what" (lt_lesson.c). */
+int lt_markup_check(lua_State *L);
+
+/* Result table of a measurement. */
+void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backend);
+
+/* Helpers to read optional fields of an argument table. */
+lua_Integer lt_opt_int(lua_State *L, int t, const char *k, lua_Integer def);
+double lt_opt_num(lua_State *L, int t, const char *k, double def);
+const char *lt_opt_str(lua_State *L, int t, const char *k, const char *def);
+bool lt_opt_bool(lua_State *L, int t, const char *k, bool def);
+/* Sizes: a number of bytes or a string units.parse reads ("256MiB"). */
+uint64_t lt_opt_bytes(lua_State *L, int t, const char *k, uint64_t def);
+
+#endif

@@ -1,0 +1,541 @@
+/* lt_lesson.c - a loaded lesson: its blocks for the front ends, its experiments run as
+ * coroutines (yielding while the worker measures), its exercises graded, and the catalog of
+ * every lesson under a folder. Everything a lesson does wrong becomes "file:line: what". */
+#include "lt.h"
+#include "lt_int.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct lt_lesson {
+    struct lt_runtime *rt;
+    struct lt_vm *vm;
+    char *path;
+    char id[32];
+    int chapter;
+    int ref; /* the lesson table */
+    int nblocks;
+    /* the experiment being run */
+    enum lt_run_state state;
+    lua_State *co;
+    int co_ref;
+    int run_block;
+    int nargs; /* arguments for the next resume */
+    /* exercises */
+    int *tries;
+    bool *solved;
+};
+
+/* ---- C functions the trusted Lua side uses ----------------------------------------------- */
+
+int lt_markup_check(lua_State *L)
+{
+    size_t len;
+    const char *s = luaL_checklstring(L, 1, &len);
+    struct lt_mk_doc doc;
+    char err[256];
+    if (lt_markup_parse(s, len, &doc, err, sizeof err) != 0) {
+        lua_pushstring(L, err);
+        return 1;
+    }
+    lt_markup_free(&doc);
+    return 0;
+}
+
+static enum lt_style style_of(const char *s)
+{
+    if (!s) return LT_MEASURED;
+    if (!strcmp(s, "simulated")) return LT_SIMULATED;
+    if (!strcmp(s, "theoretical")) return LT_THEORETICAL;
+    if (!strcmp(s, "reference")) return LT_REFERENCE;
+    return LT_MEASURED;
+}
+
+int lt_emit(lua_State *L)
+{
+    static const char *const types[] = {"print", "point", "bar", "row", "gauge", "note",
+                                        "map",   "clear", "status", NULL};
+    struct lt_runtime *rt = lt_vm_of(L)->rt;
+    struct lt_event ev = {0};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_getfield(L, 1, "type");
+    ev.type = (enum lt_event_type)luaL_checkoption(L, -1, NULL, types);
+    lua_pop(L, 1);
+    ev.panel = lt_opt_str(L, 1, "panel", "");
+    ev.series = lt_opt_str(L, 1, "series", "");
+    ev.text = lt_opt_str(L, 1, "text", "");
+    ev.unit = lt_opt_str(L, 1, "unit", "");
+    ev.style = style_of(lt_opt_str(L, 1, "style", NULL));
+    ev.x = lt_opt_num(L, 1, "x", 0);
+    ev.y = lt_opt_num(L, 1, "y", 0);
+    ev.value = lt_opt_num(L, 1, "value", 0);
+    ev.max = lt_opt_num(L, 1, "max", 0);
+    if (lua_getfield(L, 1, "cells") == LUA_TTABLE) {
+        int n = (int)lua_rawlen(L, -1);
+        for (int i = 1; i <= n && ev.ncells < LT_MAX_CELLS; i++) {
+            lua_rawgeti(L, -1, i);
+            ev.cells[ev.ncells++] = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
+            lua_pop(L, 1); /* the string stays anchored by the cells table */
+        }
+    }
+    lua_pop(L, 1);
+    if (rt->sink) rt->sink(rt->sink_ud, &ev);
+    return 0;
+}
+
+/* ---- loading --------------------------------------------------------------------------- */
+
+static void push_module_fn(lua_State *L, const char *fn)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, "lt.modules");
+    lua_getfield(L, -1, "lesson");
+    lua_getfield(L, -1, fn);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+}
+
+/* Pushes the block's kind string (from the validator's record) or nil. */
+static const char *block_kind_str(lua_State *L, int tbl_idx)
+{
+    push_module_fn(L, "meta");
+    lua_pushvalue(L, tbl_idx < 0 ? tbl_idx - 1 : tbl_idx);
+    lua_call(L, 1, 1);
+    const char *k = NULL;
+    if (lua_istable(L, -1)) {
+        lua_getfield(L, -1, "kind");
+        k = lua_tostring(L, -1);
+        lua_pop(L, 1); /* kind strings are interned constants of lesson.lua: stay valid */
+    }
+    lua_pop(L, 1);
+    return k;
+}
+
+struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *err, size_t n)
+{
+    struct lt_vm *vm = lt_vm_new(rt, err, n);
+    if (!vm) return NULL;
+    lua_State *L = vm->L;
+    if (!lt_vm_dofile_keep(vm, path, true, err, n)) {
+        lt_vm_free(vm);
+        return NULL;
+    }
+    const char *kind = lua_istable(L, -1) ? block_kind_str(L, -1) : NULL;
+    if (!kind || strcmp(kind, "lesson")) {
+        snprintf(err, n, "%s:1: the file must end with 'return lesson { ... }'", path);
+        lt_vm_free(vm);
+        return NULL;
+    }
+    struct lt_lesson *ls = calloc(1, sizeof *ls);
+    if (!ls) {
+        snprintf(err, n, "out of memory");
+        lt_vm_free(vm);
+        return NULL;
+    }
+    ls->rt = rt;
+    ls->vm = vm;
+    ls->path = strdup(path);
+    lua_getfield(L, -1, "id");
+    snprintf(ls->id, sizeof ls->id, "%s", lua_tostring(L, -1));
+    lua_getfield(L, -2, "chapter");
+    ls->chapter = (int)lua_tointeger(L, -1);
+    lua_pop(L, 2);
+    ls->nblocks = (int)lua_rawlen(L, -1);
+    ls->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    ls->co_ref = LUA_NOREF;
+    ls->tries = calloc((size_t)ls->nblocks, sizeof *ls->tries);
+    ls->solved = calloc((size_t)ls->nblocks, sizeof *ls->solved);
+    if (!ls->path || !ls->tries || !ls->solved) {
+        snprintf(err, n, "out of memory");
+        lt_lesson_free(ls);
+        return NULL;
+    }
+    return ls;
+}
+
+void lt_lesson_free(struct lt_lesson *ls)
+{
+    if (!ls) return;
+    if (ls->state == LT_RUN_BUSY) lt_lesson_run_cancel(ls);
+    lt_vm_free(ls->vm);
+    free(ls->path);
+    free(ls->tries);
+    free(ls->solved);
+    free(ls);
+}
+
+const char *lt_lesson_id(const struct lt_lesson *ls) { return ls->id; }
+int lt_lesson_chapter(const struct lt_lesson *ls) { return ls->chapter; }
+const char *lt_lesson_path(const struct lt_lesson *ls) { return ls->path; }
+int lt_lesson_nblocks(const struct lt_lesson *ls) { return ls->nblocks; }
+
+/* Push lesson[i] (1-based in Lua; 0-based here). */
+static void push_block(const struct lt_lesson *ls, int i)
+{
+    lua_State *L = ls->vm->L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ls->ref);
+    if (i >= 0) {
+        lua_rawgeti(L, -1, i + 1);
+        lua_remove(L, -2);
+    }
+}
+
+/* The string of field k (a {en=,zh=} table) of the table on top, in the runtime's language.
+ * Pops nothing; the string is anchored by the lesson table. */
+static const char *lang_field(const struct lt_lesson *ls, const char *k)
+{
+    lua_State *L = ls->vm->L;
+    const char *s = NULL;
+    if (lua_getfield(L, -1, k) == LUA_TTABLE) {
+        lua_getfield(L, -1, ls->rt->lang);
+        s = lua_tostring(L, -1);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return s;
+}
+
+const char *lt_lesson_title(const struct lt_lesson *ls)
+{
+    push_block(ls, -1);
+    const char *s = lang_field(ls, "title");
+    lua_pop(ls->vm->L, 1);
+    return s ? s : ls->id;
+}
+
+enum lt_block_kind lt_lesson_block_kind(const struct lt_lesson *ls, int i)
+{
+    lua_State *L = ls->vm->L;
+    push_block(ls, i);
+    const char *k = block_kind_str(L, -1);
+    lua_pop(L, 1);
+    if (k && !strcmp(k, "experiment")) return LT_BLOCK_EXPERIMENT;
+    if (k && !strcmp(k, "exercise")) return LT_BLOCK_EXERCISE;
+    return LT_BLOCK_TEXT;
+}
+
+const char *lt_lesson_block_text(const struct lt_lesson *ls, int i)
+{
+    lua_State *L = ls->vm->L;
+    const char *s = NULL;
+    push_block(ls, i);
+    switch (lt_lesson_block_kind(ls, i)) {
+    case LT_BLOCK_TEXT:
+        lua_getfield(L, -1, ls->rt->lang);
+        s = lua_tostring(L, -1);
+        lua_pop(L, 1);
+        break;
+    case LT_BLOCK_EXPERIMENT: s = lang_field(ls, "intro"); break;
+    case LT_BLOCK_EXERCISE: s = lang_field(ls, "prompt"); break;
+    }
+    lua_pop(L, 1);
+    return s;
+}
+
+const char *lt_lesson_block_title(const struct lt_lesson *ls, int i)
+{
+    push_block(ls, i);
+    const char *s = lang_field(ls, "title");
+    lua_pop(ls->vm->L, 1);
+    return s;
+}
+
+int lt_lesson_panels(const struct lt_lesson *ls, int block, struct lt_panel *out, int max)
+{
+    lua_State *L = ls->vm->L;
+    int n = 0;
+    if (lt_lesson_block_kind(ls, block) != LT_BLOCK_EXPERIMENT) return 0;
+    push_block(ls, block);
+    lua_getfield(L, -1, "panels");
+    for (int i = 1; n < max && lua_rawgeti(L, -1, i) == LUA_TTABLE; i++) {
+        struct lt_panel *p = &out[n++];
+        memset(p, 0, sizeof *p);
+        lua_getfield(L, -1, "id"), p->id = lua_tostring(L, -1), lua_pop(L, 1);
+        lua_getfield(L, -1, "kind"), p->kind = lua_tostring(L, -1), lua_pop(L, 1);
+        lua_getfield(L, -1, "unit"), p->unit = lua_tostring(L, -1), lua_pop(L, 1);
+        lua_getfield(L, -1, "x"), p->x_label = lua_tostring(L, -1), lua_pop(L, 1);
+        lua_getfield(L, -1, "y"), p->y_label = lua_tostring(L, -1), lua_pop(L, 1);
+        lua_getfield(L, -1, "logx"), p->logx = lua_toboolean(L, -1), lua_pop(L, 1);
+        p->title = lang_field(ls, "title");
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 3);
+    return n;
+}
+
+/* ---- running an experiment ---------------------------------------------------------------- */
+
+static void emit_status(struct lt_runtime *rt, const char *text)
+{
+    if (!rt->sink) return;
+    struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .text = text};
+    rt->sink(rt->sink_ud, &ev);
+}
+
+static void run_end(struct lt_lesson *ls, enum lt_run_state st)
+{
+    lua_State *L = ls->vm->L;
+    ls->rt->run_thread = NULL;
+    luaL_unref(L, LUA_REGISTRYINDEX, ls->co_ref);
+    ls->co_ref = LUA_NOREF;
+    ls->co = NULL;
+    /* What the experiment allocated and did not free goes now: nothing outlives a run. */
+    lt_gpu_free_generation(ls->vm, ls->vm->generation);
+    ls->state = st;
+}
+
+enum lt_run_state lt_lesson_run_start(struct lt_lesson *ls, int block, char *err, size_t n)
+{
+    lua_State *L = ls->vm->L;
+    if (ls->state == LT_RUN_BUSY || ls->rt->run_thread) {
+        snprintf(err, n, "an experiment is already running");
+        return LT_RUN_FAILED;
+    }
+    if (lt_lesson_block_kind(ls, block) != LT_BLOCK_EXPERIMENT) {
+        snprintf(err, n, "block %d is not an experiment", block + 1);
+        return LT_RUN_FAILED;
+    }
+    ls->vm->generation++;
+    ls->co = lua_newthread(L);
+    ls->co_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    push_block(ls, block);
+    lua_getfield(L, -1, "run");
+    push_module_fn(L, "new_ex");
+    lua_pushvalue(L, -3);
+    lua_pushstring(L, ls->rt->lang);
+    lua_pushboolean(L, ls->rt->dev->info.simulated);
+    lua_call(L, 3, 1);
+    lua_xmove(L, ls->co, 2); /* run, ex */
+    lua_pop(L, 1);
+    ls->nargs = 1;
+    ls->run_block = block;
+    ls->state = LT_RUN_BUSY;
+    ls->rt->run_thread = ls->co;
+    ls->rt->cancel = 0;
+    return lt_lesson_run_step(ls, err, n);
+}
+
+enum lt_run_state lt_lesson_run_step(struct lt_lesson *ls, char *err, size_t n)
+{
+    struct lt_runtime *rt = ls->rt;
+    if (ls->state != LT_RUN_BUSY) return ls->state;
+    for (;;) {
+        if (rt->job) {
+            if (rt->async && !lt_job_poll(rt)) return LT_RUN_BUSY;
+            lt_job_wait(rt);
+        }
+        int nres = 0;
+        lt_vm_arm(ls->vm, ls->co);
+        int st = lua_resume(ls->co, ls->vm->L, ls->nargs, &nres);
+        lua_sethook(ls->co, NULL, 0, 0);
+        ls->nargs = 0;
+        if (st != LUA_YIELD && st != LUA_OK) {
+            struct lt_vm tmp = *ls->vm;
+            tmp.L = ls->co;
+            lt_vm_errmsg(&tmp, st, err, n);
+        } else if (ls->vm->tripped) { /* stopped, and a pcall in the lesson swallowed it */
+            snprintf(err, n, "%s: stopped: the experiment ran past the sandbox limit", ls->path);
+            st = LUA_ERRRUN;
+        }
+        if (st == LUA_YIELD) {
+            lua_pop(ls->co, nres);
+            if (rt->async) return LT_RUN_BUSY;
+            continue;
+        }
+        if (st == LUA_OK) {
+            run_end(ls, LT_RUN_DONE);
+            return LT_RUN_DONE;
+        }
+        emit_status(rt, err);
+        run_end(ls, LT_RUN_FAILED);
+        return LT_RUN_FAILED;
+    }
+}
+
+void lt_lesson_run_cancel(struct lt_lesson *ls)
+{
+    if (ls->state != LT_RUN_BUSY) return;
+    ls->rt->cancel = 1;
+    lt_job_wait(ls->rt);
+#if LUA_VERSION_RELEASE_NUM >= 50406
+    lua_closethread(ls->co, ls->vm->L);
+#else
+    lua_resetthread(ls->co);
+#endif
+    run_end(ls, LT_RUN_CANCELLED);
+    emit_status(ls->rt, "cancelled");
+}
+
+enum lt_run_state lt_lesson_run_state(const struct lt_lesson *ls) { return ls->state; }
+
+/* ---- exercises -------------------------------------------------------------------------- */
+
+bool lt_lesson_exercise(const struct lt_lesson *ls, int block, struct lt_exercise_info *out)
+{
+    lua_State *L = ls->vm->L;
+    memset(out, 0, sizeof *out);
+    if (lt_lesson_block_kind(ls, block) != LT_BLOCK_EXERCISE) return false;
+    push_block(ls, block);
+    lua_getfield(L, -1, "id"), out->id = lua_tostring(L, -1), lua_pop(L, 1);
+    lua_getfield(L, -1, "kind"), out->kind = lua_tostring(L, -1), lua_pop(L, 1);
+    lua_getfield(L, -1, "unit"), out->unit = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
+    lua_pop(L, 1);
+    out->prompt = lang_field(ls, "prompt");
+    if (lua_getfield(L, -1, "choices") == LUA_TTABLE) {
+        for (int i = 1; i <= 10 && lua_rawgeti(L, -1, i) == LUA_TTABLE; i++) {
+            lua_getfield(L, -1, ls->rt->lang);
+            out->choices[out->nchoices++] = lua_tostring(L, -1);
+            lua_pop(L, 2);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 2);
+    out->tries = ls->tries[block];
+    out->solved = ls->solved[block];
+    return true;
+}
+
+bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char *feedback,
+                      size_t n)
+{
+    lua_State *L = ls->vm->L;
+    if (lt_lesson_block_kind(ls, block) != LT_BLOCK_EXERCISE) {
+        snprintf(feedback, n, "not an exercise");
+        return false;
+    }
+    int top = lua_gettop(L);
+    push_module_fn(L, "grade");
+    push_block(ls, block);
+    lua_pushstring(L, answer);
+    lua_pushstring(L, ls->rt->lang);
+    lua_pushinteger(L, ls->tries[block]);
+    lua_pushboolean(L, ls->rt->dev->info.simulated);
+    lt_vm_arm(ls->vm, L);
+    int st = lua_pcall(L, 5, 2, 0);
+    lua_sethook(L, NULL, 0, 0);
+    bool ok = false;
+    if (st == LUA_OK && ls->vm->tripped) {
+        snprintf(feedback, n, "stopped: the answer ran past the sandbox limit");
+    } else if (st != LUA_OK) {
+        lt_vm_errmsg(ls->vm, st, feedback, n);
+    } else {
+        snprintf(feedback, n, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "");
+        if (!lua_isnil(L, -2)) { /* nil: the input could not be read, not a try */
+            ok = lua_toboolean(L, -2);
+            ls->tries[block]++;
+            ls->solved[block] |= ok;
+        }
+    }
+    lua_settop(L, top);
+    return ok;
+}
+
+/* ---- catalog ------------------------------------------------------------------------------ */
+
+struct scan {
+    struct lt_runtime *rt;
+    struct lt_catalog_entry *e;
+    int n, cap;
+};
+
+static void add_entry(struct scan *s, const char *path)
+{
+    char err[1024];
+    if (s->n == s->cap) {
+        int nc = s->cap ? s->cap * 2 : 16;
+        struct lt_catalog_entry *ne = realloc(s->e, (size_t)nc * sizeof *ne);
+        if (!ne) return;
+        s->e = ne, s->cap = nc;
+    }
+    struct lt_catalog_entry *e = &s->e[s->n++];
+    memset(e, 0, sizeof *e);
+    e->path = strdup(path);
+    struct lt_lesson *ls = lt_lesson_load(s->rt, path, err, sizeof err);
+    if (!ls) {
+        const char *base = strrchr(path, '/');
+        e->error = strdup(err);
+        e->id = strdup("");
+        e->title[0] = strdup(base ? base + 1 : path);
+        e->title[1] = strdup(e->title[0]);
+        e->chapter_title[0] = strdup("");
+        e->chapter_title[1] = strdup("");
+        e->chapter = 1 << 20; /* broken lessons sort last */
+        return;
+    }
+    lua_State *L = ls->vm->L;
+    e->id = strdup(ls->id);
+    e->chapter = ls->chapter;
+    push_block(ls, -1);
+    static const char *const langs[] = {"en", "zh"};
+    for (int l = 0; l < 2; l++) {
+        lua_getfield(L, -1, "title");
+        lua_getfield(L, -1, langs[l]);
+        e->title[l] = strdup(lua_tostring(L, -1));
+        lua_pop(L, 2);
+        lua_getfield(L, -1, "chapter_title");
+        lua_getfield(L, -1, langs[l]);
+        e->chapter_title[l] = strdup(lua_tostring(L, -1));
+        lua_pop(L, 2);
+    }
+    lua_pop(L, 1);
+    lt_lesson_free(ls);
+}
+
+static void scan_dir(struct scan *s, const char *dir, int depth)
+{
+    DIR *d = opendir(dir);
+    if (!d || depth > 4) {
+        if (d) closedir(d);
+        return;
+    }
+    struct dirent *de;
+    char path[2048];
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0) continue;
+        size_t l = strlen(de->d_name);
+        if (S_ISDIR(st.st_mode)) scan_dir(s, path, depth + 1);
+        else if (l > 4 && !strcmp(de->d_name + l - 4, ".lua")) add_entry(s, path);
+    }
+    closedir(d);
+}
+
+/* "1.10" sorts after "1.9": compare the parts as numbers. */
+static int cmp_entry(const void *a, const void *b)
+{
+    const struct lt_catalog_entry *x = a, *y = b;
+    if (x->chapter != y->chapter) return x->chapter < y->chapter ? -1 : 1;
+    const char *dx = strchr(x->id, '.'), *dy = strchr(y->id, '.');
+    long sx = dx ? strtol(dx + 1, NULL, 10) : 0, sy = dy ? strtol(dy + 1, NULL, 10) : 0;
+    if (sx != sy) return sx < sy ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+int lt_catalog_scan(struct lt_runtime *rt, const char *dir, struct lt_catalog_entry **out)
+{
+    struct scan s = {.rt = rt};
+    scan_dir(&s, dir, 0);
+    if (s.n) qsort(s.e, (size_t)s.n, sizeof *s.e, cmp_entry);
+    /* duplicate ids: the later file is reported, not silently hidden */
+    for (int i = 1; i < s.n; i++)
+        if (!s.e[i].error && !s.e[i - 1].error && !strcmp(s.e[i].id, s.e[i - 1].id)) {
+            char msg[1200];
+            snprintf(msg, sizeof msg, "%s:1: lesson id %s is also used by %s", s.e[i].path,
+                     s.e[i].id, s.e[i - 1].path);
+            s.e[i].error = strdup(msg);
+        }
+    *out = s.e;
+    return s.n;
+}
+
+void lt_catalog_free(struct lt_catalog_entry *e, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(e[i].path), free(e[i].id), free(e[i].error);
+        for (int l = 0; l < 2; l++) free(e[i].title[l]), free(e[i].chapter_title[l]);
+    }
+    free(e);
+}

@@ -1,0 +1,129 @@
+/* lt_util.c - small helpers of the Lua bridge: optional fields of argument tables, sizes given
+ * as numbers or unit strings, and the result table every measurement returns. */
+#include "lt_int.h"
+
+#include <math.h>
+
+lua_Integer lt_opt_int(lua_State *L, int t, const char *k, lua_Integer def)
+{
+    lua_getfield(L, t, k);
+    lua_Integer v = def;
+    if (!lua_isnil(L, -1)) {
+        int ok;
+        v = lua_tointegerx(L, -1, &ok);
+        if (!ok) luaL_error(L, "field '%s' must be an integer", k);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+double lt_opt_num(lua_State *L, int t, const char *k, double def)
+{
+    lua_getfield(L, t, k);
+    double v = def;
+    if (!lua_isnil(L, -1)) {
+        int ok;
+        v = lua_tonumberx(L, -1, &ok);
+        if (!ok) luaL_error(L, "field '%s' must be a number", k);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+const char *lt_opt_str(lua_State *L, int t, const char *k, const char *def)
+{
+    lua_getfield(L, t, k);
+    const char *v = def;
+    if (!lua_isnil(L, -1)) {
+        if (lua_type(L, -1) != LUA_TSTRING) luaL_error(L, "field '%s' must be a string", k);
+        v = lua_tostring(L, -1); /* stays valid: the argument table anchors it */
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+bool lt_opt_bool(lua_State *L, int t, const char *k, bool def)
+{
+    lua_getfield(L, t, k);
+    bool v = lua_isnil(L, -1) ? def : lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+static bool to_bytes(lua_State *L, int idx, uint64_t *out)
+{
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        lua_getfield(L, LUA_REGISTRYINDEX, "lt.modules");
+        lua_getfield(L, -1, "units");
+        lua_getfield(L, -1, "parse");
+        lua_pushvalue(L, idx < 0 ? idx - 3 : idx);
+        lua_call(L, 1, 2);
+        if (lua_isnil(L, -2)) luaL_error(L, "%s", lua_tostring(L, -1));
+        double v = lua_tonumber(L, -2);
+        lua_pop(L, 4);
+        if (!(v >= 0 && v < 1.8e19)) return false;
+        *out = (uint64_t)llround(v);
+        return true;
+    }
+    int ok;
+    double v = lua_tonumberx(L, idx, &ok);
+    if (!ok || !(v >= 0 && v < 1.8e19) || v != floor(v)) return false;
+    *out = (uint64_t)v;
+    return true;
+}
+
+uint64_t lt_opt_bytes(lua_State *L, int t, const char *k, uint64_t def)
+{
+    lua_getfield(L, t, k);
+    uint64_t v = def;
+    if (!lua_isnil(L, -1) && !to_bytes(L, -1, &v))
+        luaL_error(L, "field '%s' must be a whole number of bytes or a size such as '256MiB'", k);
+    lua_pop(L, 1);
+    return v;
+}
+
+static void setnum(lua_State *L, const char *k, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+
+void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backend)
+{
+    lua_createtable(L, 0, 20);
+    lua_pushinteger(L, (lua_Integer)r->bytes);
+    lua_setfield(L, -2, "bytes");
+    lua_pushinteger(L, (lua_Integer)r->moved_bytes);
+    lua_setfield(L, -2, "moved_bytes");
+    lua_pushinteger(L, r->samples);
+    lua_setfield(L, -2, "samples");
+    setnum(L, "seconds", r->best_s);
+    setnum(L, "median_seconds", r->median_s);
+    setnum(L, "worst_seconds", r->worst_s);
+    setnum(L, "spread", r->spread);
+    if (r->bytes_per_s > 0) setnum(L, "bytes_per_s", r->bytes_per_s);
+    if (r->rw_bytes_per_s > 0) setnum(L, "rw_bytes_per_s", r->rw_bytes_per_s);
+    if (r->bytes_per_s > 0 && r->median_s > 0)
+        setnum(L, "median_bytes_per_s", r->bytes_per_s * r->best_s / r->median_s);
+    if (r->ns_per_load > 0) {
+        setnum(L, "ns_per_load", r->ns_per_load);
+        setnum(L, "median_ns_per_load", r->median_s * 1e9);
+    }
+    if (r->ticks > 0) setnum(L, "ticks", r->ticks);
+    lua_pushboolean(L, r->simulated);
+    lua_setfield(L, -2, "simulated");
+    lua_pushstring(L, backend);
+    lua_setfield(L, -2, "backend");
+    lua_pushstring(L, r->ns_per_load > 0 ? "ns per dependent load, best of N after warm-up"
+                                         : "bytes_per_s = n/t; rw_bytes_per_s = bytes read + "
+                                           "written / t; GB/s = 1e9 B/s; best of N after warm-up");
+    lua_setfield(L, -2, "convention");
+    lua_newtable(L);
+    int w = 0;
+    for (unsigned bit = 1; bit && bit <= GPU_WARN_CLAMPED; bit <<= 1)
+        if (r->warn & bit) {
+            lua_pushstring(L, gpu_warn_str(bit));
+            lua_rawseti(L, -2, ++w);
+        }
+    lua_setfield(L, -2, "warnings");
+}

@@ -1,0 +1,66 @@
+-- units.lua - sizes and rates, with SI (GB = 1e9 B) and binary (GiB = 2^30 B) kept apart.
+-- Preloaded into every sandbox as `units`. Bandwidth is always SI: 1 GB/s = 1e9 B/s.
+local M = {}
+local fmt, floor, abs, tonumber, type = string.format, math.floor, math.abs, tonumber, type
+local lower, match = string.lower, string.match
+
+local factors = {
+  b = 1, byte = 1, bytes = 1,
+  kb = 1e3, mb = 1e6, gb = 1e9, tb = 1e12, pb = 1e15,
+  kib = 2^10, mib = 2^20, gib = 2^30, tib = 2^40, pib = 2^50,
+  k = 2^10, m = 2^20, g = 2^30, -- shell-style shorthands (as dd and numfmt read them)
+}
+M.KiB, M.MiB, M.GiB, M.TiB = 2^10, 2^20, 2^30, 2^40
+M.KB, M.MB, M.GB, M.TB = 1e3, 1e6, 1e9, 1e12
+
+--- units.parse("16GiB") -> 17179869184; units.parse("936 GB/s") -> 936e9, "rate".
+-- Returns value, kind ("size" or "rate"), or nil, message.
+function M.parse(s)
+  if type(s) == "number" then return s, "size" end
+  if type(s) ~= "string" then return nil, "expected a string such as '16GiB' or '936 GB/s'" end
+  local num, unit = match(s, "^%s*([%d%.eE%+%-]+)%s*([%a/]*)%s*$")
+  local v = tonumber(num or "")
+  if not v then return nil, fmt("cannot read '%s' as a size or rate (try '16GiB', '1.5 GB', '936 GB/s')", s) end
+  unit = lower(unit or "")
+  local kind = "size"
+  local base = match(unit, "^(.-)/s$") or match(unit, "^(.-)ps$")
+  if base then unit, kind = base, "rate" end
+  if unit == "" then return v, kind end
+  local f = factors[unit]
+  if not f then return nil, fmt("unknown unit '%s' in '%s' (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)", unit, s) end
+  return v * f, kind
+end
+
+local function scaled(n, base, names, digits)
+  local i, a = 1, abs(n)
+  while a >= base and i < #names do a = a / base; i = i + 1 end
+  local v = n / base ^ (i - 1)
+  if i == 1 and floor(v) == v then return fmt("%d %s", v, names[1]) end
+  return fmt("%." .. (digits or 2) .. "f %s", v, names[i])
+end
+
+--- units.bytes(n) -> "16.00 GiB" (binary, as capacity is counted)
+function M.bytes(n, digits) return scaled(n, 1024, { "B", "KiB", "MiB", "GiB", "TiB", "PiB" }, digits) end
+--- units.si(n) -> "17.18 GB" (decimal, as vendors print capacity)
+function M.si(n, digits) return scaled(n, 1000, { "B", "KB", "MB", "GB", "TB", "PB" }, digits) end
+--- units.rate(bytes_per_s) -> "936.0 GB/s" (always decimal: 1 GB/s = 1e9 B/s)
+function M.rate(n, digits)
+  if n == nil then return "n/a" end
+  local names = { "B/s", "KB/s", "MB/s", "GB/s", "TB/s" }
+  local i, a = 1, abs(n)
+  while a >= 1000 and i < #names do a = a / 1000; i = i + 1 end
+  return fmt("%." .. (digits or 1) .. "f %s", n / 1000 ^ (i - 1), names[i])
+end
+--- units.ns(seconds) -> "93.4 ns"; units.time(seconds) -> "12.5 ms"
+function M.time(s)
+  if s == nil then return "n/a" end
+  local a = abs(s)
+  if a < 1e-6 then return fmt("%.1f ns", s * 1e9) end
+  if a < 1e-3 then return fmt("%.2f us", s * 1e6) end
+  if a < 1 then return fmt("%.2f ms", s * 1e3) end
+  return fmt("%.3f s", s)
+end
+function M.gbs(n) return n and n / 1e9 end
+function M.gib(n) return n and n / 2^30 end
+
+return M

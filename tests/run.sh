@@ -1,0 +1,53 @@
+#!/bin/sh
+# run.sh BUILD [--no-tui] - run every test that works on a CPU-only machine and print one summary
+# line "N passed, M failed". Unit tests (cmocka) count per test case; Lua, CLI and TUI tests per
+# file. A script that exits 77 is skipped (it says why).
+build=${1:-build}
+skip_tui=0
+[ "$2" = "--no-tui" ] && skip_tui=1
+bin="$build/vramlab"
+pass=0 fail=0 skip=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+export VRAMLAB_DATADIR="$(pwd)" LC_ALL=C.UTF-8
+
+note() { printf '%s\n' "$*"; }
+
+for t in "$build"/tests/test_*; do
+    [ -x "$t" ] || continue
+    "$t" >"$log" 2>&1
+    rc=$?
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' "$log" | tail -n 1)
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:/\1/p' "$log" | tail -n 1)
+    p=${p:-0} f=${f:-0}
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # crashed before its summary
+    pass=$((pass + p)) fail=$((fail + f))
+    if [ "$f" -ne 0 ]; then note "FAIL unit $(basename "$t")"; sed -n '1,80p' "$log"; else note "ok   unit $(basename "$t") ($p)"; fi
+done
+
+for t in tests/lua/*.lua; do
+    [ -f "$t" ] || continue
+    if "$bin" --backend sim --deterministic --seed 1 --lang en eval "$t" >"$log" 2>&1; then
+        pass=$((pass + 1)); note "ok   lua  $t"
+    else
+        fail=$((fail + 1)); note "FAIL lua  $t"; sed -n '1,40p' "$log"
+    fi
+done
+
+run_scripts() {
+    kind=$1; shift
+    for t in "$@"; do
+        [ -f "$t" ] || continue
+        sh "$t" "$build" >"$log" 2>&1
+        rc=$?
+        if [ $rc -eq 0 ]; then pass=$((pass + 1)); note "ok   $kind $t"
+        elif [ $rc -eq 77 ]; then skip=$((skip + 1)); note "skip $kind $t: $(grep -m1 SKIP "$log")"
+        else fail=$((fail + 1)); note "FAIL $kind $t (exit $rc)"; sed -n '1,60p' "$log"; fi
+    done
+}
+run_scripts cli tests/cli/*.sh
+[ $skip_tui -eq 0 ] && run_scripts tui tests/tui/*.sh
+
+echo
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,330 @@
+/* test_lt.c - the Lua bridge: every forbidden thing refused, the memory cap, runaway code stopped
+ * even inside pcall (and the VM usable afterwards), the lesson validator's file:line messages,
+ * the markup parser, a lesson experiment run headless, and exercise grading. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpu.h"
+#include "lt.h"
+
+struct fixture {
+    struct gpu_dev *dev;
+    struct lt_runtime *rt;
+    struct lt_vm *vm;
+    char out[8192]; /* print() and events */
+    int bars, rows, statuses;
+};
+
+static void sink(void *ud, const struct lt_event *ev)
+{
+    struct fixture *f = ud;
+    size_t used = strlen(f->out);
+    if (ev->type == LT_EV_PRINT) snprintf(f->out + used, sizeof f->out - used, "%s\n", ev->text);
+    if (ev->type == LT_EV_BAR) f->bars++;
+    if (ev->type == LT_EV_ROW) f->rows++;
+    if (ev->type == LT_EV_STATUS) f->statuses++;
+}
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    struct gpu_config c = {.datadir = ".", .deterministic = true, .cap_fraction = 0.9};
+    char why[512], err[512];
+    assert_int_equal(gpu_open("sim", &c, &f->dev, why, sizeof why), GPU_OK);
+    f->rt = lt_runtime_new(f->dev, ".");
+    struct lt_limits lim = {16u << 20, 5000000, 5.0};
+    lt_runtime_set_limits(f->rt, &lim);
+    lt_runtime_set_sink(f->rt, sink, f);
+    f->vm = lt_vm_new(f->rt, err, sizeof err);
+    assert_non_null(f->vm);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    lt_vm_free(f->vm);
+    lt_runtime_free(f->rt);
+    gpu_close(f->dev);
+    free(f);
+    return 0;
+}
+
+/* Run src; expect success and return the printed output. */
+static const char *ok(struct fixture *f, const char *src)
+{
+    char err[1024];
+    f->out[0] = 0;
+    if (!lt_vm_dostring(f->vm, src, "test", err, sizeof err)) fail_msg("unexpected error: %s", err);
+    return f->out;
+}
+
+/* Run src; expect an error containing want (or one of "a|b"). */
+static void refused(struct fixture *f, const char *src, const char *want)
+{
+    char err[1024], alt[256];
+    f->out[0] = 0;
+    if (lt_vm_dostring(f->vm, src, "test", err, sizeof err)) fail_msg("not refused: %s", src);
+    snprintf(alt, sizeof alt, "%s", want);
+    for (char *a = strtok(alt, "|"); a; a = strtok(NULL, "|"))
+        if (strstr(err, a)) return;
+    fail_msg("error for %s was '%s', expected '%s'", src, err, want);
+}
+
+static void test_forbidden(void **state)
+{
+    struct fixture *f = *state;
+    assert_string_equal(ok(f, "print(io, os.execute, os.exit, os.getenv, debug, package, dofile, "
+                              "loadfile, string.dump, ('').dump, rawget(_G, 'collectgarbage') ~= "
+                              "nil)"),
+                        "nil\tnil\tnil\tnil\tnil\tnil\tnil\tnil\tnil\tnil\ttrue\n");
+    assert_string_equal(ok(f, "print(getmetatable(''))"), "false\n");
+    assert_string_equal(ok(f, "print(type(os.clock()), type(os.time()))"), "number\tnumber\n");
+    refused(f, "setmetatable({}, {__gc = function() end})", "__gc");
+    refused(f, "load('return 1', 'x', 'b')", "text-only");
+    refused(f, "load(function() return nil end)", "source text only");
+    refused(f, "require 'io'", "no module 'io'");
+    refused(f, "collectgarbage('stop')", "collectgarbage only");
+    refused(f, "load('\\27Lua')", "binary chunks");
+    /* the string metatable cannot be reached or changed */
+    refused(f, "getmetatable('').__index.rep = nil", "attempt to index");
+    /* load gets the sandbox environment, not the real globals */
+    assert_string_equal(ok(f, "print(load('return io')())"), "nil\n");
+    /* replacing the sandbox's string functions does not reach trusted code */
+    assert_string_equal(ok(f, "string.format = nil print(units.bytes(2^30))"), "1.00 GiB\n");
+    /* buffer metatables are locked */
+    assert_string_equal(ok(f, "local b = gpu.alloc(4096) print(getmetatable(b)) b:free()"),
+                        "locked\n");
+}
+
+static void test_runaway(void **state)
+{
+    struct fixture *f = *state;
+    refused(f, "while true do end", "sandbox limit");
+    /* pcall cannot swallow it: the statement after the pcall never runs */
+    refused(f, "pcall(function() while true do end end) print('escaped')", "sandbox limit");
+    assert_null(strstr(f->out, "escaped"));
+    refused(f, "for i = 1, 10 do pcall(function() while true do end end) end", "sandbox limit");
+    refused(f, "local co = coroutine.wrap(function() while true do end end) pcall(co)",
+            "sandbox limit");
+    refused(f, "local function r() return r() + 1 end r()", "stack overflow|memory limit");
+    /* limits reset: the same VM runs the next chunk */
+    assert_string_equal(ok(f, "print(1 + 1)"), "2\n");
+}
+
+static void test_memory_cap(void **state)
+{
+    struct fixture *f = *state;
+    refused(f, "local t = {} for i = 1, 1e8 do t[i] = i end", "memory limit of 16 MiB");
+    refused(f, "local s = string.rep('x', 64 * 1024 * 1024)", "memory limit");
+    /* a pcall sees the refusal as an error; the VM survives */
+    assert_string_equal(ok(f, "print((pcall(string.rep, 'x', 1e9)))"), "false\n");
+    assert_string_equal(ok(f, "print('alive')"), "alive\n");
+}
+
+static void test_gpu_module(void **state)
+{
+    struct fixture *f = *state;
+    assert_string_equal(ok(f, "print(gpu.backend(), gpu.info().simulated, gpu.info().name)"),
+                        "sim\ttrue\tNVIDIA GeForce RTX 3090\n");
+    /* an impossible allocation: nil + message, and nothing allocated */
+    assert_string_equal(ok(f, "local b, e = gpu.alloc(2^50) print(b, e:match('at most 90%%') "
+                              "~= nil)"),
+                        "nil\ttrue\n");
+    assert_int_equal(f->dev->live_allocs, 0);
+    refused(f, "local b = gpu.alloc(4096) b:free() b:size()", "used after :free()");
+    refused(f, "gpu.alloc(-1)", "positive");
+    refused(f, "gpu.copy{dir = 'sideways', bytes = 4096}", "invalid option 'sideways'");
+    refused(f, "gpu.copy{dir = 'd2d'}", "'bytes' must be given");
+    ok(f, "do local b <close> = gpu.alloc(1 << 20) end");
+    assert_int_equal(f->dev->live_allocs, 0); /* <close> freed it */
+    assert_string_equal(ok(f, "local r = gpu.copy{dir='d2d', bytes='64MiB'} "
+                              "print(r.simulated, r.rw_bytes_per_s == 2 * r.bytes_per_s, "
+                              "r.samples, r.backend)"),
+                        "true\ttrue\t10\tsim\n");
+    assert_string_equal(ok(f, "local r = gpu.copy{dir='h2d', bytes=4096} print(r.rw_bytes_per_s)"),
+                        "nil\n");
+    assert_string_equal(ok(f, "print(units.parse('16GiB'), units.parse('1.5 GB'), "
+                              "select(2, units.parse('936 GB/s')))"),
+                        "17179869184.0\t1500000000.0\trate\n");
+}
+
+static char *write_lesson(const char *body)
+{
+    static char path[64];
+    strcpy(path, "/tmp/vramlab-lesson-XXXXXX.lua");
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    fputs(body, fp);
+    fclose(fp);
+    return path;
+}
+
+static void expect_lesson_error(struct fixture *f, const char *body, int line, const char *want)
+{
+    char err[1024], prefix[128];
+    char *path = write_lesson(body);
+    struct lt_lesson *ls = lt_lesson_load(f->rt, path, err, sizeof err);
+    unlink(path);
+    if (ls) fail_msg("lesson accepted, expected '%s'", want);
+    snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
+    if (strncmp(err, prefix, strlen(prefix)) || !strstr(err, want))
+        fail_msg("got '%s', expected '%s...%s'", err, prefix, want);
+}
+
+#define HEAD "return lesson {\n id = '9.1', chapter = 9,\n" \
+             " title = {en='T', zh='T'}, chapter_title = {en='C', zh='C'},\n"
+
+static void test_validator(void **state)
+{
+    struct fixture *f = *state;
+    expect_lesson_error(f, "return 42\n", 1, "must end with 'return lesson");
+    expect_lesson_error(f, "return lesson {\n id = 'one', chapter = 1 }\n", 1, "'id' must look like");
+    expect_lesson_error(f, HEAD "}\n", 1, "no blocks");
+    expect_lesson_error(f, HEAD " text { en = 'x' },\n}\n", 4, "both languages");
+    expect_lesson_error(f, HEAD "\n text { en = '| a | b |\\n| 1 |', zh = 'y' },\n}\n", 5,
+                        "text (en), line 2: table row has 1 cells, its header has 2");
+    expect_lesson_error(f, HEAD " text { en = '```\\ncode', zh = 'y' },\n}\n", 4,
+                        "never closed");
+    expect_lesson_error(f, HEAD " text { en = '> [!warning] x', zh = 'y' },\n}\n", 4,
+                        "unknown callout");
+    expect_lesson_error(f, HEAD " text { en = 'x', zh = 'y', fr = 'z' },\n}\n", 4,
+                        "unknown field 'fr'");
+    expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'},\n"
+                               "   panels = {}, run = function() end },\n}\n", 4,
+                        "at least one panel");
+    expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'},\n"
+                               "   panels = {{id='p', kind='pie', title={en='a', zh='b'}}},\n"
+                               "   run = function() end },\n}\n", 4, "kind must be bars");
+    expect_lesson_error(f, HEAD " exercise { id = 'q', kind = 'choice', prompt = {en='a', zh='b'},\n"
+                               " explain = {en='a', zh='b'}, hints = {{en='h', zh='h'}},\n"
+                               " choices = {{en='a', zh='b'}, {en='c', zh='d'}}, answer = 3 },\n}\n",
+                        4, "answer must be the index");
+    expect_lesson_error(f, HEAD " text { en = 'a', zh = 'b' },\n 'oops',\n}\n", 1,
+                        "block 2 is not");
+    expect_lesson_error(f, HEAD " text { en = 'a', zh = 'b' }\n text { en = 'c', zh = 'd' },\n}\n", 5,
+                        "'}' expected");
+    expect_lesson_error(f, HEAD " text { en = 'a', zh = 'b' },\n while true do end\n}\n", 5,
+                        "unexpected symbol");
+    expect_lesson_error(f, "local x = 0 while true do x = x + 1 end\n", 1, "sandbox limit");
+    expect_lesson_error(f, "error('boom')\n", 1, "boom");
+}
+
+static void test_markup(void **state)
+{
+    struct lt_mk_doc d;
+    char err[256];
+    const char *src = "# Title\n\npara one\ncontinues\n\n- a\n  - b\n1. c\n\n| h1 | h2 |\n"
+                      "|---|---|\n| 1 | 2 |\n\n```\n  code\n```\n> [!pitfall] Careful\n> body\n"
+                      "\n中文一行\n中文二行\n";
+    assert_int_equal(lt_markup_parse(src, strlen(src), &d, err, sizeof err), 0);
+    assert_int_equal(d.n, 9);
+    assert_int_equal(d.b[0].kind, LT_MK_HEADING);
+    assert_string_equal(d.b[1].text, "para one continues");
+    assert_int_equal(d.b[3].level, 1);
+    assert_int_equal(d.b[4].number, 1);
+    assert_int_equal(d.b[5].kind, LT_MK_TABLE);
+    assert_int_equal(d.b[5].rows, 2);
+    assert_string_equal(d.b[5].cells[3], "2");
+    assert_string_equal(d.b[6].text, "  code");
+    assert_int_equal(d.b[7].callout, LT_CALLOUT_pitfall);
+    assert_string_equal(d.b[7].text, "Careful\nbody");
+    lt_markup_free(&d);
+    const char *cjk = "中文一行\n中文二行\n";
+    assert_int_equal(lt_markup_parse(cjk, strlen(cjk), &d, err, sizeof err), 0);
+    assert_string_equal(d.b[0].text, "中文一行中文二行"); /* no space between CJK lines */
+    lt_markup_free(&d);
+    const char *bad = "ok\n\n> plain quote\n";
+    assert_int_equal(lt_markup_parse(bad, strlen(bad), &d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "line 3:"));
+    assert_string_equal(lt_callout_label(LT_CALLOUT_experience, "zh"), "个人经验");
+}
+
+static void test_lesson_run_and_grade(void **state)
+{
+    struct fixture *f = *state;
+    char err[1024], fb[1024];
+    struct lt_lesson *ls = lt_lesson_load(f->rt, "lessons/ch01/1.3-vram-vs-ram.lua", err, sizeof err);
+    if (!ls) fail_msg("%s", err);
+    assert_string_equal(lt_lesson_id(ls), "1.3");
+    int exp = -1, num = -1, choice = -1;
+    for (int i = 0; i < lt_lesson_nblocks(ls); i++) {
+        enum lt_block_kind k = lt_lesson_block_kind(ls, i);
+        struct lt_exercise_info x;
+        if (k == LT_BLOCK_EXPERIMENT && exp < 0) exp = i;
+        if (k == LT_BLOCK_EXERCISE && lt_lesson_exercise(ls, i, &x)) {
+            if (!strcmp(x.kind, "number")) num = i;
+            if (!strcmp(x.kind, "choice")) choice = i;
+        }
+    }
+    assert_true(exp >= 0 && num >= 0 && choice >= 0);
+    struct lt_panel p[8];
+    assert_true(lt_lesson_panels(ls, exp, p, 8) >= 1);
+    struct lt_limits lim = {64u << 20, 2000000000LL, 60.0};
+    lt_runtime_set_limits(f->rt, &lim);
+    enum lt_run_state st = lt_lesson_run_start(ls, exp, err, sizeof err);
+    while (st == LT_RUN_BUSY) st = lt_lesson_run_step(ls, err, sizeof err);
+    if (st != LT_RUN_DONE) fail_msg("experiment failed: %s", err);
+    assert_true(f->bars >= 3 && f->rows >= 4 && f->statuses >= 3);
+    assert_int_equal(f->dev->live_allocs, 0); /* nothing outlives a run */
+    /* grading: unreadable input is not a try; wrong gets a hint; right gets the explanation */
+    assert_false(lt_lesson_answer(ls, num, "lots", fb, sizeof fb));
+    assert_non_null(strstr(fb, "Type a number"));
+    assert_false(lt_lesson_answer(ls, num, "10", fb, sizeof fb));
+    assert_non_null(strstr(fb, "Divide"));
+    assert_true(lt_lesson_answer(ls, num, "37.4", fb, sizeof fb));
+    assert_non_null(strstr(fb, "936 / 25"));
+    struct lt_exercise_info x;
+    lt_lesson_exercise(ls, num, &x);
+    assert_int_equal(x.tries, 2);
+    assert_true(x.solved);
+    /* three wrong tries reveal the answer */
+    assert_false(lt_lesson_answer(ls, choice, "1", fb, sizeof fb));
+    assert_false(lt_lesson_answer(ls, choice, "3", fb, sizeof fb));
+    assert_false(lt_lesson_answer(ls, choice, "1", fb, sizeof fb));
+    assert_non_null(strstr(fb, "PCIe link"));
+    lt_runtime_set_lang(f->rt, "zh");
+    assert_true(lt_lesson_answer(ls, choice, "2", fb, sizeof fb));
+    assert_non_null(strstr(fb, "答对了"));
+    assert_string_equal(lt_lesson_title(ls), "显存 vs 内存");
+    lt_runtime_set_lang(f->rt, "en");
+    lt_lesson_free(ls);
+}
+
+static void test_catalog(void **state)
+{
+    struct fixture *f = *state;
+    struct lt_catalog_entry *e;
+    int n = lt_catalog_scan(f->rt, "lessons", &e);
+    assert_true(n >= 1);
+    for (int i = 0; i < n; i++) {
+        if (e[i].error) fail_msg("%s", e[i].error);
+        if (i) assert_true(e[i - 1].chapter <= e[i].chapter);
+    }
+    lt_catalog_free(e, n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_forbidden, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_runaway, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_memory_cap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gpu_module, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_validator, setup, teardown),
+        cmocka_unit_test(test_markup),
+        cmocka_unit_test_setup_teardown(test_lesson_run_and_grade, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_catalog, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

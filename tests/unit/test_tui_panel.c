@@ -1,0 +1,212 @@
+/* test_tui_panel.c - the live panel widgets without a terminal: events build the models, every
+ * rendered line fits its width (1..140 columns, UTF-8 and ASCII), SIMULATED data is labelled in
+ * words, values carry their unit, a log-x sweep curve gets byte ticks, and odd input (NaN,
+ * unknown panels, a flood of points) is survived. */
+#include <locale.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tui_panel.h"
+#include "tui_wrap.h"
+
+static void ev_bar(struct tui_panelset *ps, const char *panel, const char *label, double v,
+                   const char *unit, enum lt_style st)
+{
+    struct lt_event e = {.type = LT_EV_BAR, .panel = panel, .series = label, .value = v,
+                         .unit = unit, .style = st};
+    tui_panelset_apply(ps, &e);
+}
+
+static void ev_point(struct tui_panelset *ps, const char *panel, const char *series, double x,
+                     double y, enum lt_style st)
+{
+    struct lt_event e = {.type = LT_EV_POINT, .panel = panel, .series = series, .x = x, .y = y,
+                         .style = st};
+    tui_panelset_apply(ps, &e);
+}
+
+static struct tui_panelset *sample(bool ascii)
+{
+    struct tui_panelset *ps = tui_panelset_new(ascii);
+    assert_non_null(ps);
+    struct lt_panel decl[] = {
+        {"bw", "bars", "Bandwidth", "", "", "GB/s", false},
+        {"sweep", "curve", "Size sweep", "bytes", "GB/s", "GB/s", true},
+        {"t", "table", "Measured vs lecture", "", "", "", false},
+        {"g", "gauge", "Device memory 显存", "", "", "GiB", false},
+        {"m", "map", "Memory map", "", "", "", false},
+    };
+    tui_panelset_declare(ps, decl, 5);
+    ev_bar(ps, "bw", "host memcpy", 11.83, "GB/s", LT_MEASURED);
+    ev_bar(ps, "bw", "H2D pinned (PCIe 4.0 x16)", 24.6, "GB/s", LT_SIMULATED);
+    ev_bar(ps, "bw", "device (GDDR6X)", 936.2, "GB/s", LT_THEORETICAL);
+    ev_bar(ps, "bw", "lecture says", 1000, "GB/s", LT_REFERENCE);
+    for (int i = 10; i <= 30; i++) {
+        double x = pow(2, i);
+        ev_point(ps, "sweep", "H2D pinned", x, 25.0 * x / (x + 2e5), LT_SIMULATED);
+        ev_point(ps, "sweep", "D2D", x, 900.0 * x / (x + 4e6), LT_SIMULATED);
+    }
+    struct lt_event row = {.type = LT_EV_ROW, .panel = "t", .ncells = 3,
+                           .cells = {"what", "measured", "讲义 lecture"}};
+    tui_panelset_apply(ps, &row);
+    struct lt_event row2 = {.type = LT_EV_ROW, .panel = "t", .ncells = 3,
+                            .cells = {"H2D", "24.6 GB/s", "32 GB/s"}};
+    tui_panelset_apply(ps, &row2);
+    struct lt_event g = {.type = LT_EV_GAUGE, .panel = "g", .series = "used", .value = 13.5,
+                         .max = 24, .unit = "GiB", .style = LT_SIMULATED};
+    tui_panelset_apply(ps, &g);
+    struct lt_event m = {.type = LT_EV_MAP, .panel = "m", .ncells = 4, .value = 24.0 * (1 << 30),
+                         .cells = {"weights:used:14000000000", "kv cache:cached:4000000000",
+                                   "activations:used:1000000000", ":free:6000000000"}};
+    tui_panelset_apply(ps, &m);
+    struct lt_event note = {.type = LT_EV_NOTE, .panel = "bw",
+                            .text = "array smaller than 4x the last-level cache: numbers are optimistic"};
+    tui_panelset_apply(ps, &note);
+    tui_panelset_apply(ps, &note); /* the same note twice shows once */
+    struct lt_event st = {.type = LT_EV_STATUS, .text = "running 1 GiB H2D pinned..."};
+    tui_panelset_apply(ps, &st);
+    struct lt_event pr = {.type = LT_EV_PRINT, .text = "hello from print()"};
+    tui_panelset_apply(ps, &pr);
+    return ps;
+}
+
+static bool contains(const struct tui_lines *L, const char *needle)
+{
+    for (int i = 0; i < L->n; i++)
+        if (strstr(L->v[i].s, needle)) return true;
+    return false;
+}
+
+static void test_fits_every_width(void **state)
+{
+    (void)state;
+    for (int ascii = 0; ascii < 2; ascii++) {
+        struct tui_panelset *ps = sample(ascii);
+        for (int w = 1; w <= 140; w++) {
+            struct tui_lines L = {0};
+            tui_panelset_render(ps, &L, w, ascii, ascii ? "en" : "zh");
+            assert_false(L.oom);
+            for (int i = 0; i < L.n; i++) {
+                int lw = tui_width(L.v[i].s, (size_t)L.v[i].len);
+                assert_int_equal(lw, L.v[i].width);
+                if (lw > w && !(w < 2 && lw == 2))
+                    fail_msg("width %d: panel line %d is %d wide: '%s'", w, i, lw, L.v[i].s);
+                for (int k = 0; ascii && k < L.v[i].len; k++)
+                    if ((unsigned char)L.v[i].s[k] >= 0x80) fail_msg("non-ASCII: '%s'", L.v[i].s);
+            }
+            tui_lines_free(&L);
+        }
+        tui_panelset_free(ps);
+    }
+}
+
+static void test_content(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = sample(false);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 60, false, "en");
+    for (int i = 0; i < L.n; i++) printf("%s\n", L.v[i].s);
+    assert_true(contains(&L, "11.83 GB/s"));
+    assert_true(contains(&L, "936.2 GB/s"));
+    assert_true(contains(&L, "[SIMULATED]"));
+    assert_true(contains(&L, "SIM"));
+    assert_true(contains(&L, "theory"));
+    assert_true(contains(&L, "ref"));
+    assert_true(contains(&L, "1M"));   /* byte ticks on the log axis */
+    assert_true(contains(&L, "(log)"));
+    assert_true(contains(&L, "24.6 GB/s"));
+    assert_true(contains(&L, "13.50 / 24.00 GiB"));
+    assert_true(contains(&L, "A weights"));
+    assert_true(contains(&L, "b kv cache"));
+    assert_true(contains(&L, "! array smaller"));
+    assert_string_equal(tui_panelset_status(ps), "running 1 GiB H2D pinned...");
+    assert_int_equal(tui_panelset_nlog(ps), 1);
+    assert_string_equal(tui_panelset_log(ps, 0), "hello from print()");
+    int notes = 0;
+    for (int i = 0; i < L.n; i++) notes += strstr(L.v[i].s, "! array") != NULL;
+    assert_int_equal(notes, 1);
+    tui_lines_free(&L);
+    /* clear keeps declared panels, empty */
+    tui_panelset_clear(ps);
+    assert_false(tui_panelset_has_data(ps));
+    tui_panelset_render(ps, &L, 60, false, "en");
+    assert_true(contains(&L, "(no data yet)"));
+    assert_true(contains(&L, "Size sweep"));
+    tui_lines_free(&L);
+    tui_panelset_free(ps);
+}
+
+static void test_odd_input(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = tui_panelset_new(false);
+    ev_bar(ps, "x", NULL, NAN, NULL, LT_MEASURED);   /* undeclared panel, no label, NaN */
+    ev_bar(ps, "x", "inf", INFINITY, "B", 99);
+    ev_point(ps, "c", "s", -1, 5, LT_MEASURED);       /* not drawable on log x, fine on linear */
+    ev_point(ps, "c", "s", NAN, NAN, LT_MEASURED);
+    for (int i = 0; i < 10000; i++) ev_point(ps, "flood", "s", i, i % 7, LT_MEASURED);
+    struct lt_event m = {.type = LT_EV_MAP, .panel = "m", .ncells = 2, .value = 0,
+                         .cells = {"no-colons", "a:b:c:d:100"}};
+    tui_panelset_apply(ps, &m);
+    struct lt_event r = {.type = LT_EV_ROW, .panel = "r", .ncells = 40};
+    tui_panelset_apply(ps, &r);
+    for (int i = 0; i < 500; i++) {
+        char line[32];
+        snprintf(line, sizeof line, "line %d", i);
+        struct lt_event p = {.type = LT_EV_PRINT, .text = line};
+        tui_panelset_apply(ps, &p);
+    }
+    assert_int_equal(tui_panelset_nlog(ps), TUI_LOG_MAX);
+    assert_string_equal(tui_panelset_log(ps, TUI_LOG_MAX - 1), "line 499");
+    for (int w = 1; w < 100; w += 7) {
+        struct tui_lines L = {0};
+        tui_panelset_render(ps, &L, w, false, "en");
+        for (int i = 0; i < L.n; i++)
+            if (L.v[i].width > w && w >= 2) fail_msg("width %d: '%s'", w, L.v[i].s);
+        if (w > 30) assert_true(contains(&L, "n/a"));
+        tui_lines_free(&L);
+    }
+    struct lt_event cl = {.type = LT_EV_CLEAR, .panel = "x"};
+    assert_true(tui_panelset_apply(ps, &cl));
+    tui_panelset_free(ps);
+}
+
+static void test_fmt(void **state)
+{
+    (void)state;
+    char b[32];
+    tui_fmt_num(NAN, b, sizeof b);
+    assert_string_equal(b, "n/a");
+    tui_fmt_num(936.24, b, sizeof b);
+    assert_string_equal(b, "936.2");
+    tui_fmt_num(4800, b, sizeof b);
+    assert_string_equal(b, "4800");
+    tui_fmt_bytes(24.0 * (1 << 30), b, sizeof b);
+    assert_string_equal(b, "24.0 GiB");
+    tui_fmt_bytes(512, b, sizeof b);
+    assert_string_equal(b, "512 B");
+}
+
+int main(void)
+{
+    if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8")) {
+        printf("SKIP: no UTF-8 locale\n");
+        return 0;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fits_every_width),
+        cmocka_unit_test(test_content),
+        cmocka_unit_test(test_odd_input),
+        cmocka_unit_test(test_fmt),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

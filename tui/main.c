@@ -1,0 +1,514 @@
+/* main.c - the vramlab command line: global options, the backend with its fallback, and the
+ * subcommands (the tutor, list, info, run, eval, check, profiles). Exit codes: 0 ok, 1 a run,
+ * lesson or script failed, 2 usage error, 3 set-up error (no lessons/assets, no backend). */
+#include <getopt.h>
+#include <stdarg.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gpu.h"
+#include "gpu_sim.h"
+#include "lt.h"
+#include "tui.h"
+#include "tui_plain.h"
+
+#define VRAMLAB_VERSION "0.1.0"
+
+struct opts {
+    const char *backend, *profile, *lang, *datadir;
+    uint64_t seed;
+    bool deterministic, json;
+    double cap;
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: vramlab [options] [LESSON]          the tutor (plain lesson list when not a tty)\n"
+          "       vramlab [options] list              chapters and sections\n"
+          "       vramlab [options] info [--json]     device and host summary\n"
+          "       vramlab [options] run LESSON [--json]  run a lesson headless\n"
+          "       vramlab [options] eval FILE.lua     run a Lua file in the lesson sandbox\n"
+          "       vramlab [options] check [FILE...]   validate lesson files\n"
+          "       vramlab [options] profiles          simulator GPU profiles\n"
+          "options:\n"
+          "  -b, --backend cuda|sim|auto  device backend (env VRAMLAB_BACKEND; default auto)\n"
+          "  -p, --profile NAME           simulator profile (env VRAMLAB_PROFILE; default rtx3090)\n"
+          "  -s, --seed N                 simulator noise seed (env VRAMLAB_SEED)\n"
+          "  -d, --deterministic          simulator without noise (for tests and demos)\n"
+          "  -l, --lang en|zh             language (env VRAMLAB_LANG; default from the locale)\n"
+          "  -c, --cap FRACTION           experiments take at most this share of free device\n"
+          "                               memory (env VRAMLAB_CAP; default 0.9)\n"
+          "  -D, --datadir DIR            where lessons/ and assets/ are (env VRAMLAB_DATADIR)\n"
+          "  -j, --json                   machine-readable output (info, run)\n"
+          "  -h, --help                   this text\n"
+          "  -V, --version                version and compiled-in backends\n"
+          "exit codes: 0 ok, 1 a lesson/script/run failed, 2 usage, 3 set-up (data, backend)\n",
+          f);
+}
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The data folder: next to the binary (build/ in a source tree, or PREFIX/share/vramlab). */
+static void find_datadir(char *out, size_t n, const char *given)
+{
+    char exe[1024], probe[1200];
+    if (given && *given) {
+        snprintf(out, n, "%s", given);
+        return;
+    }
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k > 0) {
+        exe[k] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) *slash = 0;
+        snprintf(probe, sizeof probe, "%s/../share/vramlab/lessons", exe);
+        if (is_dir(probe)) {
+            snprintf(out, n, "%s/../share/vramlab", exe);
+            return;
+        }
+        snprintf(probe, sizeof probe, "%s/../lessons", exe);
+        if (is_dir(probe)) {
+            snprintf(out, n, "%s/..", exe);
+            return;
+        }
+    }
+    snprintf(out, n, ".");
+}
+
+static const char *locale_lang(void)
+{
+    static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+    for (int i = 0; i < 3; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) return strncmp(v, "zh", 2) ? "en" : "zh";
+    }
+    return "en";
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    if (!s || !*s || *s == '-') return false;
+    *v = strtoull(s, &end, 10);
+    return *end == 0;
+}
+
+static int cmd_list(struct lt_runtime *rt, const char *dir, bool json)
+{
+    struct lt_catalog_entry *e;
+    int n = lt_catalog_scan(rt, dir, &e), lang = strcmp(lt_runtime_lang(rt), "zh") ? 0 : 1;
+    int last_ch = -1, bad = 0;
+    if (n == 0) {
+        fprintf(stderr, "vramlab: no lessons found in %s\n", dir);
+        return 3;
+    }
+    for (int i = 0; i < n; i++) {
+        if (json) {
+            printf("{\"id\":");
+            tui_json_str(stdout, e[i].id);
+            printf(",\"chapter\":%d,\"title\":", e[i].error ? 0 : e[i].chapter);
+            tui_json_str(stdout, e[i].title[lang]);
+            printf(",\"path\":");
+            tui_json_str(stdout, e[i].path);
+            if (e[i].error) printf(",\"error\":"), tui_json_str(stdout, e[i].error);
+            printf("}\n");
+        } else if (e[i].error) {
+            printf("  !!   %s\n       %s\n", e[i].title[lang], e[i].error);
+        } else {
+            if (e[i].chapter != last_ch) {
+                printf("%sChapter %d: %s\n", last_ch < 0 ? "" : "\n", e[i].chapter,
+                       e[i].chapter_title[lang]);
+                last_ch = e[i].chapter;
+            }
+            printf("  %-5s %s\n", e[i].id, e[i].title[lang]);
+        }
+        bad += e[i].error != NULL;
+    }
+    lt_catalog_free(e, n);
+    return bad ? 1 : 0;
+}
+
+static void kv(const char *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void kv(const char *k, const char *fmt, ...)
+{
+    va_list ap;
+    printf("  %-20s ", k);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+}
+
+static void json_num(const char *k, double v, bool known)
+{
+    printf(",\"%s\":", k);
+    if (known) printf("%.17g", v);
+    else printf("null");
+}
+
+static int cmd_info(struct gpu_dev *dev, const char *fallback, bool json)
+{
+    const struct gpu_info *i = &dev->info;
+    struct gpu_host_info h;
+    uint64_t fr = 0, tot = 0;
+    gpu_host_info(&h);
+    bool have_mem = gpu_mem_info(dev, &fr, &tot) == GPU_OK;
+    double pcie = gpu_pcie_bytes_per_s(i->pcie_gen, i->pcie_width);
+    if (json) {
+        printf("{\"backend\":\"%s\",\"simulated\":%s,\"name\":", i->backend,
+               i->simulated ? "true" : "false");
+        tui_json_str(stdout, i->name);
+        printf(",\"profile\":"), tui_json_str(stdout, i->profile);
+        printf(",\"memory_type\":"), tui_json_str(stdout, i->memory_type);
+        printf(",\"driver\":"), tui_json_str(stdout, i->driver);
+        printf(",\"source\":"), tui_json_str(stdout, i->source);
+        printf(",\"fallback_reason\":"), tui_json_str(stdout, fallback);
+        json_num("total_bytes", (double)i->total_bytes, i->total_bytes > 0);
+        json_num("free_bytes", (double)fr, have_mem);
+        json_num("bus_width_bits", i->bus_width_bits, i->bus_width_bits > 0);
+        json_num("mem_clock_khz", i->mem_clock_khz, i->mem_clock_khz > 0);
+        json_num("peak_bytes_per_s", i->peak_bytes_per_s, i->peak_bytes_per_s > 0);
+        json_num("published_bytes_per_s", i->published_bytes_per_s, i->published_bytes_per_s > 0);
+        json_num("l2_bytes", (double)i->l2_bytes, i->l2_bytes > 0);
+        json_num("sm_count", i->sm_count, i->sm_count > 0);
+        json_num("pcie_gen", i->pcie_gen, i->pcie_gen > 0);
+        json_num("pcie_width", i->pcie_width, i->pcie_width > 0);
+        json_num("pcie_bytes_per_s", pcie, pcie > 0);
+        printf(",\"compute_capability\":");
+        if (i->cc_major) printf("\"%d.%d\"", i->cc_major, i->cc_minor);
+        else printf("null");
+        printf(",\"host\":{\"cpu\":");
+        tui_json_str(stdout, h.cpu);
+        printf(",\"threads\":%d,\"ram_bytes\":%llu", h.threads, (unsigned long long)h.ram_bytes);
+        json_num("llc_bytes", (double)h.llc_bytes, h.llc_bytes > 0);
+        printf("}}\n");
+        return 0;
+    }
+    if (i->simulated)
+        printf("Device: SIMULATED · %s profile (%s) - figures from the profile, not a "
+               "measurement\n", i->name, i->profile);
+    else printf("Device: CUDA · %s\n", i->name);
+    if (fallback && *fallback) printf("  (no GPU found: %s)\n", fallback);
+    kv("Backend", "%s%s", i->backend, i->simulated ? " (SIMULATED)" : "");
+    kv("Driver", "%s", i->driver[0] ? i->driver : "n/a");
+    if (have_mem)
+        kv("Memory", "%.2f GiB total, %.2f GiB free (GiB = 2^30 B)", tot / 1073741824.0,
+           fr / 1073741824.0);
+    kv("Memory type", "%s", i->memory_type[0] ? i->memory_type : "n/a");
+    if (i->bus_width_bits) kv("Bus width", "%d bit", i->bus_width_bits);
+    else kv("Bus width", "n/a");
+    if (i->mem_clock_khz)
+        kv("Memory clock", "%d MHz as reported (x2 = %.2f Gbps per pin)", i->mem_clock_khz / 1000,
+           2.0 * i->mem_clock_khz / 1e6);
+    else kv("Memory clock", "n/a");
+    if (i->peak_bytes_per_s > 0)
+        kv("Theoretical peak", "%.1f GB/s = 2 x %d MHz x %d bit / 8 (GB/s = 1e9 B/s)",
+           i->peak_bytes_per_s / 1e9, i->mem_clock_khz / 1000, i->bus_width_bits);
+    else kv("Theoretical peak", "n/a");
+    if (i->published_bytes_per_s > 0)
+        kv("Published", "%.0f GB/s (vendor spec sheet)", i->published_bytes_per_s / 1e9);
+    if (i->l2_bytes) kv("L2 cache", "%.1f MiB", i->l2_bytes / 1048576.0);
+    else kv("L2 cache", "n/a");
+    if (i->sm_count) kv("SMs", "%d", i->sm_count);
+    if (i->cc_major) kv("Compute capability", "%d.%d", i->cc_major, i->cc_minor);
+    if (i->pcie_gen)
+        kv("PCIe", "gen %d x%d: %.1f GB/s per direction after encoding", i->pcie_gen,
+           i->pcie_width, pcie / 1e9);
+    else kv("PCIe", "n/a");
+    if (i->source[0]) kv("Source", "%s", i->source);
+    kv("Experiment cap", "%.0f%% of free device memory", dev->cap_fraction * 100);
+    printf("Host (measured live by every backend)\n");
+    kv("CPU", "%s", h.cpu);
+    kv("Threads", "%d", h.threads);
+    kv("RAM", "%.1f GiB", h.ram_bytes / 1073741824.0);
+    if (h.llc_bytes) kv("Last-level cache", "%.1f MiB (sysfs)", h.llc_bytes / 1048576.0);
+    else kv("Last-level cache", "n/a");
+    return 0;
+}
+
+/* A lesson by id ("1.3") from the catalog, or a path to a .lua file. */
+static char *resolve_lesson(struct lt_runtime *rt, const char *dir, const char *what)
+{
+    size_t l = strlen(what);
+    if (l > 4 && !strcmp(what + l - 4, ".lua")) return strdup(what);
+    struct lt_catalog_entry *e;
+    int n = lt_catalog_scan(rt, dir, &e);
+    char *path = NULL;
+    for (int i = 0; i < n && !path; i++)
+        if (!strcmp(e[i].id, what)) path = strdup(e[i].path);
+    lt_catalog_free(e, n);
+    return path;
+}
+
+static int cmd_run(struct lt_runtime *rt, const char *dir, const char *what, bool json)
+{
+    char err[1024];
+    char *path = resolve_lesson(rt, dir, what);
+    if (!path) {
+        fprintf(stderr, "vramlab: no lesson '%s' (see `vramlab list`)\n", what);
+        return 2;
+    }
+    struct lt_lesson *ls = lt_lesson_load(rt, path, err, sizeof err);
+    free(path);
+    if (!ls) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    struct gpu_dev *dev = lt_runtime_dev(rt);
+    struct tui_plain p = {stdout, json, dev->info.simulated, lt_runtime_lang(rt)};
+    char line[256];
+    lt_runtime_set_sink(rt, tui_plain_sink, &p);
+    lt_runtime_backend_line(rt, line, sizeof line);
+    if (json) {
+        printf("{\"type\":\"lesson\",\"id\":");
+        tui_json_str(stdout, lt_lesson_id(ls));
+        printf(",\"title\":");
+        tui_json_str(stdout, lt_lesson_title(ls));
+        printf(",\"backend\":");
+        tui_json_str(stdout, line);
+        printf(",\"simulated\":%s}\n", dev->info.simulated ? "true" : "false");
+    } else {
+        printf("%s %s\n[%s]\n", lt_lesson_id(ls), lt_lesson_title(ls), line);
+    }
+    int rc = 0;
+    for (int b = 0; b < lt_lesson_nblocks(ls); b++) {
+        switch (lt_lesson_block_kind(ls, b)) {
+        case LT_BLOCK_TEXT: tui_plain_markup(&p, lt_lesson_block_text(ls, b)); break;
+        case LT_BLOCK_EXPERIMENT: {
+            if (json) {
+                printf("{\"type\":\"experiment\",\"title\":");
+                tui_json_str(stdout, lt_lesson_block_title(ls, b));
+                printf("}\n");
+            } else {
+                printf("\n>> Experiment: %s\n", lt_lesson_block_title(ls, b));
+            }
+            tui_plain_markup(&p, lt_lesson_block_text(ls, b));
+            fflush(stdout);
+            enum lt_run_state st = lt_lesson_run_start(ls, b, err, sizeof err);
+            while (st == LT_RUN_BUSY) st = lt_lesson_run_step(ls, err, sizeof err);
+            if (st == LT_RUN_FAILED) {
+                fprintf(stderr, "%s\n", err);
+                rc = 1;
+            }
+            break;
+        }
+        case LT_BLOCK_EXERCISE: {
+            struct lt_exercise_info x;
+            lt_lesson_exercise(ls, b, &x);
+            if (json) {
+                printf("{\"type\":\"exercise\",\"id\":");
+                tui_json_str(stdout, x.id);
+                printf(",\"kind\":\"%s\",\"prompt\":", x.kind);
+                tui_json_str(stdout, x.prompt);
+                printf("}\n");
+                break;
+            }
+            printf("\n?? Exercise (%s)\n", x.kind);
+            tui_plain_markup(&p, x.prompt);
+            for (int c = 0; c < x.nchoices; c++) printf("  %d) %s\n", c + 1, x.choices[c]);
+            if (x.nchoices) putchar('\n');
+            break;
+        }
+        }
+    }
+    lt_lesson_free(ls);
+    return rc;
+}
+
+static int cmd_eval(struct lt_runtime *rt, const char *file, bool json)
+{
+    char err[1024];
+    struct tui_plain p = {stdout, json, lt_runtime_dev(rt)->info.simulated, lt_runtime_lang(rt)};
+    lt_runtime_set_sink(rt, tui_plain_sink, &p);
+    struct lt_vm *vm = lt_vm_new(rt, err, sizeof err);
+    if (!vm) {
+        fprintf(stderr, "vramlab: %s\n", err);
+        return 3;
+    }
+    bool ok = lt_vm_dofile(vm, file, err, sizeof err);
+    lt_vm_free(vm);
+    fflush(stdout);
+    if (!ok) fprintf(stderr, "%s\n", err);
+    return ok ? 0 : 1;
+}
+
+static int cmd_check(struct lt_runtime *rt, const char *dir, char **files, int n)
+{
+    char err[1024];
+    int bad = 0, total = 0;
+    if (n == 0) {
+        struct lt_catalog_entry *e;
+        int k = lt_catalog_scan(rt, dir, &e);
+        for (int i = 0; i < k; i++) {
+            if (e[i].error) fprintf(stderr, "%s\n", e[i].error), bad++;
+            else printf("ok    %s  %s\n", e[i].id, e[i].path);
+        }
+        total = k;
+        lt_catalog_free(e, k);
+        if (k == 0) {
+            fprintf(stderr, "vramlab: no lessons found in %s\n", dir);
+            return 3;
+        }
+    }
+    for (int i = 0; i < n; i++, total++) {
+        struct lt_lesson *ls = lt_lesson_load(rt, files[i], err, sizeof err);
+        if (!ls) {
+            fprintf(stderr, "%s\n", err);
+            bad++;
+            continue;
+        }
+        printf("ok    %s  %s\n", lt_lesson_id(ls), files[i]);
+        lt_lesson_free(ls);
+    }
+    printf("%d lesson file(s) checked, %d with errors\n", total, bad);
+    return bad ? 1 : 0;
+}
+
+static void print_profile(const char *id, void *ud)
+{
+    struct gpu_profile p;
+    char err[512];
+    if (gpu_profile_load(ud, id, &p, err, sizeof err) != GPU_OK) {
+        printf("  %-12s %s\n", id, err);
+        return;
+    }
+    printf("  %-12s %-26s %-7s %6.0f GB/s peak  %6.1f GiB\n", id, p.info.name, p.info.memory_type,
+           p.info.peak_bytes_per_s / 1e9, p.info.total_bytes / 1073741824.0);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"backend", required_argument, 0, 'b'}, {"profile", required_argument, 0, 'p'},
+        {"seed", required_argument, 0, 's'},    {"deterministic", no_argument, 0, 'd'},
+        {"lang", required_argument, 0, 'l'},    {"cap", required_argument, 0, 'c'},
+        {"datadir", required_argument, 0, 'D'}, {"json", no_argument, 0, 'j'},
+        {"help", no_argument, 0, 'h'},          {"version", no_argument, 0, 'V'},
+        {0, 0, 0, 0}};
+    struct opts o = {.backend = getenv("VRAMLAB_BACKEND"), .profile = getenv("VRAMLAB_PROFILE"),
+                     .lang = getenv("VRAMLAB_LANG"), .datadir = getenv("VRAMLAB_DATADIR"),
+                     .cap = 0.9};
+    const char *env_seed = getenv("VRAMLAB_SEED"), *env_cap = getenv("VRAMLAB_CAP");
+    setlocale(LC_ALL, "");
+    if (env_seed && !parse_u64(env_seed, &o.seed)) {
+        fprintf(stderr, "vramlab: VRAMLAB_SEED must be a whole number\n");
+        return 2;
+    }
+    if (env_cap) o.cap = atof(env_cap);
+    int c;
+    while ((c = getopt_long(argc, argv, "+b:p:s:dl:c:D:jhV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'b': o.backend = optarg; break;
+        case 'p': o.profile = optarg; break;
+        case 's':
+            if (!parse_u64(optarg, &o.seed)) {
+                fprintf(stderr, "vramlab: --seed needs a whole number, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case 'd': o.deterministic = true; break;
+        case 'l': o.lang = optarg; break;
+        case 'c': o.cap = atof(optarg); break;
+        case 'D': o.datadir = optarg; break;
+        case 'j': o.json = true; break;
+        case 'h': usage(stdout); return 0;
+        case 'V':
+            printf("vramlab %s\nbackends:", VRAMLAB_VERSION);
+            for (int i = 0; gpu_backends[i]; i++) printf(" %s", gpu_backends[i]->name);
+            printf("\n");
+            return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (o.lang && strcmp(o.lang, "en") && strcmp(o.lang, "zh")) {
+        fprintf(stderr, "vramlab: --lang must be en or zh, not '%s'\n", o.lang);
+        return 2;
+    }
+    if (!(o.cap > 0 && o.cap <= 1)) {
+        fprintf(stderr, "vramlab: --cap must be a fraction in (0, 1], e.g. 0.9\n");
+        return 2;
+    }
+    const char *cmd = optind < argc ? argv[optind] : NULL;
+    static const char *const cmds[] = {"list", "info", "run", "eval", "check", "profiles", NULL};
+    bool known = false;
+    for (int i = 0; cmd && cmds[i]; i++) known |= !strcmp(cmd, cmds[i]);
+    /* trailing --json after the subcommand, as in `vramlab info --json` */
+    int first_arg = optind + (cmd ? 1 : 0), nargs = 0;
+    char *args[256];
+    for (int i = first_arg; i < argc; i++) {
+        if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) o.json = true;
+        else if (!strncmp(argv[i], "--lang=", 7)) o.lang = argv[i] + 7;
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "vramlab: options go before the command: %s\n", argv[i]);
+            usage(stderr);
+            return 2;
+        } else if (nargs < 256) args[nargs++] = argv[i];
+    }
+
+    char datadir[1024], lessons[1100];
+    find_datadir(datadir, sizeof datadir, o.datadir);
+    snprintf(lessons, sizeof lessons, "%s/lessons", datadir);
+
+    if (cmd && !strcmp(cmd, "profiles")) {
+        printf("Simulator profiles (%s/assets/gpus; peak = 2 x clock x bus/8, GB/s = 1e9 B/s):\n",
+               datadir);
+        return gpu_profile_list(datadir, print_profile, datadir) ? 0 : 3;
+    }
+
+    struct gpu_config cfg = {.profile = o.profile, .datadir = datadir, .seed = o.seed,
+                             .deterministic = o.deterministic, .cap_fraction = o.cap};
+    struct gpu_dev *dev = NULL;
+    char why[1024];
+    gpu_status st = gpu_open(o.backend, &cfg, &dev, why, sizeof why);
+    if (st != GPU_OK) {
+        fprintf(stderr, "vramlab: no device backend: %s\n", why);
+        return st == GPU_ERR_ARG ? 2 : 3;
+    }
+    struct lt_runtime *rt = lt_runtime_new(dev, datadir);
+    lt_runtime_set_lang(rt, o.lang ? o.lang : locale_lang());
+
+    int rc;
+    if (!cmd || !known) {
+        if (cmd && nargs > 1) {
+            fprintf(stderr, "vramlab: unknown command '%s'\n", cmd);
+            usage(stderr);
+            rc = 2;
+        } else if (isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
+            struct tui_opts to = {.lessons_dir = lessons, .open_lesson = cmd,
+                                  .fallback_why = why};
+            rc = tui_run(rt, &to);
+        } else if (cmd) {
+            rc = cmd_run(rt, lessons, cmd, o.json);
+        } else {
+            rc = cmd_list(rt, lessons, o.json);
+        }
+    } else if (!strcmp(cmd, "list")) {
+        rc = cmd_list(rt, lessons, o.json);
+    } else if (!strcmp(cmd, "info")) {
+        rc = cmd_info(dev, why, o.json);
+    } else if (!strcmp(cmd, "run")) {
+        if (nargs != 1) {
+            fprintf(stderr, "vramlab: run needs one lesson id or file (e.g. vramlab run 1.3)\n");
+            rc = 2;
+        } else rc = cmd_run(rt, lessons, args[0], o.json);
+    } else if (!strcmp(cmd, "eval")) {
+        if (nargs != 1) {
+            fprintf(stderr, "vramlab: eval needs one Lua file\n");
+            rc = 2;
+        } else rc = cmd_eval(rt, args[0], o.json);
+    } else {
+        rc = cmd_check(rt, lessons, args, nargs);
+    }
+    lt_runtime_free(rt);
+    gpu_close(dev);
+    return rc;
+}

@@ -1,0 +1,983 @@
+/* tui_panel.c - live panel models and their widgets (see tui_panel.h). Models only store what
+ * the events said; every widget is recomputed from them for the width at hand, so a resize or a
+ * language switch never needs the experiment to run again. */
+#include "tui_panel.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "tui_wrap.h"
+
+#define MAX_POINTS 4096 /* per series */
+#define MAX_ROWS 1000
+#define MAX_ITEMS 64    /* bars, gauges, series, notes, map blocks per panel */
+#define MAX_PANELS 32
+
+struct pbar {
+    char *label, *unit;
+    double value;
+    int style;
+};
+struct pseries {
+    char *name;
+    int n, cap, style;
+    double *x, *y;
+};
+struct pgauge {
+    char *label, *unit;
+    double value, max;
+    int style;
+};
+struct pblock {
+    char *owner, *state;
+    double bytes;
+};
+struct prow {
+    int n;
+    char **cells;
+};
+
+struct pmodel {
+    char *id, *kind, *title, *x_label, *y_label, *unit;
+    bool logx, simulated, declared;
+    struct pbar bars[MAX_ITEMS];
+    int nbars;
+    struct pseries series[MAX_ITEMS];
+    int nseries;
+    struct prow *rows;
+    int nrows;
+    struct pgauge gauges[MAX_ITEMS];
+    int ngauges;
+    struct pblock map[MAX_ITEMS];
+    int nmap;
+    double map_total;
+    char *notes[MAX_ITEMS];
+    int nnotes;
+};
+
+struct tui_panelset {
+    bool ascii;
+    struct pmodel p[MAX_PANELS];
+    int n;
+    char *status;
+    char *log[TUI_LOG_MAX];
+    int nlog, log_head;
+};
+
+static bool g_fold; /* set around apply/declare: the UI thread is the only caller */
+
+static char *dup(const char *s)
+{
+    if (!s) s = "";
+    return g_fold ? tui_ascii_fold(s, strlen(s), NULL, NULL) : strdup(s);
+}
+
+static void set_str(char **dst, const char *s)
+{
+    char *n = dup(s);
+    if (!n) return; /* keep the old text rather than lose the panel */
+    free(*dst);
+    *dst = n;
+}
+
+static void model_clear(struct pmodel *m)
+{
+    for (int i = 0; i < m->nbars; i++) free(m->bars[i].label), free(m->bars[i].unit);
+    for (int i = 0; i < m->nseries; i++)
+        free(m->series[i].name), free(m->series[i].x), free(m->series[i].y);
+    for (int i = 0; i < m->nrows; i++) {
+        for (int k = 0; k < m->rows[i].n; k++) free(m->rows[i].cells[k]);
+        free(m->rows[i].cells);
+    }
+    free(m->rows);
+    for (int i = 0; i < m->ngauges; i++) free(m->gauges[i].label), free(m->gauges[i].unit);
+    for (int i = 0; i < m->nmap; i++) free(m->map[i].owner), free(m->map[i].state);
+    for (int i = 0; i < m->nnotes; i++) free(m->notes[i]);
+    m->nbars = m->nseries = m->nrows = m->ngauges = m->nmap = m->nnotes = 0;
+    m->rows = NULL;
+    m->map_total = 0;
+    m->simulated = false;
+}
+
+static void model_free(struct pmodel *m)
+{
+    model_clear(m);
+    free(m->id), free(m->kind), free(m->title), free(m->x_label), free(m->y_label), free(m->unit);
+    memset(m, 0, sizeof *m);
+}
+
+struct tui_panelset *tui_panelset_new(bool ascii)
+{
+    struct tui_panelset *ps = calloc(1, sizeof *ps);
+    if (ps) ps->ascii = ascii;
+    return ps;
+}
+
+void tui_panelset_free(struct tui_panelset *ps)
+{
+    if (!ps) return;
+    for (int i = 0; i < ps->n; i++) model_free(&ps->p[i]);
+    for (int i = 0; i < ps->nlog; i++) free(ps->log[i]);
+    free(ps->status);
+    free(ps);
+}
+
+void tui_panelset_clear(struct tui_panelset *ps)
+{
+    for (int i = 0; i < ps->n; i++) model_clear(&ps->p[i]);
+    /* panels that only events created go; declared ones stay, empty */
+    int k = 0;
+    for (int i = 0; i < ps->n; i++) {
+        if (ps->p[i].declared) ps->p[k++] = ps->p[i];
+        else model_free(&ps->p[i]);
+    }
+    for (int i = k; i < ps->n; i++) memset(&ps->p[i], 0, sizeof ps->p[i]);
+    ps->n = k;
+    for (int i = 0; i < ps->nlog; i++) free(ps->log[i]);
+    ps->nlog = ps->log_head = 0;
+    free(ps->status);
+    ps->status = NULL;
+}
+
+static struct pmodel *find(struct tui_panelset *ps, const char *id)
+{
+    char *f = dup(id); /* ids are stored as dup() made them */
+    struct pmodel *m = NULL;
+    for (int i = 0; f && i < ps->n && !m; i++)
+        if (!strcmp(ps->p[i].id, f)) m = &ps->p[i];
+    free(f);
+    return m;
+}
+
+static struct pmodel *add(struct tui_panelset *ps, const char *id, const char *kind)
+{
+    if (ps->n == MAX_PANELS) return NULL;
+    struct pmodel *m = &ps->p[ps->n];
+    memset(m, 0, sizeof *m);
+    m->id = dup(id), m->kind = dup(kind), m->title = dup(id);
+    m->x_label = dup(""), m->y_label = dup(""), m->unit = dup("");
+    if (!m->id || !m->kind || !m->title || !m->x_label || !m->y_label || !m->unit) {
+        model_free(m);
+        return NULL;
+    }
+    ps->n++;
+    return m;
+}
+
+static void declare(struct tui_panelset *ps, const struct lt_panel *p, int n);
+
+void tui_panelset_declare(struct tui_panelset *ps, const struct lt_panel *p, int n)
+{
+    g_fold = ps->ascii;
+    declare(ps, p, n);
+    g_fold = false;
+}
+
+static void declare(struct tui_panelset *ps, const struct lt_panel *p, int n)
+{
+    for (int i = 0; i < n; i++) {
+        struct pmodel *m = find(ps, p[i].id);
+        if (!m && !(m = add(ps, p[i].id, p[i].kind))) return;
+        m->declared = true;
+        set_str(&m->kind, p[i].kind);
+        set_str(&m->title, p[i].title && *p[i].title ? p[i].title : p[i].id);
+        set_str(&m->x_label, p[i].x_label);
+        set_str(&m->y_label, p[i].y_label);
+        set_str(&m->unit, p[i].unit);
+        m->logx = p[i].logx;
+        /* keep the declared order */
+        int at = (int)(m - ps->p);
+        if (at != i && i < ps->n) {
+            struct pmodel t = ps->p[i];
+            ps->p[i] = *m;
+            ps->p[at] = t;
+        }
+    }
+}
+
+static const char *kind_for(enum lt_event_type t)
+{
+    switch (t) {
+    case LT_EV_POINT: return "curve";
+    case LT_EV_ROW: return "table";
+    case LT_EV_GAUGE: return "gauge";
+    case LT_EV_MAP: return "map";
+    default: return "bars";
+    }
+}
+
+static int style_of(enum lt_style s)
+{
+    return s >= LT_MEASURED && s <= LT_REFERENCE ? TS_MEASURED + (int)s : TS_MEASURED;
+}
+
+static void log_add(struct tui_panelset *ps, const char *text)
+{
+    char *s = dup(text);
+    if (!s) return;
+    if (ps->nlog < TUI_LOG_MAX) {
+        ps->log[ps->nlog++] = s;
+    } else {
+        free(ps->log[ps->log_head]);
+        ps->log[ps->log_head] = s;
+        ps->log_head = (ps->log_head + 1) % TUI_LOG_MAX;
+    }
+}
+
+static bool add_point(struct pmodel *m, const struct lt_event *ev)
+{
+    struct pseries *s = NULL;
+    char *name = dup(ev->series);
+    if (!name) return false;
+    for (int i = 0; i < m->nseries; i++)
+        if (!strcmp(m->series[i].name, name)) s = &m->series[i];
+    if (!s) {
+        if (m->nseries == MAX_ITEMS) {
+            free(name);
+            return false;
+        }
+        s = &m->series[m->nseries];
+        memset(s, 0, sizeof *s);
+        s->name = name;
+        name = NULL;
+        s->style = TS_SERIES0 + m->nseries % 4;
+        m->nseries++;
+    }
+    free(name);
+    if (s->n == MAX_POINTS) return false;
+    if (s->n == s->cap) {
+        int nc = s->cap ? s->cap * 2 : 32;
+        double *nx = realloc(s->x, (size_t)nc * sizeof *nx);
+        if (!nx) return false;
+        s->x = nx;
+        double *ny = realloc(s->y, (size_t)nc * sizeof *ny);
+        if (!ny) return false;
+        s->y = ny, s->cap = nc;
+    }
+    s->x[s->n] = ev->x, s->y[s->n] = ev->y;
+    s->n++;
+    return true;
+}
+
+static bool add_row(struct pmodel *m, const struct lt_event *ev)
+{
+    if (m->nrows == MAX_ROWS) return false;
+    struct prow *nr = realloc(m->rows, (size_t)(m->nrows + 1) * sizeof *nr);
+    if (!nr) return false;
+    m->rows = nr;
+    int n = ev->ncells < 0 ? 0 : ev->ncells > LT_MAX_CELLS ? LT_MAX_CELLS : ev->ncells;
+    struct prow *r = &m->rows[m->nrows];
+    r->cells = calloc((size_t)(n ? n : 1), sizeof *r->cells);
+    if (!r->cells) return false;
+    r->n = n;
+    for (int i = 0; i < n; i++) r->cells[i] = dup(ev->cells[i]);
+    m->nrows++;
+    return true;
+}
+
+static bool set_map(struct pmodel *m, const struct lt_event *ev)
+{
+    for (int i = 0; i < m->nmap; i++) free(m->map[i].owner), free(m->map[i].state);
+    m->nmap = 0;
+    m->map_total = ev->value;
+    int n = ev->ncells < 0 ? 0 : ev->ncells > LT_MAX_CELLS ? LT_MAX_CELLS : ev->ncells;
+    for (int i = 0; i < n && m->nmap < MAX_ITEMS; i++) {
+        const char *c = ev->cells[i] ? ev->cells[i] : "";
+        const char *b = strrchr(c, ':');
+        const char *st = b ? b : c;
+        while (st > c && st[-1] != ':') st--;
+        struct pblock *k = &m->map[m->nmap];
+        char *o = b && st > c ? strndup(c, (size_t)(st - 1 - c)) : strdup(b ? "" : c);
+        char *t = b && st > c ? strndup(st, (size_t)(b - st)) : strndup(c, b ? (size_t)(b - c) : 0);
+        k->owner = o ? dup(o) : NULL;
+        k->state = t ? dup(t) : NULL;
+        free(o), free(t);
+        k->bytes = b ? atof(b + 1) : 0;
+        if (!k->owner || !k->state) {
+            free(k->owner), free(k->state);
+            return false;
+        }
+        m->nmap++;
+    }
+    return true;
+}
+
+static bool apply(struct tui_panelset *ps, const struct lt_event *ev);
+
+bool tui_panelset_apply(struct tui_panelset *ps, const struct lt_event *ev)
+{
+    g_fold = ps->ascii;
+    bool r = apply(ps, ev);
+    g_fold = false;
+    return r;
+}
+
+static bool apply(struct tui_panelset *ps, const struct lt_event *ev)
+{
+    switch (ev->type) {
+    case LT_EV_PRINT: log_add(ps, ev->text); return true;
+    case LT_EV_STATUS: set_str(&ps->status, ev->text); return true;
+    default: break;
+    }
+    struct pmodel *m = find(ps, ev->panel);
+    if (!m && !(m = add(ps, ev->panel, kind_for(ev->type)))) return false;
+    if (ev->style == LT_SIMULATED) m->simulated = true;
+    switch (ev->type) {
+    case LT_EV_POINT: return add_point(m, ev);
+    case LT_EV_BAR: {
+        char *label = dup(ev->series);
+        if (!label) return false;
+        struct pbar *b = NULL;
+        for (int i = 0; i < m->nbars; i++)
+            if (!strcmp(m->bars[i].label, label)) b = &m->bars[i];
+        if (!b) {
+            if (m->nbars == MAX_ITEMS || !(m->bars[m->nbars].unit = dup(""))) {
+                free(label);
+                return false;
+            }
+            b = &m->bars[m->nbars++];
+            b->label = label;
+        } else {
+            free(label);
+        }
+        set_str(&b->unit, ev->unit && *ev->unit ? ev->unit : m->unit);
+        b->value = ev->value, b->style = style_of(ev->style);
+        return true;
+    }
+    case LT_EV_ROW: return add_row(m, ev);
+    case LT_EV_GAUGE: {
+        char *label = dup(ev->series);
+        if (!label) return false;
+        struct pgauge *g = NULL;
+        for (int i = 0; i < m->ngauges; i++)
+            if (!strcmp(m->gauges[i].label, label)) g = &m->gauges[i];
+        if (!g) {
+            if (m->ngauges == MAX_ITEMS || !(m->gauges[m->ngauges].unit = dup(""))) {
+                free(label);
+                return false;
+            }
+            g = &m->gauges[m->ngauges++];
+            g->label = label;
+        } else {
+            free(label);
+        }
+        set_str(&g->unit, ev->unit && *ev->unit ? ev->unit : m->unit);
+        g->value = ev->value, g->max = ev->max, g->style = style_of(ev->style);
+        return true;
+    }
+    case LT_EV_NOTE: {
+        char *t = dup(ev->text);
+        if (!t) return false;
+        for (int i = 0; i < m->nnotes; i++)
+            if (!strcmp(m->notes[i], t)) {
+                free(t);
+                return false;
+            }
+        if (m->nnotes == MAX_ITEMS) {
+            free(t);
+            return false;
+        }
+        m->notes[m->nnotes++] = t;
+        return true;
+    }
+    case LT_EV_MAP: return set_map(m, ev);
+    case LT_EV_CLEAR: {
+        bool declared = m->declared;
+        model_clear(m);
+        m->declared = declared;
+        return true;
+    }
+    default: return false;
+    }
+}
+
+const char *tui_panelset_status(const struct tui_panelset *ps)
+{
+    return ps->status ? ps->status : "";
+}
+
+int tui_panelset_nlog(const struct tui_panelset *ps) { return ps->nlog; }
+
+const char *tui_panelset_log(const struct tui_panelset *ps, int i)
+{
+    if (i < 0 || i >= ps->nlog) return "";
+    return ps->log[(ps->log_head + i) % TUI_LOG_MAX];
+}
+
+bool tui_panelset_has_data(const struct tui_panelset *ps)
+{
+    for (int i = 0; i < ps->n; i++) {
+        const struct pmodel *m = &ps->p[i];
+        if (m->nbars || m->nseries || m->nrows || m->ngauges || m->nmap || m->nnotes) return true;
+    }
+    return ps->nlog > 0;
+}
+
+/* ---- formatting --------------------------------------------------------------------------- */
+
+void tui_fmt_num(double v, char *buf, size_t n)
+{
+    double a = fabs(v);
+    if (isnan(v) || isinf(v)) snprintf(buf, n, "n/a");
+    else if (a >= 1e7) snprintf(buf, n, "%.3g", v);
+    else if (a >= 1000) snprintf(buf, n, "%.0f", v);
+    else if (a >= 100) snprintf(buf, n, "%.1f", v);
+    else if (a >= 1) snprintf(buf, n, "%.2f", v);
+    else if (a >= 0.001 || a == 0) snprintf(buf, n, "%.3f", v);
+    else snprintf(buf, n, "%.2e", v);
+}
+
+void tui_fmt_bytes(double b, char *buf, size_t n)
+{
+    static const char *const u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int i = 0;
+    if (isnan(b) || isinf(b)) {
+        snprintf(buf, n, "n/a");
+        return;
+    }
+    while (fabs(b) >= 1024 && i < 4) b /= 1024, i++;
+    if (i == 0) snprintf(buf, n, "%.0f B", b);
+    else snprintf(buf, n, "%.*f %s", fabs(b) >= 100 ? 0 : 1, b, u[i]);
+}
+
+/* Short byte labels for an axis: 4K, 64K, 1M, 256M, 1G. */
+static void fmt_axis_bytes(double b, char *buf, size_t n)
+{
+    static const char *const u[] = {"", "K", "M", "G", "T"};
+    int i = 0;
+    while (b >= 1024 && i < 4) b /= 1024, i++;
+    if (fabs(b - round(b)) < 1e-9) snprintf(buf, n, "%.0f%s", b, u[i]);
+    else snprintf(buf, n, "%.1f%s", b, u[i]);
+}
+
+/* ---- widgets ------------------------------------------------------------------------------ */
+
+struct ctx {
+    struct tui_lines *L;
+    int width;
+    bool ascii;
+    const char *lang;
+    const struct tui_glyphs *g;
+};
+
+static bool zh(const struct ctx *c) { return c->lang && !strcmp(c->lang, "zh"); }
+
+static void header(const struct ctx *c, const struct pmodel *m)
+{
+    struct tui_lb b = {.L = c->L};
+    const char *tag = m->simulated ? (zh(c) && !c->ascii ? "SIMULATED 模拟" : "SIMULATED") : "";
+    int tw = tui_width(tag, strlen(tag));
+    int room = c->width - (tw ? tw + 3 : 0);
+    if (room < 1) room = c->width, tw = 0;
+    int titw = tui_width(m->title, strlen(m->title));
+    tui_lb_fit(&b, m->title, titw < room ? titw : room, TUI_LEFT, c->ascii, TS_PANEL_HEAD);
+    if (tw) {
+        tui_lb_pad(&b, c->width - tw - 2, TS_PLAIN);
+        tui_lb_puts(&b, "[", TS_SIMULATED);
+        tui_lb_puts(&b, tag, TS_SIMULATED);
+        tui_lb_puts(&b, "]", TS_SIMULATED);
+    }
+    tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    tui_lb_free(&b);
+}
+
+static void text_line(const struct ctx *c, const char *s, int style)
+{
+    struct tui_render_opts o = {c->width, c->lang, c->ascii, -1};
+    tui_render_para(c->L, s, strlen(s), style, false, "", TS_PLAIN, &o);
+}
+
+static const char *style_tag(int style, bool ascii)
+{
+    switch (style) {
+    case TS_SIMULATED: return "SIM";
+    case TS_THEORETICAL: return "theory";
+    case TS_REFERENCE: return "ref";
+    default: return "";
+    }
+}
+
+/* Fill glyph by meaning, so the kinds differ without colour too. */
+static const char *fill_of(int style, bool ascii)
+{
+    switch (style) {
+    case TS_SIMULATED: return ascii ? "=" : "▓";
+    case TS_THEORETICAL: return ascii ? "-" : "░";
+    case TS_REFERENCE: return ascii ? ":" : "▒";
+    default: return ascii ? "#" : "█";
+    }
+}
+
+static void bar_run(struct tui_lb *b, double frac, int w, int style, bool ascii)
+{
+    static const char *const eighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
+    if (!(frac >= 0)) frac = 0;
+    if (frac > 1) frac = 1;
+    int units = (int)lround(frac * w * 8);
+    if (units == 0 && frac > 0) units = 1; /* a small value still shows */
+    bool eighths_ok = style == TS_MEASURED && !ascii;
+    if (!eighths_ok) units = (units + 7) / 8 * 8;
+    if (units > w * 8) units = w * 8;
+    int full = units / 8, part = units % 8;
+    const char *fill = fill_of(style, ascii);
+    tui_lb_repeat(b, fill, full, style);
+    int used = full;
+    if (part && used < w && eighths_ok) {
+        tui_lb_puts(b, eighths[part], style);
+        used++;
+    }
+    tui_lb_repeat(b, " ", w - used, TS_PLAIN);
+}
+
+static void w_bars(const struct ctx *c, const struct pmodel *m)
+{
+    double max = 0;
+    int lw = 0, vw = 0, tagw = 0;
+    char val[MAX_ITEMS][64];
+    for (int i = 0; i < m->nbars; i++) {
+        const struct pbar *b = &m->bars[i];
+        if (b->value > max) max = b->value;
+        int l = tui_width(b->label, strlen(b->label));
+        if (l > lw) lw = l;
+        char num[32];
+        tui_fmt_num(b->value, num, sizeof num);
+        snprintf(val[i], sizeof val[i], "%s%s%s", num, *b->unit ? " " : "", b->unit);
+        int v = tui_width(val[i], strlen(val[i]));
+        if (v > vw) vw = v;
+        int t = (int)strlen(style_tag(b->style, c->ascii));
+        if (t > tagw) tagw = t;
+    }
+    if (lw > c->width / 3) lw = c->width / 3;
+    int barw = c->width - lw - vw - 3 - (tagw ? tagw + 1 : 0);
+    bool two = barw < 6; /* label on its own line, the bar under it */
+    if (two) barw = c->width - vw - 1 - (tagw ? tagw + 1 : 0);
+    struct tui_lb b = {.L = c->L};
+    for (int i = 0; i < m->nbars; i++) {
+        const struct pbar *p = &m->bars[i];
+        if (two) {
+            tui_lb_fit(&b, p->label, c->width, TUI_LEFT, c->ascii, TS_PLAIN);
+            tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+        } else {
+            tui_lb_fit(&b, p->label, lw, TUI_LEFT, c->ascii, TS_PLAIN);
+            tui_lb_puts(&b, " ", TS_PLAIN);
+        }
+        if (barw > 0) bar_run(&b, max > 0 ? p->value / max : 0, barw, p->style, c->ascii);
+        tui_lb_puts(&b, " ", TS_PLAIN);
+        tui_lb_fit(&b, val[i], vw, TUI_RIGHT, c->ascii, p->style);
+        if (tagw) {
+            tui_lb_puts(&b, " ", TS_PLAIN);
+            tui_lb_fit(&b, style_tag(p->style, c->ascii), tagw, TUI_LEFT, c->ascii, p->style);
+        }
+        /* a very narrow panel: never wider than the width */
+        if (b.width > c->width) {
+            char *s = strndup(b.s, (size_t)b.len);
+            b.len = b.width = 0;
+            if (s) tui_lb_fit(&b, s, c->width, TUI_LEFT, c->ascii, p->style);
+            free(s);
+        }
+        tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    }
+    tui_lb_free(&b);
+}
+
+static void w_gauges(const struct ctx *c, const struct pmodel *m)
+{
+    struct tui_lb b = {.L = c->L};
+    for (int i = 0; i < m->ngauges; i++) {
+        const struct pgauge *g = &m->gauges[i];
+        char v[32], mx[32], txt[128];
+        tui_fmt_num(g->value, v, sizeof v);
+        tui_fmt_num(g->max, mx, sizeof mx);
+        double frac = g->max > 0 ? g->value / g->max : 0;
+        if (g->max > 0)
+            snprintf(txt, sizeof txt, "%s / %s %s %3.0f%%", v, mx, g->unit, frac * 100);
+        else
+            snprintf(txt, sizeof txt, "%s %s", v, g->unit);
+        tui_lb_fit(&b, g->label, c->width, TUI_LEFT, c->ascii, TS_PLAIN);
+        tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+        int tw = tui_width(txt, strlen(txt));
+        int bw = c->width - tw - 3;
+        if (bw >= 4) {
+            tui_lb_puts(&b, "[", TS_RULE);
+            bar_run(&b, frac, bw, g->style, c->ascii);
+            tui_lb_puts(&b, "] ", TS_RULE);
+            tui_lb_puts(&b, txt, g->style);
+        } else {
+            tui_lb_fit(&b, txt, c->width, TUI_LEFT, c->ascii, g->style);
+        }
+        tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    }
+    tui_lb_free(&b);
+}
+
+static void w_table(const struct ctx *c, const struct pmodel *m)
+{
+    if (!m->nrows) return;
+    int cols = 1;
+    for (int r = 0; r < m->nrows; r++)
+        if (m->rows[r].n > cols) cols = m->rows[r].n;
+    const char **cells = calloc((size_t)m->nrows * (size_t)cols, sizeof *cells);
+    if (!cells) {
+        c->L->oom = true;
+        return;
+    }
+    for (int r = 0; r < m->nrows; r++)
+        for (int k = 0; k < cols; k++)
+            cells[r * cols + k] = k < m->rows[r].n ? m->rows[r].cells[k] : "";
+    struct tui_render_opts o = {c->width, c->lang, c->ascii, -1};
+    tui_render_table(c->L, cells, m->nrows, cols, m->nrows > 1, &o);
+    free(cells);
+}
+
+/* The memory map: one letter per owner (A, B, ...), lower case when the state is not "used"
+ * / "allocated", a dot for free space; a legend gives owner, state and size. */
+static void w_map(const struct ctx *c, const struct pmodel *m)
+{
+    double total = m->map_total, sum = 0;
+    for (int i = 0; i < m->nmap; i++) sum += m->map[i].bytes > 0 ? m->map[i].bytes : 0;
+    if (!(total > 0)) total = sum;
+    if (!(total > 0)) return;
+    int rows = c->width < 60 ? 3 : 2, len = c->width * rows;
+    char owners[MAX_ITEMS][64];
+    int nown = 0, who[MAX_ITEMS];
+    for (int i = 0; i < m->nmap; i++) {
+        int k;
+        for (k = 0; k < nown; k++)
+            if (!strcmp(owners[k], m->map[i].owner)) break;
+        if (k == nown && nown < 26) snprintf(owners[nown++], sizeof owners[0], "%s", m->map[i].owner);
+        who[i] = k < 26 ? k : 25;
+    }
+    char *cells = malloc((size_t)len);
+    unsigned char *sty = malloc((size_t)len);
+    if (!cells || !sty) {
+        free(cells), free(sty);
+        c->L->oom = true;
+        return;
+    }
+    memset(cells, '.', (size_t)len);
+    memset(sty, TS_DIM, (size_t)len);
+    double at = 0;
+    for (int i = 0; i < m->nmap; i++) {
+        const struct pblock *k = &m->map[i];
+        if (!(k->bytes > 0)) continue;
+        int a = (int)lround(at / total * len), e = (int)lround((at + k->bytes) / total * len);
+        if (e == a && a < len) e = a + 1; /* every block visible */
+        if (e > len) e = len;
+        at += k->bytes;
+        bool free_ = !strcasecmp(k->state, "free");
+        bool used = !strcasecmp(k->state, "used") || !strcasecmp(k->state, "allocated") ||
+                    !strcasecmp(k->state, "active") || !*k->state;
+        char ch = free_ ? '.' : (char)((used ? 'A' : 'a') + who[i]);
+        for (int x = a; x < e; x++) {
+            cells[x] = ch;
+            sty[x] = free_ ? TS_DIM : (unsigned char)(TS_SERIES0 + who[i] % 4);
+        }
+    }
+    struct tui_lb b = {.L = c->L};
+    for (int r = 0; r < rows; r++) {
+        for (int x = 0; x < c->width; x++) {
+            char ch = cells[r * c->width + x];
+            if (ch == '.' && !c->ascii) tui_lb_puts(&b, "·", TS_DIM);
+            else tui_lb_put(&b, &ch, 1, sty[r * c->width + x]);
+        }
+        tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    }
+    free(cells);
+    free(sty);
+    for (int i = 0; i < m->nmap; i++) {
+        const struct pblock *k = &m->map[i];
+        char sz[32], line[256];
+        tui_fmt_bytes(k->bytes, sz, sizeof sz);
+        bool free_ = !strcasecmp(k->state, "free");
+        bool used = !strcasecmp(k->state, "used") || !strcasecmp(k->state, "allocated") ||
+                    !strcasecmp(k->state, "active") || !*k->state;
+        char ch = free_ ? '.' : (char)((used ? 'A' : 'a') + who[i]);
+        const char *sep = *k->owner && *k->state ? (c->ascii ? " / " : " · ") : "";
+        snprintf(line, sizeof line, "%c %s%s%s  %s", ch, k->owner, sep, k->state, sz);
+        struct tui_render_opts o = {c->width, c->lang, c->ascii, -1};
+        tui_render_para(c->L, line, strlen(line), free_ ? TS_DIM : TS_SERIES0 + who[i] % 4,
+                        false, "", TS_PLAIN, &o);
+    }
+    char tot[32], line[96];
+    tui_fmt_bytes(total, tot, sizeof tot);
+    snprintf(line, sizeof line, zh(c) && !c->ascii ? "总计 %s" : "total %s", tot);
+    text_line(c, line, TS_DIM);
+    tui_lb_free(&b);
+}
+
+/* ---- the curve ---------------------------------------------------------------------------- */
+
+static bool bytes_axis(const char *label)
+{
+    return label && (strcasestr(label, "byte") || !strcmp(label, "B") || strstr(label, "字节"));
+}
+
+static double nice_ceil(double v)
+{
+    if (!(v > 0)) return 1;
+    double p = pow(10, floor(log10(v))), f = v / p;
+    double n = f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10;
+    return n * p;
+}
+
+struct plot {
+    int pw, ph, dw, dh;
+    double x0, x1, ymax;
+    bool logx;
+    unsigned char *bits;
+    unsigned char *own;
+};
+
+static double fx(const struct plot *p, double x) { return p->logx ? log10(x) : x; }
+
+static int col_of(const struct plot *p, double x)
+{
+    double a = fx(p, p->x0), b = fx(p, p->x1);
+    double t = b > a ? (fx(p, x) - a) / (b - a) : 0.5;
+    int c = (int)lround(t * (p->dw - 1));
+    return c < 0 ? 0 : c >= p->dw ? p->dw - 1 : c;
+}
+
+static int row_of(const struct plot *p, double y)
+{
+    double t = p->ymax > 0 ? y / p->ymax : 0;
+    if (!(t >= 0)) t = 0;
+    if (t > 1) t = 1;
+    return p->dh - 1 - (int)lround(t * (p->dh - 1));
+}
+
+static void dot(struct plot *p, int dx, int dy, int series, bool braille)
+{
+    static const unsigned char bit[2][4] = {{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}};
+    if (dx < 0 || dy < 0 || dx >= p->dw || dy >= p->dh) return;
+    int cx = braille ? dx / 2 : dx, cy = braille ? dy / 4 : dy;
+    p->bits[cy * p->pw + cx] |= braille ? bit[dx % 2][dy % 4] : 1;
+    p->own[cy * p->pw + cx] = (unsigned char)series;
+}
+
+static void seg(struct plot *p, int x0, int y0, int x1, int y1, int s, bool braille)
+{
+    int dx = abs(x1 - x0), sx = x0 < x1 ? 1 : -1, dy = -abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
+    int err = dx + dy;
+    for (int guard = 0; guard < 100000; guard++) {
+        dot(p, x0, y0, s, braille);
+        if (x0 == x1 && y0 == y1) break;
+        int e2 = 2 * err;
+        if (e2 >= dy) err += dy, x0 += sx;
+        if (e2 <= dx) err += dx, y0 += sy;
+    }
+}
+
+/* Points usually arrive in x order: insertion sort is linear then. */
+static void sort_by_x(int *idx, int k, const double *x)
+{
+    for (int i = 1; i < k; i++) {
+        int v = idx[i], j = i;
+        while (j > 0 && x[idx[j - 1]] > x[v]) idx[j] = idx[j - 1], j--;
+        idx[j] = v;
+    }
+}
+
+static void w_curve(const struct ctx *c, const struct pmodel *m)
+{
+    bool braille = !c->ascii;
+    bool bytes = bytes_axis(m->x_label);
+    struct plot p = {0};
+    p.logx = m->logx;
+    bool any = false;
+    double ymax = 0;
+    for (int s = 0; s < m->nseries; s++)
+        for (int i = 0; i < m->series[s].n; i++) {
+            double x = m->series[s].x[i], y = m->series[s].y[i];
+            if (isnan(x) || isnan(y) || isinf(x) || isinf(y) || (p.logx && x <= 0)) continue;
+            if (!any || x < p.x0) p.x0 = x;
+            if (!any || x > p.x1) p.x1 = x;
+            if (y > ymax) ymax = y;
+            any = true;
+        }
+    if (!any) return;
+    p.ymax = nice_ceil(ymax);
+    char ytop[32], ymid[32], ybot[32];
+    tui_fmt_num(p.ymax, ytop, sizeof ytop);
+    tui_fmt_num(p.ymax / 2, ymid, sizeof ymid);
+    snprintf(ybot, sizeof ybot, "0");
+    int yl = (int)strlen(ytop);
+    if ((int)strlen(ymid) > yl) yl = (int)strlen(ymid);
+    p.pw = c->width - yl - 1;
+    if (p.pw < 8) { /* too narrow for a plot: the points as text */
+        for (int s = 0; s < m->nseries; s++)
+            for (int i = 0; i < m->series[s].n; i++) {
+                char xs[32], ys[32], line[96];
+                if (bytes) fmt_axis_bytes(m->series[s].x[i], xs, sizeof xs);
+                else tui_fmt_num(m->series[s].x[i], xs, sizeof xs);
+                tui_fmt_num(m->series[s].y[i], ys, sizeof ys);
+                snprintf(line, sizeof line, "%s %s", xs, ys);
+                text_line(c, line, m->series[s].style);
+            }
+        return;
+    }
+    p.ph = c->width / 5;
+    if (p.ph < 5) p.ph = 5;
+    if (p.ph > 10) p.ph = 10;
+    p.dw = braille ? p.pw * 2 : p.pw;
+    p.dh = braille ? p.ph * 4 : p.ph;
+    p.bits = calloc((size_t)(p.pw * p.ph), 1);
+    p.own = calloc((size_t)(p.pw * p.ph), 1);
+    int *idx = NULL;
+    if (!p.bits || !p.own) goto out;
+    for (int s = 0; s < m->nseries; s++) {
+        const struct pseries *se = &m->series[s];
+        free(idx);
+        idx = malloc((size_t)(se->n ? se->n : 1) * sizeof *idx);
+        if (!idx) goto out;
+        int k = 0;
+        for (int i = 0; i < se->n; i++)
+            if (!isnan(se->x[i]) && !isnan(se->y[i]) && !isinf(se->x[i]) && !isinf(se->y[i]) &&
+                !(p.logx && se->x[i] <= 0))
+                idx[k++] = i;
+        sort_by_x(idx, k, se->x);
+        for (int i = 0; i < k; i++) {
+            int x = col_of(&p, se->x[idx[i]]), y = row_of(&p, se->y[idx[i]]);
+            if (i == 0) dot(&p, x, y, s, braille);
+            else seg(&p, col_of(&p, se->x[idx[i - 1]]), row_of(&p, se->y[idx[i - 1]]), x, y, s, braille);
+        }
+    }
+    struct tui_lb b = {.L = c->L};
+    int mid = (p.ph - 1) / 2;
+    for (int r = 0; r < p.ph; r++) {
+        const char *lab = r == 0 ? ytop : r == p.ph - 1 ? ybot : r == mid ? ymid : "";
+        tui_lb_fit(&b, lab, yl, TUI_RIGHT, c->ascii, TS_DIM);
+        tui_lb_puts(&b, c->g->v, TS_RULE);
+        for (int x = 0; x < p.pw; x++) {
+            unsigned char v = p.bits[r * p.pw + x];
+            int sty = TS_SERIES0 + p.own[r * p.pw + x] % 4;
+            if (!v) {
+                tui_lb_put(&b, " ", 1, TS_PLAIN);
+            } else if (braille) {
+                char u[4];
+                int l = tui_utf8_encode(0x2800u + v, u);
+                tui_lb_put(&b, u, (size_t)l, sty);
+            } else {
+                static const char marks[] = "*o+x";
+                tui_lb_put(&b, &marks[p.own[r * p.pw + x] % 4], 1, sty);
+            }
+        }
+        tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    }
+    /* x axis: ticks where labels fit */
+    char *axis = malloc((size_t)p.pw + 1);
+    char *labels = malloc((size_t)p.pw * 4 + 1);
+    if (!axis || !labels) {
+        free(axis), free(labels);
+        tui_lb_free(&b);
+        goto out;
+    }
+    memset(axis, 0, (size_t)p.pw + 1);
+    memset(labels, ' ', (size_t)p.pw);
+    labels[p.pw] = 0;
+    double ticks[64];
+    int nt = 0;
+    if (p.logx && p.x1 > p.x0) {
+        /* powers of 2 for bytes (1K, 32K, 1M: exponent steps of 1, 2, 5, 10), else of 10 */
+        static const int steps2[] = {1, 2, 5, 10, 20, 40}, steps10[] = {1, 2, 3, 5, 10, 20};
+        const int *steps = bytes ? steps2 : steps10;
+        double base = bytes ? 2 : 10;
+        double lo = ceil(log(p.x0) / log(base) - 1e-9), hi = floor(log(p.x1) / log(base) + 1e-9);
+        int step = steps[5];
+        for (int k = 0; k < 6; k++) {
+            double first = ceil(lo / steps[k]) * steps[k];
+            int count = first <= hi ? (int)((hi - first) / steps[k]) + 1 : 0;
+            if (count * 6 <= p.pw) {
+                step = steps[k];
+                break;
+            }
+        }
+        for (double e = ceil(lo / step) * step; e <= hi && nt < 64; e += step)
+            ticks[nt++] = pow(base, e);
+    } else {
+        ticks[nt++] = p.x0;
+        if (p.x1 > p.x0) {
+            ticks[nt++] = (p.x0 + p.x1) / 2;
+            ticks[nt++] = p.x1;
+        }
+    }
+    int last_end = -1;
+    for (int i = 0; i < nt; i++) {
+        char t[32];
+        if (bytes) fmt_axis_bytes(ticks[i], t, sizeof t);
+        else tui_fmt_num(ticks[i], t, sizeof t);
+        int cx = col_of(&p, ticks[i]) / (braille ? 2 : 1), tl = (int)strlen(t);
+        int start = cx - tl / 2;
+        if (start < 0) start = 0;
+        if (start + tl > p.pw) start = p.pw - tl;
+        if (start <= last_end || start < 0) continue;
+        memcpy(labels + start, t, (size_t)tl);
+        last_end = start + tl;
+        axis[cx] = 1;
+    }
+    tui_lb_pad(&b, yl, TS_PLAIN);
+    tui_lb_puts(&b, c->g->bl, TS_RULE);
+    for (int x = 0; x < p.pw; x++) tui_lb_puts(&b, axis[x] ? c->g->bj : c->g->h, TS_RULE);
+    tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    tui_lb_pad(&b, yl + 1, TS_PLAIN);
+    tui_lb_puts(&b, labels, TS_DIM);
+    tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    free(axis);
+    free(labels);
+    /* legend and axis names */
+    for (int s = 0; s < m->nseries; s++) {
+        const char *mark = braille ? "⣿" : (const char[]){"*o+x"[s % 4], 0};
+        tui_lb_puts(&b, mark, m->series[s].style);
+        tui_lb_puts(&b, " ", TS_PLAIN);
+        tui_lb_fit(&b, m->series[s].name, c->width - 2 > 0 ? (tui_width(m->series[s].name, strlen(m->series[s].name)) < c->width - 2 ? tui_width(m->series[s].name, strlen(m->series[s].name)) : c->width - 2) : 0, TUI_LEFT, c->ascii, TS_PLAIN);
+        tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    }
+    tui_lb_free(&b);
+    char ax[256];
+    const char *yname = *m->y_label ? m->y_label : m->unit;
+    snprintf(ax, sizeof ax, "x: %s%s   y: %s", *m->x_label ? m->x_label : "x",
+             p.logx ? (zh(c) && !c->ascii ? "（对数）" : " (log)") : "", *yname ? yname : "y");
+    text_line(c, ax, TS_DIM);
+out:
+    free(idx);
+    free(p.bits);
+    free(p.own);
+}
+
+void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int width, bool ascii,
+                         const char *lang)
+{
+    struct ctx c = {L, width < 1 ? 1 : width, ascii, lang, tui_glyphs(ascii)};
+    bool first = true;
+    for (int i = 0; i < ps->n; i++) {
+        const struct pmodel *m = &ps->p[i];
+        if (!first) {
+            struct tui_lb b = {.L = L};
+            tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+        }
+        first = false;
+        header(&c, m);
+        bool empty = !(m->nbars || m->nseries || m->nrows || m->ngauges || m->nmap);
+        bool curve = !strcmp(m->kind, "curve"), table = !strcmp(m->kind, "table"),
+             gauge = !strcmp(m->kind, "gauge"), map = !strcmp(m->kind, "map");
+        if (empty) text_line(&c, zh(&c) && !ascii ? "（尚无数据）" : "(no data yet)", TS_DIM);
+        /* the panel's own kind first; data of another shape still shows, under it */
+        if (curve) w_curve(&c, m);
+        if (table) w_table(&c, m);
+        if (gauge) w_gauges(&c, m);
+        if (map) w_map(&c, m);
+        if (m->nbars) w_bars(&c, m);
+        if (!gauge && m->ngauges) w_gauges(&c, m);
+        if (!curve && m->nseries) w_curve(&c, m);
+        if (!table && m->nrows) w_table(&c, m);
+        if (!map && m->nmap) w_map(&c, m);
+        for (int k = 0; k < m->nnotes; k++) {
+            struct tui_render_opts o = {c.width, lang, ascii, -1};
+            tui_render_para(L, m->notes[k], strlen(m->notes[k]), TS_PLAIN, false, "! ",
+                            TS_WARN_LABEL, &o);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+/* tui_panel.h - the live panel's models and widgets. A panel set belongs to one experiment: the
+ * sink feeds it struct lt_event's (bars, curve points, table rows, gauges, a memory map, notes,
+ * the status line and print() lines), and it renders to styled lines for a width: bars with
+ * value and unit, a sweep curve on a log-x axis drawn in braille (or ASCII), tables, gauges and
+ * a memory map by owner/state. Anything SIMULATED says so in words, not only in colour.
+ * Pure: no ncurses, no Lua calls (lt.h is used for its types only). */
+#ifndef TUI_PANEL_H
+#define TUI_PANEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lt.h"
+#include "tui_render.h"
+
+struct tui_panelset;
+
+/* ascii: a non-UTF-8 terminal; every string an event brings is folded to ASCII on arrival. */
+struct tui_panelset *tui_panelset_new(bool ascii);
+void tui_panelset_free(struct tui_panelset *ps);
+/* Forget all data (a new run), keep the declared panels. */
+void tui_panelset_clear(struct tui_panelset *ps);
+/* (Re)declare the experiment's panels in order: ids keep their data; titles and labels are
+ * replaced (the language may have changed). */
+void tui_panelset_declare(struct tui_panelset *ps, const struct lt_panel *p, int n);
+/* Apply one event; true when what is shown changed. Events for an undeclared panel id create
+ * one whose kind follows the event. Strings are copied. */
+bool tui_panelset_apply(struct tui_panelset *ps, const struct lt_event *ev);
+
+/* The experiment status line ("" when none) and whether it reports an error. */
+const char *tui_panelset_status(const struct tui_panelset *ps);
+/* print() lines, oldest first; at most the last TUI_LOG_MAX are kept. */
+#define TUI_LOG_MAX 200
+int tui_panelset_nlog(const struct tui_panelset *ps);
+const char *tui_panelset_log(const struct tui_panelset *ps, int i);
+bool tui_panelset_has_data(const struct tui_panelset *ps);
+
+/* Render every panel for `width` columns (a blank line between panels). */
+void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int width, bool ascii,
+                         const char *lang);
+
+/* Number formatting shared by the views: "n/a" for NaN/inf; about four significant digits. */
+void tui_fmt_num(double v, char *buf, size_t n);
+/* Capacities in binary units (KiB, MiB, GiB), as the design asks. */
+void tui_fmt_bytes(double b, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,302 @@
+/* tui_term.c - terminal ownership (see tui_term.h). The restore path for fatal signals does not
+ * call ncurses: it writes the saved termios back and sends the precomputed "leave the alternate
+ * screen, show the cursor, reset attributes, stop mouse reports" bytes with write(2), both
+ * async-signal-safe, then re-raises the signal with its default action so a core dump or the
+ * parent's wait status still tells the truth. */
+#include "tui_term.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <term.h>
+#include <termios.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "tui_wrap.h"
+
+static struct {
+    bool active, utf8, color, saved_ok, atexit_set;
+    SCREEN *scr;
+    struct termios saved;
+    char reset[256]; /* bytes that put the screen back, computed while ncurses is up */
+    size_t reset_len;
+    int attr[TS_COUNT];
+} T;
+
+static volatile sig_atomic_t g_signal;
+
+static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static const int fatal_signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
+static char altstack[1 << 16];
+
+static void on_quit(int sig) { g_signal = sig; }
+
+/* Async-signal-safe restore: termios and raw bytes only. */
+static void raw_restore(void)
+{
+    if (T.reset_len) {
+        ssize_t r = write(STDOUT_FILENO, T.reset, T.reset_len);
+        (void)r;
+    }
+    if (T.saved_ok) tcsetattr(STDOUT_FILENO, TCSANOW, &T.saved);
+}
+
+static void on_fatal(int sig)
+{
+    if (T.active) raw_restore();
+    T.active = false;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+}
+
+static void install_signals(bool on)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    /* no SA_RESTART: a blocking read returns, so the loop sees the flag at once */
+    sa.sa_handler = on ? on_quit : SIG_DFL;
+    for (size_t i = 0; i < sizeof quit_signals / sizeof *quit_signals; i++)
+        sigaction(quit_signals[i], &sa, NULL);
+    if (on) {
+        stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack, .ss_flags = 0};
+        sigaltstack(&ss, NULL); /* a stack overflow still gets its terminal back */
+        sa.sa_flags = SA_ONSTACK | SA_NODEFER;
+    }
+    sa.sa_handler = on ? on_fatal : SIG_DFL;
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++)
+        sigaction(fatal_signals[i], &sa, NULL);
+}
+
+/* Append a terminfo string without its $<..> padding. */
+static void add_cap(const char *name)
+{
+    char *s = tigetstr((char *)name);
+    if (!s || s == (char *)-1) return;
+    for (; *s && T.reset_len + 1 < sizeof T.reset; s++) {
+        if (s[0] == '$' && s[1] == '<') {
+            const char *e = strchr(s, '>');
+            if (e) {
+                s = (char *)e;
+                continue;
+            }
+        }
+        T.reset[T.reset_len++] = *s;
+    }
+}
+
+static void add_raw(const char *s)
+{
+    size_t l = strlen(s);
+    if (T.reset_len + l < sizeof T.reset) {
+        memcpy(T.reset + T.reset_len, s, l);
+        T.reset_len += l;
+    }
+}
+
+static void at_exit(void) { tui_term_done(); }
+
+struct look {
+    short fg, bg;
+    int mono;  /* attributes without colour */
+    int extra; /* attributes added to the colour */
+};
+
+/* Colour says what a number is (measured / SIMULATED / theoretical / reference); without
+ * colour the panels say it in words, and emphasis falls back to bold/underline/reverse. */
+static const struct look looks[TS_COUNT] = {
+    [TS_PLAIN] = {-1, -1, 0, 0},
+    [TS_EM] = {-1, -1, A_BOLD, A_BOLD},
+    [TS_CODE] = {COLOR_YELLOW, -1, 0, 0},
+    [TS_H1] = {COLOR_CYAN, -1, A_BOLD, A_BOLD},
+    [TS_H2] = {COLOR_CYAN, -1, A_BOLD, A_BOLD},
+    [TS_H3] = {-1, -1, A_BOLD | A_UNDERLINE, A_BOLD},
+    [TS_RULE] = {COLOR_BLUE, -1, 0, 0},
+    [TS_MARK] = {COLOR_CYAN, -1, A_BOLD, 0},
+    [TS_TABLE_HEAD] = {-1, -1, A_BOLD, A_BOLD},
+    [TS_CALLOUT] = {COLOR_BLUE, -1, A_BOLD, A_BOLD},
+    [TS_WARN_LABEL] = {COLOR_RED, -1, A_BOLD, A_BOLD},
+    [TS_BUTTON] = {COLOR_GREEN, -1, A_BOLD, A_BOLD},
+    [TS_BUTTON_SEL] = {COLOR_BLACK, COLOR_GREEN, A_REVERSE | A_BOLD, A_BOLD},
+    [TS_INPUT] = {-1, -1, A_UNDERLINE, A_UNDERLINE},
+    [TS_GOOD] = {COLOR_GREEN, -1, A_BOLD, A_BOLD},
+    [TS_BAD] = {COLOR_RED, -1, A_BOLD, A_BOLD},
+    [TS_DIM] = {-1, -1, A_DIM, A_DIM},
+    [TS_MEASURED] = {COLOR_GREEN, -1, A_BOLD, 0},
+    [TS_SIMULATED] = {COLOR_MAGENTA, -1, 0, 0},
+    [TS_THEORETICAL] = {COLOR_CYAN, -1, A_DIM, 0},
+    [TS_REFERENCE] = {COLOR_YELLOW, -1, A_UNDERLINE, 0},
+    [TS_SERIES0] = {COLOR_GREEN, -1, A_BOLD, 0},
+    [TS_SERIES1] = {COLOR_MAGENTA, -1, 0, 0},
+    [TS_SERIES2] = {COLOR_CYAN, -1, A_DIM, 0},
+    [TS_SERIES3] = {COLOR_YELLOW, -1, A_UNDERLINE, 0},
+    [TS_TITLE] = {COLOR_WHITE, COLOR_BLUE, A_REVERSE | A_BOLD, A_BOLD},
+    [TS_STATUS] = {COLOR_BLACK, COLOR_CYAN, A_REVERSE, 0},
+    [TS_SELECTED] = {-1, -1, A_REVERSE, A_REVERSE},
+    [TS_PANEL_HEAD] = {COLOR_CYAN, -1, A_BOLD | A_UNDERLINE, A_BOLD | A_UNDERLINE},
+};
+
+static void setup_colors(void)
+{
+    const char *nc = getenv("NO_COLOR");
+    T.color = has_colors() && !(nc && *nc) && start_color() == OK && COLORS >= 8 &&
+              COLOR_PAIRS > TS_COUNT;
+    if (T.color) use_default_colors();
+    for (int i = 0; i < TS_COUNT; i++) {
+        if (!T.color) {
+            T.attr[i] = looks[i].mono;
+            continue;
+        }
+        if (looks[i].fg < 0 && looks[i].bg < 0) {
+            T.attr[i] = looks[i].extra;
+            continue;
+        }
+        init_pair((short)(i + 1), looks[i].fg, looks[i].bg);
+        T.attr[i] = (int)COLOR_PAIR(i + 1) | looks[i].extra;
+    }
+}
+
+bool tui_term_init(char *err, size_t n)
+{
+    if (T.active) return true;
+    const char *cs = nl_langinfo(CODESET);
+    T.utf8 = cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "UTF8"));
+    T.saved_ok = tcgetattr(STDOUT_FILENO, &T.saved) == 0;
+    const char *term = getenv("TERM");
+    T.scr = newterm(NULL, stdout, stdin);
+    if (!T.scr) {
+        snprintf(err, n, "cannot open the terminal (TERM=%s)", term ? term : "unset");
+        return false;
+    }
+    if (!cursor_address) { /* a hard-copy or dumb terminal cannot draw a screen */
+        endwin();
+        delscreen(T.scr);
+        T.scr = NULL;
+        if (T.saved_ok) tcsetattr(STDOUT_FILENO, TCSANOW, &T.saved);
+        snprintf(err, n, "this terminal (TERM=%s) cannot move the cursor", term ? term : "unset");
+        return false;
+    }
+    T.active = true;
+    T.reset_len = 0;
+    add_raw("\033[?1000l\033[?1002l\033[?1006l"); /* mouse reports off (harmless elsewhere) */
+    add_cap("sgr0");
+    add_cap("cnorm");
+    add_cap("rmkx");
+    add_cap("rmcup");
+    if (!T.atexit_set) {
+        atexit(at_exit);
+        T.atexit_set = true;
+    }
+    install_signals(true);
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    meta(stdscr, TRUE);
+    intrflush(stdscr, FALSE);
+    set_escdelay(25);
+    curs_set(0);
+    mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    mouseinterval(0);
+    setup_colors();
+    return true;
+}
+
+void tui_term_done(void)
+{
+    if (!T.active) return;
+    T.active = false;
+    mousemask(0, NULL);
+    curs_set(1);
+    endwin();
+    install_signals(false);
+    if (T.scr) delscreen(T.scr);
+    T.scr = NULL;
+    if (T.saved_ok) tcsetattr(STDOUT_FILENO, TCSANOW, &T.saved);
+    fflush(stdout);
+}
+
+bool tui_term_active(void) { return T.active; }
+bool tui_term_utf8(void) { return T.utf8; }
+bool tui_term_color(void) { return T.color; }
+
+int tui_term_signal(void)
+{
+    int s = g_signal;
+    return s;
+}
+
+int tui_term_attr(int style) { return style >= 0 && style < TS_COUNT ? T.attr[style] : 0; }
+
+static void flush_run(int y, int x, const wchar_t *buf, int k, int style)
+{
+    if (!k) return;
+    attr_set((attr_t)tui_term_attr(style) & ~A_COLOR, (short)PAIR_NUMBER(tui_term_attr(style)),
+             NULL);
+    mvaddnwstr(y, x, buf, k);
+}
+
+int tui_term_put(int y, int x, int w, const char *s, size_t n, const unsigned char *st, int style)
+{
+    wchar_t buf[256];
+    int k = 0, used = 0, run_x = x, run_style = -1;
+    if (w <= 0 || y < 0 || y >= LINES || x < 0 || x >= COLS) return 0;
+    if (x + w > COLS) w = COLS - x;
+    for (size_t i = 0; i < n;) {
+        unsigned cp;
+        int l = tui_utf8_decode(s + i, n - i, &cp);
+        int sty = st ? st[i] : style;
+        i += (size_t)l;
+        int cw = tui_cp_width(cp);
+        if (cw == 0) continue; /* combining marks: dropped rather than risk a misplaced cell */
+        if (cp == '\t') cp = ' ';
+        else if (!tui_cp_printable(cp) || (!T.utf8 && cp >= 0x80)) cp = '?', cw = 1;
+        if (used + cw > w) break;
+        if (sty != run_style || k + 2 >= (int)(sizeof buf / sizeof *buf)) {
+            flush_run(y, run_x, buf, k, run_style);
+            run_x = x + used, k = 0, run_style = sty;
+        }
+        buf[k++] = (wchar_t)cp;
+        used += cw;
+    }
+    flush_run(y, run_x, buf, k, run_style);
+    attr_set(A_NORMAL, 0, NULL);
+    return used;
+}
+
+void tui_term_line(int y, int x, int w, const struct tui_line *l, int fill)
+{
+    int used = l ? tui_term_put(y, x, w, l->s, (size_t)l->len, l->st, TS_PLAIN) : 0;
+    if (used < w) tui_term_fill(y, x + used, 1, w - used, fill);
+}
+
+void tui_term_text(int y, int x, int w, const char *s, int style)
+{
+    int used = tui_term_put(y, x, w, s, strlen(s), NULL, style);
+    if (used < w) tui_term_fill(y, x + used, 1, w - used, style);
+}
+
+void tui_term_fill(int y, int x, int h, int w, int style)
+{
+    if (w <= 0 || h <= 0) return;
+    if (x < 0) w += x, x = 0;
+    if (x + w > COLS) w = COLS - x;
+    chtype blank = (chtype)' ' | (chtype)tui_term_attr(style);
+    for (int r = y; r < y + h && r < LINES; r++) {
+        if (r < 0) continue;
+        mvhline(r, x, blank, w);
+    }
+}

@@ -1,0 +1,39 @@
+/* tui_term.h - the one module that owns the terminal (htop's CRT): set-up and restore on every
+ * exit path (normal, atexit, SIGINT/SIGTERM/SIGHUP/SIGQUIT as flags, fatal signals restored
+ * in the handler with async-signal-safe calls, then re-raised), colours with meaning and their
+ * NO_COLOR / monochrome fallback, and drawing UTF-8 text clipped by display width. */
+#ifndef TUI_TERM_H
+#define TUI_TERM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tui_render.h"
+
+/* Open the terminal (newterm on stdin/stdout). On failure returns false with a reason; the
+ * terminal is untouched then. */
+bool tui_term_init(char *err, size_t n);
+/* Restore the terminal; safe to call more than once. */
+void tui_term_done(void);
+bool tui_term_active(void);
+
+bool tui_term_utf8(void);  /* the locale's codeset is UTF-8: wide glyphs, box drawing */
+bool tui_term_color(void); /* colours in use (a colour terminal and NO_COLOR unset) */
+
+/* A quit signal that arrived (SIGINT, SIGTERM, SIGHUP, SIGQUIT), or 0. */
+int tui_term_signal(void);
+
+/* ncurses attributes (with colour pair) for a style. */
+int tui_term_attr(int style);
+
+/* Draw s[0..n) at (y, x) within `w` columns, each byte's style from st (or all `style` when st
+ * is NULL); never draws past x + w and never half a wide glyph. Controls draw as '?', glyphs
+ * the locale cannot show as '?'. Returns the columns drawn. */
+int tui_term_put(int y, int x, int w, const char *s, size_t n, const unsigned char *st, int style);
+/* A rendered line, horizontally clipped, then padded with `fill` style to w columns. */
+void tui_term_line(int y, int x, int w, const struct tui_line *l, int fill);
+/* A string in one style padded (or cut) to exactly w columns. */
+void tui_term_text(int y, int x, int w, const char *s, int style);
+void tui_term_fill(int y, int x, int h, int w, int style);
+
+#endif

@@ -1,0 +1,311 @@
+/* tui_wrap.c - display-width arithmetic and the greedy wrapper (see tui_wrap.h). The wrapper walks
+ * glyphs once, remembering the last place a line may break; it never looks at bytes inside a
+ * sequence, so every range it hands out starts and ends on a glyph boundary. */
+#include "tui_wrap.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+int tui_utf8_decode(const char *s, size_t n, unsigned *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned c = u[0], min;
+    int len;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if (c >= 0xc2 && c <= 0xdf) len = 2, c &= 0x1f, min = 0x80;
+    else if (c >= 0xe0 && c <= 0xef) len = 3, c &= 0x0f, min = 0x800;
+    else if (c >= 0xf0 && c <= 0xf4) len = 4, c &= 0x07, min = 0x10000;
+    else goto bad;
+    if ((size_t)len > n) goto bad;
+    for (int i = 1; i < len; i++) {
+        if ((u[i] & 0xc0) != 0x80) goto bad;
+        c = c << 6 | (u[i] & 0x3f);
+    }
+    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) goto bad;
+    *cp = c;
+    return len;
+bad:
+    *cp = 0xfffd;
+    return 1;
+}
+
+int tui_utf8_encode(unsigned cp, char *out)
+{
+    unsigned char *o = (unsigned char *)out;
+    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) cp = 0xfffd;
+    if (cp < 0x80) {
+        o[0] = (unsigned char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (unsigned char)(0xc0 | cp >> 6);
+        o[1] = (unsigned char)(0x80 | (cp & 0x3f));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (unsigned char)(0xe0 | cp >> 12);
+        o[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
+        o[2] = (unsigned char)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    o[0] = (unsigned char)(0xf0 | cp >> 18);
+    o[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3f));
+    o[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
+    o[3] = (unsigned char)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+static bool is_control(unsigned cp) { return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0); }
+
+int tui_cp_width(unsigned cp)
+{
+    if (cp < 0x7f || is_control(cp)) return 1; /* controls are drawn as one '?' (tab: a space) */
+    int w = wcwidth((wchar_t)cp);
+    return w < 0 ? 1 : w > 2 ? 2 : w;
+}
+
+bool tui_cp_printable(unsigned cp)
+{
+    if (is_control(cp)) return false;
+    return cp < 0x7f || wcwidth((wchar_t)cp) >= 0;
+}
+
+int tui_width(const char *s, size_t n)
+{
+    int w = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned cp;
+        i += (size_t)tui_utf8_decode(s + i, n - i, &cp);
+        w += tui_cp_width(cp);
+    }
+    return w;
+}
+
+static bool is_blank(unsigned cp) { return cp == ' ' || cp == '\t'; }
+
+/* Kinsoku, the short form: no line starts with closing punctuation, none ends with an opening one. */
+static bool is_closing(unsigned cp)
+{
+    static const unsigned set[] = {0x3001, 0x3002, 0xff0c, 0xff0e, 0xff1a, 0xff1b, 0xff01, 0xff1f,
+                                   0xff09, 0x300d, 0x300f, 0x3011, 0x300b, 0x3009, 0x2019, 0x201d,
+                                   0xff3d, 0xff5d, 0x30fb, 0x2026, 0xff05};
+    for (size_t i = 0; i < sizeof set / sizeof *set; i++)
+        if (set[i] == cp) return true;
+    return false;
+}
+
+static bool is_opening(unsigned cp)
+{
+    static const unsigned set[] = {0xff08, 0x300c, 0x300e, 0x3010, 0x300a, 0x3008, 0x2018, 0x201c,
+                                   0xff3b, 0xff5b};
+    for (size_t i = 0; i < sizeof set / sizeof *set; i++)
+        if (set[i] == cp) return true;
+    return false;
+}
+
+struct wout {
+    struct tui_wline *v;
+    int n, cap;
+    bool oom;
+};
+
+static void emit(struct wout *o, const char *s, int start, int end, bool hard, bool trim)
+{
+    if (trim)
+        while (end > start && (s[end - 1] == ' ' || s[end - 1] == '\t')) end--;
+    if (o->n == o->cap) {
+        int nc = o->cap ? o->cap * 2 : 16;
+        struct tui_wline *nv = realloc(o->v, (size_t)nc * sizeof *nv);
+        if (!nv) {
+            o->oom = true;
+            return;
+        }
+        o->v = nv, o->cap = nc;
+    }
+    o->v[o->n++] = (struct tui_wline){start, end, tui_width(s + start, (size_t)(end - start)),
+                                      hard};
+}
+
+int tui_wrap(const char *s, size_t n, int width, struct tui_wline **out)
+{
+    struct wout o = {0};
+    if (width < 1) width = 1;
+    if (n > (size_t)1 << 30) n = (size_t)1 << 30; /* byte offsets are ints */
+    int ls = 0, lw = 0;           /* line start, its width so far (interior blanks included) */
+    bool soft = false;            /* the line began at a soft break: its leading blanks go */
+    bool content = false;         /* a non-blank glyph since ls */
+    int brk_end = -1, brk_next = 0; /* last break point: where the line would end, next begin */
+    unsigned prev = 0;            /* previous glyph on this line */
+    bool prev_blank = false;
+    int p = 0;
+    while ((size_t)p < n && !o.oom) {
+        unsigned cp;
+        int l = tui_utf8_decode(s + p, n - (size_t)p, &cp);
+        if (cp == '\n') {
+            emit(&o, s, ls, p, true, true);
+            ls = p + l, lw = 0, soft = false, content = false, brk_end = -1, prev = 0;
+            prev_blank = false;
+            p += l;
+            continue;
+        }
+        int cw = tui_cp_width(cp);
+        if (is_blank(cp)) {
+            if (!content) {
+                /* leading blanks: dropped after a soft break; indentation that would leave no
+                 * room for text is dropped too */
+                if (soft || lw + 1 >= width) ls = p + l, lw = 0;
+                else lw += 1;
+            } else {
+                if (!prev_blank) brk_end = p;
+                brk_next = p + l;
+                lw += 1;
+            }
+            prev = cp, prev_blank = true;
+            p += l;
+            continue;
+        }
+        bool wide = cw == 2, prev_wide = content && !prev_blank && tui_cp_width(prev) == 2;
+        if (content && !prev_blank && cw > 0 && (wide || prev_wide) && !is_closing(cp) &&
+            !is_opening(prev))
+            brk_end = p, brk_next = p;
+        if (lw + cw > width) {
+            if (brk_end > ls) {
+                emit(&o, s, ls, brk_end, false, true);
+                ls = brk_next;
+                while (ls < p && (s[ls] == ' ' || s[ls] == '\t')) ls++;
+                lw = tui_width(s + ls, (size_t)(p - ls));
+                content = ls < p, soft = true, brk_end = -1;
+            }
+            if (lw + cw > width && lw > 0) { /* no break point left: split the word here */
+                emit(&o, s, ls, p, false, true);
+                ls = p, lw = 0, content = false, soft = true, brk_end = -1;
+            }
+        }
+        lw += cw;
+        content = true;
+        prev = cp, prev_blank = false;
+        p += l;
+    }
+    emit(&o, s, ls, (int)n, true, true);
+    if (o.oom) {
+        free(o.v);
+        return -1;
+    }
+    *out = o.v;
+    return o.n;
+}
+
+size_t tui_prefix_fit(const char *s, size_t n, int width, int *used)
+{
+    size_t i = 0;
+    int w = 0;
+    while (i < n) {
+        unsigned cp;
+        int l = tui_utf8_decode(s + i, n - i, &cp);
+        int cw = tui_cp_width(cp);
+        if (w + cw > width) break;
+        w += cw, i += (size_t)l;
+    }
+    if (used) *used = w;
+    return i;
+}
+
+size_t tui_fit(const char *s, size_t n, int width, enum tui_align al, bool ascii, char *out,
+               size_t cap)
+{
+    size_t o = 0;
+    if (!cap) return 0;
+    if (width < 0) width = 0;
+    int w = tui_width(s, n), used;
+    const char *ell = ascii ? "~" : "\xe2\x80\xa6"; /* … */
+    size_t take;
+    bool cut = w > width;
+    if (cut) take = tui_prefix_fit(s, n, width > 0 ? width - 1 : 0, &used);
+    else take = n, used = w;
+    int pad = width - used - (cut && width > 0 ? 1 : 0);
+    int left = al == TUI_RIGHT ? pad : al == TUI_CENTER ? pad / 2 : 0, right = pad - left;
+#define PUT(ptr, len)                                                                             \
+    do {                                                                                          \
+        size_t l_ = (len);                                                                        \
+        if (o + l_ >= cap) l_ = cap - 1 - o;                                                      \
+        memcpy(out + o, (ptr), l_);                                                               \
+        o += l_;                                                                                  \
+    } while (0)
+    for (int i = 0; i < left; i++) PUT(" ", 1);
+    PUT(s, take);
+    if (cut && width > 0) PUT(ell, strlen(ell));
+    for (int i = 0; i < right; i++) PUT(" ", 1);
+#undef PUT
+    out[o] = 0;
+    return o;
+}
+
+static const struct {
+    unsigned cp;
+    const char *a;
+} fold_tab[] = {
+    {0x00a0, " "},   {0x00b0, "deg"}, {0x00b1, "+-"},  {0x00b2, "^2"},  {0x00b3, "^3"},
+    {0x00b5, "u"},   {0x00b7, "*"},   {0x00d7, "x"},   {0x00f7, "/"},   {0x03bc, "u"},
+    {0x2010, "-"},   {0x2011, "-"},   {0x2012, "-"},   {0x2013, "-"},   {0x2014, "--"},
+    {0x2018, "'"},   {0x2019, "'"},   {0x201c, "\""},  {0x201d, "\""},  {0x2022, "*"},
+    {0x2026, "..."}, {0x2032, "'"},   {0x2190, "<-"},  {0x2192, "->"},  {0x2194, "<->"},
+    {0x21d2, "=>"},  {0x2212, "-"},   {0x2248, "~"},   {0x2260, "!="},  {0x2264, "<="},
+    {0x2265, ">="},  {0x221e, "inf"}, {0x2500, "-"},   {0x2502, "|"},   {0x250c, "+"},
+    {0x2510, "+"},   {0x2514, "+"},   {0x2518, "+"},   {0x251c, "+"},   {0x2524, "+"},
+    {0x252c, "+"},   {0x2534, "+"},   {0x253c, "+"},   {0x2550, "="},   {0x2588, "#"},
+    {0x2591, "."},   {0x2592, ":"},   {0x2593, "%"},   {0x25b6, ">"},   {0x25cf, "*"},
+    {0x25cb, "o"},   {0x2713, "v"},   {0x2714, "v"},   {0x2717, "x"},   {0x2718, "x"},
+    {0x3000, "  "},  {0x3001, ","},   {0x3002, "."},   {0xff08, "("},   {0xff09, ")"},
+    {0xff0c, ","},   {0xff1a, ":"},   {0xff1b, ";"},   {0xff01, "!"},   {0xff1f, "?"},
+};
+
+char *tui_ascii_fold(const char *s, size_t n, size_t *outlen, int **map)
+{
+    size_t cap = n + 16, o = 0;
+    char *out = malloc(cap);
+    int *m = map ? malloc(cap * sizeof *m) : NULL;
+    if (!out || (map && !m)) goto oom;
+    for (size_t i = 0; i < n;) {
+        unsigned cp;
+        int l = tui_utf8_decode(s + i, n - i, &cp);
+        char one[2] = {(char)cp, 0};
+        const char *a = "?";
+        if (cp < 0x80) a = one;
+        else
+            for (size_t k = 0; k < sizeof fold_tab / sizeof *fold_tab; k++)
+                if (fold_tab[k].cp == cp) {
+                    a = fold_tab[k].a;
+                    break;
+                }
+        size_t al = cp == 0 ? 1 : strlen(a);
+        if (o + al + 1 > cap) {
+            cap = (o + al + 1) * 2;
+            char *no = realloc(out, cap);
+            if (!no) goto oom;
+            out = no;
+            if (map) {
+                int *nm = realloc(m, cap * sizeof *nm);
+                if (!nm) goto oom;
+                m = nm;
+            }
+        }
+        for (size_t k = 0; k < al; k++) {
+            out[o] = cp == 0 ? 0 : a[k];
+            if (m) m[o] = (int)i;
+            o++;
+        }
+        i += (size_t)l;
+    }
+    out[o] = 0;
+    if (outlen) *outlen = o;
+    if (map) *map = m;
+    return out;
+oom:
+    free(out);
+    free(m);
+    return NULL;
+}
