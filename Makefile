@@ -111,7 +111,7 @@ bench: all
 
 $(BUILD)/tests/bench_host: tests/bench/bench_host.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -O3 -march=native -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) -fopenmp -o $@ $< $(LIB) $(LDLIBS)
 
 asan: test-deps
 	@$(MAKE) --no-print-directory BUILD=build/asan CUDA=0 CC=clang \

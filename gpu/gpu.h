@@ -105,6 +105,10 @@ struct gpu_backend {
                        const void *src, uint64_t bytes, int reps, double *seconds);
     /* Dependent loads over a working set of `bytes` (a random cyclic permutation): ns per load. */
     gpu_status (*latency)(struct gpu_dev *dev, uint64_t bytes, uint64_t steps, double *ns);
+    /* A STREAM kernel (kind: GPU_HOST_COPY..GPU_HOST_TRIAD) over device arrays of `bytes` of
+     * doubles each, `reps` times back to back; *seconds = elapsed / reps. */
+    gpu_status (*stream)(struct gpu_dev *dev, int kind, void *a, void *b, void *c, uint64_t bytes,
+                         int reps, double *seconds);
 };
 
 /* ---- registry (gpu_registry.c) ---------------------------------------------------------- */
@@ -180,6 +184,10 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
                           gpu_cancel_flag *cancel);
 gpu_status gpu_bench_latency(struct gpu_dev *dev, uint64_t bytes, struct gpu_result *r,
                              gpu_cancel_flag *cancel);
+/* STREAM on the device: three arrays of `bytes` each; counted as STREAM counts (copy/scale 2n,
+ * add/triad 3n bytes per pass). */
+gpu_status gpu_bench_stream(struct gpu_dev *dev, int kind, uint64_t bytes, int trials,
+                            struct gpu_result *r, gpu_cancel_flag *cancel);
 
 /* Host experiments: real on every backend. */
 enum gpu_host_kind { GPU_HOST_MEMCPY, GPU_HOST_LOOP, GPU_HOST_COPY, GPU_HOST_SCALE,
@@ -200,6 +208,17 @@ gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int
 const char *gpu_host_kind_name(enum gpu_host_kind k);
 int gpu_host_kind_parse(const char *name);
 gpu_status gpu_host_latency(uint64_t bytes, struct gpu_result *r, gpu_cancel_flag *cancel);
+
+/* Plateaus of a latency ladder (points sorted by size, x2 apart): runs of >= 2 points between
+ * jumps of more than 40 %, each reported by its median. Labelled L1, L2, ... in order; the last is
+ * DRAM when dram_last (the ladder went far past the caches). Returns how many were found. */
+struct gpu_plateau {
+    uint64_t from_bytes, to_bytes;
+    double ns;
+    char label[8];
+};
+int gpu_plateaus(const uint64_t *bytes, const double *ns, int n, bool dram_last,
+                 struct gpu_plateau *out, int max);
 
 /* Small deterministic RNG (xoshiro-style splitmix) shared by the simulator and the chase setup. */
 uint64_t gpu_rand(uint64_t *state);

@@ -121,3 +121,53 @@ gpu_status gpu_bench_latency(struct gpu_dev *dev, uint64_t bytes, struct gpu_res
     if (r->simulated) r->warn &= ~GPU_WARN_SPREAD;
     return GPU_OK;
 }
+
+gpu_status gpu_bench_stream(struct gpu_dev *dev, int kind, uint64_t bytes, int trials,
+                            struct gpu_result *r, gpu_cancel_flag *cancel)
+{
+    const struct gpu_backend *be = dev->be;
+    void *a = NULL, *b = NULL, *c = NULL;
+    double t[GPU_MAX_SAMPLES], one = 0;
+    int reps = 1;
+    *r = (struct gpu_result){.bytes = bytes, .simulated = dev->info.simulated};
+    if (dev->failed) return GPU_ERR_STICKY;
+    if (kind < GPU_HOST_COPY || kind > GPU_HOST_TRIAD || bytes < 4096 || trials < 1 ||
+        trials > GPU_MAX_SAMPLES) {
+        gpu_set_why(dev, "stream: kernel copy/scale/add/triad, bytes >= 4 KiB, trials 1..%d",
+                    GPU_MAX_SAMPLES);
+        return GPU_ERR_ARG;
+    }
+    if (!be->stream) {
+        gpu_set_why(dev, "the %s backend has no STREAM kernels", be->name);
+        return GPU_ERR_UNSUPPORTED;
+    }
+    bytes = bytes / 8 * 8;
+    uint64_t budget = gpu_alloc_budget(dev);
+    if (3 * bytes > budget) {
+        gpu_set_why(dev, "STREAM needs 3 x %.2f MiB of device memory; experiments may take at most "
+                    "%.2f MiB", bytes / 1048576.0, budget / 1048576.0);
+        return GPU_ERR_CAP;
+    }
+    gpu_status st = gpu_alloc(dev, bytes, &a);
+    if (st == GPU_OK) st = gpu_alloc(dev, bytes, &b);
+    if (st == GPU_OK) st = gpu_alloc(dev, bytes, &c);
+    for (int i = 0; st == GPU_OK && i < 3; i++) st = be->memset(dev, i ? i == 1 ? b : c : a, 0, bytes);
+    if (st == GPU_OK) st = be->stream(dev, kind, a, b, c, bytes, 1, &one);
+    if (st == GPU_OK) reps = auto_reps(one);
+    for (int i = 0; st == GPU_OK && i < trials; i++) {
+        if (cancel && *cancel) st = GPU_ERR_CANCELLED;
+        else st = be->stream(dev, kind, a, b, c, bytes, reps, &t[i]);
+    }
+    gpu_free(dev, c, bytes);
+    gpu_free(dev, b, bytes);
+    gpu_free(dev, a, bytes);
+    if (st != GPU_OK) return st;
+    gpu_stats(r, t, trials);
+    r->moved_bytes = (kind == GPU_HOST_ADD || kind == GPU_HOST_TRIAD ? 3 : 2) * bytes;
+    r->bytes_per_s = r->moved_bytes / r->best_s;
+    r->rw_bytes_per_s = r->bytes_per_s;
+    r->ticks = r->best_s * reps / EVENT_RES_S;
+    if (!r->simulated && r->ticks < 20) r->warn |= GPU_WARN_FEW_TICKS;
+    if (r->simulated) r->warn &= ~GPU_WARN_SPREAD;
+    return GPU_OK;
+}

@@ -1,82 +1,17 @@
 /* gpu_caching.c - the caching-allocator model: PyTorch's DeviceCachingAllocator rules
  * (c10/cuda/CUDACachingAllocator.cpp) over segments obtained through gpu_seg_ops.
- * Free blocks sit in a treap per pool keyed by (size, address) - PyTorch's std::set with
- * BlockComparatorSize - and live blocks in an address hash, so malloc and free are O(log n)
- * and a million-event trace replays in well under a second. Function names follow PyTorch's so
- * the two can be read side by side; docs/allocator.md lists each rule with its source. */
+ * The indexes that keep malloc and free O(log n) are in gpu_cache_index.c, statistics and text
+ * in gpu_cache_report.c. Function names follow PyTorch's so the two can be read side by side;
+ * docs/allocator.md lists each rule with its source. */
 #include "gpu_caching.h"
+#include "gpu_cache_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { SMALL, LARGE }; /* pool index; its stat index is 1 + pool */
-
-#define NO_PAGE UINT64_MAX
 #define ONE_EB (1ull << 60)
-
-struct seg;
-struct blk {
-    uint64_t addr, size, req;
-    uint64_t key;             /* tree key: size in the free tree, 0 in the unmapped tree */
-    struct blk *prev, *next;  /* neighbours in the segment, address order */
-    struct blk *l, *r;        /* treap children; r also links the spare list */
-    struct seg *seg;
-    uint64_t trace_id;
-    uint32_t prio;
-    bool allocated, mapped;
-};
-
-struct seg {
-    struct seg *prev, *next;
-    uint64_t addr, size;  /* the cudaMalloc'ed range; expandable: the reserved virtual range */
-    int pool;
-    bool expandable;
-    struct blk *head;
-    uint64_t page;        /* expandable: 2 MiB small pool, 20 MiB large pool */
-    uint64_t *phys;       /* expandable: backend address of page i, NO_PAGE when unmapped */
-    size_t nphys;
-    unsigned slot;
-};
-
-struct pool {
-    struct blk *free;     /* mapped free blocks by (size, addr) */
-    struct blk *unmapped; /* unmapped ranges of expandable segments by addr */
-};
-
-struct amap {
-    uint64_t *keys;
-    struct blk **vals;
-    size_t cap, n;
-};
-
-struct slab {
-    struct slab *next;
-    struct blk b[255];
-};
-
-struct gpu_caching {
-    struct gpu_caching_opts o;
-    struct gpu_seg_ops ops;
-    void *ctx;
-    struct gpu_model_dev *own_dev;
-    uint64_t total_mem;   /* capacity from mem_info at creation; 0 = unknown */
-    uint64_t allowed;     /* memory_fraction x capacity */
-    bool set_fraction;
-    struct pool pools[2];
-    struct seg *segs;
-    struct amap live;
-    struct gpu_caching_stats st;
-    /* inactive_split changes of the current call: PyTorch applies the net change once */
-    int64_t isplit_bytes[2], isplit_n[2];
-    struct blk *spare;
-    struct slab *slabs;
-    uint32_t rng;
-    gpu_trace_sink sink;
-    void *sink_ud;
-    uint64_t next_id;
-};
 
 static void set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void set_err(char *err, size_t n, const char *fmt, ...)
@@ -88,166 +23,10 @@ static void set_err(char *err, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
-/* ---- treap keyed by (key, addr) ---------------------------------------------------------- */
-
-static bool blk_lt(const struct blk *b, uint64_t key, uint64_t addr)
-{
-    return b->key < key || (b->key == key && b->addr < addr);
-}
-
-static void t_split(struct blk *t, uint64_t key, uint64_t addr, struct blk **l, struct blk **r)
-{
-    if (!t) {
-        *l = *r = NULL;
-    } else if (blk_lt(t, key, addr)) {
-        t_split(t->r, key, addr, &t->r, r);
-        *l = t;
-    } else {
-        t_split(t->l, key, addr, l, &t->l);
-        *r = t;
-    }
-}
-
-static struct blk *t_merge(struct blk *a, struct blk *b)
-{
-    if (!a) return b;
-    if (!b) return a;
-    if (a->prio > b->prio) {
-        a->r = t_merge(a->r, b);
-        return a;
-    }
-    b->l = t_merge(a, b->l);
-    return b;
-}
-
-static void t_insert(struct blk **root, struct blk *x)
-{
-    struct blk **p = root;
-    while (*p && (*p)->prio >= x->prio) p = blk_lt(*p, x->key, x->addr) ? &(*p)->r : &(*p)->l;
-    t_split(*p, x->key, x->addr, &x->l, &x->r);
-    *p = x;
-}
-
-static void t_erase(struct blk **root, struct blk *x)
-{
-    struct blk **p = root;
-    while (*p != x) p = blk_lt(*p, x->key, x->addr) ? &(*p)->r : &(*p)->l;
-    *p = t_merge(x->l, x->r);
-}
-
-/* Smallest node >= (key, addr): std::set::lower_bound. */
-static struct blk *t_lower(struct blk *t, uint64_t key, uint64_t addr)
-{
-    struct blk *best = NULL;
-    while (t) {
-        if (blk_lt(t, key, addr)) {
-            t = t->r;
-        } else {
-            best = t;
-            t = t->l;
-        }
-    }
-    return best;
-}
-
-static struct blk *t_next(struct blk *root, const struct blk *x)
-{
-    return t_lower(root, x->key, x->addr + 1);
-}
-
-/* Largest node < (key, addr). */
-static struct blk *t_prev(struct blk *t, uint64_t key, uint64_t addr)
-{
-    struct blk *best = NULL;
-    while (t) {
-        if (blk_lt(t, key, addr)) {
-            best = t;
-            t = t->r;
-        } else {
-            t = t->l;
-        }
-    }
-    return best;
-}
-
-static struct blk *t_max(struct blk *t)
-{
-    while (t && t->r) t = t->r;
-    return t;
-}
-
-/* ---- address -> live block (open addressing, backward-shift deletion) --------------------- */
-
-static size_t am_slot(const struct amap *m, uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (size_t)k & (m->cap - 1);
-}
-
-static bool am_reserve(struct amap *m)
-{
-    if ((m->n + 1) * 2 <= m->cap) return true;
-    size_t cap = m->cap ? m->cap * 2 : 256;
-    struct amap nm = {malloc(cap * sizeof *nm.keys), calloc(cap, sizeof *nm.vals), cap, 0};
-    if (!nm.keys || !nm.vals) {
-        free(nm.keys);
-        free(nm.vals);
-        return false;
-    }
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->vals[i]) continue;
-        size_t j = am_slot(&nm, m->keys[i]);
-        while (nm.vals[j]) j = (j + 1) & (cap - 1);
-        nm.keys[j] = m->keys[i];
-        nm.vals[j] = m->vals[i];
-    }
-    nm.n = m->n;
-    free(m->keys);
-    free(m->vals);
-    *m = nm;
-    return true;
-}
-
-static void am_put(struct amap *m, uint64_t k, struct blk *v) /* after am_reserve */
-{
-    size_t i = am_slot(m, k);
-    while (m->vals[i]) i = (i + 1) & (m->cap - 1);
-    m->keys[i] = k;
-    m->vals[i] = v;
-    m->n++;
-}
-
-static size_t am_find(const struct amap *m, uint64_t k)
-{
-    if (!m->cap) return SIZE_MAX;
-    for (size_t i = am_slot(m, k); m->vals[i]; i = (i + 1) & (m->cap - 1))
-        if (m->keys[i] == k) return i;
-    return SIZE_MAX;
-}
-
-static void am_del_at(struct amap *m, size_t i)
-{
-    size_t mask = m->cap - 1;
-    m->vals[i] = NULL;
-    m->n--;
-    for (size_t j = (i + 1) & mask; m->vals[j]; j = (j + 1) & mask) {
-        size_t h = am_slot(m, m->keys[j]);
-        /* move j back to the hole unless its home lies cyclically in (i, j] */
-        bool stays = i <= j ? (h > i && h <= j) : (h > i || h <= j);
-        if (stays) continue;
-        m->keys[i] = m->keys[j];
-        m->vals[i] = m->vals[j];
-        m->vals[j] = NULL;
-        i = j;
-    }
-}
-
 /* ---- blocks, segments, stats ------------------------------------------------------------ */
 
-/* Every call reserves the blocks it may need up front, so a host OOM never strikes half-way
- * through a split or a merge. */
+/* Each step that carves new blocks reserves them first, so a host OOM never strikes half-way
+ * through a split or a merge and leaves a segment's block list torn. */
 static bool reserve_blks(struct gpu_caching *c, int k)
 {
     int have = 0;
@@ -337,25 +116,25 @@ static void isplit_apply(struct gpu_caching *c)
 static void free_insert(struct gpu_caching *c, struct blk *b)
 {
     b->key = b->size;
-    t_insert(&c->pools[b->seg->pool].free, b);
+    gpu_cache_tree_insert(&c->pools[b->seg->pool].free, b);
     isplit_track(c, b, +1);
 }
 
 static void free_erase(struct gpu_caching *c, struct blk *b)
 {
-    t_erase(&c->pools[b->seg->pool].free, b);
+    gpu_cache_tree_erase(&c->pools[b->seg->pool].free, b);
     isplit_track(c, b, -1);
 }
 
 static void unmapped_insert(struct gpu_caching *c, struct blk *b)
 {
     b->key = 0;
-    t_insert(&c->pools[b->seg->pool].unmapped, b);
+    gpu_cache_tree_insert(&c->pools[b->seg->pool].unmapped, b);
 }
 
 static void unmapped_erase(struct gpu_caching *c, struct blk *b)
 {
-    t_erase(&c->pools[b->seg->pool].unmapped, b);
+    gpu_cache_tree_erase(&c->pools[b->seg->pool].unmapped, b);
 }
 
 static void seg_link(struct gpu_caching *c, struct seg *s)
@@ -434,15 +213,15 @@ static uint64_t expandable_size(const struct blk *b)
 static struct blk *get_free_block(struct gpu_caching *c, int pool, uint64_t size)
 {
     struct blk *root = c->pools[pool].free;
-    struct blk *b = t_lower(root, size, 0);
+    struct blk *b = gpu_cache_tree_lower(root, size, 0);
     if (!b) return NULL;
     if (b->seg->expandable) {
         /* best fit counts the unmapped room behind a block as part of it, so the block at the
          * growing end is taken only when nothing smaller fits */
-        struct blk *nx = t_next(root, b);
+        struct blk *nx = gpu_cache_tree_next(root, b);
         while (b->seg->expandable && nx && expandable_size(nx) < expandable_size(b)) {
             b = nx;
-            nx = t_next(root, nx);
+            nx = gpu_cache_tree_next(root, nx);
         }
     }
     uint64_t msplit = c->o.max_split_size;
@@ -468,10 +247,10 @@ static void release_block(struct gpu_caching *c, struct blk *b)
     drop_blk(c, b);
 }
 
-/* dst absorbs src when both are free and equally mapped; returns the bytes absorbed. */
-static uint64_t try_merge_blocks(struct gpu_caching *c, struct blk *dst, struct blk *src)
+/* dst absorbs src when both are free and equally mapped. */
+static void try_merge_blocks(struct gpu_caching *c, struct blk *dst, struct blk *src)
 {
-    if (!src || src->allocated || src->mapped != dst->mapped) return 0;
+    if (!src || src->allocated || src->mapped != dst->mapped) return;
     if (src->mapped) free_erase(c, src);
     else unmapped_erase(c, src);
     if (dst->prev == src) {
@@ -483,10 +262,8 @@ static uint64_t try_merge_blocks(struct gpu_caching *c, struct blk *dst, struct 
         dst->next = src->next;
         if (dst->next) dst->next->prev = dst;
     }
-    uint64_t absorbed = src->size;
-    dst->size += absorbed;
+    dst->size += src->size;
     drop_blk(c, src);
-    return absorbed;
 }
 
 static void splice_after(struct blk *b, struct blk *after)
@@ -497,9 +274,8 @@ static void splice_after(struct blk *b, struct blk *after)
     after->next = b;
 }
 
-static void splice_before(struct gpu_caching *c, struct blk *b, struct blk *before)
+static void splice_before(struct blk *b, struct blk *before)
 {
-    (void)c;
     b->next = before;
     b->prev = before->prev;
     if (b->prev) b->prev->next = b;
@@ -576,7 +352,7 @@ static gpu_status unmap_block(struct gpu_caching *c, struct blk *b)
     uint64_t after = b->size - before - usize;
     if (before) {
         struct blk *bf = new_blk(c, s, b->addr, before);
-        splice_before(c, bf, b);
+        splice_before(bf, b);
         free_insert(c, bf);
     }
     if (after) {
@@ -636,7 +412,7 @@ static gpu_status find_expandable_block(struct gpu_caching *c, int pool, uint64_
                                         struct blk **out)
 {
     struct pool *p = &c->pools[pool];
-    for (struct blk *u = t_lower(p->unmapped, 0, 0); u; u = t_next(p->unmapped, u)) {
+    for (struct blk *u = gpu_cache_tree_lower(p->unmapped, 0, 0); u; u = gpu_cache_tree_next(p->unmapped, u)) {
         struct blk *cand = allocatable(u->prev) ? u->prev : u;
         if (has_available_address_space(cand, size)) {
             *out = cand;
@@ -651,7 +427,9 @@ static gpu_status find_expandable_block(struct gpu_caching *c, int pool, uint64_
             if (s->expandable && s->pool == pool && s->slot == slot) taken = true;
         if (taken) slot++;
     }
-    if (slot >= 16 || !reserve_blks(c, 1)) return GPU_ERR_HOST_NOMEM;
+    if (slot >= GPU_CACHE_EXP_BASE_SMALL / GPU_CACHE_EXP_STRIDE)
+        return GPU_ERR_NOMEM; /* out of reserved address space */
+    if (!reserve_blks(c, 1)) return GPU_ERR_HOST_NOMEM;
     struct seg *s = calloc(1, sizeof *s);
     if (!s) return GPU_ERR_HOST_NOMEM;
     s->pool = pool;
@@ -701,7 +479,7 @@ static gpu_status alloc_block(struct gpu_caching *c, int pool, uint64_t size, ui
     if (c->set_fraction && c->st.reserved_bytes[GPU_CACHE_ALL].current + alloc_size > c->allowed)
         return GPU_ERR_NOMEM;
     if (c->o.expandable_segments) return try_allocate_expandable_block(c, pool, size, out);
-    struct seg *s = calloc(1, sizeof *s);
+    struct seg *s = reserve_blks(c, 1) ? calloc(1, sizeof *s) : NULL;
     if (!s) return GPU_ERR_HOST_NOMEM;
     uint64_t addr;
     gpu_status st = c->ops.seg_alloc(c->ctx, alloc_size, &addr);
@@ -730,7 +508,7 @@ static bool release_available_cached_blocks(struct gpu_caching *c, int pool, uin
     if (msplit == GPU_CACHE_NO_SPLIT_LIMIT || c->o.expandable_segments) return false;
     struct pool *p = &c->pools[pool];
     uint64_t key = size < msplit ? msplit : size;
-    struct blk *b = t_lower(p->free, key, 0);
+    struct blk *b = gpu_cache_tree_lower(p->free, key, 0);
     if (b) {
         if (is_split(b)) return false;
         release_block(c, b);
@@ -738,8 +516,8 @@ static bool release_available_cached_blocks(struct gpu_caching *c, int pool, uin
     }
     /* no single block is large enough: free oversize blocks from the largest down */
     uint64_t released = 0;
-    for (b = t_max(p->free); b && released < key && b->size >= msplit && !is_split(b);) {
-        struct blk *below = t_prev(p->free, b->key, b->addr);
+    for (b = gpu_cache_tree_max(p->free); b && released < key && b->size >= msplit && !is_split(b);) {
+        struct blk *below = gpu_cache_tree_prev(p->free, b->key, b->addr);
         released += b->size;
         release_block(c, b);
         b = below;
@@ -786,14 +564,14 @@ static struct blk *alloc_found_block(struct gpu_caching *c, struct blk *b, uint6
         /* the request takes the front; the rest stays free (the same Block as before) */
         struct blk *rest = b;
         b = new_blk(c, rest->seg, rest->addr, size);
-        splice_before(c, b, rest);
+        splice_before(b, rest);
         rest->addr += size;
         rest->size -= size;
         free_insert(c, rest);
     }
     b->allocated = true;
     b->req = orig;
-    am_put(&c->live, b->addr, b);
+    gpu_cache_amap_put(&c->live, b->addr, b);
     stats_inc(c->st.allocation, pool, 1);
     stats_inc(c->st.allocated_bytes, pool, b->size);
     stats_inc(c->st.active, pool, 1);
@@ -847,7 +625,7 @@ gpu_status gpu_caching_malloc(struct gpu_caching *c, uint64_t bytes, uint64_t *a
         set_err(err, n, "CUDA out of memory. Tried to allocate more than 1EB memory.");
         return GPU_ERR_NOMEM;
     }
-    if (!reserve_blks(c, 4) || !am_reserve(&c->live)) {
+    if (!reserve_blks(c, 4) || !gpu_cache_amap_reserve(&c->live)) {
         set_err(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
         return GPU_ERR_HOST_NOMEM;
     }
@@ -871,17 +649,27 @@ gpu_status gpu_caching_malloc(struct gpu_caching *c, uint64_t bytes, uint64_t *a
     }
     if (!b) {
         isplit_apply(c);
-        if (c->sink) emit(c, "a %llu %llu\n# ^ out of memory\n", (unsigned long long)id,
-                          (unsigned long long)bytes);
         if (st != GPU_ERR_NOMEM) {
+            /* not an OOM a replay could reproduce: the backend itself failed */
+            if (c->sink) emit(c, "# malloc of %llu failed: %s\n", (unsigned long long)bytes,
+                              gpu_status_str(st));
             set_err(err, n, "getting a segment failed: %s", gpu_status_str(st));
             return st;
         }
+        if (c->sink) emit(c, "a %llu %llu\n# ^ out of memory\n", (unsigned long long)id,
+                          (unsigned long long)bytes);
         c->st.num_ooms++;
         oom_message(c, alloc_size, err, n);
         return GPU_ERR_NOMEM;
     }
-    b = alloc_found_block(c, b, size, bytes, should_split(c, b, size));
+    bool split = should_split(c, b, size);
+    if (split && !reserve_blks(c, 1)) {
+        free_insert(c, b); /* back to the cache, whole */
+        isplit_apply(c);
+        set_err(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+        return GPU_ERR_HOST_NOMEM;
+    }
+    b = alloc_found_block(c, b, size, bytes, split);
     isplit_apply(c);
     b->trace_id = id;
     if (c->sink) emit(c, "a %llu %llu\n", (unsigned long long)id, (unsigned long long)bytes);
@@ -892,10 +680,10 @@ gpu_status gpu_caching_malloc(struct gpu_caching *c, uint64_t bytes, uint64_t *a
 gpu_status gpu_caching_free(struct gpu_caching *c, uint64_t addr)
 {
     if (!c) return GPU_ERR_ARG;
-    size_t at = am_find(&c->live, addr);
+    size_t at = gpu_cache_amap_find(&c->live, addr);
     if (at == SIZE_MAX) return GPU_ERR_ARG;
     struct blk *b = c->live.vals[at];
-    am_del_at(&c->live, at);
+    gpu_cache_amap_del_at(&c->live, at);
     int pool = b->seg->pool;
     if (c->sink) {
         if (b->trace_id) emit(c, "f %llu\n", (unsigned long long)b->trace_id);
@@ -924,37 +712,6 @@ void gpu_caching_empty_cache(struct gpu_caching *c)
     if (c->sink) emit(c, "e\n");
     release_cached_blocks(c);
     isplit_apply(c);
-}
-
-void gpu_caching_reset_peak(struct gpu_caching *c)
-{
-    if (!c) return;
-    struct gpu_cache_stat *arrays[] = {c->st.allocation, c->st.segment, c->st.active,
-                                       c->st.inactive_split, c->st.allocated_bytes,
-                                       c->st.reserved_bytes, c->st.active_bytes,
-                                       c->st.inactive_split_bytes, c->st.requested_bytes};
-    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
-        for (int p = 0; p < GPU_CACHE_NPOOL; p++) arrays[i][p].peak = arrays[i][p].current;
-    c->st.oversize_allocations.peak = c->st.oversize_allocations.current;
-    c->st.oversize_segments.peak = c->st.oversize_segments.current;
-}
-
-void gpu_caching_stats(const struct gpu_caching *c, struct gpu_caching_stats *s)
-{
-    if (!c || !s) return;
-    *s = c->st;
-    for (int p = 0; p < 2; p++) {
-        const struct blk *m = t_max(c->pools[p].free);
-        s->largest_free[1 + p] = m ? m->size : 0;
-    }
-    s->largest_free[GPU_CACHE_ALL] = s->largest_free[1] > s->largest_free[2] ? s->largest_free[1]
-                                                                              : s->largest_free[2];
-    s->max_split_size = c->o.max_split_size;
-}
-
-void gpu_caching_get_opts(const struct gpu_caching *c, struct gpu_caching_opts *o)
-{
-    if (c && o) *o = c->o;
 }
 
 /* ---- lifecycle ------------------------------------------------------------------------------ */
@@ -1073,82 +830,16 @@ void gpu_caching_record(struct gpu_caching *c, gpu_trace_sink sink, void *ud)
     for (size_t i = 0; i < c->live.cap; i++)
         if (c->live.vals[i]) c->live.vals[i]->trace_id = 0;
     if (!sink) return;
-    char ms[32] = "unlimited";
+    /* the options as a PYTORCH_CUDA_ALLOC_CONF string gpu_caching_parse_conf takes back */
+    char conf[128] = "";
     if (c->o.max_split_size != GPU_CACHE_NO_SPLIT_LIMIT)
-        snprintf(ms, sizeof ms, "%llu", (unsigned long long)(c->o.max_split_size >> 20));
+        snprintf(conf, sizeof conf, "max_split_size_mb:%llu,",
+                 (unsigned long long)(c->o.max_split_size >> 20));
+    if (c->o.roundup_power2_divisions > 1)
+        snprintf(conf + strlen(conf), sizeof conf - strlen(conf), "roundup_power2_divisions:%u,",
+                 c->o.roundup_power2_divisions);
     emit(c, "# vramlab allocator trace v1\n");
-    emit(c, "# conf: max_split_size_mb:%s,roundup_power2_divisions:%u,expandable_segments:%s\n",
-         ms, c->o.roundup_power2_divisions, c->o.expandable_segments ? "True" : "False");
+    emit(c, "# conf: %sexpandable_segments:%s\n", conf,
+         c->o.expandable_segments ? "True" : "False");
     if (c->set_fraction) emit(c, "# memory_fraction: %g\n", c->o.memory_fraction);
-}
-
-/* ---- memory map ------------------------------------------------------------------------------ */
-
-struct run {
-    const struct blk *first; /* a segment, or one mapped range of an expandable one */
-    const struct seg *seg;
-};
-
-static int run_cmp(const void *a, const void *b)
-{
-    uint64_t x = ((const struct run *)a)->first->addr, y = ((const struct run *)b)->first->addr;
-    return x < y ? -1 : x > y;
-}
-
-gpu_status gpu_caching_segments(const struct gpu_caching *c, struct gpu_cache_map *m)
-{
-    if (!m) return GPU_ERR_ARG;
-    memset(m, 0, sizeof *m);
-    if (!c) return GPU_ERR_ARG;
-    size_t nruns = 0, nblocks = 0;
-    for (const struct seg *s = c->segs; s; s = s->next)
-        for (const struct blk *b = s->head; b; b = b->next) {
-            if (!b->mapped) continue;
-            nblocks++;
-            if (!b->prev || !b->prev->mapped) nruns++;
-        }
-    struct run *runs = malloc((nruns ? nruns : 1) * sizeof *runs);
-    m->segs = calloc(nruns ? nruns : 1, sizeof *m->segs);
-    m->blocks = calloc(nblocks ? nblocks : 1, sizeof *m->blocks);
-    if (!runs || !m->segs || !m->blocks) {
-        free(runs);
-        gpu_cache_map_free(m);
-        return GPU_ERR_HOST_NOMEM;
-    }
-    size_t k = 0;
-    for (const struct seg *s = c->segs; s; s = s->next)
-        for (const struct blk *b = s->head; b; b = b->next)
-            if (b->mapped && (!b->prev || !b->prev->mapped)) runs[k++] = (struct run){b, s};
-    qsort(runs, nruns, sizeof *runs, run_cmp);
-    for (size_t i = 0; i < nruns; i++) {
-        struct gpu_cache_seg_info *si = &m->segs[m->nsegs++];
-        si->addr = runs[i].first->addr;
-        si->pool = 1 + runs[i].seg->pool;
-        si->expandable = runs[i].seg->expandable;
-        si->first_block = m->nblocks;
-        for (const struct blk *b = runs[i].first; b && b->mapped; b = b->next) {
-            struct gpu_cache_block_info *bi = &m->blocks[m->nblocks++];
-            bi->addr = b->addr;
-            bi->offset = b->addr - si->addr;
-            bi->size = b->size;
-            bi->allocated = b->allocated;
-            bi->requested = b->allocated ? b->req : 0;
-            si->size += b->size;
-            if (b->allocated) {
-                si->allocated += b->size;
-                si->requested += b->req;
-            }
-            si->nblocks++;
-        }
-    }
-    free(runs);
-    return GPU_OK;
-}
-
-void gpu_cache_map_free(struct gpu_cache_map *m)
-{
-    if (!m) return;
-    free(m->segs);
-    free(m->blocks);
-    memset(m, 0, sizeof *m);
 }

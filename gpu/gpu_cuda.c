@@ -688,6 +688,44 @@ fail:
     return st;
 }
 
+/* STREAM kernels, timed like copies: `reps` launches back to back between two events. */
+static gpu_status cu_stream(struct gpu_dev *dev, int kind, void *a, void *b, void *c,
+                            uint64_t bytes, int reps, double *seconds)
+{
+    struct cu_dev *d = cu(dev);
+    if (!a || !b || !c || bytes < 16 || reps < 1 || !seconds) {
+        cu_why(dev, "stream: invalid arguments");
+        return GPU_ERR_ARG;
+    }
+    gpu_status st = cu_enter(dev);
+    if (st) return st;
+    const bool spin = d->spin_host && reps <= CU_SPIN_MAX_OPS;
+    bool held = false;
+    float ms = 0;
+    pthread_mutex_lock(&d->lock);
+    if (spin) {
+        CU_TRY(dev, st, cu_spin_hold(d), fail);
+        held = true;
+    }
+    CU_TRY(dev, st, cudaEventRecord(d->ev0, d->stream), fail);
+    for (int r = 0; r < reps; r++)
+        CU_TRY(dev, st, gpu_k_stream(kind, a, b, c, (size_t)(bytes / 8), &d->launch, d->stream),
+               fail);
+    CU_TRY(dev, st, cudaEventRecord(d->ev1, d->stream), fail);
+    if (held) cu_spin_release(d);
+    held = false;
+    CU_TRY(dev, st, cudaEventSynchronize(d->ev1), fail);
+    CU_TRY(dev, st, cudaEventElapsedTime(&ms, d->ev0, d->ev1), fail);
+    pthread_mutex_unlock(&d->lock);
+    *seconds = (double)ms / 1e3 / reps;
+    return GPU_OK;
+fail:
+    if (held) cu_spin_release(d);
+    cu_drain(d);
+    pthread_mutex_unlock(&d->lock);
+    return st;
+}
+
 /* Sattolo's algorithm: a uniformly random permutation that is one single cycle, so following
  * next[] from any line visits every line before returning. */
 static void cu_sattolo(uint32_t *next, uint64_t n, uint64_t *rng)
@@ -786,4 +824,5 @@ const struct gpu_backend gpu_cuda_backend = {
     .memset = cu_memset,
     .copy = cu_copy,
     .latency = cu_latency,
+    .stream = cu_stream,
 };

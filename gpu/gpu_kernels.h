@@ -31,6 +31,12 @@ int gpu_k_init(struct gpu_k_launch *cfg);
 int gpu_k_copy(void *dst, const void *src, size_t bytes, const struct gpu_k_launch *cfg,
                struct CUstream_st *stream);
 
+/* One STREAM kernel over n doubles per array (McCalpin's definitions, scalar s = 3):
+ * kind 2 copy c = a, 3 scale b = s*c, 4 add c = a + b, 5 triad a = b + s*c (the values of
+ * enum gpu_host_kind). Arrays must be 16-byte aligned (cudaMalloc'd). */
+int gpu_k_stream(int kind, double *a, double *b, double *c, size_t n,
+                 const struct gpu_k_launch *cfg, struct CUstream_st *stream);
+
 /* Read every byte of buf once with the whole device (pulls it into L2 and warms the TLBs before a
  * latency chase). The reads feed a value the compiler cannot discard. */
 int gpu_k_touch(const void *buf, size_t bytes, const struct gpu_k_launch *cfg,

@@ -48,6 +48,15 @@ double gpu_sim_copy_seconds(const struct gpu_profile *p, enum gpu_dir dir, enum 
     return oh + bytes / link;
 }
 
+double gpu_sim_stream_seconds(const struct gpu_profile *p, int kind, uint64_t bytes)
+{
+    /* A STREAM kernel is an SM kernel moving 2 or 3 arrays' worth of bytes. */
+    double moved = (kind == GPU_HOST_ADD || kind == GPU_HOST_TRIAD ? 3.0 : 2.0) * bytes;
+    double bw = p->info.peak_bytes_per_s * p->sm_efficiency;
+    if (moved <= (double)p->info.l2_bytes) bw *= p->l2_speedup;
+    return p->copy_overhead_us * 1e-6 + moved / bw;
+}
+
 double gpu_sim_latency_ns(const struct gpu_profile *p, uint64_t bytes)
 {
     /* A random cyclic chase over a working set W hits a cache of size C with probability
@@ -196,6 +205,14 @@ static gpu_status sim_latency(struct gpu_dev *dev, uint64_t bytes, uint64_t step
     return GPU_OK;
 }
 
+static gpu_status sim_stream(struct gpu_dev *dev, int kind, void *a, void *b, void *c,
+                             uint64_t bytes, int reps, double *seconds)
+{
+    struct sim_dev *d = (struct sim_dev *)dev;
+    *seconds = noisy(d, gpu_sim_stream_seconds(&d->prof, kind, bytes));
+    return GPU_OK;
+}
+
 const struct gpu_backend gpu_sim_backend = {
     .name = "sim",
     .caps = GPU_CAP_SM_COPY | GPU_CAP_LATENCY | GPU_CAP_PINNED,
@@ -209,4 +226,5 @@ const struct gpu_backend gpu_sim_backend = {
     .memset = sim_memset,
     .copy = sim_copy,
     .latency = sim_latency,
+    .stream = sim_stream,
 };

@@ -35,6 +35,7 @@ double gpu_pcie_bytes_per_s(int gen, int width);
 double gpu_sim_copy_seconds(const struct gpu_profile *p, enum gpu_dir dir, enum gpu_method m,
                             bool pinned, uint64_t bytes);
 double gpu_sim_latency_ns(const struct gpu_profile *p, uint64_t bytes);
+double gpu_sim_stream_seconds(const struct gpu_profile *p, int kind, uint64_t bytes);
 
 #define GPU_SIM_DEFAULT_PROFILE "rtx3090"
 

@@ -240,11 +240,14 @@ static int l_profile(lua_State *L)
 
 /* ---- measurements on the worker ------------------------------------------------------------ */
 
+enum job_mode { JOB_COPY, JOB_LATENCY, JOB_STREAM };
+
 struct copy_job {
     struct lt_job base;
     struct gpu_copy_req q;
     struct gpu_result r;
-    bool latency;
+    enum job_mode mode;
+    int kernel; /* JOB_STREAM: enum gpu_host_kind */
 };
 
 static void copy_fn(struct lt_job *j)
@@ -252,8 +255,10 @@ static void copy_fn(struct lt_job *j)
     struct copy_job *c = (struct copy_job *)j;
     struct gpu_dev *dev = j->rt->dev;
     dev->why[0] = 0;
-    j->st = c->latency ? gpu_bench_latency(dev, c->q.bytes, &c->r, &j->rt->cancel)
-                       : gpu_bench_copy(dev, &c->q, &c->r, &j->rt->cancel);
+    if (c->mode == JOB_LATENCY) j->st = gpu_bench_latency(dev, c->q.bytes, &c->r, &j->rt->cancel);
+    else if (c->mode == JOB_STREAM)
+        j->st = gpu_bench_stream(dev, c->kernel, c->q.bytes, c->q.trials, &c->r, &j->rt->cancel);
+    else j->st = gpu_bench_copy(dev, &c->q, &c->r, &j->rt->cancel);
     snprintf(j->why, sizeof j->why, "%s", dev->why[0] ? dev->why : gpu_status_str(j->st));
 }
 
@@ -267,6 +272,10 @@ static int copy_push(lua_State *L, struct lt_job *j)
         return 2;
     }
     lt_push_result(L, &c->r, j->rt->dev->be->name);
+    if (c->mode == JOB_STREAM) {
+        lua_pushstring(L, gpu_host_kind_name((enum gpu_host_kind)c->kernel));
+        lua_setfield(L, -2, "kernel");
+    }
     return 1;
 }
 
@@ -302,10 +311,65 @@ static int l_latency(lua_State *L)
     memset(c, 0, sizeof *c);
     c->base.fn = copy_fn;
     c->base.push = copy_push;
-    c->latency = true;
+    c->mode = JOB_LATENCY;
     c->q.bytes = lt_opt_bytes(L, 1, "bytes", 0);
     if (c->q.bytes < 4096) return luaL_error(L, "gpu.latency: 'bytes' must be at least 4 KiB");
     return lt_job_run(L, &c->base);
+}
+
+static int l_stream(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    struct copy_job *c = lua_newuserdatauv(L, sizeof *c, 0);
+    memset(c, 0, sizeof *c);
+    c->base.fn = copy_fn;
+    c->base.push = copy_push;
+    c->mode = JOB_STREAM;
+    c->kernel = gpu_host_kind_parse(lt_opt_str(L, 1, "kernel", "triad"));
+    if (c->kernel < GPU_HOST_COPY)
+        return luaL_error(L, "gpu.stream: kernel must be copy, scale, add or triad");
+    c->q.bytes = lt_opt_bytes(L, 1, "bytes", 0);
+    c->q.trials = (int)lt_opt_int(L, 1, "trials", 10);
+    if (c->q.bytes < 4096) return luaL_error(L, "gpu.stream: 'bytes' must be at least 4 KiB");
+    if (c->q.trials < 1 || c->q.trials > GPU_MAX_SAMPLES)
+        return luaL_error(L, "gpu.stream: trials must be 1..%d", GPU_MAX_SAMPLES);
+    return lt_job_run(L, &c->base);
+}
+
+/* gpu.plateaus({{bytes=, ns=}, ...} [, {dram=true}]) -> {{from=, to=, ns=, label=}, ...} */
+static int l_plateaus(lua_State *L)
+{
+    uint64_t bytes[128];
+    double ns[128];
+    struct gpu_plateau p[16];
+    luaL_checktype(L, 1, LUA_TTABLE);
+    int n = (int)lua_rawlen(L, 1);
+    luaL_argcheck(L, n <= 128, 1, "at most 128 points");
+    for (int i = 0; i < n; i++) {
+        lua_rawgeti(L, 1, i + 1);
+        luaL_argcheck(L, lua_istable(L, -1), 1, "points are tables {bytes=, ns=}");
+        bytes[i] = lt_opt_bytes(L, -1, "bytes", 0);
+        ns[i] = lt_opt_num(L, -1, "ns", 0);
+        luaL_argcheck(L, ns[i] > 0 && (i == 0 || bytes[i] > bytes[i - 1]), 1,
+                      "points need ns > 0 and increasing bytes");
+        lua_pop(L, 1);
+    }
+    bool dram = lua_istable(L, 2) ? lt_opt_bool(L, 2, "dram", true) : true;
+    int k = gpu_plateaus(bytes, ns, n, dram, p, 16);
+    lua_createtable(L, k, 0);
+    for (int i = 0; i < k; i++) {
+        lua_createtable(L, 0, 4);
+        lua_pushinteger(L, (lua_Integer)p[i].from_bytes);
+        lua_setfield(L, -2, "from");
+        lua_pushinteger(L, (lua_Integer)p[i].to_bytes);
+        lua_setfield(L, -2, "to");
+        lua_pushnumber(L, p[i].ns);
+        lua_setfield(L, -2, "ns");
+        lua_pushstring(L, p[i].label);
+        lua_setfield(L, -2, "label");
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
 }
 
 int lt_open_gpu(lua_State *L)
@@ -317,7 +381,8 @@ int lt_open_gpu(lua_State *L)
         {"backend", l_backend}, {"info", l_info},         {"mem", l_mem},
         {"budget", l_budget},   {"alloc", l_alloc},       {"copy", l_copy},
         {"latency", l_latency}, {"peak", l_peak},         {"profiles", l_profiles},
-        {"profile", l_profile}, {NULL, NULL}};
+        {"profile", l_profile}, {"stream", l_stream},     {"plateaus", l_plateaus},
+        {NULL, NULL}};
     luaL_newmetatable(L, BUF_MT);
     luaL_setfuncs(L, buf_meta, 0);
     luaL_newlib(L, buf_methods);

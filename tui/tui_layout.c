@@ -1,5 +1,5 @@
-/* tui_layout.c - the screen split (see tui_layout.h). Side by side the live panel takes ~45% of
- * the width (44..72 columns: its curve needs room); stacked it takes the lower ~45% of the rows. */
+/* tui_layout.c - the screen split (see tui_layout.h). Side by side the live panel takes half the
+ * width (44..80 columns: its tables and curve need room); stacked it takes the lower ~45% of the rows. */
 #include "tui_layout.h"
 
 #include <string.h>
@@ -27,9 +27,9 @@ void tui_layout_compute(int rows, int cols, struct tui_layout *l)
     l->menu = rect(body_y, 0, body_h, cols);
     if (cols >= TUI_SIDE_COLS) {
         l->mode = TUI_SIDE;
-        int pw = cols * 45 / 100;
+        int pw = cols / 2;
         if (pw < 44) pw = 44;
-        if (pw > 72) pw = 72;
+        if (pw > 80) pw = 80;
         int tw = cols - pw - 1;
         l->text = rect(body_y, 0, body_h, tw);
         l->divider = rect(body_y, tw, body_h, 1);

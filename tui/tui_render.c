@@ -315,13 +315,18 @@ static void table_list(struct tui_lines *L, const char *const *cells, int rows, 
 }
 
 static void table_rule(struct tui_lines *L, const int *w, int cols, const char *l, const char *m,
-                       const char *r, const struct tui_glyphs *g, int block)
+                       const char *r, const struct tui_glyphs *g, bool outer, int block)
 {
     struct tui_lb b = {.L = L};
-    tui_lb_puts(&b, l, TS_RULE);
+    if (outer) tui_lb_puts(&b, l, TS_RULE);
     for (int c = 0; c < cols; c++) {
-        tui_lb_repeat(&b, g->h, w[c] + 2, TS_RULE);
-        tui_lb_puts(&b, c + 1 < cols ? m : r, TS_RULE);
+        if (!outer && c > 0) {
+            tui_lb_puts(&b, g->h, TS_RULE);
+            tui_lb_puts(&b, m, TS_RULE);
+            tui_lb_puts(&b, g->h, TS_RULE);
+        }
+        tui_lb_repeat(&b, g->h, w[c] + (outer ? 2 : 0), TS_RULE);
+        if (outer) tui_lb_puts(&b, c + 1 < cols ? m : r, TS_RULE);
     }
     tui_lb_end(&b, block, TUI_LK_TEXT, 0);
 }
@@ -362,10 +367,17 @@ void tui_render_table(struct tui_lines *L, const char *const *cells, int rows, i
         if (lw > minw[c]) minw[c] = lw;
         if (!head && !numeric(fc[i].s)) right[c] = false;
     }
-    int sum = 0;
+    int sum = 0, minsum = 0;
     for (int c = 0; c < cols; c++) {
         if (w[c] < 1) w[c] = 1;
         sum += w[c];
+        minsum += minw[c];
+    }
+    /* Without the outer frame a table needs 4 columns less: use that rather than split words. */
+    bool outer = true;
+    if (sum > avail && minsum > avail && minsum <= o->width - 3 * (cols - 1)) {
+        outer = false;
+        avail = o->width - 3 * (cols - 1);
     }
     /* Shrink to fit: first the widest column that is still wider than its longest word (so
      * words stay whole), then the widest column, one column at a time. */
@@ -380,7 +392,7 @@ void tui_render_table(struct tui_lines *L, const char *const *cells, int rows, i
         }
         w[m]--, sum--;
     }
-    table_rule(L, w, cols, g->tl, g->tj, g->tr, g, o->block);
+    if (outer) table_rule(L, w, cols, g->tl, g->tj, g->tr, g, true, o->block);
     struct tui_lb b = {.L = L};
     for (int r = 0; r < rows; r++) {
         int h = 1;
@@ -394,9 +406,9 @@ void tui_render_table(struct tui_lines *L, const char *const *cells, int rows, i
             if (nl[c] > h) h = nl[c];
         }
         for (int k = 0; k < h; k++) {
-            tui_lb_puts(&b, g->v, TS_RULE);
+            if (outer) tui_lb_puts(&b, g->v, TS_RULE);
             for (int c = 0; c < cols; c++) {
-                tui_lb_put(&b, " ", 1, TS_PLAIN);
+                if (outer || c > 0) tui_lb_put(&b, " ", 1, TS_PLAIN);
                 int col0 = b.width;
                 if (k < nl[c]) {
                     struct flat *f = &fc[r * cols + c];
@@ -405,8 +417,10 @@ void tui_render_table(struct tui_lines *L, const char *const *cells, int rows, i
                     put_styled(&b, f, wl[c][k].start, wl[c][k].end);
                 }
                 tui_lb_pad(&b, col0 + w[c], TS_PLAIN);
-                tui_lb_put(&b, " ", 1, TS_PLAIN);
-                tui_lb_puts(&b, g->v, TS_RULE);
+                if (outer || c + 1 < cols) {
+                    tui_lb_put(&b, " ", 1, TS_PLAIN);
+                    tui_lb_puts(&b, g->v, TS_RULE);
+                }
             }
             tui_lb_end(&b, o->block, TUI_LK_TEXT, 0);
         }
@@ -414,10 +428,11 @@ void tui_render_table(struct tui_lines *L, const char *const *cells, int rows, i
             free(wl[c]);
             wl[c] = NULL;
         }
-        if (r == 0 && header && rows > 1) table_rule(L, w, cols, g->lj, g->cross, g->rj, g, o->block);
+        if (r == 0 && header && rows > 1)
+            table_rule(L, w, cols, g->lj, g->cross, g->rj, g, outer, o->block);
     }
     tui_lb_free(&b);
-    table_rule(L, w, cols, g->bl, g->bj, g->br, g, o->block);
+    if (outer) table_rule(L, w, cols, g->bl, g->bj, g->br, g, true, o->block);
 out:
     if (fc)
         for (int i = 0; i < ncell; i++) flat_free(&fc[i]);
@@ -484,46 +499,54 @@ static bool item_line(const char *s, size_t n, int *number, size_t *skip)
 
 /* Callout body: its first line is the title (when more follow); then paragraphs and list items,
  * one source line each, consecutive plain lines joined into one paragraph. */
+/* Callout body: its first line is the title (when more follow); then list items, one per
+ * "- " / "N. " line, and paragraphs. A plain line continues the item or paragraph before it. */
 static void callout_body(struct tui_lines *L, const char *text, const struct tui_render_opts *o)
 {
     const char *p = text;
     bool first = true, more = strchr(text, '\n') != NULL;
-    char *para = NULL;
-    size_t plen = 0;
-#define FLUSH_PARA()                                                                              \
+    char *acc = NULL; /* the paragraph or item being gathered */
+    size_t alen = 0;
+    int anum = 0;
+    bool aitem = false;
+#define FLUSH_ACC()                                                                               \
     do {                                                                                          \
-        if (para) tui_render_para(L, para, plen, TS_PLAIN, true, "", TS_PLAIN, o);                \
-        free(para);                                                                               \
-        para = NULL, plen = 0;                                                                    \
+        if (acc && aitem) item(L, acc, alen, 0, anum, o);                                         \
+        else if (acc) tui_render_para(L, acc, alen, TS_PLAIN, true, "", TS_PLAIN, o);             \
+        free(acc);                                                                                \
+        acc = NULL, alen = 0, aitem = false;                                                      \
     } while (0)
     while (*p) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
         int number;
-        size_t skip;
+        size_t skip = 0;
         if (first && more) {
             tui_render_para(L, p, n, TS_EM, true, "", TS_PLAIN, o);
-        } else if (item_line(p, n, &number, &skip)) {
-            FLUSH_PARA();
-            item(L, p + skip, n - skip, 0, number, o);
         } else if (n) {
-            char *np = realloc(para, plen + n + 2);
-            if (!np) {
+            if (item_line(p, n, &number, &skip)) {
+                FLUSH_ACC();
+                aitem = true, anum = number;
+            }
+            char *na = realloc(acc, alen + n + 2);
+            if (!na) {
                 L->oom = true;
                 break;
             }
-            para = np;
-            bool wide = plen && (unsigned char)para[plen - 1] >= 0x80 && (unsigned char)p[0] >= 0x80;
-            if (plen && !wide) para[plen++] = ' ';
-            memcpy(para + plen, p, n);
-            plen += n;
-            para[plen] = 0;
+            acc = na;
+            const char *t = p + skip;
+            size_t tn = n - skip;
+            bool wide = alen && (unsigned char)acc[alen - 1] >= 0x80 && (unsigned char)t[0] >= 0x80;
+            if (alen && !wide) acc[alen++] = ' ';
+            memcpy(acc + alen, t, tn);
+            alen += tn;
+            acc[alen] = 0;
         }
         first = false;
         p = nl ? nl + 1 : p + n;
     }
-    FLUSH_PARA();
-#undef FLUSH_PARA
+    FLUSH_ACC();
+#undef FLUSH_ACC
 }
 
 static void callout(struct tui_lines *L, const struct lt_mk_block *bk,

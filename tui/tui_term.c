@@ -26,6 +26,7 @@ static struct {
     char reset[256]; /* bytes that put the screen back, computed while ncurses is up */
     size_t reset_len;
     int attr[TS_COUNT];
+    int extra;
 } T;
 
 static volatile sig_atomic_t g_signal;
@@ -239,7 +240,12 @@ int tui_term_signal(void)
     return s;
 }
 
-int tui_term_attr(int style) { return style >= 0 && style < TS_COUNT ? T.attr[style] : 0; }
+int tui_term_attr(int style)
+{
+    return (style >= 0 && style < TS_COUNT ? T.attr[style] : 0) | T.extra;
+}
+
+void tui_term_extra(int attrs) { T.extra = attrs; }
 
 static void flush_run(int y, int x, const wchar_t *buf, int k, int style)
 {

@@ -25,6 +25,8 @@ int tui_term_signal(void);
 
 /* ncurses attributes (with colour pair) for a style. */
 int tui_term_attr(int style);
+/* Attributes added to everything drawn until reset with 0 (a selected row: A_REVERSE). */
+void tui_term_extra(int attrs);
 
 /* Draw s[0..n) at (y, x) within `w` columns, each byte's style from st (or all `style` when st
  * is NULL); never draws past x + w and never half a wide glyph. Controls draw as '?', glyphs

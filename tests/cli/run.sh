@@ -18,7 +18,7 @@ kinds = set()
 for line in sys.stdin:
     d = json.loads(line)
     kinds.add(d["type"])
-    if d["type"] == "bar" and d["label"].startswith("VRAM"):
+    if d["type"] == "bar" and d["label"] == "VRAM (D2D copy)":
         assert d["simulated"] is True and d["style"] == "SIMULATED", d
 assert {"lesson", "text", "experiment", "bar", "row", "exercise"} <= kinds, kinds
 ' || fail "json"

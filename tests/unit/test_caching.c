@@ -1264,8 +1264,7 @@ static void test_trace_recording(void **state)
     assert_false(buf.failed);
     assert_string_equal(buf.data,
                         "# vramlab allocator trace v1\n"
-                        "# conf: max_split_size_mb:unlimited,roundup_power2_divisions:0,"
-                        "expandable_segments:False\n"
+                        "# conf: expandable_segments:False\n"
                         "a 1 1048576\n"
                         "a 2 104857600\n"
                         "# ^ out of memory\n"
@@ -1320,6 +1319,17 @@ static void test_trace_exact_round_trip(void **state)
             }
         }
         struct gpu_caching_stats orig = stats_of(c);
+        /* the header's conf line gives back the options */
+        const char *conf = strstr(buf.data, "# conf: ");
+        assert_non_null(conf);
+        char line[128];
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(conf + 8, "\n"), conf + 8);
+        struct gpu_caching_opts back;
+        gpu_caching_opts_default(&back);
+        assert_int_equal(gpu_caching_parse_conf(line, &back, err, sizeof err), GPU_OK);
+        assert_int_equal(back.max_split_size, cfgs[k].max_split_size);
+        assert_int_equal(back.roundup_power2_divisions, cfgs[k].roundup_power2_divisions);
+        assert_int_equal(back.expandable_segments, cfgs[k].expandable_segments);
         struct gpu_trace t;
         assert_int_equal(gpu_trace_parse(buf.data, buf.len, &t, err, sizeof err), GPU_OK);
         struct gpu_caching *c2;

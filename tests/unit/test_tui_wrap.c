@@ -381,13 +381,14 @@ static void test_table_alignment(void **state)
             struct tui_render_opts o = {w, "zh", ascii, 0};
             tui_render_table(&L, cells, 4, 3, true, &o);
             check_lines(&L, w, ascii);
-            if (L.v[0].s[0] != (ascii ? '+' : '\xe2')) { /* narrow: "header: value" list */
+            unsigned char c0[128], ci[128];
+            bar_cols(&L.v[0], c0, 128);
+            if (!memchr(c0, 1, sizeof c0)) { /* narrow: "header: value" lines, no rules */
+                if (!strchr(L.v[0].s, ':')) fail_msg("width %d ascii %d: '%s'", w, ascii, L.v[0].s);
                 tui_lines_free(&L);
                 continue;
             }
-            /* every line of a boxed table has the same width and rules in the same columns */
-            unsigned char c0[128], ci[128];
-            bar_cols(&L.v[0], c0, 128);
+            /* every line of a table has the same width and rules in the same columns */
             for (int i = 1; i < L.n; i++) {
                 assert_int_equal(L.v[i].width, L.v[0].width);
                 bar_cols(&L.v[i], ci, 128);

@@ -1,6 +1,8 @@
-/* gpu_cache_text.c - the caching-allocator model's text side: option defaults and
- * PYTORCH_CUDA_ALLOC_CONF parsing, PyTorch's format_size, and torch.cuda.memory_summary(). */
+/* gpu_cache_report.c - what the caching-allocator model shows and takes as settings: option
+ * defaults and PYTORCH_CUDA_ALLOC_CONF parsing, torch.cuda.memory_stats(), the memory map of
+ * torch.cuda.memory_snapshot(), PyTorch's format_size and torch.cuda.memory_summary(). */
 #include "gpu_caching.h"
+#include "gpu_cache_int.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -111,6 +113,110 @@ gpu_status gpu_caching_parse_conf(const char *conf, struct gpu_caching_opts *o, 
     free(buf);
     if (st == GPU_OK) *o = r;
     return st;
+}
+
+/* ---- statistics ------------------------------------------------------------------------------ */
+
+void gpu_caching_reset_peak(struct gpu_caching *c)
+{
+    if (!c) return;
+    struct gpu_cache_stat *arrays[] = {c->st.allocation, c->st.segment, c->st.active,
+                                       c->st.inactive_split, c->st.allocated_bytes,
+                                       c->st.reserved_bytes, c->st.active_bytes,
+                                       c->st.inactive_split_bytes, c->st.requested_bytes};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        for (int p = 0; p < GPU_CACHE_NPOOL; p++) arrays[i][p].peak = arrays[i][p].current;
+    c->st.oversize_allocations.peak = c->st.oversize_allocations.current;
+    c->st.oversize_segments.peak = c->st.oversize_segments.current;
+}
+
+void gpu_caching_stats(const struct gpu_caching *c, struct gpu_caching_stats *s)
+{
+    if (!c || !s) return;
+    *s = c->st;
+    for (int p = 0; p < 2; p++) {
+        const struct blk *m = gpu_cache_tree_max(c->pools[p].free);
+        s->largest_free[1 + p] = m ? m->size : 0;
+    }
+    s->largest_free[GPU_CACHE_ALL] = s->largest_free[1] > s->largest_free[2] ? s->largest_free[1]
+                                                                              : s->largest_free[2];
+    s->max_split_size = c->o.max_split_size;
+}
+
+void gpu_caching_get_opts(const struct gpu_caching *c, struct gpu_caching_opts *o)
+{
+    if (c && o) *o = c->o;
+}
+
+/* ---- memory map ------------------------------------------------------------------------------ */
+
+struct run {
+    const struct blk *first; /* a segment, or one mapped range of an expandable one */
+    const struct seg *seg;
+};
+
+static int run_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const struct run *)a)->first->addr, y = ((const struct run *)b)->first->addr;
+    return x < y ? -1 : x > y;
+}
+
+gpu_status gpu_caching_segments(const struct gpu_caching *c, struct gpu_cache_map *m)
+{
+    if (!m) return GPU_ERR_ARG;
+    memset(m, 0, sizeof *m);
+    if (!c) return GPU_ERR_ARG;
+    size_t nruns = 0, nblocks = 0;
+    for (const struct seg *s = c->segs; s; s = s->next)
+        for (const struct blk *b = s->head; b; b = b->next) {
+            if (!b->mapped) continue;
+            nblocks++;
+            if (!b->prev || !b->prev->mapped) nruns++;
+        }
+    struct run *runs = malloc((nruns ? nruns : 1) * sizeof *runs);
+    m->segs = calloc(nruns ? nruns : 1, sizeof *m->segs);
+    m->blocks = calloc(nblocks ? nblocks : 1, sizeof *m->blocks);
+    if (!runs || !m->segs || !m->blocks) {
+        free(runs);
+        gpu_cache_map_free(m);
+        return GPU_ERR_HOST_NOMEM;
+    }
+    size_t k = 0;
+    for (const struct seg *s = c->segs; s; s = s->next)
+        for (const struct blk *b = s->head; b; b = b->next)
+            if (b->mapped && (!b->prev || !b->prev->mapped)) runs[k++] = (struct run){b, s};
+    qsort(runs, nruns, sizeof *runs, run_cmp);
+    for (size_t i = 0; i < nruns; i++) {
+        struct gpu_cache_seg_info *si = &m->segs[m->nsegs++];
+        si->addr = runs[i].first->addr;
+        si->pool = 1 + runs[i].seg->pool;
+        si->expandable = runs[i].seg->expandable;
+        si->first_block = m->nblocks;
+        for (const struct blk *b = runs[i].first; b && b->mapped; b = b->next) {
+            struct gpu_cache_block_info *bi = &m->blocks[m->nblocks++];
+            bi->addr = b->addr;
+            bi->offset = b->addr - si->addr;
+            bi->size = b->size;
+            bi->allocated = b->allocated;
+            bi->requested = b->allocated ? b->req : 0;
+            si->size += b->size;
+            if (b->allocated) {
+                si->allocated += b->size;
+                si->requested += b->req;
+            }
+            si->nblocks++;
+        }
+    }
+    free(runs);
+    return GPU_OK;
+}
+
+void gpu_cache_map_free(struct gpu_cache_map *m)
+{
+    if (!m) return;
+    free(m->segs);
+    free(m->blocks);
+    memset(m, 0, sizeof *m);
 }
 
 void gpu_cache_format_size(uint64_t size, char *buf, size_t n)

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""snapshot_to_trace.py - turn a PyTorch memory snapshot into a vramlab allocator trace.
+
+Record the snapshot in your PyTorch program:
+
+    torch.cuda.memory._record_memory_history(max_entries=1_000_000)
+    ...  # the workload
+    torch.cuda.memory._dump_snapshot("snapshot.pickle")
+
+then convert and replay it in vramlab's caching-allocator model:
+
+    python3 docs/snapshot_to_trace.py snapshot.pickle > run.trace
+    python3 docs/snapshot_to_trace.py snapshot.pickle --device 1 -o run.trace
+
+The trace format is described in docs/allocator.md ("Trace format"). Only the standard library
+is needed: the pickle holds plain dicts and lists, so torch need not be installed. Unpickling
+runs code from the file, so convert only snapshots you made yourself.
+
+What maps to what (device_traces entries, by "action"):
+  alloc            -> "a <id> <size>"   (size is the size the program asked for)
+  free_completed   -> "f <id>"          (free_requested is skipped: with record_stream the
+                                         memory comes back later, at free_completed)
+  segment_free / segment_unmap runs that no allocation follows -> "e" (empty_cache);
+                      runs followed by segment_alloc/segment_map or an oom belong to the
+                      allocator's own OOM retry, which the replay redoes by itself
+  oom              -> a comment; the failed request is not in the trace (PyTorch records no
+                      alloc for it), so the replay only fails there if it runs short as well
+  everything else  -> ignored
+The history is a ring buffer: blocks allocated before its first entry are unknown, and their
+frees become comments. Ids are numbered from 1 in the order of the allocations.
+"""
+import argparse
+import pickle
+import sys
+
+SEG_RELEASE = ("segment_free", "segment_unmap")
+SEG_GROW = ("segment_alloc", "segment_map")
+
+
+def convert(snapshot, device, out):
+    traces = snapshot.get("device_traces") or []
+    if device >= len(traces):
+        sys.exit("snapshot_to_trace: no device_traces for device %d (have %d)" % (device, len(traces)))
+    events = traces[device]
+    out.write("# vramlab allocator trace v1\n")
+    out.write("# from a torch.cuda.memory._snapshot(), device %d, %d history entries\n"
+              % (device, len(events)))
+    streams = {e.get("stream", 0) for e in events}
+    if len(streams) > 1:
+        out.write("# note: %d streams in the history; the model has one stream, so blocks are "
+                  "shared across them\n" % len(streams))
+    live = {}        # address -> id
+    next_id = 1
+    unknown_frees = 0
+    i, n = 0, len(events)
+    while i < n:
+        e = events[i]
+        action = e.get("action")
+        if action == "alloc":
+            live[e["addr"]] = next_id
+            out.write("a %d %d\n" % (next_id, e["size"]))
+            next_id += 1
+        elif action == "free_completed":
+            ident = live.pop(e["addr"], None)
+            if ident is None:
+                unknown_frees += 1
+                out.write("# free of 0x%x, allocated before the history starts\n" % e["addr"])
+            else:
+                out.write("f %d\n" % ident)
+        elif action in SEG_RELEASE:
+            j = i
+            while j < n and events[j].get("action") in SEG_RELEASE:
+                j += 1
+            follower = events[j].get("action") if j < n else None
+            if follower not in SEG_GROW and follower != "oom":
+                out.write("e\n")
+            i = j
+            continue
+        elif action == "oom":
+            out.write("# oom here in the recorded run (device_free %s)\n" % e.get("device_free", "?"))
+        i += 1
+    out.write("# %d allocations still live at the end, %d frees of unknown blocks\n"
+              % (len(live), unknown_frees))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("snapshot", help="pickle written by torch.cuda.memory._dump_snapshot()")
+    ap.add_argument("--device", type=int, default=0, help="which device's history (default 0)")
+    ap.add_argument("-o", "--output", help="trace file to write (default: standard output)")
+    args = ap.parse_args()
+    with open(args.snapshot, "rb") as f:
+        snapshot = pickle.load(f)
+    if args.output:
+        with open(args.output, "w") as out:
+            convert(snapshot, args.device, out)
+    else:
+        convert(snapshot, args.device, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,11 @@
+#!/bin/sh
+# bench.sh BUILD - the benchmarks: ratios against references measured in the same run. On a
+# machine with an NVIDIA GPU the device benchmarks run too (tests/gpu/bench.sh).
+build=${1:-build}
+echo "# vramlab benchmarks, $(date -u +%Y-%m-%d), $(uname -m), $(nproc) CPUs"
+"$build/tests/bench_host" "$2" || exit 1
+if nvidia-smi -L >/dev/null 2>&1 && [ -f tests/gpu/bench.sh ]; then
+    sh tests/gpu/bench.sh "$build"
+else
+    echo "# no NVIDIA GPU here: device benchmarks skipped (tests/gpu/bench.sh runs them on a GPU)"
+fi

@@ -1,0 +1,85 @@
+/* tui_app.h - state shared by the tutor's screens (menu, lesson view, help overlay) and the
+ * event loop in tui.c. Each screen draws from this state and turns keys into state changes;
+ * only tui.c talks to the terminal's input. */
+#ifndef TUI_APP_H
+#define TUI_APP_H
+
+#include <stdbool.h>
+
+#include "lt.h"
+#include "tui.h"
+#include "tui_layout.h"
+#include "tui_panel.h"
+#include "tui_render.h"
+
+/* A key: a function key (KEY_UP, KEY_RESIZE, KEY_MOUSE, ...) or a typed character. */
+struct tui_key {
+    bool fn;
+    int code;
+    int my, mx;   /* KEY_MOUSE: where */
+    int mbutton;  /* KEY_MOUSE: 1 click, 4 wheel up, 5 wheel down */
+};
+
+enum tui_screen { TUI_SCR_MENU, TUI_SCR_LESSON };
+enum tui_progress { TUI_NEW, TUI_STARTED, TUI_DONE };
+
+struct tui_lesson;
+
+struct tui_app {
+    struct lt_runtime *rt;
+    const struct tui_opts *opts;
+    bool ascii; /* not a UTF-8 locale: ASCII glyphs, English only */
+    bool quit;
+    bool dirty;
+    enum tui_screen screen;
+    struct tui_layout lay;
+    char backend[256];
+    char notice[256]; /* one line shown in the status bar until the next key */
+    /* help overlay */
+    bool help;
+    int help_top;
+    /* lesson catalog and the menu */
+    struct lt_catalog_entry *cat;
+    int ncat;
+    unsigned char *progress; /* enum tui_progress per catalog entry (in memory) */
+    int menu_sel, menu_top;
+    struct tui_lines menu_lines;
+    int menu_width; /* width menu_lines were built for (0: rebuild) */
+    /* the open lesson */
+    struct tui_lesson *lv;
+};
+
+const char *tui_app_lang(const struct tui_app *a); /* "en" / "zh" */
+bool tui_app_zh(const struct tui_app *a);
+/* Pick a string by language. */
+#define TUI_TR(app, en, zh) (tui_app_zh(app) ? (zh) : (en))
+
+/* tui.c: draw at once (before a call that blocks the loop) */
+void tui_redraw_now(struct tui_app *a);
+
+/* tui_menu.c */
+void tui_menu_invalidate(struct tui_app *a);
+void tui_menu_draw(struct tui_app *a);
+/* Returns a catalog index to open, or -1. */
+int tui_menu_key(struct tui_app *a, const struct tui_key *k);
+
+/* tui_lesson.c */
+struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat_index);
+void tui_lesson_close(struct tui_app *a); /* cancels a running experiment first */
+void tui_lesson_draw(struct tui_app *a);
+void tui_lesson_key(struct tui_app *a, const struct tui_key *k);
+bool tui_lesson_running(const struct tui_app *a);
+bool tui_lesson_editing(const struct tui_app *a); /* an answer field has the keyboard */
+/* Step a running experiment; true when something changed on screen. */
+bool tui_lesson_tick(struct tui_app *a);
+void tui_lesson_lang_changed(struct tui_app *a);
+void tui_lesson_sink(struct tui_app *a, const struct lt_event *ev);
+/* Where the terminal cursor goes (an answer field being edited); false when hidden. */
+bool tui_lesson_cursor(const struct tui_app *a, int *y, int *x);
+int tui_lesson_cat_index(const struct tui_app *a);
+
+/* tui_help.c */
+void tui_help_draw(struct tui_app *a);
+void tui_help_key(struct tui_app *a, const struct tui_key *k);
+
+#endif

@@ -1,0 +1,839 @@
+/* tui_lesson.c - the lesson view: the explanation on the left (text blocks rendered in order, an
+ * experiment as a "[ Enter ▶ Run: title ]" line, an exercise with an inline answer field and its
+ * feedback), the live panel of the selected or running experiment on the right. The text is
+ * rendered to lines once per width/language/state change and scrolled as lines. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tui_app.h"
+#include "tui_term.h"
+#include "tui_wrap.h"
+
+#define EDIT_MAX 255
+
+struct tui_lesson {
+    struct lt_lesson *ls;
+    char err[1024]; /* why the lesson did not load */
+    int cat;
+    int nblocks;
+    struct tui_panelset **ps;     /* per experiment block */
+    enum lt_run_state *ran;       /* how its last run ended (LT_RUN_IDLE: never ran) */
+    char **run_err;               /* per block */
+    char **fb;                    /* exercise feedback, per block */
+    bool *fb_ok;
+    char **answer;                /* last answer typed, per block */
+    struct tui_lines doc;
+    int doc_w;
+    bool stale;
+    int top, sel, focus, ptop;
+    int running, shown;
+    bool editing;
+    int edit_block;
+    char ed[EDIT_MAX + 1];
+    int ed_len, ed_cur;
+    int cur_line, cur_col; /* the answer field's cursor in doc coordinates */
+    int panel_lines;       /* rendered panel height at the last draw (for scrolling) */
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *xstrdup(const char *s) { return strdup(s ? s : ""); }
+
+static void set_text(char **dst, const char *s)
+{
+    char *n = xstrdup(s);
+    if (!n) return;
+    free(*dst);
+    *dst = n;
+}
+
+int tui_lesson_cat_index(const struct tui_app *a) { return a->lv ? a->lv->cat : -1; }
+
+bool tui_lesson_running(const struct tui_app *a) { return a->lv && a->lv->running >= 0; }
+
+bool tui_lesson_editing(const struct tui_app *a) { return a->lv && a->lv->editing; }
+
+static bool is_exp(const struct tui_lesson *v, int b)
+{
+    return v->ls && b >= 0 && b < v->nblocks && lt_lesson_block_kind(v->ls, b) == LT_BLOCK_EXPERIMENT;
+}
+
+static bool is_ex(const struct tui_lesson *v, int b)
+{
+    return v->ls && b >= 0 && b < v->nblocks && lt_lesson_block_kind(v->ls, b) == LT_BLOCK_EXERCISE;
+}
+
+static void declare_panels(struct tui_app *a, int b)
+{
+    struct tui_lesson *v = a->lv;
+    struct lt_panel p[32];
+    int n = lt_lesson_panels(v->ls, b, p, 32);
+    tui_panelset_declare(v->ps[b], p, n);
+}
+
+static void update_progress(struct tui_app *a)
+{
+    struct tui_lesson *v = a->lv;
+    if (!v->ls || v->cat < 0 || v->cat >= a->ncat) return;
+    bool done = true;
+    for (int b = 0; b < v->nblocks; b++) {
+        if (is_exp(v, b) && v->ran[b] != LT_RUN_DONE) done = false;
+        struct lt_exercise_info info;
+        if (is_ex(v, b) && lt_lesson_exercise(v->ls, b, &info) && !info.solved) done = false;
+    }
+    unsigned char p = done ? TUI_DONE : TUI_STARTED;
+    if (a->progress[v->cat] != p) {
+        a->progress[v->cat] = p;
+        tui_menu_invalidate(a);
+    }
+}
+
+struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
+{
+    struct tui_lesson *v = calloc(1, sizeof *v);
+    if (!v) return NULL;
+    v->cat = cat, v->sel = -1, v->running = -1, v->shown = -1, v->edit_block = -1, v->stale = true;
+    const char *path = cat >= 0 && cat < a->ncat ? a->cat[cat].path : a->opts->open_lesson;
+    v->ls = lt_lesson_load(a->rt, path, v->err, sizeof v->err);
+    a->lv = v;
+    if (!v->ls) return v;
+    v->nblocks = lt_lesson_nblocks(v->ls);
+    size_t nb = (size_t)(v->nblocks > 0 ? v->nblocks : 1);
+    v->ps = calloc(nb, sizeof *v->ps);
+    v->ran = calloc(nb, sizeof *v->ran);
+    v->run_err = calloc(nb, sizeof *v->run_err);
+    v->fb = calloc(nb, sizeof *v->fb);
+    v->fb_ok = calloc(nb, sizeof *v->fb_ok);
+    v->answer = calloc(nb, sizeof *v->answer);
+    if (!v->ps || !v->ran || !v->run_err || !v->fb || !v->fb_ok || !v->answer) {
+        snprintf(v->err, sizeof v->err, "out of memory");
+        lt_lesson_free(v->ls);
+        v->ls = NULL;
+        return v;
+    }
+    for (int b = 0; b < v->nblocks; b++) {
+        if (!is_exp(v, b)) continue;
+        v->ps[b] = tui_panelset_new(a->ascii);
+        if (v->ps[b]) declare_panels(a, b);
+        if (v->shown < 0 && v->ps[b]) v->shown = b;
+    }
+    if (cat >= 0 && cat < a->ncat && a->progress[cat] == TUI_NEW) {
+        a->progress[cat] = TUI_STARTED;
+        tui_menu_invalidate(a);
+    }
+    return v;
+}
+
+void tui_lesson_close(struct tui_app *a)
+{
+    struct tui_lesson *v = a->lv;
+    if (!v) return;
+    a->lv = NULL; /* the sink drops what a cancel still reports */
+    if (v->ls) {
+        if (lt_lesson_run_state(v->ls) == LT_RUN_BUSY) lt_lesson_run_cancel(v->ls);
+        lt_lesson_free(v->ls);
+    }
+    for (int b = 0; b < v->nblocks; b++) {
+        if (v->ps) tui_panelset_free(v->ps[b]);
+        if (v->run_err) free(v->run_err[b]);
+        if (v->fb) free(v->fb[b]);
+        if (v->answer) free(v->answer[b]);
+    }
+    free(v->ps), free(v->ran), free(v->run_err), free(v->fb), free(v->fb_ok), free(v->answer);
+    tui_lines_free(&v->doc);
+    free(v);
+}
+
+void tui_lesson_sink(struct tui_app *a, const struct lt_event *ev)
+{
+    struct tui_lesson *v = a->lv;
+    if (!v || !v->ls) return;
+    int b = v->running >= 0 ? v->running : v->shown;
+    if (b < 0 || !v->ps[b]) return;
+    if (tui_panelset_apply(v->ps[b], ev)) a->dirty = true;
+}
+
+void tui_lesson_lang_changed(struct tui_app *a)
+{
+    struct tui_lesson *v = a->lv;
+    if (!v || !v->ls) return;
+    for (int b = 0; b < v->nblocks; b++)
+        if (v->ps[b]) declare_panels(a, b);
+    v->stale = true;
+}
+
+/* ---- rendering the text pane -------------------------------------------------------------- */
+
+static void mark_lines(struct tui_lines *L, int from, int kind, int tag)
+{
+    for (int i = from; i < L->n; i++) L->v[i].kind = kind, L->v[i].tag = tag;
+}
+
+static void render_experiment(struct tui_app *a, int b, const struct tui_render_opts *o)
+{
+    struct tui_lesson *v = a->lv;
+    struct tui_lines *L = &v->doc;
+    const struct tui_glyphs *g = tui_glyphs(a->ascii);
+    const char *intro = lt_lesson_block_text(v->ls, b);
+    const char *title = lt_lesson_block_title(v->ls, b);
+    if (!title) title = "";
+    if (intro && *intro) {
+        tui_render_markup(L, intro, strlen(intro), o);
+        struct tui_lb e = {.L = L};
+        tui_lb_end(&e, b, TUI_LK_TEXT, 0);
+    }
+    char btn[512];
+    bool busy = v->running == b;
+    enum lt_run_state st = v->ran[b];
+    if (busy)
+        snprintf(btn, sizeof btn, TUI_TR(a, "[ Running: %s · Esc cancels ]", "[ 运行中：%s · Esc 取消 ]"),
+                 title);
+    else if (st == LT_RUN_IDLE)
+        snprintf(btn, sizeof btn, TUI_TR(a, "[ Enter %s Run: %s ]", "[ Enter %s 运行：%s ]"), g->run, title);
+    else
+        snprintf(btn, sizeof btn, TUI_TR(a, "[ Enter %s Run again: %s ]", "[ Enter %s 再次运行：%s ]"),
+                 g->run, title);
+    int first = L->n;
+    tui_render_para(L, btn, strlen(btn), TS_BUTTON, false, "", TS_BUTTON, o);
+    mark_lines(L, first, TUI_LK_RUN, 0);
+    const char *state = NULL;
+    int sty = TS_DIM;
+    char sbuf[64];
+    switch (busy ? LT_RUN_BUSY : st) {
+    case LT_RUN_DONE:
+        snprintf(sbuf, sizeof sbuf, "%s %s", g->check, TUI_TR(a, "done: results in the live panel", "完成：结果见实时面板"));
+        state = sbuf, sty = TS_GOOD;
+        break;
+    case LT_RUN_FAILED:
+        snprintf(sbuf, sizeof sbuf, "%s %s", g->cross_mark, TUI_TR(a, "failed", "失败"));
+        state = sbuf, sty = TS_BAD;
+        break;
+    case LT_RUN_CANCELLED: state = TUI_TR(a, "cancelled", "已取消"); break;
+    case LT_RUN_BUSY: state = TUI_TR(a, "running: see the live panel", "运行中：见实时面板"); break;
+    default: break;
+    }
+    if (state) tui_render_para(L, state, strlen(state), sty, false, "  ", sty, o);
+    if (!busy && st == LT_RUN_FAILED && v->run_err[b] && *v->run_err[b])
+        tui_render_para(L, v->run_err[b], strlen(v->run_err[b]), TS_BAD, false, "  ", TS_BAD, o);
+}
+
+static const char *ex_heading(struct tui_app *a, const char *kind)
+{
+    if (kind && !strcmp(kind, "choice")) return TUI_TR(a, "Exercise: choose one", "练习：单选");
+    if (kind && !strcmp(kind, "predict")) return TUI_TR(a, "Exercise: predict, then measure", "练习：先预测，再实测");
+    if (kind && !strcmp(kind, "code")) return TUI_TR(a, "Exercise: a line of Lua", "练习：写一行 Lua");
+    return TUI_TR(a, "Exercise: a number", "练习：填数字");
+}
+
+/* The answer field: "  Answer (GB/s) › text" with the text scrolled so the cursor shows. */
+static void render_input(struct tui_app *a, int b, const struct lt_exercise_info *info,
+                         const struct tui_render_opts *o)
+{
+    struct tui_lesson *v = a->lv;
+    struct tui_lb lb = {.L = &v->doc};
+    char prefix[160];
+    if (info->nchoices)
+        snprintf(prefix, sizeof prefix, TUI_TR(a, "  Answer (1-%d) > ", "  答案（1-%d）> "), info->nchoices);
+    else if (info->unit && *info->unit)
+        snprintf(prefix, sizeof prefix, TUI_TR(a, "  Answer (%s) > ", "  答案（%s）> "), info->unit);
+    else
+        snprintf(prefix, sizeof prefix, "%s", TUI_TR(a, "  Answer > ", "  答案 > "));
+    int pw = tui_width(prefix, strlen(prefix));
+    if (pw > o->width / 2) pw = o->width / 2;
+    tui_lb_fit(&lb, prefix, pw, TUI_LEFT, a->ascii, TS_EM);
+    int fw = o->width - pw - 1;
+    if (fw > 40) fw = 40;
+    if (fw < 1) fw = 1;
+    bool editing = v->editing && v->edit_block == b;
+    const char *text = editing ? v->ed : v->answer[b] ? v->answer[b] : "";
+    int len = (int)strlen(text), cur = editing ? v->ed_cur : len;
+    int start = 0;
+    while (start < cur && tui_width(text + start, (size_t)(cur - start)) > fw - 1) {
+        unsigned cp;
+        start += tui_utf8_decode(text + start, (size_t)(len - start), &cp);
+    }
+    if (!editing && !*text) {
+        tui_lb_fit(&lb, TUI_TR(a, "(Enter to answer)", "（按 Enter 作答）"), fw, TUI_LEFT, a->ascii, TS_DIM);
+    } else {
+        int used;
+        size_t take = tui_prefix_fit(text + start, (size_t)(len - start), fw, &used);
+        char *vis = strndup(text + start, take);
+        if (vis) tui_lb_fit(&lb, vis, fw, TUI_LEFT, a->ascii, TS_INPUT);
+        free(vis);
+    }
+    if (editing) {
+        v->cur_line = v->doc.n;
+        v->cur_col = pw + tui_width(text + start, (size_t)(cur - start));
+    }
+    tui_lb_end(&lb, b, TUI_LK_INPUT, 0);
+    tui_lb_free(&lb);
+}
+
+static void render_exercise(struct tui_app *a, int b, const struct tui_render_opts *o)
+{
+    struct tui_lesson *v = a->lv;
+    struct tui_lines *L = &v->doc;
+    const struct tui_glyphs *g = tui_glyphs(a->ascii);
+    struct lt_exercise_info info;
+    if (!lt_lesson_exercise(v->ls, b, &info)) return;
+    char head[160];
+    snprintf(head, sizeof head, "%s%s", ex_heading(a, info.kind),
+             info.solved ? (a->ascii ? "  (solved)" : TUI_TR(a, "  ✓ solved", "  ✓ 已答对")) : "");
+    tui_render_para(L, head, strlen(head), TS_H3, false, "", TS_H3, o);
+    if (info.prompt) tui_render_markup(L, info.prompt, strlen(info.prompt), o);
+    for (int k = 0; k < info.nchoices && k < 10; k++) {
+        char first[16];
+        snprintf(first, sizeof first, "  %d) ", k + 1);
+        int at = L->n;
+        const char *c = info.choices[k] ? info.choices[k] : "";
+        tui_render_para(L, c, strlen(c), TS_PLAIN, true, first, TS_MARK, o);
+        mark_lines(L, at, TUI_LK_CHOICE, k + 1);
+    }
+    render_input(a, b, &info, o);
+    if (v->fb[b] && *v->fb[b]) {
+        int sty = v->fb_ok[b] ? TS_GOOD : TS_BAD;
+        char first[16];
+        snprintf(first, sizeof first, "  %s ", v->fb_ok[b] ? g->check : g->cross_mark);
+        tui_render_para(L, v->fb[b], strlen(v->fb[b]), TS_PLAIN, true, first, sty, o);
+    }
+}
+
+static void build_doc(struct tui_app *a, int width)
+{
+    struct tui_lesson *v = a->lv;
+    tui_lines_free(&v->doc);
+    v->cur_line = -1;
+    struct tui_render_opts o = {width, tui_app_lang(a), a->ascii, -1};
+    if (!v->ls) {
+        const char *m = TUI_TR(a, "This lesson could not be loaded:", "这一课无法加载：");
+        tui_render_para(&v->doc, m, strlen(m), TS_BAD, false, "", TS_BAD, &o);
+        tui_render_para(&v->doc, v->err, strlen(v->err), TS_PLAIN, false, "  ", TS_PLAIN, &o);
+        m = TUI_TR(a, "Fix the file (vramlab check FILE shows every problem) and open it again. "
+                      "q goes back to the menu.",
+                   "修正文件（vramlab check 文件 会列出所有问题）后再打开。按 q 返回菜单。");
+        struct tui_lb e = {.L = &v->doc};
+        tui_lb_end(&e, -1, TUI_LK_TEXT, 0);
+        tui_render_para(&v->doc, m, strlen(m), TS_DIM, false, "", TS_DIM, &o);
+    } else {
+        for (int b = 0; b < v->nblocks; b++) {
+            o.block = b;
+            if (b > 0) {
+                struct tui_lb e = {.L = &v->doc};
+                tui_lb_end(&e, b, TUI_LK_TEXT, 0);
+            }
+            switch (lt_lesson_block_kind(v->ls, b)) {
+            case LT_BLOCK_TEXT: {
+                const char *t = lt_lesson_block_text(v->ls, b);
+                if (t) tui_render_markup(&v->doc, t, strlen(t), &o);
+                break;
+            }
+            case LT_BLOCK_EXPERIMENT: render_experiment(a, b, &o); break;
+            case LT_BLOCK_EXERCISE: render_exercise(a, b, &o); break;
+            }
+        }
+    }
+    if (v->doc.oom) a->notice[0] = 0, snprintf(a->notice, sizeof a->notice, "out of memory");
+    v->doc_w = width;
+    v->stale = false;
+}
+
+/* ---- selection and scrolling -------------------------------------------------------------- */
+
+static int text_h(const struct tui_app *a) { return a->lay.text.h; }
+
+static bool action_kind(int k) { return k == TUI_LK_RUN || k == TUI_LK_INPUT; }
+
+/* First and last doc line of block b's action (run button / answer field). */
+static bool action_span(const struct tui_lesson *v, int b, int *first, int *last)
+{
+    *first = *last = -1;
+    for (int i = 0; i < v->doc.n; i++)
+        if (v->doc.v[i].block == b && action_kind(v->doc.v[i].kind)) {
+            if (*first < 0) *first = i;
+            *last = i;
+        }
+    return *first >= 0;
+}
+
+static void clamp_top(struct tui_app *a)
+{
+    struct tui_lesson *v = a->lv;
+    int h = text_h(a), max = v->doc.n - h > 0 ? v->doc.n - h : 0;
+    if (v->top > max) v->top = max;
+    if (v->top < 0) v->top = 0;
+}
+
+/* After a scroll: keep the selection on an action that is on screen. */
+static void follow(struct tui_app *a)
+{
+    struct tui_lesson *v = a->lv;
+    int h = text_h(a), f, l;
+    if (v->sel >= 0 && action_span(v, v->sel, &f, &l) && f >= v->top && l < v->top + h) return;
+    for (int i = v->top; i < v->top + h && i < v->doc.n; i++)
+        if (action_kind(v->doc.v[i].kind)) {
+            v->sel = v->doc.v[i].block;
+            break;
+        }
+    if (v->sel >= 0 && is_exp(v, v->sel) && v->running < 0) v->shown = v->sel;
+}
+
+static void scroll_to(struct tui_app *a, int b)
+{
+    struct tui_lesson *v = a->lv;
+    int f, l, h = text_h(a);
+    if (!action_span(v, b, &f, &l)) return;
+    /* show the action with some of what leads to it */
+    if (l >= v->top + h) v->top = l - h + 1 + (h > 8 ? h / 4 : 0);
+    if (f < v->top) v->top = f - (h > 8 ? h / 4 : 0);
+    clamp_top(a);
+}
+
+static void select_step(struct tui_app *a, int dir)
+{
+    struct tui_lesson *v = a->lv;
+    int cur_f = -1, cur_l = -1;
+    if (v->sel >= 0) action_span(v, v->sel, &cur_f, &cur_l);
+    int start = v->sel >= 0 ? (dir > 0 ? cur_l + 1 : cur_f - 1) : (dir > 0 ? v->top : v->top + text_h(a) - 1);
+    for (int i = start; i >= 0 && i < v->doc.n; i += dir)
+        if (action_kind(v->doc.v[i].kind) && v->doc.v[i].block != v->sel) {
+            v->sel = v->doc.v[i].block;
+            if (is_exp(v, v->sel) && v->running < 0) v->shown = v->sel, v->ptop = 0;
+            scroll_to(a, v->sel);
+            return;
+        }
+}
+
+/* ---- actions ------------------------------------------------------------------------------ */
+
+static void finish_run(struct tui_app *a, enum lt_run_state st, const char *err)
+{
+    struct tui_lesson *v = a->lv;
+    int b = v->running;
+    v->running = -1;
+    if (b < 0) return;
+    v->ran[b] = st;
+    if (st == LT_RUN_FAILED) set_text(&v->run_err[b], err);
+    v->stale = true;
+    update_progress(a);
+    a->dirty = true;
+}
+
+static void run(struct tui_app *a, int b)
+{
+    struct tui_lesson *v = a->lv;
+    if (v->running >= 0) {
+        snprintf(a->notice, sizeof a->notice, "%s",
+                 TUI_TR(a, "An experiment is already running (Esc cancels it).", "已有实验在运行（Esc 可取消）。"));
+        return;
+    }
+    if (!v->ps[b]) return;
+    tui_panelset_clear(v->ps[b]);
+    declare_panels(a, b);
+    v->running = b, v->shown = b, v->ptop = 0;
+    free(v->run_err[b]);
+    v->run_err[b] = NULL;
+    v->stale = true;
+    a->dirty = true;
+    char err[1024] = "";
+    enum lt_run_state st = lt_lesson_run_start(v->ls, b, err, sizeof err);
+    if (st != LT_RUN_BUSY) finish_run(a, st, err);
+}
+
+bool tui_lesson_tick(struct tui_app *a)
+{
+    struct tui_lesson *v = a->lv;
+    if (!v || !v->ls || v->running < 0) return false;
+    char err[1024] = "";
+    enum lt_run_state st = lt_lesson_run_step(v->ls, err, sizeof err);
+    if (st == LT_RUN_BUSY) return false;
+    finish_run(a, st, err);
+    return true;
+}
+
+static void cancel(struct tui_app *a)
+{
+    struct tui_lesson *v = a->lv;
+    if (v->running < 0) return;
+    lt_lesson_run_cancel(v->ls);
+    finish_run(a, LT_RUN_CANCELLED, "");
+}
+
+static void submit(struct tui_app *a, int b, const char *answer)
+{
+    struct tui_lesson *v = a->lv;
+    char fb[2048] = "";
+    struct lt_exercise_info info;
+    if (!lt_lesson_exercise(v->ls, b, &info)) return;
+    if (info.kind && !strcmp(info.kind, "predict")) {
+        /* the measurement runs now: say so before the screen waits for it */
+        snprintf(a->notice, sizeof a->notice, "%s", TUI_TR(a, "Measuring…", "测量中…"));
+        tui_redraw_now(a);
+    }
+    bool ok = lt_lesson_answer(v->ls, b, answer, fb, sizeof fb);
+    set_text(&v->fb[b], fb);
+    set_text(&v->answer[b], answer);
+    v->fb_ok[b] = ok;
+    if (ok) v->editing = false;
+    a->notice[0] = 0;
+    v->stale = true;
+    update_progress(a);
+    a->dirty = true;
+}
+
+static void edit_start(struct tui_app *a, int b)
+{
+    struct tui_lesson *v = a->lv;
+    v->editing = true, v->edit_block = b, v->sel = b;
+    snprintf(v->ed, sizeof v->ed, "%s", v->answer[b] ? v->answer[b] : "");
+    v->ed_len = v->ed_cur = (int)strlen(v->ed);
+    v->stale = true;
+    scroll_to(a, b);
+    a->dirty = true;
+}
+
+static void activate(struct tui_app *a, int b)
+{
+    struct tui_lesson *v = a->lv;
+    if (is_exp(v, b)) run(a, b);
+    else if (is_ex(v, b)) edit_start(a, b);
+}
+
+/* Line editing of the answer field; true when the key was for the field. */
+static bool edit_key(struct tui_app *a, const struct tui_key *k)
+{
+    struct tui_lesson *v = a->lv;
+    int b = v->edit_block;
+    unsigned cp;
+    if (k->fn) {
+        switch (k->code) {
+        case KEY_LEFT:
+            while (v->ed_cur > 0 && ((unsigned char)v->ed[--v->ed_cur] & 0xc0) == 0x80) {}
+            break;
+        case KEY_RIGHT:
+            if (v->ed_cur < v->ed_len) v->ed_cur += tui_utf8_decode(v->ed + v->ed_cur, (size_t)(v->ed_len - v->ed_cur), &cp);
+            break;
+        case KEY_HOME: v->ed_cur = 0; break;
+        case KEY_END: v->ed_cur = v->ed_len; break;
+        case KEY_BACKSPACE:
+            goto backspace;
+        case KEY_DC:
+            goto del;
+        case KEY_ENTER: submit(a, b, v->ed); return true;
+        default: return false;
+        }
+        v->stale = true, a->dirty = true;
+        return true;
+    }
+    switch (k->code) {
+    case '\n': case '\r': submit(a, b, v->ed); return true;
+    case 27: v->editing = false; break;
+    case 127: case 8: goto backspace;
+    case 1: v->ed_cur = 0; break;           /* Ctrl-A */
+    case 5: v->ed_cur = v->ed_len; break;   /* Ctrl-E */
+    case 21: v->ed_len = v->ed_cur = 0, v->ed[0] = 0; break; /* Ctrl-U */
+    default: {
+        if (k->code < 32 || k->code == 127) return false;
+        char u[4];
+        int l = tui_utf8_encode((unsigned)k->code, u);
+        if (v->ed_len + l > EDIT_MAX) break;
+        memmove(v->ed + v->ed_cur + l, v->ed + v->ed_cur, (size_t)(v->ed_len - v->ed_cur + 1));
+        memcpy(v->ed + v->ed_cur, u, (size_t)l);
+        v->ed_len += l, v->ed_cur += l;
+    }
+    }
+    v->stale = true, a->dirty = true;
+    return true;
+backspace:
+    if (v->ed_cur > 0) {
+        int e = v->ed_cur;
+        while (v->ed_cur > 0 && ((unsigned char)v->ed[--v->ed_cur] & 0xc0) == 0x80) {}
+        memmove(v->ed + v->ed_cur, v->ed + e, (size_t)(v->ed_len - e + 1));
+        v->ed_len -= e - v->ed_cur;
+    }
+    v->stale = true, a->dirty = true;
+    return true;
+del:
+    if (v->ed_cur < v->ed_len) {
+        int l = tui_utf8_decode(v->ed + v->ed_cur, (size_t)(v->ed_len - v->ed_cur), &cp);
+        memmove(v->ed + v->ed_cur, v->ed + v->ed_cur + l, (size_t)(v->ed_len - v->ed_cur - l + 1));
+        v->ed_len -= l;
+    }
+    v->stale = true, a->dirty = true;
+    return true;
+}
+
+static void scroll_text(struct tui_app *a, int d)
+{
+    struct tui_lesson *v = a->lv;
+    v->top += d;
+    clamp_top(a);
+    follow(a);
+    a->dirty = true;
+}
+
+static void scroll_panel(struct tui_app *a, int d)
+{
+    struct tui_lesson *v = a->lv;
+    v->ptop += d;
+    if (v->ptop > v->panel_lines - 1) v->ptop = v->panel_lines - 1;
+    if (v->ptop < 0) v->ptop = 0;
+    a->dirty = true;
+}
+
+static void mouse(struct tui_app *a, const struct tui_key *k)
+{
+    struct tui_lesson *v = a->lv;
+    bool in_text = tui_rect_contains(&a->lay.text, k->my, k->mx);
+    bool in_panel = tui_rect_contains(&a->lay.panel, k->my, k->mx);
+    if (k->mbutton == 4 || k->mbutton == 5) {
+        int d = k->mbutton == 4 ? -3 : 3;
+        if (in_panel) scroll_panel(a, d);
+        else if (in_text) scroll_text(a, d);
+        return;
+    }
+    if (k->mbutton != 1) return;
+    if (in_panel) {
+        v->focus = 1;
+        a->dirty = true;
+        return;
+    }
+    if (!in_text || !v->ls) return;
+    v->focus = 0;
+    int li = v->top + k->my - a->lay.text.y;
+    a->dirty = true;
+    if (li < 0 || li >= v->doc.n) return;
+    const struct tui_line *l = &v->doc.v[li];
+    if (l->kind == TUI_LK_RUN) {
+        v->sel = l->block;
+        run(a, l->block);
+    } else if (l->kind == TUI_LK_INPUT) {
+        edit_start(a, l->block);
+    } else if (l->kind == TUI_LK_CHOICE) {
+        char ans[8];
+        snprintf(ans, sizeof ans, "%d", l->tag);
+        v->sel = l->block;
+        submit(a, l->block, ans);
+    }
+}
+
+void tui_lesson_key(struct tui_app *a, const struct tui_key *k)
+{
+    struct tui_lesson *v = a->lv;
+    if (!v) return;
+    if (k->fn && k->code == KEY_MOUSE) {
+        mouse(a, k);
+        return;
+    }
+    if (v->editing && v->ls && edit_key(a, k)) return;
+    bool panel = v->focus == 1;
+    int page = panel ? a->lay.panel.h - 3 : text_h(a) - 2;
+    if (page < 1) page = 1;
+    int code = k->code;
+    if (k->fn) {
+        switch (code) {
+        case KEY_UP: panel ? scroll_panel(a, -1) : scroll_text(a, -1); return;
+        case KEY_DOWN: panel ? scroll_panel(a, 1) : scroll_text(a, 1); return;
+        case KEY_PPAGE: panel ? scroll_panel(a, -page) : scroll_text(a, -page); return;
+        case KEY_NPAGE: panel ? scroll_panel(a, page) : scroll_text(a, page); return;
+        case KEY_HOME: panel ? scroll_panel(a, -(1 << 20)) : scroll_text(a, -(1 << 20)); return;
+        case KEY_END: panel ? scroll_panel(a, 1 << 20) : scroll_text(a, 1 << 20); return;
+        case KEY_ENTER: code = '\n'; break;
+        case KEY_BTAB: v->focus ^= 1, a->dirty = true; return;
+        default: return;
+        }
+    }
+    switch (code) {
+    case 'k': panel ? scroll_panel(a, -1) : scroll_text(a, -1); return;
+    case 'j': panel ? scroll_panel(a, 1) : scroll_text(a, 1); return;
+    case ' ': panel ? scroll_panel(a, page) : scroll_text(a, page); return;
+    case 'g': panel ? scroll_panel(a, -(1 << 20)) : scroll_text(a, -(1 << 20)); return;
+    case 'G': panel ? scroll_panel(a, 1 << 20) : scroll_text(a, 1 << 20); return;
+    case '\t': v->focus ^= 1, a->dirty = true; return;
+    case ']': if (v->ls) select_step(a, 1), a->dirty = true; return;
+    case '[': if (v->ls) select_step(a, -1), a->dirty = true; return;
+    case 27:
+        if (v->running >= 0) cancel(a);
+        return;
+    case '\n': case '\r': {
+        if (!v->ls) return;
+        int f, l;
+        if (v->sel < 0 || !action_span(v, v->sel, &f, &l)) {
+            select_step(a, 1);
+        } else if (l < v->top || f >= v->top + text_h(a)) {
+            scroll_to(a, v->sel); /* first Enter brings it into view */
+        } else {
+            activate(a, v->sel);
+        }
+        a->dirty = true;
+        return;
+    }
+    default:
+        if (code >= '1' && code <= '9' && v->sel >= 0 && is_ex(v, v->sel)) {
+            struct lt_exercise_info info;
+            if (lt_lesson_exercise(v->ls, v->sel, &info) && code - '0' <= info.nchoices) {
+                char ans[2] = {(char)code, 0};
+                submit(a, v->sel, ans);
+            }
+        }
+        return;
+    }
+}
+
+/* ---- drawing ------------------------------------------------------------------------------ */
+
+static const char *spinner(bool ascii)
+{
+    static const char *const u[] = {"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"};
+    static const char *const s[] = {"|", "/", "-", "\\"};
+    long t = (long)(now_s() * 8);
+    return ascii ? s[t % 4] : u[t % 10];
+}
+
+static void draw_panel(struct tui_app *a)
+{
+    struct tui_lesson *v = a->lv;
+    const struct tui_rect *r = &a->lay.panel;
+    if (r->h <= 0 || r->w <= 0) return;
+    int y = r->y, h = r->h;
+    int b = v->running >= 0 ? v->running : v->shown;
+    /* header: the experiment, its state; reverse video when the panel has the focus */
+    char head[512];
+    const char *title = b >= 0 && v->ls ? lt_lesson_block_title(v->ls, b) : NULL;
+    snprintf(head, sizeof head, "%s%s%s", TUI_TR(a, "Live panel", "实时面板"), title ? ": " : "",
+             title ? title : "");
+    char state[64] = "";
+    if (b >= 0 && v->running == b) snprintf(state, sizeof state, "%s %s", spinner(a->ascii), TUI_TR(a, "running", "运行中"));
+    else if (b >= 0 && v->ran[b] == LT_RUN_DONE) snprintf(state, sizeof state, "%s", TUI_TR(a, "done", "完成"));
+    else if (b >= 0 && v->ran[b] == LT_RUN_FAILED) snprintf(state, sizeof state, "%s", TUI_TR(a, "failed", "失败"));
+    else if (b >= 0 && v->ran[b] == LT_RUN_CANCELLED) snprintf(state, sizeof state, "%s", TUI_TR(a, "cancelled", "已取消"));
+    int sw = tui_width(state, strlen(state));
+    if (sw > r->w / 2) sw = 0, state[0] = 0;
+    if (v->focus == 1) tui_term_extra(A_REVERSE);
+    tui_term_text(y, r->x, r->w - sw - (sw ? 1 : 0), head, TS_PANEL_HEAD);
+    if (sw) {
+        tui_term_fill(y, r->x + r->w - sw - 1, 1, 1, TS_PLAIN);
+        int ss = b >= 0 && v->ran[b] == LT_RUN_FAILED && v->running != b ? TS_BAD : TS_GOOD;
+        tui_term_text(y, r->x + r->w - sw, sw, state, ss);
+    }
+    tui_term_extra(0);
+    y++, h--;
+    if (h <= 0) return;
+    if (b < 0 || !v->ps[b]) {
+        const char *m = v->ls ? TUI_TR(a, "This lesson has no experiment.", "这一课没有实验。") : "";
+        tui_term_text(y, r->x, r->w, m, TS_DIM);
+        return;
+    }
+    struct tui_panelset *ps = v->ps[b];
+    /* status line */
+    const char *st = tui_panelset_status(ps);
+    if (!*st && v->ran[b] == LT_RUN_IDLE && v->running != b)
+        st = TUI_TR(a, "Not run yet: select the Run line and press Enter.", "尚未运行：选中“运行”一行后按 Enter。");
+    bool failed = v->ran[b] == LT_RUN_FAILED && v->running != b;
+    tui_term_text(y, r->x, r->w, st, failed ? TS_BAD : TS_DIM);
+    y++, h--;
+    /* print() log at the bottom */
+    int nlog = tui_panelset_nlog(ps), logh = 0;
+    if (nlog > 0 && h >= 8) logh = nlog < h / 4 ? nlog : h / 4;
+    if (logh < 1 && nlog > 0 && h >= 8) logh = 1;
+    int body = h - (logh ? logh + 1 : 0);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, r->w - 1, a->ascii, tui_app_lang(a));
+    v->panel_lines = L.n;
+    int max = L.n - body > 0 ? L.n - body : 0;
+    if (v->ptop > max) v->ptop = max;
+    if (v->ptop < 0) v->ptop = 0;
+    for (int i = 0; i < body; i++) {
+        int li = v->ptop + i;
+        tui_term_line(y + i, r->x, r->w - 1, li < L.n ? &L.v[li] : NULL, TS_PLAIN);
+    }
+    /* a one-column scroll hint */
+    const struct tui_glyphs *g = tui_glyphs(a->ascii);
+    for (int i = 0; i < body; i++) {
+        const char *c = " ";
+        if (i == 0 && v->ptop > 0) c = a->ascii ? "^" : "↑";
+        if (i == body - 1 && v->ptop < max) c = a->ascii ? "v" : "↓";
+        tui_term_put(y + i, r->x + r->w - 1, 1, c, strlen(c), NULL, TS_DIM);
+    }
+    tui_lines_free(&L);
+    if (logh) {
+        int ly = y + body;
+        struct tui_lb lb = {0};
+        struct tui_lines R = {0};
+        lb.L = &R;
+        const char *lt = TUI_TR(a, " output ", " 输出 ");
+        tui_lb_repeat(&lb, g->h, 2, TS_RULE);
+        tui_lb_fit(&lb, lt, tui_width(lt, strlen(lt)), TUI_LEFT, a->ascii, TS_DIM);
+        while (lb.width < r->w) tui_lb_puts(&lb, g->h, TS_RULE);
+        tui_lb_end(&lb, -1, TUI_LK_TEXT, 0);
+        tui_lb_free(&lb);
+        tui_term_line(ly, r->x, r->w, &R.v[0], TS_PLAIN);
+        tui_lines_free(&R);
+        for (int i = 0; i < logh; i++) {
+            const char *s = tui_panelset_log(ps, nlog - logh + i);
+            char *f = a->ascii ? tui_ascii_fold(s, strlen(s), NULL, NULL) : NULL;
+            tui_term_text(ly + 1 + i, r->x, r->w, f ? f : s, TS_PLAIN);
+            free(f);
+        }
+    }
+}
+
+void tui_lesson_draw(struct tui_app *a)
+{
+    struct tui_lesson *v = a->lv;
+    const struct tui_rect *r = &a->lay.text;
+    if (!v || r->w <= 0 || r->h <= 0) return;
+    int w = r->w - 2; /* a one-column margin each side */
+    if (w < 1) w = 1;
+    if (v->stale || v->doc_w != w) {
+        /* keep the reader's place: the first line of the block at the top */
+        int anchor = v->top < v->doc.n ? v->doc.v[v->top].block : -1;
+        int offs = 0;
+        for (int i = v->top - 1; i >= 0 && anchor >= 0 && v->doc.v[i].block == anchor; i--) offs++;
+        bool resized = v->doc_w && v->doc_w != w;
+        build_doc(a, w);
+        if (resized && anchor >= 0) {
+            for (int i = 0; i < v->doc.n; i++)
+                if (v->doc.v[i].block == anchor) {
+                    v->top = i + offs;
+                    break;
+                }
+        }
+        clamp_top(a);
+        if (v->sel < 0) follow(a);
+    }
+    clamp_top(a);
+    for (int i = 0; i < r->h; i++) {
+        int li = v->top + i, y = r->y + i;
+        const struct tui_line *l = li < v->doc.n ? &v->doc.v[li] : NULL;
+        bool sel = l && v->sel >= 0 && l->block == v->sel && action_kind(l->kind) && v->focus == 0 &&
+                   !(v->editing && l->kind == TUI_LK_INPUT);
+        tui_term_fill(y, r->x, 1, 1, TS_PLAIN);
+        if (sel) tui_term_extra(A_REVERSE);
+        tui_term_line(y, r->x + 1, sel ? (l->width < w ? l->width : w) : r->w - 1, l, TS_PLAIN);
+        if (sel) {
+            tui_term_extra(0);
+            if (l->width < r->w - 1) tui_term_fill(y, r->x + 1 + l->width, 1, r->w - 1 - l->width, TS_PLAIN);
+        }
+    }
+    draw_panel(a);
+}
+
+bool tui_lesson_cursor(const struct tui_app *a, int *y, int *x)
+{
+    const struct tui_lesson *v = a->lv;
+    if (!v || !v->editing || v->cur_line < 0 || a->lay.mode == TUI_TOO_SMALL || a->help) return false;
+    int row = v->cur_line - v->top;
+    if (row < 0 || row >= a->lay.text.h) return false;
+    *y = a->lay.text.y + row;
+    *x = a->lay.text.x + 1 + v->cur_col;
+    if (*x >= a->lay.text.x + a->lay.text.w) *x = a->lay.text.x + a->lay.text.w - 1;
+    return true;
+}
