@@ -157,6 +157,7 @@ enum {
     GPU_WARN_SMALL_ARRAY = 1u << 2,  /* host array < 4 x last-level cache */
     GPU_WARN_SHARED_GPU = 1u << 3,   /* other processes on the GPU */
     GPU_WARN_CLAMPED = 1u << 4,      /* size reduced to fit the memory cap */
+    GPU_WARN_THREADS = 1u << 5,      /* a host STREAM kernel ran on fewer threads than CPUs */
 };
 const char *gpu_warn_str(unsigned bit);
 

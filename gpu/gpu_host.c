@@ -216,6 +216,7 @@ gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int
     r->ticks = r->best_s * j.reps / res;
     if (r->ticks < 20) r->warn |= GPU_WARN_FEW_TICKS;
     if (hi.llc_bytes && bytes < 4 * hi.llc_bytes) r->warn |= GPU_WARN_SMALL_ARRAY;
+    if (stream && j.nthreads < hi.threads) r->warn |= GPU_WARN_THREADS;
     return GPU_OK;
 }
 

@@ -17,6 +17,7 @@ const char *gpu_warn_str(unsigned bit)
     case GPU_WARN_SMALL_ARRAY: return "array smaller than 4x the last-level cache";
     case GPU_WARN_SHARED_GPU: return "other processes are using the GPU";
     case GPU_WARN_CLAMPED: return "size reduced to fit the memory cap";
+    case GPU_WARN_THREADS: return "ran on fewer threads than online CPUs: not the machine's bandwidth";
     }
     return "";
 }

@@ -80,10 +80,12 @@ int lt_job_run(lua_State *L, struct lt_job *j)
         /* j lives in a userdata the caller left on this coroutine's stack: it survives the yield */
         return lua_yieldk(L, 0, (lua_KContext)j, job_cont);
     }
+    double t0 = gpu_now();
     pthread_mutex_lock(&rt->devlock);
     j->fn(j);
     pthread_mutex_unlock(&rt->devlock);
     atomic_store(&j->done, 1);
+    lt_vm_of(L)->deadline += gpu_now() - t0; /* the limit is on Lua's time, not the measurement's */
     return j->push(L, j);
 }
 

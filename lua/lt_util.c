@@ -120,7 +120,7 @@ void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backen
     lua_setfield(L, -2, "convention");
     lua_newtable(L);
     int w = 0;
-    for (unsigned bit = 1; bit && bit <= GPU_WARN_CLAMPED; bit <<= 1)
+    for (unsigned bit = 1; bit && bit <= GPU_WARN_THREADS; bit <<= 1)
         if (r->warn & bit) {
             lua_pushstring(L, gpu_warn_str(bit));
             lua_rawseti(L, -2, ++w);
