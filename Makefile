@@ -23,9 +23,9 @@ CUDA_HOME := $(patsubst %/bin/nvcc,%,$(NVCC))
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation -Wno-unknown-warning-option
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 $(WARN) -D_GNU_SOURCE -pthread -MMD -MP -I. -Igpu -Ilua -Itui $(PKG_CFLAGS)
+override CFLAGS += -std=c11 $(WARN) -D_GNU_SOURCE -pthread -MMD -MP -I. -Igpu -Ilua -Itui $(PKG_CFLAGS)
 LDLIBS  := $(PKG_LIBS) -lm -pthread
 
 GPU_SRC := $(filter-out gpu/gpu_cuda.c,$(wildcard gpu/*.c))
@@ -35,7 +35,7 @@ TUI_SRC := $(filter-out tui/main.c,$(wildcard tui/*.c))
 LT_LUA  := lua/units.lua $(filter-out lua/units.lua,$(sort $(wildcard lua/*.lua)))
 
 ifneq ($(NVCC),)
-CFLAGS  += -DGPU_HAVE_CUDA=1
+override CFLAGS += -DGPU_HAVE_CUDA=1
 GPU_SRC += gpu/gpu_cuda.c
 CU_SRC  := $(wildcard gpu/*.cu)
 CU_OBJ  := $(CU_SRC:%.cu=$(BUILD)/%.o)
@@ -44,7 +44,7 @@ NVFLAGS := -O3 -std=c++17 -Xcompiler -Wall,-Werror \
            -gencode arch=compute_86,code=sm_86 -gencode arch=compute_89,code=sm_89 \
            -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 LDLIBS  += $(CUDA_HOME)/lib64/libcudart_static.a -ldl -lrt -lstdc++
-$(BUILD)/gpu/gpu_cuda.o: CFLAGS += -I$(CUDA_HOME)/include
+$(BUILD)/gpu/gpu_cuda.o: override CFLAGS += -I$(CUDA_HOME)/include
 endif
 
 OBJ     := $(GPU_SRC:%.c=$(BUILD)/%.o) $(LT_SRC:%.c=$(BUILD)/%.o) $(TUI_SRC:%.c=$(BUILD)/%.o) \

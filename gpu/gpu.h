@@ -84,6 +84,12 @@ struct gpu_dev {
     double cap_fraction;
     uint64_t live_bytes;  /* device bytes allocated through this interface and not yet freed */
     int live_allocs;
+    /* Device memory this process's context took when the backend opened: measured on cuda as
+     * NVML's free memory before vs after creating it (unknown without NVML); the profile's
+     * figure on sim. Read by the ledger (gpu_ledger.c). */
+    uint64_t context_bytes;
+    bool has_context_bytes;
+    char pci_bus_id[32];  /* "0000:65:00.0" (NVML finds the device by it); "" when unknown */
 };
 
 /* The backend table (the nvtop `struct gpu_vendor` pattern). Every function returns a status and

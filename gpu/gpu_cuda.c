@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "gpu_kernels.h"
+#include "gpu_nvml.h"
 
 /* Pointer-chase line: one index per 128 bytes, the L1/L2 line size of every GPU we build for, so
  * each dependent load lands on a line no earlier step of the lap has brought in. */
@@ -450,6 +451,16 @@ static gpu_status cu_open(const struct gpu_config *cfg, struct gpu_dev **out, ch
 
     gpu_status st = GPU_OK;
     void *flag = NULL, *flag_dev = NULL;
+    /* The context's own footprint: NVML's free memory before the context exists vs after open
+     * (device queries create no context). Another process allocating meanwhile skews it. */
+    uint64_t nv_free0 = 0;
+    bool have_free0 = false;
+    char nvwhy[160];
+    if (cudaDeviceGetPCIBusId(dev->pci_bus_id, (int)sizeof dev->pci_bus_id, ordinal) == cudaSuccess)
+        have_free0 = gpu_nvml_mem(dev->pci_bus_id, &nv_free0, NULL, NULL, nvwhy, sizeof nvwhy) ==
+                     GPU_OK;
+    else dev->pci_bus_id[0] = '\0';
+    (void)cudaGetLastError();
     /* cudaSetDevice creates the primary context: the first place a broken install shows. */
     CU_TRY(dev, st, cudaSetDevice(ordinal), fail);
     CU_TRY(dev, st, cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking), fail);
@@ -472,6 +483,13 @@ static gpu_status cu_open(const struct gpu_config *cfg, struct gpu_dev **out, ch
         }
     }
     (void)cudaGetLastError();
+    uint64_t nv_free1 = 0;
+    if (have_free0 &&
+        gpu_nvml_mem(dev->pci_bus_id, &nv_free1, NULL, NULL, nvwhy, sizeof nvwhy) == GPU_OK &&
+        nv_free1 <= nv_free0) {
+        dev->context_bytes = nv_free0 - nv_free1;
+        dev->has_context_bytes = true;
+    }
     dev->why[0] = '\0';
     *out = dev;
     return GPU_OK;

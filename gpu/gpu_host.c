@@ -92,9 +92,13 @@ struct worker {
     pthread_t th;
 };
 
-/* A plain loop, kept a loop: gcc would otherwise turn it into a call to memcpy. */
-__attribute__((optimize("no-tree-loop-distribute-patterns"))) static void
-loop_copy(double *restrict dst, const double *restrict src, size_t n)
+/* A plain loop, kept a loop: both compilers would otherwise turn it into a call to memcpy. */
+#if defined(__clang__)
+#define PLAIN_LOOP __attribute__((no_builtin("memcpy")))
+#else
+#define PLAIN_LOOP __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
+PLAIN_LOOP static void loop_copy(double *restrict dst, const double *restrict src, size_t n)
 {
     for (size_t i = 0; i < n; i++) dst[i] = src[i];
 }

@@ -97,6 +97,8 @@ static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, c
     d->deterministic = cfg && cfg->deterministic;
     d->next_addr = SIM_BASE;
     d->used = d->prof.context_bytes < d->prof.info.total_bytes ? d->prof.context_bytes : 0;
+    d->pub.context_bytes = d->used;
+    d->pub.has_context_bytes = true;
     *out = &d->pub;
     return GPU_OK;
 }

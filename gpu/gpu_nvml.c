@@ -1,0 +1,207 @@
+/* gpu_nvml.c - the few NVML calls vramlab needs, through dlopen/dlsym: the structs are declared
+ * here with NVML's documented layouts (nvml.h), so no NVML header or library is needed to build.
+ * The process list tries the _v3/_v2 entry points (24-byte nvmlProcessInfo_t) and falls back to
+ * the original one (16-byte nvmlProcessInfo_v1_t) on old drivers. */
+#include "gpu_nvml.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int nvml_ret;       /* nvmlReturn_t: 0 = NVML_SUCCESS */
+typedef void *nvml_device;  /* nvmlDevice_t */
+#define NVML_SUCCESS 0
+#define NVML_ERROR_INSUFFICIENT_SIZE 7
+#define NVML_VALUE_NOT_AVAILABLE (~0ull)
+
+struct nvml_memory {        /* nvmlMemory_t (v1) */
+    unsigned long long total, free, used;
+};
+struct nvml_proc_v1 {       /* nvmlProcessInfo_v1_t */
+    unsigned int pid;
+    unsigned long long used;
+};
+struct nvml_proc_v2 {       /* nvmlProcessInfo_v2_t = nvmlProcessInfo_t of the _v2/_v3 calls */
+    unsigned int pid;
+    unsigned long long used;
+    unsigned int gpu_instance, compute_instance;
+};
+
+typedef nvml_ret (*procs_fn)(nvml_device, unsigned int *, void *);
+
+static struct {
+    pthread_once_t once;
+    bool ok;
+    char why[160];
+    nvml_ret (*by_bus)(const char *, nvml_device *);
+    nvml_ret (*mem)(nvml_device, struct nvml_memory *);
+    procs_fn compute, graphics; /* with the stride below */
+    size_t stride;
+    nvml_ret (*name)(unsigned int, char *, unsigned int);
+    const char *(*err)(nvml_ret);
+} nv = {.once = PTHREAD_ONCE_INIT};
+
+static const char *nv_err(nvml_ret r)
+{
+    static char buf[32];
+    if (nv.err) return nv.err(r);
+    snprintf(buf, sizeof buf, "NVML error %d", r);
+    return buf;
+}
+
+static void nv_load(void)
+{
+    const char *off = getenv("VRAMLAB_NO_NVML");
+    if (off && *off && strcmp(off, "0")) {
+        snprintf(nv.why, sizeof nv.why, "NVML not used (VRAMLAB_NO_NVML is set)");
+        return;
+    }
+    /* RTLD_LOCAL: nothing of NVML leaks into the symbol namespace; it stays loaded for the
+     * process's lifetime, as nvidia-smi's own users do. */
+    void *h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(nv.why, sizeof nv.why, "NVML not found (libnvidia-ml.so.1: no NVIDIA driver)");
+        return;
+    }
+    nvml_ret (*init)(void) = (nvml_ret(*)(void))dlsym(h, "nvmlInit_v2");
+    nv.err = (const char *(*)(nvml_ret))dlsym(h, "nvmlErrorString");
+    nv.by_bus = (nvml_ret(*)(const char *, nvml_device *))dlsym(h, "nvmlDeviceGetHandleByPciBusId_v2");
+    nv.mem = (nvml_ret(*)(nvml_device, struct nvml_memory *))dlsym(h, "nvmlDeviceGetMemoryInfo");
+    nv.name = (nvml_ret(*)(unsigned int, char *, unsigned int))dlsym(h, "nvmlSystemGetProcessName");
+    static const char *const v3[] = {"nvmlDeviceGetComputeRunningProcesses_v3",
+                                     "nvmlDeviceGetGraphicsRunningProcesses_v3"};
+    static const char *const v2[] = {"nvmlDeviceGetComputeRunningProcesses_v2",
+                                     "nvmlDeviceGetGraphicsRunningProcesses_v2"};
+    static const char *const v1[] = {"nvmlDeviceGetComputeRunningProcesses",
+                                     "nvmlDeviceGetGraphicsRunningProcesses"};
+    const char *const *names[] = {v3, v2, v1};
+    for (int i = 0; i < 3 && !nv.compute; i++) {
+        nv.compute = (procs_fn)dlsym(h, names[i][0]);
+        nv.graphics = (procs_fn)dlsym(h, names[i][1]);
+        nv.stride = i < 2 ? sizeof(struct nvml_proc_v2) : sizeof(struct nvml_proc_v1);
+    }
+    if (!init || !nv.by_bus || !nv.mem) {
+        snprintf(nv.why, sizeof nv.why, "NVML too old (nvmlInit_v2 or a device call missing)");
+        return;
+    }
+    nvml_ret r = init();
+    if (r != NVML_SUCCESS) {
+        snprintf(nv.why, sizeof nv.why, "NVML failed to initialise: %s", nv_err(r));
+        return;
+    }
+    nv.ok = true;
+}
+
+bool gpu_nvml_available(char *why, size_t n)
+{
+    pthread_once(&nv.once, nv_load);
+    if (!nv.ok && why && n) snprintf(why, n, "%s", nv.why);
+    return nv.ok;
+}
+
+static bool nv_device(const char *bus, nvml_device *d, char *why, size_t n)
+{
+    if (!gpu_nvml_available(why, n)) return false;
+    if (!bus || !*bus) {
+        snprintf(why, n, "the device's PCI bus id is unknown, so NVML cannot find it");
+        return false;
+    }
+    nvml_ret r = nv.by_bus(bus, d);
+    if (r != NVML_SUCCESS) {
+        snprintf(why, n, "NVML: no device at %s: %s", bus, nv_err(r));
+        return false;
+    }
+    return true;
+}
+
+gpu_status gpu_nvml_mem(const char *pci_bus_id, uint64_t *free_b, uint64_t *total_b,
+                        uint64_t *used_b, char *why, size_t n)
+{
+    nvml_device d;
+    struct nvml_memory m;
+    if (!nv_device(pci_bus_id, &d, why, n)) return GPU_ERR_UNSUPPORTED;
+    nvml_ret r = nv.mem(d, &m);
+    if (r != NVML_SUCCESS) {
+        snprintf(why, n, "nvmlDeviceGetMemoryInfo: %s", nv_err(r));
+        return GPU_ERR_DRIVER;
+    }
+    if (free_b) *free_b = m.free;
+    if (total_b) *total_b = m.total;
+    if (used_b) *used_b = m.used;
+    return GPU_OK;
+}
+
+/* One list (compute or graphics) merged into out[0..k). */
+static int nv_list(procs_fn fn, nvml_device d, bool graphics, struct gpu_nvml_proc *out, int k,
+                   int max, char *why, size_t n)
+{
+    if (!fn) return k;
+    unsigned int cnt = 64;
+    unsigned char *buf = NULL;
+    nvml_ret r = NVML_SUCCESS;
+    for (int tries = 0; tries < 4; tries++) {
+        unsigned char *nb = realloc(buf, (size_t)cnt * nv.stride + 1);
+        if (!nb) {
+            free(buf);
+            snprintf(why, n, "out of host memory");
+            return -1;
+        }
+        buf = nb;
+        unsigned int have = cnt;
+        r = fn(d, &have, buf);
+        if (r == NVML_ERROR_INSUFFICIENT_SIZE) {
+            cnt = have + 16; /* processes come and go between the two calls */
+            continue;
+        }
+        cnt = have;
+        break;
+    }
+    if (r != NVML_SUCCESS) {
+        free(buf);
+        snprintf(why, n, "NVML process list: %s", nv_err(r));
+        return -1;
+    }
+    for (unsigned int i = 0; i < cnt; i++) {
+        unsigned int pid;
+        unsigned long long used;
+        if (nv.stride == sizeof(struct nvml_proc_v2)) {
+            struct nvml_proc_v2 p;
+            memcpy(&p, buf + i * nv.stride, sizeof p);
+            pid = p.pid, used = p.used;
+        } else {
+            struct nvml_proc_v1 p;
+            memcpy(&p, buf + i * nv.stride, sizeof p);
+            pid = p.pid, used = p.used;
+        }
+        int j = 0;
+        while (j < k && out[j].pid != pid) j++;
+        if (j == k) {
+            if (k == max) continue;
+            memset(&out[k], 0, sizeof out[k]);
+            out[k].pid = pid;
+            out[k].graphics = graphics;
+            if (nv.name && nv.name(pid, out[k].name, sizeof out[k].name) != NVML_SUCCESS)
+                out[k].name[0] = 0;
+            k++;
+        }
+        /* A process with both kinds of context is one process: its memory counts once. */
+        if (used != NVML_VALUE_NOT_AVAILABLE && (!out[j].has_used || used > out[j].used)) {
+            out[j].used = used;
+            out[j].has_used = true;
+        }
+    }
+    free(buf);
+    return k;
+}
+
+int gpu_nvml_procs(const char *pci_bus_id, struct gpu_nvml_proc *out, int max, char *why,
+                   size_t n)
+{
+    nvml_device d;
+    if (!nv_device(pci_bus_id, &d, why, n)) return -1;
+    int k = nv_list(nv.compute, d, false, out, 0, max, why, n);
+    if (k >= 0) k = nv_list(nv.graphics, d, true, out, k, max, why, n);
+    return k;
+}

@@ -1,0 +1,33 @@
+/* gpu_nvml.h - NVML (the library behind nvidia-smi), opened at run time with dlopen when
+ * libnvidia-ml.so.1 is present and never linked, so vramlab runs on machines without a driver.
+ * It answers what the CUDA runtime cannot: device memory as nvidia-smi counts it, before this
+ * process has a context, and per process. Set VRAMLAB_NO_NVML=1 to leave it unused. */
+#ifndef GPU_NVML_H
+#define GPU_NVML_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu.h"
+
+/* A process with a context on the device, as nvidia-smi lists it. */
+struct gpu_nvml_proc {
+    unsigned pid;
+    uint64_t used;  /* bytes; valid when has_used (NVML hides it in some containers) */
+    bool has_used;
+    bool graphics;  /* listed as a graphics ("G") process, else compute ("C") */
+    char name[64];  /* "" when NVML cannot say */
+};
+
+/* Loads and initialises NVML once per process. false, and why, when it is absent or broken. */
+bool gpu_nvml_available(char *why, size_t n);
+/* Device memory by PCI bus id ("0000:65:00.0"): NVML's total, free and used. */
+gpu_status gpu_nvml_mem(const char *pci_bus_id, uint64_t *free_b, uint64_t *total_b,
+                        uint64_t *used_b, char *why, size_t n);
+/* Processes on the device, compute and graphics merged by pid. Returns how many were written
+ * (at most max), or -1 with why. */
+int gpu_nvml_procs(const char *pci_bus_id, struct gpu_nvml_proc *out, int max, char *why,
+                   size_t n);
+
+#endif
