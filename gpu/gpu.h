@@ -73,6 +73,7 @@ struct gpu_config {
     bool deterministic;   /* simulator: no noise at all */
     double cap_fraction;  /* experiments take at most this share of free memory (default 0.9) */
     int device;           /* CUDA device ordinal (after CUDA_VISIBLE_DEVICES) */
+    int fail_alloc;       /* fault injection: the Nth device/host allocation fails (0 = never) */
 };
 
 /* Public part of an open device. Each backend embeds it first in its private state. */
@@ -84,6 +85,9 @@ struct gpu_dev {
     double cap_fraction;
     uint64_t live_bytes;  /* device bytes allocated through this interface and not yet freed */
     int live_allocs;
+    int live_host;        /* host buffers (gpu_host_alloc) not yet freed */
+    long alloc_count;     /* allocations attempted, for fault injection */
+    long fail_alloc;      /* fail the allocation with this number (0 = never) */
     /* Device memory this process's context took when the backend opened: measured on cuda as
      * NVML's free memory before vs after creating it (unknown without NVML); the profile's
      * figure on sim. Read by the ledger (gpu_ledger.c). */
@@ -133,6 +137,8 @@ gpu_status gpu_mem_info(struct gpu_dev *dev, uint64_t *free_b, uint64_t *total_b
 gpu_status gpu_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr);
 gpu_status gpu_alloc_uncapped(struct gpu_dev *dev, uint64_t bytes, void **ptr);
 gpu_status gpu_free(struct gpu_dev *dev, void *ptr, uint64_t bytes);
+gpu_status gpu_host_alloc(struct gpu_dev *dev, uint64_t bytes, bool pinned, void **ptr);
+gpu_status gpu_host_free(struct gpu_dev *dev, void *ptr, bool pinned);
 /* Most an experiment may take now: cap_fraction x free. */
 uint64_t gpu_alloc_budget(struct gpu_dev *dev);
 const char *gpu_why(const struct gpu_dev *dev);

@@ -59,7 +59,7 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
     }
     st = gpu_alloc(dev, q->bytes, &a);
     if (st == GPU_OK)
-        st = d2d ? gpu_alloc(dev, q->bytes, &b) : be->host_alloc(dev, q->bytes, q->pinned, &b);
+        st = d2d ? gpu_alloc(dev, q->bytes, &b) : gpu_host_alloc(dev, q->bytes, q->pinned, &b);
     if (st == GPU_OK) st = be->memset(dev, a, 1, q->bytes);
     if (st == GPU_OK && d2d) st = be->memset(dev, b, 2, q->bytes);
 
@@ -74,7 +74,7 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
         else st = be->copy(dev, q->dir, q->method, dst, src, q->bytes, reps, &t[i]);
     }
 
-    if (b) d2d ? (void)gpu_free(dev, b, q->bytes) : (void)be->host_free(dev, b, q->pinned);
+    if (b) d2d ? (void)gpu_free(dev, b, q->bytes) : (void)gpu_host_free(dev, b, q->pinned);
     gpu_free(dev, a, q->bytes);
     if (st != GPU_OK) return st;
 

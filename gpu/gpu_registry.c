@@ -46,12 +46,16 @@ gpu_status gpu_open(const char *want, const struct gpu_config *cfg, struct gpu_d
         why[0] = 0;
         st = be->open(cfg, out, why, sizeof why);
         if (st != GPU_OK) snprintf(fallback_why, n, "%s: %s", be->name, why);
+        else (*out)->fail_alloc = cfg ? cfg->fail_alloc : 0;
         return st;
     }
     for (int i = 0; gpu_backends[i]; i++) {
         why[0] = 0;
         st = gpu_backends[i]->open(cfg, out, why, sizeof why);
-        if (st == GPU_OK) return st;
+        if (st == GPU_OK) {
+            (*out)->fail_alloc = cfg ? cfg->fail_alloc : 0;
+            return st;
+        }
         if (used < n) {
             int k = snprintf(fallback_why + used, n - used, "%s%s: %s", used ? "; " : "",
                              gpu_backends[i]->name, why);
@@ -89,6 +93,15 @@ uint64_t gpu_alloc_budget(struct gpu_dev *dev)
     return (uint64_t)((double)fr * dev->cap_fraction);
 }
 
+/* Fault injection (VRAMLAB_FAULT_ALLOC=N): the Nth allocation fails as an out-of-memory would,
+ * so every error path of every experiment can be driven and checked for leaks. */
+static bool injected(struct gpu_dev *dev)
+{
+    if (++dev->alloc_count != dev->fail_alloc) return false;
+    gpu_set_why(dev, "out of memory (injected fault: allocation #%ld)", dev->alloc_count);
+    return true;
+}
+
 gpu_status gpu_alloc_uncapped(struct gpu_dev *dev, uint64_t bytes, void **ptr)
 {
     *ptr = NULL;
@@ -97,6 +110,7 @@ gpu_status gpu_alloc_uncapped(struct gpu_dev *dev, uint64_t bytes, void **ptr)
         gpu_set_why(dev, "cannot allocate 0 bytes");
         return GPU_ERR_ARG;
     }
+    if (injected(dev)) return GPU_ERR_NOMEM;
     gpu_status st = dev->be->alloc(dev, bytes, ptr);
     if (st == GPU_OK) {
         dev->live_bytes += bytes;
@@ -117,6 +131,23 @@ gpu_status gpu_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
         return GPU_ERR_CAP;
     }
     return gpu_alloc_uncapped(dev, bytes, ptr);
+}
+
+gpu_status gpu_host_alloc(struct gpu_dev *dev, uint64_t bytes, bool pinned, void **ptr)
+{
+    *ptr = NULL;
+    if (dev->failed) return GPU_ERR_STICKY;
+    if (injected(dev)) return GPU_ERR_HOST_NOMEM;
+    gpu_status st = dev->be->host_alloc(dev, bytes, pinned, ptr);
+    if (st == GPU_OK) dev->live_host++;
+    return st;
+}
+
+gpu_status gpu_host_free(struct gpu_dev *dev, void *ptr, bool pinned)
+{
+    if (!ptr) return GPU_OK;
+    if (dev->live_host > 0) dev->live_host--;
+    return dev->be->host_free(dev, ptr, pinned);
 }
 
 gpu_status gpu_free(struct gpu_dev *dev, void *ptr, uint64_t bytes)

@@ -47,7 +47,8 @@ static void usage(FILE *f)
           "  -j, --json                   machine-readable output (info, run)\n"
           "  -h, --help                   this text\n"
           "  -V, --version                version and compiled-in backends\n"
-          "exit codes: 0 ok, 1 a lesson/script/run failed, 2 usage, 3 set-up (data, backend)\n",
+          "exit codes: 0 ok, 1 a lesson/script/run failed, 2 usage, 3 set-up (data, backend),\n"
+          "            4 internal error (memory still allocated at exit)\n",
           f);
 }
 
@@ -464,8 +465,10 @@ int main(int argc, char **argv)
         return gpu_profile_list(datadir, print_profile, datadir) ? 0 : 3;
     }
 
+    const char *fault = getenv("VRAMLAB_FAULT_ALLOC"); /* testing: fail the Nth allocation */
     struct gpu_config cfg = {.profile = o.profile, .datadir = datadir, .seed = o.seed,
-                             .deterministic = o.deterministic, .cap_fraction = o.cap};
+                             .deterministic = o.deterministic, .cap_fraction = o.cap,
+                             .fail_alloc = fault ? atoi(fault) : 0};
     struct gpu_dev *dev = NULL;
     char why[1024];
     gpu_status st = gpu_open(o.backend, &cfg, &dev, why, sizeof why);
@@ -509,6 +512,13 @@ int main(int argc, char **argv)
         rc = cmd_check(rt, lessons, args, nargs);
     }
     lt_runtime_free(rt);
+    /* Everything a lesson or script allocated must be gone by now: say so loudly if not. */
+    if (dev->live_allocs || dev->live_host) {
+        fprintf(stderr, "vramlab: internal error: %d device and %d host buffer(s) still allocated "
+                "at exit (%llu bytes)\n", dev->live_allocs, dev->live_host,
+                (unsigned long long)dev->live_bytes);
+        rc = 4;
+    }
     gpu_close(dev);
     return rc;
 }

@@ -331,6 +331,29 @@ static void test_copy_rules(void **s)
     gpu_close(dev);
 }
 
+static void test_fault_injection(void **s)
+{
+    /* Every allocation of an experiment can fail; whichever does, nothing stays allocated. */
+    for (int n = 1; n <= 4; n++) {
+        struct gpu_config c = cfg("rtx3090", 1, true);
+        c.fail_alloc = n;
+        struct gpu_dev *dev = NULL;
+        char why[256];
+        assert_int_equal(gpu_open("sim", &c, &dev, why, sizeof why), GPU_OK);
+        struct gpu_copy_req q = {.dir = GPU_H2D, .bytes = 1u << 20, .pinned = true};
+        struct gpu_result r;
+        gpu_status st = gpu_bench_copy(dev, &q, &r, NULL); /* allocations 1 and 2 */
+        assert_int_equal(st, n == 1 ? GPU_ERR_NOMEM : n == 2 ? GPU_ERR_HOST_NOMEM : GPU_OK);
+        if (n <= 2) assert_non_null(strstr(dev->why, "injected"));
+        st = gpu_bench_stream(dev, GPU_HOST_TRIAD, 1u << 20, 3, &r, NULL); /* 3, 4, 5 */
+        assert_int_equal(st, n >= 3 ? GPU_ERR_NOMEM : GPU_OK);
+        assert_int_equal(dev->live_allocs, 0);
+        assert_int_equal(dev->live_host, 0);
+        assert_int_equal(dev->live_bytes, 0);
+        gpu_close(dev);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -341,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_profiles_consistent), cmocka_unit_test(test_profile_errors),
         cmocka_unit_test(test_host_bench), cmocka_unit_test(test_host_latency),
         cmocka_unit_test(test_bench_latency_sim), cmocka_unit_test(test_copy_rules),
+        cmocka_unit_test(test_fault_injection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
