@@ -80,10 +80,7 @@ struct job {
     enum gpu_host_kind kind;
     double *a, *b, *c; /* STREAM: a = b + s*c etc.; memcpy/loop: a <- b */
     size_t n;          /* doubles per array */
-    int nthreads, trials, reps;
-    pthread_barrier_t start, done;
-    gpu_cancel_flag *cancel;
-    bool stop;
+    int nthreads, reps;
 };
 
 struct worker {
@@ -132,14 +129,31 @@ static void *worker_main(void *arg)
     size_t chunk = (j->n + j->nthreads - 1) / j->nthreads;
     size_t lo = chunk * w->id, hi = lo + chunk > j->n ? j->n : lo + chunk;
     if (lo > hi) lo = hi;
-    for (;;) {
-        pthread_barrier_wait(&j->start);
-        if (j->stop) break;
-        for (int r = 0; r < j->reps; r++)
-            run_kernel(j->kind, j->a + lo, j->b + lo, j->c ? j->c + lo : NULL, hi - lo);
-        pthread_barrier_wait(&j->done);
-    }
+    for (int r = 0; r < j->reps; r++)
+        run_kernel(j->kind, j->a + lo, j->b + lo, j->c ? j->c + lo : NULL, hi - lo);
     return NULL;
+}
+
+/* One timed pass: like an OpenMP parallel loop, the calling thread does chunk 0 while the others
+ * do theirs, and the pass ends when the last joins. A thread that cannot be started has its chunk
+ * done by the caller: slower, never wrong. */
+static double run_pass(struct job *j, struct worker *w)
+{
+    double t0 = gpu_now();
+    for (int i = 1; i < j->nthreads; i++) {
+        w[i] = (struct worker){j, i, 0};
+        if (pthread_create(&w[i].th, NULL, worker_main, &w[i])) w[i].id = -i;
+    }
+    w[0] = (struct worker){j, 0, 0};
+    worker_main(&w[0]);
+    for (int i = 1; i < j->nthreads; i++) {
+        if (w[i].id > 0) pthread_join(w[i].th, NULL);
+        else {
+            w[i].id = i;
+            worker_main(&w[i]);
+        }
+    }
+    return (gpu_now() - t0) / j->reps;
 }
 
 static double *alloc_array(size_t bytes)
@@ -153,16 +167,17 @@ gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int
                           struct gpu_result *r, gpu_cancel_flag *cancel)
 {
     struct gpu_host_info hi;
-    struct job j = {.kind = k, .trials = trials ? trials : 10, .reps = 1, .cancel = cancel};
+    struct job j = {.kind = k, .reps = 1};
     struct worker w[256];
     double t[GPU_MAX_SAMPLES];
     bool stream = k >= GPU_HOST_COPY;
+    trials = trials ? trials : 10;
     *r = (struct gpu_result){.bytes = bytes};
-    if ((unsigned)k > GPU_HOST_TRIAD || bytes < 4096 || j.trials > GPU_MAX_SAMPLES) return GPU_ERR_ARG;
+    if ((unsigned)k > GPU_HOST_TRIAD || bytes < 4096 || trials < 1 || trials > GPU_MAX_SAMPLES)
+        return GPU_ERR_ARG;
     gpu_host_info(&hi);
-    j.nthreads = threads > 0 ? threads : hi.threads;
+    j.nthreads = threads > 0 ? threads : stream ? hi.threads : 1; /* memcpy/loop: one thread */
     if (j.nthreads > 256) j.nthreads = 256;
-    if (!stream) j.nthreads = threads > 0 ? j.nthreads : 1; /* memcpy/loop: one thread unless asked */
     j.n = bytes / sizeof(double);
     j.a = alloc_array(j.n * sizeof(double));
     j.b = alloc_array(j.n * sizeof(double));
@@ -175,43 +190,23 @@ gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int
     for (size_t i = 0; i < j.n; i++) j.a[i] = 1.0, j.b[i] = 2.0;
     for (size_t i = 0; stream && i < j.n; i++) j.c[i] = 0.0;
 
-    pthread_barrier_init(&j.start, NULL, (unsigned)j.nthreads + 1);
-    pthread_barrier_init(&j.done, NULL, (unsigned)j.nthreads + 1);
-    int started = 0;
-    for (; started < j.nthreads; started++) {
-        w[started] = (struct worker){&j, started, 0};
-        if (pthread_create(&w[started].th, NULL, worker_main, &w[started])) break;
-    }
-    gpu_status st = started == j.nthreads ? GPU_OK : GPU_ERR_HOST_NOMEM;
-    if (st != GPU_OK) { /* run with the threads we have: barriers need exact counts, so stop */
-        j.stop = true;
-    }
-    double res = gpu_timer_resolution();
-    for (int i = -1; st == GPU_OK && i < j.trials; i++) {
+    /* Warm-up; it also sizes reps so that a pass over tiny arrays lasts >= 20 ms. */
+    double dt = run_pass(&j, w);
+    j.reps = dt > 0 && dt < 0.02 ? (int)(0.02 / dt) + 1 : 1;
+    if (j.reps > 100000) j.reps = 100000;
+    gpu_status st = GPU_OK;
+    for (int i = 0; i < trials; i++) {
         if (cancel && *cancel) {
             st = GPU_ERR_CANCELLED;
             break;
         }
-        double t0 = gpu_now();
-        pthread_barrier_wait(&j.start);
-        pthread_barrier_wait(&j.done);
-        double dt = (gpu_now() - t0) / j.reps;
-        if (i < 0) { /* warm-up also sizes reps so a trial lasts >= 20 ms for tiny arrays */
-            j.reps = dt > 0 && dt < 0.02 ? (int)(0.02 / dt) + 1 : 1;
-            if (j.reps > 100000) j.reps = 100000;
-            continue;
-        }
-        t[i] = dt;
+        t[i] = run_pass(&j, w);
     }
-    j.stop = true;
-    if (started == j.nthreads) pthread_barrier_wait(&j.start);
-    for (int i = 0; i < started; i++) pthread_join(w[i].th, NULL);
-    pthread_barrier_destroy(&j.start);
-    pthread_barrier_destroy(&j.done);
     free(j.a), free(j.b), free(j.c);
     if (st != GPU_OK) return st;
+    double res = gpu_timer_resolution();
 
-    gpu_stats(r, t, j.trials);
+    gpu_stats(r, t, trials);
     /* Bytes per element: STREAM counts copy/scale 16, add/triad 24 (no write-allocate traffic). */
     int per = k == GPU_HOST_ADD || k == GPU_HOST_TRIAD ? 3 : 2;
     r->moved_bytes = (uint64_t)per * j.n * sizeof(double);

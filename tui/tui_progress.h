@@ -1,0 +1,45 @@
+/* tui_progress.h - a learner's saved progress: sections visited, exercises tried and solved, best
+ * predictions. One versioned text file in $XDG_STATE_HOME/vramlab/ (default
+ * ~/.local/state/vramlab/), written crash-safely: temp file in the same folder, fsync, rename,
+ * fsync the folder. A corrupt or future-version file is kept aside and reported, never silently
+ * overwritten. No ncurses here: the CLI and the TUI share it. */
+#ifndef TUI_PROGRESS_H
+#define TUI_PROGRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define TUI_PROGRESS_VERSION 1
+
+struct tui_progress;
+
+/* The folder progress lives in: $XDG_STATE_HOME/vramlab or $HOME/.local/state/vramlab. */
+void tui_progress_dir(char *buf, size_t n);
+
+/* Load dir/progress (a missing file is an empty progress). When the file cannot be read as this
+ * version, it is renamed aside (progress.corrupt-<time> / progress.v<N>) and `note` says so.
+ * Returns NULL only when out of memory. */
+struct tui_progress *tui_progress_load(const char *dir, char *note, size_t n);
+void tui_progress_free(struct tui_progress *p);
+
+/* Crash-safe save. Returns false with err on failure (the previous file is left intact). */
+bool tui_progress_save(struct tui_progress *p, char *err, size_t n);
+
+void tui_progress_visit(struct tui_progress *p, const char *lesson);
+/* Record an attempt at an exercise; `value` is the learner's number for predict/number kinds
+ * (NaN if none): the best (closest to right) is kept by the caller's judgement via `keep`. */
+void tui_progress_attempt(struct tui_progress *p, const char *lesson, const char *exercise,
+                          bool solved, const char *answer);
+bool tui_progress_visited(const struct tui_progress *p, const char *lesson);
+/* Exercises of a lesson solved / attempted (any exercise id). */
+int tui_progress_solved(const struct tui_progress *p, const char *lesson);
+int tui_progress_attempted(const struct tui_progress *p, const char *lesson);
+bool tui_progress_exercise_solved(const struct tui_progress *p, const char *lesson,
+                                  const char *exercise);
+/* Forget one section (lesson id) or everything (NULL). Returns how many records went. */
+int tui_progress_reset(struct tui_progress *p, const char *lesson);
+void tui_progress_print(const struct tui_progress *p, FILE *f);
+const char *tui_progress_path(const struct tui_progress *p);
+
+#endif
