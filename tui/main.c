@@ -16,6 +16,7 @@
 #include "lt.h"
 #include "tui.h"
 #include "tui_plain.h"
+#include "tui_progress.h"
 
 #define VRAMLAB_VERSION "0.1.0"
 
@@ -35,6 +36,8 @@ static void usage(FILE *f)
           "       vramlab [options] eval FILE.lua     run a Lua file in the lesson sandbox\n"
           "       vramlab [options] check [FILE...]   validate lesson files\n"
           "       vramlab [options] profiles          simulator GPU profiles\n"
+          "       vramlab progress                    what you have visited and solved\n"
+          "       vramlab reset [SECTION] [--yes]     forget progress (asks first)\n"
           "options:\n"
           "  -b, --backend cuda|sim|auto  device backend (env VRAMLAB_BACKEND; default auto)\n"
           "  -p, --profile NAME           simulator profile (env VRAMLAB_PROFILE; default rtx3090)\n"
@@ -374,6 +377,39 @@ static int cmd_check(struct lt_runtime *rt, const char *dir, char **files, int n
     return bad ? 1 : 0;
 }
 
+static int cmd_progress(char **args, int nargs, bool reset, bool yes)
+{
+    char dir[1024], note[1400], err[1400];
+    tui_progress_dir(dir, sizeof dir);
+    struct tui_progress *p = tui_progress_load(dir, note, sizeof note);
+    if (!p) return 3;
+    if (note[0]) fprintf(stderr, "vramlab: %s\n", note);
+    int rc = 0;
+    if (!reset) {
+        tui_progress_print(p, stdout);
+    } else if (nargs > 1) {
+        fprintf(stderr, "vramlab: reset takes at most one section, e.g. vramlab reset 1.3\n");
+        rc = 2;
+    } else {
+        const char *what = nargs ? args[0] : NULL;
+        char answer[16] = "";
+        if (!yes) {
+            printf("Forget %s in %s? [y/N] ", what ? what : "all progress", tui_progress_path(p));
+            fflush(stdout);
+            if (!fgets(answer, sizeof answer, stdin)) answer[0] = 0;
+        }
+        if (yes || answer[0] == 'y' || answer[0] == 'Y') {
+            int gone = tui_progress_reset(p, what);
+            if (!tui_progress_save(p, err, sizeof err)) {
+                fprintf(stderr, "vramlab: %s\n", err);
+                rc = 1;
+            } else printf("forgot %d record(s)\n", gone);
+        } else printf("nothing changed\n");
+    }
+    tui_progress_free(p);
+    return rc;
+}
+
 static void print_profile(const char *id, void *ud)
 {
     struct gpu_profile p;
@@ -439,14 +475,17 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = optind < argc ? argv[optind] : NULL;
-    static const char *const cmds[] = {"list", "info", "run", "eval", "check", "profiles", NULL};
+    static const char *const cmds[] = {"list",     "info",     "run",   "eval", "check",
+                                       "profiles", "progress", "reset", NULL};
     bool known = false;
     for (int i = 0; cmd && cmds[i]; i++) known |= !strcmp(cmd, cmds[i]);
     /* trailing --json after the subcommand, as in `vramlab info --json` */
     int first_arg = optind + (cmd ? 1 : 0), nargs = 0;
+    bool yes = false;
     char *args[256];
     for (int i = first_arg; i < argc; i++) {
         if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) o.json = true;
+        else if (!strcmp(argv[i], "--yes") || !strcmp(argv[i], "-y")) yes = true;
         else if (!strncmp(argv[i], "--lang=", 7)) o.lang = argv[i] + 7;
         else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "vramlab: options go before the command: %s\n", argv[i]);
@@ -459,6 +498,8 @@ int main(int argc, char **argv)
     find_datadir(datadir, sizeof datadir, o.datadir);
     snprintf(lessons, sizeof lessons, "%s/lessons", datadir);
 
+    if (cmd && (!strcmp(cmd, "progress") || !strcmp(cmd, "reset")))
+        return cmd_progress(args, nargs, !strcmp(cmd, "reset"), yes);
     if (cmd && !strcmp(cmd, "profiles")) {
         printf("Simulator profiles (%s/assets/gpus; peak = 2 x clock x bus/8, GB/s = 1e9 B/s):\n",
                datadir);
