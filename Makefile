@@ -98,9 +98,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 run: all
 	$(BIN)
 
+# The suite runs twice: the normal build, then unit/Lua/CLI tests under ASan + UBSan (clang).
+ASAN_DIR := build/asan
+ASAN_MAKE = $(MAKE) --no-print-directory BUILD=$(ASAN_DIR) CUDA=0 CC=clang \
+	CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+
 test: test-deps
 	@$(MAKE) --no-print-directory $(BIN) $(UNIT)
-	@sh tests/run.sh $(BUILD)
+	@$(ASAN_MAKE) $(ASAN_DIR)/vramlab $(patsubst $(BUILD)/%,$(ASAN_DIR)/%,$(UNIT))
+	@sh tests/run.sh $(BUILD) --asan $(ASAN_DIR)
 
 test-gpu: all
 	@sh tests/gpu/run.sh $(BIN)
@@ -114,10 +120,8 @@ $(BUILD)/tests/bench_host: tests/bench/bench_host.c $(LIB)
 	$(CC) $(CFLAGS) -fopenmp -o $@ $< $(LIB) $(LDLIBS)
 
 asan: test-deps
-	@$(MAKE) --no-print-directory BUILD=build/asan CUDA=0 CC=clang \
-	    CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	    build/asan/vramlab $(patsubst $(BUILD)/%,build/asan/%,$(UNIT))
-	@ASAN_OPTIONS=detect_leaks=1 sh tests/run.sh build/asan --no-tui
+	@$(ASAN_MAKE) $(ASAN_DIR)/vramlab $(patsubst $(BUILD)/%,$(ASAN_DIR)/%,$(UNIT))
+	@ASAN_OPTIONS=detect_leaks=1 sh tests/run.sh $(ASAN_DIR) --no-tui
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vramlab $(DESTDIR)$(PREFIX)/share/man/man1

@@ -3,7 +3,7 @@
 # As root it runs apt-get itself; otherwise it prints the exact command and fails.
 set -e
 need="gcc make pkg-config libncurses-dev liblua5.4-dev"
-[ "$1" = test ] && need="$need libcmocka-dev tmux python3"
+[ "$1" = test ] && need="$need libcmocka-dev tmux python3 clang libclang-rt-14-dev"
 missing=""
 for p in $need; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -1,11 +1,18 @@
 #!/bin/sh
-# run.sh BUILD [--no-tui] - run every test that works on a CPU-only machine and print one summary
-# line "N passed, M failed". Unit tests (cmocka) count per test case; Lua, CLI and TUI tests per
-# file. A script that exits 77 is skipped (it says why).
+# run.sh BUILD [--no-tui] [--asan ASAN_BUILD] - run every test that works on a CPU-only machine
+# and print one summary line "N passed, M failed". Unit tests (cmocka) count per test case; Lua,
+# CLI and TUI tests per file. A script that exits 77 is skipped (it says why). With --asan, the
+# unit, Lua and CLI tests run a second time against the AddressSanitizer + UBSan build.
 build=${1:-build}
-skip_tui=0
-[ "$2" = "--no-tui" ] && skip_tui=1
-bin="$build/vramlab"
+skip_tui=0 asan=""
+shift
+while [ $# -gt 0 ]; do
+    case $1 in
+    --no-tui) skip_tui=1 ;;
+    --asan) asan=$2; shift ;;
+    esac
+    shift
+done
 pass=0 fail=0 skip=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -13,6 +20,9 @@ export VRAMLAB_DATADIR="$(pwd)" LC_ALL=C.UTF-8
 
 note() { printf '%s\n' "$*"; }
 
+suite() {
+build=$1 tag=$2
+bin="$build/vramlab"
 for t in "$build"/tests/test_*; do
     [ -x "$t" ] || continue
     "$t" >"$log" 2>&1
@@ -22,15 +32,15 @@ for t in "$build"/tests/test_*; do
     p=${p:-0} f=${f:-0}
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # crashed before its summary
     pass=$((pass + p)) fail=$((fail + f))
-    if [ "$f" -ne 0 ]; then note "FAIL unit $(basename "$t")"; sed -n '1,80p' "$log"; else note "ok   unit $(basename "$t") ($p)"; fi
+    if [ "$f" -ne 0 ]; then note "FAIL unit$tag $(basename "$t")"; sed -n '1,80p' "$log"; else note "ok   unit$tag $(basename "$t") ($p)"; fi
 done
 
 for t in tests/lua/*.lua; do
     [ -f "$t" ] || continue
     if "$bin" --backend sim --deterministic --seed 1 --lang en eval "$t" >"$log" 2>&1; then
-        pass=$((pass + 1)); note "ok   lua  $t"
+        pass=$((pass + 1)); note "ok   lua$tag  $t"
     else
-        fail=$((fail + 1)); note "FAIL lua  $t"; sed -n '1,40p' "$log"
+        fail=$((fail + 1)); note "FAIL lua$tag  $t"; sed -n '1,40p' "$log"
     fi
 done
 
@@ -45,8 +55,15 @@ run_scripts() {
         else fail=$((fail + 1)); note "FAIL $kind $t (exit $rc)"; sed -n '1,60p' "$log"; fi
     done
 }
-run_scripts cli tests/cli/*.sh
+run_scripts "cli$tag" tests/cli/*.sh
+}
+
+suite "$build" ""
 [ $skip_tui -eq 0 ] && run_scripts tui tests/tui/*.sh
+if [ -n "$asan" ]; then
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    suite "$asan" " [asan]"
+fi
 
 echo
 echo "$pass passed, $fail failed, $skip skipped"

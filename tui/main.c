@@ -1,5 +1,6 @@
 /* main.c - the vramlab command line: global options, the backend with its fallback, and the
- * subcommands (the tutor, list, info, run, eval, check, profiles). Exit codes: 0 ok, 1 a run,
+ * subcommands (the tutor, list, info, run, eval, check, profiles, ledger, trace replay,
+ * progress, reset). Exit codes: 0 ok, 1 a run,
  * lesson or script failed, 2 usage error, 3 set-up error (no lessons/assets, no backend). */
 #include <getopt.h>
 #include <stdarg.h>
@@ -12,6 +13,8 @@
 #include <unistd.h>
 
 #include "gpu.h"
+#include "gpu_caching.h"
+#include "gpu_ledger.h"
 #include "gpu_sim.h"
 #include "lt.h"
 #include "tui.h"
@@ -36,6 +39,14 @@ static void usage(FILE *f)
           "       vramlab [options] eval FILE.lua     run a Lua file in the lesson sandbox\n"
           "       vramlab [options] check [FILE...]   validate lesson files\n"
           "       vramlab [options] profiles          simulator GPU profiles\n"
+          "       vramlab [options] ledger [--json]   where the device memory goes (with NVML:\n"
+          "                                           per process, as nvidia-smi shows it)\n"
+          "       vramlab [options] trace replay FILE [CAPACITY] [--json]\n"
+          "                                           replay an allocator trace through the\n"
+          "                                           caching-allocator model (options from\n"
+          "                                           PYTORCH_CUDA_ALLOC_CONF or the trace's\n"
+          "                                           # conf: line; CAPACITY e.g. 80GiB,\n"
+          "                                           default the device's total)\n"
           "       vramlab progress                    what you have visited and solved\n"
           "       vramlab reset [SECTION] [--yes]     forget progress (asks first)\n"
           "options:\n"
@@ -410,6 +421,157 @@ static int cmd_progress(char **args, int nargs, bool reset, bool yes)
     return rc;
 }
 
+static int cmd_ledger(struct lt_runtime *rt, bool json)
+{
+    struct gpu_ledger l;
+    struct gpu_dev *dev = lt_runtime_dev(rt);
+    gpu_status st = gpu_ledger_fill(dev, NULL, &l);
+    if (st != GPU_OK) {
+        fprintf(stderr, "vramlab: ledger: %s\n", dev->why[0] ? dev->why : gpu_status_str(st));
+        return 1;
+    }
+    bool zh = !strcmp(lt_runtime_lang(rt), "zh");
+    size_t n = (json ? gpu_ledger_json(&l, NULL, 0) : gpu_ledger_text(&l, zh, NULL, 0)) + 1;
+    char *buf = malloc(n);
+    if (!buf) return 1;
+    if (json) gpu_ledger_json(&l, buf, n);
+    else gpu_ledger_text(&l, zh, buf, n);
+    fputs(buf, stdout);
+    if (!json && zh)
+        printf("缓存分配器的保留/已分配/请求拆分：在课程或 `vramlab eval` 中调用 "
+               "alloc.ledger(分配器)（见第 2.4 节）。\n");
+    else if (!json)
+        printf("For a caching allocator's reserved/allocated/requested split, call "
+               "alloc.ledger(allocator)\nin a lesson or `vramlab eval` (lesson 2.4).\n");
+    free(buf);
+    return 0;
+}
+
+/* "80GiB", "512MiB", "1073741824" */
+static bool parse_size(const char *s, uint64_t *v)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9') return false;
+    unsigned long long n = strtoull(s, &end, 10);
+    static const struct { const char *suf; unsigned shift; } u[] = {
+        {"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
+    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
+        if (!strcmp(end, u[i].suf) && n < (1ull << (63 - u[i].shift))) {
+            *v = (uint64_t)n << u[i].shift;
+            return *v > 0;
+        }
+    return false;
+}
+
+/* The trace's own "# conf: ..." header line, if any (the recorder writes one). */
+static void trace_header_conf(const char *path, char *conf, size_t n)
+{
+    char line[512];
+    FILE *f = fopen(path, "r");
+    conf[0] = 0;
+    for (int i = 0; f && i < 8 && fgets(line, sizeof line, f); i++)
+        if (!strncmp(line, "# conf:", 7)) {
+            snprintf(conf, n, "%s", line + 7 + strspn(line + 7, " "));
+            conf[strcspn(conf, "\r\n")] = 0;
+            break;
+        }
+    if (f) fclose(f);
+}
+
+static int cmd_trace(struct gpu_dev *dev, char **args, int nargs, bool json)
+{
+    char err[1024], conf[512], size[32];
+    if (nargs < 2 || nargs > 3 || strcmp(args[0], "replay")) {
+        fprintf(stderr, "vramlab: usage: vramlab trace replay FILE [CAPACITY]\n");
+        return 2;
+    }
+    uint64_t cap = 0, fr;
+    if (nargs == 3 && !parse_size(args[2], &cap)) {
+        fprintf(stderr, "vramlab: trace replay: capacity '%s' is not a size such as 80GiB\n", args[2]);
+        return 2;
+    }
+    if (!cap && gpu_mem_info(dev, &fr, &cap) != GPU_OK) cap = 80ull << 30;
+    const char *env = getenv("PYTORCH_CUDA_ALLOC_CONF");
+    if (env && *env) snprintf(conf, sizeof conf, "%s", env);
+    else trace_header_conf(args[1], conf, sizeof conf);
+    struct gpu_caching_opts o;
+    gpu_caching_opts_default(&o);
+    if (gpu_caching_parse_conf(conf, &o, err, sizeof err) != GPU_OK) {
+        fprintf(stderr, "vramlab: trace replay: conf '%s': %s\n", conf, err);
+        return 2;
+    }
+    struct gpu_trace t;
+    double t0 = gpu_now();
+    if (gpu_trace_load(args[1], &t, err, sizeof err) != GPU_OK) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    double t1 = gpu_now();
+    struct gpu_caching *c;
+    struct gpu_replay_result *r = calloc(1, sizeof *r);
+    if (!r || gpu_caching_new_model(&o, cap, &c, err, sizeof err) != GPU_OK) {
+        fprintf(stderr, "vramlab: trace replay: %s\n", r ? err : "out of memory");
+        gpu_trace_free(&t);
+        free(r);
+        return 1;
+    }
+    double t2 = gpu_now();
+    gpu_status st = gpu_trace_replay(&t, c, r, err, sizeof err);
+    double t3 = gpu_now();
+    int rc = 0;
+    const struct gpu_caching_stats *s = &r->stats;
+    if (st != GPU_OK) {
+        fprintf(stderr, "%s: %s\n", args[1], err);
+        rc = 1;
+    } else if (json) {
+        printf("{\"file\":");
+        tui_json_str(stdout, args[1]);
+        printf(",\"conf\":");
+        tui_json_str(stdout, conf);
+        printf(",\"capacity\":%llu,\"events\":%zu,\"allocs\":%zu,\"frees\":%zu,"
+               "\"empty_cache\":%zu,\"ooms\":%zu,\"skipped_frees\":%zu,\"parse_seconds\":%.6f,"
+               "\"replay_seconds\":%.6f,\"reserved\":%llu,\"allocated\":%llu,"
+               "\"peak_reserved\":%llu,\"peak_allocated\":%llu,\"oom_lines\":[",
+               (unsigned long long)cap, t.n, r->allocs, r->frees, r->empties, r->ooms,
+               r->skipped_frees, t1 - t0, t3 - t2,
+               (unsigned long long)s->reserved_bytes[0].current,
+               (unsigned long long)s->allocated_bytes[0].current,
+               (unsigned long long)s->reserved_bytes[0].peak,
+               (unsigned long long)s->allocated_bytes[0].peak);
+        for (size_t i = 0; i < r->noom_list; i++) printf("%s%u", i ? "," : "", r->oom_list[i].line);
+        printf("],\"first_oom\":");
+        if (r->ooms) tui_json_str(stdout, r->first_oom);
+        else printf("null");
+        printf("}\n");
+    } else {
+        gpu_cache_format_size(cap, size, sizeof size);
+        printf("%s: %zu events replayed into a model device of %s (SIMULATED: the caching-"
+               "allocator model, no GPU involved)\n", args[1], t.n, size);
+        printf("  options   %s\n", conf[0] ? conf : "(PyTorch defaults)");
+        printf("  time      parse %.1f ms, replay %.1f ms\n", (t1 - t0) * 1e3, (t3 - t2) * 1e3);
+        printf("  events    %zu malloc, %zu free, %zu empty_cache, %zu skipped frees\n",
+               r->allocs, r->frees, r->empties, r->skipped_frees);
+        printf("  peak      reserved %.2f MiB, allocated %.2f MiB (MiB = 2^20 B)\n",
+               s->reserved_bytes[0].peak / 1048576.0, s->allocated_bytes[0].peak / 1048576.0);
+        printf("  OOMs      %zu", r->ooms);
+        for (size_t i = 0; i < r->noom_list && i < 10; i++)
+            printf("%s line %u", i ? "," : " at", r->oom_list[i].line);
+        printf("%s\n", r->noom_list > 10 ? ", ..." : "");
+        if (r->ooms) printf("  first OOM (line %u): %s\n", r->first_oom_line, r->first_oom);
+        size_t n = gpu_caching_summary(c, NULL, 0) + 1;
+        char *buf = malloc(n);
+        if (buf) {
+            gpu_caching_summary(c, buf, n);
+            fputs(buf, stdout);
+            free(buf);
+        }
+    }
+    gpu_caching_destroy(c);
+    gpu_trace_free(&t);
+    free(r);
+    return rc;
+}
+
 static void print_profile(const char *id, void *ud)
 {
     struct gpu_profile p;
@@ -436,6 +598,7 @@ int main(int argc, char **argv)
                      .cap = 0.9};
     const char *env_seed = getenv("VRAMLAB_SEED"), *env_cap = getenv("VRAMLAB_CAP");
     setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C"); /* Lua formats and reads numbers with '.', whatever the locale */
     if (env_seed && !parse_u64(env_seed, &o.seed)) {
         fprintf(stderr, "vramlab: VRAMLAB_SEED must be a whole number\n");
         return 2;
@@ -476,7 +639,8 @@ int main(int argc, char **argv)
     }
     const char *cmd = optind < argc ? argv[optind] : NULL;
     static const char *const cmds[] = {"list",     "info",     "run",   "eval", "check",
-                                       "profiles", "progress", "reset", NULL};
+                                       "profiles", "progress", "reset", "ledger",
+                                       "trace",    NULL};
     bool known = false;
     for (int i = 0; cmd && cmds[i]; i++) known |= !strcmp(cmd, cmds[i]);
     /* trailing --json after the subcommand, as in `vramlab info --json` */
@@ -549,6 +713,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "vramlab: eval needs one Lua file\n");
             rc = 2;
         } else rc = cmd_eval(rt, args[0], o.json);
+    } else if (!strcmp(cmd, "ledger")) {
+        rc = cmd_ledger(rt, o.json);
+    } else if (!strcmp(cmd, "trace")) {
+        rc = cmd_trace(dev, args, nargs, o.json);
     } else {
         rc = cmd_check(rt, lessons, args, nargs);
     }

@@ -78,7 +78,8 @@ static void draw_bars(struct tui_app *a)
         int c = tui_lesson_cat_index(a);
         const char *id = c >= 0 ? a->cat[c].id : "";
         const char *title = c >= 0 ? a->cat[c].title[tui_app_zh(a)] : a->opts->open_lesson;
-        snprintf(tmp, sizeof tmp, "vramlab · %s %s", id ? id : "", title ? title : "");
+        snprintf(tmp, sizeof tmp, "vramlab · %s%s%s", id && *id ? id : "", id && *id ? " " : "",
+                 title ? title : "");
     } else {
         snprintf(tmp, sizeof tmp, "%s", TUI_TR(a, "vramlab · lessons", "vramlab · 课程目录"));
     }
@@ -87,7 +88,9 @@ static void draw_bars(struct tui_app *a)
     bar(a->lay.title.y, a->lay.cols, left, right, TS_TITLE);
 
     fold_into(a, *a->notice ? a->notice : a->backend, left, sizeof left);
-    if (a->help)
+    if (*a->notice) /* the backend stays on screen, on the right, while a notice shows */
+        snprintf(right, sizeof right, "%s", a->backend);
+    else if (a->help)
         snprintf(right, sizeof right, "%s", TUI_TR(a, "Esc close", "Esc 关闭"));
     else if (a->screen == TUI_SCR_MENU)
         snprintf(right, sizeof right, "%s", TUI_TR(a, "Enter open  ? help  q quit", "Enter 打开  ? 帮助  q 退出"));

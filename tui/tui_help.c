@@ -21,6 +21,7 @@ static const struct help_row rows[] = {
               "selected exercise",
      "菜单：打开小节。课程：运行选中的实验，或回答选中的练习"},
     {"[  ]", "previous / next experiment or exercise", "上一个 / 下一个实验或练习"},
+    {"r", "run the experiment shown in the live panel", "运行实时面板中的实验"},
     {"1 - 9", "pick a choice in a multiple-choice exercise", "选择题：直接选第几项"},
     {"Esc", "cancel a running experiment, stop editing an answer, close this help",
      "取消正在运行的实验、结束答案编辑、关闭帮助"},

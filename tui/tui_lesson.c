@@ -90,7 +90,7 @@ static void update_progress(struct tui_app *a)
         if (is_ex(v, b) && lt_lesson_exercise(v->ls, b, &info) && !info.solved) done = false;
     }
     unsigned char p = done ? TUI_DONE : TUI_STARTED;
-    if (a->progress[v->cat] != p) {
+    if (a->progress[v->cat] != p && a->progress[v->cat] != TUI_DONE) { /* done stays done */
         a->progress[v->cat] = p;
         tui_menu_invalidate(a);
     }
@@ -662,6 +662,13 @@ void tui_lesson_key(struct tui_app *a, const struct tui_key *k)
     case 27:
         if (v->running >= 0) cancel(a);
         return;
+    case 'r': /* run the experiment the live panel shows, wherever the text is scrolled */
+        if (v->ls && v->shown >= 0 && v->running < 0) {
+            v->sel = v->shown;
+            scroll_to(a, v->shown);
+            run(a, v->shown);
+        }
+        return;
     case '\n': case '\r': {
         if (!v->ls) return;
         int f, l;
@@ -707,8 +714,8 @@ static void draw_panel(struct tui_app *a)
     /* header: the experiment, its state; reverse video when the panel has the focus */
     char head[512];
     const char *title = b >= 0 && v->ls ? lt_lesson_block_title(v->ls, b) : NULL;
-    snprintf(head, sizeof head, "%s%s%s", TUI_TR(a, "Live panel", "实时面板"), title ? ": " : "",
-             title ? title : "");
+    snprintf(head, sizeof head, "%s%s%s", TUI_TR(a, "Live panel", "实时面板"),
+             title ? TUI_TR(a, ": ", "：") : "", title ? title : "");
     char state[64] = "";
     if (b >= 0 && v->running == b) snprintf(state, sizeof state, "%s %s", spinner(a->ascii), TUI_TR(a, "running", "运行中"));
     else if (b >= 0 && v->ran[b] == LT_RUN_DONE) snprintf(state, sizeof state, "%s", TUI_TR(a, "done", "完成"));
@@ -737,8 +744,17 @@ static void draw_panel(struct tui_app *a)
     if (!*st && v->ran[b] == LT_RUN_IDLE && v->running != b)
         st = TUI_TR(a, "Not run yet: select the Run line and press Enter.", "尚未运行：选中“运行”一行后按 Enter。");
     bool failed = v->ran[b] == LT_RUN_FAILED && v->running != b;
-    tui_term_text(y, r->x, r->w, st, failed ? TS_BAD : TS_DIM);
-    y++, h--;
+    if (failed) { /* an error gets up to three lines: file:line and the message */
+        struct tui_lines S = {0};
+        struct tui_render_opts so = {r->w, tui_app_lang(a), a->ascii, -1};
+        tui_render_para(&S, st, strlen(st), TS_BAD, false, "", TS_BAD, &so);
+        int k;
+        for (k = 0; k < S.n && k < 3 && h > 1; k++, y++, h--) tui_term_line(y, r->x, r->w, &S.v[k], TS_PLAIN);
+        tui_lines_free(&S);
+    } else {
+        tui_term_text(y, r->x, r->w, st, TS_DIM);
+        y++, h--;
+    }
     /* print() log at the bottom */
     int nlog = tui_panelset_nlog(ps), logh = 0;
     if (nlog > 0 && h >= 8) logh = nlog < h / 4 ? nlog : h / 4;

@@ -927,12 +927,32 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
     tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
     free(axis);
     free(labels);
-    /* legend and axis names */
+    /* legend: each series with its last value (the largest x), so the numbers are readable
+     * even where colours are not */
+    int nw = 0;
     for (int s = 0; s < m->nseries; s++) {
+        int w = tui_width(m->series[s].name, strlen(m->series[s].name));
+        if (w > nw) nw = w;
+    }
+    if (nw > c->width / 2) nw = c->width / 2;
+    for (int s = 0; s < m->nseries; s++) {
+        const struct pseries *se = &m->series[s];
         const char *mark = braille ? "⣿" : (const char[]){"*o+x"[s % 4], 0};
-        tui_lb_puts(&b, mark, m->series[s].style);
+        double lx = 0, ly = NAN;
+        for (int i = 0; i < se->n; i++)
+            if (!isnan(se->y[i]) && (isnan(ly) || se->x[i] >= lx)) lx = se->x[i], ly = se->y[i];
+        char val[192], xs[32], ys[32];
+        tui_fmt_num(ly, ys, sizeof ys);
+        if (bytes) fmt_axis_bytes(lx, xs, sizeof xs);
+        else tui_fmt_num(lx, xs, sizeof xs);
+        const char *u = *m->unit ? m->unit : m->y_label;
+        snprintf(val, sizeof val, " %s%s%.64s @ %s", ys, *u ? " " : "", u, xs);
+        tui_lb_puts(&b, mark, se->style);
         tui_lb_puts(&b, " ", TS_PLAIN);
-        tui_lb_fit(&b, m->series[s].name, c->width - 2 > 0 ? (tui_width(m->series[s].name, strlen(m->series[s].name)) < c->width - 2 ? tui_width(m->series[s].name, strlen(m->series[s].name)) : c->width - 2) : 0, TUI_LEFT, c->ascii, TS_PLAIN);
+        int room = c->width - 2;
+        tui_lb_fit(&b, se->name, nw < room ? nw : room, TUI_LEFT, c->ascii, TS_PLAIN);
+        int vw = tui_width(val, strlen(val));
+        if (b.width + vw <= c->width) tui_lb_puts(&b, val, se->style);
         tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
     }
     tui_lb_free(&b);

@@ -289,6 +289,8 @@ static int longest_word(const char *s, size_t n)
     return best;
 }
 
+/* A table too narrow for columns: one record per row, its first cell as the record's title and
+ * "header: value" lines under it (or just the values without a header row). */
 static void table_list(struct tui_lines *L, const char *const *cells, int rows, int cols,
                        bool header, const struct tui_render_opts *o)
 {
@@ -296,7 +298,9 @@ static void table_list(struct tui_lines *L, const char *const *cells, int rows, 
         if (r > (header ? 1 : 0)) blank(L, o->block);
         for (int c = 0; c < cols; c++) {
             const char *v = cells[r * cols + c] ? cells[r * cols + c] : "";
-            if (header) {
+            if (c == 0 && cols > 1) {
+                tui_render_para(L, v, strlen(v), TS_TABLE_HEAD, true, "", TS_TABLE_HEAD, o);
+            } else if (header) {
                 const char *h = cells[c] ? cells[c] : "";
                 size_t l = strlen(h) + strlen(v) + 3;
                 char *t = malloc(l);
@@ -305,10 +309,10 @@ static void table_list(struct tui_lines *L, const char *const *cells, int rows, 
                     return;
                 }
                 snprintf(t, l, "%s: %s", h, v);
-                tui_render_para(L, t, strlen(t), TS_PLAIN, true, "", TS_PLAIN, o);
+                tui_render_para(L, t, strlen(t), TS_PLAIN, true, "  ", TS_PLAIN, o);
                 free(t);
             } else {
-                tui_render_para(L, v, strlen(v), TS_PLAIN, true, "", TS_PLAIN, o);
+                tui_render_para(L, v, strlen(v), TS_PLAIN, true, "  ", TS_PLAIN, o);
             }
         }
     }
@@ -373,9 +377,14 @@ void tui_render_table(struct tui_lines *L, const char *const *cells, int rows, i
         sum += w[c];
         minsum += minw[c];
     }
-    /* Without the outer frame a table needs 4 columns less: use that rather than split words. */
+    /* Without the outer frame a table needs 4 columns less: use that rather than split words;
+     * when even that would split words, one record per row reads better than a grid. */
     bool outer = true;
-    if (sum > avail && minsum > avail && minsum <= o->width - 3 * (cols - 1)) {
+    if (sum > avail && minsum > avail) {
+        if (minsum > o->width - 3 * (cols - 1) && rows > (header ? 1 : 0)) {
+            table_list(L, cells, rows, cols, header, o);
+            goto out;
+        }
         outer = false;
         avail = o->width - 3 * (cols - 1);
     }

@@ -114,7 +114,6 @@ static void test_content(void **state)
     struct tui_panelset *ps = sample(false);
     struct tui_lines L = {0};
     tui_panelset_render(ps, &L, 60, false, "en");
-    for (int i = 0; i < L.n; i++) printf("%s\n", L.v[i].s);
     assert_true(contains(&L, "11.83 GB/s"));
     assert_true(contains(&L, "936.2 GB/s"));
     assert_true(contains(&L, "[SIMULATED]"));

@@ -1,0 +1,35 @@
+#!/bin/sh
+# ascii.sh BUILD - a C (non-UTF-8) locale gets an ASCII screen: box drawing and marks in ASCII,
+# English text, and a notice instead of Chinese; NO_COLOR and a monochrome terminal work.
+. tests/tui/tmux.lib "$@"
+
+start 100 30 "LC_ALL=C LANG=C $APP --lang zh 1.3"
+wait_for 'vramlab . 1\.3 VRAM vs system RAM'
+wait_for 'UTF-8'
+screen > "$T/cap"
+LC_ALL=C grep -q "$(printf '[\200-\377]')" "$T/cap" && fail "non-ASCII on a C-locale screen"
+keys r
+wait_for 'done' 60
+keys L
+wait_for 'Chinese text needs a UTF-8'
+screen > "$T/cap"
+LC_ALL=C grep -q "$(printf '[\200-\377]')" "$T/cap" && fail "non-ASCII after L on a C-locale screen"
+grep -q 'GB/s' "$T/cap" || fail "no values on the ASCII screen"
+keys q
+keys q
+wait_exit 5
+fresh mono
+start 100 30 "NO_COLOR=1 TERM=xterm-mono $APP 1.3"
+wait_for 'vramlab · 1\.3'
+keys r
+wait_for 'done' 60
+grep -q 'SIM' "$T/cap" || screen | grep -q 'SIM' || fail "no SIM tag without colour"
+keys q
+keys q
+wait_exit 5; rc=$RC
+[ "$rc" = 0 ] || fail "exit code $rc with NO_COLOR and xterm-mono"
+fresh dumb
+start 100 30 "TERM=dumb $APP"
+wait_exit 10; rc=$RC
+[ "$rc" = 3 ] || [ "$rc" = 0 ] || fail "TERM=dumb: exit code $rc"
+echo "ok: ASCII fallback, NO_COLOR, monochrome, dumb"
