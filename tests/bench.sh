@@ -4,6 +4,9 @@
 build=${1:-build}
 echo "# vramlab benchmarks, $(date -u +%Y-%m-%d), $(uname -m), $(nproc) CPUs"
 "$build/tests/bench_host" "$2" || exit 1
+# the allocator-trace replay (built by the Makefile's bench_alloc rule)
+if [ -x "$build/tests/bench_alloc" ]; then "$build/tests/bench_alloc" "$2" || exit 1; fi
+sh tests/bench/bench_tui.sh "$build"
 if nvidia-smi -L >/dev/null 2>&1 && [ -f tests/gpu/bench.sh ]; then
     sh tests/gpu/bench.sh "$build"
 else

@@ -1,0 +1,68 @@
+#!/bin/sh
+# bench_tui.sh BUILD - the tutor itself, driven in tmux on the simulator:
+#   time to first frame   vs a reference: the same tmux start running `printf` of one line
+#   lesson-view redraw    keypress (PgDn) to changed screen, vs the same round trip through `cat`
+#   idle CPU              CPU time used over 5 s of idling in the lesson view (goal ~0)
+#   peak RSS              VmHWM of the process after opening and running lesson 1.3
+BUILD=${1:-build}
+BIN="$BUILD/vramlab"
+N=0 S=""
+export LC_ALL=C.UTF-8 VRAMLAB_DATADIR="$(pwd)" XDG_STATE_HOME="$(mktemp -d)"
+command -v tmux >/dev/null || { echo "# tmux not installed: TUI benchmarks skipped"; exit 0; }
+cleanup() { for s in $ALL; do tmux -L "$s" kill-server >/dev/null 2>&1; done; rm -rf "$XDG_STATE_HOME"; }
+trap cleanup EXIT
+now() { date +%s.%N; }
+calc() { awk "BEGIN { printf \"%.6f\\n\", $1 }"; }
+screen() { tmux -L "$S" capture-pane -p 2>/dev/null; }
+# start COMMAND: a fresh tmux server (a new socket each time: no race with one shutting down)
+start() {
+    N=$((N + 1)) S="vramlab-bench-$$-$N" ALL="$ALL $S"
+    tmux -L "$S" -f /dev/null new-session -d -x 120 -y 40 "$1; sleep 60"
+}
+# wait_for TEXT: poll the screen until TEXT shows (10 s at most)
+wait_for() {
+    end=$(($(date +%s) + 10))
+    until screen | grep -q "$1"; do [ "$(date +%s)" -lt $end ] || { echo "# timed out waiting for '$1'" >&2; return 1; }; done
+}
+first_frame() {
+    t0=$(now)
+    start "$1"
+    wait_for "$2" && calc "$(now) - $t0"
+}
+best() { sort -g | head -n 1; }
+redraw() {
+    before=$(screen | md5sum)
+    t0=$(now)
+    tmux -L "$S" send-keys "$1"
+    end=$(($(date +%s) + 5))
+    while [ "$(screen | md5sum)" = "$before" ] && [ "$(date +%s)" -lt $end ]; do :; done
+    calc "$(now) - $t0"
+}
+
+ours=$(for i in 1 2 3 4 5; do first_frame "$BIN --backend sim --deterministic" "vramlab · lessons"; done | best)
+ref=$(for i in 1 2 3 4 5; do first_frame "printf 'reference frame\n'" "reference frame"; done | best)
+[ -n "$ours" ] && [ -n "$ref" ] || { echo "# TUI did not start: benchmarks skipped"; exit 1; }
+printf "tui first frame          %7.1f ms vs tmux+printf %7.1f ms  ratio %.2f  (lower is better)\n" \
+    "$(calc "$ours * 1000")" "$(calc "$ref * 1000")" "$(calc "$ours / $ref")"
+
+start "$BIN --backend sim --deterministic 1.3"
+wait_for "VRAM vs system RAM" || exit 1
+ours=$(for k in NPage PPage NPage PPage NPage; do redraw $k; done | best)
+app=$(pgrep -P "$(tmux -L "$S" list-panes -F '#{pane_pid}')" vramlab | head -n 1)
+rss0=$(awk '/VmRSS/ {print $2}' "/proc/$app/status")
+tmux -L "$S" send-keys r
+wait_for "done" || true
+rss=$(awk '/VmHWM/ {print $2}' "/proc/$app/status")
+t1=$(awk '{print $14 + $15}' "/proc/$app/stat")
+sleep 5
+t2=$(awk '{print $14 + $15}' "/proc/$app/stat")
+hz=$(getconf CLK_TCK)
+start "cat"
+sleep 0.3
+refr=$(for k in a b c d e; do redraw $k; done | best)
+printf "tui lesson redraw (PgDn) %7.1f ms vs tmux echo via cat %5.1f ms  ratio %.2f\n" \
+    "$(calc "$ours * 1000")" "$(calc "$refr * 1000")" "$(calc "$ours / $refr")"
+printf "tui idle CPU             %7.2f %% of one core over 5 s, lesson view (goal ~0)\n" "$(calc "($t2 - $t1) * 100 / $hz / 5")"
+printf "tui RSS                  %7.1f MiB in the lesson view; peak %.1f MiB while lesson 1.3 ran\n" \
+    "$(calc "$rss0 / 1024")" "$(calc "$rss / 1024")"
+echo "# (the peak holds the host STREAM arrays: 3 x 4 x LLC, freed when the run ends)"
