@@ -363,25 +363,31 @@ function M.resnet50(t)
   return r
 end
 
---- vram.checkpointing{activations = {bytes, ...}, segments = k} -> table:
+--- vram.checkpointing{activations = {bytes, ...}, outputs = {bytes, ...}, segments = k} -> table:
 -- gradient (activation) checkpointing as in Chen et al. 2016, "Training Deep Nets with Sublinear
 -- Memory Cost": split the layers into k contiguous segments, keep only each segment's input
 -- during the forward pass, and recompute one segment's activations at a time during backward.
--- `activations` lists each layer's saved bytes in order; a segment's input is taken to be the
--- previous layer's saved bytes (the network input for the first, not counted). Returns `kept`
+-- `activations` lists each layer's saved bytes in order; `outputs` (optional, default the same
+-- list) each layer's output tensor, which is what a segment starting after that layer keeps (the
+-- network input, before the first segment, is not counted). Returns `kept`
 -- (sum of the boundary tensors), `recompute` (the largest segment's activations), `peak` = kept +
 -- recompute, `full` (no checkpointing), `segments`. With L equal layers and k = sqrt(L) the peak
 -- is about 2 sqrt(L) layers' worth instead of L, for one extra forward pass (about +33 % compute
 -- when backward costs twice the forward). Default k = round(sqrt(L)).
 function M.checkpointing(t)
   opts_of("checkpointing", t)
-  known("checkpointing", t, set { "activations", "segments" })
+  known("checkpointing", t, set { "activations", "outputs", "segments" })
   local a = t.activations
   if type(a) ~= "table" or #a == 0 then error("vram.checkpointing: 'activations' must list bytes per layer", 2) end
   local L, full = #a, 0
   for i = 1, L do
     if type(a[i]) ~= "number" or a[i] < 0 then error(fmt("vram.checkpointing: activations[%d] must be a number of bytes", i), 2) end
     full = full + a[i]
+  end
+  local o = t.outputs == nil and a or t.outputs
+  if type(o) ~= "table" or #o ~= L then error("vram.checkpointing: 'outputs' must list one size per layer, like 'activations'", 2) end
+  for i = 1, L do
+    if type(o[i]) ~= "number" or o[i] < 0 then error(fmt("vram.checkpointing: outputs[%d] must be a number of bytes", i), 2) end
   end
   local k = t.segments == nil and math.max(1, floor(sqrt(L) + 0.5)) or t.segments
   if type(k) ~= "number" or k < 1 or k % 1 ~= 0 or k > L then
@@ -390,7 +396,7 @@ function M.checkpointing(t)
   local kept, worst = 0, 0
   for s = 0, k - 1 do
     local first, last = floor(s * L / k) + 1, floor((s + 1) * L / k)
-    if first > 1 then kept = kept + a[first - 1] end
+    if first > 1 then kept = kept + o[first - 1] end
     local seg = 0
     for i = first, last do seg = seg + a[i] end
     if seg > worst then worst = seg end
