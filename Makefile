@@ -5,6 +5,7 @@
 #   make test-gpu   checks that need a real GPU (skipped with a message without one)
 #   make bench      benchmarks: ratios against references measured in the same run
 #   make asan       the unit and Lua tests under AddressSanitizer + UBSan
+#   make fuzz       libFuzzer targets, FUZZ_SECONDS each (make fuzz-ci: 10 s each)
 #   make install    PREFIX=/usr/local (binary, lessons, assets, man page)
 
 PREFIX  ?= /usr/local
@@ -112,8 +113,12 @@ test-gpu: all
 	@sh tests/gpu/run.sh $(BIN)
 
 bench: all
-	@$(MAKE) --no-print-directory $(BUILD)/tests/bench_host
+	@$(MAKE) --no-print-directory $(BUILD)/tests/bench_host $(BUILD)/tests/bench_alloc
 	@sh tests/bench.sh $(BUILD)
+
+$(BUILD)/tests/bench_alloc: tests/bench/bench_alloc.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 $(BUILD)/tests/bench_host: tests/bench/bench_host.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -122,6 +127,27 @@ $(BUILD)/tests/bench_host: tests/bench/bench_host.c $(LIB)
 asan: test-deps
 	@$(ASAN_MAKE) $(ASAN_DIR)/vramlab $(patsubst $(BUILD)/%,$(ASAN_DIR)/%,$(UNIT))
 	@ASAN_OPTIONS=detect_leaks=1 sh tests/run.sh $(ASAN_DIR) --no-tui
+
+# Fuzzing (libFuzzer + ASan + UBSan, clang, CUDA left out): every tests/fuzz/fuzz_*.c is a target.
+#   make fuzz      each target FUZZ_SECONDS (default 60) from its seed corpus, with the counts
+#   make fuzz-ci   the same, 10 s each (what CI runs)
+FUZZ_DIR     := build/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_MAKE = $(MAKE) --no-print-directory BUILD=$(FUZZ_DIR) CUDA=0 CC=clang \
+	CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+
+.PHONY: fuzz-build fuzz-ci
+fuzz-build:
+	@$(FUZZ_MAKE) $(FUZZ_TARGETS)
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
+fuzz-ci: fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_DIR) 10
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(LDLIBS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vramlab $(DESTDIR)$(PREFIX)/share/man/man1

@@ -165,12 +165,15 @@ gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, ch
 gpu_status gpu_trace_load(const char *path, struct gpu_trace *t, char *err, size_t n);
 void gpu_trace_free(struct gpu_trace *t);
 
+#define GPU_REPLAY_OOM_LIST 64
 struct gpu_replay_result {
     size_t allocs, frees, empties;
     size_t ooms;            /* allocations that failed; their later frees are skipped */
     size_t skipped_frees;
     uint32_t first_oom_line;
     char first_oom[512];    /* PyTorch's message for the first OOM */
+    size_t noom_list;       /* the first GPU_REPLAY_OOM_LIST OOMs: trace line and bytes asked */
+    struct { uint32_t line; uint64_t bytes; } oom_list[GPU_REPLAY_OOM_LIST];
     struct gpu_caching_stats stats; /* after the last event */
 };
 /* Replays into c. OOMs are results, not errors: the call still returns GPU_OK. */

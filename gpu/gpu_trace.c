@@ -489,6 +489,10 @@ gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
                 r->allocs++;
             } else if (a == GPU_ERR_NOMEM) {
                 state[e->slot] = SLOT_FAILED;
+                if (r->noom_list < GPU_REPLAY_OOM_LIST) {
+                    r->oom_list[r->noom_list].line = e->line;
+                    r->oom_list[r->noom_list++].bytes = e->bytes;
+                }
                 if (!r->ooms++) {
                     r->first_oom_line = e->line;
                     snprintf(r->first_oom, sizeof r->first_oom, "%s", msg);

@@ -5,7 +5,7 @@ local M = {}
 local getinfo, fmt, type, pairs, ipairs, error, tostring = debug.getinfo, string.format, type, pairs, ipairs, error, tostring
 local setmetatable, pcall, load, tonumber, concat, sort = setmetatable, pcall, load, tonumber, table.concat, table.sort
 local match, abs, huge = string.match, math.abs, math.huge
-local emit, markup_check = __lt_emit, __lt_markup_check
+local emit, markup_check, pause = __lt_emit, __lt_markup_check, __lt_pause
 local units = require "units"
 
 local META = setmetatable({}, { __mode = "k" }) -- block table -> {kind=, file=, line=}
@@ -229,6 +229,10 @@ function Ex:status(text) emit { type = "status", text = tostring(text) } end
 function Ex:clear(panel)
   check_panel(self, panel)
   emit { type = "clear", panel = panel }
+end
+function Ex:pause(seconds)
+  if type(seconds) ~= "number" then error("ex:pause(seconds) needs a number", 2) end
+  pause(seconds)
 end
 function Ex:t(v) if type(v) == "table" then return v[self.lang] or v.en end return tostring(v) end
 

@@ -78,6 +78,9 @@ void lt_vm_free(struct lt_vm *vm); /* frees every device buffer the VM still hol
 bool lt_vm_dofile(struct lt_vm *vm, const char *path, char *err, size_t n);
 bool lt_vm_dostring(struct lt_vm *vm, const char *src, const char *name, char *err, size_t n);
 
+/* Read a whole text file (at most 4 MiB), NUL-terminated; NULL with "path: why" in err. */
+char *lt_read_file(const char *path, size_t *len, char *err, size_t n);
+
 /* ---- lessons ------------------------------------------------------------------------------ */
 
 enum lt_block_kind { LT_BLOCK_TEXT, LT_BLOCK_EXPERIMENT, LT_BLOCK_EXERCISE };
@@ -91,6 +94,7 @@ struct lt_catalog_entry {
     int chapter;
     char *title[2];           /* [0] en, [1] zh */
     char *chapter_title[2];
+    int nexercises;           /* exercise blocks (progress: "done" = all of them solved) */
 };
 int lt_catalog_scan(struct lt_runtime *rt, const char *dir, struct lt_catalog_entry **out);
 void lt_catalog_free(struct lt_catalog_entry *e, int n);
@@ -108,6 +112,9 @@ enum lt_block_kind lt_lesson_block_kind(const struct lt_lesson *ls, int i);
 /* Text block (or the intro of an experiment/exercise) in the runtime's language: markup source. */
 const char *lt_lesson_block_text(const struct lt_lesson *ls, int i);
 const char *lt_lesson_block_title(const struct lt_lesson *ls, int i);
+/* The `id` of an experiment or exercise block (NULL for text): recordings and saved progress
+ * name blocks by it. */
+const char *lt_lesson_block_id(const struct lt_lesson *ls, int i);
 
 /* Panels an experiment declares: id, kind ("curve", "bars", "table", "gauge", "map"), title,
  * axis/unit labels. Valid until the lesson is freed or the language changes. */
@@ -136,12 +143,27 @@ struct lt_exercise_info {
     const char *choices[10];
     int tries;             /* attempts so far in this session */
     bool solved;
+    /* code: the function the learner defines and the starter source ("" if none) */
+    const char *entry, *starter;
+    int nhints;            /* hints, in the runtime's language (at most 8) */
+    const char *hints[8];
 };
 bool lt_lesson_exercise(const struct lt_lesson *ls, int block, struct lt_exercise_info *out);
 /* Grade an answer (typed text). feedback: a hint, the result, or after three tries the
  * explanation. Returns true when right. A "predict" exercise runs its experiment first. */
 bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char *feedback,
                       size_t n);
+
+/* ---- the sandbox REPL (lt_repl.c) --------------------------------------------------------- */
+
+/* Give a VM the REPL's extras: `plot`, whose point/bar/gauge/row/note/clear feed the panel
+ * "repl" through the sink, so a learner can chart what they compute. */
+void lt_vm_repl_setup(struct lt_vm *vm);
+enum lt_eval_status { LT_EVAL_OK, LT_EVAL_INCOMPLETE, LT_EVAL_ERROR };
+/* Evaluate a REPL entry under the sandbox limits: an expression shows its values, a statement
+ * runs. OK: `out` holds the results pretty-printed (tables one level deep, keys sorted; "" when
+ * none). INCOMPLETE: the chunk ends early (more lines needed). ERROR: `out` says what. */
+enum lt_eval_status lt_vm_eval(struct lt_vm *vm, const char *src, char *out, size_t n);
 
 /* The markup subset used by text blocks (see docs/lesson-format.md); lt_markup.c. */
 #include "lt_markup.h"

@@ -24,6 +24,7 @@ struct lt_job {
 };
 
 struct lt_buffer; /* a device buffer owned by a VM (lt_gpu.c) */
+struct lt_allocator; /* an allocator owned by a VM (lt_alloc.c) */
 
 struct lt_runtime {
     struct gpu_dev *dev;
@@ -48,6 +49,7 @@ struct lt_vm {
     double deadline;
     bool tripped;              /* a limit fired: every later hook call raises again */
     struct lt_buffer *buffers; /* device buffers alive in this VM */
+    struct lt_allocator *allocators; /* alloc module allocators alive in this VM (lt_alloc.c) */
     int generation;            /* bumped per experiment run: what an Esc must free */
 };
 
@@ -66,8 +68,6 @@ void lt_vm_arm(struct lt_vm *vm, lua_State *th);
 /* Turn a Lua error on the stack top into "file:line: message" (translating limit trips). */
 void lt_vm_errmsg(struct lt_vm *vm, int status, char *err, size_t n);
 
-/* Read a whole file (lessons and scripts are small; at most 4 MiB); NUL-terminated. */
-char *lt_read_file(const char *path, size_t *len, char *err, size_t n);
 /* Run a file in the sandbox; with `keep`, its first result stays on the stack top. */
 bool lt_vm_dofile_keep(struct lt_vm *vm, const char *path, bool keep, char *err, size_t n);
 
@@ -76,9 +76,14 @@ int lt_open_gpu(lua_State *L);
 int lt_open_host(lua_State *L);
 void lt_gpu_free_generation(struct lt_vm *vm, int generation); /* free buffers made since */
 void lt_gpu_free_all(struct lt_vm *vm);
+int lt_open_alloc(lua_State *L);
+void lt_alloc_free_generation(struct lt_vm *vm, int generation); /* allocators made since */
+void lt_alloc_free_all(struct lt_vm *vm);
 
 /* Emit an event table {type=, panel=, ...} to the runtime's sink (lt_lesson.c). */
 int lt_emit(lua_State *L);
+/* __lt_pause(seconds): ex:pause (lt_runtime.c). */
+int lt_pause(lua_State *L);
 /* __lt_markup_check(s) -> nil, or "line N: what" (lt_lesson.c). */
 int lt_markup_check(lua_State *L);
 

@@ -241,6 +241,17 @@ const char *lt_lesson_block_title(const struct lt_lesson *ls, int i)
     return s;
 }
 
+const char *lt_lesson_block_id(const struct lt_lesson *ls, int i)
+{
+    lua_State *L = ls->vm->L;
+    if (lt_lesson_block_kind(ls, i) == LT_BLOCK_TEXT) return NULL;
+    push_block(ls, i);
+    lua_getfield(L, -1, "id");
+    const char *s = lua_tostring(L, -1); /* anchored by the block table */
+    lua_pop(L, 2);
+    return s;
+}
+
 int lt_lesson_panels(const struct lt_lesson *ls, int block, struct lt_panel *out, int max)
 {
     lua_State *L = ls->vm->L;
@@ -282,6 +293,7 @@ static void run_end(struct lt_lesson *ls, enum lt_run_state st)
     ls->co = NULL;
     /* What the experiment allocated and did not free goes now: nothing outlives a run. */
     lt_gpu_free_generation(ls->vm, ls->vm->generation);
+    lt_alloc_free_generation(ls->vm, ls->vm->generation);
     ls->state = st;
 }
 
@@ -381,6 +393,18 @@ bool lt_lesson_exercise(const struct lt_lesson *ls, int block, struct lt_exercis
     lua_getfield(L, -1, "kind"), out->kind = lua_tostring(L, -1), lua_pop(L, 1);
     lua_getfield(L, -1, "unit"), out->unit = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
     lua_pop(L, 1);
+    lua_getfield(L, -1, "entry"), out->entry = lua_tostring(L, -1), lua_pop(L, 1);
+    lua_getfield(L, -1, "starter"), out->starter = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
+    lua_pop(L, 1);
+    if (lua_getfield(L, -1, "hints") == LUA_TTABLE) {
+        for (int i = 1; i <= 8 && lua_rawgeti(L, -1, i) == LUA_TTABLE; i++) {
+            lua_getfield(L, -1, ls->rt->lang);
+            out->hints[out->nhints++] = lua_tostring(L, -1);
+            lua_pop(L, 2);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
     out->prompt = lang_field(ls, "prompt");
     if (lua_getfield(L, -1, "choices") == LUA_TTABLE) {
         for (int i = 1; i <= 10 && lua_rawgeti(L, -1, i) == LUA_TTABLE; i++) {
@@ -479,6 +503,8 @@ static void add_entry(struct scan *s, const char *path)
         lua_pop(L, 2);
     }
     lua_pop(L, 1);
+    for (int b = 0; b < ls->nblocks; b++)
+        e->nexercises += lt_lesson_block_kind(ls, b) == LT_BLOCK_EXERCISE;
     lt_lesson_free(ls);
 }
 

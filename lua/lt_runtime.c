@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct lt_runtime *lt_runtime_new(struct gpu_dev *dev, const char *datadir)
 {
@@ -102,4 +103,35 @@ void lt_job_wait(struct lt_runtime *rt)
     if (!rt->job) return;
     pthread_join(rt->job->th, NULL);
     rt->job = NULL;
+}
+
+/* ex:pause(seconds): lets the screen show an intermediate state (a memory map at its peak) before
+ * the experiment goes on. Only the TUI waits; headless runs and tests go straight through. */
+struct pause_job {
+    struct lt_job base;
+    double seconds;
+};
+
+static void pause_fn(struct lt_job *j)
+{
+    double end = gpu_now() + ((struct pause_job *)j)->seconds;
+    while (gpu_now() < end && !j->rt->cancel) {
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static int pause_push(lua_State *L, struct lt_job *j) { return 0; }
+
+int lt_pause(lua_State *L)
+{
+    double s = luaL_checknumber(L, 1);
+    struct lt_runtime *rt = lt_vm_of(L)->rt;
+    if (!rt->async || L != rt->run_thread || !(s > 0)) return 0;
+    struct pause_job *p = lua_newuserdatauv(L, sizeof *p, 0);
+    memset(p, 0, sizeof *p);
+    p->base.fn = pause_fn;
+    p->base.push = pause_push;
+    p->seconds = s > 5 ? 5 : s;
+    return lt_job_run(L, &p->base);
 }

@@ -253,16 +253,19 @@ static int vm_setup(lua_State *L)
 
     luaL_requiref(L, "gpu", lt_open_gpu, 1);
     luaL_requiref(L, "host", lt_open_host, 1);
-    lua_pop(L, 2);
+    luaL_requiref(L, "alloc", lt_open_alloc, 1);
+    lua_pop(L, 3);
     lua_pushcfunction(L, lt_emit);
     lua_setglobal(L, "__lt_emit");
     lua_pushcfunction(L, lt_markup_check);
     lua_setglobal(L, "__lt_markup_check");
+    lua_pushcfunction(L, lt_pause);
+    lua_setglobal(L, "__lt_pause");
     if (load_embedded(L, err, 256) != 0) return luaL_error(L, "%s", err);
 
     build_env(L);
     int env = lua_gettop(L);
-    static const char *const mods[] = {"gpu", "host", NULL};
+    static const char *const mods[] = {"gpu", "host", "alloc", NULL};
     for (const char *const *m = mods; *m; m++) {
         lua_getglobal(L, *m);
         lua_setfield(L, env, *m);
@@ -315,6 +318,7 @@ void lt_vm_free(struct lt_vm *vm)
     if (!vm) return;
     if (vm->rt->job) lt_job_wait(vm->rt);
     lt_gpu_free_all(vm);
+    lt_alloc_free_all(vm);
     lua_sethook(vm->L, NULL, 0, 0);
     lua_close(vm->L);
     free(vm);

@@ -20,11 +20,15 @@
 #include "tui.h"
 #include "tui_plain.h"
 #include "tui_progress.h"
+#include "tui_record.h"
+#include "tui_results.h"
+#include "tui_workspace.h"
 
 #define VRAMLAB_VERSION "0.1.0"
 
 struct opts {
     const char *backend, *profile, *lang, *datadir;
+    const char *record, *replay; /* --record FILE, --replay FILE */
     uint64_t seed;
     bool deterministic, json;
     double cap;
@@ -47,8 +51,18 @@ static void usage(FILE *f)
           "                                           PYTORCH_CUDA_ALLOC_CONF or the trace's\n"
           "                                           # conf: line; CAPACITY e.g. 80GiB,\n"
           "                                           default the device's total)\n"
+          "       vramlab [options] grade LESSON EXERCISE ANSWER   check one answer (@FILE: from a file)\n"
           "       vramlab progress                    what you have visited and solved\n"
           "       vramlab reset [SECTION] [--yes]     forget progress (asks first)\n"
+          "       vramlab [options] exercises [DIR]   copy the code exercises into a workspace\n"
+          "                                           (default ./vramlab-exercises; never\n"
+          "                                           overwrites your files)\n"
+          "       vramlab [options] watch [DIR]       re-check the current exercise on every\n"
+          "                                           save (h hint, n next, l list, q quit)\n"
+          "       vramlab [options] present [LESSON]  presenter mode: one step at a time, key\n"
+          "                                           figures in big digits (space/arrows)\n"
+          "       vramlab results FILE [--csv|--json] a recording's results, one row each\n"
+          "       vramlab compare FILE FILE...        recordings of several machines side by side\n"
           "options:\n"
           "  -b, --backend cuda|sim|auto  device backend (env VRAMLAB_BACKEND; default auto)\n"
           "  -p, --profile NAME           simulator profile (env VRAMLAB_PROFILE; default rtx3090)\n"
@@ -58,7 +72,11 @@ static void usage(FILE *f)
           "  -c, --cap FRACTION           experiments take at most this share of free device\n"
           "                               memory (env VRAMLAB_CAP; default 0.9)\n"
           "  -D, --datadir DIR            where lessons/ and assets/ are (env VRAMLAB_DATADIR)\n"
-          "  -j, --json                   machine-readable output (info, run)\n"
+          "  -j, --json                   machine-readable output (info, run, results)\n"
+          "      --record FILE            save every experiment result of this session, with\n"
+          "                               the machine it ran on, as JSON lines\n"
+          "      --replay FILE            play a recording back instead of measuring (the\n"
+          "                               tutor, present and run); labelled REPLAY\n"
           "  -h, --help                   this text\n"
           "  -V, --version                version and compiled-in backends\n"
           "exit codes: 0 ok, 1 a lesson/script/run failed, 2 usage, 3 set-up (data, backend),\n"
@@ -97,6 +115,12 @@ static void find_datadir(char *out, size_t n, const char *given)
         }
     }
     snprintf(out, n, ".");
+}
+
+static bool utf8_locale(void)
+{
+    const char *cs = nl_langinfo(CODESET);
+    return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
 }
 
 static const char *locale_lang(void)
@@ -264,7 +288,21 @@ static char *resolve_lesson(struct lt_runtime *rt, const char *dir, const char *
     return path;
 }
 
-static int cmd_run(struct lt_runtime *rt, const char *dir, const char *what, bool json)
+/* `run` with --record: every event goes to the recording too. */
+struct run_sink {
+    struct tui_plain *p;
+    struct tui_rec *rec;
+};
+
+static void run_sink_fn(void *ud, const struct lt_event *ev)
+{
+    struct run_sink *s = ud;
+    tui_rec_event(s->rec, ev);
+    tui_plain_sink(s->p, ev);
+}
+
+static int cmd_run(struct lt_runtime *rt, const char *dir, const char *what, bool json,
+                   struct tui_rec *rec, const struct tui_replay *rp)
 {
     char err[1024];
     char *path = resolve_lesson(rt, dir, what);
@@ -279,10 +317,13 @@ static int cmd_run(struct lt_runtime *rt, const char *dir, const char *what, boo
         return 1;
     }
     struct gpu_dev *dev = lt_runtime_dev(rt);
-    struct tui_plain p = {stdout, json, dev->info.simulated, lt_runtime_lang(rt)};
+    struct tui_plain p = {stdout, json, dev->info.simulated, lt_runtime_lang(rt), false};
     char line[256];
-    lt_runtime_set_sink(rt, tui_plain_sink, &p);
+    p.replay = rp != NULL;
+    struct run_sink rs = {&p, rec};
+    lt_runtime_set_sink(rt, run_sink_fn, &rs);
     lt_runtime_backend_line(rt, line, sizeof line);
+    if (rp) tui_replay_label(rp, line, sizeof line); /* never shown as this machine's numbers */
     if (json) {
         printf("{\"type\":\"lesson\",\"id\":");
         tui_json_str(stdout, lt_lesson_id(ls));
@@ -290,7 +331,8 @@ static int cmd_run(struct lt_runtime *rt, const char *dir, const char *what, boo
         tui_json_str(stdout, lt_lesson_title(ls));
         printf(",\"backend\":");
         tui_json_str(stdout, line);
-        printf(",\"simulated\":%s}\n", dev->info.simulated ? "true" : "false");
+        printf(",\"simulated\":%s%s}\n", (rp ? rp->simulated : dev->info.simulated) ? "true" : "false",
+               rp ? ",\"replay\":true" : "");
     } else {
         printf("%s %s\n[%s]\n", lt_lesson_id(ls), lt_lesson_title(ls), line);
     }
@@ -308,8 +350,24 @@ static int cmd_run(struct lt_runtime *rt, const char *dir, const char *what, boo
             }
             tui_plain_markup(&p, lt_lesson_block_text(ls, b));
             fflush(stdout);
+            const char *eid = lt_lesson_block_id(ls, b);
+            if (rp) { /* the recorded events, all at once; nothing is measured */
+                const struct tui_replay_run *run = tui_replay_find(rp, lt_lesson_id(ls), eid);
+                struct tui_player pl;
+                tui_player_start(&pl, run, 0, 0);
+                if (run) tui_player_step(&pl, 0, tui_plain_sink, &p);
+                else {
+                    struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .series = "",
+                                          .unit = "", .text = "REPLAY: the recording has no run "
+                                                              "of this experiment (nothing measured)"};
+                    tui_plain_sink(&p, &ev);
+                }
+                break;
+            }
+            tui_rec_begin(rec, lt_lesson_id(ls), eid, lt_lesson_block_title(ls, b));
             enum lt_run_state st = lt_lesson_run_start(ls, b, err, sizeof err);
             while (st == LT_RUN_BUSY) st = lt_lesson_run_step(ls, err, sizeof err);
+            tui_rec_end(rec, st, st == LT_RUN_FAILED ? err : "");
             if (st == LT_RUN_FAILED) {
                 fprintf(stderr, "%s\n", err);
                 rc = 1;
@@ -342,7 +400,8 @@ static int cmd_run(struct lt_runtime *rt, const char *dir, const char *what, boo
 static int cmd_eval(struct lt_runtime *rt, const char *file, bool json)
 {
     char err[1024];
-    struct tui_plain p = {stdout, json, lt_runtime_dev(rt)->info.simulated, lt_runtime_lang(rt)};
+    struct tui_plain p = {stdout, json, lt_runtime_dev(rt)->info.simulated, lt_runtime_lang(rt),
+                         false};
     lt_runtime_set_sink(rt, tui_plain_sink, &p);
     struct lt_vm *vm = lt_vm_new(rt, err, sizeof err);
     if (!vm) {
@@ -354,6 +413,46 @@ static int cmd_eval(struct lt_runtime *rt, const char *file, bool json)
     fflush(stdout);
     if (!ok) fprintf(stderr, "%s\n", err);
     return ok ? 0 : 1;
+}
+
+/* Grade one answer: for tests, scripts and teachers checking an exercise from the shell. An
+ * answer of @FILE reads the answer (a code exercise's Lua source) from FILE. */
+static int cmd_grade(struct lt_runtime *rt, const char *dir, char **args, int nargs)
+{
+    char err[1024], feedback[2048];
+    if (nargs != 3) {
+        fprintf(stderr, "vramlab: grade needs LESSON EXERCISE ANSWER (ANSWER may be @file)\n");
+        return 2;
+    }
+    char *path = resolve_lesson(rt, dir, args[0]);
+    struct lt_lesson *ls = path ? lt_lesson_load(rt, path, err, sizeof err) : NULL;
+    free(path);
+    if (!ls) {
+        fprintf(stderr, "%s\n", path ? err : "vramlab: no such lesson (see `vramlab list`)");
+        return 2;
+    }
+    char *answer = NULL;
+    if (args[2][0] == '@') {
+        size_t len;
+        answer = lt_read_file(args[2] + 1, &len, err, sizeof err);
+        if (!answer) {
+            fprintf(stderr, "%s\n", err);
+            lt_lesson_free(ls);
+            return 2;
+        }
+    }
+    int rc = 2;
+    for (int b = 0; b < lt_lesson_nblocks(ls) && rc == 2; b++) {
+        struct lt_exercise_info x;
+        if (!lt_lesson_exercise(ls, b, &x) || strcmp(x.id, args[1])) continue;
+        bool ok = lt_lesson_answer(ls, b, answer ? answer : args[2], feedback, sizeof feedback);
+        printf("%s\n", feedback);
+        rc = ok ? 0 : 1;
+    }
+    if (rc == 2) fprintf(stderr, "vramlab: lesson %s has no exercise '%s'\n", args[0], args[1]);
+    free(answer);
+    lt_lesson_free(ls);
+    return rc;
 }
 
 static int cmd_check(struct lt_runtime *rt, const char *dir, char **files, int n)
@@ -592,6 +691,7 @@ int main(int argc, char **argv)
         {"lang", required_argument, 0, 'l'},    {"cap", required_argument, 0, 'c'},
         {"datadir", required_argument, 0, 'D'}, {"json", no_argument, 0, 'j'},
         {"help", no_argument, 0, 'h'},          {"version", no_argument, 0, 'V'},
+        {"record", required_argument, 0, 1001}, {"replay", required_argument, 0, 1002},
         {0, 0, 0, 0}};
     struct opts o = {.backend = getenv("VRAMLAB_BACKEND"), .profile = getenv("VRAMLAB_PROFILE"),
                      .lang = getenv("VRAMLAB_LANG"), .datadir = getenv("VRAMLAB_DATADIR"),
@@ -620,6 +720,8 @@ int main(int argc, char **argv)
         case 'c': o.cap = atof(optarg); break;
         case 'D': o.datadir = optarg; break;
         case 'j': o.json = true; break;
+        case 1001: o.record = optarg; break;
+        case 1002: o.replay = optarg; break;
         case 'h': usage(stdout); return 0;
         case 'V':
             printf("vramlab %s\nbackends:", VRAMLAB_VERSION);
@@ -640,16 +742,18 @@ int main(int argc, char **argv)
     const char *cmd = optind < argc ? argv[optind] : NULL;
     static const char *const cmds[] = {"list",     "info",     "run",   "eval", "check",
                                        "profiles", "progress", "reset", "ledger",
-                                       "trace",    NULL};
+                                       "trace",    "exercises", "watch", "present",
+                                       "results",  "compare", "grade", NULL};
     bool known = false;
     for (int i = 0; cmd && cmds[i]; i++) known |= !strcmp(cmd, cmds[i]);
     /* trailing --json after the subcommand, as in `vramlab info --json` */
     int first_arg = optind + (cmd ? 1 : 0), nargs = 0;
-    bool yes = false;
+    bool yes = false, csv = false;
     char *args[256];
     for (int i = first_arg; i < argc; i++) {
         if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) o.json = true;
         else if (!strcmp(argv[i], "--yes") || !strcmp(argv[i], "-y")) yes = true;
+        else if (!strcmp(argv[i], "--csv")) csv = true;
         else if (!strncmp(argv[i], "--lang=", 7)) o.lang = argv[i] + 7;
         else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "vramlab: options go before the command: %s\n", argv[i]);
@@ -664,6 +768,26 @@ int main(int argc, char **argv)
 
     if (cmd && (!strcmp(cmd, "progress") || !strcmp(cmd, "reset")))
         return cmd_progress(args, nargs, !strcmp(cmd, "reset"), yes);
+    if (cmd && !strcmp(cmd, "results")) {
+        if (nargs != 1) {
+            fprintf(stderr, "vramlab: results needs one recording (made with --record FILE)\n");
+            return 2;
+        }
+        return tui_results_cmd(args[0], csv ? TUI_RES_CSV : o.json ? TUI_RES_JSON : TUI_RES_TEXT,
+                               stdout);
+    }
+    if (cmd && !strcmp(cmd, "compare")) {
+        if (nargs < 1) {
+            fprintf(stderr, "vramlab: compare needs recordings: vramlab compare A.jsonl B.jsonl\n");
+            return 2;
+        }
+        return tui_compare_cmd(args, nargs, !utf8_locale(), stdout);
+    }
+    if (o.record && o.replay) {
+        fprintf(stderr, "vramlab: --record and --replay together would record a replay as if it "
+                        "were measured; use one\n");
+        return 2;
+    }
     if (cmd && !strcmp(cmd, "profiles")) {
         printf("Simulator profiles (%s/assets/gpus; peak = 2 x clock x bus/8, GB/s = 1e9 B/s):\n",
                datadir);
@@ -684,18 +808,47 @@ int main(int argc, char **argv)
     struct lt_runtime *rt = lt_runtime_new(dev, datadir);
     lt_runtime_set_lang(rt, o.lang ? o.lang : locale_lang());
 
-    int rc;
-    if (!cmd || !known) {
+    int rc = 0;
+    struct tui_rec *rec = NULL;
+    struct tui_replay *rp = NULL;
+    char rerr[1400];
+    if (o.record && !(rec = tui_rec_open(o.record, rt, VRAMLAB_VERSION, rerr, sizeof rerr))) {
+        fprintf(stderr, "vramlab: %s\n", rerr);
+        rc = 3;
+    }
+    if (o.replay && !(rp = tui_replay_load(o.replay, rerr, sizeof rerr))) {
+        fprintf(stderr, "vramlab: %s\n", rerr);
+        rc = 1;
+    }
+    struct tui_opts to = {.lessons_dir = lessons, .open_lesson = cmd, .fallback_why = why,
+                          .rec = rec, .replay = rp};
+    if (rc) {
+        /* the recording could not be opened or read: nothing runs */
+    } else if (cmd && !strcmp(cmd, "present")) {
+        to.open_lesson = nargs ? args[0] : NULL;
+        if (nargs > 1) {
+            fprintf(stderr, "vramlab: present takes at most one lesson, e.g. vramlab present 3.1\n");
+            rc = 2;
+        } else if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
+            fprintf(stderr, "vramlab: present needs a terminal (try `vramlab run LESSON`)\n");
+            rc = 3;
+        } else rc = tui_present(rt, &to);
+    } else if (cmd && (!strcmp(cmd, "exercises") || !strcmp(cmd, "watch"))) {
+        const char *ws = nargs ? args[0] : "vramlab-exercises";
+        if (nargs > 1) {
+            fprintf(stderr, "vramlab: %s takes at most one folder\n", cmd);
+            rc = 2;
+        } else if (!strcmp(cmd, "exercises")) rc = tui_ws_create(rt, lessons, ws, stdout);
+        else rc = tui_watch(rt, lessons, ws);
+    } else if (!cmd || !known) {
         if (cmd && nargs > 1) {
             fprintf(stderr, "vramlab: unknown command '%s'\n", cmd);
             usage(stderr);
             rc = 2;
         } else if (isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
-            struct tui_opts to = {.lessons_dir = lessons, .open_lesson = cmd,
-                                  .fallback_why = why};
             rc = tui_run(rt, &to);
         } else if (cmd) {
-            rc = cmd_run(rt, lessons, cmd, o.json);
+            rc = cmd_run(rt, lessons, cmd, o.json, rec, rp);
         } else {
             rc = cmd_list(rt, lessons, o.json);
         }
@@ -707,7 +860,9 @@ int main(int argc, char **argv)
         if (nargs != 1) {
             fprintf(stderr, "vramlab: run needs one lesson id or file (e.g. vramlab run 1.3)\n");
             rc = 2;
-        } else rc = cmd_run(rt, lessons, args[0], o.json);
+        } else rc = cmd_run(rt, lessons, args[0], o.json, rec, rp);
+    } else if (!strcmp(cmd, "grade")) {
+        rc = cmd_grade(rt, lessons, args, nargs);
     } else if (!strcmp(cmd, "eval")) {
         if (nargs != 1) {
             fprintf(stderr, "vramlab: eval needs one Lua file\n");
@@ -720,6 +875,12 @@ int main(int argc, char **argv)
     } else {
         rc = cmd_check(rt, lessons, args, nargs);
     }
+    if (tui_rec_error(rec)) {
+        fprintf(stderr, "vramlab: %s\n", tui_rec_error(rec));
+        if (!rc) rc = 1;
+    }
+    tui_rec_close(rec);
+    tui_replay_free(rp);
     lt_runtime_free(rt);
     /* Everything a lesson or script allocated must be gone by now: say so loudly if not. */
     if (dev->live_allocs || dev->live_host) {

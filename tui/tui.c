@@ -33,7 +33,30 @@ static double now_s(void)
 static void sink(void *ud, const struct lt_event *ev)
 {
     struct tui_app *a = ud;
-    if (a->lv) tui_lesson_sink(a, ev);
+    if (a->repl_eval) tui_repl_sink(a, ev);
+    else if (a->lv) tui_lesson_sink(a, ev);
+}
+
+/* Menu marks from the saved progress: started = visited, done = every exercise solved. */
+static void compute_marks(struct tui_app *a)
+{
+    for (int i = 0; i < a->ncat; i++) {
+        const struct lt_catalog_entry *e = &a->cat[i];
+        unsigned char m = TUI_NEW;
+        if (a->saved && !e->error && e->id && tui_progress_visited(a->saved, e->id))
+            m = tui_progress_solved(a->saved, e->id) >= e->nexercises ? TUI_DONE : TUI_STARTED;
+        a->progress[i] = m;
+    }
+    tui_menu_invalidate(a);
+}
+
+void tui_app_progress_changed(struct tui_app *a)
+{
+    char err[1200];
+    if (!a->saved) return;
+    if (!tui_progress_save(a->saved, err, sizeof err))
+        snprintf(a->notice, sizeof a->notice, "progress not saved: %s", err);
+    compute_marks(a);
 }
 
 /* ---- drawing ------------------------------------------------------------------------------ */
@@ -74,7 +97,9 @@ static void fold_into(const struct tui_app *a, const char *s, char *out, size_t 
 static void draw_bars(struct tui_app *a)
 {
     char left[512], right[256], tmp[512];
-    if (a->screen == TUI_SCR_LESSON && a->lv) {
+    if (a->screen == TUI_SCR_REPL) {
+        snprintf(tmp, sizeof tmp, "%s", TUI_TR(a, "vramlab · sandbox (Lua)", "vramlab · 沙箱（Lua）"));
+    } else if (a->screen == TUI_SCR_LESSON && a->lv) {
         int c = tui_lesson_cat_index(a);
         const char *id = c >= 0 ? a->cat[c].id : "";
         const char *title = c >= 0 ? a->cat[c].title[tui_app_zh(a)] : a->opts->open_lesson;
@@ -92,8 +117,10 @@ static void draw_bars(struct tui_app *a)
         snprintf(right, sizeof right, "%s", a->backend);
     else if (a->help)
         snprintf(right, sizeof right, "%s", TUI_TR(a, "Esc close", "Esc 关闭"));
+    else if (a->screen == TUI_SCR_REPL)
+        snprintf(right, sizeof right, "%s", TUI_TR(a, "Enter run  ↑↓ history  F1 help  Esc back", "Enter 运行  ↑↓ 历史  F1 帮助  Esc 返回"));
     else if (a->screen == TUI_SCR_MENU)
-        snprintf(right, sizeof right, "%s", TUI_TR(a, "Enter open  ? help  q quit", "Enter 打开  ? 帮助  q 退出"));
+        snprintf(right, sizeof right, "%s", TUI_TR(a, "Enter open  : sandbox  ? help  q quit", "Enter 打开  : 沙箱  ? 帮助  q 退出"));
     else if (tui_lesson_editing(a))
         snprintf(right, sizeof right, "%s", TUI_TR(a, "Enter submit  Esc stop editing", "Enter 提交  Esc 结束编辑"));
     else if (tui_lesson_running(a))
@@ -124,6 +151,10 @@ static void draw(struct tui_app *a)
     } else {
         if (a->screen == TUI_SCR_MENU) {
             tui_menu_draw(a);
+        } else if (a->screen == TUI_SCR_REPL) {
+            tui_repl_draw(a);
+            draw_divider(a);
+            cursor = tui_repl_cursor(a, &cy, &cx);
         } else {
             tui_lesson_draw(a);
             draw_divider(a);
@@ -200,6 +231,7 @@ static void handle_key(struct tui_app *a, const struct tui_key *k)
     if (a->lay.mode == TUI_TOO_SMALL) { /* only quitting makes sense */
         if (!k->fn && (k->code == 'q' || k->code == 27)) {
             if (a->help) a->help = false;
+            else if (a->screen == TUI_SCR_REPL) a->screen = TUI_SCR_MENU;
             else if (a->screen == TUI_SCR_LESSON) tui_lesson_close(a), a->screen = TUI_SCR_MENU;
             else a->quit = true;
         }
@@ -209,7 +241,20 @@ static void handle_key(struct tui_app *a, const struct tui_key *k)
         tui_help_key(a, k);
         return;
     }
+    if (k->fn && k->code == KEY_F(1)) { /* help from anywhere, the REPL included */
+        a->help = true, a->help_top = 0;
+        return;
+    }
+    if (a->screen == TUI_SCR_REPL) { /* every other key is text for the prompt */
+        tui_repl_key(a, k);
+        return;
+    }
     bool editing = a->screen == TUI_SCR_LESSON && tui_lesson_editing(a);
+    if ((k->fn && k->code == KEY_F(2)) || (!k->fn && !editing && k->code == ':') ||
+        (!k->fn && a->screen == TUI_SCR_MENU && k->code == 's')) {
+        tui_repl_enter(a);
+        return;
+    }
     if (!k->fn && !editing) {
         switch (k->code) {
         case '?': case 'h':
@@ -276,6 +321,13 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
     if (a.ncat < 0) a.ncat = 0;
     a.progress = calloc((size_t)a.ncat + 1, 1);
     lt_runtime_backend_line(rt, a.backend, sizeof a.backend);
+    if (opts->replay) { /* never shown as this machine's numbers */
+        tui_replay_label(opts->replay, a.replay_label, sizeof a.replay_label);
+        snprintf(a.backend, sizeof a.backend, "%s", a.replay_label);
+    }
+    char pdir[1024], pnote[1400];
+    tui_progress_dir(pdir, sizeof pdir);
+    a.saved = tui_progress_load(pdir, pnote, sizeof pnote);
     char err[256];
     if (!a.progress || !tui_term_init(err, sizeof err)) {
         fprintf(stderr, "vramlab: %s. The tutor needs a terminal that can draw a screen; "
@@ -283,8 +335,12 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
                 a.progress ? err : "out of memory");
         if (a.cat) lt_catalog_free(a.cat, a.ncat);
         free(a.progress);
+        tui_progress_free(a.saved);
         return 3;
     }
+    if (a.progress) compute_marks(&a);
+    if (pnote[0]) /* a damaged or newer progress file: said once, on the status line */
+        snprintf(a.notice, sizeof a.notice, "%s", pnote);
     a.ascii = !tui_term_utf8();
     if (a.ascii && !strcmp(lt_runtime_lang(rt), "zh")) {
         lt_runtime_set_lang(rt, "en");
@@ -322,11 +378,13 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
         if (got) handle_key(&a, &k);
     }
     tui_lesson_close(&a);
+    tui_repl_free(&a);
     lt_runtime_set_sink(rt, NULL, NULL);
     lt_runtime_set_async(rt, false);
     tui_term_done();
     tui_lines_free(&a.menu_lines);
     if (a.cat) lt_catalog_free(a.cat, a.ncat);
     free(a.progress);
+    tui_progress_free(a.saved);
     return rc;
 }

@@ -1,16 +1,26 @@
-/* tui.h - the ncurses tutor's entry point, called by main.c when stdout is a terminal. */
+/* tui.h - the ncurses front ends, called by main.c when stdout is a terminal: the tutor and the
+ * presenter. */
 #ifndef TUI_H
 #define TUI_H
 
 #include "lt.h"
 
+struct tui_rec;
+struct tui_replay;
+
 struct tui_opts {
     const char *lessons_dir; /* folder scanned with lt_catalog_scan */
     const char *open_lesson; /* open this lesson id directly (NULL: the menu) */
     const char *fallback_why; /* why the real GPU backend did not open ("" when it did) */
+    struct tui_rec *rec;              /* --record: every experiment run is saved (NULL: off) */
+    const struct tui_replay *replay;  /* --replay: experiments play this back, nothing is
+                                         measured (NULL: live) */
 };
 
 /* Runs until the user quits; restores the terminal on every exit path. Returns an exit code. */
 int tui_run(struct lt_runtime *rt, const struct tui_opts *opts);
+
+/* Presenter mode (tui_present.c): one lesson step by step, key figures in big digits. */
+int tui_present(struct lt_runtime *rt, const struct tui_opts *opts);
 
 #endif

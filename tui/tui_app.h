@@ -1,4 +1,4 @@
-/* tui_app.h - state shared by the tutor's screens (menu, lesson view, help overlay) and the
+/* tui_app.h - state shared by the tutor's screens (menu, lesson view, sandbox REPL, help overlay) and the
  * event loop in tui.c. Each screen draws from this state and turns keys into state changes;
  * only tui.c talks to the terminal's input. */
 #ifndef TUI_APP_H
@@ -10,6 +10,8 @@
 #include "tui.h"
 #include "tui_layout.h"
 #include "tui_panel.h"
+#include "tui_progress.h"
+#include "tui_record.h"
 #include "tui_render.h"
 
 /* A key: a function key (KEY_UP, KEY_RESIZE, KEY_MOUSE, ...) or a typed character. */
@@ -20,10 +22,11 @@ struct tui_key {
     int mbutton;  /* KEY_MOUSE: 1 click, 4 wheel up, 5 wheel down */
 };
 
-enum tui_screen { TUI_SCR_MENU, TUI_SCR_LESSON };
-enum tui_progress { TUI_NEW, TUI_STARTED, TUI_DONE };
+enum tui_screen { TUI_SCR_MENU, TUI_SCR_LESSON, TUI_SCR_REPL };
+enum tui_mark { TUI_NEW, TUI_STARTED, TUI_DONE };
 
 struct tui_lesson;
+struct tui_repl;
 
 struct tui_app {
     struct lt_runtime *rt;
@@ -41,12 +44,19 @@ struct tui_app {
     /* lesson catalog and the menu */
     struct lt_catalog_entry *cat;
     int ncat;
-    unsigned char *progress; /* enum tui_progress per catalog entry (in memory) */
+    unsigned char *progress; /* enum tui_mark per catalog entry, from `saved` */
+    struct tui_progress *saved; /* the learner's saved progress (NULL: out of memory) */
     int menu_sel, menu_top;
     struct tui_lines menu_lines;
     int menu_width; /* width menu_lines were built for (0: rebuild) */
     /* the open lesson */
     struct tui_lesson *lv;
+    /* the sandbox REPL (created on first use, kept for the session) */
+    struct tui_repl *repl;
+    enum tui_screen repl_back; /* where Esc returns to */
+    bool repl_eval;            /* events now come from the REPL, not an experiment */
+    /* --replay: what the status line and panels say instead of this machine */
+    char replay_label[256];
 };
 
 const char *tui_app_lang(const struct tui_app *a); /* "en" / "zh" */
@@ -56,6 +66,9 @@ bool tui_app_zh(const struct tui_app *a);
 
 /* tui.c: draw at once (before a call that blocks the loop) */
 void tui_redraw_now(struct tui_app *a);
+/* tui.c: saved progress changed: write it (a failure goes to the status line) and refresh the
+ * menu marks. */
+void tui_app_progress_changed(struct tui_app *a);
 
 /* tui_menu.c */
 void tui_menu_invalidate(struct tui_app *a);
@@ -77,6 +90,14 @@ void tui_lesson_sink(struct tui_app *a, const struct lt_event *ev);
 /* Where the terminal cursor goes (an answer field being edited); false when hidden. */
 bool tui_lesson_cursor(const struct tui_app *a, int *y, int *x);
 int tui_lesson_cat_index(const struct tui_app *a);
+
+/* tui_repl.c: the sandbox REPL screen */
+bool tui_repl_enter(struct tui_app *a); /* false (with a notice) when the VM cannot start */
+void tui_repl_free(struct tui_app *a);
+void tui_repl_draw(struct tui_app *a);
+void tui_repl_key(struct tui_app *a, const struct tui_key *k);
+void tui_repl_sink(struct tui_app *a, const struct lt_event *ev);
+bool tui_repl_cursor(const struct tui_app *a, int *y, int *x);
 
 /* tui_help.c */
 void tui_help_draw(struct tui_app *a);

@@ -36,6 +36,10 @@ struct tui_lesson {
     int ed_len, ed_cur;
     int cur_line, cur_col; /* the answer field's cursor in doc coordinates */
     int panel_lines;       /* rendered panel height at the last draw (for scrolling) */
+    bool *was_solved;      /* per block: solved in an earlier session (saved progress) */
+    /* --replay: the recorded run being played back instead of a measurement */
+    bool replaying;
+    struct tui_player player;
 };
 
 static double now_s(void)
@@ -79,21 +83,12 @@ static void declare_panels(struct tui_app *a, int b)
     tui_panelset_declare(v->ps[b], p, n);
 }
 
-static void update_progress(struct tui_app *a)
+/* Saved progress names a lesson by its id: only lessons of the catalog are recorded (a file
+ * opened by path may share an id with one and must not mark it). */
+static const char *saved_id(const struct tui_app *a)
 {
-    struct tui_lesson *v = a->lv;
-    if (!v->ls || v->cat < 0 || v->cat >= a->ncat) return;
-    bool done = true;
-    for (int b = 0; b < v->nblocks; b++) {
-        if (is_exp(v, b) && v->ran[b] != LT_RUN_DONE) done = false;
-        struct lt_exercise_info info;
-        if (is_ex(v, b) && lt_lesson_exercise(v->ls, b, &info) && !info.solved) done = false;
-    }
-    unsigned char p = done ? TUI_DONE : TUI_STARTED;
-    if (a->progress[v->cat] != p && a->progress[v->cat] != TUI_DONE) { /* done stays done */
-        a->progress[v->cat] = p;
-        tui_menu_invalidate(a);
-    }
+    const struct tui_lesson *v = a->lv;
+    return a->saved && v->ls && v->cat >= 0 && v->cat < a->ncat ? lt_lesson_id(v->ls) : NULL;
 }
 
 struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
@@ -113,7 +108,8 @@ struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
     v->fb = calloc(nb, sizeof *v->fb);
     v->fb_ok = calloc(nb, sizeof *v->fb_ok);
     v->answer = calloc(nb, sizeof *v->answer);
-    if (!v->ps || !v->ran || !v->run_err || !v->fb || !v->fb_ok || !v->answer) {
+    v->was_solved = calloc(nb, sizeof *v->was_solved);
+    if (!v->ps || !v->ran || !v->run_err || !v->fb || !v->fb_ok || !v->answer || !v->was_solved) {
         snprintf(v->err, sizeof v->err, "out of memory");
         lt_lesson_free(v->ls);
         v->ls = NULL;
@@ -125,9 +121,15 @@ struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
         if (v->ps[b]) declare_panels(a, b);
         if (v->shown < 0 && v->ps[b]) v->shown = b;
     }
-    if (cat >= 0 && cat < a->ncat && a->progress[cat] == TUI_NEW) {
-        a->progress[cat] = TUI_STARTED;
-        tui_menu_invalidate(a);
+    const char *id = saved_id(a);
+    if (id) {
+        for (int b = 0; b < v->nblocks; b++) {
+            struct lt_exercise_info info;
+            if (is_ex(v, b) && lt_lesson_exercise(v->ls, b, &info) && info.id)
+                v->was_solved[b] = tui_progress_exercise_solved(a->saved, id, info.id);
+        }
+        tui_progress_visit(a->saved, id);
+        tui_app_progress_changed(a);
     }
     return v;
 }
@@ -148,6 +150,7 @@ void tui_lesson_close(struct tui_app *a)
         if (v->answer) free(v->answer[b]);
     }
     free(v->ps), free(v->ran), free(v->run_err), free(v->fb), free(v->fb_ok), free(v->answer);
+    free(v->was_solved);
     tui_lines_free(&v->doc);
     free(v);
 }
@@ -158,6 +161,7 @@ void tui_lesson_sink(struct tui_app *a, const struct lt_event *ev)
     if (!v || !v->ls) return;
     int b = v->running >= 0 ? v->running : v->shown;
     if (b < 0 || !v->ps[b]) return;
+    if (v->running >= 0 && !v->replaying) tui_rec_event(a->opts->rec, ev);
     if (tui_panelset_apply(v->ps[b], ev)) a->dirty = true;
 }
 
@@ -285,8 +289,9 @@ static void render_exercise(struct tui_app *a, int b, const struct tui_render_op
     struct lt_exercise_info info;
     if (!lt_lesson_exercise(v->ls, b, &info)) return;
     char head[160];
+    bool solved = info.solved || v->was_solved[b];
     snprintf(head, sizeof head, "%s%s", ex_heading(a, info.kind),
-             info.solved ? (a->ascii ? "  (solved)" : TUI_TR(a, "  ✓ solved", "  ✓ 已答对")) : "");
+             solved ? (a->ascii ? "  (solved)" : TUI_TR(a, "  ✓ solved", "  ✓ 已答对")) : "");
     tui_render_para(L, head, strlen(head), TS_H3, false, "", TS_H3, o);
     if (info.prompt) tui_render_markup(L, info.prompt, strlen(info.prompt), o);
     for (int k = 0; k < info.nchoices && k < 10; k++) {
@@ -421,9 +426,35 @@ static void finish_run(struct tui_app *a, enum lt_run_state st, const char *err)
     if (b < 0) return;
     v->ran[b] = st;
     if (st == LT_RUN_FAILED) set_text(&v->run_err[b], err);
+    if (!v->replaying) tui_rec_end(a->opts->rec, st, st == LT_RUN_FAILED ? err : "");
+    v->replaying = false;
     v->stale = true;
-    update_progress(a);
     a->dirty = true;
+}
+
+static void replay_sink(void *ud, const struct lt_event *ev) { tui_lesson_sink(ud, ev); }
+
+/* --replay: the recorded run of this experiment goes to the panels; nothing is measured. */
+static void replay_start(struct tui_app *a, int b)
+{
+    struct tui_lesson *v = a->lv;
+    const char *eid = lt_lesson_block_id(v->ls, b);
+    const struct tui_replay_run *r = tui_replay_find(a->opts->replay, lt_lesson_id(v->ls), eid);
+    if (!r) {
+        char err[600];
+        snprintf(err, sizeof err,
+                 TUI_TR(a, "REPLAY: %s has no run of this experiment (lesson %s, experiment %s); "
+                           "nothing was measured.",
+                        "回放：%s 中没有这个实验的记录（课程 %s，实验 %s）；没有进行任何测量。"),
+                 a->opts->replay->path, lt_lesson_id(v->ls), eid ? eid : "?");
+        struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .series = "", .unit = "", .text = err};
+        tui_panelset_apply(v->ps[b], &ev);
+        finish_run(a, LT_RUN_FAILED, err);
+        return;
+    }
+    v->replaying = true;
+    /* at most 2 s: the point is the numbers, not waiting for them */
+    tui_player_start(&v->player, r, tui_now(), 2.0);
 }
 
 static void run(struct tui_app *a, int b)
@@ -442,6 +473,13 @@ static void run(struct tui_app *a, int b)
     v->run_err[b] = NULL;
     v->stale = true;
     a->dirty = true;
+    tui_panelset_set_tag(v->ps[b], a->opts->replay ? "REPLAY" : NULL);
+    if (a->opts->replay) {
+        replay_start(a, b);
+        return;
+    }
+    tui_rec_begin(a->opts->rec, lt_lesson_id(v->ls), lt_lesson_block_id(v->ls, b),
+                  lt_lesson_block_title(v->ls, b));
     char err[1024] = "";
     enum lt_run_state st = lt_lesson_run_start(v->ls, b, err, sizeof err);
     if (st != LT_RUN_BUSY) finish_run(a, st, err);
@@ -451,6 +489,13 @@ bool tui_lesson_tick(struct tui_app *a)
 {
     struct tui_lesson *v = a->lv;
     if (!v || !v->ls || v->running < 0) return false;
+    if (v->replaying) {
+        if (!tui_player_step(&v->player, tui_now(), replay_sink, a)) return false;
+        const struct tui_replay_run *r = v->player.run;
+        finish_run(a, !strcmp(r->state, "failed") ? LT_RUN_FAILED
+                      : !strcmp(r->state, "cancelled") ? LT_RUN_CANCELLED : LT_RUN_DONE, r->error);
+        return true;
+    }
     char err[1024] = "";
     enum lt_run_state st = lt_lesson_run_step(v->ls, err, sizeof err);
     if (st == LT_RUN_BUSY) return false;
@@ -462,7 +507,7 @@ static void cancel(struct tui_app *a)
 {
     struct tui_lesson *v = a->lv;
     if (v->running < 0) return;
-    lt_lesson_run_cancel(v->ls);
+    if (!v->replaying) lt_lesson_run_cancel(v->ls);
     finish_run(a, LT_RUN_CANCELLED, "");
 }
 
@@ -478,13 +523,19 @@ static void submit(struct tui_app *a, int b, const char *answer)
         tui_redraw_now(a);
     }
     bool ok = lt_lesson_answer(v->ls, b, answer, fb, sizeof fb);
+    struct lt_exercise_info after;
+    const char *id = saved_id(a);
+    /* a try counts when the grader read the input (its tries went up) */
+    if (id && info.id && lt_lesson_exercise(v->ls, b, &after) && after.tries > info.tries) {
+        tui_progress_attempt(a->saved, id, info.id, ok, answer);
+        tui_app_progress_changed(a);
+    }
     set_text(&v->fb[b], fb);
     set_text(&v->answer[b], answer);
     v->fb_ok[b] = ok;
     if (ok) v->editing = false;
-    a->notice[0] = 0;
+    if (!strcmp(a->notice, TUI_TR(a, "Measuring…", "测量中…"))) a->notice[0] = 0;
     v->stale = true;
-    update_progress(a);
     a->dirty = true;
 }
 
@@ -714,7 +765,8 @@ static void draw_panel(struct tui_app *a)
     /* header: the experiment, its state; reverse video when the panel has the focus */
     char head[512];
     const char *title = b >= 0 && v->ls ? lt_lesson_block_title(v->ls, b) : NULL;
-    snprintf(head, sizeof head, "%s%s%s", TUI_TR(a, "Live panel", "实时面板"),
+    snprintf(head, sizeof head, "%s%s%s",
+             a->opts->replay ? TUI_TR(a, "REPLAY panel", "回放面板") : TUI_TR(a, "Live panel", "实时面板"),
              title ? TUI_TR(a, ": ", "：") : "", title ? title : "");
     char state[64] = "";
     if (b >= 0 && v->running == b) snprintf(state, sizeof state, "%s %s", spinner(a->ascii), TUI_TR(a, "running", "运行中"));

@@ -60,6 +60,7 @@ struct pmodel {
 
 struct tui_panelset {
     bool ascii;
+    char *tag;
     struct pmodel p[MAX_PANELS];
     int n;
     char *status;
@@ -122,7 +123,14 @@ void tui_panelset_free(struct tui_panelset *ps)
     for (int i = 0; i < ps->n; i++) model_free(&ps->p[i]);
     for (int i = 0; i < ps->nlog; i++) free(ps->log[i]);
     free(ps->status);
+    free(ps->tag);
     free(ps);
+}
+
+void tui_panelset_set_tag(struct tui_panelset *ps, const char *tag)
+{
+    free(ps->tag);
+    ps->tag = tag && *tag ? strdup(tag) : NULL;
 }
 
 void tui_panelset_clear(struct tui_panelset *ps)
@@ -461,6 +469,7 @@ struct ctx {
     bool ascii;
     const char *lang;
     const struct tui_glyphs *g;
+    const char *tag; /* the panel set's tag ("REPLAY") or NULL */
 };
 
 static bool zh(const struct ctx *c) { return c->lang && !strcmp(c->lang, "zh"); }
@@ -468,7 +477,10 @@ static bool zh(const struct ctx *c) { return c->lang && !strcmp(c->lang, "zh"); 
 static void header(const struct ctx *c, const struct pmodel *m)
 {
     struct tui_lb b = {.L = c->L};
-    const char *tag = m->simulated ? (zh(c) && !c->ascii ? "SIMULATED 模拟" : "SIMULATED") : "";
+    char tagbuf[96];
+    const char *sim = m->simulated ? (zh(c) && !c->ascii ? "SIMULATED 模拟" : "SIMULATED") : "";
+    snprintf(tagbuf, sizeof tagbuf, "%s%s%s", c->tag ? c->tag : "", c->tag && *sim ? (c->ascii ? " - " : " · ") : "", sim);
+    const char *tag = tagbuf;
     int tw = tui_width(tag, strlen(tag));
     int room = c->width - (tw ? tw + 3 : 0);
     if (room < 1) room = c->width, tw = 0;
@@ -970,7 +982,7 @@ out:
 void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int width, bool ascii,
                          const char *lang)
 {
-    struct ctx c = {L, width < 1 ? 1 : width, ascii, lang, tui_glyphs(ascii)};
+    struct ctx c = {L, width < 1 ? 1 : width, ascii, lang, tui_glyphs(ascii), ps->tag};
     bool first = true;
     for (int i = 0; i < ps->n; i++) {
         const struct pmodel *m = &ps->p[i];

@@ -27,6 +27,9 @@ void tui_panelset_declare(struct tui_panelset *ps, const struct lt_panel *p, int
  * one whose kind follows the event. Strings are copied. */
 bool tui_panelset_apply(struct tui_panelset *ps, const struct lt_event *ev);
 
+/* A word every panel's header shows (e.g. "REPLAY": the data was recorded elsewhere), or NULL. */
+void tui_panelset_set_tag(struct tui_panelset *ps, const char *tag);
+
 /* The experiment status line ("" when none) and whether it reports an error. */
 const char *tui_panelset_status(const struct tui_panelset *ps);
 /* print() lines, oldest first; at most the last TUI_LOG_MAX are kept. */

@@ -164,6 +164,7 @@ void tui_plain_sink(void *ud, const struct lt_event *ev)
         if (ev->type == LT_EV_BAR || ev->type == LT_EV_POINT || ev->type == LT_EV_GAUGE)
             fprintf(f, ",\"style\":\"%s\",\"simulated\":%s", style_name(ev->style),
                     ev->style == LT_SIMULATED ? "true" : "false");
+        if (p->replay) fputs(",\"replay\":true", f);
         if (ev->ncells) {
             fputs(",\"cells\":[", f);
             for (int i = 0; i < ev->ncells; i++) {
@@ -176,15 +177,16 @@ void tui_plain_sink(void *ud, const struct lt_event *ev)
         fflush(f);
         return;
     }
+    const char *rp = p->replay ? ", REPLAY" : "";
     switch (ev->type) {
     case LT_EV_PRINT: fprintf(f, "%s\n", ev->text); break;
     case LT_EV_POINT:
-        fprintf(f, "  [%s] %s: x=%.6g y=%.6g (%s)\n", ev->panel, ev->series, ev->x, ev->y,
-                style_name(ev->style));
+        fprintf(f, "  [%s] %s: x=%.6g y=%.6g (%s%s)\n", ev->panel, ev->series, ev->x, ev->y,
+                style_name(ev->style), rp);
         break;
     case LT_EV_BAR:
-        fprintf(f, "  [%s] %s: %.4g %s (%s)\n", ev->panel, ev->series, ev->value, ev->unit,
-                style_name(ev->style));
+        fprintf(f, "  [%s] %s: %.4g %s (%s%s)\n", ev->panel, ev->series, ev->value, ev->unit,
+                style_name(ev->style), rp);
         break;
     case LT_EV_ROW:
         fprintf(f, "  [%s] ", ev->panel);
@@ -192,8 +194,8 @@ void tui_plain_sink(void *ud, const struct lt_event *ev)
         fputc('\n', f);
         break;
     case LT_EV_GAUGE:
-        fprintf(f, "  [%s] %s: %.4g of %.4g %s (%s)\n", ev->panel, ev->series, ev->value, ev->max,
-                ev->unit, style_name(ev->style));
+        fprintf(f, "  [%s] %s: %.4g of %.4g %s (%s%s)\n", ev->panel, ev->series, ev->value,
+                ev->max, ev->unit, style_name(ev->style), rp);
         break;
     case LT_EV_NOTE: fprintf(f, "  [%s] note: %s\n", ev->panel, ev->text); break;
     case LT_EV_MAP:

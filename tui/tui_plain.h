@@ -13,6 +13,7 @@ struct tui_plain {
     bool json;
     bool simulated;   /* label every device number SIMULATED */
     const char *lang;
+    bool replay;      /* the events come from a recording: every value says REPLAY */
 };
 
 /* Print markup source as plain text (tables aligned by display width). */

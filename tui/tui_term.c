@@ -306,3 +306,12 @@ void tui_term_fill(int y, int x, int h, int w, int style)
         mvhline(r, x, blank, w);
     }
 }
+
+void tui_term_bar(int y, int w, const char *left, const char *right, int style)
+{
+    int rw = tui_width(right, strlen(right));
+    if (rw + 12 > w) rw = 0;
+    tui_term_fill(y, 0, 1, w, style);
+    tui_term_text(y, 1, w - 1 - (rw ? rw + 2 : 0), left, style);
+    if (rw) tui_term_text(y, w - rw - 1, rw, right, style);
+}

@@ -37,5 +37,8 @@ void tui_term_line(int y, int x, int w, const struct tui_line *l, int fill);
 /* A string in one style padded (or cut) to exactly w columns. */
 void tui_term_text(int y, int x, int w, const char *s, int style);
 void tui_term_fill(int y, int x, int h, int w, int style);
+/* A full-width bar (title or status line): `left`, and `right` kept whole at the right end when
+ * there is room for both. */
+void tui_term_bar(int y, int w, const char *left, const char *right, int style);
 
 #endif

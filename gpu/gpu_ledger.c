@@ -1,0 +1,300 @@
+/* gpu_ledger.c - the "where did my VRAM go" reconciliation: the device's total split into other
+ * processes, this process's context, its allocations (the caching allocator's reserved bytes
+ * down to what was requested) and free memory, from cudaMemGetInfo, NVML and the allocator's
+ * statistics. Parts without a source are never guessed: their bytes land in "unaccounted". */
+#include "gpu_ledger.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const keys[GPU_LEDGER_NPARTS] = {
+    "other_processes", "context", "unaccounted", "other_allocations",
+    "requested",       "rounding", "cached",     "free"};
+static const char *const labels[2][GPU_LEDGER_NPARTS] = {
+    {"other processes", "CUDA context (this process)", "unaccounted (driver, unknown)",
+     "other allocations (this process)", "requested by the program", "rounding waste",
+     "cached free (reserved - allocated)", "free"},
+    {"其他进程", "CUDA 上下文（本进程）", "未归属（驱动或未知）", "本进程的其他分配",
+     "程序实际请求", "取整浪费", "缓存但空闲（保留 - 已分配）", "空闲"}};
+
+const char *gpu_ledger_part_key(enum gpu_ledger_part p)
+{
+    return p < GPU_LEDGER_NPARTS ? keys[p] : "?";
+}
+
+const char *gpu_ledger_part_label(enum gpu_ledger_part p, bool zh)
+{
+    return p < GPU_LEDGER_NPARTS ? labels[zh ? 1 : 0][p] : "?";
+}
+
+static void take_allocator(struct gpu_ledger *l, const struct gpu_caching_stats *st)
+{
+    if (!st) return;
+    l->has_allocator = true;
+    l->reserved = st->reserved_bytes[GPU_CACHE_ALL].current;
+    l->allocated = st->allocated_bytes[GPU_CACHE_ALL].current;
+    l->requested = st->requested_bytes[GPU_CACHE_ALL].current;
+    l->segments = st->segment[GPU_CACHE_ALL].current;
+    l->inactive_split = st->inactive_split_bytes[GPU_CACHE_ALL].current;
+    uint64_t lf = st->largest_free[GPU_CACHE_SMALL];
+    if (st->largest_free[GPU_CACHE_LARGE] > lf) lf = st->largest_free[GPU_CACHE_LARGE];
+    l->largest_free = lf;
+    l->part[GPU_LEDGER_REQUESTED] = l->requested;
+    l->part[GPU_LEDGER_ROUNDING] = l->allocated - l->requested;
+    l->part[GPU_LEDGER_CACHED] = l->reserved - l->allocated;
+}
+
+void gpu_ledger_fill_model(uint64_t capacity, const struct gpu_caching_stats *st,
+                           struct gpu_ledger *l)
+{
+    memset(l, 0, sizeof *l);
+    l->simulated = l->model = true;
+    snprintf(l->backend, sizeof l->backend, "model");
+    snprintf(l->device, sizeof l->device, "model device");
+    snprintf(l->nvml_note, sizeof l->nvml_note, "a model device has no other processes");
+    l->total = capacity;
+    take_allocator(l, st);
+    l->free = capacity - (l->reserved < capacity ? l->reserved : capacity);
+    l->live_bytes = l->reserved;
+    l->part[GPU_LEDGER_FREE] = l->free;
+    for (int p = 0; p < GPU_LEDGER_NPARTS; p++) l->known[p] = true;
+}
+
+gpu_status gpu_ledger_fill(struct gpu_dev *dev, const struct gpu_caching_stats *st,
+                           struct gpu_ledger *l)
+{
+    memset(l, 0, sizeof *l);
+    gpu_status s = gpu_mem_info(dev, &l->free, &l->total);
+    if (s != GPU_OK) return s;
+    l->simulated = dev->info.simulated;
+    snprintf(l->backend, sizeof l->backend, "%s", dev->be->name);
+    snprintf(l->device, sizeof l->device, "%s", dev->info.name);
+    take_allocator(l, st);
+    l->live_bytes = dev->live_bytes;
+    uint64_t used = l->total - (l->free < l->total ? l->free : l->total);
+    uint64_t in_alloc = l->reserved <= l->live_bytes ? l->reserved : l->live_bytes;
+    l->part[GPU_LEDGER_OTHER_ALLOCS] = l->live_bytes - in_alloc;
+    l->part[GPU_LEDGER_FREE] = l->free;
+    for (int p = GPU_LEDGER_UNACCOUNTED; p < GPU_LEDGER_NPARTS; p++) l->known[p] = true;
+
+    if (l->simulated) {
+        /* The simulator models one process: nobody else is on its device. */
+        l->known[GPU_LEDGER_OTHER_PROCS] = true;
+        snprintf(l->nvml_note, sizeof l->nvml_note,
+                 "SIMULATED device: no other processes; context from the GPU profile");
+    } else {
+        int k = gpu_nvml_procs(dev->pci_bus_id, l->procs, GPU_LEDGER_MAX_PROCS, l->nvml_note,
+                               sizeof l->nvml_note);
+        if (k >= 0) {
+            l->nvml = true;
+            l->nprocs = k;
+            unsigned me = (unsigned)getpid();
+            uint64_t others = 0;
+            bool all_known = true;
+            for (int i = 0; i < k; i++) {
+                l->self[i] = l->procs[i].pid == me;
+                if (l->self[i]) {
+                    l->has_self = l->procs[i].has_used;
+                    l->self_nvml = l->procs[i].used;
+                } else if (l->procs[i].has_used) {
+                    others += l->procs[i].used;
+                } else {
+                    all_known = false;
+                }
+            }
+            /* In a PID namespace (a container) NVML lists host pids: this process is then not
+             * recognisable, and neither is the split between it and the others. */
+            bool found_me = false;
+            for (int i = 0; i < k; i++) found_me |= l->self[i];
+            if (found_me && all_known) {
+                l->part[GPU_LEDGER_OTHER_PROCS] = others;
+                l->known[GPU_LEDGER_OTHER_PROCS] = true;
+                snprintf(l->nvml_note, sizeof l->nvml_note, "per-process figures from NVML "
+                         "(nvmlDeviceGetComputeRunningProcesses), as nvidia-smi shows them");
+            } else {
+                snprintf(l->nvml_note, sizeof l->nvml_note, "%s",
+                         found_me ? "NVML hides some processes' memory (no permission)"
+                                  : "this process is not in NVML's list (a PID namespace?): "
+                                    "other processes cannot be told apart");
+            }
+        }
+    }
+    /* The context: what nvidia-smi charges this process beyond its allocations, else what
+     * opening the device cost (measured at open; lazily loaded kernels come later). */
+    if (l->has_self) {
+        l->part[GPU_LEDGER_CONTEXT] = l->self_nvml > l->live_bytes ? l->self_nvml - l->live_bytes : 0;
+        l->known[GPU_LEDGER_CONTEXT] = true;
+    } else if (dev->has_context_bytes) {
+        l->part[GPU_LEDGER_CONTEXT] = dev->context_bytes;
+        l->known[GPU_LEDGER_CONTEXT] = true;
+    }
+    /* Whatever the sources do not explain; measured at slightly different moments they can
+     * over-explain: then trim the context, then the others, so the parts still add up. */
+    uint64_t expl = l->part[GPU_LEDGER_OTHER_PROCS] + l->part[GPU_LEDGER_CONTEXT] + l->live_bytes;
+    if (expl <= used) {
+        l->part[GPU_LEDGER_UNACCOUNTED] = used - expl;
+    } else {
+        uint64_t over = expl - used;
+        for (int p = GPU_LEDGER_CONTEXT; p >= GPU_LEDGER_OTHER_PROCS && over; p--) {
+            uint64_t cut = over < l->part[p] ? over : l->part[p];
+            l->part[p] -= cut;
+            over -= cut;
+        }
+        /* Still over: the allocations themselves exceed used (the simulator rounds in pages,
+         * the ledger counts requests); show the device's view. */
+        l->part[GPU_LEDGER_OTHER_ALLOCS] -= over < l->part[GPU_LEDGER_OTHER_ALLOCS]
+                                                ? over : l->part[GPU_LEDGER_OTHER_ALLOCS];
+    }
+    return GPU_OK;
+}
+
+/* ---- text and JSON ------------------------------------------------------------------------- */
+
+struct sb {
+    char *buf;
+    size_t n, len;
+};
+
+static void put(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct sb *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b->len < b->n ? b->buf + b->len : NULL, b->len < b->n ? b->n - b->len : 0,
+                      fmt, ap);
+    va_end(ap);
+    if (k > 0) b->len += (size_t)k;
+}
+
+static void row(struct sb *b, int indent, const char *label, uint64_t v, const char *src)
+{
+    /* pad by display columns: CJK labels are double width but count 3 bytes per glyph */
+    int cols = 0;
+    for (const unsigned char *p = (const unsigned char *)label; *p; p++) {
+        if ((*p & 0xc0) == 0x80) continue;
+        cols += *p >= 0xe0 ? 2 : 1;
+    }
+    put(b, "  %*s%s%*s %12.2f MiB %9.2f GiB  %s\n", indent, "", label,
+        cols + indent < 40 ? 40 - cols - indent : 1, "", v / 1048576.0, v / 1073741824.0, src);
+}
+
+size_t gpu_ledger_text(const struct gpu_ledger *l, bool zh, char *buf, size_t n)
+{
+    struct sb b = {buf, n, 0};
+    if (n) buf[0] = 0;
+    const char *na = zh ? "未知" : "unknown";
+    put(&b, zh ? "显存去哪儿了 - %s（%s%s；MiB = 2^20 B，GiB = 2^30 B）\n"
+               : "Where the VRAM goes - %s (%s%s; MiB = 2^20 B, GiB = 2^30 B)\n",
+        l->device, l->backend, l->simulated ? ", SIMULATED" : "");
+    row(&b, 0, zh ? "总容量" : "total capacity", l->total,
+        l->model ? (zh ? "模型设备" : "model device") : "cudaMemGetInfo");
+    for (int p = 0; p < GPU_LEDGER_NPARTS; p++) {
+        const char *src = "";
+        int ind = 2;
+        switch (p) {
+        case GPU_LEDGER_OTHER_PROCS:
+            src = l->model ? (zh ? "模型：无" : "model: none")
+                  : l->simulated ? (zh ? "模拟：无" : "SIMULATED: none") : l->nvml ? "NVML" : na;
+            break;
+        case GPU_LEDGER_CONTEXT:
+            src = l->model ? (zh ? "模型：无" : "model: none")
+                  : l->simulated ? (zh ? "模拟：GPU 配置" : "SIMULATED: GPU profile")
+                  : l->has_self ? (zh ? "NVML 本进程 - 分配" : "NVML this process - allocations")
+                  : l->known[p] ? (zh ? "实测：创建前后空闲之差" : "measured: free before/after creation")
+                               : na;
+            break;
+        case GPU_LEDGER_UNACCOUNTED: src = zh ? "已用 - 以上各项" : "used - the parts above"; break;
+        case GPU_LEDGER_OTHER_ALLOCS: src = "gpu.alloc, alloc.raw"; break;
+        case GPU_LEDGER_REQUESTED: ind = 6; src = "requested_bytes"; break;
+        case GPU_LEDGER_ROUNDING: ind = 6; src = zh ? "已分配 - 请求" : "allocated - requested"; break;
+        case GPU_LEDGER_CACHED: ind = 4; src = zh ? "碎片" : "fragmentation"; break;
+        case GPU_LEDGER_FREE: src = l->model ? (zh ? "模型设备" : "model device") : "cudaMemGetInfo"; break;
+        }
+        if (p >= GPU_LEDGER_REQUESTED && p <= GPU_LEDGER_CACHED && !l->has_allocator) {
+            if (p == GPU_LEDGER_REQUESTED)
+                row(&b, 2, zh ? "缓存分配器" : "caching allocator", 0,
+                    zh ? "本进程没有" : "none in this process");
+            continue;
+        }
+        if (p == GPU_LEDGER_REQUESTED) {
+            row(&b, 2, zh ? "缓存分配器：保留 (reserved)" : "caching allocator: reserved",
+                l->reserved, l->has_allocator ? "reserved_bytes" : (zh ? "无分配器" : "no allocator"));
+            row(&b, 4, zh ? "已分配 (allocated)" : "allocated", l->allocated, "allocated_bytes");
+        }
+        row(&b, ind, gpu_ledger_part_label((enum gpu_ledger_part)p, zh), l->part[p], src);
+        if (p == GPU_LEDGER_CACHED && l->has_allocator) {
+            row(&b, 6, zh ? "最大空闲块" : "largest free block", l->largest_free, "cacheInfo");
+            row(&b, 6, zh ? "不可释放（分裂段中）" : "non-releasable (split segments)",
+                l->inactive_split, "inactive_split_bytes");
+        }
+    }
+    if (!l->simulated) {
+        put(&b, zh ? "nvidia-smi 的视角（NVML）：%s\n" : "As nvidia-smi sees it (NVML): %s\n",
+            l->nvml_note);
+        for (int i = 0; i < l->nprocs; i++) {
+            const struct gpu_nvml_proc *pr = &l->procs[i];
+            char used[48];
+            if (pr->has_used) snprintf(used, sizeof used, "%.2f MiB", pr->used / 1048576.0);
+            else snprintf(used, sizeof used, "%s", na);
+            put(&b, "  pid %-8u %c %-28.28s %14s%s\n", pr->pid, pr->graphics ? 'G' : 'C',
+                pr->name[0] ? pr->name : "?", used,
+                l->self[i] ? (zh ? "  ← 本进程" : "  <- this process") : "");
+        }
+    }
+    return b.len;
+}
+
+static void jstr(struct sb *b, const char *s)
+{
+    put(b, "\"");
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') put(b, "\\%c", *p);
+        else if (*p < 0x20) put(b, "\\u%04x", *p);
+        else put(b, "%c", *p);
+    }
+    put(b, "\"");
+}
+
+size_t gpu_ledger_json(const struct gpu_ledger *l, char *buf, size_t n)
+{
+    struct sb b = {buf, n, 0};
+    if (n) buf[0] = 0;
+    put(&b, "{\"device\":");
+    jstr(&b, l->device);
+    put(&b, ",\"backend\":");
+    jstr(&b, l->backend);
+    put(&b, ",\"simulated\":%s,\"model\":%s,\"unit\":\"bytes\",\"total\":%llu,\"free\":%llu,"
+            "\"used\":%llu,\"live_bytes\":%llu,\"parts\":[",
+        l->simulated ? "true" : "false", l->model ? "true" : "false",
+        (unsigned long long)l->total, (unsigned long long)l->free,
+        (unsigned long long)(l->total - l->free), (unsigned long long)l->live_bytes);
+    for (int p = 0; p < GPU_LEDGER_NPARTS; p++) {
+        put(&b, "%s{\"key\":\"%s\",\"label\":", p ? "," : "", keys[p]);
+        jstr(&b, labels[0][p]);
+        put(&b, ",\"bytes\":%llu,\"known\":%s}", (unsigned long long)l->part[p],
+            l->known[p] ? "true" : "false");
+    }
+    put(&b, "],\"allocator\":");
+    if (l->has_allocator)
+        put(&b, "{\"reserved\":%llu,\"allocated\":%llu,\"requested\":%llu,\"largest_free\":%llu,"
+                "\"segments\":%llu,\"inactive_split\":%llu}",
+            (unsigned long long)l->reserved, (unsigned long long)l->allocated,
+            (unsigned long long)l->requested, (unsigned long long)l->largest_free,
+            (unsigned long long)l->segments, (unsigned long long)l->inactive_split);
+    else put(&b, "null");
+    put(&b, ",\"nvml\":%s,\"nvml_note\":", l->nvml ? "true" : "false");
+    jstr(&b, l->nvml_note);
+    put(&b, ",\"processes\":[");
+    for (int i = 0; i < l->nprocs; i++) {
+        put(&b, "%s{\"pid\":%u,\"name\":", i ? "," : "", l->procs[i].pid);
+        jstr(&b, l->procs[i].name);
+        if (l->procs[i].has_used) put(&b, ",\"used\":%llu", (unsigned long long)l->procs[i].used);
+        else put(&b, ",\"used\":null");
+        put(&b, ",\"type\":\"%s\",\"self\":%s}", l->procs[i].graphics ? "graphics" : "compute",
+            l->self[i] ? "true" : "false");
+    }
+    put(&b, "]}\n");
+    return b.len;
+}

@@ -1,0 +1,1441 @@
+/* lt_alloc.c - the `alloc` module: PyTorch's caching allocator (the model in gpu_caching.c) on
+ * top of the current backend or of a model device, a raw allocator that calls the backend once
+ * per malloc, a stream-ordered pool model (cudaMallocAsync), trace replay, and the ledger.
+ * Allocators are userdata owned by their VM: :close(), <close>, the GC, the end of the
+ * experiment that made them, or the VM's end give every segment back to the device. Blocks are
+ * userdata too; they are NOT freed by the GC (Lua's collector runs when it likes, and a block
+ * vanishing mid-lesson would make the numbers lie): free them, or close the allocator. */
+#include "lt_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_caching.h"
+#include "gpu_ledger.h"
+#include "gpu_mempool.h"
+
+#define ALLOC_MT "vramlab.allocator"
+#define BLOCK_MT "vramlab.block"
+
+enum kind { K_CACHING, K_RAW, K_ASYNC };
+static const char *const kind_names[] = {"caching", "raw", "async"};
+
+struct raw_ent {
+    uint64_t addr, size;
+};
+
+struct lt_allocator {
+    enum kind kind;
+    bool model;        /* a model device (no backend) */
+    bool closed;
+    struct lt_vm *vm;
+    int generation;
+    struct lt_allocator *prev, *next; /* the VM's live list */
+    uint64_t capacity; /* model capacity, or the device's total when created */
+    uint64_t cap_bytes;/* on a device: the most this allocator may hold (experiment cap) */
+    uint64_t held;     /* bytes it holds from the device now */
+    bool cap_is_fraction; /* the cap is the caching allocator's memory fraction */
+    /* timing, measured on the host with gpu_now() */
+    double malloc_s, free_s, dev_alloc_s, dev_free_s;
+    uint64_t dev_allocs, dev_frees;
+    /* K_CACHING */
+    struct gpu_caching *c;
+    struct gpu_trace_buf rec;
+    bool recording;
+    /* K_RAW */
+    struct gpu_model_dev *mdev;
+    struct raw_ent *raw;
+    size_t nraw, capraw;
+    struct gpu_caching_stats rst; /* the raw allocator's statistics, same shape */
+    /* K_ASYNC */
+    struct gpu_mempool *pool;
+};
+
+struct lt_block {
+    uint64_t addr, size, req;
+    int stream;
+    bool live;
+    struct lt_allocator *a; /* valid while the block's uservalue anchors the allocator */
+};
+
+/* ---- the device adapter: gpu_seg_ops over the runtime's backend -------------------------- */
+
+static struct gpu_dev *dev_of(const struct lt_allocator *a) { return a->vm->rt->dev; }
+
+static gpu_status ad_alloc(void *ctx, uint64_t bytes, uint64_t *addr)
+{
+    struct lt_allocator *a = ctx;
+    struct lt_runtime *rt = a->vm->rt;
+    if (a->held + bytes > a->cap_bytes) return GPU_ERR_NOMEM; /* the experiment cap */
+    void *p = NULL;
+    pthread_mutex_lock(&rt->devlock);
+    double t0 = gpu_now();
+    gpu_status st = gpu_alloc_uncapped(rt->dev, bytes, &p);
+    a->dev_alloc_s += gpu_now() - t0;
+    pthread_mutex_unlock(&rt->devlock);
+    if (st != GPU_OK) return st;
+    a->dev_allocs++;
+    a->held += bytes;
+    *addr = (uint64_t)(uintptr_t)p;
+    return GPU_OK;
+}
+
+static void ad_free(void *ctx, uint64_t addr, uint64_t bytes)
+{
+    struct lt_allocator *a = ctx;
+    struct lt_runtime *rt = a->vm->rt;
+    pthread_mutex_lock(&rt->devlock);
+    double t0 = gpu_now();
+    gpu_free(rt->dev, (void *)(uintptr_t)addr, bytes);
+    a->dev_free_s += gpu_now() - t0;
+    pthread_mutex_unlock(&rt->devlock);
+    a->dev_frees++;
+    a->held -= bytes <= a->held ? bytes : a->held;
+}
+
+static gpu_status ad_info(void *ctx, uint64_t *free_b, uint64_t *total_b)
+{
+    struct lt_allocator *a = ctx;
+    struct lt_runtime *rt = a->vm->rt;
+    pthread_mutex_lock(&rt->devlock);
+    gpu_status st = gpu_mem_info(rt->dev, free_b, total_b);
+    pthread_mutex_unlock(&rt->devlock);
+    return st;
+}
+
+static const struct gpu_seg_ops ad_ops = {ad_alloc, ad_free, ad_info};
+
+/* ---- lifetime ------------------------------------------------------------------------------ */
+
+static void raw_release_all(struct lt_allocator *a)
+{
+    for (size_t i = 0; i < a->nraw; i++) {
+        if (a->model) gpu_model_dev_ops.seg_free(a->mdev, a->raw[i].addr, a->raw[i].size);
+        else ad_free(a, a->raw[i].addr, a->raw[i].size);
+    }
+    a->nraw = 0;
+}
+
+static void alloc_release(struct lt_allocator *a)
+{
+    if (a->closed) return;
+    a->closed = true;
+    switch (a->kind) {
+    case K_CACHING:
+        gpu_caching_record(a->c, NULL, NULL);
+        gpu_caching_destroy(a->c); /* every segment back to the device, live blocks too */
+        a->c = NULL;
+        gpu_trace_buf_free(&a->rec);
+        break;
+    case K_RAW:
+        raw_release_all(a);
+        free(a->raw);
+        a->raw = NULL;
+        gpu_model_dev_free(a->mdev);
+        a->mdev = NULL;
+        break;
+    case K_ASYNC:
+        gpu_mempool_destroy(a->pool);
+        a->pool = NULL;
+        break;
+    }
+    if (a->vm) {
+        if (a->prev) a->prev->next = a->next;
+        else a->vm->allocators = a->next;
+        if (a->next) a->next->prev = a->prev;
+    }
+    a->prev = a->next = NULL;
+}
+
+void lt_alloc_free_generation(struct lt_vm *vm, int generation)
+{
+    for (struct lt_allocator *a = vm->allocators, *nx; a; a = nx) {
+        nx = a->next;
+        if (a->generation >= generation) alloc_release(a);
+    }
+}
+
+void lt_alloc_free_all(struct lt_vm *vm)
+{
+    while (vm->allocators) alloc_release(vm->allocators);
+}
+
+static struct lt_allocator *check_alloc(lua_State *L, int i)
+{
+    struct lt_allocator *a = luaL_checkudata(L, i, ALLOC_MT);
+    if (a->closed)
+        luaL_error(L, "allocator used after :close() (or after the experiment that made it ended)");
+    return a;
+}
+
+static struct lt_allocator *new_alloc(lua_State *L, enum kind k)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    struct lt_allocator *a = lua_newuserdatauv(L, sizeof *a, 1);
+    memset(a, 0, sizeof *a);
+    a->kind = k;
+    a->closed = true; /* until set up: __gc then has nothing to do */
+    luaL_setmetatable(L, ALLOC_MT);
+    lua_newtable(L); /* uservalue 1: address -> tag */
+    lua_setiuservalue(L, -2, 1);
+    a->vm = vm;
+    a->generation = vm->generation;
+    return a;
+}
+
+static void link_alloc(struct lt_allocator *a)
+{
+    struct lt_vm *vm = a->vm;
+    a->closed = false;
+    a->next = vm->allocators;
+    if (a->next) a->next->prev = a;
+    vm->allocators = a;
+}
+
+/* ---- options ------------------------------------------------------------------------------- */
+
+static void read_caching_opts(lua_State *L, int t, struct gpu_caching_opts *o)
+{
+    char err[256];
+    gpu_caching_opts_default(o);
+    if (lua_isnoneornil(L, t)) return;
+    luaL_checktype(L, t, LUA_TTABLE);
+    static const char *const known[] = {"max_split_size_mb", "roundup_power2_divisions",
+                                        "expandable_segments", "memory_fraction", "conf",
+                                        "capacity", NULL};
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        bool ok = lua_type(L, -2) == LUA_TSTRING;
+        for (const char *const *k = known; ok && *k; k++)
+            if (!strcmp(lua_tostring(L, -2), *k)) goto next;
+        luaL_error(L, "alloc: unknown option '%s' (max_split_size_mb, roundup_power2_divisions, "
+                   "expandable_segments, memory_fraction, conf, capacity)",
+                   ok ? lua_tostring(L, -2) : "?");
+    next:
+        lua_pop(L, 1);
+    }
+    const char *conf = lt_opt_str(L, t, "conf", NULL);
+    if (conf && gpu_caching_parse_conf(conf, o, err, sizeof err) != GPU_OK)
+        luaL_error(L, "alloc: conf: %s", err);
+    lua_getfield(L, t, "max_split_size_mb");
+    if (!lua_isnil(L, -1)) {
+        lua_Integer mb = lt_opt_int(L, t, "max_split_size_mb", 0);
+        if (mb < 20 || mb > (1 << 30)) luaL_error(L, "alloc: max_split_size_mb must be >= 20 (as PyTorch checks)");
+        o->max_split_size = (uint64_t)mb << 20;
+    }
+    lua_pop(L, 1);
+    lua_Integer d = lt_opt_int(L, t, "roundup_power2_divisions", o->roundup_power2_divisions);
+    if (d < 0 || d > 64 || (d > 1 && (d & (d - 1))))
+        luaL_error(L, "alloc: roundup_power2_divisions must be a power of two (1..64)");
+    o->roundup_power2_divisions = (unsigned)d;
+    o->expandable_segments = lt_opt_bool(L, t, "expandable_segments", o->expandable_segments);
+    o->memory_fraction = lt_opt_num(L, t, "memory_fraction", o->memory_fraction);
+    if (!(o->memory_fraction >= 0 && o->memory_fraction <= 1))
+        luaL_error(L, "alloc: memory_fraction must be in (0, 1]");
+}
+
+static void conf_text(const struct gpu_caching_opts *o, char *buf, size_t n)
+{
+    buf[0] = 0;
+    size_t l = 0;
+    if (o->max_split_size != GPU_CACHE_NO_SPLIT_LIMIT)
+        l += (size_t)snprintf(buf + l, n - l, "max_split_size_mb:%llu,",
+                              (unsigned long long)(o->max_split_size >> 20));
+    if (o->roundup_power2_divisions > 1 && l < n)
+        l += (size_t)snprintf(buf + l, n - l, "roundup_power2_divisions:%u,",
+                              o->roundup_power2_divisions);
+    if (l < n)
+        snprintf(buf + l, n - l, "expandable_segments:%s",
+                 o->expandable_segments ? "True" : "False");
+}
+
+static uint64_t opt_capacity(lua_State *L, int t, uint64_t def)
+{
+    if (lua_isnoneornil(L, t)) return def;
+    uint64_t cap = lt_opt_bytes(L, t, "capacity", def);
+    if (cap != def && (cap < (2u << 20) || cap > (1ull << 42)))
+        luaL_error(L, "alloc: capacity must be between 2 MiB and 4 TiB");
+    return cap;
+}
+
+/* The device's total and the experiment cap (cap fraction x free memory now). */
+static void device_budget(struct lt_allocator *a, uint64_t *total)
+{
+    struct lt_runtime *rt = a->vm->rt;
+    uint64_t fr = 0, tot = 0;
+    pthread_mutex_lock(&rt->devlock);
+    if (gpu_mem_info(rt->dev, &fr, &tot) != GPU_OK) fr = tot = 0;
+    a->cap_bytes = gpu_alloc_budget(rt->dev);
+    pthread_mutex_unlock(&rt->devlock);
+    *total = tot;
+}
+
+/* ---- constructors -------------------------------------------------------------------------- */
+
+static int make_caching(lua_State *L, bool model)
+{
+    struct gpu_caching_opts o;
+    char err[256];
+    read_caching_opts(L, 1, &o);
+    uint64_t cap = opt_capacity(L, 1, 0);
+    if (model && !cap) return luaL_error(L, "alloc.model: give a capacity, e.g. {capacity = \"80GiB\"}");
+    if (cap) model = true;
+    struct lt_allocator *a = new_alloc(L, K_CACHING);
+    a->model = model;
+    gpu_status st;
+    if (model) {
+        a->capacity = a->cap_bytes = cap;
+        st = gpu_caching_new_model(&o, cap, &a->c, err, sizeof err);
+    } else {
+        device_budget(a, &a->capacity);
+        /* The experiment cap, as PyTorch's per-process memory fraction: a segment that would
+         * take the allocator past it fails like an OOM ("X allowed;" in the message). */
+        if (a->capacity) {
+            double f = (double)a->cap_bytes / (double)a->capacity;
+            if (f <= 0) f = 1e-12;
+            if (o.memory_fraction <= 0 || f < o.memory_fraction) {
+                o.memory_fraction = f;
+                a->cap_is_fraction = true;
+            }
+        }
+        st = gpu_caching_new(&o, &ad_ops, a, &a->c, err, sizeof err);
+    }
+    if (st != GPU_OK) return luaL_error(L, "alloc: %s", err);
+    link_alloc(a);
+    return 1;
+}
+
+static int l_caching(lua_State *L) { return make_caching(L, false); }
+static int l_model(lua_State *L) { return make_caching(L, true); }
+
+static int l_raw(lua_State *L)
+{
+    if (!lua_isnoneornil(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
+    uint64_t cap = opt_capacity(L, 1, 0);
+    struct lt_allocator *a = new_alloc(L, K_RAW);
+    if (cap) {
+        a->model = true;
+        a->capacity = a->cap_bytes = cap;
+        if (gpu_model_dev_new(cap, &a->mdev) != GPU_OK) return luaL_error(L, "alloc.raw: out of host memory");
+    } else {
+        device_budget(a, &a->capacity);
+    }
+    link_alloc(a);
+    return 1;
+}
+
+static uint64_t opt_threshold(lua_State *L, int t, const char *k, uint64_t def)
+{
+    lua_getfield(L, t, k);
+    bool max = lua_type(L, -1) == LUA_TSTRING && !strcmp(lua_tostring(L, -1), "max");
+    lua_pop(L, 1);
+    return max ? GPU_MEMPOOL_NO_RELEASE : lt_opt_bytes(L, t, k, def);
+}
+
+static int l_async_pool(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    struct gpu_mempool_opts o;
+    uint64_t cap = opt_capacity(L, 1, 0);
+    if (!cap) return luaL_error(L, "alloc.async_pool: give a capacity, e.g. {capacity = \"24GiB\"}");
+    gpu_mempool_opts_default(&o, cap);
+    o.release_threshold = opt_threshold(L, 1, "release_threshold", 0);
+    o.reuse_follow_event_dependencies = lt_opt_bool(L, 1, "reuse_follow_event_dependencies", true);
+    o.reuse_allow_opportunistic = lt_opt_bool(L, 1, "reuse_allow_opportunistic", true);
+    o.reuse_allow_internal_dependencies =
+        lt_opt_bool(L, 1, "reuse_allow_internal_dependencies", true);
+    struct lt_allocator *a = new_alloc(L, K_ASYNC);
+    a->model = true;
+    a->capacity = a->cap_bytes = cap;
+    if (gpu_mempool_new(&o, &a->pool) != GPU_OK) return luaL_error(L, "alloc.async_pool: out of host memory");
+    link_alloc(a);
+    return 1;
+}
+
+/* ---- blocks -------------------------------------------------------------------------------- */
+
+static struct lt_block *push_block(lua_State *L, int ai, uint64_t addr, uint64_t size,
+                                   uint64_t req, int stream)
+{
+    struct lt_block *b = lua_newuserdatauv(L, sizeof *b, 1);
+    b->addr = addr, b->size = size, b->req = req, b->stream = stream, b->live = true;
+    b->a = lua_touserdata(L, ai);
+    lua_pushvalue(L, ai);
+    lua_setiuservalue(L, -2, 1); /* the block keeps its allocator alive */
+    luaL_setmetatable(L, BLOCK_MT);
+    return b;
+}
+
+static struct lt_block *check_block(lua_State *L, int i)
+{
+    struct lt_block *b = luaL_checkudata(L, i, BLOCK_MT);
+    if (b->a->closed) luaL_error(L, "block of a closed allocator");
+    return b;
+}
+
+static int b_size(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)check_block(L, 1)->size);
+    return 1;
+}
+
+static int b_requested(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)check_block(L, 1)->req);
+    return 1;
+}
+
+static int b_address(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)check_block(L, 1)->addr);
+    return 1;
+}
+
+static int b_live(lua_State *L)
+{
+    struct lt_block *b = luaL_checkudata(L, 1, BLOCK_MT);
+    lua_pushboolean(L, b->live && !b->a->closed);
+    return 1;
+}
+
+static int b_tostring(lua_State *L)
+{
+    struct lt_block *b = luaL_checkudata(L, 1, BLOCK_MT);
+    char sz[32];
+    gpu_cache_format_size(b->size, sz, sizeof sz);
+    /* hex by hand: lua_pushfstring has no %llx */
+    char hex[24];
+    snprintf(hex, sizeof hex, "%llx", (unsigned long long)b->addr);
+    lua_pushfstring(L, "block %s at 0x%s (%s)", sz, hex, b->live && !b->a->closed ? "live" : "freed");
+    return 1;
+}
+
+static void tag_set(lua_State *L, int ai, uint64_t addr, int vidx)
+{
+    lua_getiuservalue(L, ai, 1);
+    lua_pushvalue(L, vidx);
+    lua_rawseti(L, -2, (lua_Integer)addr);
+    lua_pop(L, 1);
+}
+
+static void tag_clear(lua_State *L, int ai, uint64_t addr)
+{
+    lua_getiuservalue(L, ai, 1);
+    lua_pushnil(L);
+    lua_rawseti(L, -2, (lua_Integer)addr);
+    lua_pop(L, 1);
+}
+
+/* ---- raw allocator ------------------------------------------------------------------------- */
+
+static void raw_stat(struct lt_allocator *a, uint64_t size, int sign)
+{
+    int pool = size <= GPU_CACHE_SMALL_SIZE ? GPU_CACHE_SMALL : GPU_CACHE_LARGE;
+    struct gpu_cache_stat *arrs[] = {a->rst.allocation, a->rst.segment, a->rst.active};
+    struct gpu_cache_stat *bytes[] = {a->rst.allocated_bytes, a->rst.reserved_bytes,
+                                      a->rst.active_bytes, a->rst.requested_bytes};
+    for (int k = 0; k < 2; k++) {
+        int p = k ? pool : GPU_CACHE_ALL;
+        for (size_t i = 0; i < 3; i++) {
+            struct gpu_cache_stat *s = &arrs[i][p];
+            if (sign > 0) {
+                s->current++, s->allocated++;
+                if (s->current > s->peak) s->peak = s->current;
+            } else {
+                s->current--, s->freed++;
+            }
+        }
+        for (size_t i = 0; i < 4; i++) {
+            struct gpu_cache_stat *s = &bytes[i][p];
+            if (sign > 0) {
+                s->current += size, s->allocated += size;
+                if (s->current > s->peak) s->peak = s->current;
+            } else {
+                s->current -= size, s->freed += size;
+            }
+        }
+    }
+    if (sign > 0) a->rst.num_device_alloc++;
+    else a->rst.num_device_free++;
+}
+
+static void raw_oom(struct lt_allocator *a, uint64_t bytes, bool capped, char *err, size_t n)
+{
+    char want[32], fr[32], tot[32], capb[32];
+    uint64_t f = 0, t = 0;
+    if (a->model) gpu_model_dev_ops.mem_info(a->mdev, &f, &t);
+    else ad_info(a, &f, &t);
+    gpu_cache_format_size(bytes, want, sizeof want);
+    gpu_cache_format_size(f, fr, sizeof fr);
+    gpu_cache_format_size(t, tot, sizeof tot);
+    gpu_cache_format_size(a->cap_bytes, capb, sizeof capb);
+    if (capped)
+        snprintf(err, n, "cudaMalloc(%s): refused: this allocator may hold at most %s (the "
+                 "experiment cap: a share of the free memory when it was created)", want, capb);
+    else
+        snprintf(err, n, "CUDA error: out of memory (cudaMalloc of %s; the GPU has %s free of "
+                 "%s)", want, fr, tot);
+}
+
+static gpu_status raw_malloc(struct lt_allocator *a, uint64_t bytes, uint64_t *addr, char *err,
+                             size_t n)
+{
+    if (a->nraw == a->capraw) {
+        size_t nc = a->capraw ? a->capraw * 2 : 64;
+        struct raw_ent *r = realloc(a->raw, nc * sizeof *r);
+        if (!r) {
+            snprintf(err, n, "out of host memory");
+            return GPU_ERR_HOST_NOMEM;
+        }
+        a->raw = r, a->capraw = nc;
+    }
+    gpu_status st;
+    if (a->model) {
+        st = gpu_model_dev_ops.seg_alloc(a->mdev, bytes, addr);
+        a->dev_allocs += st == GPU_OK;
+    } else {
+        st = ad_alloc(a, bytes, addr);
+    }
+    if (st == GPU_ERR_NOMEM) {
+        raw_oom(a, bytes, !a->model && a->held + bytes > a->cap_bytes, err, n);
+        a->rst.num_ooms++;
+        return st;
+    }
+    if (st != GPU_OK) {
+        snprintf(err, n, "cudaMalloc failed: %s", dev_of(a)->why[0] ? dev_of(a)->why : gpu_status_str(st));
+        return st;
+    }
+    a->raw[a->nraw++] = (struct raw_ent){*addr, bytes};
+    raw_stat(a, bytes, +1);
+    return GPU_OK;
+}
+
+static gpu_status raw_free(struct lt_allocator *a, uint64_t addr)
+{
+    for (size_t i = a->nraw; i-- > 0;) {
+        if (a->raw[i].addr != addr) continue;
+        uint64_t size = a->raw[i].size;
+        if (a->model) {
+            gpu_model_dev_ops.seg_free(a->mdev, addr, size);
+            a->dev_frees++;
+        } else {
+            ad_free(a, addr, size);
+        }
+        a->raw[i] = a->raw[--a->nraw];
+        raw_stat(a, size, -1);
+        return GPU_OK;
+    }
+    return GPU_ERR_ARG;
+}
+
+/* ---- malloc / free ------------------------------------------------------------------------- */
+
+static int stream_arg(lua_State *L, int i, int def)
+{
+    lua_Integer s = luaL_optinteger(L, i, def);
+    luaL_argcheck(L, s >= 0 && s < GPU_MEMPOOL_STREAMS, i, "stream must be 0..15");
+    return (int)s;
+}
+
+static uint64_t bytes_arg(lua_State *L, int i)
+{
+    uint64_t v = 0;
+    if (lua_type(L, i) == LUA_TSTRING) {
+        lua_getfield(L, LUA_REGISTRYINDEX, "lt.modules");
+        lua_getfield(L, -1, "units");
+        lua_getfield(L, -1, "parse");
+        lua_pushvalue(L, i);
+        lua_call(L, 1, 2);
+        if (lua_isnil(L, -2)) luaL_argerror(L, i, lua_tostring(L, -1));
+        double d = lua_tonumber(L, -2);
+        lua_pop(L, 4);
+        luaL_argcheck(L, d >= 1 && d < 1.8e19, i, "size must be at least 1 byte");
+        v = (uint64_t)llround(d);
+    } else {
+        lua_Integer n = luaL_checkinteger(L, i);
+        luaL_argcheck(L, n > 0, i, "size must be a positive number of bytes");
+        v = (uint64_t)n;
+    }
+    return v;
+}
+
+static uint64_t caching_allocated(const struct lt_allocator *a)
+{
+    struct gpu_caching_stats s;
+    gpu_caching_stats(a->c, &s);
+    return s.allocated_bytes[GPU_CACHE_ALL].current;
+}
+
+static int a_malloc(lua_State *L)
+{
+    struct lt_allocator *a = check_alloc(L, 1);
+    uint64_t bytes = bytes_arg(L, 2);
+    char err[768] = "";
+    uint64_t addr = 0, size = bytes;
+    int stream = 0;
+    bool tagged = lua_type(L, 3) == LUA_TSTRING;
+    if (a->kind == K_ASYNC && !tagged) stream = stream_arg(L, 3, 0);
+    else if (!lua_isnoneornil(L, 3) && !tagged)
+        luaL_argerror(L, 3, "a tag (string) naming the block in memory maps");
+    /* the block's size as handed out (rounded, or a whole block): the change in allocated
+     * bytes, read outside the timed region */
+    uint64_t before = 0;
+    if (a->kind == K_CACHING) before = caching_allocated(a);
+    double t0 = gpu_now();
+    gpu_status st;
+    switch (a->kind) {
+    case K_CACHING: st = gpu_caching_malloc(a->c, bytes, &addr, err, sizeof err); break;
+    case K_RAW: st = raw_malloc(a, bytes, &addr, err, sizeof err); break;
+    default: {
+        struct gpu_mempool_stats s0, s1;
+        gpu_mempool_stats(a->pool, &s0);
+        st = gpu_mempool_malloc(a->pool, bytes, stream, &addr, err, sizeof err);
+        gpu_mempool_stats(a->pool, &s1);
+        size = s1.used - s0.used;
+        break;
+    }
+    }
+    a->malloc_s += gpu_now() - t0;
+    if (st == GPU_OK && a->kind == K_CACHING) size = caching_allocated(a) - before;
+    if (st != GPU_OK) {
+        if (st == GPU_ERR_NOMEM && a->cap_is_fraction && strstr(err, "allowed;")) {
+            size_t l = strlen(err);
+            snprintf(err + l, sizeof err - l, " [vramlab: \"allowed\" is the experiment cap, %.0f%% "
+                     "of the free memory when this allocator was created]",
+                     dev_of(a)->cap_fraction * 100);
+        }
+        lua_pushnil(L);
+        lua_pushstring(L, err[0] ? err : gpu_status_str(st));
+        return 2;
+    }
+    push_block(L, 1, addr, size, bytes, stream);
+    if (tagged) tag_set(L, 1, addr, 3);
+    return 1;
+}
+
+static int a_free(lua_State *L)
+{
+    struct lt_allocator *a = check_alloc(L, 1);
+    struct lt_block *b = luaL_checkudata(L, 2, BLOCK_MT);
+    if (b->a != a) return luaL_argerror(L, 2, "the block belongs to another allocator");
+    if (!b->live) return luaL_error(L, "double free: this block was already freed");
+    double t0 = gpu_now();
+    gpu_status st;
+    switch (a->kind) {
+    case K_CACHING: st = gpu_caching_free(a->c, b->addr); break;
+    case K_RAW: st = raw_free(a, b->addr); break;
+    default: st = gpu_mempool_free(a->pool, b->addr, stream_arg(L, 3, b->stream)); break;
+    }
+    a->free_s += gpu_now() - t0;
+    if (st != GPU_OK) return luaL_error(L, "free of a block the allocator does not know");
+    b->live = false;
+    tag_clear(L, 1, b->addr);
+    return 0;
+}
+
+static int b_free(lua_State *L)
+{
+    lua_settop(L, 2);
+    struct lt_block *b = check_block(L, 1);
+    lua_getiuservalue(L, 1, 1); /* the allocator */
+    lua_pushcfunction(L, a_free);
+    lua_insert(L, -2);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_call(L, lua_isnoneornil(L, 2) ? 2 : 3, 0);
+    (void)b;
+    return 0;
+}
+
+static int a_empty_cache(lua_State *L)
+{
+    struct lt_allocator *a = check_alloc(L, 1);
+    if (a->kind == K_CACHING) gpu_caching_empty_cache(a->c);
+    else if (a->kind == K_ASYNC) gpu_mempool_trim_to(a->pool, 0);
+    return 0;
+}
+
+static int a_reset_peak(lua_State *L)
+{
+    struct lt_allocator *a = check_alloc(L, 1);
+    if (a->kind == K_CACHING) gpu_caching_reset_peak(a->c);
+    else if (a->kind == K_ASYNC) gpu_mempool_reset_high(a->pool);
+    else {
+        struct gpu_cache_stat *all[] = {a->rst.allocation, a->rst.segment, a->rst.active,
+                                        a->rst.allocated_bytes, a->rst.reserved_bytes,
+                                        a->rst.active_bytes, a->rst.requested_bytes};
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+            for (int p = 0; p < GPU_CACHE_NPOOL; p++) all[i][p].peak = all[i][p].current;
+    }
+    return 0;
+}
+
+static int a_close(lua_State *L)
+{
+    struct lt_allocator *a = luaL_checkudata(L, 1, ALLOC_MT);
+    alloc_release(a);
+    return 0;
+}
+
+static int a_tostring(lua_State *L)
+{
+    struct lt_allocator *a = luaL_checkudata(L, 1, ALLOC_MT);
+    lua_pushfstring(L, "%s allocator (%s%s)", kind_names[a->kind],
+                    a->model ? "model device" : dev_of(a)->be->name, a->closed ? ", closed" : "");
+    return 1;
+}
+
+/* ---- statistics ---------------------------------------------------------------------------- */
+
+static void seti(lua_State *L, const char *k, uint64_t v)
+{
+    lua_pushinteger(L, (lua_Integer)v);
+    lua_setfield(L, -2, k);
+}
+
+static void setn(lua_State *L, const char *k, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void push_pool_stats(lua_State *L, const struct gpu_caching_stats *s, int p)
+{
+    seti(L, "allocated", s->allocated_bytes[p].current);
+    seti(L, "reserved", s->reserved_bytes[p].current);
+    seti(L, "active", s->active_bytes[p].current);
+    seti(L, "requested", s->requested_bytes[p].current);
+    seti(L, "inactive_split", s->inactive_split_bytes[p].current);
+    seti(L, "peak_allocated", s->allocated_bytes[p].peak);
+    seti(L, "peak_reserved", s->reserved_bytes[p].peak);
+    seti(L, "peak_active", s->active_bytes[p].peak);
+    seti(L, "peak_requested", s->requested_bytes[p].peak);
+    seti(L, "segments", s->segment[p].current);
+    seti(L, "peak_segments", s->segment[p].peak);
+    seti(L, "allocations", s->allocation[p].current);
+    seti(L, "alloc_count", s->allocation[p].allocated);
+    seti(L, "free_count", s->allocation[p].freed);
+    uint64_t lf = p == GPU_CACHE_ALL ? (s->largest_free[1] > s->largest_free[2] ? s->largest_free[1]
+                                                                              : s->largest_free[2])
+                                     : s->largest_free[p];
+    seti(L, "largest_free", lf);
+}
+
+static void fill_stats(struct lt_allocator *a, struct gpu_caching_stats *s)
+{
+    if (a->kind == K_CACHING) {
+        gpu_caching_stats(a->c, s);
+    } else {
+        *s = a->rst;
+    }
+}
+
+static void push_caching_stats(lua_State *L, struct lt_allocator *a)
+{
+    struct gpu_caching_stats s;
+    fill_stats(a, &s);
+    lua_createtable(L, 0, 40);
+    push_pool_stats(L, &s, GPU_CACHE_ALL);
+    lua_createtable(L, 0, 16);
+    push_pool_stats(L, &s, GPU_CACHE_SMALL);
+    lua_setfield(L, -2, "small");
+    lua_createtable(L, 0, 16);
+    push_pool_stats(L, &s, GPU_CACHE_LARGE);
+    lua_setfield(L, -2, "large");
+    seti(L, "num_ooms", s.num_ooms);
+    seti(L, "num_alloc_retries", s.num_alloc_retries);
+    seti(L, "num_device_alloc", s.num_device_alloc);
+    seti(L, "num_device_free", s.num_device_free);
+    seti(L, "oversize_allocations", s.oversize_allocations.current);
+    seti(L, "oversize_segments", s.oversize_segments.current);
+    if (a->kind == K_CACHING) {
+        struct gpu_caching_opts o;
+        char conf[160];
+        gpu_caching_get_opts(a->c, &o);
+        if (o.max_split_size != GPU_CACHE_NO_SPLIT_LIMIT) seti(L, "max_split_size", o.max_split_size);
+        conf_text(&o, conf, sizeof conf);
+        lua_pushstring(L, conf);
+        lua_setfield(L, -2, "conf");
+        lua_pushboolean(L, o.expandable_segments);
+        lua_setfield(L, -2, "expandable_segments");
+        if (o.memory_fraction > 0) seti(L, "allowed", (uint64_t)(o.memory_fraction * (double)a->capacity));
+    }
+}
+
+static int a_stats(lua_State *L)
+{
+    struct lt_allocator *a = check_alloc(L, 1);
+    if (a->kind == K_ASYNC) {
+        struct gpu_mempool_stats s;
+        gpu_mempool_stats(a->pool, &s);
+        lua_createtable(L, 0, 24);
+        seti(L, "reserved", s.reserved);
+        seti(L, "peak_reserved", s.reserved_high);
+        seti(L, "used", s.used);
+        seti(L, "allocated", s.used);
+        seti(L, "peak_allocated", s.used_high);
+        seti(L, "alloc_count", s.allocs);
+        seti(L, "free_count", s.frees);
+        seti(L, "chunk_maps", s.chunk_maps);
+        seti(L, "chunk_unmaps", s.chunk_unmaps);
+        seti(L, "num_device_alloc", s.chunk_maps);
+        seti(L, "num_device_free", s.chunk_unmaps);
+        seti(L, "reused", s.reused);
+        seti(L, "internal_deps", s.internal_deps);
+        seti(L, "num_ooms", s.ooms);
+        seti(L, "segments", s.chunks);
+        if (s.release_threshold == GPU_MEMPOOL_NO_RELEASE) lua_pushliteral(L, "max");
+        else lua_pushinteger(L, (lua_Integer)s.release_threshold);
+        lua_setfield(L, -2, "release_threshold");
+    } else {
+        push_caching_stats(L, a);
+    }
+    lua_pushstring(L, kind_names[a->kind]);
+    lua_setfield(L, -2, "kind");
+    lua_pushstring(L, a->model ? "model" : dev_of(a)->be->name);
+    lua_setfield(L, -2, "backend");
+    bool sim = a->model || dev_of(a)->info.simulated;
+    lua_pushboolean(L, sim);
+    lua_setfield(L, -2, "simulated");
+    seti(L, "capacity", a->capacity);
+    if (!a->model) seti(L, "cap_bytes", a->cap_bytes);
+    setn(L, "malloc_seconds", a->malloc_s);
+    setn(L, "free_seconds", a->free_s);
+    seti(L, "device_allocs", a->kind == K_CACHING || a->kind == K_RAW ? a->dev_allocs : 0);
+    /* device call times are a measurement only on a real GPU */
+    if (!sim) {
+        setn(L, "device_alloc_seconds", a->dev_alloc_s);
+        setn(L, "device_free_seconds", a->dev_free_s);
+    }
+    return 1;
+}
+
+static int a_summary(lua_State *L)
+{
+    struct lt_allocator *a = check_alloc(L, 1);
+    if (a->kind != K_CACHING)
+        return luaL_error(L, ":summary() is memory_summary() of the caching allocator");
+    size_t need = gpu_caching_summary(a->c, NULL, 0) + 1;
+    char *buf = malloc(need);
+    if (!buf) return luaL_error(L, "out of host memory");
+    gpu_caching_summary(a->c, buf, need);
+    lua_pushstring(L, buf);
+    free(buf);
+    return 1;
+}
+
+/* tag of a block, or nil */
+static void push_tag(lua_State *L, int ai, uint64_t addr)
+{
+    lua_getiuservalue(L, ai, 1);
+    lua_rawgeti(L, -1, (lua_Integer)addr);
+    lua_remove(L, -2);
+}
+
+static int a_segments(lua_State *L)
+{
+    struct lt_allocator *a = check_alloc(L, 1);
+    lua_newtable(L);
+    if (a->kind == K_CACHING) {
+        struct gpu_cache_map m;
+        if (gpu_caching_segments(a->c, &m) != GPU_OK) return luaL_error(L, "out of host memory");
+        for (size_t s = 0; s < m.nsegs; s++) {
+            const struct gpu_cache_seg_info *g = &m.segs[s];
+            lua_createtable(L, 0, 8);
+            seti(L, "address", g->addr);
+            seti(L, "size", g->size);
+            seti(L, "allocated", g->allocated);
+            seti(L, "requested", g->requested);
+            lua_pushstring(L, g->pool == GPU_CACHE_SMALL ? "small" : "large");
+            lua_setfield(L, -2, "pool");
+            lua_pushboolean(L, g->expandable);
+            lua_setfield(L, -2, "expandable");
+            lua_createtable(L, (int)g->nblocks, 0);
+            for (size_t i = 0; i < g->nblocks; i++) {
+                const struct gpu_cache_block_info *bk = &m.blocks[g->first_block + i];
+                lua_createtable(L, 0, 6);
+                seti(L, "address", bk->addr);
+                seti(L, "offset", bk->offset);
+                seti(L, "size", bk->size);
+                seti(L, "requested", bk->requested);
+                lua_pushboolean(L, bk->allocated);
+                lua_setfield(L, -2, "allocated");
+                if (bk->allocated) {
+                    push_tag(L, 1, bk->addr);
+                    lua_setfield(L, -2, "tag");
+                }
+                lua_rawseti(L, -2, (lua_Integer)i + 1);
+            }
+            lua_setfield(L, -2, "blocks");
+            lua_rawseti(L, -2, (lua_Integer)s + 1);
+        }
+        gpu_cache_map_free(&m);
+    } else if (a->kind == K_RAW) {
+        /* one segment per cudaMalloc, in address order */
+        struct raw_ent *e = malloc((a->nraw ? a->nraw : 1) * sizeof *e);
+        if (!e) return luaL_error(L, "out of host memory");
+        memcpy(e, a->raw, a->nraw * sizeof *e);
+        for (size_t i = 1; i < a->nraw; i++) /* insertion sort: lessons hold few */
+            for (size_t j = i; j > 0 && e[j - 1].addr > e[j].addr; j--) {
+                struct raw_ent t = e[j];
+                e[j] = e[j - 1], e[j - 1] = t;
+            }
+        for (size_t i = 0; i < a->nraw; i++) {
+            lua_createtable(L, 0, 6);
+            seti(L, "address", e[i].addr);
+            seti(L, "size", e[i].size);
+            seti(L, "allocated", e[i].size);
+            seti(L, "requested", e[i].size);
+            lua_pushstring(L, e[i].size <= GPU_CACHE_SMALL_SIZE ? "small" : "large");
+            lua_setfield(L, -2, "pool");
+            lua_createtable(L, 1, 0);
+            lua_createtable(L, 0, 6);
+            seti(L, "address", e[i].addr);
+            seti(L, "offset", 0);
+            seti(L, "size", e[i].size);
+            seti(L, "requested", e[i].size);
+            lua_pushboolean(L, 1);
+            lua_setfield(L, -2, "allocated");
+            push_tag(L, 1, e[i].addr);
+            lua_setfield(L, -2, "tag");
+            lua_rawseti(L, -2, 1);
+            lua_setfield(L, -2, "blocks");
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+        }
+        free(e);
+    } else {
+        struct gpu_mempool_map m;
+        if (gpu_mempool_segments(a->pool, &m) != GPU_OK) return luaL_error(L, "out of host memory");
+        for (size_t s = 0; s < m.nchunks; s++) {
+            const struct gpu_mempool_chunk *c = &m.chunks[s];
+            lua_createtable(L, 0, 6);
+            seti(L, "address", c->addr);
+            seti(L, "size", c->size);
+            lua_pushliteral(L, "pool");
+            lua_setfield(L, -2, "pool");
+            uint64_t al = 0;
+            lua_createtable(L, (int)c->nblocks, 0);
+            for (size_t i = 0; i < c->nblocks; i++) {
+                const struct gpu_mempool_block *bk = &m.blocks[c->first_block + i];
+                lua_createtable(L, 0, 7);
+                seti(L, "address", bk->addr);
+                seti(L, "offset", bk->addr - c->addr);
+                seti(L, "size", bk->size);
+                seti(L, "requested", bk->allocated ? bk->size : 0);
+                lua_pushboolean(L, bk->allocated);
+                lua_setfield(L, -2, "allocated");
+                lua_pushboolean(L, bk->pending);
+                lua_setfield(L, -2, "pending");
+                seti(L, "stream", (uint64_t)bk->stream);
+                if (bk->allocated) {
+                    al += bk->size;
+                    push_tag(L, 1, bk->addr);
+                    lua_setfield(L, -2, "tag");
+                }
+                lua_rawseti(L, -2, (lua_Integer)i + 1);
+            }
+            lua_setfield(L, -2, "blocks");
+            seti(L, "allocated", al);
+            seti(L, "requested", al);
+            lua_rawseti(L, -2, (lua_Integer)s + 1);
+        }
+        gpu_mempool_map_free(&m);
+    }
+    return 1;
+}
+
+/* a:map{max=16, free=true} -> blocks for ex:map, total. Written in Lua (trusted, below): it
+ * merges neighbours until the map fits the panel's cell limit. */
+static const char map_src[] =
+    "local segs, cap, reserved, max, with_free, seglabel = ...\n"
+    "local out = {}\n"
+    "local function add(o, st, b) local l = out[#out]\n"
+    "  if l and l.owner == o and l.state == st then l.bytes = l.bytes + b\n"
+    "  else out[#out + 1] = { owner = o, state = st, bytes = b } end end\n"
+    "local function fine()\n"
+    "  out = {}\n"
+    "  for i, s in ipairs(segs) do\n"
+    "    for _, b in ipairs(s.blocks) do\n"
+    "      if b.allocated then add(b.tag or (seglabel .. i), 'allocated', b.size)\n"
+    "      else add(seglabel .. i, b.pending and 'pending' or 'cached', b.size) end\n"
+    "    end\n"
+    "  end\n"
+    "end\n"
+    "local function coarse(group)\n"
+    "  out = {}\n"
+    "  for g = 1, #segs, group do\n"
+    "    local last = math.min(#segs, g + group - 1)\n"
+    "    local name = g == last and (seglabel .. g) or (seglabel .. g .. '-' .. last)\n"
+    "    local al, ca = 0, 0\n"
+    "    for i = g, last do al = al + segs[i].allocated; ca = ca + segs[i].size - segs[i].allocated end\n"
+    "    if al > 0 then add(name, 'allocated', al) end\n"
+    "    if ca > 0 then out[#out + 1] = { owner = name, state = 'cached', bytes = ca } end\n"
+    "  end\n"
+    "end\n"
+    "local room = with_free and max - 1 or max\n"
+    "fine()\n"
+    "local group = 1\n"
+    "while #out > room and group <= #segs do coarse(group); group = group * 2 end\n"
+    "local total = with_free and cap or reserved\n"
+    "if with_free and cap > reserved then out[#out + 1] = { owner = '', state = 'free', bytes = cap - reserved } end\n"
+    "return out, total\n";
+
+static int a_map(lua_State *L)
+{
+    struct lt_allocator *a = check_alloc(L, 1);
+    lua_Integer max = LT_MAX_CELLS;
+    bool with_free = a->model;
+    if (!lua_isnoneornil(L, 2)) {
+        luaL_checktype(L, 2, LUA_TTABLE);
+        max = lt_opt_int(L, 2, "max", LT_MAX_CELLS);
+        with_free = lt_opt_bool(L, 2, "free", with_free);
+        luaL_argcheck(L, max >= 2 && max <= LT_MAX_CELLS, 2, "max must be 2..16 (a map panel's limit)");
+    }
+    if (luaL_loadbuffer(L, map_src, sizeof map_src - 1, "=alloc.map") != LUA_OK) return lua_error(L);
+    lua_pushcfunction(L, a_segments);
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 1);
+    uint64_t reserved = 0;
+    lua_Integer nseg = (lua_Integer)lua_rawlen(L, -1);
+    for (lua_Integer i = 1; i <= nseg; i++) {
+        lua_rawgeti(L, -1, i);
+        lua_getfield(L, -1, "size");
+        reserved += (uint64_t)lua_tointeger(L, -1);
+        lua_pop(L, 2);
+    }
+    uint64_t cap = a->capacity;
+    if (!a->model) {
+        uint64_t f = 0, t = 0;
+        if (ad_info(a, &f, &t) == GPU_OK) cap = reserved + f; /* what this allocator could grow to */
+    }
+    lua_pushinteger(L, (lua_Integer)cap);
+    lua_pushinteger(L, (lua_Integer)reserved);
+    lua_pushinteger(L, max);
+    lua_pushboolean(L, with_free);
+    lua_pushstring(L, a->kind == K_ASYNC ? "chunk " : a->kind == K_RAW ? "cudaMalloc " : "seg ");
+    lua_call(L, 6, 2);
+    return 2;
+}
+
+/* ---- recording ----------------------------------------------------------------------------- */
+
+static int a_record(lua_State *L)
+{
+    struct lt_allocator *a = check_alloc(L, 1);
+    if (a->kind != K_CACHING) return luaL_error(L, ":record() is for caching allocators");
+    bool on = lua_isnone(L, 2) || lua_toboolean(L, 2);
+    if (on && !a->recording) {
+        gpu_trace_buf_free(&a->rec);
+        gpu_caching_record(a->c, gpu_trace_sink_buf, &a->rec);
+    } else if (!on) {
+        gpu_caching_record(a->c, NULL, NULL);
+    }
+    a->recording = on;
+    return 0;
+}
+
+static int a_trace(lua_State *L)
+{
+    struct lt_allocator *a = check_alloc(L, 1);
+    if (a->kind != K_CACHING) return luaL_error(L, ":trace() is for caching allocators");
+    lua_pushlstring(L, a->rec.data ? a->rec.data : "", a->rec.len);
+    return 1;
+}
+
+/* ---- the stream-ordered pool's own calls --------------------------------------------------- */
+
+static struct lt_allocator *check_async(lua_State *L)
+{
+    struct lt_allocator *a = check_alloc(L, 1);
+    if (a->kind != K_ASYNC) luaL_error(L, "this call is for alloc.async_pool pools");
+    return a;
+}
+
+static int p_synchronize(lua_State *L)
+{
+    struct lt_allocator *a = check_async(L);
+    gpu_mempool_synchronize(a->pool, lua_isnoneornil(L, 2) ? -1 : stream_arg(L, 2, 0));
+    return 0;
+}
+
+static int p_wait(lua_State *L)
+{
+    struct lt_allocator *a = check_async(L);
+    gpu_mempool_wait(a->pool, stream_arg(L, 2, 0), stream_arg(L, 3, 0));
+    return 0;
+}
+
+static int p_trim_to(lua_State *L)
+{
+    struct lt_allocator *a = check_async(L);
+    gpu_mempool_trim_to(a->pool, lua_isnoneornil(L, 2) ? 0 : bytes_arg(L, 2));
+    return 0;
+}
+
+static int p_set_release_threshold(lua_State *L)
+{
+    struct lt_allocator *a = check_async(L);
+    uint64_t v;
+    if (lua_type(L, 2) == LUA_TSTRING && !strcmp(lua_tostring(L, 2), "max")) v = GPU_MEMPOOL_NO_RELEASE;
+    else if (lua_isinteger(L, 2) && lua_tointeger(L, 2) == 0) v = 0;
+    else v = bytes_arg(L, 2);
+    gpu_mempool_set_release_threshold(a->pool, v);
+    return 0;
+}
+
+/* ---- trace replay (a job: a million events take a few hundred ms) -------------------------- */
+
+struct replay_job {
+    struct lt_job base;
+    const char *text; /* anchored on the caller's stack */
+    size_t len;
+    bool events;      /* the trace came as a table: "line N" means event N */
+    struct gpu_caching_opts o;
+    uint64_t capacity;
+    size_t nevents;
+    double parse_s, replay_s;
+    struct gpu_replay_result r;
+};
+
+static void replay_fn(struct lt_job *j)
+{
+    struct replay_job *rj = (struct replay_job *)j;
+    struct gpu_trace t;
+    struct gpu_caching *c = NULL;
+    double t0 = gpu_now();
+    j->st = gpu_trace_parse(rj->text, rj->len, &t, j->why, sizeof j->why);
+    rj->parse_s = gpu_now() - t0;
+    if (j->st != GPU_OK) return;
+    rj->nevents = t.n;
+    j->st = gpu_caching_new_model(&rj->o, rj->capacity, &c, j->why, sizeof j->why);
+    if (j->st == GPU_OK) {
+        t0 = gpu_now();
+        j->st = gpu_trace_replay(&t, c, &rj->r, j->why, sizeof j->why);
+        rj->replay_s = gpu_now() - t0;
+    }
+    gpu_caching_destroy(c);
+    gpu_trace_free(&t);
+}
+
+static void push_stats_of(lua_State *L, const struct gpu_caching_stats *s)
+{
+    lua_createtable(L, 0, 24);
+    push_pool_stats(L, s, GPU_CACHE_ALL);
+    lua_createtable(L, 0, 16);
+    push_pool_stats(L, s, GPU_CACHE_SMALL);
+    lua_setfield(L, -2, "small");
+    lua_createtable(L, 0, 16);
+    push_pool_stats(L, s, GPU_CACHE_LARGE);
+    lua_setfield(L, -2, "large");
+    seti(L, "num_ooms", s->num_ooms);
+    seti(L, "num_alloc_retries", s->num_alloc_retries);
+    seti(L, "num_device_alloc", s->num_device_alloc);
+    seti(L, "num_device_free", s->num_device_free);
+}
+
+static int replay_push(lua_State *L, struct lt_job *j)
+{
+    struct replay_job *rj = (struct replay_job *)j;
+    if (j->st != GPU_OK) {
+        lua_pushnil(L);
+        if (rj->events && !strncmp(j->why, "line ", 5)) lua_pushfstring(L, "event %s", j->why + 5);
+        else lua_pushstring(L, j->why);
+        return 2;
+    }
+    const struct gpu_replay_result *r = &rj->r;
+    lua_createtable(L, 0, 16);
+    seti(L, "events", rj->nevents);
+    seti(L, "allocs", r->allocs);
+    seti(L, "frees", r->frees);
+    seti(L, "empties", r->empties);
+    seti(L, "ooms", r->ooms);
+    seti(L, "skipped_frees", r->skipped_frees);
+    seti(L, "capacity", rj->capacity);
+    setn(L, "parse_seconds", rj->parse_s);
+    setn(L, "replay_seconds", rj->replay_s);
+    char conf[160];
+    conf_text(&rj->o, conf, sizeof conf);
+    lua_pushstring(L, conf);
+    lua_setfield(L, -2, "conf");
+    if (r->ooms) {
+        lua_createtable(L, 0, 2);
+        seti(L, rj->events ? "event" : "line", r->first_oom_line);
+        lua_pushstring(L, r->first_oom);
+        lua_setfield(L, -2, "message");
+        lua_setfield(L, -2, "first_oom");
+    }
+    lua_createtable(L, (int)r->noom_list, 0);
+    for (size_t i = 0; i < r->noom_list; i++) {
+        lua_createtable(L, 0, 2);
+        seti(L, rj->events ? "event" : "line", r->oom_list[i].line);
+        seti(L, "bytes", r->oom_list[i].bytes);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "oom_list");
+    push_stats_of(L, &r->stats);
+    lua_setfield(L, -2, "stats");
+    return 1;
+}
+
+/* {{"a", id, bytes}, {"f", id}, {"e"}} -> trace text, one event per line */
+static void events_to_text(lua_State *L, int t)
+{
+    luaL_Buffer b;
+    lua_Integer n = (lua_Integer)lua_rawlen(L, t);
+    luaL_buffinit(L, &b);
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, t, i) != LUA_TTABLE) luaL_error(L, "alloc.trace_replay: event %d is not a table", (int)i);
+        int e = lua_gettop(L);
+        lua_rawgeti(L, e, 1);
+        const char *op = lua_tostring(L, -1);
+        if (!op || (strcmp(op, "a") && strcmp(op, "f") && strcmp(op, "e")))
+            luaL_error(L, "alloc.trace_replay: event %d: op must be \"a\", \"f\" or \"e\"", (int)i);
+        char line[96];
+        if (*op == 'e') {
+            snprintf(line, sizeof line, "e\n");
+        } else {
+            lua_rawgeti(L, e, 2);
+            lua_Integer id = lua_tointeger(L, -1);
+            if (*op == 'f') {
+                snprintf(line, sizeof line, "f %lld\n", (long long)id);
+            } else {
+                lua_rawgeti(L, e, 3);
+                lua_Integer by = lua_tointeger(L, -1);
+                snprintf(line, sizeof line, "a %lld %lld\n", (long long)id, (long long)by);
+                lua_pop(L, 1);
+            }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 2); /* op, event */
+        luaL_addstring(&b, line);
+    }
+    luaL_pushresult(&b);
+}
+
+static int l_trace_replay(lua_State *L)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    int opt = 2;
+    if (!lua_isnoneornil(L, opt)) luaL_checktype(L, opt, LUA_TTABLE);
+    lua_settop(L, 2);
+    bool events = lua_type(L, 1) == LUA_TTABLE;
+    if (events) {
+        events_to_text(L, 1);
+        lua_replace(L, 1);
+    } else {
+        luaL_checktype(L, 1, LUA_TSTRING);
+    }
+    struct replay_job *rj = lua_newuserdatauv(L, sizeof *rj, 0); /* anchored on the stack */
+    memset(rj, 0, sizeof *rj);
+    rj->base.fn = replay_fn;
+    rj->base.push = replay_push;
+    rj->events = events;
+    rj->text = lua_tolstring(L, 1, &rj->len);
+    read_caching_opts(L, opt, &rj->o);
+    uint64_t fr = 0, tot = 0;
+    pthread_mutex_lock(&vm->rt->devlock);
+    if (gpu_mem_info(vm->rt->dev, &fr, &tot) != GPU_OK) tot = 0;
+    pthread_mutex_unlock(&vm->rt->devlock);
+    rj->capacity = opt_capacity(L, opt, tot ? tot : 80ull << 30);
+    return lt_job_run(L, &rj->base);
+}
+
+/* ---- the ledger ---------------------------------------------------------------------------- */
+
+static void push_ledger(lua_State *L, const struct gpu_ledger *l, bool zh)
+{
+    lua_createtable(L, 0, 16);
+    seti(L, "total", l->total);
+    seti(L, "free", l->free);
+    seti(L, "used", l->total - l->free);
+    seti(L, "live_bytes", l->live_bytes);
+    lua_pushboolean(L, l->simulated);
+    lua_setfield(L, -2, "simulated");
+    lua_pushboolean(L, l->model);
+    lua_setfield(L, -2, "model");
+    lua_pushstring(L, l->backend);
+    lua_setfield(L, -2, "backend");
+    lua_pushstring(L, l->device);
+    lua_setfield(L, -2, "device");
+    lua_createtable(L, GPU_LEDGER_NPARTS, 0);
+    for (int p = 0; p < GPU_LEDGER_NPARTS; p++) {
+        lua_createtable(L, 0, 4);
+        lua_pushstring(L, gpu_ledger_part_key((enum gpu_ledger_part)p));
+        lua_setfield(L, -2, "key");
+        lua_pushstring(L, gpu_ledger_part_label((enum gpu_ledger_part)p, zh));
+        lua_setfield(L, -2, "label");
+        seti(L, "bytes", l->part[p]);
+        lua_pushboolean(L, l->known[p]);
+        lua_setfield(L, -2, "known");
+        lua_rawseti(L, -2, p + 1);
+    }
+    lua_setfield(L, -2, "parts");
+    for (int p = 0; p < GPU_LEDGER_NPARTS; p++) {
+        if (!l->known[p]) continue; /* unknown stays nil */
+        seti(L, gpu_ledger_part_key((enum gpu_ledger_part)p), l->part[p]);
+    }
+    if (l->has_allocator) {
+        lua_createtable(L, 0, 6);
+        seti(L, "reserved", l->reserved);
+        seti(L, "allocated", l->allocated);
+        seti(L, "requested", l->requested);
+        seti(L, "largest_free", l->largest_free);
+        seti(L, "segments", l->segments);
+        seti(L, "inactive_split", l->inactive_split);
+        lua_setfield(L, -2, "allocator");
+    }
+    lua_pushboolean(L, l->nvml);
+    lua_setfield(L, -2, "nvml");
+    lua_pushstring(L, l->nvml_note);
+    lua_setfield(L, -2, "nvml_note");
+    if (l->has_self) seti(L, "self_nvml", l->self_nvml);
+    lua_createtable(L, l->nprocs, 0);
+    for (int i = 0; i < l->nprocs; i++) {
+        lua_createtable(L, 0, 5);
+        seti(L, "pid", l->procs[i].pid);
+        lua_pushstring(L, l->procs[i].name);
+        lua_setfield(L, -2, "name");
+        if (l->procs[i].has_used) seti(L, "used", l->procs[i].used);
+        lua_pushboolean(L, l->self[i]);
+        lua_setfield(L, -2, "self");
+        lua_pushstring(L, l->procs[i].graphics ? "graphics" : "compute");
+        lua_setfield(L, -2, "type");
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "processes");
+    size_t need = gpu_ledger_text(l, zh, NULL, 0) + 1;
+    char *buf = malloc(need);
+    if (buf) {
+        gpu_ledger_text(l, zh, buf, need);
+        lua_pushstring(L, buf);
+        lua_setfield(L, -2, "text");
+        free(buf);
+    }
+}
+
+static int l_ledger(lua_State *L)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    lua_settop(L, 1);
+    bool none = lua_isnil(L, 1);
+    struct gpu_ledger *l = lua_newuserdatauv(L, sizeof *l, 0); /* large: not on the C stack */
+    bool zh = !strcmp(vm->rt->lang, "zh");
+    if (none) {
+        pthread_mutex_lock(&vm->rt->devlock);
+        gpu_status st = gpu_ledger_fill(vm->rt->dev, NULL, l);
+        pthread_mutex_unlock(&vm->rt->devlock);
+        if (st != GPU_OK) {
+            lua_pushnil(L);
+            lua_pushstring(L, gpu_status_str(st));
+            return 2;
+        }
+    } else {
+        struct lt_allocator *a = check_alloc(L, 1);
+        if (a->kind == K_ASYNC) return luaL_argerror(L, 1, "the ledger takes a caching or raw allocator");
+        struct gpu_caching_stats s;
+        fill_stats(a, &s);
+        if (a->model) {
+            gpu_ledger_fill_model(a->capacity, &s, l);
+        } else {
+            pthread_mutex_lock(&vm->rt->devlock);
+            /* a raw allocator's memory is "other allocations": no caching layer to split */
+            gpu_status st = gpu_ledger_fill(vm->rt->dev, a->kind == K_CACHING ? &s : NULL, l);
+            pthread_mutex_unlock(&vm->rt->devlock);
+            if (st != GPU_OK) {
+                lua_pushnil(L);
+                lua_pushstring(L, gpu_status_str(st));
+                return 2;
+            }
+        }
+    }
+    push_ledger(L, l, zh);
+    return 1;
+}
+
+/* alloc.format_size(bytes) -> PyTorch's format_size text ("20.00 MiB") */
+static int l_format_size(lua_State *L)
+{
+    char buf[32];
+    lua_Integer n = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, n >= 0, 1, "bytes must be >= 0");
+    gpu_cache_format_size((uint64_t)n, buf, sizeof buf);
+    lua_pushstring(L, buf);
+    return 1;
+}
+
+/* alloc.round_size(bytes [, opts]) -> rounded block size, pool, segment size */
+static int l_round(lua_State *L)
+{
+    uint64_t n = bytes_arg(L, 1);
+    struct gpu_caching_opts o;
+    char err[256];
+    read_caching_opts(L, 2, &o);
+    o.memory_fraction = 0;
+    o.expandable_segments = false;
+    struct gpu_caching *c;
+    /* a tiny throwaway model answers exactly as the allocator rounds */
+    if (gpu_caching_new_model(&o, 1ull << 42, &c, err, sizeof err) != GPU_OK) return luaL_error(L, "%s", err);
+    uint64_t addr;
+    gpu_status st = gpu_caching_malloc(c, n, &addr, err, sizeof err);
+    struct gpu_caching_stats s;
+    gpu_caching_stats(c, &s);
+    gpu_caching_destroy(c);
+    if (st != GPU_OK) return luaL_error(L, "%s", err);
+    lua_pushinteger(L, (lua_Integer)s.allocated_bytes[GPU_CACHE_ALL].current);
+    lua_pushstring(L, s.segment[GPU_CACHE_SMALL].current ? "small" : "large");
+    lua_pushinteger(L, (lua_Integer)s.reserved_bytes[GPU_CACHE_ALL].current);
+    return 3;
+}
+
+int lt_open_alloc(lua_State *L)
+{
+    static const luaL_Reg a_methods[] = {
+        {"malloc", a_malloc},
+        {"free", a_free},
+        {"empty_cache", a_empty_cache},
+        {"stats", a_stats},
+        {"summary", a_summary},
+        {"segments", a_segments},
+        {"map", a_map},
+        {"reset_peak", a_reset_peak},
+        {"close", a_close},
+        {"record", a_record},
+        {"trace", a_trace},
+        {"synchronize", p_synchronize},
+        {"wait", p_wait},
+        {"trim_to", p_trim_to},
+        {"set_release_threshold", p_set_release_threshold},
+        {NULL, NULL}};
+    static const luaL_Reg a_meta[] = {
+        {"__gc", a_close}, {"__close", a_close}, {"__tostring", a_tostring}, {NULL, NULL}};
+    static const luaL_Reg b_methods[] = {{"size", b_size},       {"requested", b_requested},
+                                         {"address", b_address}, {"free", b_free},
+                                         {"live", b_live},       {NULL, NULL}};
+    static const luaL_Reg b_meta[] = {{"__tostring", b_tostring}, {NULL, NULL}};
+    static const luaL_Reg funcs[] = {{"caching", l_caching},
+                                     {"model", l_model},
+                                     {"raw", l_raw},
+                                     {"async_pool", l_async_pool},
+                                     {"trace_replay", l_trace_replay},
+                                     {"ledger", l_ledger},
+                                     {"format_size", l_format_size},
+                                     {"round_size", l_round},
+                                     {NULL, NULL}};
+    luaL_newmetatable(L, ALLOC_MT);
+    luaL_setfuncs(L, a_meta, 0);
+    luaL_newlib(L, a_methods);
+    lua_setfield(L, -2, "__index");
+    lua_pushliteral(L, "locked");
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+    luaL_newmetatable(L, BLOCK_MT);
+    luaL_setfuncs(L, b_meta, 0);
+    luaL_newlib(L, b_methods);
+    lua_setfield(L, -2, "__index");
+    lua_pushliteral(L, "locked");
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+    luaL_newlib(L, funcs);
+    return 1;
+}

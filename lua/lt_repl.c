@@ -1,0 +1,393 @@
+/* lt_repl.c - what the sandbox REPL needs beyond a lesson VM: evaluating one entry the way lua.c
+ * does (an expression shows its values, a statement runs, a chunk cut short asks for more), the
+ * results pretty-printed without running any learner code, and `plot`, which lets the learner
+ * chart their own numbers in the live panel. Same sandbox, modules and limits as lessons. */
+#include "lt.h"
+#include "lt_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SHOW_MAX 40 /* table entries shown before "..." */
+
+/* ---- plot: the REPL's panel helpers --------------------------------------------------------- */
+
+/* The style of a plotted value, as lessons do it: opts.style, else opts.from's own `simulated`
+ * flag, else the backend's. A learner's number is never labelled measured on the simulator. */
+static enum lt_style plot_style(lua_State *L, int opts)
+{
+    static const char *const names[] = {"measured", "simulated", "theoretical", "reference", NULL};
+    if (lua_type(L, opts) == LUA_TTABLE) {
+        if (lua_getfield(L, opts, "style") != LUA_TNIL) {
+            int i = luaL_checkoption(L, -1, NULL, names);
+            lua_pop(L, 1);
+            return (enum lt_style)i;
+        }
+        lua_pop(L, 1);
+        if (lua_getfield(L, opts, "from") == LUA_TTABLE) {
+            lua_getfield(L, -1, "simulated");
+            bool sim = lua_toboolean(L, -1);
+            lua_pop(L, 2);
+            return sim ? LT_SIMULATED : LT_MEASURED;
+        }
+        lua_pop(L, 1);
+    }
+    return lt_vm_of(L)->rt->dev->info.simulated ? LT_SIMULATED : LT_MEASURED;
+}
+
+/* A unit given as a string, or opts.unit. */
+static const char *plot_unit(lua_State *L, int arg)
+{
+    if (lua_type(L, arg) == LUA_TSTRING) return lua_tostring(L, arg);
+    if (lua_type(L, arg) == LUA_TTABLE) return lt_opt_str(L, arg, "unit", "");
+    return "";
+}
+
+static void plot_emit(lua_State *L, struct lt_event *ev)
+{
+    struct lt_runtime *rt = lt_vm_of(L)->rt;
+    if (rt->sink) rt->sink(rt->sink_ud, ev);
+}
+
+static int plot_point(lua_State *L)
+{
+    struct lt_event ev = {.type = LT_EV_POINT, .panel = "curve", .text = "", .unit = ""};
+    ev.series = luaL_tolstring(L, 1, NULL);
+    ev.x = luaL_checknumber(L, 2);
+    ev.y = luaL_checknumber(L, 3);
+    ev.style = plot_style(L, 4);
+    plot_emit(L, &ev);
+    return 0;
+}
+
+static int plot_bar(lua_State *L)
+{
+    struct lt_event ev = {.type = LT_EV_BAR, .panel = "bars", .text = ""};
+    ev.series = luaL_tolstring(L, 1, NULL);
+    ev.value = luaL_checknumber(L, 2);
+    ev.unit = plot_unit(L, 3);
+    ev.style = plot_style(L, lua_type(L, 3) == LUA_TTABLE ? 3 : 4);
+    plot_emit(L, &ev);
+    return 0;
+}
+
+static int plot_gauge(lua_State *L)
+{
+    struct lt_event ev = {.type = LT_EV_GAUGE, .panel = "gauges", .text = ""};
+    ev.series = luaL_tolstring(L, 1, NULL);
+    ev.value = luaL_checknumber(L, 2);
+    ev.max = luaL_checknumber(L, 3);
+    ev.unit = plot_unit(L, 4);
+    ev.style = plot_style(L, lua_type(L, 4) == LUA_TTABLE ? 4 : 5);
+    plot_emit(L, &ev);
+    return 0;
+}
+
+static int plot_row(lua_State *L)
+{
+    struct lt_event ev = {.type = LT_EV_ROW, .panel = "table", .series = "", .text = "", .unit = ""};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    int n = (int)luaL_len(L, 1);
+    lua_settop(L, 1);
+    for (int i = 1; i <= n && ev.ncells < LT_MAX_CELLS; i++) {
+        lua_geti(L, 1, i);
+        ev.cells[ev.ncells++] = luaL_tolstring(L, -1, NULL); /* stays on the stack: anchored */
+    }
+    plot_emit(L, &ev);
+    return 0;
+}
+
+static int plot_note(lua_State *L)
+{
+    struct lt_event ev = {.type = LT_EV_NOTE, .panel = "notes", .series = "", .unit = ""};
+    ev.text = luaL_tolstring(L, 1, NULL);
+    plot_emit(L, &ev);
+    return 0;
+}
+
+static int plot_clear(lua_State *L)
+{
+    static const char *const panels[] = {"curve", "bars", "gauges", "table", "notes"};
+    for (size_t i = 0; i < sizeof panels / sizeof *panels; i++) {
+        struct lt_event ev = {.type = LT_EV_CLEAR, .panel = panels[i], .series = "", .text = "",
+                              .unit = ""};
+        plot_emit(L, &ev);
+    }
+    return 0;
+}
+
+void lt_vm_repl_setup(struct lt_vm *vm)
+{
+    static const luaL_Reg fns[] = {{"point", plot_point}, {"bar", plot_bar},
+                                   {"gauge", plot_gauge}, {"row", plot_row},
+                                   {"note", plot_note},   {"clear", plot_clear},
+                                   {NULL, NULL}};
+    lua_State *L = vm->L;
+    lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
+    luaL_newlib(L, fns);
+    lua_setfield(L, -2, "plot");
+    lua_pop(L, 1);
+}
+
+/* ---- pretty printing ------------------------------------------------------------------------ */
+
+struct out {
+    char *p;
+    size_t n, len;
+};
+
+static void put(struct out *o, const char *s, size_t l)
+{
+    if (o->len + 1 >= o->n) return;
+    if (l > o->n - 1 - o->len) l = o->n - 1 - o->len;
+    memcpy(o->p + o->len, s, l);
+    o->len += l;
+    o->p[o->len] = 0;
+}
+
+static void puts_(struct out *o, const char *s) { put(o, s, strlen(s)); }
+
+static void put_string(struct out *o, const char *s, size_t l)
+{
+    char esc[8];
+    puts_(o, "\"");
+    for (size_t i = 0; i < l; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') snprintf(esc, sizeof esc, "\\%c", c);
+        else if (c == '\n') snprintf(esc, sizeof esc, "\\n");
+        else if (c == '\t') snprintf(esc, sizeof esc, "\\t");
+        else if (c < 0x20 || c == 0x7f) snprintf(esc, sizeof esc, "\\%d", c);
+        else esc[0] = (char)c, esc[1] = 0;
+        puts_(o, esc);
+    }
+    puts_(o, "\"");
+}
+
+/* A scalar as Lua would write it; tables one level deep are handled by the caller. Metamethods
+ * are never called: formatting must not run learner code outside the limits. */
+static void put_scalar(lua_State *L, int i, struct out *o, bool quote)
+{
+    char buf[64];
+    switch (lua_type(L, i)) {
+    case LUA_TNIL: puts_(o, "nil"); break;
+    case LUA_TBOOLEAN: puts_(o, lua_toboolean(L, i) ? "true" : "false"); break;
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, i)) snprintf(buf, sizeof buf, LUA_INTEGER_FMT, lua_tointeger(L, i));
+        else {
+            lua_Number v = lua_tonumber(L, i);
+            if (isnan(v)) snprintf(buf, sizeof buf, "%snan", signbit(v) ? "-" : "");
+            else if (isinf(v)) snprintf(buf, sizeof buf, "%sinf", v < 0 ? "-" : "");
+            else {
+                snprintf(buf, sizeof buf, LUA_NUMBER_FMT, v);
+                if (!strpbrk(buf, ".eEn")) strcat(buf, ".0"); /* a float looks like one */
+            }
+        }
+        puts_(o, buf);
+        break;
+    case LUA_TSTRING: {
+        size_t l;
+        const char *s = lua_tolstring(L, i, &l);
+        if (quote) put_string(o, s, l);
+        else put(o, s, l);
+        break;
+    }
+    case LUA_TTABLE: puts_(o, "{...}"); break;
+    default:
+        snprintf(buf, sizeof buf, "%s: %p", luaL_typename(L, i), lua_topointer(L, i));
+        puts_(o, buf);
+        break;
+    }
+}
+
+static bool is_ident(const char *s)
+{
+    static const char *const kw[] = {"and", "break", "do", "else", "elseif", "end", "false",
+                                     "for", "function", "goto", "if", "in", "local", "nil",
+                                     "not", "or", "repeat", "return", "then", "true", "until",
+                                     "while", NULL};
+    if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))) return false;
+    for (const char *c = s; *c; c++)
+        if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              (*c >= '0' && *c <= '9')))
+            return false;
+    for (const char *const *k = kw; *k; k++)
+        if (!strcmp(s, *k)) return false;
+    return true;
+}
+
+/* Order of keys outside the sequence part: numbers by value, then strings, then the rest. */
+static int key_rank(lua_State *L, int i)
+{
+    int t = lua_type(L, i);
+    return t == LUA_TNUMBER ? 0 : t == LUA_TSTRING ? 1 : t == LUA_TBOOLEAN ? 2 : 3;
+}
+
+static bool key_less(lua_State *L, int a, int b)
+{
+    int ra = key_rank(L, a), rb = key_rank(L, b);
+    if (ra != rb) return ra < rb;
+    if (ra == 0) return lua_tonumber(L, a) < lua_tonumber(L, b);
+    if (ra == 1) return strcmp(lua_tostring(L, a), lua_tostring(L, b)) < 0;
+    if (ra == 2) return !lua_toboolean(L, a) && lua_toboolean(L, b);
+    return false;
+}
+
+static void put_table(lua_State *L, int t, struct out *o)
+{
+    t = lua_absindex(L, t);
+    lua_Integer seq = 0;
+    while (seq < SHOW_MAX && lua_rawgeti(L, t, seq + 1) != LUA_TNIL) {
+        lua_pop(L, 1);
+        seq++;
+    }
+    lua_pop(L, 1);
+    /* the other keys, collected into an array on the stack's scratch table, then sorted */
+    lua_newtable(L);
+    int keys = lua_gettop(L), nk = 0, total = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        total++;
+        if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 && lua_tointeger(L, -1) <= seq) continue;
+        if (nk < 4 * SHOW_MAX) {
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, keys, ++nk);
+        }
+    }
+    /* insertion sort: shown tables are small */
+    for (int i = 2; i <= nk; i++)
+        for (int j = i; j > 1; j--) {
+            lua_rawgeti(L, keys, j);
+            lua_rawgeti(L, keys, j - 1);
+            bool less = key_less(L, -2, -1);
+            if (!less) {
+                lua_pop(L, 2);
+                break;
+            }
+            lua_rawseti(L, keys, j);
+            lua_rawseti(L, keys, j - 1);
+        }
+    if (total == 0) {
+        puts_(o, "{}");
+        lua_pop(L, 1);
+        return;
+    }
+    puts_(o, "{ ");
+    int shown = 0;
+    for (lua_Integer i = 1; i <= seq; i++, shown++) {
+        if (shown) puts_(o, ", ");
+        lua_rawgeti(L, t, i);
+        put_scalar(L, -1, o, true);
+        lua_pop(L, 1);
+    }
+    for (int k = 1; k <= nk && shown < SHOW_MAX; k++, shown++) {
+        if (shown) puts_(o, ", ");
+        lua_rawgeti(L, keys, k);
+        if (lua_type(L, -1) == LUA_TSTRING && is_ident(lua_tostring(L, -1))) {
+            puts_(o, lua_tostring(L, -1));
+        } else {
+            puts_(o, "[");
+            put_scalar(L, -1, o, true);
+            puts_(o, "]");
+        }
+        puts_(o, " = ");
+        lua_rawget(L, t);
+        put_scalar(L, -1, o, true);
+        lua_pop(L, 1);
+    }
+    if (total > shown) {
+        char more[48];
+        snprintf(more, sizeof more, "%s... (%d more)", shown ? ", " : "", total - shown);
+        puts_(o, more);
+    }
+    puts_(o, " }");
+    lua_pop(L, 1);
+}
+
+static void put_value(lua_State *L, int i, struct out *o)
+{
+    if (lua_type(L, i) == LUA_TTABLE) put_table(L, i, o);
+    else put_scalar(L, i, o, true);
+}
+
+/* ---- evaluation ----------------------------------------------------------------------------- */
+
+static int keep_msg(lua_State *L) { return 1; }
+
+/* The chunk stops at its end where the grammar wants more: lua.c's test. */
+static bool incomplete(lua_State *L)
+{
+    size_t l;
+    const char *m = lua_tolstring(L, -1, &l);
+    return m && l >= 5 && !strcmp(m + l - 5, "<eof>");
+}
+
+static int load_env(struct lt_vm *vm, const char *src, size_t len)
+{
+    int st = luaL_loadbufferx(vm->L, src, len, "=repl", "t");
+    if (st == LUA_OK) {
+        lua_getfield(vm->L, LUA_REGISTRYINDEX, "lt.env");
+        lua_setupvalue(vm->L, -2, 1);
+    }
+    return st;
+}
+
+enum lt_eval_status lt_vm_eval(struct lt_vm *vm, const char *src, char *out, size_t n)
+{
+    lua_State *L = vm->L;
+    struct out o = {out, n, 0};
+    int base = lua_gettop(L);
+    if (n) out[0] = 0;
+    if (*src == '=') src++; /* Lua 5.1's "=expr" still works */
+    /* an expression first ("return " .. src), as lua.c does; else a statement */
+    size_t len = strlen(src);
+    char *ret = malloc(len + 8);
+    if (!ret) {
+        snprintf(out, n, "out of memory");
+        return LT_EVAL_ERROR;
+    }
+    memcpy(ret, "return ", 7);
+    memcpy(ret + 7, src, len + 1);
+    int st = load_env(vm, ret, len + 7);
+    free(ret);
+    if (st != LUA_OK) {
+        lua_pop(L, 1);
+        st = load_env(vm, src, len);
+    }
+    if (st != LUA_OK) {
+        enum lt_eval_status r = incomplete(L) && st == LUA_ERRSYNTAX ? LT_EVAL_INCOMPLETE
+                                                                     : LT_EVAL_ERROR;
+        if (r == LT_EVAL_ERROR) lt_vm_errmsg(vm, st, out, n);
+        lua_settop(L, base);
+        return r;
+    }
+    lua_pushcfunction(L, keep_msg);
+    lua_insert(L, -2);
+    lt_vm_arm(vm, L);
+    st = lua_pcall(L, 0, LUA_MULTRET, base + 1);
+    lua_sethook(L, NULL, 0, 0);
+    if (st == LUA_OK && vm->tripped) { /* a pcall in the entry caught the stop: still a stop */
+        snprintf(out, n, "stopped: the code ran past the sandbox limit (%d million instructions "
+                 "or %d s); the session goes on", (int)(vm->rt->lim.instructions / 1000000),
+                 (int)vm->rt->lim.seconds);
+        lua_settop(L, base);
+        lua_gc(L, LUA_GCCOLLECT);
+        return LT_EVAL_ERROR;
+    }
+    if (st != LUA_OK) {
+        lt_vm_errmsg(vm, st, out, n);
+        if (vm->tripped && strlen(out) + 1 < n) strncat(out, "; the session goes on", n - strlen(out) - 1);
+        lua_settop(L, base);
+        lua_gc(L, LUA_GCCOLLECT); /* a memory stop leaves garbage behind: give it back now */
+        return LT_EVAL_ERROR;
+    }
+    int top = lua_gettop(L);
+    for (int i = base + 2; i <= top; i++) {
+        if (i > base + 2) puts_(&o, "\t");
+        put_value(L, i, &o);
+    }
+    lua_settop(L, base);
+    return LT_EVAL_OK;
+}

@@ -1,0 +1,137 @@
+/* bench_alloc.c - `make bench`: replaying allocator traces through the caching-allocator model,
+ * against references measured in the same run (never asserted: a benchmark, not a test).
+ *   parse + replay 1,000,000 events           goal: under 1 s (PyTorch's memory_viz stalls near
+ *                                             600k events; vramlab should not)
+ *   replay vs glibc malloc/free of the same    a ratio: what the model's bookkeeping costs over
+ *   event stream (the cheapest possible        a general-purpose heap doing the same calls
+ *   allocator in this process)
+ * Usage: bench_alloc [--quick] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "gpu_caching.h"
+
+#define MiB (1ull << 20)
+#define GiB (1ull << 30)
+
+static uint64_t rnd(uint64_t *s)
+{
+    return gpu_rand(s);
+}
+
+/* A training-like mix: many small tensors, some mid-size, a few large; ~48 % frees, rare
+ * empty_cache; at most `live` blocks alive. */
+static char *make_trace(size_t events, size_t live, size_t *len)
+{
+    size_t cap = events * 32 + 64;
+    char *text = malloc(cap);
+    uint64_t *ids = malloc(live * sizeof *ids);
+    if (!text || !ids) {
+        fprintf(stderr, "bench_alloc: out of memory\n");
+        exit(1);
+    }
+    uint64_t next = 1, seed = 2024;
+    size_t n = 0, l = 0;
+    for (size_t i = 0; i < events; i++) {
+        uint64_t p = rnd(&seed) % 1000;
+        if ((p < 480 && n) || n == live) {
+            size_t j = rnd(&seed) % n;
+            l += (size_t)snprintf(text + l, cap - l, "f %llu\n", (unsigned long long)ids[j]);
+            ids[j] = ids[--n];
+        } else if (p == 999) {
+            l += (size_t)snprintf(text + l, cap - l, "e\n");
+        } else {
+            uint64_t k = rnd(&seed) % 100, sz;
+            if (k < 70) sz = 1 + rnd(&seed) % (1 * MiB);             /* small pool */
+            else if (k < 95) sz = 1 * MiB + rnd(&seed) % (9 * MiB);  /* 20 MiB segments */
+            else sz = 10 * MiB + rnd(&seed) % (246 * MiB);           /* own segments */
+            ids[n++] = next;
+            l += (size_t)snprintf(text + l, cap - l, "a %llu %llu\n", (unsigned long long)next++,
+                                  (unsigned long long)sz);
+        }
+    }
+    free(ids);
+    *len = l;
+    return text;
+}
+
+/* The same events through glibc: malloc of 64 bytes stands for each block (touching no memory
+ * beyond the header), so the reference measures event dispatch plus a fast allocator. */
+static double ref_glibc(const struct gpu_trace *t)
+{
+    void **slot = calloc(t->nslots ? t->nslots : 1, sizeof *slot);
+    double t0 = gpu_now();
+    for (size_t i = 0; i < t->n; i++) {
+        const struct gpu_trace_ev *e = &t->ev[i];
+        if (e->op == GPU_TRACE_ALLOC) slot[e->slot] = malloc(64);
+        else if (e->op == GPU_TRACE_FREE) {
+            free(slot[e->slot]);
+            slot[e->slot] = NULL;
+        }
+    }
+    double dt = gpu_now() - t0;
+    for (size_t i = 0; i < t->nslots; i++) free(slot[i]);
+    free(slot);
+    return dt;
+}
+
+static void run(size_t events, size_t live, uint64_t capacity, const char *conf, int rounds)
+{
+    size_t len;
+    char *text = make_trace(events, live, &len);
+    char err[512];
+    double best_parse = 1e9, best_replay = 1e9, best_ref = 1e9;
+    struct gpu_replay_result r;
+    struct gpu_caching_opts o;
+    gpu_caching_opts_default(&o);
+    if (gpu_caching_parse_conf(conf, &o, err, sizeof err) != GPU_OK) {
+        fprintf(stderr, "bench_alloc: %s\n", err);
+        exit(1);
+    }
+    for (int k = 0; k < rounds; k++) {
+        struct gpu_trace t;
+        double t0 = gpu_now();
+        if (gpu_trace_parse(text, len, &t, err, sizeof err) != GPU_OK) {
+            fprintf(stderr, "bench_alloc: %s\n", err);
+            exit(1);
+        }
+        double t1 = gpu_now();
+        struct gpu_caching *c;
+        if (gpu_caching_new_model(&o, capacity, &c, err, sizeof err) != GPU_OK) {
+            fprintf(stderr, "bench_alloc: %s\n", err);
+            exit(1);
+        }
+        double t2 = gpu_now();
+        gpu_trace_replay(&t, c, &r, err, sizeof err);
+        double t3 = gpu_now();
+        double ref = ref_glibc(&t);
+        gpu_caching_destroy(c);
+        gpu_trace_free(&t);
+        if (t1 - t0 < best_parse) best_parse = t1 - t0;
+        if (t3 - t2 < best_replay) best_replay = t3 - t2;
+        if (ref < best_ref) best_ref = ref;
+    }
+    double total = best_parse + best_replay;
+    printf("alloc replay  %7zu events %-28s parse %6.1f ms  replay %6.1f ms  total %6.1f ms "
+           "(goal < 1000 ms: %s)  replay / glibc %.1fx  [%zu OOMs, peak reserved %.2f GiB]\n",
+           events, conf[0] ? conf : "(defaults)", best_parse * 1e3, best_replay * 1e3, total * 1e3,
+           total < 1.0 ? "met" : "MISSED", best_replay / best_ref, r.ooms,
+           (double)r.stats.reserved_bytes[0].peak / (double)GiB);
+    free(text);
+}
+
+int main(int argc, char **argv)
+{
+    bool quick = argc > 1 && !strcmp(argv[1], "--quick");
+    int rounds = quick ? 1 : 3;
+    printf("# bench_alloc: trace parse + replay through the caching-allocator model, best of %d; "
+           "one core\n", rounds);
+    run(600000, 4096, 80 * GiB, "", rounds);
+    run(1000000, 4096, 80 * GiB, "", rounds);
+    run(1000000, 4096, 80 * GiB, "max_split_size_mb:128", rounds);
+    run(1000000, 4096, 80 * GiB, "expandable_segments:True", rounds);
+    run(1000000, 4096, 24 * GiB, "", rounds); /* tighter: the OOM ladder runs */
+    return 0;
+}

@@ -1,0 +1,216 @@
+-- Lesson 1.3: VRAM vs system RAM. Source: the lecture's section 1.3, with its table measured on
+-- the learner's machine and its loose figures corrected in errata callouts.
+local GiB, MiB = units.GiB, units.MiB
+
+local function measure_all(ex)
+  local hi, gi = host.info(), gpu.info()
+  local out = { hi = hi, gi = gi }
+  -- STREAM's rule: each array at least 4x the last-level cache (or 64 MiB when sysfs is silent)
+  local arr = math.max(4 * (hi.llc_bytes or 16 * MiB), 64 * MiB)
+
+  ex:status(ex:t { en = "Host: STREAM triad over all threads…", zh = "内存：STREAM triad（全部线程）…" })
+  out.triad = assert(host.triad { bytes = arr })
+  ex:bar("bw", ex:t { en = "RAM (triad)", zh = "内存 (triad)" }, out.triad.bytes_per_s / 1e9, { from = out.triad })
+
+  ex:status(ex:t { en = "Host: pointer chase over 256 MiB…", zh = "内存：256 MiB 指针追逐…" })
+  out.hlat = assert(host.latency { bytes = math.max(arr, 256 * MiB) })
+
+  local budget = gpu.budget()
+  local n = math.min(256 * MiB, budget // 2)
+  ex:status(ex:t { en = "Device: copy within VRAM (D2D)…", zh = "显存：显存内拷贝 (D2D)…" })
+  out.d2d = assert(gpu.copy { dir = "d2d", bytes = n })
+  ex:bar("bw", ex:t { en = "VRAM (D2D copy)", zh = "显存 (D2D 拷贝)" }, out.d2d.rw_bytes_per_s / 1e9, { from = out.d2d })
+  if gi.peak_bytes_per_s then
+    ex:bar("bw", ex:t { en = "VRAM peak", zh = "显存理论峰值" }, gi.peak_bytes_per_s / 1e9, { style = "theoretical" })
+  end
+
+  ex:status(ex:t { en = "Device: host→device over PCIe (pinned)…", zh = "主机→显存，经 PCIe（锁页内存）…" })
+  out.h2d = assert(gpu.copy { dir = "h2d", bytes = math.min(64 * MiB, budget), pinned = true })
+  ex:bar("bw", ex:t { en = "PCIe H2D (pinned)", zh = "PCIe H2D（锁页）" }, out.h2d.bytes_per_s / 1e9, { from = out.h2d })
+
+  ex:status(ex:t { en = "Device: pointer chase over 1 GiB…", zh = "显存：1 GiB 指针追逐…" })
+  out.dlat = assert(gpu.latency { bytes = math.min(GiB, budget) })
+  return out
+end
+
+return lesson {
+  id = "1.3",
+  chapter = 1,
+  chapter_title = { en = "VRAM basics", zh = "显存基础概念" },
+  title = { en = "VRAM vs system RAM", zh = "显存 vs 内存" },
+  requires = { "host", "gpu" },
+
+  text { en = [[
+# VRAM vs system RAM
+
+Many newcomers treat VRAM and system RAM as the same thing in two places. They differ in who reads
+them, how fast, and how far away they sit. The lecture sums it up in a table:
+
+| Dimension | System RAM | VRAM |
+|---|---|---|
+| Accessed by | CPU | GPU |
+| Typical capacity | 8 GB ~ 128 GB | 4 GB ~ 80 GB |
+| Bandwidth | ~50 GB/s (DDR5) | ~900 GB/s (HBM2e) |
+| Latency | ~100 ns | ~200 ns (but high throughput) |
+| Main use | OS, applications | graphics, AI compute |
+| Location | motherboard, near the CPU | graphics card PCB, near the GPU |
+
+The key point: **VRAM bandwidth is 10-20x that of system RAM**, because a GPU must feed thousands of
+threads at once. A table of typical figures is a start; the experiment below measures your machine.
+
+> [!errata] Three figures in this table are loose
+> - **~50 GB/s for DDR5** is one module's worth. Peak = channels x 64 bit / 8 x transfer rate: a
+> desktop's two DDR5-4800 channels give 2 x 8 B x 4.8 GT/s = 76.8 GB/s; a 12-channel server, 460 GB/s.
+> - **~900 GB/s is not HBM2e.** 900 GB/s is V100's HBM2 or RTX 3090's GDDR6X (936 GB/s). HBM2e on an
+> A100 80GB gives 2039 GB/s; HBM3e on an H200, 4.8 TB/s (NVIDIA datasheets).
+> - **~200 ns VRAM latency** is optimistic. A dependent load that misses every cache costs several
+> hundred ns on a GPU, several times a CPU's ~80-120 ns. VRAM wins on bandwidth, not on latency: the
+> GPU hides latency by keeping thousands of loads in flight.
+> - Capacity has moved on: an H200 carries 141 GB.
+
+## How bandwidth is counted here
+- A copy of n bytes reads n and writes n. The bars show **bytes read + written per second**, the
+  way a spec-sheet peak and STREAM count, so RAM and VRAM are compared alike. (bandwidthTest counts a
+  device copy as 2n/t; nvbandwidth counts n/t: same measurement, half the number.)
+- GB/s = 1e9 bytes/s; capacities in GiB = 2^30 bytes.
+- Best of 10 timed trials after a warm-up; the spread is kept with each result.
+]], zh = [[
+# 显存 vs 内存
+
+很多新手把显存和内存混为一谈，其实它们差别大了去了：谁来访问、有多快、离处理器有多远，都不一样。讲义用一张表做了总结：
+
+| 对比维度 | 系统内存 | 显存 |
+|---|---|---|
+| 访问者 | CPU | GPU |
+| 典型容量 | 8GB ~ 128GB | 4GB ~ 80GB |
+| 带宽 | ~50 GB/s (DDR5) | ~900 GB/s (HBM2e) |
+| 延迟 | ~100ns | ~200ns（但吞吐量高） |
+| 主要用途 | 操作系统、应用程序 | 图形渲染、AI计算 |
+| 物理位置 | 主板上，靠近CPU | 显卡PCB上，靠近GPU核心 |
+
+这里有个关键点：**显存带宽是内存的 10 到 20 倍**。因为 GPU 一次要喂几千个线程的数据，带宽不够的话，所有核心都得干等着。典型数字只是起点，下面的实验会在你的机器上实测。
+
+> [!errata] 表中有三个数字不够严谨
+> - **DDR5 约 50 GB/s** 只相当于一根内存条。峰值 = 通道数 × 64 位 / 8 × 传输速率：桌面机双通道 DDR5-4800 为 2 × 8 B × 4.8 GT/s = 76.8 GB/s；12 通道服务器可达 460 GB/s。
+> - **约 900 GB/s 并不是 HBM2e。** 900 GB/s 是 V100 的 HBM2，或 RTX 3090 的 GDDR6X（936 GB/s）。A100 80GB 的 HBM2e 是 2039 GB/s，H200 的 HBM3e 是 4.8 TB/s（NVIDIA 官方数据表）。
+> - **显存延迟约 200 ns** 偏乐观。一次穿透所有缓存的依赖访存，在 GPU 上要几百纳秒，是 CPU（约 80–120 ns）的好几倍。显存赢在带宽，不在延迟：GPU 靠同时挂起成千上万个访存请求来掩盖延迟。
+> - 容量也早已更新：H200 有 141 GB 显存。
+
+## 本课的带宽怎么算
+- 拷贝 n 字节要读 n、写 n。柱状图显示的是**每秒读 + 写的字节数**，和规格表峰值、STREAM 的算法一致，内存和显存才能公平比较。（bandwidthTest 把显存内拷贝记为 2n/t，nvbandwidth 记为 n/t：同一次测量，数字差一半。）
+- GB/s = 每秒 1e9 字节；容量用 GiB = 2^30 字节。
+- 预热后计时 10 次取最好值，并保留离散度。
+]] },
+
+  experiment {
+    id = "measure",
+    title = { en = "Measure the table on this machine", zh = "在本机实测这张表" },
+    intro = { en = [[
+Runs STREAM triad and a pointer chase on the host (always real), then a device copy, a PCIe
+transfer and a pointer chase on the GPU backend (real on a GPU, SIMULATED otherwise).
+]], zh = [[
+先在主机上运行 STREAM triad 和指针追逐（始终是真实测量），再在 GPU 后端上做显存内拷贝、PCIe 传输和指针追逐（有 GPU 时是真实测量，否则为模拟）。
+]] },
+    panels = {
+      { id = "bw", kind = "bars", title = { en = "Bandwidth (read+write, GB/s)", zh = "带宽（读+写，GB/s）" }, unit = "GB/s" },
+      { id = "t", kind = "table", title = { en = "Lecture vs this machine", zh = "讲义 vs 本机" } },
+    },
+    run = function(ex)
+      local m = measure_all(ex)
+      local sim = m.gi.simulated
+      local dev = sim and ex:t { en = "VRAM (SIMULATED)", zh = "显存（模拟）" } or ex:t { en = "VRAM (measured)", zh = "显存（实测）" }
+      ex:row("t", { ex:t { en = "Dimension", zh = "维度" }, ex:t { en = "Lecture RAM", zh = "讲义·内存" },
+                    ex:t { en = "Lecture VRAM", zh = "讲义·显存" }, ex:t { en = "RAM (measured)", zh = "内存（实测）" }, dev })
+      ex:row("t", { ex:t { en = "Capacity", zh = "容量" }, "8-128 GB", "4-80 GB",
+                    units.bytes(m.hi.ram_bytes), m.gi.total_bytes and units.bytes(m.gi.total_bytes) or "n/a" })
+      ex:row("t", { ex:t { en = "Bandwidth", zh = "带宽" }, "~50 GB/s", "~900 GB/s",
+                    units.rate(m.triad.bytes_per_s), units.rate(m.d2d.rw_bytes_per_s) })
+      ex:row("t", { ex:t { en = "Latency", zh = "延迟" }, "~100 ns", "~200 ns",
+                    string.format("%.0f ns", m.hlat.ns_per_load), string.format("%.0f ns", m.dlat.ns_per_load) })
+      local ratio = m.d2d.rw_bytes_per_s / m.triad.bytes_per_s
+      ex:note("t", ex:t { en = string.format("VRAM/RAM bandwidth: %.1fx here (lecture: 10-20x). PCIe H2D: %s, %.0fx slower than VRAM.",
+                                             ratio, units.rate(m.h2d.bytes_per_s), m.d2d.rw_bytes_per_s / m.h2d.bytes_per_s),
+                          zh = string.format("显存/内存带宽比：本机 %.1f 倍（讲义：10–20 倍）。PCIe H2D：%s，比显存慢 %.0f 倍。",
+                                             ratio, units.rate(m.h2d.bytes_per_s), m.d2d.rw_bytes_per_s / m.h2d.bytes_per_s) })
+      ex:note("t", ex:t { en = string.format("Latency: VRAM/RAM = %.1fx; the GPU is not faster per access.", m.dlat.ns_per_load / m.hlat.ns_per_load),
+                          zh = string.format("延迟：显存/内存 = %.1f 倍；GPU 单次访存并不更快。", m.dlat.ns_per_load / m.hlat.ns_per_load) })
+      for _, r in ipairs { m.triad, m.hlat } do
+        for _, w in ipairs(r.warnings) do ex:note("bw", "host " .. (r.kernel or "") .. ": " .. w) end
+      end
+      if sim then ex:note("bw", ex:t { en = "VRAM and PCIe bars are SIMULATED (" .. m.gi.name .. " profile); RAM bars are measured.",
+                                       zh = "显存与 PCIe 数据为模拟（" .. m.gi.name .. " 配置）；内存数据为实测。" }) end
+      ex:status(ex:t { en = "done", zh = "完成" })
+    end,
+  },
+
+  text { en = [[
+## Is training "1/30 of the speed" without VRAM?
+The lecture's example: an RTX 3090 has 936 GB/s; DDR4 has about 25 GB/s, so training "drops to
+1/30". The ratio 936/25 = 37 is a **bandwidth** ratio, and it only bounds kernels whose speed is set
+by memory traffic. Two corrections make it concrete:
+
+- A GPU cannot read DDR at DDR speed. Data in system RAM reaches the GPU over PCIe: 31.5 GB/s per
+  direction for gen4 x16 after encoding, about 26 GB/s in practice with pinned buffers, half that
+  pageable. The bar "PCIe H2D" above is that path on this machine.
+- Compute-bound work (large matrix multiplies) suffers far less than 37x; small memory-bound kernels
+  suffer the full ratio or more, because PCIe latency is microseconds.
+
+> [!pitfall] Do not plan on system RAM as spare VRAM
+> The lecturer tried exactly this: mixed precision saved VRAM, but constant CPU-GPU swapping made
+> training crawl. When VRAM is short, first reach for gradient checkpointing or model parallelism,
+> not for offloading to system RAM (lesson 1.5 puts numbers on both).
+]], zh = [[
+## 没有显存，训练就只剩 "1/30 的速度"？
+讲义的例子：RTX 3090 显存带宽 936 GB/s，DDR4 内存约 25 GB/s，于是训练速度 "直接掉到 1/30"。936/25 = 37 是**带宽**之比，它只约束那些速度由访存量决定的算子。有两点需要说清楚：
+
+- GPU 不能以 DDR 的速度读内存。放在系统内存里的数据要经过 PCIe 才能到 GPU：PCIe 4.0 x16 扣除编码后每个方向 31.5 GB/s，用锁页内存实际约 26 GB/s，可分页内存只有一半左右。上面的 "PCIe H2D" 柱就是本机的这条路径。
+- 计算密集的工作（大矩阵乘）受影响远小于 37 倍；访存密集的小算子则会吃满这个比例甚至更多，因为 PCIe 的延迟是微秒级。
+
+> [!pitfall] 别把内存当成备用显存
+> 讲师自己就踩过这个坑：混合精度确实省了显存，但频繁的 CPU-GPU 数据交换导致训练速度暴跌。显存不够时，优先考虑梯度检查点或模型并行，而不是依赖内存交换（第 1.5 节会给两者算账）。
+]] },
+
+  exercise {
+    id = "ratio",
+    kind = "number",
+    prompt = { en = "The lecture compares an RTX 3090 (936 GB/s) with DDR4 at 25 GB/s. By what factor is VRAM's bandwidth larger? (a plain number)",
+               zh = "讲义拿 RTX 3090（936 GB/s）和 25 GB/s 的 DDR4 比较。显存带宽是内存的多少倍？（填一个数字）" },
+    answer = 37.44, tolerance = 0.03,
+    hints = { { en = "Divide one bandwidth by the other; both are in GB/s.", zh = "用一个带宽除以另一个；两者单位都是 GB/s。" } },
+    explain = { en = "936 / 25 = 37.4. The lecture rounds this to \"1/30 of the speed\": a bandwidth ratio, which bounds only memory-bound work.",
+                zh = "936 / 25 = 37.4。讲义把它说成 \"速度掉到 1/30\"：这是带宽之比，只约束访存密集的工作。" },
+  },
+
+  exercise {
+    id = "path",
+    kind = "choice",
+    prompt = { en = "A GPU kernel needs data that sits in system RAM. What limits how fast it arrives?",
+               zh = "某个 GPU 核函数需要的数据放在系统内存里。是什么限制了数据到达的速度？" },
+    choices = {
+      { en = "The DDR bandwidth (about 50-80 GB/s on a desktop)", zh = "DDR 带宽（桌面机约 50–80 GB/s）" },
+      { en = "The PCIe link (about 26 GB/s pinned on gen4 x16)", zh = "PCIe 链路（PCIe 4.0 x16 锁页内存约 26 GB/s）" },
+      { en = "The GPU's L2 cache size", zh = "GPU 的 L2 缓存大小" },
+    },
+    answer = 2,
+    hints = { { en = "Which wire connects the graphics card to the motherboard?", zh = "显卡和主板之间靠哪条链路相连？" } },
+    explain = { en = "Everything between system RAM and the GPU crosses PCIe (or NVLink-C2C on Grace Hopper). At ~26 GB/s pinned it is slower than the DDR behind it and ~35x slower than GDDR6X.",
+                zh = "系统内存和 GPU 之间的一切数据都要经过 PCIe（Grace Hopper 上是 NVLink-C2C）。锁页内存约 26 GB/s，比背后的 DDR 还慢，比 GDDR6X 慢约 35 倍。" },
+  },
+
+  exercise {
+    id = "predict-ram",
+    kind = "predict",
+    prompt = { en = "Predict this machine's host memory bandwidth with STREAM triad over all threads, in GB/s (read+write).",
+               zh = "预测本机用全部线程跑 STREAM triad 的内存带宽，单位 GB/s（读+写）。" },
+    unit = "GB/s", tolerance = 0.5,
+    measure = function()
+      local hi = host.info()
+      local r = assert(host.triad { bytes = math.max(4 * (hi.llc_bytes or 16 * MiB), 64 * MiB), trials = 5 })
+      return r.bytes_per_s / 1e9
+    end,
+    hints = { { en = "Dual-channel DDR4-3200 peaks at 51.2 GB/s; STREAM usually reaches 60-80% of peak. Servers have many more channels.",
+                zh = "双通道 DDR4-3200 峰值 51.2 GB/s；STREAM 一般能跑到峰值的 60–80%。服务器的通道数要多得多。" } },
+    explain = { en = "Peak DRAM bandwidth = channels x 8 bytes x transfer rate; STREAM triad measures what the cores can actually pull, counting 24 bytes per element.",
+                zh = "内存峰值带宽 = 通道数 × 8 字节 × 传输速率；STREAM triad 测的是 CPU 核心实际能拉动的带宽，每个元素计 24 字节。" },
+  },
+}

@@ -1,0 +1,297 @@
+-- Lesson 2.4: anatomy of an out-of-memory error, and the ledger that reconciles nvidia-smi with
+-- memory_allocated(). The OOM lab runs on this machine's backend under the experiment cap and
+-- proves that nothing leaked; the ledger is alloc.ledger (gpu/gpu_ledger.c).
+local MiB, GiB, KiB = units.MiB, units.GiB, units.KiB
+
+-- split PyTorch's message into its sentences (". " ends one; URLs keep their dots)
+local function sentences(msg)
+  local out, start = {}, 1
+  for stop in msg:gmatch("%.()%s+") do
+    out[#out + 1] = msg:sub(start, stop - 1)
+    start = stop
+    while msg:sub(start, start):match("%s") do start = start + 1 end
+  end
+  if start <= #msg then out[#out + 1] = msg:sub(start) end
+  return out
+end
+
+-- the ledger's parts as memory-map cells (state by kind: what is ours vs not)
+local STATE = { other_processes = "used", context = "used", unaccounted = "used", other_allocations = "allocated",
+                requested = "allocated", rounding = "allocated", cached = "cached", free = "free" }
+local function ledger_map(l)
+  local cells = {}
+  for _, p in ipairs(l.parts) do
+    if p.bytes > 0 then cells[#cells + 1] = { owner = p.label, state = STATE[p.key], bytes = p.bytes } end
+  end
+  return cells
+end
+
+return lesson {
+  id = "2.4",
+  chapter = 2,
+  chapter_title = { en = "How VRAM is allocated", zh = "显存分配机制" },
+  title = { en = "Anatomy of an OOM", zh = "OOM 报错解剖" },
+  requires = { "gpu" },
+
+  text { en = [[
+# Anatomy of an OOM
+
+When PyTorch's caching allocator cannot find memory, even after freeing its whole cache and
+trying again, it raises `torch.OutOfMemoryError` with a message like this one (from an 80 GB
+card):
+
+```
+CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 79.15 GiB of
+which 11.62 MiB is free. Of the allocated memory 78.20 GiB is allocated by PyTorch, and
+420.00 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large
+try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.
+```
+
+Sentence by sentence:
+
+| part | what it is |
+|---|---|
+| Tried to allocate 20.00 MiB | the **segment** the allocator asked `cudaMalloc` for, not your tensor: a 1.5 MiB tensor asks for a 20 MiB segment |
+| total capacity of 79.15 GiB | `cudaMemGetInfo`'s total: the card's memory minus what the driver keeps for itself |
+| of which 11.62 MiB is free | `cudaMemGetInfo`'s free, for the whole device: other processes' memory counts as not free |
+| X allowed | only with `torch.cuda.set_per_process_memory_fraction`: the cap on reserved |
+| 78.20 GiB is allocated by PyTorch | `memory_allocated()`: live tensors, rounded |
+| 420.00 MiB reserved but unallocated | `memory_reserved() - memory_allocated()`: the cache that could not serve this request (fragmentation) |
+
+Sizes use PyTorch's `format_size`: binary units with MiB/GiB labels. Recent PyTorch versions also
+list each process using the GPU ("Process 1234 has 79.13 GiB memory in use"), from NVML.
+
+## What the message does not say
+Add up the parts: used = 79.15 GiB − 11.62 MiB ≈ 79.14 GiB, PyTorch holds 78.20 GiB + 0.41 GiB =
+78.61 GiB. The other ≈ 0.53 GiB belong to **this process's CUDA context** (and libraries such as
+cuBLAS), to **other processes**, and to anything allocated outside PyTorch's allocator. The
+**ledger** makes that split explicit: total capacity → other processes → this context → this
+process's other allocations → reserved → allocated → requested, and the free rest.
+]], zh = [[
+# OOM 报错解剖
+
+PyTorch 的缓存分配器找不到内存时，即使释放了整个缓存再试一次也不行，就会抛出 `torch.OutOfMemoryError`，报错信息大致如下（来自一张 80 GB 的卡）：
+
+```
+CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 79.15 GiB of
+which 11.62 MiB is free. Of the allocated memory 78.20 GiB is allocated by PyTorch, and
+420.00 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large
+try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.
+```
+
+逐句拆开看：
+
+| 片段 | 含义 |
+|---|---|
+| Tried to allocate 20.00 MiB | 分配器向 `cudaMalloc` 申请的**段**的大小，不是你的张量：一个 1.5 MiB 的张量会申请 20 MiB 的段 |
+| total capacity of 79.15 GiB | `cudaMemGetInfo` 给出的总量：显卡的显存减去驱动自留的部分 |
+| of which 11.62 MiB is free | `cudaMemGetInfo` 给出的整卡空闲量：其他进程占的显存也算作不空闲 |
+| X allowed | 只在调用了 `torch.cuda.set_per_process_memory_fraction` 时出现：已预留的上限 |
+| 78.20 GiB is allocated by PyTorch | `memory_allocated()`：活着的张量，按取整后计 |
+| 420.00 MiB reserved but unallocated | `memory_reserved() − memory_allocated()`：没能满足这次请求的缓存（碎片） |
+
+大小采用 PyTorch 的 `format_size`：二进制单位，标注为 MiB/GiB。较新的 PyTorch 还会通过 NVML 列出每个使用这张 GPU 的进程（"Process 1234 has 79.13 GiB memory in use"）。
+
+## 报错没说的部分
+把各部分加起来：已用 = 79.15 GiB − 11.62 MiB ≈ 79.14 GiB，PyTorch 持有 78.20 GiB + 0.41 GiB = 78.61 GiB。剩下约 0.53 GiB 属于**本进程的 CUDA 上下文**（以及 cuBLAS 等库）、**其他进程**，以及任何绕过 PyTorch 分配器申请的内存。**账本**把这笔账明明白白拆开：总容量 → 其他进程 → 本进程上下文 → 本进程的其他分配 → 已预留 → 已分配 → 请求，剩下的是空闲。
+]] },
+
+  experiment {
+    id = "lab",
+    title = { en = "OOM lab: fill, fail, read, recover", zh = "OOM 实验：填满、失败、解读、恢复" },
+    intro = { en = [[
+A caching allocator on this machine's backend allocates tensors of 1/8 of the experiment budget
+(the cap: a share of free memory, `--cap`) until the allocator refuses. The cap acts like
+`set_per_process_memory_fraction`, so the message carries an "allowed" figure. Then: the ledger at
+the moment of failure, every tensor freed, the cache emptied, and free memory compared with its
+starting value.
+]], zh = [[
+在本机后端上运行一个缓存分配器，每次分配实验预算（上限：空闲显存的一定比例，见 `--cap`）的 1/8，直到分配器拒绝为止。这个上限相当于 `set_per_process_memory_fraction`，所以报错里会带一个"allowed"数字。然后：查看失败那一刻的账本，释放所有张量，清空缓存，把空闲显存和起点比较。
+]] },
+    panels = {
+      { id = "steps", kind = "table", title = { en = "Step by step", zh = "逐步记录" } },
+      { id = "g", kind = "gauge", title = { en = "Reserved vs the cap", zh = "已预留 vs 上限" }, unit = "GiB" },
+      { id = "msg", kind = "table", title = { en = "The OOM message, sentence by sentence", zh = "OOM 报错，逐句" } },
+      { id = "ledger", kind = "map", title = { en = "The ledger at the failure", zh = "失败时的账本" } },
+      { id = "leak", kind = "table", title = { en = "Recovery: nothing leaked?", zh = "恢复：有没有泄漏？" } },
+    },
+    run = function(ex)
+      local T = function(en, zh) return ex:t { en = en, zh = zh } end
+      local free0, total = gpu.mem()
+      local a <close> = alloc.caching {}
+      local cap = a:stats().cap_bytes
+      local step = math.max(2 * MiB, cap // 8 // (2 * MiB) * (2 * MiB))
+      local live, err = {}, nil
+      ex:row("steps", { "#", T("tensor", "张量"), T("allocated", "已分配"), T("reserved", "已预留"), T("device free", "设备空闲") })
+      for i = 1, 16 do
+        local b, e = a:malloc(step, "t" .. i)
+        if not b then err = e; break end
+        live[#live + 1] = b
+        local s = a:stats()
+        ex:row("steps", { i, units.bytes(step), units.bytes(s.allocated), units.bytes(s.reserved), units.bytes((gpu.mem())) })
+        ex:gauge("g", T("reserved", "已预留"), s.reserved / GiB, cap / GiB, { unit = "GiB" })
+      end
+      if err then
+        ex:row("steps", { #live + 1, units.bytes(step), "OOM", "", "" })
+        for _, sentence in ipairs(sentences(err)) do ex:row("msg", { sentence }) end
+        local l = alloc.ledger(a)
+        ex:map("ledger", ledger_map(l), l.total)
+        local sum = 0
+        for _, p in ipairs(l.parts) do sum = sum + p.bytes end
+        ex:note("ledger", T(string.format("The parts add up to the total exactly (%s). Context: %s; other processes: %s.",
+                                          units.bytes(sum), l.context and units.bytes(l.context) or "unknown",
+                                          l.other_processes and units.bytes(l.other_processes) or "unknown (no NVML)"),
+                            string.format("各部分加起来正好等于总量（%s）。上下文：%s；其他进程：%s。",
+                                          units.bytes(sum), l.context and units.bytes(l.context) or "未知",
+                                          l.other_processes and units.bytes(l.other_processes) or "未知（没有 NVML）")))
+      else
+        ex:note("msg", T("No OOM within 16 steps (the cap moved?).", "16 步之内没有 OOM（上限变了？）。"))
+      end
+      -- recover: free everything, give the cache back, compare with the start
+      for _, b in ipairs(live) do a:free(b) end
+      local s1 = a:stats()
+      local free_cached = gpu.mem()
+      a:empty_cache()
+      local free_end = gpu.mem()
+      ex:row("leak", { T("moment", "时刻"), T("device free", "设备空闲"), T("reserved", "已预留") })
+      ex:row("leak", { T("start", "开始"), units.bytes(free0), "0 B" })
+      ex:row("leak", { T("all tensors freed", "张量全部释放"), units.bytes(free_cached), units.bytes(s1.reserved) })
+      ex:row("leak", { "empty_cache()", units.bytes(free_end), units.bytes(a:stats().reserved) })
+      local same = free_end == free0
+      ex:note("leak", T(same and "Free memory is back to its starting value, to the byte: nothing leaked."
+                             or string.format("Free memory differs from the start by %s (another process on this GPU?).", units.bytes(math.abs(free_end - free0))),
+                        same and "空闲显存精确回到了起点，一个字节都不差：没有泄漏。"
+                             or string.format("空闲显存与起点相差 %s（这张 GPU 上还有别的进程？）。", units.bytes(math.abs(free_end - free0)))))
+      ex:status(T("done", "完成"))
+    end,
+  },
+
+  experiment {
+    id = "views",
+    title = { en = "nvidia-smi, memory_reserved, memory_allocated: three views", zh = "nvidia-smi、memory_reserved、memory_allocated：三种视角" },
+    intro = { en = [[
+A small mixed workload on this backend: 3,000 tensors of 1,000 B (rounding), 12 tensors of 1.5 MiB
+sharing 20 MiB segments, two 64 MiB tensors of which one is freed (cache). Then each tool's
+figure, and the ledger that connects them.
+]], zh = [[
+在本机后端上跑一个小的混合负载：3,000 个 1,000 B 的张量（取整）、12 个共用 20 MiB 段的 1.5 MiB 张量、两个 64 MiB 的张量并释放其中一个（缓存）。然后看每个工具报告的数字，以及把它们串起来的账本。
+]] },
+    panels = {
+      { id = "t", kind = "table", title = { en = "Who reports what", zh = "谁报告了什么" } },
+      { id = "b", kind = "bars", title = { en = "This process's memory, by part", zh = "本进程的显存，按部分" }, unit = "MiB" },
+    },
+    run = function(ex)
+      local T = function(en, zh) return ex:t { en = en, zh = zh } end
+      local a <close> = alloc.caching {}
+      for _ = 1, 3000 do assert(a:malloc(1000)) end
+      for _ = 1, 12 do assert(a:malloc(1.5 * MiB)) end
+      local big = assert(a:malloc(64 * MiB)); assert(a:malloc(64 * MiB))
+      a:free(big)
+      local l = alloc.ledger(a)
+      local s = a:stats()
+      ex:row("t", { T("tool", "工具"), T("reports", "报告值"), T("counts", "统计的是") })
+      local smi = l.self_nvml
+      ex:row("t", { T("nvidia-smi (this process)", "nvidia-smi（本进程）"),
+                    smi and units.bytes(smi) or (l.simulated and units.bytes(l.context + l.live_bytes) or "n/a"),
+                    T("context + everything this process allocated", "上下文 + 本进程分配的一切") })
+      ex:row("t", { T("total - free (cudaMemGetInfo)", "总量 − 空闲（cudaMemGetInfo）"), units.bytes(l.used), T("all processes, all contexts", "所有进程、所有上下文") })
+      ex:row("t", { "memory_reserved()", units.bytes(s.reserved), T("segments the allocator holds", "分配器持有的段") })
+      ex:row("t", { "memory_allocated()", units.bytes(s.allocated), T("live blocks, rounded", "活着的块，取整后") })
+      ex:row("t", { T("requested", "请求"), units.bytes(s.requested), T("what the tensors asked for", "张量实际申请的") })
+      if l.simulated then
+        ex:note("t", T("SIMULATED: nvidia-smi's per-process figure is modelled as the profile's context plus this process's allocations.",
+                       "模拟：nvidia-smi 的进程数字按配置中的上下文加本进程的分配来建模。"))
+      elseif not smi then
+        ex:note("t", T("n/a: " .. l.nvml_note, "n/a：" .. l.nvml_note))
+      end
+      for _, p in ipairs(l.parts) do
+        if p.key ~= "free" and p.key ~= "other_processes" and p.bytes > 0 then ex:bar("b", p.label, p.bytes / MiB) end
+      end
+      ex:note("b", T(string.format("Rounding waste %s (3,000 x 24 B + the 1.5 MiB tensors' 0 B); cached free %s, largest free block %s.",
+                                   units.bytes(l.rounding), units.bytes(l.cached), units.bytes(s.largest_free)),
+                     string.format("取整浪费 %s（3,000 × 24 B，1.5 MiB 的张量没有浪费）；缓存空闲 %s，最大空闲块 %s。",
+                                   units.bytes(l.rounding), units.bytes(l.cached), units.bytes(s.largest_free))))
+      ex:status(T("done", "完成"))
+    end,
+  },
+
+  text { en = [[
+## Reading your own OOM
+1. **"Tried to allocate" small, "free" tiny**: the card is full. Look at "allocated by PyTorch":
+   if it is close to the total, you need less memory (smaller batch, checkpointing, sharding).
+2. **"reserved but unallocated" large**: fragmentation. Try `expandable_segments:True` (lesson
+   2.3).
+3. **allocated + reserved far below the total, "free" tiny**: someone else has the memory: another
+   process (check `nvidia-smi`), or this process outside PyTorch (another framework, a CUDA
+   library's workspace, a leaked context).
+4. **"X allowed"**: a memory fraction caps this process; the card itself may have room.
+
+> [!pitfall] "CUDA error: out of memory" is a different error
+> Without "Tried to allocate" it did not come from the caching allocator: a kernel launch, cuBLAS
+> or cuDNN creating a workspace, or NCCL called `cudaMalloc` themselves and failed. The cache may
+> be full of free blocks they cannot use; `torch.cuda.empty_cache()` before that call can help.
+
+> [!source] Sources
+> PyTorch `c10/cuda/CUDACachingAllocator.cpp` (the message is built in `malloc` when
+> `alloc_block` fails after `release_cached_blocks`); `torch.cuda.memory_stats`,
+> `set_per_process_memory_fraction`; CUDA Runtime API `cudaMemGetInfo`; NVML
+> `nvmlDeviceGetComputeRunningProcesses` (nvidia-smi's per-process figures).
+]], zh = [[
+## 读懂你自己的 OOM
+1. **"Tried to allocate"不大，"free"很小**：卡真的满了。看"allocated by PyTorch"：如果接近总量，就得少用显存（减小 batch、梯度检查点、切分模型）。
+2. **"reserved but unallocated"很大**：碎片。试试 `expandable_segments:True`（第 2.3 节）。
+3. **allocated 加 reserved 远小于总量，"free"却很小**：显存被别人占了：另一个进程（看 `nvidia-smi`），或者本进程绕过 PyTorch 的部分（另一个框架、某个 CUDA 库的工作区、泄漏的上下文）。
+4. **出现"X allowed"**：这个进程被设置了显存比例上限；卡上可能还有空间。
+
+> [!pitfall] "CUDA error: out of memory"是另一种错误
+> 没有"Tried to allocate"，说明它不是缓存分配器报的：是核函数启动、cuBLAS 或 cuDNN 创建工作区、或者 NCCL 自己调用 `cudaMalloc` 失败了。此时缓存里可能满是它们用不上的空闲块；在那次调用之前执行 `torch.cuda.empty_cache()` 可能有帮助。
+
+> [!source] 出处
+> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`alloc_block` 在 `release_cached_blocks` 之后仍失败时，`malloc` 拼出这条报错）；`torch.cuda.memory_stats`、`set_per_process_memory_fraction`；CUDA Runtime API `cudaMemGetInfo`；NVML `nvmlDeviceGetComputeRunningProcesses`（nvidia-smi 的每进程数字）。
+]] },
+
+  exercise {
+    id = "outside",
+    kind = "number",
+    prompt = { en = "In the message at the top of this lesson: how much device memory is used by something other than PyTorch's allocator (context, libraries, other processes), in GiB?",
+               zh = "就本节开头那条报错而言：被 PyTorch 分配器以外的东西（上下文、库、其他进程）占用的显存有多少 GiB？" },
+    answer = 0.53, unit = "GiB", tolerance = 0.1,
+    hints = { { en = "used = total - free; PyTorch holds allocated + reserved-but-unallocated. Convert 11.62 MiB and 420 MiB to GiB (divide by 1024).",
+                zh = "已用 = 总量 − 空闲；PyTorch 持有的是 allocated 加上 reserved-but-unallocated。把 11.62 MiB 和 420 MiB 换算成 GiB（除以 1024）。" } },
+    explain = { en = "79.15 - 0.0113 = 79.139 GiB used; 78.20 + 0.410 = 78.610 GiB PyTorch: 0.53 GiB elsewhere, typically the context and cuBLAS/cuDNN workspaces of this process.",
+                zh = "79.15 − 0.0113 = 79.139 GiB 已用；78.20 + 0.410 = 78.610 GiB 属于 PyTorch：其余 0.53 GiB 在别处，通常是本进程的上下文以及 cuBLAS/cuDNN 的工作区。" },
+  },
+
+  exercise {
+    id = "tried",
+    kind = "choice",
+    prompt = { en = "Your failing tensor is 1.5 MiB, but the message says \"Tried to allocate 20.00 MiB\". Why?",
+               zh = "出错的张量只有 1.5 MiB，报错却说\"Tried to allocate 20.00 MiB\"。为什么？" },
+    choices = {
+      { en = "PyTorch counts the tensor's gradient and optimizer state too", zh = "PyTorch 把张量的梯度和优化器状态也算进去了" },
+      { en = "It is the size of the segment the allocator asked cudaMalloc for", zh = "这是分配器向 cudaMalloc 申请的段的大小" },
+      { en = "The driver rounds every allocation up to 20 MiB", zh = "驱动把每次分配都向上取整到 20 MiB" },
+    },
+    answer = 2,
+    hints = { { en = "Lesson 2.2, rule 3: which segment does a 1-10 MiB request get?", zh = "第 2.2 节规则 3：1–10 MiB 的请求分到多大的段？" } },
+    explain = { en = "No cached block fit, so the allocator asked the device for a new segment: requests of 1-10 MiB get 20 MiB (kLargeBuffer). The message reports that request (alloc_size), not the tensor.",
+                zh = "缓存里没有合适的块，分配器只好向设备申请新段：1–10 MiB 的请求分到 20 MiB（kLargeBuffer）。报错里报的是这次申请（alloc_size），不是张量本身。" },
+  },
+
+  exercise {
+    id = "context",
+    kind = "predict",
+    prompt = { en = "Predict how much device memory this process's CUDA context takes on this machine, in MiB (the ledger's context row).",
+               zh = "预测本机上这个进程的 CUDA 上下文占用多少显存，单位 MiB（账本中的上下文一行）。" },
+    unit = "MiB", tolerance = 0.5,
+    measure = function()
+      local l = alloc.ledger()
+      if l.context then return l.context / MiB end
+      return l.used / MiB -- without NVML: everything used on the device before we allocate
+    end,
+    hints = { { en = "Typically a few hundred MiB: page tables, kernels of the CUDA runtime and of vramlab, stack and printf buffers; more on GPUs with many SMs.",
+                zh = "通常是几百 MiB：页表、CUDA 运行时和 vramlab 的核函数、栈和 printf 缓冲区；SM 越多的 GPU 越大。" } },
+    explain = { en = "The context is measured as NVML's free memory before vs after the backend opened (on the simulator: the profile's figure). It is memory nvidia-smi charges to your process that no allocator statistic shows.",
+                zh = "上下文的测量方法是：后端打开前后 NVML 报告的空闲显存之差（模拟器上取配置中的数字）。nvidia-smi 把它算在你的进程头上，但任何分配器统计里都看不到它。" },
+  },
+}

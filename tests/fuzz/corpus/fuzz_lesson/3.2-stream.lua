@@ -1,0 +1,152 @@
+-- Lesson 3.2: STREAM on the host and on the device, with McCalpin's rules and byte counts.
+local MiB = units.MiB
+
+local KERNELS = {
+  { k = "copy", f = "c[i] = a[i]", b = 16 },
+  { k = "scale", f = "b[i] = s*c[i]", b = 16 },
+  { k = "add", f = "c[i] = a[i] + b[i]", b = 24 },
+  { k = "triad", f = "a[i] = b[i] + s*c[i]", b = 24 },
+}
+
+return lesson {
+  id = "3.2",
+  chapter = 3,
+  chapter_title = { en = "Measuring memory", zh = "测量显存" },
+  title = { en = "STREAM: sustainable memory bandwidth", zh = "STREAM：可持续内存带宽" },
+  requires = { "host" },
+
+  text { en = [[
+# STREAM: sustainable memory bandwidth
+
+John McCalpin's STREAM benchmark (University of Virginia, since 1991) is how the HPC world measures
+the memory bandwidth a program can actually sustain. Four loops over arrays of 8-byte doubles:
+
+| kernel | loop | bytes counted per element |
+|---|---|---|
+| copy | c[i] = a[i] | 16 (read 8, write 8) |
+| scale | b[i] = s*c[i] | 16 |
+| add | c[i] = a[i] + b[i] | 24 (read 16, write 8) |
+| triad | a[i] = b[i] + s*c[i] | 24 |
+
+## The rules that make the number honest
+- **Each array at least 4x the last-level cache**, so the loops stream from DRAM, not from cache.
+  vramlab reads the LLC size from sysfs and warns beside any result that breaks the rule.
+- **Each timed run at least 20 clock ticks**, so timer resolution does not distort it.
+- **Best of 10 runs** after a warm-up, the spread reported beside it.
+- **All cores**: one thread cannot keep enough cache misses in flight to saturate DRAM. vramlab runs
+  the host kernels on every online CPU and warns when it was told to use fewer.
+
+> [!note] Write-allocate traffic is not counted
+> A store to a line not in cache first reads that line (write-allocate), so copy really moves 24
+> bytes per element on most CPUs, not 16. STREAM counts 16 by definition; remember the real
+> traffic is higher when you compare with a DRAM spec.
+
+On a GPU the same four kernels run as grid-stride CUDA kernels over device arrays; the counting is
+the same, so host and device numbers compare directly.
+]], zh = [[
+# STREAM：可持续内存带宽
+
+John McCalpin 的 STREAM（弗吉尼亚大学，1991 年起）是高性能计算领域衡量 "程序实际能持续获得多少内存带宽" 的标准方法。四个循环，数组元素是 8 字节 double：
+
+| 核函数 | 循环 | 每个元素计入的字节 |
+|---|---|---|
+| copy | c[i] = a[i] | 16（读 8，写 8） |
+| scale | b[i] = s*c[i] | 16 |
+| add | c[i] = a[i] + b[i] | 24（读 16，写 8） |
+| triad | a[i] = b[i] + s*c[i] | 24 |
+
+## 让数字可信的规则
+- **每个数组至少是末级缓存的 4 倍**，保证循环从内存而不是缓存读数据。vramlab 从 sysfs 读取末级缓存大小，违反规则的结果旁边会给出警告。
+- **每次计时至少 20 个时钟刻度**，避免计时器精度扭曲结果。
+- **预热后跑 10 次取最好值**，同时给出离散度。
+- **用满所有核**：单线程无法同时挂起足够多的缓存缺失来喂饱内存。vramlab 在主机上用全部在线 CPU 跑这些核函数，被要求少用线程时会给出警告。
+
+> [!note] 写分配流量不计入
+> 向不在缓存中的行写数据时，CPU 会先把这一行读进来（写分配），所以在大多数 CPU 上 copy 实际每个元素搬运 24 字节，而不是 16。STREAM 按定义只计 16；和内存规格比较时要记得真实流量更高。
+
+在 GPU 上，这四个核函数以 grid-stride 方式的 CUDA 核函数在显存数组上运行；计数方法相同，所以主机和设备的数字可以直接比较。
+]] },
+
+  experiment {
+    id = "stream",
+    title = { en = "Run STREAM on host and device", zh = "在主机和设备上运行 STREAM" },
+    panels = {
+      { id = "bw", kind = "bars", title = { en = "STREAM bandwidth (GB/s, STREAM counting)", zh = "STREAM 带宽（GB/s，STREAM 计数）" }, unit = "GB/s" },
+      { id = "t", kind = "table", title = { en = "Results", zh = "结果" } },
+    },
+    run = function(ex)
+      local hi = host.info()
+      local arr = math.max(4 * (hi.llc_bytes or 32 * MiB), 64 * MiB)
+      ex:row("t", { ex:t { en = "kernel", zh = "核函数" }, ex:t { en = "host", zh = "主机" }, ex:t { en = "spread", zh = "离散度" },
+                    ex:t { en = "device", zh = "设备" } })
+      local dev_arr = math.min(256 * MiB, gpu.budget() // 3)
+      for _, k in ipairs(KERNELS) do
+        ex:status(ex:t { en = "host " .. k.k, zh = "主机 " .. k.k })
+        local h = assert(host.stream { kernel = k.k, bytes = arr })
+        ex:bar("bw", "host " .. k.k, h.bytes_per_s / 1e9, { from = h })
+        for _, w in ipairs(h.warnings) do ex:note("bw", "host " .. k.k .. ": " .. w) end
+        ex:status(ex:t { en = "device " .. k.k, zh = "设备 " .. k.k })
+        local d, err = gpu.stream { kernel = k.k, bytes = dev_arr }
+        if d then ex:bar("bw", "GPU " .. k.k, d.bytes_per_s / 1e9, { from = d }) else ex:note("bw", err) end
+        ex:row("t", { k.k, units.rate(h.bytes_per_s), string.format("%.1f%%", 100 * h.spread),
+                      d and (units.rate(d.bytes_per_s) .. (d.simulated and " SIM" or "")) or "n/a" })
+      end
+      ex:note("t", string.format(ex:t { en = "host: %d threads, arrays %s each (LLC %s); device arrays %s each",
+                                        zh = "主机：%d 线程，每个数组 %s（末级缓存 %s）；设备每个数组 %s" },
+                                 hi.threads, units.bytes(arr), hi.llc_bytes and units.bytes(hi.llc_bytes) or "n/a", units.bytes(dev_arr)))
+      ex:status(ex:t { en = "done", zh = "完成" })
+    end,
+  },
+
+  exercise {
+    id = "bytes",
+    kind = "number",
+    prompt = { en = "A triad over arrays of 10 million doubles takes 10 ms. What bandwidth does STREAM report, in GB/s?",
+               zh = "对 1000 万个 double 的数组做 triad，耗时 10 毫秒。STREAM 报告的带宽是多少 GB/s？" },
+    answer = 24, unit = "GB/s", tolerance = 0.02,
+    hints = { { en = "Count the bytes per element STREAM assigns to triad (three arrays of 8-byte doubles), then divide by the time.",
+                zh = "先数 STREAM 给 triad 每个元素计多少字节（三个 8 字节 double 数组），再除以时间。" } },
+    explain = { en = "24 B × 1e7 = 240 MB moved in 0.01 s = 24 GB/s.", zh = "24 B × 1e7 = 240 MB，0.01 秒搬完，即 24 GB/s。" },
+  },
+
+  exercise {
+    id = "llc",
+    kind = "choice",
+    prompt = { en = "Why must each STREAM array be at least 4x the last-level cache?",
+               zh = "为什么 STREAM 的每个数组至少要是末级缓存的 4 倍？" },
+    choices = {
+      { en = "So the timer has enough ticks", zh = "为了让计时器有足够的刻度" },
+      { en = "So the data cannot stay in cache between runs and the loops stream from DRAM", zh = "为了让数据无法在两次运行之间留在缓存里，循环只能从内存读取" },
+      { en = "So all threads get the same amount of work", zh = "为了让所有线程分到同样多的工作" },
+    },
+    answer = 2,
+    hints = { { en = "What would a second run of the loop find in the cache if the arrays were small?", zh = "如果数组很小，第二次运行循环时缓存里会有什么？" } },
+    explain = { en = "Small arrays stay cached from one run to the next, and the benchmark would report cache bandwidth, several times DRAM's.",
+                zh = "数组小了就会在两次运行之间留在缓存里，测出来的是缓存带宽，比内存带宽高好几倍。" },
+  },
+
+  exercise {
+    id = "scale-fn",
+    kind = "code",
+    prompt = { en = "Write `stream_bytes(kernel, n)` returning the bytes STREAM counts for one pass of `kernel` (\"copy\", \"scale\", \"add\" or \"triad\") over arrays of n doubles.",
+               zh = "写一个函数 `stream_bytes(kernel, n)`，返回 STREAM 对 `kernel`（\"copy\"、\"scale\"、\"add\" 或 \"triad\"）在 n 个 double 的数组上跑一遍所计的字节数。" },
+    entry = "stream_bytes",
+    starter = "function stream_bytes(kernel, n)\n  -- your code\nend\n",
+    check = function(fn)
+      local want = { copy = 16, scale = 16, add = 24, triad = 24 }
+      for k, b in pairs(want) do
+        for _, n in ipairs { 1, 1000, 12345 } do
+          local got = fn(k, n)
+          if got ~= b * n then
+            return false, { en = string.format("%s over %d doubles: got %s, expected %d", k, n, tostring(got), b * n),
+                            zh = string.format("%s，%d 个 double：得到 %s，应为 %d", k, n, tostring(got), b * n) }
+          end
+        end
+      end
+      return true
+    end,
+    hints = { { en = "Count 8 bytes for every array a kernel reads or writes.", zh = "核函数每读或写一个数组，就计 8 字节。" } },
+    explain = { en = "copy and scale touch two arrays (16 B per element), add and triad three (24 B).",
+                zh = "copy 和 scale 涉及两个数组（每元素 16 B），add 和 triad 涉及三个（24 B）。" },
+  },
+}

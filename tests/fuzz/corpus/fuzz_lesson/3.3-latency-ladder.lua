@@ -1,0 +1,132 @@
+-- Lesson 3.3: the latency ladder. A pointer chase over growing working sets on the host and the
+-- device; the plateaus are found in the measurement and named by order (L1, L2, ..., DRAM).
+local KiB, MiB, GiB = units.KiB, units.MiB, units.GiB
+
+local function ladder(ex, name, measure, top)
+  local pts, n = {}, 4 * KiB
+  while n <= top do
+    ex:status(string.format("%s %s", name, units.bytes(n)))
+    local r, err = measure { bytes = n }
+    if not r then ex:note("curve", name .. ": " .. err) break end
+    pts[#pts + 1] = { bytes = n, ns = r.ns_per_load }
+    ex:point("curve", name, n, r.ns_per_load, { from = r })
+    n = n * 2
+  end
+  return pts
+end
+
+local function show(ex, name, pts)
+  for _, p in ipairs(gpu.plateaus(pts)) do
+    ex:row("t", { name, p.label, units.bytes(p.from) .. " – " .. units.bytes(p.to), string.format("%.1f ns", p.ns) })
+  end
+end
+
+return lesson {
+  id = "3.3",
+  chapter = 3,
+  chapter_title = { en = "Measuring memory", zh = "测量显存" },
+  title = { en = "The latency ladder", zh = "延迟阶梯" },
+  requires = { "host" },
+
+  text { en = [[
+# The latency ladder
+
+Bandwidth says how many bytes per second arrive when many requests are in flight. **Latency** says
+how long one request takes when the next one depends on it. To measure it, make every load depend
+on the previous one: a **pointer chase**. Each 64-byte line (128 on the GPU) holds the address of
+the next; the order is a random permutation with a single cycle (Sattolo's algorithm), so no
+prefetcher can guess the next address and every line is visited.
+
+Grow the working set from 4 KiB to 1 GiB and the time per load climbs in steps: each step is a
+level of the memory hierarchy that no longer holds the whole set. The plateaus below are found in
+the measurement itself (a jump of more than 40 % between two sizes ends a level), not read from
+`lscpu` or a spec sheet, and named by order: L1, L2, ..., and DRAM for the last.
+
+> [!note] Why DRAM latency keeps rising
+> Past the caches the curve still creeps up: with 4 KiB pages the TLB covers only a few MiB, and
+> every load also walks the page table. Huge pages flatten it.
+]], zh = [[
+# 延迟阶梯
+
+带宽说的是大量请求同时在途时每秒能到多少字节。**延迟**说的是当下一次访存依赖这一次时，单次请求要多久。要测它，就让每次加载都依赖上一次：**指针追逐**。每个 64 字节的缓存行（GPU 上是 128 字节）存着下一行的地址；顺序是只有一个环的随机排列（Sattolo 算法），预取器猜不到下一个地址，而且每一行都会被访问到。
+
+把工作集从 4 KiB 增大到 1 GiB，每次加载的时间会一级一级地上台阶：每一级台阶都意味着某一层存储已经装不下整个工作集。下面的平台是从测量结果本身找出来的（相邻两个大小之间跳升超过 40% 就算新的一级），而不是从 `lscpu` 或规格表读来的，并按顺序命名：L1、L2……最后一级叫 DRAM。
+
+> [!note] 为什么 DRAM 延迟还在上升
+> 越过缓存以后曲线仍在缓慢上爬：4 KiB 页面时 TLB 只能覆盖几 MiB，每次加载还要查页表。用大页可以把它压平。
+]] },
+
+  experiment {
+    id = "ladder",
+    title = { en = "Chase 4 KiB → 1 GiB on host and device", zh = "在主机和设备上追逐 4 KiB → 1 GiB" },
+    panels = {
+      { id = "curve", kind = "curve", title = { en = "ns per dependent load vs working set", zh = "每次依赖加载的纳秒数 vs 工作集" },
+        x = "bytes", y = "ns", logx = true },
+      { id = "t", kind = "table", title = { en = "Plateaus found", zh = "找到的平台" } },
+    },
+    run = function(ex)
+      ex:row("t", { ex:t { en = "where", zh = "位置" }, ex:t { en = "level", zh = "层级" }, ex:t { en = "working set", zh = "工作集" },
+                    ex:t { en = "latency", zh = "延迟" } })
+      local h = ladder(ex, "host", host.latency, GiB)
+      show(ex, "host", h)
+      local d = ladder(ex, "GPU", gpu.latency, math.min(GiB, gpu.budget()))
+      show(ex, gpu.info().simulated and "GPU (SIM)" or "GPU", d)
+      if #h > 0 and #d > 0 then
+        ex:note("t", string.format(ex:t { en = "At %s: GPU %.0f ns vs host %.0f ns per load.", zh = "在 %s：GPU 每次加载 %.0f 纳秒，主机 %.0f 纳秒。" },
+                                   units.bytes(h[#h].bytes), d[#d].ns, h[#h].ns))
+      end
+      ex:status(ex:t { en = "done", zh = "完成" })
+    end,
+  },
+
+  text { en = [[
+## What the GPU does about it
+A GPU's DRAM latency is several hundred ns, longer than a CPU's. It does not wait: each SM keeps
+dozens of warps resident and switches to another warp while one waits on memory. By Little's law,
+bytes in flight = bandwidth × latency: to sustain 3.35 TB/s at ~600 ns an H100 needs about 2 MB in
+flight across the chip. That is why a GPU kernel needs many threads and independent loads, and why
+one thread chasing pointers, as here, uses a tiny fraction of the GPU.
+]], zh = [[
+## GPU 如何应对延迟
+GPU 的显存延迟有几百纳秒，比 CPU 还长。它的办法是不等待：每个 SM 同时驻留几十个 warp，一个 warp 等内存时就切换到另一个。根据 Little 定律，在途字节数 = 带宽 × 延迟：H100 要在约 600 纳秒的延迟下维持 3.35 TB/s，全芯片需要约 2 MB 的数据同时在途。这就是 GPU 核函数需要大量线程和相互独立的访存的原因，也说明了像这里这样单线程追指针，只用到了 GPU 极小的一部分。
+]] },
+
+  exercise {
+    id = "little",
+    kind = "number",
+    prompt = { en = "Little's law: how many bytes must be in flight to sustain 2 TB/s with a 500 ns memory latency? Answer in MB (1 MB = 1e6 B).",
+               zh = "Little 定律：在 500 纳秒的访存延迟下要维持 2 TB/s，需要多少字节同时在途？单位 MB（1 MB = 1e6 B）。" },
+    answer = 1, unit = "MB", tolerance = 0.02,
+    hints = { { en = "In flight = rate × time; keep the units: bytes/s × s.", zh = "在途量 = 速率 × 时间；注意单位：字节/秒 × 秒。" } },
+    explain = { en = "2e12 B/s × 500e-9 s = 1e6 B = 1 MB in flight, spread over every SM.", zh = "2e12 B/s × 500e-9 s = 1e6 B = 1 MB 在途，分布在所有 SM 上。" },
+  },
+
+  exercise {
+    id = "why-random",
+    kind = "choice",
+    prompt = { en = "Why does the chase follow a random single-cycle permutation instead of walking the lines in order?",
+               zh = "为什么指针追逐要按只有一个环的随机排列走，而不是按顺序遍历缓存行？" },
+    choices = {
+      { en = "In order, the hardware prefetcher would fetch the next lines early and hide the latency", zh = "按顺序走时，硬件预取器会提前取下一行，把延迟掩盖掉" },
+      { en = "Random addresses are faster to compute", zh = "随机地址计算更快" },
+      { en = "A single cycle uses less memory", zh = "单个环占用内存更少" },
+    },
+    answer = 1,
+    hints = { { en = "What does a CPU or GPU do when it sees addresses increasing by 64 each time?", zh = "CPU 或 GPU 看到地址每次增加 64 时会做什么？" } },
+    explain = { en = "A sequential walk is exactly what prefetchers detect; the measured time would be the prefetched rate, not latency. A single cycle also guarantees every line of the working set is visited.",
+                zh = "顺序访问正是预取器最擅长识别的模式，测到的会是预取后的速度，而不是延迟。单个环还保证工作集中的每一行都会被访问到。" },
+  },
+
+  exercise {
+    id = "predict-dram",
+    kind = "predict",
+    prompt = { en = "Predict this host's latency per dependent load over a 256 MiB working set, in ns.",
+               zh = "预测本机在 256 MiB 工作集上每次依赖加载的延迟，单位纳秒。" },
+    unit = "ns", tolerance = 0.4,
+    measure = function() return assert(host.latency { bytes = 256 * MiB }).ns_per_load end,
+    hints = { { en = "DRAM on a desktop is about 70-100 ns; add TLB misses at this size, and more on a server or a virtual machine.",
+                zh = "桌面机内存约 70–100 纳秒；这个大小还要加上 TLB 缺失，服务器和虚拟机会更高。" } },
+    explain = { en = "The chase at 256 MiB misses every cache level and most TLB entries: DRAM latency plus a page walk.",
+                zh = "256 MiB 的追逐会穿透所有缓存层，也错过大多数 TLB 项：内存延迟再加一次页表遍历。" },
+  },
+}

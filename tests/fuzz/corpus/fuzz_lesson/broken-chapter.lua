@@ -1,0 +1,4 @@
+return lesson {
+  id = "9.2",
+  chapter = "nine",
+}

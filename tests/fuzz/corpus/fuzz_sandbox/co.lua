@@ -1,0 +1,1 @@
+local co = coroutine.wrap(function() while true do coroutine.yield() end end) for i = 1, 1e9 do co() end

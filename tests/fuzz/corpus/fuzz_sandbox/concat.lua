@@ -1,0 +1,1 @@
+local t = {} for i = 1, 1e6 do t[i] = 'xxxxxxxx' end print(#table.concat(t))

@@ -1,0 +1,1 @@
+print(pcall(gpu.copy, {dir = 'd2d', bytes = '1e30GiB'}))

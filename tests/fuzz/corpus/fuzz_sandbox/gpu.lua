@@ -1,0 +1,1 @@
+local b = gpu.alloc(4096) print(b:size()) b:free() print(gpu.alloc(2^62))

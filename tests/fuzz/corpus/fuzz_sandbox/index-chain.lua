@@ -1,0 +1,1 @@
+local t = setmetatable({}, {__index = function(t, k) return t[k] end}) return t.x

@@ -1,0 +1,1 @@
+string.find(('a'):rep(100), ('a-'):rep(8) .. 'b')

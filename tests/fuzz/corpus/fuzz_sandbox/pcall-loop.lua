@@ -1,0 +1,1 @@
+pcall(function() while true do end end) print('escaped')

@@ -1,0 +1,1 @@
+local function r() return 1 + r() end r()

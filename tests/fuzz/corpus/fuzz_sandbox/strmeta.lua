@@ -1,0 +1,1 @@
+local m = getmetatable('') print(m) ('').dump = 1

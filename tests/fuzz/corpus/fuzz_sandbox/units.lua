@@ -1,0 +1,1 @@
+print(units.parse('1e30GiB'), units.bytes(2^70))

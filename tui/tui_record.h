@@ -1,0 +1,85 @@
+/* tui_record.h - record and replay. A recording is a JSON-lines file: a header with the machine
+ * it ran on (GPU, backend, simulated, driver, host CPU, date, vramlab version), then for each
+ * experiment run a "run" line, every lt_event it emitted (all fields, with its time since the
+ * run started) and an "end" line. A replay loads it and plays a run's events back to a sink at
+ * (up to) the recorded pace, so a machine without a GPU shows what another one measured, and
+ * says so: "REPLAY · <GPU> · <date>". No ncurses. */
+#ifndef TUI_RECORD_H
+#define TUI_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lt.h"
+
+#define TUI_RECORD_FORMAT "vramlab-record"
+#define TUI_RECORD_VERSION 1
+
+/* ---- writing ---- */
+
+struct tui_rec;
+/* Create (truncate) path and write the header. */
+struct tui_rec *tui_rec_open(const char *path, struct lt_runtime *rt, const char *version,
+                             char *err, size_t n);
+void tui_rec_close(struct tui_rec *r);
+/* A run of lesson/experiment starts; events until tui_rec_end belong to it. */
+void tui_rec_begin(struct tui_rec *r, const char *lesson, const char *experiment,
+                   const char *title);
+/* Ignored outside a run. Each line is flushed: a crash loses at most the line being written. */
+void tui_rec_event(struct tui_rec *r, const struct lt_event *ev);
+void tui_rec_end(struct tui_rec *r, enum lt_run_state st, const char *err);
+/* A write failed (disk full...): why, or NULL. Recording stops at the first failure. */
+const char *tui_rec_error(const struct tui_rec *r);
+
+/* ---- reading ---- */
+
+struct tui_replay_event {
+    double t; /* seconds since the run started */
+    struct lt_event ev; /* strings owned by the replay */
+};
+
+struct tui_replay_run {
+    char *lesson, *experiment, *title, *state, *error;
+    int run;
+    int nev;
+    struct tui_replay_event *ev;
+};
+
+struct tui_replay {
+    char *path;
+    /* the machine it was recorded on */
+    char *gpu, *backend, *profile, *driver, *memory_type, *host_cpu, *date, *version,
+        *backend_line;
+    bool simulated;
+    int nruns;
+    struct tui_replay_run *runs;
+    int bad_lines; /* lines that could not be read (a truncated last line, ...) */
+};
+
+/* Load a recording. NULL with "file:line: what" when it is not one. */
+struct tui_replay *tui_replay_load(const char *path, char *err, size_t n);
+void tui_replay_free(struct tui_replay *rp);
+/* The last complete run of lesson/experiment (any run when none completed), or NULL. */
+const struct tui_replay_run *tui_replay_find(const struct tui_replay *rp, const char *lesson,
+                                             const char *experiment);
+/* "REPLAY · NVIDIA H100 SXM (SIMULATED) · 2025-03-01 14:05" */
+void tui_replay_label(const struct tui_replay *rp, char *buf, size_t n);
+/* The machine in a few words: "NVIDIA H100 SXM (SIMULATED)". */
+void tui_replay_machine(const struct tui_replay *rp, char *buf, size_t n);
+
+/* Playing a run back: events are due at their recorded time, sped up so that no run takes more
+ * than `max_seconds` (0: all at once). */
+struct tui_player {
+    const struct tui_replay_run *run;
+    int next;
+    double start, speed;
+};
+void tui_player_start(struct tui_player *p, const struct tui_replay_run *run, double now,
+                      double max_seconds);
+/* Send the events due by `now` to fn; true when the run is over. */
+bool tui_player_step(struct tui_player *p, double now, lt_sink_fn fn, void *ud);
+
+/* Monotonic seconds (for the player and the recorder). */
+double tui_now(void);
+
+#endif

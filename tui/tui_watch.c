@@ -1,0 +1,419 @@
+/* tui_watch.c - `vramlab watch [DIR]`: the current exercise of the workspace, re-checked each
+ * time its file changes (stat polled at 4 Hz: works on every file system and editor, including
+ * the ones that save by rename), graded by the lesson's own check inside the sandbox, the
+ * attempt recorded in the saved progress. Keys: h hint, n next, p previous, l list, r re-check,
+ * q quit. An untouched file is "not started", not a failed try. */
+#include "tui_workspace.h"
+
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "tui_file.h"
+#include "tui_progress.h"
+#include "tui_render.h"
+#include "tui_term.h"
+#include "tui_wrap.h"
+
+#define OUT_MAX 6 /* print() lines of the last check that are shown */
+
+enum wstate { W_NEW, W_MISSING, W_FAIL, W_PASS };
+struct watch;
+static void draw(struct watch *w);
+
+struct watch {
+    struct lt_runtime *rt;
+    const char *ws_dir;
+    struct tui_ws_item *it;
+    int n, cur;
+    struct lt_lesson *ls;
+    char *template_text;
+    struct stat seen;
+    bool have_seen;
+    enum wstate state;
+    int tries;
+    char fb[4096];
+    char when[16];
+    int hints;
+    char out[OUT_MAX][256];
+    int nout;
+    bool list;
+    int list_sel;
+    int top;
+    struct tui_progress *prog;
+    char notice[512], backend[256];
+    bool ascii, zh, quit, dirty;
+};
+
+#define TR(w, en, zh_) ((w)->zh ? (zh_) : (en))
+
+static void sink(void *ud, const struct lt_event *ev)
+{
+    struct watch *w = ud;
+    if (ev->type != LT_EV_PRINT) return;
+    if (w->nout == OUT_MAX) {
+        memmove(w->out, w->out + 1, sizeof w->out[0] * (OUT_MAX - 1));
+        w->nout--;
+    }
+    snprintf(w->out[w->nout++], sizeof w->out[0], "%s", ev->text ? ev->text : "");
+}
+
+static bool solved(const struct watch *w, int i)
+{
+    return w->prog && tui_progress_exercise_solved(w->prog, w->it[i].lesson, w->it[i].exercise);
+}
+
+static void save_progress(struct watch *w)
+{
+    char err[1200];
+    if (w->prog && !tui_progress_save(w->prog, err, sizeof err))
+        snprintf(w->notice, sizeof w->notice, "%s", err);
+}
+
+/* Read, and grade when it changed. `force`: grade even when the file looks the same. */
+static void check(struct watch *w, bool force)
+{
+    const struct tui_ws_item *it = &w->it[w->cur];
+    struct stat st;
+    if (stat(it->file, &st) != 0) {
+        if (w->state != W_MISSING) w->dirty = true;
+        w->state = W_MISSING, w->have_seen = false;
+        return;
+    }
+    if (!force && w->have_seen && st.st_mtim.tv_sec == w->seen.st_mtim.tv_sec &&
+        st.st_mtim.tv_nsec == w->seen.st_mtim.tv_nsec && st.st_size == w->seen.st_size &&
+        st.st_ino == w->seen.st_ino)
+        return;
+    w->seen = st, w->have_seen = true, w->dirty = true;
+    char err[1024];
+    char *src = tui_file_read(it->file, 1u << 20, NULL, err, sizeof err);
+    if (!src) {
+        w->state = W_FAIL;
+        snprintf(w->fb, sizeof w->fb, "%s", err);
+        return;
+    }
+    time_t now = time(NULL);
+    strftime(w->when, sizeof w->when, "%H:%M:%S", localtime(&now));
+    if (w->template_text && !strcmp(src, w->template_text)) {
+        w->state = W_NEW;
+        free(src);
+        return;
+    }
+    if (!w->ls) {
+        w->state = W_FAIL;
+        free(src);
+        return;
+    }
+    /* the check may take a moment (a sandbox limit stops a runaway loop): say so first */
+    snprintf(w->notice, sizeof w->notice, "%s", TR(w, "checking…", "检查中…"));
+    if (tui_term_active()) draw(w);
+    w->nout = 0;
+    lt_runtime_set_sink(w->rt, sink, w);
+    bool ok = lt_lesson_answer(w->ls, it->block, src, w->fb, sizeof w->fb);
+    lt_runtime_set_sink(w->rt, NULL, NULL);
+    w->notice[0] = 0;
+    w->tries++;
+    w->state = ok ? W_PASS : W_FAIL;
+    const char *base = strrchr(it->file, '/');
+    if (w->prog) {
+        tui_progress_attempt(w->prog, it->lesson, it->exercise, ok, base ? base + 1 : it->file);
+        save_progress(w);
+    }
+    free(src);
+}
+
+static void open_current(struct watch *w)
+{
+    char err[1024];
+    const struct tui_ws_item *it = &w->it[w->cur];
+    lt_lesson_free(w->ls);
+    free(w->template_text);
+    w->template_text = NULL;
+    w->ls = lt_lesson_load(w->rt, it->lesson_path, err, sizeof err);
+    w->state = W_NEW, w->tries = 0, w->hints = 0, w->top = 0, w->nout = 0, w->have_seen = false;
+    w->fb[0] = w->when[0] = 0;
+    if (!w->ls) {
+        snprintf(w->notice, sizeof w->notice, "%s", err);
+    } else {
+        w->template_text = tui_ws_template(w->ls, it->block, lt_runtime_lang(w->rt));
+        if (w->prog) tui_progress_visit(w->prog, it->lesson), save_progress(w);
+    }
+    check(w, true);
+    w->dirty = true;
+}
+
+/* ---- drawing -------------------------------------------------------------------------------- */
+
+static void para(struct watch *w, struct tui_lines *L, const char *s, int style, const char *first,
+                 int width)
+{
+    struct tui_render_opts o = {width, w->zh ? "zh" : "en", w->ascii, -1};
+    tui_render_para(L, s, strlen(s), style, true, first, style, &o);
+}
+
+static void blank(struct tui_lines *L)
+{
+    struct tui_lb b = {.L = L};
+    tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+}
+
+static void build(struct watch *w, struct tui_lines *L, int width)
+{
+    const struct tui_ws_item *it = &w->it[w->cur];
+    const struct tui_glyphs *g = tui_glyphs(w->ascii);
+    char buf[4600];
+    struct lt_exercise_info x;
+    bool have = w->ls && lt_lesson_exercise(w->ls, it->block, &x);
+    snprintf(buf, sizeof buf, "%s%s%s%s%s", TR(w, "File: ", "文件："), it->file,
+             *w->when ? TR(w, "   (checked ", "   （检查于 ") : "", w->when,
+             *w->when ? TR(w, ")", "）") : "");
+    para(w, L, buf, TS_DIM, "", width);
+    blank(L);
+    switch (w->state) {
+    case W_NEW:
+        snprintf(buf, sizeof buf, "%s %s", w->ascii ? "o" : "○",
+                 TR(w, "Not started: open the file in your editor, write the function, save. "
+                       "Every save is checked at once.",
+                    "尚未开始：用编辑器打开文件，写好函数并保存。每次保存都会立即检查。"));
+        para(w, L, buf, TS_EM, "", width);
+        break;
+    case W_MISSING:
+        snprintf(buf, sizeof buf, "%s %s `vramlab exercises %s`", g->cross_mark,
+                 TR(w, "The file is missing. Put it back with", "文件不见了。恢复它："), w->ws_dir);
+        para(w, L, buf, TS_BAD, "", width);
+        break;
+    case W_FAIL:
+        snprintf(buf, sizeof buf, "%s %s (%s %d)", g->cross_mark,
+                 TR(w, "Not passing yet", "还没通过"), TR(w, "try", "第几次："), w->tries);
+        para(w, L, buf, TS_BAD, "", width);
+        if (*w->fb) para(w, L, w->fb, TS_PLAIN, "  ", width);
+        break;
+    case W_PASS:
+        snprintf(buf, sizeof buf, "%s %s", g->check,
+                 w->cur + 1 < w->n ? TR(w, "Passed! n: the next exercise", "通过！按 n 进入下一题")
+                                   : TR(w, "Passed! That was the last exercise.", "通过！这是最后一题。"));
+        para(w, L, buf, TS_GOOD, "", width);
+        if (*w->fb) para(w, L, w->fb, TS_PLAIN, "  ", width);
+        break;
+    }
+    if (w->nout) {
+        blank(L);
+        para(w, L, TR(w, "Output of print():", "print() 的输出："), TS_DIM, "", width);
+        for (int i = 0; i < w->nout; i++) para(w, L, w->out[i], TS_CODE, "  ", width);
+    }
+    if (have && w->hints) {
+        blank(L);
+        for (int i = 0; i < w->hints && i < x.nhints; i++) {
+            snprintf(buf, sizeof buf, TR(w, "Hint %d/%d: ", "提示 %d/%d："), i + 1, x.nhints);
+            char first[64];
+            snprintf(first, sizeof first, "%s", buf);
+            para(w, L, x.hints[i] ? x.hints[i] : "", TS_PLAIN, first, width);
+        }
+    }
+    blank(L);
+    snprintf(buf, sizeof buf, "%s %s · %s", it->lesson, it->title, it->exercise);
+    para(w, L, buf, TS_H2, "", width);
+    if (have && x.prompt) {
+        struct tui_render_opts o = {width, w->zh ? "zh" : "en", w->ascii, -1};
+        tui_render_markup(L, x.prompt, strlen(x.prompt), &o);
+    }
+}
+
+static void build_list(struct watch *w, struct tui_lines *L, int width)
+{
+    const struct tui_glyphs *g = tui_glyphs(w->ascii);
+    para(w, L, TR(w, "Exercises (Enter opens, Esc closes)", "练习列表（Enter 打开，Esc 关闭）"), TS_H2,
+         "", width);
+    for (int i = 0; i < w->n; i++) {
+        char line[512], first[32];
+        const char *base = strrchr(w->it[i].file, '/');
+        snprintf(first, sizeof first, "%s %s ", i == w->cur ? g->arrow : " ",
+                 solved(w, i) ? g->check : (w->ascii ? "o" : "○"));
+        snprintf(line, sizeof line, "%-6s %-22s %s", w->it[i].lesson, w->it[i].exercise,
+                 base ? base + 1 : w->it[i].file);
+        int at = L->n;
+        para(w, L, line, TS_PLAIN, first, width);
+        for (int k = at; k < L->n; k++) L->v[k].block = i;
+    }
+}
+
+static void draw(struct watch *w)
+{
+    int rows = LINES, cols = COLS;
+    erase();
+    if (rows < 6 || cols < 30) {
+        tui_term_text(0, 0, cols, TR(w, "terminal too small - q quits", "终端太小，按 q 退出"), TS_BAD);
+        wnoutrefresh(stdscr);
+        doupdate();
+        return;
+    }
+    char left[512], right[128];
+    int done = 0;
+    for (int i = 0; i < w->n; i++) done += solved(w, i);
+    snprintf(left, sizeof left, "vramlab watch · %d/%d · %s %s · %s %d/%d", w->cur + 1, w->n,
+             w->it[w->cur].lesson, w->it[w->cur].exercise, TR(w, "solved", "已完成"), done, w->n);
+    char *f = w->ascii ? tui_ascii_fold(left, strlen(left), NULL, NULL) : NULL;
+    tui_term_bar(0, cols, f ? f : left, "", TS_TITLE);
+    free(f);
+    struct tui_lines L = {0};
+    int width = cols - 2, body = rows - 2;
+    if (w->list) build_list(w, &L, width);
+    else build(w, &L, width);
+    int top = w->top;
+    if (w->list) { /* keep the selection on screen */
+        int first = -1;
+        for (int i = 0; i < L.n && first < 0; i++)
+            if (L.v[i].block == w->list_sel) first = i;
+        top = first >= body ? first - body + 1 : 0;
+    }
+    int max = L.n - body > 0 ? L.n - body : 0;
+    if (top > max) top = max;
+    if (!w->list) w->top = top;
+    for (int i = 0; i < body; i++) {
+        int li = top + i;
+        const struct tui_line *l = li < L.n ? &L.v[li] : NULL;
+        bool sel = w->list && l && l->block == w->list_sel;
+        if (sel) tui_term_extra(A_REVERSE);
+        tui_term_line(1 + i, 1, cols - 1, l, TS_PLAIN);
+        if (sel) tui_term_extra(0);
+    }
+    tui_lines_free(&L);
+    snprintf(right, sizeof right, "%s", TR(w, "h hint  n next  l list  q quit", "h 提示  n 下一题  l 列表  q 退出"));
+    tui_term_bar(rows - 1, cols, *w->notice ? w->notice : w->backend, right,
+                 *w->notice ? TS_BAD : TS_STATUS);
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+/* ---- keys ------------------------------------------------------------------------------------ */
+
+static void go(struct watch *w, int to)
+{
+    if (to < 0 || to >= w->n) {
+        snprintf(w->notice, sizeof w->notice, "%s",
+                 to < 0 ? TR(w, "This is the first exercise.", "已是第一题。")
+                        : TR(w, "This is the last exercise.", "已是最后一题。"));
+        return;
+    }
+    w->cur = to;
+    open_current(w);
+}
+
+static void key(struct watch *w, int fn, int c)
+{
+    w->notice[0] = 0;
+    w->dirty = true;
+    if (w->list) {
+        if (fn && c == KEY_UP) c = 'k';
+        if (fn && c == KEY_DOWN) c = 'j';
+        if (fn && c == KEY_ENTER) c = '\n';
+        if (fn) return;
+        switch (c) {
+        case 'k': if (w->list_sel > 0) w->list_sel--; break;
+        case 'j': if (w->list_sel + 1 < w->n) w->list_sel++; break;
+        case '\n': case '\r': w->list = false, go(w, w->list_sel); break;
+        case 27: case 'l': w->list = false; break;
+        case 'q': w->quit = true; break;
+        default: break;
+        }
+        return;
+    }
+    if (fn) {
+        if (c == KEY_UP) w->top = w->top > 0 ? w->top - 1 : 0;
+        else if (c == KEY_DOWN) w->top++;
+        else if (c == KEY_PPAGE) w->top = w->top > LINES / 2 ? w->top - LINES / 2 : 0;
+        else if (c == KEY_NPAGE) w->top += LINES / 2;
+        else if (c == KEY_RIGHT) go(w, w->cur + 1);
+        else if (c == KEY_LEFT) go(w, w->cur - 1);
+        return;
+    }
+    struct lt_exercise_info x;
+    switch (c) {
+    case 'q': case 27: w->quit = true; break;
+    case 'n': go(w, w->cur + 1); break;
+    case 'p': go(w, w->cur - 1); break;
+    case 'l': w->list = true, w->list_sel = w->cur; break;
+    case 'r': check(w, true); break;
+    case 'k': w->top = w->top > 0 ? w->top - 1 : 0; break;
+    case 'j': w->top++; break;
+    case 12: clearok(curscr, TRUE); break;
+    case 'h':
+        if (w->ls && lt_lesson_exercise(w->ls, w->it[w->cur].block, &x) && w->hints < x.nhints)
+            w->hints++;
+        else snprintf(w->notice, sizeof w->notice, "%s", TR(w, "No more hints.", "没有更多提示了。"));
+        break;
+    default: break;
+    }
+}
+
+int tui_watch(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir)
+{
+    struct watch w;
+    memset(&w, 0, sizeof w);
+    w.rt = rt, w.ws_dir = ws_dir, w.zh = !strcmp(lt_runtime_lang(rt), "zh");
+    struct stat st;
+    if (stat(ws_dir, &st) != 0) {
+        /* a first `watch` without `exercises`: make the workspace rather than fail */
+        FILE *devnull = fopen("/dev/null", "w");
+        int rc = tui_ws_create(rt, lessons_dir, ws_dir, devnull ? devnull : stdout);
+        if (devnull) fclose(devnull);
+        if (rc) return rc;
+        snprintf(w.notice, sizeof w.notice, TR(&w, "Created the exercise files in %s", "已在 %s 创建练习文件"), ws_dir);
+    }
+    w.n = tui_ws_scan(rt, lessons_dir, ws_dir, &w.it);
+    if (w.n <= 0) {
+        fprintf(stderr, "vramlab: %s\n", w.n < 0 ? "out of memory" : "no code exercises found");
+        return w.n < 0 ? 1 : 3;
+    }
+    char dir[1024], note[1400], err[256];
+    tui_progress_dir(dir, sizeof dir);
+    w.prog = tui_progress_load(dir, note, sizeof note);
+    if (note[0]) snprintf(w.notice, sizeof w.notice, "%s", note);
+    lt_runtime_backend_line(rt, w.backend, sizeof w.backend);
+    for (w.cur = 0; w.cur < w.n && solved(&w, w.cur); w.cur++) {}
+    if (w.cur == w.n) {
+        w.cur = 0;
+        snprintf(w.notice, sizeof w.notice, TR(&w, "All %d exercises solved. l lists them.", "%d 道练习全部完成。按 l 查看列表。"), w.n);
+    }
+    if (!tui_term_init(err, sizeof err)) {
+        fprintf(stderr, "vramlab: %s. watch needs a terminal.\n", err);
+        tui_ws_free(w.it, w.n);
+        tui_progress_free(w.prog);
+        return 3;
+    }
+    w.ascii = !tui_term_utf8();
+    char keep[512];
+    snprintf(keep, sizeof keep, "%s", w.notice);
+    open_current(&w);
+    if (!w.notice[0]) snprintf(w.notice, sizeof w.notice, "%s", keep);
+    int rc = 0;
+    while (!w.quit) {
+        int sig = tui_term_signal();
+        if (sig) {
+            rc = 128 + sig;
+            break;
+        }
+        check(&w, false);
+        if (w.dirty) {
+            draw(&w);
+            w.dirty = false;
+        }
+        timeout(250); /* 4 Hz: a save shows within a quarter second */
+        wint_t wc;
+        int r = get_wch(&wc);
+        if (r == ERR) continue;
+        if (r == KEY_CODE_YES && wc == KEY_RESIZE) {
+            w.dirty = true;
+            continue;
+        }
+        key(&w, r == KEY_CODE_YES, (int)wc);
+    }
+    tui_term_done();
+    lt_lesson_free(w.ls);
+    free(w.template_text);
+    tui_ws_free(w.it, w.n);
+    tui_progress_free(w.prog);
+    return rc;
+}

@@ -1,0 +1,185 @@
+/* tui_workspace.c - `vramlab exercises`: the workspace files (see tui_workspace.h). A file is
+ * created with O_EXCL, so a learner's file is never overwritten, even by two runs at once. */
+#include "tui_workspace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tui_file.h"
+#include "tui_plain.h"
+#include "tui_wrap.h"
+
+void tui_ws_free(struct tui_ws_item *items, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(items[i].lesson), free(items[i].exercise), free(items[i].lesson_path);
+        free(items[i].file), free(items[i].title);
+    }
+    free(items);
+}
+
+int tui_ws_scan(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir,
+                struct tui_ws_item **out)
+{
+    struct lt_catalog_entry *cat;
+    int ncat = lt_catalog_scan(rt, lessons_dir, &cat), n = 0, cap = 0;
+    struct tui_ws_item *v = NULL;
+    bool oom = false;
+    char err[1024], file[2048];
+    for (int c = 0; c < ncat && !oom; c++) {
+        if (cat[c].error || cat[c].nexercises == 0) continue;
+        struct lt_lesson *ls = lt_lesson_load(rt, cat[c].path, err, sizeof err);
+        if (!ls) continue; /* it loaded a moment ago: a file being edited right now */
+        for (int b = 0; b < lt_lesson_nblocks(ls) && !oom; b++) {
+            struct lt_exercise_info x;
+            if (!lt_lesson_exercise(ls, b, &x) || !x.kind || strcmp(x.kind, "code")) continue;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 16;
+                struct tui_ws_item *nv = realloc(v, (size_t)cap * sizeof *nv);
+                if (!nv) {
+                    oom = true;
+                    break;
+                }
+                v = nv;
+            }
+            struct tui_ws_item *it = &v[n++];
+            snprintf(file, sizeof file, "%s/%s-%s.lua", ws_dir, lt_lesson_id(ls), x.id);
+            it->lesson = strdup(lt_lesson_id(ls)), it->exercise = strdup(x.id);
+            it->lesson_path = strdup(cat[c].path), it->file = strdup(file);
+            it->title = strdup(lt_lesson_title(ls));
+            it->block = b;
+            oom = !it->lesson || !it->exercise || !it->lesson_path || !it->file || !it->title;
+        }
+        lt_lesson_free(ls);
+    }
+    lt_catalog_free(cat, ncat);
+    if (oom) {
+        tui_ws_free(v, n);
+        return -1;
+    }
+    *out = v;
+    return n;
+}
+
+/* Append `prefix` + each line of text wrapped to `width` columns. */
+static void comment_block(FILE *f, const char *text, int width)
+{
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        struct tui_wline *wl = NULL;
+        int k = len ? tui_wrap(p, len, width, &wl) : 0;
+        if (k <= 0) fputs("--\n", f);
+        for (int i = 0; i < k; i++)
+            fprintf(f, "-- %.*s\n", wl[i].end - wl[i].start, p + wl[i].start);
+        free(wl);
+        p += len + (nl ? 1 : 0);
+    }
+}
+
+char *tui_ws_template(struct lt_lesson *ls, int block, const char *lang)
+{
+    struct lt_exercise_info x;
+    if (!lt_lesson_exercise(ls, block, &x)) return NULL;
+    bool zh = lang && !strcmp(lang, "zh");
+    char *prompt = NULL, *buf = NULL;
+    size_t plen = 0, blen = 0;
+    FILE *pf = open_memstream(&prompt, &plen);
+    if (!pf) return NULL;
+    struct tui_plain p = {pf, false, false, lang, false};
+    tui_plain_markup(&p, x.prompt);
+    fclose(pf);
+    FILE *f = open_memstream(&buf, &blen);
+    if (!f) {
+        free(prompt);
+        return NULL;
+    }
+    /* the first line is read back by `vramlab watch`: keep its shape */
+    fprintf(f, "-- vramlab exercise %s/%s · %s %s\n--\n", lt_lesson_id(ls), x.id,
+            zh ? "课程" : "lesson", lt_lesson_title(ls));
+    /* the plain text ends paragraphs with a blank line: drop the trailing ones */
+    if (prompt) {
+        size_t l = strlen(prompt);
+        while (l && (prompt[l - 1] == '\n' || prompt[l - 1] == ' ')) prompt[--l] = 0;
+        comment_block(f, prompt[strspn(prompt, "\n")] ? prompt + strspn(prompt, "\n") : "", 76);
+    }
+    if (zh)
+        fprintf(f, "--\n-- 定义函数 `%s`。用 `vramlab watch` 检查：每次保存都会重新评分\n"
+                   "-- （h 提示，n 下一题，l 列表，q 退出）。代码在课程的沙箱里运行。\n\n",
+                x.entry ? x.entry : "?");
+    else
+        fprintf(f, "--\n-- Define the function `%s`. Check it with `vramlab watch`: it re-checks on\n"
+                   "-- every save (h hint, n next, l list, q quit). Your code runs in the lesson\n"
+                   "-- sandbox, with the same modules and limits.\n\n",
+                x.entry ? x.entry : "?");
+    fputs(x.starter && *x.starter ? x.starter : "", f);
+    if (x.starter && *x.starter && x.starter[strlen(x.starter) - 1] != '\n') fputc('\n', f);
+    fclose(f);
+    free(prompt);
+    return buf;
+}
+
+/* Create path with text unless it exists. 1 created, 0 kept, -1 error. */
+static int create_once(const char *path, const char *text, char *err, size_t n)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0) {
+        if (errno == EEXIST) return 0;
+        snprintf(err, n, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t len = strlen(text);
+    ssize_t w = write(fd, text, len);
+    bool ok = w == (ssize_t)len && fsync(fd) == 0;
+    close(fd);
+    if (!ok) {
+        snprintf(err, n, "%s: cannot write", path);
+        unlink(path); /* a half file would look like the learner's */
+        return -1;
+    }
+    return 1;
+}
+
+int tui_ws_create(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir, FILE *out)
+{
+    struct tui_ws_item *it;
+    char err[2200];
+    int n = tui_ws_scan(rt, lessons_dir, ws_dir, &it);
+    if (n < 0) {
+        fprintf(stderr, "vramlab: out of memory\n");
+        return 1;
+    }
+    if (n == 0) {
+        fprintf(stderr, "vramlab: no code exercises in %s\n", lessons_dir);
+        tui_ws_free(it, n);
+        return 3;
+    }
+    if (!tui_file_mkdirs(ws_dir)) {
+        fprintf(stderr, "vramlab: cannot create %s: %s\n", ws_dir, strerror(errno));
+        tui_ws_free(it, n);
+        return 1;
+    }
+    int made = 0, kept = 0, rc = 0;
+    for (int i = 0; i < n; i++) {
+        struct lt_lesson *ls = lt_lesson_load(rt, it[i].lesson_path, err, sizeof err);
+        char *text = ls ? tui_ws_template(ls, it[i].block, lt_runtime_lang(rt)) : NULL;
+        int r = text ? create_once(it[i].file, text, err, sizeof err) : -1;
+        if (r < 0) {
+            fprintf(stderr, "vramlab: %s\n", ls && !text ? "out of memory" : err);
+            rc = 1;
+        } else {
+            fprintf(out, "  %s  %s\n", r ? "created" : "kept   ", it[i].file);
+            made += r, kept += !r;
+        }
+        free(text);
+        lt_lesson_free(ls);
+    }
+    fprintf(out, "%d exercise file(s) in %s: %d created, %d already there (left as they are).\n"
+                 "Next: vramlab watch %s\n", n, ws_dir, made, kept, ws_dir);
+    tui_ws_free(it, n);
+    return rc;
+}
