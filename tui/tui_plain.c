@@ -49,18 +49,42 @@ static void print_inline(FILE *f, const char *text)
     lt_markup_spans(text, plain_spans, f);
 }
 
+struct strip {
+    char *out;
+    size_t used, cap;
+};
+
+static void strip_span(void *ud, enum lt_span s, const char *p, size_t len)
+{
+    struct strip *st = ud;
+    if (st->used + len >= st->cap) len = st->cap - st->used - 1;
+    memcpy(st->out + st->used, p, len);
+    st->used += len;
+    st->out[st->used] = 0;
+}
+
+/* A table cell without its **emphasis** / `code` markers, so widths line up. */
+static const char *plain_cell(const char *cell, char *buf, size_t n)
+{
+    struct strip st = {buf, 0, n};
+    buf[0] = 0;
+    lt_markup_spans(cell, strip_span, &st);
+    return buf;
+}
+
 static void print_table(FILE *f, const struct lt_mk_block *b)
 {
     int w[64] = {0}, cols = b->cols < 64 ? b->cols : 64;
+    char buf[1024];
     for (int r = 0; r < b->rows; r++)
         for (int c = 0; c < cols; c++) {
-            int cw = tui_str_width(b->cells[r * b->cols + c]);
+            int cw = tui_str_width(plain_cell(b->cells[r * b->cols + c], buf, sizeof buf));
             if (cw > w[c]) w[c] = cw;
         }
     for (int r = 0; r < b->rows; r++) {
         fputs("  ", f);
         for (int c = 0; c < cols; c++) {
-            const char *cell = b->cells[r * b->cols + c];
+            const char *cell = plain_cell(b->cells[r * b->cols + c], buf, sizeof buf);
             fprintf(f, "%s%s", c ? " | " : "", cell);
             if (c + 1 < cols)
                 for (int k = tui_str_width(cell); k < w[c]; k++) fputc(' ', f);

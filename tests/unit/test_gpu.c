@@ -331,6 +331,68 @@ static void test_copy_rules(void **s)
     gpu_close(dev);
 }
 
+static void test_plateaus(void **s)
+{
+    /* A host ladder measured on this project's machine (4 KiB .. 1 GiB, x2): L1, L2, L3, DRAM,
+     * with DRAM creeping up (TLB) rather than stepping. */
+    double ns[] = {1.43, 1.44, 1.53, 3.41, 4.31, 4.31, 4.98, 6.47, 12.34, 15.44,
+                   16.36, 114.55, 143.77, 154.6, 161.38, 174.72, 188.66, 262.87, 300.32};
+    uint64_t b[19];
+    for (int i = 0; i < 19; i++) b[i] = 4096ull << i;
+    struct gpu_plateau p[8];
+    int n = gpu_plateaus(b, ns, 19, true, p, 8);
+    assert_int_equal(n, 4);
+    assert_string_equal(p[0].label, "L1");
+    assert_int_equal(p[0].from_bytes, 4096);
+    assert_int_equal(p[0].to_bytes, 16384);
+    assert_string_equal(p[1].label, "L2");
+    assert_true(fabs(p[1].ns - 4.31) < 1e-9);
+    assert_string_equal(p[2].label, "L3");
+    assert_int_equal(p[2].to_bytes, 4ull << 20);
+    assert_string_equal(p[3].label, "DRAM");
+    assert_true(p[3].ns > 150 && p[3].ns < 175); /* the median, not the TLB-inflated tail */
+    /* without dram_last the last plateau is just the next level */
+    n = gpu_plateaus(b, ns, 19, false, p, 8);
+    assert_string_equal(p[n - 1].label, "L4");
+    /* a flat ladder is one plateau; a lone point between two jumps is a transition, not a level */
+    double flat[] = {100, 101, 99, 100};
+    assert_int_equal(gpu_plateaus(b, flat, 4, true, p, 8), 1);
+    assert_string_equal(p[0].label, "L1");
+    double lone[] = {1, 1, 10, 100, 100};
+    assert_int_equal(gpu_plateaus(b, lone, 5, true, p, 8), 2);
+    assert_int_equal(p[1].from_bytes, b[3]);
+    /* the simulator's ladder: its own L1/L2 sizes come back out of the measurement */
+    struct gpu_profile prof;
+    char err[256];
+    assert_int_equal(gpu_profile_load(".", "rtx3090", &prof, err, sizeof err), GPU_OK);
+    double sim[19];
+    for (int i = 0; i < 19; i++) sim[i] = gpu_sim_latency_ns(&prof, b[i]);
+    n = gpu_plateaus(b, sim, 19, true, p, 8);
+    assert_int_equal(n, 3);
+    assert_true(p[0].to_bytes <= (uint64_t)prof.l1_bytes && fabs(p[0].ns - prof.l1_ns) < 1e-9);
+    assert_true(p[1].to_bytes <= prof.info.l2_bytes);
+    assert_string_equal(p[2].label, "DRAM");
+}
+
+static void test_validity_warnings(void **s)
+{
+    /* few ticks: a real (non-simulated) result with a best time under 20 timer ticks */
+    struct gpu_result r = {0};
+    double t[] = {1e-6, 1.02e-6, 1.01e-6};
+    gpu_stats(&r, t, 3);
+    assert_false(r.warn & GPU_WARN_SPREAD);
+    assert_string_equal(gpu_warn_str(GPU_WARN_SMALL_ARRAY), "array smaller than 4x the last-level cache");
+    /* host STREAM on fewer threads than CPUs is flagged */
+    struct gpu_host_info h;
+    gpu_host_info(&h);
+    if (h.threads > 1) {
+        assert_int_equal(gpu_host_bench(GPU_HOST_TRIAD, 1u << 20, 1, 2, &r, NULL), GPU_OK);
+        assert_true(r.warn & GPU_WARN_THREADS);
+    }
+    assert_int_equal(gpu_host_bench(GPU_HOST_TRIAD, 1u << 20, h.threads, 2, &r, NULL), GPU_OK);
+    assert_false(r.warn & GPU_WARN_THREADS);
+}
+
 static void test_fault_injection(void **s)
 {
     /* Every allocation of an experiment can fail; whichever does, nothing stays allocated. */
@@ -364,7 +426,8 @@ int main(void)
         cmocka_unit_test(test_profiles_consistent), cmocka_unit_test(test_profile_errors),
         cmocka_unit_test(test_host_bench), cmocka_unit_test(test_host_latency),
         cmocka_unit_test(test_bench_latency_sim), cmocka_unit_test(test_copy_rules),
-        cmocka_unit_test(test_fault_injection),
+        cmocka_unit_test(test_fault_injection), cmocka_unit_test(test_plateaus),
+        cmocka_unit_test(test_validity_warnings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
