@@ -15,8 +15,9 @@ struct lt_lesson {
     char *path;
     char id[32];
     int chapter;
-    int ref; /* the lesson table */
+    int ref; /* a private copy of the lesson table (copy_value): what the C side reads */
     int nblocks;
+    unsigned char *kinds; /* enum lt_block_kind of each block, from the validator's records */
     /* the experiment being run */
     enum lt_run_state state;
     lua_State *co;
@@ -96,6 +97,67 @@ static void push_module_fn(lua_State *L, const char *fn)
     lua_pop(L, 1);
 }
 
+/* Field k of the table at idx, read raw. Lesson tables are sandbox data: a metatable a lesson
+ * put on them after validation must not run (here no limit is armed), and what is read may
+ * have any type (every reader copes with NULL strings). */
+static int field(lua_State *L, int idx, const char *k)
+{
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) != LUA_TTABLE) {
+        lua_pushnil(L);
+        return LUA_TNIL;
+    }
+    lua_pushstring(L, k);
+    return lua_rawget(L, idx);
+}
+
+/* The string at idx, or NULL: never a number converted on the stack, whose string nothing would
+ * anchor once it is popped. */
+static const char *str(lua_State *L, int idx)
+{
+    return lua_type(L, idx) == LUA_TSTRING ? lua_tostring(L, idx) : NULL;
+}
+
+/* Push a copy of the value at idx: tables are copied (raw reads, shared and cyclic tables copied
+ * once, metatables dropped), anything else is pushed as it is. The C side reads lessons from such
+ * a copy, which no lesson code can reach: what an experiment does to its own tables later (types
+ * changed, metatables set, strings replaced and collected) cannot reach a pointer handed out
+ * here. `seen` maps originals to copies. */
+static void copy_value(lua_State *L, int idx, int seen, int depth)
+{
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) != LUA_TTABLE) {
+        lua_pushvalue(L, idx);
+        return;
+    }
+    lua_pushvalue(L, idx);
+    if (lua_rawget(L, seen) != LUA_TNIL) return;
+    lua_pop(L, 1);
+    if (depth > 32) luaL_error(L, "lesson data nested deeper than 32 tables");
+    luaL_checkstack(L, 8, "lesson data");
+    lua_newtable(L);
+    int dst = lua_gettop(L);
+    lua_pushvalue(L, idx);
+    lua_pushvalue(L, dst);
+    lua_rawset(L, seen);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        copy_value(L, -1, seen, depth + 1);
+        lua_pushvalue(L, -3);
+        lua_insert(L, -2);
+        lua_rawset(L, dst);
+        lua_pop(L, 1);
+    }
+}
+
+/* copy(t) -> the copy (protected: it allocates) */
+static int copy_protected(lua_State *L)
+{
+    lua_newtable(L);
+    copy_value(L, 1, lua_gettop(L), 0);
+    return 1;
+}
+
 /* Pushes the block's kind string (from the validator's record) or nil. */
 static const char *block_kind_str(lua_State *L, int tbl_idx)
 {
@@ -136,16 +198,40 @@ struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *
     ls->rt = rt;
     ls->vm = vm;
     ls->path = strdup(path);
-    lua_getfield(L, -1, "id");
-    snprintf(ls->id, sizeof ls->id, "%s", lua_tostring(L, -1));
-    lua_getfield(L, -2, "chapter");
+    field(L, -1, "id");
+    snprintf(ls->id, sizeof ls->id, "%s", str(L, -1) ? str(L, -1) : "?");
+    field(L, -2, "chapter");
     ls->chapter = (int)lua_tointeger(L, -1);
     lua_pop(L, 2);
     ls->nblocks = (int)lua_rawlen(L, -1);
-    ls->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    ls->kinds = calloc((size_t)ls->nblocks + 1, 1);
+    for (int i = 0; ls->kinds && i < ls->nblocks; i++) {
+        lua_rawgeti(L, -1, i + 1);
+        const char *k = block_kind_str(L, -1);
+        lua_pop(L, 1);
+        ls->kinds[i] = k && !strcmp(k, "experiment") ? LT_BLOCK_EXPERIMENT
+                       : k && !strcmp(k, "exercise") ? LT_BLOCK_EXERCISE
+                                                     : LT_BLOCK_TEXT;
+    }
+    lua_pushcfunction(L, copy_protected);
+    lua_insert(L, -2);
+    int st = lua_pcall(L, 1, 1, 0);
+    ls->ref = st == LUA_OK ? luaL_ref(L, LUA_REGISTRYINDEX) : LUA_NOREF;
     ls->co_ref = LUA_NOREF;
     ls->tries = calloc((size_t)ls->nblocks, sizeof *ls->tries);
     ls->solved = calloc((size_t)ls->nblocks, sizeof *ls->solved);
+    if (st != LUA_OK) {
+        snprintf(err, n, "%s:1: the lesson could not be copied: %s", path,
+                 str(L, -1) ? str(L, -1) : "out of memory");
+        lua_pop(L, 1);
+        lt_lesson_free(ls);
+        return NULL;
+    }
+    if (!ls->kinds) {
+        snprintf(err, n, "out of memory");
+        lt_lesson_free(ls);
+        return NULL;
+    }
     if (!ls->path || !ls->tries || !ls->solved) {
         snprintf(err, n, "out of memory");
         lt_lesson_free(ls);
@@ -162,6 +248,7 @@ void lt_lesson_free(struct lt_lesson *ls)
     free(ls->path);
     free(ls->tries);
     free(ls->solved);
+    free(ls->kinds);
     free(ls);
 }
 
@@ -187,9 +274,9 @@ static const char *lang_field(const struct lt_lesson *ls, const char *k)
 {
     lua_State *L = ls->vm->L;
     const char *s = NULL;
-    if (lua_getfield(L, -1, k) == LUA_TTABLE) {
-        lua_getfield(L, -1, ls->rt->lang);
-        s = lua_tostring(L, -1);
+    if (field(L, -1, k) == LUA_TTABLE) {
+        field(L, -1, ls->rt->lang);
+        s = str(L, -1);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -206,13 +293,8 @@ const char *lt_lesson_title(const struct lt_lesson *ls)
 
 enum lt_block_kind lt_lesson_block_kind(const struct lt_lesson *ls, int i)
 {
-    lua_State *L = ls->vm->L;
-    push_block(ls, i);
-    const char *k = block_kind_str(L, -1);
-    lua_pop(L, 1);
-    if (k && !strcmp(k, "experiment")) return LT_BLOCK_EXPERIMENT;
-    if (k && !strcmp(k, "exercise")) return LT_BLOCK_EXERCISE;
-    return LT_BLOCK_TEXT;
+    if (i < 0 || i >= ls->nblocks) return LT_BLOCK_TEXT;
+    return (enum lt_block_kind)ls->kinds[i];
 }
 
 const char *lt_lesson_block_text(const struct lt_lesson *ls, int i)
@@ -222,8 +304,8 @@ const char *lt_lesson_block_text(const struct lt_lesson *ls, int i)
     push_block(ls, i);
     switch (lt_lesson_block_kind(ls, i)) {
     case LT_BLOCK_TEXT:
-        lua_getfield(L, -1, ls->rt->lang);
-        s = lua_tostring(L, -1);
+        field(L, -1, ls->rt->lang);
+        s = str(L, -1);
         lua_pop(L, 1);
         break;
     case LT_BLOCK_EXPERIMENT: s = lang_field(ls, "intro"); break;
@@ -246,8 +328,8 @@ const char *lt_lesson_block_id(const struct lt_lesson *ls, int i)
     lua_State *L = ls->vm->L;
     if (lt_lesson_block_kind(ls, i) == LT_BLOCK_TEXT) return NULL;
     push_block(ls, i);
-    lua_getfield(L, -1, "id");
-    const char *s = lua_tostring(L, -1); /* anchored by the block table */
+    field(L, -1, "id");
+    const char *s = str(L, -1); /* anchored by the block table */
     lua_pop(L, 2);
     return s;
 }
@@ -258,16 +340,19 @@ int lt_lesson_panels(const struct lt_lesson *ls, int block, struct lt_panel *out
     int n = 0;
     if (lt_lesson_block_kind(ls, block) != LT_BLOCK_EXPERIMENT) return 0;
     push_block(ls, block);
-    lua_getfield(L, -1, "panels");
+    if (field(L, -1, "panels") != LUA_TTABLE) {
+        lua_pop(L, 2);
+        return 0;
+    }
     for (int i = 1; n < max && lua_rawgeti(L, -1, i) == LUA_TTABLE; i++) {
         struct lt_panel *p = &out[n++];
         memset(p, 0, sizeof *p);
-        lua_getfield(L, -1, "id"), p->id = lua_tostring(L, -1), lua_pop(L, 1);
-        lua_getfield(L, -1, "kind"), p->kind = lua_tostring(L, -1), lua_pop(L, 1);
-        lua_getfield(L, -1, "unit"), p->unit = lua_tostring(L, -1), lua_pop(L, 1);
-        lua_getfield(L, -1, "x"), p->x_label = lua_tostring(L, -1), lua_pop(L, 1);
-        lua_getfield(L, -1, "y"), p->y_label = lua_tostring(L, -1), lua_pop(L, 1);
-        lua_getfield(L, -1, "logx"), p->logx = lua_toboolean(L, -1), lua_pop(L, 1);
+        field(L, -1, "id"), p->id = str(L, -1), lua_pop(L, 1);
+        field(L, -1, "kind"), p->kind = str(L, -1), lua_pop(L, 1);
+        field(L, -1, "unit"), p->unit = str(L, -1), lua_pop(L, 1);
+        field(L, -1, "x"), p->x_label = str(L, -1), lua_pop(L, 1);
+        field(L, -1, "y"), p->y_label = str(L, -1), lua_pop(L, 1);
+        field(L, -1, "logx"), p->logx = lua_toboolean(L, -1), lua_pop(L, 1);
         p->title = lang_field(ls, "title");
         lua_pop(L, 1);
     }
@@ -297,6 +382,29 @@ static void run_end(struct lt_lesson *ls, enum lt_run_state st)
     ls->state = st;
 }
 
+static int start_protected(lua_State *L)
+{
+    struct lt_lesson *ls = lua_touserdata(L, 1);
+    int block = (int)lua_tointeger(L, 2);
+    lua_State *co = lua_newthread(L);
+    push_block(ls, block);
+    lua_newtable(L);
+    copy_value(L, -2, lua_gettop(L), 0); /* new_ex gives lesson code its panels: not ours */
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+    field(L, -1, "run");
+    push_module_fn(L, "new_ex");
+    lua_pushvalue(L, -3);
+    lua_pushstring(L, ls->rt->lang);
+    lua_pushboolean(L, ls->rt->dev->info.simulated);
+    lua_call(L, 3, 1);
+    lua_xmove(L, co, 2); /* run, ex */
+    lua_pop(L, 1);       /* the block; the thread is on top */
+    ls->co_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    ls->co = co;
+    return 0;
+}
+
 enum lt_run_state lt_lesson_run_start(struct lt_lesson *ls, int block, char *err, size_t n)
 {
     lua_State *L = ls->vm->L;
@@ -309,17 +417,20 @@ enum lt_run_state lt_lesson_run_start(struct lt_lesson *ls, int block, char *err
         return LT_RUN_FAILED;
     }
     ls->vm->generation++;
-    ls->co = lua_newthread(L);
-    ls->co_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    push_block(ls, block);
-    lua_getfield(L, -1, "run");
-    push_module_fn(L, "new_ex");
-    lua_pushvalue(L, -3);
-    lua_pushstring(L, ls->rt->lang);
-    lua_pushboolean(L, ls->rt->dev->info.simulated);
-    lua_call(L, 3, 1);
-    lua_xmove(L, ls->co, 2); /* run, ex */
-    lua_pop(L, 1);
+    /* Armed and protected: new_ex reads the block (sandbox data, maybe changed by an earlier
+     * run), and a lesson that left the heap full must fail here, not panic the process. */
+    lua_pushcfunction(L, start_protected);
+    lua_pushlightuserdata(L, ls);
+    lua_pushinteger(L, block);
+    lt_vm_arm(ls->vm, L);
+    int st = lua_pcall(L, 2, 0, 0);
+    lt_vm_disarm(ls->vm);
+    if (st != LUA_OK) {
+        lt_vm_errmsg(ls->vm, st, err, n);
+        lua_pop(L, 1);
+        emit_status(ls->rt, err);
+        return LT_RUN_FAILED;
+    }
     ls->nargs = 1;
     ls->run_block = block;
     ls->state = LT_RUN_BUSY;
@@ -333,21 +444,27 @@ enum lt_run_state lt_lesson_run_step(struct lt_lesson *ls, char *err, size_t n)
     struct lt_runtime *rt = ls->rt;
     if (ls->state != LT_RUN_BUSY) return ls->state;
     for (;;) {
+        bool measured = rt->job != NULL;
         if (rt->job) {
             if (rt->async && !lt_job_poll(rt)) return LT_RUN_BUSY;
             lt_job_wait(rt);
         }
         int nres = 0;
-        lt_vm_arm(ls->vm, ls->co);
+        /* A fresh budget for the first resume and after a measurement; a lesson that yields on
+         * its own goes on with what it has left, or it would never be stopped. The coroutine
+         * keeps its hook afterwards: sandboxed code that resumes it later is still limited. */
+        if (measured || ls->nargs) lt_vm_arm(ls->vm, ls->co);
+        else lt_vm_continue(ls->vm, ls->co);
         int st = lua_resume(ls->co, ls->vm->L, ls->nargs, &nres);
-        lua_sethook(ls->co, NULL, 0, 0);
+        lt_vm_disarm(ls->vm);
         ls->nargs = 0;
         if (st != LUA_YIELD && st != LUA_OK) {
             struct lt_vm tmp = *ls->vm;
             tmp.L = ls->co;
             lt_vm_errmsg(&tmp, st, err, n);
         } else if (ls->vm->tripped) { /* stopped, and a pcall in the lesson swallowed it */
-            snprintf(err, n, "%s: stopped: the experiment ran past the sandbox limit", ls->path);
+            snprintf(err, n, "%s:%d: stopped: the experiment ran past the sandbox limit", ls->path,
+                     ls->vm->chunk_line > 0 ? ls->vm->chunk_line : 1);
             st = LUA_ERRRUN;
         }
         if (st == LUA_YIELD) {
@@ -370,11 +487,13 @@ void lt_lesson_run_cancel(struct lt_lesson *ls)
     if (ls->state != LT_RUN_BUSY) return;
     ls->rt->cancel = 1;
     lt_job_wait(ls->rt);
+    lt_vm_arm(ls->vm, ls->co); /* pending __close handlers are lesson code: limited */
 #if LUA_VERSION_RELEASE_NUM >= 50406
     lua_closethread(ls->co, ls->vm->L);
 #else
     lua_resetthread(ls->co);
 #endif
+    lt_vm_disarm(ls->vm);
     run_end(ls, LT_RUN_CANCELLED);
     emit_status(ls->rt, "cancelled");
 }
@@ -389,27 +508,27 @@ bool lt_lesson_exercise(const struct lt_lesson *ls, int block, struct lt_exercis
     memset(out, 0, sizeof *out);
     if (lt_lesson_block_kind(ls, block) != LT_BLOCK_EXERCISE) return false;
     push_block(ls, block);
-    lua_getfield(L, -1, "id"), out->id = lua_tostring(L, -1), lua_pop(L, 1);
-    lua_getfield(L, -1, "kind"), out->kind = lua_tostring(L, -1), lua_pop(L, 1);
-    lua_getfield(L, -1, "unit"), out->unit = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
+    field(L, -1, "id"), out->id = str(L, -1), lua_pop(L, 1);
+    field(L, -1, "kind"), out->kind = str(L, -1), lua_pop(L, 1);
+    field(L, -1, "unit"), out->unit = str(L, -1) ? str(L, -1) : "";
     lua_pop(L, 1);
-    lua_getfield(L, -1, "entry"), out->entry = lua_tostring(L, -1), lua_pop(L, 1);
-    lua_getfield(L, -1, "starter"), out->starter = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
+    field(L, -1, "entry"), out->entry = str(L, -1), lua_pop(L, 1);
+    field(L, -1, "starter"), out->starter = str(L, -1) ? str(L, -1) : "";
     lua_pop(L, 1);
-    if (lua_getfield(L, -1, "hints") == LUA_TTABLE) {
+    if (field(L, -1, "hints") == LUA_TTABLE) {
         for (int i = 1; i <= 8 && lua_rawgeti(L, -1, i) == LUA_TTABLE; i++) {
-            lua_getfield(L, -1, ls->rt->lang);
-            out->hints[out->nhints++] = lua_tostring(L, -1);
+            field(L, -1, ls->rt->lang);
+            out->hints[out->nhints++] = str(L, -1);
             lua_pop(L, 2);
         }
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
     out->prompt = lang_field(ls, "prompt");
-    if (lua_getfield(L, -1, "choices") == LUA_TTABLE) {
+    if (field(L, -1, "choices") == LUA_TTABLE) {
         for (int i = 1; i <= 10 && lua_rawgeti(L, -1, i) == LUA_TTABLE; i++) {
-            lua_getfield(L, -1, ls->rt->lang);
-            out->choices[out->nchoices++] = lua_tostring(L, -1);
+            field(L, -1, ls->rt->lang);
+            out->choices[out->nchoices++] = str(L, -1);
             lua_pop(L, 2);
         }
         lua_pop(L, 1);
@@ -437,7 +556,7 @@ bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char 
     lua_pushboolean(L, ls->rt->dev->info.simulated);
     lt_vm_arm(ls->vm, L);
     int st = lua_pcall(L, 5, 2, 0);
-    lua_sethook(L, NULL, 0, 0);
+    lt_vm_disarm(ls->vm);
     bool ok = false;
     if (st == LUA_OK && ls->vm->tripped) {
         snprintf(feedback, n, "stopped: the answer ran past the sandbox limit");
@@ -493,13 +612,13 @@ static void add_entry(struct scan *s, const char *path)
     push_block(ls, -1);
     static const char *const langs[] = {"en", "zh"};
     for (int l = 0; l < 2; l++) {
-        lua_getfield(L, -1, "title");
-        lua_getfield(L, -1, langs[l]);
-        e->title[l] = strdup(lua_tostring(L, -1));
+        field(L, -1, "title");
+        field(L, -1, langs[l]);
+        e->title[l] = strdup(str(L, -1) ? str(L, -1) : "?");
         lua_pop(L, 2);
-        lua_getfield(L, -1, "chapter_title");
-        lua_getfield(L, -1, langs[l]);
-        e->chapter_title[l] = strdup(lua_tostring(L, -1));
+        field(L, -1, "chapter_title");
+        field(L, -1, langs[l]);
+        e->chapter_title[l] = strdup(str(L, -1) ? str(L, -1) : "?");
         lua_pop(L, 2);
     }
     lua_pop(L, 1);

@@ -15,8 +15,11 @@ while [ $# -gt 0 ]; do
 done
 pass=0 fail=0 skip=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -rf "$log" "$state"' EXIT
 export VRAMLAB_DATADIR="$(pwd)" LC_ALL=C.UTF-8
+# saved progress and REPL history of every test go to a scratch folder, never the real home
+state=$(mktemp -d)
+export XDG_STATE_HOME="$state"
 
 note() { printf '%s\n' "$*"; }
 

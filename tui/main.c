@@ -36,7 +36,8 @@ struct opts {
 
 static void usage(FILE *f)
 {
-    fputs("usage: vramlab [options] [LESSON]          the tutor (plain lesson list when not a tty)\n"
+    fputs("usage: vramlab [options] [LESSON]          the tutor (plain lesson list when not a tty);\n"
+          "                                           in it, : opens a Lua sandbox (REPL)\n"
           "       vramlab [options] list              chapters and sections\n"
           "       vramlab [options] info [--json]     device and host summary\n"
           "       vramlab [options] run LESSON [--json]  run a lesson headless\n"

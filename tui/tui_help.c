@@ -27,7 +27,9 @@ static const struct help_row rows[] = {
      "取消正在运行的实验、结束答案编辑、关闭帮助"},
     {"n  p", "next / previous section", "下一节 / 上一节"},
     {"L", "switch language: English / 中文", "切换语言：English / 中文"},
-    {"?", "this help", "本帮助"},
+    {":  F2", "the sandbox: a Lua prompt with the lesson modules and plot.* (also s in the menu)",
+     "沙箱：带课程模块和 plot.* 的 Lua 提示符（菜单中也可按 s）"},
+    {"?  F1", "this help (F1 also inside the sandbox)", "本帮助（沙箱中用 F1）"},
     {"q", "back to the menu; in the menu, quit", "返回菜单；在菜单中退出"},
     {"Ctrl-C", "quit now (the terminal is restored)", "立即退出（终端会恢复原状）"},
     {"mouse", "wheel scrolls; a click opens a section, runs an experiment, picks a choice",
@@ -35,6 +37,16 @@ static const struct help_row rows[] = {
     {"", "", ""},
     {"answer field", "← → Home End Backspace Delete edit; Enter submits; Esc stops editing",
      "← → Home End Backspace Delete 编辑；Enter 提交；Esc 结束编辑"},
+    {"sandbox", "Enter runs (an unfinished chunk continues with >>); ↑ ↓ history (saved); "
+                "Ctrl-A E K U W edit; PgUp PgDn scroll; Esc drops unfinished input, then goes back",
+     "Enter 运行（未完成的代码块以 >> 继续）；↑ ↓ 历史（会保存）；Ctrl-A E K U W 编辑；"
+     "PgUp PgDn 滚动；Esc 先放弃未完成的输入，再返回"},
+    {"progress", "◐ visited, ✓ every exercise solved; saved in $XDG_STATE_HOME/vramlab "
+                 "(`vramlab progress`, `vramlab reset`)",
+     "◐ 已学习，✓ 练习全部答对；保存在 $XDG_STATE_HOME/vramlab（`vramlab progress`、`vramlab reset`）"},
+    {"REPLAY", "--replay FILE: the numbers were recorded on the machine named in the status line, "
+               "not measured here",
+     "--replay 文件：数字来自状态栏所示机器上的记录，不是在本机测量的"},
     {"", "", ""},
     {"measured", "a number measured on this machine (green)", "在本机实测的数字（绿色）"},
     {"SIM", "SIMULATED: from the GPU simulator's model, not a measurement (magenta, ▓)",

@@ -1,5 +1,5 @@
 /* tui_menu.c - the lesson menu: chapters and their sections from lt_catalog_scan, a mark for
- * started / done (kept in memory), broken lessons with their file:line error, the backend line
+ * started / done (from the saved progress), broken lessons with their file:line error, the backend line
  * (with the reason the real GPU did not open) and the language. */
 #include <curses.h>
 #include <limits.h>
@@ -71,8 +71,8 @@ static void build(struct tui_app *a, int width)
         if (e->error) para(a, e->error, TS_DIM, "          ", width, i);
     }
     tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
-    para(a, TUI_TR(a, "Enter opens a section · ? shows every key · q quits",
-                   "Enter 打开小节 · ? 查看所有按键 · q 退出"),
+    para(a, TUI_TR(a, "Enter opens a section · : opens the Lua sandbox · ? shows every key · q quits",
+                   "Enter 打开小节 · : 打开 Lua 沙箱 · ? 查看所有按键 · q 退出"),
          TS_DIM, "", width, -1);
     tui_lb_free(&b);
     a->menu_width = width;

@@ -1,2 +1,454 @@
+/* tui_present.c - `vramlab present [LESSON]`: a lesson for a projector. One step on screen at a
+ * time (a title slide, then each text, experiment and exercise block), large-type key figures,
+ * nothing else: no menu, no panes, a dim line on top and at the bottom. An experiment runs when
+ * its step is reached and Enter is pressed (live, or from --replay); its key figure - the last
+ * measured or simulated bar or gauge - is drawn in a 5-row block font with its unit and how it
+ * was obtained. Made to be read at 80x24 from the back of a room. Keys: space / → / PgDn next,
+ * ← / Backspace / PgUp back, Enter run, Esc cancel, ↑↓ scroll a long step, N / P next / previous
+ * lesson, L language, q quit. */
+#include <curses.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "tui.h"
-int tui_present(struct lt_runtime *rt, const struct tui_opts *opts) { (void)rt; (void)opts; return 0; }
+#include "tui_bigfont.h"
+#include "tui_panel.h"
+#include "tui_record.h"
+#include "tui_render.h"
+#include "tui_term.h"
+#include "tui_wrap.h"
+
+struct figure {
+    bool have;
+    double value;
+    char label[128], unit[32];
+    enum lt_style style;
+};
+
+struct present {
+    struct lt_runtime *rt;
+    const struct tui_opts *opts;
+    struct lt_catalog_entry *cat;
+    int ncat, ci;
+    struct lt_lesson *ls;
+    char err[1024];
+    int step, nsteps; /* step 0: the title slide; step k: block k-1 */
+    int top;          /* scroll inside a step */
+    struct tui_panelset *ps;
+    int ps_block;     /* the experiment ps belongs to (-1: none) */
+    enum lt_run_state state;
+    bool running, replaying;
+    struct tui_player player;
+    char run_err[1024];
+    struct figure fig;
+    char backend[256];
+    char notice[256];
+    bool ascii, quit, dirty;
+};
+
+static bool zh(const struct present *p) { return !strcmp(lt_runtime_lang(p->rt), "zh"); }
+#define TR(p, en, zh_) (zh(p) ? (zh_) : (en))
+
+static int block_of(const struct present *p) { return p->step - 1; }
+
+static bool is_exp(const struct present *p, int b)
+{
+    return p->ls && b >= 0 && b < lt_lesson_nblocks(p->ls) &&
+           lt_lesson_block_kind(p->ls, b) == LT_BLOCK_EXPERIMENT;
+}
+
+/* ---- running --------------------------------------------------------------------------------- */
+
+static void sink(void *ud, const struct lt_event *ev)
+{
+    struct present *p = ud;
+    if (!p->ps || !p->running) return;
+    if (!p->replaying) tui_rec_event(p->opts->rec, ev);
+    tui_panelset_apply(p->ps, ev);
+    /* the key figure: the last bar or gauge that was measured or simulated (a theoretical peak
+     * or a reference figure is context, not the result) */
+    if ((ev->type == LT_EV_BAR || ev->type == LT_EV_GAUGE) &&
+        (ev->style == LT_MEASURED || ev->style == LT_SIMULATED || !p->fig.have)) {
+        p->fig.have = true;
+        p->fig.value = ev->value;
+        p->fig.style = ev->style;
+        snprintf(p->fig.label, sizeof p->fig.label, "%s", ev->series ? ev->series : "");
+        snprintf(p->fig.unit, sizeof p->fig.unit, "%s", ev->unit ? ev->unit : "");
+    }
+    p->dirty = true;
+}
+
+static void replay_sink(void *ud, const struct lt_event *ev) { sink(ud, ev); }
+
+static void finish(struct present *p, enum lt_run_state st, const char *err)
+{
+    if (!p->replaying) tui_rec_end(p->opts->rec, st, st == LT_RUN_FAILED ? err : "");
+    p->running = p->replaying = false;
+    p->state = st;
+    snprintf(p->run_err, sizeof p->run_err, "%s", err ? err : "");
+    p->dirty = true;
+}
+
+static void cancel(struct present *p)
+{
+    if (!p->running) return;
+    if (!p->replaying) lt_lesson_run_cancel(p->ls);
+    finish(p, LT_RUN_CANCELLED, "");
+}
+
+/* The step's experiment panels, fresh (a new step or a new run). */
+static void reset_panels(struct present *p, int b)
+{
+    cancel(p);
+    tui_panelset_free(p->ps);
+    p->ps = NULL;
+    p->ps_block = -1;
+    p->state = LT_RUN_IDLE;
+    p->run_err[0] = 0;
+    memset(&p->fig, 0, sizeof p->fig);
+    if (!is_exp(p, b) || !(p->ps = tui_panelset_new(p->ascii))) return;
+    struct lt_panel pn[32];
+    int n = lt_lesson_panels(p->ls, b, pn, 32);
+    tui_panelset_declare(p->ps, pn, n);
+    tui_panelset_set_tag(p->ps, p->opts->replay ? "REPLAY" : NULL);
+    p->ps_block = b;
+}
+
+static void run(struct present *p)
+{
+    int b = block_of(p);
+    if (!is_exp(p, b) || p->running) return;
+    reset_panels(p, b);
+    if (!p->ps) return;
+    p->running = true;
+    const char *eid = lt_lesson_block_id(p->ls, b);
+    if (p->opts->replay) {
+        const struct tui_replay_run *r = tui_replay_find(p->opts->replay, lt_lesson_id(p->ls), eid);
+        if (!r) {
+            char e[512];
+            snprintf(e, sizeof e, TR(p, "REPLAY: the recording has no run of this experiment; nothing was measured.",
+                                     "回放：记录里没有这个实验；没有进行任何测量。"));
+            p->replaying = true;
+            finish(p, LT_RUN_FAILED, e);
+            return;
+        }
+        p->replaying = true;
+        tui_player_start(&p->player, r, tui_now(), 2.0);
+        return;
+    }
+    tui_rec_begin(p->opts->rec, lt_lesson_id(p->ls), eid, lt_lesson_block_title(p->ls, b));
+    enum lt_run_state st = lt_lesson_run_start(p->ls, b, p->run_err, sizeof p->run_err);
+    if (st != LT_RUN_BUSY) finish(p, st, p->run_err);
+}
+
+static void tick(struct present *p)
+{
+    if (!p->running) return;
+    if (p->replaying) {
+        if (tui_player_step(&p->player, tui_now(), replay_sink, p)) {
+            const struct tui_replay_run *r = p->player.run;
+            finish(p, !strcmp(r->state, "failed") ? LT_RUN_FAILED
+                      : !strcmp(r->state, "cancelled") ? LT_RUN_CANCELLED : LT_RUN_DONE, r->error);
+        }
+        return;
+    }
+    char err[1024] = "";
+    enum lt_run_state st = lt_lesson_run_step(p->ls, err, sizeof err);
+    if (st != LT_RUN_BUSY) finish(p, st, err);
+}
+
+/* ---- lessons and steps ------------------------------------------------------------------------ */
+
+static void go_step(struct present *p, int s)
+{
+    if (s < 0) s = 0;
+    if (s >= p->nsteps) s = p->nsteps - 1;
+    if (s == p->step && p->ls) return;
+    p->step = s;
+    p->top = 0;
+    reset_panels(p, block_of(p));
+    p->dirty = true;
+}
+
+static void open_lesson(struct present *p, int ci)
+{
+    cancel(p);
+    tui_panelset_free(p->ps);
+    p->ps = NULL;
+    lt_lesson_free(p->ls);
+    p->ls = NULL;
+    p->ci = ci;
+    p->err[0] = 0;
+    const char *path = ci >= 0 && ci < p->ncat ? p->cat[ci].path : p->opts->open_lesson;
+    if (path) p->ls = lt_lesson_load(p->rt, path, p->err, sizeof p->err);
+    else snprintf(p->err, sizeof p->err, "no lessons found");
+    p->nsteps = p->ls ? lt_lesson_nblocks(p->ls) + 1 : 1;
+    p->step = -1;
+    go_step(p, 0);
+}
+
+/* ---- drawing ---------------------------------------------------------------------------------- */
+
+static void blank(struct tui_lines *L)
+{
+    struct tui_lb b = {.L = L};
+    tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+}
+
+static void para(struct present *p, struct tui_lines *L, const char *s, int style, int width)
+{
+    struct tui_render_opts o = {width, zh(p) ? "zh" : "en", p->ascii, -1};
+    tui_render_para(L, s, strlen(s), style, true, "", style, &o);
+}
+
+static void markup(struct present *p, struct tui_lines *L, const char *s, int width)
+{
+    if (!s) return;
+    struct tui_render_opts o = {width, zh(p) ? "zh" : "en", p->ascii, -1};
+    tui_render_markup(L, s, strlen(s), &o);
+}
+
+static void title_slide(struct present *p, struct tui_lines *L, int width)
+{
+    char buf[512];
+    if (!p->ls) {
+        para(p, L, TR(p, "This lesson could not be loaded:", "这一课无法加载："), TS_BAD, width);
+        para(p, L, p->err, TS_PLAIN, width);
+        return;
+    }
+    snprintf(buf, sizeof buf, TR(p, "Chapter %d", "第 %d 章"), lt_lesson_chapter(p->ls));
+    para(p, L, buf, TS_DIM, width);
+    blank(L);
+    snprintf(buf, sizeof buf, "%s  %s", lt_lesson_id(p->ls), lt_lesson_title(p->ls));
+    para(p, L, buf, TS_H1, width);
+    blank(L);
+    para(p, L, p->backend, TS_DIM, width);
+    blank(L);
+    para(p, L, TR(p, "space: next step   ←: back   Enter: run an experiment   q: quit",
+                  "空格：下一步   ←：上一步   Enter：运行实验   q：退出"), TS_DIM, width);
+}
+
+static void exercise_step(struct present *p, struct tui_lines *L, int b, int width)
+{
+    struct lt_exercise_info x;
+    if (!lt_lesson_exercise(p->ls, b, &x)) return;
+    para(p, L, TR(p, "Question", "思考题"), TS_H1, width);
+    blank(L);
+    markup(p, L, x.prompt, width);
+    for (int i = 0; i < x.nchoices; i++) {
+        char first[16];
+        snprintf(first, sizeof first, "  %d) ", i + 1);
+        struct tui_render_opts o = {width, zh(p) ? "zh" : "en", p->ascii, -1};
+        const char *c = x.choices[i] ? x.choices[i] : "";
+        tui_render_para(L, c, strlen(c), TS_PLAIN, true, first, TS_MARK, &o);
+    }
+}
+
+/* The experiment step: its title, then either the intro and how to run it, or the key figure
+ * in big type over the panels. */
+static void experiment_step(struct present *p, struct tui_lines *L, int b, int width)
+{
+    const char *title = lt_lesson_block_title(p->ls, b);
+    para(p, L, title ? title : "", TS_H1, width);
+    blank(L);
+    if (p->state == LT_RUN_IDLE && !p->running) {
+        markup(p, L, lt_lesson_block_text(p->ls, b), width);
+        blank(L);
+        para(p, L, p->opts->replay ? TR(p, "[ Enter: play the recorded run ]", "[ Enter：播放记录的运行 ]")
+                                   : TR(p, "[ Enter: run it live ]", "[ Enter：现场运行 ]"),
+             TS_BUTTON, width);
+        return;
+    }
+    char num[64], big[128];
+    if (p->fig.have) {
+        tui_big_number(p->fig.value, num, sizeof num);
+        /* the unit in big type too when it fits; else it goes on the line below */
+        snprintf(big, sizeof big, "%s %s", num, p->fig.unit);
+        bool unit_big = *p->fig.unit && tui_big_width(big) > 0 && tui_big_width(big) <= width;
+        if (!unit_big) snprintf(big, sizeof big, "%s", num);
+        int style = p->fig.style == LT_SIMULATED ? TS_SIMULATED
+                    : p->fig.style == LT_MEASURED ? TS_MEASURED
+                    : p->fig.style == LT_THEORETICAL ? TS_THEORETICAL : TS_REFERENCE;
+        if (tui_big_width(big) <= width) tui_big_render(L, big, p->ascii, style);
+        else para(p, L, big, TS_EM, width); /* a narrow terminal: still the number */
+        static const char *const how_en[] = {"measured", "SIMULATED", "theoretical", "reference"};
+        static const char *const how_zh[] = {"实测", "SIMULATED 模拟", "理论值", "参考值"};
+        char line[512];
+        snprintf(line, sizeof line, "%s%s%s · %s%s", p->fig.label, unit_big ? "" : " · ",
+                 unit_big ? "" : p->fig.unit,
+                 zh(p) ? how_zh[p->fig.style] : how_en[p->fig.style],
+                 p->opts->replay ? (p->ascii ? " - REPLAY" : " · REPLAY") : "");
+        para(p, L, line, p->fig.style == LT_SIMULATED ? TS_SIMULATED : TS_EM, width);
+    } else {
+        para(p, L, p->running ? TR(p, "running…", "运行中…") : "", TS_DIM, width);
+    }
+    const char *st = p->ps ? tui_panelset_status(p->ps) : "";
+    if (p->state == LT_RUN_FAILED && *p->run_err) para(p, L, p->run_err, TS_BAD, width);
+    else if (*st) para(p, L, st, TS_DIM, width);
+    if (p->ps) {
+        blank(L);
+        tui_panelset_render(p->ps, L, width, p->ascii, zh(p) ? "zh" : "en");
+    }
+}
+
+static void draw(struct present *p)
+{
+    int rows = LINES, cols = COLS;
+    erase();
+    if (rows < 10 || cols < 40) {
+        tui_term_text(0, 0, cols, TR(p, "terminal too small - q quits", "终端太小，按 q 退出"), TS_BAD);
+        wnoutrefresh(stdscr);
+        doupdate();
+        return;
+    }
+    int width = cols - 4 < 76 ? cols - 4 : 76, x0 = (cols - width) / 2;
+    char left[512], right[128];
+    snprintf(left, sizeof left, "%s %s", p->ls ? lt_lesson_id(p->ls) : "",
+             p->ls ? lt_lesson_title(p->ls) : "vramlab");
+    snprintf(right, sizeof right, "%d / %d", p->step + 1, p->nsteps);
+    char *f = p->ascii ? tui_ascii_fold(left, strlen(left), NULL, NULL) : NULL;
+    tui_term_bar(0, cols, f ? f : left, right, TS_DIM);
+    free(f);
+    struct tui_lines L = {0};
+    int b = block_of(p);
+    if (p->step == 0 || !p->ls) title_slide(p, &L, width);
+    else if (lt_lesson_block_kind(p->ls, b) == LT_BLOCK_EXPERIMENT) experiment_step(p, &L, b, width);
+    else if (lt_lesson_block_kind(p->ls, b) == LT_BLOCK_EXERCISE) exercise_step(p, &L, b, width);
+    else markup(p, &L, lt_lesson_block_text(p->ls, b), width);
+    int body = rows - 3, max = L.n - body > 0 ? L.n - body : 0;
+    if (p->top > max) p->top = max;
+    /* a short step sits a little below the top, a title slide in the middle */
+    int y0 = 2;
+    if (p->step == 0 && L.n < body) y0 = 1 + (body - L.n) / 2;
+    for (int i = 0; i < body && p->top + i < L.n; i++)
+        tui_term_line(y0 + i, x0, width, &L.v[p->top + i], TS_PLAIN);
+    if (p->top < max) tui_term_text(rows - 2, cols - 2, 1, p->ascii ? "v" : "↓", TS_DIM);
+    tui_lines_free(&L);
+    const char *keys = is_exp(p, b) ? TR(p, "Enter run · space next · ← back · q quit", "Enter 运行 · 空格 下一步 · ← 返回 · q 退出")
+                                    : TR(p, "space next · ← back · q quit", "空格 下一步 · ← 返回 · q 退出");
+    char *bl = p->ascii ? tui_ascii_fold(p->backend, strlen(p->backend), NULL, NULL) : NULL;
+    tui_term_bar(rows - 1, cols, *p->notice ? p->notice : bl ? bl : p->backend, keys,
+                 *p->notice ? TS_BAD : TS_DIM);
+    free(bl);
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+/* ---- keys ------------------------------------------------------------------------------------- */
+
+static void key(struct present *p, bool fn, int c)
+{
+    p->notice[0] = 0;
+    p->dirty = true;
+    if (fn) {
+        switch (c) {
+        case KEY_RIGHT: case KEY_NPAGE: go_step(p, p->step + 1); break;
+        case KEY_LEFT: case KEY_PPAGE: case KEY_BACKSPACE: go_step(p, p->step - 1); break;
+        case KEY_HOME: go_step(p, 0); break;
+        case KEY_END: go_step(p, p->nsteps - 1); break;
+        case KEY_UP: p->top = p->top > 0 ? p->top - 1 : 0; break;
+        case KEY_DOWN: p->top++; break;
+        case KEY_ENTER: run(p); break;
+        default: break;
+        }
+        return;
+    }
+    switch (c) {
+    case ' ': case 'l': go_step(p, p->step + 1); break;
+    case 'h': case 127: case 8: go_step(p, p->step - 1); break;
+    case 'j': p->top++; break;
+    case 'k': p->top = p->top > 0 ? p->top - 1 : 0; break;
+    case '\n': case '\r': run(p); break;
+    case 27: cancel(p); break;
+    case 'q': p->quit = true; break;
+    case 12: clearok(curscr, TRUE); break;
+    case 'N': case 'P': {
+        int to = p->ci + (c == 'N' ? 1 : -1);
+        while (to >= 0 && to < p->ncat && p->cat[to].error) to += c == 'N' ? 1 : -1;
+        if (p->ci >= 0 && to >= 0 && to < p->ncat) open_lesson(p, to);
+        else snprintf(p->notice, sizeof p->notice, "%s",
+                      c == 'N' ? TR(p, "This is the last lesson.", "已是最后一课。")
+                               : TR(p, "This is the first lesson.", "已是第一课。"));
+        break;
+    }
+    case 'L':
+        if (p->ascii) {
+            snprintf(p->notice, sizeof p->notice, "Chinese needs a UTF-8 terminal.");
+            break;
+        }
+        lt_runtime_set_lang(p->rt, zh(p) ? "en" : "zh");
+        if (p->ps_block >= 0 && p->ps) { /* panel titles follow the language; data stays */
+            struct lt_panel pn[32];
+            int n = lt_lesson_panels(p->ls, p->ps_block, pn, 32);
+            tui_panelset_declare(p->ps, pn, n);
+        }
+        break;
+    default: break;
+    }
+}
+
+int tui_present(struct lt_runtime *rt, const struct tui_opts *opts)
+{
+    struct present p;
+    memset(&p, 0, sizeof p);
+    p.rt = rt, p.opts = opts, p.ps_block = -1, p.ci = -1;
+    setlocale(LC_CTYPE, "");
+    p.ncat = lt_catalog_scan(rt, opts->lessons_dir ? opts->lessons_dir : "lessons", &p.cat);
+    if (p.ncat < 0) p.ncat = 0;
+    int start = -1;
+    const char *want = opts->open_lesson;
+    for (int i = 0; i < p.ncat && start < 0; i++)
+        if (!p.cat[i].error && (!want || !strcmp(p.cat[i].id, want) || !strcmp(p.cat[i].path, want)))
+            start = i;
+    if (start < 0 && want && !strstr(want, ".lua")) {
+        fprintf(stderr, "vramlab: no lesson '%s' (see `vramlab list`)\n", want);
+        lt_catalog_free(p.cat, p.ncat);
+        return 2;
+    }
+    lt_runtime_backend_line(rt, p.backend, sizeof p.backend);
+    if (opts->replay) tui_replay_label(opts->replay, p.backend, sizeof p.backend);
+    char err[256];
+    if (!tui_term_init(err, sizeof err)) {
+        fprintf(stderr, "vramlab: %s\n", err);
+        lt_catalog_free(p.cat, p.ncat);
+        return 3;
+    }
+    p.ascii = !tui_term_utf8();
+    if (p.ascii) lt_runtime_set_lang(rt, "en");
+    lt_runtime_set_async(rt, true);
+    lt_runtime_set_sink(rt, sink, &p);
+    open_lesson(&p, start);
+    p.dirty = true;
+    int rc = 0;
+    while (!p.quit) {
+        int sig = tui_term_signal();
+        if (sig) {
+            rc = 128 + sig;
+            break;
+        }
+        tick(&p);
+        if (p.dirty || p.running) { /* while running: the figure moves */
+            draw(&p);
+            p.dirty = false;
+        }
+        timeout(p.running ? 50 : 1000);
+        wint_t wc;
+        int r = get_wch(&wc);
+        if (r == ERR) continue;
+        if (r == KEY_CODE_YES && wc == KEY_RESIZE) {
+            p.dirty = true;
+            continue;
+        }
+        key(&p, r == KEY_CODE_YES, (int)wc);
+    }
+    cancel(&p);
+    tui_panelset_free(p.ps);
+    lt_lesson_free(p.ls);
+    lt_runtime_set_sink(rt, NULL, NULL);
+    lt_runtime_set_async(rt, false);
+    tui_term_done();
+    lt_catalog_free(p.cat, p.ncat);
+    return rc;
+}

@@ -91,7 +91,7 @@ void tui_repl_sink(struct tui_app *a, const struct lt_event *ev)
             bool first = r->xmax == 0 && r->xmin == 0;
             if (first || ev->x < r->xmin) r->xmin = ev->x;
             if (first || ev->x > r->xmax) r->xmax = ev->x;
-            bool logx = r->xmin > 0 && r->xmax / r->xmin >= 1000;
+            bool logx = r->xmin > 0 && r->xmax / r->xmin >= 100;
             if (logx != r->logx) r->logx = logx, declare(a, "curve");
         }
         if (ev->type == LT_EV_CLEAR && !strcmp(ev->panel, "curve")) r->xmin = r->xmax = 0;

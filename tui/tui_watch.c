@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tui_file.h"
 #include "tui_progress.h"
@@ -353,6 +354,11 @@ int tui_watch(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir
     struct watch w;
     memset(&w, 0, sizeof w);
     w.rt = rt, w.ws_dir = ws_dir, w.zh = !strcmp(lt_runtime_lang(rt), "zh");
+    if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
+        fprintf(stderr, "vramlab: watch needs a terminal; `vramlab grade LESSON EXERCISE @FILE` "
+                        "checks one file anywhere\n");
+        return 3;
+    }
     struct stat st;
     if (stat(ws_dir, &st) != 0) {
         /* a first `watch` without `exercises`: make the workspace rather than fail */

@@ -1,0 +1,55 @@
+#!/bin/sh
+# present.sh BUILD - presenter mode at 80x24: a title slide, step by step with space and ←, an
+# experiment run live with Enter, its key figure drawn in the 5-row block font with its unit
+# and SIMULATED label; nothing drawn past 80 columns; the same from a --replay.
+. tests/tui/tmux.lib "$@"
+
+# big_rows: the longest run of consecutive screen rows holding block-font ink (██)
+big_rows() { screen | awk '/█.*█/ { n++; if (n > m) m = n; next } { n = 0 } END { print m + 0 }'; }
+
+start 80 24 "$APP present 1.3"
+wait_for '1\.3  VRAM vs system RAM' 5
+wait_for '1 / [0-9]+' 3
+# forward to the first experiment step (its footer offers Enter run)
+n=0
+while ! screen | grep -q 'Enter run'; do
+    keys Space
+    n=$((n + 1))
+    [ $n -lt 15 ] || fail "no experiment step in 1.3"
+    sleep 0.2
+done
+keys Left
+wait_gone 'Enter run' 3
+keys Space
+wait_for 'Enter: run it live' 3
+keys Enter
+wait_for ' · SIMULATED' 20
+wait_for '^ +done' 20
+[ "$(big_rows)" -ge 5 ] || fail "no big digits on screen"
+screen | grep -q 'GB/s' || fail "no unit"
+check_width 80
+keys q
+wait_exit 5
+[ "$RC" = 0 ] || fail "exit code $RC"
+
+# from a recording: labelled REPLAY
+A="$T/a.jsonl"
+"$BIN" --backend sim --profile a100-80gb --seed 1 --deterministic --record "$A" run 1.3 >/dev/null ||
+    fail "record"
+fresh two
+start 80 24 "$APP --replay $A present 1.3"
+n=0
+while ! screen | grep -q 'Enter run'; do
+    keys Space
+    n=$((n + 1))
+    [ $n -lt 15 ] || fail "no experiment step in 1.3"
+    sleep 0.2
+done
+wait_for 'Enter: play the recorded run' 3
+keys Enter
+wait_for 'SIMULATED · REPLAY' 10
+[ "$(big_rows)" -ge 5 ] || fail "no big digits from the replay"
+wait_for 'REPLAY · NVIDIA A100' 3
+keys q
+wait_exit 5
+echo "ok: presenter mode at 80x24, live and replayed"

@@ -1,0 +1,67 @@
+#!/bin/sh
+# repl.sh BUILD - the sandbox REPL in the real tutor: expressions and their pretty-printed
+# values, multi-line input, print(), plot.* in the panel, errors, a runaway loop stopped by the
+# sandbox limit (even inside pcall) with the session going on, and the history saved and
+# recalled after a restart.
+. tests/tui/tmux.lib "$@"
+H="$XDG_STATE_HOME/vramlab/history"
+
+# type LINE: literal text, then Enter
+type_line() { keys -l "$1"; keys Enter; }
+
+start 100 30 "$APP"
+wait_for 'vramlab · lessons'
+keys :
+wait_for 'vramlab · sandbox \(Lua\)' 3
+type_line '6 * 7'
+wait_for '^ 42 ' 3
+type_line 'function twice(x)'
+wait_for '^ >> +│' 3
+type_line '  return 2 * x'
+type_line 'end'
+type_line 'twice(21), {b = 2, a = 1, "x"}'
+wait_for '42 +\{ "x", a = 1, b = 2 \}' 3
+type_line 'print("hello from print")'
+wait_for 'hello from print' 3
+type_line 'plot.bar("my bar", 123.5, "GB/s")'
+wait_for 'my bar .*123\.5 GB/s' 3
+type_line 'nosuch.field'
+wait_for "✗ repl:1: attempt to index a nil value" 3
+type_line 'while true do end'
+wait_for 'stopped: the code ran past the' 15
+type_line 'pcall(function() while true do end end)'
+# a pcall that catches the stop only buys one more instruction: a second stop message
+n=150
+while [ "$(screen | grep -c 'stopped: the code ran past')" -lt 2 ]; do
+    n=$((n - 1))
+    [ $n -gt 0 ] || fail "the loop inside pcall was not stopped"
+    sleep 0.1
+done
+type_line 'twice(50)'
+wait_for '^ 100 ' 3
+alive
+check_width 100 49
+
+# history: saved with the multi-line entry in one record, recalled after a restart
+grep -q '^function twice(x)\\n  return 2 \* x\\nend$' "$H" || fail "multi-line history entry: $(cat "$H")"
+keys Escape
+wait_for 'vramlab · lessons' 3
+keys q
+wait_exit 5
+[ "$RC" = 0 ] || fail "exit code $RC"
+fresh two
+start 100 30 "$APP"
+wait_for 'vramlab · lessons'
+keys F2
+wait_for 'vramlab · sandbox' 3
+keys Up
+wait_for '^ > twice\(50\)' 3
+# seven more: the multi-line definition, recalled whole (its line breaks shown as ↵)
+keys Up Up Up Up Up Up Up
+wait_for '^ > function twice\(x\)↵' 3
+keys Enter
+type_line 'twice(8)'
+wait_for '^ 16 ' 3
+keys Escape q
+wait_exit 5
+echo "ok: REPL evaluation, multi-line, limits, history"

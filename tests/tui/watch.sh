@@ -1,0 +1,51 @@
+#!/bin/sh
+# watch.sh BUILD - the exercise workspace: `vramlab exercises` creates the files once and never
+# overwrites them; `vramlab watch` re-checks the current exercise when its file changes: a wrong
+# solution fails with the lesson's message, a runaway loop is stopped by the sandbox, a right
+# one passes; h shows a hint, l lists, n moves on; the attempts land in the saved progress.
+. tests/tui/tmux.lib "$@"
+test_datadir
+export VRAMLAB_DATADIR="$T/data"
+WS="$T/ws"
+F="$WS/9.1-double.lua"
+
+out=$("$BIN" --backend sim exercises "$WS") || fail "exercises exit: $out"
+echo "$out" | grep -q "created  *$F" || fail "no file for 9.1/double: $out"
+head -n 1 "$F" | grep -q '^-- vramlab exercise 9\.1/double' || fail "header: $(head -n 3 "$F")"
+grep -q '^-- Write double(x) returning twice x\.' "$F" || fail "prompt in the header: $(cat "$F")"
+grep -q '^function double(x)$' "$F" || fail "starter: $(cat "$F")"
+echo "-- mine" >> "$F"
+out=$("$BIN" --backend sim exercises "$WS") || fail "second exercises exit"
+echo "$out" | grep -q "kept  *$F" || fail "second run: $out"
+tail -n 1 "$F" | grep -q '^-- mine$' || fail "the learner's file was overwritten"
+
+start 100 30 "$APP watch $WS"
+wait_for 'vramlab watch · 1/1 · 9\.1 double'
+wait_for 'Not passing yet' 5 # the starter returns nil
+wait_for 'double\(21\) should be 42, got nil' 3
+
+# wrong, then a runaway loop, then right: each save is checked at once
+printf 'function double(x)\n  return x + 2\nend\n' > "$F"
+wait_for 'got 23' 5
+keys h
+wait_for 'Hint 1/1: Multiply by two\.' 3
+printf 'function double(x)\n  while true do end\nend\n' > "$F"
+wait_for 'stopped' 20
+alive
+printf 'function double(x)\n  return 2 * x\nend\n' > "$F"
+wait_for '✓ Passed!' 5
+wait_for '2 \* x does it' 3
+wait_for 'solved 1/1' 3
+keys l
+wait_for 'Exercises \(Enter opens' 3
+wait_for '→ ✓ 9\.1 +double' 3
+keys Escape
+keys n
+wait_for 'last exercise' 3
+keys q
+wait_exit 5
+[ "$RC" = 0 ] || fail "exit code $RC"
+# four tries: the edited starter, the wrong one, the runaway loop, the right one
+grep -q '^ex 9\.1 double 4 1 ' "$XDG_STATE_HOME/vramlab/progress" ||
+    fail "progress: $(cat "$XDG_STATE_HOME/vramlab/progress")"
+echo "ok: exercises workspace and watch mode"

@@ -1,0 +1,214 @@
+/* test_tui_record.c - recordings: the JSON-lines reader (escapes, surrogates, errors with their
+ * column), a record -> replay round trip of every lt_event field on the simulator, a truncated
+ * last line (a crash while writing) still replaying, the REPLAY label, the player's pacing, and
+ * the presenter's big font. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpu.h"
+#include "lt.h"
+#include "tui_bigfont.h"
+#include "tui_jsonl.h"
+#include "tui_record.h"
+
+static void test_jsonl(void **s)
+{
+    struct tui_jobj o;
+    char err[128];
+    assert_true(tui_jsonl_parse("{\"a\":\"x\\\"y\\n\\u00e9\\ud83d\\ude00\",\"n\":-1.5e3,\"b\":true,"
+                                "\"z\":null,\"c\":[\"p\",2]} ", &o, err, sizeof err));
+    assert_string_equal(tui_jobj_str(&o, "a", NULL), "x\"y\né😀");
+    assert_true(tui_jobj_num(&o, "n", 0) == -1500);
+    assert_true(tui_jobj_bool(&o, "b", false));
+    assert_true(isnan(tui_jobj_num(&o, "z", 0)));
+    const struct tui_jval *c = tui_jobj_get(&o, "c");
+    assert_int_equal(c->nitems, 2);
+    assert_string_equal(c->items[1], "2");
+    assert_string_equal(tui_jobj_str(&o, "missing", "def"), "def");
+    tui_jobj_free(&o);
+    static const char *const bad[] = {"", "[1]", "{\"a\":1", "{\"a\" 1}", "{\"a\":\"\\x\"}",
+                                      "{\"a\":{}}", "{\"a\":\"\\ud800\"}", "{\"a\":1} x",
+                                      "{\"a\":tru}", "{\"a\":\"cut"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_false(tui_jsonl_parse(bad[i], &o, err, sizeof err));
+        assert_non_null(strstr(err, "column"));
+    }
+}
+
+struct fx {
+    struct gpu_dev *dev;
+    struct lt_runtime *rt;
+    char path[64];
+};
+
+static int setup(void **state)
+{
+    struct fx *f = calloc(1, sizeof *f);
+    char why[256];
+    struct gpu_config c = {.datadir = ".", .deterministic = true, .cap_fraction = 0.9};
+    assert_int_equal(gpu_open("sim", &c, &f->dev, why, sizeof why), GPU_OK);
+    f->rt = lt_runtime_new(f->dev, ".");
+    strcpy(f->path, "/tmp/vramlab-rec-XXXXXX");
+    int fd = mkstemp(f->path);
+    assert_true(fd >= 0);
+    close(fd);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fx *f = *state;
+    unlink(f->path);
+    lt_runtime_free(f->rt);
+    gpu_close(f->dev);
+    free(f);
+    return 0;
+}
+
+static struct lt_event got[8];
+static char got_cells[8][2][16];
+static int ngot;
+static void collect(void *ud, const struct lt_event *ev)
+{
+    if (ngot < 8) {
+        got[ngot] = *ev;
+        for (int i = 0; i < ev->ncells && i < 2; i++) {
+            snprintf(got_cells[ngot][i], sizeof got_cells[0][0], "%s", ev->cells[i]);
+            got[ngot].cells[i] = got_cells[ngot][i];
+        }
+    }
+    ngot++;
+}
+
+static void test_round_trip(void **state)
+{
+    struct fx *f = *state;
+    char err[512];
+    struct tui_rec *r = tui_rec_open(f->path, f->rt, "test", err, sizeof err);
+    assert_non_null(r);
+    struct lt_event bar = {.type = LT_EV_BAR, .panel = "bw", .series = "VRAM \"D2D\"\n",
+                           .text = "", .unit = "GB/s", .value = 813.75, .style = LT_SIMULATED};
+    struct lt_event pt = {.type = LT_EV_POINT, .panel = "sweep", .series = "H2D", .text = "",
+                          .unit = "", .x = 4096, .y = NAN, .style = LT_MEASURED};
+    struct lt_event row = {.type = LT_EV_ROW, .panel = "t", .series = "", .text = "", .unit = "",
+                           .ncells = 2, .cells = {"a,b", "显存"}};
+    tui_rec_begin(r, "1.3", "measure", "Measure");
+    tui_rec_event(r, &bar);
+    tui_rec_event(r, &pt);
+    tui_rec_event(r, &row);
+    tui_rec_end(r, LT_RUN_DONE, "");
+    tui_rec_begin(r, "1.3", "measure", "Measure");
+    tui_rec_event(r, &bar);
+    tui_rec_end(r, LT_RUN_FAILED, "boom");
+    assert_null(tui_rec_error(r));
+    tui_rec_close(r);
+
+    struct tui_replay *rp = tui_replay_load(f->path, err, sizeof err);
+    assert_non_null(rp);
+    assert_true(rp->simulated);
+    assert_string_equal(rp->gpu, f->dev->info.name);
+    assert_int_equal(rp->nruns, 2);
+    const struct tui_replay_run *run = tui_replay_find(rp, "1.3", "measure");
+    assert_int_equal(run->run, 1); /* the last run that finished, not the failed one */
+    assert_int_equal(run->nev, 3);
+    assert_null(tui_replay_find(rp, "1.3", "other"));
+    char label[256];
+    tui_replay_label(rp, label, sizeof label);
+    assert_non_null(strstr(label, "REPLAY · "));
+    assert_non_null(strstr(label, f->dev->info.name));
+
+    struct tui_player pl;
+    ngot = 0;
+    tui_player_start(&pl, run, 0, 0); /* all at once */
+    assert_true(tui_player_step(&pl, 0, collect, NULL));
+    assert_int_equal(ngot, 3);
+    assert_int_equal(got[0].type, LT_EV_BAR);
+    assert_string_equal(got[0].series, "VRAM \"D2D\"\n");
+    assert_true(got[0].value == 813.75);
+    assert_int_equal(got[0].style, LT_SIMULATED);
+    assert_true(got[1].x == 4096 && isnan(got[1].y)); /* NaN travels as null */
+    assert_int_equal(got[2].ncells, 2);
+    assert_string_equal(got[2].cells[0], "a,b");
+    assert_string_equal(got[2].cells[1], "显存");
+    tui_replay_free(rp);
+
+    /* a crash in the middle of a line: everything before it still replays */
+    FILE *fp = fopen(f->path, "a");
+    fputs("{\"type\":\"event\",\"run\":1,\"t\":0.5,\"ev\":\"bar\",\"pan", fp);
+    fclose(fp);
+    rp = tui_replay_load(f->path, err, sizeof err);
+    assert_non_null(rp);
+    assert_int_equal(rp->bad_lines, 1);
+    assert_int_equal(tui_replay_find(rp, "1.3", "measure")->nev, 3);
+    tui_replay_free(rp);
+
+    /* not a recording */
+    fp = fopen(f->path, "w");
+    fputs("{\"type\":\"lesson\"}\n", fp);
+    fclose(fp);
+    assert_null(tui_replay_load(f->path, err, sizeof err));
+    assert_non_null(strstr(err, "not a vramlab recording"));
+}
+
+static void test_player_pace(void **s)
+{
+    struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .series = "", .text = "x", .unit = ""};
+    struct tui_replay_event e[3] = {{0, ev}, {5, ev}, {10, ev}};
+    struct tui_replay_run run = {.nev = 3, .ev = e};
+    struct tui_player pl;
+    ngot = 0;
+    tui_player_start(&pl, &run, 100, 2.0); /* 10 s recorded, played in 2 s */
+    assert_false(tui_player_step(&pl, 100, collect, NULL));
+    assert_int_equal(ngot, 1);
+    assert_false(tui_player_step(&pl, 101, collect, NULL));
+    assert_int_equal(ngot, 2);
+    assert_true(tui_player_step(&pl, 102, collect, NULL));
+    assert_int_equal(ngot, 3);
+}
+
+static void test_bigfont(void **s)
+{
+    char buf[32];
+    tui_big_number(2840.77, buf, sizeof buf);
+    assert_string_equal(buf, "2841");
+    tui_big_number(813.75, buf, sizeof buf);
+    assert_string_equal(buf, "813.8");
+    tui_big_number(2.5, buf, sizeof buf);
+    assert_string_equal(buf, "2.5");
+    tui_big_number(1e12, buf, sizeof buf);
+    assert_string_equal(buf, "1000000000000");
+    tui_big_number(NAN, buf, sizeof buf);
+    assert_string_equal(buf, "n/a");
+    assert_int_equal(tui_big_width("1"), 4);
+    assert_int_equal(tui_big_width("1.5"), 4 + 1 + 1 + 1 + 4);
+    assert_int_equal(tui_big_width("12 GB/s") > 0, 1);
+    assert_int_equal(tui_big_width("n/a"), -1); /* 'a' has no glyph */
+    struct tui_lines L = {0};
+    assert_true(tui_big_render(&L, "42 GiB", true, TS_MEASURED));
+    assert_int_equal(L.n, TUI_BIG_ROWS);
+    for (int i = 0; i < L.n; i++) assert_int_equal(L.v[i].width, tui_big_width("42 GiB"));
+    assert_false(tui_big_render(&L, "?", true, TS_MEASURED));
+    assert_int_equal(L.n, TUI_BIG_ROWS);
+    tui_lines_free(&L);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_jsonl),
+        cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+        cmocka_unit_test(test_player_pace),
+        cmocka_unit_test(test_bigfont),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
