@@ -628,12 +628,68 @@ static void cu_drain(struct cu_dev *d)
     (void)cudaGetLastError();
 }
 
-/* bandwidthTest/nvbandwidth recipe: `reps` copies of the same kind back to back between two
- * events on our own stream. The caller warms up (first-touch, clocks) with an untimed call. */
+/* One piece of timed work, enqueued `reps` times by cu_timed. */
+struct cu_work {
+    enum { CU_MEMCPY, CU_KCOPY, CU_KSTREAM } kind;
+    void *dst;
+    const void *src;
+    size_t bytes;
+    enum cudaMemcpyKind copy_kind;
+    int stream_kind;
+    void *a, *b, *c;
+};
+
+static cudaError_t cu_enqueue(struct cu_dev *d, const struct cu_work *w)
+{
+    switch (w->kind) {
+    case CU_MEMCPY: return cudaMemcpyAsync(w->dst, w->src, w->bytes, w->copy_kind, d->stream);
+    case CU_KCOPY: return (cudaError_t)gpu_k_copy(w->dst, w->src, w->bytes, &d->launch, d->stream);
+    case CU_KSTREAM:
+        return (cudaError_t)gpu_k_stream(w->stream_kind, w->a, w->b, w->c, w->bytes / 8,
+                                         &d->launch, d->stream);
+    }
+    return cudaErrorInvalidValue;
+}
+
+/* bandwidthTest/nvbandwidth recipe: `reps` operations of the same kind back to back between two
+ * events on our own stream, the stream held by a spin kernel until all are queued (when the work
+ * cannot block the host: `spin_ok`). The caller warms up with an untimed call. */
+static gpu_status cu_timed(struct gpu_dev *dev, const struct cu_work *w, bool spin_ok, int reps,
+                           double *seconds)
+{
+    struct cu_dev *d = cu(dev);
+    const bool spin = d->spin_host && spin_ok && reps <= CU_SPIN_MAX_OPS;
+    gpu_status st = GPU_OK;
+    bool held = false;
+    float ms = 0;
+
+    pthread_mutex_lock(&d->lock);
+    if (spin) {
+        CU_TRY(dev, st, cu_spin_hold(d), fail);
+        held = true;
+    }
+    CU_TRY(dev, st, cudaEventRecord(d->ev0, d->stream), fail);
+    for (int r = 0; r < reps; r++) CU_TRY(dev, st, cu_enqueue(d, w), fail);
+    CU_TRY(dev, st, cudaEventRecord(d->ev1, d->stream), fail);
+    if (held) cu_spin_release(d);
+    held = false;
+    CU_TRY(dev, st, cudaEventSynchronize(d->ev1), fail);
+    CU_TRY(dev, st, cudaEventElapsedTime(&ms, d->ev0, d->ev1), fail);
+    pthread_mutex_unlock(&d->lock);
+    *seconds = (double)ms / 1e3 / reps;
+    return GPU_OK;
+
+fail:
+    if (held) cu_spin_release(d);
+    cu_drain(d);
+    pthread_mutex_unlock(&d->lock);
+    return st;
+}
+
+/* A copy: checks, the host buffer's kind, then cu_timed. */
 static gpu_status cu_copy(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method method, void *dst,
                           const void *src, uint64_t bytes, int reps, double *seconds)
 {
-    struct cu_dev *d = cu(dev);
     if (!dst || !src || bytes == 0 || bytes > SIZE_MAX || reps < 1 || !seconds ||
         (dir != GPU_H2D && dir != GPU_D2H && dir != GPU_D2D) ||
         (method != GPU_CE && method != GPU_SM)) {
@@ -673,75 +729,29 @@ static gpu_status cu_copy(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method
                 kdst = a.devicePointer;
         }
     }
+    struct cu_work w = {.dst = kdst, .src = ksrc, .bytes = (size_t)bytes};
+    if (method == GPU_CE) {
+        w.kind = CU_MEMCPY, w.dst = dst, w.src = src, w.copy_kind = kinds[dir];
+    } else {
+        w.kind = CU_KCOPY;
+    }
     /* Pageable copies block the host until done, so a held stream would never be released. */
-    const bool spin = d->spin_host && pinned && reps <= CU_SPIN_MAX_OPS;
-    bool held = false;
-    float ms = 0;
-
-    pthread_mutex_lock(&d->lock);
-    if (spin) {
-        CU_TRY(dev, st, cu_spin_hold(d), fail);
-        held = true;
-    }
-    CU_TRY(dev, st, cudaEventRecord(d->ev0, d->stream), fail);
-    for (int r = 0; r < reps; r++) {
-        if (method == GPU_CE)
-            CU_TRY(dev, st, cudaMemcpyAsync(dst, src, (size_t)bytes, kinds[dir], d->stream), fail);
-        else
-            CU_TRY(dev, st, gpu_k_copy(kdst, ksrc, (size_t)bytes, &d->launch, d->stream), fail);
-    }
-    CU_TRY(dev, st, cudaEventRecord(d->ev1, d->stream), fail);
-    if (held) cu_spin_release(d);
-    held = false;
-    CU_TRY(dev, st, cudaEventSynchronize(d->ev1), fail);
-    CU_TRY(dev, st, cudaEventElapsedTime(&ms, d->ev0, d->ev1), fail);
-    pthread_mutex_unlock(&d->lock);
-    *seconds = (double)ms / 1e3 / reps;
-    return GPU_OK;
-
-fail:
-    if (held) cu_spin_release(d);
-    cu_drain(d);
-    pthread_mutex_unlock(&d->lock);
-    return st;
+    return cu_timed(dev, &w, pinned, reps, seconds);
 }
 
-/* STREAM kernels, timed like copies: `reps` launches back to back between two events. */
+/* STREAM kernels, timed like copies. */
 static gpu_status cu_stream(struct gpu_dev *dev, int kind, void *a, void *b, void *c,
                             uint64_t bytes, int reps, double *seconds)
 {
-    struct cu_dev *d = cu(dev);
     if (!a || !b || !c || bytes < 16 || reps < 1 || !seconds) {
         cu_why(dev, "stream: invalid arguments");
         return GPU_ERR_ARG;
     }
     gpu_status st = cu_enter(dev);
     if (st) return st;
-    const bool spin = d->spin_host && reps <= CU_SPIN_MAX_OPS;
-    bool held = false;
-    float ms = 0;
-    pthread_mutex_lock(&d->lock);
-    if (spin) {
-        CU_TRY(dev, st, cu_spin_hold(d), fail);
-        held = true;
-    }
-    CU_TRY(dev, st, cudaEventRecord(d->ev0, d->stream), fail);
-    for (int r = 0; r < reps; r++)
-        CU_TRY(dev, st, gpu_k_stream(kind, a, b, c, (size_t)(bytes / 8), &d->launch, d->stream),
-               fail);
-    CU_TRY(dev, st, cudaEventRecord(d->ev1, d->stream), fail);
-    if (held) cu_spin_release(d);
-    held = false;
-    CU_TRY(dev, st, cudaEventSynchronize(d->ev1), fail);
-    CU_TRY(dev, st, cudaEventElapsedTime(&ms, d->ev0, d->ev1), fail);
-    pthread_mutex_unlock(&d->lock);
-    *seconds = (double)ms / 1e3 / reps;
-    return GPU_OK;
-fail:
-    if (held) cu_spin_release(d);
-    cu_drain(d);
-    pthread_mutex_unlock(&d->lock);
-    return st;
+    struct cu_work w = {.kind = CU_KSTREAM, .stream_kind = kind, .a = a, .b = b, .c = c,
+                        .bytes = (size_t)bytes};
+    return cu_timed(dev, &w, true, reps, seconds);
 }
 
 /* Sattolo's algorithm: a uniformly random permutation that is one single cycle, so following
