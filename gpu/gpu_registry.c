@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef GPU_HAVE_CUDA
@@ -67,7 +68,11 @@ gpu_status gpu_open(const char *want, const struct gpu_config *cfg, struct gpu_d
 
 void gpu_close(struct gpu_dev *dev)
 {
-    if (dev) dev->be->close(dev);
+    if (!dev) return;
+    /* testing: how many allocations fault injection (VRAMLAB_FAULT_ALLOC) can choose from */
+    if (getenv("VRAMLAB_FAULT_REPORT"))
+        fprintf(stderr, "vramlab: %ld allocation(s) attempted\n", dev->alloc_count);
+    dev->be->close(dev);
 }
 
 const char *gpu_why(const struct gpu_dev *dev) { return dev->why; }
@@ -125,9 +130,13 @@ gpu_status gpu_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
     *ptr = NULL;
     if (dev->failed) return GPU_ERR_STICKY;
     if (bytes > budget) {
-        gpu_set_why(dev, "%.2f MiB requested, but experiments may take at most %.0f%% of free "
-                    "memory (%.2f MiB now)", bytes / 1048576.0, dev->cap_fraction * 100,
-                    budget / 1048576.0);
+        if (budget < (1u << 20)) /* nothing to take: say why instead of a cap of 0 MiB */
+            gpu_set_why(dev, "%.2f MiB requested, but the GPU has no free memory: other "
+                        "processes (or this one) hold all of it", bytes / 1048576.0);
+        else
+            gpu_set_why(dev, "%.2f MiB requested, but experiments may take at most %.0f%% of "
+                        "free memory (%.2f MiB now)", bytes / 1048576.0,
+                        dev->cap_fraction * 100, budget / 1048576.0);
         return GPU_ERR_CAP;
     }
     return gpu_alloc_uncapped(dev, bytes, ptr);

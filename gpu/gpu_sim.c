@@ -23,7 +23,22 @@ struct sim_dev {
     uintptr_t next_addr;
     struct sim_alloc *allocs;
     size_t nallocs, cap_allocs;
+    long ops, sticky_at; /* device operations so far; VRAMLAB_FAULT_STICKY (0 = never) */
 };
+
+/* Fault injection for tests: VRAMLAB_FAULT_STICKY=N makes the Nth device operation (alloc,
+ * memset, copy, latency, STREAM) fail as an illegal address or a kernel fault does on a real
+ * GPU: sticky, the context is lost for the rest of the process. */
+static bool sticky_fault(struct sim_dev *d, const char *what)
+{
+    if (!d->sticky_at || ++d->ops != d->sticky_at) return false;
+    d->pub.failed = GPU_ERR_STICKY;
+    gpu_set_why(&d->pub, "cudaErrorIllegalAddress (an illegal memory access was encountered) in "
+                "%s: SIMULATED sticky error injected at device operation #%ld "
+                "(VRAMLAB_FAULT_STICKY); the GPU context is lost until vramlab restarts",
+                what, d->ops);
+    return true;
+}
 
 /* Fake device addresses: a 2 MiB-aligned range far from anything real, so a simulated pointer
  * handed to memcpy faults loudly rather than corrupting memory. */
@@ -99,6 +114,15 @@ static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, c
     d->used = d->prof.context_bytes < d->prof.info.total_bytes ? d->prof.context_bytes : 0;
     d->pub.context_bytes = d->used;
     d->pub.has_context_bytes = true;
+    /* Testing: VRAMLAB_SIM_OTHER_BYTES=N (or "all") simulates other processes holding N bytes of
+     * the GPU; VRAMLAB_FAULT_STICKY=N, a sticky error at the Nth device operation. */
+    const char *other = getenv("VRAMLAB_SIM_OTHER_BYTES"), *st_env = getenv("VRAMLAB_FAULT_STICKY");
+    if (other && *other) {
+        uint64_t room = d->prof.info.total_bytes - d->used;
+        unsigned long long ob = strcmp(other, "all") ? strtoull(other, NULL, 10) : room;
+        d->used += ob < room ? ob : room;
+    }
+    d->sticky_at = st_env ? atol(st_env) : 0;
     *out = &d->pub;
     return GPU_OK;
 }
@@ -148,6 +172,7 @@ static gpu_status untrack(struct sim_dev *d, void *ptr, uint64_t *bytes)
 static gpu_status sim_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
 {
     struct sim_dev *d = (struct sim_dev *)dev;
+    if (sticky_fault(d, "cudaMalloc")) return GPU_ERR_STICKY;
     /* cudaMalloc hands out memory in 2 MiB pages; capacity is counted that way too. */
     uint64_t rounded = (bytes + (2u << 20) - 1) / (2u << 20) * (2u << 20);
     if (rounded > d->pub.info.total_bytes - d->used) {
@@ -183,13 +208,14 @@ static gpu_status sim_host_free(struct gpu_dev *dev, void *ptr, bool pinned)
 
 static gpu_status sim_memset(struct gpu_dev *dev, void *ptr, int value, uint64_t bytes)
 {
-    return GPU_OK;
+    return sticky_fault((struct sim_dev *)dev, "cudaMemset") ? GPU_ERR_STICKY : GPU_OK;
 }
 
 static gpu_status sim_copy(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method m, void *dst,
                            const void *src, uint64_t bytes, int reps, double *seconds)
 {
     struct sim_dev *d = (struct sim_dev *)dev;
+    if (sticky_fault(d, "cudaMemcpyAsync")) return GPU_ERR_STICKY;
     uintptr_t host = (uintptr_t)(dir == GPU_H2D ? src : dst);
     bool pinned = false;
     for (size_t i = 0; i < d->nallocs; i++)
@@ -203,6 +229,7 @@ static gpu_status sim_copy(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_metho
 static gpu_status sim_latency(struct gpu_dev *dev, uint64_t bytes, uint64_t steps, double *ns)
 {
     struct sim_dev *d = (struct sim_dev *)dev;
+    if (sticky_fault(d, "the latency kernel")) return GPU_ERR_STICKY;
     *ns = noisy(d, gpu_sim_latency_ns(&d->prof, bytes));
     return GPU_OK;
 }
@@ -211,6 +238,7 @@ static gpu_status sim_stream(struct gpu_dev *dev, int kind, void *a, void *b, vo
                              uint64_t bytes, int reps, double *seconds)
 {
     struct sim_dev *d = (struct sim_dev *)dev;
+    if (sticky_fault(d, "the STREAM kernel")) return GPU_ERR_STICKY;
     *seconds = noisy(d, gpu_sim_stream_seconds(&d->prof, kind, bytes));
     return GPU_OK;
 }

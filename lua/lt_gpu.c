@@ -79,10 +79,29 @@ static int buf_tostring(lua_State *L)
     return 1;
 }
 
+/* A size of 0 usually comes from sizing by gpu.budget() on a GPU with nothing free (other
+ * processes hold it): say that, not just "must be positive". */
+static int no_room(lua_State *L, const char *what)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    pthread_mutex_lock(&vm->rt->devlock);
+    uint64_t budget = gpu_alloc_budget(vm->rt->dev);
+    bool failed = vm->rt->dev->failed != 0;
+    pthread_mutex_unlock(&vm->rt->devlock);
+    if (failed)
+        return luaL_error(L, "%s: size 0, and the GPU is in a failed state (sticky error): device "
+                          "experiments cannot run until vramlab restarts", what);
+    if (budget < (1u << 20))
+        return luaL_error(L, "%s: size 0 - the GPU has no free memory for experiments "
+                          "(gpu.budget() is %d bytes: other processes hold it)", what, (int)budget);
+    return 0;
+}
+
 static int l_alloc(lua_State *L)
 {
     struct lt_vm *vm = lt_vm_of(L);
     lua_Integer n = luaL_checkinteger(L, 1);
+    if (n == 0) no_room(L, "gpu.alloc");
     luaL_argcheck(L, n > 0, 1, "size must be a positive number of bytes");
     struct lt_buffer *b = lua_newuserdatauv(L, sizeof *b, 0);
     memset(b, 0, sizeof *b);
@@ -294,6 +313,7 @@ static int l_copy(lua_State *L)
     c->q.method = (enum gpu_method)luaL_checkoption(L, -1, "ce", methods);
     lua_pop(L, 2);
     c->q.bytes = lt_opt_bytes(L, 1, "bytes", 0);
+    if (c->q.bytes == 0) no_room(L, "gpu.copy");
     if (c->q.bytes == 0) return luaL_error(L, "gpu.copy: 'bytes' must be given and > 0");
     c->q.pinned = lt_opt_bool(L, 1, "pinned", true);
     c->q.trials = (int)lt_opt_int(L, 1, "trials", 10);

@@ -80,9 +80,19 @@ static int start(lua_State *L, int kind, uint64_t def_bytes)
     if (h->trials < 1 || h->trials > GPU_MAX_SAMPLES)
         return luaL_error(L, "host: trials must be 1..%d", GPU_MAX_SAMPLES);
     if (h->threads < 0 || h->threads > 256) return luaL_error(L, "host: threads must be 0..256");
+    /* The arrays are real and every page gets touched: past physical memory that is not an
+     * error return but the OOM killer. Keep an experiment to half of the RAM. */
+    struct gpu_host_info hi;
+    gpu_host_info(&hi);
+    int arrays = kind >= GPU_HOST_COPY ? 3 : kind < 0 ? 1 : 2;
+    if (hi.ram_bytes && (double)h->bytes * arrays > hi.ram_bytes / 2.0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "host: %d array(s) of %f GiB would take more than half of this "
+                        "machine's RAM (%f GiB); use a smaller size", arrays,
+                        (double)h->bytes / 1073741824.0, (double)hi.ram_bytes / 1073741824.0);
+        return 2;
+    }
     if (kind >= GPU_HOST_COPY && h->threads == 0) {
-        struct gpu_host_info hi;
-        gpu_host_info(&hi);
         h->threads = hi.threads;
     } else if (kind >= 0 && h->threads == 0) {
         h->threads = 1;

@@ -51,6 +51,10 @@ struct lt_vm {
     struct lt_buffer *buffers; /* device buffers alive in this VM */
     struct lt_allocator *allocators; /* alloc module allocators alive in this VM (lt_alloc.c) */
     int generation;            /* bumped per experiment run: what an Esc must free */
+    char *chunk;               /* name of the chunk run last ("@file", "=name"): errors and stops
+                                * without a position are reported at a line of it */
+    int chunk_line;            /* the line of it the limit hook saw last (0: none yet) */
+    bool armed;                /* sandboxed code is running: the heap cap is strict */
 };
 
 /* The VM that owns L (stored in the main thread's extra space; threads inherit it). */
@@ -65,6 +69,18 @@ void lt_job_wait(struct lt_runtime *rt);
 
 /* Arm the instruction/time limits for a new run or resume of thread th. */
 void lt_vm_arm(struct lt_vm *vm, lua_State *th);
+/* Re-arm th without a fresh budget (a resume after the lesson's own yield, not a measurement). */
+void lt_vm_continue(struct lt_vm *vm, lua_State *th);
+/* Sandboxed code stopped running: the main thread's hook goes, the C side gets heap headroom.
+ * Coroutines keep their hooks: sandboxed code that resumes one later is still limited. */
+void lt_vm_disarm(struct lt_vm *vm);
+/* Charge `steps` units of work done inside a C function (pattern matching) to the running
+ * code's instruction budget; raises the sandbox stop when the budget or the time is spent. Does
+ * nothing for trusted code running outside a run (no limit hook on L). */
+void lt_vm_charge(lua_State *L, long long steps);
+/* Replace string.find/match/gmatch/gsub with versions that charge their matching work through
+ * lt_vm_charge (Lua's own can backtrack for hours inside one call, out of the hook's reach). */
+void lt_strlib_install(lua_State *L);
 /* Turn a Lua error on the stack top into "file:line: message" (translating limit trips). */
 void lt_vm_errmsg(struct lt_vm *vm, int status, char *err, size_t n);
 

@@ -24,6 +24,7 @@ struct lt_lesson {
     int co_ref;
     int run_block;
     int nargs; /* arguments for the next resume */
+    bool dev_ok_at_start; /* the device had not failed when the run began */
     /* exercises */
     int *tries;
     bool *solved;
@@ -432,6 +433,7 @@ enum lt_run_state lt_lesson_run_start(struct lt_lesson *ls, int block, char *err
         return LT_RUN_FAILED;
     }
     ls->nargs = 1;
+    ls->dev_ok_at_start = !ls->rt->dev->failed;
     ls->run_block = block;
     ls->state = LT_RUN_BUSY;
     ls->rt->run_thread = ls->co;
@@ -471,6 +473,13 @@ enum lt_run_state lt_lesson_run_step(struct lt_lesson *ls, char *err, size_t n)
             lua_pop(ls->co, nres);
             if (rt->async) return LT_RUN_BUSY;
             continue;
+        }
+        if (st == LUA_OK && ls->dev_ok_at_start && rt->dev->failed) {
+            /* the lesson coped with the errors, but its device results are gone: say so */
+            snprintf(err, n, "%s: the GPU failed during this experiment (sticky error): device "
+                     "results are unavailable until vramlab restarts; host experiments still run",
+                     ls->path);
+            st = LUA_ERRRUN;
         }
         if (st == LUA_OK) {
             run_end(ls, LT_RUN_DONE);

@@ -4,6 +4,7 @@
 #include "lt.h"
 #include "lt_int.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <lualib.h>
 #include <stdio.h>
@@ -13,6 +14,10 @@
 #include "lt_embed.h"
 
 #define HOOK_QUANTUM 1000 /* instructions between limit checks */
+/* Outside a run the C side may still allocate in the VM (a new experiment thread, an answer
+ * string): it gets this much room above the cap, so that a lesson that left the heap full
+ * makes its next run fail with the memory stop instead of the process panicking. */
+#define HEAP_SLACK ((size_t)4 << 20)
 
 static void *vm_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
@@ -23,7 +28,8 @@ static void *vm_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         vm->mem -= osize;
         return NULL;
     }
-    if (nsize > osize && vm->mem - osize + nsize > vm->rt->lim.mem_bytes) {
+    size_t cap = vm->rt->lim.mem_bytes + (vm->armed ? 0 : HEAP_SLACK);
+    if (nsize > osize && vm->mem - osize + nsize > cap) {
         vm->mem_refused = true;
         return NULL;
     }
@@ -34,21 +40,87 @@ static void *vm_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return p;
 }
 
+/* Code compiled into the binary (the lua/ support modules): never where a sandbox error is
+ * reported. */
+static bool trusted_source(const char *source)
+{
+    for (const struct lt_embedded *e = lt_embedded; e->name; e++)
+        if (source[0] == '@' && !strcmp(source + 1, e->file)) return true;
+    return false;
+}
+
+/* Where the running sandboxed code is, as "name:line:" for a message: the innermost frame of the
+ * chunk being run (vm->chunk, by its full name) or of other sandboxed code (load()ed text, an
+ * exercise answer, the REPL) on L's stack; else the line of the chunk the limit hook saw last.
+ * Empty when nothing is known. */
+static void where(struct lt_vm *vm, lua_State *L, char *buf, size_t n)
+{
+    lua_Debug ar;
+    for (int lv = 0; lua_getstack(L, lv, &ar); lv++) {
+        if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue; /* C frames */
+        if (vm->chunk && !strcmp(ar.source, vm->chunk)) {
+            snprintf(buf, n, "%s:%d:", vm->chunk + 1, ar.currentline);
+            return;
+        }
+        if (!trusted_source(ar.source)) {
+            snprintf(buf, n, "%s:%d:", ar.short_src, ar.currentline);
+            return;
+        }
+    }
+    if (vm->chunk) snprintf(buf, n, "%s:%d:", vm->chunk + 1, vm->chunk_line > 0 ? vm->chunk_line : 1);
+    else if (n) buf[0] = 0;
+}
+
+/* "name:123: ..." */
+static bool has_position(const char *m)
+{
+    const char *c = strchr(m, ':');
+    if (!c || c == m || !isdigit((unsigned char)c[1])) return false;
+    for (c++; isdigit((unsigned char)*c); c++) {}
+    return *c == ':';
+}
+
+static int stop(lua_State *L, struct lt_vm *vm)
+{
+    char at[600];
+    where(vm, L, at, sizeof at);
+    lua_pushfstring(L, "%s%sstopped: the code ran past the sandbox limit (%d million instructions "
+                    "or %d s)", at, at[0] ? " " : "", (int)(vm->rt->lim.instructions / 1000000),
+                    (int)vm->rt->lim.seconds);
+    return lua_error(L);
+}
+
 static void vm_hook(lua_State *L, lua_Debug *ar)
 {
     struct lt_vm *vm = lt_vm_of(L);
-    vm->count += HOOK_QUANTUM;
+    /* Count what this thread's hook really stands for: a coroutine left at quantum 1 by an
+     * earlier stop counts 1 per call (and gets the normal quantum back), not HOOK_QUANTUM. */
+    int q = lua_gethookcount(L);
+    vm->count += q > 0 ? q : HOOK_QUANTUM;
     if (!vm->tripped && (vm->count > vm->rt->lim.instructions || gpu_now() > vm->deadline))
         vm->tripped = true;
     if (vm->tripped) {
         /* From now on every instruction of this thread raises again: a pcall that catches the
          * error only buys one more instruction. */
         lua_sethook(L, vm_hook, LUA_MASKCOUNT, 1);
-        lua_getinfo(L, "Sl", ar);
-        lua_pushfstring(L, "%s:%d: stopped: the code ran past the sandbox limit (%d million "
-                        "instructions or %d s)", ar->short_src, ar->currentline,
-                        (int)(vm->rt->lim.instructions / 1000000), (int)vm->rt->lim.seconds);
-        lua_error(L);
+        stop(L, vm);
+    }
+    if (q != HOOK_QUANTUM) lua_sethook(L, vm_hook, LUA_MASKCOUNT, HOOK_QUANTUM);
+    /* remember the chunk's line: a memory stop has no stack left to say where it happened */
+    if (vm->chunk && lua_getinfo(L, "Sl", ar) && ar->currentline > 0 &&
+        !strcmp(ar->source, vm->chunk))
+        vm->chunk_line = ar->currentline;
+}
+
+void lt_vm_charge(lua_State *L, long long steps)
+{
+    if (lua_gethook(L) != vm_hook) return; /* trusted code between runs: not limited */
+    struct lt_vm *vm = lt_vm_of(L);
+    vm->count += steps;
+    if (vm->tripped || vm->count > vm->rt->lim.instructions || gpu_now() > vm->deadline) {
+        vm->tripped = true;
+        lua_sethook(L, vm_hook, LUA_MASKCOUNT, 1);
+        stop(L, vm);
     }
 }
 
@@ -58,18 +130,46 @@ void lt_vm_arm(struct lt_vm *vm, lua_State *th)
     vm->tripped = false;
     vm->mem_refused = false;
     vm->deadline = gpu_now() + vm->rt->lim.seconds;
+    vm->armed = true;
     lua_sethook(th, vm_hook, LUA_MASKCOUNT, HOOK_QUANTUM);
+}
+
+void lt_vm_continue(struct lt_vm *vm, lua_State *th)
+{
+    /* Setting the hook restarts its count, so code that yields after a few instructions would
+     * never reach a check: a resume costs a quantum, and a spent budget stops the resumed code
+     * at its first instruction. */
+    vm->armed = true;
+    vm->count += HOOK_QUANTUM;
+    if (vm->count > vm->rt->lim.instructions || gpu_now() > vm->deadline) vm->tripped = true;
+    lua_sethook(th, vm_hook, LUA_MASKCOUNT, vm->tripped ? 1 : HOOK_QUANTUM);
+}
+
+void lt_vm_disarm(struct lt_vm *vm)
+{
+    vm->armed = false;
+    lua_sethook(vm->L, NULL, 0, 0);
 }
 
 void lt_vm_errmsg(struct lt_vm *vm, int status, char *err, size_t n)
 {
+    char what[1024], at[600];
     const char *msg = lua_type(vm->L, -1) == LUA_TSTRING ? lua_tostring(vm->L, -1) : NULL;
-    if (status == LUA_ERRMEM || (vm->mem_refused && msg && strstr(msg, "not enough memory")))
-        snprintf(err, n, "stopped: memory limit of %zu MiB reached", vm->rt->lim.mem_bytes >> 20);
+    /* a refused allocation inside the message handler surfaces as "error in error handling" */
+    if (status == LUA_ERRMEM || (vm->mem_refused && (status == LUA_ERRERR ||
+                                                     (msg && strstr(msg, "not enough memory")))))
+        snprintf(what, sizeof what, "stopped: memory limit of %zu MiB reached",
+                 vm->rt->lim.mem_bytes >> 20);
     else if (msg)
-        snprintf(err, n, "%s", msg);
+        snprintf(what, sizeof what, "%s", msg);
     else
-        snprintf(err, n, "error object is a %s value", luaL_typename(vm->L, -1));
+        snprintf(what, sizeof what, "error object is a %s value", luaL_typename(vm->L, -1));
+    /* Every message says where: a memory stop, error(x, 0) or an error object that is not a
+     * string get the position of the code that ran (vm->L may be a failed coroutine, whose
+     * frames are still there to look at). */
+    at[0] = 0;
+    if (!has_position(what)) where(vm, vm->L, at, sizeof at);
+    snprintf(err, n, "%s%s%s", at, at[0] ? " " : "", what);
 }
 
 /* ---- the allow-listed environment -------------------------------------------------------- */
@@ -84,6 +184,44 @@ static int sb_setmetatable(lua_State *L)
     lua_insert(L, 1);
     lua_call(L, 2, 1);
     return 1;
+}
+
+/* xpcall's message handler runs where the error was raised. For a limit stop that is inside the
+ * instruction hook, where Lua runs no hooks at all: a handler that loops would never be stopped,
+ * and one that raises is called again, nested. So once the limit has tripped the lesson's
+ * handler is skipped and the stop goes on unchanged. */
+static int sb_msgh(lua_State *L)
+{
+    if (lt_vm_of(L)->tripped) return 1;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static int sb_pcall_done(lua_State *L, int status, lua_KContext base)
+{
+    if (status != LUA_OK && status != LUA_YIELD) {
+        lua_pushboolean(L, 0);
+        lua_pushvalue(L, -2);
+        return 2;
+    }
+    return lua_gettop(L) - (int)base;
+}
+
+/* xpcall(f, handler, ...) with the handler wrapped by sb_msgh; yieldable like the original. */
+static int sb_xpcall(lua_State *L)
+{
+    int n = lua_gettop(L);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, sb_msgh, 1);
+    lua_replace(L, 2);
+    lua_pushboolean(L, 1); /* the first result when f succeeds */
+    lua_pushvalue(L, 1);
+    lua_rotate(L, 3, 2); /* f, handler, true, f, args... */
+    int st = lua_pcallk(L, n - 2, LUA_MULTRET, 2, 2, sb_pcall_done);
+    return sb_pcall_done(L, st, 2);
 }
 
 static int sb_load(lua_State *L)
@@ -146,9 +284,14 @@ static int sb_collectgarbage(lua_State *L)
 /* require: only the modules compiled into the binary. */
 static int sb_require(lua_State *L)
 {
+    /* The public modules only: lt.modules also holds trusted support code (lesson.lua, with the
+     * runner's internals) that sandboxed code must not reach. */
+    static const char *const public_modules[] = {"units", "vram", NULL};
     const char *name = luaL_checkstring(L, 1);
+    int i = 0;
+    while (public_modules[i] && strcmp(public_modules[i], name)) i++;
     lua_getfield(L, LUA_REGISTRYINDEX, "lt.modules");
-    if (lua_getfield(L, -1, name) == LUA_TNIL)
+    if (!public_modules[i] || lua_getfield(L, -1, name) == LUA_TNIL)
         return luaL_error(L, "sandbox: no module '%s' (available: units, vram)", name);
     return 1;
 }
@@ -194,6 +337,8 @@ static void build_env(lua_State *L)
     lua_setfield(L, env, "os");
     lua_pushcfunction(L, sb_setmetatable);
     lua_setfield(L, env, "setmetatable");
+    lua_pushcfunction(L, sb_xpcall);
+    lua_setfield(L, env, "xpcall");
     lua_pushvalue(L, env);
     lua_pushcclosure(L, sb_load, 1);
     lua_setfield(L, env, "load");
@@ -239,6 +384,7 @@ static int vm_setup(lua_State *L)
 {
     char *err = lua_touserdata(L, 1);
     luaL_openlibs(L);
+    lt_strlib_install(L); /* pattern matching that counts against the limits */
     /* string.dump is reachable through every string's metatable: remove it at the source, and
      * lock the string metatable so getmetatable("") cannot hand it out. */
     lua_getglobal(L, "string");
@@ -321,12 +467,16 @@ void lt_vm_free(struct lt_vm *vm)
     lt_alloc_free_all(vm);
     lua_sethook(vm->L, NULL, 0, 0);
     lua_close(vm->L);
+    free(vm->chunk);
     free(vm);
 }
 
 /* Load a chunk with the sandbox environment as its _ENV. */
 static int vm_load(struct lt_vm *vm, const char *src, size_t len, const char *name)
 {
+    free(vm->chunk); /* what errors and stops are reported against from now on */
+    vm->chunk = strdup(name);
+    vm->chunk_line = 0;
     int st = luaL_loadbufferx(vm->L, src, len, name, "t");
     if (st != LUA_OK) return st;
     lua_getfield(vm->L, LUA_REGISTRYINDEX, "lt.env");
@@ -334,9 +484,20 @@ static int vm_load(struct lt_vm *vm, const char *src, size_t len, const char *na
     return LUA_OK;
 }
 
+/* Keep a "file:line: what" message as it is; give one without a position (error(x, 0), an error
+ * object that is not a string) the position of the sandboxed code that raised it, while its
+ * frames are still on the stack. Error objects are never converted through their metamethods. */
 static int traceback_msgh(lua_State *L)
 {
-    return 1; /* keep the message as it is: "file:line: what" */
+    struct lt_vm *vm = lt_vm_of(L);
+    const char *msg = lua_type(L, 1) == LUA_TSTRING ? lua_tostring(L, 1) : NULL;
+    char at[600];
+    if (msg && has_position(msg)) return 1;
+    where(vm, L, at, sizeof at);
+    if (!at[0]) return 1;
+    if (msg) lua_pushfstring(L, "%s %s", at, msg);
+    else lua_pushfstring(L, "%s error object is a %s value", at, luaL_typename(L, 1));
+    return 1;
 }
 
 static bool vm_run(struct lt_vm *vm, int nres, char *err, size_t n)
@@ -345,13 +506,13 @@ static bool vm_run(struct lt_vm *vm, int nres, char *err, size_t n)
     lua_insert(vm->L, -2);
     lt_vm_arm(vm, vm->L);
     int st = lua_pcall(vm->L, 0, nres, -2);
-    lua_sethook(vm->L, NULL, 0, 0);
+    lt_vm_disarm(vm);
     if (st == LUA_OK && vm->tripped) { /* a pcall caught the stop on its way out: still a stop */
         lua_settop(vm->L, lua_gettop(vm->L) - (nres < 0 ? 0 : nres));
         lua_pushfstring(vm->L, "stopped: the code ran past the sandbox limit (%d million "
                         "instructions or %d s)", (int)(vm->rt->lim.instructions / 1000000),
                         (int)vm->rt->lim.seconds);
-        st = LUA_ERRRUN;
+        st = LUA_ERRRUN; /* lt_vm_errmsg adds the line the hook saw last */
     }
     if (st != LUA_OK) {
         lt_vm_errmsg(vm, st, err, n);
@@ -409,6 +570,23 @@ char *lt_read_file(const char *path, size_t *len, char *err, size_t n)
     return buf;
 }
 
+/* A file's error always starts "path:line:": one raised inside other code (text given to load(),
+ * an error the message handler could not place) is prefixed with the file's line. Returns false,
+ * for the callers' convenience. */
+static bool ensure_path(const char *path, int line, char *err, size_t n)
+{
+    size_t pl = strlen(path);
+    const char *p = err + pl;
+    if (!strncmp(err, path, pl) && p[0] == ':' && isdigit((unsigned char)p[1])) {
+        for (p++; isdigit((unsigned char)*p); p++) {}
+        if (*p == ':') return false;
+    }
+    char *orig = strdup(err);
+    if (orig) snprintf(err, n, "%s:%d: %s", path, line > 0 ? line : 1, orig);
+    free(orig);
+    return false;
+}
+
 bool lt_vm_dofile_keep(struct lt_vm *vm, const char *path, bool keep, char *err, size_t n)
 {
     size_t len;
@@ -422,7 +600,7 @@ bool lt_vm_dofile_keep(struct lt_vm *vm, const char *path, bool keep, char *err,
         body = body ? body : src + len;
     }
     if (len && src[0] == LUA_SIGNATURE[0]) {
-        snprintf(err, n, "%s: binary chunks are not allowed", path);
+        snprintf(err, n, "%s:1: binary chunks are not allowed", path);
         free(src);
         return false;
     }
@@ -432,7 +610,14 @@ bool lt_vm_dofile_keep(struct lt_vm *vm, const char *path, bool keep, char *err,
         lua_getfield(vm->L, -1, "set_loading");
         lua_pushstring(vm->L, path);
         lua_pushlstring(vm->L, src, len);
-        lua_call(vm->L, 2, 0);
+        /* protected: a big file under a small heap cap must not panic the process */
+        int st = lua_pcall(vm->L, 2, 0, 0);
+        if (st != LUA_OK) {
+            lt_vm_errmsg(vm, st, err, n);
+            lua_pop(vm->L, 3);
+            free(src);
+            return ensure_path(path, 1, err, n);
+        }
         lua_pop(vm->L, 2);
     }
     int st = vm_load(vm, body, len - (size_t)(body - src), chunk);
@@ -440,9 +625,10 @@ bool lt_vm_dofile_keep(struct lt_vm *vm, const char *path, bool keep, char *err,
     if (st != LUA_OK) {
         lt_vm_errmsg(vm, st, err, n);
         lua_pop(vm->L, 1);
-        return false;
+        return ensure_path(path, 1, err, n);
     }
-    return vm_run(vm, keep ? 1 : 0, err, n);
+    if (vm_run(vm, keep ? 1 : 0, err, n)) return true;
+    return ensure_path(path, vm->chunk_line, err, n);
 }
 
 bool lt_vm_dofile(struct lt_vm *vm, const char *path, char *err, size_t n)

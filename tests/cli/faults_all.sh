@@ -1,0 +1,51 @@
+#!/bin/sh
+# faults_all.sh BUILD - out-of-memory injected into every experiment of every lesson. A clean run
+# of each lesson (VRAMLAB_FAULT_REPORT) says how many device/host buffers it allocates; then each
+# allocation in turn fails (VRAMLAB_FAULT_ALLOC=N): all of them for a lesson with up to 20, a
+# spread of 10 for one with more, the first and the last for a lesson slower than a second (real host
+# measurements); lessons that allocate nothing on the device (no gpu.alloc/copy/stream,
+# alloc.caching/raw/async_pool in the file) are skipped. Every run must end with 0 (done) or 1 (an experiment failed and said where:
+# "file:line:" or the lesson's own note), never crash, and leave nothing allocated (vramlab
+# exits 4 when something is). Prints the number of faults injected.
+b="$1/vramlab"
+fail() { echo "FAIL: $*"; exit 1; }
+app="$b --backend sim --deterministic"
+list=$($app list --json)
+ids=$(echo "$list" | sed -n 's/.*"id":"\([0-9][0-9.]*\)".*/\1/p')
+[ -n "$ids" ] || fail "no lessons from 'vramlab list --json'"
+injected=0 lessons=0
+for id in $ids; do
+    path=$(echo "$list" | grep "\"id\":\"$id\"" | sed -n 's/.*"path":"\([^"]*\)".*/\1/p')
+    grep -q 'gpu\.alloc\|gpu\.copy\|gpu\.stream\|alloc\.caching\|alloc\.raw\|alloc\.async_pool' "$path" || continue
+    t0=$(date +%s%N)
+    n=$(VRAMLAB_FAULT_REPORT=1 $app run "$id" 2>&1 >/dev/null |
+        sed -n 's/^vramlab: \([0-9]*\) allocation(s) attempted$/\1/p')
+    t1=$(date +%s%N)
+    [ -n "$n" ] || fail "$id: no allocation count (VRAMLAB_FAULT_REPORT)"
+    lessons=$((lessons + 1))
+    [ "$n" -eq 0 ] && continue
+    if [ $(( (t1 - t0) / 1000000 )) -gt 1000 ]; then
+        pos="1 $n"
+    elif [ "$n" -le 20 ]; then
+        pos=$(seq 1 "$n")
+    else
+        pos="1 2 3 $((n / 5)) $((2 * n / 5)) $((n / 2)) $((3 * n / 5)) $((4 * n / 5)) $((n - 1)) $n"
+    fi
+    last=0
+    for k in $(printf '%s\n' $pos | sort -n | uniq); do
+        [ "$k" -ge 1 ] && [ "$k" -ne "$last" ] || continue
+        last=$k
+        out=$(VRAMLAB_FAULT_ALLOC=$k $app run "$id" 2>&1 >/dev/null); rc=$?
+        case $rc in
+        0) ;;
+        1) echo "$out" | grep -q '\.lua:[0-9]*:\|\.lua: \|injected fault' ||
+               fail "$id, fault at allocation $k of $n: exit 1 without a message: $out" ;;
+        4) fail "$id, fault at allocation $k of $n: memory left allocated: $out" ;;
+        *) fail "$id, fault at allocation $k of $n: exit $rc: $out" ;;
+        esac
+        echo "$out" | grep -q 'AddressSanitizer\|runtime error:' && fail "$id, fault $k: $out"
+        injected=$((injected + 1))
+    done
+done
+echo "faults injected: $injected, in $lessons lessons"
+exit 0
