@@ -16,11 +16,14 @@ for bin in "$build"/fuzz/fuzz_*; do
     name=$(basename "$bin")
     seeds="tests/fuzz/corpus/$name" work="$build/corpus/$name" crashes="$build/crashes/$name"
     mkdir -p "$work" "$crashes"
+    extra=""
+    # the shipped lessons are seeds too, read where they live rather than copied in
+    [ "$name" = fuzz_lesson ] && extra=lessons
     dict=""
     [ -f "tests/fuzz/$name.dict" ] && dict="-dict=tests/fuzz/$name.dict"
     log="$build/$name.log"
     "$bin" -max_total_time="$secs" -timeout=15 -rss_limit_mb=2560 \
-        -print_final_stats=1 -artifact_prefix="$crashes/" $dict "$work" "$seeds" >"$log" 2>&1
+        -print_final_stats=1 -artifact_prefix="$crashes/" $dict "$work" "$seeds" $extra >"$log" 2>&1
     rc=$?
     n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
