@@ -130,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lua_setglobal(L, "sandbox_fn");
     lua_pop(L, 1);
     const char *b = call("sandbox_fn", iter, gsub, s, ls, p, lp, op, init, r, lr);
-    if (strcmp(a, b)) {
+    if (strcmp(a, b)) { /* any difference fails the run; libFuzzer keeps the input */
         fprintf(stderr, "fuzz_strlib: string.%s differs\n  subject %.*s\n  pattern %.*s\n"
                         "  Lua:     %s\n  sandbox: %s\n", fn, (int)ls, s, (int)lp, p, a, b);
         abort();
