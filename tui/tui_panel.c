@@ -42,7 +42,7 @@ struct prow {
 
 struct pmodel {
     char *id, *kind, *title, *x_label, *y_label, *unit;
-    bool logx, simulated, declared;
+    bool logx, simulated, measured, declared; /* measured: a live value shares the panel */
     struct pbar bars[MAX_ITEMS];
     int nbars;
     struct pseries series[MAX_ITEMS];
@@ -101,6 +101,7 @@ static void model_clear(struct pmodel *m)
     m->rows = NULL;
     m->map_total = 0;
     m->simulated = false;
+    m->measured = false;
 }
 
 static void model_free(struct pmodel *m)
@@ -333,6 +334,9 @@ static bool apply(struct tui_panelset *ps, const struct lt_event *ev)
     struct pmodel *m = find(ps, ev->panel);
     if (!m && !(m = add(ps, ev->panel, kind_for(ev->type)))) return false;
     if (ev->style == LT_SIMULATED) m->simulated = true;
+    if (ev->style == LT_MEASURED &&
+        (ev->type == LT_EV_BAR || ev->type == LT_EV_POINT || ev->type == LT_EV_GAUGE))
+        m->measured = true;
     switch (ev->type) {
     case LT_EV_POINT: return add_point(m, ev);
     case LT_EV_BAR: {
@@ -478,7 +482,10 @@ static void header(const struct ctx *c, const struct pmodel *m)
 {
     struct tui_lb b = {.L = c->L};
     char tagbuf[96];
-    const char *sim = m->simulated ? (zh(c) && !c->ascii ? "SIMULATED 模拟" : "SIMULATED") : "";
+    /* A panel mixing live host numbers with simulated device numbers says both. */
+    const char *sim = !m->simulated ? ""
+                      : m->measured ? (zh(c) && !c->ascii ? "SIMULATED 模拟 + 实测" : "SIMULATED + measured")
+                      : (zh(c) && !c->ascii ? "SIMULATED 模拟" : "SIMULATED");
     snprintf(tagbuf, sizeof tagbuf, "%s%s%s", c->tag ? c->tag : "", c->tag && *sim ? (c->ascii ? " - " : " · ") : "", sim);
     const char *tag = tagbuf;
     int tw = tui_width(tag, strlen(tag));

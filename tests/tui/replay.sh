@@ -29,7 +29,7 @@ keys ']'
 wait_for 'Run: Measure'
 keys Enter
 wait_for "VRAM \(D2D copy\) .* $v GB/s SIM" 10
-wait_for 'Bandwidth.*\[REPLAY · SIMULATED\]' 3
+wait_for 'Bandwidth.*\[REPLAY · SIMULATED \+ measured\]' 3
 wait_for 'REPLAY panel' 3
 wait_for '✓ done' 5
 screen | grep -q '✗ failed' && fail "a live measurement was attempted"
