@@ -19,7 +19,14 @@ NVCC := $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin
 ifeq ($(CUDA),0)
 NVCC :=
 endif
-CUDA_HOME := $(patsubst %/bin/nvcc,%,$(NVCC))
+# The toolkit's root as nvcc itself reports it: nvcc may be a wrapper script in /usr/local/bin.
+ifneq ($(NVCC),)
+CUDA_HOME := $(realpath $(or $(shell $(NVCC) --dryrun -c -x cu /dev/null 2>&1 | sed -n 's/^\#\$$ TOP=//p'),$(patsubst %/bin/nvcc,%,$(NVCC))))
+ifneq ($(words $(wildcard $(CUDA_HOME)/include/cuda_runtime_api.h $(CUDA_HOME)/lib64/libcudart_static.a)),2)
+$(warning nvcc at $(NVCC) has no headers or libcudart_static.a under '$(CUDA_HOME)': building without the CUDA backend)
+NVCC :=
+endif
+endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
