@@ -1,10 +1,12 @@
 # vramlab - build, run, test, install.
 #   make            build build/vramlab (CUDA backend when nvcc is found; CUDA=0 to leave it out)
 #   make run        install missing Debian packages (as root), build, start the tutor
-#   make test       everything that runs on a CPU-only machine; ends with "N passed, M failed"
+#   make test       everything that runs on a CPU-only machine (also under ASan+UBSan, and a
+#                   short fuzz pass); ends with "N passed, M failed"
 #   make test-gpu   checks that need a real GPU (skipped with a message without one)
 #   make bench      benchmarks: ratios against references measured in the same run
 #   make asan       the unit and Lua tests under AddressSanitizer + UBSan
+#   make valgrind   unit tests, Lua tests and every lesson under valgrind memcheck (slow)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS each (make fuzz-ci: 10 s each)
 #   make install    PREFIX=/usr/local (binary, lessons, assets, man page)
 
@@ -66,7 +68,7 @@ STAMP   := $(BUILD)/.config
 CONFIG  := $(CC) $(CFLAGS) $(NVCC) $(LDLIBS)
 $(shell mkdir -p $(BUILD); echo '$(CONFIG)' | cmp -s - $(STAMP) || echo '$(CONFIG)' > $(STAMP))
 
-.PHONY: all deps test-deps run test test-gpu bench asan install clean fuzz check
+.PHONY: all deps test-deps run test test-gpu bench asan valgrind install clean fuzz check
 
 all: deps
 	@$(MAKE) --no-print-directory $(BIN)
@@ -111,10 +113,16 @@ ASAN_DIR := build/asan
 ASAN_MAKE = $(MAKE) --no-print-directory BUILD=$(ASAN_DIR) CUDA=0 CC=clang \
 	CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
+# Then a short, fixed-seed pass of every fuzz target (where clang has libFuzzer).
+FUZZ_PROBE = printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | \
+	clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1
+
 test: test-deps
 	@$(MAKE) --no-print-directory $(BIN) $(UNIT)
 	@$(ASAN_MAKE) $(ASAN_DIR)/vramlab $(patsubst $(BUILD)/%,$(ASAN_DIR)/%,$(UNIT))
-	@sh tests/run.sh $(BUILD) --asan $(ASAN_DIR)
+	@if $(FUZZ_PROBE); then $(FUZZ_MAKE) $(FUZZ_TARGETS); \
+	else echo "fuzz targets not built: clang has no libFuzzer (-fsanitize=fuzzer)"; fi
+	@sh tests/run.sh $(BUILD) --asan $(ASAN_DIR) --fuzz $(FUZZ_DIR)
 
 test-gpu: all
 	@sh tests/gpu/run.sh $(BIN)
@@ -131,14 +139,19 @@ $(BUILD)/tests/bench_host: tests/bench/bench_host.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fopenmp -o $@ $< $(LIB) $(LDLIBS)
 
+# memcheck over the unit tests, the Lua tests and every lesson (slow: not part of make test)
+valgrind: all
+	@$(MAKE) --no-print-directory $(UNIT)
+	@sh tests/valgrind.sh $(BUILD)
+
 asan: test-deps
 	@$(ASAN_MAKE) $(ASAN_DIR)/vramlab $(patsubst $(BUILD)/%,$(ASAN_DIR)/%,$(UNIT))
 	@ASAN_OPTIONS=detect_leaks=1 sh tests/run.sh $(ASAN_DIR) --no-tui
 
 # Fuzzing (libFuzzer + ASan + UBSan, clang, CUDA left out): every tests/fuzz/fuzz_*.c is a target.
 #   make fuzz      each target FUZZ_SECONDS (default 60) from its seed corpus, with the counts
-#   make fuzz-ci   the same, 10 s each (what CI runs); skipped with a message without clang's
-#                  libFuzzer
+#   make fuzz-ci   the same, 10 s each; skipped with a message without clang's libFuzzer
+#   (make test runs each target for a fixed 2000 inputs with seed 1)
 FUZZ_DIR     := build/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -151,8 +164,7 @@ fuzz-build:
 fuzz: fuzz-build
 	@sh tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
 fuzz-ci:
-	@if printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | \
-	    clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1; then \
+	@if $(FUZZ_PROBE); then \
 	    $(MAKE) --no-print-directory fuzz-build && sh tests/fuzz/run.sh $(FUZZ_DIR) 10; \
 	else echo "SKIP: fuzz-ci needs clang with libFuzzer (-fsanitize=fuzzer)"; fi
 

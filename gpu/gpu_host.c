@@ -249,6 +249,10 @@ gpu_status gpu_host_latency(uint64_t bytes, struct gpu_result *r, gpu_cancel_fla
     uint64_t seed = 0x5eed ^ bytes;
     for (size_t i = 0; i < lines; i++) order[i] = (uint32_t)i;
     for (size_t i = lines - 1; i > 0; i--) {
+        if ((i & 0xfffff) == 0 && cancel && *cancel) { /* a 1 GiB set takes seconds to shuffle */
+            free(mem), free(order);
+            return GPU_ERR_CANCELLED;
+        }
         size_t k = gpu_rand(&seed) % i;
         uint32_t x = order[i];
         order[i] = order[k];

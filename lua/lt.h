@@ -62,6 +62,9 @@ void lt_runtime_set_limits(struct lt_runtime *rt, const struct lt_limits *lim);
 /* Async mode (TUI): long primitives run on a worker thread and the experiment coroutine yields;
  * otherwise (headless) they run inline. */
 void lt_runtime_set_async(struct lt_runtime *rt, bool async);
+/* A call (experiment, grading, REPL entry) is running Lua, not waiting for the worker: a front
+ * end steps it again without waiting for a key. */
+bool lt_runtime_computing(const struct lt_runtime *rt);
 struct gpu_dev *lt_runtime_dev(struct lt_runtime *rt);
 const char *lt_runtime_datadir(const struct lt_runtime *rt);
 /* One line for a status bar: "CUDA · NVIDIA H200" or "SIMULATED · RTX 3090 profile". */
@@ -153,17 +156,30 @@ bool lt_lesson_exercise(const struct lt_lesson *ls, int block, struct lt_exercis
  * explanation. Returns true when right. A "predict" exercise runs its experiment first. */
 bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char *feedback,
                       size_t n);
+/* The same as a run, for front ends that stay live while a "predict" exercise measures: start,
+ * step with lt_lesson_run_step, cancel with lt_lesson_run_cancel; once it is no longer BUSY,
+ * lt_lesson_answer_result gives the feedback and whether it was right. FAILED at the start:
+ * err says why and nothing was graded. */
+enum lt_run_state lt_lesson_answer_start(struct lt_lesson *ls, int block, const char *answer,
+                                         char *err, size_t n);
+bool lt_lesson_answer_result(const struct lt_lesson *ls, char *feedback, size_t n);
+/* Is the current (or last) run a grading rather than an experiment? */
+bool lt_lesson_run_grading(const struct lt_lesson *ls);
 
 /* ---- the sandbox REPL (lt_repl.c) --------------------------------------------------------- */
 
 /* Give a VM the REPL's extras: `plot`, whose point/bar/gauge/row/note/clear feed the panel
  * "repl" through the sink, so a learner can chart what they compute. */
 void lt_vm_repl_setup(struct lt_vm *vm);
-enum lt_eval_status { LT_EVAL_OK, LT_EVAL_INCOMPLETE, LT_EVAL_ERROR };
+enum lt_eval_status { LT_EVAL_OK, LT_EVAL_INCOMPLETE, LT_EVAL_ERROR, LT_EVAL_BUSY };
 /* Evaluate a REPL entry under the sandbox limits: an expression shows its values, a statement
  * runs. OK: `out` holds the results pretty-printed (tables one level deep, keys sorted; "" when
- * none). INCOMPLETE: the chunk ends early (more lines needed). ERROR: `out` says what. */
+ * none). INCOMPLETE: the chunk ends early (more lines needed). ERROR: `out` says what. BUSY
+ * (async mode only): a measurement is on the worker; call lt_vm_eval_step until it is not. */
 enum lt_eval_status lt_vm_eval(struct lt_vm *vm, const char *src, char *out, size_t n);
+enum lt_eval_status lt_vm_eval_step(struct lt_vm *vm, char *out, size_t n);
+/* Stop the entry being evaluated; what it allocated is freed. */
+void lt_vm_eval_cancel(struct lt_vm *vm);
 
 /* The markup subset used by text blocks (see docs/lesson-format.md); lt_markup.c. */
 #include "lt_markup.h"

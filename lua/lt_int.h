@@ -40,13 +40,25 @@ struct lt_runtime {
     gpu_cancel_flag cancel;
 };
 
+/* The call a VM runs as a coroutine (lt_task.c): an experiment, a grading, a REPL entry. */
+struct lt_task {
+    lua_State *co;  /* NULL: none */
+    int ref;        /* the coroutine's registry reference */
+    int nargs;      /* arguments for the first resume */
+    bool fresh;     /* not resumed yet */
+    int generation; /* the VM's generation when it started: what a cancel frees */
+};
+
 struct lt_vm {
     lua_State *L;
+    struct lt_task task;
     struct lt_runtime *rt;
     size_t mem, mem_peak;
     bool mem_refused;          /* the allocator said no: report the cap, not "not enough memory" */
     long long count;           /* instructions in the current run, in hook quanta */
     double deadline;
+    double slice_end;          /* async: when the running call gives the screen its turn */
+    double paused_at;          /* when the running call yielded without a measurement (0: not) */
     bool tripped;              /* a limit fired: every later hook call raises again */
     struct lt_buffer *buffers; /* device buffers alive in this VM */
     struct lt_allocator *allocators; /* alloc module allocators alive in this VM (lt_alloc.c) */
@@ -66,6 +78,18 @@ int lt_job_run(lua_State *L, struct lt_job *j);
 /* The runner's side: is the job the coroutine waits on finished? Joins the thread if so. */
 bool lt_job_poll(struct lt_runtime *rt);
 void lt_job_wait(struct lt_runtime *rt);
+
+/* Start a call: the function and its nargs arguments, on vm->L's top, move into a coroutine
+ * (popped either way). False with err when one is running already or memory ran out. */
+bool lt_task_start(struct lt_vm *vm, int nargs, char *err, size_t n);
+/* Resume it until it ends or, in async mode, waits for the worker (LUA_YIELD). LUA_OK: its
+ * nres results are on vm->task.co's top. Otherwise an error status, err "file:line: what". */
+int lt_task_step(struct lt_vm *vm, int *nres, char *err, size_t n);
+/* Forget the finished call; with free_allocations, the buffers and allocators it made go too. */
+void lt_task_end(struct lt_vm *vm, bool free_allocations);
+/* Stop it: waits for the worker's current trial, runs pending __close handlers under the
+ * limits, frees what it allocated. */
+void lt_task_cancel(struct lt_vm *vm);
 
 /* Arm the instruction/time limits for a new run or resume of thread th. */
 void lt_vm_arm(struct lt_vm *vm, lua_State *th);

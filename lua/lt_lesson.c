@@ -18,13 +18,13 @@ struct lt_lesson {
     int ref; /* a private copy of the lesson table (copy_value): what the C side reads */
     int nblocks;
     unsigned char *kinds; /* enum lt_block_kind of each block, from the validator's records */
-    /* the experiment being run */
+    /* the experiment or grading being run (its coroutine is vm->task) */
     enum lt_run_state state;
-    lua_State *co;
-    int co_ref;
     int run_block;
-    int nargs; /* arguments for the next resume */
+    bool grading;         /* the run grades an answer: its results are kept for answer_result */
     bool dev_ok_at_start; /* the device had not failed when the run began */
+    bool answer_ok;
+    char *answer_fb;      /* the grader's feedback (NULL: no result yet) */
     /* exercises */
     int *tries;
     bool *solved;
@@ -218,7 +218,6 @@ struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *
     lua_insert(L, -2);
     int st = lua_pcall(L, 1, 1, 0);
     ls->ref = st == LUA_OK ? luaL_ref(L, LUA_REGISTRYINDEX) : LUA_NOREF;
-    ls->co_ref = LUA_NOREF;
     ls->tries = calloc((size_t)ls->nblocks, sizeof *ls->tries);
     ls->solved = calloc((size_t)ls->nblocks, sizeof *ls->solved);
     if (st != LUA_OK) {
@@ -250,6 +249,7 @@ void lt_lesson_free(struct lt_lesson *ls)
     free(ls->tries);
     free(ls->solved);
     free(ls->kinds);
+    free(ls->answer_fb);
     free(ls);
 }
 
@@ -372,22 +372,16 @@ static void emit_status(struct lt_runtime *rt, const char *text)
 
 static void run_end(struct lt_lesson *ls, enum lt_run_state st)
 {
-    lua_State *L = ls->vm->L;
-    ls->rt->run_thread = NULL;
-    luaL_unref(L, LUA_REGISTRYINDEX, ls->co_ref);
-    ls->co_ref = LUA_NOREF;
-    ls->co = NULL;
-    /* What the experiment allocated and did not free goes now: nothing outlives a run. */
-    lt_gpu_free_generation(ls->vm, ls->vm->generation);
-    lt_alloc_free_generation(ls->vm, ls->vm->generation);
+    /* What the run allocated and did not free goes now: nothing outlives a run. */
+    lt_task_end(ls->vm, true);
     ls->state = st;
 }
 
-static int start_protected(lua_State *L)
+/* The experiment's coroutine function and its ex object: (run, ex) on the stack. */
+static int push_experiment(lua_State *L)
 {
     struct lt_lesson *ls = lua_touserdata(L, 1);
     int block = (int)lua_tointeger(L, 2);
-    lua_State *co = lua_newthread(L);
     push_block(ls, block);
     lua_newtable(L);
     copy_value(L, -2, lua_gettop(L), 0); /* new_ex gives lesson code its panels: not ours */
@@ -399,17 +393,30 @@ static int start_protected(lua_State *L)
     lua_pushstring(L, ls->rt->lang);
     lua_pushboolean(L, ls->rt->dev->info.simulated);
     lua_call(L, 3, 1);
-    lua_xmove(L, co, 2); /* run, ex */
-    lua_pop(L, 1);       /* the block; the thread is on top */
-    ls->co_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    ls->co = co;
-    return 0;
+    return 2;
+}
+
+/* Start the call now on the stack (function + nargs) as this lesson's run. */
+static enum lt_run_state run_begin(struct lt_lesson *ls, int block, int nargs, bool grading,
+                                   char *err, size_t n)
+{
+    if (!lt_task_start(ls->vm, nargs, err, n)) {
+        if (!grading) emit_status(ls->rt, err);
+        return LT_RUN_FAILED;
+    }
+    ls->dev_ok_at_start = !ls->rt->dev->failed;
+    ls->run_block = block;
+    ls->grading = grading;
+    ls->state = LT_RUN_BUSY;
+    free(ls->answer_fb);
+    ls->answer_fb = NULL;
+    return lt_lesson_run_step(ls, err, n);
 }
 
 enum lt_run_state lt_lesson_run_start(struct lt_lesson *ls, int block, char *err, size_t n)
 {
     lua_State *L = ls->vm->L;
-    if (ls->state == LT_RUN_BUSY || ls->rt->run_thread) {
+    if (ls->state == LT_RUN_BUSY) {
         snprintf(err, n, "an experiment is already running");
         return LT_RUN_FAILED;
     }
@@ -417,14 +424,13 @@ enum lt_run_state lt_lesson_run_start(struct lt_lesson *ls, int block, char *err
         snprintf(err, n, "block %d is not an experiment", block + 1);
         return LT_RUN_FAILED;
     }
-    ls->vm->generation++;
     /* Armed and protected: new_ex reads the block (sandbox data, maybe changed by an earlier
      * run), and a lesson that left the heap full must fail here, not panic the process. */
-    lua_pushcfunction(L, start_protected);
+    lua_pushcfunction(L, push_experiment);
     lua_pushlightuserdata(L, ls);
     lua_pushinteger(L, block);
     lt_vm_arm(ls->vm, L);
-    int st = lua_pcall(L, 2, 0, 0);
+    int st = lua_pcall(L, 2, 2, 0);
     lt_vm_disarm(ls->vm);
     if (st != LUA_OK) {
         lt_vm_errmsg(ls->vm, st, err, n);
@@ -432,82 +438,56 @@ enum lt_run_state lt_lesson_run_start(struct lt_lesson *ls, int block, char *err
         emit_status(ls->rt, err);
         return LT_RUN_FAILED;
     }
-    ls->nargs = 1;
-    ls->dev_ok_at_start = !ls->rt->dev->failed;
-    ls->run_block = block;
-    ls->state = LT_RUN_BUSY;
-    ls->rt->run_thread = ls->co;
-    ls->rt->cancel = 0;
-    return lt_lesson_run_step(ls, err, n);
+    return run_begin(ls, block, 1, false, err, n);
+}
+
+/* A grading ended: keep (ok, feedback) and count the try. */
+static void keep_answer(struct lt_lesson *ls, lua_State *co, int nres)
+{
+    const char *fb = nres >= 2 ? lua_tostring(co, -1) : NULL;
+    ls->answer_fb = strdup(fb ? fb : "");
+    ls->answer_ok = false;
+    if (nres >= 2 && !lua_isnil(co, -2)) { /* nil: the input could not be read, not a try */
+        ls->answer_ok = lua_toboolean(co, -2);
+        ls->tries[ls->run_block]++;
+        ls->solved[ls->run_block] |= ls->answer_ok;
+    }
 }
 
 enum lt_run_state lt_lesson_run_step(struct lt_lesson *ls, char *err, size_t n)
 {
     struct lt_runtime *rt = ls->rt;
     if (ls->state != LT_RUN_BUSY) return ls->state;
-    for (;;) {
-        bool measured = rt->job != NULL;
-        if (rt->job) {
-            if (rt->async && !lt_job_poll(rt)) return LT_RUN_BUSY;
-            lt_job_wait(rt);
-        }
-        int nres = 0;
-        /* A fresh budget for the first resume and after a measurement; a lesson that yields on
-         * its own goes on with what it has left, or it would never be stopped. The coroutine
-         * keeps its hook afterwards: sandboxed code that resumes it later is still limited. */
-        if (measured || ls->nargs) lt_vm_arm(ls->vm, ls->co);
-        else lt_vm_continue(ls->vm, ls->co);
-        int st = lua_resume(ls->co, ls->vm->L, ls->nargs, &nres);
-        lt_vm_disarm(ls->vm);
-        ls->nargs = 0;
-        if (st != LUA_YIELD && st != LUA_OK) {
-            struct lt_vm tmp = *ls->vm;
-            tmp.L = ls->co;
-            lt_vm_errmsg(&tmp, st, err, n);
-        } else if (ls->vm->tripped) { /* stopped, and a pcall in the lesson swallowed it */
-            snprintf(err, n, "%s:%d: stopped: the experiment ran past the sandbox limit", ls->path,
-                     ls->vm->chunk_line > 0 ? ls->vm->chunk_line : 1);
-            st = LUA_ERRRUN;
-        }
-        if (st == LUA_YIELD) {
-            lua_pop(ls->co, nres);
-            if (rt->async) return LT_RUN_BUSY;
-            continue;
-        }
-        if (st == LUA_OK && ls->dev_ok_at_start && rt->dev->failed) {
-            /* the lesson coped with the errors, but its device results are gone: say so */
-            snprintf(err, n, "%s: the GPU failed during this experiment (sticky error): device "
-                     "results are unavailable until vramlab restarts; host experiments still run",
-                     ls->path);
-            st = LUA_ERRRUN;
-        }
-        if (st == LUA_OK) {
-            run_end(ls, LT_RUN_DONE);
-            return LT_RUN_DONE;
-        }
-        emit_status(rt, err);
-        run_end(ls, LT_RUN_FAILED);
-        return LT_RUN_FAILED;
+    int nres = 0, st = lt_task_step(ls->vm, &nres, err, n);
+    if (st == LUA_YIELD) return LT_RUN_BUSY;
+    if (st == LUA_OK && ls->dev_ok_at_start && rt->dev->failed) {
+        /* the lesson coped with the errors, but its device results are gone: say so */
+        snprintf(err, n, "%s: the GPU failed during this %s (sticky error): device results are "
+                 "unavailable until vramlab restarts; host experiments still run", ls->path,
+                 ls->grading ? "measurement" : "experiment");
+        st = LUA_ERRRUN;
     }
+    if (st == LUA_OK) {
+        if (ls->grading) keep_answer(ls, ls->vm->task.co, nres);
+        run_end(ls, LT_RUN_DONE);
+        return LT_RUN_DONE;
+    }
+    if (ls->grading) ls->answer_fb = strdup(err);
+    else emit_status(rt, err);
+    run_end(ls, LT_RUN_FAILED);
+    return LT_RUN_FAILED;
 }
 
 void lt_lesson_run_cancel(struct lt_lesson *ls)
 {
     if (ls->state != LT_RUN_BUSY) return;
-    ls->rt->cancel = 1;
-    lt_job_wait(ls->rt);
-    lt_vm_arm(ls->vm, ls->co); /* pending __close handlers are lesson code: limited */
-#if LUA_VERSION_RELEASE_NUM >= 50406
-    lua_closethread(ls->co, ls->vm->L);
-#else
-    lua_resetthread(ls->co);
-#endif
-    lt_vm_disarm(ls->vm);
-    run_end(ls, LT_RUN_CANCELLED);
-    emit_status(ls->rt, "cancelled");
+    lt_task_cancel(ls->vm);
+    ls->state = LT_RUN_CANCELLED;
+    if (!ls->grading) emit_status(ls->rt, "cancelled");
 }
 
 enum lt_run_state lt_lesson_run_state(const struct lt_lesson *ls) { return ls->state; }
+bool lt_lesson_run_grading(const struct lt_lesson *ls) { return ls->grading; }
 
 /* ---- exercises -------------------------------------------------------------------------- */
 
@@ -548,39 +528,46 @@ bool lt_lesson_exercise(const struct lt_lesson *ls, int block, struct lt_exercis
     return true;
 }
 
-bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char *feedback,
-                      size_t n)
+enum lt_run_state lt_lesson_answer_start(struct lt_lesson *ls, int block, const char *answer,
+                                         char *err, size_t n)
 {
     lua_State *L = ls->vm->L;
-    if (lt_lesson_block_kind(ls, block) != LT_BLOCK_EXERCISE) {
-        snprintf(feedback, n, "not an exercise");
-        return false;
+    if (ls->state == LT_RUN_BUSY) {
+        snprintf(err, n, "an experiment is running: wait for it, or press Esc to cancel it");
+        return LT_RUN_FAILED;
     }
-    int top = lua_gettop(L);
+    if (lt_lesson_block_kind(ls, block) != LT_BLOCK_EXERCISE) {
+        snprintf(err, n, "not an exercise");
+        return LT_RUN_FAILED;
+    }
+    free(ls->answer_fb); /* no result until this grading ends */
+    ls->answer_fb = NULL;
     push_module_fn(L, "grade");
     push_block(ls, block);
     lua_pushstring(L, answer);
     lua_pushstring(L, ls->rt->lang);
     lua_pushinteger(L, ls->tries[block]);
     lua_pushboolean(L, ls->rt->dev->info.simulated);
-    lt_vm_arm(ls->vm, L);
-    int st = lua_pcall(L, 5, 2, 0);
-    lt_vm_disarm(ls->vm);
-    bool ok = false;
-    if (st == LUA_OK && ls->vm->tripped) {
-        snprintf(feedback, n, "stopped: the answer ran past the sandbox limit");
-    } else if (st != LUA_OK) {
-        lt_vm_errmsg(ls->vm, st, feedback, n);
-    } else {
-        snprintf(feedback, n, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "");
-        if (!lua_isnil(L, -2)) { /* nil: the input could not be read, not a try */
-            ok = lua_toboolean(L, -2);
-            ls->tries[block]++;
-            ls->solved[block] |= ok;
-        }
-    }
-    lua_settop(L, top);
-    return ok;
+    return run_begin(ls, block, 5, true, err, n);
+}
+
+bool lt_lesson_answer_result(const struct lt_lesson *ls, char *feedback, size_t n)
+{
+    snprintf(feedback, n, "%s", ls->answer_fb ? ls->answer_fb : "");
+    return ls->answer_fb && ls->answer_ok;
+}
+
+bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char *feedback,
+                      size_t n)
+{
+    /* to the end here, measurement included: the worker is for callers that keep stepping */
+    bool async = ls->rt->async;
+    ls->rt->async = false;
+    enum lt_run_state st = lt_lesson_answer_start(ls, block, answer, feedback, n);
+    while (st == LT_RUN_BUSY) st = lt_lesson_run_step(ls, feedback, n);
+    ls->rt->async = async;
+    if (st == LT_RUN_FAILED && !ls->answer_fb) return false; /* feedback holds why */
+    return lt_lesson_answer_result(ls, feedback, n);
 }
 
 /* ---- catalog ------------------------------------------------------------------------------ */

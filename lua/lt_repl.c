@@ -314,8 +314,6 @@ static void put_value(lua_State *L, int i, struct out *o)
 
 /* ---- evaluation ----------------------------------------------------------------------------- */
 
-static int keep_msg(lua_State *L) { return 1; }
-
 /* The chunk stops at its end where the grammar wants more: lua.c's test. */
 static bool incomplete(lua_State *L)
 {
@@ -337,8 +335,6 @@ static int load_env(struct lt_vm *vm, const char *src, size_t len)
 enum lt_eval_status lt_vm_eval(struct lt_vm *vm, const char *src, char *out, size_t n)
 {
     lua_State *L = vm->L;
-    struct out o = {out, n, 0};
-    int base = lua_gettop(L);
     if (n) out[0] = 0;
     if (*src == '=') src++; /* Lua 5.1's "=expr" still works */
     /* an expression first ("return " .. src), as lua.c does; else a statement */
@@ -360,34 +356,36 @@ enum lt_eval_status lt_vm_eval(struct lt_vm *vm, const char *src, char *out, siz
         enum lt_eval_status r = incomplete(L) && st == LUA_ERRSYNTAX ? LT_EVAL_INCOMPLETE
                                                                      : LT_EVAL_ERROR;
         if (r == LT_EVAL_ERROR) lt_vm_errmsg(vm, st, out, n);
-        lua_settop(L, base);
+        lua_pop(L, 1);
         return r;
     }
-    lua_pushcfunction(L, keep_msg);
-    lua_insert(L, -2);
-    lt_vm_arm(vm, L);
-    st = lua_pcall(L, 0, LUA_MULTRET, base + 1);
-    lua_sethook(L, NULL, 0, 0);
-    if (st == LUA_OK && vm->tripped) { /* a pcall in the entry caught the stop: still a stop */
-        snprintf(out, n, "stopped: the code ran past the sandbox limit (%d million instructions "
-                 "or %d s); the session goes on", (int)(vm->rt->lim.instructions / 1000000),
-                 (int)vm->rt->lim.seconds);
-        lua_settop(L, base);
-        lua_gc(L, LUA_GCCOLLECT);
-        return LT_EVAL_ERROR;
-    }
+    /* a coroutine, so a measurement can go to the worker while the screen stays live */
+    if (!lt_task_start(vm, 0, out, n)) return LT_EVAL_ERROR;
+    return lt_vm_eval_step(vm, out, n);
+}
+
+enum lt_eval_status lt_vm_eval_step(struct lt_vm *vm, char *out, size_t n)
+{
+    struct out o = {out, n, 0};
+    int nres = 0, st = lt_task_step(vm, &nres, out, n);
+    if (st == LUA_YIELD) return LT_EVAL_BUSY;
+    lua_State *co = vm->task.co;
     if (st != LUA_OK) {
-        lt_vm_errmsg(vm, st, out, n);
         if (vm->tripped && strlen(out) + 1 < n) strncat(out, "; the session goes on", n - strlen(out) - 1);
-        lua_settop(L, base);
-        lua_gc(L, LUA_GCCOLLECT); /* a memory stop leaves garbage behind: give it back now */
+        lt_task_end(vm, false);
+        lua_gc(vm->L, LUA_GCCOLLECT); /* a memory stop leaves garbage behind: give it back now */
         return LT_EVAL_ERROR;
     }
-    int top = lua_gettop(L);
-    for (int i = base + 2; i <= top; i++) {
-        if (i > base + 2) puts_(&o, "\t");
-        put_value(L, i, &o);
+    if (n) out[0] = 0;
+    int top = lua_gettop(co);
+    for (int i = top - nres + 1; i <= top; i++) {
+        if (i > top - nres + 1) puts_(&o, "\t");
+        put_value(co, i, &o);
     }
-    lua_settop(L, base);
+    lua_settop(co, 0);
+    /* what the entry allocated stays: a buffer kept in a global is for the next entry */
+    lt_task_end(vm, false);
     return LT_EVAL_OK;
 }
+
+void lt_vm_eval_cancel(struct lt_vm *vm) { lt_task_cancel(vm); }

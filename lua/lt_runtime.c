@@ -43,6 +43,7 @@ const char *lt_runtime_lang(const struct lt_runtime *rt) { return rt->lang; }
 void lt_runtime_set_limits(struct lt_runtime *rt, const struct lt_limits *lim) { rt->lim = *lim; }
 void lt_runtime_set_async(struct lt_runtime *rt, bool async) { rt->async = async; }
 struct gpu_dev *lt_runtime_dev(struct lt_runtime *rt) { return rt->dev; }
+bool lt_runtime_computing(const struct lt_runtime *rt) { return rt->run_thread && !rt->job; }
 const char *lt_runtime_datadir(const struct lt_runtime *rt) { return rt->datadir; }
 
 void lt_runtime_backend_line(struct lt_runtime *rt, char *buf, size_t n)

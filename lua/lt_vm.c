@@ -14,6 +14,7 @@
 #include "lt_embed.h"
 
 #define HOOK_QUANTUM 1000 /* instructions between limit checks */
+#define SLICE_SECONDS 0.02 /* a call in the TUI computes at most this long between screen turns */
 /* Outside a run the C side may still allocate in the VM (a new experiment thread, an answer
  * string): it gets this much room above the cap, so that a lesson that left the heap full
  * makes its next run fail with the memory stop instead of the process panicking. */
@@ -110,6 +111,10 @@ static void vm_hook(lua_State *L, lua_Debug *ar)
     if (vm->chunk && lua_getinfo(L, "Sl", ar) && ar->currentline > 0 &&
         !strcmp(ar->source, vm->chunk))
         vm->chunk_line = ar->currentline;
+    /* A running call that computes for long gives the screen its turn every slice (the TUI
+     * steps it again at once): keys stay live and Esc stops even a loop that never measures. */
+    if (vm->rt->async && L == vm->task.co && gpu_now() > vm->slice_end && lua_isyieldable(L))
+        lua_yield(L, 0);
 }
 
 void lt_vm_charge(lua_State *L, long long steps)
@@ -130,6 +135,7 @@ void lt_vm_arm(struct lt_vm *vm, lua_State *th)
     vm->tripped = false;
     vm->mem_refused = false;
     vm->deadline = gpu_now() + vm->rt->lim.seconds;
+    vm->slice_end = gpu_now() + SLICE_SECONDS;
     vm->armed = true;
     lua_sethook(th, vm_hook, LUA_MASKCOUNT, HOOK_QUANTUM);
 }
@@ -141,6 +147,10 @@ void lt_vm_continue(struct lt_vm *vm, lua_State *th)
      * at its first instruction. */
     vm->armed = true;
     vm->count += HOOK_QUANTUM;
+    double now = gpu_now();
+    if (vm->paused_at > 0) vm->deadline += now - vm->paused_at; /* the limit is on Lua's time */
+    vm->paused_at = 0;
+    vm->slice_end = now + SLICE_SECONDS;
     if (vm->count > vm->rt->lim.instructions || gpu_now() > vm->deadline) vm->tripped = true;
     lua_sethook(th, vm_hook, LUA_MASKCOUNT, vm->tripped ? 1 : HOOK_QUANTUM);
 }
@@ -462,6 +472,7 @@ struct lt_vm *lt_vm_new(struct lt_runtime *rt, char *err, size_t n)
 void lt_vm_free(struct lt_vm *vm)
 {
     if (!vm) return;
+    lt_task_cancel(vm);
     if (vm->rt->job) lt_job_wait(vm->rt);
     lt_gpu_free_all(vm);
     lt_alloc_free_all(vm);

@@ -1,15 +1,18 @@
 #!/bin/sh
-# run.sh BUILD [--no-tui] [--asan ASAN_BUILD] - run every test that works on a CPU-only machine
-# and print one summary line "N passed, M failed". Unit tests (cmocka) count per test case; Lua,
-# CLI and TUI tests per file. A script that exits 77 is skipped (it says why). With --asan, the
-# unit, Lua and CLI tests run a second time against the AddressSanitizer + UBSan build.
+# run.sh BUILD [--no-tui] [--asan ASAN_BUILD] [--fuzz FUZZ_BUILD] - run every test that works on
+# a CPU-only machine and print one summary line "N passed, M failed". Unit tests (cmocka) count
+# per test case; Lua, CLI and TUI tests per file. A script that exits 77 is skipped (it says why).
+# With --asan, the unit, Lua and CLI tests run a second time against the AddressSanitizer + UBSan
+# build. With --fuzz, each libFuzzer target runs FUZZ_RUNS inputs (default 2000) from its seed
+# corpus with a fixed seed: a short, repeatable pass (make fuzz runs them for minutes).
 build=${1:-build}
-skip_tui=0 asan=""
+skip_tui=0 asan="" fuzz=""
 shift
 while [ $# -gt 0 ]; do
     case $1 in
     --no-tui) skip_tui=1 ;;
     --asan) asan=$2; shift ;;
+    --fuzz) fuzz=$2; shift ;;
     esac
     shift
 done
@@ -66,6 +69,33 @@ suite "$build" ""
 if [ -n "$asan" ]; then
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
     suite "$asan" " [asan]"
+fi
+if [ -n "$fuzz" ]; then
+    if [ ! -d "$fuzz/fuzz" ]; then
+        skip=$((skip + 1)); note "skip fuzz: no fuzz targets in $fuzz (clang without libFuzzer)"
+    fi
+    for f in "$fuzz"/fuzz/fuzz_*; do
+        [ -x "$f" ] || continue
+        name=$(basename "$f")
+        work="$state/fuzz-$name" # new inputs go here, never into the seed corpus
+        mkdir -p "$work" "$fuzz/crashes"
+        extra="" dict=""
+        [ "$name" = fuzz_lesson ] && extra=lessons
+        [ -f "tests/fuzz/$name.dict" ] && dict="-dict=tests/fuzz/$name.dict"
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+            "$f" -runs="${FUZZ_RUNS:-2000}" -seed=1 -timeout=15 -rss_limit_mb=2560 \
+            -print_final_stats=1 -artifact_prefix="$fuzz/crashes/" $dict "$work" "tests/fuzz/corpus/$name" $extra \
+            >"$log" 2>&1
+        rc=$?
+        n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+        if [ $rc -eq 0 ] && grep -q '^Done [0-9]* runs' "$log"; then
+            pass=$((pass + 1)); note "ok   fuzz $name (${n:-?} inputs, seed 1)"
+        else
+            fail=$((fail + 1)); note "FAIL fuzz $name"
+            grep -E 'ERROR|SUMMARY|runtime error|==[0-9]+==' "$log" | head -n 20
+            ls -t "$fuzz/crashes" | head -n 3 | sed "s|^|  reproducer: $fuzz/crashes/|; s|\$| (replay: $f FILE)|"
+        fi
+    done
 fi
 
 echo

@@ -117,6 +117,8 @@ static void draw_bars(struct tui_app *a)
         snprintf(right, sizeof right, "%s", a->backend);
     else if (a->help)
         snprintf(right, sizeof right, "%s", TUI_TR(a, "Esc close", "Esc 关闭"));
+    else if (a->screen == TUI_SCR_REPL && tui_repl_busy(a))
+        snprintf(right, sizeof right, "%s", TUI_TR(a, "Esc cancel  F1 help", "Esc 取消  F1 帮助"));
     else if (a->screen == TUI_SCR_REPL)
         snprintf(right, sizeof right, "%s", TUI_TR(a, "Enter run  ↑↓ history  F1 help  Esc back", "Enter 运行  ↑↓ 历史  F1 帮助  Esc 返回"));
     else if (a->screen == TUI_SCR_MENU)
@@ -169,7 +171,6 @@ static void draw(struct tui_app *a)
     doupdate();
 }
 
-void tui_redraw_now(struct tui_app *a) { draw(a); }
 
 /* ---- actions ------------------------------------------------------------------------------ */
 
@@ -359,8 +360,9 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
             rc = 128 + sig;
             break;
         }
-        if (tui_lesson_running(&a)) {
-            if (tui_lesson_tick(&a)) a.dirty = true;
+        if (tui_repl_busy(&a) && tui_repl_tick(&a)) a.dirty = true;
+        if (tui_lesson_running(&a) || tui_repl_busy(&a)) {
+            if (tui_lesson_running(&a) && tui_lesson_tick(&a)) a.dirty = true;
             double t = now_s();
             if (t - last_spin >= 0.125) { /* the spinner in the panel header */
                 last_spin = t;
@@ -371,7 +373,10 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
             draw(&a);
             a.dirty = false;
         }
-        timeout(tui_lesson_running(&a) ? 50 : 1000);
+        /* idle: wake once a second; a measurement on the worker: check it every 50 ms; Lua
+         * computing in slices: only look for a key between them */
+        bool busy = tui_lesson_running(&a) || tui_repl_busy(&a);
+        timeout(!busy ? 1000 : lt_runtime_computing(rt) ? 0 : 50);
         struct tui_key k;
         bool got;
         read_key(&a, &k, &got);

@@ -64,8 +64,6 @@ bool tui_app_zh(const struct tui_app *a);
 /* Pick a string by language. */
 #define TUI_TR(app, en, zh) (tui_app_zh(app) ? (zh) : (en))
 
-/* tui.c: draw at once (before a call that blocks the loop) */
-void tui_redraw_now(struct tui_app *a);
 /* tui.c: saved progress changed: write it (a failure goes to the status line) and refresh the
  * menu marks. */
 void tui_app_progress_changed(struct tui_app *a);
@@ -98,6 +96,8 @@ void tui_repl_draw(struct tui_app *a);
 void tui_repl_key(struct tui_app *a, const struct tui_key *k);
 void tui_repl_sink(struct tui_app *a, const struct lt_event *ev);
 bool tui_repl_cursor(const struct tui_app *a, int *y, int *x);
+bool tui_repl_busy(const struct tui_app *a); /* an entry is being evaluated */
+bool tui_repl_tick(struct tui_app *a);       /* step it; true when it finished */
 
 /* tui_help.c */
 void tui_help_draw(struct tui_app *a);

@@ -30,6 +30,9 @@ struct tui_lesson {
     bool stale;
     int top, sel, focus, ptop;
     int running, shown;
+    int grading;           /* the exercise whose answer is being graded (-1: none) */
+    char *grading_answer;  /* what was typed, for saved progress */
+    int grading_tries;     /* its tries before this one */
     bool editing;
     int edit_block;
     char ed[EDIT_MAX + 1];
@@ -41,6 +44,9 @@ struct tui_lesson {
     bool replaying;
     struct tui_player player;
 };
+
+static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *err);
+static const char *spinner(bool ascii);
 
 static double now_s(void)
 {
@@ -61,7 +67,10 @@ static void set_text(char **dst, const char *s)
 
 int tui_lesson_cat_index(const struct tui_app *a) { return a->lv ? a->lv->cat : -1; }
 
-bool tui_lesson_running(const struct tui_app *a) { return a->lv && a->lv->running >= 0; }
+bool tui_lesson_running(const struct tui_app *a)
+{
+    return a->lv && (a->lv->running >= 0 || a->lv->grading >= 0);
+}
 
 bool tui_lesson_editing(const struct tui_app *a) { return a->lv && a->lv->editing; }
 
@@ -95,7 +104,8 @@ struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
 {
     struct tui_lesson *v = calloc(1, sizeof *v);
     if (!v) return NULL;
-    v->cat = cat, v->sel = -1, v->running = -1, v->shown = -1, v->edit_block = -1, v->stale = true;
+    v->cat = cat, v->sel = -1, v->running = -1, v->grading = -1, v->shown = -1, v->edit_block = -1;
+    v->stale = true;
     const char *path = cat >= 0 && cat < a->ncat ? a->cat[cat].path : a->opts->open_lesson;
     v->ls = lt_lesson_load(a->rt, path, v->err, sizeof v->err);
     a->lv = v;
@@ -151,6 +161,7 @@ void tui_lesson_close(struct tui_app *a)
     }
     free(v->ps), free(v->ran), free(v->run_err), free(v->fb), free(v->fb_ok), free(v->answer);
     free(v->was_solved);
+    free(v->grading_answer);
     tui_lines_free(&v->doc);
     free(v);
 }
@@ -158,7 +169,7 @@ void tui_lesson_close(struct tui_app *a)
 void tui_lesson_sink(struct tui_app *a, const struct lt_event *ev)
 {
     struct tui_lesson *v = a->lv;
-    if (!v || !v->ls) return;
+    if (!v || !v->ls || (v->grading >= 0 && v->running < 0)) return; /* a grading's print() */
     int b = v->running >= 0 ? v->running : v->shown;
     if (b < 0 || !v->ps[b]) return;
     if (v->running >= 0 && !v->replaying) tui_rec_event(a->opts->rec, ev);
@@ -303,7 +314,13 @@ static void render_exercise(struct tui_app *a, int b, const struct tui_render_op
         mark_lines(L, at, TUI_LK_CHOICE, k + 1);
     }
     render_input(a, b, &info, o);
-    if (v->fb[b] && *v->fb[b]) {
+    if (v->grading == b) {
+        char first[32];
+        const char *busy = TUI_TR(a, "Measuring on this machine to grade your answer… (Esc cancels)",
+                                  "正在本机测量以评判你的答案…（Esc 取消）");
+        snprintf(first, sizeof first, "  %s ", spinner(a->ascii));
+        tui_render_para(L, busy, strlen(busy), TS_DIM, true, first, TS_DIM, o);
+    } else if (v->fb[b] && *v->fb[b]) {
         int sty = v->fb_ok[b] ? TS_GOOD : TS_BAD;
         char first[16];
         snprintf(first, sizeof first, "  %s ", v->fb_ok[b] ? g->check : g->cross_mark);
@@ -460,7 +477,7 @@ static void replay_start(struct tui_app *a, int b)
 static void run(struct tui_app *a, int b)
 {
     struct tui_lesson *v = a->lv;
-    if (v->running >= 0) {
+    if (v->running >= 0 || v->grading >= 0) {
         snprintf(a->notice, sizeof a->notice, "%s",
                  TUI_TR(a, "An experiment is already running (Esc cancels it).", "已有实验在运行（Esc 可取消）。"));
         return;
@@ -488,6 +505,16 @@ static void run(struct tui_app *a, int b)
 bool tui_lesson_tick(struct tui_app *a)
 {
     struct tui_lesson *v = a->lv;
+    if (v && v->ls && v->grading >= 0) {
+        char err[1024] = "";
+        enum lt_run_state st = lt_lesson_run_step(v->ls, err, sizeof err);
+        if (st == LT_RUN_BUSY) {
+            v->stale = true; /* the spinner */
+            return true;
+        }
+        finish_grade(a, st, err);
+        return true;
+    }
     if (!v || !v->ls || v->running < 0) return false;
     if (v->replaying) {
         if (!tui_player_step(&v->player, tui_now(), replay_sink, a)) return false;
@@ -506,35 +533,61 @@ bool tui_lesson_tick(struct tui_app *a)
 static void cancel(struct tui_app *a)
 {
     struct tui_lesson *v = a->lv;
+    if (v->grading >= 0) {
+        lt_lesson_run_cancel(v->ls);
+        finish_grade(a, LT_RUN_CANCELLED, "");
+        return;
+    }
     if (v->running < 0) return;
     if (!v->replaying) lt_lesson_run_cancel(v->ls);
     finish_run(a, LT_RUN_CANCELLED, "");
 }
 
-static void submit(struct tui_app *a, int b, const char *answer)
+/* The grading of v->grading ended (or never started: st FAILED with err). */
+static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *err)
 {
     struct tui_lesson *v = a->lv;
+    int b = v->grading;
+    v->grading = -1;
+    if (b < 0) return;
     char fb[2048] = "";
-    struct lt_exercise_info info;
-    if (!lt_lesson_exercise(v->ls, b, &info)) return;
-    if (info.kind && !strcmp(info.kind, "predict")) {
-        /* the measurement runs now: say so before the screen waits for it */
-        snprintf(a->notice, sizeof a->notice, "%s", TUI_TR(a, "Measuring…", "测量中…"));
-        tui_redraw_now(a);
+    bool ok = false;
+    if (st == LT_RUN_CANCELLED) snprintf(fb, sizeof fb, "%s", TUI_TR(a, "Cancelled: not graded, not counted as a try.", "已取消：未评分，不计入尝试次数。"));
+    else {
+        ok = lt_lesson_answer_result(v->ls, fb, sizeof fb);
+        if (!*fb) snprintf(fb, sizeof fb, "%s", err); /* it could not start: why */
     }
-    bool ok = lt_lesson_answer(v->ls, b, answer, fb, sizeof fb);
     struct lt_exercise_info after;
     const char *id = saved_id(a);
     /* a try counts when the grader read the input (its tries went up) */
-    if (id && info.id && lt_lesson_exercise(v->ls, b, &after) && after.tries > info.tries) {
-        tui_progress_attempt(a->saved, id, info.id, ok, answer);
+    if (id && lt_lesson_exercise(v->ls, b, &after) && after.id && after.tries > v->grading_tries) {
+        tui_progress_attempt(a->saved, id, after.id, ok, v->grading_answer ? v->grading_answer : "");
         tui_app_progress_changed(a);
     }
     set_text(&v->fb[b], fb);
-    set_text(&v->answer[b], answer);
     v->fb_ok[b] = ok;
-    if (ok) v->editing = false;
-    if (!strcmp(a->notice, TUI_TR(a, "Measuring…", "测量中…"))) a->notice[0] = 0;
+    if (ok && v->edit_block == b) v->editing = false;
+    v->stale = true;
+    a->dirty = true;
+}
+
+static void submit(struct tui_app *a, int b, const char *answer)
+{
+    struct tui_lesson *v = a->lv;
+    struct lt_exercise_info info;
+    if (!lt_lesson_exercise(v->ls, b, &info)) return;
+    if (v->running >= 0 || v->grading >= 0) {
+        snprintf(a->notice, sizeof a->notice, "%s",
+                 TUI_TR(a, "Wait for the running measurement (Esc cancels it).", "请等待正在进行的测量（Esc 可取消）。"));
+        return;
+    }
+    set_text(&v->answer[b], answer);
+    set_text(&v->grading_answer, answer);
+    v->grading = b, v->grading_tries = info.tries;
+    char err[1024] = "";
+    /* a "predict" exercise measures first: on the worker, while the screen stays live */
+    enum lt_run_state st = lt_lesson_answer_start(v->ls, b, answer, err, sizeof err);
+    if (st != LT_RUN_BUSY) finish_grade(a, st, err);
     v->stale = true;
     a->dirty = true;
 }
@@ -585,7 +638,10 @@ static bool edit_key(struct tui_app *a, const struct tui_key *k)
     }
     switch (k->code) {
     case '\n': case '\r': submit(a, b, v->ed); return true;
-    case 27: v->editing = false; break;
+    case 27:
+        if (v->grading >= 0) cancel(a);
+        else v->editing = false;
+        break;
     case 127: case 8: goto backspace;
     case 1: v->ed_cur = 0; break;           /* Ctrl-A */
     case 5: v->ed_cur = v->ed_len; break;   /* Ctrl-E */
@@ -711,7 +767,7 @@ void tui_lesson_key(struct tui_app *a, const struct tui_key *k)
     case ']': if (v->ls) select_step(a, 1), a->dirty = true; return;
     case '[': if (v->ls) select_step(a, -1), a->dirty = true; return;
     case 27:
-        if (v->running >= 0) cancel(a);
+        if (v->running >= 0 || v->grading >= 0) cancel(a);
         return;
     case 'r': /* run the experiment the live panel shows, wherever the text is scrolled */
         if (v->ls && v->shown >= 0 && v->running < 0) {

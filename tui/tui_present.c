@@ -433,7 +433,7 @@ int tui_present(struct lt_runtime *rt, const struct tui_opts *opts)
             draw(&p);
             p.dirty = false;
         }
-        timeout(p.running ? 50 : 1000);
+        timeout(!p.running ? 1000 : lt_runtime_computing(rt) ? 0 : 50);
         wint_t wc;
         int r = get_wch(&wc);
         if (r == ERR) continue;

@@ -2,8 +2,9 @@
  * lt_vm, kept for the session, so definitions stay), a transcript of inputs, results, print()
  * output and errors, line editing with history (saved crash-safely to
  * $XDG_STATE_HOME/vramlab/history), multi-line input (a chunk that ends early asks for more, as
- * lua.c does), and a live panel the learner draws in with plot.*. Evaluation runs on the UI
- * thread under the sandbox limits: a runaway loop ends with a message and the session goes on. */
+ * lua.c does), and a live panel the learner draws in with plot.*. An entry runs under the
+ * sandbox limits (a runaway loop ends with a message and the session goes on); its measurements
+ * run on the worker thread, so the screen stays live and Esc cancels them. */
 #include <curses.h>
 #include <math.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ struct tui_repl {
     int cur_y, cur_x;         /* cursor on screen (-1: hidden) */
     double xmin, xmax;        /* plot.point's x range: a wide positive range gets a log axis */
     bool logx;
+    char *running;            /* the entry being evaluated (NULL: none) */
 };
 
 static void add_item(struct tui_repl *r, enum item_kind k, const char *text)
@@ -150,7 +152,8 @@ void tui_repl_free(struct tui_app *a)
     struct tui_repl *r = a->repl;
     if (!r) return;
     a->repl = NULL;
-    lt_vm_free(r->vm);
+    lt_vm_free(r->vm); /* cancels an entry still running */
+    free(r->running);
     tui_history_free(r->hist);
     tui_panelset_free(r->ps);
     for (int i = 0; i < r->nitems; i++) free(r->items[i].text);
@@ -167,9 +170,30 @@ static void set_line(struct tui_repl *r, const char *s)
     r->len = r->cur = (int)strlen(r->ed);
 }
 
+/* An entry finished (OK or ERROR): its result goes to the transcript, its source to history. */
+static void finish(struct tui_app *a, enum lt_eval_status st, const char *out)
+{
+    struct tui_repl *r = a->repl;
+    char *src = r->running;
+    r->running = NULL;
+    if (st == LT_EVAL_OK && *out) add_item(r, IT_RESULT, out);
+    if (st == LT_EVAL_ERROR) add_item(r, IT_ERROR, out);
+    char err[1200];
+    if (r->hist && !tui_history_add(r->hist, src, err, sizeof err))
+        snprintf(a->notice, sizeof a->notice, "history not saved: %s", err);
+    r->hpos = r->hist ? tui_history_count(r->hist) : 0;
+    free(src);
+    a->dirty = true;
+}
+
 static void submit(struct tui_app *a)
 {
     struct tui_repl *r = a->repl;
+    if (r->running) {
+        snprintf(a->notice, sizeof a->notice, "%s",
+                 TUI_TR(a, "Still running (Esc cancels it).", "仍在运行（Esc 可取消）。"));
+        return;
+    }
     char *src;
     if (r->pending) {
         size_t n = strlen(r->pending) + (size_t)r->len + 2;
@@ -188,11 +212,6 @@ static void submit(struct tui_app *a)
         free(src);
         return;
     }
-    /* the entry may run for a while (a measurement, or a loop until the limit stops it) */
-    snprintf(a->notice, sizeof a->notice, "%s",
-             TUI_TR(a, "evaluating… (the sandbox stops runaway code)", "运行中…（沙箱会停下失控的代码）"));
-    tui_redraw_now(a);
-    a->notice[0] = 0;
     char out[8192];
     a->repl_eval = true;
     enum lt_eval_status st = lt_vm_eval(r->vm, src, out, sizeof out);
@@ -204,13 +223,33 @@ static void submit(struct tui_app *a)
     }
     free(r->pending);
     r->pending = NULL;
-    if (st == LT_EVAL_OK && *out) add_item(r, IT_RESULT, out);
-    if (st == LT_EVAL_ERROR) add_item(r, IT_ERROR, out);
-    char err[1200];
-    if (r->hist && !tui_history_add(r->hist, src, err, sizeof err))
-        snprintf(a->notice, sizeof a->notice, "history not saved: %s", err);
-    r->hpos = r->hist ? tui_history_count(r->hist) : 0;
-    free(src);
+    r->running = src;
+    if (st != LT_EVAL_BUSY) finish(a, st, out);
+}
+
+bool tui_repl_busy(const struct tui_app *a) { return a->repl && a->repl->running; }
+
+bool tui_repl_tick(struct tui_app *a)
+{
+    struct tui_repl *r = a->repl;
+    if (!r || !r->running) return false;
+    char out[8192];
+    a->repl_eval = true;
+    enum lt_eval_status st = lt_vm_eval_step(r->vm, out, sizeof out);
+    a->repl_eval = false;
+    if (st == LT_EVAL_BUSY) return false;
+    finish(a, st, out);
+    return true;
+}
+
+static void cancel(struct tui_app *a)
+{
+    struct tui_repl *r = a->repl;
+    a->repl_eval = true;
+    lt_vm_eval_cancel(r->vm);
+    a->repl_eval = false;
+    finish(a, LT_EVAL_ERROR, TUI_TR(a, "cancelled: what the entry allocated was freed",
+                                    "已取消：这条输入分配的内存已释放"));
 }
 
 /* ---- keys --------------------------------------------------------------------------------------- */
@@ -297,8 +336,10 @@ void tui_repl_key(struct tui_app *a, const struct tui_key *k)
     }
     switch (k->code) {
     case '\r': case '\n': submit(a); break;
-    case 27: /* Esc: drop an unfinished chunk first, then leave */
-        if (r->pending || r->len) {
+    case 27: /* Esc: cancel a running entry, drop an unfinished chunk, then leave */
+        if (r->running) {
+            cancel(a);
+        } else if (r->pending || r->len) {
             if (r->pending) add_item(r, IT_INFO, TUI_TR(a, "(unfinished input dropped)", "（已放弃未完成的输入）"));
             free(r->pending);
             r->pending = NULL;
@@ -363,6 +404,15 @@ static void render_item(struct tui_app *a, struct tui_lines *L, const struct ite
 static void draw_input(struct tui_app *a, int y, int x, int w)
 {
     struct tui_repl *r = a->repl;
+    if (r->running) {
+        static const char *const spin[] = {"|", "/", "-", "\\"};
+        char busy[160];
+        snprintf(busy, sizeof busy, "%s %s", spin[(int)(tui_now() * 8) & 3],
+                 TUI_TR(a, "running… (Esc cancels)", "运行中…（Esc 取消）"));
+        tui_term_text(y, x, w, busy, TS_DIM);
+        r->cur_y = -1;
+        return;
+    }
     const char *prompt = r->pending ? ">> " : "> ";
     int pw = (int)strlen(prompt);
     tui_term_text(y, x, pw, prompt, TS_MARK);

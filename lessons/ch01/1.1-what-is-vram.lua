@@ -364,7 +364,7 @@ fits in 16 GiB (a single buffer: fragmentation and the context are left out).
     prompt = { en = "Predict: how many GiB of memory does this GPU report in total? (Then the tutor asks the backend.)",
                zh = "预测：本机 GPU 报告的显存总量是多少 GiB？（答完后由后端给出实际值。）" },
     unit = "GiB", tolerance = 0.05,
-    measure = function() return gpu.info().total_bytes / GiB end,
+    measure = function() local i = gpu.info() return i.total_bytes / GiB, i.simulated end,
     hints = { { en = "The marketing figure is in binary units; ECC or firmware reservations can take a little off it.",
                 zh = "标称容量用的是二进制单位；开启 ECC 或固件预留会少掉一点。" } },
     explain = { en = "The driver reports the capacity it manages: a \"24 GB\" RTX 3090 reports 24.00 GiB; a \"16 GB\" T4 reports 15 GiB with ECC on; an \"80 GB\" H100 reports 79.6 GiB.",

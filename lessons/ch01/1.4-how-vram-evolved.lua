@@ -331,7 +331,7 @@ above is the honest number to plan with.
     measure = function()
       local i = gpu.info()
       local r = assert(gpu.copy { dir = "d2d", bytes = copy_size(), method = "ce", trials = 5 })
-      return 100 * r.rw_bytes_per_s / assert(i.peak_bytes_per_s, "no theoretical peak on this backend")
+      return 100 * r.rw_bytes_per_s / assert(i.peak_bytes_per_s, "no theoretical peak on this backend"), r
     end,
     hints = { { en = "Refresh, row switches and read/write turnaround each take a few per cent; nobody gets 100.",
                 zh = "刷新、换行、读写切换各吃掉几个百分点；谁也跑不到 100。" } },

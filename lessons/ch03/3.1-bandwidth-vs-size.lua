@@ -172,7 +172,7 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a 90
     unit = "GB/s", tolerance = 0.3,
     measure = function()
       local r = assert(gpu.copy { dir = "h2d", bytes = math.min(64 * MiB, gpu.budget()), pinned = true, trials = 5 })
-      return r.bytes_per_s / 1e9
+      return r.bytes_per_s / 1e9, r
     end,
     hints = { { en = "Start from the link: PCIe gen3 x16 is 15.8 GB/s, gen4 31.5 GB/s, gen5 63 GB/s per direction; DMA reaches about 80-85% of it.",
                 zh = "从链路算起：PCIe 3.0 x16 每方向 15.8 GB/s，4.0 是 31.5 GB/s，5.0 是 63 GB/s；DMA 能跑到约 80–85%。" } },

@@ -1,0 +1,124 @@
+/* lt_task.c - a sandboxed call run as a coroutine: a lesson's experiment, the grading of an
+ * exercise (a "predict" one measures first), a REPL entry. In async mode (the TUI) a measurement
+ * inside it runs on the worker thread while the coroutine yields, so the screen stays live;
+ * headless, a step runs it to the end. Cancelling closes the coroutine under the limits. One
+ * call runs at a time per runtime: it is the only thread whose measurements may go to the worker. */
+#include "lt.h"
+#include "lt_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* (f, args...) -> a new thread holding them; protected: lua_newthread may raise. */
+static int make_thread(lua_State *L)
+{
+    int n = lua_gettop(L);
+    lua_State *co = lua_newthread(L);
+    lua_insert(L, 1);
+    lua_xmove(L, co, n);
+    return 1;
+}
+
+bool lt_task_start(struct lt_vm *vm, int nargs, char *err, size_t n)
+{
+    lua_State *L = vm->L;
+    struct lt_task *t = &vm->task;
+    if (vm->rt->run_thread || t->co) {
+        lua_pop(L, nargs + 1);
+        snprintf(err, n, "something is already running: wait for it, or press Esc to cancel it");
+        return false;
+    }
+    lua_pushcfunction(L, make_thread);
+    lua_insert(L, -(nargs + 2));
+    int st = lua_pcall(L, nargs + 1, 1, 0);
+    if (st != LUA_OK) {
+        lt_vm_errmsg(vm, st, err, n);
+        lua_pop(L, 1);
+        return false;
+    }
+    t->co = lua_tothread(L, -1);
+    t->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    t->nargs = nargs;
+    t->fresh = true;
+    t->generation = ++vm->generation;
+    vm->rt->run_thread = t->co;
+    vm->rt->cancel = 0;
+    return true;
+}
+
+int lt_task_step(struct lt_vm *vm, int *nres, char *err, size_t n)
+{
+    struct lt_task *t = &vm->task;
+    struct lt_runtime *rt = vm->rt;
+    *nres = 0;
+    if (!t->co) {
+        snprintf(err, n, "nothing is running");
+        return LUA_ERRRUN;
+    }
+    for (;;) {
+        bool measured = rt->job != NULL;
+        if (rt->job) {
+            if (rt->async && !lt_job_poll(rt)) return LUA_YIELD;
+            lt_job_wait(rt);
+        }
+        /* A fresh budget for the first resume and after a measurement; code that yields on its
+         * own goes on with what it has left, or it would never be stopped. The coroutine keeps
+         * its hook afterwards: sandboxed code that resumes it later is still limited. */
+        if (measured || t->fresh) lt_vm_arm(vm, t->co);
+        else lt_vm_continue(vm, t->co);
+        int nr = 0, st = lua_resume(t->co, vm->L, t->fresh ? t->nargs : 0, &nr);
+        lt_vm_disarm(vm);
+        t->fresh = false;
+        if (st == LUA_YIELD) {
+            lua_pop(t->co, nr);
+            if (!rt->async) continue;
+            if (!rt->job) vm->paused_at = gpu_now(); /* its own yield or its slice ended */
+            return LUA_YIELD;
+        }
+        if (st == LUA_OK && vm->tripped) { /* stopped, and a pcall in the code swallowed it */
+            lua_settop(t->co, 0);
+            lua_pushfstring(t->co, "stopped: the code ran past the sandbox limit (%d million "
+                            "instructions or %d s)", (int)(rt->lim.instructions / 1000000),
+                            (int)rt->lim.seconds);
+            st = LUA_ERRRUN;
+        }
+        if (st != LUA_OK) {
+            struct lt_vm tmp = *vm; /* the message and its position come from the coroutine */
+            tmp.L = t->co;
+            lt_vm_errmsg(&tmp, st, err, n);
+            return st;
+        }
+        *nres = nr;
+        return LUA_OK;
+    }
+}
+
+void lt_task_end(struct lt_vm *vm, bool free_allocations)
+{
+    struct lt_task *t = &vm->task;
+    if (!t->co) return;
+    if (vm->rt->run_thread == t->co) vm->rt->run_thread = NULL;
+    luaL_unref(vm->L, LUA_REGISTRYINDEX, t->ref);
+    t->co = NULL;
+    t->ref = LUA_NOREF;
+    if (free_allocations) {
+        lt_gpu_free_generation(vm, t->generation);
+        lt_alloc_free_generation(vm, t->generation);
+    }
+}
+
+void lt_task_cancel(struct lt_vm *vm)
+{
+    struct lt_task *t = &vm->task;
+    if (!t->co) return;
+    vm->rt->cancel = 1;
+    lt_job_wait(vm->rt);
+    lt_vm_arm(vm, t->co); /* pending __close handlers are sandboxed code: limited */
+#if LUA_VERSION_RELEASE_NUM >= 50406
+    lua_closethread(t->co, vm->L);
+#else
+    lua_resetthread(t->co);
+#endif
+    lt_vm_disarm(vm);
+    lt_task_end(vm, true);
+}
