@@ -48,7 +48,7 @@ keys Escape
 wait_for 'cancelled: what the entry allocated was freed' 5
 # the session goes on, and the entry's buffer was freed with it
 type_line 'keep:size()'
-wait_for 'use of a freed buffer|freed' 3
+wait_for 'buffer used after :free\(\)' 3
 type_line '6 * 7'
 wait_for '^ 42 ' 3
 alive

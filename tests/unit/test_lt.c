@@ -1,6 +1,7 @@
 /* test_lt.c - the Lua bridge: every forbidden thing refused, the memory cap, runaway code stopped
  * even inside pcall (and the VM usable afterwards), the lesson validator's file:line messages,
- * the markup parser, a lesson experiment run headless, and exercise grading. */
+ * the markup parser, a lesson experiment run headless, exercise grading, and calls run the way the
+ * TUI runs them (async: measurements on the worker, Lua in slices, cancel frees). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -301,6 +302,90 @@ static void test_lesson_run_and_grade(void **state)
     lt_lesson_free(ls);
 }
 
+/* Async (the TUI's mode): a REPL entry that measures comes back BUSY at once and finishes when
+ * stepped; Lua that computes for long yields in slices and is still stopped by the limit; a
+ * cancel frees what the entry allocated and the VM goes on; one call at a time per runtime. */
+static void test_async_calls(void **state)
+{
+    struct fixture *f = *state;
+    char out[2048];
+    struct lt_limits lim = {64u << 20, 2000000000LL, 60.0};
+    lt_runtime_set_limits(f->rt, &lim);
+    lt_runtime_set_async(f->rt, true);
+    lt_vm_repl_setup(f->vm);
+    /* a measurement: BUSY first (the worker has it), then the value */
+    enum lt_eval_status st = lt_vm_eval(f->vm, "host.latency{bytes = '64MiB'}.ns_per_load > 0", out, sizeof out);
+    assert_int_equal(st, LT_EVAL_BUSY);
+    int steps = 0;
+    while (st == LT_EVAL_BUSY) {
+        usleep(1000);
+        st = lt_vm_eval_step(f->vm, out, sizeof out);
+        steps++;
+    }
+    assert_int_equal(st, LT_EVAL_OK);
+    assert_string_equal(out, "true");
+    assert_true(steps > 1);
+    /* pure Lua that runs longer than a slice gives control back, and ends with its value */
+    st = lt_vm_eval(f->vm, "local x = 0 for i = 1, 3e7 do x = x + i end return x", out, sizeof out);
+    steps = 0;
+    while (st == LT_EVAL_BUSY) st = lt_vm_eval_step(f->vm, out, sizeof out), steps++;
+    assert_int_equal(st, LT_EVAL_OK);
+    assert_string_equal(out, "450000015000000");
+    assert_true(steps >= 1);
+    /* the instruction limit still applies across slices */
+    struct lt_limits small = {64u << 20, 20000000LL, 60.0};
+    lt_runtime_set_limits(f->rt, &small);
+    st = lt_vm_eval(f->vm, "while true do end", out, sizeof out);
+    while (st == LT_EVAL_BUSY) st = lt_vm_eval_step(f->vm, out, sizeof out);
+    assert_int_equal(st, LT_EVAL_ERROR);
+    assert_non_null(strstr(out, "sandbox limit"));
+    lt_runtime_set_limits(f->rt, &lim);
+    /* cancel: the entry's buffer goes, the VM answers the next entry */
+    long before = f->dev->live_allocs;
+    st = lt_vm_eval(f->vm, "keep = gpu.alloc(1 << 20) return host.latency{bytes = '256MiB'}", out, sizeof out);
+    assert_int_equal(st, LT_EVAL_BUSY);
+    assert_int_equal(f->dev->live_allocs, before + 1);
+    /* while it runs, nothing else starts */
+    char err[512];
+    struct lt_lesson *ls = lt_lesson_load(f->rt, "lessons/ch01/1.3-vram-vs-ram.lua", err, sizeof err);
+    if (!ls) fail_msg("%s", err);
+    int exp = -1;
+    for (int i = 0; i < lt_lesson_nblocks(ls) && exp < 0; i++)
+        if (lt_lesson_block_kind(ls, i) == LT_BLOCK_EXPERIMENT) exp = i;
+    assert_int_equal(lt_lesson_run_start(ls, exp, err, sizeof err), LT_RUN_FAILED);
+    assert_non_null(strstr(err, "already running"));
+    lt_vm_eval_cancel(f->vm);
+    assert_int_equal(f->dev->live_allocs, before);
+    assert_int_equal(lt_vm_eval(f->vm, "keep:size()", out, sizeof out), LT_EVAL_ERROR);
+    assert_non_null(strstr(out, "used after :free()"));
+    assert_int_equal(lt_vm_eval(f->vm, "6 * 7", out, sizeof out), LT_EVAL_OK);
+    assert_string_equal(out, "42");
+    /* a predict grading, async: BUSY while it measures; a cancel is not a try */
+    int pred = -1;
+    for (int i = 0; i < lt_lesson_nblocks(ls) && pred < 0; i++) {
+        struct lt_exercise_info x;
+        if (lt_lesson_exercise(ls, i, &x) && !strcmp(x.kind, "predict")) pred = i;
+    }
+    assert_true(pred >= 0);
+    assert_int_equal(lt_lesson_answer_start(ls, pred, "20", err, sizeof err), LT_RUN_BUSY);
+    assert_true(lt_lesson_run_grading(ls));
+    lt_lesson_run_cancel(ls);
+    struct lt_exercise_info x;
+    lt_lesson_exercise(ls, pred, &x);
+    assert_int_equal(x.tries, 0);
+    enum lt_run_state rs = lt_lesson_answer_start(ls, pred, "20", err, sizeof err);
+    while (rs == LT_RUN_BUSY) usleep(1000), rs = lt_lesson_run_step(ls, err, sizeof err);
+    assert_int_equal(rs, LT_RUN_DONE);
+    char fb[1024];
+    (void)lt_lesson_answer_result(ls, fb, sizeof fb);
+    assert_non_null(strstr(fb, "Measured on this machine"));
+    assert_non_null(strstr(fb, "(measured)")); /* STREAM on the host: real on the simulator */
+    lt_lesson_exercise(ls, pred, &x);
+    assert_int_equal(x.tries, 1);
+    lt_lesson_free(ls);
+    lt_runtime_set_async(f->rt, false);
+}
+
 static void test_catalog(void **state)
 {
     struct fixture *f = *state;
@@ -324,6 +409,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_validator, setup, teardown),
         cmocka_unit_test(test_markup),
         cmocka_unit_test_setup_teardown(test_lesson_run_and_grade, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_async_calls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_catalog, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
