@@ -23,8 +23,12 @@ static const struct help_row rows[] = {
     {"[  ]", "previous / next experiment or exercise", "上一个 / 下一个实验或练习"},
     {"r", "run the experiment shown in the live panel", "运行实时面板中的实验"},
     {"1 - 9", "pick a choice in a multiple-choice exercise", "选择题：直接选第几项"},
-    {"Esc", "cancel a running experiment, stop editing an answer, close this help",
-     "取消正在运行的实验、结束答案编辑、关闭帮助"},
+    {"e", "code exercise: write the answer in $VISUAL / $EDITOR (default vi); graded when the "
+          "editor exits, kept in $XDG_STATE_HOME/vramlab/answers",
+     "代码练习：用 $VISUAL / $EDITOR（默认 vi）写答案；编辑器退出后评分，"
+     "文件保存在 $XDG_STATE_HOME/vramlab/answers"},
+    {"Esc", "cancel a running experiment or measurement, stop editing an answer, close this help",
+     "取消正在运行的实验或测量、结束答案编辑、关闭帮助"},
     {"n  p", "next / previous section", "下一节 / 上一节"},
     {"L", "switch language: English / 中文", "切换语言：English / 中文"},
     {":  F2", "the sandbox: a Lua prompt with the lesson modules and plot.* (also s in the menu)",
@@ -38,9 +42,10 @@ static const struct help_row rows[] = {
     {"answer field", "← → Home End Backspace Delete edit; Enter submits; Esc stops editing",
      "← → Home End Backspace Delete 编辑；Enter 提交；Esc 结束编辑"},
     {"sandbox", "Enter runs (an unfinished chunk continues with >>); ↑ ↓ history (saved); "
-                "Ctrl-A E K U W edit; PgUp PgDn scroll; Esc drops unfinished input, then goes back",
+                "Ctrl-A E K U W edit; PgUp PgDn scroll; Esc cancels a running entry, drops "
+                "unfinished input, then goes back",
      "Enter 运行（未完成的代码块以 >> 继续）；↑ ↓ 历史（会保存）；Ctrl-A E K U W 编辑；"
-     "PgUp PgDn 滚动；Esc 先放弃未完成的输入，再返回"},
+     "PgUp PgDn 滚动；Esc 取消正在运行的输入，放弃未完成的输入，再返回"},
     {"progress", "◐ visited, ✓ every exercise solved; saved in $XDG_STATE_HOME/vramlab "
                  "(`vramlab progress`, `vramlab reset`)",
      "◐ 已学习，✓ 练习全部答对；保存在 $XDG_STATE_HOME/vramlab（`vramlab progress`、`vramlab reset`）"},

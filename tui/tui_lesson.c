@@ -4,11 +4,13 @@
  * rendered to lines once per width/language/state change and scrolled as lines. */
 #include <curses.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "tui_app.h"
+#include "tui_file.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
 
@@ -269,14 +271,26 @@ static void render_input(struct tui_app *a, int b, const struct lt_exercise_info
     if (fw < 1) fw = 1;
     bool editing = v->editing && v->edit_block == b;
     const char *text = editing ? v->ed : v->answer[b] ? v->answer[b] : "";
-    int len = (int)strlen(text), cur = editing ? v->ed_cur : len;
+    char summary[160];
+    bool from_editor = !editing && strchr(text, '\n');
+    if (from_editor) { /* an answer from the editor: say what it is */
+        int lines = 1;
+        for (const char *c = text; *c; c++) lines += *c == '\n' && c[1];
+        snprintf(summary, sizeof summary, TUI_TR(a, "(%d lines from the editor · e)",
+                                                 "（编辑器中的 %d 行 · e）"), lines);
+        text = summary;
+    }
+    int len = (int)strlen(text), cur = editing ? v->ed_cur : from_editor ? 0 : len;
     int start = 0;
     while (start < cur && tui_width(text + start, (size_t)(cur - start)) > fw - 1) {
         unsigned cp;
         start += tui_utf8_decode(text + start, (size_t)(len - start), &cp);
     }
     if (!editing && !*text) {
-        tui_lb_fit(&lb, TUI_TR(a, "(Enter to answer)", "（按 Enter 作答）"), fw, TUI_LEFT, a->ascii, TS_DIM);
+        bool code = info->kind && !strcmp(info->kind, "code");
+        tui_lb_fit(&lb, code ? TUI_TR(a, "(Enter: one line · e: editor)", "（Enter：单行 · e：编辑器）")
+                             : TUI_TR(a, "(Enter to answer)", "（按 Enter 作答）"),
+                   fw, TUI_LEFT, a->ascii, TS_DIM);
     } else {
         int used;
         size_t take = tui_prefix_fit(text + start, (size_t)(len - start), fw, &used);
@@ -596,11 +610,64 @@ static void edit_start(struct tui_app *a, int b)
 {
     struct tui_lesson *v = a->lv;
     v->editing = true, v->edit_block = b, v->sel = b;
-    snprintf(v->ed, sizeof v->ed, "%s", v->answer[b] ? v->answer[b] : "");
+    /* a one-line field: an answer of several lines (from the editor) starts it empty */
+    const char *prev = v->answer[b] && !strchr(v->answer[b], '\n') ? v->answer[b] : "";
+    snprintf(v->ed, sizeof v->ed, "%s", prev);
     v->ed_len = v->ed_cur = (int)strlen(v->ed);
     v->stale = true;
     scroll_to(a, b);
     a->dirty = true;
+}
+
+/* e: a code exercise's answer in $VISUAL / $EDITOR (default vi), in a file kept in the state
+ * folder (answers/LESSON-EXERCISE.lua, begun from the starter), graded when the editor exits 0. */
+static void edit_external(struct tui_app *a, int b)
+{
+    struct tui_lesson *v = a->lv;
+    struct lt_exercise_info info;
+    if (!is_ex(v, b) || !lt_lesson_exercise(v->ls, b, &info) || !info.kind || strcmp(info.kind, "code")) {
+        snprintf(a->notice, sizeof a->notice, "%s", TUI_TR(a, "e edits the answer of a code exercise: select one first ([ ])",
+                                                           "e 用于编辑代码练习的答案：请先选中一道（[ ]）"));
+        return;
+    }
+    if (v->running >= 0 || v->grading >= 0) {
+        snprintf(a->notice, sizeof a->notice, "%s", TUI_TR(a, "Wait for the running measurement (Esc cancels it).",
+                                                           "请等待正在进行的测量（Esc 可取消）。"));
+        return;
+    }
+    const char *ed = getenv("VISUAL");
+    if (!ed || !*ed) ed = getenv("EDITOR");
+    if (!ed || !*ed) ed = "vi";
+    char dir[1024], name[160], path[1200], err[1200];
+    tui_progress_dir(dir, sizeof dir);
+    if (strlen(dir) + 9 < sizeof dir) strcat(dir, "/answers");
+    snprintf(name, sizeof name, "%s-%s.lua", lt_lesson_id(v->ls), info.id ? info.id : "code");
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct stat st;
+    if (stat(path, &st) != 0) { /* first time: the starter, or what was typed on one line */
+        const char *start = v->answer[b] && *v->answer[b] ? v->answer[b] : info.starter;
+        if (!tui_file_mkdirs(dir) || !tui_file_write_atomic(dir, name, start, strlen(start), err, sizeof err)) {
+            snprintf(a->notice, sizeof a->notice, "cannot write %s", path);
+            return;
+        }
+    }
+    v->editing = false;
+    int rc = tui_term_run(ed, path);
+    v->stale = true;
+    a->dirty = true;
+    if (rc != 0) {
+        snprintf(a->notice, sizeof a->notice,
+                 TUI_TR(a, "the editor exited with status %d: not graded", "编辑器退出状态 %d：未评分"), rc);
+        return;
+    }
+    size_t len;
+    char *src = tui_file_read(path, 64 * 1024, &len, err, sizeof err);
+    if (!src) {
+        snprintf(a->notice, sizeof a->notice, "%s", err);
+        return;
+    }
+    submit(a, b, src);
+    free(src);
 }
 
 static void activate(struct tui_app *a, int b)
@@ -768,6 +835,9 @@ void tui_lesson_key(struct tui_app *a, const struct tui_key *k)
     case '[': if (v->ls) select_step(a, -1), a->dirty = true; return;
     case 27:
         if (v->running >= 0 || v->grading >= 0) cancel(a);
+        return;
+    case 'e':
+        if (v->ls) edit_external(a, v->sel);
         return;
     case 'r': /* run the experiment the live panel shows, wherever the text is scrolled */
         if (v->ls && v->shown >= 0 && v->running < 0) {

@@ -10,8 +10,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
 #include <term.h>
 #include <termios.h>
 #include <unistd.h>
@@ -228,6 +230,44 @@ void tui_term_done(void)
     T.scr = NULL;
     if (T.saved_ok) tcsetattr(STDOUT_FILENO, TCSANOW, &T.saved);
     fflush(stdout);
+}
+
+int tui_term_run(const char *cmd, const char *arg)
+{
+    if (!T.active) return -1;
+    mmask_t mouse = 0;
+    mousemask(0, &mouse);
+    def_prog_mode();
+    endwin();
+    fflush(stdout);
+    /* as system(3) does: the terminal's ^C and ^\ are for the program, not for us */
+    struct sigaction ign, old_int, old_quit;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    char line[1024];
+    snprintf(line, sizeof line, "%s \"$1\"", cmd); /* EDITOR may carry options: "code -w" */
+    int status = -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL), signal(SIGQUIT, SIG_DFL), signal(SIGTERM, SIG_DFL), signal(SIGHUP, SIG_DFL);
+        execl("/bin/sh", "sh", "-c", line, "sh", arg, (char *)NULL);
+        _exit(127);
+    }
+    if (pid > 0) {
+        int ws;
+        while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {}
+        status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    reset_prog_mode();
+    clearok(curscr, TRUE);
+    mousemask(mouse, NULL);
+    refresh();
+    return status;
 }
 
 bool tui_term_active(void) { return T.active; }

@@ -16,6 +16,10 @@ bool tui_term_init(char *err, size_t n);
 /* Restore the terminal; safe to call more than once. */
 void tui_term_done(void);
 bool tui_term_active(void);
+/* Hand the terminal to `cmd "$arg"` run by /bin/sh (an editor: "$EDITOR" may carry options) and
+ * take it back afterwards; ^C and ^\ go to the program meanwhile. Returns its exit status
+ * (127: it could not be run, 128+N: killed by signal N, -1: no terminal or no fork). */
+int tui_term_run(const char *cmd, const char *arg);
 
 bool tui_term_utf8(void);  /* the locale's codeset is UTF-8: wide glyphs, box drawing */
 bool tui_term_color(void); /* colours in use (a colour terminal and NO_COLOR unset) */
