@@ -309,7 +309,11 @@ function M.grade(ex, input, lang, tries, simulated)
     else ok, detail = res and true or false, msg and pick(msg, lang) or nil end
   end
   local parts = { t(ok and "right" or "wrong", lang) }
-  if detail then parts[#parts + 1] = detail end
+  if detail then
+    -- a check's message may end without a full stop: it must not run into the hint
+    if not detail:find("[%.!?%)。！？）]%s*$") then detail = detail .. (lang == "zh" and "。" or ".") end
+    parts[#parts + 1] = detail
+  end
   if ok or tries + 1 >= 3 then
     if not ok and ex.kind == "choice" then parts[#parts + 1] = t("reveal", lang) .. pick(ex.choices[ex.answer], lang) end
     if not ok and ex.kind == "number" then parts[#parts + 1] = t("reveal", lang) .. fmt("%.4g %s", ex.answer, ex.unit or "") end

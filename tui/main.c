@@ -81,7 +81,8 @@ static void usage(FILE *f)
           "  -h, --help                   this text\n"
           "  -V, --version                version and compiled-in backends\n"
           "exit codes: 0 ok, 1 a lesson/script/run failed, 2 usage, 3 set-up (data, backend),\n"
-          "            4 internal error (memory still allocated at exit)\n",
+          "            4 internal error (memory still allocated at exit); grade: 0 right,\n"
+          "            1 wrong, 2 an answer it cannot read (not counted as a try)\n",
           f);
 }
 
@@ -447,10 +448,18 @@ static int cmd_grade(struct lt_runtime *rt, const char *dir, char **args, int na
         struct lt_exercise_info x;
         if (!lt_lesson_exercise(ls, b, &x) || strcmp(x.id, args[1])) continue;
         bool ok = lt_lesson_answer(ls, b, answer ? answer : args[2], feedback, sizeof feedback);
+        struct lt_exercise_info after;
+        lt_lesson_exercise(ls, b, &after);
+        if (after.tries == x.tries) { /* the grader could not read it: not a try */
+            fprintf(stderr, "%s\n", feedback);
+            rc = 3;
+            break;
+        }
         printf("%s\n", feedback);
         rc = ok ? 0 : 1;
     }
-    if (rc == 2) fprintf(stderr, "vramlab: lesson %s has no exercise '%s'\n", args[0], args[1]);
+    if (rc == 3) rc = 2;
+    else if (rc == 2) fprintf(stderr, "vramlab: lesson %s has no exercise '%s'\n", args[0], args[1]);
     free(answer);
     lt_lesson_free(ls);
     return rc;

@@ -271,7 +271,7 @@ fits in 16 GiB (a single buffer: fragmentation and the context are left out).
                      string.format("缩放：本机当前可分配额度 %s 代表那张 16 GiB 的卡（× %.3f）。%s",
                                    units.bytes(budget), scale, gpu.info().simulated and "模拟后端：容量照样强制检查，但不占真实内存。" or "在本机 GPU 上真实分配，随即释放。")))
       for _, c in ipairs(cases) do
-        if c.err then ex:note("t", c.label .. ": " .. c.err) break end
+        if c.err then ex:note("t", c.label .. T(": the backend's message: ", "：后端原文：") .. c.err) break end
       end
 
       -- inference: weights + KV cache, the two models' published configurations
