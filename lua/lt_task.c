@@ -113,12 +113,15 @@ void lt_task_cancel(struct lt_vm *vm)
     if (!t->co) return;
     vm->rt->cancel = 1;
     lt_job_wait(vm->rt);
-    lt_vm_arm(vm, t->co); /* pending __close handlers are sandboxed code: limited */
+    lua_State *co = t->co;
+    t->co = NULL; /* its pending __close handlers finish here: no slices, no yields */
+    lt_vm_arm(vm, co); /* they are sandboxed code: limited */
 #if LUA_VERSION_RELEASE_NUM >= 50406
-    lua_closethread(t->co, vm->L);
+    lua_closethread(co, vm->L);
 #else
-    lua_resetthread(t->co);
+    lua_resetthread(co);
 #endif
     lt_vm_disarm(vm);
+    t->co = co;
     lt_task_end(vm, true);
 }
