@@ -1,11 +1,13 @@
-/* lt_alloc.c - the `alloc` module: PyTorch's caching allocator (the model in gpu_caching.c) on
- * top of the current backend or of a model device, a raw allocator that calls the backend once
- * per malloc, a stream-ordered pool model (cudaMallocAsync), trace replay, and the ledger.
+/* lt_alloc.c - the `alloc` module's allocators: PyTorch's caching allocator (the model in
+ * gpu_caching.c) on top of the current backend or of a model device, a raw allocator that calls
+ * the backend once per malloc, a stream-ordered pool model (cudaMallocAsync), and the ledger.
+ * Options and statistics tables: lt_alloc_opts.c; trace replay and sizes: lt_alloc_trace.c.
  * Allocators are userdata owned by their VM: :close(), <close>, the GC, the end of the
  * experiment that made them, or the VM's end give every segment back to the device. Blocks are
  * userdata too; they are NOT freed by the GC (Lua's collector runs when it likes, and a block
  * vanishing mid-lesson would make the numbers lie): free them, or close the allocator. */
 #include "lt_int.h"
+#include "lt_alloc_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -195,70 +197,6 @@ static void link_alloc(struct lt_allocator *a)
 
 /* ---- options ------------------------------------------------------------------------------- */
 
-static void read_caching_opts(lua_State *L, int t, struct gpu_caching_opts *o)
-{
-    char err[256];
-    gpu_caching_opts_default(o);
-    if (lua_isnoneornil(L, t)) return;
-    luaL_checktype(L, t, LUA_TTABLE);
-    static const char *const known[] = {"max_split_size_mb", "roundup_power2_divisions",
-                                        "expandable_segments", "memory_fraction", "conf",
-                                        "capacity", NULL};
-    lua_pushnil(L);
-    while (lua_next(L, t)) {
-        bool ok = lua_type(L, -2) == LUA_TSTRING;
-        for (const char *const *k = known; ok && *k; k++)
-            if (!strcmp(lua_tostring(L, -2), *k)) goto next;
-        luaL_error(L, "alloc: unknown option '%s' (max_split_size_mb, roundup_power2_divisions, "
-                   "expandable_segments, memory_fraction, conf, capacity)",
-                   ok ? lua_tostring(L, -2) : "?");
-    next:
-        lua_pop(L, 1);
-    }
-    const char *conf = lt_opt_str(L, t, "conf", NULL);
-    if (conf && gpu_caching_parse_conf(conf, o, err, sizeof err) != GPU_OK)
-        luaL_error(L, "alloc: conf: %s", err);
-    lua_getfield(L, t, "max_split_size_mb");
-    if (!lua_isnil(L, -1)) {
-        lua_Integer mb = lt_opt_int(L, t, "max_split_size_mb", 0);
-        if (mb < 20 || mb > (1 << 30)) luaL_error(L, "alloc: max_split_size_mb must be >= 20 (as PyTorch checks)");
-        o->max_split_size = (uint64_t)mb << 20;
-    }
-    lua_pop(L, 1);
-    lua_Integer d = lt_opt_int(L, t, "roundup_power2_divisions", o->roundup_power2_divisions);
-    if (d < 0 || d > 64 || (d > 1 && (d & (d - 1))))
-        luaL_error(L, "alloc: roundup_power2_divisions must be a power of two (1..64)");
-    o->roundup_power2_divisions = (unsigned)d;
-    o->expandable_segments = lt_opt_bool(L, t, "expandable_segments", o->expandable_segments);
-    o->memory_fraction = lt_opt_num(L, t, "memory_fraction", o->memory_fraction);
-    if (!(o->memory_fraction >= 0 && o->memory_fraction <= 1))
-        luaL_error(L, "alloc: memory_fraction must be in (0, 1]");
-}
-
-static void conf_text(const struct gpu_caching_opts *o, char *buf, size_t n)
-{
-    buf[0] = 0;
-    size_t l = 0;
-    if (o->max_split_size != GPU_CACHE_NO_SPLIT_LIMIT)
-        l += (size_t)snprintf(buf + l, n - l, "max_split_size_mb:%llu,",
-                              (unsigned long long)(o->max_split_size >> 20));
-    if (o->roundup_power2_divisions > 1 && l < n)
-        l += (size_t)snprintf(buf + l, n - l, "roundup_power2_divisions:%u,",
-                              o->roundup_power2_divisions);
-    if (l < n)
-        snprintf(buf + l, n - l, "expandable_segments:%s",
-                 o->expandable_segments ? "True" : "False");
-}
-
-static uint64_t opt_capacity(lua_State *L, int t, uint64_t def)
-{
-    if (lua_isnoneornil(L, t)) return def;
-    uint64_t cap = lt_opt_bytes(L, t, "capacity", def);
-    if (cap != def && (cap < (2u << 20) || cap > (1ull << 42)))
-        luaL_error(L, "alloc: capacity must be between 2 MiB and 4 TiB");
-    return cap;
-}
-
 /* The device's total and the experiment cap (cap fraction x free memory now). */
 static void device_budget(struct lt_allocator *a, uint64_t *total)
 {
@@ -277,8 +215,8 @@ static int make_caching(lua_State *L, bool model)
 {
     struct gpu_caching_opts o;
     char err[256];
-    read_caching_opts(L, 1, &o);
-    uint64_t cap = opt_capacity(L, 1, 0);
+    lt_alloc_read_opts(L, 1, &o);
+    uint64_t cap = lt_alloc_opt_capacity(L, 1, 0);
     if (model && !cap) return luaL_error(L, "alloc.model: give a capacity, e.g. {capacity = \"80GiB\"}");
     if (cap) model = true;
     struct lt_allocator *a = new_alloc(L, K_CACHING);
@@ -312,7 +250,7 @@ static int l_model(lua_State *L) { return make_caching(L, true); }
 static int l_raw(lua_State *L)
 {
     if (!lua_isnoneornil(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
-    uint64_t cap = opt_capacity(L, 1, 0);
+    uint64_t cap = lt_alloc_opt_capacity(L, 1, 0);
     struct lt_allocator *a = new_alloc(L, K_RAW);
     if (cap) {
         a->model = true;
@@ -337,7 +275,7 @@ static int l_async_pool(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     struct gpu_mempool_opts o;
-    uint64_t cap = opt_capacity(L, 1, 0);
+    uint64_t cap = lt_alloc_opt_capacity(L, 1, 0);
     if (!cap) return luaL_error(L, "alloc.async_pool: give a capacity, e.g. {capacity = \"24GiB\"}");
     gpu_mempool_opts_default(&o, cap);
     o.release_threshold = opt_threshold(L, 1, "release_threshold", 0);
@@ -538,28 +476,6 @@ static int stream_arg(lua_State *L, int i, int def)
     return (int)s;
 }
 
-static uint64_t bytes_arg(lua_State *L, int i)
-{
-    uint64_t v = 0;
-    if (lua_type(L, i) == LUA_TSTRING) {
-        lua_getfield(L, LUA_REGISTRYINDEX, "lt.modules");
-        lua_getfield(L, -1, "units");
-        lua_getfield(L, -1, "parse");
-        lua_pushvalue(L, i);
-        lua_call(L, 1, 2);
-        if (lua_isnil(L, -2)) luaL_argerror(L, i, lua_tostring(L, -1));
-        double d = lua_tonumber(L, -2);
-        lua_pop(L, 4);
-        luaL_argcheck(L, d >= 1 && d < 1.8e19, i, "size must be at least 1 byte");
-        v = (uint64_t)llround(d);
-    } else {
-        lua_Integer n = luaL_checkinteger(L, i);
-        luaL_argcheck(L, n > 0, i, "size must be a positive number of bytes");
-        v = (uint64_t)n;
-    }
-    return v;
-}
-
 static uint64_t caching_allocated(const struct lt_allocator *a)
 {
     struct gpu_caching_stats s;
@@ -570,7 +486,7 @@ static uint64_t caching_allocated(const struct lt_allocator *a)
 static int a_malloc(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
-    uint64_t bytes = bytes_arg(L, 2);
+    uint64_t bytes = lt_alloc_bytes_arg(L, 2);
     char err[768] = "";
     uint64_t addr = 0, size = bytes;
     int stream = 0;
@@ -688,40 +604,6 @@ static int a_tostring(lua_State *L)
 
 /* ---- statistics ---------------------------------------------------------------------------- */
 
-static void seti(lua_State *L, const char *k, uint64_t v)
-{
-    lua_pushinteger(L, (lua_Integer)v);
-    lua_setfield(L, -2, k);
-}
-
-static void setn(lua_State *L, const char *k, double v)
-{
-    lua_pushnumber(L, v);
-    lua_setfield(L, -2, k);
-}
-
-static void push_pool_stats(lua_State *L, const struct gpu_caching_stats *s, int p)
-{
-    seti(L, "allocated", s->allocated_bytes[p].current);
-    seti(L, "reserved", s->reserved_bytes[p].current);
-    seti(L, "active", s->active_bytes[p].current);
-    seti(L, "requested", s->requested_bytes[p].current);
-    seti(L, "inactive_split", s->inactive_split_bytes[p].current);
-    seti(L, "peak_allocated", s->allocated_bytes[p].peak);
-    seti(L, "peak_reserved", s->reserved_bytes[p].peak);
-    seti(L, "peak_active", s->active_bytes[p].peak);
-    seti(L, "peak_requested", s->requested_bytes[p].peak);
-    seti(L, "segments", s->segment[p].current);
-    seti(L, "peak_segments", s->segment[p].peak);
-    seti(L, "allocations", s->allocation[p].current);
-    seti(L, "alloc_count", s->allocation[p].allocated);
-    seti(L, "free_count", s->allocation[p].freed);
-    uint64_t lf = p == GPU_CACHE_ALL ? (s->largest_free[1] > s->largest_free[2] ? s->largest_free[1]
-                                                                              : s->largest_free[2])
-                                     : s->largest_free[p];
-    seti(L, "largest_free", lf);
-}
-
 static void fill_stats(struct lt_allocator *a, struct gpu_caching_stats *s)
 {
     if (a->kind == K_CACHING) {
@@ -735,31 +617,20 @@ static void push_caching_stats(lua_State *L, struct lt_allocator *a)
 {
     struct gpu_caching_stats s;
     fill_stats(a, &s);
-    lua_createtable(L, 0, 40);
-    push_pool_stats(L, &s, GPU_CACHE_ALL);
-    lua_createtable(L, 0, 16);
-    push_pool_stats(L, &s, GPU_CACHE_SMALL);
-    lua_setfield(L, -2, "small");
-    lua_createtable(L, 0, 16);
-    push_pool_stats(L, &s, GPU_CACHE_LARGE);
-    lua_setfield(L, -2, "large");
-    seti(L, "num_ooms", s.num_ooms);
-    seti(L, "num_alloc_retries", s.num_alloc_retries);
-    seti(L, "num_device_alloc", s.num_device_alloc);
-    seti(L, "num_device_free", s.num_device_free);
-    seti(L, "oversize_allocations", s.oversize_allocations.current);
-    seti(L, "oversize_segments", s.oversize_segments.current);
+    lt_alloc_push_stats(L, &s);
+    lt_seti(L, "oversize_allocations", s.oversize_allocations.current);
+    lt_seti(L, "oversize_segments", s.oversize_segments.current);
     if (a->kind == K_CACHING) {
         struct gpu_caching_opts o;
         char conf[160];
         gpu_caching_get_opts(a->c, &o);
-        if (o.max_split_size != GPU_CACHE_NO_SPLIT_LIMIT) seti(L, "max_split_size", o.max_split_size);
-        conf_text(&o, conf, sizeof conf);
+        if (o.max_split_size != GPU_CACHE_NO_SPLIT_LIMIT) lt_seti(L, "max_split_size", o.max_split_size);
+        lt_alloc_conf_text(&o, conf, sizeof conf);
         lua_pushstring(L, conf);
         lua_setfield(L, -2, "conf");
         lua_pushboolean(L, o.expandable_segments);
         lua_setfield(L, -2, "expandable_segments");
-        if (o.memory_fraction > 0) seti(L, "allowed", (uint64_t)(o.memory_fraction * (double)a->capacity));
+        if (o.memory_fraction > 0) lt_seti(L, "allowed", (uint64_t)(o.memory_fraction * (double)a->capacity));
     }
 }
 
@@ -770,21 +641,21 @@ static int a_stats(lua_State *L)
         struct gpu_mempool_stats s;
         gpu_mempool_stats(a->pool, &s);
         lua_createtable(L, 0, 24);
-        seti(L, "reserved", s.reserved);
-        seti(L, "peak_reserved", s.reserved_high);
-        seti(L, "used", s.used);
-        seti(L, "allocated", s.used);
-        seti(L, "peak_allocated", s.used_high);
-        seti(L, "alloc_count", s.allocs);
-        seti(L, "free_count", s.frees);
-        seti(L, "chunk_maps", s.chunk_maps);
-        seti(L, "chunk_unmaps", s.chunk_unmaps);
-        seti(L, "num_device_alloc", s.chunk_maps);
-        seti(L, "num_device_free", s.chunk_unmaps);
-        seti(L, "reused", s.reused);
-        seti(L, "internal_deps", s.internal_deps);
-        seti(L, "num_ooms", s.ooms);
-        seti(L, "segments", s.chunks);
+        lt_seti(L, "reserved", s.reserved);
+        lt_seti(L, "peak_reserved", s.reserved_high);
+        lt_seti(L, "used", s.used);
+        lt_seti(L, "allocated", s.used);
+        lt_seti(L, "peak_allocated", s.used_high);
+        lt_seti(L, "alloc_count", s.allocs);
+        lt_seti(L, "free_count", s.frees);
+        lt_seti(L, "chunk_maps", s.chunk_maps);
+        lt_seti(L, "chunk_unmaps", s.chunk_unmaps);
+        lt_seti(L, "num_device_alloc", s.chunk_maps);
+        lt_seti(L, "num_device_free", s.chunk_unmaps);
+        lt_seti(L, "reused", s.reused);
+        lt_seti(L, "internal_deps", s.internal_deps);
+        lt_seti(L, "num_ooms", s.ooms);
+        lt_seti(L, "segments", s.chunks);
         if (s.release_threshold == GPU_MEMPOOL_NO_RELEASE) lua_pushliteral(L, "max");
         else lua_pushinteger(L, (lua_Integer)s.release_threshold);
         lua_setfield(L, -2, "release_threshold");
@@ -798,15 +669,15 @@ static int a_stats(lua_State *L)
     bool sim = a->model || dev_of(a)->info.simulated;
     lua_pushboolean(L, sim);
     lua_setfield(L, -2, "simulated");
-    seti(L, "capacity", a->capacity);
-    if (!a->model) seti(L, "cap_bytes", a->cap_bytes);
-    setn(L, "malloc_seconds", a->malloc_s);
-    setn(L, "free_seconds", a->free_s);
-    seti(L, "device_allocs", a->kind == K_CACHING || a->kind == K_RAW ? a->dev_allocs : 0);
+    lt_seti(L, "capacity", a->capacity);
+    if (!a->model) lt_seti(L, "cap_bytes", a->cap_bytes);
+    lt_setn(L, "malloc_seconds", a->malloc_s);
+    lt_setn(L, "free_seconds", a->free_s);
+    lt_seti(L, "device_allocs", a->kind == K_CACHING || a->kind == K_RAW ? a->dev_allocs : 0);
     /* device call times are a measurement only on a real GPU */
     if (!sim) {
-        setn(L, "device_alloc_seconds", a->dev_alloc_s);
-        setn(L, "device_free_seconds", a->dev_free_s);
+        lt_setn(L, "device_alloc_seconds", a->dev_alloc_s);
+        lt_setn(L, "device_free_seconds", a->dev_free_s);
     }
     return 1;
 }
@@ -843,10 +714,10 @@ static int a_segments(lua_State *L)
         for (size_t s = 0; s < m.nsegs; s++) {
             const struct gpu_cache_seg_info *g = &m.segs[s];
             lua_createtable(L, 0, 8);
-            seti(L, "address", g->addr);
-            seti(L, "size", g->size);
-            seti(L, "allocated", g->allocated);
-            seti(L, "requested", g->requested);
+            lt_seti(L, "address", g->addr);
+            lt_seti(L, "size", g->size);
+            lt_seti(L, "allocated", g->allocated);
+            lt_seti(L, "requested", g->requested);
             lua_pushstring(L, g->pool == GPU_CACHE_SMALL ? "small" : "large");
             lua_setfield(L, -2, "pool");
             lua_pushboolean(L, g->expandable);
@@ -855,10 +726,10 @@ static int a_segments(lua_State *L)
             for (size_t i = 0; i < g->nblocks; i++) {
                 const struct gpu_cache_block_info *bk = &m.blocks[g->first_block + i];
                 lua_createtable(L, 0, 6);
-                seti(L, "address", bk->addr);
-                seti(L, "offset", bk->offset);
-                seti(L, "size", bk->size);
-                seti(L, "requested", bk->requested);
+                lt_seti(L, "address", bk->addr);
+                lt_seti(L, "offset", bk->offset);
+                lt_seti(L, "size", bk->size);
+                lt_seti(L, "requested", bk->requested);
                 lua_pushboolean(L, bk->allocated);
                 lua_setfield(L, -2, "allocated");
                 if (bk->allocated) {
@@ -883,18 +754,18 @@ static int a_segments(lua_State *L)
             }
         for (size_t i = 0; i < a->nraw; i++) {
             lua_createtable(L, 0, 6);
-            seti(L, "address", e[i].addr);
-            seti(L, "size", e[i].size);
-            seti(L, "allocated", e[i].size);
-            seti(L, "requested", e[i].size);
+            lt_seti(L, "address", e[i].addr);
+            lt_seti(L, "size", e[i].size);
+            lt_seti(L, "allocated", e[i].size);
+            lt_seti(L, "requested", e[i].size);
             lua_pushstring(L, e[i].size <= GPU_CACHE_SMALL_SIZE ? "small" : "large");
             lua_setfield(L, -2, "pool");
             lua_createtable(L, 1, 0);
             lua_createtable(L, 0, 6);
-            seti(L, "address", e[i].addr);
-            seti(L, "offset", 0);
-            seti(L, "size", e[i].size);
-            seti(L, "requested", e[i].size);
+            lt_seti(L, "address", e[i].addr);
+            lt_seti(L, "offset", 0);
+            lt_seti(L, "size", e[i].size);
+            lt_seti(L, "requested", e[i].size);
             lua_pushboolean(L, 1);
             lua_setfield(L, -2, "allocated");
             push_tag(L, 1, e[i].addr);
@@ -910,8 +781,8 @@ static int a_segments(lua_State *L)
         for (size_t s = 0; s < m.nchunks; s++) {
             const struct gpu_mempool_chunk *c = &m.chunks[s];
             lua_createtable(L, 0, 6);
-            seti(L, "address", c->addr);
-            seti(L, "size", c->size);
+            lt_seti(L, "address", c->addr);
+            lt_seti(L, "size", c->size);
             lua_pushliteral(L, "pool");
             lua_setfield(L, -2, "pool");
             uint64_t al = 0;
@@ -919,15 +790,15 @@ static int a_segments(lua_State *L)
             for (size_t i = 0; i < c->nblocks; i++) {
                 const struct gpu_mempool_block *bk = &m.blocks[c->first_block + i];
                 lua_createtable(L, 0, 7);
-                seti(L, "address", bk->addr);
-                seti(L, "offset", bk->addr - c->addr);
-                seti(L, "size", bk->size);
-                seti(L, "requested", bk->allocated ? bk->size : 0);
+                lt_seti(L, "address", bk->addr);
+                lt_seti(L, "offset", bk->addr - c->addr);
+                lt_seti(L, "size", bk->size);
+                lt_seti(L, "requested", bk->allocated ? bk->size : 0);
                 lua_pushboolean(L, bk->allocated);
                 lua_setfield(L, -2, "allocated");
                 lua_pushboolean(L, bk->pending);
                 lua_setfield(L, -2, "pending");
-                seti(L, "stream", (uint64_t)bk->stream);
+                lt_seti(L, "stream", (uint64_t)bk->stream);
                 if (bk->allocated) {
                     al += bk->size;
                     push_tag(L, 1, bk->addr);
@@ -936,8 +807,8 @@ static int a_segments(lua_State *L)
                 lua_rawseti(L, -2, (lua_Integer)i + 1);
             }
             lua_setfield(L, -2, "blocks");
-            seti(L, "allocated", al);
-            seti(L, "requested", al);
+            lt_seti(L, "allocated", al);
+            lt_seti(L, "requested", al);
             lua_rawseti(L, -2, (lua_Integer)s + 1);
         }
         gpu_mempool_map_free(&m);
@@ -1069,7 +940,7 @@ static int p_wait(lua_State *L)
 static int p_trim_to(lua_State *L)
 {
     struct lt_allocator *a = check_async(L);
-    gpu_mempool_trim_to(a->pool, lua_isnoneornil(L, 2) ? 0 : bytes_arg(L, 2));
+    gpu_mempool_trim_to(a->pool, lua_isnoneornil(L, 2) ? 0 : lt_alloc_bytes_arg(L, 2));
     return 0;
 }
 
@@ -1079,166 +950,9 @@ static int p_set_release_threshold(lua_State *L)
     uint64_t v;
     if (lua_type(L, 2) == LUA_TSTRING && !strcmp(lua_tostring(L, 2), "max")) v = GPU_MEMPOOL_NO_RELEASE;
     else if (lua_isinteger(L, 2) && lua_tointeger(L, 2) == 0) v = 0;
-    else v = bytes_arg(L, 2);
+    else v = lt_alloc_bytes_arg(L, 2);
     gpu_mempool_set_release_threshold(a->pool, v);
     return 0;
-}
-
-/* ---- trace replay (a job: a million events take a few hundred ms) -------------------------- */
-
-struct replay_job {
-    struct lt_job base;
-    const char *text; /* anchored on the caller's stack */
-    size_t len;
-    bool events;      /* the trace came as a table: "line N" means event N */
-    struct gpu_caching_opts o;
-    uint64_t capacity;
-    size_t nevents;
-    double parse_s, replay_s;
-    struct gpu_replay_result r;
-};
-
-static void replay_fn(struct lt_job *j)
-{
-    struct replay_job *rj = (struct replay_job *)j;
-    struct gpu_trace t;
-    struct gpu_caching *c = NULL;
-    double t0 = gpu_now();
-    j->st = gpu_trace_parse(rj->text, rj->len, &t, j->why, sizeof j->why);
-    rj->parse_s = gpu_now() - t0;
-    if (j->st != GPU_OK) return;
-    rj->nevents = t.n;
-    j->st = gpu_caching_new_model(&rj->o, rj->capacity, &c, j->why, sizeof j->why);
-    if (j->st == GPU_OK) {
-        t0 = gpu_now();
-        j->st = gpu_trace_replay(&t, c, &rj->r, j->why, sizeof j->why);
-        rj->replay_s = gpu_now() - t0;
-    }
-    gpu_caching_destroy(c);
-    gpu_trace_free(&t);
-}
-
-static void push_stats_of(lua_State *L, const struct gpu_caching_stats *s)
-{
-    lua_createtable(L, 0, 24);
-    push_pool_stats(L, s, GPU_CACHE_ALL);
-    lua_createtable(L, 0, 16);
-    push_pool_stats(L, s, GPU_CACHE_SMALL);
-    lua_setfield(L, -2, "small");
-    lua_createtable(L, 0, 16);
-    push_pool_stats(L, s, GPU_CACHE_LARGE);
-    lua_setfield(L, -2, "large");
-    seti(L, "num_ooms", s->num_ooms);
-    seti(L, "num_alloc_retries", s->num_alloc_retries);
-    seti(L, "num_device_alloc", s->num_device_alloc);
-    seti(L, "num_device_free", s->num_device_free);
-}
-
-static int replay_push(lua_State *L, struct lt_job *j)
-{
-    struct replay_job *rj = (struct replay_job *)j;
-    if (j->st != GPU_OK) {
-        lua_pushnil(L);
-        if (rj->events && !strncmp(j->why, "line ", 5)) lua_pushfstring(L, "event %s", j->why + 5);
-        else lua_pushstring(L, j->why);
-        return 2;
-    }
-    const struct gpu_replay_result *r = &rj->r;
-    lua_createtable(L, 0, 16);
-    seti(L, "events", rj->nevents);
-    seti(L, "allocs", r->allocs);
-    seti(L, "frees", r->frees);
-    seti(L, "empties", r->empties);
-    seti(L, "ooms", r->ooms);
-    seti(L, "skipped_frees", r->skipped_frees);
-    seti(L, "capacity", rj->capacity);
-    setn(L, "parse_seconds", rj->parse_s);
-    setn(L, "replay_seconds", rj->replay_s);
-    char conf[160];
-    conf_text(&rj->o, conf, sizeof conf);
-    lua_pushstring(L, conf);
-    lua_setfield(L, -2, "conf");
-    if (r->ooms) {
-        lua_createtable(L, 0, 2);
-        seti(L, rj->events ? "event" : "line", r->first_oom_line);
-        lua_pushstring(L, r->first_oom);
-        lua_setfield(L, -2, "message");
-        lua_setfield(L, -2, "first_oom");
-    }
-    lua_createtable(L, (int)r->noom_list, 0);
-    for (size_t i = 0; i < r->noom_list; i++) {
-        lua_createtable(L, 0, 2);
-        seti(L, rj->events ? "event" : "line", r->oom_list[i].line);
-        seti(L, "bytes", r->oom_list[i].bytes);
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
-    lua_setfield(L, -2, "oom_list");
-    push_stats_of(L, &r->stats);
-    lua_setfield(L, -2, "stats");
-    return 1;
-}
-
-/* {{"a", id, bytes}, {"f", id}, {"e"}} -> trace text, one event per line */
-static void events_to_text(lua_State *L, int t)
-{
-    luaL_Buffer b;
-    lua_Integer n = (lua_Integer)lua_rawlen(L, t);
-    luaL_buffinit(L, &b);
-    for (lua_Integer i = 1; i <= n; i++) {
-        if (lua_rawgeti(L, t, i) != LUA_TTABLE) luaL_error(L, "alloc.trace_replay: event %d is not a table", (int)i);
-        int e = lua_gettop(L);
-        lua_rawgeti(L, e, 1);
-        const char *op = lua_tostring(L, -1);
-        if (!op || (strcmp(op, "a") && strcmp(op, "f") && strcmp(op, "e")))
-            luaL_error(L, "alloc.trace_replay: event %d: op must be \"a\", \"f\" or \"e\"", (int)i);
-        char line[96];
-        if (*op == 'e') {
-            snprintf(line, sizeof line, "e\n");
-        } else {
-            lua_rawgeti(L, e, 2);
-            lua_Integer id = lua_tointeger(L, -1);
-            if (*op == 'f') {
-                snprintf(line, sizeof line, "f %lld\n", (long long)id);
-            } else {
-                lua_rawgeti(L, e, 3);
-                lua_Integer by = lua_tointeger(L, -1);
-                snprintf(line, sizeof line, "a %lld %lld\n", (long long)id, (long long)by);
-                lua_pop(L, 1);
-            }
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 2); /* op, event */
-        luaL_addstring(&b, line);
-    }
-    luaL_pushresult(&b);
-}
-
-static int l_trace_replay(lua_State *L)
-{
-    struct lt_vm *vm = lt_vm_of(L);
-    int opt = 2;
-    if (!lua_isnoneornil(L, opt)) luaL_checktype(L, opt, LUA_TTABLE);
-    lua_settop(L, 2);
-    bool events = lua_type(L, 1) == LUA_TTABLE;
-    if (events) {
-        events_to_text(L, 1);
-        lua_replace(L, 1);
-    } else {
-        luaL_checktype(L, 1, LUA_TSTRING);
-    }
-    struct replay_job *rj = lua_newuserdatauv(L, sizeof *rj, 0); /* anchored on the stack */
-    memset(rj, 0, sizeof *rj);
-    rj->base.fn = replay_fn;
-    rj->base.push = replay_push;
-    rj->events = events;
-    rj->text = lua_tolstring(L, 1, &rj->len);
-    read_caching_opts(L, opt, &rj->o);
-    uint64_t fr = 0, tot = 0;
-    pthread_mutex_lock(&vm->rt->devlock);
-    if (gpu_mem_info(vm->rt->dev, &fr, &tot) != GPU_OK) tot = 0;
-    pthread_mutex_unlock(&vm->rt->devlock);
-    rj->capacity = opt_capacity(L, opt, tot ? tot : 80ull << 30);
-    return lt_job_run(L, &rj->base);
 }
 
 /* ---- the ledger ---------------------------------------------------------------------------- */
@@ -1246,10 +960,10 @@ static int l_trace_replay(lua_State *L)
 static void push_ledger(lua_State *L, const struct gpu_ledger *l, bool zh)
 {
     lua_createtable(L, 0, 16);
-    seti(L, "total", l->total);
-    seti(L, "free", l->free);
-    seti(L, "used", l->total - l->free);
-    seti(L, "live_bytes", l->live_bytes);
+    lt_seti(L, "total", l->total);
+    lt_seti(L, "free", l->free);
+    lt_seti(L, "used", l->total - l->free);
+    lt_seti(L, "live_bytes", l->live_bytes);
     lua_pushboolean(L, l->simulated);
     lua_setfield(L, -2, "simulated");
     lua_pushboolean(L, l->model);
@@ -1265,7 +979,7 @@ static void push_ledger(lua_State *L, const struct gpu_ledger *l, bool zh)
         lua_setfield(L, -2, "key");
         lua_pushstring(L, gpu_ledger_part_label((enum gpu_ledger_part)p, zh));
         lua_setfield(L, -2, "label");
-        seti(L, "bytes", l->part[p]);
+        lt_seti(L, "bytes", l->part[p]);
         lua_pushboolean(L, l->known[p]);
         lua_setfield(L, -2, "known");
         lua_rawseti(L, -2, p + 1);
@@ -1273,30 +987,30 @@ static void push_ledger(lua_State *L, const struct gpu_ledger *l, bool zh)
     lua_setfield(L, -2, "parts");
     for (int p = 0; p < GPU_LEDGER_NPARTS; p++) {
         if (!l->known[p]) continue; /* unknown stays nil */
-        seti(L, gpu_ledger_part_key((enum gpu_ledger_part)p), l->part[p]);
+        lt_seti(L, gpu_ledger_part_key((enum gpu_ledger_part)p), l->part[p]);
     }
     if (l->has_allocator) {
         lua_createtable(L, 0, 6);
-        seti(L, "reserved", l->reserved);
-        seti(L, "allocated", l->allocated);
-        seti(L, "requested", l->requested);
-        seti(L, "largest_free", l->largest_free);
-        seti(L, "segments", l->segments);
-        seti(L, "inactive_split", l->inactive_split);
+        lt_seti(L, "reserved", l->reserved);
+        lt_seti(L, "allocated", l->allocated);
+        lt_seti(L, "requested", l->requested);
+        lt_seti(L, "largest_free", l->largest_free);
+        lt_seti(L, "segments", l->segments);
+        lt_seti(L, "inactive_split", l->inactive_split);
         lua_setfield(L, -2, "allocator");
     }
     lua_pushboolean(L, l->nvml);
     lua_setfield(L, -2, "nvml");
     lua_pushstring(L, l->nvml_note);
     lua_setfield(L, -2, "nvml_note");
-    if (l->has_self) seti(L, "self_nvml", l->self_nvml);
+    if (l->has_self) lt_seti(L, "self_nvml", l->self_nvml);
     lua_createtable(L, l->nprocs, 0);
     for (int i = 0; i < l->nprocs; i++) {
         lua_createtable(L, 0, 5);
-        seti(L, "pid", l->procs[i].pid);
+        lt_seti(L, "pid", l->procs[i].pid);
         lua_pushstring(L, l->procs[i].name);
         lua_setfield(L, -2, "name");
-        if (l->procs[i].has_used) seti(L, "used", l->procs[i].used);
+        if (l->procs[i].has_used) lt_seti(L, "used", l->procs[i].used);
         lua_pushboolean(L, l->self[i]);
         lua_setfield(L, -2, "self");
         lua_pushstring(L, l->procs[i].graphics ? "graphics" : "compute");
@@ -1353,41 +1067,6 @@ static int l_ledger(lua_State *L)
     return 1;
 }
 
-/* alloc.format_size(bytes) -> PyTorch's format_size text ("20.00 MiB") */
-static int l_format_size(lua_State *L)
-{
-    char buf[32];
-    lua_Integer n = luaL_checkinteger(L, 1);
-    luaL_argcheck(L, n >= 0, 1, "bytes must be >= 0");
-    gpu_cache_format_size((uint64_t)n, buf, sizeof buf);
-    lua_pushstring(L, buf);
-    return 1;
-}
-
-/* alloc.round_size(bytes [, opts]) -> rounded block size, pool, segment size */
-static int l_round(lua_State *L)
-{
-    uint64_t n = bytes_arg(L, 1);
-    struct gpu_caching_opts o;
-    char err[256];
-    read_caching_opts(L, 2, &o);
-    o.memory_fraction = 0;
-    o.expandable_segments = false;
-    struct gpu_caching *c;
-    /* a tiny throwaway model answers exactly as the allocator rounds */
-    if (gpu_caching_new_model(&o, 1ull << 42, &c, err, sizeof err) != GPU_OK) return luaL_error(L, "%s", err);
-    uint64_t addr;
-    gpu_status st = gpu_caching_malloc(c, n, &addr, err, sizeof err);
-    struct gpu_caching_stats s;
-    gpu_caching_stats(c, &s);
-    gpu_caching_destroy(c);
-    if (st != GPU_OK) return luaL_error(L, "%s", err);
-    lua_pushinteger(L, (lua_Integer)s.allocated_bytes[GPU_CACHE_ALL].current);
-    lua_pushstring(L, s.segment[GPU_CACHE_SMALL].current ? "small" : "large");
-    lua_pushinteger(L, (lua_Integer)s.reserved_bytes[GPU_CACHE_ALL].current);
-    return 3;
-}
-
 int lt_open_alloc(lua_State *L)
 {
     static const luaL_Reg a_methods[] = {
@@ -1417,10 +1096,10 @@ int lt_open_alloc(lua_State *L)
                                      {"model", l_model},
                                      {"raw", l_raw},
                                      {"async_pool", l_async_pool},
-                                     {"trace_replay", l_trace_replay},
+                                     {"trace_replay", lt_alloc_trace_replay},
                                      {"ledger", l_ledger},
-                                     {"format_size", l_format_size},
-                                     {"round_size", l_round},
+                                     {"format_size", lt_alloc_format_size},
+                                     {"round_size", lt_alloc_round_size},
                                      {NULL, NULL}};
     luaL_newmetatable(L, ALLOC_MT);
     luaL_setfuncs(L, a_meta, 0);
