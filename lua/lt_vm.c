@@ -300,7 +300,7 @@ static int sb_require(lua_State *L)
     const char *name = luaL_checkstring(L, 1);
     int i = 0;
     while (public_modules[i] && strcmp(public_modules[i], name)) i++;
-    lua_getfield(L, LUA_REGISTRYINDEX, "lt.modules");
+    lua_getfield(L, LUA_REGISTRYINDEX, "lt.public"); /* the sandbox's copies (set_copy) */
     if (!public_modules[i] || lua_getfield(L, -1, name) == LUA_TNIL)
         return luaL_error(L, "sandbox: no module '%s' (available: units, vram)", name);
     return 1;
@@ -390,6 +390,26 @@ static int load_embedded(lua_State *L, char *err, size_t n)
     return 0;
 }
 
+/* env[name] = a copy of the module on the stack top (popped), also what the sandbox's require
+ * returns: sandboxed code that changes a module changes only its own view; trusted code and the
+ * C side keep the real one. */
+static void set_copy(lua_State *L, int env, const char *name)
+{
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, -3)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, -4);
+    }
+    lua_getfield(L, LUA_REGISTRYINDEX, "lt.public");
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 1);
+    lua_setfield(L, env, name);
+    lua_pop(L, 1);
+}
+
 static int vm_setup(lua_State *L)
 {
     char *err = lua_touserdata(L, 1);
@@ -421,16 +441,18 @@ static int vm_setup(lua_State *L)
 
     build_env(L);
     int env = lua_gettop(L);
+    lua_newtable(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, "lt.public");
     static const char *const mods[] = {"gpu", "host", "alloc", NULL};
     for (const char *const *m = mods; *m; m++) {
         lua_getglobal(L, *m);
-        lua_setfield(L, env, *m);
+        set_copy(L, env, *m);
     }
     lua_getfield(L, LUA_REGISTRYINDEX, "lt.modules");
     static const char *const lmods[] = {"units", "vram", NULL};
     for (const char *const *m = lmods; *m; m++) {
         lua_getfield(L, -1, *m);
-        lua_setfield(L, env, *m);
+        set_copy(L, env, *m);
     }
     /* lesson constructors: lesson, text, experiment, exercise */
     lua_getfield(L, -1, "lesson");
