@@ -9,6 +9,7 @@ local emit, markup_check, pause = __lt_emit, __lt_markup_check, __lt_pause
 local units = require "units"
 
 local META = setmetatable({}, { __mode = "k" }) -- block table -> {kind=, file=, line=}
+local MEASURED = setmetatable({}, { __mode = "k" }) -- predict exercise -> {value=, simulated=}
 local sandbox_env
 
 local loading = { file = "?", line = 0 }
@@ -287,11 +288,20 @@ function M.grade(ex, input, lang, tries, simulated)
   elseif ex.kind == "predict" then
     local v = read_number(input, ex.unit)
     if not v then return nil, t("number", lang, ex.unit and (" (" .. ex.unit .. ")") or "") end
-    local measured, from = ex.measure()
-    if type(measured) ~= "number" then error("exercise '" .. ex.id .. "': measure() must return a number", 0) end
-    -- the label follows the measurement: host numbers are real even on the simulator
-    if type(from) == "table" then simulated = from.simulated and true or false
-    elseif type(from) == "boolean" then simulated = from end
+    -- measured once: a later try is graded against the figure the feedback showed, not a new
+    -- measurement that may differ by the machine's noise
+    local m = MEASURED[ex]
+    if not m then
+      local value, from = ex.measure()
+      if type(value) ~= "number" then error("exercise '" .. ex.id .. "': measure() must return a number", 0) end
+      -- the label follows the measurement: host numbers are real even on the simulator
+      if type(from) == "table" then simulated = from.simulated and true or false
+      elseif type(from) == "boolean" then simulated = from end
+      m = { value = value, simulated = simulated }
+      MEASURED[ex] = m
+    end
+    local measured
+    measured, simulated = m.value, m.simulated
     local tol = ex.tolerance or 0.5
     ok = abs(v - measured) <= tol * abs(measured)
     detail = t("measured", lang, fmt("%.4g", measured), ex.unit or "", simulated and "SIMULATED" or (lang == "zh" and "实测" or "measured"), fmt("%.4g", v), ex.unit or "")
