@@ -378,6 +378,7 @@ enum lt_eval_status lt_vm_eval_step(struct lt_vm *vm, char *out, size_t n)
     }
     if (n) out[0] = 0;
     int top = lua_gettop(co);
+    if (!lua_checkstack(co, 16)) nres = 0; /* no room to look at them: show nothing */
     for (int i = top - nres + 1; i <= top; i++) {
         if (i > top - nres + 1) puts_(&o, "\t");
         put_value(co, i, &o);

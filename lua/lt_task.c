@@ -1,8 +1,9 @@
 /* lt_task.c - a sandboxed call run as a coroutine: a lesson's experiment, the grading of an
  * exercise (a "predict" one measures first), a REPL entry. In async mode (the TUI) a measurement
- * inside it runs on the worker thread while the coroutine yields, so the screen stays live;
- * headless, a step runs it to the end. Cancelling closes the coroutine under the limits. One
- * call runs at a time per runtime: it is the only thread whose measurements may go to the worker. */
+ * inside it runs on the worker thread while the coroutine yields, and Lua that computes for long
+ * yields every slice (lt_vm.c), so the screen stays live; headless, a step runs it to the end.
+ * Cancelling closes the coroutine under the limits. One call runs at a time per runtime: it is
+ * the only thread whose measurements may go to the worker. */
 #include "lt.h"
 #include "lt_int.h"
 
@@ -25,7 +26,8 @@ bool lt_task_start(struct lt_vm *vm, int nargs, char *err, size_t n)
     struct lt_task *t = &vm->task;
     if (vm->rt->run_thread || t->co) {
         lua_pop(L, nargs + 1);
-        snprintf(err, n, "something is already running: wait for it, or press Esc to cancel it");
+        snprintf(err, n, "another experiment or measurement is running: wait for it, or cancel "
+                         "it with Esc where it runs");
         return false;
     }
     lua_pushcfunction(L, make_thread);

@@ -35,6 +35,7 @@ struct tui_lesson {
     int grading;           /* the exercise whose answer is being graded (-1: none) */
     char *grading_answer;  /* what was typed, for saved progress */
     int grading_tries;     /* its tries before this one */
+    double spin_t;         /* when the grading's spinner last turned */
     bool editing;
     int edit_block;
     char ed[EDIT_MAX + 1];
@@ -330,8 +331,10 @@ static void render_exercise(struct tui_app *a, int b, const struct tui_render_op
     render_input(a, b, &info, o);
     if (v->grading == b) {
         char first[32];
-        const char *busy = TUI_TR(a, "Measuring on this machine to grade your answer… (Esc cancels)",
-                                  "正在本机测量以评判你的答案…（Esc 取消）");
+        bool measures = info.kind && !strcmp(info.kind, "predict");
+        const char *busy = measures ? TUI_TR(a, "Measuring on this machine to grade your answer… (Esc cancels)",
+                                             "正在本机测量以评判你的答案…（Esc 取消）")
+                                    : TUI_TR(a, "Checking your answer… (Esc cancels)", "正在检查你的答案…（Esc 取消）");
         snprintf(first, sizeof first, "  %s ", spinner(a->ascii));
         tui_render_para(L, busy, strlen(busy), TS_DIM, true, first, TS_DIM, o);
     } else if (v->fb[b] && *v->fb[b]) {
@@ -522,8 +525,11 @@ bool tui_lesson_tick(struct tui_app *a)
     if (v && v->ls && v->grading >= 0) {
         char err[1024] = "";
         enum lt_run_state st = lt_lesson_run_step(v->ls, err, sizeof err);
-        if (st == LT_RUN_BUSY) {
-            v->stale = true; /* the spinner */
+        if (st == LT_RUN_BUSY) { /* the spinner in the text turns 8 times a second */
+            double t = now_s();
+            if (t - v->spin_t < 0.125) return false;
+            v->spin_t = t;
+            v->stale = true;
             return true;
         }
         finish_grade(a, st, err);

@@ -316,22 +316,19 @@ static void test_async_calls(void **state)
     /* a measurement: BUSY first (the worker has it), then the value */
     enum lt_eval_status st = lt_vm_eval(f->vm, "host.latency{bytes = '64MiB'}.ns_per_load > 0", out, sizeof out);
     assert_int_equal(st, LT_EVAL_BUSY);
-    int steps = 0;
     while (st == LT_EVAL_BUSY) {
         usleep(1000);
         st = lt_vm_eval_step(f->vm, out, sizeof out);
-        steps++;
     }
     assert_int_equal(st, LT_EVAL_OK);
     assert_string_equal(out, "true");
-    assert_true(steps > 1);
     /* pure Lua that runs longer than a slice gives control back, and ends with its value */
     st = lt_vm_eval(f->vm, "local x = 0 for i = 1, 3e7 do x = x + i end return x", out, sizeof out);
-    steps = 0;
+    int steps = 0;
     while (st == LT_EVAL_BUSY) st = lt_vm_eval_step(f->vm, out, sizeof out), steps++;
     assert_int_equal(st, LT_EVAL_OK);
     assert_string_equal(out, "450000015000000");
-    assert_true(steps >= 1);
+    assert_true(steps >= 1); /* it gave the screen a turn at least once */
     /* the instruction limit still applies across slices */
     struct lt_limits small = {64u << 20, 20000000LL, 60.0};
     lt_runtime_set_limits(f->rt, &small);
@@ -353,7 +350,7 @@ static void test_async_calls(void **state)
     for (int i = 0; i < lt_lesson_nblocks(ls) && exp < 0; i++)
         if (lt_lesson_block_kind(ls, i) == LT_BLOCK_EXPERIMENT) exp = i;
     assert_int_equal(lt_lesson_run_start(ls, exp, err, sizeof err), LT_RUN_FAILED);
-    assert_non_null(strstr(err, "already running"));
+    assert_non_null(strstr(err, "is running"));
     lt_vm_eval_cancel(f->vm);
     assert_int_equal(f->dev->live_allocs, before);
     assert_int_equal(lt_vm_eval(f->vm, "keep:size()", out, sizeof out), LT_EVAL_ERROR);
