@@ -331,7 +331,7 @@ function M.grade(ex, input, lang, tries, simulated)
   else
     parts[#parts + 1] = pick(ex.hints[(tries % #ex.hints) + 1], lang)
   end
-  return ok, concat(parts, " ")
+  return ok, concat(parts, lang == "zh" and "" or " ") -- Chinese sentences need no space
 end
 
 --- Install the constructors into a sandbox environment.

@@ -123,7 +123,7 @@ static void draw_bars(struct tui_app *a)
         snprintf(right, sizeof right, "%s", TUI_TR(a, "Enter run  ↑↓ history  F1 help  Esc back", "Enter 运行  ↑↓ 历史  F1 帮助  Esc 返回"));
     else if (a->screen == TUI_SCR_MENU)
         snprintf(right, sizeof right, "%s", TUI_TR(a, "Enter open  : sandbox  ? help  q quit", "Enter 打开  : 沙箱  ? 帮助  q 退出"));
-    else if (tui_lesson_editing(a))
+    else if (tui_lesson_editing(a) && !tui_lesson_grading(a))
         snprintf(right, sizeof right, "%s", TUI_TR(a, "Enter submit  Esc stop editing", "Enter 提交  Esc 结束编辑"));
     else if (tui_lesson_running(a))
         snprintf(right, sizeof right, "%s", TUI_TR(a, "Esc cancel  ? help  q back", "Esc 取消  ? 帮助  q 返回"));

@@ -81,6 +81,7 @@ void tui_lesson_draw(struct tui_app *a);
 void tui_lesson_key(struct tui_app *a, const struct tui_key *k);
 bool tui_lesson_running(const struct tui_app *a);
 bool tui_lesson_editing(const struct tui_app *a); /* an answer field has the keyboard */
+bool tui_lesson_grading(const struct tui_app *a); /* an answer is being graded (Esc cancels) */
 /* Step a running experiment; true when something changed on screen. */
 bool tui_lesson_tick(struct tui_app *a);
 void tui_lesson_lang_changed(struct tui_app *a);

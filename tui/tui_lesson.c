@@ -36,6 +36,7 @@ struct tui_lesson {
     char *grading_answer;  /* what was typed, for saved progress */
     int grading_tries;     /* its tries before this one */
     double spin_t;         /* when the grading's spinner last turned */
+    int reveal;            /* a block whose end the next draw scrolls into view (-1: none) */
     bool editing;
     int edit_block;
     char ed[EDIT_MAX + 1];
@@ -76,6 +77,7 @@ bool tui_lesson_running(const struct tui_app *a)
 }
 
 bool tui_lesson_editing(const struct tui_app *a) { return a->lv && a->lv->editing; }
+bool tui_lesson_grading(const struct tui_app *a) { return a->lv && a->lv->grading >= 0; }
 
 static bool is_exp(const struct tui_lesson *v, int b)
 {
@@ -108,6 +110,7 @@ struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
     struct tui_lesson *v = calloc(1, sizeof *v);
     if (!v) return NULL;
     v->cat = cat, v->sel = -1, v->running = -1, v->grading = -1, v->shown = -1, v->edit_block = -1;
+    v->reveal = -1;
     v->stale = true;
     const char *path = cat >= 0 && cat < a->ncat ? a->cat[cat].path : a->opts->open_lesson;
     v->ls = lt_lesson_load(a->rt, path, v->err, sizeof v->err);
@@ -586,6 +589,7 @@ static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *er
     }
     set_text(&v->fb[b], fb);
     v->fb_ok[b] = ok;
+    v->reveal = b;
     if (ok && v->edit_block == b) v->editing = false;
     v->stale = true;
     a->dirty = true;
@@ -607,6 +611,7 @@ static void submit(struct tui_app *a, int b, const char *answer)
     char err[1024] = "";
     /* a "predict" exercise measures first: on the worker, while the screen stays live */
     enum lt_run_state st = lt_lesson_answer_start(v->ls, b, answer, err, sizeof err);
+    v->reveal = b; /* the spinner line, then the feedback */
     if (st != LT_RUN_BUSY) finish_grade(a, st, err);
     v->stale = true;
     a->dirty = true;
@@ -1008,6 +1013,14 @@ void tui_lesson_draw(struct tui_app *a)
         }
         clamp_top(a);
         if (v->sel < 0) follow(a);
+        if (v->reveal >= 0) { /* new feedback under an answer: bring its last line into view */
+            int last = -1;
+            for (int i = 0; i < v->doc.n; i++)
+                if (v->doc.v[i].block == v->reveal) last = i;
+            if (last >= v->top + r->h) v->top = last - r->h + 1;
+            v->reveal = -1;
+            clamp_top(a);
+        }
     }
     clamp_top(a);
     for (int i = 0; i < r->h; i++) {

@@ -3,7 +3,8 @@
 # entry that measures shows "running", answers keys (the help overlay opens) and Esc cancels it,
 # freeing what it allocated; a "predict" exercise measures while the lesson stays usable, Esc
 # cancels the grading without counting a try, and the next answer is graded against the
-# measurement. The measurement is a 1 GiB host pointer chase: seconds, on any machine.
+# measurement, and its feedback is scrolled into view. The measurement is a 1 GiB host pointer
+# chase: seconds, on any machine.
 . tests/tui/tmux.lib "$@"
 test_datadir
 export VRAMLAB_DATADIR="$T/data"
@@ -13,7 +14,8 @@ return lesson {
   id = "9.2", chapter = 9,
   chapter_title = { en = "Test chapter", zh = "测试章" },
   title = { en = "Slow prediction", zh = "慢预测" },
-  text { en = "One slow measurement.", zh = "一次慢测量。" },
+  -- a long text first: the exercise sits low on the screen, so its feedback must be scrolled in
+  text { en = ("One slow measurement.\n\n"):rep(40), zh = ("一次慢测量。\n\n"):rep(40) },
   exercise {
     id = "guess", kind = "predict", unit = "ns",
     prompt = { en = "Predict the latency of a 1 GiB chase.", zh = "预测 1 GiB 追踪的延迟。" },
@@ -59,6 +61,7 @@ wait_for 'vramlab · lessons' 3
 y=$(row_of '9\.2 +Slow prediction')
 mouse 0 10 "$y"
 wait_for 'vramlab · 9\.2 Slow prediction' 3
+keys ']'
 wait_for 'Answer \(ns\) > \(Enter to answer\)' 3
 keys Enter
 keys 1 0 0 Enter
