@@ -58,6 +58,10 @@ static int plot_point(lua_State *L)
     ev.x = luaL_checknumber(L, 2);
     ev.y = luaL_checknumber(L, 3);
     ev.style = plot_style(L, 4);
+    if (lua_type(L, 4) == LUA_TTABLE) { /* axis labels: {x = "bytes", y = "GB/s"} */
+        ev.text = lt_opt_str(L, 4, "x", "");
+        ev.unit = lt_opt_str(L, 4, "y", "");
+    }
     plot_emit(L, &ev);
     return 0;
 }

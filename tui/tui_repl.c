@@ -41,6 +41,7 @@ struct tui_repl {
     int cur_y, cur_x;         /* cursor on screen (-1: hidden) */
     double xmin, xmax;        /* plot.point's x range: a wide positive range gets a log axis */
     bool logx;
+    char xl[32], yl[32];      /* plot.point's axis labels ({x =, y =}; "" until given) */
     char *running;            /* the entry being evaluated (NULL: none) */
 };
 
@@ -76,7 +77,8 @@ static void declare(struct tui_app *a, const char *id)
     for (size_t i = 0; i < sizeof known / sizeof *known; i++)
         if (!strcmp(known[i].id, id)) {
             struct lt_panel p = {known[i].id, known[i].kind, TUI_TR(a, known[i].en, known[i].zh),
-                                 "x", "y", "", r->logx && !strcmp(id, "curve")};
+                                 *r->xl ? r->xl : "x", *r->yl ? r->yl : "y", "",
+                                 r->logx && !strcmp(id, "curve")};
             tui_panelset_declare(r->ps, &p, 1);
         }
 }
@@ -94,9 +96,13 @@ void tui_repl_sink(struct tui_app *a, const struct lt_event *ev)
             if (first || ev->x < r->xmin) r->xmin = ev->x;
             if (first || ev->x > r->xmax) r->xmax = ev->x;
             bool logx = r->xmin > 0 && r->xmax / r->xmin >= 100;
-            if (logx != r->logx) r->logx = logx, declare(a, "curve");
+            bool labels = (*ev->text && strcmp(ev->text, r->xl)) || (*ev->unit && strcmp(ev->unit, r->yl));
+            if (*ev->text) snprintf(r->xl, sizeof r->xl, "%s", ev->text);
+            if (*ev->unit) snprintf(r->yl, sizeof r->yl, "%s", ev->unit);
+            if (logx != r->logx || labels) r->logx = logx, declare(a, "curve");
         }
-        if (ev->type == LT_EV_CLEAR && !strcmp(ev->panel, "curve")) r->xmin = r->xmax = 0;
+        if (ev->type == LT_EV_CLEAR && !strcmp(ev->panel, "curve"))
+            r->xmin = r->xmax = 0, r->xl[0] = r->yl[0] = 0, r->logx = false;
         declare(a, ev->panel);
         tui_panelset_apply(r->ps, ev);
         break;

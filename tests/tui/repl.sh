@@ -25,6 +25,8 @@ type_line 'print("hello from print")'
 wait_for 'hello from print' 3
 type_line 'plot.bar("my bar", 123.5, "GB/s")'
 wait_for 'my bar .*123\.5 GB/s' 3
+type_line 'for k = 10, 20 do plot.point("chase", 2^k, k, {x = "bytes", y = "ns"}) end'
+wait_for 'x: bytes \(log\) +y: ns' 3
 type_line 'nosuch.field'
 wait_for "✗ repl:1: attempt to index a nil value" 3
 type_line 'while true do end'
@@ -56,8 +58,8 @@ keys F2
 wait_for 'vramlab · sandbox' 3
 keys Up
 wait_for '^ > twice\(50\)' 3
-# seven more: the multi-line definition, recalled whole (its line breaks shown as ↵)
-keys Up Up Up Up Up Up Up
+# eight more: the multi-line definition, recalled whole (its line breaks shown as ↵)
+keys Up Up Up Up Up Up Up Up
 wait_for '^ > function twice\(x\)↵' 3
 keys Enter
 type_line 'twice(8)'
