@@ -381,6 +381,10 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
         bool got;
         read_key(&a, &k, &got);
         if (got) handle_key(&a, &k);
+        if (got && a.dirty && !a.quit) { /* answer the key now, before the next slice of work */
+            draw(&a);
+            a.dirty = false;
+        }
     }
     tui_lesson_close(&a);
     tui_repl_free(&a);

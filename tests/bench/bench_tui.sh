@@ -4,6 +4,8 @@
 #   lesson-view redraw    keypress (PgDn) to changed screen, vs the same round trip through `cat`
 #   idle CPU              CPU time used over 5 s of idling in the lesson view (goal ~0)
 #   peak RSS              VmHWM of the process after opening and running lesson 1.3
+#   key while Lua runs    F1 to the help overlay while a sandbox entry computes (a loop of ~190 M
+#                         VM instructions), vs the same key when idle
 BUILD=${1:-build}
 BIN="$BUILD/vramlab"
 N=0 S=""
@@ -66,3 +68,27 @@ printf "tui idle CPU             %7.2f %% of one core over 5 s, lesson view (goa
 printf "tui RSS                  %7.1f MiB in the lesson view; peak %.1f MiB while lesson 1.3 ran\n" \
     "$(calc "$rss0 / 1024")" "$(calc "$rss / 1024")"
 echo "# (the peak holds the host STREAM arrays: 3 x 4 x LLC, freed when the run ends)"
+
+# A key while the sandbox computes: Lua yields to the screen every 20 ms, so F1 should not wait
+# for the loop (about a second of pure Lua here) to end. Each try in a fresh tutor.
+# help KEY: seconds from KEY to the help overlay on screen
+help() {
+    t0=$(now)
+    tmux -L "$S" send-keys "$1"
+    wait_for "Keys (Esc closes)" && calc "$(now) - $t0"
+}
+sandbox() {
+    start "$BIN --backend sim --deterministic"
+    wait_for "vramlab · lessons" && tmux -L "$S" send-keys : && wait_for "sandbox (Lua)"
+}
+key_idle=$(for i in 1 2 3 4 5; do sandbox && help F1; tmux -L "$S" kill-server; done | best)
+key_busy=$(for i in 1 2 3 4 5; do
+    sandbox || continue
+    tmux -L "$S" send-keys -l 'for i = 1, 1.9e8 do end'
+    tmux -L "$S" send-keys Enter
+    sleep 0.1 # the loop is under way
+    help F1
+    tmux -L "$S" kill-server
+done | sort -g | sed -n 3p)
+printf "tui key while Lua runs   %7.1f ms (median of 5) vs idle %5.1f ms  ratio %.2f  (F1 -> help overlay)\n" \
+    "$(calc "$key_busy * 1000")" "$(calc "$key_idle * 1000")" "$(calc "$key_busy / $key_idle")"
