@@ -442,6 +442,10 @@ int tui_present(struct lt_runtime *rt, const struct tui_opts *opts)
             continue;
         }
         key(&p, r == KEY_CODE_YES, (int)wc);
+        if (p.dirty && !p.quit) { /* answer the key before the next slice of work */
+            draw(&p);
+            p.dirty = false;
+        }
     }
     cancel(&p);
     tui_panelset_free(p.ps);
