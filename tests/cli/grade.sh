@@ -17,15 +17,8 @@ d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 vl() { "$b" --backend sim --deterministic --seed 1 --lang en "$@" </dev/null; }
 
 # --- the catalog: LESSON<tab>EXERCISE<tab>KIND for every exercise the binary knows
-list=$(vl list --json) || fail "list --json exit $?: $list"
-ids=$(printf '%s\n' "$list" | python3 -c '
-import json, sys
-for line in sys.stdin:
-    d = json.loads(line)
-    if "error" in d:
-        sys.exit("lesson %s: %s" % (d["path"], d["error"]))
-    print(d["id"])
-' 2>&1) || fail "catalog: $ids"
+. tests/cli/catalog.lib
+ids=$(lesson_ids "$b" 2>&1) || fail "catalog: $ids"
 [ -n "$ids" ] || fail "no lessons listed"
 vl --record "$d/rec" list >/dev/null || fail "--record: cannot write a recording header"
 for id in $ids; do

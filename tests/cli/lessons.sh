@@ -4,15 +4,8 @@
 # fails here too, with its error.
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
-list=$("$b" --backend sim list --json) || fail "list --json exit $? (a lesson does not load?): $list"
-ids=$(printf '%s\n' "$list" | python3 -c '
-import json, sys
-for line in sys.stdin:
-    d = json.loads(line)
-    if "error" in d:
-        sys.exit("lesson %s: %s" % (d["path"], d["error"]))
-    print(d["id"])
-') || fail "catalog: $ids"
+. tests/cli/catalog.lib
+ids=$(lesson_ids "$b" 2>&1) || fail "catalog (a lesson does not load?): $ids"
 [ -n "$ids" ] || fail "no lessons listed"
 n=0
 for id in $ids; do
