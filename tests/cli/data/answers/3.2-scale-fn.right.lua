@@ -1,3 +1,4 @@
+-- A right answer (a fixture, not a test): tests/cli/grade.sh checks that the lesson grades it right.
 -- STREAM counts the arrays each kernel touches, 8 bytes per double: copy and scale two, add and
 -- triad three
 function stream_bytes(kernel, n)
