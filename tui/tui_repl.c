@@ -140,12 +140,13 @@ bool tui_repl_enter(struct tui_app *a)
                            "plot.gauge(label, value, max, unit), plot.row{...}, plot.note(text), "
                            "plot.clear() for the panel. An expression shows its value; an "
                            "unfinished chunk continues on the next line; runaway code is "
-                           "stopped by the sandbox limit. Up/Down: history. Esc: back.",
+                           "stopped by the sandbox limit. Up/Down: history. Esc: cancel what "
+                           "runs, else back.",
                         "Lua 沙箱：课程模块（gpu、host、alloc、vram、units），以及画到面板上的 "
                         "plot.point(序列, x, y)、plot.bar(标签, 值, 单位)、"
                         "plot.gauge(标签, 值, 最大值, 单位)、plot.row{...}、plot.note(文字)、"
                         "plot.clear()。输入表达式会显示它的值；没写完的代码块在下一行继续；"
-                        "失控的代码会被沙箱限制停下。上/下：历史。Esc：返回。"));
+                        "失控的代码会被沙箱限制停下。上/下：历史。Esc：取消正在运行的代码，否则返回。"));
     }
     if (a->screen != TUI_SCR_REPL) a->repl_back = a->screen;
     a->screen = TUI_SCR_REPL;
