@@ -181,4 +181,8 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
+# make print-VAR: the value the build uses (tests/cli/make_cuda.sh checks the CUDA detection)
+print-%:
+	@echo '$*=$($*)'
+
 -include $(OBJ:.o=.d) $(BUILD)/tui/main.d

@@ -1,0 +1,45 @@
+#!/bin/sh
+# make_cuda.sh BUILD - the Makefile finds the CUDA toolkit the way nvcc reports it: through a
+# wrapper script named nvcc (as CI machines have in /usr/local/bin, exec'ing the real one), and
+# an nvcc whose toolkit has no headers or static runtime gives a build without the CUDA backend
+# and a warning, never a failed build. (The first was the cause of a CI failure.)
+fail() { echo "FAIL: $*"; exit 1; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/bin" "$T/broken" "$T/none"
+vars() { # PATH-PREFIX: NVCC and CUDA_HOME as the Makefile sets them
+    env PATH="$1:/usr/bin:/bin" make --no-print-directory BUILD="$T/build" print-NVCC print-CUDA_HOME 2>"$T/err"
+}
+
+# an nvcc whose toolkit is missing: no CUDA backend, a warning that says why
+cat > "$T/broken/nvcc" <<'SH'
+#!/bin/sh
+case "$*" in *--dryrun*) echo '#$ TOP=/nonexistent-cuda/bin/..' >&2 ;; esac
+exit 0
+SH
+chmod +x "$T/broken/nvcc"
+out=$(vars "$T/broken") || fail "make failed with a broken nvcc: $(cat "$T/err")"
+echo "$out" | grep -qx 'NVCC=' || fail "a toolkit without headers still builds CUDA: $out"
+grep -q "building without the CUDA backend" "$T/err" || fail "no warning: $(cat "$T/err")"
+
+# no nvcc anywhere on the PATH (nor under /usr/local/cuda): no CUDA, no warning needed
+if [ ! -e /usr/local/cuda/bin/nvcc ]; then
+    out=$(vars "$T/none") || fail "make failed without nvcc"
+    echo "$out" | grep -qx 'NVCC=' || fail "no nvcc, yet CUDA is built: $out"
+fi
+
+# a wrapper script, as /usr/local/bin/nvcc on CI: the toolkit is where the real nvcc lives
+real=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+if [ -z "$real" ]; then
+    echo "ok: broken toolkit handled (no real nvcc here: the wrapper case is skipped)"
+    exit 0
+fi
+printf '#!/bin/sh\nexec %s "$@"\n' "$real" > "$T/bin/nvcc"
+chmod +x "$T/bin/nvcc"
+out=$(vars "$T/bin") || fail "make failed with a wrapper nvcc: $(cat "$T/err")"
+echo "$out" | grep -qx "NVCC=$T/bin/nvcc" || fail "the wrapper was not used: $out"
+home=$(echo "$out" | sed -n 's/^CUDA_HOME=//p')
+[ -f "$home/include/cuda_runtime_api.h" ] && [ -f "$home/lib64/libcudart_static.a" ] ||
+    fail "CUDA_HOME '$home' has no headers or static runtime"
+[ "$home" != "$T" ] || fail "CUDA_HOME taken from the wrapper's folder"
+echo "ok: toolkit found through a wrapper nvcc ($home); a broken toolkit builds without CUDA"
