@@ -420,6 +420,9 @@ static gpu_status find_expandable_block(struct gpu_caching *c, int pool, uint64_
         }
     }
     uint64_t page = pool == SMALL ? GPU_CACHE_SMALL_BUFFER : GPU_CACHE_LARGE_BUFFER;
+    /* a request larger than a whole segment's address space can never be mapped in one: an
+     * OOM, as in PyTorch when the reserved range runs out (the model reserves at most 1 TiB) */
+    if (size > exp_va_size(c, page)) return GPU_ERR_NOMEM;
     unsigned slot = 0;
     for (bool taken = true; taken; ) {
         taken = false;
@@ -459,8 +462,11 @@ static gpu_status try_allocate_expandable_block(struct gpu_caching *c, int pool,
         if (st != GPU_OK) return st;
     }
     while (cand->size < size) {
-        /* free -> unmapped: map part of the next range; it absorbs cand */
+        /* free -> unmapped: map part of the next range; it absorbs cand. The segment's end or
+         * a live block there means the space find_expandable_block promised is not there:
+         * never walk off the list, answer OOM */
         struct blk *nx = cand->next;
+        if (!allocatable(nx)) return GPU_ERR_NOMEM;
         uint64_t want = size - cand->size;
         st = map_block(c, nx, want < nx->size ? want : nx->size);
         if (st != GPU_OK) return st;

@@ -136,7 +136,8 @@ void gpu_cache_map_free(struct gpu_cache_map *m);
 
 /* ---- model device (gpu_trace.c) ----------------------------------------------------------- */
 /* Capacity is enforced by bytes, as cudaMalloc does (physical pages need not be contiguous);
- * addresses are handed out first-fit from 0 (512-byte aligned), so they stay small and reused. */
+ * addresses are handed out first-fit from 0 (512-byte aligned), so they stay small and reused.
+ * Free ranges are indexed (O(log n) per segment allocation or free, however fragmented). */
 struct gpu_model_dev;
 gpu_status gpu_model_dev_new(uint64_t capacity, struct gpu_model_dev **out);
 void gpu_model_dev_free(struct gpu_model_dev *d);
@@ -176,9 +177,13 @@ struct gpu_replay_result {
     struct { uint32_t line; uint64_t bytes; } oom_list[GPU_REPLAY_OOM_LIST];
     struct gpu_caching_stats stats; /* after the last event */
 };
-/* Replays into c. OOMs are results, not errors: the call still returns GPU_OK. */
+/* Replays into c. OOMs are results, not errors: the call still returns GPU_OK. Every 4096
+ * events it looks at *cancel (NULL: never cancelled) and stops with GPU_ERR_CANCELLED, err "line
+ * N: cancelled", r holding the counts so far. Time is linear in the events: the model device
+ * and the allocator index their free ranges. */
 gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
-                            struct gpu_replay_result *r, char *err, size_t n);
+                            struct gpu_replay_result *r, const gpu_cancel_flag *cancel, char *err,
+                            size_t n);
 
 /* Recording: every malloc/free/empty_cache of c is written as a trace line to the sink (NULL
  * stops). Ids are numbered from 1 in allocation order. Start on a fresh allocator for an exact

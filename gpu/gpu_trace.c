@@ -27,15 +27,105 @@ static void set_err(char *err, size_t n, const char *fmt, ...)
 #define MODEL_ALIGN 512ull
 #define MODEL_MAX_CAPACITY (1ull << 42)
 
+/* Free address ranges, never adjacent, in a treap ordered by address; each node also holds the
+ * largest size in its subtree, so first fit (the lowest address with room) is one walk down:
+ * O(log n) per allocation and per free, whatever the fragmentation. */
 struct ext {
-    uint64_t addr, size;
+    uint64_t addr, size, maxsz; /* maxsz: largest size in this subtree */
+    struct ext *l, *r;
+    uint32_t prio;
 };
 
 struct gpu_model_dev {
     uint64_t capacity, used;
-    struct ext *free; /* free address ranges, sorted, never adjacent */
-    size_t n, cap;
+    struct ext *root;
+    struct ext *spare; /* freed nodes, linked through r */
+    uint32_t rng;
 };
+
+static uint64_t ext_max(const struct ext *t) { return t ? t->maxsz : 0; }
+
+static void pull(struct ext *t)
+{
+    uint64_t m = t->size, a = ext_max(t->l), b = ext_max(t->r);
+    t->maxsz = m > a ? (m > b ? m : b) : (a > b ? a : b);
+}
+
+/* l: addresses < addr; r: the rest */
+static void ext_split(struct ext *t, uint64_t addr, struct ext **l, struct ext **r)
+{
+    if (!t) {
+        *l = *r = NULL;
+    } else if (t->addr < addr) {
+        ext_split(t->r, addr, &t->r, r);
+        pull(t);
+        *l = t;
+    } else {
+        ext_split(t->l, addr, l, &t->l);
+        pull(t);
+        *r = t;
+    }
+}
+
+static struct ext *ext_merge(struct ext *a, struct ext *b)
+{
+    if (!a) return b;
+    if (!b) return a;
+    if (a->prio > b->prio) {
+        a->r = ext_merge(a->r, b);
+        pull(a);
+        return a;
+    }
+    b->l = ext_merge(a, b->l);
+    pull(b);
+    return b;
+}
+
+static struct ext *ext_new(struct gpu_model_dev *d, uint64_t addr, uint64_t size)
+{
+    struct ext *e = d->spare;
+    if (e) d->spare = e->r;
+    else if (!(e = malloc(sizeof *e))) return NULL;
+    d->rng ^= d->rng << 13, d->rng ^= d->rng >> 17, d->rng ^= d->rng << 5;
+    *e = (struct ext){addr, size, size, NULL, NULL, d->rng};
+    return e;
+}
+
+static void ext_drop(struct gpu_model_dev *d, struct ext *e)
+{
+    e->r = d->spare;
+    d->spare = e;
+}
+
+static void ext_free_all(struct ext *t)
+{
+    while (t) { /* the left spine iteratively, the right subtrees recursively (depth O(log n)) */
+        ext_free_all(t->r);
+        struct ext *l = t->l;
+        free(t);
+        t = l;
+    }
+}
+
+/* Take the node at exactly `addr` out of the tree (NULL when there is none). */
+static struct ext *ext_take(struct gpu_model_dev *d, uint64_t addr)
+{
+    struct ext *l, *m, *r;
+    ext_split(d->root, addr, &l, &r);
+    ext_split(r, addr + 1, &m, &r);
+    d->root = ext_merge(l, r);
+    if (m) m->l = m->r = NULL, m->maxsz = m->size;
+    return m;
+}
+
+static void ext_put(struct gpu_model_dev *d, struct ext *e)
+{
+    struct ext *l, *r;
+    ext_split(d->root, e->addr, &l, &r);
+    e->l = e->r = NULL;
+    pull(e);
+    d->root = ext_merge(ext_merge(l, e), r);
+}
 
 gpu_status gpu_model_dev_new(uint64_t capacity, struct gpu_model_dev **out)
 {
@@ -43,14 +133,13 @@ gpu_status gpu_model_dev_new(uint64_t capacity, struct gpu_model_dev **out)
     *out = NULL;
     if (capacity == 0 || capacity > MODEL_MAX_CAPACITY) return GPU_ERR_ARG;
     struct gpu_model_dev *d = calloc(1, sizeof *d);
-    if (!d || !(d->free = malloc(16 * sizeof *d->free))) {
+    if (!d) return GPU_ERR_HOST_NOMEM;
+    d->capacity = capacity;
+    d->rng = 0x2545f491u;
+    if (!(d->root = ext_new(d, 0, MODEL_VA_END))) {
         free(d);
         return GPU_ERR_HOST_NOMEM;
     }
-    d->capacity = capacity;
-    d->cap = 16;
-    d->free[0] = (struct ext){0, MODEL_VA_END};
-    d->n = 1;
     *out = d;
     return GPU_OK;
 }
@@ -58,7 +147,12 @@ gpu_status gpu_model_dev_new(uint64_t capacity, struct gpu_model_dev **out)
 void gpu_model_dev_free(struct gpu_model_dev *d)
 {
     if (!d) return;
-    free(d->free);
+    ext_free_all(d->root);
+    while (d->spare) {
+        struct ext *nx = d->spare->r;
+        free(d->spare);
+        d->spare = nx;
+    }
     free(d);
 }
 
@@ -69,54 +163,54 @@ static gpu_status model_alloc(void *ctx, uint64_t bytes, uint64_t *addr)
     struct gpu_model_dev *d = ctx;
     if (bytes == 0 || bytes > d->capacity) return GPU_ERR_NOMEM;
     uint64_t b = (bytes + MODEL_ALIGN - 1) / MODEL_ALIGN * MODEL_ALIGN;
-    if (d->used + b > d->capacity) return GPU_ERR_NOMEM;
-    for (size_t i = 0; i < d->n; i++) {
-        if (d->free[i].size < b) continue;
-        *addr = d->free[i].addr;
-        d->free[i].addr += b;
-        d->free[i].size -= b;
-        if (!d->free[i].size) {
-            memmove(&d->free[i], &d->free[i + 1], (d->n - i - 1) * sizeof *d->free);
-            d->n--;
-        }
-        d->used += b;
-        return GPU_OK;
+    if (d->used + b > d->capacity || ext_max(d->root) < b) return GPU_ERR_NOMEM;
+    /* first fit: the leftmost node whose own size fits */
+    struct ext *t = d->root;
+    for (;;) {
+        if (ext_max(t->l) >= b) t = t->l;
+        else if (t->size >= b) break;
+        else t = t->r;
     }
-    return GPU_ERR_NOMEM;
+    struct ext *e = ext_take(d, t->addr);
+    *addr = e->addr;
+    e->addr += b;
+    e->size -= b;
+    if (e->size) ext_put(d, e);
+    else ext_drop(d, e);
+    d->used += b;
+    return GPU_OK;
 }
 
 static void model_free(void *ctx, uint64_t addr, uint64_t bytes)
 {
     struct gpu_model_dev *d = ctx;
     uint64_t b = (bytes + MODEL_ALIGN - 1) / MODEL_ALIGN * MODEL_ALIGN;
-    size_t lo = 0, hi = d->n; /* first range above addr */
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (d->free[mid].addr <= addr) lo = mid + 1;
-        else hi = mid;
-    }
-    bool join_prev = lo > 0 && d->free[lo - 1].addr + d->free[lo - 1].size == addr;
-    bool join_next = lo < d->n && addr + b == d->free[lo].addr;
     d->used -= b;
+    /* the free neighbours: the last range below addr and the first at or above it */
+    struct ext *prev = NULL, *next = NULL;
+    for (struct ext *t = d->root; t;) {
+        if (t->addr < addr) prev = t, t = t->r;
+        else next = t, t = t->l;
+    }
+    bool join_prev = prev && prev->addr + prev->size == addr;
+    bool join_next = next && addr + b == next->addr;
     if (join_prev && join_next) {
-        d->free[lo - 1].size += b + d->free[lo].size;
-        memmove(&d->free[lo], &d->free[lo + 1], (d->n - lo - 1) * sizeof *d->free);
-        d->n--;
+        struct ext *p = ext_take(d, prev->addr), *nx = ext_take(d, next->addr);
+        p->size += b + nx->size;
+        ext_drop(d, nx);
+        ext_put(d, p);
     } else if (join_prev) {
-        d->free[lo - 1].size += b;
+        struct ext *p = ext_take(d, prev->addr);
+        p->size += b;
+        ext_put(d, p);
     } else if (join_next) {
-        d->free[lo].addr = addr;
-        d->free[lo].size += b;
+        struct ext *nx = ext_take(d, next->addr);
+        nx->addr = addr;
+        nx->size += b;
+        ext_put(d, nx);
     } else {
-        if (d->n == d->cap) {
-            struct ext *e = realloc(d->free, 2 * d->cap * sizeof *e);
-            if (!e) return; /* leaks the range's address space, never its byte count */
-            d->free = e;
-            d->cap *= 2;
-        }
-        memmove(&d->free[lo + 1], &d->free[lo], (d->n - lo) * sizeof *d->free);
-        d->free[lo] = (struct ext){addr, b};
-        d->n++;
+        struct ext *e = ext_new(d, addr, b);
+        if (e) ext_put(d, e); /* else the range's address space leaks, never its byte count */
     }
 }
 
@@ -458,7 +552,8 @@ gpu_status gpu_trace_load(const char *path, struct gpu_trace *t, char *err, size
 enum { SLOT_NONE, SLOT_LIVE, SLOT_FAILED };
 
 gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
-                            struct gpu_replay_result *r, char *err, size_t n)
+                            struct gpu_replay_result *r, const gpu_cancel_flag *cancel, char *err,
+                            size_t n)
 {
     if (err && n) err[0] = '\0';
     if (!t || !c || !r) return GPU_ERR_ARG;
@@ -476,6 +571,13 @@ gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
     char msg[512];
     for (size_t i = 0; i < t->n && st == GPU_OK; i++) {
         const struct gpu_trace_ev *e = &t->ev[i];
+        /* a few thousand events take well under a millisecond: polled that often, a cancel is
+         * answered at once without costing the loop anything measurable */
+        if ((i & 4095) == 0 && cancel && *cancel) {
+            set_err(err, n, "line %u: %s", e->line, gpu_status_str(GPU_ERR_CANCELLED));
+            st = GPU_ERR_CANCELLED;
+            break;
+        }
         if (e->slot >= ns) {
             set_err(err, n, "line %u: slot out of range (trace not from gpu_trace_parse?)", e->line);
             st = GPU_ERR_ARG;

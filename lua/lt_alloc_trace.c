@@ -31,7 +31,7 @@ static void replay_fn(struct lt_job *j)
     j->st = gpu_caching_new_model(&rj->o, rj->capacity, &c, j->why, sizeof j->why);
     if (j->st == GPU_OK) {
         t0 = gpu_now();
-        j->st = gpu_trace_replay(&t, c, &rj->r, j->why, sizeof j->why);
+        j->st = gpu_trace_replay(&t, c, &rj->r, &j->rt->cancel, j->why, sizeof j->why); /* Esc */
         rj->replay_s = gpu_now() - t0;
     }
     gpu_caching_destroy(c);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -587,6 +588,10 @@ static void trace_header_conf(const char *path, char *conf, size_t n)
     if (f) fclose(f);
 }
 
+/* Ctrl-C or SIGTERM during a replay: the replay stops at its next poll and says where. */
+static gpu_cancel_flag g_trace_stop;
+static void on_trace_stop(int sig) { g_trace_stop = sig; }
+
 static int cmd_trace(struct gpu_dev *dev, char **args, int nargs, bool json)
 {
     char err[1024], conf[512], size[32];
@@ -625,11 +630,21 @@ static int cmd_trace(struct gpu_dev *dev, char **args, int nargs, bool json)
         return 1;
     }
     double t2 = gpu_now();
-    gpu_status st = gpu_trace_replay(&t, c, r, err, sizeof err);
+    struct sigaction sa = {.sa_handler = on_trace_stop}, old_int, old_term;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    gpu_status st = gpu_trace_replay(&t, c, r, &g_trace_stop, err, sizeof err);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     double t3 = gpu_now();
     int rc = 0;
     const struct gpu_caching_stats *s = &r->stats;
-    if (st != GPU_OK) {
+    if (st == GPU_ERR_CANCELLED) {
+        fprintf(stderr, "vramlab: trace replay of %s stopped at %s (%zu of %zu events replayed)\n",
+                args[1], err, r->allocs + r->ooms + r->frees + r->skipped_frees + r->empties, t.n);
+        rc = 128 + g_trace_stop;
+    } else if (st != GPU_OK) {
         fprintf(stderr, "%s: %s\n", args[1], err);
         rc = 1;
     } else if (json) {

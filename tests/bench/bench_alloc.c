@@ -5,6 +5,10 @@
  *   replay vs glibc malloc/free of the same    a ratio: what the model's bookkeeping costs over
  *   event stream (the cheapest possible        a general-purpose heap doing the same calls
  *   allocator in this process)
+ *   fill, free every other, empty_cache, then  time at 4x the events / time at 1x: 4 when the
+ *   larger requests (each misses every hole)   replay is linear, 16 when quadratic
+ *   10,000,000 events of such rounds (32768    replay / parse of the same text (parsing is one
+ *   holes each) on a 4 TiB model device        linear pass: the reference for "linear")
  * Usage: bench_alloc [--quick] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +81,109 @@ static double ref_glibc(const struct gpu_trace *t)
     return dt;
 }
 
+/* Growing text buffer for the trace generators. */
+struct text {
+    char *s;
+    size_t len, cap, lines;
+};
+
+static void put(struct text *t, const char *fmt, unsigned long long a, unsigned long long b)
+{
+    if (t->cap - t->len < 64) {
+        t->cap = t->cap ? t->cap * 2 : 1 << 20;
+        if (!(t->s = realloc(t->s, t->cap))) {
+            fprintf(stderr, "bench_alloc: out of memory\n");
+            exit(1);
+        }
+    }
+    t->len += (size_t)snprintf(t->s + t->len, t->cap - t->len, fmt, a, b);
+    t->lines++;
+}
+
+/* One round of fragmentation, from id `first`: 2n blocks of 10 MiB, every other one freed and
+ * given back by empty_cache (the model device then holds n separate free ranges), then 2n
+ * requests of 12 MiB that fit none of them. With `clean`, everything is freed again and the
+ * device is whole for the next round. Returns the next free id. */
+static uint64_t fragment_round(struct text *t, uint64_t first, size_t n, bool clean)
+{
+    for (uint64_t i = first; i < first + 2 * n; i++) put(t, "a %llu %llu\n", i, 10 * MiB);
+    for (uint64_t i = first; i < first + 2 * n; i += 2) put(t, "f %llu%.0llu\n", i, 0);
+    put(t, "e\n%.0llu%.0llu", 0, 0);
+    for (uint64_t i = first + 2 * n; i < first + 4 * n; i++) put(t, "a %llu %llu\n", i, 12 * MiB);
+    if (clean) {
+        for (uint64_t i = first + 1; i < first + 2 * n; i += 2) put(t, "f %llu%.0llu\n", i, 0);
+        for (uint64_t i = first + 2 * n; i < first + 4 * n; i++) put(t, "f %llu%.0llu\n", i, 0);
+        put(t, "e\n%.0llu%.0llu", 0, 0);
+    }
+    return first + 4 * n;
+}
+
+static double parse_replay(const struct text *tx, uint64_t capacity, double *parse_s, size_t *nev)
+{
+    char err[512];
+    struct gpu_trace t;
+    struct gpu_replay_result *r = calloc(1, sizeof *r);
+    double t0 = gpu_now();
+    if (!r || gpu_trace_parse(tx->s, tx->len, &t, err, sizeof err) != GPU_OK) {
+        fprintf(stderr, "bench_alloc: %s\n", r ? err : "out of memory");
+        exit(1);
+    }
+    double t1 = gpu_now();
+    struct gpu_caching *c;
+    if (gpu_caching_new_model(NULL, capacity, &c, err, sizeof err) != GPU_OK) {
+        fprintf(stderr, "bench_alloc: %s\n", err);
+        exit(1);
+    }
+    double t2 = gpu_now();
+    gpu_trace_replay(&t, c, r, NULL, err, sizeof err);
+    double t3 = gpu_now();
+    *parse_s = t1 - t0;
+    *nev = t.n;
+    gpu_caching_destroy(c);
+    gpu_trace_free(&t);
+    free(r);
+    return t3 - t2;
+}
+
+/* A long trace of fragmentation rounds (32768 holes each) on a 4 TiB model device: replay time
+ * against parse time of the same text. */
+static void run_long(size_t events)
+{
+    struct text tx = {0};
+    for (uint64_t id = 1; tx.lines < events;) id = fragment_round(&tx, id, 32768, true);
+    double parse_s, replay_s;
+    size_t nev;
+    replay_s = parse_replay(&tx, 4ull << 40, &parse_s, &nev);
+    printf("alloc replay %8zu events in rounds of 32768 holes then larger requests, 4 TiB model: "
+           "parse %.0f ms, replay %.0f ms, replay / parse %.2fx (parse is one linear pass)\n",
+           nev, parse_s * 1e3, replay_s * 1e3, replay_s / parse_s);
+    free(tx.s);
+}
+
+/* One round at n and at 4n holes: the time ratio says linear (4) or quadratic (16). */
+static double one_round(size_t n, size_t *nev)
+{
+    struct text tx = {0};
+    fragment_round(&tx, 1, n, false);
+    double parse_s, replay_s = parse_replay(&tx, 4ull << 40, &parse_s, nev);
+    free(tx.s);
+    return replay_s;
+}
+
+static void run_scaling(size_t n)
+{
+    size_t e1, e4;
+    double a = 1e9, b = 1e9;
+    for (int k = 0; k < 3; k++) { /* best of 3: the ratio, not the noise */
+        double x = one_round(n, &e1), y = one_round(4 * n, &e4);
+        if (x < a) a = x;
+        if (y < b) b = y;
+    }
+    printf("alloc replay  holes then larger requests: %zu events %.1f ms, %zu events %.1f ms: "
+           "ratio %.1fx for 4x the events (linear 4, quadratic 16)\n", e1, a * 1e3, e4, b * 1e3,
+           b / a);
+}
+
 static void run(size_t events, size_t live, uint64_t capacity, const char *conf, int rounds)
 {
     size_t len;
@@ -104,7 +211,7 @@ static void run(size_t events, size_t live, uint64_t capacity, const char *conf,
             exit(1);
         }
         double t2 = gpu_now();
-        gpu_trace_replay(&t, c, &r, err, sizeof err);
+        gpu_trace_replay(&t, c, &r, NULL, err, sizeof err);
         double t3 = gpu_now();
         double ref = ref_glibc(&t);
         gpu_caching_destroy(c);
@@ -133,5 +240,7 @@ int main(int argc, char **argv)
     run(1000000, 4096, 80 * GiB, "max_split_size_mb:128", rounds);
     run(1000000, 4096, 80 * GiB, "expandable_segments:True", rounds);
     run(1000000, 4096, 24 * GiB, "", rounds); /* tighter: the OOM ladder runs */
+    run_scaling(quick ? 8192 : 16384);
+    run_long(quick ? 2000000 : 10000000);
     return 0;
 }

@@ -1,5 +1,7 @@
 /* fuzz_trace.c - libFuzzer target for the allocation-trace parser (gpu_trace_parse) and its
- * replay into the caching-allocator model over a small model device. An optional first line
+ * replay into the caching-allocator model over model devices of 1 GiB, 24 GiB, 141 GB and 4 TiB,
+ * each with expandable segments on and off (a 1 GiB device reaches OOMs and the retry ladder
+ * quickly; the large ones reach requests past an expandable segment's address range). An optional first line
  * "#conf <PYTORCH_CUDA_ALLOC_CONF text>" also fuzzes the option parser. Properties: a bad trace
  * fails with "line N:" for a line that exists and leaves the trace empty; a good one has every
  * event on an existing line with a slot below nslots; the replay accounts for every event
@@ -20,7 +22,10 @@
         }                                                                                         \
     } while (0)
 
-#define CAPACITY (1ull << 30) /* small: OOMs and the retry ladder are reached quickly */
+static const uint64_t capacities[] = {1ull << 30, 24ull << 30, 141000000000ull, 4ull << 40};
+
+static void replay_on(const struct gpu_trace *t, const struct gpu_caching_opts *o, uint64_t capacity,
+                      size_t want_allocs, size_t want_frees, size_t want_empties);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -67,20 +72,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (e->op == GPU_TRACE_EMPTY) want_empties++;
     }
 
+    for (size_t i = 0; i < sizeof capacities / sizeof capacities[0]; i++)
+        for (int flip = 0; flip < 2; flip++) {
+            struct gpu_caching_opts oo = o;
+            if (flip) oo.expandable_segments = !oo.expandable_segments;
+            replay_on(&t, &oo, capacities[i], want_allocs, want_frees, want_empties);
+        }
+    gpu_trace_free(&t);
+    return 0;
+}
+
+static void replay_on(const struct gpu_trace *t, const struct gpu_caching_opts *o, uint64_t capacity,
+                      size_t want_allocs, size_t want_frees, size_t want_empties)
+{
+    char err[512];
     struct gpu_model_dev *d;
-    CHECK(gpu_model_dev_new(CAPACITY, &d) == GPU_OK);
+    CHECK(gpu_model_dev_new(capacity, &d) == GPU_OK);
     struct gpu_caching *c;
-    st = gpu_caching_new(&o, &gpu_model_dev_ops, d, &c, err, sizeof err);
+    gpu_status st = gpu_caching_new(o, &gpu_model_dev_ops, d, &c, err, sizeof err);
     if (st != GPU_OK) { /* options the device cannot honour: refused with a reason */
         CHECK(err[0]);
         gpu_model_dev_free(d);
-        gpu_trace_free(&t);
-        return 0;
+        return;
     }
     struct gpu_replay_result *r = calloc(1, sizeof *r);
     CHECK(r);
-    st = gpu_trace_replay(&t, c, r, err, sizeof err);
-    CHECK(st == GPU_OK);
+    gpu_status st2 = gpu_trace_replay(t, c, r, NULL, err, sizeof err);
+    CHECK(st2 == GPU_OK);
     CHECK(r->allocs + r->ooms == want_allocs);
     CHECK(r->frees + r->skipped_frees == want_frees);
     CHECK(r->empties == want_empties);
@@ -91,10 +109,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(s->allocated_bytes[p].current <= s->allocated_bytes[p].peak);
         CHECK(s->reserved_bytes[p].current <= s->reserved_bytes[p].peak);
     }
-    CHECK(s->reserved_bytes[GPU_CACHE_ALL].current <= CAPACITY);
+    CHECK(s->reserved_bytes[GPU_CACHE_ALL].current <= capacity);
     CHECK(s->reserved_bytes[GPU_CACHE_ALL].current ==
           s->reserved_bytes[GPU_CACHE_SMALL].current + s->reserved_bytes[GPU_CACHE_LARGE].current);
-    if (!o.expandable_segments) CHECK(gpu_model_dev_used(d) == s->reserved_bytes[GPU_CACHE_ALL].current);
+    if (!o->expandable_segments) CHECK(gpu_model_dev_used(d) == s->reserved_bytes[GPU_CACHE_ALL].current);
     /* the memory map agrees with the statistics */
     struct gpu_cache_map m;
     if (gpu_caching_segments(c, &m) == GPU_OK) {
@@ -116,6 +134,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CHECK(gpu_model_dev_used(d) == 0); /* every segment went back */
     gpu_model_dev_free(d);
     free(r);
-    gpu_trace_free(&t);
-    return 0;
 }

@@ -930,6 +930,45 @@ static void test_expandable_pages_and_empty_cache(void **state)
     fx_close(&f);
 }
 
+/* Expandable segments reserve a bounded address range (9/8 of the device, at most 1 TiB in the
+ * model): a request larger than that range is an OOM, never a walk off the segment's block list,
+ * on any device size, and the allocator works on afterwards. */
+static void test_expandable_request_past_address_space(void **state)
+{
+    (void)state;
+    const uint64_t TiB = 1024 * GiB;
+    const uint64_t caps[] = {GiB, 24 * GiB, 141000000000ull, TiB, 2 * TiB, 4 * TiB};
+    const uint64_t asks[] = {1100 * GiB, 2 * TiB, 4 * TiB, 4 * TiB + 1, (1ull << 59)};
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
+        for (int exp = 0; exp < 2; exp++) {
+            struct gpu_caching_opts o = opts(UINT64_MAX, 0, exp, 0);
+            struct fixture f;
+            fx_open(&f, caps[i], &o);
+            uint64_t small = must_alloc(f.c, 4 * KiB);
+            for (size_t k = 0; k < sizeof asks / sizeof asks[0]; k++) {
+                uint64_t a = 0;
+                char err[512];
+                /* every ask is past 1 TiB: only a plain segment on a device that big fits */
+                bool fits = !exp && asks[k] + 64 * MiB <= caps[i];
+                gpu_status st = gpu_caching_malloc(f.c, asks[k], &a, err, sizeof err);
+                if (fits) {
+                    assert_int_equal(st, GPU_OK);
+                    assert_int_equal(gpu_caching_free(f.c, a), GPU_OK);
+                } else {
+                    assert_int_equal(st, GPU_ERR_NOMEM);
+                    assert_non_null(strstr(err, "out of memory"));
+                }
+            }
+            /* the space a failed walk mapped is cache, not lost: empty_cache returns it */
+            uint64_t b = must_alloc(f.c, 30 * MiB);
+            gpu_caching_free(f.c, b);
+            gpu_caching_free(f.c, small);
+            gpu_caching_empty_cache(f.c);
+            assert_int_equal(reserved(f.c), 0);
+            fx_close(&f);
+        }
+}
+
 /* ---- options ---------------------------------------------------------------------------------- */
 
 static void test_max_split_size(void **state)
@@ -1213,7 +1252,7 @@ static void test_trace_replay_oom(void **state)
     struct gpu_caching *c;
     assert_int_equal(gpu_caching_new_model(NULL, 100 * MiB, &c, err, sizeof err), GPU_OK);
     struct gpu_replay_result r;
-    assert_int_equal(gpu_trace_replay(&t, c, &r, err, sizeof err), GPU_OK);
+    assert_int_equal(gpu_trace_replay(&t, c, &r, NULL, err, sizeof err), GPU_OK);
     assert_int_equal(r.allocs, 2);
     assert_int_equal(r.ooms, 1);
     assert_int_equal(r.first_oom_line, 2);
@@ -1335,7 +1374,7 @@ static void test_trace_exact_round_trip(void **state)
         struct gpu_caching *c2;
         assert_int_equal(gpu_caching_new_model(&cfgs[k], 768 * MiB, &c2, err, sizeof err), GPU_OK);
         struct gpu_replay_result r;
-        assert_int_equal(gpu_trace_replay(&t, c2, &r, err, sizeof err), GPU_OK);
+        assert_int_equal(gpu_trace_replay(&t, c2, &r, NULL, err, sizeof err), GPU_OK);
         assert_memory_equal(&r.stats, &orig, sizeof orig);
         assert_int_equal(r.ooms, orig.num_ooms);
         gpu_caching_destroy(c2);
@@ -1498,6 +1537,115 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The model device's indexed first fit hands out exactly the addresses a plain sorted list of
+ * free ranges scanned from the lowest address would (its earlier, quadratic form), through heavy
+ * fragmentation, OOMs and coalescing on both sides. */
+struct ref_ext {
+    uint64_t addr, size;
+};
+
+static bool ref_alloc(struct ref_ext *f, size_t *n, uint64_t b, uint64_t *addr)
+{
+    for (size_t i = 0; i < *n; i++) {
+        if (f[i].size < b) continue;
+        *addr = f[i].addr;
+        f[i].addr += b, f[i].size -= b;
+        if (!f[i].size) memmove(&f[i], &f[i + 1], (--*n - i) * sizeof *f);
+        return true;
+    }
+    return false;
+}
+
+static void ref_free(struct ref_ext *f, size_t *n, uint64_t addr, uint64_t b)
+{
+    size_t lo = 0;
+    while (lo < *n && f[lo].addr <= addr) lo++;
+    bool jp = lo > 0 && f[lo - 1].addr + f[lo - 1].size == addr;
+    bool jn = lo < *n && addr + b == f[lo].addr;
+    if (jp && jn) {
+        f[lo - 1].size += b + f[lo].size;
+        memmove(&f[lo], &f[lo + 1], (--*n - lo) * sizeof *f);
+    } else if (jp) {
+        f[lo - 1].size += b;
+    } else if (jn) {
+        f[lo].addr = addr, f[lo].size += b;
+    } else {
+        memmove(&f[lo + 1], &f[lo], (*n - lo) * sizeof *f);
+        f[lo] = (struct ref_ext){addr, b};
+        ++*n;
+    }
+}
+
+static void test_model_device_first_fit(void **state)
+{
+    (void)state;
+    enum { OPS = 40000, LIVE = 2000 };
+    const uint64_t cap = 64 * GiB;
+    struct gpu_model_dev *d;
+    assert_int_equal(gpu_model_dev_new(cap, &d), GPU_OK);
+    struct ref_ext *f = malloc((LIVE + 2) * sizeof *f);
+    assert_non_null(f);
+    size_t nf = 1;
+    f[0] = (struct ref_ext){0, 1ull << 43};
+    uint64_t used = 0, seed = 7, live_a[LIVE], live_b[LIVE];
+    size_t nlive = 0, ooms = 0;
+    for (int i = 0; i < OPS; i++) {
+        if ((rnd(&seed) % 100 < 45 && nlive) || nlive == LIVE) {
+            size_t j = rnd(&seed) % nlive;
+            gpu_model_dev_ops.seg_free(d, live_a[j], live_b[j]);
+            ref_free(f, &nf, live_a[j], (live_b[j] + 511) / 512 * 512);
+            used -= (live_b[j] + 511) / 512 * 512;
+            live_a[j] = live_a[--nlive], live_b[j] = live_b[nlive];
+        } else {
+            uint64_t bytes = 1 + rnd(&seed) % (rnd(&seed) % 4 ? 64 * MiB : 2 * GiB), a = 0, ra = 0;
+            uint64_t b = (bytes + 511) / 512 * 512;
+            gpu_status st = gpu_model_dev_ops.seg_alloc(d, bytes, &a);
+            bool ok = used + b <= cap && ref_alloc(f, &nf, b, &ra);
+            assert_int_equal(st, ok ? GPU_OK : GPU_ERR_NOMEM);
+            if (!ok) {
+                ooms++;
+                continue;
+            }
+            assert_int_equal(a, ra);
+            used += b;
+            live_a[nlive] = a, live_b[nlive++] = bytes;
+        }
+        assert_int_equal(gpu_model_dev_used(d), used);
+    }
+    assert_true(ooms > 0 && nf > 100); /* the run did reach a full, fragmented device */
+    while (nlive--) gpu_model_dev_ops.seg_free(d, live_a[nlive], live_b[nlive]);
+    assert_int_equal(gpu_model_dev_used(d), 0);
+    uint64_t a;
+    assert_int_equal(gpu_model_dev_ops.seg_alloc(d, cap, &a), GPU_OK); /* all coalesced again */
+    assert_int_equal(a, 0);
+    gpu_model_dev_free(d);
+    free(f);
+}
+
+/* A replay stops at the caller's cancel flag, with the counts so far. */
+static void test_replay_cancel(void **state)
+{
+    (void)state;
+    char text[64 * 20000], err[256];
+    size_t len = 0;
+    for (int i = 1; i <= 10000; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "a %d 4096\nf %d\n", i, i);
+    struct gpu_trace t;
+    assert_int_equal(gpu_trace_parse(text, len, &t, err, sizeof err), GPU_OK);
+    struct gpu_caching *c;
+    assert_int_equal(gpu_caching_new_model(NULL, GiB, &c, err, sizeof err), GPU_OK);
+    struct gpu_replay_result r;
+    gpu_cancel_flag stop = 1;
+    assert_int_equal(gpu_trace_replay(&t, c, &r, &stop, err, sizeof err), GPU_ERR_CANCELLED);
+    assert_string_equal(err, "line 1: cancelled");
+    assert_int_equal(r.allocs, 0);
+    stop = 0;
+    assert_int_equal(gpu_trace_replay(&t, c, &r, &stop, err, sizeof err), GPU_OK);
+    assert_int_equal(r.allocs, 10000);
+    gpu_caching_destroy(c);
+    gpu_trace_free(&t);
+}
+
 static void test_replay_million_events(void **state)
 {
     (void)state;
@@ -1533,7 +1681,7 @@ static void test_replay_million_events(void **state)
     assert_int_equal(gpu_caching_new_model(NULL, 80 * GiB, &c, err, sizeof err), GPU_OK);
     struct gpu_replay_result r;
     double t2 = now_s();
-    assert_int_equal(gpu_trace_replay(&t, c, &r, err, sizeof err), GPU_OK);
+    assert_int_equal(gpu_trace_replay(&t, c, &r, NULL, err, sizeof err), GPU_OK);
     double t3 = now_s();
     assert_int_equal(t.n, EVENTS);
     assert_int_equal(r.allocs + r.ooms + r.frees + r.skipped_frees + r.empties, EVENTS);
@@ -1561,6 +1709,7 @@ int main(void)
         cmocka_unit_test(test_oom_retry_frees_cache),
         cmocka_unit_test(test_fragmentation_oom),
         cmocka_unit_test(test_expandable_pages_and_empty_cache),
+        cmocka_unit_test(test_expandable_request_past_address_space),
         cmocka_unit_test(test_max_split_size),
         cmocka_unit_test(test_memory_fraction),
         cmocka_unit_test(test_roundup_power2_divisions),
@@ -1579,6 +1728,8 @@ int main(void)
         cmocka_unit_test(test_random_roundup_fraction),
         cmocka_unit_test(test_random_expandable),
         cmocka_unit_test(test_random_everything),
+        cmocka_unit_test(test_model_device_first_fit),
+        cmocka_unit_test(test_replay_cancel),
         cmocka_unit_test(test_replay_million_events),
     };
     return cmocka_run_group_tests_name("caching allocator", tests, NULL, NULL);

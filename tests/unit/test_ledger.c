@@ -258,7 +258,7 @@ static void test_replay_oom_list(void **state)
     struct gpu_caching *c;
     assert_int_equal(gpu_caching_new_model(NULL, 128 * MiB, &c, err, sizeof err), GPU_OK);
     struct gpu_replay_result r;
-    assert_int_equal(gpu_trace_replay(&t, c, &r, err, sizeof err), GPU_OK);
+    assert_int_equal(gpu_trace_replay(&t, c, &r, NULL, err, sizeof err), GPU_OK);
     assert_int_equal(r.ooms, 2);
     assert_int_equal(r.noom_list, 2);
     assert_int_equal(r.oom_list[0].line, 4);
