@@ -161,9 +161,15 @@ struct gpu_trace {
     size_t n, cap;
     size_t nslots;  /* most ids live at once */
 };
-/* Errors read "line N: what". A bad trace leaves *t empty. */
+/* Errors read "line N: what". A bad trace leaves *t empty. At most GPU_TRACE_MAX_EVENTS events
+ * (32 bytes each once parsed). */
+#define GPU_TRACE_MAX_EVENTS (1u << 24)
 gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, char *err, size_t n);
-gpu_status gpu_trace_load(const char *path, struct gpu_trace *t, char *err, size_t n);
+/* A trace file (a regular file of at most GPU_TRACE_MAX_FILE bytes; "-" is standard input):
+ * errors read "path:N: what". conf (may be NULL) gets the recorder's "# conf:" line, "" if none. */
+#define GPU_TRACE_MAX_FILE (256u << 20)
+gpu_status gpu_trace_load(const char *path, struct gpu_trace *t, char *conf, size_t conf_n,
+                          char *err, size_t n);
 void gpu_trace_free(struct gpu_trace *t);
 
 #define GPU_REPLAY_OOM_LIST 64

@@ -2,6 +2,7 @@
  * and the "model device": a capacity-limited segment source so the allocator, its tests, the
  * simulator and the trace replayer run without a GPU. Trace format: docs/allocator.md. */
 #include "gpu_caching.h"
+#include "gpu_file.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -496,6 +497,11 @@ gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, ch
             }
             spare[nspare++] = ev.slot;
         }
+        if (t->n == GPU_TRACE_MAX_EVENTS) {
+            set_err(err, n, "line %u: more than %u events (the limit)", line, GPU_TRACE_MAX_EVENTS);
+            st = GPU_ERR_ARG;
+            break;
+        }
         if (!push_ev(t, ev)) st = GPU_ERR_HOST_NOMEM;
     }
     if (st == GPU_ERR_HOST_NOMEM) set_err(err, n, "line %u: %s", line, gpu_status_str(st));
@@ -505,38 +511,36 @@ gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, ch
     return st;
 }
 
-gpu_status gpu_trace_load(const char *path, struct gpu_trace *t, char *err, size_t n)
+/* The recorder's "# conf: ..." line among the first few lines, if any. */
+static void header_conf(const char *text, size_t len, char *conf, size_t n)
+{
+    const char *p = text, *end = text + len;
+    conf[0] = 0;
+    for (int i = 0; i < 8 && p < end; i++) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol) eol = end;
+        if ((size_t)(eol - p) > 7 && !memcmp(p, "# conf:", 7)) {
+            const char *v = p + 7;
+            while (v < eol && *v == ' ') v++;
+            size_t l = (size_t)(eol - v);
+            while (l && (v[l - 1] == '\r' || v[l - 1] == ' ')) l--;
+            if (l < n) memcpy(conf, v, l), conf[l] = 0; /* too long to be ours: ignored */
+            return;
+        }
+        p = eol + 1;
+    }
+}
+
+gpu_status gpu_trace_load(const char *path, struct gpu_trace *t, char *conf, size_t conf_n,
+                          char *err, size_t n)
 {
     if (!path || !t) return GPU_ERR_ARG;
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        set_err(err, n, "%s: cannot open", path);
-        return GPU_ERR_ARG;
-    }
-    size_t len = 0, cap = 1 << 16;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + len, 1, cap - len, f)) > 0) {
-        len += got;
-        if (len == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        set_err(err, n, "%s: %s", path, bad ? "read error" : gpu_status_str(GPU_ERR_HOST_NOMEM));
-        return bad ? GPU_ERR_ARG : GPU_ERR_HOST_NOMEM;
-    }
+    if (conf && conf_n) conf[0] = 0;
+    size_t len;
+    char *buf = gpu_file_read(path, GPU_TRACE_MAX_FILE, GPU_FILE_STDIN, &len, err, n);
+    if (!buf) return GPU_ERR_ARG;
+    if (conf && conf_n) header_conf(buf, len, conf, conf_n);
     char why[256];
     gpu_status st = gpu_trace_parse(buf, len, t, why, sizeof why);
     free(buf);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_file.h"
 #include "lt_embed.h"
 
 #define HOOK_QUANTUM 1000 /* instructions between limit checks */
@@ -572,35 +573,8 @@ bool lt_vm_dostring(struct lt_vm *vm, const char *src, const char *name, char *e
 
 char *lt_read_file(const char *path, size_t *len, char *err, size_t n)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, n, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, used = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + used, 1, cap - used - 1, f);
-        used += got;
-        if (used < cap - 1) break;
-        if (cap >= (4u << 20)) {
-            snprintf(err, n, "%s: file larger than 4 MiB", path);
-            free(buf);
-            fclose(f);
-            return NULL;
-        }
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) free(buf);
-        buf = nb, cap *= 2;
-    }
-    fclose(f);
-    if (!buf) {
-        snprintf(err, n, "%s: out of memory", path);
-        return NULL;
-    }
-    buf[used] = 0;
-    *len = used;
-    return buf;
+    /* regular files only (a FIFO would hang the catalog scan), 4 MiB at most */
+    return gpu_file_read(path, LT_MAX_FILE, 0, len, err, n);
 }
 
 /* A file's error always starts "path:line:": one raised inside other code (text given to load(),

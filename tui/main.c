@@ -573,21 +573,6 @@ static bool parse_size(const char *s, uint64_t *v)
     return false;
 }
 
-/* The trace's own "# conf: ..." header line, if any (the recorder writes one). */
-static void trace_header_conf(const char *path, char *conf, size_t n)
-{
-    char line[512];
-    FILE *f = fopen(path, "r");
-    conf[0] = 0;
-    for (int i = 0; f && i < 8 && fgets(line, sizeof line, f); i++)
-        if (!strncmp(line, "# conf:", 7)) {
-            snprintf(conf, n, "%s", line + 7 + strspn(line + 7, " "));
-            conf[strcspn(conf, "\r\n")] = 0;
-            break;
-        }
-    if (f) fclose(f);
-}
-
 /* Ctrl-C or SIGTERM during a replay: the replay stops at its next poll and says where. */
 static gpu_cancel_flag g_trace_stop;
 static void on_trace_stop(int sig) { g_trace_stop = sig; }
@@ -605,22 +590,31 @@ static int cmd_trace(struct gpu_dev *dev, char **args, int nargs, bool json)
         return 2;
     }
     if (!cap && gpu_mem_info(dev, &fr, &cap) != GPU_OK) cap = 80ull << 30;
+    /* the options: PYTORCH_CUDA_ALLOC_CONF, else the trace's own "# conf:" line */
     const char *env = getenv("PYTORCH_CUDA_ALLOC_CONF");
-    if (env && *env) snprintf(conf, sizeof conf, "%s", env);
-    else trace_header_conf(args[1], conf, sizeof conf);
     struct gpu_caching_opts o;
     gpu_caching_opts_default(&o);
-    if (gpu_caching_parse_conf(conf, &o, err, sizeof err) != GPU_OK) {
-        fprintf(stderr, "vramlab: trace replay: conf '%s': %s\n", conf, err);
+    if (env && *env) snprintf(conf, sizeof conf, "%s", env);
+    if (env && *env && gpu_caching_parse_conf(conf, &o, err, sizeof err) != GPU_OK) {
+        fprintf(stderr, "vramlab: trace replay: PYTORCH_CUDA_ALLOC_CONF '%s': %s\n", conf, err);
         return 2;
     }
     struct gpu_trace t;
+    char hdr[512];
     double t0 = gpu_now();
-    if (gpu_trace_load(args[1], &t, err, sizeof err) != GPU_OK) {
-        fprintf(stderr, "%s\n", err);
+    if (gpu_trace_load(args[1], &t, hdr, sizeof hdr, err, sizeof err) != GPU_OK) {
+        fprintf(stderr, "vramlab: %s\n", err);
         return 1;
     }
     double t1 = gpu_now();
+    if (!(env && *env)) {
+        snprintf(conf, sizeof conf, "%s", hdr);
+        if (gpu_caching_parse_conf(conf, &o, err, sizeof err) != GPU_OK) {
+            fprintf(stderr, "vramlab: trace replay: %s: conf '%s': %s\n", args[1], conf, err);
+            gpu_trace_free(&t);
+            return 2;
+        }
+    }
     struct gpu_caching *c;
     struct gpu_replay_result *r = calloc(1, sizeof *r);
     if (!r || gpu_caching_new_model(&o, cap, &c, err, sizeof err) != GPU_OK) {

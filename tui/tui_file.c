@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gpu_file.h"
+
 bool tui_file_mkdirs(const char *dir)
 {
     char tmp[1024];
@@ -72,35 +74,5 @@ bool tui_file_write_atomic(const char *dir, const char *name, const char *data, 
 
 char *tui_file_read(const char *path, size_t max, size_t *len, char *err, size_t n)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, n, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, used = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + used, 1, cap - used - 1, f);
-        used += got;
-        if (used < cap - 1) break; /* a short read: end of file or an error (checked below) */
-        if (cap > max) {
-            snprintf(err, n, "%s: larger than %zu bytes", path, max);
-            free(buf);
-            fclose(f);
-            return NULL;
-        }
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) free(buf);
-        buf = nb, cap *= 2;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        snprintf(err, n, "%s: %s", path, buf ? "read error" : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    buf[used] = 0;
-    if (len) *len = used;
-    return buf;
+    return gpu_file_read(path, max, 0, len, err, n);
 }

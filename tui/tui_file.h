@@ -13,7 +13,8 @@ bool tui_file_mkdirs(const char *dir);
  * a crash leaves the old file or the new one, never half of either. */
 bool tui_file_write_atomic(const char *dir, const char *name, const char *data, size_t len,
                            char *err, size_t n);
-/* The whole file, NUL-terminated (NULL with err when it cannot be read or is over `max`). */
+/* The whole file, NUL-terminated (NULL with err when it cannot be read, is not a regular file
+ * or is over `max`): gpu_file_read. */
 char *tui_file_read(const char *path, size_t max, size_t *len, char *err, size_t n);
 
 #endif

@@ -2,6 +2,7 @@
  * returns is a fresh NUL-terminated UTF-8 copy (\u escapes, surrogate pairs included). */
 #include "tui_jsonl.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -67,7 +68,9 @@ static char *string(struct rd *r)
     size_t cap = 0;
     while (*s && *s != '"') s += (*s == '\\' && s[1]) ? 2 : 1, cap++;
     if (*s != '"') return bad(r, "unterminated string"), NULL;
-    char *out = malloc(4 * cap + 1), *o = out; /* \uXXXX can grow to 4 bytes: never more */
+    /* every unit counted above yields at most one byte: \uXXXX (5 units) 3 bytes, a surrogate
+     * pair (10) 4; so the copy is never longer than the source */
+    char *out = malloc(cap + 1), *o = out;
     if (!out) return bad(r, "out of memory"), NULL;
     while (*r->p != '"') {
         unsigned char c = (unsigned char)*r->p;
@@ -132,8 +135,10 @@ static bool number(struct rd *r, double *v, char **text)
     memcpy(buf, s, l);
     buf[l] = 0;
     char *end;
+    errno = 0;
     *v = strtod(buf, &end);
     if (*end) return bad(r, "bad number '%s'", buf);
+    if (errno == ERANGE && isinf(*v)) return bad(r, "number out of range '%s'", buf);
     if (text && !(*text = strdup(buf))) return bad(r, "out of memory");
     return true;
 }
@@ -283,6 +288,18 @@ double tui_jobj_num(const struct tui_jobj *o, const char *key, double def)
     const struct tui_jval *v = tui_jobj_get(o, key);
     if (v && v->type == TUI_JNULL) return NAN;
     return v && v->type == TUI_JNUM ? v->num : def;
+}
+
+bool tui_jobj_int(const struct tui_jobj *o, const char *key, long long lo, long long hi,
+                  long long *out)
+{
+    const struct tui_jval *v = tui_jobj_get(o, key);
+    /* compared as doubles first: only then is the conversion defined */
+    if (!v || v->type != TUI_JNUM || !(v->num >= (double)lo && v->num <= (double)hi) ||
+        v->num != floor(v->num))
+        return false;
+    *out = (long long)v->num;
+    return true;
 }
 
 bool tui_jobj_bool(const struct tui_jobj *o, const char *key, bool def)

@@ -35,6 +35,10 @@ const struct tui_jval *tui_jobj_get(const struct tui_jobj *o, const char *key);
 const char *tui_jobj_str(const struct tui_jobj *o, const char *key, const char *def);
 /* A number; null gives NaN (JSON has no NaN: writers put null). */
 double tui_jobj_num(const struct tui_jobj *o, const char *key, double def);
+/* A whole number in [lo, hi]: false when the key is missing, not a number, not integral or out
+ * of range (so no cast of a recorded value is ever undefined). lo and hi within +-2^53. */
+bool tui_jobj_int(const struct tui_jobj *o, const char *key, long long lo, long long hi,
+                  long long *out);
 bool tui_jobj_bool(const struct tui_jobj *o, const char *key, bool def);
 
 /* Writing: a number (null when not finite), round-trip exact. Strings: tui_json_str. */

@@ -467,6 +467,17 @@ static void fmt_axis_bytes(double b, char *buf, size_t n)
 
 /* ---- widgets ------------------------------------------------------------------------------ */
 
+/* Every cell, column or row index a widget computes from event values goes through here: the
+ * arithmetic stays in double and is clamped to [lo, hi] before it becomes an int, so no value an
+ * event can carry (NaN, inf, 1e300, 2^31..2^63, negative) converts out of range. NaN gives lo. */
+static int clamp_index(double v, int lo, int hi)
+{
+    if (!(v > lo)) return lo;
+    if (v >= hi) return hi;
+    return (int)lround(v);
+}
+
+
 struct ctx {
     struct tui_lines *L;
     int width;
@@ -535,7 +546,7 @@ static void bar_run(struct tui_lb *b, double frac, int w, int style, bool ascii)
     static const char *const eighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
     if (!(frac >= 0)) frac = 0;
     if (frac > 1) frac = 1;
-    int units = (int)lround(frac * w * 8);
+    int units = clamp_index(frac * w * 8, 0, w * 8);
     if (units == 0 && frac > 0) units = 1; /* a small value still shows */
     bool eighths_ok = style == TS_MEASURED && !ascii;
     if (!eighths_ok) units = (units + 7) / 8 * 8;
@@ -656,9 +667,10 @@ static void w_table(const struct ctx *c, const struct pmodel *m)
 static void w_map(const struct ctx *c, const struct pmodel *m)
 {
     double total = m->map_total, sum = 0;
-    for (int i = 0; i < m->nmap; i++) sum += m->map[i].bytes > 0 ? m->map[i].bytes : 0;
-    if (!(total > 0)) total = sum;
-    if (!(total > 0)) return;
+    for (int i = 0; i < m->nmap; i++)
+        sum += m->map[i].bytes > 0 && isfinite(m->map[i].bytes) ? m->map[i].bytes : 0;
+    if (!(total > 0) || !isfinite(total)) total = sum;
+    if (!(total > 0) || !isfinite(total)) return;
     int rows = c->width < 60 ? 3 : 2, len = c->width * rows;
     char owners[MAX_ITEMS][64];
     int nown = 0, who[MAX_ITEMS];
@@ -681,10 +693,10 @@ static void w_map(const struct ctx *c, const struct pmodel *m)
     double at = 0;
     for (int i = 0; i < m->nmap; i++) {
         const struct pblock *k = &m->map[i];
-        if (!(k->bytes > 0)) continue;
-        int a = (int)lround(at / total * len), e = (int)lround((at + k->bytes) / total * len);
+        if (!(k->bytes > 0) || !isfinite(k->bytes)) continue;
+        int a = clamp_index(at / total * len, 0, len);
+        int e = clamp_index((at + k->bytes) / total * len, 0, len);
         if (e == a && a < len) e = a + 1; /* every block visible */
-        if (e > len) e = len;
         at += k->bytes;
         bool free_ = !strcasecmp(k->state, "free");
         bool used = !strcasecmp(k->state, "used") || !strcasecmp(k->state, "allocated") ||
@@ -755,17 +767,14 @@ static double fx(const struct plot *p, double x) { return p->logx ? log10(x) : x
 static int col_of(const struct plot *p, double x)
 {
     double a = fx(p, p->x0), b = fx(p, p->x1);
-    double t = b > a ? (fx(p, x) - a) / (b - a) : 0.5;
-    int c = (int)lround(t * (p->dw - 1));
-    return c < 0 ? 0 : c >= p->dw ? p->dw - 1 : c;
+    double t = b > a ? (fx(p, x) - a) / (b - a) : 0.5; /* NaN when b - a overflows to inf */
+    return clamp_index(t * (p->dw - 1), 0, p->dw - 1);
 }
 
 static int row_of(const struct plot *p, double y)
 {
     double t = p->ymax > 0 ? y / p->ymax : 0;
-    if (!(t >= 0)) t = 0;
-    if (t > 1) t = 1;
-    return p->dh - 1 - (int)lround(t * (p->dh - 1));
+    return p->dh - 1 - clamp_index(t * (p->dh - 1), 0, p->dh - 1);
 }
 
 static void dot(struct plot *p, int dx, int dy, int series, bool braille)
@@ -790,14 +799,30 @@ static void seg(struct plot *p, int x0, int y0, int x1, int y1, int s, bool brai
     }
 }
 
-/* Points usually arrive in x order: insertion sort is linear then. */
-static void sort_by_x(int *idx, int k, const double *x)
+/* Points in x order: O(n log n) whatever order they came in (an insertion sort went quadratic
+ * on points that arrive backwards: 64 series of 4096 points took seconds a frame). Ties keep
+ * their arrival order. */
+struct xi {
+    double x;
+    int i;
+};
+
+static int cmp_xi(const void *a, const void *b)
 {
-    for (int i = 1; i < k; i++) {
-        int v = idx[i], j = i;
-        while (j > 0 && x[idx[j - 1]] > x[v]) idx[j] = idx[j - 1], j--;
-        idx[j] = v;
-    }
+    const struct xi *p = a, *q = b;
+    if (p->x != q->x) return p->x < q->x ? -1 : 1;
+    return (p->i > q->i) - (p->i < q->i);
+}
+
+static bool sort_by_x(int *idx, int k, const double *x)
+{
+    struct xi *v = malloc((size_t)(k ? k : 1) * sizeof *v);
+    if (!v) return false;
+    for (int i = 0; i < k; i++) v[i] = (struct xi){x[idx[i]], idx[i]};
+    qsort(v, (size_t)k, sizeof *v, cmp_xi);
+    for (int i = 0; i < k; i++) idx[i] = v[i].i;
+    free(v);
+    return true;
 }
 
 static void w_curve(const struct ctx *c, const struct pmodel *m)
@@ -857,7 +882,7 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
             if (!isnan(se->x[i]) && !isnan(se->y[i]) && !isinf(se->x[i]) && !isinf(se->y[i]) &&
                 !(p.logx && se->x[i] <= 0))
                 idx[k++] = i;
-        sort_by_x(idx, k, se->x);
+        if (!sort_by_x(idx, k, se->x)) goto out;
         for (int i = 0; i < k; i++) {
             int x = col_of(&p, se->x[idx[i]]), y = row_of(&p, se->y[idx[i]]);
             if (i == 0) dot(&p, x, y, s, braille);

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpu_file.h"
 #include "tui_file.h"
+#include "tui_hash.h"
 #include "tui_jsonl.h"
 #include "tui_plain.h"
 
@@ -161,31 +163,108 @@ const char *tui_rec_error(const struct tui_rec *r) { return r && r->err[0] ? r->
 
 /* ---- reading -------------------------------------------------------------------------------- */
 
-static char *dupz(const char *s) { return strdup(s ? s : ""); }
+/* One event, whatever its line held. Strings are offsets of interned strings in the pool (0 is
+ * ""); cells are ncells offsets in cellv from `cells`. */
+struct rev {
+    double t, x, y, value, max;
+    uint32_t panel, series, text, unit, cells, run;
+    uint8_t type, style, ncells;
+};
 
-static void free_event(struct lt_event *ev)
+struct rrun { /* a run's strings while loading (the pool may still move) */
+    uint32_t lesson, experiment, title, state, error;
+};
+
+struct tui_replay_store {
+    char *pool;
+    size_t plen, pcap;
+    uint32_t *itab; /* interned strings: pool offsets by hash, 0 = empty */
+    size_t icap, in;
+    struct rev *ev;
+    size_t nev, evcap;
+    uint32_t *cellv;
+    size_t ncellv, cellcap;
+    uint32_t *evi; /* every run's events, run after run */
+    struct rrun *rs;
+    int rcap;
+    uint32_t hdr[9];       /* the header's strings (see header()) */
+    struct tui_map runno;  /* "run" number -> run index */
+    struct tui_map chosen; /* lesson/experiment -> the run tui_replay_find gives */
+};
+
+static bool grow_array(void **p, size_t *cap, size_t need, size_t size)
 {
-    free((char *)ev->panel), free((char *)ev->series), free((char *)ev->text);
-    free((char *)ev->unit);
-    for (int i = 0; i < ev->ncells; i++) free((char *)ev->cells[i]);
+    if (need <= *cap) return true;
+    size_t nc = *cap ? *cap : 64;
+    while (nc < need) nc *= 2;
+    void *np = realloc(*p, nc * size);
+    if (!np) return false;
+    *p = np, *cap = nc;
+    return true;
 }
 
-static void free_run(struct tui_replay_run *run)
+static uint64_t str_hash(const char *s) { return tui_hash(TUI_HASH_INIT, s, strlen(s)); }
+
+/* The offset of s in the pool, stored once: equal strings get equal offsets. UINT32_MAX when
+ * memory ran out. */
+static uint32_t intern(struct tui_replay_store *st, const char *s)
 {
-    free(run->lesson), free(run->experiment), free(run->title), free(run->state);
-    free(run->error);
-    for (int i = 0; i < run->nev; i++) free_event(&run->ev[i].ev);
-    free(run->ev);
+    if (!s || !*s) return 0;
+    if ((st->in + 1) * 2 > st->icap) {
+        size_t cap = st->icap ? st->icap * 2 : 1024;
+        uint32_t *t = calloc(cap, sizeof *t);
+        if (!t) return UINT32_MAX;
+        for (size_t i = 0; i < st->icap; i++) {
+            if (!st->itab[i]) continue;
+            size_t j = str_hash(st->pool + st->itab[i]) & (cap - 1);
+            while (t[j]) j = (j + 1) & (cap - 1);
+            t[j] = st->itab[i];
+        }
+        free(st->itab);
+        st->itab = t, st->icap = cap;
+    }
+    size_t i = str_hash(s) & (st->icap - 1);
+    for (; st->itab[i]; i = (i + 1) & (st->icap - 1))
+        if (!strcmp(st->pool + st->itab[i], s)) return st->itab[i];
+    size_t l = strlen(s) + 1;
+    if (st->plen + l > UINT32_MAX || !grow_array((void **)&st->pool, &st->pcap, st->plen + l, 1))
+        return UINT32_MAX;
+    uint32_t off = (uint32_t)st->plen;
+    memcpy(st->pool + off, s, l);
+    st->plen += l;
+    st->itab[i] = off;
+    st->in++;
+    return off;
+}
+
+/* The offset of s if it was interned, else UINT32_MAX (a lookup that adds nothing). */
+static uint32_t interned(const struct tui_replay_store *st, const char *s)
+{
+    if (!s || !*s) return 0;
+    if (!st->icap) return UINT32_MAX;
+    for (size_t i = str_hash(s) & (st->icap - 1); st->itab[i]; i = (i + 1) & (st->icap - 1))
+        if (!strcmp(st->pool + st->itab[i], s)) return st->itab[i];
+    return UINT32_MAX;
+}
+
+static const char *str_at(const struct tui_replay_store *st, uint32_t off)
+{
+    return st->pool + off;
 }
 
 void tui_replay_free(struct tui_replay *rp)
 {
     if (!rp) return;
-    for (int i = 0; i < rp->nruns; i++) free_run(&rp->runs[i]);
+    struct tui_replay_store *st = rp->store;
+    if (st) {
+        free(st->pool), free(st->itab), free(st->ev), free(st->cellv), free(st->evi);
+        free(st->rs);
+        tui_map_free(&st->runno);
+        tui_map_free(&st->chosen);
+        free(st);
+    }
     free(rp->runs);
-    free(rp->path), free(rp->gpu), free(rp->backend), free(rp->profile), free(rp->driver);
-    free(rp->memory_type), free(rp->host_cpu), free(rp->date), free(rp->version);
-    free(rp->backend_line);
+    free(rp->path);
     free(rp);
 }
 
@@ -196,89 +275,119 @@ static int lookup(const char *const *names, int n, const char *s)
     return -1;
 }
 
-static struct tui_replay_run *run_of(struct tui_replay *rp, int run)
+/* The run a line names ("run": a whole number in [1, 1e9)), or -1. */
+static int run_of(struct tui_replay *rp, const struct tui_jobj *o)
 {
-    for (int i = rp->nruns - 1; i >= 0; i--)
-        if (rp->runs[i].run == run) return &rp->runs[i];
-    return NULL;
+    long long num;
+    uint32_t idx;
+    if (!tui_jobj_int(o, "run", 1, 999999999, &num) || !tui_map_get(&rp->store->runno, (uint64_t)num, &idx))
+        return -1;
+    return (int)idx;
 }
 
-/* One "event" line into its run. False: not a valid event. */
-static bool add_event(struct tui_replay *rp, const struct tui_jobj *o)
+/* Results of a line: kept, a bad line (skipped and counted), or a limit/memory failure that
+ * stops the load. */
+enum { LINE_OK, LINE_BAD, LINE_FAIL };
+
+static int add_event(struct tui_replay *rp, const struct tui_jobj *o, size_t max_events, char *why,
+                     size_t n)
 {
-    struct tui_replay_run *run = run_of(rp, (int)tui_jobj_num(o, "run", -1));
+    struct tui_replay_store *st = rp->store;
+    int run = run_of(rp, o);
     int type = lookup(ev_names, 9, tui_jobj_str(o, "ev", NULL));
     int style = lookup(style_names, 4, tui_jobj_str(o, "style", "measured"));
-    if (!run || type < 0 || style < 0) return false;
-    if (run->nev % 64 == 0) {
-        if (run->nev >= 1000000) return false;
-        struct tui_replay_event *ne = realloc(run->ev, (size_t)(run->nev + 64) * sizeof *ne);
-        if (!ne) return false;
-        run->ev = ne;
+    if (run < 0 || type < 0 || style < 0) return LINE_BAD;
+    if (st->nev == max_events) {
+        snprintf(why, n, "more than %zu events (the limit; a recording of a whole course holds "
+                 "tens of thousands)", max_events);
+        return LINE_FAIL;
     }
-    struct tui_replay_event *e = &run->ev[run->nev];
+    if (!grow_array((void **)&st->ev, &st->evcap, st->nev + 1, sizeof *st->ev)) goto oom;
+    struct rev *e = &st->ev[st->nev];
     memset(e, 0, sizeof *e);
     e->t = tui_jobj_num(o, "t", 0);
-    if (!(e->t >= 0)) e->t = 0;
-    struct lt_event *ev = &e->ev;
-    ev->type = (enum lt_event_type)type;
-    ev->style = (enum lt_style)style;
-    ev->panel = dupz(tui_jobj_str(o, "panel", ""));
-    ev->series = dupz(tui_jobj_str(o, "series", ""));
-    ev->text = dupz(tui_jobj_str(o, "text", ""));
-    ev->unit = dupz(tui_jobj_str(o, "unit", ""));
-    ev->x = tui_jobj_num(o, "x", 0);
-    ev->y = tui_jobj_num(o, "y", 0);
-    ev->value = tui_jobj_num(o, "value", 0);
-    ev->max = tui_jobj_num(o, "max", 0);
+    if (!(e->t >= 0) || !isfinite(e->t)) e->t = 0;
+    e->type = (uint8_t)type, e->style = (uint8_t)style, e->run = (uint32_t)run;
+    e->x = tui_jobj_num(o, "x", 0);
+    e->y = tui_jobj_num(o, "y", 0);
+    e->value = tui_jobj_num(o, "value", 0);
+    e->max = tui_jobj_num(o, "max", 0);
+    uint32_t strs[4];
+    static const char *const keys[] = {"panel", "series", "text", "unit"};
+    for (int i = 0; i < 4; i++)
+        if ((strs[i] = intern(st, tui_jobj_str(o, keys[i], ""))) == UINT32_MAX) goto oom;
+    e->panel = strs[0], e->series = strs[1], e->text = strs[2], e->unit = strs[3];
     const struct tui_jval *cells = tui_jobj_get(o, "cells");
-    if (cells && cells->type == TUI_JARR)
-        for (int i = 0; i < cells->nitems && ev->ncells < LT_MAX_CELLS; i++)
-            ev->cells[ev->ncells++] = dupz(cells->items[i]);
-    bool ok = ev->panel && ev->series && ev->text && ev->unit;
-    for (int i = 0; i < ev->ncells; i++) ok = ok && ev->cells[i];
-    if (!ok) {
-        free_event(ev);
-        return false;
+    if (cells && cells->type == TUI_JARR && cells->nitems) {
+        int k = cells->nitems < LT_MAX_CELLS ? cells->nitems : LT_MAX_CELLS;
+        if (!grow_array((void **)&st->cellv, &st->cellcap, st->ncellv + (size_t)k, sizeof *st->cellv))
+            goto oom;
+        e->cells = (uint32_t)st->ncellv;
+        for (int i = 0; i < k; i++) {
+            uint32_t off = intern(st, cells->items[i]);
+            if (off == UINT32_MAX) goto oom;
+            st->cellv[st->ncellv + (size_t)i] = off;
+        }
+        st->ncellv += (size_t)k;
+        e->ncells = (uint8_t)k;
     }
-    run->nev++;
-    return true;
+    st->nev++;
+    rp->runs[run].nev++;
+    return LINE_OK;
+oom:
+    snprintf(why, n, "out of memory");
+    return LINE_FAIL;
 }
 
-static bool add_run(struct tui_replay *rp, const struct tui_jobj *o)
+static int add_run(struct tui_replay *rp, const struct tui_jobj *o, char *why, size_t n)
 {
-    double num = tui_jobj_num(o, "run", -1);
+    struct tui_replay_store *st = rp->store;
+    long long num;
     const char *lesson = tui_jobj_str(o, "lesson", NULL), *exp = tui_jobj_str(o, "experiment", NULL);
-    if (!(num >= 1 && num < 1e9) || !lesson || !exp) return false;
-    struct tui_replay_run *nr = realloc(rp->runs, (size_t)(rp->nruns + 1) * sizeof *nr);
-    if (!nr) return false;
-    rp->runs = nr;
+    if (!tui_jobj_int(o, "run", 1, 999999999, &num) || !lesson || !exp) return LINE_BAD;
+    if (rp->nruns == TUI_REPLAY_MAX_RUNS) {
+        snprintf(why, n, "more than %d runs (the limit)", TUI_REPLAY_MAX_RUNS);
+        return LINE_FAIL;
+    }
+    if (rp->nruns == st->rcap) {
+        int nc = st->rcap ? st->rcap * 2 : 16;
+        struct tui_replay_run *nr = realloc(rp->runs, (size_t)nc * sizeof *nr);
+        if (nr) rp->runs = nr;
+        struct rrun *ns = nr ? realloc(st->rs, (size_t)nc * sizeof *ns) : NULL;
+        if (!ns) goto oom;
+        st->rs = ns, st->rcap = nc;
+    }
     struct tui_replay_run *r = &rp->runs[rp->nruns];
     memset(r, 0, sizeof *r);
     r->run = (int)num;
-    r->lesson = dupz(lesson), r->experiment = dupz(exp);
-    r->title = dupz(tui_jobj_str(o, "title", exp));
-    r->state = dupz("incomplete"), r->error = dupz("");
-    if (!r->lesson || !r->experiment || !r->title || !r->state || !r->error) {
-        free_run(r);
-        return false;
-    }
+    r->rp = rp;
+    struct rrun *s = &st->rs[rp->nruns];
+    s->lesson = intern(st, lesson), s->experiment = intern(st, exp);
+    s->title = intern(st, tui_jobj_str(o, "title", exp));
+    s->state = intern(st, "incomplete"), s->error = 0;
+    if (s->lesson == UINT32_MAX || s->experiment == UINT32_MAX || s->title == UINT32_MAX ||
+        s->state == UINT32_MAX || !tui_map_put(&st->runno, (uint64_t)num, (uint32_t)rp->nruns))
+        goto oom;
     rp->nruns++;
-    return true;
+    return LINE_OK;
+oom:
+    snprintf(why, n, "out of memory");
+    return LINE_FAIL;
 }
 
-static bool end_run(struct tui_replay *rp, const struct tui_jobj *o)
+static int end_run(struct tui_replay *rp, const struct tui_jobj *o, char *why, size_t n)
 {
-    struct tui_replay_run *run = run_of(rp, (int)tui_jobj_num(o, "run", -1));
-    if (!run) return false;
-    char *s = dupz(tui_jobj_str(o, "state", "done")), *e = dupz(tui_jobj_str(o, "error", ""));
-    if (!s || !e) {
-        free(s), free(e);
-        return false;
+    int run = run_of(rp, o);
+    if (run < 0) return LINE_BAD;
+    struct rrun *s = &rp->store->rs[run];
+    uint32_t state = intern(rp->store, tui_jobj_str(o, "state", "done"));
+    uint32_t err = intern(rp->store, tui_jobj_str(o, "error", ""));
+    if (state == UINT32_MAX || err == UINT32_MAX) {
+        snprintf(why, n, "out of memory");
+        return LINE_FAIL;
     }
-    free(run->state), free(run->error);
-    run->state = s, run->error = e;
-    return true;
+    s->state = state, s->error = err;
+    return LINE_OK;
 }
 
 static bool header(struct tui_replay *rp, const struct tui_jobj *o, char *why, size_t n)
@@ -294,46 +403,100 @@ static bool header(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
                  TUI_RECORD_VERSION);
         return false;
     }
-    rp->gpu = dupz(tui_jobj_str(o, "gpu", "unknown GPU"));
-    rp->backend = dupz(tui_jobj_str(o, "backend", ""));
-    rp->profile = dupz(tui_jobj_str(o, "profile", ""));
-    rp->driver = dupz(tui_jobj_str(o, "driver", ""));
-    rp->memory_type = dupz(tui_jobj_str(o, "memory_type", ""));
-    rp->host_cpu = dupz(tui_jobj_str(o, "host_cpu", ""));
-    rp->date = dupz(tui_jobj_str(o, "date", ""));
-    rp->version = dupz(tui_jobj_str(o, "vramlab", ""));
-    rp->backend_line = dupz(tui_jobj_str(o, "backend_line", ""));
+    /* the machine's strings, interned like the rest; pointers are set when the pool is final */
+    static const char *const keys[] = {"gpu", "backend", "profile", "driver", "memory_type",
+                                       "host_cpu", "date", "vramlab", "backend_line"};
+    for (int i = 0; i < 9; i++)
+        if ((rp->store->hdr[i] = intern(rp->store, tui_jobj_str(o, keys[i], i ? "" : "unknown GPU"))) ==
+            UINT32_MAX) {
+            snprintf(why, n, "out of memory");
+            return false;
+        }
     rp->simulated = tui_jobj_bool(o, "simulated", false);
-    if (!rp->gpu || !rp->backend || !rp->profile || !rp->driver || !rp->memory_type ||
-        !rp->host_cpu || !rp->date || !rp->version || !rp->backend_line) {
-        snprintf(why, n, "out of memory");
-        return false;
+    return true;
+}
+
+static uint64_t pair_key(uint32_t a, uint32_t b) { return (uint64_t)a << 32 | b; }
+
+/* The pool is final: pointers for the header and the runs, each run's event list, and the run
+ * tui_replay_find gives for each lesson/experiment (the last one that completed, else the last). */
+static bool finish_load(struct tui_replay *rp)
+{
+    struct tui_replay_store *st = rp->store;
+    const char **hdr[] = {&rp->gpu, &rp->backend, &rp->profile, &rp->driver, &rp->memory_type,
+                          &rp->host_cpu, &rp->date, &rp->version, &rp->backend_line};
+    for (int i = 0; i < 9; i++) *hdr[i] = str_at(st, st->hdr[i]);
+    if (!(st->evi = malloc((st->nev ? st->nev : 1) * sizeof *st->evi))) return false;
+    uint32_t at = 0;
+    for (int i = 0; i < rp->nruns; i++) {
+        struct tui_replay_run *r = &rp->runs[i];
+        const struct rrun *s = &st->rs[i];
+        r->lesson = str_at(st, s->lesson), r->experiment = str_at(st, s->experiment);
+        r->title = str_at(st, s->title), r->state = str_at(st, s->state);
+        r->error = str_at(st, s->error);
+        r->evi = st->evi + at;
+        at += (uint32_t)r->nev;
+        r->nev = 0; /* counted again while filling */
+    }
+    for (size_t e = 0; e < st->nev; e++) {
+        struct tui_replay_run *r = &rp->runs[st->ev[e].run];
+        ((uint32_t *)r->evi)[r->nev++] = (uint32_t)e;
+    }
+    for (int i = rp->nruns - 1; i >= 0; i--) {
+        const struct rrun *s = &st->rs[i];
+        uint64_t k = pair_key(s->lesson, s->experiment);
+        uint32_t c;
+        bool done = !strcmp(rp->runs[i].state, "done");
+        if (tui_map_get(&st->chosen, k, &c) && (!done || !strcmp(rp->runs[c].state, "done")))
+            continue;
+        if (!tui_map_put(&st->chosen, k, (uint32_t)i)) return false;
+    }
+    for (int i = 0; i < rp->nruns; i++) {
+        uint32_t c = UINT32_MAX;
+        tui_map_get(&st->chosen, pair_key(st->rs[i].lesson, st->rs[i].experiment), &c);
+        rp->runs[i].chosen = c == (uint32_t)i;
     }
     return true;
 }
 
 struct tui_replay *tui_replay_load(const char *path, char *err, size_t n)
 {
+    return tui_replay_load_max(path, TUI_REPLAY_MAX_EVENTS, err, n);
+}
+
+struct tui_replay *tui_replay_load_max(const char *path, size_t max_events, char *err, size_t n)
+{
     char why[256];
-    size_t len;
-    char *buf = tui_file_read(path, 256u << 20, &len, why, sizeof why);
-    if (!buf) {
+    FILE *f = gpu_file_open(path, TUI_REPLAY_MAX_FILE, 0, why, sizeof why);
+    if (!f) {
         snprintf(err, n, "cannot replay %s", why);
         return NULL;
     }
     struct tui_replay *rp = calloc(1, sizeof *rp);
-    if (!rp || !(rp->path = strdup(path))) {
+    if (!rp || !(rp->path = strdup(path)) || !(rp->store = calloc(1, sizeof *rp->store)) ||
+        !grow_array((void **)&rp->store->pool, &rp->store->pcap, 1, 1)) {
         snprintf(err, n, "out of memory");
-        free(buf), free(rp);
+        fclose(f);
+        tui_replay_free(rp);
         return NULL;
     }
+    rp->store->pool[0] = 0, rp->store->plen = 1; /* offset 0 is "" */
+    char *line = NULL;
+    size_t lcap = 0, total = 0;
+    ssize_t got;
     int ln = 0;
     bool have_header = false;
-    for (char *line = buf, *next; line < buf + len; line = next) {
-        next = strchr(line, '\n');
-        if (next) *next++ = 0;
-        else next = line + strlen(line);
+    while ((got = getline(&line, &lcap, f)) > 0) {
         ln++;
+        if ((total += (size_t)got) > TUI_REPLAY_MAX_FILE) {
+            gpu_file_too_large(path, 0, TUI_REPLAY_MAX_FILE, err, n);
+            goto fail;
+        }
+        if (strlen(line) != (size_t)got) { /* a NUL inside: not a line vramlab wrote */
+            rp->bad_lines++;
+            continue;
+        }
+        line[strcspn(line, "\n")] = 0;
         if (!line[strspn(line, " \t\r")]) continue;
         struct tui_jobj o;
         if (!tui_jsonl_parse(line, &o, why, sizeof why)) {
@@ -354,38 +517,68 @@ struct tui_replay *tui_replay_load(const char *path, char *err, size_t n)
             continue;
         }
         const char *type = tui_jobj_str(&o, "type", "");
-        bool ok = !strcmp(type, "event") ? add_event(rp, &o)
-                  : !strcmp(type, "run") ? add_run(rp, &o)
-                  : !strcmp(type, "end") ? end_run(rp, &o)
-                                         : true; /* unknown kinds: from a newer minor version */
-        if (!ok) rp->bad_lines++;
+        int r = !strcmp(type, "event") ? add_event(rp, &o, max_events, why, sizeof why)
+                : !strcmp(type, "run") ? add_run(rp, &o, why, sizeof why)
+                : !strcmp(type, "end") ? end_run(rp, &o, why, sizeof why)
+                                       : LINE_OK; /* unknown kinds: from a newer minor version */
         tui_jobj_free(&o);
+        if (r == LINE_FAIL) {
+            snprintf(err, n, "%s:%d: %s", path, ln, why);
+            goto fail;
+        }
+        if (r == LINE_BAD) rp->bad_lines++;
     }
-    free(buf);
+    if (ferror(f)) {
+        snprintf(err, n, "cannot replay %s: %s", path, strerror(errno));
+        goto fail;
+    }
+    free(line);
+    fclose(f);
     if (!have_header) {
         snprintf(err, n, "%s: empty, not a vramlab recording", path);
         tui_replay_free(rp);
         return NULL;
     }
+    if (!finish_load(rp)) {
+        snprintf(err, n, "%s: out of memory", path);
+        tui_replay_free(rp);
+        return NULL;
+    }
     return rp;
 fail:
-    free(buf);
+    free(line);
+    fclose(f);
     tui_replay_free(rp);
     return NULL;
+}
+
+double tui_replay_get(const struct tui_replay_run *run, int i, struct lt_event *ev)
+{
+    const struct tui_replay_store *st = run->rp->store;
+    const struct rev *e = &st->ev[run->evi[i]];
+    memset(ev, 0, sizeof *ev);
+    ev->type = (enum lt_event_type)e->type;
+    ev->style = (enum lt_style)e->style;
+    ev->panel = str_at(st, e->panel), ev->series = str_at(st, e->series);
+    ev->text = str_at(st, e->text), ev->unit = str_at(st, e->unit);
+    ev->x = e->x, ev->y = e->y, ev->value = e->value, ev->max = e->max;
+    ev->ncells = e->ncells;
+    for (int k = 0; k < e->ncells; k++) ev->cells[k] = str_at(st, st->cellv[e->cells + (uint32_t)k]);
+    return e->t;
+}
+
+uint32_t tui_replay_str_id(const struct tui_replay *rp, const char *s)
+{
+    return (uint32_t)(s - rp->store->pool);
 }
 
 const struct tui_replay_run *tui_replay_find(const struct tui_replay *rp, const char *lesson,
                                              const char *experiment)
 {
-    const struct tui_replay_run *any = NULL;
-    for (int i = rp->nruns - 1; i >= 0; i--) {
-        const struct tui_replay_run *r = &rp->runs[i];
-        if (strcmp(r->lesson, lesson ? lesson : "") || strcmp(r->experiment, experiment ? experiment : ""))
-            continue;
-        if (!strcmp(r->state, "done")) return r;
-        if (!any) any = r;
-    }
-    return any;
+    uint32_t l = interned(rp->store, lesson), x = interned(rp->store, experiment), c;
+    if (l == UINT32_MAX || x == UINT32_MAX || !tui_map_get(&rp->store->chosen, pair_key(l, x), &c))
+        return NULL;
+    return &rp->runs[c];
 }
 
 void tui_replay_machine(const struct tui_replay *rp, char *buf, size_t n)
@@ -406,7 +599,8 @@ void tui_replay_label(const struct tui_replay *rp, char *buf, size_t n)
 void tui_player_start(struct tui_player *p, const struct tui_replay_run *run, double now,
                       double max_seconds)
 {
-    double dur = run && run->nev ? run->ev[run->nev - 1].t : 0;
+    struct lt_event ev;
+    double dur = run && run->nev ? tui_replay_get(run, run->nev - 1, &ev) : 0;
     p->run = run, p->next = 0, p->start = now;
     p->speed = max_seconds <= 0 ? INFINITY : dur > max_seconds ? dur / max_seconds : 1.0;
 }
@@ -415,8 +609,9 @@ bool tui_player_step(struct tui_player *p, double now, lt_sink_fn fn, void *ud)
 {
     if (!p->run) return true;
     double t = isinf(p->speed) ? INFINITY : (now - p->start) * p->speed;
-    while (p->next < p->run->nev && p->run->ev[p->next].t <= t) {
-        if (fn) fn(ud, &p->run->ev[p->next].ev);
+    struct lt_event ev;
+    while (p->next < p->run->nev && tui_replay_get(p->run, p->next, &ev) <= t) {
+        if (fn) fn(ud, &ev);
         p->next++;
     }
     return p->next >= p->run->nev;

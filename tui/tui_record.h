@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lt.h"
 
@@ -33,31 +34,49 @@ const char *tui_rec_error(const struct tui_rec *r);
 
 /* ---- reading ---- */
 
-struct tui_replay_event {
-    double t; /* seconds since the run started */
-    struct lt_event ev; /* strings owned by the replay */
-};
+/* A loaded recording keeps each event in a compact record (72 bytes, strings interned once), so
+ * memory stays within about twice the file's size whatever its lines hold; the file itself is
+ * read line by line, not whole. Limits: TUI_REPLAY_MAX_FILE bytes, TUI_REPLAY_MAX_EVENTS events
+ * and TUI_REPLAY_MAX_RUNS runs in all; past one, the file is refused with a message saying so. */
+#define TUI_REPLAY_MAX_FILE (256u << 20)
+#define TUI_REPLAY_MAX_EVENTS 2000000
+#define TUI_REPLAY_MAX_RUNS 100000
 
+struct tui_replay;
 struct tui_replay_run {
-    char *lesson, *experiment, *title, *state, *error;
+    const char *lesson, *experiment, *title, *state, *error; /* owned by the replay */
     int run;
     int nev;
-    struct tui_replay_event *ev;
+    const uint32_t *evi;           /* its events, in file order (see tui_replay_get) */
+    const struct tui_replay *rp;
+    bool chosen;                   /* the run tui_replay_find gives for its lesson/experiment */
 };
+
+struct tui_replay_store; /* events, strings and indexes (tui_record.c) */
 
 struct tui_replay {
     char *path;
-    /* the machine it was recorded on */
-    char *gpu, *backend, *profile, *driver, *memory_type, *host_cpu, *date, *version,
+    /* the machine it was recorded on (owned by the replay) */
+    const char *gpu, *backend, *profile, *driver, *memory_type, *host_cpu, *date, *version,
         *backend_line;
     bool simulated;
     int nruns;
     struct tui_replay_run *runs;
     int bad_lines; /* lines that could not be read (a truncated last line, ...) */
+    struct tui_replay_store *store;
 };
+
+/* Event i (0 <= i < run->nev) of a run: its strings point into the replay, valid while it
+ * lives. Returns the event's time in seconds since the run started. */
+double tui_replay_get(const struct tui_replay_run *run, int i, struct lt_event *ev);
+/* Strings a replay handed out are stored once: equal strings are the same pointer. Its number
+ * (for hashing), for a string tui_replay_get returned. */
+uint32_t tui_replay_str_id(const struct tui_replay *rp, const char *s);
 
 /* Load a recording. NULL with "file:line: what" when it is not one. */
 struct tui_replay *tui_replay_load(const char *path, char *err, size_t n);
+/* The same with another event limit (tests). */
+struct tui_replay *tui_replay_load_max(const char *path, size_t max_events, char *err, size_t n);
 void tui_replay_free(struct tui_replay *rp);
 /* The last complete run of lesson/experiment (any run when none completed), or NULL. */
 const struct tui_replay_run *tui_replay_find(const struct tui_replay *rp, const char *lesson,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui_hash.h"
 #include "tui_jsonl.h"
 #include "tui_plain.h"
 #include "tui_record.h"
@@ -14,13 +15,27 @@
 
 struct row {
     const struct tui_replay_run *run;
-    const struct lt_event *ev;
+    int i;          /* the event's index in its run */
+    uint32_t slot;  /* its panel in the run (gens) */
+    uint32_t gen;   /* that panel's clear count when the row was made */
 };
 
+/* Rows of the runs read so far. A clear is lazy: it bumps the panel's count, and rows made
+ * before it stop being live; so a clear costs O(1) however many rows the panel had. */
 struct rows {
     struct row *v;
     int n, cap;
+    uint32_t *gens;
+    size_t ngens, gcap;
 };
+
+static bool live(const struct rows *R, int j) { return R->v[j].gen == R->gens[R->v[j].slot]; }
+
+static void rows_free(struct rows *R)
+{
+    free(R->v);
+    free(R->gens);
+}
 
 static const char *kind_name(enum lt_event_type t)
 {
@@ -33,7 +48,7 @@ static const char *style_name(enum lt_style s)
     return (unsigned)s <= LT_REFERENCE ? n[s] : "measured";
 }
 
-static bool push(struct rows *R, const struct tui_replay_run *run, const struct lt_event *ev)
+static bool push(struct rows *R, struct row r)
 {
     if (R->n == R->cap) {
         int nc = R->cap ? 2 * R->cap : 64;
@@ -41,32 +56,52 @@ static bool push(struct rows *R, const struct tui_replay_run *run, const struct 
         if (!nv) return false;
         R->v = nv, R->cap = nc;
     }
-    R->v[R->n++] = (struct row){run, ev};
+    R->v[R->n++] = r;
     return true;
 }
 
-/* The rows of one run: bars and gauges by their last value, every point. */
+/* The rows of one run: bars and gauges by their last value, every point. Lookups are hashed on
+ * the replay's interned strings, so a run costs O(events). */
 static bool run_rows(struct rows *R, const struct tui_replay_run *run)
 {
-    int first = R->n;
-    for (int i = 0; i < run->nev; i++) {
-        const struct lt_event *ev = &run->ev[i].ev;
-        if (ev->type == LT_EV_CLEAR) { /* a cleared panel forgets its bars, as on screen */
-            int k = first;
-            for (int j = first; j < R->n; j++)
-                if (strcmp(R->v[j].ev->panel, ev->panel)) R->v[k++] = R->v[j];
-            R->n = k;
+    struct tui_map panels = {0}, bars = {0}; /* panel -> slot; (kind, panel, series) -> row */
+    bool ok = true;
+    for (int i = 0; i < run->nev && ok; i++) {
+        struct lt_event ev;
+        tui_replay_get(run, i, &ev);
+        if (ev.type != LT_EV_BAR && ev.type != LT_EV_GAUGE && ev.type != LT_EV_POINT &&
+            ev.type != LT_EV_CLEAR)
+            continue;
+        uint32_t pid = tui_replay_str_id(run->rp, ev.panel), slot;
+        if (!tui_map_get(&panels, pid, &slot)) {
+            slot = (uint32_t)R->ngens;
+            size_t nc = R->gcap ? 2 * R->gcap : 64;
+            uint32_t *ng = R->ngens < R->gcap ? R->gens : realloc(R->gens, nc * sizeof *ng);
+            if (!ng || !tui_map_put(&panels, pid, slot)) {
+                ok = false;
+                break;
+            }
+            if (ng != R->gens) R->gens = ng, R->gcap = nc;
+            R->gens[R->ngens++] = 0;
+        }
+        if (ev.type == LT_EV_CLEAR) { /* a cleared panel forgets its bars, as on screen */
+            R->gens[slot]++;
             continue;
         }
-        if (ev->type != LT_EV_BAR && ev->type != LT_EV_GAUGE && ev->type != LT_EV_POINT) continue;
-        bool replaced = false;
-        for (int j = first; ev->type != LT_EV_POINT && j < R->n && !replaced; j++)
-            if (R->v[j].ev->type == ev->type && !strcmp(R->v[j].ev->panel, ev->panel) &&
-                !strcmp(R->v[j].ev->series, ev->series))
-                R->v[j].ev = ev, replaced = true;
-        if (!replaced && !push(R, run, ev)) return false;
+        struct row r = {run, i, slot, R->gens[slot]};
+        if (ev.type == LT_EV_POINT) {
+            ok = push(R, r);
+            continue;
+        }
+        uint64_t key = (uint64_t)(ev.type == LT_EV_GAUGE) << 63 | (uint64_t)pid << 32 |
+                       tui_replay_str_id(run->rp, ev.series);
+        uint32_t j;
+        if (tui_map_get(&bars, key, &j) && live(R, (int)j)) R->v[j].i = i;
+        else ok = push(R, r) && tui_map_put(&bars, key, (uint32_t)(R->n - 1));
     }
-    return true;
+    tui_map_free(&panels);
+    tui_map_free(&bars);
+    return ok;
 }
 
 static void csv_field(FILE *f, const char *s)
@@ -101,10 +136,12 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, FILE *out)
     for (int i = 0; i < rp->nruns && ok; i++) ok = run_rows(&R, &rp->runs[i]);
     if (!ok) {
         fprintf(stderr, "vramlab: out of memory\n");
-        free(R.v);
+        rows_free(&R);
         tui_replay_free(rp);
         return 1;
     }
+    int nlive = 0;
+    for (int i = 0; i < R.n; i++) nlive += live(&R, i);
     tui_replay_machine(rp, machine, sizeof machine);
     if (fmt == TUI_RES_CSV)
         fputs("machine,backend,simulated,date,lesson,experiment,run,panel,kind,label,x,value,max,"
@@ -116,14 +153,16 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, FILE *out)
                 rp->simulated ? " (SIMULATED: device figures come from the simulator's model)" : "",
                 *rp->driver ? rp->driver : "n/a", *rp->host_cpu ? rp->host_cpu : "n/a",
                 *rp->version ? rp->version : "?");
-        fprintf(out, "  %d run(s), %d result row(s)%s\n\n", rp->nruns, R.n,
+        fprintf(out, "  %d run(s), %d result row(s)%s\n\n", rp->nruns, nlive,
                 rp->bad_lines ? " (some unreadable lines were skipped)" : "");
         fprintf(out, "  %-6s %-16s %-3s %-10s %-5s %-28s %12s  %-8s %s\n", "lesson", "experiment",
                 "run", "panel", "kind", "label", "value", "unit", "style");
     }
     for (int i = 0; i < R.n; i++) {
-        const struct lt_event *ev = R.v[i].ev;
+        if (!live(&R, i)) continue;
+        struct lt_event evb, *ev = &evb;
         const struct tui_replay_run *run = R.v[i].run;
+        tui_replay_get(run, R.v[i].i, ev);
         double value = ev->type == LT_EV_POINT ? ev->y : ev->value;
         switch (fmt) {
         case TUI_RES_CSV:
@@ -181,34 +220,57 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, FILE *out)
         }
         }
     }
-    free(R.v);
+    rows_free(&R);
     tui_replay_free(rp);
     return 0;
 }
 
 /* ---- compare -------------------------------------------------------------------------------- */
 
-#define MAXM 16 /* machines side by side */
+#define MAXM 16     /* machines side by side */
+#define MAXKEYS 50000 /* labels in one comparison: far more than a page of results */
 
 struct ckey {
     char *lesson, *experiment, *title, *panel, *label, *unit;
+    uint64_t hash;
+    int next;  /* the next key with the same hash (-1: none) */
+    int group; /* its lesson/experiment, in order of first appearance */
     double v[MAXM];
     int style[MAXM];
 };
 
 struct ctab {
     struct ckey *k;
-    int n, cap;
+    int n, cap, ngroups;
+    struct tui_map by_hash;  /* label hash -> first key with it */
+    struct tui_map groups;   /* lesson/experiment hash -> first key of the group */
 };
 
-static struct ckey *key_get(struct ctab *T, const struct tui_replay_run *run,
-                            const struct lt_event *ev, const char *label)
+static uint64_t hash_strs(const char *const *s, int n)
 {
-    for (int i = 0; i < T->n; i++) {
+    uint64_t h = TUI_HASH_INIT;
+    for (int i = 0; i < n; i++) h = tui_hash(h, s[i], strlen(s[i]) + 1); /* NULs separate */
+    return h;
+}
+
+/* The key of (lesson, experiment, panel, label), made on first sight. NULL with why. */
+static struct ckey *key_get(struct ctab *T, const struct tui_replay_run *run,
+                            const struct lt_event *ev, const char *label, const char **why)
+{
+    const char *parts[] = {run->lesson, run->experiment, ev->panel, label};
+    uint64_t h = hash_strs(parts, 4);
+    uint32_t first;
+    bool have = tui_map_get(&T->by_hash, h, &first);
+    for (int i = have ? (int)first : -1; i >= 0; i = T->k[i].next) {
         struct ckey *k = &T->k[i];
         if (!strcmp(k->lesson, run->lesson) && !strcmp(k->experiment, run->experiment) &&
             !strcmp(k->panel, ev->panel) && !strcmp(k->label, label))
             return k;
+    }
+    *why = "out of memory";
+    if (T->n == MAXKEYS) {
+        *why = "more than 50000 results to compare (the limit)";
+        return NULL;
     }
     if (T->n == T->cap) {
         int nc = T->cap ? 2 * T->cap : 32;
@@ -216,36 +278,54 @@ static struct ckey *key_get(struct ctab *T, const struct tui_replay_run *run,
         if (!nk) return NULL;
         T->k = nk, T->cap = nc;
     }
+    uint64_t gh = hash_strs(parts, 2);
+    uint32_t g0;
+    int group = -1;
+    bool gseen = tui_map_get(&T->groups, gh, &g0);
+    /* the group's first key; every key only after a hash collision */
+    for (int pass = 0; gseen && pass < 2 && group < 0; pass++)
+        for (int i = pass ? 0 : (int)g0; i < (pass ? T->n : (int)g0 + 1) && group < 0; i++)
+            if (!strcmp(T->k[i].lesson, run->lesson) && !strcmp(T->k[i].experiment, run->experiment))
+                group = T->k[i].group;
     struct ckey *k = &T->k[T->n];
     memset(k, 0, sizeof *k);
     k->lesson = strdup(run->lesson), k->experiment = strdup(run->experiment);
     k->title = strdup(run->title), k->panel = strdup(ev->panel), k->label = strdup(label);
     k->unit = strdup(ev->unit);
-    if (!k->lesson || !k->experiment || !k->title || !k->panel || !k->label || !k->unit) {
+    k->hash = h;
+    k->next = have ? (int)first : -1;
+    k->group = group >= 0 ? group : T->ngroups;
+    if (!k->lesson || !k->experiment || !k->title || !k->panel || !k->label || !k->unit ||
+        !tui_map_put(&T->by_hash, h, (uint32_t)T->n) ||
+        (!gseen && !tui_map_put(&T->groups, gh, (uint32_t)T->n))) {
         free(k->lesson), free(k->experiment), free(k->title), free(k->panel), free(k->label);
         free(k->unit);
         return NULL;
     }
+    if (group < 0) T->ngroups++;
     for (int m = 0; m < MAXM; m++) k->v[m] = NAN;
     T->n++;
     return k;
 }
 
-static bool add_machine(struct ctab *T, const struct tui_replay *rp, int m)
+static bool add_machine(struct ctab *T, const struct tui_replay *rp, int m, const char **why)
 {
     for (int i = 0; i < rp->nruns; i++) {
         const struct tui_replay_run *run = &rp->runs[i];
         /* one run per experiment: the one a replay would show */
-        if (tui_replay_find(rp, run->lesson, run->experiment) != run) continue;
+        if (!run->chosen) continue;
         struct rows R = {0};
-        if (!run_rows(&R, run)) return free(R.v), false;
+        *why = "out of memory";
+        if (!run_rows(&R, run)) return rows_free(&R), false;
         for (int j = 0; j < R.n; j++) {
-            const struct lt_event *ev = R.v[j].ev;
+            if (!live(&R, j)) continue;
+            struct lt_event evb, *ev = &evb;
+            tui_replay_get(run, R.v[j].i, ev);
             char label[300];
             if (ev->type == LT_EV_POINT) snprintf(label, sizeof label, "%s (peak)", ev->series);
             else snprintf(label, sizeof label, "%s", ev->series);
-            struct ckey *k = key_get(T, run, ev, label);
-            if (!k) return free(R.v), false;
+            struct ckey *k = key_get(T, run, ev, label, why);
+            if (!k) return rows_free(&R), false;
             double v = ev->type == LT_EV_POINT ? ev->y : ev->value;
             if (ev->type == LT_EV_POINT && isfinite(k->v[m]) && k->v[m] >= v) continue;
             k->v[m] = v, k->style[m] = (int)ev->style;
@@ -254,7 +334,7 @@ static bool add_machine(struct ctab *T, const struct tui_replay *rp, int m)
                 if (u) free(k->unit), k->unit = u;
             }
         }
-        free(R.v);
+        rows_free(&R);
     }
     return true;
 }
@@ -284,24 +364,22 @@ int tui_compare_cmd(char **paths, int n, bool ascii, FILE *out)
     struct ctab T = {0};
     int rc = 0;
     for (int i = 0; i < n && !rc; i++) {
+        const char *why;
         if (!(rp[i] = tui_replay_load(paths[i], err, sizeof err))) {
             fprintf(stderr, "vramlab: %s\n", err);
             rc = 1;
-        } else if (!add_machine(&T, rp[i], i)) {
-            fprintf(stderr, "vramlab: out of memory\n");
+        } else if (!add_machine(&T, rp[i], i, &why)) {
+            fprintf(stderr, "vramlab: %s: %s\n", paths[i], why);
             rc = 1;
         }
     }
-    /* keep each lesson/experiment together, in the order they first appear */
-    int *ord = calloc((size_t)T.n + 1, sizeof *ord), no = 0;
-    for (int i = 0; ord && i < T.n; i++) {
-        bool seen = false;
-        for (int j = 0; j < i && !seen; j++)
-            seen = !strcmp(T.k[j].lesson, T.k[i].lesson) && !strcmp(T.k[j].experiment, T.k[i].experiment);
-        for (int j = i; !seen && j < T.n; j++)
-            if (!strcmp(T.k[j].lesson, T.k[i].lesson) && !strcmp(T.k[j].experiment, T.k[i].experiment))
-                ord[no++] = j;
-    }
+    /* keep each lesson/experiment together, in the order they first appear (a counting sort) */
+    int *ord = calloc((size_t)T.n + 1, sizeof *ord), *at = calloc((size_t)T.ngroups + 1, sizeof *at);
+    for (int i = 0; ord && at && i < T.n; i++) at[T.k[i].group + 1]++;
+    for (int g = 0; ord && at && g < T.ngroups; g++) at[g + 1] += at[g];
+    for (int i = 0; ord && at && i < T.n; i++) ord[at[T.k[i].group]++] = i;
+    if (!at) free(ord), ord = NULL;
+    free(at);
     if (!ord && !rc) {
         fprintf(stderr, "vramlab: out of memory\n");
         rc = 1;
@@ -367,6 +445,8 @@ int tui_compare_cmd(char **paths, int n, bool ascii, FILE *out)
         free(k->unit);
     }
     free(T.k);
+    tui_map_free(&T.by_hash);
+    tui_map_free(&T.groups);
     for (int i = 0; i < n; i++) tui_replay_free(rp[i]);
     return rc;
 }

@@ -1395,11 +1395,11 @@ static void test_trace_load(void **state)
     fclose(f);
     struct gpu_trace t;
     char err[512], want[600];
-    assert_int_equal(gpu_trace_load(path, &t, err, sizeof err), GPU_ERR_ARG);
+    assert_int_equal(gpu_trace_load(path, &t, NULL, 0, err, sizeof err), GPU_ERR_ARG);
     snprintf(want, sizeof want, "%s:3: unknown event 'bogus' (expected a, f, e or #)", path);
     assert_string_equal(err, want);
     remove(path);
-    assert_int_equal(gpu_trace_load("/nonexistent/trace", &t, err, sizeof err), GPU_ERR_ARG);
+    assert_int_equal(gpu_trace_load("/nonexistent/trace", &t, NULL, 0, err, sizeof err), GPU_ERR_ARG);
 }
 
 /* ---- randomized comparison with the reference ------------------------------------------------ */

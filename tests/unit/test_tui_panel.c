@@ -179,6 +179,94 @@ static void test_odd_input(void **state)
     tui_panelset_free(ps);
 }
 
+/* Event values at the edges of double and of int (NaN, inf, 1e300, 2^31..2^64, negative) in
+ * every widget that turns a value into a cell, column or row: nothing is written outside the
+ * widget's buffers (ASan checks that in the sanitizer pass), every line fits, and a map whose
+ * first block is far larger than its declared total fills the whole map with that block. */
+static const double extremes[] = {NAN, INFINITY, -INFINITY, 1e300, -1e300, 2147483648.0,
+                                  4294967232.0, 9223372036854775807.0, 18446744073709551616.0,
+                                  -2147483649.0, 0, -1, 5e-324, 1.7976931348623157e308};
+#define NEXT (int)(sizeof extremes / sizeof extremes[0])
+
+static void test_extreme_values(void **state)
+{
+    (void)state;
+    for (int ascii = 0; ascii < 2; ascii++) {
+        struct tui_panelset *ps = tui_panelset_new(ascii);
+        struct lt_panel decl[] = {{"lc", "curve", "log", "bytes", "GB/s", "GB/s", true},
+                                  {"c", "curve", "linear", "x", "y", "", false}};
+        tui_panelset_declare(ps, decl, 2);
+        char cells[NEXT][2][64];
+        for (int i = 0; i < NEXT; i++) {
+            for (int k = 0; k < NEXT; k++) {
+                ev_point(ps, "lc", "s", extremes[i], extremes[k], LT_MEASURED);
+                ev_point(ps, "c", i % 2 ? "s" : "t", extremes[i], extremes[k], LT_MEASURED);
+            }
+            char label[16];
+            snprintf(label, sizeof label, "b%d", i);
+            ev_bar(ps, "bars", label, extremes[i], "B", LT_MEASURED);
+            struct lt_event g = {.type = LT_EV_GAUGE, .panel = "g", .series = label,
+                                 .value = extremes[i], .max = extremes[NEXT - 1 - i]};
+            tui_panelset_apply(ps, &g);
+            snprintf(cells[i][0], sizeof cells[i][0], "a:allocated:%.17g", extremes[i]);
+            snprintf(cells[i][1], sizeof cells[i][1], "b:cached:%.17g", extremes[NEXT - 1 - i]);
+        }
+        for (int i = 0; i < NEXT; i++) {
+            char id[16];
+            snprintf(id, sizeof id, "m%d", i);
+            struct lt_event m = {.type = LT_EV_MAP, .panel = id, .ncells = 3, .value = extremes[i],
+                                 .cells = {cells[i][0], cells[i][1], cells[(i + 3) % NEXT][0]}};
+            tui_panelset_apply(ps, &m);
+        }
+        for (int w = 1; w <= 140; w += (w < 70 ? 1 : 13)) {
+            struct tui_lines L = {0};
+            tui_panelset_render(ps, &L, w, ascii, "en");
+            assert_false(L.oom);
+            for (int i = 0; i < L.n; i++)
+                if (L.v[i].width > w && !(w < 2 && L.v[i].width == 2))
+                    fail_msg("width %d: '%s'", w, L.v[i].s);
+            tui_lines_free(&L);
+        }
+        tui_panelset_free(ps);
+    }
+    /* the recorded attack: 147 cells (49 columns, 3 rows), a 2^32-64 byte block then one more */
+    struct tui_panelset *ps = tui_panelset_new(true);
+    struct lt_event m = {.type = LT_EV_MAP, .panel = "m", .ncells = 2, .value = 147,
+                         .cells = {"a:allocated:4294967232", "b:allocated:200"}};
+    tui_panelset_apply(ps, &m);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 49, true, "en");
+    int rows = 0;
+    for (int i = 0; i < L.n; i++)
+        if (L.v[i].len == 49 && L.v[i].s[0] == 'A') {
+            assert_int_equal(strspn(L.v[i].s, "A"), 49);
+            rows++;
+        }
+    assert_int_equal(rows, 3);
+    tui_lines_free(&L);
+    tui_panelset_free(ps);
+}
+
+/* A curve is drawn from its points in x order, whatever order they arrived in. */
+static void test_curve_order(void **state)
+{
+    (void)state;
+    struct tui_panelset *fw = tui_panelset_new(false), *bw = tui_panelset_new(false);
+    for (int i = 0; i < 4096; i++) {
+        ev_point(fw, "c", "s", i, (i * 7919) % 1000, LT_MEASURED);
+        ev_point(bw, "c", "s", 4095 - i, ((4095 - i) * 7919) % 1000, LT_MEASURED);
+    }
+    struct tui_lines a = {0}, b = {0};
+    tui_panelset_render(fw, &a, 80, false, "en");
+    tui_panelset_render(bw, &b, 80, false, "en");
+    assert_int_equal(a.n, b.n);
+    for (int i = 0; i < a.n - 2; i++) assert_string_equal(a.v[i].s, b.v[i].s); /* but the legend */
+    tui_lines_free(&a);
+    tui_lines_free(&b);
+    tui_panelset_free(fw);
+    tui_panelset_free(bw);
+}
+
 static void test_fmt(void **state)
 {
     (void)state;
@@ -205,6 +293,8 @@ int main(void)
         cmocka_unit_test(test_fits_every_width),
         cmocka_unit_test(test_content),
         cmocka_unit_test(test_odd_input),
+        cmocka_unit_test(test_extreme_values),
+        cmocka_unit_test(test_curve_order),
         cmocka_unit_test(test_fmt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -160,20 +160,152 @@ static void test_round_trip(void **state)
     assert_non_null(strstr(err, "not a vramlab recording"));
 }
 
+/* A recording written by hand: a header, then the given lines. */
+static const char *write_rec(const char *lines)
+{
+    static char path[64];
+    strcpy(path, "/tmp/vramlab-rec2-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("{\"type\":\"header\",\"format\":\"vramlab-record\",\"version\":1,\"gpu\":\"G\"}\n", f);
+    fputs(lines, f);
+    fclose(f);
+    return path;
+}
+
 static void test_player_pace(void **s)
 {
-    struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .series = "", .text = "x", .unit = ""};
-    struct tui_replay_event e[3] = {{0, ev}, {5, ev}, {10, ev}};
-    struct tui_replay_run run = {.nev = 3, .ev = e};
+    const char *path = write_rec(
+        "{\"type\":\"run\",\"run\":1,\"lesson\":\"1.1\",\"experiment\":\"e\"}\n"
+        "{\"type\":\"event\",\"run\":1,\"t\":0,\"ev\":\"status\",\"text\":\"x\"}\n"
+        "{\"type\":\"event\",\"run\":1,\"t\":5,\"ev\":\"status\",\"text\":\"x\"}\n"
+        "{\"type\":\"event\",\"run\":1,\"t\":10,\"ev\":\"status\",\"text\":\"x\"}\n");
+    char err[512];
+    struct tui_replay *rp = tui_replay_load(path, err, sizeof err);
+    unlink(path);
+    assert_non_null(rp);
+    const struct tui_replay_run *run = tui_replay_find(rp, "1.1", "e");
+    assert_non_null(run);
     struct tui_player pl;
     ngot = 0;
-    tui_player_start(&pl, &run, 100, 2.0); /* 10 s recorded, played in 2 s */
+    tui_player_start(&pl, run, 100, 2.0); /* 10 s recorded, played in 2 s */
     assert_false(tui_player_step(&pl, 100, collect, NULL));
     assert_int_equal(ngot, 1);
     assert_false(tui_player_step(&pl, 101, collect, NULL));
     assert_int_equal(ngot, 2);
     assert_true(tui_player_step(&pl, 102, collect, NULL));
     assert_int_equal(ngot, 3);
+    tui_replay_free(rp);
+}
+
+/* Numbers read from a recording are range-checked before any cast: a run number that is huge,
+ * negative, fractional, NaN-like (null) or past 2^63 makes that line a bad line, nothing else. */
+static void test_numbers_out_of_range(void **s)
+{
+    static const char *const runs[] = {"1e300", "-1e300", "1.5", "null", "9223372036854775808",
+                                       "18446744073709551616", "-1", "0", "1e9", "\"1\"", "true",
+                                       "2147483648", "-2147483649", "4294967297"};
+    char lines[4096], err[512];
+    size_t len = 0;
+    len += (size_t)snprintf(lines + len, sizeof lines - len,
+                            "{\"type\":\"run\",\"run\":1,\"lesson\":\"1.1\",\"experiment\":\"e\"}\n");
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++)
+        len += (size_t)snprintf(lines + len, sizeof lines - len,
+                                "{\"type\":\"event\",\"run\":%s,\"ev\":\"clear\"}\n"
+                                "{\"type\":\"end\",\"run\":%s,\"state\":\"failed\"}\n"
+                                "{\"type\":\"run\",\"run\":%s,\"lesson\":\"x\",\"experiment\":\"y\"}\n",
+                                runs[i], runs[i], runs[i]);
+    snprintf(lines + len, sizeof lines - len, "{\"type\":\"event\",\"run\":1,\"ev\":\"clear\"}\n");
+    const char *path = write_rec(lines);
+    struct tui_replay *rp = tui_replay_load(path, err, sizeof err);
+    unlink(path);
+    assert_non_null(rp);
+    assert_int_equal(rp->nruns, 1);
+    assert_int_equal(rp->bad_lines, 3 * (int)(sizeof runs / sizeof *runs));
+    assert_int_equal(rp->runs[0].nev, 1);
+    assert_string_equal(rp->runs[0].state, "incomplete");
+    tui_replay_free(rp);
+    /* the JSON reader refuses numbers past double's range rather than making them inf */
+    struct tui_jobj o;
+    assert_false(tui_jsonl_parse("{\"run\":1e400}", &o, err, sizeof err));
+    assert_non_null(strstr(err, "out of range"));
+    long long v;
+    assert_true(tui_jsonl_parse("{\"a\":4,\"b\":4.5,\"c\":-3,\"d\":\"4\"}", &o, err, sizeof err));
+    assert_true(tui_jobj_int(&o, "a", 1, 10, &v) && v == 4);
+    assert_false(tui_jobj_int(&o, "b", 1, 10, &v));
+    assert_false(tui_jobj_int(&o, "c", 1, 10, &v));
+    assert_false(tui_jobj_int(&o, "d", 1, 10, &v));
+    assert_false(tui_jobj_int(&o, "missing", 1, 10, &v));
+    tui_jobj_free(&o);
+}
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(UNDER_ASAN)
+#define UNDER_ASAN 1
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+static long rss_kib(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+    if (f) fclose(f);
+    return kib;
+}
+
+/* Big or hostile recordings: the event limit refuses the file with a message naming it; many
+ * runs with events all pointing at the first run load in one pass (the run lookup is hashed);
+ * and memory grows with the file, not ten times faster. */
+static void test_recording_limits(void **s)
+{
+    char path[] = "/tmp/vramlab-rec3-XXXXXX", err[512];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("{\"type\":\"header\",\"format\":\"vramlab-record\",\"version\":1}\n", f);
+    for (int r = 1; r <= 10000; r++)
+        fprintf(f, "{\"type\":\"run\",\"run\":%d,\"lesson\":\"1.%d\",\"experiment\":\"e\"}\n", r, r);
+    for (int i = 0; i < 200000; i++) fputs("{\"type\":\"event\",\"run\":1,\"ev\":\"clear\"}\n", f);
+    long size = ftell(f);
+    fclose(f);
+    long before = rss_kib();
+    struct tui_replay *rp = tui_replay_load(path, err, sizeof err);
+    long after = rss_kib();
+    assert_non_null(rp);
+    assert_int_equal(rp->nruns, 10000);
+    assert_int_equal(rp->runs[0].nev, 200000);
+    assert_int_equal(rp->bad_lines, 0);
+    assert_ptr_equal(tui_replay_find(rp, "1.10000", "e"), &rp->runs[9999]);
+    /* the old reader took about ten times the file; allow three (not under AddressSanitizer,
+     * whose red zones and quarantine are memory of its own) */
+#if !UNDER_ASAN
+    if (before > 0 && after > 0 && (after - before) * 1024 > 3 * size)
+        fail_msg("loading %ld bytes took %ld KiB", size, after - before);
+#endif
+    print_message("loading %ld bytes took %ld KiB\n", size, after - before);
+    tui_replay_free(rp);
+    /* one event past the limit: refused, with the limit in the message */
+    f = fopen(path, "w");
+    fputs("{\"type\":\"header\",\"format\":\"vramlab-record\",\"version\":1}\n"
+          "{\"type\":\"run\",\"run\":7,\"lesson\":\"1.1\",\"experiment\":\"e\"}\n", f);
+    for (int i = 0; i <= 1000; i++) fputs("{\"type\":\"event\",\"run\":7,\"ev\":\"clear\"}\n", f);
+    fclose(f);
+    assert_non_null(rp = tui_replay_load_max(path, 1001, err, sizeof err));
+    tui_replay_free(rp);
+    assert_null(tui_replay_load_max(path, 1000, err, sizeof err));
+    assert_non_null(strstr(err, ":1003: more than 1000 events"));
+    assert_non_null(strstr(err, path));
+    unlink(path);
 }
 
 static void test_bigfont(void **s)
@@ -208,6 +340,8 @@ int main(void)
         cmocka_unit_test(test_jsonl),
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
         cmocka_unit_test(test_player_pace),
+        cmocka_unit_test(test_numbers_out_of_range),
+        cmocka_unit_test(test_recording_limits),
         cmocka_unit_test(test_bigfont),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,28 @@
+/* gpu_file.h - reading the files a user or a third party hands to vramlab (lessons, scripts,
+ * answers, traces, recordings, progress, history, profiles), shared by every layer: gpu/ is the
+ * bottom one. Only regular files are read (a FIFO, a device or a directory is refused at once,
+ * never waited on: the open does not block and the check is on the opened file), never more than
+ * a stated limit, and every refusal names the file:
+ *   "trace.txt: too large (300 MiB; the limit is 256 MiB)"
+ *   "x.lua: not a regular file (a FIFO)"
+ * "-" is standard input where the caller allows it (GPU_FILE_STDIN), under the same limit. */
+#ifndef GPU_FILE_H
+#define GPU_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum { GPU_FILE_STDIN = 1 }; /* flags: "-" reads standard input */
+
+/* Open for reading after those checks (a regular file larger than `max` is refused by its size;
+ * a caller that streams counts what it reads against `max` too). NULL with err on refusal. */
+FILE *gpu_file_open(const char *path, size_t max, unsigned flags, char *err, size_t n);
+/* The whole file, NUL-terminated (it may hold other NULs: *len is its length), at most `max`
+ * bytes. NULL with err when it cannot be read, is not a regular file or is over the limit. */
+char *gpu_file_read(const char *path, size_t max, unsigned flags, size_t *len, char *err, size_t n);
+/* The limit message, for streaming readers: "PATH: too large (more than M MiB; ...)" when
+ * size is 0 (unknown: a pipe, or a file that grew). */
+void gpu_file_too_large(const char *path, size_t size, size_t max, char *err, size_t n);
+
+#endif
