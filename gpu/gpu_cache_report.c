@@ -3,8 +3,8 @@
  * torch.cuda.memory_snapshot(), PyTorch's format_size and torch.cuda.memory_summary(). */
 #include "gpu_caching.h"
 #include "gpu_cache_int.h"
+#include "gpu_parse.h"
 
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,14 +25,6 @@ void gpu_caching_opts_default(struct gpu_caching_opts *o)
     if (!o) return;
     memset(o, 0, sizeof *o);
     o->max_split_size = GPU_CACHE_NO_SPLIT_LIMIT;
-}
-
-static bool conf_uint(const char *v, unsigned long long *out)
-{
-    if (!*v || !isdigit((unsigned char)*v)) return false;
-    char *e;
-    *out = strtoull(v, &e, 10);
-    return *e == '\0';
 }
 
 static bool conf_bool(const char *v, bool *out)
@@ -67,20 +59,25 @@ gpu_status gpu_caching_parse_conf(const char *conf, struct gpu_caching_opts *o, 
             break;
         }
         *val++ = '\0';
-        unsigned long long u;
+        uint64_t u;
+        char why[128];
         if (!strcmp(item, "max_split_size_mb")) {
-            if (!conf_uint(val, &u) || u < 20) {
-                set_err(err, n, "max_split_size_mb: '%s' must be a whole number >= 20", val);
+            /* PyTorch's floor is 20; the top is what still fits in bytes */
+            if (!gpu_parse_u64(val, 20, UINT64_MAX >> 20, &u, why, sizeof why)) {
+                set_err(err, n, "max_split_size_mb: %s", why);
                 st = GPU_ERR_ARG;
             } else {
-                r.max_split_size = u >= (UINT64_MAX >> 20) ? GPU_CACHE_NO_SPLIT_LIMIT : u << 20;
+                r.max_split_size = u << 20;
             }
         } else if (!strcmp(item, "roundup_power2_divisions")) {
             if (val[0] == '[') {
                 set_err(err, n, "roundup_power2_divisions: per-interval lists are not modelled; "
                                 "give one number");
                 st = GPU_ERR_ARG;
-            } else if (!conf_uint(val, &u) || u == 0 || (u & (u - 1)) || u > (1u << 20)) {
+            } else if (!gpu_parse_u64(val, 1, 1u << 20, &u, why, sizeof why)) {
+                set_err(err, n, "roundup_power2_divisions: %s", why);
+                st = GPU_ERR_ARG;
+            } else if (u & (u - 1)) {
                 set_err(err, n, "roundup_power2_divisions: '%s' must be a power of 2", val);
                 st = GPU_ERR_ARG;
             } else {

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_file.h"
+#include "gpu_parse.h"
+
 enum kind { K_STR, K_U64, K_INT, K_DBL, K_GBS, K_CC };
 struct field {
     const char *key;
@@ -58,39 +61,37 @@ static char *trim(char *s)
 
 static bool parse_value(const struct field *f, const char *v, struct gpu_profile *p)
 {
-    char *end = NULL;
     void *dst = (char *)p + f->off;
-    errno = 0;
+    char why[128];
+    uint64_t u, mi;
+    double x;
     switch (f->kind) {
     case K_STR:
         if (strlen(v) >= f->len) return false;
         memcpy(dst, v, strlen(v) + 1);
         return true;
-    case K_U64: {
-        unsigned long long x = strtoull(v, &end, 10);
-        if (*v == '-' || errno || *end) return false;
-        *(uint64_t *)dst = x;
+    case K_U64: return gpu_parse_u64(v, 0, UINT64_MAX, (uint64_t *)dst, why, sizeof why);
+    case K_INT:
+        if (!gpu_parse_u64(v, 0, 1000000000, &u, why, sizeof why)) return false;
+        *(int *)dst = (int)u;
         return true;
-    }
-    case K_INT: {
-        long x = strtol(v, &end, 10);
-        if (errno || *end || x < 0 || x > 1000000000L) return false;
-        *(int *)dst = (int)x;
-        return true;
-    }
     case K_DBL:
-    case K_GBS: {
-        double x = strtod(v, &end);
-        if (errno || *end || !(x >= 0)) return false;
+    case K_GBS:
+        /* finite and not negative: an "inf" bandwidth would make every simulated time 0 */
+        if (!gpu_parse_double(v, 0, 1e15, &x, why, sizeof why)) return false;
         *(double *)dst = f->kind == K_GBS ? x * 1e9 : x;
         return true;
-    }
-    case K_CC: {
-        int ma, mi;
-        char c;
-        if (sscanf(v, "%d.%d%c", &ma, &mi, &c) != 2) return false;
-        p->info.cc_major = ma;
-        p->info.cc_minor = mi;
+    case K_CC: { /* "9.0" */
+        char ma[16];
+        const char *dot = strchr(v, '.');
+        if (!dot || (size_t)(dot - v) >= sizeof ma) return false;
+        memcpy(ma, v, (size_t)(dot - v));
+        ma[dot - v] = 0;
+        if (!gpu_parse_u64(ma, 0, 99, &u, why, sizeof why) ||
+            !gpu_parse_u64(dot + 1, 0, 99, &mi, why, sizeof why))
+            return false;
+        p->info.cc_major = (int)u;
+        p->info.cc_minor = (int)mi;
         return true;
     }
     }
@@ -109,7 +110,7 @@ static bool valid_id(const char *id)
 gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_profile *p, char *err,
                             size_t n)
 {
-    char path[1024], line[512];
+    char path[1024];
     bool seen[NFIELDS] = {0};
     memset(p, 0, sizeof *p);
     if (!valid_id(id)) {
@@ -117,14 +118,18 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
         return GPU_ERR_PROFILE;
     }
     snprintf(path, sizeof path, "%s/assets/gpus/%s.txt", datadir ? datadir : ".", id);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, n, "%s: %s (see `vramlab --list-profiles`)", path, strerror(errno));
+    /* a data folder may come from anyone: a regular file, 64 KiB at most (a profile is ~1 KiB) */
+    char *text = gpu_file_read(path, 64u << 10, 0, NULL, err, n);
+    if (!text) {
+        size_t l = strlen(err);
+        snprintf(err + l, n > l ? n - l : 0, " (see `vramlab profiles`)");
         return GPU_ERR_PROFILE;
     }
     int ln = 0;
     gpu_status st = GPU_OK;
-    while (st == GPU_OK && fgets(line, sizeof line, f)) {
+    for (char *line = text, *next; st == GPU_OK && *line; line = next) {
+        next = line + strcspn(line, "\n");
+        if (*next) *next++ = 0;
         ln++;
         char *s = trim(line);
         if (!*s || *s == '#') continue;
@@ -150,7 +155,7 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
         }
         seen[i < NFIELDS ? i : 0] |= i < NFIELDS;
     }
-    fclose(f);
+    free(text);
     for (size_t i = 0; st == GPU_OK && i < NFIELDS; i++)
         if (fields[i].required && !seen[i]) {
             snprintf(err, n, "%s:%d: missing '%s'", path, ln, fields[i].key);

@@ -3,10 +3,13 @@
  * one-sided noise, or none at all in deterministic mode. Everything it reports is SIMULATED. */
 #include "gpu_sim.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "gpu_parse.h"
 
 struct sim_alloc {
     uintptr_t addr;
@@ -117,14 +120,24 @@ static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, c
     /* Testing: VRAMLAB_SIM_OTHER_BYTES=N (or "all") simulates other processes holding N bytes of
      * the GPU; VRAMLAB_FAULT_STICKY=N, a sticky error at the Nth device operation. */
     const char *other = getenv("VRAMLAB_SIM_OTHER_BYTES"), *st_env = getenv("VRAMLAB_FAULT_STICKY");
-    if (other && *other) {
-        uint64_t room = d->prof.info.total_bytes - d->used;
-        unsigned long long ob = strcmp(other, "all") ? strtoull(other, NULL, 10) : room;
-        d->used += ob < room ? ob : room;
+    char perr[256];
+    uint64_t room = d->prof.info.total_bytes - d->used, ob = 0, sticky = 0;
+    if (other && strcmp(other, "all") && !gpu_parse_size(other, 0, room, &ob, perr, sizeof perr)) {
+        snprintf(why, n, "VRAMLAB_SIM_OTHER_BYTES: %s (or all)", perr);
+        goto bad_env;
     }
-    d->sticky_at = st_env ? atol(st_env) : 0;
+    if (st_env && !gpu_parse_u64(st_env, 0, INT_MAX, &sticky, perr, sizeof perr)) {
+        snprintf(why, n, "VRAMLAB_FAULT_STICKY: %s", perr);
+        goto bad_env;
+    }
+    d->used += other && !strcmp(other, "all") ? room : ob;
+    d->sticky_at = (long)sticky;
     *out = &d->pub;
     return GPU_OK;
+bad_env:
+    free(d->allocs);
+    free(d);
+    return GPU_ERR_ARG;
 }
 
 static void sim_close(struct gpu_dev *dev)

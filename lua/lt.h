@@ -81,8 +81,9 @@ void lt_vm_free(struct lt_vm *vm); /* frees every device buffer the VM still hol
 bool lt_vm_dofile(struct lt_vm *vm, const char *path, char *err, size_t n);
 bool lt_vm_dostring(struct lt_vm *vm, const char *src, const char *name, char *err, size_t n);
 
-/* Read a whole text file (a regular file of at most LT_MAX_FILE bytes), NUL-terminated; NULL
- * with "path: why" in err ("path: too large (...)", "path: not a regular file (a FIFO)"). */
+/* Read a whole text file (a regular file of at most LT_MAX_FILE bytes; "-" is standard input,
+ * under the same limit), NUL-terminated; NULL with "path: why" in err ("path: too large (...)",
+ * "path: not a regular file (a FIFO)"). */
 #define LT_MAX_FILE (4u << 20)
 char *lt_read_file(const char *path, size_t *len, char *err, size_t n);
 

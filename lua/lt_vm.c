@@ -573,8 +573,9 @@ bool lt_vm_dostring(struct lt_vm *vm, const char *src, const char *name, char *e
 
 char *lt_read_file(const char *path, size_t *len, char *err, size_t n)
 {
-    /* regular files only (a FIFO would hang the catalog scan), 4 MiB at most */
-    return gpu_file_read(path, LT_MAX_FILE, 0, len, err, n);
+    /* regular files only (a FIFO would hang the catalog scan), or "-" for standard input; 4 MiB
+     * at most either way */
+    return gpu_file_read(path, LT_MAX_FILE, GPU_FILE_STDIN, len, err, n);
 }
 
 /* A file's error always starts "path:line:": one raised inside other code (text given to load(),
@@ -600,6 +601,7 @@ bool lt_vm_dofile_keep(struct lt_vm *vm, const char *path, bool keep, char *err,
     char chunk[1100];
     char *src = lt_read_file(path, &len, err, n);
     if (!src) return false;
+    if (!strcmp(path, "-")) path = "stdin"; /* messages read "stdin:LINE: ..." */
     snprintf(chunk, sizeof chunk, "@%s", path);
     const char *body = src;
     if (len && src[0] == '#') { /* a #! line: keep the line count right */

@@ -3,6 +3,7 @@
  * progress, reset). Exit codes: 0 ok, 1 a run,
  * lesson or script failed, 2 usage error, 3 set-up error (no lessons/assets, no backend). */
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -15,7 +16,9 @@
 
 #include "gpu.h"
 #include "gpu_caching.h"
+#include "gpu_file.h"
 #include "gpu_ledger.h"
+#include "gpu_parse.h"
 #include "gpu_sim.h"
 #include "lt.h"
 #include "tui.h"
@@ -87,6 +90,16 @@ static void usage(FILE *f)
           f);
 }
 
+/* Experiments take at least this share of free memory: less leaves them nothing to measure. */
+#define CAP_MIN 0.01
+
+/* A number from the command line or the environment that is not one: usage error. */
+static int bad_number(const char *what, const char *why)
+{
+    fprintf(stderr, "vramlab: %s: %s\n", what, why);
+    return 2;
+}
+
 static bool is_dir(const char *p)
 {
     struct stat st;
@@ -134,14 +147,6 @@ static const char *locale_lang(void)
         if (v && *v) return strncmp(v, "zh", 2) ? "en" : "zh";
     }
     return "en";
-}
-
-static bool parse_u64(const char *s, uint64_t *v)
-{
-    char *end;
-    if (!s || !*s || *s == '-') return false;
-    *v = strtoull(s, &end, 10);
-    return *end == 0;
 }
 
 static int cmd_list(struct lt_runtime *rt, const char *dir, bool json)
@@ -557,22 +562,6 @@ static int cmd_ledger(struct lt_runtime *rt, bool json)
     return 0;
 }
 
-/* "80GiB", "512MiB", "1073741824" */
-static bool parse_size(const char *s, uint64_t *v)
-{
-    char *end;
-    if (!s || *s < '0' || *s > '9') return false;
-    unsigned long long n = strtoull(s, &end, 10);
-    static const struct { const char *suf; unsigned shift; } u[] = {
-        {"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
-    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
-        if (!strcmp(end, u[i].suf) && n < (1ull << (63 - u[i].shift))) {
-            *v = (uint64_t)n << u[i].shift;
-            return *v > 0;
-        }
-    return false;
-}
-
 /* Ctrl-C or SIGTERM during a replay: the replay stops at its next poll and says where. */
 static gpu_cancel_flag g_trace_stop;
 static void on_trace_stop(int sig) { g_trace_stop = sig; }
@@ -585,8 +574,9 @@ static int cmd_trace(struct gpu_dev *dev, char **args, int nargs, bool json)
         return 2;
     }
     uint64_t cap = 0, fr;
-    if (nargs == 3 && !parse_size(args[2], &cap)) {
-        fprintf(stderr, "vramlab: trace replay: capacity '%s' is not a size such as 80GiB\n", args[2]);
+    /* the model device's range, as alloc.model's */
+    if (nargs == 3 && !gpu_parse_size(args[2], 2ull << 20, 4ull << 40, &cap, err, sizeof err)) {
+        fprintf(stderr, "vramlab: trace replay: capacity: %s\n", err);
         return 2;
     }
     if (!cap && gpu_mem_info(dev, &fr, &cap) != GPU_OK) cap = 80ull << 30;
@@ -716,27 +706,28 @@ int main(int argc, char **argv)
                      .lang = getenv("VRAMLAB_LANG"), .datadir = getenv("VRAMLAB_DATADIR"),
                      .cap = 0.9};
     const char *env_seed = getenv("VRAMLAB_SEED"), *env_cap = getenv("VRAMLAB_CAP");
+    char perr[256];
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C"); /* Lua formats and reads numbers with '.', whatever the locale */
-    if (env_seed && !parse_u64(env_seed, &o.seed)) {
-        fprintf(stderr, "vramlab: VRAMLAB_SEED must be a whole number\n");
-        return 2;
-    }
-    if (env_cap) o.cap = atof(env_cap);
+    if (env_seed && !gpu_parse_u64(env_seed, 0, UINT64_MAX, &o.seed, perr, sizeof perr))
+        return bad_number("VRAMLAB_SEED", perr);
+    if (env_cap && !gpu_parse_double(env_cap, CAP_MIN, 1, &o.cap, perr, sizeof perr))
+        return bad_number("VRAMLAB_CAP (a share of free device memory, e.g. 0.9)", perr);
     int c;
     while ((c = getopt_long(argc, argv, "+b:p:s:dl:c:D:jhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'b': o.backend = optarg; break;
         case 'p': o.profile = optarg; break;
         case 's':
-            if (!parse_u64(optarg, &o.seed)) {
-                fprintf(stderr, "vramlab: --seed needs a whole number, not '%s'\n", optarg);
-                return 2;
-            }
+            if (!gpu_parse_u64(optarg, 0, UINT64_MAX, &o.seed, perr, sizeof perr))
+                return bad_number("--seed", perr);
             break;
         case 'd': o.deterministic = true; break;
         case 'l': o.lang = optarg; break;
-        case 'c': o.cap = atof(optarg); break;
+        case 'c':
+            if (!gpu_parse_double(optarg, CAP_MIN, 1, &o.cap, perr, sizeof perr))
+                return bad_number("--cap (a share of free device memory, e.g. 0.9)", perr);
+            break;
         case 'D': o.datadir = optarg; break;
         case 'j': o.json = true; break;
         case 1001: o.record = optarg; break;
@@ -752,10 +743,6 @@ int main(int argc, char **argv)
     }
     if (o.lang && strcmp(o.lang, "en") && strcmp(o.lang, "zh")) {
         fprintf(stderr, "vramlab: --lang must be en or zh, not '%s'\n", o.lang);
-        return 2;
-    }
-    if (!(o.cap > 0 && o.cap <= 1)) {
-        fprintf(stderr, "vramlab: --cap must be a fraction in (0, 1], e.g. 0.9\n");
         return 2;
     }
     const char *cmd = optind < argc ? argv[optind] : NULL;
@@ -814,9 +801,12 @@ int main(int argc, char **argv)
     }
 
     const char *fault = getenv("VRAMLAB_FAULT_ALLOC"); /* testing: fail the Nth allocation */
+    uint64_t fail_at = 0;
+    if (fault && !gpu_parse_u64(fault, 0, INT_MAX, &fail_at, perr, sizeof perr))
+        return bad_number("VRAMLAB_FAULT_ALLOC", perr);
     struct gpu_config cfg = {.profile = o.profile, .datadir = datadir, .seed = o.seed,
                              .deterministic = o.deterministic, .cap_fraction = o.cap,
-                             .fail_alloc = fault ? atoi(fault) : 0};
+                             .fail_alloc = (int)fail_at};
     struct gpu_dev *dev = NULL;
     char why[1024];
     gpu_status st = gpu_open(o.backend, &cfg, &dev, why, sizeof why);

@@ -6,12 +6,16 @@
 #include "tui_progress.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "gpu_file.h"
+#include "gpu_parse.h"
 
 struct rec {
     bool is_ex;
@@ -58,39 +62,45 @@ static struct rec *add(struct tui_progress *p)
     return r;
 }
 
+/* The next space-separated field of *p, cut out in place; NULL when there is none. */
+static char *field(char **p)
+{
+    char *s = *p;
+    if (!*s) return NULL;
+    char *sp = strchr(s, ' ');
+    if (sp) *sp = 0, *p = sp + 1;
+    else *p = s + strlen(s);
+    return s;
+}
+
+/* Unix times a progress record can carry: 1970 up to the end of year 9999 (localtime and
+ * strftime handle those everywhere; a larger one made localtime fail). */
+#define WHEN_MAX 253402300799ull
+
 static bool parse_line(struct tui_progress *p, char *line)
 {
-    char kind[8], lesson[32], exercise[64];
-    int tries, solved, used = 0;
-    long when;
-    line[strcspn(line, "\n")] = 0;
-    if (sscanf(line, "%7s", kind) != 1) return false;
-    if (!strcmp(kind, "visit")) {
-        if (sscanf(line, "visit %31s %ld%n", lesson, &when, &used) != 2 || line[used] ||
-            !valid_id(lesson) || strlen(lesson) >= 16)
-            return false;
-        struct rec *r = add(p);
-        if (!r) return false;
-        snprintf(r->lesson, sizeof r->lesson, "%s", lesson);
-        r->when = when;
-        return true;
-    }
-    if (!strcmp(kind, "ex")) {
-        if (sscanf(line, "ex %31s %63s %d %d %ld%n", lesson, exercise, &tries, &solved, &when,
-                   &used) != 5 || !valid_id(lesson) || !valid_id(exercise) ||
-            strlen(lesson) >= 16 || strlen(exercise) >= 48 || tries < 0 || solved < 0 ||
-            solved > 1 || (line[used] && line[used] != ' '))
-            return false;
-        struct rec *r = add(p);
-        if (!r) return false;
-        r->is_ex = true;
-        snprintf(r->lesson, sizeof r->lesson, "%s", lesson);
-        snprintf(r->exercise, sizeof r->exercise, "%s", exercise);
-        r->tries = tries, r->solved = solved, r->when = when;
-        snprintf(r->answer, sizeof r->answer, "%s", line[used] ? line + used + 1 : "");
-        return true;
-    }
-    return false;
+    char *rest = line, *kind = field(&rest), *lesson = field(&rest), *exercise = NULL;
+    char *tries_s = NULL, *solved_s = NULL, *when_s, why[128];
+    uint64_t tries = 0, solved = 0, when;
+    if (!kind || !lesson || !valid_id(lesson) || strlen(lesson) >= 16) return false;
+    bool ex = !strcmp(kind, "ex");
+    if (!ex && strcmp(kind, "visit")) return false;
+    if (ex && (!(exercise = field(&rest)) || !valid_id(exercise) || strlen(exercise) >= 48 ||
+               !(tries_s = field(&rest)) || !(solved_s = field(&rest)) ||
+               !gpu_parse_u64(tries_s, 0, INT_MAX, &tries, why, sizeof why) ||
+               !gpu_parse_u64(solved_s, 0, 1, &solved, why, sizeof why)))
+        return false;
+    if (!(when_s = field(&rest)) || !gpu_parse_u64(when_s, 0, WHEN_MAX, &when, why, sizeof why))
+        return false;
+    if (!ex && *rest) return false;
+    struct rec *r = add(p);
+    if (!r) return false;
+    r->is_ex = ex;
+    snprintf(r->lesson, sizeof r->lesson, "%s", lesson);
+    if (ex) snprintf(r->exercise, sizeof r->exercise, "%s", exercise);
+    r->tries = (int)tries, r->solved = solved, r->when = (long)when;
+    if (ex) snprintf(r->answer, sizeof r->answer, "%s", rest);
+    return true;
 }
 
 /* Move an unreadable file aside so the learner's data is never silently overwritten. */
@@ -109,35 +119,52 @@ static void keep_aside(struct tui_progress *p, const char *suffix, const char *w
 struct tui_progress *tui_progress_load(const char *dir, char *note, size_t n)
 {
     struct tui_progress *p = calloc(1, sizeof *p);
-    char line[512];
+    char why[1200];
     if (n) note[0] = 0;
     if (!p) return NULL;
     snprintf(p->dir, sizeof p->dir, "%s", dir);
     snprintf(p->path, sizeof p->path, "%s/progress", dir);
-    FILE *f = fopen(p->path, "r");
-    if (!f) return p; /* nothing saved yet */
-    int version = 0;
-    bool ok = fgets(line, sizeof line, f) && sscanf(line, "vramlab-progress %d", &version) == 1 &&
-              version >= 1;
+    struct stat st;
+    if (lstat(p->path, &st) != 0 && errno == ENOENT) return p; /* nothing saved yet */
+    size_t len;
+    char *text = gpu_file_read(p->path, TUI_PROGRESS_MAX_FILE, 0, &len, why, sizeof why);
+    if (!text) { /* too large, not a regular file, unreadable: kept aside like a damaged one */
+        char suffix[48], what[1300];
+        const char *colon = strstr(why, ": ");
+        snprintf(suffix, sizeof suffix, "corrupt-%ld", (long)time(NULL));
+        snprintf(what, sizeof what, "cannot be read (%s)", colon ? colon + 2 : why);
+        keep_aside(p, suffix, what, note, n);
+        return p;
+    }
+    char *line = text, *next;
+    int version = 0, ln = 1;
+    bool ok = strlen(text) == len; /* a NUL inside: not a file vramlab wrote */
+    next = line + strcspn(line, "\n");
+    if (*next) *next++ = 0;
+    uint64_t v = 0;
+    ok = ok && !strncmp(line, "vramlab-progress ", 17) &&
+         gpu_parse_u64(line + 17, 1, INT_MAX, &v, why, sizeof why);
+    version = (int)v;
     if (ok && version > TUI_PROGRESS_VERSION) {
-        fclose(f);
+        free(text);
         char suffix[32];
         snprintf(suffix, sizeof suffix, "v%d", version);
         keep_aside(p, suffix, "was written by a newer vramlab", note, n);
         return p;
     }
-    int ln = 1;
-    while (ok && fgets(line, sizeof line, f)) {
+    for (line = next; ok && *line; line = next) {
+        next = line + strcspn(line, "\n");
+        if (*next) *next++ = 0;
         ln++;
         ok = parse_line(p, line);
     }
-    fclose(f);
+    free(text);
     if (!ok) {
-        char suffix[48], why[64];
+        char suffix[48], what[64];
         snprintf(suffix, sizeof suffix, "corrupt-%ld", (long)time(NULL));
-        snprintf(why, sizeof why, "is damaged at line %d", ln);
+        snprintf(what, sizeof what, "is damaged at line %d", ln);
         p->n = 0;
-        keep_aside(p, suffix, why, note, n);
+        keep_aside(p, suffix, what, note, n);
     }
     return p;
 }
@@ -289,9 +316,11 @@ void tui_progress_print(const struct tui_progress *p, FILE *f)
     if (!p->n) fprintf(f, "  nothing yet: open a lesson with `vramlab`\n");
     for (int i = 0; i < p->n; i++) {
         const struct rec *r = &p->r[i];
-        char when[32];
+        char when[32] = "?";
         time_t t = (time_t)r->when;
-        strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&t));
+        struct tm tm;
+        if (!localtime_r(&t, &tm) || !strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm))
+            snprintf(when, sizeof when, "?");
         if (!r->is_ex) fprintf(f, "  %-5s visited                       %s\n", r->lesson, when);
         else
             fprintf(f, "  %-5s %-20s %-8s %d tr%s  %s  last answer: %s\n", r->lesson, r->exercise,

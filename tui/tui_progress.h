@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #define TUI_PROGRESS_VERSION 1
+/* A file larger than this is not one vramlab wrote (a record is under 200 bytes): kept aside. */
+#define TUI_PROGRESS_MAX_FILE (4u << 20)
 
 struct tui_progress;
 

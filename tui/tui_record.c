@@ -70,8 +70,8 @@ struct tui_rec *tui_rec_open(const char *path, struct lt_runtime *rt, const char
     lt_runtime_backend_line(rt, line, sizeof line);
     time_t now = time(NULL);
     struct tm tm;
-    localtime_r(&now, &tm);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", &tm);
+    if (!localtime_r(&now, &tm) || !strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", &tm))
+        date[0] = 0; /* the clock is past what localtime can say: undated */
     FILE *f = r->f;
     fprintf(f, "{\"type\":\"header\",\"format\":\"%s\",\"version\":%d", TUI_RECORD_FORMAT,
             TUI_RECORD_VERSION);

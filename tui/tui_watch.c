@@ -96,7 +96,9 @@ static void check(struct watch *w, bool force)
         return;
     }
     time_t now = time(NULL);
-    strftime(w->when, sizeof w->when, "%H:%M:%S", localtime(&now));
+    struct tm tm;
+    if (!localtime_r(&now, &tm) || !strftime(w->when, sizeof w->when, "%H:%M:%S", &tm))
+        snprintf(w->when, sizeof w->when, "?");
     if (w->template_text && !strcmp(src, w->template_text)) {
         w->state = W_NEW;
         free(src);

@@ -70,7 +70,7 @@ done
 # a GPU that other processes fill: clear messages, no hang
 info=$(VRAMLAB_SIM_OTHER_BYTES=all timeout 20 $app info) || fail "info with a full GPU"
 echo "$info" | grep -q "0.00 GiB free" || fail "info does not show the full GPU: $info"
-out=$(VRAMLAB_SIM_OTHER_BYTES=all timeout 20 $app eval /dev/stdin 2>&1 <<'LUA'
+out=$(VRAMLAB_SIM_OTHER_BYTES=all timeout 20 $app eval - 2>&1 <<'LUA'
 local b, err = gpu.alloc(4096)
 print(b, err)
 print(pcall(gpu.alloc, 0))

@@ -1079,8 +1079,23 @@ static void test_parse_conf(void **state)
     struct gpu_caching_opts keep = o;
     assert_int_equal(gpu_caching_parse_conf("max_split_size_mb:10", &o, err, sizeof err),
                      GPU_ERR_ARG);
-    assert_non_null(strstr(err, ">= 20"));
+    assert_non_null(strstr(err, "out of range [20, "));
     assert_memory_equal(&o, &keep, sizeof o);
+    /* strict numbers: trailing text, overflow past 2^64 and past what fits in bytes, signs */
+    static const char *const bad[] = {"max_split_size_mb:99999999999999999999",
+                                      "max_split_size_mb:17592186044416", "max_split_size_mb:128abc",
+                                      "max_split_size_mb:0x80", "max_split_size_mb:-128",
+                                      "max_split_size_mb:1e3", "roundup_power2_divisions:4x",
+                                      "roundup_power2_divisions:99999999999999999999",
+                                      "roundup_power2_divisions:0"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(gpu_caching_parse_conf(bad[i], &o, err, sizeof err), GPU_ERR_ARG);
+        assert_memory_equal(&o, &keep, sizeof o);
+    }
+    assert_int_equal(gpu_caching_parse_conf("max_split_size_mb:17592186044415", &o, err, sizeof err),
+                     GPU_OK);
+    assert_int_equal(o.max_split_size, 17592186044415ull << 20);
+    o = keep;
     assert_int_equal(gpu_caching_parse_conf("roundup_power2_divisions:3", &o, err, sizeof err),
                      GPU_ERR_ARG);
     assert_int_equal(gpu_caching_parse_conf("expandable_segments:yes", &o, err, sizeof err),

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -178,6 +179,71 @@ static void test_disk_full(void **s)
     assert_int_equal(count_files(".progress-"), 0); /* no temp file left behind */
 }
 
+/* Numbers in a progress file are read strictly: a time past year 9999 (localtime fails there),
+ * negative, with trailing text, or a count that overflows makes the file damaged, set aside like
+ * any other; the largest accepted time prints. */
+static void test_unreasonable_numbers(void **s)
+{
+    static const char *const bad[] = {
+        "visit 1.1 9223372036854775807\n", "visit 1.1 253402300800\n", "visit 1.1 -1\n",
+        "visit 1.1 12abc\n", "visit 1.1 99999999999999999999\n", "visit 1.1 1 extra\n",
+        "ex 1.1 q 99999999999 0 12 x\n", "ex 1.1 q 1 2 12 x\n", "ex 1.1 q -1 0 12 x\n",
+        "ex 1.1 q 1 0 1e9 x\n", "ex 1.1 q 1 0\n", "visit 1.1  12\n"};
+    char note[512], text[256];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(text, sizeof text, "vramlab-progress 1\nvisit 1.2 5\n%s", bad[i]);
+        write_raw(text);
+        struct tui_progress *p = tui_progress_load(dir, note, sizeof note);
+        if (!strstr(note, "damaged at line 3")) fail_msg("'%s' accepted: %s", bad[i], note);
+        assert_false(tui_progress_visited(p, "1.2"));
+        tui_progress_free(p);
+    }
+    assert_true(count_files("progress.corrupt-") >= 1); /* one name per second */
+    write_raw("vramlab-progress 99999999999999999999\n");
+    struct tui_progress *p = tui_progress_load(dir, note, sizeof note);
+    assert_non_null(strstr(note, "damaged"));
+    tui_progress_free(p);
+    write_raw("vramlab-progress 1\nvisit 1.1 253402300799\nex 1.1 q 3 1 0 last answer\n");
+    p = tui_progress_load(dir, note, sizeof note);
+    assert_string_equal(note, "");
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    tui_progress_print(p, f);
+    fclose(f);
+    assert_non_null(strstr(out, "9999-12-3")); /* or 10000-01-01 east of UTC: printed, not crashed */
+    assert_non_null(strstr(out, "last answer: last answer"));
+    free(out);
+    tui_progress_free(p);
+}
+
+/* A progress file that is a FIFO or too large is refused at once (no hang), kept aside, and the
+ * learner starts afresh with a note saying why. */
+static void test_not_a_progress_file(void **s)
+{
+    char note[512], path[128];
+    snprintf(path, sizeof path, "%s/progress", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    struct tui_progress *p = tui_progress_load(dir, note, sizeof note);
+    assert_non_null(strstr(note, "not a regular file (a FIFO)"));
+    assert_true(count_files("progress.corrupt-") >= 1);
+    tui_progress_free(p);
+    FILE *f = fopen(path, "w");
+    fputs("vramlab-progress 1\n", f);
+    for (int i = 0; i < 300000; i++) fputs("visit 1.1 12\n", f); /* 3.9 MB: a valid size */
+    fclose(f);
+    p = tui_progress_load(dir, note, sizeof note);
+    assert_string_equal(note, "");
+    tui_progress_free(p);
+    f = fopen(path, "a");
+    for (int i = 0; i < 30000; i++) fputs("visit 1.1 12\n", f); /* past 4 MiB */
+    fclose(f);
+    p = tui_progress_load(dir, note, sizeof note);
+    assert_non_null(strstr(note, "too large ("));
+    assert_non_null(strstr(note, "the limit is 4 MiB"));
+    tui_progress_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -186,6 +252,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sigkill_during_saves, mkdir_tmp, rm_tmp),
         cmocka_unit_test_setup_teardown(test_save_failure_keeps_old, mkdir_tmp, rm_tmp),
         cmocka_unit_test_setup_teardown(test_disk_full, mkdir_tmp, rm_tmp),
+        cmocka_unit_test_setup_teardown(test_unreasonable_numbers, mkdir_tmp, rm_tmp),
+        cmocka_unit_test_setup_teardown(test_not_a_progress_file, mkdir_tmp, rm_tmp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
