@@ -623,23 +623,35 @@ static void add_entry(struct scan *s, const char *path)
     lt_lesson_free(ls);
 }
 
-static void scan_dir(struct scan *s, const char *dir, int depth)
+/* Folders already scanned, by (device, inode): a symlink back up the tree (or two folders linked
+ * to each other) is read once, never again and again until the depth runs out. */
+struct seen {
+    dev_t dev;
+    ino_t ino;
+};
+
+static void scan_dir(struct scan *s, const char *dir, int depth, struct seen *seen, int *nseen)
 {
+    struct stat ds;
+    if (depth > 4 || *nseen == 256 || stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode)) return;
+    for (int i = 0; i < *nseen; i++)
+        if (seen[i].dev == ds.st_dev && seen[i].ino == ds.st_ino) return;
+    seen[(*nseen)++] = (struct seen){ds.st_dev, ds.st_ino};
     DIR *d = opendir(dir);
-    if (!d || depth > 4) {
-        if (d) closedir(d);
-        return;
-    }
+    if (!d) return;
     struct dirent *de;
     char path[2048];
     while ((de = readdir(d))) {
         if (de->d_name[0] == '.') continue;
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         struct stat st;
-        if (stat(path, &st) != 0) continue;
+        if (stat(path, &st) != 0) continue; /* a dangling link */
         size_t l = strlen(de->d_name);
-        if (S_ISDIR(st.st_mode)) scan_dir(s, path, depth + 1);
-        else if (l > 4 && !strcmp(de->d_name + l - 4, ".lua")) add_entry(s, path);
+        if (S_ISDIR(st.st_mode)) scan_dir(s, path, depth + 1, seen, nseen);
+        /* regular files only: a FIFO, socket or device named x.lua is not opened at all (and
+         * the loader checks the opened file again, so a swap in between is refused too) */
+        else if (S_ISREG(st.st_mode) && l > 4 && !strcmp(de->d_name + l - 4, ".lua"))
+            add_entry(s, path);
     }
     closedir(d);
 }
@@ -658,7 +670,9 @@ static int cmp_entry(const void *a, const void *b)
 int lt_catalog_scan(struct lt_runtime *rt, const char *dir, struct lt_catalog_entry **out)
 {
     struct scan s = {.rt = rt};
-    scan_dir(&s, dir, 0);
+    struct seen seen[256];
+    int nseen = 0;
+    scan_dir(&s, dir, 0, seen, &nseen);
     if (s.n) qsort(s.e, (size_t)s.n, sizeof *s.e, cmp_entry);
     /* duplicate ids: the later file is reported, not silently hidden */
     for (int i = 1; i < s.n; i++)
