@@ -85,7 +85,8 @@ static void usage(FILE *f)
           "  -h, --help                   this text\n"
           "  -V, --version                version and compiled-in backends\n"
           "exit codes: 0 ok, 1 a lesson/script/run failed, 2 usage, 3 set-up (data, backend),\n"
-          "            4 internal error (memory still allocated at exit); grade: 0 right,\n"
+          "            4 internal error (memory still allocated at exit), 5 the output could\n"
+          "            not be written (disk full, stdout closed); grade: 0 right,\n"
           "            1 wrong, 2 an answer it cannot read (not counted as a try)\n",
           f);
 }
@@ -692,7 +693,26 @@ static void print_profile(const char *id, void *ud)
            p.info.peak_bytes_per_s / 1e9, p.info.total_bytes / 1073741824.0);
 }
 
+static int run(int argc, char **argv);
+
+/* Every byte of plain output goes through one filter (tui_plain_guard), and output that could
+ * not be written (a full disk, a closed stdout) is an error, not silent data loss. */
 int main(int argc, char **argv)
+{
+    if (!tui_plain_guard()) {
+        fprintf(stderr, "vramlab: out of memory\n");
+        return 3;
+    }
+    int rc = run(argc, argv);
+    int err = tui_plain_close();
+    if (err) {
+        fprintf(stderr, "vramlab: cannot write the output: %s\n", strerror(err));
+        if (!rc) rc = 5;
+    }
+    return rc;
+}
+
+static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"backend", required_argument, 0, 'b'}, {"profile", required_argument, 0, 'p'},

@@ -104,13 +104,16 @@ static bool run_rows(struct rows *R, const struct tui_replay_run *run)
     return ok;
 }
 
+/* A text cell, RFC 4180 quoted when it must be. A cell a spreadsheet would run as a formula
+ * (starting with = + - @, or a tab or CR before one) gets a leading ' so it stays text. */
 static void csv_field(FILE *f, const char *s)
 {
+    bool formula = *s && strchr("=+-@\t\r", *s);
     if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
+        fprintf(f, "%s%s", formula ? "'" : "", s);
         return;
     }
-    fputc('"', f);
+    fprintf(f, "\"%s", formula ? "'" : "");
     for (; *s; s++) {
         if (*s == '"') fputc('"', f);
         fputc(*s, f);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "tui_plain.h"
 #include "tui_wrap.h"
 
 static struct {
@@ -179,7 +180,9 @@ bool tui_term_init(char *err, size_t n)
     T.utf8 = cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "UTF8"));
     T.saved_ok = tcgetattr(STDOUT_FILENO, &T.saved) == 0;
     const char *term = getenv("TERM");
-    T.scr = newterm(NULL, stdout, stdin);
+    /* the terminal's own stream: stdout itself goes through the plain-output filter, which
+     * would show ncurses' escape codes instead of sending them */
+    T.scr = newterm(NULL, tui_plain_terminal(), stdin);
     if (!T.scr) {
         snprintf(err, n, "cannot open the terminal (TERM=%s)", term ? term : "unset");
         return false;
@@ -229,6 +232,7 @@ void tui_term_done(void)
     if (T.scr) delscreen(T.scr);
     T.scr = NULL;
     if (T.saved_ok) tcsetattr(STDOUT_FILENO, TCSANOW, &T.saved);
+    fflush(tui_plain_terminal());
     fflush(stdout);
 }
 
@@ -239,6 +243,7 @@ int tui_term_run(const char *cmd, const char *arg)
     mousemask(0, &mouse);
     def_prog_mode();
     endwin();
+    fflush(tui_plain_terminal());
     fflush(stdout);
     /* as system(3) does: the terminal's ^C and ^\ are for the program, not for us */
     struct sigaction ign, old_int, old_quit;

@@ -1,0 +1,124 @@
+/* test_tui_plain.c - the one filter between plain output and the terminal: which characters are
+ * shown escaped (C0 but \n and \t, DEL, C1, bidi controls) and which pass (text, CJK, emoji),
+ * invalid UTF-8 replaced, the same result however the text is cut into writes (a sequence split
+ * across two stdio buffers), and JSON strings that stay valid UTF-8 JSON for any bytes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui_jsonl.h"
+#include "tui_plain.h"
+
+struct buf {
+    char s[4096];
+    size_t n;
+};
+
+static void put(void *ud, const char *p, size_t n)
+{
+    struct buf *b = ud;
+    assert_true(b->n + n < sizeof b->s);
+    memcpy(b->s + b->n, p, n);
+    b->n += n;
+    b->s[b->n] = 0;
+}
+
+static const char *filter(const char *s, size_t n)
+{
+    static struct buf b;
+    b.n = 0, b.s[0] = 0;
+    assert_int_equal(tui_safe_filter(s, n, true, put, &b), n);
+    return b.s;
+}
+
+static void test_shown_escaped(void **state)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"plain text, 显存 and 😀\n\tok", "plain text, 显存 and 😀\n\tok"},
+        {"\033]0;TITLE\007", "\\x1b]0;TITLE\\x07"},
+        {"\033]52;c;ZWNobyBwd25lZA==\007", "\\x1b]52;c;ZWNobyBwd25lZA==\\x07"},
+        {"a\rb\bc\x7f" "d", "a\\x0db\\x08c\\x7fd"},
+        {"\xc2\x85 \xc2\x9b" "31m", "\\u0085 \\u009b31m"},                 /* C1: NEL, CSI */
+        {"\xe2\x80\xae" "evil \xe2\x81\xa6 \xe2\x80\x8f \xd8\x9c", "\\u202eevil \\u2066 \\u200f \\u061c"},
+        {"\xff bad \xc0\xaf overlong \xed\xa0\x80 surrogate", "\xef\xbf\xbd bad \xef\xbf\xbd\xef\xbf\xbd overlong "
+                                                            "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd surrogate"},
+        {"cut at the end \xe6\x98", "cut at the end \xef\xbf\xbd\xef\xbf\xbd"},
+        {"\xe2\x80\x8b zero width passes", "\xe2\x80\x8b zero width passes"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        assert_string_equal(filter(cases[i].in, strlen(cases[i].in)), cases[i].out);
+    assert_string_equal(filter("a\0b", 3), "a\\x00b");
+}
+
+/* Cut anywhere into two writes (as two stdio buffers would), the output is the same. */
+static void test_split_writes(void **state)
+{
+    const char *s = "x\xe6\x98\xbe\xe5\xad\x98 \xf0\x9f\x98\x80 \xe2\x80\xae\033[2J\xff\xc2\x85 end \xe6\x98";
+    size_t n = strlen(s);
+    char whole[4096];
+    snprintf(whole, sizeof whole, "%s", filter(s, n));
+    for (size_t cut = 0; cut <= n; cut++) {
+        struct buf b = {.n = 0};
+        size_t used = tui_safe_filter(s, cut, false, put, &b);
+        assert_true(used <= cut && cut - used <= 3);
+        char rest[64];
+        memcpy(rest, s + used, n - used); /* what was left waits for the next write */
+        assert_int_equal(tui_safe_filter(rest, n - used, true, put, &b), n - used);
+        assert_string_equal(b.s, whole);
+    }
+}
+
+/* tui_json_str of any bytes: the JSON reader takes it back, as UTF-8 with nothing raw that a
+ * terminal would act on; text without such characters comes back unchanged. */
+static void test_json_any_bytes(void **state)
+{
+    uint64_t seed = 1;
+    for (int round = 0; round < 3000; round++) {
+        char in[32], *out = NULL, line[512], err[128];
+        size_t len = 0, n = 1 + round % 24;
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            in[i] = (char)(round < 256 && i == 0 ? (uint64_t)round : (seed >> 33) & 0xff);
+            if (!in[i]) in[i] = 'z';
+        }
+        in[n] = 0;
+        FILE *f = open_memstream(&out, &len);
+        tui_json_str(f, in);
+        fclose(f);
+        snprintf(line, sizeof line, "{\"k\":%s}", out);
+        struct tui_jobj o;
+        if (!tui_jsonl_parse(line, &o, err, sizeof err)) fail_msg("%s: %s", line, err);
+        const char *back = tui_jobj_str(&o, "k", NULL);
+        assert_non_null(back);
+        assert_string_equal(filter(back, strlen(back)), filter(in, n)); /* same text, shown alike */
+        for (const unsigned char *p = (const unsigned char *)out; *p; p++)
+            assert_true(*p >= 0x20 && *p != 0x7f);
+        tui_jobj_free(&o);
+        free(out);
+    }
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    tui_json_str(f, "显存 \"q\" \\ \xe2\x80\xae \xc2\x85 \x7f \xff \xe2\x80\xa8");
+    fclose(f);
+    assert_string_equal(out, "\"显存 \\\"q\\\" \\\\ \\u202e \\u0085 \\u007f \\ufffd \\u2028\"");
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shown_escaped),
+        cmocka_unit_test(test_split_writes),
+        cmocka_unit_test(test_json_any_bytes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
