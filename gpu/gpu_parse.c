@@ -44,7 +44,7 @@ bool gpu_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char 
     quote(s ? s : "", q, sizeof q);
     size_t i = 0;
     uint64_t v;
-    bool over;
+    bool over = false;
     if (!s || !digits(s, &i, &v, &over) || s[i]) {
         if (over && !s[i]) return range_err(q, lo, hi, err, n);
         snprintf(err, n, "'%s' is not a whole number", q);
@@ -104,7 +104,7 @@ bool gpu_parse_size(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char
     quote(s ? s : "", q, sizeof q);
     size_t i = 0;
     uint64_t v;
-    bool over;
+    bool over = false;
     bool num = s && digits(s, &i, &v, &over);
     for (size_t k = 0; num && k < sizeof u / sizeof u[0]; k++) {
         if (strcmp(s + i, u[k].suf)) continue;

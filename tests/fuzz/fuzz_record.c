@@ -1,0 +1,116 @@
+/* fuzz_record.c - libFuzzer target for recordings: the input, as a recording file (a header line
+ * is put first when it has none, so the fuzzer spends its time on the body), goes through the
+ * reader (tui_replay_load) and every path that uses what it read: the player into a panel set
+ * rendered at several widths, the plain and JSON sinks, `results` as text, CSV and JSON, and
+ * `compare`. Properties: the load fails with "path:line: what" or "path: what", or every event
+ * of every run reads back with a known type and style, at most LT_MAX_CELLS cells and strings
+ * that exist; the run tui_replay_find gives is the one marked chosen, for its own lesson and
+ * experiment; results and compare succeed on what loaded; nothing leaks or overflows. */
+#include <locale.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tui_panel.h"
+#include "tui_plain.h"
+#include "tui_record.h"
+#include "tui_results.h"
+
+#define CHECK(c)                                                                                  \
+    do {                                                                                          \
+        if (!(c)) {                                                                               \
+            fprintf(stderr, "fuzz_record: %s:%d: check failed: %s\n", __FILE__, __LINE__, #c);    \
+            abort();                                                                              \
+        }                                                                                         \
+    } while (0)
+
+static char dir[64], path[96];
+static FILE *devnull;
+
+static void cleanup(void)
+{
+    unlink(path);
+    rmdir(dir);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    if (!setlocale(LC_CTYPE, "C.UTF-8")) setlocale(LC_CTYPE, "en_US.UTF-8");
+    snprintf(dir, sizeof dir, "/tmp/vramlab-fuzz-XXXXXX");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(1);
+    }
+    snprintf(path, sizeof path, "%s/rec.jsonl", dir);
+    devnull = fopen("/dev/null", "w");
+    if (!devnull) exit(1);
+    atexit(cleanup);
+    return 0;
+}
+
+static const char header[] = "{\"type\":\"header\",\"format\":\"vramlab-record\",\"version\":1,"
+                             "\"gpu\":\"G\",\"simulated\":true}\n";
+
+static void panel_sink(void *ud, const struct lt_event *ev) { tui_panelset_apply(ud, ev); }
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f);
+    if (size < 17 || memcmp(data, "{\"type\":\"header\"", 17)) fputs(header, f);
+    fwrite(data, 1, size, f);
+    fclose(f);
+    char err[1024];
+    struct tui_replay *rp = tui_replay_load(path, err, sizeof err);
+    if (!rp) {
+        CHECK(!strncmp(err, path, strlen(path)) || !strncmp(err, "cannot replay ", 14));
+        return 0;
+    }
+    CHECK(rp->nruns >= 0 && rp->bad_lines >= 0 && rp->gpu && rp->date && rp->backend_line);
+    char label[512];
+    tui_replay_label(rp, label, sizeof label);
+    struct tui_panelset *ps = tui_panelset_new(false);
+    CHECK(ps);
+    struct tui_plain plain = {devnull, false, true, "en", true}, json = {devnull, true, true, "zh", true};
+    for (int i = 0; i < rp->nruns; i++) {
+        const struct tui_replay_run *r = &rp->runs[i];
+        CHECK(r->lesson && r->experiment && r->title && r->state && r->error && r->nev >= 0);
+        const struct tui_replay_run *found = tui_replay_find(rp, r->lesson, r->experiment);
+        CHECK(found && found->chosen && !strcmp(found->lesson, r->lesson) &&
+              !strcmp(found->experiment, r->experiment));
+        CHECK(r->chosen == (found == r));
+        for (int k = 0; k < r->nev; k++) {
+            struct lt_event ev;
+            double t = tui_replay_get(r, k, &ev);
+            CHECK(t >= 0);
+            CHECK((unsigned)ev.type <= LT_EV_STATUS && (unsigned)ev.style <= LT_REFERENCE);
+            CHECK(ev.ncells >= 0 && ev.ncells <= LT_MAX_CELLS);
+            CHECK(ev.panel && ev.series && ev.text && ev.unit);
+            for (int c = 0; c < ev.ncells; c++) CHECK(ev.cells[c]);
+            tui_plain_sink(&plain, &ev);
+            tui_plain_sink(&json, &ev);
+        }
+        if (i < 8) { /* the player as the tutor runs it, into panels */
+            struct tui_player pl;
+            tui_player_start(&pl, r, 0, 0);
+            CHECK(tui_player_step(&pl, 0, panel_sink, ps));
+            for (int w = 1; w <= 121; w += 30) {
+                struct tui_lines L = {0};
+                tui_panelset_render(ps, &L, w, false, "en");
+                for (int l = 0; l < L.n; l++) CHECK(L.v[l].width <= w || (w < 2 && L.v[l].width <= 2));
+                tui_lines_free(&L);
+            }
+            tui_panelset_clear(ps);
+        }
+    }
+    tui_panelset_free(ps);
+    tui_replay_free(rp);
+    CHECK(tui_results_cmd(path, TUI_RES_TEXT, devnull) == 0);
+    CHECK(tui_results_cmd(path, TUI_RES_CSV, devnull) == 0);
+    CHECK(tui_results_cmd(path, TUI_RES_JSON, devnull) == 0);
+    char *two[] = {path, path};
+    CHECK(tui_compare_cmd(two, 2, false, devnull) == 0);
+    return 0;
+}
