@@ -151,7 +151,8 @@ asan: test-deps
 # Fuzzing (libFuzzer + ASan + UBSan, clang, CUDA left out): every tests/fuzz/fuzz_*.c is a target.
 #   make fuzz      each target FUZZ_SECONDS (default 60) from its seed corpus, with the counts
 #   make fuzz-ci   the same, 10 s each; skipped with a message without clang's libFuzzer
-#   (make test runs each target for a fixed 5000 inputs with seed 1)
+#   (make test runs each target for a fixed 5000 inputs with seed 1; 1000 for the panel and
+#   recording pipelines)
 FUZZ_DIR     := build/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))

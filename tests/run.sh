@@ -3,8 +3,9 @@
 # a CPU-only machine and print one summary line "N passed, M failed". Unit tests (cmocka) count
 # per test case; Lua, CLI and TUI tests per file. A script that exits 77 is skipped (it says why).
 # With --asan, the unit, Lua and CLI tests run a second time against the AddressSanitizer + UBSan
-# build. With --fuzz, each libFuzzer target runs FUZZ_RUNS inputs (default 5000) from its seed
-# corpus with a fixed seed: a short, repeatable pass (make fuzz runs them for minutes).
+# build. With --fuzz, each libFuzzer target runs FUZZ_RUNS inputs (default 5000; a fifth for the
+# panel and recording pipelines) from its seed corpus with a fixed seed: a short, repeatable pass
+# (make fuzz runs them for minutes).
 build=${1:-build}
 skip_tui=0 asan="" fuzz=""
 shift
@@ -82,8 +83,12 @@ if [ -n "$fuzz" ]; then
         extra="" dict=""
         [ "$name" = fuzz_lesson ] && extra=lessons
         [ -f "tests/fuzz/$name.dict" ] && dict="-dict=tests/fuzz/$name.dict"
+        runs=${FUZZ_RUNS:-5000}
+        # each input of these runs a whole pipeline (apply and render, or load, play, report):
+        # a fifth of the inputs keeps their share of the pass near the others' (make fuzz: minutes)
+        case $name in fuzz_panel|fuzz_record) runs=$((runs / 5)) ;; esac
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-            "$f" -runs="${FUZZ_RUNS:-5000}" -seed=1 -timeout=15 -rss_limit_mb=2560 \
+            "$f" -runs="$runs" -seed=1 -timeout=15 -rss_limit_mb=2560 \
             -print_final_stats=1 -artifact_prefix="$fuzz/crashes/" $dict "$work" "tests/fuzz/corpus/$name" $extra \
             >"$log" 2>&1
         rc=$?

@@ -61,8 +61,8 @@ struct pmodel {
 struct tui_panelset {
     bool ascii;
     char *tag;
-    struct pmodel p[MAX_PANELS];
-    int n;
+    struct pmodel *p; /* grown as panels appear (a model is 9 KiB; most sets hold a few) */
+    int n, cap;
     char *status;
     char *log[TUI_LOG_MAX];
     int nlog, log_head;
@@ -123,6 +123,7 @@ void tui_panelset_free(struct tui_panelset *ps)
     if (!ps) return;
     for (int i = 0; i < ps->n; i++) model_free(&ps->p[i]);
     for (int i = 0; i < ps->nlog; i++) free(ps->log[i]);
+    free(ps->p);
     free(ps->status);
     free(ps->tag);
     free(ps);
@@ -164,6 +165,12 @@ static struct pmodel *find(struct tui_panelset *ps, const char *id)
 static struct pmodel *add(struct tui_panelset *ps, const char *id, const char *kind)
 {
     if (ps->n == MAX_PANELS) return NULL;
+    if (ps->n == ps->cap) {
+        int nc = ps->cap ? 2 * ps->cap : 4;
+        struct pmodel *np = realloc(ps->p, (size_t)nc * sizeof *np);
+        if (!np) return NULL;
+        ps->p = np, ps->cap = nc;
+    }
     struct pmodel *m = &ps->p[ps->n];
     memset(m, 0, sizeof *m);
     m->id = dup(id), m->kind = dup(kind), m->title = dup(id);
@@ -451,7 +458,8 @@ void tui_fmt_bytes(double b, char *buf, size_t n)
         return;
     }
     while (fabs(b) >= 1024 && i < 4) b /= 1024, i++;
-    if (i == 0) snprintf(buf, n, "%.0f B", b);
+    if (fabs(b) >= 1e6) snprintf(buf, n, "%.3g %s", b, u[i]); /* past any real device: short */
+    else if (i == 0) snprintf(buf, n, "%.0f B", b);
     else snprintf(buf, n, "%.*f %s", fabs(b) >= 100 ? 0 : 1, b, u[i]);
 }
 
@@ -461,7 +469,8 @@ static void fmt_axis_bytes(double b, char *buf, size_t n)
     static const char *const u[] = {"", "K", "M", "G", "T"};
     int i = 0;
     while (b >= 1024 && i < 4) b /= 1024, i++;
-    if (fabs(b - round(b)) < 1e-9) snprintf(buf, n, "%.0f%s", b, u[i]);
+    if (fabs(b) >= 1e6) snprintf(buf, n, "%.3g%s", b, u[i]);
+    else if (fabs(b - round(b)) < 1e-9) snprintf(buf, n, "%.0f%s", b, u[i]);
     else snprintf(buf, n, "%.1f%s", b, u[i]);
 }
 
@@ -622,8 +631,10 @@ static void w_gauges(const struct ctx *c, const struct pmodel *m)
         tui_fmt_num(g->value, v, sizeof v);
         tui_fmt_num(g->max, mx, sizeof mx);
         double frac = g->max > 0 ? g->value / g->max : 0;
-        if (g->max > 0)
+        if (g->max > 0 && fabs(frac) < 1000)
             snprintf(txt, sizeof txt, "%s / %s %s %3.0f%%", v, mx, g->unit, frac * 100);
+        else if (g->max > 0)
+            snprintf(txt, sizeof txt, "%s / %s %s %.3g%%", v, mx, g->unit, frac * 100);
         else
             snprintf(txt, sizeof txt, "%s %s", v, g->unit);
         tui_lb_fit(&b, g->label, c->width, TUI_LEFT, c->ascii, TS_PLAIN);

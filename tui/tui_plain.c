@@ -2,11 +2,13 @@
 #include "tui_plain.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <wchar.h>
 
+#include "tui_jsonl.h"
 #include "tui_wrap.h"
 
 int tui_str_width(const char *s)
@@ -330,7 +332,7 @@ void tui_plain_markup(struct tui_plain *p, const char *src)
 static const char *style_name(enum lt_style s)
 {
     static const char *const n[] = {"measured", "SIMULATED", "theoretical", "reference"};
-    return n[s];
+    return (unsigned)s <= LT_REFERENCE ? n[s] : n[0];
 }
 
 void tui_plain_sink(void *ud, const struct lt_event *ev)
@@ -339,16 +341,19 @@ void tui_plain_sink(void *ud, const struct lt_event *ev)
     FILE *f = p->out;
     static const char *const types[] = {"print", "point", "bar", "row", "gauge",
                                         "note",  "map",   "clear", "status"};
+    if ((unsigned)ev->type > LT_EV_STATUS) return; /* an index from elsewhere: checked first */
     if (p->json) {
         fprintf(f, "{\"type\":\"%s\"", types[ev->type]);
         if (ev->panel && *ev->panel) fputs(",\"panel\":", f), tui_json_str(f, ev->panel);
         if (ev->series && *ev->series) fputs(",\"label\":", f), tui_json_str(f, ev->series);
         if (ev->text && *ev->text) fputs(",\"text\":", f), tui_json_str(f, ev->text);
         if (ev->unit && *ev->unit) fputs(",\"unit\":", f), tui_json_str(f, ev->unit);
-        if (ev->type == LT_EV_POINT) fprintf(f, ",\"x\":%.17g,\"y\":%.17g", ev->x, ev->y);
+        /* tui_json_num: NaN and inf are null, as JSON has neither */
+        if (ev->type == LT_EV_POINT)
+            fputs(",\"x\":", f), tui_json_num(f, ev->x), fputs(",\"y\":", f), tui_json_num(f, ev->y);
         if (ev->type == LT_EV_BAR || ev->type == LT_EV_GAUGE || ev->type == LT_EV_MAP)
-            fprintf(f, ",\"value\":%.17g", ev->value);
-        if (ev->type == LT_EV_GAUGE) fprintf(f, ",\"max\":%.17g", ev->max);
+            fputs(",\"value\":", f), tui_json_num(f, ev->value);
+        if (ev->type == LT_EV_GAUGE) fputs(",\"max\":", f), tui_json_num(f, ev->max);
         if (ev->type == LT_EV_BAR || ev->type == LT_EV_POINT || ev->type == LT_EV_GAUGE)
             fprintf(f, ",\"style\":\"%s\",\"simulated\":%s", style_name(ev->style),
                     ev->style == LT_SIMULATED ? "true" : "false");
@@ -387,7 +392,8 @@ void tui_plain_sink(void *ud, const struct lt_event *ev)
         break;
     case LT_EV_NOTE: fprintf(f, "  [%s] note: %s\n", ev->panel, ev->text); break;
     case LT_EV_MAP:
-        fprintf(f, "  [%s] memory map (%.0f bytes):", ev->panel, ev->value);
+        fprintf(f, "  [%s] memory map (%.*g bytes):", ev->panel, fabs(ev->value) < 1e15 ? 15 : 3,
+                ev->value);
         for (int i = 0; i < ev->ncells; i++) fprintf(f, " %s", ev->cells[i]);
         fputc('\n', f);
         break;

@@ -106,8 +106,9 @@ static void one_line(const char *line)
             for (int k = 0; k < a->nitems; k++) same(a->items[k], b->items[k]);
         }
         long long x;
+        const struct tui_jval *first = tui_jobj_get(&o, a->key); /* a key may repeat */
         if (tui_jobj_int(&o, a->key, -1000000, 1000000, &x))
-            CHECK(a->type == TUI_JNUM && x >= -1000000 && x <= 1000000 && (double)x == a->num);
+            CHECK(first->type == TUI_JNUM && x >= -1000000 && x <= 1000000 && (double)x == first->num);
     }
     tui_jobj_free(&back);
     tui_jobj_free(&o);
