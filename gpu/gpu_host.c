@@ -192,8 +192,8 @@ gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int
 
     /* Warm-up; it also sizes reps so that a pass over tiny arrays lasts >= 20 ms. */
     double dt = run_pass(&j, w);
-    j.reps = dt > 0 && dt < 0.02 ? (int)(0.02 / dt) + 1 : 1;
-    if (j.reps > 100000) j.reps = 100000;
+    double reps = dt > 0 && dt < 0.02 ? 0.02 / dt + 1 : 1; /* in double: a tiny dt overflows int */
+    j.reps = reps < 100000 ? (int)reps : 100000;
     gpu_status st = GPU_OK;
     for (int i = 0; i < trials; i++) {
         if (cancel && *cancel) {

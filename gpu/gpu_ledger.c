@@ -4,6 +4,8 @@
  * statistics. Parts without a source are never guessed: their bytes land in "unaccounted". */
 #include "gpu_ledger.h"
 
+#include "gpu_json.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -246,16 +248,10 @@ size_t gpu_ledger_text(const struct gpu_ledger *l, bool zh, char *buf, size_t n)
     return b.len;
 }
 
-static void jstr(struct sb *b, const char *s)
-{
-    put(b, "\"");
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') put(b, "\\%c", *p);
-        else if (*p < 0x20) put(b, "\\u%04x", *p);
-        else put(b, "%c", *p);
-    }
-    put(b, "\"");
-}
+static void put_json(void *ud, const char *p, size_t n) { put(ud, "%.*s", (int)n, p); }
+
+/* names from the driver and other processes: valid UTF-8 JSON whatever they hold */
+static void jstr(struct sb *b, const char *s) { gpu_json_str(s, put_json, b); }
 
 size_t gpu_ledger_json(const struct gpu_ledger *l, char *buf, size_t n)
 {

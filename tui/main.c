@@ -214,8 +214,9 @@ static int cmd_info(struct gpu_dev *dev, const char *fallback, bool json)
     bool have_mem = gpu_mem_info(dev, &fr, &tot) == GPU_OK;
     double pcie = gpu_pcie_bytes_per_s(i->pcie_gen, i->pcie_width);
     if (json) {
-        printf("{\"backend\":\"%s\",\"simulated\":%s,\"name\":", i->backend,
-               i->simulated ? "true" : "false");
+        printf("{\"backend\":");
+        tui_json_str(stdout, i->backend);
+        printf(",\"simulated\":%s,\"name\":", i->simulated ? "true" : "false");
         tui_json_str(stdout, i->name);
         printf(",\"profile\":"), tui_json_str(stdout, i->profile);
         printf(",\"memory_type\":"), tui_json_str(stdout, i->memory_type);
@@ -391,7 +392,9 @@ static int cmd_run(struct lt_runtime *rt, const char *dir, const char *what, boo
             if (json) {
                 printf("{\"type\":\"exercise\",\"id\":");
                 tui_json_str(stdout, x.id);
-                printf(",\"kind\":\"%s\",\"prompt\":", x.kind);
+                printf(",\"kind\":");
+                tui_json_str(stdout, x.kind);
+                printf(",\"prompt\":");
                 tui_json_str(stdout, x.prompt);
                 printf("}\n");
                 break;

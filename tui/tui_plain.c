@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "gpu_json.h"
 #include "tui_jsonl.h"
 #include "tui_wrap.h"
 
@@ -40,23 +41,9 @@ static bool controls(unsigned cp)
            (cp >= 0x2066 && cp <= 0x2069);
 }
 
-void tui_json_str(FILE *f, const char *s)
-{
-    size_t n = s ? strlen(s) : 0;
-    fputc('"', f);
-    for (size_t i = 0; i < n;) {
-        unsigned cp;
-        int k = tui_utf8_decode(s + i, n - i, &cp);
-        if (cp == 0xfffd && k == 1) fputs("\\ufffd", f); /* not UTF-8: JSON must be */
-        else if (cp == '"' || cp == '\\') fprintf(f, "\\%c", (char)cp);
-        else if (cp == '\n') fputs("\\n", f);
-        else if (cp == '\t') fputs("\\t", f);
-        else if (controls(cp) || cp == 0x2028 || cp == 0x2029) fprintf(f, "\\u%04x", cp);
-        else fwrite(s + i, 1, (size_t)k, f);
-        i += (size_t)k;
-    }
-    fputc('"', f);
-}
+static void emit_json(void *ud, const char *p, size_t n) { fwrite(p, 1, n, ud); }
+
+void tui_json_str(FILE *f, const char *s) { gpu_json_str(s, emit_json, f); }
 
 /* A UTF-8 sequence that is valid so far but cut by the end of the buffer. */
 static bool cut_sequence(const unsigned char *p, size_t m)
