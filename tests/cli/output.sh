@@ -54,7 +54,7 @@ safe() {
     if grep -q "$(printf '\342\200\256')\|$(printf '\302\205')\|$(printf '\r')\|$(printf '\177')\|$(printf '\a')" "$file"; then
         fail "$what: raw control: $(cat -v "$file" | head -5)"
     fi
-    python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$file" || fail "$what: not UTF-8"
+    iconv -f UTF-8 -t UTF-8 "$file" >/dev/null 2>&1 || fail "$what: not UTF-8"
 }
 $app list >"$t/o" 2>&1; safe list "$t/o"
 grep -qF 'Title\x1b]0;TITLE-HIJACK\x07\u202eevil' "$t/o" || fail "list: not shown escaped: $(cat "$t/o")"
@@ -72,15 +72,18 @@ $app progress >"$t/o" 2>&1; safe progress "$t/o"
 grep -qF 'last answer: \x1b]0;ANSWER\x07\u202e' "$t/o" || fail "progress: $(cat -v "$t/o")"
 
 # JSON: every line parses, and is valid UTF-8 even for invalid input bytes
+n=0
 for cmd in "run 9.1 --json" "list --json" "results $t/rec.jsonl --json" "eval $t/s.lua --json"; do
-    $app $cmd >"$t/o" 2>/dev/null
-    python3 -c '
-import json, sys
-for line in open(sys.argv[1], "rb").read().decode("utf-8").splitlines():
-    json.loads(line)
-' "$t/o" || fail "$cmd: not UTF-8 JSON lines: $(cat -v "$t/o" | head -5)"
-    safe "$cmd" "$t/o"
+    n=$((n + 1))
+    $app $cmd >"$t/j$n" 2>/dev/null
+    safe "$cmd" "$t/j$n"
 done
+python3 -c '
+import json, sys
+for name in sys.argv[1:]:
+    for line in open(name, "rb").read().decode("utf-8").splitlines():
+        json.loads(line)
+' "$t/j1" "$t/j2" "$t/j3" "$t/j4" || fail "--json: not UTF-8 JSON lines: $(cat -v "$t"/j? | head -5)"
 
 # CSV: formulas neutralised, numbers left alone
 $app results "$t/rec.jsonl" --csv >"$t/o" || fail "csv exit"
