@@ -287,8 +287,8 @@ struct gpu_level {
 };
 /* Plateaus of a latency ladder (points sorted by size, x2 apart): runs of >= 2 points between
  * jumps of more than 40 %, each reported by its median, and named by where the run ends against
- * the cache sizes `lv` (smallest first): within a level's size it is that level, beyond the last
- * it is DRAM. Two runs in one level are its near and far part ("L2 near", "L2 far"); a second
+ * the cache sizes `lv` (smallest first): within a level's size it is that level (or one x2 step
+ * past it, when the run's geometric middle is inside), beyond the last it is DRAM. Two runs in one level are its near and far part ("L2 near", "L2 far"); a second
  * run past the last cache is a TLB step ("DRAM+TLB"), not a cache. Without sizes (nlv = 0) the
  * runs are only numbered ("level 1", ...). Returns how many were found. */
 struct gpu_plateau {

@@ -1,6 +1,7 @@
 /* gpu_plateau.c - finds the plateaus of a latency ladder (ns per load against working-set size)
  * from the measurement alone, then names each by where it ends against the machine's cache
- * sizes: a run that ends within L1 is L1, within L2 is L2, past the last cache is DRAM. Named by
+ * sizes: a run that ends within L1 is L1, within L2 is L2, past the last cache is DRAM (one
+ * ladder step of slack, see level_of). Named by
  * size, not by order: a GPU whose L2 shows a near and a far step has no L3, and a host whose
  * latency rises again past the last-level cache has met its TLB's reach, not another cache.
  *
@@ -9,23 +10,29 @@
  * a run between jumps, reported by its median, not a run of equal values. */
 #include "gpu.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #define STEP 1.40
 
-/* The level a run ending at `end` bytes belongs to: index into lv, or nlv for beyond them all. */
-static int level_of(uint64_t end, const struct gpu_level *lv, int nlv)
+/* The level a run belongs to: the first that holds where it ends; index into lv, or nlv for
+ * beyond them all. A random chase still hits a cache often at the first size past it, so a run
+ * may end one ladder step (x2) past its level when most of it, its geometric middle, is inside. */
+static int level_of(const struct gpu_plateau *p, const struct gpu_level *lv, int nlv)
 {
+    const double mid = sqrt((double)p->from_bytes * (double)p->to_bytes);
     int i = 0;
-    while (i < nlv && end > lv[i].bytes) i++;
+    while (i < nlv && p->to_bytes > lv[i].bytes &&
+           !(p->to_bytes <= 2 * lv[i].bytes && mid <= (double)lv[i].bytes))
+        i++;
     return i;
 }
 
 static void name_runs(struct gpu_plateau *out, int np, const struct gpu_level *lv, int nlv)
 {
     int lvl[64];
-    for (int k = 0; k < np; k++) lvl[k] = nlv ? level_of(out[k].to_bytes, lv, nlv) : k;
+    for (int k = 0; k < np; k++) lvl[k] = nlv ? level_of(&out[k], lv, nlv) : k;
     for (int k = 0; k < np; k++) {
         int first = k, last = k; /* the runs that share this one's level */
         while (first > 0 && lvl[first - 1] == lvl[k]) first--;

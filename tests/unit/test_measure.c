@@ -222,6 +222,21 @@ static void test_plateau_names(void **s)
     assert_string_equal(p[1].label, "L3");
     assert_string_equal(p[2].label, "DRAM");
     assert_string_equal(p[3].label, "DRAM+TLB");
+    /* a gradual step: the run that is mostly L2 still ends one x2 step past it (the simulator's
+     * H200 ladder: 64 MiB is 1.3x its 50 MiB L2 and still mostly hits): L2, not DRAM */
+    struct gpu_profile prof;
+    char err[256];
+    assert_int_equal(gpu_profile_load(".", "h200", &prof, err, sizeof err), GPU_OK);
+    uint64_t lb[19];
+    double lns[19];
+    for (int i = 0; i < 19; i++) lb[i] = 4096ull << i, lns[i] = gpu_sim_latency_ns(&prof, lb[i]);
+    const struct gpu_level h200[] = {{"L1", 256 << 10}, {"L2", 50 << 20}};
+    n = gpu_plateaus(lb, lns, 19, h200, 2, p, 8);
+    assert_int_equal(n, 3);
+    assert_string_equal(p[0].label, "L1");
+    assert_string_equal(p[1].label, "L2");
+    assert_true(p[1].to_bytes > (50u << 20)); /* the slack was needed */
+    assert_string_equal(p[2].label, "DRAM");
     /* a device whose L1 size is unknown gives no sizes at all (an L1 run would pass for L2) */
     struct gpu_info in = {.l2_bytes = 50 << 20};
     struct gpu_level lv[2];
