@@ -37,10 +37,13 @@ static void build(struct tui_app *a, int width)
         para(a, buf, TS_DIM, "  ", width, -1);
     }
     if (a->has_offer && !a->offered) { /* the classroom demo comes before the simulator */
+        char date[32];
+        snprintf(date, sizeof date, "%.16s", a->offer.date); /* "2026-12-05T14:05" */
+        if (strlen(date) > 10 && date[10] == 'T') date[10] = ' ';
         snprintf(buf, sizeof buf,
-                 TUI_TR(a, "r: replay %s measurements (%s); otherwise lessons run on the simulator",
-                        "r：回放 %s 的测量记录（%s）；否则课程在模拟器上运行"),
-                 a->offer.machine, a->offer.label);
+                 TUI_TR(a, "r: replay the measurements of %s, recorded %s (otherwise lessons run on the simulator)",
+                        "r：回放 %s 的测量记录，记录于 %s（否则课程在模拟器上运行）"),
+                 a->offer.machine, date);
         para(a, buf, TS_H2, "", width, -1);
     } else if (a->offered) {
         snprintf(buf, sizeof buf, "%s",
