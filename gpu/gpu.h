@@ -298,7 +298,8 @@ struct gpu_plateau {
 };
 int gpu_plateaus(const uint64_t *bytes, const double *ns, int n, const struct gpu_level *lv,
                  int nlv, struct gpu_plateau *out, int max);
-/* The host's data caches (L1d, L2, L3 ...) from sysfs, else from sysconf (cpuid); how many. */
+/* The host's data caches (L1d, L2, L3 ...) from sysfs, smallest first; how many (0: unknown, with
+ * *source "unknown"). */
 int gpu_host_caches(struct gpu_level *out, int max, const char **source);
 /* The device's: L1 (per SM) and L2 when known. */
 int gpu_dev_caches(const struct gpu_info *i, struct gpu_level *out, int max);

@@ -76,12 +76,6 @@ void gpu_host_info(struct gpu_host_info *h)
     }
 }
 
-static uint64_t sc_size(int name)
-{
-    long v = sysconf(name);
-    return v > 0 ? (uint64_t)v : 0;
-}
-
 int gpu_host_caches(struct gpu_level *out, int max, const char **source)
 {
     char path[128], line[64];
@@ -105,18 +99,9 @@ int gpu_host_caches(struct gpu_level *out, int max, const char **source)
         snprintf(out[j].name, sizeof out[j].name, "L%d", lvl);
         k++;
     }
-    if (k) return k;
-    /* No sysfs cache folder (some VMs): glibc's answer from cpuid, which a hypervisor may fake */
-    *source = "sysconf (cpuid)";
-    static const int names[] = {_SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE,
-                                _SC_LEVEL3_CACHE_SIZE, _SC_LEVEL4_CACHE_SIZE};
-    for (int i = 0; i < 4 && k < max; i++) {
-        uint64_t size = sc_size(names[i]);
-        if (!size || (k && size <= out[k - 1].bytes)) continue;
-        out[k] = (struct gpu_level){{0}, size};
-        snprintf(out[k].name, sizeof out[k].name, "L%d", i + 1);
-        k++;
-    }
+    /* No sysfs cache folder (some VMs): unknown. glibc's sysconf would answer from cpuid, which a
+     * hypervisor may fake (one VM here reports a 508 MiB L3): a wrong size names a DRAM plateau
+     * "L3", which is worse than naming none. */
     if (!k) *source = "unknown";
     return k;
 }
