@@ -50,7 +50,7 @@ struct gpu_info {
     char memory_type[32];  /* "GDDR6X", "HBM3e", ... ("" when unknown) */
     char profile[32];      /* simulator profile id ("" for real devices) */
     char source[256];      /* where the published figures come from (simulator) */
-    char driver[64];       /* driver/runtime version text */
+    char driver[128];      /* driver/runtime version text */
     bool simulated;
     uint64_t total_bytes;
     int bus_width_bits;    /* 0 = unknown */

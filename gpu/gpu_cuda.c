@@ -87,7 +87,8 @@ static bool cu_sticky(cudaError_t e)
     case cudaErrorECCUncorrectable:
     case cudaErrorNvlinkUncorrectable:
     case cudaErrorExternalDevice:
-    case cudaErrorMpsClientTerminated:
+    case cudaErrorMpsRpcFailure:       /* the link to the MPS server is gone */
+    case cudaErrorMpsClientTerminated: /* the MPS server terminated this client */
 #if CUDART_VERSION >= 12080
     case cudaErrorContained:
     case cudaErrorTensorMemoryLeak:
@@ -405,11 +406,15 @@ static gpu_status cu_fill_info(struct cu_dev *d)
     (void)cudaGetLastError();
     cu_kernel_module(km, sizeof km);
     char text[160];
+    /* A driver older than the runtime still runs this build's native code, but cannot compile
+     * its PTX for a GPU newer than the build: said here, before a kernel fails to load. */
+    const char *older = dv > 0 && rv > 0 && dv < rv ? ", driver older than runtime" : "";
     if (*km)
-        snprintf(text, sizeof text, "driver %s / runtime %s (kernel module %s)", dvs, rvs, km);
+        snprintf(text, sizeof text, "driver %s / runtime %s (kernel module %s%s)", dvs, rvs, km,
+                 older);
     else
-        snprintf(text, sizeof text, "driver %s / runtime %s", dvs, rvs);
-    snprintf(in->driver, sizeof in->driver, "%.63s", text);
+        snprintf(text, sizeof text, "driver %s / runtime %s%s", dvs, rvs, *older ? " (driver older than runtime)" : "");
+    snprintf(in->driver, sizeof in->driver, "%.127s", text);
     return GPU_OK;
 }
 

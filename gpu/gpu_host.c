@@ -335,7 +335,7 @@ gpu_status gpu_host_latency(uint64_t bytes, struct gpu_result *r, gpu_cancel_fla
 {
     double t[GPU_MAX_SAMPLES];
     const int trials = 5;
-    *r = (struct gpu_result){.bytes = bytes};
+    *r = (struct gpu_result){.bytes = bytes, .numa_node = -1};
     if (bytes < 4096 || bytes / LINE > UINT32_MAX) return GPU_ERR_ARG;
     size_t lines = bytes / LINE;
     char *mem = (char *)alloc_array(lines * LINE);

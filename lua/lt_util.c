@@ -112,8 +112,10 @@ void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backen
     if (r->ticks > 0) setnum(L, "ticks", r->ticks);
     lua_pushboolean(L, r->simulated);
     lua_setfield(L, -2, "simulated");
-    lua_pushboolean(L, r->validated);
-    lua_setfield(L, -2, "validated");
+    if (r->ns_per_load <= 0) { /* bandwidth: the data was (or was not) checked afterwards */
+        lua_pushboolean(L, r->validated);
+        lua_setfield(L, -2, "validated");
+    }
     if (r->dot != 0) setnum(L, "dot", r->dot);
     if (r->numa_node >= 0) {
         lua_pushinteger(L, r->numa_node);

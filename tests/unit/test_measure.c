@@ -196,6 +196,8 @@ static void test_latency_per_sm(void **s)
     for (int i = 0; i < r.nsm; i++) assert_int_equal(r.sm[i], -1); /* the model has no SMs */
     assert_true(r.cycles_per_load == 0); /* nor a clock: unknown, not made up */
     gpu_close(dev);
+    /* every warning a result can carry has its sentence */
+    for (unsigned bit = 1; bit <= GPU_WARN_LAST; bit <<= 1) assert_true(strlen(gpu_warn_str(bit)) > 10);
 }
 
 static void test_plateau_names(void **s)
