@@ -48,11 +48,12 @@ LT_LUA  := lua/units.lua $(filter-out lua/units.lua,$(sort $(wildcard lua/*.lua)
 
 # The toolkit must also compile: nvcc may reject this host compiler, or be half installed.
 # Native code for every architecture we build for that this nvcc knows (older toolkits build
-# fewer), PTX of the newest for GPUs that come later (the driver compiles it at load).
+# fewer; without --list-gpu-code, what CUDA 12.0 has), PTX of the newest for GPUs that come
+# later (the driver compiles it at load).
 CU_WANT := 75 80 86 89 90 100 120
 ifneq ($(NVCC),)
 CU_KNOWN := $(shell $(NVCC) --list-gpu-code 2>/dev/null | sed -n 's/^sm_//p')
-CU_ARCHS := $(if $(CU_KNOWN),$(filter $(CU_KNOWN),$(CU_WANT)),75 80 86 90)
+CU_ARCHS := $(if $(CU_KNOWN),$(filter $(CU_KNOWN),$(CU_WANT)),75 80 86 89 90)
 CU_PROBE := $(shell sh gpu/cuda_probe.sh $(BUILD)/.cuda-probe $(NVCC) '$(firstword $(CU_ARCHS))' $(CC) $(CUDA_HOME)/include)
 ifneq ($(CU_PROBE),ok)
 $(warning $(NVCC) cannot build the CUDA backend ($(CU_PROBE)): building without the CUDA backend)
