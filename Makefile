@@ -4,6 +4,8 @@
 #   make test       everything that runs on a CPU-only machine (also under ASan+UBSan, and a
 #                   short fuzz pass); ends with "N passed, M failed"
 #   make test-gpu   checks that need a real GPU (skipped with a message without one)
+#   make gpu-report on a GPU machine: build, test-gpu, the GPU benchmarks and every lesson
+#                   recorded, into one summary ($OUT or build/gpu-report/); says so without one
 #   make bench      benchmarks: ratios against references measured in the same run
 #   make asan       the unit and Lua tests under AddressSanitizer + UBSan
 #   make valgrind   unit tests, Lua tests and every lesson under valgrind memcheck (slow)
@@ -44,17 +46,34 @@ TUI_SRC := $(filter-out tui/main.c,$(wildcard tui/*.c))
 # units first: the other support modules require it while they load
 LT_LUA  := lua/units.lua $(filter-out lua/units.lua,$(sort $(wildcard lua/*.lua)))
 
+# The toolkit must also compile: nvcc may reject this host compiler, or be half installed.
+# Native code for every architecture we build for that this nvcc knows (older toolkits build
+# fewer; without --list-gpu-code, what CUDA 12.0 has), PTX of the newest for GPUs that come
+# later (the driver compiles it at load).
+CU_WANT := 75 80 86 89 90 100 120
+ifneq ($(NVCC),)
+CU_KNOWN := $(shell $(NVCC) --list-gpu-code 2>/dev/null | sed -n 's/^sm_//p')
+CU_ARCHS := $(if $(CU_KNOWN),$(filter $(CU_KNOWN),$(CU_WANT)),75 80 86 89 90)
+CU_PROBE := $(shell sh gpu/cuda_probe.sh $(BUILD)/.cuda-probe $(NVCC) '$(firstword $(CU_ARCHS))' $(CC) $(CUDA_HOME)/include)
+ifneq ($(CU_PROBE),ok)
+$(warning $(NVCC) cannot build the CUDA backend ($(CU_PROBE)): building without the CUDA backend)
+NVCC :=
+endif
+endif
+
 ifneq ($(NVCC),)
 override CFLAGS += -DGPU_HAVE_CUDA=1
 GPU_SRC += gpu/gpu_cuda.c
 CU_SRC  := $(wildcard gpu/*.cu)
 CU_OBJ  := $(CU_SRC:%.cu=$(BUILD)/%.o)
+CU_PTX  := $(lastword $(CU_ARCHS))
 NVFLAGS := -O3 -std=c++17 -Xcompiler -Wall,-Werror \
-           -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \
-           -gencode arch=compute_86,code=sm_86 -gencode arch=compute_89,code=sm_89 \
-           -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
+           $(foreach a,$(CU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+           -gencode arch=compute_$(CU_PTX),code=compute_$(CU_PTX)
 LDLIBS  += $(CUDA_HOME)/lib64/libcudart_static.a -ldl -lrt -lstdc++
-$(BUILD)/gpu/gpu_cuda.o: override CFLAGS += -I$(CUDA_HOME)/include
+empty :=
+$(BUILD)/gpu/gpu_cuda.o: override CFLAGS += -I$(CUDA_HOME)/include \
+    -DGPU_CUDA_ARCHS='"$(subst $(empty) $(empty),/,$(CU_ARCHS))"'
 endif
 
 OBJ     := $(GPU_SRC:%.c=$(BUILD)/%.o) $(LT_SRC:%.c=$(BUILD)/%.o) $(TUI_SRC:%.c=$(BUILD)/%.o) \
@@ -68,7 +87,7 @@ STAMP   := $(BUILD)/.config
 CONFIG  := $(CC) $(CFLAGS) $(NVCC) $(LDLIBS)
 $(shell mkdir -p $(BUILD); echo '$(CONFIG)' | cmp -s - $(STAMP) || echo '$(CONFIG)' > $(STAMP))
 
-.PHONY: all deps test-deps run test test-gpu bench asan valgrind install clean fuzz check
+.PHONY: all deps test-deps run test test-gpu gpu-tests gpu-report bench asan valgrind install clean fuzz check
 
 all: deps
 	@$(MAKE) --no-print-directory $(BIN)
@@ -90,7 +109,7 @@ $(BUILD)/%.o: %.c $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/%.o: %.cu gpu/gpu_kernels.h $(STAMP)
+$(BUILD)/%.o: %.cu gpu/gpu_kernels.h gpu/gpu_pattern.h $(STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c -o $@ $<
 
@@ -124,8 +143,23 @@ test: test-deps
 	else echo "fuzz targets not built: clang has no libFuzzer (-fsanitize=fuzzer)"; fi
 	@sh tests/run.sh $(BUILD) --asan $(ASAN_DIR) --fuzz $(FUZZ_DIR)
 
-test-gpu: all
-	@sh tests/gpu/run.sh $(BIN)
+# The GPU checks' own programs: no device code of their own (the kernels come from
+# gpu_kernels.o), so one host compile each.
+GPU_TESTS := $(if $(NVCC),$(BUILD)/tests/gpu_copy_offsets $(BUILD)/tests/ref_bandwidth)
+gpu-tests: $(GPU_TESTS)
+$(BUILD)/tests/gpu_copy_offsets: tests/gpu/copy_offsets.cu $(CU_OBJ) gpu/gpu_kernels.h gpu/gpu_pattern.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -std=c++17 -Xcompiler -Wall,-Werror -Igpu -o $@ $< $(CU_OBJ)
+$(BUILD)/tests/ref_bandwidth: tests/gpu/ref_bandwidth.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -std=c++17 -Xcompiler -Wall,-Werror -o $@ $<
+
+test-gpu: all gpu-tests
+	@sh tests/gpu/run.sh $(BUILD)
+
+# One command on a GPU machine: every GPU figure and check, one summary (docs/benchmarks.md).
+gpu-report:
+	@sh tests/gpu/report.sh $(BUILD)
 
 bench: all
 	@$(MAKE) --no-print-directory $(BUILD)/tests/bench_host $(BUILD)/tests/bench_alloc

@@ -20,7 +20,8 @@
     X(GPU_ERR_DRIVER, "driver error")                                                              \
     X(GPU_ERR_STICKY, "device is in a failed state (sticky error)")                                \
     X(GPU_ERR_CANCELLED, "cancelled")                                                              \
-    X(GPU_ERR_PROFILE, "bad or unknown GPU profile")
+    X(GPU_ERR_PROFILE, "bad or unknown GPU profile")                                               \
+    X(GPU_ERR_VALIDATION, "validation failed: the data after the run is not what it should be")
 
 #define GPU_X_ENUM(name, msg) name,
 typedef enum { GPU_STATUS_LIST(GPU_X_ENUM) GPU_STATUS_COUNT } gpu_status;
@@ -49,7 +50,7 @@ struct gpu_info {
     char memory_type[32];  /* "GDDR6X", "HBM3e", ... ("" when unknown) */
     char profile[32];      /* simulator profile id ("" for real devices) */
     char source[256];      /* where the published figures come from (simulator) */
-    char driver[64];       /* driver/runtime version text */
+    char driver[128];      /* driver/runtime version text */
     bool simulated;
     uint64_t total_bytes;
     int bus_width_bits;    /* 0 = unknown */
@@ -60,6 +61,15 @@ struct gpu_info {
     int sm_count;                 /* 0 = unknown */
     int cc_major, cc_minor;       /* compute capability; 0 = unknown */
     int pcie_gen, pcie_width;     /* 0 = unknown */
+    int device;                   /* the ordinal opened (--device N) */
+    uint64_t l1_bytes;            /* per-SM L1 + shared memory capacity; 0 = unknown */
+    /* A MIG slice: memory is the slice's, but the bus, clock, peak and published figure
+     * describe the whole GPU, and NVML's process lists are per instance only when the instance
+     * was identified (mig_instance >= 0). */
+    bool mig;
+    int mig_instance;             /* NVML GPU instance id; -1 = not MIG or not identified */
+    int numa_node;                /* the host NUMA node the GPU hangs off; -1 = unknown */
+    char published_profile[32];   /* the simulator profile the published figure came from */
 };
 
 /* Theoretical peak in bytes/s from what cudaDevAttrMemoryClockRate and the bus width report:
@@ -72,7 +82,7 @@ struct gpu_config {
     uint64_t seed;        /* simulator noise seed */
     bool deterministic;   /* simulator: no noise at all */
     double cap_fraction;  /* experiments take at most this share of free memory (default 0.9) */
-    int device;           /* CUDA device ordinal (after CUDA_VISIBLE_DEVICES) */
+    int device;           /* device ordinal (after CUDA_VISIBLE_DEVICES); the simulator has 0 */
     int fail_alloc;       /* fault injection: the Nth device/host allocation fails (0 = never) */
 };
 
@@ -94,6 +104,29 @@ struct gpu_dev {
     uint64_t context_bytes;
     bool has_context_bytes;
     char pci_bus_id[32];  /* "0000:65:00.0" (NVML finds the device by it); "" when unknown */
+    unsigned op_warn;     /* GPU_WARN_* bits a backend raised during the last timed call */
+};
+
+/* What a buffer should hold: an index-derived byte pattern (gpu_pattern_byte) or one double
+ * repeated. The check of doubles is relative, within `tol` (BabelStream: 100 x epsilon). */
+struct gpu_content {
+    enum { GPU_CONTENT_PATTERN, GPU_CONTENT_F64 } kind;
+    uint64_t seed;
+    double value, tol;
+};
+struct gpu_mismatch {
+    uint64_t count;  /* bytes (pattern) or doubles (F64) that differ */
+    uint64_t first;  /* offset of the first, in the same unit */
+};
+
+/* One latency chase request and its answer (gpu_bench_latency fills it). */
+#define GPU_MAX_CHASES 8
+struct gpu_chase {
+    uint64_t bytes, steps;
+    int n;                       /* chases, each from another SM (1..GPU_MAX_CHASES) */
+    double ns[GPU_MAX_CHASES];   /* out: ns per dependent load */
+    double cycles[GPU_MAX_CHASES]; /* out: SM clock cycles per load; 0 = unknown */
+    int sm[GPU_MAX_CHASES];      /* out: the SM that chased; -1 = unknown */
 };
 
 /* The backend table (the nvtop `struct gpu_vendor` pattern). Every function returns a status and
@@ -113,12 +146,23 @@ struct gpu_backend {
     /* Time `reps` back-to-back copies of `bytes`; *seconds = elapsed / reps. */
     gpu_status (*copy)(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method method, void *dst,
                        const void *src, uint64_t bytes, int reps, double *seconds);
-    /* Dependent loads over a working set of `bytes` (a random cyclic permutation): ns per load. */
-    gpu_status (*latency)(struct gpu_dev *dev, uint64_t bytes, uint64_t steps, double *ns);
-    /* A STREAM kernel (kind: GPU_HOST_COPY..GPU_HOST_TRIAD) over device arrays of `bytes` of
-     * doubles each, `reps` times back to back; *seconds = elapsed / reps. */
+    /* Dependent loads over a working set of c->bytes (a random cyclic permutation of stored
+     * addresses): one array, then c->n chases of c->steps loads, each from a different SM. */
+    gpu_status (*latency)(struct gpu_dev *dev, struct gpu_chase *c);
+    /* A STREAM kernel (kind: GPU_HOST_COPY..GPU_HOST_DOT) over device arrays of `bytes` of
+     * doubles each, `reps` times back to back; *seconds = elapsed / reps; *dot = the last dot
+     * product (GPU_HOST_DOT only). */
     gpu_status (*stream)(struct gpu_dev *dev, int kind, void *a, void *b, void *c, uint64_t bytes,
-                         int reps, double *seconds);
+                         int reps, double *seconds, double *dot);
+    /* Validation, as nvbandwidth and BabelStream do it: give a buffer known content before the
+     * timed trials, count what differs from the expected content after them. `host`: ptr is a
+     * host buffer (H2D source, D2H destination). */
+    gpu_status (*fill)(struct gpu_dev *dev, void *ptr, uint64_t bytes, bool host,
+                       const struct gpu_content *want);
+    gpu_status (*check)(struct gpu_dev *dev, const void *ptr, uint64_t bytes, bool host,
+                        const struct gpu_content *want, struct gpu_mismatch *m);
+    /* Whether other processes hold memory on this device now (NVML on cuda). */
+    bool (*shared)(struct gpu_dev *dev);
 };
 
 /* ---- registry (gpu_registry.c) ---------------------------------------------------------- */
@@ -160,7 +204,15 @@ struct gpu_result {
     double ns_per_load;    /* latency experiments only */
     double ticks;          /* best / timer resolution */
     bool simulated;
+    bool validated;        /* the data was checked after the trials and was right */
     unsigned warn;         /* GPU_WARN_* bits */
+    double dot;            /* dot kernels: the product computed (checked in closed form) */
+    int numa_node;         /* H2D/D2H: the host node the buffers were placed on; -1 unknown */
+    /* latency on a device: one sample per SM; best/median/worst are min/median/max across SMs */
+    double cycles_per_load; /* at the best SM; 0 = unknown */
+    double sm_clock_mhz;    /* cycles / ns during that chase; 0 = unknown */
+    int nsm;
+    int sm[GPU_MAX_CHASES];
 };
 
 enum {
@@ -170,6 +222,9 @@ enum {
     GPU_WARN_SHARED_GPU = 1u << 3,   /* other processes on the GPU */
     GPU_WARN_CLAMPED = 1u << 4,      /* size reduced to fit the memory cap */
     GPU_WARN_THREADS = 1u << 5,      /* a host STREAM kernel ran on fewer threads than CPUs */
+    GPU_WARN_HOLD_TIMEOUT = 1u << 6, /* the stream hold ended before the batch was queued */
+    GPU_WARN_MIG = 1u << 7,          /* a MIG slice: peak figures are the whole GPU's */
+    GPU_WARN_LAST = GPU_WARN_MIG,
 };
 const char *gpu_warn_str(unsigned bit);
 
@@ -198,13 +253,14 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
 gpu_status gpu_bench_latency(struct gpu_dev *dev, uint64_t bytes, struct gpu_result *r,
                              gpu_cancel_flag *cancel);
 /* STREAM on the device: three arrays of `bytes` each; counted as STREAM counts (copy/scale 2n,
- * add/triad 3n bytes per pass). */
+ * add/triad 3n, dot 2n bytes per pass). Arrays start at GPU_STREAM_A/B/C and every array is
+ * checked in closed form after the trials (GPU_ERR_VALIDATION when wrong). */
 gpu_status gpu_bench_stream(struct gpu_dev *dev, int kind, uint64_t bytes, int trials,
                             struct gpu_result *r, gpu_cancel_flag *cancel);
 
 /* Host experiments: real on every backend. */
 enum gpu_host_kind { GPU_HOST_MEMCPY, GPU_HOST_LOOP, GPU_HOST_COPY, GPU_HOST_SCALE,
-                     GPU_HOST_ADD, GPU_HOST_TRIAD };
+                     GPU_HOST_ADD, GPU_HOST_TRIAD, GPU_HOST_DOT };
 struct gpu_host_info {
     char cpu[128];
     int threads;           /* online logical CPUs */
@@ -213,25 +269,60 @@ struct gpu_host_info {
     uint64_t page_bytes;
 };
 void gpu_host_info(struct gpu_host_info *h);
-/* `bytes` is the size of one array. STREAM byte counts per element: copy/scale 16, add/triad 24
- * (8-byte doubles); memcpy/loop count n read + n written. */
+/* `bytes` is the size of one array. STREAM byte counts per element: copy/scale/dot 16,
+ * add/triad 24 (8-byte doubles); memcpy/loop count n read + n written. Every result is checked
+ * after the trials (memcpy/loop against the source pattern, STREAM in closed form). */
 gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int trials,
                           struct gpu_result *r, gpu_cancel_flag *cancel);
-/* Host kind names ("memcpy", "loop", "copy", "scale", "add", "triad") and back; -1 if unknown. */
+/* Host kind names ("memcpy", "loop", "copy", "scale", "add", "triad", "dot") and back; -1 if
+ * unknown. */
 const char *gpu_host_kind_name(enum gpu_host_kind k);
 int gpu_host_kind_parse(const char *name);
 gpu_status gpu_host_latency(uint64_t bytes, struct gpu_result *r, gpu_cancel_flag *cancel);
 
+/* A cache level by size: {"L1", 48 KiB}. */
+struct gpu_level {
+    char name[8];
+    uint64_t bytes;
+};
 /* Plateaus of a latency ladder (points sorted by size, x2 apart): runs of >= 2 points between
- * jumps of more than 40 %, each reported by its median. Labelled L1, L2, ... in order; the last is
- * DRAM when dram_last (the ladder went far past the caches). Returns how many were found. */
+ * jumps of more than 40 %, each reported by its median, and named by where the run ends against
+ * the cache sizes `lv` (smallest first): within a level's size it is that level (or one x2 step
+ * past it, when the run's geometric middle is inside), beyond the last it is DRAM. Two runs in one level are its near and far part ("L2 near", "L2 far"); a second
+ * run past the last cache is a TLB step ("DRAM+TLB"), not a cache. Without sizes (nlv = 0) the
+ * runs are only numbered ("level 1", ...). Returns how many were found. */
 struct gpu_plateau {
     uint64_t from_bytes, to_bytes;
     double ns;
-    char label[8];
+    char label[16];
 };
-int gpu_plateaus(const uint64_t *bytes, const double *ns, int n, bool dram_last,
-                 struct gpu_plateau *out, int max);
+int gpu_plateaus(const uint64_t *bytes, const double *ns, int n, const struct gpu_level *lv,
+                 int nlv, struct gpu_plateau *out, int max);
+/* The host's data caches (L1d, L2, L3 ...) from sysfs, smallest first; how many (0: unknown, with
+ * *source "unknown"). */
+int gpu_host_caches(struct gpu_level *out, int max, const char **source);
+/* The device's: L1 (per SM) and L2 when known. */
+int gpu_dev_caches(const struct gpu_info *i, struct gpu_level *out, int max);
+
+/* ---- validation (gpu_check.c) -------------------------------------------------------------- */
+/* STREAM's starting values (BabelStream's 0.1 and 0.2; c non-zero so that scale cannot pass by
+ * writing zeros) and scalar (McCalpin's). */
+#define GPU_STREAM_A 0.1
+#define GPU_STREAM_B 0.2
+#define GPU_STREAM_C 0.05
+#define GPU_STREAM_S 3.0
+/* What a, b, c hold after `kind` ran (any number of times) from the starting values; and the dot
+ * product of n elements. */
+void gpu_stream_expect(int kind, double abc[3]);
+double gpu_stream_dot_expect(uint64_t n);
+/* Host-memory versions of the backend's fill/check (the cuda backend uses them for host
+ * buffers, the host experiments for theirs). */
+void gpu_content_fill(void *p, uint64_t bytes, const struct gpu_content *want);
+void gpu_content_check(const void *p, uint64_t bytes, const struct gpu_content *want,
+                       struct gpu_mismatch *m);
+/* "4096 of 1048576 bytes differ (first at byte 0)" */
+void gpu_mismatch_str(const struct gpu_mismatch *m, const struct gpu_content *want,
+                      uint64_t bytes, char *buf, size_t n);
 
 /* Small deterministic RNG (xoshiro-style splitmix) shared by the simulator and the chase setup. */
 uint64_t gpu_rand(uint64_t *state);

@@ -1,11 +1,16 @@
-/* gpu_bench.c - backend-neutral device experiments: buffers within the cap, warm-up, timed
- * trials, statistics, and everything freed on every path (error and cancel included). */
+/* gpu_bench.c - backend-neutral device experiments: buffers within the cap, known content in,
+ * warm-up, timed trials, statistics, then the content checked (nvbandwidth and BabelStream do the
+ * same: a copy or kernel whose data is wrong is a failed run, never a number), and everything
+ * freed on every path (error and cancel included). */
 #include "gpu.h"
 
 #include <math.h>
 
+#include "gpu_numa.h"
+
 #define TARGET_TRIAL_S 0.02 /* aim each timed trial at ~20 ms of back-to-back copies */
 #define EVENT_RES_S 0.5e-6  /* cudaEventElapsedTime resolution (CUDA runtime API docs) */
+#define EPS 2.220446049250313e-16 /* DBL_EPSILON */
 
 static int auto_reps(double one_copy_s)
 {
@@ -37,6 +42,40 @@ static gpu_status check_copy_req(struct gpu_dev *dev, const struct gpu_copy_req 
     return GPU_OK;
 }
 
+static gpu_status fill(struct gpu_dev *dev, void *p, uint64_t bytes, bool host,
+                       const struct gpu_content *c)
+{
+    return dev->be->fill ? dev->be->fill(dev, p, bytes, host, c) : GPU_OK;
+}
+
+/* GPU_OK when p holds what it should; GPU_ERR_VALIDATION, saying what differs, when not. */
+static gpu_status validate(struct gpu_dev *dev, const void *p, uint64_t bytes, bool host,
+                           const struct gpu_content *want, const char *what, bool *checked)
+{
+    struct gpu_mismatch m;
+    if (!dev->be->check) return GPU_OK;
+    gpu_status st = dev->be->check(dev, p, bytes, host, want, &m);
+    if (st != GPU_OK) return st;
+    *checked = true;
+    if (!m.count) return GPU_OK;
+    char diff[160];
+    gpu_mismatch_str(&m, want, bytes, diff, sizeof diff);
+    gpu_set_why(dev, "validation failed: %s: %s; the figure is not reported", what, diff);
+    return GPU_ERR_VALIDATION;
+}
+
+/* What every device result carries besides its times: warnings the backend raised during the
+ * timed calls, other processes on the GPU, a MIG slice's whole-GPU peak. */
+static void finish(struct gpu_dev *dev, struct gpu_result *r, int reps)
+{
+    r->warn |= dev->op_warn;
+    if (dev->be->shared && dev->be->shared(dev)) r->warn |= GPU_WARN_SHARED_GPU;
+    if (dev->info.mig) r->warn |= GPU_WARN_MIG;
+    r->ticks = r->best_s * reps / EVENT_RES_S;
+    if (!r->simulated && r->ticks < 20) r->warn |= GPU_WARN_FEW_TICKS;
+    if (r->simulated) r->warn &= ~GPU_WARN_SPREAD; /* the model's noise is not a machine's */
+}
+
 gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, struct gpu_result *r,
                           gpu_cancel_flag *cancel)
 {
@@ -44,8 +83,9 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
     void *a = NULL, *b = NULL; /* a: device; b: device (D2D) or host */
     double t[GPU_MAX_SAMPLES], one = 0;
     int trials = q->trials ? q->trials : 10, reps = q->reps;
-    bool d2d = q->dir == GPU_D2D;
-    *r = (struct gpu_result){.bytes = q->bytes, .simulated = dev->info.simulated};
+    bool d2d = q->dir == GPU_D2D, checked = false;
+    struct gpu_numa_pin pin = {.node = -1};
+    *r = (struct gpu_result){.bytes = q->bytes, .simulated = dev->info.simulated, .numa_node = -1};
     if (dev->failed) return GPU_ERR_STICKY;
     gpu_status st = check_copy_req(dev, q);
     if (st != GPU_OK) return st;
@@ -57,43 +97,54 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
                     need / 1048576.0, dev->cap_fraction * 100, budget / 1048576.0);
         return GPU_ERR_CAP;
     }
+    /* The host buffer goes on the GPU's NUMA node: pinned next to it while it is allocated. */
+    if (!d2d && gpu_numa_bind("/sys", dev->pci_bus_id, &pin) >= 0 && pin.pinned)
+        r->numa_node = pin.node;
     st = gpu_alloc(dev, q->bytes, &a);
     if (st == GPU_OK)
         st = d2d ? gpu_alloc(dev, q->bytes, &b) : gpu_host_alloc(dev, q->bytes, q->pinned, &b);
-    if (st == GPU_OK) st = be->memset(dev, a, 1, q->bytes);
-    if (st == GPU_OK && d2d) st = be->memset(dev, b, 2, q->bytes);
 
     void *dst = q->dir == GPU_D2H ? b : a, *src = q->dir == GPU_D2H ? a : b;
-    if (q->dir == GPU_D2D) dst = b, src = a;
+    if (d2d) dst = b, src = a;
+    /* nvbandwidth's recipe: the source holds an index-derived pattern, the destination another
+     * one, so a copy that moved nothing (or moved it wrong) cannot pass the check. */
+    const struct gpu_content pat = {.kind = GPU_CONTENT_PATTERN, .seed = 0xBAADF00D};
+    const struct gpu_content old = {.kind = GPU_CONTENT_PATTERN, .seed = 0xCAFEBABE};
+    if (st == GPU_OK) st = fill(dev, src, q->bytes, q->dir == GPU_H2D, &pat);
+    if (st == GPU_OK) st = fill(dev, dst, q->bytes, q->dir == GPU_D2H, &old);
+    dev->op_warn = 0;
     /* Warm-up: first-touch, context and clock ramp-up stay out of the timed trials. */
     if (st == GPU_OK) st = be->copy(dev, q->dir, q->method, dst, src, q->bytes, 1, &one);
     if (st == GPU_OK && !reps) reps = auto_reps(one);
     if (st == GPU_OK) st = be->copy(dev, q->dir, q->method, dst, src, q->bytes, reps, &one);
+    dev->op_warn = 0; /* what the warm-up raised does not concern the timed trials */
     for (int i = 0; st == GPU_OK && i < trials; i++) {
         if (cancel && *cancel) st = GPU_ERR_CANCELLED;
         else st = be->copy(dev, q->dir, q->method, dst, src, q->bytes, reps, &t[i]);
     }
+    if (st == GPU_OK)
+        st = validate(dev, dst, q->bytes, q->dir == GPU_D2H, &pat, "the copy's destination",
+                      &checked);
 
     if (b) d2d ? (void)gpu_free(dev, b, q->bytes) : (void)gpu_host_free(dev, b, q->pinned);
     gpu_free(dev, a, q->bytes);
+    gpu_numa_unbind(&pin);
     if (st != GPU_OK) return st;
 
     gpu_stats(r, t, trials);
+    r->validated = checked;
     r->moved_bytes = 2 * q->bytes;
     r->bytes_per_s = q->bytes / r->best_s;
     r->rw_bytes_per_s = d2d ? 2.0 * q->bytes / r->best_s : 0;
-    r->ticks = r->best_s * reps / EVENT_RES_S;
-    if (!r->simulated && r->ticks < 20) r->warn |= GPU_WARN_FEW_TICKS;
-    if (r->simulated) r->warn &= ~GPU_WARN_SPREAD; /* the model's noise is not a machine's */
+    finish(dev, r, reps);
     return GPU_OK;
 }
 
 gpu_status gpu_bench_latency(struct gpu_dev *dev, uint64_t bytes, struct gpu_result *r,
                              gpu_cancel_flag *cancel)
 {
-    double t[GPU_MAX_SAMPLES], ns = 0;
-    const int trials = 5;
-    *r = (struct gpu_result){.bytes = bytes, .simulated = dev->info.simulated};
+    double t[GPU_MAX_CHASES];
+    *r = (struct gpu_result){.bytes = bytes, .simulated = dev->info.simulated, .numa_node = -1};
     if (dev->failed) return GPU_ERR_STICKY;
     if (!(dev->be->caps & GPU_CAP_LATENCY)) {
         gpu_set_why(dev, "the %s backend has no latency kernel", dev->be->name);
@@ -109,16 +160,27 @@ gpu_status gpu_bench_latency(struct gpu_dev *dev, uint64_t bytes, struct gpu_res
                     bytes / 1048576.0, budget / 1048576.0);
         return GPU_ERR_CAP;
     }
-    gpu_status st = dev->be->latency(dev, bytes, 1u << 16, &ns); /* warm-up */
-    for (int i = 0; st == GPU_OK && i < trials; i++) {
-        if (cancel && *cancel) return GPU_ERR_CANCELLED;
-        st = dev->be->latency(dev, bytes, 1u << 18, &ns);
-        t[i] = ns * 1e-9;
-    }
+    if (cancel && *cancel) return GPU_ERR_CANCELLED;
+    /* One chase from each of 5 SMs: an L2 hit's latency depends on which SM asks (the L2 is
+     * split into partitions), so one SM's figure is not the GPU's. */
+    struct gpu_chase c = {.bytes = bytes, .steps = 1u << 18, .n = 5};
+    dev->op_warn = 0;
+    gpu_status st = dev->be->latency(dev, &c);
     if (st != GPU_OK) return st;
-    gpu_stats(r, t, trials);
+    int best = 0;
+    for (int i = 0; i < c.n; i++) {
+        t[i] = c.ns[i] * 1e-9;
+        if (c.ns[i] < c.ns[best]) best = i;
+        r->sm[i] = c.sm[i];
+    }
+    r->nsm = c.n;
+    gpu_stats(r, t, c.n);
     r->ns_per_load = r->best_s * 1e9;
-    if (r->simulated) r->warn &= ~GPU_WARN_SPREAD;
+    r->cycles_per_load = c.cycles[best];
+    if (c.cycles[best] > 0 && c.ns[best] > 0) r->sm_clock_mhz = 1e3 * c.cycles[best] / c.ns[best];
+    finish(dev, r, 1);
+    r->warn &= ~GPU_WARN_FEW_TICKS; /* timed in-kernel over 2^18 loads, not by events */
+    r->ticks = 0;
     return GPU_OK;
 }
 
@@ -127,13 +189,14 @@ gpu_status gpu_bench_stream(struct gpu_dev *dev, int kind, uint64_t bytes, int t
 {
     const struct gpu_backend *be = dev->be;
     void *a = NULL, *b = NULL, *c = NULL;
-    double t[GPU_MAX_SAMPLES], one = 0;
+    double t[GPU_MAX_SAMPLES], one = 0, dot = 0;
     int reps = 1;
-    *r = (struct gpu_result){.bytes = bytes, .simulated = dev->info.simulated};
+    bool checked = false;
+    *r = (struct gpu_result){.bytes = bytes, .simulated = dev->info.simulated, .numa_node = -1};
     if (dev->failed) return GPU_ERR_STICKY;
-    if (kind < GPU_HOST_COPY || kind > GPU_HOST_TRIAD || bytes < 4096 || trials < 1 ||
+    if (kind < GPU_HOST_COPY || kind > GPU_HOST_DOT || bytes < 4096 || trials < 1 ||
         trials > GPU_MAX_SAMPLES) {
-        gpu_set_why(dev, "stream: kernel copy/scale/add/triad, bytes >= 4 KiB, trials 1..%d",
+        gpu_set_why(dev, "stream: kernel copy/scale/add/triad/dot, bytes >= 4 KiB, trials 1..%d",
                     GPU_MAX_SAMPLES);
         return GPU_ERR_ARG;
     }
@@ -151,23 +214,46 @@ gpu_status gpu_bench_stream(struct gpu_dev *dev, int kind, uint64_t bytes, int t
     gpu_status st = gpu_alloc(dev, bytes, &a);
     if (st == GPU_OK) st = gpu_alloc(dev, bytes, &b);
     if (st == GPU_OK) st = gpu_alloc(dev, bytes, &c);
-    for (int i = 0; st == GPU_OK && i < 3; i++) st = be->memset(dev, i ? i == 1 ? b : c : a, 0, bytes);
-    if (st == GPU_OK) st = be->stream(dev, kind, a, b, c, bytes, 1, &one);
+    void *arr[3] = {a, b, c};
+    const double init[3] = {GPU_STREAM_A, GPU_STREAM_B, GPU_STREAM_C};
+    for (int i = 0; st == GPU_OK && i < 3; i++) {
+        struct gpu_content v = {.kind = GPU_CONTENT_F64, .value = init[i]};
+        st = fill(dev, arr[i], bytes, false, &v);
+    }
+    dev->op_warn = 0;
+    if (st == GPU_OK) st = be->stream(dev, kind, a, b, c, bytes, 1, &one, &dot);
     if (st == GPU_OK) reps = auto_reps(one);
+    dev->op_warn = 0;
     for (int i = 0; st == GPU_OK && i < trials; i++) {
         if (cancel && *cancel) st = GPU_ERR_CANCELLED;
-        else st = be->stream(dev, kind, a, b, c, bytes, reps, &t[i]);
+        else st = be->stream(dev, kind, a, b, c, bytes, reps, &t[i], &dot);
+    }
+    /* BabelStream's check_solution: every array against the kernel's closed form (100 epsilon),
+     * the dot product against n x a x b (10^7 epsilon: a long sum rounds). */
+    double abc[3];
+    gpu_stream_expect(kind, abc);
+    static const char *const names[] = {"array a", "array b", "array c"};
+    for (int i = 0; st == GPU_OK && i < 3; i++) {
+        struct gpu_content want = {.kind = GPU_CONTENT_F64, .value = abc[i], .tol = 100 * EPS};
+        st = validate(dev, arr[i], bytes, false, &want, names[i], &checked);
+    }
+    const double want_dot = gpu_stream_dot_expect(bytes / 8);
+    if (st == GPU_OK && kind == GPU_HOST_DOT && checked &&
+        !(fabs(dot - want_dot) <= 1e7 * EPS * want_dot)) {
+        gpu_set_why(dev, "validation failed: dot product %.17g, expected %.17g (n x %g x %g); "
+                    "the figure is not reported", dot, want_dot, GPU_STREAM_A, GPU_STREAM_B);
+        st = GPU_ERR_VALIDATION;
     }
     gpu_free(dev, c, bytes);
     gpu_free(dev, b, bytes);
     gpu_free(dev, a, bytes);
     if (st != GPU_OK) return st;
     gpu_stats(r, t, trials);
+    r->validated = checked;
+    r->dot = kind == GPU_HOST_DOT ? dot : 0;
     r->moved_bytes = (kind == GPU_HOST_ADD || kind == GPU_HOST_TRIAD ? 3 : 2) * bytes;
     r->bytes_per_s = r->moved_bytes / r->best_s;
     r->rw_bytes_per_s = r->bytes_per_s;
-    r->ticks = r->best_s * reps / EVENT_RES_S;
-    if (!r->simulated && r->ticks < 20) r->warn |= GPU_WARN_FEW_TICKS;
-    if (r->simulated) r->warn &= ~GPU_WARN_SPREAD;
+    finish(dev, r, reps);
     return GPU_OK;
 }

@@ -1,12 +1,15 @@
 /* gpu_cuda.c - the `cuda` backend: device facts, allocations, event-timed copies (copy engine or
- * SM kernel) and a pointer-chase latency probe on a real NVIDIA GPU through the CUDA runtime.
- * Kernels live in gpu_kernels.cu. Every runtime call goes through CU_CHECK/CU_TRY, which record the
- * expression, the error's name and file:line in dev->why and return a status: we run inside a TUI,
- * so nothing here prints or exits. */
+ * SM kernel), STREAM kernels, validation of their data, and a pointer-chase latency probe on a
+ * real NVIDIA GPU through the CUDA runtime. Kernels live in gpu_kernels.cu. Every runtime call
+ * goes through CU_CHECK/CU_TRY, which record the expression, the error's name and file:line in
+ * dev->why and return a status: we run inside a TUI, so nothing here prints or exits.
+ * Builds with CUDA toolkits from 12.0 on: enumerators newer than that are guarded by
+ * CUDART_VERSION. */
 #include "gpu_cuda.h"
 
 #include <cuda_runtime_api.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,10 +18,11 @@
 #include <unistd.h>
 
 #include "gpu_kernels.h"
+#include "gpu_numa.h"
 #include "gpu_nvml.h"
 
-/* Pointer-chase line: one index per 128 bytes, the L1/L2 line size of every GPU we build for, so
- * each dependent load lands on a line no earlier step of the lap has brought in. */
+/* Pointer-chase line: one address per 128 bytes, the L1/L2 line size of every GPU we build for,
+ * so each dependent load lands on a line no earlier step of the lap has brought in. */
 #define CU_CHASE_LINE 128u
 #define CU_CHASE_WORDS (CU_CHASE_LINE / sizeof(uint64_t))
 /* Host staging buffer for writing the chase array (the whole array never exists on the host). */
@@ -28,6 +32,12 @@
  * and with a timeout well under a display watchdog's two seconds. */
 #define CU_SPIN_MAX_OPS 256
 #define CU_SPIN_TIMEOUT_NS 1000000000ull
+/* Device scratch the backend keeps: validation counters, dot partial sums, the chase's state. */
+struct cu_scratch {
+    unsigned long long res[2];
+    struct gpu_k_chase_io io;
+    double partial[GPU_K_DOT_MAX_BLOCKS];
+};
 
 struct cu_dev {
     struct gpu_dev pub; /* first: the registry sees only this */
@@ -37,8 +47,10 @@ struct cu_dev {
     bool have_stream, have_ev0, have_ev1;
     pthread_mutex_t lock; /* the stream and the two events serve one timed run at a time */
     struct gpu_k_launch launch;
-    volatile int *spin_host; /* mapped page-locked flag; NULL: no spin, batches start at once */
+    /* mapped page-locked {release, timed out} pair; NULL: no spin, batches start at once */
+    volatile int *spin_host;
     volatile int *spin_dev;
+    struct cu_scratch *scratch; /* device memory */
     uint64_t rng;
 };
 
@@ -57,10 +69,12 @@ static void cu_why(struct gpu_dev *dev, const char *fmt, ...)
 }
 
 /* Errors after which the context is unusable: every later call returns the same error, and only a
- * new process recovers (CUDA runtime API, "sticky" errors). */
+ * new process recovers (CUDA runtime API, "sticky" errors; an MPS client the server terminated
+ * "must be terminated and relaunched"). A switch on the int: some codes have no name before
+ * CUDA 12.8, and a C switch on the enum would reject them. */
 static bool cu_sticky(cudaError_t e)
 {
-    switch (e) {
+    switch ((int)e) {
     case cudaErrorIllegalAddress:
     case cudaErrorLaunchFailure:
     case cudaErrorLaunchTimeout:
@@ -72,9 +86,16 @@ static bool cu_sticky(cudaError_t e)
     case cudaErrorAssert:
     case cudaErrorECCUncorrectable:
     case cudaErrorNvlinkUncorrectable:
+    case cudaErrorExternalDevice:
+    case cudaErrorMpsRpcFailure:       /* the link to the MPS server is gone */
+    case cudaErrorMpsClientTerminated: /* the MPS server terminated this client */
+#if CUDART_VERSION >= 12080
     case cudaErrorContained:
     case cudaErrorTensorMemoryLeak:
-    case cudaErrorExternalDevice:
+#else
+    case 226: /* cudaErrorContained */
+    case 721: /* cudaErrorTensorMemoryLeak */
+#endif
         return true;
     default:
         return false;
@@ -305,6 +326,44 @@ static const char *cu_memory_type_guess(const char *name)
     return "";
 }
 
+/* Unified L1 data cache + shared memory per SM, by compute capability (CUDA C++ Programming
+ * Guide, "Features and Technical Specifications"): the runtime reports the shared-memory part
+ * only. A latency chase uses no shared memory, so the driver gives L1 the rest. */
+static uint64_t cu_l1_bytes(int major, int minor)
+{
+    static const struct {
+        int major, minor, kib;
+    } t[] = {{7, 0, 128}, {7, 2, 128}, {7, 5, 96},  {8, 0, 192},  {8, 6, 128},  {8, 7, 192},
+             {8, 9, 128}, {9, 0, 256}, {10, 0, 256}, {10, 3, 256}, {12, 0, 128}, {12, 1, 128}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (t[i].major == major && t[i].minor == minor) return (uint64_t)t[i].kib << 10;
+    return 0;
+}
+
+/* "MIG-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as NVML and nvidia-smi -L spell a MIG device; the
+ * runtime reports a MIG slice's own UUID (cuDeviceGetUuid_v2). */
+static void cu_uuid(const cudaUUID_t *u, const char *prefix, char *buf, size_t n)
+{
+    const unsigned char *b = (const unsigned char *)u->bytes;
+    snprintf(buf, n,
+             "%s%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", prefix,
+             b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+             b[14], b[15]);
+}
+
+/* A MIG slice: the device name says so ("NVIDIA A100-SXM4-40GB MIG 1g.5gb"), or the process was
+ * given one by UUID, or NVML knows the UUID as a MIG device. */
+static void cu_mig(const struct cudaDeviceProp *prop, struct gpu_info *in)
+{
+    char uuid[64], why[160];
+    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+    in->mig_instance = -1;
+    in->mig = cu_has_word(prop->name, "MIG") || (vis && strstr(vis, "MIG-"));
+    cu_uuid(&prop->uuid, "MIG-", uuid, sizeof uuid);
+    in->mig_instance = gpu_nvml_mig_instance(uuid, why, sizeof why);
+    if (in->mig_instance >= 0) in->mig = true;
+}
+
 static gpu_status cu_fill_info(struct cu_dev *d)
 {
     struct gpu_dev *dev = &d->pub;
@@ -319,7 +378,8 @@ static gpu_status cu_fill_info(struct cu_dev *d)
     snprintf(in->name, sizeof in->name, "%.127s", prop.name);
     snprintf(in->backend, sizeof in->backend, "cuda");
     in->simulated = false;
-    in->total_bytes = total_b;
+    in->device = o;
+    in->total_bytes = total_b; /* a MIG slice's own memory */
     in->bus_width_bits = cu_attr(cudaDevAttrGlobalMemoryBusWidth, o);
     /* CUDA 13 removed cudaDeviceProp::memoryClockRate; the attribute remains. */
     in->mem_clock_khz = cu_attr(cudaDevAttrMemoryClockRate, o);
@@ -328,7 +388,10 @@ static gpu_status cu_fill_info(struct cu_dev *d)
     in->sm_count = cu_attr(cudaDevAttrMultiProcessorCount, o);
     in->cc_major = cu_attr(cudaDevAttrComputeCapabilityMajor, o);
     in->cc_minor = cu_attr(cudaDevAttrComputeCapabilityMinor, o);
+    in->l1_bytes = cu_l1_bytes(in->cc_major, in->cc_minor);
     cu_pcie(o, &in->pcie_gen, &in->pcie_width);
+    cu_mig(&prop, in);
+    in->numa_node = gpu_numa_node("/sys", dev->pci_bus_id);
 
     const char *mt = cu_memory_type_guess(in->name);
     snprintf(in->memory_type, sizeof in->memory_type, "%s", mt);
@@ -343,11 +406,15 @@ static gpu_status cu_fill_info(struct cu_dev *d)
     (void)cudaGetLastError();
     cu_kernel_module(km, sizeof km);
     char text[160];
+    /* A driver older than the runtime still runs this build's native code, but cannot compile
+     * its PTX for a GPU newer than the build: said here, before a kernel fails to load. */
+    const char *older = dv > 0 && rv > 0 && dv < rv ? ", driver older than runtime" : "";
     if (*km)
-        snprintf(text, sizeof text, "driver %s / runtime %s (kernel module %s)", dvs, rvs, km);
+        snprintf(text, sizeof text, "driver %s / runtime %s (kernel module %s%s)", dvs, rvs, km,
+                 older);
     else
-        snprintf(text, sizeof text, "driver %s / runtime %s", dvs, rvs);
-    snprintf(in->driver, sizeof in->driver, "%.63s", text);
+        snprintf(text, sizeof text, "driver %s / runtime %s%s", dvs, rvs, *older ? " (driver older than runtime)" : "");
+    snprintf(in->driver, sizeof in->driver, "%.127s", text);
     return GPU_OK;
 }
 
@@ -398,12 +465,54 @@ static gpu_status cu_open_why(cudaError_t e, int count, char *why, size_t n)
     }
 }
 
+#ifndef GPU_CUDA_ARCHS
+#define GPU_CUDA_ARCHS "?"
+#endif
+
+/* Loading the kernels is where a build meets a GPU or driver it was not made for: no native code
+ * for this GPU and a driver too old to compile the PTX that was shipped. Say which, in numbers. */
+static gpu_status cu_kernels_init(struct cu_dev *d)
+{
+    struct gpu_dev *dev = &d->pub;
+    const cudaError_t e = (cudaError_t)gpu_k_init(&d->launch);
+    if (e == cudaSuccess) return GPU_OK;
+    gpu_status st = cu_fail(dev, e, "gpu_k_init (loading the kernels)", __FILE__, __LINE__);
+    int dv = 0, rv = 0;
+    (void)cudaDriverGetVersion(&dv);
+    (void)cudaRuntimeGetVersion(&rv);
+    const int major = cu_attr(cudaDevAttrComputeCapabilityMajor, d->ordinal),
+              minor = cu_attr(cudaDevAttrComputeCapabilityMinor, d->ordinal);
+    switch ((int)e) {
+    case cudaErrorNoKernelImageForDevice:
+    case cudaErrorUnsupportedPtxVersion:
+    case cudaErrorInvalidPtx:
+    case cudaErrorJitCompilerNotFound:
+    case cudaErrorJitCompilationDisabled:
+        cu_why(dev,
+               "%s: this build has native code for sm_%s plus PTX; the GPU is compute capability "
+               "%d.%d and its driver supports CUDA %d.%d, the toolkit that built vramlab is CUDA "
+               "%d.%d: %s",
+               cudaGetErrorName(e), GPU_CUDA_ARCHS, major, minor, dv / 1000, (dv % 1000) / 10,
+               rv / 1000, (rv % 1000) / 10,
+               dv < rv ? "the driver is older than the toolkit; update the driver, or build with "
+                         "a toolkit no newer than the driver"
+                       : "rebuild with a toolkit that knows this GPU");
+        break;
+    default:
+        break;
+    }
+    (void)cudaGetLastError();
+    return st;
+}
+
 /* Frees what open created, in any state of completion. No cudaDeviceReset: the primary context
  * is shared with anything else in the process. */
 static void cu_release(struct cu_dev *d)
 {
     if (d->have_stream) (void)cudaStreamSynchronize(d->stream);
     if (d->spin_host) (void)cudaFreeHost((void *)d->spin_host);
+    if (d->scratch) (void)cudaFree(d->scratch);
+    d->scratch = NULL;
     if (d->have_ev1) (void)cudaEventDestroy(d->ev1);
     if (d->have_ev0) (void)cudaEventDestroy(d->ev0);
     if (d->have_stream) (void)cudaStreamDestroy(d->stream);
@@ -469,22 +578,25 @@ static gpu_status cu_open(const struct gpu_config *cfg, struct gpu_dev **out, ch
     d->have_ev0 = true;
     CU_TRY(dev, st, cudaEventCreate(&d->ev1), fail);
     d->have_ev1 = true;
-    CU_TRY(dev, st, gpu_k_init(&d->launch), fail);
+    if ((st = cu_kernels_init(d)) != GPU_OK) goto fail; /* it says why, in the user's words */
     if ((st = cu_fill_info(d)) != GPU_OK) goto fail; /* it wrote the reason into dev->why */
+    CU_TRY(dev, st, cudaMalloc((void **)&d->scratch, sizeof *d->scratch), fail);
 
     /* Optional: without the mapped flag, timed batches simply start as they are queued. */
-    if (cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped) == cudaSuccess) {
+    if (cudaHostAlloc(&flag, 2 * sizeof(int), cudaHostAllocMapped) == cudaSuccess) {
         if (cudaHostGetDevicePointer(&flag_dev, flag, 0) == cudaSuccess) {
             d->spin_host = flag;
             d->spin_dev = flag_dev;
-            *d->spin_host = 1;
+            d->spin_host[0] = 1;
+            d->spin_host[1] = 0;
         } else {
             (void)cudaFreeHost(flag);
         }
     }
     (void)cudaGetLastError();
     uint64_t nv_free1 = 0;
-    if (have_free0 &&
+    /* On a MIG slice NVML's free memory is the whole GPU's: other slices move it. */
+    if (have_free0 && !dev->info.mig &&
         gpu_nvml_mem(dev->pci_bus_id, &nv_free1, NULL, NULL, nvwhy, sizeof nvwhy) == GPU_OK &&
         nv_free1 <= nv_free0) {
         dev->context_bytes = nv_free0 - nv_free1;
@@ -612,13 +724,14 @@ out:
 /* Hold the stream until cu_spin_release (see gpu_k_spin). */
 static cudaError_t cu_spin_hold(struct cu_dev *d)
 {
-    __atomic_store_n(d->spin_host, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&d->spin_host[1], 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&d->spin_host[0], 0, __ATOMIC_SEQ_CST);
     return (cudaError_t)gpu_k_spin(d->spin_dev, CU_SPIN_TIMEOUT_NS, d->stream);
 }
 
 static void cu_spin_release(struct cu_dev *d)
 {
-    __atomic_store_n(d->spin_host, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&d->spin_host[0], 1, __ATOMIC_SEQ_CST);
 }
 
 /* After a failed enqueue: let whatever was queued finish, so the caller may free the buffers. */
@@ -630,16 +743,17 @@ static void cu_drain(struct cu_dev *d)
 
 /* One piece of timed work, enqueued `reps` times by cu_timed. */
 struct cu_work {
-    enum { CU_MEMCPY, CU_KCOPY, CU_KSTREAM } kind;
+    enum { CU_MEMCPY, CU_KCOPY, CU_KSTREAM, CU_KDOT } kind;
     void *dst;
     const void *src;
     size_t bytes;
     enum cudaMemcpyKind copy_kind;
     int stream_kind;
     void *a, *b, *c;
+    int dot_blocks; /* out: partial sums the last dot wrote */
 };
 
-static cudaError_t cu_enqueue(struct cu_dev *d, const struct cu_work *w)
+static cudaError_t cu_enqueue(struct cu_dev *d, struct cu_work *w)
 {
     switch (w->kind) {
     case CU_MEMCPY: return cudaMemcpyAsync(w->dst, w->src, w->bytes, w->copy_kind, d->stream);
@@ -647,26 +761,26 @@ static cudaError_t cu_enqueue(struct cu_dev *d, const struct cu_work *w)
     case CU_KSTREAM:
         return (cudaError_t)gpu_k_stream(w->stream_kind, w->a, w->b, w->c, w->bytes / 8,
                                          &d->launch, d->stream);
+    case CU_KDOT:
+        return (cudaError_t)gpu_k_dot(w->a, w->b, w->bytes / 8, d->scratch->partial,
+                                      &w->dot_blocks, &d->launch, d->stream);
     }
     return cudaErrorInvalidValue;
 }
 
-/* bandwidthTest/nvbandwidth recipe: `reps` operations of the same kind back to back between two
- * events on our own stream, the stream held by a spin kernel until all are queued (when the work
- * cannot block the host: `spin_ok`). The caller warms up with an untimed call. */
-static gpu_status cu_timed(struct gpu_dev *dev, const struct cu_work *w, bool spin_ok, int reps,
-                           double *seconds)
+/* One batch: [hold, one warm-up op,] ev0, `reps` ops, ev1, [release]; milliseconds between the
+ * events. Held, the GPU starts only when the whole batch is queued, so what is timed is the
+ * work, not the host's enqueue rate; the warm-up inside the hold (nvbandwidth's order) lets
+ * the first timed op start from a running pipeline, not from the spin kernel's exit. */
+static gpu_status cu_batch(struct cu_dev *d, struct cu_work *w, bool hold, int reps, float *ms)
 {
-    struct cu_dev *d = cu(dev);
-    const bool spin = d->spin_host && spin_ok && reps <= CU_SPIN_MAX_OPS;
+    struct gpu_dev *dev = &d->pub;
     gpu_status st = GPU_OK;
     bool held = false;
-    float ms = 0;
-
-    pthread_mutex_lock(&d->lock);
-    if (spin) {
+    if (hold) {
         CU_TRY(dev, st, cu_spin_hold(d), fail);
         held = true;
+        CU_TRY(dev, st, cu_enqueue(d, w), fail);
     }
     CU_TRY(dev, st, cudaEventRecord(d->ev0, d->stream), fail);
     for (int r = 0; r < reps; r++) CU_TRY(dev, st, cu_enqueue(d, w), fail);
@@ -674,15 +788,37 @@ static gpu_status cu_timed(struct gpu_dev *dev, const struct cu_work *w, bool sp
     if (held) cu_spin_release(d);
     held = false;
     CU_TRY(dev, st, cudaEventSynchronize(d->ev1), fail);
-    CU_TRY(dev, st, cudaEventElapsedTime(&ms, d->ev0, d->ev1), fail);
-    pthread_mutex_unlock(&d->lock);
-    *seconds = (double)ms / 1e3 / reps;
+    CU_TRY(dev, st, cudaEventElapsedTime(ms, d->ev0, d->ev1), fail);
+    /* The spin kernel gave up before the batch was queued: the host's enqueue time is in it. */
+    if (hold && __atomic_load_n(&d->spin_host[1], __ATOMIC_SEQ_CST))
+        dev->op_warn |= GPU_WARN_HOLD_TIMEOUT;
     return GPU_OK;
-
 fail:
     if (held) cu_spin_release(d);
     cu_drain(d);
+    return st;
+}
+
+/* bandwidthTest/nvbandwidth recipe: `reps` operations of the same kind back to back between two
+ * events on our own stream, held by a spin kernel until queued: at every size, in batches of at
+ * most CU_SPIN_MAX_OPS (the driver queues that many without blocking the host), their event
+ * times summed. Work that blocks the host (a pageable copy) cannot be held: `spin_ok` false. */
+static gpu_status cu_timed(struct gpu_dev *dev, struct cu_work *w, bool spin_ok, int reps,
+                           double *seconds)
+{
+    struct cu_dev *d = cu(dev);
+    const bool hold = d->spin_host && spin_ok;
+    const int per = hold ? CU_SPIN_MAX_OPS - 1 : reps; /* one slot for the warm-up */
+    gpu_status st = GPU_OK;
+    double total = 0;
+    pthread_mutex_lock(&d->lock);
+    for (int done = 0; st == GPU_OK && done < reps; done += per) {
+        float ms = 0;
+        st = cu_batch(d, w, hold, reps - done < per ? reps - done : per, &ms);
+        total += ms;
+    }
     pthread_mutex_unlock(&d->lock);
+    if (st == GPU_OK) *seconds = total / 1e3 / reps;
     return st;
 }
 
@@ -739,20 +875,104 @@ static gpu_status cu_copy(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method
     return cu_timed(dev, &w, pinned, reps, seconds);
 }
 
-/* STREAM kernels, timed like copies. */
+/* STREAM kernels and dot, timed like copies; dot's partial sums are added on the host. */
 static gpu_status cu_stream(struct gpu_dev *dev, int kind, void *a, void *b, void *c,
-                            uint64_t bytes, int reps, double *seconds)
+                            uint64_t bytes, int reps, double *seconds, double *dot)
 {
+    struct cu_dev *d = cu(dev);
     if (!a || !b || !c || bytes < 16 || reps < 1 || !seconds) {
         cu_why(dev, "stream: invalid arguments");
         return GPU_ERR_ARG;
     }
     gpu_status st = cu_enter(dev);
     if (st) return st;
-    struct cu_work w = {.kind = CU_KSTREAM, .stream_kind = kind, .a = a, .b = b, .c = c,
-                        .bytes = (size_t)bytes};
-    return cu_timed(dev, &w, true, reps, seconds);
+    struct cu_work w = {.kind = kind == GPU_HOST_DOT ? CU_KDOT : CU_KSTREAM, .stream_kind = kind,
+                        .a = a, .b = b, .c = c, .bytes = (size_t)bytes};
+    if ((st = cu_timed(dev, &w, true, reps, seconds)) != GPU_OK || kind != GPU_HOST_DOT || !dot)
+        return st;
+    double part[GPU_K_DOT_MAX_BLOCKS], sum = 0;
+    pthread_mutex_lock(&d->lock);
+    CU_TRY(dev, st,
+           cudaMemcpyAsync(part, d->scratch->partial, (size_t)w.dot_blocks * sizeof part[0],
+                           cudaMemcpyDeviceToHost, d->stream),
+           out);
+    CU_TRY(dev, st, cudaStreamSynchronize(d->stream), out);
+    for (int i = 0; i < w.dot_blocks; i++) sum += part[i];
+    *dot = sum;
+out:
+    pthread_mutex_unlock(&d->lock);
+    return st;
 }
+
+/* ---- validation --------------------------------------------------------------------------- */
+
+static gpu_status cu_fill(struct gpu_dev *dev, void *ptr, uint64_t bytes, bool host,
+                          const struct gpu_content *want)
+{
+    struct cu_dev *d = cu(dev);
+    if (host) { /* pinned or pageable, the CPU writes it */
+        gpu_content_fill(ptr, bytes, want);
+        return GPU_OK;
+    }
+    gpu_status st = cu_enter(dev);
+    if (st) return st;
+    pthread_mutex_lock(&d->lock);
+    if (want->kind == GPU_CONTENT_F64)
+        CU_TRY(dev, st, gpu_k_fill_f64(ptr, (size_t)(bytes / 8), want->value, &d->launch, d->stream),
+               out);
+    else
+        CU_TRY(dev, st, gpu_k_fill(ptr, (size_t)bytes, want->seed, &d->launch, d->stream), out);
+    CU_TRY(dev, st, cudaStreamSynchronize(d->stream), out);
+out:
+    if (st) cu_drain(d);
+    pthread_mutex_unlock(&d->lock);
+    return st;
+}
+
+/* The compare kernel counts into device scratch, read back once: one error flag's worth of
+ * traffic, as nvbandwidth's memcmp kernel. */
+static gpu_status cu_check(struct gpu_dev *dev, const void *ptr, uint64_t bytes, bool host,
+                           const struct gpu_content *want, struct gpu_mismatch *m)
+{
+    struct cu_dev *d = cu(dev);
+    if (host) {
+        gpu_content_check(ptr, bytes, want, m);
+        return GPU_OK;
+    }
+    gpu_status st = cu_enter(dev);
+    if (st) return st;
+    unsigned long long res[2] = {0, ~0ull};
+    pthread_mutex_lock(&d->lock);
+    CU_TRY(dev, st,
+           cudaMemcpyAsync(d->scratch->res, res, sizeof res, cudaMemcpyHostToDevice, d->stream),
+           out);
+    if (want->kind == GPU_CONTENT_F64)
+        CU_TRY(dev, st,
+               gpu_k_check_f64(ptr, (size_t)(bytes / 8), want->value,
+                               want->tol * fabs(want->value), d->scratch->res, &d->launch,
+                               d->stream),
+               out);
+    else
+        CU_TRY(dev, st,
+               gpu_k_check(ptr, (size_t)bytes, want->seed, d->scratch->res, &d->launch, d->stream),
+               out);
+    CU_TRY(dev, st,
+           cudaMemcpyAsync(res, d->scratch->res, sizeof res, cudaMemcpyDeviceToHost, d->stream),
+           out);
+    CU_TRY(dev, st, cudaStreamSynchronize(d->stream), out);
+    *m = (struct gpu_mismatch){res[0], res[0] ? res[1] : 0};
+out:
+    if (st) cu_drain(d);
+    pthread_mutex_unlock(&d->lock);
+    return st;
+}
+
+static bool cu_shared(struct gpu_dev *dev)
+{
+    return gpu_nvml_shared(dev->pci_bus_id, dev->info.mig ? dev->info.mig_instance : -1);
+}
+
+/* ---- latency ------------------------------------------------------------------------------ */
 
 /* Sattolo's algorithm: a uniformly random permutation that is one single cycle, so following
  * next[] from any line visits every line before returning. */
@@ -768,22 +988,24 @@ static void cu_sattolo(uint32_t *next, uint64_t n, uint64_t *rng)
     }
 }
 
-/* Dependent loads over a working set of `bytes`: one index per 128-byte line, in an order given
- * by a random single-cycle permutation (no stride for a prefetcher to learn). The array is built
- * on the host in 16 MiB slices and copied in; only the n 4-byte permutation entries live on the
- * host at once. The whole set is read once by the full device (L2, TLBs); then one launch walks
- * min(steps, n) untimed loads and `steps` timed ones, which continue where the warm-up stopped:
- * for a set of more than 2 x steps lines the timed loads meet no line the warm-up touched, for a
- * set of at most `steps` lines every line was loaded once before timing starts. */
-static gpu_status cu_latency(struct gpu_dev *dev, uint64_t bytes, uint64_t steps, double *ns)
+/* Dependent loads over a working set of c->bytes: one address per 128-byte line, each line
+ * holding the device address of the next in the order of a random single-cycle permutation (no
+ * stride for a prefetcher to learn). The array is written from the host in 16 MiB slices; only
+ * the n 4-byte permutation entries live on the host at once.
+ * Up to 4 x L2, the whole set is first read by the full device (L2, TLBs); beyond, nothing warms
+ * it, so the DRAM step is not partly served from L2. Then c->n chases, each launched so that one
+ * block on one SM chases (blocks spread over the device) and each continuing where the last
+ * stopped, so no chase meets lines a previous one left in L2 unless the set fits there. */
+static gpu_status cu_latency(struct gpu_dev *dev, struct gpu_chase *c)
 {
     struct cu_dev *d = cu(dev);
-    const uint64_t n = bytes / CU_CHASE_LINE;
-    if (!ns || steps == 0 || n < 2 || n > UINT32_MAX) {
+    const uint64_t n = c->bytes / CU_CHASE_LINE, steps = c->steps;
+    if (steps == 0 || n < 2 || n > UINT32_MAX || c->n < 1 || c->n > GPU_MAX_CHASES) {
         cu_why(dev,
-               "latency: need at least 2 lines of %u bytes, fewer than 2^32 lines and "
-               "steps > 0 (got %llu bytes, %llu steps)",
-               CU_CHASE_LINE, (unsigned long long)bytes, (unsigned long long)steps);
+               "latency: need at least 2 lines of %u bytes, fewer than 2^32 lines, steps > 0 "
+               "and 1..%d chases (got %llu bytes, %llu steps)",
+               CU_CHASE_LINE, GPU_MAX_CHASES, (unsigned long long)c->bytes,
+               (unsigned long long)steps);
         return GPU_ERR_ARG;
     }
     gpu_status st = cu_enter(dev);
@@ -793,7 +1015,7 @@ static gpu_status cu_latency(struct gpu_dev *dev, uint64_t bytes, uint64_t steps
     const uint64_t max_slice = CU_STAGE_BYTES / CU_CHASE_LINE;
     const uint64_t slice_lines = n < max_slice ? n : max_slice;
     uint64_t *slice = malloc(slice_lines * CU_CHASE_LINE);
-    uint64_t *buf = NULL, *io = NULL, res[2] = {0, 0}; /* final index, elapsed ns */
+    uint64_t *buf = NULL;
     if (!next || !slice) {
         cu_why(dev, "latency: no host memory for a %llu-line permutation", (unsigned long long)n);
         st = GPU_ERR_HOST_NOMEM;
@@ -802,32 +1024,49 @@ static gpu_status cu_latency(struct gpu_dev *dev, uint64_t bytes, uint64_t steps
     cu_sattolo(next, n, &d->rng);
 
     pthread_mutex_lock(&d->lock);
-    /* One extra line at the end holds the chase's start/end index and its elapsed time. */
-    CU_TRY(dev, st, cudaMalloc((void **)&buf, (size_t)((n + 1) * CU_CHASE_LINE)), out);
-    io = buf + n * CU_CHASE_WORDS;
+    CU_TRY(dev, st, cudaMalloc((void **)&buf, (size_t)(n * CU_CHASE_LINE)), out);
     for (uint64_t l0 = 0; l0 < n; l0 += slice_lines) {
-        const uint64_t c = n - l0 < slice_lines ? n - l0 : slice_lines;
-        memset(slice, 0, (size_t)(c * CU_CHASE_LINE));
-        for (uint64_t k = 0; k < c; k++)
-            slice[k * CU_CHASE_WORDS] = (uint64_t)next[l0 + k] * CU_CHASE_WORDS;
+        const uint64_t cnt = n - l0 < slice_lines ? n - l0 : slice_lines;
+        memset(slice, 0, (size_t)(cnt * CU_CHASE_LINE));
+        for (uint64_t k = 0; k < cnt; k++)
+            slice[k * CU_CHASE_WORDS] = (uint64_t)(uintptr_t)(buf + next[l0 + k] * CU_CHASE_WORDS);
         CU_TRY(dev, st,
-               cudaMemcpyAsync(buf + l0 * CU_CHASE_WORDS, slice, (size_t)(c * CU_CHASE_LINE),
+               cudaMemcpyAsync(buf + l0 * CU_CHASE_WORDS, slice, (size_t)(cnt * CU_CHASE_LINE),
                                cudaMemcpyHostToDevice, d->stream),
                out);
         CU_TRY(dev, st, cudaStreamSynchronize(d->stream), out); /* the slice is reused */
     }
-    CU_TRY(dev, st, cudaMemsetAsync(io, 0, 2 * sizeof *io, d->stream), out); /* from line 0 */
-    CU_TRY(dev, st, gpu_k_touch(buf, (size_t)(n * CU_CHASE_LINE), &d->launch, d->stream), out);
-    CU_TRY(dev, st, gpu_k_chase(buf, steps < n ? steps : n, steps, io, d->stream), out);
-    CU_TRY(dev, st, cudaMemcpyAsync(res, io, sizeof res, cudaMemcpyDeviceToHost, d->stream), out);
-    CU_TRY(dev, st, cudaStreamSynchronize(d->stream), out);
-    if (res[1] == 0) {
-        cu_why(dev, "latency: the GPU timer did not advance over %llu loads",
-               (unsigned long long)steps);
-        st = GPU_ERR_DRIVER;
-        goto out;
+    const uint64_t l2 = dev->info.l2_bytes;
+    const bool cacheable = !l2 || c->bytes <= 4 * l2;
+    if (cacheable)
+        CU_TRY(dev, st, gpu_k_touch(buf, (size_t)(n * CU_CHASE_LINE), &d->launch, d->stream), out);
+    /* Up to 4 x L2 the warm-up walks the set once on the chasing SM (its L1, the TLBs); beyond,
+     * a short walk only brings the SM's clock up: it must not fill L2 ahead of the timed loads. */
+    const uint64_t warm = cacheable ? (steps < n ? steps : n) : (n < 4096 ? n : 4096);
+    struct gpu_k_chase_io io = {.p = (uint64_t)(uintptr_t)buf};
+    for (int k = 0; k < c->n; k++) {
+        io.ran = 0;
+        CU_TRY(dev, st,
+               cudaMemcpyAsync(&d->scratch->io, &io, sizeof io, cudaMemcpyHostToDevice, d->stream),
+               out);
+        const int target = (int)((long long)k * d->launch.sms / c->n);
+        CU_TRY(dev, st, gpu_k_chase(&d->scratch->io, warm, steps, target, &d->launch, d->stream),
+               out);
+        CU_TRY(dev, st,
+               cudaMemcpyAsync(&io, &d->scratch->io, sizeof io, cudaMemcpyDeviceToHost, d->stream),
+               out);
+        CU_TRY(dev, st, cudaStreamSynchronize(d->stream), out);
+        if (!io.ran || io.ns == 0) {
+            cu_why(dev, "latency: %s over %llu loads", io.ran ? "the GPU timer did not advance"
+                                                              : "no block chased",
+                   (unsigned long long)steps);
+            st = GPU_ERR_DRIVER;
+            goto out;
+        }
+        c->ns[k] = (double)io.ns / (double)steps;
+        c->cycles[k] = (double)io.cycles / (double)steps;
+        c->sm[k] = (int)io.sm;
     }
-    *ns = (double)res[1] / (double)steps;
 
 out:
     if (st) cu_drain(d);
@@ -853,4 +1092,7 @@ const struct gpu_backend gpu_cuda_backend = {
     .copy = cu_copy,
     .latency = cu_latency,
     .stream = cu_stream,
+    .fill = cu_fill,
+    .check = cu_check,
+    .shared = cu_shared,
 };

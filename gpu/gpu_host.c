@@ -1,15 +1,17 @@
 /* gpu_host.c - host-memory experiments, real on every backend: memcpy, a plain-loop copy, the
- * four STREAM kernels over all online CPUs, and a pointer chase over a random cyclic permutation.
- * STREAM's rules apply: each array >= 4x the last-level cache, >= 20 timer ticks per trial. */
+ * STREAM kernels (and BabelStream's dot) over all online CPUs, and a pointer chase over a random
+ * cyclic permutation. STREAM's rules apply: each array >= 4x the last-level cache, >= 20 timer
+ * ticks per trial; and every result is checked after the trials, as BabelStream checks its own. */
 #include "gpu.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char *const kind_names[] = {"memcpy", "loop", "copy", "scale", "add", "triad"};
+static const char *const kind_names[] = {"memcpy", "loop", "copy", "scale", "add", "triad", "dot"};
 
 const char *gpu_host_kind_name(enum gpu_host_kind k)
 {
@@ -74,6 +76,36 @@ void gpu_host_info(struct gpu_host_info *h)
     }
 }
 
+int gpu_host_caches(struct gpu_level *out, int max, const char **source)
+{
+    char path[128], line[64];
+    int k = 0;
+    *source = "sysfs";
+    /* sysfs lists cpu0's caches as index0.., one per level and type; keep data/unified ones */
+    for (int i = 0; i < 10 && k < max; i++) {
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        int lvl = (int)read_size_file(path);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        FILE *t = fopen(path, "r");
+        bool instr = t && fgets(line, sizeof line, t) && !strncmp(line, "Instruction", 11);
+        if (t) fclose(t);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        uint64_t size = read_size_file(path);
+        if (lvl <= 0 || instr || !size) continue;
+        int j = k;
+        while (j > 0 && out[j - 1].bytes > size) j--; /* sorted by size */
+        memmove(out + j + 1, out + j, (size_t)(k - j) * sizeof *out);
+        out[j] = (struct gpu_level){{0}, size};
+        snprintf(out[j].name, sizeof out[j].name, "L%d", lvl);
+        k++;
+    }
+    /* No sysfs cache folder (some VMs): unknown. glibc's sysconf would answer from cpuid, which a
+     * hypervisor may fake (one VM here reports a 508 MiB L3): a wrong size names a DRAM plateau
+     * "L3", which is worse than naming none. */
+    if (!k) *source = "unknown";
+    return k;
+}
+
 /* ---- bandwidth kernels ------------------------------------------------------------------- */
 
 struct job {
@@ -81,6 +113,7 @@ struct job {
     double *a, *b, *c; /* STREAM: a = b + s*c etc.; memcpy/loop: a <- b */
     size_t n;          /* doubles per array */
     int nthreads, reps;
+    double sum[256];   /* dot: each thread's part */
 };
 
 struct worker {
@@ -100,10 +133,30 @@ PLAIN_LOOP static void loop_copy(double *restrict dst, const double *restrict sr
     for (size_t i = 0; i < n; i++) dst[i] = src[i];
 }
 
-static void run_kernel(enum gpu_host_kind k, double *restrict a, double *restrict b,
-                       double *restrict c, size_t n)
+/* Four accumulators (four independent add chains keep up with memory) summed per block of 1024
+ * elements, so rounding stays far inside BabelStream's tolerance for any array size. */
+static double dot(const double *restrict a, const double *restrict b, size_t n)
 {
-    const double s = 3.0;
+    double total = 0;
+    for (size_t lo = 0; lo < n; lo += 1024) {
+        size_t hi = lo + 1024 < n ? lo + 1024 : n, i = lo;
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (; i + 4 <= hi; i += 4) {
+            s0 += a[i] * b[i];
+            s1 += a[i + 1] * b[i + 1];
+            s2 += a[i + 2] * b[i + 2];
+            s3 += a[i + 3] * b[i + 3];
+        }
+        for (; i < hi; i++) s0 += a[i] * b[i];
+        total += (s0 + s1) + (s2 + s3);
+    }
+    return total;
+}
+
+static double run_kernel(enum gpu_host_kind k, double *restrict a, double *restrict b,
+                         double *restrict c, size_t n)
+{
+    const double s = GPU_STREAM_S;
     switch (k) {
     case GPU_HOST_MEMCPY: memcpy(a, b, n * sizeof *a); break;
     case GPU_HOST_LOOP: loop_copy(a, b, n); break;
@@ -119,7 +172,9 @@ static void run_kernel(enum gpu_host_kind k, double *restrict a, double *restric
     case GPU_HOST_TRIAD:
         for (size_t i = 0; i < n; i++) a[i] = b[i] + s * c[i];
         break;
+    case GPU_HOST_DOT: return dot(a, b, n);
     }
+    return 0;
 }
 
 static void *worker_main(void *arg)
@@ -130,7 +185,7 @@ static void *worker_main(void *arg)
     size_t lo = chunk * w->id, hi = lo + chunk > j->n ? j->n : lo + chunk;
     if (lo > hi) lo = hi;
     for (int r = 0; r < j->reps; r++)
-        run_kernel(j->kind, j->a + lo, j->b + lo, j->c ? j->c + lo : NULL, hi - lo);
+        j->sum[w->id] = run_kernel(j->kind, j->a + lo, j->b + lo, j->c ? j->c + lo : NULL, hi - lo);
     return NULL;
 }
 
@@ -163,6 +218,37 @@ static double *alloc_array(size_t bytes)
     return p;
 }
 
+/* After the trials: memcpy/loop left the source pattern in a; a STREAM kernel left its closed-form
+ * values in a, b and c; dot computed n x a x b. Testing: VRAMLAB_FAULT_CORRUPT spoils one element
+ * first, as a kernel that missed it would. */
+static bool host_valid(const struct job *j, double sum)
+{
+    const double eps = 2.220446049250313e-16; /* DBL_EPSILON */
+    struct gpu_mismatch m;
+    if (getenv("VRAMLAB_FAULT_CORRUPT")) {
+        if (j->kind == GPU_HOST_DOT) sum *= 1.0 + 1e-6;
+        else ((unsigned char *)&j->a[j->n / 2])[6] ^= 0x10; /* an exponent bit of one element */
+    }
+    if (j->kind < GPU_HOST_COPY) {
+        struct gpu_content src = {.kind = GPU_CONTENT_PATTERN, .seed = 1};
+        gpu_content_check(j->a, j->n * sizeof(double), &src, &m);
+        return m.count == 0;
+    }
+    if (j->kind == GPU_HOST_DOT) {
+        double want = gpu_stream_dot_expect(j->n);
+        if (!(fabs(sum - want) <= 1e7 * eps * fabs(want))) return false;
+    }
+    double abc[3];
+    gpu_stream_expect(j->kind, abc);
+    double *arr[3] = {j->a, j->b, j->c};
+    for (int i = 0; i < 3; i++) {
+        struct gpu_content want = {.kind = GPU_CONTENT_F64, .value = abc[i], .tol = 100 * eps};
+        gpu_content_check(arr[i], j->n * sizeof(double), &want, &m);
+        if (m.count) return false;
+    }
+    return true;
+}
+
 gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int trials,
                           struct gpu_result *r, gpu_cancel_flag *cancel)
 {
@@ -172,8 +258,8 @@ gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int
     double t[GPU_MAX_SAMPLES];
     bool stream = k >= GPU_HOST_COPY;
     trials = trials ? trials : 10;
-    *r = (struct gpu_result){.bytes = bytes};
-    if ((unsigned)k > GPU_HOST_TRIAD || bytes < 4096 || trials < 1 || trials > GPU_MAX_SAMPLES)
+    *r = (struct gpu_result){.bytes = bytes, .numa_node = -1};
+    if ((unsigned)k > GPU_HOST_DOT || bytes < 4096 || trials < 1 || trials > GPU_MAX_SAMPLES)
         return GPU_ERR_ARG;
     gpu_host_info(&hi);
     j.nthreads = threads > 0 ? threads : stream ? hi.threads : 1; /* memcpy/loop: one thread */
@@ -186,9 +272,17 @@ gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int
         free(j.a), free(j.b), free(j.c);
         return GPU_ERR_HOST_NOMEM;
     }
-    /* Touch every page first (first-touch faults must not be timed), with STREAM's values. */
-    for (size_t i = 0; i < j.n; i++) j.a[i] = 1.0, j.b[i] = 2.0;
-    for (size_t i = 0; stream && i < j.n; i++) j.c[i] = 0.0;
+    /* Touch every page first (first-touch faults must not be timed) with the starting values:
+     * STREAM's, or for a copy a source pattern and a destination that differs from it. */
+    if (stream) {
+        for (size_t i = 0; i < j.n; i++) j.a[i] = GPU_STREAM_A, j.b[i] = GPU_STREAM_B;
+        for (size_t i = 0; i < j.n; i++) j.c[i] = GPU_STREAM_C;
+    } else {
+        struct gpu_content src = {.kind = GPU_CONTENT_PATTERN, .seed = 1};
+        struct gpu_content dst = {.kind = GPU_CONTENT_PATTERN, .seed = 2};
+        gpu_content_fill(j.b, j.n * sizeof(double), &src);
+        gpu_content_fill(j.a, j.n * sizeof(double), &dst);
+    }
 
     /* Warm-up; it also sizes reps so that a pass over tiny arrays lasts >= 20 ms. */
     double dt = run_pass(&j, w);
@@ -202,12 +296,18 @@ gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int
         }
         t[i] = run_pass(&j, w);
     }
+    double sum = 0;
+    for (int i = 0; i < j.nthreads; i++) sum += j.sum[i];
+    if (st == GPU_OK && !host_valid(&j, sum)) st = GPU_ERR_VALIDATION;
     free(j.a), free(j.b), free(j.c);
     if (st != GPU_OK) return st;
+    r->validated = true;
+    r->dot = k == GPU_HOST_DOT ? sum : 0;
     double res = gpu_timer_resolution();
 
     gpu_stats(r, t, trials);
-    /* Bytes per element: STREAM counts copy/scale 16, add/triad 24 (no write-allocate traffic). */
+    /* Bytes per element: STREAM counts copy/scale 16, add/triad 24 (no write-allocate traffic);
+     * BabelStream counts dot 16 (two arrays read). */
     int per = k == GPU_HOST_ADD || k == GPU_HOST_TRIAD ? 3 : 2;
     r->moved_bytes = (uint64_t)per * j.n * sizeof(double);
     r->bytes_per_s = stream ? r->moved_bytes / r->best_s : j.n * sizeof(double) / r->best_s;
@@ -235,7 +335,7 @@ gpu_status gpu_host_latency(uint64_t bytes, struct gpu_result *r, gpu_cancel_fla
 {
     double t[GPU_MAX_SAMPLES];
     const int trials = 5;
-    *r = (struct gpu_result){.bytes = bytes};
+    *r = (struct gpu_result){.bytes = bytes, .numa_node = -1};
     if (bytes < 4096 || bytes / LINE > UINT32_MAX) return GPU_ERR_ARG;
     size_t lines = bytes / LINE;
     char *mem = (char *)alloc_array(lines * LINE);

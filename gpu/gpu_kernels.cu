@@ -1,25 +1,43 @@
-/* gpu_kernels.cu - the device code of the cuda backend: an SM copy kernel, a read-everything
- * warm-up, a one-thread pointer chase and a stream-holding spin kernel, each behind an extern "C"
- * host wrapper declared in gpu_kernels.h. Wrappers return cudaError_t as int and never exit. */
+/* gpu_kernels.cu - the device code of the cuda backend: an SM copy kernel, STREAM's kernels and
+ * BabelStream's dot, fill and compare kernels for validation, a read-everything warm-up, a
+ * pointer chase and a stream-holding spin kernel, each behind an extern "C" host wrapper declared
+ * in gpu_kernels.h. Wrappers return cudaError_t as int and never exit. */
 #include "gpu_kernels.h"
 
 #include <cuda_runtime.h>
+
+#include "gpu_pattern.h"
 
 namespace
 {
 
 const int k_threads = 256; /* a multiple of the warp; 8 resident blocks fill a 2048-thread SM */
-const int k_unroll = 4;    /* independent 16-byte loads in flight per thread per iteration */
+/* __launch_bounds__(k_threads, K_MIN_BLOCKS): the compiler keeps registers within what a full SM
+ * of 256-thread blocks allows, so no architecture's code loses occupancy to its register count
+ * (NVVM for sm_100 otherwise gave the STREAM kernels 48 registers: 5 blocks, not 8). A full SM
+ * is 2048 threads (8 blocks), 1536 on sm_86/89/120 (6), 1024 on sm_75 (4); asking for more than
+ * fit makes ptxas ignore the bound and say so. The programming guide's pattern: per __CUDA_ARCH__. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define K_MIN_BLOCKS 4
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+#define K_MIN_BLOCKS 6
+#else
+#define K_MIN_BLOCKS 8
+#endif
+/* 16-byte loads in flight per thread before the first store: Little's law on HBM wants many
+ * bytes in flight (~4.8 TB/s x ~0.6 us is ~3 MB across the chip), and a load-store chain would
+ * leave one request per thread outstanding. Kernels with two input arrays batch half as many
+ * elements, so every kernel keeps 64 bytes per thread in flight. */
+const int k_inflight = 4;
 
 /* Grid-stride copy of n words of type T that start `head` bytes into dst0/src0, plus the scalar
- * head bytes before them and `tail` bytes after them (both < sizeof(T)).
- * Each iteration issues k_unroll loads before any store: HBM needs many bytes in flight (Little's
- * law: ~4.8 TB/s x ~0.6 us is ~3 MB across the chip), and a load-store-load chain would leave one
- * request per thread outstanding. Within a warp the words are consecutive, so every load and
+ * head bytes before them and `tail` bytes after them (both < sizeof(T)). Each iteration issues
+ * k_inflight loads before any store; within a warp the words are consecutive, so every load and
  * store instruction is one fully coalesced 512-byte (T = uint4) transaction group. */
 template <typename T>
-__global__ void __launch_bounds__(k_threads)
-    k_copy(unsigned char *dst0, const unsigned char *src0, size_t head, size_t n, size_t tail)
+__global__ void __launch_bounds__(k_threads, K_MIN_BLOCKS)
+    k_copy(unsigned char *__restrict__ dst0, const unsigned char *__restrict__ src0, size_t head,
+           size_t n, size_t tail)
 {
     const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
@@ -28,49 +46,180 @@ __global__ void __launch_bounds__(k_threads)
     if (tid < head) dst0[tid] = src0[tid];
     if (tid < tail) dst0[tail_off + tid] = src0[tail_off + tid];
 
-    T *d = reinterpret_cast<T *>(dst0 + head);
-    const T *s = reinterpret_cast<const T *>(src0 + head);
+    T *__restrict__ d = reinterpret_cast<T *>(dst0 + head);
+    const T *__restrict__ s = reinterpret_cast<const T *>(src0 + head);
     size_t i = tid;
-    for (; i + (size_t)(k_unroll - 1) * stride < n; i += (size_t)k_unroll * stride) {
-        T v[k_unroll];
+    for (; i + (size_t)(k_inflight - 1) * stride < n; i += (size_t)k_inflight * stride) {
+        T v[k_inflight];
 #pragma unroll
-        for (int u = 0; u < k_unroll; u++)
-            v[u] = s[i + (size_t)u * stride];
+        for (int u = 0; u < k_inflight; u++) v[u] = s[i + (size_t)u * stride];
 #pragma unroll
-        for (int u = 0; u < k_unroll; u++)
-            d[i + (size_t)u * stride] = v[u];
+        for (int u = 0; u < k_inflight; u++) d[i + (size_t)u * stride] = v[u];
     }
-    for (; i < n; i += stride)
-        d[i] = s[i];
+    for (; i < n; i += stride) d[i] = s[i];
 }
 
-/* STREAM kernels on double2 (16-byte) words, grid-stride; the scalar tail (n odd) is done by
- * thread 0. K: 2 copy, 3 scale, 4 add, 5 triad (enum gpu_host_kind). */
+/* STREAM, BabelStream-style: each iteration loads all its elements (U of them, 16 bytes each
+ * per input array), then computes and stores; __restrict__ tells the compiler the stores cannot
+ * change what was loaded. Kinds as enum gpu_host_kind: 2 copy c = a, 3 scale b = s*c,
+ * 4 add c = a + b, 5 triad a = b + s*c. The last double of an odd n is done by thread 0. */
+template <int K> struct k_op;
+template <> struct k_op<2> {
+    static const int in = 1;
+    __device__ static double2 *out(double2 *a, double2 *b, double2 *c) { return c; }
+    __device__ static double2 x(const double2 *a, const double2 *b, const double2 *c, size_t j) { return a[j]; }
+    __device__ static double2 y(const double2 *, const double2 *, const double2 *, size_t) { return double2(); }
+    __device__ static double2 f(double2 x, double2) { return x; }
+};
+template <> struct k_op<3> {
+    static const int in = 1;
+    __device__ static double2 *out(double2 *a, double2 *b, double2 *c) { return b; }
+    __device__ static double2 x(const double2 *a, const double2 *b, const double2 *c, size_t j) { return c[j]; }
+    __device__ static double2 y(const double2 *, const double2 *, const double2 *, size_t) { return double2(); }
+    __device__ static double2 f(double2 x, double2) { return make_double2(3.0 * x.x, 3.0 * x.y); }
+};
+template <> struct k_op<4> {
+    static const int in = 2;
+    __device__ static double2 *out(double2 *a, double2 *b, double2 *c) { return c; }
+    __device__ static double2 x(const double2 *a, const double2 *b, const double2 *c, size_t j) { return a[j]; }
+    __device__ static double2 y(const double2 *a, const double2 *b, const double2 *c, size_t j) { return b[j]; }
+    __device__ static double2 f(double2 x, double2 y) { return make_double2(x.x + y.x, x.y + y.y); }
+};
+template <> struct k_op<5> {
+    static const int in = 2;
+    __device__ static double2 *out(double2 *a, double2 *b, double2 *c) { return a; }
+    __device__ static double2 x(const double2 *a, const double2 *b, const double2 *c, size_t j) { return b[j]; }
+    __device__ static double2 y(const double2 *a, const double2 *b, const double2 *c, size_t j) { return c[j]; }
+    __device__ static double2 f(double2 x, double2 y) { return make_double2(x.x + 3.0 * y.x, x.y + 3.0 * y.y); }
+};
+
 template <int K>
-__global__ void __launch_bounds__(k_threads) k_stream(double *a, double *b, double *c, size_t n)
+__global__ void __launch_bounds__(k_threads, K_MIN_BLOCKS)
+    k_stream(double2 *__restrict__ a, double2 *__restrict__ b, double2 *__restrict__ c, size_t n2,
+             bool odd)
 {
-    const double s = 3.0;
+    typedef k_op<K> op;
+    const int U = k_inflight / op::in;
     const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
-    const size_t n2 = n / 2;
-    double2 *a2 = reinterpret_cast<double2 *>(a), *b2 = reinterpret_cast<double2 *>(b),
-            *c2 = reinterpret_cast<double2 *>(c);
-    for (size_t i = tid; i < n2; i += stride) {
-        if (K == 2) c2[i] = a2[i];
-        if (K == 3) { const double2 v = c2[i]; b2[i] = make_double2(s * v.x, s * v.y); }
-        if (K == 4) { const double2 x = a2[i], y = b2[i]; c2[i] = make_double2(x.x + y.x, x.y + y.y); }
-        if (K == 5) {
-            const double2 x = b2[i], y = c2[i];
-            a2[i] = make_double2(x.x + s * y.x, x.y + s * y.y);
+    double2 *__restrict__ o = op::out(a, b, c);
+    size_t i = tid;
+    for (; i + (size_t)(U - 1) * stride < n2; i += (size_t)U * stride) {
+        double2 x[U], y[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            x[u] = op::x(a, b, c, i + (size_t)u * stride);
+            y[u] = op::y(a, b, c, i + (size_t)u * stride);
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) o[i + (size_t)u * stride] = op::f(x[u], y[u]);
+    }
+    for (; i < n2; i += stride) o[i] = op::f(op::x(a, b, c, i), op::y(a, b, c, i));
+    if (tid == 0 && odd) { /* the last double, as half of a double2 whose other half is unused */
+        const double *da = reinterpret_cast<const double *>(a + n2),
+                     *db = reinterpret_cast<const double *>(b + n2),
+                     *dc = reinterpret_cast<const double *>(c + n2);
+        double *dout = reinterpret_cast<double *>(o + n2);
+        const double2 xv = K == 2 ? make_double2(*da, 0) : K == 3 ? make_double2(*dc, 0)
+                                  : K == 4 ? make_double2(*da, 0) : make_double2(*db, 0);
+        const double2 yv = K == 4 ? make_double2(*db, 0) : K == 5 ? make_double2(*dc, 0)
+                                                                   : make_double2(0, 0);
+        *dout = op::f(xv, yv).x;
+    }
+}
+
+/* BabelStream's dot: each thread sums a[i]*b[i] over its grid-stride share (two 16-byte loads
+ * per array in flight), then the block reduces in shared memory and writes one partial sum. */
+__global__ void __launch_bounds__(k_threads, K_MIN_BLOCKS)
+    k_dot(const double2 *__restrict__ a, const double2 *__restrict__ b, size_t n2, bool odd,
+          double *__restrict__ partial)
+{
+    __shared__ double sh[k_threads];
+    const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    double acc = 0;
+    size_t i = tid;
+    for (; i + stride < n2; i += 2 * stride) {
+        const double2 x0 = a[i], y0 = b[i], x1 = a[i + stride], y1 = b[i + stride];
+        acc += x0.x * y0.x + x0.y * y0.y;
+        acc += x1.x * y1.x + x1.y * y1.y;
+    }
+    for (; i < n2; i += stride) {
+        const double2 x = a[i], y = b[i];
+        acc += x.x * y.x + x.y * y.y;
+    }
+    if (tid == 0 && odd)
+        acc += reinterpret_cast<const double *>(a + n2)[0] * reinterpret_cast<const double *>(b + n2)[0];
+    sh[threadIdx.x] = acc;
+    for (int off = k_threads / 2; off > 0; off /= 2) {
+        __syncthreads();
+        if ((int)threadIdx.x < off) sh[threadIdx.x] += sh[threadIdx.x + off];
+    }
+    if (threadIdx.x == 0) partial[blockIdx.x] = sh[0];
+}
+
+/* Validation. The pattern is written as whole 8-byte words when the buffer is 8-byte aligned,
+ * byte by byte otherwise (the byte-offset rule is the same, gpu_pattern.h). */
+__global__ void __launch_bounds__(k_threads)
+    k_fill(unsigned char *p, size_t bytes, uint64_t seed)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    const bool aligned = ((uintptr_t)p & 7) == 0;
+    for (size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x; w * 8 < bytes; w += stride) {
+        if (aligned && w * 8 + 8 <= bytes) {
+            reinterpret_cast<uint64_t *>(p)[w] = gpu_pattern_word(seed, w);
+        } else {
+            for (size_t i = w * 8; i < w * 8 + 8 && i < bytes; i++) p[i] = gpu_pattern_byte(seed, i);
         }
     }
-    if (tid == 0 && (n & 1)) {
-        const size_t i = n - 1;
-        if (K == 2) c[i] = a[i];
-        if (K == 3) b[i] = s * c[i];
-        if (K == 4) c[i] = a[i] + b[i];
-        if (K == 5) a[i] = b[i] + s * c[i];
+}
+
+/* Counts per thread, one atomic per thread that found something: an all-right buffer costs no
+ * atomics at all. */
+__device__ void k_report(unsigned long long bad, unsigned long long first, unsigned long long *res)
+{
+    if (!bad) return;
+    atomicAdd(&res[0], bad);
+    atomicMin(&res[1], first);
+}
+
+__global__ void __launch_bounds__(k_threads)
+    k_check(const unsigned char *p, size_t bytes, uint64_t seed, unsigned long long *res)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    const bool aligned = ((uintptr_t)p & 7) == 0;
+    unsigned long long bad = 0, first = ~0ull;
+    for (size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x; w * 8 < bytes; w += stride) {
+        if (aligned && w * 8 + 8 <= bytes) {
+            const uint64_t got = reinterpret_cast<const uint64_t *>(p)[w];
+            const uint64_t want = gpu_pattern_word(seed, w);
+            if (got == want) continue;
+            for (int k = 0; k < 8; k++)
+                if (((got ^ want) >> (8 * k)) & 0xff) {
+                    if (!bad++ || w * 8 + k < first) first = w * 8 + k;
+                }
+        } else {
+            for (size_t i = w * 8; i < w * 8 + 8 && i < bytes; i++)
+                if (p[i] != gpu_pattern_byte(seed, i) && (!bad++ || i < first)) first = i;
+        }
     }
+    k_report(bad, first, res);
+}
+
+__global__ void __launch_bounds__(k_threads) k_fill_f64(double *p, size_t n, double v)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) p[i] = v;
+}
+
+__global__ void __launch_bounds__(k_threads)
+    k_check_f64(const double *p, size_t n, double v, double tol, unsigned long long *res)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    unsigned long long bad = 0, first = ~0ull;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        if (!(fabs(p[i] - v) <= tol) && (!bad++ || i < first)) first = i; /* NaN differs */
+    k_report(bad, first, res);
 }
 
 /* Written only when an XOR of the data hits one particular value: the compiler has to keep every
@@ -99,35 +248,53 @@ __device__ __forceinline__ uint64_t k_globaltimer(void)
     return t;
 }
 
-/* Every load depends on the previous one, so the time per step is the load-to-use latency of
- * whichever level of the hierarchy holds next[j]. Plain loads: they go through L1, as a real
- * kernel's would. Warm-up and timed part run in one launch, so both run on the same SM (its L1
- * is the one the warm-up filled) and no launch overhead is timed. %globaltimer counts
- * nanoseconds; its update granularity (up to ~1 us on some parts) is small against a chase of
- * many thousand loads. The final index is stored so the chain is live. */
-__global__ void k_chase(const uint64_t *next, uint64_t warm, uint64_t steps, uint64_t *io)
+__device__ __forceinline__ uint64_t k_clock(void)
 {
-    uint64_t j = io[0];
-    for (uint64_t k = 0; k < warm; k++)
-        j = next[j];
-    const uint64_t t0 = k_globaltimer();
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t) : : "memory");
+    return t;
+}
+
+/* Each load's result is the next load's address: the time per step is the load-to-use latency
+ * of whichever level holds the line, with no address arithmetic between the loads (an index
+ * chase adds a shift and an add to every step). Plain loads, through L1, as a real kernel's
+ * would go. Warm-up and timed part run in one launch on one SM, so the warm-up fills the L1 the
+ * timed part reads and no launch overhead is timed. %globaltimer counts nanoseconds (its update
+ * granularity, up to ~1 us on some parts, is small against 2^18 loads); clock64 counts this SM's
+ * cycles, the unit the microbenchmark papers report. Only block `target` chases: nvbandwidth's
+ * way of choosing where a chase runs; %smid says which SM that was. */
+__global__ void k_chase(gpu_k_chase_io *io, uint64_t warm, uint64_t steps, int target)
+{
+    if ((int)blockIdx.x != target) return;
+    void *const *p = reinterpret_cast<void *const *>(io->p);
+    for (uint64_t k = 0; k < warm; k++) p = reinterpret_cast<void *const *>(*p);
+    const uint64_t t0 = k_globaltimer(), c0 = k_clock();
 #pragma unroll 8
-    for (uint64_t k = 0; k < steps; k++)
-        j = next[j];
-    const uint64_t t1 = k_globaltimer();
-    io[0] = j;
-    io[1] = t1 - t0;
+    for (uint64_t k = 0; k < steps; k++) p = reinterpret_cast<void *const *>(*p);
+    const uint64_t c1 = k_clock(), t1 = k_globaltimer();
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    io->p = reinterpret_cast<uint64_t>(p);
+    io->ns = t1 - t0;
+    io->cycles = c1 - c0;
+    io->sm = sm;
+    io->ran = 1;
 }
 
 __global__ void k_spin(volatile int *flag, uint64_t timeout_ns)
 {
     const uint64_t t0 = k_globaltimer();
-    while (*flag == 0 && k_globaltimer() - t0 < timeout_ns)
+    while (flag[0] == 0) {
+        if (k_globaltimer() - t0 >= timeout_ns) {
+            flag[1] = 1; /* the host reads it after the batch: that trial is flagged */
+            return;
+        }
         __nanosleep(256);
+    }
 }
 
 template <typename T>
-cudaError_t launch_copy(void *dst, const void *src, size_t bytes, const gpu_k_launch *cfg,
+cudaError_t launch_copy(void *dst, const void *src, size_t bytes, const gpu_k_launch *cfg, int id,
                         cudaStream_t stream)
 {
     const size_t w = sizeof(T);
@@ -138,11 +305,38 @@ cudaError_t launch_copy(void *dst, const void *src, size_t bytes, const gpu_k_la
     /* Small copies: no more blocks than there are words (at least one, for head and tail). */
     const size_t threads = (size_t)cfg->threads;
     size_t blocks = (n + threads - 1) / threads;
-    if (blocks > (size_t)cfg->blocks) blocks = (size_t)cfg->blocks;
+    if (blocks > (size_t)cfg->blocks[id]) blocks = (size_t)cfg->blocks[id];
     if (blocks < 1) blocks = 1;
     k_copy<T><<<(unsigned)blocks, (unsigned)threads, 0, stream>>>(
         static_cast<unsigned char *>(dst), static_cast<const unsigned char *>(src), head, n, tail);
     return cudaGetLastError();
+}
+
+/* Blocks for a grid-stride kernel over `items`: no more than the items need, at most a full
+ * device. */
+unsigned grid(const gpu_k_launch *cfg, int id, size_t items)
+{
+    size_t b = (items + (size_t)cfg->threads - 1) / (size_t)cfg->threads;
+    if (b > (size_t)cfg->blocks[id]) b = (size_t)cfg->blocks[id];
+    return b < 1 ? 1u : (unsigned)b;
+}
+
+bool cfg_ok(const gpu_k_launch *cfg)
+{
+    return cfg && cfg->threads > 0 && cfg->sms > 0;
+}
+
+template <typename K> cudaError_t occupancy(gpu_k_launch *cfg, int id, K kernel)
+{
+    int per_sm = 0;
+    cudaFuncAttributes a;
+    /* Querying a kernel's attributes also loads its module now rather than at its first launch. */
+    cudaError_t e = cudaFuncGetAttributes(&a, kernel);
+    if (e == cudaSuccess)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, k_threads, 0);
+    cfg->blocks[id] = cfg->sms * (per_sm > 0 ? per_sm : 1);
+    cfg->regs[id] = e == cudaSuccess ? a.numRegs : 0;
+    return e;
 }
 
 } // namespace
@@ -155,25 +349,28 @@ cudaError_t launch_copy(void *dst, const void *src, size_t bytes, const gpu_k_la
 
 extern "C" int gpu_k_init(struct gpu_k_launch *cfg)
 {
-    int dev = 0, sms = 0, per_sm = 0;
+    int dev = 0, sms = 0;
     K_TRY(cudaGetDevice(&dev));
     K_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    K_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_copy<uint4>, k_threads, 0));
     cfg->threads = k_threads;
-    cfg->blocks = (sms > 0 ? sms : 1) * (per_sm > 0 ? per_sm : 1);
-
-    /* Querying a kernel's attributes loads its module now rather than at its first launch. */
+    cfg->sms = sms > 0 ? sms : 1;
+    K_TRY(occupancy(cfg, GPU_K_COPY16, k_copy<uint4>));
+    K_TRY(occupancy(cfg, GPU_K_COPY8, k_copy<uint2>));
+    K_TRY(occupancy(cfg, GPU_K_COPY4, k_copy<unsigned int>));
+    K_TRY(occupancy(cfg, GPU_K_COPY2, k_copy<unsigned short>));
+    K_TRY(occupancy(cfg, GPU_K_COPY1, k_copy<unsigned char>));
+    K_TRY(occupancy(cfg, GPU_K_STREAM_COPY, k_stream<2>));
+    K_TRY(occupancy(cfg, GPU_K_STREAM_SCALE, k_stream<3>));
+    K_TRY(occupancy(cfg, GPU_K_STREAM_ADD, k_stream<4>));
+    K_TRY(occupancy(cfg, GPU_K_STREAM_TRIAD, k_stream<5>));
+    K_TRY(occupancy(cfg, GPU_K_DOT, k_dot));
+    K_TRY(occupancy(cfg, GPU_K_TOUCH, k_touch));
+    K_TRY(occupancy(cfg, GPU_K_FILL, k_fill));
+    K_TRY(occupancy(cfg, GPU_K_CHECK, k_check));
+    K_TRY(occupancy(cfg, GPU_K_FILL_F64, k_fill_f64));
+    K_TRY(occupancy(cfg, GPU_K_CHECK_F64, k_check_f64));
+    if (cfg->blocks[GPU_K_DOT] > GPU_K_DOT_MAX_BLOCKS) cfg->blocks[GPU_K_DOT] = GPU_K_DOT_MAX_BLOCKS;
     cudaFuncAttributes a;
-    K_TRY(cudaFuncGetAttributes(&a, k_copy<uint4>));
-    K_TRY(cudaFuncGetAttributes(&a, k_copy<uint2>));
-    K_TRY(cudaFuncGetAttributes(&a, k_copy<unsigned int>));
-    K_TRY(cudaFuncGetAttributes(&a, k_copy<unsigned short>));
-    K_TRY(cudaFuncGetAttributes(&a, k_copy<unsigned char>));
-    K_TRY(cudaFuncGetAttributes(&a, k_touch));
-    K_TRY(cudaFuncGetAttributes(&a, k_stream<2>));
-    K_TRY(cudaFuncGetAttributes(&a, k_stream<3>));
-    K_TRY(cudaFuncGetAttributes(&a, k_stream<4>));
-    K_TRY(cudaFuncGetAttributes(&a, k_stream<5>));
     K_TRY(cudaFuncGetAttributes(&a, k_chase));
     K_TRY(cudaFuncGetAttributes(&a, k_spin));
     return (int)cudaSuccess;
@@ -183,35 +380,106 @@ extern "C" int gpu_k_copy(void *dst, const void *src, size_t bytes, const struct
                           struct CUstream_st *stream)
 {
     if (bytes == 0) return (int)cudaSuccess;
-    if (!dst || !src || !cfg || cfg->threads <= 0 || cfg->blocks <= 0)
-        return (int)cudaErrorInvalidValue;
+    if (!dst || !src || !cfg_ok(cfg)) return (int)cudaErrorInvalidValue;
     /* The widest word both pointers can be aligned to at once: after the same head, src and dst
      * must both sit on a word boundary. cudaMalloc'd buffers (256-byte aligned) take uint4. */
     const uintptr_t mis = (uintptr_t)dst ^ (uintptr_t)src;
-    if ((mis & 15) == 0) return (int)launch_copy<uint4>(dst, src, bytes, cfg, stream);
-    if ((mis & 7) == 0) return (int)launch_copy<uint2>(dst, src, bytes, cfg, stream);
-    if ((mis & 3) == 0) return (int)launch_copy<unsigned int>(dst, src, bytes, cfg, stream);
-    if ((mis & 1) == 0) return (int)launch_copy<unsigned short>(dst, src, bytes, cfg, stream);
-    return (int)launch_copy<unsigned char>(dst, src, bytes, cfg, stream);
+    if ((mis & 15) == 0) return (int)launch_copy<uint4>(dst, src, bytes, cfg, GPU_K_COPY16, stream);
+    if ((mis & 7) == 0) return (int)launch_copy<uint2>(dst, src, bytes, cfg, GPU_K_COPY8, stream);
+    if ((mis & 3) == 0) return (int)launch_copy<unsigned int>(dst, src, bytes, cfg, GPU_K_COPY4, stream);
+    if ((mis & 1) == 0) return (int)launch_copy<unsigned short>(dst, src, bytes, cfg, GPU_K_COPY2, stream);
+    return (int)launch_copy<unsigned char>(dst, src, bytes, cfg, GPU_K_COPY1, stream);
+}
+
+extern "C" int gpu_k_stream(int kind, double *a, double *b, double *c, size_t n,
+                            const struct gpu_k_launch *cfg, struct CUstream_st *stream)
+{
+    if (!a || !b || !c || !cfg_ok(cfg) || (((uintptr_t)a | (uintptr_t)b | (uintptr_t)c) & 15))
+        return (int)cudaErrorInvalidValue;
+    double2 *a2 = reinterpret_cast<double2 *>(a), *b2 = reinterpret_cast<double2 *>(b),
+            *c2 = reinterpret_cast<double2 *>(c);
+    const size_t n2 = n / 2;
+    const bool odd = n & 1;
+    const unsigned t = (unsigned)cfg->threads;
+    switch (kind) {
+    case 2: k_stream<2><<<grid(cfg, GPU_K_STREAM_COPY, n2), t, 0, stream>>>(a2, b2, c2, n2, odd); break;
+    case 3: k_stream<3><<<grid(cfg, GPU_K_STREAM_SCALE, n2), t, 0, stream>>>(a2, b2, c2, n2, odd); break;
+    case 4: k_stream<4><<<grid(cfg, GPU_K_STREAM_ADD, n2), t, 0, stream>>>(a2, b2, c2, n2, odd); break;
+    case 5: k_stream<5><<<grid(cfg, GPU_K_STREAM_TRIAD, n2), t, 0, stream>>>(a2, b2, c2, n2, odd); break;
+    default: return (int)cudaErrorInvalidValue;
+    }
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gpu_k_dot(const double *a, const double *b, size_t n, double *partial, int *nblocks,
+                         const struct gpu_k_launch *cfg, struct CUstream_st *stream)
+{
+    if (!a || !b || !partial || !nblocks || !cfg_ok(cfg) || (((uintptr_t)a | (uintptr_t)b) & 15))
+        return (int)cudaErrorInvalidValue;
+    const unsigned g = grid(cfg, GPU_K_DOT, n / 2 ? n / 2 : 1);
+    *nblocks = (int)g;
+    k_dot<<<g, (unsigned)cfg->threads, 0, stream>>>(reinterpret_cast<const double2 *>(a),
+                                                    reinterpret_cast<const double2 *>(b), n / 2,
+                                                    n & 1, partial);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gpu_k_fill(void *p, size_t bytes, uint64_t seed, const struct gpu_k_launch *cfg,
+                          struct CUstream_st *stream)
+{
+    if (bytes == 0) return (int)cudaSuccess;
+    if (!p || !cfg_ok(cfg)) return (int)cudaErrorInvalidValue;
+    k_fill<<<grid(cfg, GPU_K_FILL, (bytes + 7) / 8), (unsigned)cfg->threads, 0, stream>>>(
+        static_cast<unsigned char *>(p), bytes, seed);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gpu_k_check(const void *p, size_t bytes, uint64_t seed, unsigned long long *res,
+                           const struct gpu_k_launch *cfg, struct CUstream_st *stream)
+{
+    if (bytes == 0) return (int)cudaSuccess;
+    if (!p || !res || !cfg_ok(cfg)) return (int)cudaErrorInvalidValue;
+    k_check<<<grid(cfg, GPU_K_CHECK, (bytes + 7) / 8), (unsigned)cfg->threads, 0, stream>>>(
+        static_cast<const unsigned char *>(p), bytes, seed, res);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gpu_k_fill_f64(double *p, size_t n, double v, const struct gpu_k_launch *cfg,
+                              struct CUstream_st *stream)
+{
+    if (n == 0) return (int)cudaSuccess;
+    if (!p || !cfg_ok(cfg)) return (int)cudaErrorInvalidValue;
+    k_fill_f64<<<grid(cfg, GPU_K_FILL_F64, n), (unsigned)cfg->threads, 0, stream>>>(p, n, v);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gpu_k_check_f64(const double *p, size_t n, double v, double tol,
+                               unsigned long long *res, const struct gpu_k_launch *cfg,
+                               struct CUstream_st *stream)
+{
+    if (n == 0) return (int)cudaSuccess;
+    if (!p || !res || !cfg_ok(cfg)) return (int)cudaErrorInvalidValue;
+    k_check_f64<<<grid(cfg, GPU_K_CHECK_F64, n), (unsigned)cfg->threads, 0, stream>>>(p, n, v, tol,
+                                                                                      res);
+    return (int)cudaGetLastError();
 }
 
 extern "C" int gpu_k_touch(const void *buf, size_t bytes, const struct gpu_k_launch *cfg,
                            struct CUstream_st *stream)
 {
     if (bytes == 0) return (int)cudaSuccess;
-    if (!buf || !cfg || cfg->threads <= 0 || cfg->blocks <= 0 || ((uintptr_t)buf & 15))
-        return (int)cudaErrorInvalidValue;
+    if (!buf || !cfg_ok(cfg) || ((uintptr_t)buf & 15)) return (int)cudaErrorInvalidValue;
     const size_t n = bytes / 16, tail = bytes % 16;
-    k_touch<<<(unsigned)cfg->blocks, (unsigned)cfg->threads, 0, stream>>>(
+    k_touch<<<grid(cfg, GPU_K_TOUCH, n ? n : 1), (unsigned)cfg->threads, 0, stream>>>(
         static_cast<const uint4 *>(buf), n, static_cast<const unsigned char *>(buf) + n * 16, tail);
     return (int)cudaGetLastError();
 }
 
-extern "C" int gpu_k_chase(const uint64_t *next, uint64_t warm, uint64_t steps, uint64_t *io,
-                           struct CUstream_st *stream)
+extern "C" int gpu_k_chase(struct gpu_k_chase_io *io, uint64_t warm, uint64_t steps, int target,
+                           const struct gpu_k_launch *cfg, struct CUstream_st *stream)
 {
-    if (!next || !io) return (int)cudaErrorInvalidValue;
-    k_chase<<<1, 1, 0, stream>>>(next, warm, steps, io);
+    if (!io || !cfg_ok(cfg) || target < 0 || target >= cfg->sms) return (int)cudaErrorInvalidValue;
+    k_chase<<<(unsigned)cfg->sms, 1, 0, stream>>>(io, warm, steps, target);
     return (int)cudaGetLastError();
 }
 
@@ -219,22 +487,5 @@ extern "C" int gpu_k_spin(volatile int *flag, uint64_t timeout_ns, struct CUstre
 {
     if (!flag) return (int)cudaErrorInvalidValue;
     k_spin<<<1, 1, 0, stream>>>(flag, timeout_ns);
-    return (int)cudaGetLastError();
-}
-
-extern "C" int gpu_k_stream(int kind, double *a, double *b, double *c, size_t n,
-                            const struct gpu_k_launch *cfg, struct CUstream_st *stream)
-{
-    if (!a || !b || !c || !cfg || cfg->threads <= 0 || cfg->blocks <= 0 ||
-        (((uintptr_t)a | (uintptr_t)b | (uintptr_t)c) & 15))
-        return (int)cudaErrorInvalidValue;
-    const dim3 g((unsigned)cfg->blocks), t((unsigned)cfg->threads);
-    switch (kind) {
-    case 2: k_stream<2><<<g, t, 0, stream>>>(a, b, c, n); break;
-    case 3: k_stream<3><<<g, t, 0, stream>>>(a, b, c, n); break;
-    case 4: k_stream<4><<<g, t, 0, stream>>>(a, b, c, n); break;
-    case 5: k_stream<5><<<g, t, 0, stream>>>(a, b, c, n); break;
-    default: return (int)cudaErrorInvalidValue;
-    }
     return (int)cudaGetLastError();
 }

@@ -15,13 +15,26 @@ extern "C" {
 
 struct CUstream_st;
 
-/* Launch shape that fills the device: `blocks` = SM count x resident blocks per SM. */
-struct gpu_k_launch {
-    int threads; /* per block */
-    int blocks;  /* for a full-device grid-stride kernel */
+/* Every kernel, for its own launch size: each gets SMs x its own resident blocks per SM
+ * (cudaOccupancyMaxActiveBlocksPerMultiprocessor), not another kernel's. */
+enum gpu_k_kernel {
+    GPU_K_COPY16, GPU_K_COPY8, GPU_K_COPY4, GPU_K_COPY2, GPU_K_COPY1, /* by word size */
+    GPU_K_STREAM_COPY, GPU_K_STREAM_SCALE, GPU_K_STREAM_ADD, GPU_K_STREAM_TRIAD, GPU_K_DOT,
+    GPU_K_TOUCH, GPU_K_FILL, GPU_K_CHECK, GPU_K_FILL_F64, GPU_K_CHECK_F64,
+    GPU_K_COUNT
 };
 
-/* Size the launch for the current device and load every kernel's module now (CUDA 12+ loads
+/* The dot kernel writes one partial sum per block: at most this many blocks. */
+#define GPU_K_DOT_MAX_BLOCKS 4096
+
+struct gpu_k_launch {
+    int threads;               /* per block, every kernel */
+    int sms;                   /* multiprocessors of the device */
+    int blocks[GPU_K_COUNT];   /* a full-device grid for each kernel */
+    int regs[GPU_K_COUNT];     /* registers per thread, as compiled for this device */
+};
+
+/* Size every launch for the current device and load every kernel's module now (CUDA 12+ loads
  * modules lazily, at the first launch: that host-side delay must not land inside a timed run). */
 int gpu_k_init(struct gpu_k_launch *cfg);
 
@@ -33,25 +46,52 @@ int gpu_k_copy(void *dst, const void *src, size_t bytes, const struct gpu_k_laun
 
 /* One STREAM kernel over n doubles per array (McCalpin's definitions, scalar s = 3):
  * kind 2 copy c = a, 3 scale b = s*c, 4 add c = a + b, 5 triad a = b + s*c (the values of
- * enum gpu_host_kind). Arrays must be 16-byte aligned (cudaMalloc'd). */
+ * enum gpu_host_kind). Arrays must be 16-byte aligned (cudaMalloc'd) and must not overlap. */
 int gpu_k_stream(int kind, double *a, double *b, double *c, size_t n,
                  const struct gpu_k_launch *cfg, struct CUstream_st *stream);
+
+/* BabelStream's dot: sum of a[i] * b[i] over n doubles, one partial sum per block written to
+ * partial[0 .. *nblocks) (device memory, GPU_K_DOT_MAX_BLOCKS doubles); the host adds them. */
+int gpu_k_dot(const double *a, const double *b, size_t n, double *partial, int *nblocks,
+              const struct gpu_k_launch *cfg, struct CUstream_st *stream);
+
+/* Validation: fill `bytes` at p with the pattern of gpu_pattern.h (seed), or n doubles with v;
+ * count what differs into res[0] and the first differing offset into res[1] (bytes for the
+ * pattern, elements for doubles; res is device memory, set to {0, UINT64_MAX} by the caller).
+ * A double differs when |x - v| > tol (absolute). */
+int gpu_k_fill(void *p, size_t bytes, uint64_t seed, const struct gpu_k_launch *cfg,
+               struct CUstream_st *stream);
+int gpu_k_check(const void *p, size_t bytes, uint64_t seed, unsigned long long *res,
+                const struct gpu_k_launch *cfg, struct CUstream_st *stream);
+int gpu_k_fill_f64(double *p, size_t n, double v, const struct gpu_k_launch *cfg,
+                   struct CUstream_st *stream);
+int gpu_k_check_f64(const double *p, size_t n, double v, double tol, unsigned long long *res,
+                    const struct gpu_k_launch *cfg, struct CUstream_st *stream);
 
 /* Read every byte of buf once with the whole device (pulls it into L2 and warms the TLBs before a
  * latency chase). The reads feed a value the compiler cannot discard. */
 int gpu_k_touch(const void *buf, size_t bytes, const struct gpu_k_launch *cfg,
                 struct CUstream_st *stream);
 
-/* One thread follows j = next[j]: `warm` untimed loads, then `steps` timed ones, in one launch.
- * io[0] holds the starting index on entry and receives the final one (so the chain cannot be
- * optimised away and a later chase can continue where this one stopped); io[1] receives the
- * nanoseconds the timed steps took (%globaltimer). io must be device memory. */
-int gpu_k_chase(const uint64_t *next, uint64_t warm, uint64_t steps, uint64_t *io,
-                struct CUstream_st *stream);
+/* A pointer chase: every line of the working set holds the address of the next (p = *(void **)p,
+ * no index arithmetic between dependent loads). io is device memory; io->p holds the start on
+ * entry and receives where the chase stopped, so the next chase continues the cycle. */
+struct gpu_k_chase_io {
+    uint64_t p;      /* in/out: the current line's address */
+    uint64_t ns;     /* out: %globaltimer nanoseconds of the timed loads */
+    uint64_t cycles; /* out: clock64 cycles of the timed loads, on the chasing SM */
+    uint32_t sm;     /* out: %smid of the chasing block */
+    uint32_t ran;    /* out: 1 once a block chased */
+};
+/* Launches one block per SM (`sms` blocks of one thread); only block `target` chases: `warm`
+ * untimed loads, then `steps` timed ones, in one launch (so the warm-up fills that SM's L1). */
+int gpu_k_chase(struct gpu_k_chase_io *io, uint64_t warm, uint64_t steps, int target,
+                const struct gpu_k_launch *cfg, struct CUstream_st *stream);
 
-/* Hold the stream until *flag (mapped page-locked host memory, device pointer) becomes non-zero
- * or timeout_ns passes: lets the host queue a whole timed batch before the GPU starts on it
- * (nvbandwidth's recipe), so host enqueue overhead stays out of the measurement. */
+/* Hold the stream until flag[0] (mapped page-locked host memory, device pointer) becomes
+ * non-zero or timeout_ns passes, and set flag[1] when it timed out: lets the host queue a whole
+ * timed batch before the GPU starts on it (nvbandwidth's recipe), so host enqueue overhead stays
+ * out of the measurement, and says when it did not. */
 int gpu_k_spin(volatile int *flag, uint64_t timeout_ns, struct CUstream_st *stream);
 
 #ifdef __cplusplus

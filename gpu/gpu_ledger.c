@@ -87,8 +87,8 @@ gpu_status gpu_ledger_fill(struct gpu_dev *dev, const struct gpu_caching_stats *
         snprintf(l->nvml_note, sizeof l->nvml_note,
                  "SIMULATED device: no other processes; context from the GPU profile");
     } else {
-        int k = gpu_nvml_procs(dev->pci_bus_id, l->procs, GPU_LEDGER_MAX_PROCS, l->nvml_note,
-                               sizeof l->nvml_note);
+        int k = gpu_nvml_procs(dev->pci_bus_id, dev->info.mig_instance, l->procs,
+                               GPU_LEDGER_MAX_PROCS, l->nvml_note, sizeof l->nvml_note);
         if (k >= 0) {
             l->nvml = true;
             l->nprocs = k;
@@ -120,6 +120,15 @@ gpu_status gpu_ledger_fill(struct gpu_dev *dev, const struct gpu_caching_stats *
                          found_me ? "NVML hides some processes' memory (no permission)"
                                   : "this process is not in NVML's list (a PID namespace?): "
                                     "other processes cannot be told apart");
+            }
+            if (dev->info.mig && dev->info.mig_instance < 0) {
+                /* A slice NVML could not identify: its list is the whole GPU's, every instance
+                 * mixed, and none of it belongs in this slice's figures. */
+                l->part[GPU_LEDGER_OTHER_PROCS] = 0;
+                l->known[GPU_LEDGER_OTHER_PROCS] = false;
+                l->has_self = false;
+                snprintf(l->nvml_note, sizeof l->nvml_note, "processes of the WHOLE GPU (every "
+                         "MIG instance: this slice was not identified in NVML), not counted here");
             }
         }
     }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef int nvml_ret;       /* nvmlReturn_t: 0 = NVML_SUCCESS */
 typedef void *nvml_device;  /* nvmlDevice_t */
@@ -41,6 +42,8 @@ static struct {
     size_t stride;
     nvml_ret (*name)(unsigned int, char *, unsigned int);
     const char *(*err)(nvml_ret);
+    nvml_ret (*by_uuid)(const char *, nvml_device *);
+    nvml_ret (*gi_id)(nvml_device, unsigned int *);
 } nv = {.once = PTHREAD_ONCE_INIT};
 
 static const char *nv_err(nvml_ret r)
@@ -70,6 +73,8 @@ static void nv_load(void)
     nv.by_bus = (nvml_ret(*)(const char *, nvml_device *))dlsym(h, "nvmlDeviceGetHandleByPciBusId_v2");
     nv.mem = (nvml_ret(*)(nvml_device, struct nvml_memory *))dlsym(h, "nvmlDeviceGetMemoryInfo");
     nv.name = (nvml_ret(*)(unsigned int, char *, unsigned int))dlsym(h, "nvmlSystemGetProcessName");
+    nv.by_uuid = (nvml_ret(*)(const char *, nvml_device *))dlsym(h, "nvmlDeviceGetHandleByUUID");
+    nv.gi_id = (nvml_ret(*)(nvml_device, unsigned int *))dlsym(h, "nvmlDeviceGetGpuInstanceId");
     static const char *const v3[] = {"nvmlDeviceGetComputeRunningProcesses_v3",
                                      "nvmlDeviceGetGraphicsRunningProcesses_v3"};
     static const char *const v2[] = {"nvmlDeviceGetComputeRunningProcesses_v2",
@@ -133,9 +138,9 @@ gpu_status gpu_nvml_mem(const char *pci_bus_id, uint64_t *free_b, uint64_t *tota
     return GPU_OK;
 }
 
-/* One list (compute or graphics) merged into out[0..k). */
-static int nv_list(procs_fn fn, nvml_device d, bool graphics, struct gpu_nvml_proc *out, int k,
-                   int max, char *why, size_t n)
+/* One list (compute or graphics) merged into out[0..k); with gi >= 0, that MIG instance's only. */
+static int nv_list(procs_fn fn, nvml_device d, bool graphics, int gi, struct gpu_nvml_proc *out,
+                   int k, int max, char *why, size_t n)
 {
     if (!fn) return k;
     unsigned int cnt = 64;
@@ -170,6 +175,7 @@ static int nv_list(procs_fn fn, nvml_device d, bool graphics, struct gpu_nvml_pr
             struct nvml_proc_v2 p;
             memcpy(&p, buf + i * nv.stride, sizeof p);
             pid = p.pid, used = p.used;
+            if (gi >= 0 && p.gpu_instance != (unsigned)gi) continue;
         } else {
             struct nvml_proc_v1 p;
             memcpy(&p, buf + i * nv.stride, sizeof p);
@@ -196,12 +202,49 @@ static int nv_list(procs_fn fn, nvml_device d, bool graphics, struct gpu_nvml_pr
     return k;
 }
 
-int gpu_nvml_procs(const char *pci_bus_id, struct gpu_nvml_proc *out, int max, char *why,
-                   size_t n)
+int gpu_nvml_procs(const char *pci_bus_id, int gpu_instance, struct gpu_nvml_proc *out, int max,
+                   char *why, size_t n)
 {
     nvml_device d;
     if (!nv_device(pci_bus_id, &d, why, n)) return -1;
-    int k = nv_list(nv.compute, d, false, out, 0, max, why, n);
-    if (k >= 0) k = nv_list(nv.graphics, d, true, out, k, max, why, n);
+    if (gpu_instance >= 0 && nv.stride != sizeof(struct nvml_proc_v2)) {
+        snprintf(why, n, "this NVML lists processes without their MIG instance");
+        return -1;
+    }
+    int k = nv_list(nv.compute, d, false, gpu_instance, out, 0, max, why, n);
+    if (k >= 0) k = nv_list(nv.graphics, d, true, gpu_instance, out, k, max, why, n);
     return k;
+}
+
+int gpu_nvml_mig_instance(const char *uuid, char *why, size_t n)
+{
+    nvml_device d;
+    unsigned int gi = 0;
+    if (!gpu_nvml_available(why, n)) return -1;
+    if (!nv.by_uuid || !nv.gi_id) {
+        snprintf(why, n, "NVML has no MIG calls (nvmlDeviceGetHandleByUUID/GetGpuInstanceId)");
+        return -1;
+    }
+    nvml_ret r = nv.by_uuid(uuid, &d);
+    if (r == NVML_SUCCESS) r = nv.gi_id(d, &gi);
+    if (r != NVML_SUCCESS) {
+        snprintf(why, n, "NVML does not know MIG device %s: %s", uuid, nv_err(r));
+        return -1;
+    }
+    return (int)gi;
+}
+
+bool gpu_nvml_shared(const char *pci_bus_id, int gpu_instance)
+{
+    struct gpu_nvml_proc p[64];
+    char why[160];
+    int k = gpu_nvml_procs(pci_bus_id, gpu_instance, p, 64, why, sizeof why);
+    if (k < 0) return false; /* unknown is not "shared" */
+    unsigned me = (unsigned)getpid();
+    bool found_me = false, other = false;
+    for (int i = 0; i < k; i++) {
+        if (p[i].pid == me) found_me = true;
+        else if (!p[i].has_used || p[i].used > 0) other = true;
+    }
+    return found_me ? other : k >= 2;
 }

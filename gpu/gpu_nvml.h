@@ -25,9 +25,16 @@ bool gpu_nvml_available(char *why, size_t n);
 /* Device memory by PCI bus id ("0000:65:00.0"): NVML's total, free and used. */
 gpu_status gpu_nvml_mem(const char *pci_bus_id, uint64_t *free_b, uint64_t *total_b,
                         uint64_t *used_b, char *why, size_t n);
-/* Processes on the device, compute and graphics merged by pid. Returns how many were written
- * (at most max), or -1 with why. */
-int gpu_nvml_procs(const char *pci_bus_id, struct gpu_nvml_proc *out, int max, char *why,
-                   size_t n);
+/* Processes on the device, compute and graphics merged by pid. On a MIG slice, gpu_instance
+ * (>= 0) keeps only that instance's processes; -1 lists the whole GPU. Returns how many were
+ * written (at most max), or -1 with why. */
+int gpu_nvml_procs(const char *pci_bus_id, int gpu_instance, struct gpu_nvml_proc *out, int max,
+                   char *why, size_t n);
+/* The GPU instance id of the MIG device whose UUID is "MIG-..." (as NVML and nvidia-smi -L spell
+ * it); -1 when NVML does not know it. */
+int gpu_nvml_mig_instance(const char *uuid, char *why, size_t n);
+/* Whether processes other than this one hold memory on the device (or the instance). In a PID
+ * namespace this process is not recognisable: then any second process counts. */
+bool gpu_nvml_shared(const char *pci_bus_id, int gpu_instance);
 
 #endif

@@ -1,21 +1,56 @@
 /* gpu_plateau.c - finds the plateaus of a latency ladder (ns per load against working-set size)
- * from the measurement alone, and names them by order: L1, L2, ... and DRAM for the last one when
- * the ladder went far past the caches. No lscpu, no profile: what the chase saw.
+ * from the measurement alone, then names each by where it ends against the machine's cache
+ * sizes: a run that ends within L1 is L1, within L2 is L2, past the last cache is DRAM (one
+ * ladder step of slack, see level_of). Named by
+ * size, not by order: a GPU whose L2 shows a near and a far step has no L3, and a host whose
+ * latency rises again past the last-level cache has met its TLB's reach, not another cache.
  *
- * A cache level ends where latency jumps: consecutive sizes (x2 apart) whose latencies differ by
- * more than STEP. Inside a level latency may drift (TLB reach, partial hits), which is why a level
- * is a run between jumps, reported by its median, not a run of equal values. */
+ * A level ends where latency jumps: consecutive sizes (x2 apart) whose latencies differ by more
+ * than STEP. Inside a level latency may drift (TLB reach, partial hits), which is why a level is
+ * a run between jumps, reported by its median, not a run of equal values. */
 #include "gpu.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #define STEP 1.40
 
-int gpu_plateaus(const uint64_t *bytes, const double *ns, int n, bool dram_last,
-                 struct gpu_plateau *out, int max)
+/* The level a run belongs to: the first that holds where it ends; index into lv, or nlv for
+ * beyond them all. A random chase still hits a cache often at the first size past it, so a run
+ * may end one ladder step (x2) past its level when most of it, its geometric middle, is inside. */
+static int level_of(const struct gpu_plateau *p, const struct gpu_level *lv, int nlv)
+{
+    const double mid = sqrt((double)p->from_bytes * (double)p->to_bytes);
+    int i = 0;
+    while (i < nlv && p->to_bytes > lv[i].bytes &&
+           !(p->to_bytes <= 2 * lv[i].bytes && mid <= (double)lv[i].bytes))
+        i++;
+    return i;
+}
+
+static void name_runs(struct gpu_plateau *out, int np, const struct gpu_level *lv, int nlv)
+{
+    int lvl[64];
+    for (int k = 0; k < np; k++) lvl[k] = nlv ? level_of(&out[k], lv, nlv) : k;
+    for (int k = 0; k < np; k++) {
+        int first = k, last = k; /* the runs that share this one's level */
+        while (first > 0 && lvl[first - 1] == lvl[k]) first--;
+        while (last < np - 1 && lvl[last + 1] == lvl[k]) last++;
+        char *l = out[k].label;
+        size_t n = sizeof out[k].label;
+        if (!nlv) snprintf(l, n, "level %d", k + 1);
+        else if (lvl[k] == nlv) snprintf(l, n, k == first ? "DRAM" : "DRAM+TLB");
+        else if (first == last) snprintf(l, n, "%s", lv[lvl[k]].name);
+        else snprintf(l, n, "%s %s", lv[lvl[k]].name, k == first ? "near" : k == last ? "far" : "mid");
+    }
+}
+
+int gpu_plateaus(const uint64_t *bytes, const double *ns, int n, const struct gpu_level *lv,
+                 int nlv, struct gpu_plateau *out, int max)
 {
     int np = 0, start = 0;
+    if (max > 64) max = 64;
     for (int i = 1; i <= n; i++) {
         if (i < n && ns[i] <= ns[i - 1] * STEP) continue;
         int len = i - start;
@@ -29,9 +64,15 @@ int gpu_plateaus(const uint64_t *bytes, const double *ns, int n, bool dram_last,
         }
         start = i;
     }
-    for (int k = 0; k < np; k++) {
-        if (dram_last && k == np - 1 && np > 1) snprintf(out[k].label, sizeof out[k].label, "DRAM");
-        else snprintf(out[k].label, sizeof out[k].label, "L%d", k + 1);
-    }
+    name_runs(out, np, lv, nlv < 0 ? 0 : nlv);
     return np;
+}
+
+int gpu_dev_caches(const struct gpu_info *i, struct gpu_level *out, int max)
+{
+    /* Both or neither: with L1 unknown, a run inside L1 would be taken for L2. */
+    if (!i->l1_bytes || !i->l2_bytes || max < 2) return 0;
+    out[0] = (struct gpu_level){"L1", i->l1_bytes};
+    out[1] = (struct gpu_level){"L2", i->l2_bytes};
+    return 2;
 }

@@ -38,7 +38,9 @@ static const struct field fields[] = {
     {"pcie_width", K_INT, PI(pcie_width), 0, true},
     {"context_bytes", K_U64, PP(context_bytes), 0, true},
     {"ce_efficiency", K_DBL, PP(ce_efficiency), 0, true},
+    {"ce_source", K_STR, PP(ce_source), sizeof(((struct gpu_profile *)0)->ce_source), true},
     {"sm_efficiency", K_DBL, PP(sm_efficiency), 0, true},
+    {"sm_source", K_STR, PP(sm_source), sizeof(((struct gpu_profile *)0)->sm_source), true},
     {"l2_speedup", K_DBL, PP(l2_speedup), 0, true},
     {"pcie_efficiency", K_DBL, PP(pcie_efficiency), 0, true},
     {"pageable_factor", K_DBL, PP(pageable_factor), 0, true},
@@ -198,6 +200,34 @@ int gpu_profile_list(const char *datadir, void (*fn)(const char *id, void *ud), 
         free(ids[i]);
     }
     return cnt;
+}
+
+struct by_name {
+    const char *datadir, *name;
+    struct gpu_profile *p;
+    char *id;
+    size_t n;
+    bool found;
+};
+
+static void match_name(const char *id, void *ud)
+{
+    struct by_name *b = ud;
+    struct gpu_profile p;
+    char err[512];
+    if (b->found || gpu_profile_load(b->datadir, id, &p, err, sizeof err) != GPU_OK) return;
+    if (strcmp(p.info.name, b->name)) return;
+    *b->p = p;
+    snprintf(b->id, b->n, "%s", id);
+    b->found = true;
+}
+
+bool gpu_profile_by_name(const char *datadir, const char *name, struct gpu_profile *p,
+                         char *id, size_t n)
+{
+    struct by_name b = {datadir, name, p, id, n, false};
+    if (name && *name) gpu_profile_list(datadir, match_name, &b);
+    return b.found;
 }
 
 double gpu_pcie_bytes_per_s(int gen, int width)

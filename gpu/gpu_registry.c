@@ -27,6 +27,26 @@ const struct gpu_backend *gpu_backend_find(const char *name)
     return NULL;
 }
 
+/* A real device gets its vendor figure beside the peak its driver's attributes give: from the
+ * simulator profile of the same name (a MIG slice: of the whole GPU's name), so a driver that
+ * misreports the bus width or the clock shows as a difference between the two. */
+static void add_published(struct gpu_dev *dev, const struct gpu_config *cfg)
+{
+    struct gpu_info *in = &dev->info;
+    struct gpu_profile p;
+    char name[sizeof in->name], id[32];
+    if (in->simulated || !cfg) return;
+    snprintf(name, sizeof name, "%s", in->name);
+    char *mig = strstr(name, " MIG ");
+    if (mig) *mig = 0;
+    if (!gpu_profile_by_name(cfg->datadir, name, &p, id, sizeof id)) return;
+    in->published_bytes_per_s = p.info.published_bytes_per_s;
+    snprintf(in->published_profile, sizeof in->published_profile, "%s", id);
+    size_t used = strlen(in->source);
+    snprintf(in->source + used, sizeof in->source - used, "%spublished figure: %s",
+             used ? "; " : "", p.info.source);
+}
+
 gpu_status gpu_open(const char *want, const struct gpu_config *cfg, struct gpu_dev **out,
                     char *fallback_why, size_t n)
 {
@@ -47,7 +67,7 @@ gpu_status gpu_open(const char *want, const struct gpu_config *cfg, struct gpu_d
         why[0] = 0;
         st = be->open(cfg, out, why, sizeof why);
         if (st != GPU_OK) snprintf(fallback_why, n, "%s: %s", be->name, why);
-        else (*out)->fail_alloc = cfg ? cfg->fail_alloc : 0;
+        else (*out)->fail_alloc = cfg ? cfg->fail_alloc : 0, add_published(*out, cfg);
         return st;
     }
     for (int i = 0; gpu_backends[i]; i++) {
@@ -55,6 +75,7 @@ gpu_status gpu_open(const char *want, const struct gpu_config *cfg, struct gpu_d
         st = gpu_backends[i]->open(cfg, out, why, sizeof why);
         if (st == GPU_OK) {
             (*out)->fail_alloc = cfg ? cfg->fail_alloc : 0;
+            add_published(*out, cfg);
             return st;
         }
         if (used < n) {

@@ -15,6 +15,10 @@ struct sim_alloc {
     uintptr_t addr;
     uint64_t bytes;
     bool pinned; /* host buffers: page-locked */
+    /* What the buffer holds, as a whole: buffers are never backed, but validation still sees a
+     * copy that moved nothing or a kernel that wrote the wrong value (VRAMLAB_FAULT_CORRUPT). */
+    bool has_content;
+    struct gpu_content content;
 };
 
 struct sim_dev {
@@ -27,7 +31,14 @@ struct sim_dev {
     struct sim_alloc *allocs;
     size_t nallocs, cap_allocs;
     long ops, sticky_at; /* device operations so far; VRAMLAB_FAULT_STICKY (0 = never) */
+    bool corrupt;        /* VRAMLAB_FAULT_CORRUPT: copies and kernels leave their output as is */
+    uint64_t other_bytes; /* VRAMLAB_SIM_OTHER_BYTES: memory other processes hold */
 };
+
+const struct gpu_profile *gpu_sim_profile(const struct gpu_dev *dev)
+{
+    return dev && dev->be == &gpu_sim_backend ? &((const struct sim_dev *)dev)->prof : NULL;
+}
 
 /* Fault injection for tests: VRAMLAB_FAULT_STICKY=N makes the Nth device operation (alloc,
  * memset, copy, latency, STREAM) fail as an illegal address or a kernel fault does on a real
@@ -68,7 +79,7 @@ double gpu_sim_copy_seconds(const struct gpu_profile *p, enum gpu_dir dir, enum 
 
 double gpu_sim_stream_seconds(const struct gpu_profile *p, int kind, uint64_t bytes)
 {
-    /* A STREAM kernel is an SM kernel moving 2 or 3 arrays' worth of bytes. */
+    /* A STREAM kernel is an SM kernel moving 2 or 3 arrays' worth of bytes (dot reads 2). */
     double moved = (kind == GPU_HOST_ADD || kind == GPU_HOST_TRIAD ? 3.0 : 2.0) * bytes;
     double bw = p->info.peak_bytes_per_s * p->sm_efficiency;
     if (moved <= (double)p->info.l2_bytes) bw *= p->l2_speedup;
@@ -94,6 +105,10 @@ static double noisy(struct sim_dev *d, double t)
 
 static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, char *why, size_t n)
 {
+    if (cfg && cfg->device != 0) {
+        snprintf(why, n, "the simulator has one device, 0 (device %d was asked for)", cfg->device);
+        return GPU_ERR_NO_DEVICE;
+    }
     struct sim_dev *d = calloc(1, sizeof *d);
     if (!d) {
         snprintf(why, n, "out of host memory");
@@ -110,6 +125,10 @@ static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, c
     snprintf(d->pub.info.backend, sizeof d->pub.info.backend, "sim");
     snprintf(d->pub.info.driver, sizeof d->pub.info.driver, "simulator (no driver)");
     d->pub.info.simulated = true;
+    d->pub.info.l1_bytes = (uint64_t)d->prof.l1_bytes;
+    d->pub.info.mig_instance = -1;
+    d->pub.info.numa_node = -1;
+    snprintf(d->pub.info.published_profile, sizeof d->pub.info.published_profile, "%s", id);
     d->pub.cap_fraction = cfg && cfg->cap_fraction > 0 ? cfg->cap_fraction : 0.9;
     d->rng = cfg ? cfg->seed : 0;
     d->deterministic = cfg && cfg->deterministic;
@@ -130,8 +149,10 @@ static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, c
         snprintf(why, n, "VRAMLAB_FAULT_STICKY: %s", perr);
         goto bad_env;
     }
-    d->used += other && !strcmp(other, "all") ? room : ob;
+    d->other_bytes = other && !strcmp(other, "all") ? room : ob;
+    d->used += d->other_bytes;
     d->sticky_at = (long)sticky;
+    d->corrupt = getenv("VRAMLAB_FAULT_CORRUPT") != NULL;
     *out = &d->pub;
     return GPU_OK;
 bad_env:
@@ -164,10 +185,18 @@ static gpu_status track(struct sim_dev *d, uint64_t bytes, bool pinned, void **p
         d->allocs = na;
         d->cap_allocs = nc;
     }
-    d->allocs[d->nallocs++] = (struct sim_alloc){d->next_addr, bytes, pinned};
+    d->allocs[d->nallocs++] = (struct sim_alloc){.addr = d->next_addr, .bytes = bytes,
+                                                 .pinned = pinned};
     *ptr = (void *)d->next_addr;
     d->next_addr += (bytes + SIM_ALIGN - 1) / SIM_ALIGN * SIM_ALIGN;
     return GPU_OK;
+}
+
+static struct sim_alloc *find(struct sim_dev *d, const void *ptr)
+{
+    for (size_t i = 0; i < d->nallocs; i++)
+        if (d->allocs[i].addr == (uintptr_t)ptr) return &d->allocs[i];
+    return NULL;
 }
 
 static gpu_status untrack(struct sim_dev *d, void *ptr, uint64_t *bytes)
@@ -229,31 +258,97 @@ static gpu_status sim_copy(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_metho
 {
     struct sim_dev *d = (struct sim_dev *)dev;
     if (sticky_fault(d, "cudaMemcpyAsync")) return GPU_ERR_STICKY;
-    uintptr_t host = (uintptr_t)(dir == GPU_H2D ? src : dst);
-    bool pinned = false;
-    for (size_t i = 0; i < d->nallocs; i++)
-        if (d->allocs[i].addr == host) pinned = d->allocs[i].pinned;
+    const struct sim_alloc *host = find(d, dir == GPU_H2D ? src : dst);
+    bool pinned = host && host->pinned;
+    struct sim_alloc *to = find(d, dst);
+    const struct sim_alloc *from = find(d, src);
+    if (to && from && !d->corrupt) to->has_content = from->has_content, to->content = from->content;
     double t = gpu_sim_copy_seconds(&d->prof, dir, m, dir == GPU_D2D || pinned, bytes);
     *seconds = noisy(d, t);
     (void)reps;
     return GPU_OK;
 }
 
-static gpu_status sim_latency(struct gpu_dev *dev, uint64_t bytes, uint64_t steps, double *ns)
+/* The model knows no SM clock and no SM placement: cycles and SMs stay unknown. */
+static gpu_status sim_latency(struct gpu_dev *dev, struct gpu_chase *c)
 {
     struct sim_dev *d = (struct sim_dev *)dev;
     if (sticky_fault(d, "the latency kernel")) return GPU_ERR_STICKY;
-    *ns = noisy(d, gpu_sim_latency_ns(&d->prof, bytes));
+    for (int k = 0; k < c->n; k++) {
+        c->ns[k] = noisy(d, gpu_sim_latency_ns(&d->prof, c->bytes));
+        c->cycles[k] = 0;
+        c->sm[k] = -1;
+    }
     return GPU_OK;
 }
 
+/* The value a uniform array holds, or NaN when it was never filled. */
+static double value_of(const struct sim_alloc *x)
+{
+    return x && x->has_content && x->content.kind == GPU_CONTENT_F64 ? x->content.value : NAN;
+}
+
+static void set_value(struct sim_alloc *x, double v)
+{
+    if (!x) return;
+    x->has_content = true;
+    x->content = (struct gpu_content){.kind = GPU_CONTENT_F64, .value = v};
+}
+
 static gpu_status sim_stream(struct gpu_dev *dev, int kind, void *a, void *b, void *c,
-                             uint64_t bytes, int reps, double *seconds)
+                             uint64_t bytes, int reps, double *seconds, double *dot)
 {
     struct sim_dev *d = (struct sim_dev *)dev;
     if (sticky_fault(d, "the STREAM kernel")) return GPU_ERR_STICKY;
     *seconds = noisy(d, gpu_sim_stream_seconds(&d->prof, kind, bytes));
+    /* The kernels' arithmetic on the arrays' one value each, as the device would do it. */
+    struct sim_alloc *A = find(d, a), *B = find(d, b), *C = find(d, c);
+    const double s = GPU_STREAM_S, n = (double)(bytes / 8);
+    double va = value_of(A), vb = value_of(B), vc = value_of(C);
+    if (dot) *dot = kind == GPU_HOST_DOT ? va * vb * n * (d->corrupt ? 1 + 1e-6 : 1) : 0;
+    if (d->corrupt) return GPU_OK;
+    switch (kind) {
+    case GPU_HOST_COPY: set_value(C, va); break;
+    case GPU_HOST_SCALE: set_value(B, s * vc); break;
+    case GPU_HOST_ADD: set_value(C, va + vb); break;
+    case GPU_HOST_TRIAD: set_value(A, vb + s * vc); break;
+    default: break;
+    }
     return GPU_OK;
+}
+
+static gpu_status sim_fill(struct gpu_dev *dev, void *ptr, uint64_t bytes, bool host,
+                           const struct gpu_content *want)
+{
+    struct sim_dev *d = (struct sim_dev *)dev;
+    if (!host && sticky_fault(d, "the fill kernel")) return GPU_ERR_STICKY;
+    struct sim_alloc *x = find(d, ptr);
+    if (!x) {
+        gpu_set_why(dev, "fill of a buffer the simulator never handed out");
+        return GPU_ERR_ARG;
+    }
+    x->has_content = true;
+    x->content = *want;
+    return GPU_OK;
+}
+
+/* All or nothing: a buffer holds what was asked for, or none of it does. */
+static gpu_status sim_check(struct gpu_dev *dev, const void *ptr, uint64_t bytes, bool host,
+                            const struct gpu_content *want, struct gpu_mismatch *m)
+{
+    struct sim_dev *d = (struct sim_dev *)dev;
+    const struct sim_alloc *x = find(d, ptr);
+    bool same = x && x->has_content && x->content.kind == want->kind;
+    if (same && want->kind == GPU_CONTENT_PATTERN) same = x->content.seed == want->seed;
+    if (same && want->kind == GPU_CONTENT_F64)
+        same = fabs(x->content.value - want->value) <= want->tol * fabs(want->value);
+    *m = (struct gpu_mismatch){same ? 0 : want->kind == GPU_CONTENT_F64 ? bytes / 8 : bytes, 0};
+    return GPU_OK;
+}
+
+static bool sim_shared(struct gpu_dev *dev)
+{
+    return ((struct sim_dev *)dev)->other_bytes > 0;
 }
 
 const struct gpu_backend gpu_sim_backend = {
@@ -270,4 +365,7 @@ const struct gpu_backend gpu_sim_backend = {
     .copy = sim_copy,
     .latency = sim_latency,
     .stream = sim_stream,
+    .fill = sim_fill,
+    .check = sim_check,
+    .shared = sim_shared,
 };

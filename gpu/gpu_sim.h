@@ -11,7 +11,9 @@ struct gpu_profile {
     struct gpu_info info;      /* published figures; backend/simulated filled by the simulator */
     uint64_t context_bytes;    /* device memory a CUDA context takes before any allocation */
     double ce_efficiency;      /* large D2D copy-engine copy: share of peak (counted 2n) */
+    char ce_source[256];       /* where that share comes from (and whether it is disputed) */
     double sm_efficiency;      /* large D2D SM-kernel copy: share of peak (counted 2n) */
+    char sm_source[256];
     double l2_speedup;         /* copies whose 2n fit in L2 run this much faster than DRAM */
     double pcie_efficiency;    /* pinned H2D/D2H: share of the PCIe link's payload rate */
     double pageable_factor;    /* pageable / pinned throughput */
@@ -36,6 +38,13 @@ double gpu_sim_copy_seconds(const struct gpu_profile *p, enum gpu_dir dir, enum 
                             bool pinned, uint64_t bytes);
 double gpu_sim_latency_ns(const struct gpu_profile *p, uint64_t bytes);
 double gpu_sim_stream_seconds(const struct gpu_profile *p, int kind, uint64_t bytes);
+
+/* The profile a simulator device was opened with (NULL for any other backend). */
+const struct gpu_profile *gpu_sim_profile(const struct gpu_dev *dev);
+/* The profile whose `name` is exactly this device name (e.g. "NVIDIA H200" -> h200), for the
+ * published figure beside a real device's computed peak. false when none matches. */
+bool gpu_profile_by_name(const char *datadir, const char *name, struct gpu_profile *p,
+                         char *id, size_t n);
 
 #define GPU_SIM_DEFAULT_PROFILE "rtx3090"
 

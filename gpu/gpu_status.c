@@ -18,6 +18,9 @@ const char *gpu_warn_str(unsigned bit)
     case GPU_WARN_SHARED_GPU: return "other processes are using the GPU";
     case GPU_WARN_CLAMPED: return "size reduced to fit the memory cap";
     case GPU_WARN_THREADS: return "ran on fewer threads than online CPUs: not the machine's bandwidth";
+    case GPU_WARN_HOLD_TIMEOUT:
+        return "the stream hold timed out before the batch was queued: host enqueue time is in it";
+    case GPU_WARN_MIG: return "a MIG slice: the peak figures are the whole GPU's, not the slice's";
     }
     return "";
 }

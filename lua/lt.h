@@ -67,7 +67,7 @@ void lt_runtime_set_async(struct lt_runtime *rt, bool async);
 bool lt_runtime_computing(const struct lt_runtime *rt);
 struct gpu_dev *lt_runtime_dev(struct lt_runtime *rt);
 const char *lt_runtime_datadir(const struct lt_runtime *rt);
-/* One line for a status bar: "CUDA · NVIDIA H200" or "SIMULATED · RTX 3090 profile". */
+/* One line for a status bar: "CUDA device 0 · NVIDIA H200" or "SIMULATED · RTX 3090 profile". */
 void lt_runtime_backend_line(struct lt_runtime *rt, char *buf, size_t n);
 
 /* ---- a sandboxed VM ----------------------------------------------------------------------- */

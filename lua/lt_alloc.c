@@ -41,6 +41,9 @@ struct lt_allocator {
     /* timing, measured on the host with gpu_now() */
     double malloc_s, free_s, dev_alloc_s, dev_free_s;
     uint64_t dev_allocs, dev_frees;
+    /* each device call's time, for the first call and the median apart: the first cudaMalloc of
+     * a size class also grows the driver's own state and is not a typical call */
+    struct lt_call_times { double t[256]; int n; } alloc_t, free_t;
     /* K_CACHING */
     struct gpu_caching *c;
     struct gpu_trace_buf rec;
@@ -65,6 +68,11 @@ struct lt_block {
 
 static struct gpu_dev *dev_of(const struct lt_allocator *a) { return a->vm->rt->dev; }
 
+static void keep_time(struct lt_call_times *c, double t)
+{
+    if (c->n < (int)(sizeof c->t / sizeof c->t[0])) c->t[c->n++] = t;
+}
+
 static gpu_status ad_alloc(void *ctx, uint64_t bytes, uint64_t *addr)
 {
     struct lt_allocator *a = ctx;
@@ -74,7 +82,9 @@ static gpu_status ad_alloc(void *ctx, uint64_t bytes, uint64_t *addr)
     pthread_mutex_lock(&rt->devlock);
     double t0 = gpu_now();
     gpu_status st = gpu_alloc_uncapped(rt->dev, bytes, &p);
-    a->dev_alloc_s += gpu_now() - t0;
+    double dt = gpu_now() - t0;
+    a->dev_alloc_s += dt;
+    if (st == GPU_OK) keep_time(&a->alloc_t, dt);
     pthread_mutex_unlock(&rt->devlock);
     if (st != GPU_OK) return st;
     a->dev_allocs++;
@@ -90,7 +100,9 @@ static void ad_free(void *ctx, uint64_t addr, uint64_t bytes)
     pthread_mutex_lock(&rt->devlock);
     double t0 = gpu_now();
     gpu_free(rt->dev, (void *)(uintptr_t)addr, bytes);
-    a->dev_free_s += gpu_now() - t0;
+    double dt = gpu_now() - t0;
+    a->dev_free_s += dt;
+    keep_time(&a->free_t, dt);
     pthread_mutex_unlock(&rt->devlock);
     a->dev_frees++;
     a->held -= bytes <= a->held ? bytes : a->held;
@@ -634,6 +646,19 @@ static void push_caching_stats(lua_State *L, struct lt_allocator *a)
     }
 }
 
+/* <what>_first_seconds and <what>_median_seconds (of the first 256 calls), when there were any */
+static void push_call_times(lua_State *L, const char *what, const struct lt_call_times *c)
+{
+    char k[64];
+    double t[256];
+    if (!c->n) return;
+    memcpy(t, c->t, (size_t)c->n * sizeof t[0]);
+    snprintf(k, sizeof k, "%s_first_seconds", what);
+    lt_setn(L, k, c->t[0]);
+    snprintf(k, sizeof k, "%s_median_seconds", what);
+    lt_setn(L, k, gpu_median(t, c->n));
+}
+
 static int a_stats(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
@@ -678,6 +703,8 @@ static int a_stats(lua_State *L)
     if (!sim) {
         lt_setn(L, "device_alloc_seconds", a->dev_alloc_s);
         lt_setn(L, "device_free_seconds", a->dev_free_s);
+        push_call_times(L, "device_alloc", &a->alloc_t);
+        push_call_times(L, "device_free", &a->free_t);
     }
     return 1;
 }

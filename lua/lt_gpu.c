@@ -3,6 +3,7 @@
  * worker thread while the experiment coroutine waits. */
 #include "lt_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "gpu_sim.h"
@@ -169,6 +170,31 @@ static void push_info(lua_State *L, const struct gpu_info *i)
     set_int(L, "pcie_gen", i->pcie_gen);
     set_int(L, "pcie_width", i->pcie_width);
     set_num(L, "pcie_bytes_per_s", gpu_pcie_bytes_per_s(i->pcie_gen, i->pcie_width));
+    lua_pushinteger(L, i->device);
+    lua_setfield(L, -2, "device");
+    set_int(L, "l1_bytes", (long long)i->l1_bytes);
+    lua_pushboolean(L, i->mig);
+    lua_setfield(L, -2, "mig");
+    if (i->mig_instance >= 0) {
+        lua_pushinteger(L, i->mig_instance);
+        lua_setfield(L, -2, "mig_instance");
+    }
+    if (i->numa_node >= 0) {
+        lua_pushinteger(L, i->numa_node);
+        lua_setfield(L, -2, "numa_node");
+    }
+    set_str(L, "published_profile", i->published_profile);
+}
+
+/* The simulator's model of the two copy paths, with where each figure comes from. */
+static void push_model(lua_State *L, const struct gpu_profile *p)
+{
+    lua_createtable(L, 0, 4);
+    set_num(L, "ce_efficiency", p->ce_efficiency);
+    set_str(L, "ce_source", p->ce_source);
+    set_num(L, "sm_efficiency", p->sm_efficiency);
+    set_str(L, "sm_source", p->sm_source);
+    lua_setfield(L, -2, "model");
 }
 
 static int l_info(lua_State *L)
@@ -176,6 +202,8 @@ static int l_info(lua_State *L)
     struct lt_vm *vm = lt_vm_of(L);
     uint64_t fr = 0, tot = 0;
     push_info(L, &vm->rt->dev->info);
+    const struct gpu_profile *prof = gpu_sim_profile(vm->rt->dev);
+    if (prof) push_model(L, prof);
     pthread_mutex_lock(&vm->rt->devlock);
     gpu_status st = gpu_mem_info(vm->rt->dev, &fr, &tot);
     pthread_mutex_unlock(&vm->rt->devlock);
@@ -254,6 +282,7 @@ static int l_profile(lua_State *L)
     }
     p.info.simulated = true;
     push_info(L, &p.info);
+    push_model(L, &p);
     return 1;
 }
 
@@ -347,7 +376,7 @@ static int l_stream(lua_State *L)
     c->mode = JOB_STREAM;
     c->kernel = gpu_host_kind_parse(lt_opt_str(L, 1, "kernel", "triad"));
     if (c->kernel < GPU_HOST_COPY)
-        return luaL_error(L, "gpu.stream: kernel must be copy, scale, add or triad");
+        return luaL_error(L, "gpu.stream: kernel must be copy, scale, add, triad or dot");
     c->q.bytes = lt_opt_bytes(L, 1, "bytes", 0);
     c->q.trials = (int)lt_opt_int(L, 1, "trials", 10);
     if (c->q.bytes < 4096) return luaL_error(L, "gpu.stream: 'bytes' must be at least 4 KiB");
@@ -356,12 +385,47 @@ static int l_stream(lua_State *L)
     return lt_job_run(L, &c->base);
 }
 
-/* gpu.plateaus({{bytes=, ns=}, ...} [, {dram=true}]) -> {{from=, to=, ns=, label=}, ...} */
+/* The cache sizes a ladder is named against: opts.levels = {{name=, bytes=}, ...} (smallest
+ * first), else opts.where = "host" (this CPU's caches) or "gpu" (the device's L1 and L2, the
+ * default). */
+static int get_levels(lua_State *L, struct gpu_level *lv, int max)
+{
+    if (!lua_istable(L, 2)) return gpu_dev_caches(&lt_vm_of(L)->rt->dev->info, lv, max);
+    lua_getfield(L, 2, "levels");
+    if (lua_istable(L, -1)) {
+        int n = (int)lua_rawlen(L, -1);
+        luaL_argcheck(L, n <= max, 2, "too many levels");
+        for (int i = 0; i < n; i++) {
+            lua_rawgeti(L, -1, i + 1);
+            luaL_argcheck(L, lua_istable(L, -1), 2, "levels are tables {name=, bytes=}");
+            const char *name = lt_opt_str(L, -1, "name", NULL);
+            lv[i].bytes = lt_opt_bytes(L, -1, "bytes", 0);
+            luaL_argcheck(L, name && *name && strlen(name) < sizeof lv[i].name && lv[i].bytes > 0 &&
+                                 (i == 0 || lv[i].bytes > lv[i - 1].bytes),
+                          2, "levels need a short name and growing bytes");
+            snprintf(lv[i].name, sizeof lv[i].name, "%s", name);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        return n;
+    }
+    lua_pop(L, 1);
+    const char *where = lt_opt_str(L, 2, "where", "gpu");
+    if (!strcmp(where, "host")) {
+        const char *src;
+        return gpu_host_caches(lv, max, &src);
+    }
+    luaL_argcheck(L, !strcmp(where, "gpu"), 2, "where must be \"host\" or \"gpu\"");
+    return gpu_dev_caches(&lt_vm_of(L)->rt->dev->info, lv, max);
+}
+
+/* gpu.plateaus({{bytes=, ns=}, ...} [, {where=|levels=}]) -> {{from=, to=, ns=, label=}, ...} */
 static int l_plateaus(lua_State *L)
 {
     uint64_t bytes[128];
     double ns[128];
     struct gpu_plateau p[16];
+    struct gpu_level lv[8];
     luaL_checktype(L, 1, LUA_TTABLE);
     int n = (int)lua_rawlen(L, 1);
     luaL_argcheck(L, n <= 128, 1, "at most 128 points");
@@ -374,8 +438,8 @@ static int l_plateaus(lua_State *L)
                       "points need ns > 0 and increasing bytes");
         lua_pop(L, 1);
     }
-    bool dram = lua_istable(L, 2) ? lt_opt_bool(L, 2, "dram", true) : true;
-    int k = gpu_plateaus(bytes, ns, n, dram, p, 16);
+    int nlv = get_levels(L, lv, 8);
+    int k = gpu_plateaus(bytes, ns, n, lv, nlv, p, 16);
     lua_createtable(L, k, 0);
     for (int i = 0; i < k; i++) {
         lua_createtable(L, 0, 4);

@@ -115,18 +115,39 @@ static int l_stream(lua_State *L)
     if (lua_istable(L, 1)) k = lt_opt_str(L, 1, "kernel", "triad");
     int kind = gpu_host_kind_parse(k);
     if (kind < GPU_HOST_COPY)
-        return luaL_error(L, "host.stream: kernel must be copy, scale, add or triad");
+        return luaL_error(L, "host.stream: kernel must be copy, scale, add, triad or dot");
     return start(L, kind, 256u << 20);
 }
 
 static int l_triad(lua_State *L) { return start(L, GPU_HOST_TRIAD, 256u << 20); }
+
+/* host.caches() -> {{name = "L1", bytes = 49152}, ..., source = "sysfs"} (smallest first) */
+static int l_caches(lua_State *L)
+{
+    struct gpu_level lv[8];
+    const char *src;
+    int n = gpu_host_caches(lv, 8, &src);
+    lua_createtable(L, n, 1);
+    for (int i = 0; i < n; i++) {
+        lua_createtable(L, 0, 2);
+        lua_pushstring(L, lv[i].name);
+        lua_setfield(L, -2, "name");
+        lua_pushinteger(L, (lua_Integer)lv[i].bytes);
+        lua_setfield(L, -2, "bytes");
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_pushstring(L, src);
+    lua_setfield(L, -2, "source");
+    return 1;
+}
 static int l_latency(lua_State *L) { return start(L, -1, 256u << 20); }
 
 int lt_open_host(lua_State *L)
 {
     static const luaL_Reg funcs[] = {{"info", l_info},     {"copy", l_copy},
                                      {"stream", l_stream}, {"triad", l_triad},
-                                     {"latency", l_latency}, {NULL, NULL}};
+                                     {"latency", l_latency}, {"caches", l_caches},
+                                     {NULL, NULL}};
     luaL_newlib(L, funcs);
     return 1;
 }

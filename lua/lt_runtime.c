@@ -50,7 +50,7 @@ void lt_runtime_backend_line(struct lt_runtime *rt, char *buf, size_t n)
 {
     const struct gpu_info *i = &rt->dev->info;
     if (i->simulated) snprintf(buf, n, "SIMULATED · %s profile (%s)", i->name, i->profile);
-    else snprintf(buf, n, "CUDA · %s", i->name);
+    else snprintf(buf, n, "CUDA device %d · %s%s", i->device, i->name, i->mig ? " (MIG slice)" : "");
 }
 
 static void *job_main(void *arg)

@@ -112,15 +112,39 @@ void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backen
     if (r->ticks > 0) setnum(L, "ticks", r->ticks);
     lua_pushboolean(L, r->simulated);
     lua_setfield(L, -2, "simulated");
+    if (r->ns_per_load <= 0) { /* bandwidth: the data was (or was not) checked afterwards */
+        lua_pushboolean(L, r->validated);
+        lua_setfield(L, -2, "validated");
+    }
+    if (r->dot != 0) setnum(L, "dot", r->dot);
+    if (r->numa_node >= 0) {
+        lua_pushinteger(L, r->numa_node);
+        lua_setfield(L, -2, "numa_node");
+    }
+    if (r->cycles_per_load > 0) setnum(L, "cycles_per_load", r->cycles_per_load);
+    if (r->sm_clock_mhz > 0) setnum(L, "sm_clock_mhz", r->sm_clock_mhz);
+    if (r->nsm > 0) { /* latency on a device: one sample per SM */
+        setnum(L, "min_ns_per_load", r->best_s * 1e9);
+        setnum(L, "max_ns_per_load", r->worst_s * 1e9);
+        lua_createtable(L, r->nsm, 0);
+        for (int i = 0; i < r->nsm; i++) {
+            if (r->sm[i] < 0) continue;
+            lua_pushinteger(L, r->sm[i]);
+            lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+        }
+        lua_setfield(L, -2, "sms");
+    }
     lua_pushstring(L, backend);
     lua_setfield(L, -2, "backend");
-    lua_pushstring(L, r->ns_per_load > 0 ? "ns per dependent load, best of N after warm-up"
+    lua_pushstring(L, r->nsm > 0 ? "ns per dependent load; one chase per SM, best (min), median "
+                                   "and max across SMs"
+                      : r->ns_per_load > 0 ? "ns per dependent load, best of N after warm-up"
                                          : "bytes_per_s = n/t; rw_bytes_per_s = bytes read + "
                                            "written / t; GB/s = 1e9 B/s; best of N after warm-up");
     lua_setfield(L, -2, "convention");
     lua_newtable(L);
     int w = 0;
-    for (unsigned bit = 1; bit && bit <= GPU_WARN_THREADS; bit <<= 1)
+    for (unsigned bit = 1; bit && bit <= GPU_WARN_LAST; bit <<= 1)
         if (r->warn & bit) {
             lua_pushstring(L, gpu_warn_str(bit));
             lua_rawseti(L, -2, ++w);

@@ -36,6 +36,7 @@ struct opts {
     uint64_t seed;
     bool deterministic, json;
     double cap;
+    int device;
 };
 
 static void usage(FILE *f)
@@ -76,6 +77,8 @@ static void usage(FILE *f)
           "  -s, --seed N                 simulator noise seed (env VRAMLAB_SEED)\n"
           "  -d, --deterministic          simulator without noise (for tests and demos)\n"
           "  -l, --lang en|zh             language (env VRAMLAB_LANG; default from the locale)\n"
+          "      --device N               the GPU to use, 0.. in CUDA's order after\n"
+          "                               CUDA_VISIBLE_DEVICES (env VRAMLAB_DEVICE; default 0)\n"
           "  -c, --cap FRACTION           experiments take at most this share of free device\n"
           "                               memory, 0.01..1 (env VRAMLAB_CAP; default 0.9)\n"
           "  -D, --datadir DIR            where lessons/ and assets/ are (env VRAMLAB_DATADIR)\n"
@@ -150,6 +153,16 @@ static const char *locale_lang(void)
         if (v && *v) return strncmp(v, "zh", 2) ? "en" : "zh";
     }
     return "en";
+}
+
+/* A device ordinal: 0..1023. */
+static bool parse_device(const char *s, int *d)
+{
+    uint64_t v;
+    char perr[256];
+    if (!s || !gpu_parse_u64(s, 0, 1023, &v, perr, sizeof perr)) return false;
+    *d = (int)v;
+    return true;
 }
 
 static int cmd_list(struct lt_runtime *rt, const char *dir, bool json)
@@ -234,6 +247,11 @@ static int cmd_info(struct gpu_dev *dev, const char *fallback, bool json)
         json_num("pcie_gen", i->pcie_gen, i->pcie_gen > 0);
         json_num("pcie_width", i->pcie_width, i->pcie_width > 0);
         json_num("pcie_bytes_per_s", pcie, pcie > 0);
+        printf(",\"device\":%d,\"mig\":%s", i->device, i->mig ? "true" : "false");
+        json_num("mig_instance", i->mig_instance, i->mig_instance >= 0);
+        json_num("numa_node", i->numa_node, i->numa_node >= 0);
+        json_num("l1_bytes", (double)i->l1_bytes, i->l1_bytes > 0);
+        printf(",\"published_profile\":"), tui_json_str(stdout, i->published_profile);
         printf(",\"compute_capability\":");
         if (i->cc_major) printf("\"%d.%d\"", i->cc_major, i->cc_minor);
         else printf("null");
@@ -247,7 +265,7 @@ static int cmd_info(struct gpu_dev *dev, const char *fallback, bool json)
     if (i->simulated)
         printf("Device: SIMULATED · %s profile (%s) - figures from the profile, not a "
                "measurement\n", i->name, i->profile);
-    else printf("Device: CUDA · %s\n", i->name);
+    else printf("Device: CUDA device %d · %s\n", i->device, i->name);
     if (fallback && *fallback) printf("  (no GPU found: %s)\n", fallback);
     kv("Backend", "%s%s", i->backend, i->simulated ? " (SIMULATED)" : "");
     kv("Driver", "%s", i->driver[0] ? i->driver : "n/a");
@@ -262,11 +280,24 @@ static int cmd_info(struct gpu_dev *dev, const char *fallback, bool json)
            2.0 * i->mem_clock_khz / 1e6);
     else kv("Memory clock", "n/a");
     if (i->peak_bytes_per_s > 0)
-        kv("Theoretical peak", "%.1f GB/s = 2 x %d MHz x %d bit / 8 (GB/s = 1e9 B/s)",
-           i->peak_bytes_per_s / 1e9, i->mem_clock_khz / 1000, i->bus_width_bits);
+        kv("Theoretical peak", "%.1f GB/s = 2 x %d MHz x %d bit / 8 (GB/s = 1e9 B/s; %s)",
+           i->peak_bytes_per_s / 1e9, i->mem_clock_khz / 1000, i->bus_width_bits,
+           i->simulated ? "from the profile" : "from the driver's attributes");
     else kv("Theoretical peak", "n/a");
     if (i->published_bytes_per_s > 0)
-        kv("Published", "%.0f GB/s (vendor spec sheet)", i->published_bytes_per_s / 1e9);
+        kv("Published", "%.0f GB/s (vendor spec sheet, profile %s)",
+           i->published_bytes_per_s / 1e9, i->published_profile[0] ? i->published_profile : "?");
+    else kv("Published", "n/a (no profile named '%s' in assets/gpus)", i->name);
+    if (i->peak_bytes_per_s > 0 && i->published_bytes_per_s > 0) {
+        double d = (i->peak_bytes_per_s / i->published_bytes_per_s - 1) * 100;
+        kv("Peak vs published", "%+.1f %%%s", d,
+           d > 3 || d < -3 ? ": the attributes disagree with the spec sheet; % of peak below "
+                             "says which it uses" : "");
+    }
+    if (i->mig)
+        kv("MIG", "a MIG slice%s: memory is the slice's; bus, clock, peak and published figure "
+           "are the whole GPU's", i->mig_instance >= 0 ? "" : " (instance not identified in NVML)");
+    if (i->l1_bytes) kv("L1 + shared", "%.0f KiB per SM", i->l1_bytes / 1024.0);
     if (i->l2_bytes) kv("L2 cache", "%.1f MiB", i->l2_bytes / 1048576.0);
     else kv("L2 cache", "n/a");
     if (i->sm_count) kv("SMs", "%d", i->sm_count);
@@ -275,6 +306,7 @@ static int cmd_info(struct gpu_dev *dev, const char *fallback, bool json)
         kv("PCIe", "gen %d x%d: %.1f GB/s per direction after encoding", i->pcie_gen,
            i->pcie_width, pcie / 1e9);
     else kv("PCIe", "n/a");
+    if (i->numa_node >= 0) kv("NUMA node", "%d (host buffers for copies are placed there)", i->numa_node);
     if (i->source[0]) kv("Source", "%s", i->source);
     kv("Experiment cap", "%.0f%% of free device memory", dev->cap_fraction * 100);
     printf("Host (measured live by every backend)\n");
@@ -726,7 +758,7 @@ static int run(int argc, char **argv)
         {"datadir", required_argument, 0, 'D'}, {"json", no_argument, 0, 'j'},
         {"help", no_argument, 0, 'h'},          {"version", no_argument, 0, 'V'},
         {"record", required_argument, 0, 1001}, {"replay", required_argument, 0, 1002},
-        {0, 0, 0, 0}};
+        {"device", required_argument, 0, 1003}, {0, 0, 0, 0}};
     struct opts o = {.backend = getenv("VRAMLAB_BACKEND"), .profile = getenv("VRAMLAB_PROFILE"),
                      .lang = getenv("VRAMLAB_LANG"), .datadir = getenv("VRAMLAB_DATADIR"),
                      .cap = 0.9};
@@ -738,6 +770,12 @@ static int run(int argc, char **argv)
         return bad_number("VRAMLAB_SEED", perr);
     if (env_cap && !gpu_parse_double(env_cap, CAP_MIN, 1, &o.cap, perr, sizeof perr))
         return bad_number("VRAMLAB_CAP (a share of free device memory, e.g. 0.9)", perr);
+    const char *env_dev = getenv("VRAMLAB_DEVICE");
+    if (env_dev && *env_dev && !parse_device(env_dev, &o.device)) {
+        fprintf(stderr, "vramlab: VRAMLAB_DEVICE must be a device number 0..1023, not '%s'\n",
+                env_dev);
+        return 2;
+    }
     int c;
     while ((c = getopt_long(argc, argv, "+b:p:s:dl:c:D:jhV", longopts, NULL)) != -1) {
         switch (c) {
@@ -757,6 +795,13 @@ static int run(int argc, char **argv)
         case 'j': o.json = true; break;
         case 1001: o.record = optarg; break;
         case 1002: o.replay = optarg; break;
+        case 1003:
+            if (!parse_device(optarg, &o.device)) {
+                fprintf(stderr, "vramlab: --device needs a device number 0..1023, not '%s'\n",
+                        optarg);
+                return 2;
+            }
+            break;
         case 'h': usage(stdout); return 0;
         case 'V':
             printf("vramlab %s\nbackends:", VRAMLAB_VERSION);
@@ -831,7 +876,7 @@ static int run(int argc, char **argv)
         return bad_number("VRAMLAB_FAULT_ALLOC", perr);
     struct gpu_config cfg = {.profile = o.profile, .datadir = datadir, .seed = o.seed,
                              .deterministic = o.deterministic, .cap_fraction = o.cap,
-                             .fail_alloc = (int)fail_at};
+                             .device = o.device, .fail_alloc = (int)fail_at};
     struct gpu_dev *dev = NULL;
     char why[1024];
     gpu_status st = gpu_open(o.backend, &cfg, &dev, why, sizeof why);

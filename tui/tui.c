@@ -286,11 +286,55 @@ static void handle_key(struct tui_app *a, const struct tui_key *k)
     }
     if (a->screen == TUI_SCR_MENU) {
         if (!k->fn && k->code == 27) return;
+        if (!k->fn && k->code == 'r' && a->has_offer) {
+            tui_app_toggle_offer(a);
+            return;
+        }
         int i = tui_menu_key(a, k);
         if (i >= 0) open_entry(a, i);
     } else {
         tui_lesson_key(a, k);
     }
+}
+
+/* ---- recordings offered on a machine without a GPU ----------------------------------------- */
+
+/* The simulator is what this machine can do on its own; a recording of a real GPU shows what one
+ * really did. Offer the best one first (real GPUs before simulated recordings), say whose
+ * numbers they are, and never measure while one is playing. */
+static void find_offer(struct tui_app *a)
+{
+    char dir[1200];
+    struct tui_rec_offer list[16];
+    if (a->opts->replay || !lt_runtime_dev(a->rt)->info.simulated) return;
+    snprintf(dir, sizeof dir, "%s/assets/recordings", lt_runtime_datadir(a->rt));
+    if (tui_recordings_scan(dir, list, 16) > 0) a->offer = list[0], a->has_offer = true;
+}
+
+void tui_app_toggle_offer(struct tui_app *a)
+{
+    char err[1400];
+    if (!a->has_offer || (a->opts->replay && !a->offered)) return; /* --replay stays as given */
+    if (tui_lesson_running(a)) {
+        snprintf(a->notice, sizeof a->notice, "%s",
+                 TUI_TR(a, "An experiment is running (Esc cancels it first).", "有实验在运行（先按 Esc 取消）。"));
+        return;
+    }
+    if (a->offered) { /* back to the simulator */
+        tui_replay_free(a->offered);
+        a->offered = NULL;
+        a->opts_own.replay = NULL;
+        a->replay_label[0] = 0;
+        lt_runtime_backend_line(a->rt, a->backend, sizeof a->backend);
+    } else if (!(a->offered = tui_replay_load(a->offer.path, err, sizeof err))) {
+        snprintf(a->notice, sizeof a->notice, "%s", err);
+        return;
+    } else {
+        a->opts_own.replay = a->offered;
+        tui_replay_label(a->offered, a->replay_label, sizeof a->replay_label);
+        snprintf(a->backend, sizeof a->backend, "%s", a->replay_label);
+    }
+    tui_menu_invalidate(a);
 }
 
 /* ---- the loop ----------------------------------------------------------------------------- */
@@ -316,7 +360,7 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
 {
     struct tui_app a;
     memset(&a, 0, sizeof a);
-    a.rt = rt, a.opts = opts, a.dirty = true, a.screen = TUI_SCR_MENU;
+    a.rt = rt, a.opts_own = *opts, a.opts = &a.opts_own, a.dirty = true, a.screen = TUI_SCR_MENU;
     setlocale(LC_CTYPE, ""); /* wide characters; main() may have done it already */
     a.ncat = lt_catalog_scan(rt, opts->lessons_dir ? opts->lessons_dir : "lessons", &a.cat);
     if (a.ncat < 0) a.ncat = 0;
@@ -326,6 +370,7 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
         tui_replay_label(opts->replay, a.replay_label, sizeof a.replay_label);
         snprintf(a.backend, sizeof a.backend, "%s", a.replay_label);
     }
+    find_offer(&a);
     char pdir[1024], pnote[1400];
     tui_progress_dir(pdir, sizeof pdir);
     a.saved = tui_progress_load(pdir, pnote, sizeof pnote);
@@ -395,5 +440,6 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
     if (a.cat) lt_catalog_free(a.cat, a.ncat);
     free(a.progress);
     tui_progress_free(a.saved);
+    tui_replay_free(a.offered);
     return rc;
 }

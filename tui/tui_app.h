@@ -57,7 +57,16 @@ struct tui_app {
     bool repl_eval;            /* events now come from the REPL, not an experiment */
     /* --replay: what the status line and panels say instead of this machine */
     char replay_label[256];
+    /* No GPU here, but a shipped recording: offered above the lessons (r), real GPUs first.
+     * Taken, it becomes the replay of opts_own, as --replay would. */
+    bool has_offer;
+    struct tui_rec_offer offer;
+    struct tui_replay *offered; /* loaded when taken; NULL while the simulator measures */
+    struct tui_opts opts_own;
 };
+
+/* tui.c: take the offered recording, or go back to the simulator. */
+void tui_app_toggle_offer(struct tui_app *a);
 
 const char *tui_app_lang(const struct tui_app *a); /* "en" / "zh" */
 bool tui_app_zh(const struct tui_app *a);

@@ -21,7 +21,9 @@ static const struct help_row rows[] = {
               "selected exercise",
      "菜单：打开小节。课程：运行选中的实验，或回答选中的练习"},
     {"[  ]", "previous / next experiment or exercise", "上一个 / 下一个实验或练习"},
-    {"r", "run the experiment shown in the live panel", "运行实时面板中的实验"},
+    {"r", "lesson: run the experiment shown in the live panel. menu, without a GPU: replay the "
+          "shipped recording offered there, or go back to the simulator",
+     "课程：运行实时面板中的实验。菜单（没有 GPU 时）：回放菜单上提供的随附记录，或回到模拟器"},
     {"1 - 9", "pick a choice in a multiple-choice exercise", "选择题：直接选第几项"},
     {"e", "code exercise: write the answer in $VISUAL / $EDITOR (default vi); graded when the "
           "editor exits, kept in $XDG_STATE_HOME/vramlab/answers",
@@ -49,8 +51,8 @@ static const struct help_row rows[] = {
     {"progress", "◐ visited, ✓ every exercise solved; saved in $XDG_STATE_HOME/vramlab "
                  "(`vramlab progress`, `vramlab reset`)",
      "◐ 已学习，✓ 练习全部答对；保存在 $XDG_STATE_HOME/vramlab（`vramlab progress`、`vramlab reset`）"},
-    {"REPLAY", "--replay FILE: the numbers were recorded on the machine named in the status line, "
-               "not measured here",
+    {"REPLAY", "--replay FILE or r in the menu: the numbers were recorded on the machine named in "
+               "the status line, not measured here",
      "--replay 文件：数字来自状态栏所示机器上的记录，不是在本机测量的"},
     {"", "", ""},
     {"measured", "a number measured on this machine (green)", "在本机实测的数字（绿色）"},

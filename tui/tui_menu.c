@@ -1,6 +1,7 @@
 /* tui_menu.c - the lesson menu: chapters and their sections from lt_catalog_scan, a mark for
  * started / done (from the saved progress), broken lessons with their file:line error, the backend line
- * (with the reason the real GPU did not open) and the language. */
+ * (with the reason the real GPU did not open), a shipped recording to replay when there is no GPU,
+ * and the language. */
 #include <curses.h>
 #include <limits.h>
 #include <stdio.h>
@@ -34,6 +35,21 @@ static void build(struct tui_app *a, int width)
     if (why && *why && strstr(a->backend, "SIMULATED")) {
         snprintf(buf, sizeof buf, "%s%s", TUI_TR(a, "no GPU in use: ", "未使用 GPU："), why);
         para(a, buf, TS_DIM, "  ", width, -1);
+    }
+    if (a->has_offer && !a->offered) { /* the classroom demo comes before the simulator */
+        char date[32];
+        snprintf(date, sizeof date, "%.16s", a->offer.date); /* "2026-12-05T14:05" */
+        if (strlen(date) > 10 && date[10] == 'T') date[10] = ' ';
+        snprintf(buf, sizeof buf,
+                 TUI_TR(a, "r: replay the measurements of %s, recorded %s (otherwise lessons run on the simulator)",
+                        "r：回放 %s 的测量记录，记录于 %s（否则课程在模拟器上运行）"),
+                 a->offer.machine, date);
+        para(a, buf, TS_H2, "", width, -1);
+    } else if (a->offered) {
+        snprintf(buf, sizeof buf, "%s",
+                 TUI_TR(a, "r: back to the simulator (experiments play the recording now; nothing is measured)",
+                        "r：回到模拟器（现在实验回放记录，不做任何测量）"));
+        para(a, buf, TS_DIM, "", width, -1);
     }
     snprintf(buf, sizeof buf, "%s", TUI_TR(a, "Language: English   (L: 中文)", "语言：中文   （L：English）"));
     if (a->ascii) snprintf(buf, sizeof buf, "Language: English (Chinese needs a UTF-8 locale)");

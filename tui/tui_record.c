@@ -1,6 +1,7 @@
 /* tui_record.c - see tui_record.h. */
 #include "tui_record.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -594,6 +595,49 @@ void tui_replay_label(const struct tui_replay *rp, char *buf, size_t n)
     snprintf(date, sizeof date, "%.16s", rp->date);
     if (strlen(date) > 10 && date[10] == 'T') date[10] = ' ';
     snprintf(buf, n, "REPLAY · %s · %s", m, *date ? date : "undated");
+}
+
+static int offer_cmp(const void *x, const void *y)
+{
+    const struct tui_rec_offer *a = x, *b = y;
+    if (a->simulated != b->simulated) return a->simulated ? 1 : -1;
+    int d = strcmp(b->date, a->date); /* ISO dates sort as text: newest first */
+    return d ? d : strcmp(a->path, b->path);
+}
+
+int tui_recordings_scan(const char *dir, struct tui_rec_offer *out, int max)
+{
+    DIR *d = dir ? opendir(dir) : NULL;
+    int k = 0;
+    if (!d) return 0;
+    for (struct dirent *e; k < max && (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (l < 7 || strcmp(e->d_name + l - 6, ".jsonl")) continue;
+        struct tui_rec_offer *o = &out[k];
+        snprintf(o->path, sizeof o->path, "%s/%s", dir, e->d_name);
+        /* the header is the first line: no need to read a long recording to offer it */
+        char line[16384], why[256];
+        FILE *f = fopen(o->path, "r");
+        bool ok = f && fgets(line, sizeof line, f);
+        if (f) fclose(f);
+        struct tui_jobj j;
+        if (!ok || !tui_jsonl_parse(line, &j, why, sizeof why)) continue;
+        struct tui_replay rp = {0};
+        ok = header(&rp, &j, why, sizeof why);
+        tui_jobj_free(&j);
+        if (ok) {
+            tui_replay_label(&rp, o->label, sizeof o->label);
+            tui_replay_machine(&rp, o->machine, sizeof o->machine);
+            snprintf(o->date, sizeof o->date, "%s", rp.date);
+            o->simulated = rp.simulated;
+            k++;
+        }
+        free(rp.gpu), free(rp.backend), free(rp.profile), free(rp.driver), free(rp.memory_type);
+        free(rp.host_cpu), free(rp.date), free(rp.version), free(rp.backend_line);
+    }
+    closedir(d);
+    qsort(out, (size_t)k, sizeof *out, offer_cmp);
+    return k;
 }
 
 void tui_player_start(struct tui_player *p, const struct tui_replay_run *run, double now,

@@ -86,6 +86,18 @@ void tui_replay_label(const struct tui_replay *rp, char *buf, size_t n);
 /* The machine in a few words: "NVIDIA H100 SXM (SIMULATED)". */
 void tui_replay_machine(const struct tui_replay *rp, char *buf, size_t n);
 
+/* Recordings shipped with vramlab (DATADIR/assets/recordings, files ending .jsonl), for the tutor to offer
+ * on a machine without a GPU: each file's machine and label from its header alone, recordings
+ * of real GPUs first, then newest first. A simulated recording stays labelled SIMULATED. */
+struct tui_rec_offer {
+    char path[1024];
+    char label[300];   /* "REPLAY · NVIDIA H200 · 2026-12-05 14:05" */
+    char machine[256]; /* "NVIDIA H200", or "NVIDIA GeForce RTX 3090 (SIMULATED)" */
+    char date[32];
+    bool simulated;
+};
+int tui_recordings_scan(const char *dir, struct tui_rec_offer *out, int max);
+
 /* Playing a run back: events are due at their recorded time, sped up so that no run takes more
  * than `max_seconds` (0: all at once). */
 struct tui_player {

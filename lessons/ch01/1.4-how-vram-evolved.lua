@@ -223,12 +223,20 @@ kernel. Bandwidth counts bytes read + written (2n/t), the way the peak counts th
                     i.mem_clock_khz and string.format("%.2f", 2 * i.mem_clock_khz / 1e6) or "n/a",
                     peak and gbs(peak) or "n/a", gbs(math.max(ce.rw_bytes_per_s, sm.rw_bytes_per_s)) .. pct(ce.rw_bytes_per_s >= sm.rw_bytes_per_s and ce or sm) })
       if peak then
-        ex:note("t", T(string.format("Copy engine %s = %.0f%% of peak; SM kernel %s = %.0f%%. Copy of %s (read %s + write %s per copy, counted as 2n/t), best of %d, spread %.1f%%.",
+        ex:note("t", T(string.format("Copy engine %s = %.0f%% of the theoretical peak (the driver's clock and bus width); SM kernel %s = %.0f%%. Copy of %s (read %s + write %s per copy, counted as 2n/t), best of %d, spread %.1f%%.",
                                      units.rate(ce.rw_bytes_per_s), 100 * ce.rw_bytes_per_s / peak, units.rate(sm.rw_bytes_per_s),
                                      100 * sm.rw_bytes_per_s / peak, units.bytes(n), units.bytes(n), units.bytes(n), ce.samples, 100 * ce.spread),
-                       string.format("拷贝引擎 %s = 峰值的 %.0f%%；SM 核函数 %s = %.0f%%。每次拷贝 %s（读 %s + 写 %s，按 2n/t 计），%d 次取最好，离散度 %.1f%%。",
+                       string.format("拷贝引擎 %s = 理论峰值（驱动报告的频率和位宽）的 %.0f%%；SM 核函数 %s = %.0f%%。每次拷贝 %s（读 %s + 写 %s，按 2n/t 计），%d 次取最好，离散度 %.1f%%。",
                                      units.rate(ce.rw_bytes_per_s), 100 * ce.rw_bytes_per_s / peak, units.rate(sm.rw_bytes_per_s),
                                      100 * sm.rw_bytes_per_s / peak, units.bytes(n), units.bytes(n), units.bytes(n), ce.samples, 100 * ce.spread)))
+        if i.published_bytes_per_s and not i.simulated then
+          ex:note("t", T(string.format("Against the published %s: copy engine %.0f%%, SM kernel %.0f%%. The two peaks differ by %+.1f%%: where they differ, the driver reports a clock or bus width the spec sheet does not.",
+                                       units.rate(i.published_bytes_per_s), 100 * ce.rw_bytes_per_s / i.published_bytes_per_s,
+                                       100 * sm.rw_bytes_per_s / i.published_bytes_per_s, 100 * (peak / i.published_bytes_per_s - 1)),
+                         string.format("对照官方标称 %s：拷贝引擎 %.0f%%，SM 核函数 %.0f%%。两个峰值相差 %+.1f%%：有差别时，是驱动报告的频率或位宽与规格表不同。",
+                                       units.rate(i.published_bytes_per_s), 100 * ce.rw_bytes_per_s / i.published_bytes_per_s,
+                                       100 * sm.rw_bytes_per_s / i.published_bytes_per_s, 100 * (peak / i.published_bytes_per_s - 1))))
+        end
       else
         ex:note("t", T("This backend does not report the memory clock or bus width: no theoretical peak to compare with.",
                        "该后端没有报告显存频率或位宽：无法给出理论峰值来对比。"))

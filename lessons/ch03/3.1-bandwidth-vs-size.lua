@@ -42,6 +42,12 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a 90
 - **D2D**: a copy inside VRAM, by the **copy engine** (`cudaMemcpy`) and by an **SM kernel**.
 - Sizes from 1 KiB up by x4, as far as the experiment cap allows. Each point is the best of 5
   timed trials after a warm-up; a trial repeats the copy back to back for about 20 ms.
+- The GPU starts a timed batch (at most 256 copies) only once all of it is queued: a spin kernel
+  holds the stream meanwhile (nvbandwidth's method). Without it, a 4 KiB copy would be timed at
+  the rate the host can queue copies, a few microseconds each, not at the rate the GPU moves them.
+  A pageable copy cannot be held (the call waits for the copy), so its small end includes the call.
+- After the trials every destination is compared with the source's pattern: a copy that moved the
+  wrong bytes is an error, not a number.
 - Bandwidth here is **n/t**, the bytes of one transfer per second (nvbandwidth's convention). For a
   device copy, VRAM moves twice that: n read + n written (bandwidthTest reports 2n/t).
 ]], zh = [[
@@ -57,6 +63,8 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a 90
 - **H2D / D2H**：主机到设备和反方向，经过 PCIe，分别用**锁页**（pinned）内存和**可分页**（pageable）内存。可分页内存的拷贝要经过驱动自己的锁页缓冲区，一段一段地中转。
 - **D2D**：显存内拷贝，分别由**拷贝引擎**（`cudaMemcpy`）和 **SM 核函数**完成。
 - 大小从 1 KiB 起按 4 倍递增，直到实验上限。每个点是预热后 5 次计时中的最好值；每次计时把同一拷贝背靠背重复约 20 毫秒。
+- 每批计时（最多 256 次拷贝）要等全部排入队列后 GPU 才开始：其间由一个自旋核函数挡住流（nvbandwidth 的方法）。否则 4 KiB 的拷贝测到的是主机排队的速度（每次几微秒），而不是 GPU 搬数据的速度。可分页拷贝无法这样挡住（调用要等拷贝完成），所以它的小尺寸端包含调用本身的开销。
+- 计时结束后，每个目标缓冲区都会与源数据的模式逐字节比对：拷错了就报错，不给数字。
 - 这里的带宽是 **n/t**，即每秒完成的单次传输字节数（nvbandwidth 的算法）。显存内拷贝时显存实际搬运两倍：读 n、写 n（bandwidthTest 报告 2n/t）。
 ]] },
 
@@ -77,6 +85,7 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a 90
         { name = "D2D copy engine", q = { dir = "d2d", method = "ce" }, cap = budget // 2 },
         { name = "D2D SM kernel", q = { dir = "d2d", method = "sm" }, cap = budget // 2 },
       }
+      local bests = {}
       ex:row("t", { ex:t { en = "path", zh = "路径" }, ex:t { en = "best (n/t)", zh = "最高（n/t）" }, "n½",
                     ex:t { en = "at 64 KiB", zh = "64 KiB 时" } })
       for _, p in ipairs(paths) do
@@ -92,6 +101,7 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a 90
           ex:point("curve", p.name, n, r.bytes_per_s / 1e9, { from = r })
         end
         local nh, best = half_point(pts)
+        bests[p.name] = best
         if nh then
           ex:row("t", { p.name, units.rate(best), units.bytes(nh),
                         at64 and string.format("%.0f%%", 100 * at64 / best) or "n/a" })
@@ -102,8 +112,24 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a 90
         ex:note("t", ex:t { en = "PCIe link: " .. units.rate(i.pcie_bytes_per_s) .. " per direction after encoding",
                             zh = "PCIe 链路：扣除编码后每方向 " .. units.rate(i.pcie_bytes_per_s) })
       end
-      if i.simulated then ex:note("curve", ex:t { en = "SIMULATED: the curve is the simulator's model (docs/simulator.md)",
-                                                  zh = "模拟：曲线来自模拟器的模型（docs/simulator.md）" }) end
+      local ce, sm, peak = bests["D2D copy engine"], bests["D2D SM kernel"], i.peak_bytes_per_s
+      if ce and sm and peak and not i.simulated then
+        ex:note("t", ex:t { en = string.format("This GPU: copy engine %.0f%% of the theoretical peak, SM kernel %.0f%% (best sizes, counted 2n/t); the copy engine moves %.2fx what the SM kernel does.",
+                                               200 * ce / peak, 200 * sm / peak, ce / sm),
+                            zh = string.format("本机：拷贝引擎为理论峰值的 %.0f%%，SM 核函数 %.0f%%（各自最好的大小，按 2n/t 计）；拷贝引擎的速率是 SM 核函数的 %.2f 倍。",
+                                               200 * ce / peak, 200 * sm / peak, ce / sm) })
+      end
+      if i.simulated then
+        ex:note("curve", ex:t { en = "SIMULATED: the curve is the simulator's model (docs/simulator.md)",
+                                zh = "模拟：曲线来自模拟器的模型（docs/simulator.md）" })
+        local m = i.model
+        if m then
+          ex:note("t", ex:t { en = string.format("Model of large D2D copies: copy engine %.0f%% of peak (%s); SM kernel %.0f%% (%s).",
+                                                 100 * m.ce_efficiency, m.ce_source, 100 * m.sm_efficiency, m.sm_source),
+                              zh = string.format("大块 D2D 拷贝的模型：拷贝引擎为峰值的 %.0f%%（%s）；SM 核函数 %.0f%%（%s）。",
+                                                 100 * m.ce_efficiency, m.ce_source, 100 * m.sm_efficiency, m.sm_source) })
+        end
+      end
       ex:status(ex:t { en = "done", zh = "完成" })
     end,
   },
@@ -120,8 +146,16 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a 90
   copy is served from cache. On a GPU with a large L2 (RTX 4090: 72 MB, H100: 50 MB) that region
   runs well above the DRAM rate (try `--profile rtx4090`); a benchmark that only copies buffers
   of a few MB measures the cache, not VRAM.
-- **Copy engine vs SM kernel**: the copy engines are DMA units that leave the SMs free for compute;
-  an SM copy kernel usually gets closer to the DRAM peak but occupies the SMs.
+- **Copy engine vs SM kernel**: `cudaMemcpy` between two device buffers runs on a copy engine, a
+  DMA unit that leaves the SMs free for compute; an SM copy kernel uses the SMs and gets close to
+  the DRAM peak (a good one ~90 %). The two are not equal, and on Hopper the gap is large: NVIDIA's
+  nvbandwidth on an H20-3e (the H200's 4.8 TB/s HBM3e) measured its copy-engine device-local copy
+  at 1116 GB/s n/t, 46 % of the peak counted read + written (nvbandwidth issue #48); on an H20,
+  2.0 TB/s by the copy engine against 3.3 TB/s by a copy kernel (cuda-samples issue #366); on HGX
+  H100 SXM, p2pBandwidthLatencyTest's local copies reach about 2.5 TB/s counted 2n, 75 % of
+  3.35 TB/s (NCCL issue #1264). How limited every Hopper copy engine is remains **disputed**: other
+  reports of H200 device copies come near 90 %. On a GPU this sweep measures both paths; on the
+  simulator the two figures are the profile's, with their sources (`gpu.profile(id).model`).
 
 > [!pitfall] Benchmarking with one small tensor
 > Timing `x.to("cuda")` on a 1 MB tensor and dividing gives a few GB/s, and the conclusion "PCIe is
@@ -131,7 +165,7 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a 90
 - **n½ 左边是延迟的天下。** 把许多小拷贝合并成一次大拷贝，比怎么优化单次拷贝都更有用。这就是框架在 all-reduce 前把参数打包成扁平缓冲区的原因。
 - **锁页内存在任何大小都快于可分页内存**：可分页拷贝多付出一次到中转缓冲区的主机内存拷贝，而且不能与计算重叠。PyTorch DataLoader 里的 `pin_memory=True` 正是为此而设。
 - **D2D 曲线在 L2 大小附近可能鼓起一块**：源和目标都能放进 L2 时，拷贝由缓存提供。L2 很大的 GPU（RTX 4090 有 72 MB，H100 有 50 MB）在这一段会明显高于显存速率（可以试试 `--profile rtx4090`）；只拷贝几 MB 缓冲区的测试测到的是缓存，不是显存。
-- **拷贝引擎 vs SM 核函数**：拷贝引擎是独立的 DMA 单元，不占用 SM 做计算；SM 拷贝核函数通常更接近显存峰值，但会占用 SM。
+- **拷贝引擎 vs SM 核函数**：两块显存之间的 `cudaMemcpy` 由拷贝引擎完成，它是独立的 DMA 单元，不占用 SM 做计算；SM 拷贝核函数要占用 SM，但能接近显存峰值（写得好的约 90%）。两者并不相等，在 Hopper 上差距很大：NVIDIA 的 nvbandwidth 在 H20-3e（与 H200 相同的 4.8 TB/s HBM3e）上测得拷贝引擎的设备内拷贝为 1116 GB/s（n/t），按读 + 写计只有峰值的 46%（nvbandwidth issue #48）；在 H20 上，拷贝引擎 2.0 TB/s，拷贝核函数 3.3 TB/s（cuda-samples issue #366）；在 HGX H100 SXM 上，p2pBandwidthLatencyTest 的本地拷贝按 2n 计约 2.5 TB/s，即 3.35 TB/s 的 75%（NCCL issue #1264）。所有 Hopper 拷贝引擎是否都受这么大的限制**仍有争议**：也有 H200 设备内拷贝接近 90% 的报告。有 GPU 时本扫描会实测两条路径；在模拟器上，这两个数字来自配置文件，并附来源（`gpu.profile(id).model`）。
 
 > [!pitfall] 用一个小张量做测速
 > 给一个 1 MB 的张量计时 `x.to("cuda")` 再做除法，会得到几 GB/s，进而得出 "PCIe 很慢" 的结论。你测到的是固定开销，不是链路。要在 n½ 以上测，或者直接给出整条曲线。

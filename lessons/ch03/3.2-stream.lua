@@ -6,6 +6,7 @@ local KERNELS = {
   { k = "scale", f = "b[i] = s*c[i]", b = 16 },
   { k = "add", f = "c[i] = a[i] + b[i]", b = 24 },
   { k = "triad", f = "a[i] = b[i] + s*c[i]", b = 24 },
+  { k = "dot", f = "sum += a[i]*b[i]", b = 16 },
 }
 
 return lesson {
@@ -27,6 +28,10 @@ the memory bandwidth a program can actually sustain. Four loops over arrays of 8
 | scale | b[i] = s*c[i] | 16 |
 | add | c[i] = a[i] + b[i] | 24 (read 16, write 8) |
 | triad | a[i] = b[i] + s*c[i] | 24 |
+| dot | sum += a[i] * b[i] | 16 (read 16) |
+
+The fifth, **dot**, comes from BabelStream (University of Bristol), STREAM's GPU descendant: a
+reduction, so it also tests how well the machine adds up partial sums from many threads.
 
 ## The rules that make the number honest
 - **Each array at least 4x the last-level cache**, so the loops stream from DRAM, not from cache.
@@ -35,14 +40,22 @@ the memory bandwidth a program can actually sustain. Four loops over arrays of 8
 - **Best of 10 runs** after a warm-up, the spread reported beside it.
 - **All cores**: one thread cannot keep enough cache misses in flight to saturate DRAM. vramlab runs
   the host kernels on every online CPU and warns when it was told to use fewer.
+- **The result is checked**: the arrays start at a = 0.1, b = 0.2, c = 0.05 (BabelStream's values,
+  with c non-zero so that a kernel writing zeros cannot pass) and s = 3. After the timed runs every
+  element of every array is compared with what the kernel must have left (triad: a = 0.2 + 3 x
+  0.05 = 0.35, within 100 x the double's epsilon) and dot with n x 0.1 x 0.2. A run that fails the
+  check is an error, never a bandwidth figure.
 
 > [!note] Write-allocate traffic is not counted
 > A store to a line not in cache first reads that line (write-allocate), so copy really moves 24
 > bytes per element on most CPUs, not 16. STREAM counts 16 by definition; remember the real
 > traffic is higher when you compare with a DRAM spec.
 
-On a GPU the same four kernels run as grid-stride CUDA kernels over device arrays; the counting is
-the same, so host and device numbers compare directly.
+On a GPU the same kernels run as grid-stride CUDA kernels over device arrays; the counting is the
+same, so host and device numbers compare directly. Each GPU thread loads 64 bytes before it
+stores (BabelStream's batching: Little's law wants many bytes in flight), so copy and scale reach
+the rate of an SM copy kernel. They are not a `cudaMemcpy`: that one runs on a copy engine, which
+on Hopper reaches much less (lesson 3.1).
 ]], zh = [[
 # STREAM：可持续内存带宽
 
@@ -54,17 +67,21 @@ John McCalpin 的 STREAM（弗吉尼亚大学，1991 年起）是高性能计算
 | scale | b[i] = s*c[i] | 16 |
 | add | c[i] = a[i] + b[i] | 24（读 16，写 8） |
 | triad | a[i] = b[i] + s*c[i] | 24 |
+| dot | sum += a[i] * b[i] | 16（读 16） |
+
+第五个核函数 **dot** 来自 BabelStream（布里斯托大学），STREAM 在 GPU 上的后继：它是一个归约，所以还考验机器把许多线程的部分和加起来的能力。
 
 ## 让数字可信的规则
 - **每个数组至少是末级缓存的 4 倍**，保证循环从内存而不是缓存读数据。vramlab 从 sysfs 读取末级缓存大小，违反规则的结果旁边会给出警告。
 - **每次计时至少 20 个时钟刻度**，避免计时器精度扭曲结果。
 - **预热后跑 10 次取最好值**，同时给出离散度。
 - **用满所有核**：单线程无法同时挂起足够多的缓存缺失来喂饱内存。vramlab 在主机上用全部在线 CPU 跑这些核函数，被要求少用线程时会给出警告。
+- **结果要核对**：数组初值为 a = 0.1、b = 0.2、c = 0.05（BabelStream 的取值，c 不为零，写零的核函数就过不了关），s = 3。计时结束后，每个数组的每个元素都要与核函数应留下的值比对（triad：a = 0.2 + 3 × 0.05 = 0.35，误差在 double 机器精度的 100 倍以内），dot 要等于 n × 0.1 × 0.2。核对不通过的运行报错，绝不给出带宽数字。
 
 > [!note] 写分配流量不计入
 > 向不在缓存中的行写数据时，CPU 会先把这一行读进来（写分配），所以在大多数 CPU 上 copy 实际每个元素搬运 24 字节，而不是 16。STREAM 按定义只计 16；和内存规格比较时要记得真实流量更高。
 
-在 GPU 上，这四个核函数以 grid-stride 方式的 CUDA 核函数在显存数组上运行；计数方法相同，所以主机和设备的数字可以直接比较。
+在 GPU 上，这些核函数以 grid-stride 方式的 CUDA 核函数在显存数组上运行；计数方法相同，所以主机和设备的数字可以直接比较。每个 GPU 线程先发出 64 字节的加载再写回（BabelStream 的批处理：Little 定律要求大量字节同时在途），所以 copy 和 scale 能达到 SM 拷贝核函数的速率。它们不是 `cudaMemcpy`：后者走拷贝引擎，在 Hopper 上要慢得多（第 3.1 节）。
 ]] },
 
   experiment {
@@ -80,6 +97,7 @@ John McCalpin 的 STREAM（弗吉尼亚大学，1991 年起）是高性能计算
       ex:row("t", { ex:t { en = "kernel", zh = "核函数" }, ex:t { en = "host", zh = "主机" }, ex:t { en = "spread", zh = "离散度" },
                     ex:t { en = "device", zh = "设备" } })
       local dev_arr = math.min(256 * MiB, gpu.budget() // 3)
+      local checked = true
       for _, k in ipairs(KERNELS) do
         ex:status(ex:t { en = "host " .. k.k, zh = "主机 " .. k.k })
         local h = assert(host.stream { kernel = k.k, bytes = arr })
@@ -90,6 +108,11 @@ John McCalpin 的 STREAM（弗吉尼亚大学，1991 年起）是高性能计算
         if d then ex:bar("bw", "GPU " .. k.k, d.bytes_per_s / 1e9, { from = d }) else ex:note("bw", err) end
         ex:row("t", { k.k, units.rate(h.bytes_per_s), string.format("%.1f%%", 100 * h.spread),
                       d and (units.rate(d.bytes_per_s) .. (d.simulated and " SIM" or "")) or "n/a" })
+        checked = checked and h.validated and (not d or d.validated)
+      end
+      if checked then
+        ex:note("t", ex:t { en = "Every array of every run was checked against the kernel's closed form after the timed runs.",
+                            zh = "每次运行结束后，每个数组都已按核函数的解析结果核对过。" })
       end
       ex:note("t", string.format(ex:t { en = "host: %d threads, arrays %s each (LLC %s); device arrays %s each",
                                         zh = "主机：%d 线程，每个数组 %s（末级缓存 %s）；设备每个数组 %s" },

@@ -1,24 +1,32 @@
 -- Lesson 3.3: the latency ladder. A pointer chase over growing working sets on the host and the
--- device; the plateaus are found in the measurement and named by order (L1, L2, ..., DRAM).
+-- device; the plateaus are found in the measurement and named by size against the caches of the
+-- machine (L1, L2 near/far, L3, DRAM, a TLB step), never by their order.
 local KiB, MiB, GiB = units.KiB, units.MiB, units.GiB
 
 local function ladder(ex, name, measure, top)
-  local pts, n = {}, 4 * KiB
+  local pts, n, last = {}, 4 * KiB, nil
   while n <= top do
     ex:status(string.format("%s %s", name, units.bytes(n)))
     local r, err = measure { bytes = n }
     if not r then ex:note("curve", name .. ": " .. err) break end
     pts[#pts + 1] = { bytes = n, ns = r.ns_per_load }
     ex:point("curve", name, n, r.ns_per_load, { from = r })
+    last = r
     n = n * 2
   end
-  return pts
+  return pts, last
 end
 
-local function show(ex, name, pts)
-  for _, p in ipairs(gpu.plateaus(pts)) do
+local function show(ex, name, pts, where)
+  for _, p in ipairs(gpu.plateaus(pts, { where = where })) do
     ex:row("t", { name, p.label, units.bytes(p.from) .. " – " .. units.bytes(p.to), string.format("%.1f ns", p.ns) })
   end
+end
+
+local function sizes(levels)
+  local t = {}
+  for _, l in ipairs(levels) do t[#t + 1] = l.name .. " " .. units.bytes(l.bytes) end
+  return #t > 0 and table.concat(t, ", ") or "unknown"
 end
 
 return lesson {
@@ -39,8 +47,19 @@ prefetcher can guess the next address and every line is visited.
 
 Grow the working set from 4 KiB to 1 GiB and the time per load climbs in steps: each step is a
 level of the memory hierarchy that no longer holds the whole set. The plateaus below are found in
-the measurement itself (a jump of more than 40 % between two sizes ends a level), not read from
-`lscpu` or a spec sheet, and named by order: L1, L2, ..., and DRAM for the last.
+the measurement itself (a jump of more than 40 % between two sizes ends a level), then named by
+**size**: a plateau that ends within the L1's size is L1, within the L2's is L2, past the last
+cache it is DRAM (one x2 step of slack: a random chase still mostly hits a cache just past its
+size). The sizes are the host's caches (sysfs) and the GPU's L1 and L2. Named by size, a step that
+is not a cache is not called one: a GPU whose L2 shows a near and a far part (Hopper's L2 is split
+in two) gets "L2 near" and "L2 far", not an "L3"; a host whose latency rises again past its
+last-level cache has outrun its TLB ("DRAM+TLB").
+
+On the GPU, each line holds the address of the next (`p = *p`: no index arithmetic between the
+loads), the chase runs on five SMs in turn and the figure is the fastest, with the slowest beside
+it (an L2 hit costs more for an SM far from the L2 half that holds the line), and the SM clock
+cycles per load are counted too (`clock64`), the unit the microbenchmark papers use. Sets larger
+than 4x the L2 are not read beforehand, so the DRAM step is not partly served from L2.
 
 > [!note] Why DRAM latency keeps rising
 > Past the caches the curve still creeps up: with 4 KiB pages the TLB covers only a few MiB, and
@@ -50,7 +69,9 @@ the measurement itself (a jump of more than 40 % between two sizes ends a level)
 
 带宽说的是大量请求同时在途时每秒能到多少字节。**延迟**说的是当下一次访存依赖这一次时，单次请求要多久。要测它，就让每次加载都依赖上一次：**指针追逐**。每个 64 字节的缓存行（GPU 上是 128 字节）存着下一行的地址；顺序是只有一个环的随机排列（Sattolo 算法），预取器猜不到下一个地址，而且每一行都会被访问到。
 
-把工作集从 4 KiB 增大到 1 GiB，每次加载的时间会一级一级地上台阶：每一级台阶都意味着某一层存储已经装不下整个工作集。下面的平台是从测量结果本身找出来的（相邻两个大小之间跳升超过 40% 就算新的一级），而不是从 `lscpu` 或规格表读来的，并按顺序命名：L1、L2……最后一级叫 DRAM。
+把工作集从 4 KiB 增大到 1 GiB，每次加载的时间会一级一级地上台阶：每一级台阶都意味着某一层存储已经装不下整个工作集。下面的平台是从测量结果本身找出来的（相邻两个大小之间跳升超过 40% 就算新的一级），再按**大小**命名：结束于 L1 容量以内的平台叫 L1，结束于 L2 容量以内的叫 L2，超出最后一级缓存的叫 DRAM（允许多一个 2 倍的台阶：随机追逐在刚超过缓存容量时仍大多命中）。容量取自主机的缓存（sysfs）和 GPU 的 L1、L2。按大小命名，不是缓存的台阶就不会被叫作缓存：L2 分成近、远两半的 GPU（Hopper 的 L2 分为两部分）得到"L2 near"和"L2 far"，而不是"L3"；主机在末级缓存之外延迟再次上升，是超出了 TLB 的覆盖范围（"DRAM+TLB"）。
+
+在 GPU 上，每一行存着下一行的地址（`p = *p`：两次加载之间没有下标运算），追逐依次在五个 SM 上运行，取最快的结果并给出最慢的（离存有该行的那半个 L2 较远的 SM，命中 L2 的代价更高），同时还统计每次加载的 SM 时钟周期数（`clock64`），这是微基准论文使用的单位。大于 L2 四倍的工作集事先不读，DRAM 那一级就不会部分由 L2 提供。
 
 > [!note] 为什么 DRAM 延迟还在上升
 > 越过缓存以后曲线仍在缓慢上爬：4 KiB 页面时 TLB 只能覆盖几 MiB，每次加载还要查页表。用大页可以把它压平。
@@ -68,9 +89,27 @@ the measurement itself (a jump of more than 40 % between two sizes ends a level)
       ex:row("t", { ex:t { en = "where", zh = "位置" }, ex:t { en = "level", zh = "层级" }, ex:t { en = "working set", zh = "工作集" },
                     ex:t { en = "latency", zh = "延迟" } })
       local h = ladder(ex, "host", host.latency, GiB)
-      show(ex, "host", h)
-      local d = ladder(ex, "GPU", gpu.latency, math.min(GiB, gpu.budget()))
-      show(ex, gpu.info().simulated and "GPU (SIM)" or "GPU", d)
+      show(ex, "host", h, "host")
+      local d, last = ladder(ex, "GPU", gpu.latency, math.min(GiB, gpu.budget()))
+      local gi = gpu.info()
+      show(ex, gi.simulated and "GPU (SIM)" or "GPU", d, "gpu")
+      local hc = host.caches()
+      local gl = {}
+      if gi.l1_bytes then gl[#gl + 1] = { name = "L1", bytes = gi.l1_bytes } end
+      if gi.l2_bytes then gl[#gl + 1] = { name = "L2", bytes = gi.l2_bytes } end
+      ex:note("t", string.format(ex:t { en = "Named by size: host %s (%s); GPU %s (L1 per SM).",
+                                        zh = "按大小命名：主机 %s（%s）；GPU %s（L1 为每个 SM）。" },
+                                 sizes(hc), hc.source, sizes(gl)))
+      if #hc == 0 then
+        ex:note("t", ex:t { en = "This host does not list its cache sizes (no sysfs cache information, as in some VMs): its plateaus are numbered, not named.",
+                            zh = "本机没有列出缓存容量（没有 sysfs 缓存信息，某些虚拟机如此）：主机的平台只编号，不命名。" })
+      end
+      if last and last.sms and #last.sms > 0 then
+        ex:note("t", string.format(ex:t { en = "GPU at %s: %.0f ns on the fastest of SMs %s, %.0f ns on the slowest; %.0f cycles per load at %.0f MHz.",
+                                          zh = "GPU 在 %s：SM %s 中最快的 %.0f 纳秒，最慢的 %.0f 纳秒；每次加载 %.0f 个周期，时钟 %.0f MHz。" },
+                                   units.bytes(last.bytes), last.min_ns_per_load, table.concat(last.sms, ","),
+                                   last.max_ns_per_load, last.cycles_per_load or 0, last.sm_clock_mhz or 0))
+      end
       if #h > 0 and #d > 0 then
         ex:note("t", string.format(ex:t { en = "At %s: GPU %.0f ns vs host %.0f ns per load.", zh = "在 %s：GPU 每次加载 %.0f 纳秒，主机 %.0f 纳秒。" },
                                    units.bytes(h[#h].bytes), d[#d].ns, h[#h].ns))

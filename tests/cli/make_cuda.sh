@@ -1,8 +1,10 @@
 #!/bin/sh
 # make_cuda.sh BUILD - the Makefile finds the CUDA toolkit the way nvcc reports it: through a
-# wrapper script named nvcc (as CI machines have in /usr/local/bin, exec'ing the real one), and
-# an nvcc whose toolkit has no headers or static runtime gives a build without the CUDA backend
-# and a warning, never a failed build. (The first was the cause of a CI failure.)
+# wrapper script named nvcc (as CI machines have in /usr/local/bin, exec'ing the real one); an
+# nvcc whose toolkit has no headers or static runtime, or that cannot compile (a host compiler it
+# rejects), gives a build without the CUDA backend and a warning, never a failed build. The
+# native architectures are those this nvcc knows, from the wanted list, plus PTX of the newest.
+# (The first was the cause of a CI failure.)
 fail() { echo "FAIL: $*"; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -34,6 +36,25 @@ if [ -z "$real" ]; then
     echo "ok: broken toolkit handled (no real nvcc here: the wrapper case is skipped)"
     exit 0
 fi
+# a toolkit that is installed but cannot compile (nvcc rejecting the host gcc): no CUDA, and why
+top=$("$real" --dryrun -c -x cu /dev/null 2>&1 | sed -n 's/^#\$ TOP=//p')
+mkdir -p "$T/nocc"
+cat > "$T/nocc/nvcc" <<SH
+#!/bin/sh
+case "\$*" in
+*--dryrun*) echo '#\$ TOP=$top' >&2; exit 0 ;;
+*--list-gpu-code*) printf 'sm_75\\nsm_90\\n'; exit 0 ;;
+*--version*) echo 'Cuda compilation tools, fake'; exit 0 ;;
+esac
+echo 'error -- unsupported GNU version! gcc versions later than 4 are not supported!' >&2
+exit 1
+SH
+chmod +x "$T/nocc/nvcc"
+out=$(vars "$T/nocc") || fail "make failed with an nvcc that cannot compile: $(cat "$T/err")"
+echo "$out" | grep -qx 'NVCC=' || fail "an nvcc that cannot compile still builds CUDA: $out"
+grep -q "cannot build the CUDA backend (error -- unsupported GNU version" "$T/err" ||
+    fail "no warning with nvcc's reason: $(cat "$T/err")"
+
 printf '#!/bin/sh\nexec %s "$@"\n' "$real" > "$T/bin/nvcc"
 chmod +x "$T/bin/nvcc"
 out=$(vars "$T/bin") || fail "make failed with a wrapper nvcc: $(cat "$T/err")"
@@ -42,4 +63,14 @@ home=$(echo "$out" | sed -n 's/^CUDA_HOME=//p')
 [ -f "$home/include/cuda_runtime_api.h" ] && [ -f "$home/lib64/libcudart_static.a" ] ||
     fail "CUDA_HOME '$home' has no headers or static runtime"
 [ "$home" != "$T" ] || fail "CUDA_HOME taken from the wrapper's folder"
+# native code for what this nvcc knows of the wanted list, PTX of the newest of them
+archs=$(env PATH="$T/bin:/usr/bin:/bin" make --no-print-directory BUILD="$T/build" print-CU_ARCHS print-NVFLAGS)
+known=$("$real" --list-gpu-code | sed -n 's/^sm_//p' | tr '\n' ' ')
+for a in $(echo "$archs" | sed -n 's/^CU_ARCHS=//p'); do
+    case " $known " in *" $a "*) ;; *) fail "sm_$a is built but $real does not know it" ;; esac
+done
+newest=$(echo "$archs" | sed -n 's/^CU_ARCHS=.* //p')
+echo "$archs" | grep -q "arch=compute_$newest,code=compute_$newest" || fail "no PTX of sm_$newest: $archs"
+case " $known " in *" 100 "*) echo "$archs" | grep -q "code=sm_100" || fail "no native sm_100" ;; esac
+case " $known " in *" 120 "*) echo "$archs" | grep -q "code=sm_120" || fail "no native sm_120" ;; esac
 echo "ok: toolkit found through a wrapper nvcc ($home); a broken toolkit builds without CUDA"

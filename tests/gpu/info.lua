@@ -52,6 +52,22 @@ end
 assert(i.driver and i.driver:match("^driver %d+%.%d+ / runtime %d+%.%d+"),
     "driver text unexpected: " .. tostring(i.driver))
 
+assert(i.device == 0, "device " .. tostring(i.device) .. " opened; run.sh asks for the default, 0")
+assert(type(i.mig) == "boolean", "MIG state missing")
+assert(i.l1_bytes, "L1 size unknown for compute capability " .. tostring(i.compute_capability))
+-- the published figure beside the computed peak, when a profile of this name exists
+if i.published_bytes_per_s then
+  assert(i.published_profile, "a published figure without the profile it came from")
+  print(fmt("published %.0f GB/s (profile %s) vs attribute peak %.0f GB/s: %+.1f %%%s",
+    i.published_bytes_per_s / 1e9, i.published_profile, peak / 1e9,
+    100 * (peak / i.published_bytes_per_s - 1),
+    math.abs(peak / i.published_bytes_per_s - 1) > 0.03 and " (the driver's attributes and the spec sheet disagree)" or ""))
+else
+  print("no profile named '" .. i.name .. "' in assets/gpus: no published figure")
+end
+if i.mig then print("MIG slice: memory is the slice's; peak and published figure are the whole GPU's") end
+if i.numa_node then print("NUMA node of the GPU: " .. i.numa_node) end
+
 print(fmt("%s, cc %s, %d SMs, %.1f GiB (%.1f GiB free), %d-bit bus at %.0f MHz: peak %.0f GB/s, "
     .. "L2 %.0f MiB, PCIe %s x%s, memory %s; %s",
     i.name, tostring(i.compute_capability or major), i.sm_count, i.total_bytes / GiB, free / GiB,

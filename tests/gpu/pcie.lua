@@ -10,6 +10,8 @@ for _, dir in ipairs({ "h2d", "d2h" }) do
     local r, err = gpu.copy({ dir = dir, bytes = 256 * MiB, method = "ce", pinned = true })
     assert(r, fmt("gpu.copy %s of 256 MiB failed: %s", dir, tostring(err)))
     assert(r.simulated == false, "a real measurement must not be labelled simulated")
+    assert(r.validated == true, dir .. ": the copy was not validated")
+    if r.numa_node then print(fmt("%s: host buffer on NUMA node %d, next to the GPU", dir, r.numa_node)) end
     assert(r.bytes_per_s >= 1e9, fmt("%s pinned copy at %.2f GB/s: slower than any PCIe x16 link",
         dir, r.bytes_per_s / 1e9))
     if i.pcie_bytes_per_s then

@@ -1,9 +1,12 @@
 #!/bin/sh
-# tests/gpu/run.sh BIN - checks that need a real NVIDIA GPU (make test-gpu): the cuda backend's
-# device facts, allocation accounting and bandwidth against the theoretical peak, through the
-# vramlab CLI (`info --json`, `eval FILE.lua` with the lesson API). Without a GPU it prints SKIP
-# and succeeds. Ends with "N passed, M failed", like tests/run.sh.
-bin=${1:-build/vramlab}
+# tests/gpu/run.sh BUILD - checks that need a real NVIDIA GPU (make test-gpu): the cuda backend's
+# device facts and --device, the kernels byte for byte (copy_offsets), the copy engine against a
+# bandwidthTest-style reference measured in the same run, and the Lua checks beside this file
+# (bandwidth, STREAM, latency, small transfers, allocation), all through the vramlab CLI. Without
+# a GPU it prints SKIP and succeeds. Ends with "N passed, M failed", like tests/run.sh.
+build=${1:-build}
+[ -f "$build" ] && build=$(dirname "$build") # the old form: the binary's path
+bin="$build/vramlab"
 here=$(dirname "$0")
 
 skip() {
@@ -22,6 +25,8 @@ if [ ! -x "$bin" ]; then
     exit 1
 fi
 printf '%s\n' "$list" | sed 's/^/# /'
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 pass=0
 fail=0
@@ -43,7 +48,8 @@ if out=$("$bin" --backend cuda info --json 2>&1); then
     has() { printf '%s' "$out" | grep -Eq "$1"; }
     has '"backend"[[:space:]]*:[[:space:]]*"cuda"' || bad="$bad; \"backend\" is not \"cuda\""
     has '"simulated"[[:space:]]*:[[:space:]]*false' || bad="$bad; \"simulated\" is not false"
-    for k in name total_bytes free_bytes peak_bytes_per_s sm_count driver; do
+    has '"device"[[:space:]]*:[[:space:]]*0' || bad="$bad; \"device\" is not 0"
+    for k in name total_bytes free_bytes peak_bytes_per_s published_bytes_per_s sm_count driver mig l1_bytes; do
         has "\"$k\"[[:space:]]*:" || bad="$bad; no \"$k\""
     done
     if command -v python3 >/dev/null 2>&1 &&
@@ -55,10 +61,59 @@ else
     ko "info --json exited with status $?" "$out"
 fi
 
+# --device: the ordinal opened is the one asked for; one past the last is refused, with the count.
+n=$(printf '%s\n' "$list" | grep -c '^GPU [0-9]')
+case "${CUDA_VISIBLE_DEVICES-unset}" in unset) ;; *) n=$(printf '%s' "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c .) ;; esac
+last=$((n - 1))
+out=$("$bin" --backend cuda --device "$last" info 2>&1)
+if printf '%s' "$out" | grep -q "^Device: CUDA device $last · "; then
+    ok "--device $last opens device $last"
+else
+    ko "--device $last" "$out"
+fi
+out=$(VRAMLAB_DEVICE=$n "$bin" --backend cuda info 2>&1)
+rc=$?
+if [ $rc -eq 3 ] && printf '%s' "$out" | grep -q "CUDA device $n requested, but only $n visible"; then
+    ok "VRAMLAB_DEVICE=$n (one past the last) refused"
+else
+    ko "VRAMLAB_DEVICE=$n: exit $rc" "$out"
+fi
+
+# The kernels byte for byte: every alignment of the SM copy, the validation kernels.
+if [ -x "$build/tests/gpu_copy_offsets" ]; then
+    if out=$("$build/tests/gpu_copy_offsets" 2>&1); then ok "kernels at every alignment" "$(printf '%s\n' "$out" | tail -n 2)"
+    else ko "kernels at every alignment" "$out"; fi
+else
+    ko "$build/tests/gpu_copy_offsets is not built (make gpu-tests)"
+fi
+
+# The copy engine against the bandwidthTest-style reference (same recipe, separate process): the
+# ratio, not the DRAM peak, is what a copy engine can be held to.
+if [ -x "$build/tests/ref_bandwidth" ] && ref=$("$build/tests/ref_bandwidth" 2>&1); then
+    r=$(printf '%s\n' "$ref" | awk '$1 == "d2d_rw_bytes_per_s" { print $2 }')
+    cat >"$tmp/ce.lua" <<EOF
+local ref = $r
+local i = gpu.info()
+local r = assert(gpu.copy { dir = "d2d", method = "ce", bytes = 2^30, trials = 10 })
+assert(r.validated, "the copy was not validated")
+local ratio = r.rw_bytes_per_s / ref
+print(string.format("CE D2D 1 GiB: %.0f GB/s (2n/t) vs reference %.0f GB/s: ratio %.3f; "
+  .. "%.1f %% of the attribute peak, %s of the published figure", r.rw_bytes_per_s / 1e9,
+  ref / 1e9, ratio, 100 * r.rw_bytes_per_s / i.peak_bytes_per_s,
+  i.published_bytes_per_s and string.format("%.1f %%", 100 * r.rw_bytes_per_s / i.published_bytes_per_s) or "n/a"))
+assert(ratio >= 0.90, "the copy engine through vramlab is slower than the same copies in the reference")
+EOF
+    if out=$("$bin" --backend cuda eval "$tmp/ce.lua" 2>&1); then ok "ce-vs-reference" "$out"
+    else ko "ce-vs-reference" "$out"; fi
+else
+    ko "the bandwidthTest-style reference did not run" "${ref:-$build/tests/ref_bandwidth is not built (make gpu-tests)}"
+fi
+
 # Lua checks, one file each, through the documented lesson API; a failed assert fails eval.
 for f in "$here"/*.lua; do
     [ -e "$f" ] || continue
     name=$(basename "$f" .lua)
+    [ "$name" = bench ] || [ "$name" = report ] && continue # figures, not checks
     if out=$("$bin" --backend cuda eval "$f" 2>&1); then
         ok "$name" "$out"
     else

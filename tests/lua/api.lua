@@ -36,3 +36,28 @@ assert(#profs >= 6)
 local h200 = assert(gpu.profile("h200"))
 assert(h200.memory_type == "HBM3e" and math.abs(h200.peak_bytes_per_s / 4.8e12 - 1) < 0.01)
 assert(gpu.profile("nope") == nil)
+-- validation, dot, the device's facts, the copy paths' model with its sources
+assert(r.validated == true, "a copy's data is checked after the trials")
+assert(l.validated == nil and l.sms and l.min_ns_per_load <= l.max_ns_per_load, "latency: per-SM fields")
+local d = assert(gpu.stream { kernel = "dot", bytes = "8MiB", trials = 2 })
+assert(d.validated and d.moved_bytes == 2 * 8 * 2^20, "dot reads two arrays")
+assert(math.abs(d.dot - 2^20 * 0.1 * 0.2) < 1e-6, "dot = n x 0.1 x 0.2: " .. d.dot)
+local hd = assert(host.stream { kernel = "dot", bytes = "8MiB", trials = 2 })
+assert(hd.validated and math.abs(hd.dot - 2^20 * 0.1 * 0.2) < 1e-6, "host dot")
+assert(i.device == 0 and i.mig == false and i.l1_bytes > 0 and i.published_profile == "rtx3090")
+assert(i.model and i.model.ce_source and i.model.sm_efficiency >= i.model.ce_efficiency, "the simulator's model")
+assert(h200.model.ce_efficiency < h200.model.sm_efficiency and h200.model.ce_source:find("DISPUTED"))
+-- plateaus named by size; caches listed smallest first
+local pts = {}
+for k = 0, 11 do
+  local n = 4096 * 2^k
+  pts[#pts + 1] = { bytes = n, ns = n <= 64 * 1024 and 30 or n <= 2^20 and 200 or 600 }
+end
+local named = gpu.plateaus(pts, { levels = { { name = "L1", bytes = "64KiB" }, { name = "L2", bytes = "1MiB" } } })
+assert(#named == 3 and named[1].label == "L1" and named[2].label == "L2" and named[3].label == "DRAM")
+assert(gpu.plateaus(pts, { levels = {} })[3].label == "level 3", "no sizes: numbered")
+assert(not pcall(gpu.plateaus, pts, { where = "moon" }))
+assert(not pcall(gpu.plateaus, pts, { levels = { { name = "L2", bytes = "1MiB" }, { name = "L1", bytes = "64KiB" } } }))
+local hc = host.caches()
+assert(hc.source == "sysfs" or (hc.source == "unknown" and #hc == 0))
+for k = 2, #hc do assert(hc[k].bytes > hc[k - 1].bytes) end

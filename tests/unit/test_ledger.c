@@ -120,7 +120,10 @@ static void test_nvml_absent_is_unknown(void **state)
     uint64_t f;
     assert_int_not_equal(gpu_nvml_mem("0000:01:00.0", &f, NULL, NULL, why, sizeof why), GPU_OK);
     struct gpu_nvml_proc p[4];
-    assert_int_equal(gpu_nvml_procs("0000:01:00.0", p, 4, why, sizeof why), -1);
+    assert_int_equal(gpu_nvml_procs("0000:01:00.0", -1, p, 4, why, sizeof why), -1);
+    /* no NVML: no MIG instance identified, and "shared" is not claimed */
+    assert_int_equal(gpu_nvml_mig_instance("MIG-00000000-0000-0000-0000-000000000000", why, sizeof why), -1);
+    assert_false(gpu_nvml_shared("0000:01:00.0", -1));
 }
 
 static struct gpu_mempool *pool(uint64_t threshold)

@@ -308,6 +308,49 @@ static void test_recording_limits(void **s)
     unlink(path);
 }
 
+static void put(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Shipped recordings offered by the tutor: read by their headers only, real GPUs before
+ * simulated ones, newest first, each labelled as its header says; anything else is skipped. */
+static void test_recordings_offer(void **s)
+{
+    char dir[] = "/tmp/vramlab-offer-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *h = "{\"type\":\"header\",\"format\":\"vramlab-record\",\"version\":1,";
+    char line[512];
+    snprintf(line, sizeof line, "%s\"gpu\":\"NVIDIA GeForce RTX 3090\",\"simulated\":true,"
+             "\"date\":\"2026-03-01T10:00:00+0000\"}\n", h);
+    put(dir, "a-sim-old.jsonl", line);
+    snprintf(line, sizeof line, "%s\"gpu\":\"NVIDIA GeForce RTX 3090\",\"simulated\":true,"
+             "\"date\":\"2026-06-01T10:00:00+0000\"}\n", h);
+    put(dir, "b-sim-new.jsonl", line);
+    snprintf(line, sizeof line, "%s\"gpu\":\"NVIDIA H200\",\"simulated\":false,"
+             "\"date\":\"2026-01-01T10:00:00+0000\"}\n", h);
+    put(dir, "c-gpu.jsonl", line);
+    put(dir, "d-not-a-recording.jsonl", "{\"type\":\"run\"}\n");
+    put(dir, "e-notes.txt", line);
+    struct tui_rec_offer o[8];
+    assert_int_equal(tui_recordings_scan(dir, o, 8), 3);
+    assert_string_equal(o[0].machine, "NVIDIA H200");
+    assert_false(o[0].simulated);
+    assert_string_equal(o[0].label, "REPLAY · NVIDIA H200 · 2026-01-01 10:00");
+    assert_string_equal(o[1].machine, "NVIDIA GeForce RTX 3090 (SIMULATED)");
+    assert_non_null(strstr(o[1].path, "b-sim-new.jsonl"));
+    assert_non_null(strstr(o[2].path, "a-sim-old.jsonl"));
+    assert_int_equal(tui_recordings_scan("/nonexistent-dir", o, 8), 0);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_bigfont(void **s)
 {
     char buf[32];
@@ -343,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_numbers_out_of_range),
         cmocka_unit_test(test_recording_limits),
         cmocka_unit_test(test_bigfont),
+        cmocka_unit_test(test_recordings_offer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
