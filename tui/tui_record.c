@@ -617,23 +617,34 @@ int tui_recordings_scan(const char *dir, struct tui_rec_offer *out, int max)
         snprintf(o->path, sizeof o->path, "%s/%s", dir, e->d_name);
         /* the header is the first line: no need to read a long recording to offer it */
         char line[16384], why[256];
-        FILE *f = fopen(o->path, "r");
+        FILE *f = gpu_file_open(o->path, TUI_REPLAY_MAX_FILE, 0, why, sizeof why);
         bool ok = f && fgets(line, sizeof line, f);
         if (f) fclose(f);
         struct tui_jobj j;
         if (!ok || !tui_jsonl_parse(line, &j, why, sizeof why)) continue;
-        struct tui_replay rp = {0};
-        ok = header(&rp, &j, why, sizeof why);
-        tui_jobj_free(&j);
-        if (ok) {
+        double v = tui_jobj_num(&j, "version", 0);
+        if (!strcmp(tui_jobj_str(&j, "type", ""), "header") &&
+            !strcmp(tui_jobj_str(&j, "format", ""), TUI_RECORD_FORMAT) && v >= 1 &&
+            v <= TUI_RECORD_VERSION) {
+            /* the strings point into j: used before it is freed */
+            struct tui_replay rp = {
+                .gpu = tui_jobj_str(&j, "gpu", "unknown GPU"),
+                .backend = tui_jobj_str(&j, "backend", ""),
+                .profile = tui_jobj_str(&j, "profile", ""),
+                .driver = tui_jobj_str(&j, "driver", ""),
+                .memory_type = tui_jobj_str(&j, "memory_type", ""),
+                .host_cpu = tui_jobj_str(&j, "host_cpu", ""),
+                .date = tui_jobj_str(&j, "date", ""),
+                .version = tui_jobj_str(&j, "vramlab", ""),
+                .backend_line = tui_jobj_str(&j, "backend_line", ""),
+                .simulated = tui_jobj_bool(&j, "simulated", false)};
             tui_replay_label(&rp, o->label, sizeof o->label);
             tui_replay_machine(&rp, o->machine, sizeof o->machine);
             snprintf(o->date, sizeof o->date, "%s", rp.date);
             o->simulated = rp.simulated;
             k++;
         }
-        free(rp.gpu), free(rp.backend), free(rp.profile), free(rp.driver), free(rp.memory_type);
-        free(rp.host_cpu), free(rp.date), free(rp.version), free(rp.backend_line);
+        tui_jobj_free(&j);
     }
     closedir(d);
     qsort(out, (size_t)k, sizeof *out, offer_cmp);
