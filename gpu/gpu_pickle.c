@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 
 #define INTERN_MAX 128
-#define CHUNK (1u << 20)       /* the first arena chunk; each next one doubles, up to */
+#define CHUNK (64u << 10)      /* the first arena chunk; each next one doubles, up to */
 #define CHUNK_MAX (64u << 20)  /* this; big chunks ask for 2 MiB pages (fewer page faults) */
 #define HUGE_PAGE (2u << 20)
 
@@ -934,7 +934,9 @@ gpu_status gpu_pk_parse(const void *buf, size_t len, const struct gpu_pk_limits 
         return GPU_ERR_HOST_NOMEM;
     }
     p.d->bytes = len;
-    gpu_status st = GPU_OK;
+    p.scap = 256; /* never NULL: p.stack + 0 must be a pointer */
+    p.stack = malloc(p.scap * sizeof *p.stack);
+    gpu_status st = p.stack ? GPU_OK : oom(&p);
     bool stop = false;
     while (st == GPU_OK && !stop) {
         if (p.pos >= p.len) {
@@ -949,6 +951,12 @@ gpu_status gpu_pk_parse(const void *buf, size_t len, const struct gpu_pk_limits 
     free(p.marks);
     free(p.memo);
     free(p.tmp);
+    if (st != GPU_OK && len && p.buf[0] != 0x80 && p.op_at < 64 && err) {
+        /* most likely some other file: say so rather than leave only an opcode's name */
+        size_t k = strlen(err);
+        snprintf(err + k, n > k ? n - k : 0, " (snapshots are pickles of protocol 2 or later, "
+                 "which start with byte 0x80; this file does not)");
+    }
     if (st != GPU_OK) {
         gpu_pk_free(p.d);
         return st;

@@ -513,7 +513,9 @@ gpu_status gpu_snapshot_replay(const struct gpu_snapshot *s, int device, uint64_
     gpu_snapshot_recorded_opts(s, &r->recorded_opts, note, sizeof note);
     if (whatif) r->whatif_opts = *whatif, r->have_whatif = true;
     struct plan pl;
-    gpu_status st = make_plan(s, device, &pl, r, err, n);
+    gpu_status st = gpu_snapshot_check_sizes(s, device, NULL, err, n);
+    if (st != GPU_OK) return st;
+    st = make_plan(s, device, &pl, r, err, n);
     if (st != GPU_OK) {
         plan_free(&pl);
         return st;

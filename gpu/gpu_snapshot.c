@@ -707,17 +707,13 @@ static bool gtab_add(struct gtab *t, struct gpu_snap_group *k, uint64_t bytes)
     return true;
 }
 
-static gpu_status summarize_device(const struct gpu_snapshot *s, int d, size_t top,
-                                   struct gpu_snap_device *o, struct fcache *fc, char *err, size_t n)
+gpu_status gpu_snapshot_check_sizes(const struct gpu_snapshot *s, int d, size_t *nactive,
+                                    char *err, size_t n)
 {
-    memset(o, 0, sizeof *o);
-    o->device = d;
-    o->peak_event = o->reserved_peak_event = -1;
     const struct gpu_snap_trace *tr =
         (size_t)d < s->ntraces ? &s->traces[d] : &(const struct gpu_snap_trace){NULL, 0};
-    /* first the size check, so no sum below can overflow */
     uint64_t mag = 0;
-    size_t nactive = 0;
+    size_t na = 0;
     gpu_status st = GPU_OK;
     for (size_t i = 0; i < s->nsegs && st == GPU_OK; i++) {
         const struct gpu_snap_segment *sg = &s->segs[i];
@@ -728,11 +724,26 @@ static gpu_status summarize_device(const struct gpu_snapshot *s, int d, size_t t
             st = add_limited(&mag, b->size, d, err, n);
             if (st == GPU_OK && b->state != GPU_SNAP_INACTIVE) {
                 st = add_limited(&mag, b->requested, d, err, n);
-                nactive++;
+                na++;
             }
         }
     }
     for (size_t i = 0; i < tr->n && st == GPU_OK; i++) st = add_limited(&mag, tr->ev[i].size, d, err, n);
+    if (nactive) *nactive = na;
+    return st;
+}
+
+static gpu_status summarize_device(const struct gpu_snapshot *s, int d, size_t top,
+                                   struct gpu_snap_device *o, struct fcache *fc, char *err, size_t n)
+{
+    memset(o, 0, sizeof *o);
+    o->device = d;
+    o->peak_event = o->reserved_peak_event = -1;
+    const struct gpu_snap_trace *tr =
+        (size_t)d < s->ntraces ? &s->traces[d] : &(const struct gpu_snap_trace){NULL, 0};
+    /* first the size check, so no sum below can overflow */
+    size_t nactive = 0;
+    gpu_status st = gpu_snapshot_check_sizes(s, d, &nactive, err, n);
     if (st != GPU_OK) return st;
 
     /* the final state */

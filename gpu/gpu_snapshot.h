@@ -157,6 +157,10 @@ struct gpu_snap_summary {
 gpu_status gpu_snapshot_summarize(const struct gpu_snapshot *s, size_t top,
                                   struct gpu_snap_summary *out, char *err, size_t n);
 void gpu_snap_summary_free(struct gpu_snap_summary *sum);
+/* Every size of one device added up stays within 2^62 bytes (so no sum of them overflows);
+ * else "sizes on device D add up past 2^62 bytes". nactive (may be NULL): active blocks. */
+gpu_status gpu_snapshot_check_sizes(const struct gpu_snapshot *s, int device, size_t *nactive,
+                                    char *err, size_t n);
 /* The time of event i of a device's trace, if it has one. */
 bool gpu_snapshot_event_time(const struct gpu_snapshot *s, int device, int64_t i, int64_t *t);
 

@@ -17,15 +17,17 @@ torch/csrc/cuda/Module.cpp (THCPModule_memorySnapshot) builds the _snapshot() di
 
   {"segments": [{"device", "address", "total_size", "allocated_size", "active_size",
                  "requested_size", "stream", "segment_type", "segment_pool_id",
-                 "is_expandable", "frames", "blocks": [{"address", "size", "requested_size",
-                 "state", "frames"}]}],
+                 "is_expandable", "blocks": [{"address", "size", "requested_size", "state",
+                 "frames"}], "frames"}],
    "device_traces": [[{"action", "addr" (or "device_free" for oom), "size", "stream",
                        "time_us", "frames"}]],
    "allocator_settings": {...}, "external_annotations": []}
 
-Frames are dicts {"filename", "line", "name"}, innermost first, C++ frames included (as
-_record_memory_history(stacks="all") records them); backward runs on autograd's device thread,
-so its allocations carry no Python frame. Timestamps come from a made-up clock. The pickle is
+Frames are dicts {"name", "filename", "line"}, innermost first, C++ frames included as
+_record_memory_history(stacks="all") records them (the unwinder's own frames first, C++ frames
+often without a file, the interpreter's frames last); backward runs on autograd's device
+thread, so its allocations carry no Python frame. The layout was checked against real
+snapshots written by PyTorch 2.x. Timestamps come from a made-up clock. The pickle is
 written with protocol 4, as pickle.dump writes a snapshot. The output is deterministic: the
 same arguments give the same bytes (tests/cli/snapshot_example.sh checks the shipped files).
 
@@ -63,21 +65,26 @@ def fr(filename, line, name):
     """One frame dict, shared like PyTorch's symbolizer shares equal frames."""
     key = (filename, line, name)
     if key not in _frames:
-        _frames[key] = {"filename": filename, "line": line, "name": name}
+        _frames[key] = {"name": name, "filename": filename, "line": line}  # symbolize's order
     return _frames[key]
 
 
-CPP_MALLOC = [
-    fr("/pytorch/c10/cuda/CUDACachingAllocator.cpp", 1159,
-       "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc"),
-    fr("/pytorch/c10/cuda/CUDACachingAllocator.cpp", 3517,
-       "c10::cuda::CUDACachingAllocator::Native::NativeCachingAllocator::allocate"),
-    fr("/pytorch/aten/src/ATen/EmptyTensor.cpp", 48, "at::detail::empty_generic"),
+# C++ frames as the unwinder reports them: often no file ("??" or "") and line 0
+GATHER = [fr("??", 0, "torch::unwind::unwind()"),
+          fr("??", 0, "torch::CapturedTraceback::gather(bool, bool, bool)"),
+          fr("memory_snapshot.cpp", 0, "torch::cuda::(anonymous namespace)::gather_with_cpp()")]
+CPP_MALLOC = GATHER + [
+    fr("CUDACachingAllocator.cpp", 0, "c10::cuda::CUDACachingAllocator::Native::"
+       "DeviceCachingAllocator::malloc(signed char, unsigned long, CUstream_st*)"),
+    fr("", 0, "c10::cuda::CUDACachingAllocator::Native::NativeCachingAllocator::"
+       "allocate(unsigned long)"),
+    fr("??", 0, "at::detail::empty_cuda(c10::ArrayRef<long>, c10::ScalarType, "
+       "std::optional<c10::Device>, std::optional<c10::MemoryFormat>)"),
 ]
-CPP_FREE = [
-    fr("/pytorch/c10/cuda/CUDACachingAllocator.cpp", 2895,
-       "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::free"),
-    fr("/pytorch/c10/core/StorageImpl.cpp", 41, "c10::StorageImpl::~StorageImpl"),
+CPP_FREE = GATHER + [
+    fr("CUDACachingAllocator.cpp", 0, "c10::cuda::CUDACachingAllocator::Native::"
+       "DeviceCachingAllocator::free(c10::cuda::CUDACachingAllocator::Native::Block*)"),
+    fr("??", 0, "c10::StorageImpl::~StorageImpl()"),
 ]
 PYEVAL = fr("Python/ceval.c", 4748, "_PyEval_EvalFrameDefault")
 CALL = fr(TORCH + "/nn/modules/module.py", 1747, "_call_impl")
@@ -90,7 +97,11 @@ TRAIN = {
     "data": fr(USER + "/train.py", 127, "<module>"),
     "empty_cache": fr(USER + "/train.py", 143, "<module>"),
 }
-RUNPY = [fr("<frozen runpy>", 88, "_run_code"), fr("<frozen runpy>", 198, "_run_module_as_main")]
+# the interpreter's own frames, outermost last
+RUNPY = [fr("/usr/local/src/conda/python-3.11.7/Python/pythonrun.c", 1744, "_PyRun_SimpleFileObject"),
+         fr("/usr/local/src/conda/python-3.11.7/Modules/main.c", 723, "Py_RunMain"),
+         fr("./csu/../csu/libc-start.c", 392, "__libc_start_main_impl"),
+         fr("??", 0, "_start")]
 
 
 def stack(*inner, top="forward"):
@@ -127,10 +138,12 @@ SITES = {
     "logits": model_site("/nn/modules/linear.py", 125, "forward", 176, "forward", block=False),
     "loss": model_site("/nn/functional.py", 3479, "cross_entropy", 178, "forward", block=False),
     # backward runs on autograd's device thread: C++ frames only
-    "grad": CPP_MALLOC + [fr("/pytorch/torch/csrc/autograd/engine.cpp", 1192,
-                             "torch::autograd::Engine::evaluate_function"),
-                          fr("/pytorch/torch/csrc/autograd/engine.cpp", 562,
-                             "torch::autograd::Engine::thread_main")],
+    "grad": CPP_MALLOC + [fr("??", 0, "torch::autograd::Engine::evaluate_function("
+                             "std::shared_ptr<torch::autograd::GraphTask>&, torch::autograd::Node*, "
+                             "torch::autograd::InputBuffer&, std::shared_ptr<torch::autograd::"
+                             "ReadyQueue> const&)"),
+                          fr("??", 0, "torch::autograd::Engine::thread_main("
+                             "std::shared_ptr<torch::autograd::GraphTask> const&)")],
     "adam_state": stack(fr(TORCH + "/optim/adamw.py", 163, "_init_group"),
                         fr(TORCH + "/optim/adamw.py", 209, "step"),
                         fr(TORCH + "/optim/optimizer.py", 487, "wrapper"), top="step"),
@@ -140,8 +153,8 @@ SITES = {
 }
 FREE_SITES = {
     "forward": CPP_FREE + [PYEVAL, TRAIN["forward"]] + RUNPY,
-    "backward": CPP_FREE + [fr("/pytorch/torch/csrc/autograd/engine.cpp", 1211,
-                               "torch::autograd::Engine::evaluate_function")],
+    "backward": CPP_FREE + [fr("??", 0, "torch::autograd::Engine::thread_main("
+                               "std::shared_ptr<torch::autograd::GraphTask> const&)")],
     "step": CPP_FREE + [fr(TORCH + "/optim/adamw.py", 598, "_multi_tensor_adamw"), PYEVAL,
                         TRAIN["step"]] + RUNPY,
     "zero_grad": CPP_FREE + [fr(TORCH + "/optim/optimizer.py", 955, "zero_grad"), PYEVAL,
