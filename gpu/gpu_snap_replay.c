@@ -179,6 +179,21 @@ static void xdel(struct xmap *m, size_t i)
 
 /* ---- one replay ----------------------------------------------------------------------------- */
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Two runs ended with the same segment sizes when these agree (sizes sorted, then hashed). */
+static uint64_t sizes_sig(uint64_t *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_u64);
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ v[i]) * 1099511628211ull;
+    return h;
+}
+
 struct seed {
     uint64_t addr, size;
     int64_t freed_at; /* the trace event that frees it, -1: live at the end */
@@ -216,6 +231,10 @@ static void side_from_model(struct gpu_caching *c, const struct gpu_caching_stat
     struct gpu_cache_map m;
     if (gpu_caching_segments(c, &m) == GPU_OK) {
         o->end_segments = m.nsegs;
+        uint64_t *sz = malloc((m.nsegs + 1) * sizeof *sz);
+        for (size_t i = 0; sz && i < m.nsegs; i++) sz[i] = m.segs[i].size;
+        if (sz) o->end_sizes_sig = sizes_sig(sz, m.nsegs);
+        free(sz);
         for (size_t i = 0; i < m.nsegs; i++) {
             uint64_t fr = 0;
             bool busy = false;
@@ -400,10 +419,16 @@ static gpu_status make_plan(const struct gpu_snapshot *s, int dev, struct plan *
             break;
         }
     }
+    uint64_t *sz = malloc((s->nsegs + 1) * sizeof *sz);
+    if (!sz) {
+        free(m.key), free(m.val), free(m.used);
+        snprintf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+        return GPU_ERR_HOST_NOMEM;
+    }
     for (size_t i = 0; i < s->nsegs; i++) {
         const struct gpu_snap_segment *sg = &s->segs[i];
         if (sg->device != dev) continue;
-        rec->end_segments++;
+        sz[rec->end_segments++] = sg->size;
         rec->end_reserved += sg->size;
         bool busy = false;
         uint64_t fr = 0;
@@ -420,6 +445,8 @@ static gpu_status make_plan(const struct gpu_snapshot *s, int dev, struct plan *
         }
         if (busy) rec->end_non_releasable += fr;
     }
+    rec->end_sizes_sig = sizes_sig(sz, rec->end_segments);
+    free(sz);
     free(m.key), free(m.val), free(m.used);
     /* seeds go in first, in address order; their frees keep pointing at them */
     qsort(pl->seeds, pl->nseeds, sizeof *pl->seeds, seed_cmp);
@@ -488,6 +515,10 @@ static void compare(struct gpu_snap_replay *r)
                  "at the end: recorded %llu segments holding %llu B, model %llu holding %llu B",
                  (unsigned long long)a->end_segments, (unsigned long long)a->end_reserved,
                  (unsigned long long)b->end_segments, (unsigned long long)b->end_reserved);
+    else if (a->end_sizes_sig != b->end_sizes_sig)
+        add_line(r->diffs, &r->ndiffs, "at the end: %llu segments holding %llu B on both sides, "
+                 "but of other sizes", (unsigned long long)a->end_segments,
+                 (unsigned long long)a->end_reserved);
     if (a->end_non_releasable != b->end_non_releasable)
         add_line(r->diffs, &r->ndiffs, "non-releasable at the end: recorded %llu B, model %llu B",
                  (unsigned long long)a->end_non_releasable,

@@ -172,6 +172,7 @@ struct gpu_snap_side {
     uint64_t peak_requested;       /* live requested bytes (model: requested_bytes.peak) */
     uint64_t device_allocs, device_frees; /* cudaMalloc + cuMemMap / cudaFree + cuMemUnmap */
     uint64_t end_segments;
+    uint64_t end_sizes_sig;        /* a hash of the sorted segment sizes at the end */
     size_t ooms;                   /* recorded: oom entries; model: requests that failed */
     int64_t first_oom_event;       /* -1: none */
     uint64_t first_oom_bytes;

@@ -165,9 +165,8 @@ static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_
     fprintf(f, "  allocated   %s in blocks for %s requested: %s lost to rounding (internal "
                "fragmentation)\n", B(a->bytes, b1, sizeof b1), B(a->requested, b2, sizeof b2),
             B(a->bytes - a->requested, b3, sizeof b3));
-    fprintf(f, "  cached      %s free in segments: %s releasable (segments with nothing live: "
-               "empty_cache returns them), %s not (free blocks beside live ones: external "
-               "fragmentation); largest free block %s\n",
+    fprintf(f, "  cached      %s free in segments: %s releasable by empty_cache, %s not (beside "
+               "live blocks: external fragmentation); largest free block %s\n",
             B(d->blocks[GPU_SNAP_INACTIVE].bytes, b1, sizeof b1), B(d->releasable, b2, sizeof b2),
             B(d->non_releasable, b3, sizeof b3), B(d->largest_free, b4, sizeof b4));
     if (!d->events) {

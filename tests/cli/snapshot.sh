@@ -133,6 +133,7 @@ echo "$out" | grep -q "The model differs from the recorded run" || fail "no diff
 
 # bad input: clear errors, exit codes
 "$b" snapshot >/dev/null 2>&1; [ $? -eq 2 ] || fail "no file accepted"
+"$b" snapshot --help | grep -q "usage: vramlab snapshot FILE" || fail "snapshot --help"
 "$b" snapshot "$ex" --capacity 80GB >/dev/null 2>&1; [ $? -eq 2 ] || fail "80GB accepted"
 out=$("$b" snapshot "$ex" --replay nonsense:1 2>&1); [ $? -eq 2 ] || fail "bad conf exit"
 echo "$out" | grep -q "nonsense" || fail "bad conf not named: $out"

@@ -813,6 +813,47 @@ static void test_snapshot_replay_pre_trace(void **state)
     gpu_snapshot_free(s);
 }
 
+/* Best fit breaks ties by address, and real cudaMalloc addresses often go down: PyTorch put
+ * D in the lower of two equal free blocks, Y's, so freeing A left X empty for empty_cache.
+ * With addresses of its own the model would pick X's block and keep X instead. */
+static void test_snapshot_replay_recorded_addresses(void **state)
+{
+    (void)state;
+    const int64_t HX = 0x7f0d4e000000ll, LY = 0x7f0d06000000ll;
+    struct pb p = {0};
+    begin(&p), dict_begin(&p), str(&p, "segments"), list_begin(&p);
+    dict_begin(&p), kv_num(&p, "address", LY), kv_num(&p, "total_size", 40 * MiB);
+    kv_str(&p, "segment_type", "large"), str(&p, "blocks"), list_begin(&p);
+    block(&p, 40 * MiB, 40 * MiB, "active_allocated", NULL);
+    list_end(&p), dict_end(&p), list_end(&p);
+    str(&p, "device_traces"), list_begin(&p), list_begin(&p);
+    event(&p, "segment_alloc", HX, 60 * MiB, 0, 1, NULL);
+    event(&p, "alloc", HX, 60 * MiB, 0, 2, NULL);                 /* P */
+    event(&p, "free_completed", HX, 60 * MiB, 0, 3, NULL);
+    event(&p, "alloc", HX, 20 * MiB, 0, 4, NULL);                 /* A */
+    event(&p, "alloc", HX + 20 * (int64_t)MiB, 40 * MiB, 0, 5, NULL); /* B */
+    event(&p, "segment_alloc", LY, 40 * MiB, 0, 6, NULL);
+    event(&p, "alloc", LY, 40 * MiB, 0, 7, NULL);                 /* C */
+    event(&p, "free_completed", HX + 20 * (int64_t)MiB, 40 * MiB, 0, 8, NULL);
+    event(&p, "free_completed", LY, 40 * MiB, 0, 9, NULL);
+    event(&p, "alloc", LY, 40 * MiB, 0, 10, NULL);                /* D: the lower address */
+    event(&p, "free_completed", HX, 20 * MiB, 0, 11, NULL);
+    event(&p, "segment_free", HX, 60 * MiB, 0, 12, NULL);         /* empty_cache() */
+    list_end(&p), list_end(&p), dict_end(&p), stop(&p);
+    struct gpu_snapshot *s = snap_of(&p);
+    struct gpu_snap_replay *r = calloc(1, sizeof *r);
+    char err[512];
+    assert_int_equal(gpu_snapshot_replay(s, 0, 0, NULL, r, err, sizeof err), GPU_OK);
+    assert_int_equal(r->empty_caches, 1);
+    assert_int_equal(r->recorded.end_segments, 1);
+    assert_int_equal(r->model_recorded.end_segments, 1);
+    assert_int_equal(r->model_recorded.end_reserved, 40 * MiB);
+    assert_int_equal(r->model_recorded.device_frees, 1);
+    assert_int_equal(r->ndiffs, 0);
+    free(r);
+    gpu_snapshot_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -829,6 +870,7 @@ int main(void)
         cmocka_unit_test(test_snapshot_legacy_history),
         cmocka_unit_test(test_snapshot_replay),
         cmocka_unit_test(test_snapshot_replay_pre_trace),
+        cmocka_unit_test(test_snapshot_replay_recorded_addresses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
