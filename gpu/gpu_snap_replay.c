@@ -132,10 +132,10 @@ static const struct gpu_seg_ops rdev_ops = {rdev_alloc, rdev_free, rdev_info};
 
 /* ---- addresses -> model addresses ----------------------------------------------------------- */
 
-struct xmap {
+struct xmap { /* open addressing, backward-shift deletion, grown at half full */
     uint64_t *key, *val;
     bool *used;
-    size_t cap;
+    size_t cap, n;
 };
 
 static size_t mix(uint64_t k)
@@ -146,6 +146,26 @@ static size_t mix(uint64_t k)
     return (size_t)k;
 }
 
+static void xfree(struct xmap *m)
+{
+    free(m->key);
+    free(m->val);
+    free(m->used);
+    memset(m, 0, sizeof *m);
+}
+
+static bool xinit(struct xmap *m, size_t cap)
+{
+    m->cap = cap;
+    m->n = 0;
+    m->key = malloc(cap * sizeof *m->key);
+    m->val = malloc(cap * sizeof *m->val);
+    m->used = calloc(cap, 1);
+    if (m->key && m->val && m->used) return true;
+    xfree(m);
+    return false;
+}
+
 static size_t xfind(const struct xmap *m, uint64_t k)
 {
     for (size_t i = mix(k) & (m->cap - 1); m->used[i]; i = (i + 1) & (m->cap - 1))
@@ -153,19 +173,30 @@ static size_t xfind(const struct xmap *m, uint64_t k)
     return SIZE_MAX;
 }
 
-static void xput(struct xmap *m, uint64_t k, uint64_t v)
+static bool xput(struct xmap *m, uint64_t k, uint64_t v)
 {
+    if ((m->n + 1) * 2 > m->cap) {
+        struct xmap g;
+        if (!xinit(&g, m->cap * 2)) return false;
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->used[i]) xput(&g, m->key[i], m->val[i]);
+        xfree(m);
+        *m = g;
+    }
     size_t i = mix(k) & (m->cap - 1);
     while (m->used[i] && m->key[i] != k) i = (i + 1) & (m->cap - 1);
+    if (!m->used[i]) m->n++;
     m->used[i] = true;
     m->key[i] = k;
     m->val[i] = v;
+    return true;
 }
 
 static void xdel(struct xmap *m, size_t i)
 {
     size_t mask = m->cap - 1;
     m->used[i] = false;
+    m->n--;
     for (size_t j = (i + 1) & mask; m->used[j]; j = (j + 1) & mask) {
         size_t h = mix(m->key[j]) & mask;
         if (i <= j ? (h > i && h <= j) : (h > i || h <= j)) continue;
@@ -256,16 +287,12 @@ static gpu_status run(const struct plan *pl, const struct gpu_caching_opts *o, u
     out->first_oom_event = -1;
     struct rdev d = {.capacity = capacity ? capacity : UNLIMITED, .rec = pl->rec, .nrec = pl->nrec};
     struct xmap m = {0};
-    m.cap = 1024;
-    while (m.cap < 2 * (pl->n + pl->nseeds + 1)) m.cap *= 2;
-    m.key = malloc(m.cap * sizeof *m.key);
-    m.val = malloc(m.cap * sizeof *m.val);
-    m.used = calloc(m.cap, 1);
+    bool mok = xinit(&m, 1024);
     uint64_t *seed_addr = malloc((pl->nseeds + 1) * sizeof *seed_addr);
     d.taken = calloc(pl->nrec + 1, 1);
     struct gpu_caching *c = NULL;
     gpu_status st = GPU_OK;
-    if (!m.key || !m.val || !m.used || !seed_addr || !d.taken ||
+    if (!mok || !seed_addr || !d.taken ||
         gpu_model_dev_new(UNLIMITED, &d.inner) != GPU_OK) {
         st = GPU_ERR_HOST_NOMEM;
         snprintf(err, n, "%s", gpu_status_str(st));
@@ -314,7 +341,10 @@ static gpu_status run(const struct plan *pl, const struct gpu_caching_opts *o, u
                 break;
             }
             /* a second alloc at a live address leaves the first one allocated */
-            xput(&m, e->addr, r == GPU_OK ? a : FAILED);
+            if (!xput(&m, e->addr, r == GPU_OK ? a : FAILED)) {
+                st = GPU_ERR_HOST_NOMEM;
+                snprintf(err, n, "%s", gpu_status_str(st));
+            }
             break;
         }
         case GPU_SNAP_FREE_COMPLETED: {
@@ -345,9 +375,7 @@ static gpu_status run(const struct plan *pl, const struct gpu_caching_opts *o, u
     gpu_model_dev_free(d.inner);
     free(d.live);
     free(d.taken);
-    free(m.key);
-    free(m.val);
-    free(m.used);
+    xfree(&m);
     free(seed_addr);
     return st;
 }
@@ -369,14 +397,8 @@ static gpu_status make_plan(const struct gpu_snapshot *s, int dev, struct plan *
     pl->empty_after = calloc(pl->n + 1, 1);
     pl->rec = malloc((pl->n + 1) * sizeof *pl->rec);
     struct xmap m = {0};
-    m.cap = 1024;
-    while (m.cap < 2 * (pl->n + nblk + 1)) m.cap *= 2;
-    m.key = malloc(m.cap * sizeof *m.key);
-    m.val = malloc(m.cap * sizeof *m.val);
-    m.used = calloc(m.cap, 1);
-    if (!pl->seeds || !pl->seed_of_free || !pl->empty_after || !pl->rec || !m.key || !m.val ||
-        !m.used) {
-        free(m.key), free(m.val), free(m.used);
+    if (!pl->seeds || !pl->seed_of_free || !pl->empty_after || !pl->rec || !xinit(&m, 1024)) {
+        xfree(&m);
         snprintf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
         return GPU_ERR_HOST_NOMEM;
     }
@@ -386,7 +408,13 @@ static gpu_status make_plan(const struct gpu_snapshot *s, int dev, struct plan *
         const struct gpu_snap_event *e = &pl->ev[i];
         pl->seed_of_free[i] = -1;
         switch (e->action) {
-        case GPU_SNAP_ALLOC: xput(&m, e->addr, i); break;
+        case GPU_SNAP_ALLOC:
+            if (!xput(&m, e->addr, i)) {
+                xfree(&m);
+                snprintf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+                return GPU_ERR_HOST_NOMEM;
+            }
+            break;
         case GPU_SNAP_FREE_COMPLETED: {
             size_t at = xfind(&m, e->addr);
             if (at != SIZE_MAX) xdel(&m, at);
@@ -421,7 +449,7 @@ static gpu_status make_plan(const struct gpu_snapshot *s, int dev, struct plan *
     }
     uint64_t *sz = malloc((s->nsegs + 1) * sizeof *sz);
     if (!sz) {
-        free(m.key), free(m.val), free(m.used);
+        xfree(&m);
         snprintf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
         return GPU_ERR_HOST_NOMEM;
     }
@@ -447,7 +475,7 @@ static gpu_status make_plan(const struct gpu_snapshot *s, int dev, struct plan *
     }
     rec->end_sizes_sig = sizes_sig(sz, rec->end_segments);
     free(sz);
-    free(m.key), free(m.val), free(m.used);
+    xfree(&m);
     /* seeds go in first, in address order; their frees keep pointing at them */
     qsort(pl->seeds, pl->nseeds, sizeof *pl->seeds, seed_cmp);
     for (size_t i = 0; i < pl->nseeds; i++) {

@@ -289,7 +289,7 @@ static void read_settings(struct gpu_snapshot *s, const struct keys *k, const st
     o->expandable = -1;
     if (gpu_pk_type(st) != GPU_PK_DICT) return;
     o->present = true;
-    o->conf = gpu_pk_str(gpu_pk_get(st, k->conf), NULL);
+    o->conf = gpu_pk_str(gpu_pk_get(st, k->conf), &o->conf_len);
     int64_t i;
     bool b;
     if (gpu_pk_int(gpu_pk_get(st, k->max_split_size), &i) && i > 0) o->max_split_size = (uint64_t)i;

@@ -69,6 +69,7 @@ struct gpu_snap_trace {
 struct gpu_snap_settings {
     bool present;
     const char *conf;               /* PYTORCH_CUDA_ALLOC_CONF as recorded, or NULL */
+    size_t conf_len;                /* its bytes (it may hold a NUL) */
     uint64_t max_split_size;        /* 0: unlimited or not recorded */
     int expandable;                 /* -1 not recorded, else 0 / 1 */
     bool has_gc;

@@ -139,7 +139,7 @@ static void text_settings(FILE *f, const struct gpu_snapshot *s)
         return;
     }
     fputs("PYTORCH_CUDA_ALLOC_CONF=\"", f);
-    if (st->conf) put_safe(f, st->conf, strlen(st->conf), 200);
+    if (st->conf) put_safe(f, st->conf, st->conf_len, 200);
     fprintf(f, "\"; expandable_segments %s, max_split_size %s",
             st->expandable < 0 ? "n/a" : st->expandable ? "True" : "False",
             st->max_split_size ? B(st->max_split_size, b, sizeof b) : "unlimited");
@@ -260,7 +260,7 @@ static void json_settings(FILE *f, const struct gpu_snapshot *s)
         return;
     }
     fputs("{\"PYTORCH_CUDA_ALLOC_CONF\":", f);
-    if (st->conf) put_jstr(f, st->conf);
+    if (st->conf) put_json(f, st->conf, st->conf_len);
     else fputs("null", f);
     fputs(",\"max_split_size\":", f);
     put_i64(f, st->max_split_size > 0, (int64_t)st->max_split_size);

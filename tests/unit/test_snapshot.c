@@ -38,7 +38,7 @@ static void ops(struct pb *p, const char *s) { raw(p, s, strlen(s)); }
 
 static void le_n(struct pb *p, uint64_t v, int k)
 {
-    for (int i = 0; i < k; i++) op(p, (int)((v >> (8 * i)) & 0xff));
+    for (int i = 0; i < k; i++) op(p, i < 8 ? (int)((v >> (8 * i)) & 0xff) : 0);
 }
 
 static void str(struct pb *p, const char *s) /* SHORT_BINUNICODE or BINUNICODE */
