@@ -756,8 +756,15 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = optind < argc ? argv[optind] : NULL;
-    if (cmd && !strcmp(cmd, "snapshot")) /* its own options, its own handler */
+    if (cmd && !strcmp(cmd, "snapshot")) { /* its own options, its own handler */
+        if (o.record || o.replay) {
+            fprintf(stderr, "vramlab: --record and --replay before the command are recordings; "
+                            "a snapshot's what-if goes after the file: vramlab snapshot FILE "
+                            "--replay CONF\n");
+            return 2;
+        }
         return tui_snapshot_cmd(argc - optind - 1, argv + optind + 1, o.json, stdout, stderr);
+    }
     static const char *const cmds[] = {"list",     "info",     "run",   "eval", "check",
                                        "profiles", "progress", "reset", "ledger",
                                        "trace",    "exercises", "watch", "present",
