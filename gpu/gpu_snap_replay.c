@@ -527,12 +527,28 @@ void gpu_snap_conf_text(const struct gpu_caching_opts *o, char *b, size_t n)
     if (k < n) snprintf(b + k, n - k, "expandable_segments:%s", o->expandable_segments ? "True" : "False");
 }
 
+/* "2.92 GiB (3139436544 B)" */
+static const char *both(uint64_t v, char *b, size_t n)
+{
+    char h[32];
+    gpu_cache_format_size(v, h, sizeof h);
+    snprintf(b, n, "%s (%llu B)", h, (unsigned long long)v);
+    return b;
+}
+
 static void compare(struct gpu_snap_replay *r)
 {
     const struct gpu_snap_side *a = &r->recorded, *b = &r->model_recorded;
+    char x[64], y[64];
+    /* an OOM first: what differs after it follows from it */
+    if (r->capacity && (b->ooms || b->recorded_ooms_fit))
+        add_line(r->diffs, &r->ndiffs,
+                 "out of memory on %s: the model failed %zu traced allocations the recorded run "
+                 "served, and could serve %zu of the %zu requests the recorded run refused",
+                 both(r->capacity, x, sizeof x), b->ooms, b->recorded_ooms_fit, a->ooms);
     if (a->peak_reserved != b->peak_reserved)
-        add_line(r->diffs, &r->ndiffs, "peak reserved: recorded %llu B, model %llu B",
-                 (unsigned long long)a->peak_reserved, (unsigned long long)b->peak_reserved);
+        add_line(r->diffs, &r->ndiffs, "peak reserved: recorded %s, model %s",
+                 both(a->peak_reserved, x, sizeof x), both(b->peak_reserved, y, sizeof y));
     if (a->device_allocs != b->device_allocs || a->device_frees != b->device_frees)
         add_line(r->diffs, &r->ndiffs,
                  "device calls: recorded %llu allocs / %llu frees, model %llu / %llu",
@@ -540,22 +556,17 @@ static void compare(struct gpu_snap_replay *r)
                  (unsigned long long)b->device_allocs, (unsigned long long)b->device_frees);
     if (a->end_reserved != b->end_reserved || a->end_segments != b->end_segments)
         add_line(r->diffs, &r->ndiffs,
-                 "at the end: recorded %llu segments holding %llu B, model %llu holding %llu B",
-                 (unsigned long long)a->end_segments, (unsigned long long)a->end_reserved,
-                 (unsigned long long)b->end_segments, (unsigned long long)b->end_reserved);
+                 "at the end: recorded %llu segments holding %s, model %llu holding %s",
+                 (unsigned long long)a->end_segments, both(a->end_reserved, x, sizeof x),
+                 (unsigned long long)b->end_segments, both(b->end_reserved, y, sizeof y));
     else if (a->end_sizes_sig != b->end_sizes_sig)
-        add_line(r->diffs, &r->ndiffs, "at the end: %llu segments holding %llu B on both sides, "
+        add_line(r->diffs, &r->ndiffs, "at the end: %llu segments holding %s on both sides, "
                  "but of other sizes", (unsigned long long)a->end_segments,
-                 (unsigned long long)a->end_reserved);
+                 both(a->end_reserved, x, sizeof x));
     if (a->end_non_releasable != b->end_non_releasable)
-        add_line(r->diffs, &r->ndiffs, "non-releasable at the end: recorded %llu B, model %llu B",
-                 (unsigned long long)a->end_non_releasable,
-                 (unsigned long long)b->end_non_releasable);
-    if (r->capacity && (b->ooms || b->recorded_ooms_fit))
-        add_line(r->diffs, &r->ndiffs,
-                 "out of memory on %llu B: the model failed %zu traced allocations the recorded "
-                 "run served, and could serve %zu of the %zu requests the recorded run refused",
-                 (unsigned long long)r->capacity, b->ooms, b->recorded_ooms_fit, a->ooms);
+        add_line(r->diffs, &r->ndiffs, "non-releasable at the end: recorded %s, model %s",
+                 both(a->end_non_releasable, x, sizeof x),
+                 both(b->end_non_releasable, y, sizeof y));
 }
 
 gpu_status gpu_snapshot_replay(const struct gpu_snapshot *s, int device, uint64_t capacity,
