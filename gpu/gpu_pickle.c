@@ -286,6 +286,7 @@ struct parser {
     struct gpu_pk_doc *d;
     const unsigned char *buf;
     size_t len, pos, op_at;
+    size_t frame_end; /* where the current FRAME ends; 0: not in one */
     const char *op_name;
     struct gpu_pk_limits lim;
     struct gpu_pk *stack;
@@ -319,9 +320,16 @@ static gpu_status fail(struct parser *p, const char *fmt, ...)
 static gpu_status oom(struct parser *p) { return fail(p, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM)); }
 
 /* the argument bytes of the current opcode */
+static gpu_status past_frame(struct parser *p)
+{
+    return fail(p, "%s runs past the end of its FRAME (at offset %zu)", p->op_name, p->frame_end);
+}
+
 static inline gpu_status take(struct parser *p, size_t k, const unsigned char **out)
 {
     if (__builtin_expect(p->len - p->pos < k, 0)) return fail(p, "truncated in %s", p->op_name);
+    /* as pickle's own reader: an opcode lies wholly inside its frame */
+    if (__builtin_expect(p->frame_end && k > p->frame_end - p->pos, 0)) return past_frame(p);
     *out = p->buf + p->pos;
     p->pos += k;
     return GPU_OK;
@@ -332,6 +340,7 @@ static gpu_status take_line(struct parser *p, const unsigned char **out, size_t 
     const unsigned char *s = p->buf + p->pos;
     const unsigned char *nl = memchr(s, '\n', p->len - p->pos);
     if (!nl) return fail(p, "truncated in %s (no end of line)", p->op_name);
+    if (p->frame_end && (size_t)(nl - p->buf) >= p->frame_end) return past_frame(p);
     *out = s;
     *n = (size_t)(nl - s);
     p->pos += *n + 1;
@@ -587,33 +596,80 @@ static gpu_status push_long_bytes(struct parser *p, const unsigned char *b, size
     return push_box(p, GPU_PK_BIGINT, (uint32_t)sig, 0, 0, c);
 }
 
-/* INT and LONG text: [+-]digits, as int(); too wide for int64 becomes a BIGINT */
-static gpu_status push_decimal(struct parser *p, const unsigned char *s, size_t n)
+static bool py_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+static int digit_of(unsigned char c)
+{
+    int h = hexval(c);
+    return h >= 0 ? h : 99;
+}
+
+/* Python's int(text, 0): optional sign, 0x/0o/0b prefixes, single underscores between digits,
+ * no leading zeros on a decimal other than zero itself, whitespace around. Wider than int64
+ * becomes a BIGINT kept as its text: nothing in a snapshot needs the value. */
+static gpu_status push_py_int(struct parser *p, const unsigned char *s, size_t n)
 {
     size_t i = 0;
-    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) i++;
-    while (n > i && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
+    while (i < n && py_space(s[i])) i++;
+    while (n > i && py_space(s[n - 1])) n--;
+    size_t text = i;
     bool neg = false;
     if (i < n && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
-    if (i == n) return fail(p, "%s: not a whole number", p->op_name);
-    uint64_t mag = 0;
-    bool big = false;
-    for (size_t j = i; j < n; j++) {
-        if (s[j] < '0' || s[j] > '9') return fail(p, "%s: not a whole number", p->op_name);
-        unsigned d = (unsigned)(s[j] - '0');
-        if (mag > (UINT64_MAX - d) / 10) big = true;
-        else mag = mag * 10 + d;
+    unsigned base = 10;
+    bool zero_lead = false;
+    if (n - i >= 2 && s[i] == '0') {
+        unsigned char x = s[i + 1] | 0x20;
+        base = x == 'x' ? 16 : x == 'o' ? 8 : x == 'b' ? 2 : 10;
+        if (base != 10) {
+            i += 2;
+            if (i < n && s[i] == '_') i++; /* 0x_ff */
+        } else {
+            zero_lead = true;
+        }
     }
+    uint64_t mag = 0;
+    bool big = false, any = false, last_us = false;
+    for (; i < n; i++) {
+        if (s[i] == '_') {
+            if (!any || last_us) return fail(p, "%s: not a whole number", p->op_name);
+            last_us = true;
+            continue;
+        }
+        int d = digit_of(s[i]);
+        if (d >= (int)base) return fail(p, "%s: not a whole number", p->op_name);
+        if (zero_lead && d != 0) return fail(p, "%s: not a whole number (leading zeros)", p->op_name);
+        if (mag > (UINT64_MAX - (unsigned)d) / base) big = true;
+        else mag = mag * base + (unsigned)d;
+        any = true;
+        last_us = false;
+    }
+    if (!any || last_us) return fail(p, "%s: not a whole number", p->op_name);
     if (!big && (neg ? mag <= (1ull << 63) : mag < (1ull << 63)))
         return push_int(p, neg ? (int64_t)(0 - mag) : (int64_t)mag);
-    /* kept as its text: nothing in a snapshot needs the value */
-    size_t k = n - i + (neg ? 1 : 0);
-    char *c = arena_alloc(p->d, k + 1);
+    char *c = arena_alloc(p->d, n - text + 1);
     if (!c) return oom(p);
-    if (neg) c[0] = '-';
-    memcpy(c + (neg ? 1 : 0), s + i, n - i);
-    c[k] = 0;
-    return push_box(p, GPU_PK_BIGINT, (uint32_t)k, 0, 0, c);
+    memcpy(c, s + text, n - text);
+    c[n - text] = 0;
+    return push_box(p, GPU_PK_BIGINT, (uint32_t)(n - text), 0, 0, c);
+}
+
+/* INT: CPython's C unpickler reads it with strtol(text, &end, 0) ("0755" is octal there) and
+ * falls back to int(text, 0) when strtol stops early or overflows. LONG: int(text, 0). */
+static gpu_status push_int_text(struct parser *p, const unsigned char *s, size_t n, bool is_long)
+{
+    if (!is_long && n < 64) {
+        char t[64];
+        memcpy(t, s, n);
+        t[n] = 0;
+        char *end;
+        errno = 0;
+        long long v = strtoll(t, &end, 0);
+        /* two characters that read as 0 or 1 ("00", "01", even "-0") are a bool */
+        if (!errno && end != t && *end == 0)
+            return n == 2 && (v == 0 || v == 1) ? push(p, W(v ? IMM_TRUE : IMM_FALSE))
+                                                : push_int(p, v);
+    }
+    return push_py_int(p, s, n);
 }
 
 static bool tmp_reserve(struct parser *p, size_t n)
@@ -724,6 +780,7 @@ static const char *const names[256] = {
 
 static gpu_status step(struct parser *p, bool *stop)
 {
+    if (p->frame_end && p->pos >= p->frame_end) p->frame_end = 0;
     p->op_at = p->pos;
     unsigned op = p->buf[p->pos++];
     if (refused[op]) {
@@ -741,9 +798,11 @@ static gpu_status step(struct parser *p, bool *stop)
         if (b[0] > 5) return fail(p, "unsupported pickle protocol %u", b[0]);
         p->d->proto = b[0];
         return GPU_OK;
-    case 0x95: /* FRAME: only a length; the opcodes inside are read as usual */
+    case 0x95: /* FRAME: a length; the opcodes inside are read as usual, each inside it */
+        if (p->frame_end) return fail(p, "a FRAME begins before the current one ends");
         if ((st = take(p, 8, &b)) != GPU_OK) return st;
         if (le(b, 8) > p->len - p->pos) return fail(p, "truncated in FRAME");
+        if (le(b, 8)) p->frame_end = p->pos + (size_t)le(b, 8);
         return GPU_OK;
     case '.':
         if ((st = need(p, 1)) != GPU_OK) return st;
@@ -804,10 +863,8 @@ static gpu_status step(struct parser *p, bool *stop)
     case 'I':
     case 'L':
         if ((st = take_line(p, &b, &n)) != GPU_OK) return st;
-        if (op == 'I' && n == 2 && b[0] == '0' && (b[1] == '0' || b[1] == '1'))
-            return push(p, W(b[1] == '1' ? IMM_TRUE : IMM_FALSE));
         if (op == 'L' && n && b[n - 1] == 'L') n--;
-        return push_decimal(p, b, n);
+        return push_int_text(p, b, n, op == 'L');
     case 'F': {
         if ((st = take_line(p, &b, &n)) != GPU_OK) return st;
         if (!tmp_reserve(p, n + 1)) return oom(p);

@@ -164,7 +164,7 @@ static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_
     const struct gpu_snap_count *a = &d->blocks[GPU_SNAP_ACTIVE_ALLOCATED];
     fprintf(f, "  allocated   %s in blocks for %s requested: %s lost to rounding (internal "
                "fragmentation)\n", B(a->bytes, b1, sizeof b1), B(a->requested, b2, sizeof b2),
-            B(a->bytes - a->requested, b3, sizeof b3));
+            SB((int64_t)a->bytes - (int64_t)a->requested, b3, sizeof b3));
     fprintf(f, "  cached      %s free in segments: %s releasable by empty_cache, %s not (beside "
                "live blocks: external fragmentation); largest free block %s\n",
             B(d->blocks[GPU_SNAP_INACTIVE].bytes, b1, sizeof b1), B(d->releasable, b2, sizeof b2),
@@ -267,7 +267,12 @@ static void json_settings(FILE *f, const struct gpu_snapshot *s)
     fputs(",\"expandable_segments\":", f);
     fputs(st->expandable < 0 ? "null" : st->expandable ? "true" : "false", f);
     fputs(",\"garbage_collection_threshold\":", f);
-    if (st->has_gc && isfinite(st->gc_threshold)) fprintf(f, "%.17g", st->gc_threshold);
+    if (st->has_gc && isfinite(st->gc_threshold)) {
+        char num[40]; /* a float stays a float: 0.0, not 0 */
+        snprintf(num, sizeof num, "%.17g", st->gc_threshold);
+        fputs(num, f);
+        if (!strpbrk(num, ".e")) fputs(".0", f);
+    }
     else fputs("null", f);
     fputs(",\"roundup_power2_divisions\":", f);
     if (!st->has_roundup) fputs("null", f);
@@ -301,11 +306,11 @@ static void json_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_
     for (int i = 0; i < GPU_SNAP_NSTATES; i++) json_count(f, gpu_snap_state_names[i], &d->blocks[i], i);
     const struct gpu_snap_count *a = &d->blocks[GPU_SNAP_ACTIVE_ALLOCATED];
     fprintf(f, "},\"allocated_bytes\":%llu,\"requested_bytes\":%llu,"
-               "\"internal_fragmentation_bytes\":%llu,\"cached_bytes\":%llu,"
+               "\"internal_fragmentation_bytes\":%lld,\"cached_bytes\":%llu,"
                "\"releasable_bytes\":%llu,\"non_releasable_bytes\":%llu,"
                "\"largest_free_block_bytes\":%llu,\"trace\":{\"events\":%zu,\"actions\":{",
             (unsigned long long)a->bytes, (unsigned long long)a->requested,
-            (unsigned long long)(a->bytes - a->requested),
+            (long long)((int64_t)a->bytes - (int64_t)a->requested), /* < 0 if the file says so */
             (unsigned long long)d->blocks[GPU_SNAP_INACTIVE].bytes,
             (unsigned long long)d->releasable, (unsigned long long)d->non_releasable,
             (unsigned long long)d->largest_free, d->events);

@@ -13,6 +13,7 @@ d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 ex=assets/snapshots/gpt-train.pickle oom=assets/snapshots/gpt-train-oom.pickle
 
 # the variants, each in another pickle protocol; then vramlab against the reference on each
+# and on the fuzz target's seeds
 python3 - "$b" "$ex" "$oom" "$d" <<'PY' || fail "vramlab and the reference disagree"
 import copy, importlib.util, json, pickle, subprocess, sys
 b, ex, oom, out = sys.argv[1:5]
@@ -77,6 +78,27 @@ for f in [ex, oom] + ["%s/%s.pickle" % (out, n) for n in
         diff(c, p)
         sys.exit(1)
     refs[f.rsplit("/", 1)[-1]] = p
+# every seed of the fuzz target too: both accept it with the same numbers, or both refuse it
+import glob
+for f in sorted(glob.glob("tests/fuzz/corpus/fuzz_pickle/*")):
+    c = subprocess.run([b, "snapshot", f, "--json"], capture_output=True, text=True)
+    try:
+        with open(f, "rb") as fh:
+            p = ref.summarize(ref.SafeUnpickler(fh).load(), 10)
+        p["file"] = f
+        p = json.loads(json.dumps(p))
+    except Exception as e:           # the reference refuses it (any error)
+        p = None
+    if (c.returncode == 0) != (p is not None):
+        print("FAIL: %s: vramlab %s, the reference %s" % (f, "accepts" if c.returncode == 0 else
+              "refuses", "accepts" if p else "refuses"))
+        sys.exit(1)
+    if p is not None:
+        cj = json.loads(c.stdout)
+        if {k: cj[k] for k in p} != p:
+            print("FAIL: %s:" % f)
+            diff({k: cj[k] for k in p}, p)
+            sys.exit(1)
 # the reference's own command line prints the same
 cli = json.loads(subprocess.run(["python3", "tests/snapshot/summary_ref.py", ex],
                                 capture_output=True, text=True, check=True).stdout)

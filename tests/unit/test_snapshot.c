@@ -144,6 +144,38 @@ static void test_pickle_scalars(void **state)
     gpu_pk_free(d);
 }
 
+/* Protocol 0 INT is read as CPython's C unpickler reads it: strtol(text, 0), so a leading 0
+ * means octal, two characters that read 0 or 1 are a bool; LONG is Python's int(text, 0). */
+static void test_pickle_int_text(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int kind; /* 0 int, 1 bool, 2 refused */
+        int64_t v;
+    } c[] = {{"I0512\n.", 0, 330}, {"I0x1f\n.", 0, 31},   {"I 12\n.", 0, 12},
+             {"I1_000\n.", 0, 1000}, {"I0b101\n.", 0, 5},  {"I-0\n.", 1, 0},
+             {"I01\n.", 1, 1},       {"I000\n.", 0, 0},    {"I1\n.", 0, 1},
+             {"L0x_ffL\n.", 0, 255}, {"L0512L\n.", 2, 0},  {"L1__0L\n.", 2, 0},
+             {"I12a\n.", 2, 0}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        struct gpu_pk_doc *d = NULL;
+        char err[256];
+        gpu_status st = gpu_pk_parse(c[i].text, strlen(c[i].text), NULL, &d, err, sizeof err);
+        if (c[i].kind == 2) {
+            assert_int_not_equal(st, GPU_OK);
+            assert_non_null(strstr(err, "not a whole number"));
+            continue;
+        }
+        assert_int_equal(st, GPU_OK);
+        int64_t v = -1;
+        bool b = false;
+        if (c[i].kind == 1) assert_true(gpu_pk_bool(gpu_pk_root(d), &b) && b == (c[i].v != 0));
+        else assert_true(gpu_pk_int(gpu_pk_root(d), &v) && v == c[i].v);
+        gpu_pk_free(d);
+    }
+}
+
 static void test_pickle_big_ints(void **state)
 {
     (void)state;
@@ -414,6 +446,11 @@ static void test_pickle_truncated_everywhere(void **state)
     parse_fails("\x80\x04\x95\xff\x00\x00\x00\x00\x00\x00\x00N.", 13, NULL,
                 "offset 2: truncated in FRAME");
     parse_fails("\x80\x04X\x10\x00\x00\x00" "ab", 9, NULL, "offset 2: truncated in BINUNICODE");
+    /* an opcode lies wholly inside its FRAME, as pickle's own reader requires */
+    parse_fails("\x80\x04\x95\x03\x00\x00\x00\x00\x00\x00\x00" "NNK\x05.", 16, NULL,
+                "offset 13: BININT1 runs past the end of its FRAME (at offset 14)");
+    parse_fails("\x80\x04\x95\x02\x00\x00\x00\x00\x00\x00\x00" "\x95N", 13, NULL,
+                "offset 11: a FRAME begins before the current one ends");
     parse_fails("\x80\x04K", 3, NULL, "offset 2: truncated in BININT1");
 }
 
@@ -858,6 +895,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pickle_scalars),
+        cmocka_unit_test(test_pickle_int_text),
         cmocka_unit_test(test_pickle_big_ints),
         cmocka_unit_test(test_pickle_strings),
         cmocka_unit_test(test_pickle_containers),
