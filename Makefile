@@ -162,10 +162,15 @@ gpu-report:
 	@sh tests/gpu/report.sh $(BUILD)
 
 bench: all
-	@$(MAKE) --no-print-directory $(BUILD)/tests/bench_host $(BUILD)/tests/bench_alloc
+	@$(MAKE) --no-print-directory $(BUILD)/tests/bench_host $(BUILD)/tests/bench_alloc \
+	    $(BUILD)/tests/bench_snapshot
 	@sh tests/bench.sh $(BUILD)
 
 $(BUILD)/tests/bench_alloc: tests/bench/bench_alloc.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(BUILD)/tests/bench_snapshot: tests/bench/bench_snapshot.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 

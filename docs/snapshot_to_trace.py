@@ -7,7 +7,11 @@ Record the snapshot in your PyTorch program:
     ...  # the workload
     torch.cuda.memory._dump_snapshot("snapshot.pickle")
 
-then convert and replay it in vramlab's caching-allocator model:
+vramlab reads the pickle itself (no Python needed) and replays it beside what PyTorch did:
+
+    vramlab snapshot snapshot.pickle --replay expandable_segments:True --capacity 24GiB
+
+(docs/snapshot.md). To get the text trace format instead, convert it:
 
     python3 docs/snapshot_to_trace.py snapshot.pickle > run.trace
     python3 docs/snapshot_to_trace.py snapshot.pickle --device 1 -o run.trace

@@ -6,6 +6,8 @@ echo "# vramlab benchmarks, $(date -u +%Y-%m-%d), $(uname -m), $(nproc) CPUs"
 "$build/tests/bench_host" "$2" || exit 1
 # the allocator-trace replay (built by the Makefile's bench_alloc rule)
 if [ -x "$build/tests/bench_alloc" ]; then "$build/tests/bench_alloc" "$2" || exit 1; fi
+# reading a PyTorch memory snapshot of a million trace entries, against Python's pickle.load
+if [ -x "$build/tests/bench_snapshot" ]; then sh tests/bench/bench_snapshot.sh "$build" || exit 1; fi
 sh tests/bench/bench_tui.sh "$build"
 if nvidia-smi -L >/dev/null 2>&1 && [ -f tests/gpu/bench.sh ]; then
     sh tests/gpu/bench.sh "$build"

@@ -1,6 +1,6 @@
 /* main.c - the vramlab command line: global options, the backend with its fallback, and the
  * subcommands (the tutor, list, info, run, eval, check, profiles, ledger, trace replay,
- * progress, reset). Exit codes: 0 ok, 1 a run,
+ * snapshot, progress, reset). Exit codes: 0 ok, 1 a run,
  * lesson or script failed, 2 usage error, 3 set-up error (no lessons/assets, no backend). */
 #include <getopt.h>
 #include <limits.h>
@@ -26,6 +26,7 @@
 #include "tui_progress.h"
 #include "tui_record.h"
 #include "tui_results.h"
+#include "tui_snapshot.h"
 #include "tui_workspace.h"
 
 #define VRAMLAB_VERSION "0.1.0"
@@ -60,6 +61,11 @@ static void usage(FILE *f)
           "                                           FILE - reads stdin)\n"
           "       vramlab [options] grade LESSON EXERCISE ANSWER   check one answer (@FILE: from a\n"
           "                                           file, @-: from stdin)\n"
+          "       vramlab snapshot FILE [--json] [--replay CONF] [--capacity SIZE]\n"
+          "                                           a PyTorch memory snapshot: states,\n"
+          "                                           fragmentation, the peak and what was\n"
+          "                                           live at it, OOMs; --replay: what if\n"
+          "                                           (vramlab snapshot --help)\n"
           "       vramlab progress                    what you have visited and solved\n"
           "       vramlab reset [SECTION] [--yes]     forget progress (asks first)\n"
           "       vramlab [options] exercises [DIR]   copy the code exercises into a workspace\n"
@@ -816,6 +822,15 @@ static int run(int argc, char **argv)
         return 2;
     }
     const char *cmd = optind < argc ? argv[optind] : NULL;
+    if (cmd && !strcmp(cmd, "snapshot")) { /* its own options, its own handler */
+        if (o.record || o.replay) {
+            fprintf(stderr, "vramlab: --record and --replay before the command are recordings; "
+                            "a snapshot's what-if goes after the file: vramlab snapshot FILE "
+                            "--replay CONF\n");
+            return 2;
+        }
+        return tui_snapshot_cmd(argc - optind - 1, argv + optind + 1, o.json, stdout, stderr);
+    }
     static const char *const cmds[] = {"list",     "info",     "run",   "eval", "check",
                                        "profiles", "progress", "reset", "ledger",
                                        "trace",    "exercises", "watch", "present",

@@ -1,0 +1,344 @@
+#!/usr/bin/env python3
+"""summary_ref.py - the reference for `vramlab snapshot FILE --json`: reads the same pickle with
+Python's own unpickler and computes every number of the summary independently, with the
+definitions written out in docs/snapshot.md. tests/cli/snapshot.sh runs both and compares the
+JSON; the numbers must agree exactly.
+
+    python3 tests/snapshot/summary_ref.py SNAPSHOT.pickle [--top N]
+
+Standard library only. The unpickler refuses every global (find_class), so no code from the
+file runs. Exit status 1 with a message when the file is not a snapshot vramlab reads.
+"""
+import json
+import pickle
+import sys
+
+LIMIT = 1 << 62          # sizes in one device may add up to this many bytes
+ACTIONS = ("alloc", "free_requested", "free_completed", "segment_alloc", "segment_free",
+           "segment_map", "segment_unmap", "snapshot", "oom")
+STATES = ("active_allocated", "active_pending_free", "inactive")
+OMIT_FUNCTIONS = ("unwind::unwind", "CapturedTraceback::gather", "gather_with_cpp", "_start",
+                  "__libc_start_main", "PyEval_", "PyObject_", "PyFunction_")
+OMIT_FILENAMES = ("core/boxing", "/Register", "/Redispatch", "pythonrun.c", "Modules/main.c",
+                  "Objects/call.c", "Objects/methodobject.c", "pycore_ceval.h", "ceval.c",
+                  "cpython/abstract.h")
+
+
+class Bad(Exception):
+    pass
+
+
+class SafeUnpickler(pickle.Unpickler):
+    def find_class(self, module, name):
+        raise Bad("opcode GLOBAL is not allowed in a memory snapshot")
+
+
+def is_int(v):
+    return type(v) is int and -(1 << 63) <= v < (1 << 63)
+
+
+def size_of(d, key, where, default=None):
+    """A size: a whole number >= 0; a missing key (or None) takes default, if there is one."""
+    v = d.get(key)
+    if v is None:
+        if default is None:
+            raise Bad("%s has no '%s'" % (where, key))
+        v = default
+    if not is_int(v) or v < 0:
+        raise Bad("%s.%s is not a size (a whole number of bytes)" % (where, key))
+    return v
+
+
+def frame_filter(name, filename):
+    """memory_viz's frameFilter (torch/utils/viz/MemoryViz.js)."""
+    return not any(o in name for o in OMIT_FUNCTIONS) and \
+        not any(o in filename for o in OMIT_FILENAMES)
+
+
+def user_frame(frames):
+    """The first frame, innermost first, that is the user's Python code (docs/snapshot.md)."""
+    if type(frames) is not list or not frames:
+        return ("<no frames recorded>", "")
+    for f in frames:
+        if type(f) is not dict:
+            continue
+        fn, name, line = f.get("filename"), f.get("name"), f.get("line")
+        if type(fn) is not str or type(name) is not str or not is_int(line):
+            continue
+        if not frame_filter(name, fn) or not fn.endswith(".py") or fn.startswith("<"):
+            continue
+        if "/torch/" in fn or fn.startswith("torch/"):
+            continue
+        if "/lib/python" in fn and "-packages/" not in fn:
+            continue
+        return ("%s:%d" % (fn, line), name)
+    return ("<torch or Python internals only>", "")
+
+
+def summarize(snap, top):
+    if type(snap) is not dict:
+        raise Bad("not a PyTorch memory snapshot (the pickle holds a %s, not a dict)"
+                  % type(snap).__name__)
+    if "segments" not in snap:
+        raise Bad("not a PyTorch memory snapshot (no 'segments' key)")
+    segs = snap["segments"]
+    if type(segs) is not list:
+        raise Bad("not a PyTorch memory snapshot ('segments' is not a list)")
+    traces = snap.get("device_traces", [])
+    if traces is None:
+        traces = []
+    if type(traces) is not list:
+        raise Bad("not a PyTorch memory snapshot ('device_traces' is not a list)")
+
+    # settings
+    st = snap.get("allocator_settings")
+    settings = None
+    if type(st) is dict:
+        conf = st.get("PYTORCH_CUDA_ALLOC_CONF")
+        msplit = st.get("max_split_size")
+        exp = st.get("expandable_segments")
+        gc = st.get("garbage_collection_threshold")
+        rd = st.get("roundup_power2_divisions")
+        settings = {
+            "PYTORCH_CUDA_ALLOC_CONF": conf if type(conf) is str else None,
+            "max_split_size": msplit if is_int(msplit) and 0 < msplit else None,
+            "expandable_segments": exp if type(exp) is bool else None,
+            "garbage_collection_threshold": gc if type(gc) is float else None,
+            "roundup_power2_divisions": [v if is_int(v) else None for v in rd.values()][:64]
+            if type(rd) is dict else None,
+        }
+
+    # segments and blocks, per device
+    dev = {}
+    legacy = 0
+    for i, s in enumerate(segs):
+        w = "segments[%d]" % i
+        if type(s) is not dict:
+            raise Bad("not a PyTorch memory snapshot (%s is not a dict)" % w)
+        d = s.get("device", 0)
+        if not is_int(d) or d < 0 or d > 4095:
+            raise Bad("not a PyTorch memory snapshot (%s.device is not a device index)" % w)
+        addr = size_of(s, "address", w)
+        total = size_of(s, "total_size", w)
+        blocks = s.get("blocks")
+        if type(blocks) is not list:
+            raise Bad("not a PyTorch memory snapshot (%s has no 'blocks' list)" % w)
+        D = dev.setdefault(d, new_device())
+        D["segments"]["count"] += 1
+        kind = "small" if s.get("segment_type") == "small" else "large"
+        D["segments"][kind] += 1
+        if s.get("is_expandable") is True:
+            D["segments"]["expandable"] += 1
+        D["segments"]["reserved_bytes"] += total
+        busy = False
+        free_here = 0
+        for j, b in enumerate(blocks):
+            bw = "%s.blocks[%d]" % (w, j)
+            if type(b) is not dict:
+                raise Bad("not a PyTorch memory snapshot (%s is not a dict)" % bw)
+            size = size_of(b, "size", bw)
+            state = b.get("state")
+            if state not in STATES:
+                raise Bad("not a PyTorch memory snapshot (%s.state is not one of %s)"
+                          % (bw, ", ".join(STATES)))
+            if "frames" in b:
+                frames = b["frames"]
+                req = size_of(b, "requested_size", bw, size)
+            else:       # the older format: the allocation's history
+                h = b.get("history")
+                legacy += 1 if h is not None else 0
+                if type(h) is list and h and type(h[0]) is dict:
+                    frames = h[0].get("frames", [])
+                    req = size_of(h[0], "real_size", bw + ".history[0]")
+                else:
+                    frames = []
+                    req = size_of(b, "requested_size", bw, size)
+            baddr = b.get("address", None)
+            if baddr is not None and (not is_int(baddr) or baddr < 0):
+                raise Bad("not a PyTorch memory snapshot (%s.address is not an address)" % bw)
+            D["_magnitude"] += size
+            c = D["blocks"][state]
+            c["count"] += 1
+            c["bytes"] += size
+            if state != "inactive":
+                c["requested_bytes"] += req
+                D["_magnitude"] += req
+                busy = True
+                D["_active"].append((baddr if baddr is not None else addr, req, frames))
+            else:
+                free_here += size
+                D["largest_free_block_bytes"] = max(D["largest_free_block_bytes"], size)
+            addr += size
+        if busy:
+            D["non_releasable_bytes"] += free_here
+        else:
+            D["releasable_bytes"] += free_here
+    for d, tr in enumerate(traces):
+        if type(tr) is not list:
+            raise Bad("not a PyTorch memory snapshot (device_traces[%d] is not a list)" % d)
+        if tr:
+            dev.setdefault(d, new_device())
+
+    out_devices = []
+    for d in sorted(dev):
+        D = dev[d]
+        tr = traces[d] if d < len(traces) else []
+        out_devices.append(device_summary(d, D, tr, top))
+    return {"units": "bytes", "allocator_settings": settings, "legacy_history_blocks": legacy,
+            "devices": out_devices}
+
+
+def new_device():
+    return {"segments": {"count": 0, "large": 0, "small": 0, "expandable": 0, "reserved_bytes": 0},
+            "blocks": {"active_allocated": {"count": 0, "bytes": 0, "requested_bytes": 0},
+                       "active_pending_free": {"count": 0, "bytes": 0, "requested_bytes": 0},
+                       "inactive": {"count": 0, "bytes": 0, "requested_bytes": 0}},
+            "releasable_bytes": 0, "non_releasable_bytes": 0, "largest_free_block_bytes": 0,
+            "_active": [], "_magnitude": 0}
+
+
+def device_summary(d, D, tr, top):
+    events = []
+    magnitude = D["segments"]["reserved_bytes"] + D["_magnitude"]
+    for i, e in enumerate(tr):
+        w = "device_traces[%d][%d]" % (d, i)
+        if type(e) is not dict:
+            raise Bad("not a PyTorch memory snapshot (%s is not a dict)" % w)
+        act = e.get("action")
+        if type(act) is not str:
+            raise Bad("not a PyTorch memory snapshot (%s has no 'action')" % w)
+        size = size_of(e, "size", w, None if act in ACTIONS else 0)
+        if act == "oom":
+            addr = e.get("device_free")
+            if addr is not None and (not is_int(addr) or addr < 0):
+                raise Bad("not a PyTorch memory snapshot (%s.device_free is not a size)" % w)
+        elif act in ACTIONS:
+            addr = size_of(e, "addr", w)
+        else:
+            addr = None
+        stream = e.get("stream", 0)
+        if not is_int(stream):
+            raise Bad("not a PyTorch memory snapshot (%s.stream is not a whole number)" % w)
+        t = e.get("time_us")
+        if t is not None and not is_int(t):
+            raise Bad("not a PyTorch memory snapshot (%s.time_us is not a whole number)" % w)
+        magnitude += size
+        events.append((act, addr, size, stream, t, e.get("frames")))
+    if magnitude > LIMIT:
+        raise Bad("sizes on device %d add up past 2^62 bytes: not a real snapshot" % d)
+
+    b = D["blocks"]
+    alloc_b, alloc_r = b["active_allocated"]["bytes"], b["active_allocated"]["requested_bytes"]
+    actions = {a: 0 for a in ACTIONS}
+    actions["other"] = 0
+    streams = set()
+    for act, _, _, stream, _, _ in events:
+        actions[act if act in actions else "other"] += 1
+        streams.add(stream)
+    times = [t for _, _, _, _, t, _ in events if t is not None]
+
+    # Every allocation the summary knows, with the event that made it (-1: before the trace)
+    # and the one that freed it (None: still live at the end).
+    entries = []                            # [size, frames, birth, death]
+    by_addr = {}
+    for i, (act, addr, size, _, _, frames) in enumerate(events):
+        if act == "alloc":
+            # a second alloc at a live address: the first stays live (as memory_viz does)
+            by_addr[addr] = len(entries)
+            entries.append([size, frames, i, None])
+        elif act == "free_completed":
+            k = by_addr.pop(addr, None)
+            if k is None:                   # allocated before the trace began
+                entries.append([size, frames, -1, i])
+            else:
+                entries[k][3] = i
+    for addr, req, frames in D["_active"]:
+        if addr not in by_addr:
+            entries.append([req, frames, -1, None])
+    pre = [e for e in entries if e[2] < 0]
+    start = sum(e[0] for e in pre)
+    deltas = []
+    for act, _, size, _, _, _ in events:
+        deltas.append(size if act in ("segment_alloc", "segment_map") else
+                      -size if act in ("segment_free", "segment_unmap") else 0)
+    rstart = D["segments"]["reserved_bytes"] - sum(deltas)
+    cur, peak, peak_at = start, start, None
+    rcur, rpeak, rpeak_at = rstart, rstart, None
+    ooms = []
+    for i, (act, addr, size, stream, t, frames) in enumerate(events):
+        if act == "alloc":
+            cur += size
+        elif act == "free_completed":
+            cur -= size
+        rcur += deltas[i]
+        if cur > peak:
+            peak, peak_at = cur, i
+        if rcur > rpeak:
+            rpeak, rpeak_at = rcur, i
+        if act == "oom":
+            w, fn = user_frame(frames)
+            ooms.append({"event": i, "time_us": t, "size": size, "device_free": addr,
+                         "stream": stream, "live_requested_bytes": cur, "reserved_bytes": rcur,
+                         "where": w, "function": fn})
+
+    # the live set at the peak, grouped by the first user frame
+    p = -1 if peak_at is None else peak_at
+    lv = [e for e in entries if e[2] <= p and (e[3] is None or e[3] > p)]
+    groups = {}
+    for size, frames, _, _ in lv:
+        key = user_frame(frames)
+        g = groups.setdefault(key, [0, 0])
+        g[0] += size
+        g[1] += 1
+    ranked = sorted(groups.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0][0], kv[0][1]))
+    top_list = [{"where": k[0], "function": k[1], "bytes": v[0], "count": v[1]}
+                for k, v in ranked[:top]]
+    t_of = lambda i: events[i][4] if i is not None else None
+    return {
+        "device": d,
+        "segments": D["segments"],
+        "blocks": b,
+        "allocated_bytes": alloc_b,
+        "requested_bytes": alloc_r,
+        "internal_fragmentation_bytes": alloc_b - alloc_r,
+        "cached_bytes": b["inactive"]["bytes"],
+        "releasable_bytes": D["releasable_bytes"],
+        "non_releasable_bytes": D["non_releasable_bytes"],
+        "largest_free_block_bytes": D["largest_free_block_bytes"],
+        "trace": {"events": len(events), "actions": actions, "streams": len(streams),
+                  "first_time_us": times[0] if times else None,
+                  "last_time_us": times[-1] if times else None},
+        "timeline": {"start_bytes": start, "pre_trace_blocks": len(pre), "end_bytes": cur,
+                     "snapshot_active_requested_bytes": sum(r for _, r, _ in D["_active"]),
+                     "peak_bytes": peak, "peak_event": peak_at, "peak_time_us": t_of(peak_at),
+                     "reserved_start_bytes": rstart, "reserved_end_bytes": rcur,
+                     "reserved_peak_bytes": rpeak, "reserved_peak_event": rpeak_at,
+                     "reserved_peak_time_us": t_of(rpeak_at)},
+        "top_at_peak": top_list,
+        "ooms": ooms,
+    }
+
+
+def main():
+    args = sys.argv[1:]
+    top = 10
+    if "--top" in args:
+        k = args.index("--top")
+        top = int(args[k + 1])
+        del args[k:k + 2]
+    if len(args) != 1:
+        sys.exit("usage: summary_ref.py SNAPSHOT.pickle [--top N]")
+    path = args[0]
+    try:
+        with open(path, "rb") as f:
+            snap = SafeUnpickler(f).load()
+        out = summarize(snap, top)
+    except Bad as e:
+        sys.exit("%s: %s" % (path, e))
+    out["file"] = path
+    json.dump(out, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
