@@ -2,36 +2,31 @@
 -- (weights, gradients, optimizer, fp32 master copy), the KV cache of a transformer, ResNet-50
 -- counted from its architecture, activation checkpointing, ZeRO sharding, and the table of
 -- memory generations (GDDR, HBM, LPDDR) with per-pin rate, bus width and the resulting peak.
+-- The transformer estimators extend this table as they load: vram_train.lua (chapter 4, the
+-- memory of a training step), vram_infer.lua (chapter 5, memory at inference), vram_serve.lua
+-- (paged-attention serving) and vram_plan.lua (the planner).
 -- Preloaded into every sandbox as `vram`. Trusted code, but it only computes: it reaches no
 -- file, no OS call and hands out fresh tables, never its own data. All sizes are in bytes;
 -- all bandwidths in bytes/s (GB/s = 1e9 B/s). Each formula states its assumptions below.
 local units = require "units"
 
 local M = {}
-local fmt, floor, sqrt, huge = string.format, math.floor, math.sqrt, math.huge
-local type, pairs, ipairs, error, tostring, concat, sort = type, pairs, ipairs, error, tostring, table.concat, table.sort
+local fmt, floor, sqrt = string.format, math.floor, math.sqrt
+local type, pairs, ipairs, error, tostring, concat = type, pairs, ipairs, error, tostring, table.concat
 local lower = string.lower
+
+local E = require "estimate"
+local DTYPES, DTYPE_LIST = E.DTYPES, E.DTYPE_LIST
 
 -- ---------------------------------------------------------------------------------------
 -- data types
 
-local DTYPES = {
-  fp64 = 8, float64 = 8, double = 8,
-  fp32 = 4, float32 = 4, float = 4, tf32 = 4, -- tf32 is stored as fp32: only the math is narrower
-  fp16 = 2, float16 = 2, half = 2,
-  bf16 = 2, bfloat16 = 2,
-  fp8 = 1, float8 = 1, e4m3 = 1, e5m2 = 1,
-  int64 = 8, int32 = 4, int16 = 2,
-  int8 = 1, uint8 = 1,
-  int4 = 0.5, uint4 = 0.5, fp4 = 0.5, nf4 = 0.5,
-}
-local DTYPE_LIST = { "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int64", "int32", "int16",
-                     "int8", "uint8", "int4", "fp4", "nf4" }
-
---- vram.dtype_bytes(name) -> bytes per value.
+--- vram.dtype_bytes(name) -> bytes per stored value.
 -- fp64 8, fp32/float32 4, fp16/bf16 2, fp8 1, int8/uint8 1, int4/fp4/nf4 0.5 (two values per
--- byte; quantisation scales are extra and not included). Case-insensitive; an unknown name raises
--- an error that lists the valid ones.
+-- byte). The quantisation constants that a packed format needs (a scale per group, zero points,
+-- absmax values) are not in this figure: vram.quantized counts them (int4 with GPTQ's layout and
+-- groups of 128 is 0.52 B per weight, not 0.5). Case-insensitive; an unknown name raises an error
+-- that lists the valid ones.
 --   vram.dtype_bytes("bf16") --> 2
 function M.dtype_bytes(name)
   if type(name) ~= "string" then
@@ -51,43 +46,9 @@ function M.dtypes()
   return out
 end
 
--- argument helpers: misuse raises with the function's name
-local function opts_of(fn, t)
-  if type(t) ~= "table" then error(fmt("vram.%s expects a table: vram.%s{ ... }", fn, fn), 3) end
-  return t
-end
-local function count(fn, t, key, default)
-  local v = t[key]
-  if v == nil then v = default end
-  if type(v) ~= "number" or v ~= v or v <= 0 or v == huge then
-    error(fmt("vram.%s: '%s' must be a positive number (got %s)", fn, key, tostring(t[key])), 3)
-  end
-  return v
-end
-local function whole(fn, t, key, default)
-  local v = count(fn, t, key, default)
-  if v % 1 ~= 0 then error(fmt("vram.%s: '%s' must be a whole number (got %s)", fn, key, tostring(v)), 3) end
-  return v
-end
-local function dtype_of(fn, t, default)
-  local d = t.dtype
-  if d == nil then d = default end
-  if type(d) ~= "string" or not DTYPES[lower(d)] then
-    error(fmt("vram.%s: unknown dtype '%s' (valid: %s)", fn, tostring(d), concat(DTYPE_LIST, ", ")), 3)
-  end
-  return lower(d), DTYPES[lower(d)]
-end
-local function known(fn, t, allowed)
-  for k in pairs(t) do
-    if not allowed[k] then
-      local names = {}
-      for a in pairs(allowed) do names[#names + 1] = a end
-      sort(names)
-      error(fmt("vram.%s: unknown option '%s' (options: %s)", fn, tostring(k), concat(names, ", ")), 3)
-    end
-  end
-end
-local function set(list) local s = {} for _, v in ipairs(list) do s[v] = true end return s end
+-- argument helpers: misuse raises with the function's name (estimate.lua)
+local opts_of, count, whole, known, set = E.opts, E.count, E.whole, E.known, E.set
+local function dtype_of(fn, t, default) return E.dtype(fn, t, "dtype", default) end
 
 -- ---------------------------------------------------------------------------------------
 -- weights and training state
@@ -261,7 +222,11 @@ local function build_resnet50()
       -- out += identity (in place; an add saves nothing), then ReLU in place
       op { name = pre .. "add", kind = "add", stage = stage, inputs = { out, identity },
            out = tensor(out.c, out.h, out.w, out.storage), saves = {}, params = 0, inplace = true }
+      local block_in = storages[x.storage]
       x = relu(pre .. "relu3", out)
+      -- Bottleneck.forward(x) holds x until it returns, and nn.Sequential's loop variable
+      -- until the next block starts: the block input lives to the block's last op
+      if block_in.last < #ops then block_in.last = #ops end
       cin = 4 * width
     end
   end
@@ -301,10 +266,16 @@ local function resnet() RESNET = RESNET or build_resnet50() return RESNET end
 --   Parameter side = vram.training (mixed precision when dtype is fp16/bf16). `total` = weights +
 --   gradients + master + optimizer + input + saved activations.
 -- - training = false: no_grad inference; activation_bytes is the peak of the tensors alive at once
---   (each freed after its last use; the input held by the caller, counted in input_bytes), and
---   total = weights + input + that peak.
--- Not included: cuDNN workspaces, the gradients of activations in the backward pass (transient:
--- about two of the largest tensor at a time), allocator rounding, the CUDA context.
+--   (the input held by the caller, counted in input_bytes), and total = weights + input + that
+--   peak. A tensor dies after its last use, except a bottleneck block's input: torchvision's
+--   Bottleneck.forward(x) keeps x referenced until it returns (and nn.Sequential's loop variable
+--   until the next block), so it lives to the end of its block. The peak falls in layer1.0's
+--   downsample: bn3 output, downsample conv and BN outputs (3 x 256 channels) and the block input
+--   (64 channels) at 56 x 56: 668 MB at batch 64 in fp32.
+-- Not included: the gradients of activations in the backward pass (transient: about two of the
+-- largest tensor at a time), allocator rounding, the CUDA context. cuDNN and cuBLAS workspaces
+-- are not included either; in PyTorch they are allocated through the caching allocator, so on a
+-- real GPU they show up in memory_allocated(), not outside it.
 function M.resnet50(t)
   t = t or {}
   opts_of("resnet50", t)
@@ -418,8 +389,9 @@ end
 
 -- One example card per generation, with the figures its maker publishes. gbps is the per-pin
 -- data rate; where the maker gives only the total, it is derived (published / (bus/8)) and
--- marked so. Capacity as printed by the maker (GPU memory is made of power-of-two chips: its
--- "GB" are GiB).
+-- marked so. Capacity as printed by the maker. On GDDR cards it is a power of two built from
+-- power-of-two chips, so their "GB" are GiB; HBM parts expose what is enabled, which need not be:
+-- H200 141 GB of 6 x 24 GB stacks, B200 180 GB of 8 x 24 GB stacks.
 local MEMORY_TYPES = {
   { family = "GDDR", name = "GDDR5", year = 2014, card = "GeForce GTX 980", bus_bits = 256, gbps = 7.0, published_gbs = 224,
     capacity = "4 GB", signalling = "NRZ, double data rate on a write clock at 2x the command clock",
@@ -469,10 +441,13 @@ local MEMORY_TYPES = {
     capacity = "141 GB", signalling = "NRZ DDR; 6 stacks x 1024 bits",
     standard = "vendor extension of JESD238", derived = true,
     source = "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s over 6 stacks (6144 bits)" },
-  { family = "HBM", name = "HBM3e", year = 2024, card = "B200 (HGX)", bus_bits = 8192, gbps = 7.8125, published_gbs = 8000,
-    capacity = "180 GB", signalling = "NRZ DDR; 8 stacks x 1024 bits",
-    standard = "vendor extension of JESD238", derived = true,
-    source = "NVIDIA HGX B200 / DGX B200 datasheets: 8 TB/s HBM3e per GPU, 8 stacks (8192 bits)" },
+  -- B200: the bus and clock are what the CUDA driver reports (7680 of the 8 stacks' 8192 bits
+  -- enabled, 3996 MHz), not derived from the first datasheets' 8 TB/s, which no enabled bus x
+  -- reported clock reproduces; NVIDIA's later Blackwell datasheet says 7.7 TB/s.
+  { family = "HBM", name = "HBM3e", year = 2024, card = "B200 (SXM)", bus_bits = 7680, gbps = 7.992, published_gbs = 7700,
+    capacity = "180 GB (of 8 x 24 GB stacks)", signalling = "NRZ DDR; 8 stacks, 7680 of 8192 bits enabled",
+    standard = "vendor extension of JESD238",
+    source = "NVIDIA Blackwell datasheet: B200 SXM 180 GB HBM3e, 7.7 TB/s; CUDA device query on a B200: 7680-bit bus, 3996 MHz memory clock (pytorch/ao PR 4002)" },
   { family = "LPDDR", name = "LPDDR5", year = 2022, card = "Jetson AGX Orin 64GB", bus_bits = 256, gbps = 6.4, published_gbs = 204.8,
     capacity = "64 GB (shared with the CPU)", signalling = "NRZ; 16-bit channels",
     standard = "JEDEC JESD209-5",
