@@ -6,6 +6,25 @@ local M = {}
 local fmt, floor, huge = string.format, math.floor, math.huge
 local type, pairs, ipairs, error, tostring, concat, sort = type, pairs, ipairs, error, tostring, table.concat, table.sort
 local lower = string.lower
+local getinfo = debug.getinfo -- trusted code keeps the debug library; sandboxed code has none
+
+-- The estimators' own files: an error is reported at the first frame outside them, so a message
+-- points at the learner's line however deep inside the estimators the check ran.
+local OWN = {}
+for _, f in ipairs { "estimate", "vram", "vram_train", "vram_infer", "vram_serve", "vram_plan" } do
+  OWN["@lua/" .. f .. ".lua"] = true
+end
+
+function M.raise(msg)
+  local lv = 2
+  while true do
+    local info = getinfo(lv, "S")
+    if not info or not OWN[info.source] then break end
+    lv = lv + 1
+  end
+  error(msg, lv)
+end
+local raise = M.raise
 
 -- Bytes per stored value. Packed formats (int4, fp4, nf4) hold two values per byte; their
 -- quantisation constants (scales, zero points, absmax) are extra: vram.quantized counts them.
@@ -26,7 +45,7 @@ function M.set(list) local s = {} for _, v in ipairs(list) do s[v] = true end re
 
 -- The checks raise at level 3: the caller of the vram.* function that called them.
 function M.opts(fn, t)
-  if type(t) ~= "table" then error(fmt("vram.%s expects a table: vram.%s{ ... }", fn, fn), 3) end
+  if type(t) ~= "table" then raise(fmt("vram.%s expects a table: vram.%s{ ... }", fn, fn)) end
   return t
 end
 
@@ -36,7 +55,7 @@ function M.known(fn, t, allowed)
       local names = {}
       for a in pairs(allowed) do names[#names + 1] = a end
       sort(names)
-      error(fmt("vram.%s: unknown option '%s' (options: %s)", fn, tostring(k), concat(names, ", ")), 3)
+      raise(fmt("vram.%s: unknown option '%s' (options: %s)", fn, tostring(k), concat(names, ", ")))
     end
   end
 end
@@ -47,7 +66,7 @@ function M.count(fn, t, key, default)
   local v = t[key]
   if v == nil then v = default end
   if not finite(v) or v <= 0 then
-    error(fmt("vram.%s: '%s' must be a positive number (got %s)", fn, key, tostring(t[key])), 3)
+    raise(fmt("vram.%s: '%s' must be a positive number (got %s)", fn, key, tostring(t[key])))
   end
   return v
 end
@@ -56,9 +75,9 @@ function M.whole(fn, t, key, default)
   local v = t[key]
   if v == nil then v = default end
   if not finite(v) or v <= 0 then
-    error(fmt("vram.%s: '%s' must be a positive number (got %s)", fn, key, tostring(t[key])), 3)
+    raise(fmt("vram.%s: '%s' must be a positive number (got %s)", fn, key, tostring(t[key])))
   end
-  if v % 1 ~= 0 then error(fmt("vram.%s: '%s' must be a whole number (got %s)", fn, key, tostring(v)), 3) end
+  if v % 1 ~= 0 then raise(fmt("vram.%s: '%s' must be a whole number (got %s)", fn, key, tostring(v))) end
   return floor(v)
 end
 
@@ -67,7 +86,7 @@ function M.nonneg(fn, t, key, default)
   local v = t[key]
   if v == nil then v = default end
   if not finite(v) or v < 0 then
-    error(fmt("vram.%s: '%s' must be a number of at least 0 (got %s)", fn, key, tostring(t[key])), 3)
+    raise(fmt("vram.%s: '%s' must be a number of at least 0 (got %s)", fn, key, tostring(t[key])))
   end
   return v
 end
@@ -76,7 +95,7 @@ function M.fraction(fn, t, key, default)
   local v = t[key]
   if v == nil then v = default end
   if not finite(v) or v <= 0 or v > 1 then
-    error(fmt("vram.%s: '%s' must be a fraction in (0, 1] (got %s)", fn, key, tostring(t[key])), 3)
+    raise(fmt("vram.%s: '%s' must be a fraction in (0, 1] (got %s)", fn, key, tostring(t[key])))
   end
   return v
 end
@@ -84,7 +103,7 @@ end
 function M.bool(fn, t, key, default)
   local v = t[key]
   if v == nil then return default end
-  if type(v) ~= "boolean" then error(fmt("vram.%s: '%s' must be true or false (got %s)", fn, key, tostring(v)), 3) end
+  if type(v) ~= "boolean" then raise(fmt("vram.%s: '%s' must be true or false (got %s)", fn, key, tostring(v))) end
   return v
 end
 
@@ -96,17 +115,20 @@ function M.choice(fn, t, key, default, list)
     local l = lower(v)
     for _, name in ipairs(list) do if name == l then return l end end
   end
-  error(fmt("vram.%s: '%s' must be one of %s (got %s)", fn, key, concat(list, ", "), tostring(t[key])), 3)
+  raise(fmt("vram.%s: '%s' must be one of %s (got %s)", fn, key, concat(list, ", "), tostring(t[key])))
 end
 
 function M.dtype(fn, t, key, default)
   local d = t[key]
   if d == nil then d = default end
   if type(d) ~= "string" or not M.DTYPES[lower(d)] then
-    error(fmt("vram.%s: unknown %s '%s' (valid: %s)", fn, key, tostring(d), concat(M.DTYPE_LIST, ", ")), 3)
+    raise(fmt("vram.%s: unknown %s '%s' (valid: %s)", fn, key, tostring(d), concat(M.DTYPE_LIST, ", ")))
   end
   return lower(d), M.DTYPES[lower(d)]
 end
+
+-- a whole number of bytes as an integer (prints without ".0"), anything else unchanged
+function M.int(v) return math.tointeger(v) or v end
 
 -- a fresh deep copy of plain data (the estimators never hand out their own tables)
 function M.copy(v)

@@ -16,7 +16,7 @@ local type, pairs, ipairs, error, tostring, concat = type, pairs, ipairs, error,
 local lower = string.lower
 
 local E = require "estimate"
-local DTYPES, DTYPE_LIST = E.DTYPES, E.DTYPE_LIST
+local DTYPES, DTYPE_LIST, raise = E.DTYPES, E.DTYPE_LIST, E.raise
 
 -- ---------------------------------------------------------------------------------------
 -- data types
@@ -30,11 +30,11 @@ local DTYPES, DTYPE_LIST = E.DTYPES, E.DTYPE_LIST
 --   vram.dtype_bytes("bf16") --> 2
 function M.dtype_bytes(name)
   if type(name) ~= "string" then
-    error(fmt("vram.dtype_bytes: expected a type name such as \"fp16\", got %s", type(name)), 2)
+    raise(fmt("vram.dtype_bytes: expected a type name such as \"fp16\", got %s", type(name)))
   end
   local b = DTYPES[lower(name)]
   if not b then
-    error(fmt("vram.dtype_bytes: unknown data type '%s' (valid: %s)", name, concat(DTYPE_LIST, ", ")), 2)
+    raise(fmt("vram.dtype_bytes: unknown data type '%s' (valid: %s)", name, concat(DTYPE_LIST, ", ")))
   end
   return b
 end
@@ -82,17 +82,17 @@ function M.training(t)
   known("training", t, set { "params", "dtype", "optimizer", "mixed_precision" })
   local p = count("training", t, "params")
   local mp = t.mixed_precision
-  if mp ~= nil and type(mp) ~= "boolean" then error("vram.training: 'mixed_precision' must be true or false", 2) end
+  if mp ~= nil and type(mp) ~= "boolean" then raise("vram.training: 'mixed_precision' must be true or false") end
   local dname, b = dtype_of("training", t, mp and "fp16" or "fp32")
   local opt = t.optimizer == nil and "adam" or t.optimizer
   local nstate = type(opt) == "string" and OPTIMIZERS[lower(opt)]
   if not nstate then
-    error(fmt("vram.training: unknown optimizer '%s' (adam, adamw, sgd_momentum, sgd)", tostring(opt)), 2)
+    raise(fmt("vram.training: unknown optimizer '%s' (adam, adamw, sgd_momentum, sgd)", tostring(opt)))
   end
   local r = { params = p, dtype = dname, optimizer_name = lower(opt), mixed_precision = mp and true or false }
   if mp then
     if b ~= 2 or not (dname == "fp16" or dname == "float16" or dname == "half" or dname == "bf16" or dname == "bfloat16") then
-      error(fmt("vram.training: mixed_precision needs dtype fp16 or bf16 (got %s)", dname), 2)
+      raise(fmt("vram.training: mixed_precision needs dtype fp16 or bf16 (got %s)", dname))
     end
     r.weights, r.gradients, r.master_weights, r.optimizer = 2 * p, 2 * p, 4 * p, 4 * nstate * p
   else
@@ -114,7 +114,7 @@ function M.zero(t)
   local p = count("zero", t, "params")
   local n = whole("zero", t, "gpus", 1)
   local s = t.stage == nil and 3 or t.stage
-  if s ~= 0 and s ~= 1 and s ~= 2 and s ~= 3 then error("vram.zero: 'stage' must be 0, 1, 2 or 3", 2) end
+  if s ~= 0 and s ~= 1 and s ~= 2 and s ~= 3 then raise("vram.zero: 'stage' must be 0, 1, 2 or 3") end
   if s == 0 then return 16 * p end
   if s == 1 then return 4 * p + 12 * p / n end
   if s == 2 then return 2 * p + 14 * p / n end
@@ -284,7 +284,7 @@ function M.resnet50(t)
   local dname, b = dtype_of("resnet50", t, "fp32")
   local training = t.training
   if training == nil then training = true end
-  if type(training) ~= "boolean" then error("vram.resnet50: 'training' must be true or false", 2) end
+  if type(training) ~= "boolean" then raise("vram.resnet50: 'training' must be true or false") end
   local net = resnet()
   local function bytes_of(s) return s.elems * n * (s.i64 and 8 or b) end
 
@@ -349,20 +349,20 @@ function M.checkpointing(t)
   opts_of("checkpointing", t)
   known("checkpointing", t, set { "activations", "outputs", "segments" })
   local a = t.activations
-  if type(a) ~= "table" or #a == 0 then error("vram.checkpointing: 'activations' must list bytes per layer", 2) end
+  if type(a) ~= "table" or #a == 0 then raise("vram.checkpointing: 'activations' must list bytes per layer") end
   local L, full = #a, 0
   for i = 1, L do
-    if type(a[i]) ~= "number" or a[i] < 0 then error(fmt("vram.checkpointing: activations[%d] must be a number of bytes", i), 2) end
+    if type(a[i]) ~= "number" or a[i] < 0 then raise(fmt("vram.checkpointing: activations[%d] must be a number of bytes", i)) end
     full = full + a[i]
   end
   local o = t.outputs == nil and a or t.outputs
-  if type(o) ~= "table" or #o ~= L then error("vram.checkpointing: 'outputs' must list one size per layer, like 'activations'", 2) end
+  if type(o) ~= "table" or #o ~= L then raise("vram.checkpointing: 'outputs' must list one size per layer, like 'activations'") end
   for i = 1, L do
-    if type(o[i]) ~= "number" or o[i] < 0 then error(fmt("vram.checkpointing: outputs[%d] must be a number of bytes", i), 2) end
+    if type(o[i]) ~= "number" or o[i] < 0 then raise(fmt("vram.checkpointing: outputs[%d] must be a number of bytes", i)) end
   end
   local k = t.segments == nil and math.max(1, floor(sqrt(L) + 0.5)) or t.segments
   if type(k) ~= "number" or k < 1 or k % 1 ~= 0 or k > L then
-    error(fmt("vram.checkpointing: 'segments' must be a whole number from 1 to %d", L), 2)
+    raise(fmt("vram.checkpointing: 'segments' must be a whole number from 1 to %d", L))
   end
   local kept, worst = 0, 0
   for s = 0, k - 1 do
@@ -382,7 +382,7 @@ end
 --   vram.peak(384, 21) --> 1.008e12 (RTX 4090, 1008 GB/s)
 function M.peak(bus_bits, gbps)
   if type(bus_bits) ~= "number" or bus_bits <= 0 or type(gbps) ~= "number" or gbps <= 0 then
-    error("vram.peak(bus_width_bits, gbps_per_pin): two positive numbers", 2)
+    raise("vram.peak(bus_width_bits, gbps_per_pin): two positive numbers")
   end
   return bus_bits / 8 * gbps * 1e9
 end
