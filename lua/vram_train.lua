@@ -780,33 +780,37 @@ end
 
 -- capacity: the total CUDA reports (cudaMemGetInfo / totalGlobalMem, as PyTorch prints it), which
 -- is below the marketed figure and below nvidia-smi's "FB Memory Total". flops: dense 16-bit
--- tensor-core math with fp32 accumulation (the datasheets' "with sparsity" figures halved).
+-- tensor-core math with fp32 accumulation (the datasheets' "with sparsity" figures halved);
+-- flops_tf32 dense TF32 tensor math; flops_fp32 plain fp32 on the CUDA cores, which is what an
+-- fp32 matmul gets in PyTorch unless TF32 is allowed (torch.backends.cuda.matmul.allow_tf32 is
+-- False by default since PyTorch 1.12). bf16 = false: no bf16 tensor cores (Turing).
 local GPUS = {
   { id = "t4", name = "NVIDIA T4", memory = "16 GB GDDR6", capacity = 15109 * 2^20, flops = 65e12,
-    bandwidth = 320e9, pcie_gen = 3,
-    source = "T4 datasheet: 65 TFLOPS mixed precision (FP16/FP32), 320 GB/s, PCIe Gen3 x16; capacity: PyTorch total_memory=15109MB on Colab (ECC on)" },
+    flops_fp32 = 8.1e12, bf16 = false, bandwidth = 320e9, pcie_gen = 3,
+    source = "T4 datasheet: 65 TFLOPS mixed precision (FP16/FP32), 8.1 TFLOPS FP32, 320 GB/s, PCIe Gen3 x16; capacity: PyTorch total_memory=15109MB on Colab (ECC on)" },
   { id = "rtx3090", name = "GeForce RTX 3090", memory = "24 GB GDDR6X", capacity = 24268 * 2^20, flops = 71e12,
-    bandwidth = 936e9, pcie_gen = 4,
-    source = "NVIDIA Ampere GA102 whitepaper: 71 TFLOPS FP16 tensor with FP32 accumulate (142 sparse), 936 GB/s; capacity: PyTorch total_memory=24268MB (Hugging Face docs)" },
+    flops_tf32 = 35.6e12, flops_fp32 = 35.6e12, bandwidth = 936e9, pcie_gen = 4,
+    source = "NVIDIA Ampere GA102 whitepaper: 71 TFLOPS FP16 tensor with FP32 accumulate (142 sparse), 35.6 TF32 tensor (71 sparse), 35.6 FP32, 936 GB/s; capacity: PyTorch total_memory=24268MB (Hugging Face docs)" },
   { id = "rtx4090", name = "GeForce RTX 4090", memory = "24 GB GDDR6X", capacity = 24563 * 2^20, flops = 165.2e12,
-    bandwidth = 1008e9, pcie_gen = 4,
-    source = "NVIDIA Ada whitepaper: 165.2 TFLOPS FP16/BF16 tensor with FP32 accumulate (330.3 sparse), 1008 GB/s; capacity: PyTorch total_memory=24563MB" },
+    flops_tf32 = 82.6e12, flops_fp32 = 82.6e12, bandwidth = 1008e9, pcie_gen = 4,
+    source = "NVIDIA Ada whitepaper: 165.2 TFLOPS FP16/BF16 tensor with FP32 accumulate (330.3 sparse), 82.6 TF32 tensor (165.2 sparse), 82.6 FP32, 1008 GB/s; capacity: PyTorch total_memory=24563MB" },
   { id = "a100-80gb", name = "A100 80GB SXM", memory = "80 GB HBM2e", capacity = floor(79.15 * 2^30), flops = 312e12,
-    bandwidth = 2039e9, pcie_gen = 4,
-    source = "A100 datasheet: 312 TFLOPS BF16/FP16 tensor (624 sparse), 2,039 GB/s; capacity: 'total capacity of 79.15 GiB' in PyTorch's OOM messages (2 decimals)" },
+    flops_tf32 = 156e12, flops_fp32 = 19.5e12, bandwidth = 2039e9, pcie_gen = 4,
+    source = "A100 datasheet: 312 TFLOPS BF16/FP16 tensor (624 sparse), 156 TF32 (312 sparse), 19.5 FP32, 2,039 GB/s; capacity: 'total capacity of 79.15 GiB' in PyTorch's OOM messages (2 decimals)" },
   { id = "h100-sxm", name = "H100 SXM5 80GB", memory = "80 GB HBM3", capacity = 81089 * 2^20, flops = 989.4e12,
-    flops_fp8 = 1978.9e12, bandwidth = 3.35e12, pcie_gen = 5,
-    source = "H100 datasheet: BF16/FP16 tensor 1,979 TFLOPS with sparsity (989.4 dense), FP8 3,958 (1,978.9 dense), 3.35 TB/s; capacity: PyTorch total_memory=81089MB (81082-81090 by driver)" },
+    flops_fp8 = 1978.9e12, flops_tf32 = 494.7e12, flops_fp32 = 66.9e12, bandwidth = 3.35e12, pcie_gen = 5,
+    source = "H100 datasheet: BF16/FP16 tensor 1,979 TFLOPS with sparsity (989.4 dense), FP8 3,958 (1,978.9 dense), TF32 989 (494.7 dense), FP32 67, 3.35 TB/s; capacity: PyTorch total_memory=81089MB (81082-81090 by driver)" },
   { id = "h200", name = "H200 SXM 141GB", memory = "141 GB HBM3e", capacity = 143156 * 2^20, flops = 989.4e12,
-    flops_fp8 = 1978.9e12, bandwidth = 4.8e12, pcie_gen = 5,
-    source = "H200 datasheet: BF16/FP16 tensor 1,979 TFLOPS with sparsity (989.4 dense), 4.8 TB/s; capacity: PyTorch total_memory=143156MB" },
+    flops_fp8 = 1978.9e12, flops_tf32 = 494.7e12, flops_fp32 = 66.9e12, bandwidth = 4.8e12, pcie_gen = 5,
+    source = "H200 datasheet: BF16/FP16 tensor 1,979 TFLOPS with sparsity (989.4 dense), TF32 989 (494.7 dense), FP32 67, 4.8 TB/s; capacity: PyTorch total_memory=143156MB" },
 }
 local GPU_IDS = {}
 for i, g in ipairs(GPUS) do GPU_IDS[i] = g.id end
 
 --- vram.gpu_specs() -> a fresh list of {id, name, memory (as marketed), capacity (bytes CUDA
--- reports), flops (dense 16-bit tensor FLOP/s), flops_fp8, bandwidth (bytes/s), pcie_gen, pcie
--- (bytes/s per direction, theoretical x16), source}.
+-- reports), flops (dense 16-bit tensor FLOP/s), flops_fp8, flops_tf32, flops_fp32, bf16 (false
+-- where there are no bf16 tensor cores), bandwidth (bytes/s), pcie_gen, pcie (bytes/s per
+-- direction, theoretical x16), source}.
 function M.gpu_specs()
   local out = {}
   for i, g in ipairs(GPUS) do out[i] = E.copy(g); out[i].pcie = M.pcie(g.pcie_gen, 16) end
@@ -825,11 +829,7 @@ end
 
 --- vram.gpu_spec(id) -> one row of vram.gpu_specs() ("h100-sxm"). Wherever an estimator takes
 -- gpu=, an id or a table with those fields ({capacity=, flops=, bandwidth=, pcie=}) works.
-function M.gpu_spec(id)
-  local ok, g = pcall(gpu_of, "gpu_spec", id)
-  if not ok then raise(g) end
-  return g
-end
+function M.gpu_spec(id) return gpu_of("gpu_spec", id) end
 
 -- flops from t.flops, else from t.gpu
 function flops_of(fn, t)
