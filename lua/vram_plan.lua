@@ -74,25 +74,41 @@ local function evaluate(pb, prec, ckpt, list)
   local o = E.train.step_options("plan", q)
   local tp, nparams = E.train.build_step(o)
   local KINDS = E.train.KINDS
+  -- live bytes in four classes, which the combinations scale differently: weights, gradients,
+  -- master + optimizer state, and the rest (activations, temporaries, workspace, input)
+  local W, G, S, R = 0, 0, 0, 0
+  local class = { weights = 1, gradients = 2, master = 3, optimizer = 3 }
   local by = {}
   for _, k in ipairs(KINDS) do by[k] = 0 end
-  local sc, best = {}, {}
-  for i, c in ipairs(list) do sc[i] = scales(c, pb.gpus); best[i] = { bytes = -1 } end
+  local nc = #list
+  local sw, sg, ss, bestb, snap, at = {}, {}, {}, {}, {}, {}
+  for i, cb in ipairs(list) do
+    local sc = scales(cb, pb.gpus)
+    sw[i], sg[i], ss[i], bestb[i], snap[i], at[i] = sc.weights, sc.gradients, sc.optimizer, -1, {}, nil
+  end
   for _, x in ipairs(tp.ev) do
+    local cl, d = class[x.kind] or 4, x.bytes
     if x.op == "alloc" then
-      by[x.kind] = by[x.kind] + x.bytes
-      for i = 1, #list do
-        local s, tot = sc[i], 0
-        for _, k in ipairs(KINDS) do tot = tot + by[k] * s[k] end
-        if tot > best[i].bytes then
-          local parts = {}
-          for _, k in ipairs(KINDS) do parts[k] = by[k] * s[k] end
-          best[i] = { bytes = tot, parts = parts, phase = x.phase, name = x.name, layer = x.layer }
+      by[x.kind] = by[x.kind] + d
+      if cl == 1 then W = W + d elseif cl == 2 then G = G + d elseif cl == 3 then S = S + d else R = R + d end
+      for i = 1, nc do
+        local tot = W * sw[i] + G * sg[i] + S * ss[i] + R
+        if tot > bestb[i] then
+          bestb[i], at[i] = tot, x
+          local sn = snap[i]
+          for _, k in ipairs(KINDS) do sn[k] = by[k] end
         end
       end
     else
-      by[x.kind] = by[x.kind] - x.bytes
+      by[x.kind] = by[x.kind] - d
+      if cl == 1 then W = W - d elseif cl == 2 then G = G - d elseif cl == 3 then S = S - d else R = R - d end
     end
+  end
+  local best = {}
+  for i, cb in ipairs(list) do
+    local sc, parts = scales(cb, pb.gpus), {}
+    for _, k in ipairs(KINDS) do parts[k] = snap[i][k] * sc[k] end
+    best[i] = { bytes = bestb[i], parts = parts, phase = at[i].phase, name = at[i].name, layer = at[i].layer }
   end
   -- ZeRO-3 gathers each layer's 16-bit weights before using it, and prefetches the next one
   local layer_w = (4 * o.hidden * o.hidden + 4 * o.hidden + 2 * o.hidden * o.ffn + o.ffn + 5 * o.hidden) * E.train.PREC[prec].weight

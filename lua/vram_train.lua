@@ -345,6 +345,7 @@ local function build_step(o)
     if o.flash then
       S.ctx = out("attn out (flash)", sbh * e, true)
       S.lse = out("attn logsumexp (fp32)", 4 * a * s * b, true)
+      done(S.lse, true) -- only backward reads it
     else
       local sc = alloc(pre .. "attn scores", a * s * s * b * e, "temporaries")
       S.probs = out("attn softmax", a * s * s * b * e, core_saved)
@@ -352,7 +353,7 @@ local function build_step(o)
       if o.dropout then
         S.amask = out("attn dropout mask", a * s * s * b, core_saved)
         S.dprobs = out("attn dropout", a * s * s * b * e, core_saved)
-        done(S.probs, core_saved)
+        done(S.probs, core_saved); done(S.amask, core_saved)
       else
         S.dprobs = S.probs
       end
@@ -366,6 +367,7 @@ local function build_step(o)
     local pd = proj
     if o.dropout then
       S.pmask = out("attn resid dropout mask", sbh * mask, true)
+      done(S.pmask, true)
       pd = alloc(pre .. "attn resid dropout", sbh * e, "temporaries")
       free(proj)
     end
@@ -382,6 +384,7 @@ local function build_step(o)
     local md = h3
     if o.dropout then
       S.mmask = out("mlp dropout mask", sbh * mask, true)
+      done(S.mmask, true)
       md = alloc(pre .. "mlp dropout", sbh * e, "temporaries")
       free(h3)
     end
