@@ -457,8 +457,9 @@ end
 
 --- vram.decode{model=, scheme="fp16", bits=, group=, context=, batch=1, kv_dtype="fp16", gpu= or
 -- bandwidth= and flops=} -> table for one decode step of `batch` sequences at `context` cached
--- tokens: weight_bytes (read once per step), kv_bytes (every sequence's cache read), bytes,
--- flops (2 per multiplied weight per token + attention), intensity (FLOP/B), tokens_per_s
+-- tokens: weight_bytes (read once per step), kv_bytes (every sequence's cache read), bytes (also
+-- what must be resident: with gpu=, capacity and fits), flops (2 per multiplied weight per token
+-- + attention), intensity (FLOP/B), tokens_per_s
 -- (= batch / step time), step_seconds = max(bytes / bandwidth, flops / peak FLOP/s),
 -- tokens_per_s_memory (batch x bandwidth / bytes: the bound decode meets), tokens_per_s_compute,
 -- bound, ridge. Batching multiplies the FLOPs but reads the weights once: the intensity grows
@@ -474,6 +475,8 @@ function M.decode(t)
   local kv = M.kv { model = t.model, tokens = ctx, batch = bs, dtype = t.kv_dtype }
   local r = { weight_bytes = q.total, kv_bytes = kv.total, batch = bs, context = ctx }
   r.bytes = r.weight_bytes + r.kv_bytes
+  local g = t.gpu ~= nil and E.train.gpu_of("decode", t.gpu) or {}
+  if g.capacity then r.capacity = g.capacity; r.fits = r.bytes <= g.capacity end
   r.flops = bs * token_flops(m, ctx)
   r.intensity = r.flops / r.bytes
   r.memory_seconds, r.compute_seconds = r.bytes / bw, r.flops / fl

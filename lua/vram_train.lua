@@ -570,7 +570,7 @@ end
 -- events: every tensor allocated and freed over one training step of a GPT-2-style model, in
 --   order, each {op="alloc"|"free", id=, name=, bytes=, kind=, phase=, layer=}. kind is one of
 --   weights, master, optimizer, gradients, activations (kept for backward), temporaries
---   (freed within the phase: intermediate results, activation gradients), workspace, input;
+--   (intermediate results and activation gradients, freed soon after), workspace, input;
 --   phase is setup, forward, backward or optimizer; layer is 0 (embedding), 1..layers, layers+1
 --   (final LayerNorm and LM head) or nil (the whole model).
 -- peak = {bytes, event (index into events), phase, layer, name, live = bytes by kind, why}: the
@@ -764,7 +764,7 @@ function M.offload(t)
     r.host_bytes = (K + bp.gradients) * P
     r.d2h_bytes, r.h2d_bytes = bp.gradients * P, bp.weights * P
   else
-    r.gpu_bytes = (bp.weights + bp.gradients) * P
+    r.gpu_bytes = (bp.weights + bp.gradients + K) * P -- the state is on the GPU while it updates
     r.host_bytes = K * P
     r.d2h_bytes, r.h2d_bytes = K * P, K * P
   end
