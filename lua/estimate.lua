@@ -71,13 +71,16 @@ function M.count(fn, t, key, default)
   return v
 end
 
-function M.whole(fn, t, key, default)
+-- a count: a whole number from 1 to 2^53 (beyond, doubles skip integers); limit= caps it lower
+-- where a bigger value would only exhaust the sandbox's memory
+function M.whole(fn, t, key, default, limit)
   local v = t[key]
   if v == nil then v = default end
   if not finite(v) or v <= 0 then
     raise(fmt("vram.%s: '%s' must be a positive number (got %s)", fn, key, tostring(t[key])))
   end
   if v % 1 ~= 0 then raise(fmt("vram.%s: '%s' must be a whole number (got %s)", fn, key, tostring(v))) end
+  if v > (limit or 2^53) then raise(fmt("vram.%s: '%s' is too large (%.15g; at most %.15g)", fn, key, v, limit or 2^53)) end
   return floor(v)
 end
 

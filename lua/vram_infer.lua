@@ -385,6 +385,9 @@ function M.kv_growth(t)
   local maxt = whole("kv_growth", t, "max_tokens", p + nt)
   if maxt < p + nt then raise(fmt("vram.kv_growth: 'max_tokens' (%d) is less than prompt + new_tokens (%d)", maxt, p + nt)) end
   local bs = whole("kv_growth", t, "batch", 1)
+  if mode == "concat" and 2 * L * (nt + 1) > 2e6 then
+    raise(fmt("vram.kv_growth: %d layers x %d new tokens make %d events; keep it under 2 million", L, nt, 4 * L * nt))
+  end
   local unit = per.k * bs -- bytes of K (or V) for one token of every sequence in one layer
   local ev, id, live, peak = {}, 0, 0, 0
   local function alloc(name, bytes, phase, layer, step)

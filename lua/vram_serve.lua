@@ -17,42 +17,45 @@ local opts, known, set, whole, count, nonneg, choice, raise =
 -- mean prompt and output lengths in tokens of the paper's two traces (Kwon et al. 2023, fig. 11)
 local WORKLOADS = { sharegpt = { 161.31, 337.99 }, alpaca = { 19.31, 58.45 } }
 
--- a binary heap of (key, order, payload, version) in parallel arrays (no table per entry: the
--- simulation pushes one entry per block a sequence allocates); sign = -1 makes it a max-heap on key
-local function heap(sign)
-  sign = sign or 1
-  local K, O, P, V, n = {}, {}, {}, {}, 0
-  local function less(i, j) return K[i] < K[j] or (K[i] == K[j] and O[i] < O[j]) end
-  local function swap(i, j)
-    K[i], K[j] = K[j], K[i]; O[i], O[j] = O[j], O[i]; P[i], P[j] = P[j], P[i]; V[i], V[j] = V[j], V[i]
-  end
+-- a binary min-heap of distinct numeric keys, each with a payload; inlined comparisons (the
+-- simulation pushes one entry per admission and preemption)
+local function heap()
+  local K, P, n = {}, {}, 0
   local H = {}
-  function H.push(key, order, payload, version)
+  function H.push(key, payload)
     n = n + 1
-    K[n], O[n], P[n], V[n] = sign * key, order, payload, version
     local i = n
     while i > 1 do
       local q = i // 2
-      if less(i, q) then swap(i, q); i = q else break end
+      local kq = K[q]
+      if key >= kq then break end
+      K[i], P[i] = kq, P[q]
+      i = q
     end
+    K[i], P[i] = key, payload
   end
   function H.size() return n end
-  function H.key() return sign * K[1] end
-  function H.peek() return P[1], V[1] end
+  function H.key() return K[1] end
+  function H.peek() return P[1] end
   function H.pop()
-    local p, v = P[1], V[1]
-    K[1], O[1], P[1], V[1] = K[n], O[n], P[n], V[n]
-    K[n], O[n], P[n], V[n] = nil, nil, nil, nil
+    local top = P[1]
+    local key, pay = K[n], P[n]
+    K[n], P[n] = nil, nil
     n = n - 1
-    local i = 1
-    while true do
-      local l, r, m = 2 * i, 2 * i + 1, i
-      if l <= n and less(l, m) then m = l end
-      if r <= n and less(r, m) then m = r end
-      if m == i then break end
-      swap(i, m); i = m
+    if n > 0 then
+      local i = 1
+      while true do
+        local l = 2 * i
+        if l > n then break end
+        local kl = K[l]
+        if l < n and K[l + 1] < kl then l = l + 1; kl = K[l] end
+        if key <= kl then break end
+        K[i], P[i] = kl, P[l]
+        i = l
+      end
+      K[i], P[i] = key, pay
     end
-    return p, v
+    return top
   end
   return H
 end
@@ -135,8 +138,8 @@ end
 -- averages of the pool's slots holding KV, reserved for tokens not generated yet, never to be
 -- used (internal fragmentation: the rest of a block or of a reservation), and not allocated;
 -- token_share (token states / allocated slots: the paper's fig. 2 measure, 20.4-38.2 % for the
--- Orca variants and 96.3 % for vLLM in its experiments), blocked_by_fragmentation (steps when the
--- head request did not fit although enough slots were free), preemptions, recomputed_tokens,
+-- Orca variants and 96.3 % for vLLM in its experiments), blocked_by_fragmentation (steps the
+-- head request waited although enough slots were free, in pieces), preemptions, recomputed_tokens,
 -- swapped_bytes (out and in, with kv_bytes/per_token known), swap_seconds (with pcie=),
 -- mean_latency (steps from arrival to last token), samples ({step, running, tokens, allocated}).
 function M.serve_sim(t)
@@ -144,7 +147,7 @@ function M.serve_sim(t)
   known("serve_sim", t, set { "requests", "seed", "workload", "prompt", "output", "tokens", "kv_bytes", "per_token", "model",
                               "kv_dtype", "policy", "block", "max_len", "max_seqs", "preempt", "rate", "pcie", "samples" })
   local fn = "serve_sim"
-  local N = whole(fn, t, "requests", 1000)
+  local N = whole(fn, t, "requests", 1000, 200000) -- a lesson's run; each request is a table
   local seed = t.seed == nil and 1 or t.seed
   if type(seed) ~= "number" or seed % 1 ~= 0 then raise("vram.serve_sim: 'seed' must be a whole number") end
   local wl = choice(fn, t, "workload", "sharegpt", { "sharegpt", "alpaca" })
@@ -182,7 +185,9 @@ function M.serve_sim(t)
     reqs[i] = { id = i, arrive = floor(arrival), p = p, o = odraw(), gen = 0, len = 0, t0 = 0, ver = 0, state = "new" }
   end
 
-  local H = heap()
+  -- dues: buckets[step] = {r1, ver1, r2, ver2, ...}; the next one is found by walking forward
+  -- from the last step (cheaper than a heap: there are about as many steps as events)
+  local buckets, scan, maxdue = {}, 1, -1
   local X = policy ~= "paged" and extents(pool) or nil
   local free_blocks = nblocks
   -- running: a set; waiting and swapped: lists in arrival (id) order. A running request r stores
@@ -191,7 +196,7 @@ function M.serve_sim(t)
   -- A = sum of (r.len - r.t0). C sums min(slots held, final length): the slots a request will
   -- ever fill, so reserved-for-later = C - sum of lengths and internal = allocated - C.
   local running, waiting, swapped = {}, heap(), heap()
-  local newest = heap(-1) -- running requests by arrival, latest on top (entries go stale: checked)
+  local newest = heap() -- running requests by arrival, latest on top (key -id; stale entries checked)
   local nrun, A, allocated, C = 0, 0, 0, 0
   local next_arrival, finished, rejected = 1, 0, 0
   local st = { preemptions = 0, recomputed = 0, swapped_blocks = 0, blocked = 0, generated = 0, latency = 0,
@@ -212,7 +217,7 @@ function M.serve_sim(t)
   local function add_running(r)
     running[r.id] = r; nrun = nrun + 1
     r.run = (r.run or 0) + 1
-    newest.push(r.id, 0, r, r.run)
+    newest.push(-r.id - r.run / 1e6, r) -- distinct keys; the latest id first
     A = A + r.len - r.t0; allocated = allocated + held(r); C = C + cap(r)
     if nrun > st.max_run then st.max_run = nrun end
   end
@@ -220,18 +225,25 @@ function M.serve_sim(t)
     running[r.id] = nil; nrun = nrun - 1; r.ver = r.ver + 1
     A = A - (r.len - r.t0); allocated = allocated - held(r); C = C - cap(r)
   end
+  -- the head of the queue waits for room: nothing to try until blocks or slots are released
+  local blocked, by_frag = false, false -- by_frag: enough slots are free, but not in one piece
   local function release(r)
     if policy == "paged" then free_blocks = free_blocks + r.blocks; r.blocks = 0 else X.free(r.at, r.res) end
+    blocked, by_frag = false, false
   end
   local function sync(r, T) local d = T - r.t0; r.len, r.gen, r.t0 = r.len + d, r.gen + d, T end
   local function schedule(r, T)
     local due = T + (r.o - r.gen) -- its last token
     if policy == "paged" then due = min(due, T + r.blocks * B - r.len + 1) end -- its next block
     r.ver = r.ver + 1
-    H.push(due, r.id, r, r.ver)
+    local bk = buckets[due]
+    if not bk then bk = {}; buckets[due] = bk end
+    bk[#bk + 1] = r; bk[#bk + 1] = r.ver
+    if due > maxdue then maxdue = due end
+    if due < scan then scan = due end
   end
   -- waiting and swapped are min-heaps on arrival order: the head is the oldest
-  local function insert(q, r) q.push(r.id, r.id, r, 0) end
+  local function insert(q, r) q.push(r.id, r) end
 
   -- the pool's state summed over steps a..b, with nothing but one token per running request a step
   local function account(a, b)
@@ -243,6 +255,7 @@ function M.serve_sim(t)
     st.alloc = st.alloc + n * allocated
     st.future = st.future + n * C - tok
     st.internal = st.internal + n * (allocated - C)
+    if by_frag then st.blocked = st.blocked + n end
     local sx = ceil(a / every) * every
     while sx <= b do
       samples[#samples + 1] = { step = sx, running = nrun, tokens = A + nrun * sx, allocated = allocated }
@@ -260,8 +273,8 @@ function M.serve_sim(t)
   -- the latest-arrived running request: the one preempted first (vLLM's FCFS priority)
   local function latest_running()
     while newest.size() > 0 do
-      local r, run = newest.peek()
-      if running[r.id] == r and r.run == run and not r.finishing then return r end
+      local r, key = newest.peek(), newest.key()
+      if running[r.id] == r and key == -r.id - r.run / 1e6 and not r.finishing then return r end
       newest.pop()
     end
   end
@@ -291,11 +304,13 @@ function M.serve_sim(t)
 
   -- admissions at step T: swapped requests first, and no new request while any is swapped out
   local function admit(T)
+    if blocked then return end
+    if nrun >= maxseqs then blocked = true return end
     if swapped.size() > 0 then
       while swapped.size() > 0 and nrun < maxseqs do
         local r = swapped.peek()
         local nb = ceil((r.len + 1) / B)
-        if nb > free_blocks then break end
+        if nb > free_blocks then blocked = true break end
         swapped.pop()
         st.swapped_blocks = st.swapped_blocks + r.out_blocks
         free_blocks = free_blocks - nb; r.blocks = nb
@@ -312,6 +327,7 @@ function M.serve_sim(t)
         if nb > nblocks then
           waiting.pop(); rejected = rejected + 1; r.state = "rejected"
         elseif nb > free_blocks then
+          blocked = true
           break
         else
           free_blocks = free_blocks - nb; r.blocks = nb
@@ -323,7 +339,8 @@ function M.serve_sim(t)
         else
           local at = X.alloc(res)
           if not at then
-            if pool - allocated >= res then st.blocked = st.blocked + 1 end
+            by_frag = pool - allocated >= res
+            blocked = true
             break
           end
           r.at, r.res = at, res
@@ -348,9 +365,13 @@ function M.serve_sim(t)
     nfin = 0
     -- running requests due at T (a block to allocate or their last token), oldest first
     local nd = 0
-    while H.size() > 0 and H.key() <= T do
-      local r, v = H.pop()
-      if r.ver == v and running[r.id] then nd = nd + 1; due[nd] = r end
+    local bk = buckets[T]
+    if bk then
+      buckets[T] = nil
+      for i = 1, #bk, 2 do
+        local r = bk[i]
+        if r.ver == bk[i + 1] and running[r.id] then nd = nd + 1; due[nd] = r end
+      end
     end
     for i = nd + 1, #due do due[i] = nil end
     if nd > 1 then sort(due, by_id) end
@@ -392,7 +413,9 @@ function M.serve_sim(t)
     end
     -- the next step with something to do
     local nt = math.huge
-    if H.size() > 0 then nt = H.key() end
+    if scan <= T then scan = T + 1 end
+    while scan <= maxdue and not buckets[scan] do scan = scan + 1 end
+    if scan <= maxdue then nt = scan end
     if next_arrival <= N then nt = min(nt, reqs[next_arrival].arrive) end
     if (waiting.size() > 0 or swapped.size() > 0) and (freed or nrun == 0) then
       if nrun == 0 and before == 0 and not freed and next_arrival > N then

@@ -183,6 +183,9 @@ assert(R.paged.concurrency.mean > R.oracle.concurrency.mean and R.oracle.concurr
 assert(R.paged.token_share > 0.9 and R.max.token_share < 0.3, "token states: paged > 90 %, max < 30 % (fig. 2)")
 assert(R.paged.steps < R.max.steps, "more at once, done sooner")
 eq(R.max.preemptions, 0, "a reservation never preempts")
+eq(R.paged.blocked_by_fragmentation, 0, "blocks need no contiguity")
+assert(R.oracle.blocked_by_fragmentation > 0 and R.oracle.blocked_by_fragmentation <= R.oracle.steps,
+       "first-fit reservations: the head waits while enough slots are free in pieces")
 assert(R.paged.preemptions > 0 and R.paged.recomputed_tokens > 0, "a full paged pool preempts and recomputes")
 local sw = sim { preempt = "swap", pcie = vram.pcie(4) }
 assert(sw.preemptions > 0 and sw.recomputed_tokens == 0 and sw.swapped_bytes > 0, "swap moves blocks instead")
