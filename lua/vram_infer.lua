@@ -526,7 +526,8 @@ end
 
 --- vram.serving{model=, scheme="fp16", bits=, group=, capacity= or gpu=, context=max_context,
 -- kv_dtype="fp16", utilization=0.9, batched_tokens=8192, cuda_context=446693376, block=16} ->
--- table: budget (capacity x utilization, vLLM's gpu_memory_utilization, default 0.9), weights,
+-- table: budget (capacity x utilization: vLLM's gpu_memory_utilization, 0.90 by default, with
+-- block_size 16 and max_num_seqs 256: vllm/engine/arg_utils.py, EngineArgs), weights,
 -- activations (the peak of one forward over batched_tokens tokens, as vLLM profiles it with
 -- max_num_batched_tokens), cuda_context, kv_pool (budget - the rest), per_token, per_seq
 -- (context tokens), blocks (kv_pool / (block x per_token)), max_tokens (token slots), max_seqs

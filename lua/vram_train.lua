@@ -331,9 +331,10 @@ local function build_step(o)
   local ws_done = o.workspace == 0
 
   -- one layer forward. save: keep what backward needs; else free everything after its last
-  -- forward use except the layer input when keep_in (a checkpoint's segment input). early: stop
-  -- after the last tensor backward needs (a recomputation does not redo the final residual add).
-  local function fwd_layer(i, xin, save, keep_in, early)
+  -- forward use except the layer input when keep_in (a checkpoint's segment input), and mark the
+  -- output kept when keep_out (the next segment's input). early: stop after the last tensor
+  -- backward needs (a recomputation does not redo the final residual add).
+  local function fwd_layer(i, xin, save, keep_in, early, keep_out)
     tp.layer = i
     local pre = "h" .. i .. "."
     local S = { x_in = xin }
@@ -391,7 +392,8 @@ local function build_step(o)
       free(h3)
     end
     if early then free(md); return nil, S end
-    local xout = alloc(i < o.layers and ("h" .. (i + 1) .. " input") or "ln_f input", sbh * e, "activations")
+    local xout = alloc(i < o.layers and ("h" .. (i + 1) .. " input") or "ln_f input", sbh * e,
+                       (save or keep_out) and "activations" or "temporaries")
     done(S.x_mid, true)
     free(md)
     return xout, S
@@ -431,13 +433,15 @@ local function build_step(o)
     local gproj = g
     if o.dropout then gproj = tmp("attn c_proj out", sbh * e); free(S.pmask) end
     local gctx = tmp("attn context", sbh * e)
-    wgrads(pre, "attn.c_proj.weight", "attn.c_proj.bias"); free(S.ctx)
+    -- c_proj's input is also FlashAttention's saved output: it lives until the attention backward
+    wgrads(pre, "attn.c_proj.weight", "attn.c_proj.bias")
+    if not o.flash then free(S.ctx) end
     if gproj ~= g then free(gproj) end
     local gqkv
     if o.flash then
       gqkv = tmp("attn qkv", 3 * sbh * e)
       free(tmp("flash dq accumulator (fp32)", 4 * sbh))
-      free(S.lse); free(gctx)
+      free(S.lse); free(S.ctx); free(gctx)
     else
       if not S.probs then recompute_core(i, S) end
       gqkv = tmp("attn qkv", 3 * sbh * e)
@@ -471,7 +475,7 @@ local function build_step(o)
   else
     for _, sg in ipairs(segs) do
       sg.input = x
-      for i = sg.first, sg.last do x = fwd_layer(i, x, false, i == sg.first) end
+      for i = sg.first, sg.last do x = fwd_layer(i, x, false, i == sg.first, false, i == sg.last) end
     end
   end
   -- what is kept for backward once the last block has run (the head's tensors come next)
