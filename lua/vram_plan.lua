@@ -10,6 +10,7 @@ local M = require "vram"
 
 local fmt, floor, max, min = string.format, math.floor, math.max, math.min
 local type, pairs, ipairs, tostring, concat, sort = type, pairs, ipairs, tostring, table.concat, table.sort
+local collectgarbage = collectgarbage
 local opts, known, set, whole, nonneg, fraction, bool, choice, raise =
   E.opts, E.known, E.set, E.whole, E.nonneg, E.fraction, E.bool, E.choice, E.raise
 
@@ -175,6 +176,7 @@ local function all_entries(pb)
     for _, ckpt in ipairs(CKPTS) do
       local best, nparams, o, layer_w = evaluate(pb, prec, ckpt, list)
       for i, c in ipairs(list) do out[#out + 1] = entry(pb, prec, ckpt, c, best[i], o, nparams, layer_w) end
+      collectgarbage() -- a schedule's events are garbage now; 16 of them would not fit the heap cap
     end
   end
   return out

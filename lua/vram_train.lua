@@ -74,9 +74,9 @@ end
 local SHAPE_KEYS = { "layers", "hidden", "heads", "vocab", "ffn", "positions" }
 
 local function shape_of(fn, t, need_seq)
-  -- 1024 layers is past every published model (Llama 3.1 405B has 126); the events of a step grow
-  -- with it, and the sandbox's memory is capped
-  local s = { layers = whole(fn, t, "layers", nil, 1024), hidden = whole(fn, t, "hidden"), heads = whole(fn, t, "heads") }
+  -- 256 layers is past every published dense model (Llama 3.1 405B has 126); a step's events grow
+  -- with the layers (about 160 a layer) and the sandbox's heap is capped at 64 MiB
+  local s = { layers = whole(fn, t, "layers", nil, 256), hidden = whole(fn, t, "hidden"), heads = whole(fn, t, "heads") }
   if s.hidden % s.heads ~= 0 then
     raise(fmt("vram.%s: 'hidden' (%d) must be a multiple of 'heads' (%d)", fn, s.hidden, s.heads))
   end
