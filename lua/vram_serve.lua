@@ -4,8 +4,9 @@
 -- (PagedAttention, vLLM), with FCFS scheduling and preemption by recomputation or swapping.
 -- vram.serve_sim counts what fits at once, what the pool holds (token states, reservations,
 -- fragmentation) over time, and what preemption costs. Event-driven: a step is one iteration of
--- the batch; quiet stretches between events are added up in closed form, so thousands of
--- requests take milliseconds. Deterministic for a seed. Adds its function to vram.
+-- the batch; quiet stretches between events are added up in closed form, so a thousand
+-- requests take under a tenth of a second (make bench). Deterministic for a seed. Adds its
+-- function to vram.
 local E = require "estimate"
 local M = require "vram"
 
@@ -191,8 +192,8 @@ function M.serve_sim(t)
   local buckets, scan, maxdue = {}, 1, -1
   local X = policy ~= "paged" and extents(pool) or nil
   local free_blocks = nblocks
-  -- running: a set; waiting and swapped: lists in arrival (id) order. A running request r stores
-  -- r.len (its cached tokens during step r.t0) and grows by one token a step after that, so its
+  -- running: a set; waiting and swapped: heaps on arrival (id), oldest first. A running request
+  -- r stores r.len (its cached tokens during step r.t0) and grows by one token a step after, so its
   -- length at step T is r.len + T - r.t0, and the sum over running requests is A + nrun x T with
   -- A = sum of (r.len - r.t0). C sums min(slots held, final length): the slots a request will
   -- ever fill, so reserved-for-later = C - sum of lengths and internal = allocated - C.
