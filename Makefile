@@ -43,8 +43,10 @@ LDLIBS  := $(PKG_LIBS) -lm -pthread
 GPU_SRC := $(filter-out gpu/gpu_cuda.c,$(wildcard gpu/*.c))
 LT_SRC  := $(wildcard lua/*.c)
 TUI_SRC := $(filter-out tui/main.c,$(wildcard tui/*.c))
-# units first: the other support modules require it while they load
-LT_LUA  := lua/units.lua $(filter-out lua/units.lua,$(sort $(wildcard lua/*.lua)))
+# units, estimate and vram first: the other support modules require them while they load
+# (vram_*.lua add their estimators to vram)
+LT_FIRST := lua/units.lua lua/estimate.lua lua/vram.lua
+LT_LUA  := $(LT_FIRST) $(filter-out $(LT_FIRST),$(sort $(wildcard lua/*.lua)))
 
 # The toolkit must also compile: nvcc may reject this host compiler, or be half installed.
 # Native code for every architecture we build for that this nvcc knows (older toolkits build

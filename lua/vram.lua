@@ -2,44 +2,39 @@
 -- (weights, gradients, optimizer, fp32 master copy), the KV cache of a transformer, ResNet-50
 -- counted from its architecture, activation checkpointing, ZeRO sharding, and the table of
 -- memory generations (GDDR, HBM, LPDDR) with per-pin rate, bus width and the resulting peak.
+-- The transformer estimators extend this table as they load: vram_train.lua (chapter 4, the
+-- memory of a training step), vram_infer.lua (chapter 5, memory at inference), vram_serve.lua
+-- (paged-attention serving) and vram_plan.lua (the planner).
 -- Preloaded into every sandbox as `vram`. Trusted code, but it only computes: it reaches no
 -- file, no OS call and hands out fresh tables, never its own data. All sizes are in bytes;
 -- all bandwidths in bytes/s (GB/s = 1e9 B/s). Each formula states its assumptions below.
 local units = require "units"
 
 local M = {}
-local fmt, floor, sqrt, huge = string.format, math.floor, math.sqrt, math.huge
-local type, pairs, ipairs, error, tostring, concat, sort = type, pairs, ipairs, error, tostring, table.concat, table.sort
+local fmt, floor, sqrt = string.format, math.floor, math.sqrt
+local type, pairs, ipairs, error, tostring, concat = type, pairs, ipairs, error, tostring, table.concat
 local lower = string.lower
+
+local E = require "estimate"
+local DTYPES, DTYPE_LIST, raise = E.DTYPES, E.DTYPE_LIST, E.raise
 
 -- ---------------------------------------------------------------------------------------
 -- data types
 
-local DTYPES = {
-  fp64 = 8, float64 = 8, double = 8,
-  fp32 = 4, float32 = 4, float = 4, tf32 = 4, -- tf32 is stored as fp32: only the math is narrower
-  fp16 = 2, float16 = 2, half = 2,
-  bf16 = 2, bfloat16 = 2,
-  fp8 = 1, float8 = 1, e4m3 = 1, e5m2 = 1,
-  int64 = 8, int32 = 4, int16 = 2,
-  int8 = 1, uint8 = 1,
-  int4 = 0.5, uint4 = 0.5, fp4 = 0.5, nf4 = 0.5,
-}
-local DTYPE_LIST = { "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int64", "int32", "int16",
-                     "int8", "uint8", "int4", "fp4", "nf4" }
-
---- vram.dtype_bytes(name) -> bytes per value.
+--- vram.dtype_bytes(name) -> bytes per stored value.
 -- fp64 8, fp32/float32 4, fp16/bf16 2, fp8 1, int8/uint8 1, int4/fp4/nf4 0.5 (two values per
--- byte; quantisation scales are extra and not included). Case-insensitive; an unknown name raises
--- an error that lists the valid ones.
+-- byte). The quantisation constants that a packed format needs (a scale per group, zero points,
+-- absmax values) are not in this figure: vram.quantized counts them (int4 with GPTQ's layout and
+-- groups of 128 is 0.52 B per weight, not 0.5). Case-insensitive; an unknown name raises an error
+-- that lists the valid ones.
 --   vram.dtype_bytes("bf16") --> 2
 function M.dtype_bytes(name)
   if type(name) ~= "string" then
-    error(fmt("vram.dtype_bytes: expected a type name such as \"fp16\", got %s", type(name)), 2)
+    raise(fmt("vram.dtype_bytes: expected a type name such as \"fp16\", got %s", type(name)))
   end
   local b = DTYPES[lower(name)]
   if not b then
-    error(fmt("vram.dtype_bytes: unknown data type '%s' (valid: %s)", name, concat(DTYPE_LIST, ", ")), 2)
+    raise(fmt("vram.dtype_bytes: unknown data type '%s' (valid: %s)", name, concat(DTYPE_LIST, ", ")))
   end
   return b
 end
@@ -51,43 +46,9 @@ function M.dtypes()
   return out
 end
 
--- argument helpers: misuse raises with the function's name
-local function opts_of(fn, t)
-  if type(t) ~= "table" then error(fmt("vram.%s expects a table: vram.%s{ ... }", fn, fn), 3) end
-  return t
-end
-local function count(fn, t, key, default)
-  local v = t[key]
-  if v == nil then v = default end
-  if type(v) ~= "number" or v ~= v or v <= 0 or v == huge then
-    error(fmt("vram.%s: '%s' must be a positive number (got %s)", fn, key, tostring(t[key])), 3)
-  end
-  return v
-end
-local function whole(fn, t, key, default)
-  local v = count(fn, t, key, default)
-  if v % 1 ~= 0 then error(fmt("vram.%s: '%s' must be a whole number (got %s)", fn, key, tostring(v)), 3) end
-  return v
-end
-local function dtype_of(fn, t, default)
-  local d = t.dtype
-  if d == nil then d = default end
-  if type(d) ~= "string" or not DTYPES[lower(d)] then
-    error(fmt("vram.%s: unknown dtype '%s' (valid: %s)", fn, tostring(d), concat(DTYPE_LIST, ", ")), 3)
-  end
-  return lower(d), DTYPES[lower(d)]
-end
-local function known(fn, t, allowed)
-  for k in pairs(t) do
-    if not allowed[k] then
-      local names = {}
-      for a in pairs(allowed) do names[#names + 1] = a end
-      sort(names)
-      error(fmt("vram.%s: unknown option '%s' (options: %s)", fn, tostring(k), concat(names, ", ")), 3)
-    end
-  end
-end
-local function set(list) local s = {} for _, v in ipairs(list) do s[v] = true end return s end
+-- argument helpers: misuse raises with the function's name (estimate.lua)
+local opts_of, count, whole, known, set = E.opts, E.count, E.whole, E.known, E.set
+local function dtype_of(fn, t, default) return E.dtype(fn, t, "dtype", default) end
 
 -- ---------------------------------------------------------------------------------------
 -- weights and training state
@@ -121,17 +82,17 @@ function M.training(t)
   known("training", t, set { "params", "dtype", "optimizer", "mixed_precision" })
   local p = count("training", t, "params")
   local mp = t.mixed_precision
-  if mp ~= nil and type(mp) ~= "boolean" then error("vram.training: 'mixed_precision' must be true or false", 2) end
+  if mp ~= nil and type(mp) ~= "boolean" then raise("vram.training: 'mixed_precision' must be true or false") end
   local dname, b = dtype_of("training", t, mp and "fp16" or "fp32")
   local opt = t.optimizer == nil and "adam" or t.optimizer
   local nstate = type(opt) == "string" and OPTIMIZERS[lower(opt)]
   if not nstate then
-    error(fmt("vram.training: unknown optimizer '%s' (adam, adamw, sgd_momentum, sgd)", tostring(opt)), 2)
+    raise(fmt("vram.training: unknown optimizer '%s' (adam, adamw, sgd_momentum, sgd)", tostring(opt)))
   end
   local r = { params = p, dtype = dname, optimizer_name = lower(opt), mixed_precision = mp and true or false }
   if mp then
     if b ~= 2 or not (dname == "fp16" or dname == "float16" or dname == "half" or dname == "bf16" or dname == "bfloat16") then
-      error(fmt("vram.training: mixed_precision needs dtype fp16 or bf16 (got %s)", dname), 2)
+      raise(fmt("vram.training: mixed_precision needs dtype fp16 or bf16 (got %s)", dname))
     end
     r.weights, r.gradients, r.master_weights, r.optimizer = 2 * p, 2 * p, 4 * p, 4 * nstate * p
   else
@@ -153,7 +114,7 @@ function M.zero(t)
   local p = count("zero", t, "params")
   local n = whole("zero", t, "gpus", 1)
   local s = t.stage == nil and 3 or t.stage
-  if s ~= 0 and s ~= 1 and s ~= 2 and s ~= 3 then error("vram.zero: 'stage' must be 0, 1, 2 or 3", 2) end
+  if s ~= 0 and s ~= 1 and s ~= 2 and s ~= 3 then raise("vram.zero: 'stage' must be 0, 1, 2 or 3") end
   if s == 0 then return 16 * p end
   if s == 1 then return 4 * p + 12 * p / n end
   if s == 2 then return 2 * p + 14 * p / n end
@@ -261,7 +222,11 @@ local function build_resnet50()
       -- out += identity (in place; an add saves nothing), then ReLU in place
       op { name = pre .. "add", kind = "add", stage = stage, inputs = { out, identity },
            out = tensor(out.c, out.h, out.w, out.storage), saves = {}, params = 0, inplace = true }
+      local block_in = storages[x.storage]
       x = relu(pre .. "relu3", out)
+      -- Bottleneck.forward(x) holds x until it returns, and nn.Sequential's loop variable
+      -- until the next block starts: the block input lives to the block's last op
+      if block_in.last < #ops then block_in.last = #ops end
       cin = 4 * width
     end
   end
@@ -301,10 +266,16 @@ local function resnet() RESNET = RESNET or build_resnet50() return RESNET end
 --   Parameter side = vram.training (mixed precision when dtype is fp16/bf16). `total` = weights +
 --   gradients + master + optimizer + input + saved activations.
 -- - training = false: no_grad inference; activation_bytes is the peak of the tensors alive at once
---   (each freed after its last use; the input held by the caller, counted in input_bytes), and
---   total = weights + input + that peak.
--- Not included: cuDNN workspaces, the gradients of activations in the backward pass (transient:
--- about two of the largest tensor at a time), allocator rounding, the CUDA context.
+--   (the input held by the caller, counted in input_bytes), and total = weights + input + that
+--   peak. A tensor dies after its last use, except a bottleneck block's input: torchvision's
+--   Bottleneck.forward(x) keeps x referenced until it returns (and nn.Sequential's loop variable
+--   until the next block), so it lives to the end of its block. The peak falls in layer1.0's
+--   downsample: bn3 output, downsample conv and BN outputs (3 x 256 channels) and the block input
+--   (64 channels) at 56 x 56: 668 MB at batch 64 in fp32.
+-- Not included: the gradients of activations in the backward pass (transient: about two of the
+-- largest tensor at a time), allocator rounding, the CUDA context. cuDNN and cuBLAS workspaces
+-- are not included either; in PyTorch they are allocated through the caching allocator, so on a
+-- real GPU they show up in memory_allocated(), not outside it.
 function M.resnet50(t)
   t = t or {}
   opts_of("resnet50", t)
@@ -313,7 +284,7 @@ function M.resnet50(t)
   local dname, b = dtype_of("resnet50", t, "fp32")
   local training = t.training
   if training == nil then training = true end
-  if type(training) ~= "boolean" then error("vram.resnet50: 'training' must be true or false", 2) end
+  if type(training) ~= "boolean" then raise("vram.resnet50: 'training' must be true or false") end
   local net = resnet()
   local function bytes_of(s) return s.elems * n * (s.i64 and 8 or b) end
 
@@ -378,20 +349,20 @@ function M.checkpointing(t)
   opts_of("checkpointing", t)
   known("checkpointing", t, set { "activations", "outputs", "segments" })
   local a = t.activations
-  if type(a) ~= "table" or #a == 0 then error("vram.checkpointing: 'activations' must list bytes per layer", 2) end
+  if type(a) ~= "table" or #a == 0 then raise("vram.checkpointing: 'activations' must list bytes per layer") end
   local L, full = #a, 0
   for i = 1, L do
-    if type(a[i]) ~= "number" or a[i] < 0 then error(fmt("vram.checkpointing: activations[%d] must be a number of bytes", i), 2) end
+    if type(a[i]) ~= "number" or a[i] < 0 then raise(fmt("vram.checkpointing: activations[%d] must be a number of bytes", i)) end
     full = full + a[i]
   end
   local o = t.outputs == nil and a or t.outputs
-  if type(o) ~= "table" or #o ~= L then error("vram.checkpointing: 'outputs' must list one size per layer, like 'activations'", 2) end
+  if type(o) ~= "table" or #o ~= L then raise("vram.checkpointing: 'outputs' must list one size per layer, like 'activations'") end
   for i = 1, L do
-    if type(o[i]) ~= "number" or o[i] < 0 then error(fmt("vram.checkpointing: outputs[%d] must be a number of bytes", i), 2) end
+    if type(o[i]) ~= "number" or o[i] < 0 then raise(fmt("vram.checkpointing: outputs[%d] must be a number of bytes", i)) end
   end
   local k = t.segments == nil and math.max(1, floor(sqrt(L) + 0.5)) or t.segments
   if type(k) ~= "number" or k < 1 or k % 1 ~= 0 or k > L then
-    error(fmt("vram.checkpointing: 'segments' must be a whole number from 1 to %d", L), 2)
+    raise(fmt("vram.checkpointing: 'segments' must be a whole number from 1 to %d", L))
   end
   local kept, worst = 0, 0
   for s = 0, k - 1 do
@@ -411,15 +382,16 @@ end
 --   vram.peak(384, 21) --> 1.008e12 (RTX 4090, 1008 GB/s)
 function M.peak(bus_bits, gbps)
   if type(bus_bits) ~= "number" or bus_bits <= 0 or type(gbps) ~= "number" or gbps <= 0 then
-    error("vram.peak(bus_width_bits, gbps_per_pin): two positive numbers", 2)
+    raise("vram.peak(bus_width_bits, gbps_per_pin): two positive numbers")
   end
   return bus_bits / 8 * gbps * 1e9
 end
 
 -- One example card per generation, with the figures its maker publishes. gbps is the per-pin
 -- data rate; where the maker gives only the total, it is derived (published / (bus/8)) and
--- marked so. Capacity as printed by the maker (GPU memory is made of power-of-two chips: its
--- "GB" are GiB).
+-- marked so. Capacity as printed by the maker. On GDDR cards it is a power of two built from
+-- power-of-two chips, so their "GB" are GiB; HBM parts expose what is enabled, which need not be:
+-- H200 141 GB of 6 x 24 GB stacks, B200 180 GB of 8 x 24 GB stacks.
 local MEMORY_TYPES = {
   { family = "GDDR", name = "GDDR5", year = 2014, card = "GeForce GTX 980", bus_bits = 256, gbps = 7.0, published_gbs = 224,
     capacity = "4 GB", signalling = "NRZ, double data rate on a write clock at 2x the command clock",
@@ -469,10 +441,13 @@ local MEMORY_TYPES = {
     capacity = "141 GB", signalling = "NRZ DDR; 6 stacks x 1024 bits",
     standard = "vendor extension of JESD238", derived = true,
     source = "NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s over 6 stacks (6144 bits)" },
-  { family = "HBM", name = "HBM3e", year = 2024, card = "B200 (HGX)", bus_bits = 8192, gbps = 7.8125, published_gbs = 8000,
-    capacity = "180 GB", signalling = "NRZ DDR; 8 stacks x 1024 bits",
-    standard = "vendor extension of JESD238", derived = true,
-    source = "NVIDIA HGX B200 / DGX B200 datasheets: 8 TB/s HBM3e per GPU, 8 stacks (8192 bits)" },
+  -- B200: the bus and clock are what the CUDA driver reports (7680 of the 8 stacks' 8192 bits
+  -- enabled, 3996 MHz), not derived from the first datasheets' 8 TB/s, which no enabled bus x
+  -- reported clock reproduces; NVIDIA's later Blackwell datasheet says 7.7 TB/s.
+  { family = "HBM", name = "HBM3e", year = 2024, card = "B200 (SXM)", bus_bits = 7680, gbps = 7.992, published_gbs = 7700,
+    capacity = "180 GB (of 8 x 24 GB stacks)", signalling = "NRZ DDR; 8 stacks, 7680 of 8192 bits enabled",
+    standard = "vendor extension of JESD238",
+    source = "NVIDIA Blackwell datasheet: B200 SXM 180 GB HBM3e, 7.7 TB/s; CUDA device query on a B200: 7680-bit bus, 3996 MHz memory clock (pytorch/ao PR 4002)" },
   { family = "LPDDR", name = "LPDDR5", year = 2022, card = "Jetson AGX Orin 64GB", bus_bits = 256, gbps = 6.4, published_gbs = 204.8,
     capacity = "64 GB (shared with the CPU)", signalling = "NRZ; 16-bit channels",
     standard = "JEDEC JESD209-5",

@@ -8,6 +8,8 @@ echo "# vramlab benchmarks, $(date -u +%Y-%m-%d), $(uname -m), $(nproc) CPUs"
 if [ -x "$build/tests/bench_alloc" ]; then "$build/tests/bench_alloc" "$2" || exit 1; fi
 # reading a PyTorch memory snapshot of a million trace entries, against Python's pickle.load
 if [ -x "$build/tests/bench_snapshot" ]; then sh tests/bench/bench_snapshot.sh "$build" || exit 1; fi
+# the chapter 4 and 5 estimators, in the sandbox a lesson runs in
+"$build/vramlab" --backend sim --deterministic --seed 1 eval tests/bench/bench_models.lua || exit 1
 sh tests/bench/bench_tui.sh "$build"
 if nvidia-smi -L >/dev/null 2>&1 && [ -f tests/gpu/bench.sh ]; then
     sh tests/gpu/bench.sh "$build"

@@ -170,7 +170,7 @@ the lecture's figures beside the computed ones. These are counts, not measuremen
 > [!errata] What the ResNet-50 figures should say
 > - **"Parameters about 25 MB"**: ResNet-50 has 25,557,032 parameters, about 25.6 **million**. At 4 bytes each (fp32) that is **102.2 MB** (97.5 MiB). "25 MB" is the count in millions, or the size in int8.
 > - **"A 224x224 RGB image is 150 KB"**: 224 x 224 x 3 = 150,528 values, so 150.5 KB only at 1 byte per value (uint8, as a JPEG decodes). The network consumes normalised fp32: 602.1 KB per image, **38.5 MB** for the batch of 64 (9.6 MB as uint8).
-> - **"The forward pass reaches a few hundred MB"**: true for inference, where tensors die as soon as the next layer has used them (peak 617 MB). Training must keep the activations for the backward pass: **5.46 GB** at batch 64 in fp32, about 85 MB per image, ten times "a few hundred MB".
+> - **"The forward pass reaches a few hundred MB"**: true for inference, where a tensor dies once nothing refers to it (peak 668 MB: a block keeps its input until it returns). Training must keep the activations for the backward pass: **5.46 GB** at batch 64 in fp32, about 85 MB per image, ten times "a few hundred MB".
 > - **"Backward stores gradients, doubling it"**: the weight gradients add one copy of the parameters (102 MB). The gradients of the activations are transient: each is freed once the layer below has consumed it, and the saved activations are released as the backward pass walks back, so the peak grows by roughly two of the largest tensors (about 0.4 GB), not by 2x. The optimizer adds its own state: SGD with momentum one more copy (102 MB), Adam two (204 MB).
 
 So for a CNN like this one, **activations dominate**: 5.46 GB against 0.3-0.4 GB for everything
@@ -187,7 +187,7 @@ appear.
 > [!errata] ResNet-50 的数字应该这样说
 > - **"模型参数大概 25MB"**：ResNet-50 有 25,557,032 个参数，约 2556 **万**个。每个 4 字节（fp32）就是 **102.2 MB**（97.5 MiB）。"25 MB"其实是以百万为单位的参数个数，或者 int8 存储时的大小。
 > - **"一张 224x224 的 RGB 图像是 150KB"**：224 × 224 × 3 = 150,528 个值，只有每个值 1 字节（uint8，JPEG 解码出来就是这样）时才是 150.5 KB。网络吃进去的是归一化后的 fp32：每张 602.1 KB，64 张共 **38.5 MB**（uint8 是 9.6 MB）。
-> - **"前向传播时显存占用轻松飙到几百 MB"**：推理时没错，张量在下一层用完后就被释放（峰值 617 MB）。训练则必须把激活值留给反向传播：batch 64、fp32 时是 **5.46 GB**，每张图约 85 MB，是"几百 MB"的十倍。
+> - **"前向传播时显存占用轻松飙到几百 MB"**：推理时没错，张量一旦没人引用就被释放（峰值 668 MB：每个块要到返回时才放开它的输入）。训练则必须把激活值留给反向传播：batch 64、fp32 时是 **5.46 GB**，每张图约 85 MB，是"几百 MB"的十倍。
 > - **"反向传播时还要存梯度，又翻一倍"**：权重梯度只多出一份参数大小（102 MB）。激活值的梯度是临时的：下一层（往输入方向）用完就释放，保留的激活值也随着反向传播一路往回走而逐步释放，所以峰值大约只多出两个最大张量的大小（约 0.4 GB），而不是翻倍。优化器另有状态：带动量的 SGD 再多一份（102 MB），Adam 多两份（204 MB）。
 
 所以对这类 CNN 来说，**激活值才是大头**：5.46 GB，而模型自己的东西加起来只有 0.3–0.4 GB。激活值随 batch 大小和图像面积线性增长，权重则不变。这就是为什么一遇到 OOM，大家第一反应都是调小 batch。
