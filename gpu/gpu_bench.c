@@ -70,7 +70,7 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
     if (st == GPU_OK && !reps) reps = auto_reps(one);
     if (st == GPU_OK) st = be->copy(dev, q->dir, q->method, dst, src, q->bytes, reps, &one);
     for (int i = 0; st == GPU_OK && i < trials; i++) {
-        if (cancel && *cancel) st = GPU_ERR_CANCELLED;
+        if (gpu_cancelled(cancel)) st = GPU_ERR_CANCELLED;
         else st = be->copy(dev, q->dir, q->method, dst, src, q->bytes, reps, &t[i]);
     }
 
@@ -111,7 +111,7 @@ gpu_status gpu_bench_latency(struct gpu_dev *dev, uint64_t bytes, struct gpu_res
     }
     gpu_status st = dev->be->latency(dev, bytes, 1u << 16, &ns); /* warm-up */
     for (int i = 0; st == GPU_OK && i < trials; i++) {
-        if (cancel && *cancel) return GPU_ERR_CANCELLED;
+        if (gpu_cancelled(cancel)) return GPU_ERR_CANCELLED;
         st = dev->be->latency(dev, bytes, 1u << 18, &ns);
         t[i] = ns * 1e-9;
     }
@@ -155,7 +155,7 @@ gpu_status gpu_bench_stream(struct gpu_dev *dev, int kind, uint64_t bytes, int t
     if (st == GPU_OK) st = be->stream(dev, kind, a, b, c, bytes, 1, &one);
     if (st == GPU_OK) reps = auto_reps(one);
     for (int i = 0; st == GPU_OK && i < trials; i++) {
-        if (cancel && *cancel) st = GPU_ERR_CANCELLED;
+        if (gpu_cancelled(cancel)) st = GPU_ERR_CANCELLED;
         else st = be->stream(dev, kind, a, b, c, bytes, reps, &t[i]);
     }
     gpu_free(dev, c, bytes);

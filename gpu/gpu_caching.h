@@ -179,6 +179,10 @@ struct gpu_replay_result {
 /* Replays into c. OOMs are results, not errors: the call still returns GPU_OK. */
 gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
                             struct gpu_replay_result *r, char *err, size_t n);
+/* The same, stopping with GPU_ERR_CANCELLED once *cancel is set (polled every 4096 events). */
+gpu_status gpu_trace_replay_cancellable(const struct gpu_trace *t, struct gpu_caching *c,
+                                        gpu_cancel_flag *cancel, struct gpu_replay_result *r,
+                                        char *err, size_t n);
 
 /* Recording: every malloc/free/empty_cache of c is written as a trace line to the sink (NULL
  * stops). Ids are numbered from 1 in allocation order. Start on a fresh allocator for an exact

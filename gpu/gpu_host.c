@@ -196,7 +196,7 @@ gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int
     if (j.reps > 100000) j.reps = 100000;
     gpu_status st = GPU_OK;
     for (int i = 0; i < trials; i++) {
-        if (cancel && *cancel) {
+        if (gpu_cancelled(cancel)) {
             st = GPU_ERR_CANCELLED;
             break;
         }
@@ -249,7 +249,7 @@ gpu_status gpu_host_latency(uint64_t bytes, struct gpu_result *r, gpu_cancel_fla
     uint64_t seed = 0x5eed ^ bytes;
     for (size_t i = 0; i < lines; i++) order[i] = (uint32_t)i;
     for (size_t i = lines - 1; i > 0; i--) {
-        if ((i & 0xfffff) == 0 && cancel && *cancel) { /* a 1 GiB set takes seconds to shuffle */
+        if ((i & 0xfffff) == 0 && gpu_cancelled(cancel)) { /* a 1 GiB set takes seconds to shuffle */
             free(mem), free(order);
             return GPU_ERR_CANCELLED;
         }
@@ -265,7 +265,7 @@ gpu_status gpu_host_latency(uint64_t bytes, struct gpu_result *r, gpu_cancel_fla
     void **p = chase((void **)mem, lines < steps ? lines : steps); /* warm-up: caches and TLB */
     gpu_status st = GPU_OK;
     for (int i = 0; i < trials; i++) {
-        if (cancel && *cancel) {
+        if (gpu_cancelled(cancel)) {
             st = GPU_ERR_CANCELLED;
             break;
         }

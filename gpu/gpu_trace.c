@@ -460,6 +460,13 @@ enum { SLOT_NONE, SLOT_LIVE, SLOT_FAILED };
 gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
                             struct gpu_replay_result *r, char *err, size_t n)
 {
+    return gpu_trace_replay_cancellable(t, c, NULL, r, err, n);
+}
+
+gpu_status gpu_trace_replay_cancellable(const struct gpu_trace *t, struct gpu_caching *c,
+                                        gpu_cancel_flag *cancel, struct gpu_replay_result *r,
+                                        char *err, size_t n)
+{
     if (err && n) err[0] = '\0';
     if (!t || !c || !r) return GPU_ERR_ARG;
     memset(r, 0, sizeof *r);
@@ -476,6 +483,11 @@ gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
     char msg[512];
     for (size_t i = 0; i < t->n && st == GPU_OK; i++) {
         const struct gpu_trace_ev *e = &t->ev[i];
+        if ((i & 4095) == 0 && gpu_cancelled(cancel)) {
+            set_err(err, n, "line %u: %s", e->line, gpu_status_str(GPU_ERR_CANCELLED));
+            st = GPU_ERR_CANCELLED;
+            break;
+        }
         if (e->slot >= ns) {
             set_err(err, n, "line %u: slot out of range (trace not from gpu_trace_parse?)", e->line);
             st = GPU_ERR_ARG;

@@ -5,7 +5,10 @@
  * Allocators are userdata owned by their VM: :close(), <close>, the GC, the end of the
  * experiment that made them, or the VM's end give every segment back to the device. Blocks are
  * userdata too; they are NOT freed by the GC (Lua's collector runs when it likes, and a block
- * vanishing mid-lesson would make the numbers lie): free them, or close the allocator. */
+ * vanishing mid-lesson would make the numbers lie): free them, or close the allocator. What an
+ * allocator holds in C (the model's blocks, the raw allocator's table, a :record() trace) counts
+ * against the sandbox's heap cap (host_bytes, account): a loop that drops blocks stops at the
+ * cap instead of taking the machine's memory. */
 #include "lt_int.h"
 #include "lt_alloc_int.h"
 
@@ -52,6 +55,7 @@ struct lt_allocator {
     struct gpu_caching_stats rst; /* the raw allocator's statistics, same shape */
     /* K_ASYNC */
     struct gpu_mempool *pool;
+    size_t charged; /* host bytes counted against the VM's heap cap (account) */
 };
 
 struct lt_block {
@@ -119,6 +123,37 @@ static void raw_release_all(struct lt_allocator *a)
     a->nraw = 0;
 }
 
+/* Host memory the allocator's C structures take, estimated from what it holds (blocks at their
+ * peak: the block slabs are kept until the allocator closes). */
+#define HOST_PER_BLOCK 160 /* a model block: the struct, its index entries, slab slack */
+static size_t host_bytes(const struct lt_allocator *a)
+{
+    switch (a->kind) {
+    case K_CACHING: {
+        struct gpu_caching_stats s;
+        gpu_caching_stats(a->c, &s);
+        uint64_t blocks = s.allocation[GPU_CACHE_ALL].peak + s.inactive_split[GPU_CACHE_ALL].peak +
+                          s.segment[GPU_CACHE_ALL].peak;
+        return (size_t)(blocks * HOST_PER_BLOCK) + a->rec.cap;
+    }
+    case K_RAW: return a->capraw * (sizeof *a->raw + 32); /* + the model device's free list */
+    default: {
+        struct gpu_mempool_stats s;
+        gpu_mempool_stats(a->pool, &s);
+        return (size_t)((s.allocs - s.frees + s.chunks + 1) * HOST_PER_BLOCK);
+    }
+    }
+}
+
+/* Count the allocator's host memory against the VM's heap cap; false when it went past it. */
+static bool account(struct lt_allocator *a)
+{
+    size_t now = a->closed ? 0 : host_bytes(a);
+    long long delta = (long long)now - (long long)a->charged;
+    a->charged = now;
+    return lt_vm_mem_add(a->vm, delta);
+}
+
 static void alloc_release(struct lt_allocator *a)
 {
     if (a->closed) return;
@@ -142,6 +177,7 @@ static void alloc_release(struct lt_allocator *a)
         a->pool = NULL;
         break;
     }
+    account(a); /* closed: back to nothing */
     if (a->vm) {
         if (a->prev) a->prev->next = a->next;
         else a->vm->allocators = a->next;
@@ -193,6 +229,7 @@ static void link_alloc(struct lt_allocator *a)
     a->next = vm->allocators;
     if (a->next) a->next->prev = a;
     vm->allocators = a;
+    account(a);
 }
 
 /* ---- options ------------------------------------------------------------------------------- */
@@ -265,7 +302,7 @@ static int l_raw(lua_State *L)
 
 static uint64_t opt_threshold(lua_State *L, int t, const char *k, uint64_t def)
 {
-    lua_getfield(L, t, k);
+    lt_opt_field(L, t, k);
     bool max = lua_type(L, -1) == LUA_TSTRING && !strcmp(lua_tostring(L, -1), "max");
     lua_pop(L, 1);
     return max ? GPU_MEMPOOL_NO_RELEASE : lt_opt_bytes(L, t, k, def);
@@ -514,6 +551,15 @@ static int a_malloc(lua_State *L)
     }
     a->malloc_s += gpu_now() - t0;
     if (st == GPU_OK && a->kind == K_CACHING) size = caching_allocated(a) - before;
+    if (!account(a)) { /* past the heap cap: give the block back, then stop as Lua would */
+        if (st == GPU_OK) {
+            if (a->kind == K_CACHING) gpu_caching_free(a->c, addr);
+            else if (a->kind == K_RAW) raw_free(a, addr);
+            else gpu_mempool_free(a->pool, addr, stream);
+        }
+        account(a);
+        return lt_vm_mem_stop(L);
+    }
     if (st != GPU_OK) {
         if (st == GPU_ERR_NOMEM && a->cap_is_fraction && strstr(err, "allowed;")) {
             size_t l = strlen(err);
@@ -547,6 +593,7 @@ static int a_free(lua_State *L)
     if (st != GPU_OK) return luaL_error(L, "free of a block the allocator does not know");
     b->live = false;
     tag_clear(L, 1, b->addr);
+    if (!account(a)) return lt_vm_mem_stop(L); /* a :record() trace grew past the cap */
     return 0;
 }
 
@@ -569,6 +616,7 @@ static int a_empty_cache(lua_State *L)
     struct lt_allocator *a = check_alloc(L, 1);
     if (a->kind == K_CACHING) gpu_caching_empty_cache(a->c);
     else if (a->kind == K_ASYNC) gpu_mempool_trim_to(a->pool, 0);
+    if (!account(a)) return lt_vm_mem_stop(L); /* a :record() trace grew past the cap */
     return 0;
 }
 
@@ -903,6 +951,7 @@ static int a_record(lua_State *L)
         gpu_caching_record(a->c, NULL, NULL);
     }
     a->recording = on;
+    account(a);
     return 0;
 }
 

@@ -179,7 +179,11 @@ void tui_plain_sink(void *ud, const struct lt_event *ev)
         fprintf(f, "{\"type\":\"%s\"", types[ev->type]);
         if (ev->panel && *ev->panel) fputs(",\"panel\":", f), tui_json_str(f, ev->panel);
         if (ev->series && *ev->series) fputs(",\"label\":", f), tui_json_str(f, ev->series);
-        if (ev->text && *ev->text) fputs(",\"text\":", f), tui_json_str(f, ev->text);
+        if (ev->text && *ev->text) {
+            char *t = tui_event_text(ev, "\\0");
+            fputs(",\"text\":", f), tui_json_str(f, t ? t : ev->text);
+            free(t);
+        }
         if (ev->unit && *ev->unit) fputs(",\"unit\":", f), tui_json_str(f, ev->unit);
         if (ev->type == LT_EV_POINT) fprintf(f, ",\"x\":%.17g,\"y\":%.17g", ev->x, ev->y);
         if (ev->type == LT_EV_BAR || ev->type == LT_EV_GAUGE || ev->type == LT_EV_MAP)
@@ -203,7 +207,12 @@ void tui_plain_sink(void *ud, const struct lt_event *ev)
     }
     const char *rp = p->replay ? ", REPLAY" : "";
     switch (ev->type) {
-    case LT_EV_PRINT: fprintf(f, "%s\n", ev->text); break;
+    case LT_EV_PRINT: {
+        char *t = tui_event_text(ev, "\\0");
+        fprintf(f, "%s\n", t ? t : ev->text);
+        free(t);
+        break;
+    }
     case LT_EV_POINT:
         fprintf(f, "  [%s] %s: x=%.6g y=%.6g (%s%s)\n", ev->panel, ev->series, ev->x, ev->y,
                 style_name(ev->style), rp);
@@ -231,4 +240,19 @@ void tui_plain_sink(void *ud, const struct lt_event *ev)
     case LT_EV_STATUS: fprintf(f, "  -- %s\n", ev->text); break;
     }
     fflush(f);
+}
+
+char *tui_event_text(const struct lt_event *ev, const char *nul)
+{
+    const char *s = ev->text ? ev->text : "";
+    size_t len = ev->text_len ? ev->text_len : strlen(s), nl = strlen(nul), extra = 0;
+    for (size_t i = 0; i < len; i++) extra += s[i] ? 0 : nl - 1;
+    char *out = malloc(len + extra + 1), *o = out;
+    if (!out) return NULL;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i]) *o++ = s[i];
+        else memcpy(o, nul, nl), o += nl;
+    }
+    *o = 0;
+    return out;
 }

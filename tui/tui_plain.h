@@ -20,6 +20,9 @@ struct tui_plain {
 void tui_plain_markup(struct tui_plain *p, const char *src);
 /* An lt_sink_fn: ud is a struct tui_plain. */
 void tui_plain_sink(void *ud, const struct lt_event *ev);
+/* The text of an event, each NUL byte (print("c\0d") keeps what follows it) written as `nul`:
+ * "\\0" in plain output and recordings, a visible placeholder on screen. malloc'd, or NULL. */
+char *tui_event_text(const struct lt_event *ev, const char *nul);
 /* JSON string literal (quoted, escaped). */
 void tui_json_str(FILE *f, const char *s);
 /* Display width of a UTF-8 string (wcwidth; invalid bytes count 1). */

@@ -22,7 +22,7 @@
 
 static struct gpu_dev *dev;
 static struct lt_runtime *rt;
-static const struct lt_limits lim = {4u << 20, 500000, 1.0};
+static const struct lt_limits lim = {4u << 20, 500000, 1.0, 2.0};
 
 static void sink(void *ud, const struct lt_event *ev) { (void)ud, (void)ev; }
 
