@@ -152,7 +152,7 @@ M.lesson = constructor("lesson", function(m, t, orig)
     if type(k) == "string" and not allowed[k] then fail(m, "lesson: unknown field '%s'", k) end
   end
   if type(t.id) ~= "string" or not match(t.id, "^%d+%.%d+$") or #t.id > 31 then fail(m, "lesson: 'id' must look like \"1.3\"") end
-  if type(t.chapter) ~= "number" or t.chapter < 1 or t.chapter % 1 ~= 0 then fail(m, "lesson: 'chapter' must be a whole number >= 1") end
+  if type(t.chapter) ~= "number" or t.chapter < 1 or t.chapter > 9999 or t.chapter % 1 ~= 0 then fail(m, "lesson: 'chapter' must be a whole number from 1 to 9999") end
   if tostring(t.chapter) ~= match(t.id, "^(%d+)") then fail(m, "lesson: id '%s' is not in chapter %d", t.id, t.chapter) end
   check_lang(m, t.title, "lesson title")
   check_lang(m, t.chapter_title, "lesson chapter_title")

@@ -136,7 +136,8 @@ static size_t host_bytes(const struct lt_allocator *a)
                           s.segment[GPU_CACHE_ALL].peak;
         return (size_t)(blocks * HOST_PER_BLOCK) + a->rec.cap;
     }
-    case K_RAW: return a->capraw * (sizeof *a->raw + 32); /* + the model device's free list */
+    case K_RAW: return a->nraw * 2 * (sizeof *a->raw + 32); /* + the model's free list; x2: the
+                                                               * table grows by doubling */
     default: {
         struct gpu_mempool_stats s;
         gpu_mempool_stats(a->pool, &s);
@@ -145,13 +146,14 @@ static size_t host_bytes(const struct lt_allocator *a)
     }
 }
 
-/* Count the allocator's host memory against the VM's heap cap; false when it went past it. */
+/* Count the allocator's host memory against the VM's heap cap; false (nothing counted) when it
+ * would go past it. */
 static bool account(struct lt_allocator *a)
 {
     size_t now = a->closed ? 0 : host_bytes(a);
-    long long delta = (long long)now - (long long)a->charged;
+    if (!lt_vm_mem_add(a->vm, (long long)now - (long long)a->charged)) return false;
     a->charged = now;
-    return lt_vm_mem_add(a->vm, delta);
+    return true;
 }
 
 static void alloc_release(struct lt_allocator *a)

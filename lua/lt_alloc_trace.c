@@ -175,10 +175,7 @@ int lt_alloc_trace_replay(lua_State *L)
     rj->charged = replay_bytes(rj->text, rj->len, &lines);
     lt_vm_charge(L, lines); /* parsing and replaying run in C: their work counts too */
     rj->vm = vm;
-    if (!lt_vm_mem_add(vm, rj->charged)) {
-        replay_release(&rj->base);
-        return lt_vm_mem_stop(L);
-    }
+    if (!lt_vm_mem_add(vm, rj->charged)) return lt_vm_mem_stop(L); /* nothing was counted */
     rj->base.release = replay_release;
     return lt_job_run(L, &rj->base);
 }

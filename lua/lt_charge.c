@@ -6,24 +6,33 @@
  * result, refuses a result past the heap cap before building it, and charges the bytes it writes.
  *
  * The others (the rest of string, utf8, select, math.max/min, tostring, tonumber, os.date) keep
- * Lua's code and get a wrapper that charges, before the call, what it can cost: one step per
- * argument and one per CHARS_PER_STEP bytes of string arguments. Every such call is bounded by
+ * Lua's code and get a wrapper that charges, before the call, what it can cost: ARG_COST per
+ * argument, one step per CHARS_PER_STEP bytes of string arguments, and for string.format
+ * SPEC_COST per conversion (a %99.99f of 1e308 prints 400 digits). Every such call is bounded by
  * its arguments, which the heap cap bounds; the charge makes a loop of them reach the instruction
- * budget at the pace of the work, and checks the time limit at every call. */
+ * budget at about the pace of the work (a VM instruction is a few ns; a byte of a string pass
+ * about an eighth of one), and checks the time limit at every call. */
 #include "lt_int.h"
 
 #include <lualib.h>
 #include <string.h>
 
-#define CHARS_PER_STEP 64
+#define CHARS_PER_STEP 8
+#define ARG_COST 4
+#define SPEC_COST 256
 #define MAX_SIZE ((size_t)1 << 62) /* Lua's own bound on a string, rounded down */
 
 static int charged(lua_State *L)
 {
     int n = lua_gettop(L);
-    long long steps = 1 + n;
+    long long steps = 1 + (long long)n * ARG_COST;
     for (int i = 1; i <= n; i++)
         if (lua_type(L, i) == LUA_TSTRING) steps += (long long)(lua_rawlen(L, i) / CHARS_PER_STEP);
+    if (lua_toboolean(L, lua_upvalueindex(2)) && lua_type(L, 1) == LUA_TSTRING) { /* format */
+        size_t len;
+        const char *f = lua_tolstring(L, 1, &len);
+        for (const char *p = f; (p = memchr(p, '%', len - (size_t)(p - f))); p++) steps += SPEC_COST;
+    }
     lt_vm_charge(L, steps);
     /* Lua's own function, in this frame: none of them uses upvalues */
     return lua_tocfunction(L, lua_upvalueindex(1))(L);
@@ -36,7 +45,8 @@ static void wrap(lua_State *L, int t, const char *name)
         lua_pop(L, 1);
         return;
     }
-    lua_pushcclosure(L, charged, 1);
+    lua_pushboolean(L, !strcmp(name, "format")); /* charged per conversion too */
+    lua_pushcclosure(L, charged, 2);
     lua_setfield(L, t, name);
 }
 

@@ -125,8 +125,9 @@ void lt_vm_push_stop(struct lt_vm *vm, lua_State *L);
 /* Raise the sandbox stop, with the position of the sandboxed code that runs. */
 int lt_vm_stop(lua_State *L);
 /* C-side memory held for sandboxed code (allocator structures, trace buffers) counts against the
- * heap cap: `delta` bytes more or fewer. False when a growth took the VM past the cap while
- * sandboxed code runs (the caller undoes what it can and raises lt_vm_mem_stop). */
+ * heap cap: `delta` bytes more or fewer. False, and nothing counted, when a growth would take the
+ * VM past the cap while sandboxed code runs (the caller undoes what it can and raises
+ * lt_vm_mem_stop). */
 bool lt_vm_mem_add(struct lt_vm *vm, long long delta);
 int lt_vm_mem_stop(lua_State *L);
 /* Arm the instruction/time limits for a new run or resume of thread th. */

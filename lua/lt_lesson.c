@@ -310,7 +310,9 @@ struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *
     snprintf(ls->id, sizeof ls->id, "%s", str(L, -1) ? str(L, -1) : "");
     bool ids = id_ok(str(L, -1), true);
     field(L, -2, "chapter");
-    ls->chapter = (int)lua_tointeger(L, -1);
+    lua_Integer chapter = lua_tointeger(L, -1);
+    ids = ids && chapter >= 1 && chapter <= 9999; /* before it becomes an int */
+    ls->chapter = ids ? (int)chapter : 0;
     lua_pop(L, 2);
     ls->nblocks = (int)lua_rawlen(L, -1);
     ls->kinds = calloc((size_t)ls->nblocks + 1, 1);

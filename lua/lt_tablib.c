@@ -7,14 +7,18 @@
  * C functions compares for hours. These read the length once (a __len that answers differently
  * the second time changes nothing) and charge the work to lt_vm_charge: up front when the count
  * is known (a range the budget can never pay for stops before the loop), else every CHARGE_BATCH
- * elements, and the time limit is checked every batch either way. Sort is a heapsort: at most
- * 2 n log2 n comparisons whatever the order function answers, charged up front. */
+ * elements, and the time limit is checked every batch either way; an element costs ELEMENT_COST
+ * instructions. Sort is a heapsort: at most 2 n log2 n comparisons whatever the order function
+ * answers, charged up front. */
 #include "lt_int.h"
 
 #include <limits.h>
 #include <lualib.h>
 
 #define CHARGE_BATCH 1024
+/* What one element costs, in VM instructions: a read and a write through the API (a C
+ * metamethod's call included) take about as long as a few instructions do. */
+#define ELEMENT_COST 4
 
 /* The object at arg must be a table, or have the metamethods the operation uses. */
 static void check_tab(lua_State *L, int arg, bool read, bool write, bool len)
@@ -44,9 +48,15 @@ static lua_Integer length(lua_State *L, int arg, bool write)
 static void tick(lua_State *L, lua_Integer *pending)
 {
     if (++*pending >= CHARGE_BATCH) {
-        lt_vm_charge(L, *pending);
+        lt_vm_charge(L, *pending * ELEMENT_COST);
         *pending = 0;
     }
+}
+
+/* n elements' worth, up front (saturating: n may be near 2^63) */
+static void charge_elements(lua_State *L, lua_Integer n)
+{
+    lt_vm_charge(L, n > LLONG_MAX / ELEMENT_COST ? LLONG_MAX : n * ELEMENT_COST);
 }
 
 /* one element of a loop whose whole count was charged up front: the time limit is still
@@ -70,7 +80,7 @@ static int t_insert(lua_State *L)
         pos = luaL_checkinteger(L, 2);
         /* unsigned compare: also rejects positions below 1 */
         luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2, "position out of bounds");
-        lt_vm_charge(L, e - pos); /* the shift, up front: one the budget cannot pay stops now */
+        charge_elements(L, e - pos); /* the shift, up front: one the budget cannot pay stops now */
         for (lua_Integer i = e; i > pos; i--) {
             lua_geti(L, 1, i - 1);
             lua_seti(L, 1, i);
@@ -88,7 +98,7 @@ static int t_remove(lua_State *L)
     lua_Integer size = length(L, 1, true), pos = luaL_optinteger(L, 2, size), pending = 0;
     if (pos != size)
         luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
-    if (pos < size) lt_vm_charge(L, size - pos); /* the shift, up front */
+    if (pos < size) charge_elements(L, size - pos); /* the shift, up front */
     lua_geti(L, 1, pos); /* the result */
     for (; pos < size; pos++) {
         lua_geti(L, 1, pos + 1);
@@ -112,7 +122,7 @@ static int t_move(lua_State *L)
         lua_Integer n = e - f + 1;
         luaL_argcheck(L, t <= LUA_MAXINTEGER - n + 1, 4, "destination wrap around");
         /* the whole count up front: a range the budget could never pay for stops at once */
-        lt_vm_charge(L, n);
+        charge_elements(L, n);
         if (t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ))) {
             for (lua_Integer i = 0; i < n; i++) {
                 lua_geti(L, 1, f + i);
@@ -146,7 +156,7 @@ static int t_concat(lua_State *L)
             return luaL_error(L, "invalid value (at index %I) in table for 'concat'", (LUAI_UACINT)i);
         size_t l;
         lua_tolstring(L, -1, &l);
-        pending += (lua_Integer)((l + lsep) / 64);
+        pending += (lua_Integer)((l + lsep) / 64); /* the copy: a byte is cheap */
         luaL_addvalue(&b);
         if (i < last) luaL_addlstring(&b, sep, lsep);
         tick(L, &pending);
@@ -165,7 +175,7 @@ static int t_unpack(lua_State *L)
     lua_Unsigned n = (lua_Unsigned)e - (lua_Unsigned)i; /* one less than the count */
     if (n >= (unsigned)INT_MAX || !lua_checkstack(L, (int)(++n)))
         return luaL_error(L, "too many results to unpack");
-    lt_vm_charge(L, (long long)n);
+    charge_elements(L, (lua_Integer)n);
     for (; i < e; i++) lua_geti(L, 1, i);
     lua_geti(L, 1, e);
     return (int)n;
@@ -174,7 +184,7 @@ static int t_unpack(lua_State *L)
 static int t_pack(lua_State *L)
 {
     int n = lua_gettop(L);
-    lt_vm_charge(L, n);
+    charge_elements(L, n);
     lua_createtable(L, n, 1);
     lua_insert(L, 1);
     for (int i = n; i >= 1; i--) lua_seti(L, 1, i);
@@ -245,7 +255,7 @@ static int t_sort(lua_State *L)
         /* what a sort of n costs, up front: one the budget can never pay for stops now */
         lua_Integer lg = 1;
         while (lg < 62 && ((lua_Integer)1 << lg) < n) lg++;
-        lt_vm_charge(L, n > LLONG_MAX / lg ? LLONG_MAX / 2 : n * lg);
+        charge_elements(L, n > LLONG_MAX / (2 * lg) ? LLONG_MAX : 2 * n * lg); /* comparisons */
         for (lua_Integer i = n / 2; i >= 1; i--) sift_down(&s, i, n);
         for (lua_Integer end = n; end > 1; end--) {
             swap(L, 1, end);

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <lualib.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -162,7 +163,9 @@ void lt_vm_charge(lua_State *L, long long steps)
 {
     if (lua_gethook(L) != vm_hook) return; /* trusted code between runs: not limited */
     struct lt_vm *vm = lt_vm_of(L);
-    vm->count += steps;
+    /* saturating: a charge of 2^63 steps (a whole table.move range) must not wrap the count */
+    if (steps > LLONG_MAX - vm->count) vm->count = LLONG_MAX;
+    else if (steps > 0) vm->count += steps;
     if (spent(vm, gpu_now())) {
         lua_sethook(L, vm_hook, LUA_MASKCOUNT, 1);
         stop(L, vm);
@@ -171,13 +174,13 @@ void lt_vm_charge(lua_State *L, long long steps)
 
 bool lt_vm_mem_add(struct lt_vm *vm, long long delta)
 {
+    if (delta > 0 && vm->armed && vm->mem + (size_t)delta > vm->rt->lim.mem_bytes) {
+        vm->mem_refused = true; /* not counted: the caller undoes what it did */
+        return false;
+    }
     if (delta < 0 && (size_t)-delta > vm->mem) delta = -(long long)vm->mem;
     vm->mem += (size_t)delta; /* two's complement: a negative delta subtracts */
     if (vm->mem > vm->mem_peak) vm->mem_peak = vm->mem;
-    if (delta > 0 && vm->armed && vm->mem > vm->rt->lim.mem_bytes) {
-        vm->mem_refused = true;
-        return false;
-    }
     return true;
 }
 
@@ -340,7 +343,7 @@ static int sb_load(lua_State *L)
     if (strcmp(mode, "t")) return luaL_error(L, "sandbox: load is text-only (mode 't')");
     if (len && s[0] == LUA_SIGNATURE[0])
         return luaL_error(L, "sandbox: binary chunks are not allowed");
-    lt_vm_charge(L, 1 + (long long)(len / 16)); /* the parser runs in C: its work is charged */
+    lt_vm_charge(L, 1 + (long long)len * 4); /* the parser runs in C: its work is charged */
     const char *name = luaL_optstring(L, 2, "=(load)");
     int st = luaL_loadbufferx(L, s, len, name, "t");
     if (st != LUA_OK) {
@@ -368,7 +371,7 @@ static int sb_print(lua_State *L)
     luaL_pushresult(&b);
     size_t len;
     const char *text = lua_tolstring(L, -1, &len);
-    lt_vm_charge(L, n + (long long)(len / 64));
+    lt_vm_charge(L, n + (long long)(len / 8));
     struct lt_runtime *rt = lt_vm_of(L)->rt;
     if (rt->sink) { /* the bytes after a NUL are kept: the event carries the length */
         struct lt_event ev = {.type = LT_EV_PRINT, .panel = "", .text = text, .text_len = len};
@@ -386,7 +389,7 @@ static int sb_collectgarbage(lua_State *L)
     }
     if (!strcmp(opt, "collect")) {
         /* a full collection walks the whole heap in one C call: charged by its size */
-        lt_vm_charge(L, 1 + (long long)(lt_vm_of(L)->mem / 256));
+        lt_vm_charge(L, 1 + (long long)(lt_vm_of(L)->mem / 8));
         lua_gc(L, LUA_GCCOLLECT);
         lua_pushinteger(L, 0);
         return 1;

@@ -38,6 +38,14 @@ static struct {
 static atomic_int g_signal;
 static atomic_llong g_signal_ns; /* when the first quit signal came, CLOCK_MONOTONIC */
 static atomic_bool g_active;      /* T.active, for the handlers and the watchdog */
+static atomic_bool g_external;    /* an editor owns the terminal (tui_term_run): quit signals wait */
+
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe */
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 static const int fatal_signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
@@ -59,9 +67,7 @@ static void on_quit(int sig)
         if (atomic_exchange(&g_active, false)) raw_restore();
         _exit(128 + sig);
     }
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    atomic_store(&g_signal_ns, (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+    atomic_store(&g_signal_ns, now_ns());
     atomic_store(&g_signal, sig);
 }
 
@@ -273,6 +279,7 @@ int tui_term_run(const char *cmd, const char *arg)
     char line[1024];
     snprintf(line, sizeof line, "%s \"$1\"", cmd); /* EDITOR may carry options: "code -w" */
     int status = -1;
+    atomic_store(&g_external, true);
     pid_t pid = fork();
     if (pid == 0) {
         signal(SIGINT, SIG_DFL), signal(SIGQUIT, SIG_DFL), signal(SIGTERM, SIG_DFL), signal(SIGHUP, SIG_DFL);
@@ -286,6 +293,9 @@ int tui_term_run(const char *cmd, const char *arg)
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
+    /* a quit signal that came while the editor ran: the loop's 2 s start now */
+    if (atomic_load(&g_signal)) atomic_store(&g_signal_ns, now_ns());
+    atomic_store(&g_external, false);
     reset_prog_mode();
     clearok(curscr, TRUE);
     mousemask(mouse, NULL);
@@ -301,6 +311,7 @@ int tui_term_signal(void) { return atomic_load(&g_signal); }
 
 int tui_term_signal_since(double *at)
 {
+    if (atomic_load(&g_external)) return 0; /* the editor has the terminal: it is not stuck */
     int s = atomic_load(&g_signal);
     if (s && at) *at = (double)atomic_load(&g_signal_ns) * 1e-9;
     return s;

@@ -27,7 +27,8 @@ bool tui_term_color(void); /* colours in use (a colour terminal and NO_COLOR uns
 /* A quit signal that arrived (SIGINT, SIGTERM, SIGHUP, SIGQUIT), or 0. A second one does not
  * wait for the loop: the handler restores the terminal and exits (128 + N) at once. */
 int tui_term_signal(void);
-/* The first quit signal and when it came (CLOCK_MONOTONIC seconds), or 0: for the watchdog. */
+/* The first quit signal and when it came (CLOCK_MONOTONIC seconds), or 0: for the watchdog. 0
+ * too while an editor started by tui_term_run owns the terminal (the loop waits for it). */
 int tui_term_signal_since(double *at);
 /* Put the terminal back (saved modes, leave the alternate screen, cursor on) with
  * async-signal-safe calls only: from a signal handler or another thread, when the loop that owns

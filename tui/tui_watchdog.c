@@ -7,7 +7,6 @@
 
 #include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -20,10 +19,11 @@
 
 static struct {
     pthread_t th;
-    bool started;
-    atomic_bool stop;
+    bool started, stop;
+    pthread_mutex_t mu; /* with cv: stop wakes the thread at once */
+    pthread_cond_t cv;
     struct lt_runtime *rt;
-} W;
+} W = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 double tui_watchdog_margin(double limit)
 {
@@ -95,11 +95,19 @@ static void *loop(void *arg)
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
-    while (!atomic_load(&W.stop)) {
-        struct timespec ts = {0, 100 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-        if (!atomic_load(&W.stop)) check();
+    pthread_mutex_lock(&W.mu);
+    while (!W.stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_nsec += 100 * 1000 * 1000;
+        if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&W.cv, &W.mu, &ts);
+        if (W.stop) break;
+        pthread_mutex_unlock(&W.mu);
+        check();
+        pthread_mutex_lock(&W.mu);
     }
+    pthread_mutex_unlock(&W.mu);
     return NULL;
 }
 
@@ -107,15 +115,24 @@ void tui_watchdog_start(struct lt_runtime *rt)
 {
     if (W.started || !rt) return;
     W.rt = rt;
-    atomic_store(&W.stop, false);
+    W.stop = false;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&W.cv, &ca);
+    pthread_condattr_destroy(&ca);
     W.started = pthread_create(&W.th, NULL, loop, NULL) == 0;
 }
 
 void tui_watchdog_stop(void)
 {
     if (!W.started) return;
-    atomic_store(&W.stop, true);
+    pthread_mutex_lock(&W.mu);
+    W.stop = true;
+    pthread_cond_signal(&W.cv);
+    pthread_mutex_unlock(&W.mu);
     pthread_join(W.th, NULL);
+    pthread_cond_destroy(&W.cv);
     W.started = false;
 }
 
