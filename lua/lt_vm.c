@@ -85,13 +85,18 @@ static bool has_position(const char *m)
 
 void lt_vm_push_stop(struct lt_vm *vm, lua_State *L)
 {
+    const struct lt_limits *lim = &vm->rt->lim;
+    char msg[200];
     if (vm->wall_tripped)
-        lua_pushfstring(L, "stopped: the run went past the sandbox limit of %d s of wall time "
-                        "(measurements included)", (int)vm->rt->lim.wall_seconds);
+        snprintf(msg, sizeof msg, "stopped: the run went past the sandbox limit of %g s of wall "
+                 "time (measurements included)", lim->wall_seconds);
+    else if (lim->instructions >= 1000000)
+        snprintf(msg, sizeof msg, "stopped: the code ran past the sandbox limit (%g million "
+                 "instructions or %g s)", (double)(lim->instructions / 100000) / 10, lim->seconds);
     else
-        lua_pushfstring(L, "stopped: the code ran past the sandbox limit (%d million instructions "
-                        "or %d s)", (int)(vm->rt->lim.instructions / 1000000),
-                        (int)vm->rt->lim.seconds);
+        snprintf(msg, sizeof msg, "stopped: the code ran past the sandbox limit (%lld instructions "
+                 "or %g s)", lim->instructions, lim->seconds);
+    lua_pushstring(L, msg);
 }
 
 static int stop(lua_State *L, struct lt_vm *vm)
@@ -125,13 +130,21 @@ static bool in_call(struct lt_vm *vm, lua_State *L)
            (L == vm->task.co || vm->nested_ok) && lua_isyieldable(L);
 }
 
+/* Add to the instruction count, saturating: a charge of 2^63 steps (a whole table.move range)
+ * must not wrap it. */
+static void count_add(struct lt_vm *vm, long long n)
+{
+    if (n <= 0) return;
+    vm->count = n > LLONG_MAX - vm->count ? LLONG_MAX : vm->count + n;
+}
+
 static void vm_hook(lua_State *L, lua_Debug *ar)
 {
     struct lt_vm *vm = lt_vm_of(L);
     /* Count what this thread's hook really stands for: a coroutine left at quantum 1 by an
      * earlier stop counts 1 per call (and gets the normal quantum back), not HOOK_QUANTUM. */
     int q = lua_gethookcount(L);
-    vm->count += q > 0 ? q : HOOK_QUANTUM;
+    count_add(vm, q > 0 ? q : HOOK_QUANTUM);
     double now = gpu_now();
     if (spent(vm, now)) {
         /* From now on every instruction of this thread raises again: a pcall that catches the
@@ -163,9 +176,7 @@ void lt_vm_charge(lua_State *L, long long steps)
 {
     if (lua_gethook(L) != vm_hook) return; /* trusted code between runs: not limited */
     struct lt_vm *vm = lt_vm_of(L);
-    /* saturating: a charge of 2^63 steps (a whole table.move range) must not wrap the count */
-    if (steps > LLONG_MAX - vm->count) vm->count = LLONG_MAX;
-    else if (steps > 0) vm->count += steps;
+    count_add(vm, steps);
     if (spent(vm, gpu_now())) {
         lua_sethook(L, vm_hook, LUA_MASKCOUNT, 1);
         stop(L, vm);
@@ -244,7 +255,7 @@ void lt_vm_continue(struct lt_vm *vm, lua_State *th)
      * never reach a check: a resume costs a quantum, and a spent budget stops the resumed code
      * at its first instruction. */
     vm->armed = true;
-    vm->count += HOOK_QUANTUM;
+    count_add(vm, HOOK_QUANTUM);
     double now = gpu_now();
     if (vm->paused_at > 0) vm->deadline += now - vm->paused_at; /* the limit is on Lua's time */
     vm->paused_at = 0;

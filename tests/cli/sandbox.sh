@@ -13,7 +13,8 @@
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
-export VRAMLAB_LIMITS="seconds=0.5,instructions=5000000,memory=32MiB,wall=0.5"
+export VRAMLAB_LIMITS="seconds=0.5,instructions=5000000,memory=16MiB,wall=0.5"
+l14=lessons/ch01/1.4-how-vram-evolved.lua # by path: no catalog scan per grading
 vl() { "$b" --backend sim --deterministic --seed 1 --lang en "$@" </dev/null; }
 
 # --- bombs: each line is a payload; each must stop with a message that says where and why
@@ -62,12 +63,12 @@ rm "$d/data/lessons/ch09/9.1-hang.lua"
 
 # --- grading: a looping answer is a wrong answer with a message; cheats are graded wrong
 printf 'function peak_gbs(a, b) table.move({}, 1, math.maxinteger, 1) end\n' > "$d/hang.lua"
-out=$(timeout 60 "$b" --backend sim --lang en grade 1.4 peak-code "@$d/hang.lua" 2>&1); rc=$?
+out=$(timeout 60 "$b" --backend sim --lang en grade $l14 peak-code "@$d/hang.lua" 2>&1); rc=$?
 [ $rc -eq 1 ] || [ $rc -eq 2 ] || fail "looping answer: exit $rc: $out" # wrong, or not a try
 echo "$out" | grep -q "sandbox limit" || fail "looping answer: $out"
 cheat() { # NAME SOURCE
     printf '%s\n' "$2" > "$d/$1.lua"
-    out=$(vl grade 1.4 peak-code "@$d/$1.lua" 2>&1); rc=$?
+    out=$(vl grade $l14 peak-code "@$d/$1.lua" 2>&1); rc=$?
     [ $rc -eq 1 ] || fail "cheat $1 exited $rc (want 1: wrong): $out"
     case $out in Right*) fail "cheat $1 graded right: $out" ;; esac
 }
@@ -87,7 +88,7 @@ cheat eq 'function peak_gbs() return setmetatable({}, {__eq = function() return 
   __lt = function() return false end, __le = function() return true end,
   __sub = function() return 0 end, __tostring = function() return "Right." end}) end'
 cheat err 'function peak_gbs() error(setmetatable({}, {__tostring = function() return "Right." end})) end'
-out=$(vl grade 1.4 peak-code "@tests/cli/data/answers/1.4-peak-code.right.lua" 2>&1) ||
+out=$(vl grade $l14 peak-code "@tests/cli/data/answers/1.4-peak-code.right.lua" 2>&1) ||
     fail "the right answer after the cheats: $out"
 case $out in Right*) ;; *) fail "the right answer after the cheats: $out" ;; esac
 echo "  10 cheats graded wrong"
