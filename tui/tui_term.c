@@ -71,9 +71,11 @@ static void on_quit(int sig)
     atomic_store(&g_signal, sig);
 }
 
-void tui_term_emergency_restore(void)
+bool tui_term_emergency_restore(void)
 {
-    if (atomic_exchange(&g_active, false)) raw_restore();
+    if (!atomic_exchange(&g_active, false)) return false;
+    raw_restore();
+    return true;
 }
 
 static void on_fatal(int sig)

@@ -33,7 +33,7 @@ int tui_term_signal_since(double *at);
 /* Put the terminal back (saved modes, leave the alternate screen, cursor on) with
  * async-signal-safe calls only: from a signal handler or another thread, when the loop that owns
  * the terminal cannot. Nothing when the tutor has no screen. */
-void tui_term_emergency_restore(void);
+bool tui_term_emergency_restore(void); /* true when there was a screen to put back */
 
 /* ncurses attributes (with colour pair) for a style. */
 int tui_term_attr(int style);

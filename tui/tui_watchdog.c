@@ -40,10 +40,15 @@ static void say(const char *msg)
     }
 }
 
+/* msg ends "...; " and goes on with what happens now */
 static _Noreturn void fire(int code, const char *msg)
 {
-    tui_term_emergency_restore();
+    char tail[120];
+    bool screen = tui_term_emergency_restore();
+    snprintf(tail, sizeof tail, "%svramlab exits with code %d\n",
+             screen ? "the terminal was restored and " : "", code);
     say(msg);
+    say(tail);
     _exit(code);
 }
 
@@ -66,24 +71,21 @@ static void check(void)
     lt_runtime_activity(W.rt, &a);
     if (a.lua_deadline > 0 && now > a.lua_deadline + tui_watchdog_margin(a.lua_limit)) {
         snprintf(msg, sizeof msg, "\nvramlab: watchdog: %s ran %.1f s past the sandbox's limit of "
-                 "%g s of Lua time without stopping (stuck inside a C call); the terminal was "
-                 "restored and vramlab exits with code %d\n", a.what, now - a.lua_deadline,
-                 a.lua_limit, TUI_WATCHDOG_EXIT);
+                 "%g s of Lua time without stopping (stuck inside a C call); ", a.what,
+                 now - a.lua_deadline, a.lua_limit);
         fire(TUI_WATCHDOG_EXIT, msg);
     }
     if (a.wall_end > 0 && now > a.wall_end + tui_watchdog_margin(a.wall_limit)) {
         snprintf(msg, sizeof msg, "\nvramlab: watchdog: %s ran %.1f s past the sandbox's limit of "
                  "%g s of wall time (measurements included) without stopping (a measurement that "
-                 "did not answer its cancel?); the terminal was restored and vramlab exits with "
-                 "code %d\n", a.what, now - a.wall_end, a.wall_limit, TUI_WATCHDOG_EXIT);
+                 "did not answer its cancel?); ", a.what, now - a.wall_end, a.wall_limit);
         fire(TUI_WATCHDOG_EXIT, msg);
     }
     int sig = tui_term_signal_since(&at);
     if (sig && now - at > QUIT_GRACE) {
         snprintf(msg, sizeof msg, "\nvramlab: watchdog: %s came %.1f s ago and vramlab did not "
-                 "get to it (%s %s); the terminal was restored and vramlab exits with code %d\n",
-                 signame(sig), now - at, a.wall_end > 0 ? "running" : "busy",
-                 a.wall_end > 0 ? a.what : "outside the sandbox", 128 + sig);
+                 "get to it (%s %s); ", signame(sig), now - at, a.wall_end > 0 ? "running" : "busy",
+                 a.wall_end > 0 ? a.what : "outside the sandbox");
         fire(128 + sig, msg);
     }
 }
