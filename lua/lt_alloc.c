@@ -738,11 +738,11 @@ static int a_summary(lua_State *L)
     if (a->kind != K_CACHING)
         return luaL_error(L, ":summary() is memory_summary() of the caching allocator");
     size_t need = gpu_caching_summary(a->c, NULL, 0) + 1;
-    char *buf = malloc(need);
-    if (!buf) return luaL_error(L, "out of host memory");
+    lt_vm_charge(L, (long long)need); /* formatted in C, twice */
+    luaL_Buffer b; /* in Lua's memory: a memory stop on the way leaks nothing */
+    char *buf = luaL_buffinitsize(L, &b, need);
     gpu_caching_summary(a->c, buf, need);
-    lua_pushstring(L, buf);
-    free(buf);
+    luaL_pushresultsize(&b, strlen(buf));
     return 1;
 }
 
@@ -754,13 +754,52 @@ static void push_tag(lua_State *L, int ai, uint64_t addr)
     lua_remove(L, -2);
 }
 
+/* A segment map from the gpu/ layer, kept in a userdata whose __gc frees it: an error raised
+ * while the tables are built from it (the heap cap) leaks nothing. */
+#define MAPBOX_MT "vramlab.segment_map"
+struct mapbox {
+    bool cache, live;
+    struct gpu_cache_map c;
+    struct gpu_mempool_map p;
+};
+
+static int mapbox_gc(lua_State *L)
+{
+    struct mapbox *m = luaL_checkudata(L, 1, MAPBOX_MT);
+    if (m->live && m->cache) gpu_cache_map_free(&m->c);
+    else if (m->live) gpu_mempool_map_free(&m->p);
+    m->live = false;
+    return 0;
+}
+
+static struct mapbox *new_mapbox(lua_State *L, bool cache)
+{
+    struct mapbox *m = lua_newuserdatauv(L, sizeof *m, 0);
+    memset(m, 0, sizeof *m);
+    m->cache = cache;
+    luaL_setmetatable(L, MAPBOX_MT);
+    return m;
+}
+
+static int raw_by_addr(const void *x, const void *y)
+{
+    const struct raw_ent *a = x, *b = y;
+    return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
 static int a_segments(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
+    /* tables for every block, built in C: charged before anything is allocated here, so that a
+     * stop leaks nothing (the block count from the same estimate as host_bytes) */
+    lt_vm_charge(L, 128 * (long long)(host_bytes(a) / HOST_PER_BLOCK + 1));
+    lua_settop(L, 1);
+    struct mapbox *box = new_mapbox(L, a->kind == K_CACHING); /* 2 */
     lua_newtable(L);
     if (a->kind == K_CACHING) {
         struct gpu_cache_map m;
         if (gpu_caching_segments(a->c, &m) != GPU_OK) return luaL_error(L, "out of host memory");
+        box->c = m, box->live = true;
         for (size_t s = 0; s < m.nsegs; s++) {
             const struct gpu_cache_seg_info *g = &m.segs[s];
             lua_createtable(L, 0, 8);
@@ -791,17 +830,12 @@ static int a_segments(lua_State *L)
             lua_setfield(L, -2, "blocks");
             lua_rawseti(L, -2, (lua_Integer)s + 1);
         }
-        gpu_cache_map_free(&m);
     } else if (a->kind == K_RAW) {
         /* one segment per cudaMalloc, in address order */
-        struct raw_ent *e = malloc((a->nraw ? a->nraw : 1) * sizeof *e);
-        if (!e) return luaL_error(L, "out of host memory");
+        struct raw_ent *e = lua_newuserdatauv(L, (a->nraw ? a->nraw : 1) * sizeof *e, 0);
+        lua_insert(L, -2); /* below the result: collected with the stack */
         memcpy(e, a->raw, a->nraw * sizeof *e);
-        for (size_t i = 1; i < a->nraw; i++) /* insertion sort: lessons hold few */
-            for (size_t j = i; j > 0 && e[j - 1].addr > e[j].addr; j--) {
-                struct raw_ent t = e[j];
-                e[j] = e[j - 1], e[j - 1] = t;
-            }
+        qsort(e, a->nraw, sizeof *e, raw_by_addr); /* frees reorder the table: no insertion sort */
         for (size_t i = 0; i < a->nraw; i++) {
             lua_createtable(L, 0, 6);
             lt_seti(L, "address", e[i].addr);
@@ -824,10 +858,10 @@ static int a_segments(lua_State *L)
             lua_setfield(L, -2, "blocks");
             lua_rawseti(L, -2, (lua_Integer)i + 1);
         }
-        free(e);
     } else {
         struct gpu_mempool_map m;
         if (gpu_mempool_segments(a->pool, &m) != GPU_OK) return luaL_error(L, "out of host memory");
+        box->p = m, box->live = true;
         for (size_t s = 0; s < m.nchunks; s++) {
             const struct gpu_mempool_chunk *c = &m.chunks[s];
             lua_createtable(L, 0, 6);
@@ -861,8 +895,11 @@ static int a_segments(lua_State *L)
             lt_seti(L, "requested", al);
             lua_rawseti(L, -2, (lua_Integer)s + 1);
         }
-        gpu_mempool_map_free(&m);
     }
+    /* the map's memory back now, not at the next collection */
+    lua_pushcfunction(L, mapbox_gc);
+    lua_pushvalue(L, 2);
+    lua_call(L, 1, 0);
     return 1;
 }
 
@@ -961,6 +998,7 @@ static int a_trace(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
     if (a->kind != K_CACHING) return luaL_error(L, ":trace() is for caching allocators");
+    lt_vm_charge(L, (long long)(a->rec.len / 8));
     lua_pushlstring(L, a->rec.data ? a->rec.data : "", a->rec.len);
     return 1;
 }
@@ -1069,14 +1107,13 @@ static void push_ledger(lua_State *L, const struct gpu_ledger *l, bool zh)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "processes");
+    /* in Lua's memory: an error raised while it is built (the heap cap) leaks nothing */
     size_t need = gpu_ledger_text(l, zh, NULL, 0) + 1;
-    char *buf = malloc(need);
-    if (buf) {
-        gpu_ledger_text(l, zh, buf, need);
-        lua_pushstring(L, buf);
-        lua_setfield(L, -2, "text");
-        free(buf);
-    }
+    luaL_Buffer b;
+    char *buf = luaL_buffinitsize(L, &b, need);
+    gpu_ledger_text(l, zh, buf, need);
+    luaL_pushresultsize(&b, strlen(buf));
+    lua_setfield(L, -2, "text");
 }
 
 static int l_ledger(lua_State *L)
@@ -1156,6 +1193,12 @@ int lt_open_alloc(lua_State *L)
     luaL_setfuncs(L, a_meta, 0);
     luaL_newlib(L, a_methods);
     lua_setfield(L, -2, "__index");
+    lua_pushliteral(L, "locked");
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+    luaL_newmetatable(L, MAPBOX_MT);
+    lua_pushcfunction(L, mapbox_gc);
+    lua_setfield(L, -2, "__gc");
     lua_pushliteral(L, "locked");
     lua_setfield(L, -2, "__metatable");
     lua_pop(L, 1);

@@ -68,6 +68,8 @@ int lt_emit(lua_State *L)
     ev.panel = lt_opt_str(L, 1, "panel", "");
     ev.series = lt_opt_str(L, 1, "series", "");
     ev.text = lt_opt_str(L, 1, "text", "");
+    if (lt_opt_field(L, 1, "text") == LUA_TSTRING) ev.text_len = lua_rawlen(L, -1); /* NULs kept */
+    lua_pop(L, 1);
     ev.unit = lt_opt_str(L, 1, "unit", "");
     ev.style = style_of(lt_opt_str(L, 1, "style", NULL));
     ev.x = lt_opt_num(L, 1, "x", 0);

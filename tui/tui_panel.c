@@ -9,7 +9,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "tui_plain.h"
 #include "tui_wrap.h"
 
 #define MAX_POINTS 4096 /* per series */
@@ -328,12 +327,7 @@ bool tui_panelset_apply(struct tui_panelset *ps, const struct lt_event *ev)
 static bool apply(struct tui_panelset *ps, const struct lt_event *ev)
 {
     switch (ev->type) {
-    case LT_EV_PRINT: { /* a print's NUL bytes shown, and what follows them */
-        char *t = tui_event_text(ev, "\u2400");
-        log_add(ps, t ? t : ev->text);
-        free(t);
-        return true;
-    }
+    case LT_EV_PRINT: log_add(ps, ev->text); return true;
     case LT_EV_STATUS: set_str(&ps->status, ev->text); return true;
     default: break;
     }

@@ -169,9 +169,18 @@ static const char *style_name(enum lt_style s)
     return n[s];
 }
 
+static void plain_sink(struct tui_plain *p, const struct lt_event *ev);
+
 void tui_plain_sink(void *ud, const struct lt_event *ev)
 {
-    struct tui_plain *p = ud;
+    struct lt_event copy;
+    char *text;
+    plain_sink(ud, tui_event_visible(ev, "\\0", &copy, &text));
+    free(text);
+}
+
+static void plain_sink(struct tui_plain *p, const struct lt_event *ev)
+{
     FILE *f = p->out;
     static const char *const types[] = {"print", "point", "bar", "row", "gauge",
                                         "note",  "map",   "clear", "status"};
@@ -179,11 +188,7 @@ void tui_plain_sink(void *ud, const struct lt_event *ev)
         fprintf(f, "{\"type\":\"%s\"", types[ev->type]);
         if (ev->panel && *ev->panel) fputs(",\"panel\":", f), tui_json_str(f, ev->panel);
         if (ev->series && *ev->series) fputs(",\"label\":", f), tui_json_str(f, ev->series);
-        if (ev->text && *ev->text) {
-            char *t = tui_event_text(ev, "\\0");
-            fputs(",\"text\":", f), tui_json_str(f, t ? t : ev->text);
-            free(t);
-        }
+        if (ev->text && *ev->text) fputs(",\"text\":", f), tui_json_str(f, ev->text);
         if (ev->unit && *ev->unit) fputs(",\"unit\":", f), tui_json_str(f, ev->unit);
         if (ev->type == LT_EV_POINT) fprintf(f, ",\"x\":%.17g,\"y\":%.17g", ev->x, ev->y);
         if (ev->type == LT_EV_BAR || ev->type == LT_EV_GAUGE || ev->type == LT_EV_MAP)
@@ -207,12 +212,7 @@ void tui_plain_sink(void *ud, const struct lt_event *ev)
     }
     const char *rp = p->replay ? ", REPLAY" : "";
     switch (ev->type) {
-    case LT_EV_PRINT: {
-        char *t = tui_event_text(ev, "\\0");
-        fprintf(f, "%s\n", t ? t : ev->text);
-        free(t);
-        break;
-    }
+    case LT_EV_PRINT: fprintf(f, "%s\n", ev->text); break;
     case LT_EV_POINT:
         fprintf(f, "  [%s] %s: x=%.6g y=%.6g (%s%s)\n", ev->panel, ev->series, ev->x, ev->y,
                 style_name(ev->style), rp);
@@ -240,6 +240,18 @@ void tui_plain_sink(void *ud, const struct lt_event *ev)
     case LT_EV_STATUS: fprintf(f, "  -- %s\n", ev->text); break;
     }
     fflush(f);
+}
+
+const struct lt_event *tui_event_visible(const struct lt_event *ev, const char *nul,
+                                         struct lt_event *copy, char **to_free)
+{
+    *to_free = NULL;
+    if (!ev->text_len || !ev->text || !memchr(ev->text, 0, ev->text_len)) return ev;
+    *copy = *ev;
+    if (!(*to_free = tui_event_text(ev, nul))) return ev;
+    copy->text = *to_free;
+    copy->text_len = 0;
+    return copy;
 }
 
 char *tui_event_text(const struct lt_event *ev, const char *nul)

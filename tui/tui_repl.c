@@ -12,7 +12,6 @@
 
 #include "tui_app.h"
 #include "tui_history.h"
-#include "tui_plain.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
 
@@ -89,12 +88,7 @@ void tui_repl_sink(struct tui_app *a, const struct lt_event *ev)
     struct tui_repl *r = a->repl;
     if (!r) return;
     switch (ev->type) {
-    case LT_EV_PRINT: { /* a print's NUL bytes shown, and what follows them */
-        char *t = tui_event_text(ev, "\u2400");
-        add_item(r, IT_PRINT, t ? t : ev->text);
-        free(t);
-        break;
-    }
+    case LT_EV_PRINT: add_item(r, IT_PRINT, ev->text); break;
     case LT_EV_STATUS: add_item(r, IT_INFO, ev->text); break;
     default:
         if (ev->type == LT_EV_POINT && isfinite(ev->x)) {
