@@ -8,6 +8,8 @@
 #                   recorded, into one summary ($OUT or build/gpu-report/); says so without one
 #   make bench      benchmarks: ratios against references measured in the same run
 #   make asan       the unit and Lua tests under AddressSanitizer + UBSan
+#   make tsan       the unit, Lua and CLI tests under ThreadSanitizer (clang, build/tsan): no
+#                   data race may be reported
 #   make valgrind   unit tests, Lua tests and every lesson under valgrind memcheck (slow)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS each (make fuzz-ci: 10 s each)
 #   make install    PREFIX=/usr/local (binary, lessons, assets, man page)
@@ -89,7 +91,7 @@ STAMP   := $(BUILD)/.config
 CONFIG  := $(CC) $(CFLAGS) $(NVCC) $(LDLIBS)
 $(shell mkdir -p $(BUILD); echo '$(CONFIG)' | cmp -s - $(STAMP) || echo '$(CONFIG)' > $(STAMP))
 
-.PHONY: all deps test-deps run test test-gpu gpu-tests gpu-report bench asan valgrind install clean fuzz check
+.PHONY: all deps test-deps run test test-gpu gpu-tests gpu-report bench asan tsan valgrind install clean fuzz check
 
 all: deps
 	@$(MAKE) --no-print-directory $(BIN)
@@ -188,6 +190,20 @@ valgrind: all
 asan: test-deps
 	@$(ASAN_MAKE) $(ASAN_DIR)/vramlab $(patsubst $(BUILD)/%,$(ASAN_DIR)/%,$(UNIT))
 	@ASAN_OPTIONS=detect_leaks=1 sh tests/run.sh $(ASAN_DIR) --no-tui
+
+# ThreadSanitizer: the UI thread, the measurement workers and the watchdog share the cancel flag,
+# the job slot and what runs now. Every report is a failure (the reports land in build/tsan/).
+TSAN_DIR := build/tsan
+TSAN_MAKE = $(MAKE) --no-print-directory BUILD=$(TSAN_DIR) CUDA=0 CC=clang \
+	CFLAGS="-O1 -g -fsanitize=thread -fno-omit-frame-pointer"
+
+tsan: test-deps
+	@$(TSAN_MAKE) $(TSAN_DIR)/vramlab $(patsubst $(BUILD)/%,$(TSAN_DIR)/%,$(UNIT))
+	@rm -f $(TSAN_DIR)/race.*
+	@TSAN_OPTIONS="log_path=$(CURDIR)/$(TSAN_DIR)/race" sh tests/run.sh $(TSAN_DIR) --no-tui; rc=$$?; \
+	if ls $(TSAN_DIR)/race.* >/dev/null 2>&1; then \
+	    cat $(TSAN_DIR)/race.*; echo "FAIL: ThreadSanitizer reported the races above"; exit 1; fi; \
+	echo "ThreadSanitizer: no report"; exit $$rc
 
 # Fuzzing (libFuzzer + ASan + UBSan, clang, CUDA left out): every tests/fuzz/fuzz_*.c is a target.
 #   make fuzz      each target FUZZ_SECONDS (default 60) from its seed corpus, with the counts

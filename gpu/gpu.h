@@ -4,6 +4,7 @@
 #ifndef GPU_H
 #define GPU_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -236,8 +237,17 @@ double gpu_median(double *t, int n); /* sorts t in place */
 double gpu_now(void);
 double gpu_timer_resolution(void);
 
-/* Cancellation: experiments poll this between trials. */
-typedef volatile int gpu_cancel_flag;
+/* Cancellation: set by one thread (the UI's Esc, a run's wall-time limit), polled by the thread
+ * that measures, between trials. Relaxed atomics: the flag carries no other data. */
+typedef atomic_int gpu_cancel_flag;
+static inline bool gpu_cancelled(const gpu_cancel_flag *c)
+{
+    return c && atomic_load_explicit(c, memory_order_relaxed) != 0;
+}
+static inline void gpu_cancel_set(gpu_cancel_flag *c, bool on)
+{
+    atomic_store_explicit(c, on ? 1 : 0, memory_order_relaxed);
+}
 
 struct gpu_copy_req {
     enum gpu_dir dir;

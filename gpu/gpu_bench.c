@@ -119,7 +119,7 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
     if (st == GPU_OK) st = be->copy(dev, q->dir, q->method, dst, src, q->bytes, reps, &one);
     dev->op_warn = 0; /* what the warm-up raised does not concern the timed trials */
     for (int i = 0; st == GPU_OK && i < trials; i++) {
-        if (cancel && *cancel) st = GPU_ERR_CANCELLED;
+        if (gpu_cancelled(cancel)) st = GPU_ERR_CANCELLED;
         else st = be->copy(dev, q->dir, q->method, dst, src, q->bytes, reps, &t[i]);
     }
     if (st == GPU_OK)
@@ -160,7 +160,7 @@ gpu_status gpu_bench_latency(struct gpu_dev *dev, uint64_t bytes, struct gpu_res
                     bytes / 1048576.0, budget / 1048576.0);
         return GPU_ERR_CAP;
     }
-    if (cancel && *cancel) return GPU_ERR_CANCELLED;
+    if (gpu_cancelled(cancel)) return GPU_ERR_CANCELLED;
     /* One chase from each of 5 SMs: an L2 hit's latency depends on which SM asks (the L2 is
      * split into partitions), so one SM's figure is not the GPU's. */
     struct gpu_chase c = {.bytes = bytes, .steps = 1u << 18, .n = 5};
@@ -225,7 +225,7 @@ gpu_status gpu_bench_stream(struct gpu_dev *dev, int kind, uint64_t bytes, int t
     if (st == GPU_OK) reps = auto_reps(one);
     dev->op_warn = 0;
     for (int i = 0; st == GPU_OK && i < trials; i++) {
-        if (cancel && *cancel) st = GPU_ERR_CANCELLED;
+        if (gpu_cancelled(cancel)) st = GPU_ERR_CANCELLED;
         else st = be->stream(dev, kind, a, b, c, bytes, reps, &t[i], &dot);
     }
     /* BabelStream's check_solution: every array against the kernel's closed form (100 epsilon),

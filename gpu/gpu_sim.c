@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gpu_parse.h"
 
@@ -33,6 +34,7 @@ struct sim_dev {
     long ops, sticky_at; /* device operations so far; VRAMLAB_FAULT_STICKY (0 = never) */
     bool corrupt;        /* VRAMLAB_FAULT_CORRUPT: copies and kernels leave their output as is */
     uint64_t other_bytes; /* VRAMLAB_SIM_OTHER_BYTES: memory other processes hold */
+    long hang_at;        /* VRAMLAB_FAULT_HANG (0 = never) */
 };
 
 const struct gpu_profile *gpu_sim_profile(const struct gpu_dev *dev)
@@ -42,10 +44,18 @@ const struct gpu_profile *gpu_sim_profile(const struct gpu_dev *dev)
 
 /* Fault injection for tests: VRAMLAB_FAULT_STICKY=N makes the Nth device operation (alloc,
  * memset, copy, latency, STREAM) fail as an illegal address or a kernel fault does on a real
- * GPU: sticky, the context is lost for the rest of the process. */
+ * GPU: sticky, the context is lost for the rest of the process. VRAMLAB_FAULT_HANG=N makes the
+ * Nth one never return, as a hung kernel or driver call does: it ignores cancellation, so only
+ * the watchdog (tui/tui_watchdog.c) can end the process. */
 static bool sticky_fault(struct sim_dev *d, const char *what)
 {
-    if (!d->sticky_at || ++d->ops != d->sticky_at) return false;
+    if (!d->sticky_at && !d->hang_at) return false;
+    d->ops++;
+    while (d->ops == d->hang_at) {
+        struct timespec ts = {1, 0};
+        nanosleep(&ts, NULL);
+    }
+    if (d->ops != d->sticky_at) return false;
     d->pub.failed = GPU_ERR_STICKY;
     gpu_set_why(&d->pub, "cudaErrorIllegalAddress (an illegal memory access was encountered) in "
                 "%s: SIMULATED sticky error injected at device operation #%ld "
@@ -137,7 +147,8 @@ static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, c
     d->pub.context_bytes = d->used;
     d->pub.has_context_bytes = true;
     /* Testing: VRAMLAB_SIM_OTHER_BYTES=N (or "all") simulates other processes holding N bytes of
-     * the GPU; VRAMLAB_FAULT_STICKY=N, a sticky error at the Nth device operation. */
+     * the GPU; VRAMLAB_FAULT_STICKY=N, a sticky error at the Nth device operation;
+     * VRAMLAB_FAULT_HANG=N, a device operation that never returns. */
     const char *other = getenv("VRAMLAB_SIM_OTHER_BYTES"), *st_env = getenv("VRAMLAB_FAULT_STICKY");
     char perr[256];
     uint64_t room = d->prof.info.total_bytes - d->used, ob = 0, sticky = 0;
@@ -153,6 +164,13 @@ static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, c
     d->used += d->other_bytes;
     d->sticky_at = (long)sticky;
     d->corrupt = getenv("VRAMLAB_FAULT_CORRUPT") != NULL;
+    uint64_t hang = 0;
+    const char *hang_env = getenv("VRAMLAB_FAULT_HANG");
+    if (hang_env && !gpu_parse_u64(hang_env, 0, INT_MAX, &hang, perr, sizeof perr)) {
+        snprintf(why, n, "VRAMLAB_FAULT_HANG: %s", perr);
+        goto bad_env;
+    }
+    d->hang_at = (long)hang;
     *out = &d->pub;
     return GPU_OK;
 bad_env:

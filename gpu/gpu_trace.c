@@ -575,9 +575,7 @@ gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
     char msg[512];
     for (size_t i = 0; i < t->n && st == GPU_OK; i++) {
         const struct gpu_trace_ev *e = &t->ev[i];
-        /* a few thousand events take well under a millisecond: polled that often, a cancel is
-         * answered at once without costing the loop anything measurable */
-        if ((i & 4095) == 0 && cancel && *cancel) {
+        if ((i & 4095) == 0 && gpu_cancelled(cancel)) {
             set_err(err, n, "line %u: %s", e->line, gpu_status_str(GPU_ERR_CANCELLED));
             st = GPU_ERR_CANCELLED;
             break;

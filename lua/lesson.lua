@@ -5,12 +5,13 @@ local M = {}
 local getinfo, fmt, type, pairs, ipairs, error, tostring = debug.getinfo, string.format, type, pairs, ipairs, error, tostring
 local setmetatable, pcall, load, tonumber, concat, sort = setmetatable, pcall, load, tonumber, table.concat, table.sort
 local match, abs, huge = string.match, math.abs, math.huge
+local rawget, getmt, pack, unpack = rawget, debug.getmetatable, table.pack, table.unpack
 local emit, markup_check, pause = __lt_emit, __lt_markup_check, __lt_pause
+local snapshot, same, answer_env = __lt_snapshot, __lt_same, __lt_answer_env
 local units = require "units"
 
-local META = setmetatable({}, { __mode = "k" }) -- block table -> {kind=, file=, line=}
+local META = setmetatable({}, { __mode = "k" }) -- block table -> {kind=, file=, line=, snap=}
 local MEASURED = setmetatable({}, { __mode = "k" }) -- predict exercise -> {value=, simulated=}
-local sandbox_env
 
 local loading = { file = "?", line = 0 }
 
@@ -67,12 +68,18 @@ end
 
 local function set(list) local s = {} for _, v in ipairs(list) do s[v] = true end return s end
 
+-- A constructor validates a private snapshot of its table (plain tables, raw reads: what the
+-- C side will read, not what metamethods would answer) and records it. The C loader reads the
+-- lesson's snapshot, after checking that the lesson's own tables still hold the same data.
 local function constructor(kind, validate)
   return function(t)
     local file, line = origin(2)
     local m = { kind = kind, file = file, line = line }
     if type(t) ~= "table" then fail(m, "%s expects a table: %s { ... }", kind, kind) end
-    validate(m, t)
+    local ok, snap = pcall(snapshot, t)
+    if not ok then fail(m, "%s: %s", kind, tostring(snap)) end
+    validate(m, snap, t)
+    m.snap = snap
     META[t] = m
     return t
   end
@@ -86,7 +93,7 @@ end)
 local PANEL_KINDS = set { "bars", "curve", "table", "gauge", "map" }
 M.experiment = constructor("experiment", function(m, t)
   check_fields(m, t, set { "id", "title", "intro", "panels", "run" }, "experiment")
-  if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") then fail(m, "experiment: 'id' must be a word such as \"bandwidth\"") end
+  if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") or #t.id > 64 then fail(m, "experiment: 'id' must be a word such as \"bandwidth\" (letters, digits, _ and -; at most 64)") end
   check_lang(m, t.title, "experiment '" .. t.id .. "' title")
   if t.intro ~= nil then check_lang(m, t.intro, "experiment '" .. t.id .. "' intro", true) end
   if type(t.run) ~= "function" then fail(m, "experiment '%s': 'run' must be a function(ex)", t.id) end
@@ -110,7 +117,7 @@ local EX_KINDS = set { "choice", "number", "predict", "code" }
 M.exercise = constructor("exercise", function(m, t)
   check_fields(m, t, set { "id", "kind", "prompt", "choices", "answer", "unit", "tolerance", "hints",
                            "explain", "measure", "entry", "check", "starter" }, "exercise")
-  if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") then fail(m, "exercise: 'id' must be a word such as \"ratio\"") end
+  if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") or #t.id > 64 then fail(m, "exercise: 'id' must be a word such as \"ratio\" (letters, digits, _ and -; at most 64)") end
   local w = "exercise '" .. t.id .. "'"
   if not EX_KINDS[t.kind] then fail(m, "%s: kind must be choice, number, predict or code", w) end
   check_lang(m, t.prompt, w .. " prompt", true)
@@ -139,13 +146,13 @@ M.exercise = constructor("exercise", function(m, t)
 end)
 
 local REQUIRES = set { "host", "gpu", "cuda" }
-M.lesson = constructor("lesson", function(m, t)
+M.lesson = constructor("lesson", function(m, t, orig)
   local allowed = set { "id", "chapter", "chapter_title", "title", "requires" }
   for k in pairs(t) do
     if type(k) == "string" and not allowed[k] then fail(m, "lesson: unknown field '%s'", k) end
   end
-  if type(t.id) ~= "string" or not match(t.id, "^%d+%.%d+$") then fail(m, "lesson: 'id' must look like \"1.3\"") end
-  if type(t.chapter) ~= "number" or t.chapter < 1 or t.chapter % 1 ~= 0 then fail(m, "lesson: 'chapter' must be a whole number >= 1") end
+  if type(t.id) ~= "string" or not match(t.id, "^%d+%.%d+$") or #t.id > 31 then fail(m, "lesson: 'id' must look like \"1.3\"") end
+  if type(t.chapter) ~= "number" or t.chapter < 1 or t.chapter > 9999 or t.chapter % 1 ~= 0 then fail(m, "lesson: 'chapter' must be a whole number from 1 to 9999") end
   if tostring(t.chapter) ~= match(t.id, "^(%d+)") then fail(m, "lesson: id '%s' is not in chapter %d", t.id, t.chapter) end
   check_lang(m, t.title, "lesson title")
   check_lang(m, t.chapter_title, "lesson chapter_title")
@@ -158,10 +165,13 @@ M.lesson = constructor("lesson", function(m, t)
   if #t == 0 then fail(m, "lesson: no blocks (add text{...}, experiment{...} or exercise{...})") end
   local ids = {}
   for i = 1, #t do
-    local b = t[i]
-    local bm = type(b) == "table" and META[b]
+    local b, ob = t[i], rawget(orig, i) -- the snapshot's copy of the block, the block itself
+    local bm = type(ob) == "table" and META[ob]
     if not bm or bm.kind == "lesson" then
       fail(m, "lesson: block %d is not a text{}, experiment{} or exercise{}", i)
+    end
+    if not same(ob, bm.snap) then
+      fail(bm, "%s changed after %s{} validated it (lesson data must be final when its constructor returns)", bm.kind, bm.kind)
     end
     if b.id then
       if ids[b.id] then fail(bm, "%s id '%s' is used twice in this lesson", bm.kind, b.id) end
@@ -272,6 +282,50 @@ local TXT = {
 
 local function t(key, lang, ...) return fmt(TXT[key][lang] or TXT[key].en, ...) end
 
+-- An answer's error as text, never through its metamethods (an error object whose __tostring
+-- says "Right." must not write the feedback).
+local function errtext(e)
+  if type(e) == "string" then return e end
+  return "error object is a " .. type(e) .. " value"
+end
+
+-- What an answer hands to the check is plain data: tables without metatables (copied, so the
+-- answer cannot change them later), functions guarded in turn; a table with __eq, __lt or
+-- __tostring could otherwise make any comparison in the check come out right.
+local guard
+local function clean(v, seen, depth)
+  local ty = type(v)
+  if ty == "function" then return guard(v) end
+  if ty == "thread" then error("your function returned a coroutine: an answer returns plain values", 0) end
+  if ty ~= "table" then return v end
+  if getmt(v) ~= nil then error("your function returned a table with a metatable: an answer returns plain values", 0) end
+  if seen[v] then return seen[v] end
+  if depth > 32 then error("your function returned tables nested deeper than 32", 0) end
+  local c = {}
+  seen[v] = c
+  for k, x in next, v do c[clean(k, seen, depth + 1)] = clean(x, seen, depth + 1) end
+  return c
+end
+
+-- fn as the check sees it: errors become plain text, results plain data, and an argument table
+-- the answer gave a metatable is refused.
+guard = function(fn)
+  return function(...)
+    local args, plain = pack(...), {}
+    for i = 1, args.n do
+      if type(args[i]) == "table" and getmt(args[i]) == nil then plain[#plain + 1] = args[i] end
+    end
+    local r = pack(pcall(fn, ...))
+    if not r[1] then error(errtext(r[2]), 0) end
+    for _, a in ipairs(plain) do
+      if getmt(a) ~= nil then error("your function set a metatable on its argument", 0) end
+    end
+    local seen = {}
+    for i = 2, r.n do r[i] = clean(r[i], seen, 0) end
+    return unpack(r, 2, r.n)
+  end
+end
+
 function M.grade(ex, input, lang, tries, simulated)
   lang = lang == "zh" and "zh" or "en"
   input = tostring(input or ""):match("^%s*(.-)%s*$")
@@ -307,15 +361,18 @@ function M.grade(ex, input, lang, tries, simulated)
     detail = t("measured", lang, fmt("%.4g", measured), ex.unit or "", simulated and "SIMULATED" or (lang == "zh" and "实测" or "measured"), fmt("%.4g", v), ex.unit or "")
     if ok then detail = detail .. " " .. t("close", lang, math.floor(tol * 100 + 0.5)) end
   elseif ex.kind == "code" then
-    local env = setmetatable({}, { __index = sandbox_env })
+    -- The answer runs in an environment of its own (fresh copies of the libraries and modules,
+    -- its own _G): nothing it does reaches the lesson's globals, the check's helpers or the
+    -- lesson VM after this grading.
+    local env = answer_env()
     local chunk, err = load(input, "=answer", "t", env)
     if not chunk then return false, t("code_err", lang, err) end
     local okrun, rerr = pcall(chunk)
-    if not okrun then return false, t("code_err", lang, tostring(rerr)) end
-    local fn = env[ex.entry]
+    if not okrun then return false, t("code_err", lang, errtext(rerr)) end
+    local fn = rawget(env, ex.entry)
     if type(fn) ~= "function" then return false, t("no_entry", lang, ex.entry) end
-    local okc, res, msg = pcall(ex.check, fn)
-    if not okc then ok, detail = false, t("code_err", lang, tostring(res))
+    local okc, res, msg = pcall(ex.check, guard(fn))
+    if not okc then ok, detail = false, t("code_err", lang, errtext(res))
     else ok, detail = res and true or false, msg and pick(msg, lang) or nil end
   end
   local parts = { t(ok and "right" or "wrong", lang) }
@@ -336,7 +393,6 @@ end
 
 --- Install the constructors into a sandbox environment.
 function M.install(env)
-  sandbox_env = env
   env.lesson, env.text, env.experiment, env.exercise = M.lesson, M.text, M.experiment, M.exercise
 end
 

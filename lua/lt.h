@@ -36,6 +36,7 @@ struct lt_event {
     const char *panel;  /* panel id ("" for print/status) */
     const char *series; /* curve series / bar label / gauge label */
     const char *text;   /* print, note, status */
+    size_t text_len;    /* print: the bytes of text, NULs included (0: up to the first NUL) */
     const char *unit;
     double x, y, value, max;
     enum lt_style style;
@@ -46,9 +47,11 @@ struct lt_event {
 typedef void (*lt_sink_fn)(void *ud, const struct lt_event *ev);
 
 struct lt_limits {
-    size_t mem_bytes;        /* Lua heap cap (default 64 MiB) */
+    size_t mem_bytes;        /* Lua heap cap, C-side allocator structures included (64 MiB) */
     long long instructions;  /* VM instructions per run/resume (default 200 million) */
     double seconds;          /* wall time of Lua execution per run/resume (default 10 s) */
+    double wall_seconds;     /* wall time of a whole run, measurements included (default 300 s;
+                              * 0 or less: the default) */
 };
 
 struct lt_runtime; /* shared by all VMs of a process: device, language, sink, worker */
@@ -59,6 +62,23 @@ void lt_runtime_set_sink(struct lt_runtime *rt, lt_sink_fn fn, void *ud);
 void lt_runtime_set_lang(struct lt_runtime *rt, const char *lang); /* "en" or "zh" */
 const char *lt_runtime_lang(const struct lt_runtime *rt);
 void lt_runtime_set_limits(struct lt_runtime *rt, const struct lt_limits *lim);
+void lt_runtime_limits(const struct lt_runtime *rt, struct lt_limits *out);
+/* "seconds=1,instructions=5e6,memory=16MiB,wall=2" (any subset; VRAMLAB_LIMITS) over lim.
+ * False with "what is wrong" in err. */
+bool lt_limits_parse(const char *s, struct lt_limits *lim, char *err, size_t n);
+
+/* What runs now, for a watchdog on another thread (thread-safe). lua_deadline: Lua computes on
+ * the calling thread and must stop by then (0: it does not compute now); wall_end: the run
+ * must end by then, measurements included (0: nothing runs). `what` names it: "lesson 1.3,
+ * experiment 'sweep'", "REPL entry: ...", "file x.lua". */
+struct lt_activity {
+    double lua_deadline, lua_limit, wall_end, wall_limit;
+    char what[240];
+};
+void lt_runtime_activity(struct lt_runtime *rt, struct lt_activity *out);
+/* Called (then the process aborts) when Lua raises an error nothing catches (a Lua panic): the
+ * front end restores the terminal. */
+void lt_runtime_set_fatal(struct lt_runtime *rt, void (*fatal)(const char *msg));
 /* Async mode (TUI): long primitives run on a worker thread and the experiment coroutine yields;
  * otherwise (headless) they run inline. */
 void lt_runtime_set_async(struct lt_runtime *rt, bool async);

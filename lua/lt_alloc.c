@@ -5,7 +5,10 @@
  * Allocators are userdata owned by their VM: :close(), <close>, the GC, the end of the
  * experiment that made them, or the VM's end give every segment back to the device. Blocks are
  * userdata too; they are NOT freed by the GC (Lua's collector runs when it likes, and a block
- * vanishing mid-lesson would make the numbers lie): free them, or close the allocator. */
+ * vanishing mid-lesson would make the numbers lie): free them, or close the allocator. What an
+ * allocator holds in C (the model's blocks, the raw allocator's table, a :record() trace) counts
+ * against the sandbox's heap cap (host_bytes, account): a loop that drops blocks stops at the
+ * cap instead of taking the machine's memory. */
 #include "lt_int.h"
 #include "lt_alloc_int.h"
 
@@ -55,6 +58,7 @@ struct lt_allocator {
     struct gpu_caching_stats rst; /* the raw allocator's statistics, same shape */
     /* K_ASYNC */
     struct gpu_mempool *pool;
+    size_t charged; /* host bytes counted against the VM's heap cap (account) */
 };
 
 struct lt_block {
@@ -131,6 +135,39 @@ static void raw_release_all(struct lt_allocator *a)
     a->nraw = 0;
 }
 
+/* Host memory the allocator's C structures take, estimated from what it holds (blocks at their
+ * peak: the block slabs are kept until the allocator closes). */
+#define HOST_PER_BLOCK 160 /* a model block: the struct, its index entries, slab slack */
+static size_t host_bytes(const struct lt_allocator *a)
+{
+    switch (a->kind) {
+    case K_CACHING: {
+        struct gpu_caching_stats s;
+        gpu_caching_stats(a->c, &s);
+        uint64_t blocks = s.allocation[GPU_CACHE_ALL].peak + s.inactive_split[GPU_CACHE_ALL].peak +
+                          s.segment[GPU_CACHE_ALL].peak;
+        return (size_t)(blocks * HOST_PER_BLOCK) + a->rec.cap;
+    }
+    case K_RAW: return a->nraw * 2 * (sizeof *a->raw + 32); /* + the model's free list; x2: the
+                                                               * table grows by doubling */
+    default: {
+        struct gpu_mempool_stats s;
+        gpu_mempool_stats(a->pool, &s);
+        return (size_t)((s.allocs - s.frees + s.chunks + 1) * HOST_PER_BLOCK);
+    }
+    }
+}
+
+/* Count the allocator's host memory against the VM's heap cap; false (nothing counted) when it
+ * would go past it. */
+static bool account(struct lt_allocator *a)
+{
+    size_t now = a->closed ? 0 : host_bytes(a);
+    if (!lt_vm_mem_add(a->vm, (long long)now - (long long)a->charged)) return false;
+    a->charged = now;
+    return true;
+}
+
 static void alloc_release(struct lt_allocator *a)
 {
     if (a->closed) return;
@@ -154,6 +191,7 @@ static void alloc_release(struct lt_allocator *a)
         a->pool = NULL;
         break;
     }
+    account(a); /* closed: back to nothing */
     if (a->vm) {
         if (a->prev) a->prev->next = a->next;
         else a->vm->allocators = a->next;
@@ -205,6 +243,7 @@ static void link_alloc(struct lt_allocator *a)
     a->next = vm->allocators;
     if (a->next) a->next->prev = a;
     vm->allocators = a;
+    account(a);
 }
 
 /* ---- options ------------------------------------------------------------------------------- */
@@ -277,7 +316,7 @@ static int l_raw(lua_State *L)
 
 static uint64_t opt_threshold(lua_State *L, int t, const char *k, uint64_t def)
 {
-    lua_getfield(L, t, k);
+    lt_opt_field(L, t, k);
     bool max = lua_type(L, -1) == LUA_TSTRING && !strcmp(lua_tostring(L, -1), "max");
     lua_pop(L, 1);
     return max ? GPU_MEMPOOL_NO_RELEASE : lt_opt_bytes(L, t, k, def);
@@ -526,6 +565,15 @@ static int a_malloc(lua_State *L)
     }
     a->malloc_s += gpu_now() - t0;
     if (st == GPU_OK && a->kind == K_CACHING) size = caching_allocated(a) - before;
+    if (!account(a)) { /* past the heap cap: give the block back, then stop as Lua would */
+        if (st == GPU_OK) {
+            if (a->kind == K_CACHING) gpu_caching_free(a->c, addr);
+            else if (a->kind == K_RAW) raw_free(a, addr);
+            else gpu_mempool_free(a->pool, addr, stream);
+        }
+        account(a);
+        return lt_vm_mem_stop(L);
+    }
     if (st != GPU_OK) {
         if (st == GPU_ERR_NOMEM && a->cap_is_fraction && strstr(err, "allowed;")) {
             size_t l = strlen(err);
@@ -559,6 +607,7 @@ static int a_free(lua_State *L)
     if (st != GPU_OK) return luaL_error(L, "free of a block the allocator does not know");
     b->live = false;
     tag_clear(L, 1, b->addr);
+    if (!account(a)) return lt_vm_mem_stop(L); /* a :record() trace grew past the cap */
     return 0;
 }
 
@@ -581,6 +630,7 @@ static int a_empty_cache(lua_State *L)
     struct lt_allocator *a = check_alloc(L, 1);
     if (a->kind == K_CACHING) gpu_caching_empty_cache(a->c);
     else if (a->kind == K_ASYNC) gpu_mempool_trim_to(a->pool, 0);
+    if (!account(a)) return lt_vm_mem_stop(L); /* a :record() trace grew past the cap */
     return 0;
 }
 
@@ -715,11 +765,11 @@ static int a_summary(lua_State *L)
     if (a->kind != K_CACHING)
         return luaL_error(L, ":summary() is memory_summary() of the caching allocator");
     size_t need = gpu_caching_summary(a->c, NULL, 0) + 1;
-    char *buf = malloc(need);
-    if (!buf) return luaL_error(L, "out of host memory");
+    lt_vm_charge(L, (long long)need); /* formatted in C, twice */
+    luaL_Buffer b; /* in Lua's memory: a memory stop on the way leaks nothing */
+    char *buf = luaL_buffinitsize(L, &b, need);
     gpu_caching_summary(a->c, buf, need);
-    lua_pushstring(L, buf);
-    free(buf);
+    luaL_pushresultsize(&b, strlen(buf));
     return 1;
 }
 
@@ -731,13 +781,52 @@ static void push_tag(lua_State *L, int ai, uint64_t addr)
     lua_remove(L, -2);
 }
 
+/* A segment map from the gpu/ layer, kept in a userdata whose __gc frees it: an error raised
+ * while the tables are built from it (the heap cap) leaks nothing. */
+#define MAPBOX_MT "vramlab.segment_map"
+struct mapbox {
+    bool cache, live;
+    struct gpu_cache_map c;
+    struct gpu_mempool_map p;
+};
+
+static int mapbox_gc(lua_State *L)
+{
+    struct mapbox *m = luaL_checkudata(L, 1, MAPBOX_MT);
+    if (m->live && m->cache) gpu_cache_map_free(&m->c);
+    else if (m->live) gpu_mempool_map_free(&m->p);
+    m->live = false;
+    return 0;
+}
+
+static struct mapbox *new_mapbox(lua_State *L, bool cache)
+{
+    struct mapbox *m = lua_newuserdatauv(L, sizeof *m, 0);
+    memset(m, 0, sizeof *m);
+    m->cache = cache;
+    luaL_setmetatable(L, MAPBOX_MT);
+    return m;
+}
+
+static int raw_by_addr(const void *x, const void *y)
+{
+    const struct raw_ent *a = x, *b = y;
+    return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
 static int a_segments(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
+    /* tables for every block, built in C: charged before anything is allocated here, so that a
+     * stop leaks nothing (the block count from the same estimate as host_bytes) */
+    lt_vm_charge(L, 128 * (long long)(host_bytes(a) / HOST_PER_BLOCK + 1));
+    lua_settop(L, 1);
+    struct mapbox *box = new_mapbox(L, a->kind == K_CACHING); /* 2 */
     lua_newtable(L);
     if (a->kind == K_CACHING) {
         struct gpu_cache_map m;
         if (gpu_caching_segments(a->c, &m) != GPU_OK) return luaL_error(L, "out of host memory");
+        box->c = m, box->live = true;
         for (size_t s = 0; s < m.nsegs; s++) {
             const struct gpu_cache_seg_info *g = &m.segs[s];
             lua_createtable(L, 0, 8);
@@ -768,17 +857,12 @@ static int a_segments(lua_State *L)
             lua_setfield(L, -2, "blocks");
             lua_rawseti(L, -2, (lua_Integer)s + 1);
         }
-        gpu_cache_map_free(&m);
     } else if (a->kind == K_RAW) {
         /* one segment per cudaMalloc, in address order */
-        struct raw_ent *e = malloc((a->nraw ? a->nraw : 1) * sizeof *e);
-        if (!e) return luaL_error(L, "out of host memory");
+        struct raw_ent *e = lua_newuserdatauv(L, (a->nraw ? a->nraw : 1) * sizeof *e, 0);
+        lua_insert(L, -2); /* below the result: collected with the stack */
         memcpy(e, a->raw, a->nraw * sizeof *e);
-        for (size_t i = 1; i < a->nraw; i++) /* insertion sort: lessons hold few */
-            for (size_t j = i; j > 0 && e[j - 1].addr > e[j].addr; j--) {
-                struct raw_ent t = e[j];
-                e[j] = e[j - 1], e[j - 1] = t;
-            }
+        qsort(e, a->nraw, sizeof *e, raw_by_addr); /* frees reorder the table: no insertion sort */
         for (size_t i = 0; i < a->nraw; i++) {
             lua_createtable(L, 0, 6);
             lt_seti(L, "address", e[i].addr);
@@ -801,10 +885,10 @@ static int a_segments(lua_State *L)
             lua_setfield(L, -2, "blocks");
             lua_rawseti(L, -2, (lua_Integer)i + 1);
         }
-        free(e);
     } else {
         struct gpu_mempool_map m;
         if (gpu_mempool_segments(a->pool, &m) != GPU_OK) return luaL_error(L, "out of host memory");
+        box->p = m, box->live = true;
         for (size_t s = 0; s < m.nchunks; s++) {
             const struct gpu_mempool_chunk *c = &m.chunks[s];
             lua_createtable(L, 0, 6);
@@ -838,8 +922,11 @@ static int a_segments(lua_State *L)
             lt_seti(L, "requested", al);
             lua_rawseti(L, -2, (lua_Integer)s + 1);
         }
-        gpu_mempool_map_free(&m);
     }
+    /* the map's memory back now, not at the next collection */
+    lua_pushcfunction(L, mapbox_gc);
+    lua_pushvalue(L, 2);
+    lua_call(L, 1, 0);
     return 1;
 }
 
@@ -930,6 +1017,7 @@ static int a_record(lua_State *L)
         gpu_caching_record(a->c, NULL, NULL);
     }
     a->recording = on;
+    account(a);
     return 0;
 }
 
@@ -937,6 +1025,7 @@ static int a_trace(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
     if (a->kind != K_CACHING) return luaL_error(L, ":trace() is for caching allocators");
+    lt_vm_charge(L, (long long)(a->rec.len / 8));
     lua_pushlstring(L, a->rec.data ? a->rec.data : "", a->rec.len);
     return 1;
 }
@@ -1045,14 +1134,13 @@ static void push_ledger(lua_State *L, const struct gpu_ledger *l, bool zh)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "processes");
+    /* in Lua's memory: an error raised while it is built (the heap cap) leaks nothing */
     size_t need = gpu_ledger_text(l, zh, NULL, 0) + 1;
-    char *buf = malloc(need);
-    if (buf) {
-        gpu_ledger_text(l, zh, buf, need);
-        lua_pushstring(L, buf);
-        lua_setfield(L, -2, "text");
-        free(buf);
-    }
+    luaL_Buffer b;
+    char *buf = luaL_buffinitsize(L, &b, need);
+    gpu_ledger_text(l, zh, buf, need);
+    luaL_pushresultsize(&b, strlen(buf));
+    lua_setfield(L, -2, "text");
 }
 
 static int l_ledger(lua_State *L)
@@ -1132,6 +1220,12 @@ int lt_open_alloc(lua_State *L)
     luaL_setfuncs(L, a_meta, 0);
     luaL_newlib(L, a_methods);
     lua_setfield(L, -2, "__index");
+    lua_pushliteral(L, "locked");
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+    luaL_newmetatable(L, MAPBOX_MT);
+    lua_pushcfunction(L, mapbox_gc);
+    lua_setfield(L, -2, "__gc");
     lua_pushliteral(L, "locked");
     lua_setfield(L, -2, "__metatable");
     lua_pop(L, 1);

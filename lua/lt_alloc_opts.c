@@ -80,7 +80,7 @@ void lt_alloc_read_opts(lua_State *L, int t, struct gpu_caching_opts *o)
     const char *conf = lt_opt_str(L, t, "conf", NULL);
     if (conf && gpu_caching_parse_conf(conf, o, err, sizeof err) != GPU_OK)
         luaL_error(L, "alloc: conf: %s", err);
-    lua_getfield(L, t, "max_split_size_mb");
+    lt_opt_field(L, t, "max_split_size_mb");
     if (!lua_isnil(L, -1)) {
         lua_Integer mb = lt_opt_int(L, t, "max_split_size_mb", 0);
         if (mb < 20 || mb > (1 << 30)) luaL_error(L, "alloc: max_split_size_mb must be >= 20 (as PyTorch checks)");
@@ -133,7 +133,9 @@ uint64_t lt_alloc_bytes_arg(lua_State *L, int i)
         if (lua_isnil(L, -2)) luaL_argerror(L, i, lua_tostring(L, -1));
         double d = lua_tonumber(L, -2);
         lua_pop(L, 4);
-        luaL_argcheck(L, d >= 1 && d < 1.8e19, i, "size must be at least 1 byte");
+        /* below 2^63: a size comes back to Lua as an integer (llround is unspecified past it) */
+        luaL_argcheck(L, d >= 1, i, "size must be at least 1 byte");
+        luaL_argcheck(L, d < 0x1p63, i, "size must be below 2^63 bytes");
         v = (uint64_t)llround(d);
     } else {
         lua_Integer n = luaL_checkinteger(L, i);

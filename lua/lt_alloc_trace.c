@@ -1,6 +1,7 @@
 /* lt_alloc_trace.c - the `alloc` module's functions of the allocator model alone: replaying an
- * allocation trace (a job on the worker: a million events take a few hundred ms), and
- * PyTorch's size arithmetic (format_size, round_size). */
+ * allocation trace (a job on the worker: a million events take a few hundred ms; a run's limits
+ * and Esc cancel it between events, and what it takes in C counts against the heap cap while it
+ * runs), and PyTorch's size arithmetic (format_size, round_size). */
 #include "lt_alloc_int.h"
 
 #include <stdio.h>
@@ -16,7 +17,34 @@ struct replay_job {
     size_t nevents;
     double parse_s, replay_s;
     struct gpu_replay_result r;
+    struct lt_vm *vm;
+    long long charged; /* host bytes counted against the heap cap while the job runs */
 };
+
+/* What a replay takes in C, from a pass over the text: the parsed events and the replayer's slot
+ * tables per line, and the model's blocks, one per allocation live at once (frees counted by
+ * line, which is close enough for a bound). Sets *lines. */
+static long long replay_bytes(const char *s, size_t len, long long *lines)
+{
+    long long n = 0, live = 0, peak = 0;
+    for (const char *p = s, *e = s + len; p < e;) {
+        const char *nl = memchr(p, '\n', (size_t)(e - p));
+        while (p < e && (*p == ' ' || *p == '\t')) p++;
+        if (p < e && *p == 'a') peak = ++live > peak ? live : peak;
+        else if (p < e && *p == 'f' && live > 0) live--;
+        n++;
+        p = nl ? nl + 1 : e;
+    }
+    *lines = n;
+    return n * ((long long)sizeof(struct gpu_trace_ev) + 16) + peak * 160;
+}
+
+static void replay_release(struct lt_job *j)
+{
+    struct replay_job *rj = (struct replay_job *)j;
+    lt_vm_mem_add(rj->vm, -rj->charged);
+    rj->charged = 0;
+}
 
 static void replay_fn(struct lt_job *j)
 {
@@ -41,6 +69,7 @@ static void replay_fn(struct lt_job *j)
 static int replay_push(lua_State *L, struct lt_job *j)
 {
     struct replay_job *rj = (struct replay_job *)j;
+    if (j->st == GPU_ERR_CANCELLED) return luaL_error(L, "cancelled");
     if (j->st != GPU_OK) {
         lua_pushnil(L);
         if (rj->events && !strncmp(j->why, "line ", 5)) lua_pushfstring(L, "event %s", j->why + 5);
@@ -142,6 +171,12 @@ int lt_alloc_trace_replay(lua_State *L)
     if (gpu_mem_info(vm->rt->dev, &fr, &tot) != GPU_OK) tot = 0;
     pthread_mutex_unlock(&vm->rt->devlock);
     rj->capacity = lt_alloc_opt_capacity(L, opt, tot ? tot : 80ull << 30);
+    long long lines;
+    rj->charged = replay_bytes(rj->text, rj->len, &lines);
+    lt_vm_charge(L, lines); /* parsing and replaying run in C: their work counts too */
+    rj->vm = vm;
+    if (!lt_vm_mem_add(vm, rj->charged)) return lt_vm_mem_stop(L); /* nothing was counted */
+    rj->base.release = replay_release;
     return lt_job_run(L, &rj->base);
 }
 

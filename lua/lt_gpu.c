@@ -336,20 +336,17 @@ static int l_copy(lua_State *L)
     memset(c, 0, sizeof *c);
     c->base.fn = copy_fn;
     c->base.push = copy_push;
-    lua_getfield(L, 1, "dir");
+    lt_opt_field(L, 1, "dir");
     c->q.dir = (enum gpu_dir)luaL_checkoption(L, -1, NULL, dirs);
-    lua_getfield(L, 1, "method");
+    lt_opt_field(L, 1, "method");
     c->q.method = (enum gpu_method)luaL_checkoption(L, -1, "ce", methods);
     lua_pop(L, 2);
     c->q.bytes = lt_opt_bytes(L, 1, "bytes", 0);
     if (c->q.bytes == 0) no_room(L, "gpu.copy");
     if (c->q.bytes == 0) return luaL_error(L, "gpu.copy: 'bytes' must be given and > 0");
     c->q.pinned = lt_opt_bool(L, 1, "pinned", true);
-    c->q.trials = (int)lt_opt_int(L, 1, "trials", 10);
-    c->q.reps = (int)lt_opt_int(L, 1, "reps", 0);
-    if (c->q.trials < 1 || c->q.trials > GPU_MAX_SAMPLES)
-        return luaL_error(L, "gpu.copy: trials must be 1..%d", GPU_MAX_SAMPLES);
-    if (c->q.reps < 0 || c->q.reps > 100000) return luaL_error(L, "gpu.copy: reps must be 0..100000");
+    c->q.trials = lt_opt_range(L, 1, "trials", 10, 1, GPU_MAX_SAMPLES, "gpu.copy");
+    c->q.reps = lt_opt_range(L, 1, "reps", 0, 0, 100000, "gpu.copy");
     return lt_job_run(L, &c->base);
 }
 
@@ -378,10 +375,8 @@ static int l_stream(lua_State *L)
     if (c->kernel < GPU_HOST_COPY)
         return luaL_error(L, "gpu.stream: kernel must be copy, scale, add, triad or dot");
     c->q.bytes = lt_opt_bytes(L, 1, "bytes", 0);
-    c->q.trials = (int)lt_opt_int(L, 1, "trials", 10);
+    c->q.trials = lt_opt_range(L, 1, "trials", 10, 1, GPU_MAX_SAMPLES, "gpu.stream");
     if (c->q.bytes < 4096) return luaL_error(L, "gpu.stream: 'bytes' must be at least 4 KiB");
-    if (c->q.trials < 1 || c->q.trials > GPU_MAX_SAMPLES)
-        return luaL_error(L, "gpu.stream: trials must be 1..%d", GPU_MAX_SAMPLES);
     return lt_job_run(L, &c->base);
 }
 

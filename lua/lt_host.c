@@ -73,13 +73,10 @@ static int start(lua_State *L, int kind, uint64_t def_bytes)
     h->base.push = host_push;
     h->kind = kind;
     h->bytes = lt_opt_bytes(L, 1, "bytes", def_bytes);
-    h->trials = (int)lt_opt_int(L, 1, "trials", 10);
-    h->threads = (int)lt_opt_int(L, 1, "threads", 0);
+    h->trials = lt_opt_range(L, 1, "trials", 10, 1, GPU_MAX_SAMPLES, "host");
+    h->threads = lt_opt_range(L, 1, "threads", 0, 0, 256, "host");
     if (h->bytes < 4096 || h->bytes > ((uint64_t)64 << 30))
         return luaL_error(L, "host: 'bytes' must be between 4 KiB and 64 GiB");
-    if (h->trials < 1 || h->trials > GPU_MAX_SAMPLES)
-        return luaL_error(L, "host: trials must be 1..%d", GPU_MAX_SAMPLES);
-    if (h->threads < 0 || h->threads > 256) return luaL_error(L, "host: threads must be 0..256");
     /* The arrays are real and every page gets touched: past physical memory that is not an
      * error return but the OOM killer. Keep an experiment to half of the RAM. */
     struct gpu_host_info hi;

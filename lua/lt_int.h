@@ -10,12 +10,15 @@
 
 #include "lt.h"
 
-/* A long primitive (a copy bench, a latency ladder step) that may run on the worker thread while
- * the experiment coroutine yields. `fn` runs off the Lua thread and touches no Lua state; `push`
- * runs on the Lua thread afterwards and pushes the results. */
+/* A long primitive (a copy bench, a latency ladder step, a trace replay) that runs on a worker
+ * thread while the call yields (TUI) or waits (headless), so that a limit or Esc can cancel it.
+ * `fn` runs off the Lua thread and touches no Lua state; `push` runs on the Lua thread
+ * afterwards and pushes the results; `release` (optional) runs on the Lua thread once the job
+ * is over, whether its results were pushed or the call was cancelled. */
 struct lt_job {
     void (*fn)(struct lt_job *j);
     int (*push)(lua_State *L, struct lt_job *j);
+    void (*release)(struct lt_job *j);
     struct lt_runtime *rt;
     pthread_t th;
     atomic_int done;
@@ -35,9 +38,16 @@ struct lt_runtime {
     struct lt_limits lim;
     bool async;
     pthread_mutex_t devlock;  /* one device user at a time: the worker or the Lua thread */
-    struct lt_job *job;       /* the job in flight, if any */
+    struct lt_job *job;       /* the job in flight while the call yields, if any */
     lua_State *run_thread;    /* the experiment coroutine that may yield for jobs */
     gpu_cancel_flag cancel;
+    pthread_mutex_t job_mu;   /* with job_cv: a worker says it is done to a thread that waits */
+    pthread_cond_t job_cv;
+    void (*fatal)(const char *msg);
+    struct {                  /* what runs now, for lt_runtime_activity (watchdog thread) */
+        pthread_mutex_t mu;
+        struct lt_activity a;
+    } watch;
 };
 
 /* The call a VM runs as a coroutine (lt_task.c): an experiment, a grading, a REPL entry. */
@@ -60,6 +70,12 @@ struct lt_vm {
     double slice_end;          /* async: when the running call gives the screen its turn */
     double paused_at;          /* when the running call yielded without a measurement (0: not) */
     bool tripped;              /* a limit fired: every later hook call raises again */
+    double wall_end;           /* the run's wall-time limit, measurements included (0: no run) */
+    bool wall_tripped;         /* the run's wall time ran out: it stays stopped until it ends */
+    bool nested_ok;            /* the coroutine running now can pass a yield up to the call the
+                                * runner steps (lt_coro.c) */
+    bool propagate;            /* the yield on its way up is for the runner, not the resumer */
+    char label[200];           /* what runs, for the watchdog ("lesson 1.3, experiment 'x'") */
     struct lt_buffer *buffers; /* device buffers alive in this VM */
     struct lt_allocator *allocators; /* alloc module allocators alive in this VM (lt_alloc.c) */
     int generation;            /* bumped per experiment run: what an Esc must free */
@@ -72,9 +88,15 @@ struct lt_vm {
 /* The VM that owns L (stored in the main thread's extra space; threads inherit it). */
 static inline struct lt_vm *lt_vm_of(lua_State *L) { return *(struct lt_vm **)lua_getextraspace(L); }
 
-/* Run a job: inline (headless, or not called from the experiment coroutine), or on the worker
- * thread with the coroutine yielding until it is done. Returns what `push` returns. */
+/* Run a job on a worker thread. In async mode, from the call's coroutine or any coroutine it
+ * resumed (lt_coro.c), the coroutine yields until the job is done; elsewhere the calling thread
+ * waits, bounded by the run's limits. Returns what `push` returns, or raises the sandbox stop
+ * when a limit ended the wait. */
 int lt_job_run(lua_State *L, struct lt_job *j);
+/* Can L yield for a job (async mode, inside the running call, through yieldable resumers)? */
+bool lt_job_can_yield(lua_State *L);
+/* The thread that resumed the waiting coroutine cannot yield: wait for rt->job here. */
+void lt_job_wait_here(lua_State *L);
 /* The runner's side: is the job the coroutine waits on finished? Joins the thread if so. */
 bool lt_job_poll(struct lt_runtime *rt);
 void lt_job_wait(struct lt_runtime *rt);
@@ -91,6 +113,23 @@ void lt_task_end(struct lt_vm *vm, bool free_allocations);
  * limits, frees what it allocated. */
 void lt_task_cancel(struct lt_vm *vm);
 
+/* A run (a file, an experiment, a grading, a REPL entry) starts or ends: its wall-time limit,
+ * measurements included, and what the watchdog names. lt_vm_label sets the name first. */
+void lt_vm_label(struct lt_vm *vm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void lt_vm_run_begin(struct lt_vm *vm);
+void lt_vm_run_end(struct lt_vm *vm);
+/* Publish for the watchdog whether Lua computes now (lt_runtime_activity). */
+void lt_vm_publish(struct lt_vm *vm, bool computing);
+/* Push the sandbox stop message (which limit, without a position) onto L. */
+void lt_vm_push_stop(struct lt_vm *vm, lua_State *L);
+/* Raise the sandbox stop, with the position of the sandboxed code that runs. */
+int lt_vm_stop(lua_State *L);
+/* C-side memory held for sandboxed code (allocator structures, trace buffers) counts against the
+ * heap cap: `delta` bytes more or fewer. False, and nothing counted, when a growth would take the
+ * VM past the cap while sandboxed code runs (the caller undoes what it can and raises
+ * lt_vm_mem_stop). */
+bool lt_vm_mem_add(struct lt_vm *vm, long long delta);
+int lt_vm_mem_stop(lua_State *L);
 /* Arm the instruction/time limits for a new run or resume of thread th. */
 void lt_vm_arm(struct lt_vm *vm, lua_State *th);
 /* Re-arm th without a fresh budget (a resume after the lesson's own yield, not a measurement). */
@@ -105,6 +144,14 @@ void lt_vm_charge(lua_State *L, long long steps);
 /* Replace string.find/match/gmatch/gsub with versions that charge their matching work through
  * lt_vm_charge (Lua's own can backtrack for hours inside one call, out of the hook's reach). */
 void lt_strlib_install(lua_State *L);
+/* The other C library functions whose work Lua code can size (table.move/insert/remove/sort/
+ * concat/unpack/pack, string.rep and the rest of string, utf8, select, math.max/min, os.date):
+ * sandbox versions that charge it (lt_tablib.c, lt_charge.c). */
+void lt_tablib_install(lua_State *L);
+void lt_charge_install(lua_State *L);
+/* coroutine.resume/wrap that pass a measurement's or a slice's yield up to the runner
+ * (lt_coro.c). */
+void lt_coro_install(lua_State *L);
 /* Turn a Lua error on the stack top into "file:line: message" (translating limit trips). */
 void lt_vm_errmsg(struct lt_vm *vm, int status, char *err, size_t n);
 
@@ -126,15 +173,25 @@ int lt_emit(lua_State *L);
 int lt_pause(lua_State *L);
 /* __lt_markup_check(s) -> nil, or "line N: what" (lt_lesson.c). */
 int lt_markup_check(lua_State *L);
+/* __lt_snapshot(t) -> a private deep copy of lesson data (plain tables only); __lt_same(t, snap)
+ * -> does t still hold what snap does (lt_lesson.c). */
+int lt_snapshot(lua_State *L);
+int lt_same(lua_State *L);
 
 /* Result table of a measurement. */
 void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backend);
 
-/* Helpers to read optional fields of an argument table. */
+/* Helpers to read optional fields of an argument table. Option tables are read raw (their
+ * metatables are ignored): no sandboxed code runs while C reads them. lt_opt_field pushes
+ * field k of the table at t, raw, and returns its type. */
+int lt_opt_field(lua_State *L, int t, const char *k);
 lua_Integer lt_opt_int(lua_State *L, int t, const char *k, lua_Integer def);
 double lt_opt_num(lua_State *L, int t, const char *k, double def);
 const char *lt_opt_str(lua_State *L, int t, const char *k, const char *def);
 bool lt_opt_bool(lua_State *L, int t, const char *k, bool def);
+/* An integer option within [lo, hi], checked before it becomes an int: "<what>: <k> must be
+ * lo..hi" otherwise (2^32 + 10 trials is an error, not 10). */
+int lt_opt_range(lua_State *L, int t, const char *k, int def, int lo, int hi, const char *what);
 /* Sizes: a number of bytes or a string units.parse reads ("256MiB"). */
 uint64_t lt_opt_bytes(lua_State *L, int t, const char *k, uint64_t def);
 

@@ -15,7 +15,7 @@ struct lt_lesson {
     char *path;
     char id[32];
     int chapter;
-    int ref; /* a private copy of the lesson table (copy_value): what the C side reads */
+    int ref; /* the private copy of the lesson table the validator checked: what C reads */
     int nblocks;
     unsigned char *kinds; /* enum lt_block_kind of each block, from the validator's records */
     /* the experiment or grading being run (its coroutine is vm->task) */
@@ -62,23 +62,25 @@ int lt_emit(lua_State *L)
     struct lt_runtime *rt = lt_vm_of(L)->rt;
     struct lt_event ev = {0};
     luaL_checktype(L, 1, LUA_TTABLE);
-    lua_getfield(L, 1, "type");
+    lt_opt_field(L, 1, "type");
     ev.type = (enum lt_event_type)luaL_checkoption(L, -1, NULL, types);
     lua_pop(L, 1);
     ev.panel = lt_opt_str(L, 1, "panel", "");
     ev.series = lt_opt_str(L, 1, "series", "");
     ev.text = lt_opt_str(L, 1, "text", "");
+    if (lt_opt_field(L, 1, "text") == LUA_TSTRING) ev.text_len = lua_rawlen(L, -1); /* NULs kept */
+    lua_pop(L, 1);
     ev.unit = lt_opt_str(L, 1, "unit", "");
     ev.style = style_of(lt_opt_str(L, 1, "style", NULL));
     ev.x = lt_opt_num(L, 1, "x", 0);
     ev.y = lt_opt_num(L, 1, "y", 0);
     ev.value = lt_opt_num(L, 1, "value", 0);
     ev.max = lt_opt_num(L, 1, "max", 0);
-    if (lua_getfield(L, 1, "cells") == LUA_TTABLE) {
+    if (lt_opt_field(L, 1, "cells") == LUA_TTABLE) {
         int n = (int)lua_rawlen(L, -1);
         for (int i = 1; i <= n && ev.ncells < LT_MAX_CELLS; i++) {
-            lua_rawgeti(L, -1, i);
-            ev.cells[ev.ncells++] = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
+            /* a string only: a number converted here would be a new string nothing anchors */
+            ev.cells[ev.ncells++] = lua_rawgeti(L, -1, i) == LUA_TSTRING ? lua_tostring(L, -1) : "";
             lua_pop(L, 1); /* the string stays anchored by the cells table */
         }
     }
@@ -120,11 +122,13 @@ static const char *str(lua_State *L, int idx)
 }
 
 /* Push a copy of the value at idx: tables are copied (raw reads, shared and cyclic tables copied
- * once, metatables dropped), anything else is pushed as it is. The C side reads lessons from such
- * a copy, which no lesson code can reach: what an experiment does to its own tables later (types
- * changed, metatables set, strings replaced and collected) cannot reach a pointer handed out
- * here. `seen` maps originals to copies. */
-static void copy_value(lua_State *L, int idx, int seen, int depth)
+ * once), anything else is pushed as it is. The C side reads lessons from such a copy, which no
+ * lesson code can reach: what an experiment does to its own tables later (types changed,
+ * metatables set, strings replaced and collected) cannot reach a pointer handed out here. `seen`
+ * maps originals to copies. With `strict`, a table that has a metatable is refused (lesson data
+ * is plain tables: the validator must see what the C side will read); otherwise metatables are
+ * dropped. */
+static void copy_value(lua_State *L, int idx, int seen, int depth, bool strict)
 {
     idx = lua_absindex(L, idx);
     if (lua_type(L, idx) != LUA_TTABLE) {
@@ -135,6 +139,8 @@ static void copy_value(lua_State *L, int idx, int seen, int depth)
     if (lua_rawget(L, seen) != LUA_TNIL) return;
     lua_pop(L, 1);
     if (depth > 32) luaL_error(L, "lesson data nested deeper than 32 tables");
+    if (strict && lua_getmetatable(L, idx))
+        luaL_error(L, "lesson data must be plain tables (one has a metatable)");
     luaL_checkstack(L, 8, "lesson data");
     lua_newtable(L);
     int dst = lua_gettop(L);
@@ -143,7 +149,7 @@ static void copy_value(lua_State *L, int idx, int seen, int depth)
     lua_rawset(L, seen);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
-        copy_value(L, -1, seen, depth + 1);
+        copy_value(L, -1, seen, depth + 1, strict);
         lua_pushvalue(L, -3);
         lua_insert(L, -2);
         lua_rawset(L, dst);
@@ -151,11 +157,66 @@ static void copy_value(lua_State *L, int idx, int seen, int depth)
     }
 }
 
-/* copy(t) -> the copy (protected: it allocates) */
-static int copy_protected(lua_State *L)
+/* __lt_snapshot(t) -> a private deep copy of lesson data (for lesson.lua's constructors): what
+ * the validator checks and, for a lesson, what the C side reads. */
+int lt_snapshot(lua_State *L)
 {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
     lua_newtable(L);
-    copy_value(L, 1, lua_gettop(L), 0);
+    copy_value(L, 1, 2, 0, true);
+    return 1;
+}
+
+/* Is the data at a (a lesson's own table, maybe changed since) still what the snapshot at b
+ * holds? Raw reads only; a metatable that appeared is a change. `seen` maps a's tables to b's. */
+static bool same_value(lua_State *L, int a, int b, int seen, int depth)
+{
+    a = lua_absindex(L, a), b = lua_absindex(L, b);
+    if (lua_type(L, a) != lua_type(L, b)) return false;
+    if (lua_type(L, a) != LUA_TTABLE) return lua_rawequal(L, a, b);
+    lua_pushvalue(L, a);
+    if (lua_rawget(L, seen) != LUA_TNIL) {
+        bool r = lua_rawequal(L, -1, b);
+        lua_pop(L, 1);
+        return r;
+    }
+    lua_pop(L, 1);
+    if (depth > 32 || lua_getmetatable(L, a)) {
+        if (depth <= 32) lua_pop(L, 1);
+        return false;
+    }
+    luaL_checkstack(L, 8, "lesson data");
+    lua_pushvalue(L, a);
+    lua_pushvalue(L, b);
+    lua_rawset(L, seen);
+    lua_Integer na = 0, nb = 0;
+    lua_pushnil(L);
+    while (lua_next(L, a)) {
+        na++;
+        lua_pushvalue(L, -2);
+        lua_rawget(L, b);
+        bool eq = same_value(L, -2, -1, seen, depth + 1);
+        lua_pop(L, 2);
+        if (!eq) {
+            lua_pop(L, 1);
+            return false;
+        }
+    }
+    lua_pushnil(L);
+    while (lua_next(L, b)) {
+        nb++;
+        lua_pop(L, 1);
+    }
+    return na == nb;
+}
+
+/* __lt_same(a, b) -> is a still what its snapshot b holds? */
+int lt_same(lua_State *L)
+{
+    lua_settop(L, 2);
+    lua_newtable(L);
+    lua_pushboolean(L, same_value(L, 1, 2, 3, 0));
     return 1;
 }
 
@@ -175,6 +236,34 @@ static const char *block_kind_str(lua_State *L, int tbl_idx)
     return k;
 }
 
+/* (t) -> snapshot, still the same?, the line of lesson{} (protected: it allocates). */
+static int freeze(lua_State *L)
+{
+    push_module_fn(L, "meta");
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 1);
+    lua_getfield(L, 2, "snap");
+    lua_newtable(L);
+    bool same = same_value(L, 1, 3, 4, 0);
+    lua_pop(L, 1);
+    lua_pushboolean(L, same);
+    lua_getfield(L, 2, "line");
+    return 3;
+}
+
+/* An id the C side may use (recordings, progress, file names through tui_file_id_name): the
+ * validator's rules, checked again on the copy C reads. */
+static bool id_ok(const char *s, bool lesson)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n == 0 || n > (lesson ? 31u : 64u)) return false;
+    if (lesson) {
+        size_t a = strspn(s, "0123456789");
+        return a > 0 && s[a] == '.' && s[a + 1] && strspn(s + a + 1, "0123456789") == n - a - 1;
+    }
+    return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == n;
+}
+
 struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *err, size_t n)
 {
     struct lt_vm *vm = lt_vm_new(rt, err, n);
@@ -190,6 +279,26 @@ struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *
         lt_vm_free(vm);
         return NULL;
     }
+    /* What lesson{} validated is its snapshot (lesson.lua), the copy C reads from now on. Code
+     * that ran after it (a <close> handler, a metamethod, a closure) must not have changed the
+     * lesson's own tables: a lesson that rewrites itself after validation is refused. */
+    lua_pushcfunction(L, freeze);
+    lua_pushvalue(L, -2);
+    int st = lua_pcall(L, 1, 3, 0);
+    if (st != LUA_OK) {
+        snprintf(err, n, "%s:1: the lesson could not be checked: %s", path,
+                 str(L, -1) ? str(L, -1) : "out of memory");
+        lt_vm_free(vm);
+        return NULL;
+    }
+    if (!lua_toboolean(L, -2)) {
+        snprintf(err, n, "%s:%d: the lesson changed after lesson{} validated it: code that ran "
+                 "later (a <close> handler, a metamethod or a closure) rewrote its tables; lesson "
+                 "data must be final when lesson{} returns", path, (int)lua_tointeger(L, -1));
+        lt_vm_free(vm);
+        return NULL;
+    }
+    lua_pop(L, 2); /* the original, then the snapshot on top */
     struct lt_lesson *ls = calloc(1, sizeof *ls);
     if (!ls) {
         snprintf(err, n, "out of memory");
@@ -200,40 +309,40 @@ struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *
     ls->vm = vm;
     ls->path = strdup(path);
     field(L, -1, "id");
-    snprintf(ls->id, sizeof ls->id, "%s", str(L, -1) ? str(L, -1) : "?");
+    snprintf(ls->id, sizeof ls->id, "%s", str(L, -1) ? str(L, -1) : "");
+    bool ids = id_ok(str(L, -1), true);
     field(L, -2, "chapter");
-    ls->chapter = (int)lua_tointeger(L, -1);
+    lua_Integer chapter = lua_tointeger(L, -1);
+    ids = ids && chapter >= 1 && chapter <= 9999; /* before it becomes an int */
+    ls->chapter = ids ? (int)chapter : 0;
     lua_pop(L, 2);
     ls->nblocks = (int)lua_rawlen(L, -1);
     ls->kinds = calloc((size_t)ls->nblocks + 1, 1);
     for (int i = 0; ls->kinds && i < ls->nblocks; i++) {
-        lua_rawgeti(L, -1, i + 1);
+        lua_rawgeti(L, -2, i + 1); /* the original block: the validator's record is keyed by it */
         const char *k = block_kind_str(L, -1);
         lua_pop(L, 1);
         ls->kinds[i] = k && !strcmp(k, "experiment") ? LT_BLOCK_EXPERIMENT
                        : k && !strcmp(k, "exercise") ? LT_BLOCK_EXERCISE
                                                      : LT_BLOCK_TEXT;
+        if (ls->kinds[i] != LT_BLOCK_TEXT) {
+            lua_rawgeti(L, -1, i + 1);
+            field(L, -1, "id");
+            ids = ids && id_ok(str(L, -1), false);
+            lua_pop(L, 2);
+        }
     }
-    lua_pushcfunction(L, copy_protected);
-    lua_insert(L, -2);
-    int st = lua_pcall(L, 1, 1, 0);
-    ls->ref = st == LUA_OK ? luaL_ref(L, LUA_REGISTRYINDEX) : LUA_NOREF;
+    lua_remove(L, -2);
+    ls->ref = luaL_ref(L, LUA_REGISTRYINDEX);
     ls->tries = calloc((size_t)ls->nblocks, sizeof *ls->tries);
     ls->solved = calloc((size_t)ls->nblocks, sizeof *ls->solved);
-    if (st != LUA_OK) {
-        snprintf(err, n, "%s:1: the lesson could not be copied: %s", path,
-                 str(L, -1) ? str(L, -1) : "out of memory");
-        lua_pop(L, 1);
-        lt_lesson_free(ls);
-        return NULL;
-    }
-    if (!ls->kinds) {
+    if (!ls->kinds || !ls->path || !ls->tries || !ls->solved) {
         snprintf(err, n, "out of memory");
         lt_lesson_free(ls);
         return NULL;
     }
-    if (!ls->path || !ls->tries || !ls->solved) {
-        snprintf(err, n, "out of memory");
+    if (!ids) { /* the validator says the same, first: this is the C side's own guard */
+        snprintf(err, n, "%s:1: a lesson, experiment or exercise id is not a plain word", path);
         lt_lesson_free(ls);
         return NULL;
     }
@@ -384,7 +493,7 @@ static int push_experiment(lua_State *L)
     int block = (int)lua_tointeger(L, 2);
     push_block(ls, block);
     lua_newtable(L);
-    copy_value(L, -2, lua_gettop(L), 0); /* new_ex gives lesson code its panels: not ours */
+    copy_value(L, -2, lua_gettop(L), 0, false); /* new_ex gives lesson code its panels: not ours */
     lua_replace(L, -3);
     lua_pop(L, 1);
     field(L, -1, "run");
@@ -400,6 +509,9 @@ static int push_experiment(lua_State *L)
 static enum lt_run_state run_begin(struct lt_lesson *ls, int block, int nargs, bool grading,
                                    char *err, size_t n)
 {
+    const char *bid = lt_lesson_block_id(ls, block);
+    lt_vm_label(ls->vm, "lesson %s (%s), %s '%s'", ls->id, ls->path,
+                grading ? "grading exercise" : "experiment", bid ? bid : "?");
     if (!lt_task_start(ls->vm, nargs, err, n)) {
         if (!grading) emit_status(ls->rt, err);
         return LT_RUN_FAILED;
@@ -528,6 +640,22 @@ bool lt_lesson_exercise(const struct lt_lesson *ls, int block, struct lt_exercis
     return true;
 }
 
+/* (ls, block, answer) -> grade, block, answer, lang, tries, simulated: the grading call */
+static int push_grading(lua_State *L)
+{
+    struct lt_lesson *ls = lua_touserdata(L, 1);
+    int block = (int)lua_tointeger(L, 2);
+    const char *answer = lua_touserdata(L, 3);
+    lua_settop(L, 0);
+    push_module_fn(L, "grade");
+    push_block(ls, block);
+    lua_pushstring(L, answer);
+    lua_pushstring(L, ls->rt->lang);
+    lua_pushinteger(L, ls->tries[block]);
+    lua_pushboolean(L, ls->rt->dev->info.simulated);
+    return 6;
+}
+
 enum lt_run_state lt_lesson_answer_start(struct lt_lesson *ls, int block, const char *answer,
                                          char *err, size_t n)
 {
@@ -542,12 +670,17 @@ enum lt_run_state lt_lesson_answer_start(struct lt_lesson *ls, int block, const 
     }
     free(ls->answer_fb); /* no result until this grading ends */
     ls->answer_fb = NULL;
-    push_module_fn(L, "grade");
-    push_block(ls, block);
-    lua_pushstring(L, answer);
-    lua_pushstring(L, ls->rt->lang);
-    lua_pushinteger(L, ls->tries[block]);
-    lua_pushboolean(L, ls->rt->dev->info.simulated);
+    /* protected: the answer string is copied into a heap a lesson may have left nearly full */
+    lua_pushcfunction(L, push_grading);
+    lua_pushlightuserdata(L, ls);
+    lua_pushinteger(L, block);
+    lua_pushlightuserdata(L, (void *)answer);
+    int st = lua_pcall(L, 3, 6, 0);
+    if (st != LUA_OK) {
+        lt_vm_errmsg(ls->vm, st, err, n);
+        lua_pop(L, 1);
+        return LT_RUN_FAILED;
+    }
     return run_begin(ls, block, 5, true, err, n);
 }
 

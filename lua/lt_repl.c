@@ -19,15 +19,15 @@
 static enum lt_style plot_style(lua_State *L, int opts)
 {
     static const char *const names[] = {"measured", "simulated", "theoretical", "reference", NULL};
-    if (lua_type(L, opts) == LUA_TTABLE) {
-        if (lua_getfield(L, opts, "style") != LUA_TNIL) {
+    if (lua_type(L, opts) == LUA_TTABLE) { /* read raw, as every option table (lt_opt_field) */
+        if (lt_opt_field(L, opts, "style") != LUA_TNIL) {
             int i = luaL_checkoption(L, -1, NULL, names);
             lua_pop(L, 1);
             return (enum lt_style)i;
         }
         lua_pop(L, 1);
-        if (lua_getfield(L, opts, "from") == LUA_TTABLE) {
-            lua_getfield(L, -1, "simulated");
+        if (lt_opt_field(L, opts, "from") == LUA_TTABLE) {
+            lt_opt_field(L, -1, "simulated");
             bool sim = lua_toboolean(L, -1);
             lua_pop(L, 2);
             return sim ? LT_SIMULATED : LT_MEASURED;
@@ -93,9 +93,10 @@ static int plot_row(lua_State *L)
 {
     struct lt_event ev = {.type = LT_EV_ROW, .panel = "table", .series = "", .text = "", .unit = ""};
     luaL_checktype(L, 1, LUA_TTABLE);
-    int n = (int)luaL_len(L, 1);
+    lua_Integer n = luaL_len(L, 1);
     lua_settop(L, 1);
-    for (int i = 1; i <= n && ev.ncells < LT_MAX_CELLS; i++) {
+    luaL_checkstack(L, 2 * LT_MAX_CELLS + 2, "plot.row"); /* each cell keeps two slots */
+    for (lua_Integer i = 1; i <= n && ev.ncells < LT_MAX_CELLS; i++) {
         lua_geti(L, 1, i);
         ev.cells[ev.ncells++] = luaL_tolstring(L, -1, NULL); /* stays on the stack: anchored */
     }
@@ -364,6 +365,9 @@ enum lt_eval_status lt_vm_eval(struct lt_vm *vm, const char *src, char *out, siz
         return r;
     }
     /* a coroutine, so a measurement can go to the worker while the screen stays live */
+    size_t first = strcspn(src, "\n");
+    lt_vm_label(vm, "the REPL entry `%.*s%s`", first > 60 ? 60 : (int)first, src,
+                first > 60 || src[first] ? "..." : "");
     if (!lt_task_start(vm, 0, out, n)) return LT_EVAL_ERROR;
     return lt_vm_eval_step(vm, out, n);
 }

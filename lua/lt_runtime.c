@@ -1,12 +1,19 @@
-/* lt_runtime.c - what all VMs of a process share: the device, language, sink, limits, and the
- * worker thread that runs long primitives while an experiment coroutine yields. */
+/* lt_runtime.c - what all VMs of a process share: the device, language, sink, limits, what runs
+ * now (for the watchdog), and the worker threads that run long primitives. A measurement always
+ * runs on a worker: the Lua thread yields meanwhile (TUI) or waits (headless), so a run's
+ * wall-time limit and Esc can cancel it however it was started. */
 #include "lt.h"
 #include "lt_int.h"
 
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#define WALL_DEFAULT 300.0 /* s: a run's wall time, measurements included */
 
 struct lt_runtime *lt_runtime_new(struct gpu_dev *dev, const char *datadir)
 {
@@ -15,8 +22,15 @@ struct lt_runtime *lt_runtime_new(struct gpu_dev *dev, const char *datadir)
     rt->dev = dev;
     snprintf(rt->datadir, sizeof rt->datadir, "%s", datadir ? datadir : ".");
     strcpy(rt->lang, "en");
-    rt->lim = (struct lt_limits){64u << 20, 200000000LL, 10.0};
+    rt->lim = (struct lt_limits){64u << 20, 200000000LL, 10.0, WALL_DEFAULT};
     pthread_mutex_init(&rt->devlock, NULL);
+    pthread_mutex_init(&rt->job_mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* gpu_now()'s clock */
+    pthread_cond_init(&rt->job_cv, &ca);
+    pthread_condattr_destroy(&ca);
+    pthread_mutex_init(&rt->watch.mu, NULL);
     return rt;
 }
 
@@ -25,6 +39,9 @@ void lt_runtime_free(struct lt_runtime *rt)
     if (!rt) return;
     if (rt->job) lt_job_wait(rt);
     pthread_mutex_destroy(&rt->devlock);
+    pthread_mutex_destroy(&rt->job_mu);
+    pthread_cond_destroy(&rt->job_cv);
+    pthread_mutex_destroy(&rt->watch.mu);
     free(rt);
 }
 
@@ -39,8 +56,62 @@ void lt_runtime_set_lang(struct lt_runtime *rt, const char *lang)
     snprintf(rt->lang, sizeof rt->lang, "%s", lang && !strcmp(lang, "zh") ? "zh" : "en");
 }
 
+void lt_runtime_set_limits(struct lt_runtime *rt, const struct lt_limits *lim)
+{
+    rt->lim = *lim;
+    if (!(rt->lim.wall_seconds > 0)) rt->lim.wall_seconds = WALL_DEFAULT;
+}
+
+void lt_runtime_limits(const struct lt_runtime *rt, struct lt_limits *out) { *out = rt->lim; }
+
+bool lt_limits_parse(const char *s, struct lt_limits *lim, char *err, size_t n)
+{
+    static const struct { const char *k; double min, max; } keys[] = {
+        {"seconds", 0.01, 86400}, {"instructions", 1e4, 1e15}, {"memory", 1 << 20, 1ull << 40},
+        {"wall", 0.01, 604800}};
+    while (s && *s) {
+        size_t kl = strcspn(s, "=,");
+        size_t i = 0;
+        while (i < 4 && (strlen(keys[i].k) != kl || strncmp(s, keys[i].k, kl))) i++;
+        if (i == 4 || s[kl] != '=') {
+            snprintf(err, n, "'%.*s': expected seconds=, instructions=, memory= or wall=", (int)kl, s);
+            return false;
+        }
+        char *end;
+        errno = 0;
+        double v = strtod(s + kl + 1, &end);
+        double mul = 1;
+        if (i == 2) { /* memory: bytes, or KiB/MiB/GiB */
+            if (!strncmp(end, "KiB", 3)) mul = 1024, end += 3;
+            else if (!strncmp(end, "MiB", 3)) mul = 1 << 20, end += 3;
+            else if (!strncmp(end, "GiB", 3)) mul = 1 << 30, end += 3;
+        }
+        v *= mul;
+        if (end == s + kl + 1 || (*end && *end != ',') || errno || !isfinite(v) ||
+            v < keys[i].min || v > keys[i].max) {
+            snprintf(err, n, "%s must be a number between %g and %g%s", keys[i].k, keys[i].min,
+                     keys[i].max, i == 2 ? " bytes (or with KiB, MiB, GiB)" : "");
+            return false;
+        }
+        if (i == 0) lim->seconds = v;
+        else if (i == 1) lim->instructions = (long long)v;
+        else if (i == 2) lim->mem_bytes = (size_t)v;
+        else lim->wall_seconds = v;
+        s = *end ? end + 1 : end;
+    }
+    return true;
+}
+
+void lt_runtime_activity(struct lt_runtime *rt, struct lt_activity *out)
+{
+    pthread_mutex_lock(&rt->watch.mu);
+    *out = rt->watch.a;
+    pthread_mutex_unlock(&rt->watch.mu);
+}
+
+void lt_runtime_set_fatal(struct lt_runtime *rt, void (*fatal)(const char *msg)) { rt->fatal = fatal; }
+
 const char *lt_runtime_lang(const struct lt_runtime *rt) { return rt->lang; }
-void lt_runtime_set_limits(struct lt_runtime *rt, const struct lt_limits *lim) { rt->lim = *lim; }
 void lt_runtime_set_async(struct lt_runtime *rt, bool async) { rt->async = async; }
 struct gpu_dev *lt_runtime_dev(struct lt_runtime *rt) { return rt->dev; }
 bool lt_runtime_computing(const struct lt_runtime *rt) { return rt->run_thread && !rt->job; }
@@ -53,14 +124,42 @@ void lt_runtime_backend_line(struct lt_runtime *rt, char *buf, size_t n)
     else snprintf(buf, n, "CUDA device %d · %s%s", i->device, i->name, i->mig ? " (MIG slice)" : "");
 }
 
+/* ---- jobs --------------------------------------------------------------------------------- */
+
 static void *job_main(void *arg)
 {
     struct lt_job *j = arg;
-    pthread_mutex_lock(&j->rt->devlock);
+    struct lt_runtime *rt = j->rt;
+    pthread_mutex_lock(&rt->devlock);
     j->fn(j);
-    pthread_mutex_unlock(&j->rt->devlock);
+    pthread_mutex_unlock(&rt->devlock);
+    pthread_mutex_lock(&rt->job_mu);
     atomic_store(&j->done, 1);
+    pthread_cond_broadcast(&rt->job_cv);
+    pthread_mutex_unlock(&rt->job_mu);
     return NULL;
+}
+
+/* Start j on a worker; false when no thread could be made (the caller runs it inline). The
+ * worker takes no signals: a quit signal goes to the thread whose loop reads its flag. */
+static bool job_start(struct lt_runtime *rt, struct lt_job *j)
+{
+    j->rt = rt;
+    atomic_store(&j->done, 0);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    bool ok = pthread_create(&j->th, NULL, job_main, j) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return ok;
+}
+
+/* The results, or the sandbox stop when a limit ended the wait (the job was cancelled). */
+static int job_finish(lua_State *L, struct lt_job *j)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    if (vm->tripped || vm->wall_tripped) return lt_vm_stop(L);
+    return j->push(L, j);
 }
 
 static int job_cont(lua_State *L, int status, lua_KContext ctx)
@@ -68,27 +167,85 @@ static int job_cont(lua_State *L, int status, lua_KContext ctx)
     struct lt_job *j = (struct lt_job *)ctx;
     struct lt_runtime *rt = j->rt;
     if (rt->job == j) lt_job_wait(rt);
-    return j->push(L, j);
+    return job_finish(L, j);
+}
+
+/* Wait on this thread until j is done. The wait ends the run at `deadline` (0: none): the job
+ * is cancelled at its next check and the limit marked as spent. */
+static void wait_until(struct lt_vm *vm, struct lt_job *j, double deadline, bool wall)
+{
+    struct lt_runtime *rt = vm->rt;
+    pthread_mutex_lock(&rt->job_mu);
+    while (!atomic_load(&j->done)) {
+        if (deadline > 0 && !gpu_cancelled(&rt->cancel)) {
+            struct timespec ts;
+            double whole = floor(deadline);
+            ts.tv_sec = (time_t)whole;
+            ts.tv_nsec = (long)((deadline - whole) * 1e9);
+            if (pthread_cond_timedwait(&rt->job_cv, &rt->job_mu, &ts) == ETIMEDOUT &&
+                !atomic_load(&j->done)) {
+                gpu_cancel_set(&rt->cancel, true);
+                vm->tripped = true;
+                vm->wall_tripped |= wall;
+            }
+        } else {
+            pthread_cond_wait(&rt->job_cv, &rt->job_mu);
+        }
+    }
+    pthread_mutex_unlock(&rt->job_mu);
+    pthread_join(j->th, NULL);
+}
+
+/* A job the calling thread waits for. Headless, the measurement's time is not Lua's (the Lua
+ * time limit is paused) and the run's wall-time limit bounds it. In the TUI this happens only
+ * where nothing can yield (a metamethod, a C callback, a lesson file loading): the screen is
+ * frozen meanwhile, so the wait counts as Lua time and the Lua time limit bounds it too. */
+static void wait_here(struct lt_vm *vm, struct lt_job *j)
+{
+    struct lt_runtime *rt = vm->rt;
+    bool running = vm->armed;
+    double deadline = vm->wall_end, t0 = gpu_now();
+    bool wall = true;
+    if (rt->async && running && (deadline <= 0 || vm->deadline < deadline))
+        deadline = vm->deadline, wall = false;
+    if (!rt->async && running) lt_vm_publish(vm, false); /* not computing: the watchdog waits */
+    wait_until(vm, j, deadline, wall && deadline > 0);
+    if (!rt->async) vm->deadline += gpu_now() - t0;
+    if (running) lt_vm_publish(vm, true);
 }
 
 int lt_job_run(lua_State *L, struct lt_job *j)
 {
-    struct lt_runtime *rt = lt_vm_of(L)->rt;
-    j->rt = rt;
-    atomic_store(&j->done, 0);
-    if (rt->async && L == rt->run_thread && lua_isyieldable(L) && !rt->job &&
-        pthread_create(&j->th, NULL, job_main, j) == 0) {
+    struct lt_vm *vm = lt_vm_of(L);
+    struct lt_runtime *rt = vm->rt;
+    lt_vm_charge(L, 1); /* a spent limit stops the run before another measurement starts */
+    if (lt_job_can_yield(L) && job_start(rt, j)) {
         rt->job = j;
+        if (L != vm->task.co) vm->propagate = true; /* lt_coro.c passes it up */
         /* j lives in a userdata the caller left on this coroutine's stack: it survives the yield */
         return lua_yieldk(L, 0, (lua_KContext)j, job_cont);
     }
-    double t0 = gpu_now();
-    pthread_mutex_lock(&rt->devlock);
-    j->fn(j);
-    pthread_mutex_unlock(&rt->devlock);
-    atomic_store(&j->done, 1);
-    lt_vm_of(L)->deadline += gpu_now() - t0; /* the limit is on Lua's time, not the measurement's */
-    return j->push(L, j);
+    if (job_start(rt, j)) {
+        wait_here(vm, j);
+    } else { /* no thread: inline, as a last resort */
+        pthread_mutex_lock(&rt->devlock);
+        j->fn(j);
+        pthread_mutex_unlock(&rt->devlock);
+        atomic_store(&j->done, 1);
+    }
+    if (j->release) j->release(j);
+    return job_finish(L, j);
+}
+
+void lt_job_wait_here(lua_State *L)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    struct lt_runtime *rt = vm->rt;
+    struct lt_job *j = rt->job;
+    if (!j) return;
+    wait_here(vm, j);
+    rt->job = NULL;
+    if (j->release) j->release(j);
 }
 
 bool lt_job_poll(struct lt_runtime *rt)
@@ -101,9 +258,11 @@ bool lt_job_poll(struct lt_runtime *rt)
 
 void lt_job_wait(struct lt_runtime *rt)
 {
-    if (!rt->job) return;
-    pthread_join(rt->job->th, NULL);
+    struct lt_job *j = rt->job;
+    if (!j) return;
+    pthread_join(j->th, NULL);
     rt->job = NULL;
+    if (j->release) j->release(j);
 }
 
 /* ex:pause(seconds): lets the screen show an intermediate state (a memory map at its peak) before
@@ -116,7 +275,7 @@ struct pause_job {
 static void pause_fn(struct lt_job *j)
 {
     double end = gpu_now() + ((struct pause_job *)j)->seconds;
-    while (gpu_now() < end && !j->rt->cancel) {
+    while (gpu_now() < end && !gpu_cancelled(&j->rt->cancel)) {
         struct timespec ts = {0, 20 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
@@ -127,8 +286,7 @@ static int pause_push(lua_State *L, struct lt_job *j) { return 0; }
 int lt_pause(lua_State *L)
 {
     double s = luaL_checknumber(L, 1);
-    struct lt_runtime *rt = lt_vm_of(L)->rt;
-    if (!rt->async || L != rt->run_thread || !(s > 0)) return 0;
+    if (!lt_job_can_yield(L) || !(s > 0)) return 0;
     struct pause_job *p = lua_newuserdatauv(L, sizeof *p, 0);
     memset(p, 0, sizeof *p);
     p->base.fn = pause_fn;

@@ -2,8 +2,9 @@
  * exercise (a "predict" one measures first), a REPL entry. In async mode (the TUI) a measurement
  * inside it runs on the worker thread while the coroutine yields, and Lua that computes for long
  * yields every slice (lt_vm.c), so the screen stays live; headless, a step runs it to the end.
- * Cancelling closes the coroutine under the limits. One call runs at a time per runtime: it is
- * the only thread whose measurements may go to the worker. */
+ * Cancelling closes the coroutine under the limits. One call runs at a time per runtime: it and
+ * the coroutines it resumes are the only threads that yield for measurements. A call is a run:
+ * its wall-time limit, measurements included, starts here. */
 #include "lt.h"
 #include "lt_int.h"
 
@@ -44,7 +45,8 @@ bool lt_task_start(struct lt_vm *vm, int nargs, char *err, size_t n)
     t->fresh = true;
     t->generation = ++vm->generation;
     vm->rt->run_thread = t->co;
-    vm->rt->cancel = 0;
+    gpu_cancel_set(&vm->rt->cancel, false);
+    lt_vm_run_begin(vm);
     return true;
 }
 
@@ -60,7 +62,15 @@ int lt_task_step(struct lt_vm *vm, int *nres, char *err, size_t n)
     for (;;) {
         bool measured = rt->job != NULL;
         if (rt->job) {
-            if (rt->async && !lt_job_poll(rt)) return LUA_YIELD;
+            if (rt->async && !lt_job_poll(rt)) {
+                /* the measurement goes past the run's wall time: cancel it; the stop is raised
+                 * where it was started once it returns */
+                if (vm->wall_end > 0 && gpu_now() > vm->wall_end && !gpu_cancelled(&rt->cancel)) {
+                    gpu_cancel_set(&rt->cancel, true);
+                    vm->wall_tripped = vm->tripped = true;
+                }
+                return LUA_YIELD;
+            }
             lt_job_wait(rt);
         }
         /* A fresh budget for the first resume and after a measurement; code that yields on its
@@ -68,8 +78,10 @@ int lt_task_step(struct lt_vm *vm, int *nres, char *err, size_t n)
          * its hook afterwards: sandboxed code that resumes it later is still limited. */
         if (measured || t->fresh) lt_vm_arm(vm, t->co);
         else lt_vm_continue(vm, t->co);
+        vm->nested_ok = vm->propagate = false;
         int nr = 0, st = lua_resume(t->co, vm->L, t->fresh ? t->nargs : 0, &nr);
         lt_vm_disarm(vm);
+        vm->nested_ok = vm->propagate = false; /* a yield passed up from a nested coroutine ends here */
         t->fresh = false;
         if (st == LUA_YIELD) {
             lua_pop(t->co, nr);
@@ -79,9 +91,7 @@ int lt_task_step(struct lt_vm *vm, int *nres, char *err, size_t n)
         }
         if (st == LUA_OK && vm->tripped) { /* stopped, and a pcall in the code swallowed it */
             lua_settop(t->co, 0);
-            lua_pushfstring(t->co, "stopped: the code ran past the sandbox limit (%d million "
-                            "instructions or %d s)", (int)(rt->lim.instructions / 1000000),
-                            (int)rt->lim.seconds);
+            lt_vm_push_stop(vm, t->co);
             st = LUA_ERRRUN;
         }
         if (st != LUA_OK) {
@@ -100,6 +110,7 @@ void lt_task_end(struct lt_vm *vm, bool free_allocations)
     struct lt_task *t = &vm->task;
     if (!t->co) return;
     if (vm->rt->run_thread == t->co) vm->rt->run_thread = NULL;
+    lt_vm_run_end(vm);
     luaL_unref(vm->L, LUA_REGISTRYINDEX, t->ref);
     t->co = NULL;
     t->ref = LUA_NOREF;
@@ -113,7 +124,7 @@ void lt_task_cancel(struct lt_vm *vm)
 {
     struct lt_task *t = &vm->task;
     if (!t->co) return;
-    vm->rt->cancel = 1;
+    gpu_cancel_set(&vm->rt->cancel, true);
     lt_job_wait(vm->rt);
     lua_State *co = t->co;
     t->co = NULL; /* its pending __close handlers finish here: no slices, no yields */

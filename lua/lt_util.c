@@ -4,11 +4,23 @@
 
 #include <math.h>
 
+/* Field k of the option table at t, read raw: an option table is sandbox data, and a
+ * metamethod run from here could make the value it returns (a string nothing else anchors),
+ * collect it before the caller uses it, or change the table under the caller's feet. Metatables
+ * on option tables are ignored; every value read is the table's own, anchored by the table,
+ * which no code runs to change while the C function that reads it runs. */
+int lt_opt_field(lua_State *L, int t, const char *k)
+{
+    t = lua_absindex(L, t);
+    luaL_checktype(L, t, LUA_TTABLE);
+    lua_pushstring(L, k);
+    return lua_rawget(L, t);
+}
+
 lua_Integer lt_opt_int(lua_State *L, int t, const char *k, lua_Integer def)
 {
-    lua_getfield(L, t, k);
     lua_Integer v = def;
-    if (!lua_isnil(L, -1)) {
+    if (lt_opt_field(L, t, k) != LUA_TNIL) {
         int ok;
         v = lua_tointegerx(L, -1, &ok);
         if (!ok) luaL_error(L, "field '%s' must be an integer", k);
@@ -19,9 +31,8 @@ lua_Integer lt_opt_int(lua_State *L, int t, const char *k, lua_Integer def)
 
 double lt_opt_num(lua_State *L, int t, const char *k, double def)
 {
-    lua_getfield(L, t, k);
     double v = def;
-    if (!lua_isnil(L, -1)) {
+    if (lt_opt_field(L, t, k) != LUA_TNIL) {
         int ok;
         v = lua_tonumberx(L, -1, &ok);
         if (!ok) luaL_error(L, "field '%s' must be a number", k);
@@ -32,23 +43,33 @@ double lt_opt_num(lua_State *L, int t, const char *k, double def)
 
 const char *lt_opt_str(lua_State *L, int t, const char *k, const char *def)
 {
-    lua_getfield(L, t, k);
     const char *v = def;
-    if (!lua_isnil(L, -1)) {
-        if (lua_type(L, -1) != LUA_TSTRING) luaL_error(L, "field '%s' must be a string", k);
-        v = lua_tostring(L, -1); /* stays valid: the argument table anchors it */
+    int ty = lt_opt_field(L, t, k);
+    if (ty != LUA_TNIL) {
+        if (ty != LUA_TSTRING) luaL_error(L, "field '%s' must be a string", k);
+        v = lua_tostring(L, -1); /* the table's own string (raw read): the table anchors it */
     }
     lua_pop(L, 1);
     return v;
 }
 
+int lt_opt_range(lua_State *L, int t, const char *k, int def, int lo, int hi, const char *what)
+{
+    lua_Integer v = lt_opt_int(L, t, k, def);
+    if (v < lo || v > hi) luaL_error(L, "%s: %s must be %d..%d", what, k, lo, hi);
+    return (int)v;
+}
+
 bool lt_opt_bool(lua_State *L, int t, const char *k, bool def)
 {
-    lua_getfield(L, t, k);
-    bool v = lua_isnil(L, -1) ? def : lua_toboolean(L, -1);
+    bool v = lt_opt_field(L, t, k) == LUA_TNIL ? def : lua_toboolean(L, -1);
     lua_pop(L, 1);
     return v;
 }
+
+/* Sizes are below 2^63: every size reaches Lua again as an integer, and a double at or past
+ * 2^63 has no integer to convert to (llround's result is unspecified there). */
+#define SIZE_LIMIT 0x1p63
 
 static bool to_bytes(lua_State *L, int idx, uint64_t *out)
 {
@@ -61,23 +82,30 @@ static bool to_bytes(lua_State *L, int idx, uint64_t *out)
         if (lua_isnil(L, -2)) luaL_error(L, "%s", lua_tostring(L, -1));
         double v = lua_tonumber(L, -2);
         lua_pop(L, 4);
-        if (!(v >= 0 && v < 1.8e19)) return false;
+        if (!(v >= 0 && v < SIZE_LIMIT)) return false;
         *out = (uint64_t)llround(v);
+        return true;
+    }
+    if (lua_isinteger(L, idx)) {
+        lua_Integer i = lua_tointeger(L, idx);
+        if (i < 0) return false;
+        *out = (uint64_t)i;
         return true;
     }
     int ok;
     double v = lua_tonumberx(L, idx, &ok);
-    if (!ok || !(v >= 0 && v < 1.8e19) || v != floor(v)) return false;
+    if (!ok || !(v >= 0 && v < SIZE_LIMIT) || v != floor(v)) return false;
     *out = (uint64_t)v;
     return true;
 }
 
 uint64_t lt_opt_bytes(lua_State *L, int t, const char *k, uint64_t def)
 {
-    lua_getfield(L, t, k);
+    lt_opt_field(L, t, k);
     uint64_t v = def;
     if (!lua_isnil(L, -1) && !to_bytes(L, -1, &v))
-        luaL_error(L, "field '%s' must be a whole number of bytes or a size such as '256MiB'", k);
+        luaL_error(L, "field '%s' must be a whole number of bytes below 2^63 or a size such as "
+                   "'256MiB'", k);
     lua_pop(L, 1);
     return v;
 }

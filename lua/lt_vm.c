@@ -6,7 +6,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <lualib.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,14 +84,59 @@ static bool has_position(const char *m)
     return *c == ':';
 }
 
+void lt_vm_push_stop(struct lt_vm *vm, lua_State *L)
+{
+    const struct lt_limits *lim = &vm->rt->lim;
+    char msg[200];
+    if (vm->wall_tripped)
+        snprintf(msg, sizeof msg, "stopped: the run went past the sandbox limit of %g s of wall "
+                 "time (measurements included)", lim->wall_seconds);
+    else if (lim->instructions >= 1000000)
+        snprintf(msg, sizeof msg, "stopped: the code ran past the sandbox limit (%g million "
+                 "instructions or %g s)", (double)(lim->instructions / 100000) / 10, lim->seconds);
+    else
+        snprintf(msg, sizeof msg, "stopped: the code ran past the sandbox limit (%lld instructions "
+                 "or %g s)", lim->instructions, lim->seconds);
+    lua_pushstring(L, msg);
+}
+
 static int stop(lua_State *L, struct lt_vm *vm)
 {
     char at[600];
     where(vm, L, at, sizeof at);
-    lua_pushfstring(L, "%s%sstopped: the code ran past the sandbox limit (%d million instructions "
-                    "or %d s)", at, at[0] ? " " : "", (int)(vm->rt->lim.instructions / 1000000),
-                    (int)vm->rt->lim.seconds);
+    lua_pushstring(L, at);
+    if (at[0]) lua_pushliteral(L, " ");
+    lt_vm_push_stop(vm, L);
+    lua_concat(L, at[0] ? 3 : 2);
     return lua_error(L);
+}
+
+int lt_vm_stop(lua_State *L) { return stop(L, lt_vm_of(L)); }
+
+/* Has a limit run out? Sets the trip flags; the wall-time limit stays tripped until the run
+ * ends, whatever later arms do. */
+static bool spent(struct lt_vm *vm, double now)
+{
+    if (vm->wall_end > 0 && now > vm->wall_end) vm->wall_tripped = true;
+    if (vm->wall_tripped || vm->count > vm->rt->lim.instructions || now > vm->deadline)
+        vm->tripped = true;
+    return vm->tripped;
+}
+
+/* May L yield to the runner for its slice or a measurement: the call's own coroutine, or one it
+ * resumed through yieldable resumers (lt_coro.c)? */
+static bool in_call(struct lt_vm *vm, lua_State *L)
+{
+    return vm->task.co && vm->task.co == vm->rt->run_thread &&
+           (L == vm->task.co || vm->nested_ok) && lua_isyieldable(L);
+}
+
+/* Add to the instruction count, saturating: a charge of 2^63 steps (a whole table.move range)
+ * must not wrap it. */
+static void count_add(struct lt_vm *vm, long long n)
+{
+    if (n <= 0) return;
+    vm->count = n > LLONG_MAX - vm->count ? LLONG_MAX : vm->count + n;
 }
 
 static void vm_hook(lua_State *L, lua_Debug *ar)
@@ -98,10 +145,9 @@ static void vm_hook(lua_State *L, lua_Debug *ar)
     /* Count what this thread's hook really stands for: a coroutine left at quantum 1 by an
      * earlier stop counts 1 per call (and gets the normal quantum back), not HOOK_QUANTUM. */
     int q = lua_gethookcount(L);
-    vm->count += q > 0 ? q : HOOK_QUANTUM;
-    if (!vm->tripped && (vm->count > vm->rt->lim.instructions || gpu_now() > vm->deadline))
-        vm->tripped = true;
-    if (vm->tripped) {
+    count_add(vm, q > 0 ? q : HOOK_QUANTUM);
+    double now = gpu_now();
+    if (spent(vm, now)) {
         /* From now on every instruction of this thread raises again: a pcall that catches the
          * error only buys one more instruction. */
         lua_sethook(L, vm_hook, LUA_MASKCOUNT, 1);
@@ -113,32 +159,95 @@ static void vm_hook(lua_State *L, lua_Debug *ar)
         !strcmp(ar->source, vm->chunk))
         vm->chunk_line = ar->currentline;
     /* A running call that computes for long gives the screen its turn every slice (the TUI
-     * steps it again at once): keys stay live and Esc stops even a loop that never measures. */
-    if (vm->rt->async && L == vm->task.co && gpu_now() > vm->slice_end && lua_isyieldable(L))
+     * steps it again at once): keys stay live and Esc stops even a loop that never measures.
+     * A coroutine the call resumed yields too; its resumers pass the yield up (lt_coro.c). */
+    if (vm->rt->async && now > vm->slice_end && in_call(vm, L)) {
+        if (L != vm->task.co) vm->propagate = true;
         lua_yield(L, 0);
+    }
+}
+
+bool lt_job_can_yield(lua_State *L)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    return vm->rt->async && !vm->rt->job && in_call(vm, L);
 }
 
 void lt_vm_charge(lua_State *L, long long steps)
 {
     if (lua_gethook(L) != vm_hook) return; /* trusted code between runs: not limited */
     struct lt_vm *vm = lt_vm_of(L);
-    vm->count += steps;
-    if (vm->tripped || vm->count > vm->rt->lim.instructions || gpu_now() > vm->deadline) {
-        vm->tripped = true;
+    count_add(vm, steps);
+    if (spent(vm, gpu_now())) {
         lua_sethook(L, vm_hook, LUA_MASKCOUNT, 1);
         stop(L, vm);
     }
 }
 
+bool lt_vm_mem_add(struct lt_vm *vm, long long delta)
+{
+    if (delta > 0 && vm->armed && vm->mem + (size_t)delta > vm->rt->lim.mem_bytes) {
+        vm->mem_refused = true; /* not counted: the caller undoes what it did */
+        return false;
+    }
+    if (delta < 0 && (size_t)-delta > vm->mem) delta = -(long long)vm->mem;
+    vm->mem += (size_t)delta; /* two's complement: a negative delta subtracts */
+    if (vm->mem > vm->mem_peak) vm->mem_peak = vm->mem;
+    return true;
+}
+
+int lt_vm_mem_stop(lua_State *L)
+{
+    lt_vm_of(L)->mem_refused = true;
+    return luaL_error(L, "not enough memory"); /* lt_vm_errmsg names the cap */
+}
+
+void lt_vm_publish(struct lt_vm *vm, bool computing)
+{
+    struct lt_runtime *rt = vm->rt;
+    pthread_mutex_lock(&rt->watch.mu);
+    rt->watch.a.lua_deadline = computing ? vm->deadline : 0;
+    rt->watch.a.lua_limit = rt->lim.seconds;
+    rt->watch.a.wall_end = vm->wall_end;
+    rt->watch.a.wall_limit = rt->lim.wall_seconds;
+    snprintf(rt->watch.a.what, sizeof rt->watch.a.what, "%s", vm->label[0] ? vm->label : "Lua code");
+    pthread_mutex_unlock(&rt->watch.mu);
+}
+
+void lt_vm_label(struct lt_vm *vm, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(vm->label, sizeof vm->label, fmt, ap);
+    va_end(ap);
+}
+
+void lt_vm_run_begin(struct lt_vm *vm)
+{
+    vm->wall_end = gpu_now() + vm->rt->lim.wall_seconds;
+    vm->wall_tripped = false;
+    vm->nested_ok = vm->propagate = false;
+    if (!vm->rt->job) gpu_cancel_set(&vm->rt->cancel, false);
+    lt_vm_publish(vm, false);
+}
+
+void lt_vm_run_end(struct lt_vm *vm)
+{
+    vm->wall_end = 0;
+    vm->wall_tripped = false;
+    lt_vm_publish(vm, false);
+}
+
 void lt_vm_arm(struct lt_vm *vm, lua_State *th)
 {
     vm->count = 0;
-    vm->tripped = false;
+    vm->tripped = vm->wall_tripped;
     vm->mem_refused = false;
     vm->deadline = gpu_now() + vm->rt->lim.seconds;
     vm->slice_end = gpu_now() + SLICE_SECONDS;
     vm->armed = true;
-    lua_sethook(th, vm_hook, LUA_MASKCOUNT, HOOK_QUANTUM);
+    lua_sethook(th, vm_hook, LUA_MASKCOUNT, vm->tripped ? 1 : HOOK_QUANTUM);
+    lt_vm_publish(vm, true);
 }
 
 void lt_vm_continue(struct lt_vm *vm, lua_State *th)
@@ -147,19 +256,21 @@ void lt_vm_continue(struct lt_vm *vm, lua_State *th)
      * never reach a check: a resume costs a quantum, and a spent budget stops the resumed code
      * at its first instruction. */
     vm->armed = true;
-    vm->count += HOOK_QUANTUM;
+    count_add(vm, HOOK_QUANTUM);
     double now = gpu_now();
     if (vm->paused_at > 0) vm->deadline += now - vm->paused_at; /* the limit is on Lua's time */
     vm->paused_at = 0;
     vm->slice_end = now + SLICE_SECONDS;
-    if (vm->count > vm->rt->lim.instructions || gpu_now() > vm->deadline) vm->tripped = true;
+    spent(vm, now);
     lua_sethook(th, vm_hook, LUA_MASKCOUNT, vm->tripped ? 1 : HOOK_QUANTUM);
+    lt_vm_publish(vm, true);
 }
 
 void lt_vm_disarm(struct lt_vm *vm)
 {
     vm->armed = false;
     lua_sethook(vm->L, NULL, 0, 0);
+    lt_vm_publish(vm, false);
 }
 
 void lt_vm_errmsg(struct lt_vm *vm, int status, char *err, size_t n)
@@ -244,6 +355,7 @@ static int sb_load(lua_State *L)
     if (strcmp(mode, "t")) return luaL_error(L, "sandbox: load is text-only (mode 't')");
     if (len && s[0] == LUA_SIGNATURE[0])
         return luaL_error(L, "sandbox: binary chunks are not allowed");
+    lt_vm_charge(L, 1 + (long long)len * 4); /* the parser runs in C: its work is charged */
     const char *name = luaL_optstring(L, 2, "=(load)");
     int st = luaL_loadbufferx(L, s, len, name, "t");
     if (st != LUA_OK) {
@@ -269,9 +381,12 @@ static int sb_print(lua_State *L)
         luaL_addvalue(&b);
     }
     luaL_pushresult(&b);
+    size_t len;
+    const char *text = lua_tolstring(L, -1, &len);
+    lt_vm_charge(L, n + (long long)(len / 8));
     struct lt_runtime *rt = lt_vm_of(L)->rt;
-    if (rt->sink) {
-        struct lt_event ev = {.type = LT_EV_PRINT, .panel = "", .text = lua_tostring(L, -1)};
+    if (rt->sink) { /* the bytes after a NUL are kept: the event carries the length */
+        struct lt_event ev = {.type = LT_EV_PRINT, .panel = "", .text = text, .text_len = len};
         rt->sink(rt->sink_ud, &ev);
     }
     return 0;
@@ -285,6 +400,8 @@ static int sb_collectgarbage(lua_State *L)
         return 1;
     }
     if (!strcmp(opt, "collect")) {
+        /* a full collection walks the whole heap in one C call: charged by its size */
+        lt_vm_charge(L, 1 + (long long)(lt_vm_of(L)->mem / 8));
         lua_gc(L, LUA_GCCOLLECT);
         lua_pushinteger(L, 0);
         return 1;
@@ -292,33 +409,43 @@ static int sb_collectgarbage(lua_State *L)
     return luaL_error(L, "sandbox: collectgarbage only supports \"count\" and \"collect\"");
 }
 
-/* require: only the modules compiled into the binary. */
+/* require: only the public modules compiled into the binary, as the copies its environment
+ * holds (upvalue 1: name -> copy). lt.modules also holds trusted support code (lesson.lua, with
+ * the runner's internals) that sandboxed code must not reach. */
 static int sb_require(lua_State *L)
 {
-    /* The public modules only: lt.modules also holds trusted support code (lesson.lua, with the
-     * runner's internals) that sandboxed code must not reach. */
-    static const char *const public_modules[] = {"units", "vram", NULL};
     const char *name = luaL_checkstring(L, 1);
-    int i = 0;
-    while (public_modules[i] && strcmp(public_modules[i], name)) i++;
-    lua_getfield(L, LUA_REGISTRYINDEX, "lt.public"); /* the sandbox's copies (set_copy) */
-    if (!public_modules[i] || lua_getfield(L, -1, name) == LUA_TNIL)
+    if ((strcmp(name, "units") && strcmp(name, "vram")) ||
+        lua_getfield(L, lua_upvalueindex(1), name) == LUA_TNIL)
         return luaL_error(L, "sandbox: no module '%s' (available: units, vram)", name);
     return 1;
 }
 
-static void copy_fields(lua_State *L, const char *lib, const char *const *names)
+/* A copy of the table at idx: nested tables copied too (modules hold tables of constants), the
+ * rest shared. Sandboxed code that changes a module changes only its own view; trusted code and
+ * the C side keep the real one. */
+static void copy_table(lua_State *L, int idx, int depth)
 {
+    idx = lua_absindex(L, idx);
+    luaL_checkstack(L, 6, "copy");
     lua_newtable(L);
-    lua_getglobal(L, lib);
-    for (; *names; names++) {
-        lua_getfield(L, -1, *names);
-        lua_setfield(L, -3, *names);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        if (lua_type(L, -1) == LUA_TTABLE && depth < 4) {
+            copy_table(L, -1, depth + 1);
+            lua_replace(L, -2);
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -4);
     }
-    lua_pop(L, 1);
 }
 
-static void build_env(lua_State *L)
+/* __lt_sandbox_env() -> a fresh sandbox environment: the allow-listed globals, copies of the
+ * libraries and of the public modules (its require returns those copies), load bound to it, _G
+ * itself. The lesson VM's own environment is one; every exercise answer gets another, so
+ * nothing an answer does reaches the lesson's globals or the modules its check uses. */
+static int sandbox_env(lua_State *L)
 {
     static const char *const base[] = {"assert", "error", "ipairs", "next", "pairs", "pcall",
                                        "select", "tonumber", "tostring", "type", "xpcall",
@@ -326,41 +453,59 @@ static void build_env(lua_State *L)
                                        "_VERSION", NULL};
     static const char *const os_ok[] = {"clock", "time", "date", "difftime", NULL};
     static const char *const libs[] = {"string", "table", "math", "utf8", "coroutine", NULL};
-    lua_newtable(L); /* the sandbox environment */
-    int env = lua_gettop(L);
+    static const char *const mods[] = {"gpu", "host", "alloc", "units", "vram", NULL};
+    lua_settop(L, 0);
+    lua_newtable(L); /* 1: the environment */
+    lua_newtable(L); /* 2: its modules, for require */
     for (const char *const *b = base; *b; b++) {
         lua_getglobal(L, *b);
-        lua_setfield(L, env, *b);
+        lua_setfield(L, 1, *b);
     }
     for (const char *const *l = libs; *l; l++) {
         lua_getglobal(L, *l);
-        lua_newtable(L); /* a copy: the sandbox cannot replace what trusted modules use */
-        lua_pushnil(L);
-        while (lua_next(L, -3)) {
-            lua_pushvalue(L, -2);
-            lua_insert(L, -2);
-            lua_settable(L, -4);
-        }
-        lua_setfield(L, env, *l);
+        copy_table(L, -1, 4); /* flat: library tables hold functions and numbers */
+        lua_setfield(L, 1, *l);
         lua_pop(L, 1);
     }
-    copy_fields(L, "os", os_ok);
-    lua_setfield(L, env, "os");
+    lua_newtable(L);
+    lua_getglobal(L, "os");
+    for (const char *const *k = os_ok; *k; k++) {
+        lua_getfield(L, -1, *k);
+        lua_setfield(L, -3, *k);
+    }
+    lua_pop(L, 1);
+    lua_setfield(L, 1, "os");
+    lua_getfield(L, LUA_REGISTRYINDEX, "lt.modules");
+    for (const char *const *m = mods; *m; m++) {
+        if (lua_getglobal(L, *m) != LUA_TTABLE) { /* units, vram: embedded Lua modules */
+            lua_pop(L, 1);
+            lua_getfield(L, 3, *m);
+        }
+        copy_table(L, -1, 0);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, 2, *m);
+        lua_setfield(L, 1, *m);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
     lua_pushcfunction(L, sb_setmetatable);
-    lua_setfield(L, env, "setmetatable");
+    lua_setfield(L, 1, "setmetatable");
     lua_pushcfunction(L, sb_xpcall);
-    lua_setfield(L, env, "xpcall");
-    lua_pushvalue(L, env);
+    lua_setfield(L, 1, "xpcall");
+    lua_pushvalue(L, 1);
     lua_pushcclosure(L, sb_load, 1);
-    lua_setfield(L, env, "load");
+    lua_setfield(L, 1, "load");
     lua_pushcfunction(L, sb_print);
-    lua_setfield(L, env, "print");
+    lua_setfield(L, 1, "print");
     lua_pushcfunction(L, sb_collectgarbage);
-    lua_setfield(L, env, "collectgarbage");
-    lua_pushcfunction(L, sb_require);
-    lua_setfield(L, env, "require");
-    lua_pushvalue(L, env);
-    lua_setfield(L, env, "_G");
+    lua_setfield(L, 1, "collectgarbage");
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, sb_require, 1);
+    lua_setfield(L, 1, "require");
+    lua_pushvalue(L, 1);
+    lua_setfield(L, 1, "_G");
+    lua_settop(L, 1);
+    return 1;
 }
 
 /* Load the embedded support modules with the trusted globals, then expose them to the sandbox:
@@ -391,31 +536,14 @@ static int load_embedded(lua_State *L, char *err, size_t n)
     return 0;
 }
 
-/* env[name] = a copy of the module on the stack top (popped), also what the sandbox's require
- * returns: sandboxed code that changes a module changes only its own view; trusted code and the
- * C side keep the real one. */
-static void set_copy(lua_State *L, int env, const char *name)
-{
-    lua_newtable(L);
-    lua_pushnil(L);
-    while (lua_next(L, -3)) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_settable(L, -4);
-    }
-    lua_getfield(L, LUA_REGISTRYINDEX, "lt.public");
-    lua_pushvalue(L, -2);
-    lua_setfield(L, -2, name);
-    lua_pop(L, 1);
-    lua_setfield(L, env, name);
-    lua_pop(L, 1);
-}
-
 static int vm_setup(lua_State *L)
 {
     char *err = lua_touserdata(L, 1);
     luaL_openlibs(L);
     lt_strlib_install(L); /* pattern matching that counts against the limits */
+    lt_tablib_install(L); /* and the other loops Lua code can size */
+    lt_charge_install(L);
+    lt_coro_install(L);   /* measurements and slices from nested coroutines reach the runner */
     /* string.dump is reachable through every string's metatable: remove it at the source, and
      * lock the string metatable so getmetatable("") cannot hand it out. */
     lua_getglobal(L, "string");
@@ -438,23 +566,18 @@ static int vm_setup(lua_State *L)
     lua_setglobal(L, "__lt_markup_check");
     lua_pushcfunction(L, lt_pause);
     lua_setglobal(L, "__lt_pause");
+    lua_pushcfunction(L, lt_snapshot);
+    lua_setglobal(L, "__lt_snapshot");
+    lua_pushcfunction(L, lt_same);
+    lua_setglobal(L, "__lt_same");
+    lua_pushcfunction(L, sandbox_env);
+    lua_setglobal(L, "__lt_answer_env");
     if (load_embedded(L, err, 256) != 0) return luaL_error(L, "%s", err);
 
-    build_env(L);
+    lua_pushcfunction(L, sandbox_env);
+    lua_call(L, 0, 1);
     int env = lua_gettop(L);
-    lua_newtable(L);
-    lua_setfield(L, LUA_REGISTRYINDEX, "lt.public");
-    static const char *const mods[] = {"gpu", "host", "alloc", NULL};
-    for (const char *const *m = mods; *m; m++) {
-        lua_getglobal(L, *m);
-        set_copy(L, env, *m);
-    }
     lua_getfield(L, LUA_REGISTRYINDEX, "lt.modules");
-    static const char *const lmods[] = {"units", "vram", NULL};
-    for (const char *const *m = lmods; *m; m++) {
-        lua_getfield(L, -1, *m);
-        set_copy(L, env, *m);
-    }
     /* lesson constructors: lesson, text, experiment, exercise */
     lua_getfield(L, -1, "lesson");
     lua_getfield(L, -1, "install");
@@ -463,6 +586,18 @@ static int vm_setup(lua_State *L)
     lua_pop(L, 2);
     lua_setfield(L, LUA_REGISTRYINDEX, "lt.env");
     return 0;
+}
+
+/* Lua calls this for an error raised where nothing catches it; returning would abort silently.
+ * Every call into Lua from C is protected, so this is a bug: say so, with the terminal back. */
+static int vm_panic(lua_State *L)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "not a string";
+    if (vm && vm->rt->fatal) vm->rt->fatal(msg);
+    fprintf(stderr, "vramlab: internal error: a Lua error that nothing caught: %s\n", msg);
+    fflush(stderr);
+    abort();
 }
 
 struct lt_vm *lt_vm_new(struct lt_runtime *rt, char *err, size_t n)
@@ -481,6 +616,7 @@ struct lt_vm *lt_vm_new(struct lt_runtime *rt, char *err, size_t n)
         return NULL;
     }
     *(struct lt_vm **)lua_getextraspace(vm->L) = vm;
+    lua_atpanic(vm->L, vm_panic);
     lua_pushcfunction(vm->L, vm_setup);
     lua_pushlightuserdata(vm->L, setup_err);
     if (lua_pcall(vm->L, 1, 0, 0) != LUA_OK) {
@@ -538,19 +674,23 @@ static bool vm_run(struct lt_vm *vm, int nres, char *err, size_t n)
 {
     lua_pushcfunction(vm->L, traceback_msgh);
     lua_insert(vm->L, -2);
+    lt_vm_label(vm, "file %s", vm->chunk ? vm->chunk + 1 : "?");
+    lt_vm_run_begin(vm);
     lt_vm_arm(vm, vm->L);
     int st = lua_pcall(vm->L, 0, nres, -2);
     lt_vm_disarm(vm);
     if (st == LUA_OK && vm->tripped) { /* a pcall caught the stop on its way out: still a stop */
         lua_settop(vm->L, lua_gettop(vm->L) - (nres < 0 ? 0 : nres));
-        lua_pushfstring(vm->L, "stopped: the code ran past the sandbox limit (%d million "
-                        "instructions or %d s)", (int)(vm->rt->lim.instructions / 1000000),
-                        (int)vm->rt->lim.seconds);
+        lt_vm_push_stop(vm, vm->L);
         st = LUA_ERRRUN; /* lt_vm_errmsg adds the line the hook saw last */
     }
+    lt_vm_run_end(vm);
     if (st != LUA_OK) {
         lt_vm_errmsg(vm, st, err, n);
         lua_pop(vm->L, 2);
+        /* a memory stop leaves garbage behind, some of it C memory that only finalizers give
+         * back (an allocator's blocks), which Lua's emergency collections never run */
+        if (vm->mem_refused) lua_gc(vm->L, LUA_GCCOLLECT);
         return false;
     }
     lua_remove(vm->L, -1 - (nres < 0 ? 0 : nres));

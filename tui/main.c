@@ -1,7 +1,8 @@
 /* main.c - the vramlab command line: global options, the backend with its fallback, and the
  * subcommands (the tutor, list, info, run, eval, check, profiles, ledger, trace replay,
- * snapshot, progress, reset). Exit codes: 0 ok, 1 a run,
- * lesson or script failed, 2 usage error, 3 set-up error (no lessons/assets, no backend). */
+ * snapshot, progress, reset). Exit codes: 0 ok, 1 a run, lesson or script failed, 2 usage error,
+ * 3 set-up error (no lessons/assets, no backend), 4 memory still allocated at exit, 5 the output
+ * could not be written, 6 the watchdog ended a run that did not stop at its limit. */
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -27,6 +28,7 @@
 #include "tui_record.h"
 #include "tui_results.h"
 #include "tui_snapshot.h"
+#include "tui_watchdog.h"
 #include "tui_workspace.h"
 
 #define VRAMLAB_VERSION "0.1.0"
@@ -95,9 +97,13 @@ static void usage(FILE *f)
           "                               tutor, present and run); labelled REPLAY\n"
           "  -h, --help                   this text\n"
           "  -V, --version                version and compiled-in backends\n"
+          "environment: VRAMLAB_LIMITS=\"seconds=S,instructions=N,memory=SIZE,wall=S\" (any of\n"
+          "  them) changes the sandbox limits (default 10 s of Lua, 200 million instructions,\n"
+          "  64MiB, 300 s of wall time per run, measurements included)\n"
           "exit codes: 0 ok, 1 a lesson/script/run failed, 2 usage, 3 set-up (data, backend),\n"
           "            4 internal error (memory still allocated at exit), 5 the output could\n"
-          "            not be written (disk full, stdout closed); grade: 0 right,\n"
+          "            not be written (disk full, stdout closed), 6 the watchdog ended a run\n"
+          "            that did not stop at its limit (terminal restored); grade: 0 right,\n"
           "            1 wrong, 2 an answer it cannot read (not counted as a try)\n",
           f);
 }
@@ -901,6 +907,21 @@ static int run(int argc, char **argv)
     }
     struct lt_runtime *rt = lt_runtime_new(dev, datadir);
     lt_runtime_set_lang(rt, o.lang ? o.lang : locale_lang());
+    const char *env_limits = getenv("VRAMLAB_LIMITS");
+    if (env_limits) { /* smaller limits for tests and classrooms; larger for long lessons */
+        struct lt_limits lim;
+        char lerr[200];
+        lt_runtime_limits(rt, &lim);
+        if (!lt_limits_parse(env_limits, &lim, lerr, sizeof lerr)) {
+            fprintf(stderr, "vramlab: VRAMLAB_LIMITS: %s\n", lerr);
+            lt_runtime_free(rt);
+            gpu_close(dev);
+            return 2;
+        }
+        lt_runtime_set_limits(rt, &lim);
+    }
+    lt_runtime_set_fatal(rt, tui_watchdog_fatal);
+    tui_watchdog_start(rt); /* the last resort: a run that does not stop at its limit */
 
     int rc = 0;
     struct tui_rec *rec = NULL;
@@ -975,6 +996,7 @@ static int run(int argc, char **argv)
     }
     tui_rec_close(rec);
     tui_replay_free(rp);
+    tui_watchdog_stop();
     lt_runtime_free(rt);
     /* Everything a lesson or script allocated must be gone by now: say so loudly if not. */
     if (dev->live_allocs || dev->live_host) {

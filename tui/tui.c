@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "tui_app.h"
+#include "tui_plain.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
 
@@ -33,8 +34,12 @@ static double now_s(void)
 static void sink(void *ud, const struct lt_event *ev)
 {
     struct tui_app *a = ud;
+    struct lt_event copy;
+    char *text; /* a text with NUL bytes shows them, and what follows them */
+    ev = tui_event_visible(ev, "\u2400", &copy, &text);
     if (a->repl_eval) tui_repl_sink(a, ev);
     else if (a->lv) tui_lesson_sink(a, ev);
+    free(text);
 }
 
 /* Menu marks from the saved progress: started = visited, done = every exercise solved. */

@@ -76,3 +76,71 @@ char *tui_file_read(const char *path, size_t max, size_t *len, char *err, size_t
 {
     return gpu_file_read(path, max, 0, len, err, n);
 }
+
+bool tui_file_id_ok(const char *id)
+{
+    size_t n = id ? strlen(id) : 0;
+    if (n == 0 || n > TUI_ID_MAX || id[0] == '.' || strstr(id, "..")) return false;
+    return strspn(id, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ._-") == n;
+}
+
+bool tui_file_id_name(char *out, size_t n, const char *lesson_id, const char *ex_id,
+                      const char *suffix)
+{
+    if (n) out[0] = 0;
+    if (!tui_file_id_ok(lesson_id) || !tui_file_id_ok(ex_id) || strchr(suffix, '/')) return false;
+    int k = snprintf(out, n, "%s-%s%s", lesson_id, ex_id, suffix);
+    if (k < 0 || (size_t)k >= n) {
+        if (n) out[0] = 0;
+        return false;
+    }
+    return true;
+}
+
+int tui_file_create_excl(const char *dir, const char *name, const char *data, size_t len,
+                         char *err, size_t n)
+{
+    if (!*name || strchr(name, '/') || name[0] == '.') {
+        snprintf(err, n, "'%s' is not a plain file name", name);
+        return -1;
+    }
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) {
+        snprintf(err, n, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        close(dfd);
+        return 0;
+    }
+    char tmp[300];
+    int fd = -1;
+    for (int i = 0; fd < 0 && i < 100; i++) {
+        snprintf(tmp, sizeof tmp, ".%.200s.%ld.%d.tmp", name, (long)getpid(), i);
+        fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    if (fd < 0) {
+        snprintf(err, n, "cannot write in %s: %s", dir, strerror(errno));
+        close(dfd);
+        return -1;
+    }
+    bool ok = write_all(fd, data, len) && fsync(fd) == 0;
+    int saved = errno;
+    close(fd);
+    int r = -1;
+    if (!ok) {
+        snprintf(err, n, "cannot write %s/%s: %s", dir, name, strerror(saved ? saved : EIO));
+    } else if (linkat(dfd, tmp, dfd, name, 0) == 0) {
+        fsync(dfd);
+        r = 1;
+    } else if (errno == EEXIST) {
+        r = 0; /* made meanwhile (another run): theirs stays */
+    } else {
+        snprintf(err, n, "cannot create %s/%s: %s", dir, name, strerror(errno));
+    }
+    unlinkat(dfd, tmp, 0);
+    close(dfd);
+    return r;
+}

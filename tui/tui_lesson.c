@@ -649,18 +649,20 @@ static void edit_external(struct tui_app *a, int b)
     const char *ed = getenv("VISUAL");
     if (!ed || !*ed) ed = getenv("EDITOR");
     if (!ed || !*ed) ed = "vi";
-    char dir[1024], name[160], path[1200], err[1200];
+    char dir[1024], name[2 * TUI_ID_MAX + 8], path[1200], err[1200];
     tui_progress_dir(dir, sizeof dir);
     if (strlen(dir) + 9 < sizeof dir) strcat(dir, "/answers");
-    snprintf(name, sizeof name, "%s-%s.lua", lt_lesson_id(v->ls), info.id ? info.id : "code");
+    if (!tui_file_id_name(name, sizeof name, lt_lesson_id(v->ls), info.id, ".lua")) {
+        snprintf(a->notice, sizeof a->notice, "%s", TUI_TR(a, "This exercise's id cannot name a file: not edited.",
+                                                           "该练习的 id 不能用作文件名：无法编辑。"));
+        return;
+    }
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    struct stat st;
-    if (stat(path, &st) != 0) { /* first time: the starter, or what was typed on one line */
-        const char *start = v->answer[b] && *v->answer[b] ? v->answer[b] : info.starter;
-        if (!tui_file_mkdirs(dir) || !tui_file_write_atomic(dir, name, start, strlen(start), err, sizeof err)) {
-            snprintf(a->notice, sizeof a->notice, "cannot write %s", path);
-            return;
-        }
+    /* first time: the starter, or what was typed on one line; a file already there is kept */
+    const char *start = v->answer[b] && *v->answer[b] ? v->answer[b] : info.starter;
+    if (!tui_file_mkdirs(dir) || tui_file_create_excl(dir, name, start, strlen(start), err, sizeof err) < 0) {
+        snprintf(a->notice, sizeof a->notice, "cannot write %s", path);
+        return;
     }
     v->editing = false;
     int rc = tui_term_run(ed, path);

@@ -322,9 +322,18 @@ static const char *style_name(enum lt_style s)
     return (unsigned)s <= LT_REFERENCE ? n[s] : n[0];
 }
 
+static void plain_sink(struct tui_plain *p, const struct lt_event *ev);
+
 void tui_plain_sink(void *ud, const struct lt_event *ev)
 {
-    struct tui_plain *p = ud;
+    struct lt_event copy;
+    char *text;
+    plain_sink(ud, tui_event_visible(ev, "\\0", &copy, &text));
+    free(text);
+}
+
+static void plain_sink(struct tui_plain *p, const struct lt_event *ev)
+{
     FILE *f = p->out;
     static const char *const types[] = {"print", "point", "bar", "row", "gauge",
                                         "note",  "map",   "clear", "status"};
@@ -388,4 +397,31 @@ void tui_plain_sink(void *ud, const struct lt_event *ev)
     case LT_EV_STATUS: fprintf(f, "  -- %s\n", ev->text); break;
     }
     fflush(f);
+}
+
+const struct lt_event *tui_event_visible(const struct lt_event *ev, const char *nul,
+                                         struct lt_event *copy, char **to_free)
+{
+    *to_free = NULL;
+    if (!ev->text_len || !ev->text || !memchr(ev->text, 0, ev->text_len)) return ev;
+    *copy = *ev;
+    if (!(*to_free = tui_event_text(ev, nul))) return ev;
+    copy->text = *to_free;
+    copy->text_len = 0;
+    return copy;
+}
+
+char *tui_event_text(const struct lt_event *ev, const char *nul)
+{
+    const char *s = ev->text ? ev->text : "";
+    size_t len = ev->text_len ? ev->text_len : strlen(s), nl = strlen(nul), extra = 0;
+    for (size_t i = 0; i < len; i++) extra += s[i] ? 0 : nl - 1;
+    char *out = malloc(len + extra + 1), *o = out;
+    if (!out) return NULL;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i]) *o++ = s[i];
+        else memcpy(o, nul, nl), o += nl;
+    }
+    *o = 0;
+    return out;
 }

@@ -20,6 +20,13 @@ struct tui_plain {
 void tui_plain_markup(struct tui_plain *p, const char *src);
 /* An lt_sink_fn: ud is a struct tui_plain. */
 void tui_plain_sink(void *ud, const struct lt_event *ev);
+/* The text of an event, each NUL byte (print("c\0d") keeps what follows it) written as `nul`:
+ * "\\0" in plain output and recordings, a visible placeholder on screen. malloc'd, or NULL. */
+char *tui_event_text(const struct lt_event *ev, const char *nul);
+/* ev itself when its text has no NUL byte; else *copy with the text made visible (free
+ * *to_free after use). Every sink starts with it, so no consumer sees a cut text. */
+const struct lt_event *tui_event_visible(const struct lt_event *ev, const char *nul,
+                                         struct lt_event *copy, char **to_free);
 /* JSON string literal: quoted, valid UTF-8 whatever s holds. Control characters (C0, DEL, C1),
  * bidi controls and U+2028/U+2029 are \u escapes; invalid UTF-8 becomes \ufffd. */
 void tui_json_str(FILE *f, const char *s);

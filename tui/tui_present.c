@@ -15,6 +15,7 @@
 #include "tui.h"
 #include "tui_bigfont.h"
 #include "tui_panel.h"
+#include "tui_plain.h"
 #include "tui_record.h"
 #include "tui_render.h"
 #include "tui_term.h"
@@ -61,11 +62,14 @@ static bool is_exp(const struct present *p, int b)
 
 /* ---- running --------------------------------------------------------------------------------- */
 
-static void sink(void *ud, const struct lt_event *ev)
+static void sink(void *ud, const struct lt_event *in)
 {
     struct present *p = ud;
     if (!p->ps || !p->running) return;
-    if (!p->replaying) tui_rec_event(p->opts->rec, ev);
+    if (!p->replaying) tui_rec_event(p->opts->rec, in);
+    struct lt_event copy;
+    char *text; /* a text with NUL bytes shows them, and what follows them */
+    const struct lt_event *ev = tui_event_visible(in, "\u2400", &copy, &text);
     tui_panelset_apply(p->ps, ev);
     /* the key figure: the last bar or gauge that was measured or simulated (a theoretical peak
      * or a reference figure is context, not the result) */
@@ -78,6 +82,7 @@ static void sink(void *ud, const struct lt_event *ev)
         snprintf(p->fig.unit, sizeof p->fig.unit, "%s", ev->unit ? ev->unit : "");
     }
     p->dirty = true;
+    free(text);
 }
 
 static void replay_sink(void *ud, const struct lt_event *ev) { sink(ud, ev); }

@@ -131,7 +131,9 @@ void tui_rec_event(struct tui_rec *r, const struct lt_event *ev)
             tui_now() - r->t0, ev_names[ev->type]);
     kv_str(f, "panel", ev->panel);
     kv_str(f, "series", ev->series);
-    kv_str(f, "text", ev->text);
+    char *text = tui_event_text(ev, "\\0"); /* NUL bytes written out, and what follows them */
+    kv_str(f, "text", text ? text : ev->text);
+    free(text);
     kv_str(f, "unit", ev->unit);
     fputs(",\"x\":", f), tui_json_num(f, ev->x);
     fputs(",\"y\":", f), tui_json_num(f, ev->y);

@@ -2,12 +2,14 @@
  * call ncurses: it writes the saved termios back and sends the precomputed "leave the alternate
  * screen, show the cursor, reset attributes, stop mouse reports" bytes with write(2), both
  * async-signal-safe, then re-raises the signal with its default action so a core dump or the
- * parent's wait status still tells the truth. */
+ * parent's wait status still tells the truth. A quit signal only sets a flag the loop reads; a
+ * second one restores and exits from the handler, so the tutor never needs a kill -9. */
 #include "tui_term.h"
 
 #include <curses.h>
 #include <langinfo.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -16,6 +18,7 @@
 #include <sys/wait.h>
 #include <term.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -32,13 +35,22 @@ static struct {
     int extra;
 } T;
 
-static volatile sig_atomic_t g_signal;
+/* Lock-free atomics: written in a signal handler, read by the loop and the watchdog thread. */
+static atomic_int g_signal;
+static atomic_llong g_signal_ns; /* when the first quit signal came, CLOCK_MONOTONIC */
+static atomic_bool g_active;      /* T.active, for the handlers and the watchdog */
+static atomic_bool g_external;    /* an editor owns the terminal (tui_term_run): quit signals wait */
+
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe */
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 static const int fatal_signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
 static char altstack[1 << 16];
-
-static void on_quit(int sig) { g_signal = sig; }
 
 /* Async-signal-safe restore: termios and raw bytes only. */
 static void raw_restore(void)
@@ -50,9 +62,26 @@ static void raw_restore(void)
     if (T.saved_ok) tcsetattr(STDOUT_FILENO, TCSANOW, &T.saved);
 }
 
+static void on_quit(int sig)
+{
+    if (atomic_load(&g_signal)) { /* the second one: the loop did not get to the first */
+        if (atomic_exchange(&g_active, false)) raw_restore();
+        _exit(128 + sig);
+    }
+    atomic_store(&g_signal_ns, now_ns());
+    atomic_store(&g_signal, sig);
+}
+
+bool tui_term_emergency_restore(void)
+{
+    if (!atomic_exchange(&g_active, false)) return false;
+    raw_restore();
+    return true;
+}
+
 static void on_fatal(int sig)
 {
-    if (T.active) raw_restore();
+    if (atomic_exchange(&g_active, false)) raw_restore();
     T.active = false;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -206,6 +235,7 @@ bool tui_term_init(char *err, size_t n)
         atexit(at_exit);
         T.atexit_set = true;
     }
+    atomic_store(&g_active, true); /* the reset bytes are complete: handlers may use them */
     install_signals(true);
     cbreak();
     noecho();
@@ -225,6 +255,7 @@ void tui_term_done(void)
 {
     if (!T.active) return;
     T.active = false;
+    atomic_store(&g_active, false);
     mousemask(0, NULL);
     curs_set(1);
     endwin();
@@ -255,6 +286,7 @@ int tui_term_run(const char *cmd, const char *arg)
     char line[1024];
     snprintf(line, sizeof line, "%s \"$1\"", cmd); /* EDITOR may carry options: "code -w" */
     int status = -1;
+    atomic_store(&g_external, true);
     pid_t pid = fork();
     if (pid == 0) {
         signal(SIGINT, SIG_DFL), signal(SIGQUIT, SIG_DFL), signal(SIGTERM, SIG_DFL), signal(SIGHUP, SIG_DFL);
@@ -268,6 +300,9 @@ int tui_term_run(const char *cmd, const char *arg)
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
+    /* a quit signal that came while the editor ran: the loop's 2 s start now */
+    if (atomic_load(&g_signal)) atomic_store(&g_signal_ns, now_ns());
+    atomic_store(&g_external, false);
     reset_prog_mode();
     clearok(curscr, TRUE);
     mousemask(mouse, NULL);
@@ -279,9 +314,13 @@ bool tui_term_active(void) { return T.active; }
 bool tui_term_utf8(void) { return T.utf8; }
 bool tui_term_color(void) { return T.color; }
 
-int tui_term_signal(void)
+int tui_term_signal(void) { return atomic_load(&g_signal); }
+
+int tui_term_signal_since(double *at)
 {
-    int s = g_signal;
+    if (atomic_load(&g_external)) return 0; /* the editor has the terminal: it is not stuck */
+    int s = atomic_load(&g_signal);
+    if (s && at) *at = (double)atomic_load(&g_signal_ns) * 1e-9;
     return s;
 }
 

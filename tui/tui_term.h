@@ -24,8 +24,16 @@ int tui_term_run(const char *cmd, const char *arg);
 bool tui_term_utf8(void);  /* the locale's codeset is UTF-8: wide glyphs, box drawing */
 bool tui_term_color(void); /* colours in use (a colour terminal and NO_COLOR unset) */
 
-/* A quit signal that arrived (SIGINT, SIGTERM, SIGHUP, SIGQUIT), or 0. */
+/* A quit signal that arrived (SIGINT, SIGTERM, SIGHUP, SIGQUIT), or 0. A second one does not
+ * wait for the loop: the handler restores the terminal and exits (128 + N) at once. */
 int tui_term_signal(void);
+/* The first quit signal and when it came (CLOCK_MONOTONIC seconds), or 0: for the watchdog. 0
+ * too while an editor started by tui_term_run owns the terminal (the loop waits for it). */
+int tui_term_signal_since(double *at);
+/* Put the terminal back (saved modes, leave the alternate screen, cursor on) with
+ * async-signal-safe calls only: from a signal handler or another thread, when the loop that owns
+ * the terminal cannot. Nothing when the tutor has no screen. */
+bool tui_term_emergency_restore(void); /* true when there was a screen to put back */
 
 /* ncurses attributes (with colour pair) for a style. */
 int tui_term_attr(int style);

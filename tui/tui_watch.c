@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tui_file.h"
+#include "tui_plain.h"
 #include "tui_progress.h"
 #include "tui_render.h"
 #include "tui_term.h"
@@ -58,7 +59,9 @@ static void sink(void *ud, const struct lt_event *ev)
         memmove(w->out, w->out + 1, sizeof w->out[0] * (OUT_MAX - 1));
         w->nout--;
     }
-    snprintf(w->out[w->nout++], sizeof w->out[0], "%s", ev->text ? ev->text : "");
+    char *t = tui_event_text(ev, "\u2400"); /* NUL bytes shown, and what follows them */
+    snprintf(w->out[w->nout++], sizeof w->out[0], "%s", t ? t : ev->text ? ev->text : "");
+    free(t);
 }
 
 static bool solved(const struct watch *w, int i)

@@ -1,5 +1,6 @@
 /* tui_workspace.c - `vramlab exercises`: the workspace files (see tui_workspace.h). A file is
- * created with O_EXCL, so a learner's file is never overwritten, even by two runs at once. */
+ * named from its ids by tui_file_id_name alone and created by tui_file_create_excl, so a learner's
+ * file is never overwritten, even by two runs at once, and nothing is written outside DIR. */
 #include "tui_workspace.h"
 
 #include <errno.h>
@@ -29,7 +30,7 @@ int tui_ws_scan(struct lt_runtime *rt, const char *lessons_dir, const char *ws_d
     int ncat = lt_catalog_scan(rt, lessons_dir, &cat), n = 0, cap = 0;
     struct tui_ws_item *v = NULL;
     bool oom = false;
-    char err[1024], file[2048];
+    char err[1024], file[2048], name[2 * TUI_ID_MAX + 8];
     for (int c = 0; c < ncat && !oom; c++) {
         if (cat[c].error || cat[c].nexercises == 0) continue;
         struct lt_lesson *ls = lt_lesson_load(rt, cat[c].path, err, sizeof err);
@@ -37,6 +38,7 @@ int tui_ws_scan(struct lt_runtime *rt, const char *lessons_dir, const char *ws_d
         for (int b = 0; b < lt_lesson_nblocks(ls) && !oom; b++) {
             struct lt_exercise_info x;
             if (!lt_lesson_exercise(ls, b, &x) || !x.kind || strcmp(x.kind, "code")) continue;
+            if (!tui_file_id_name(name, sizeof name, lt_lesson_id(ls), x.id, ".lua")) continue;
             if (n == cap) {
                 cap = cap ? 2 * cap : 16;
                 struct tui_ws_item *nv = realloc(v, (size_t)cap * sizeof *nv);
@@ -47,7 +49,7 @@ int tui_ws_scan(struct lt_runtime *rt, const char *lessons_dir, const char *ws_d
                 v = nv;
             }
             struct tui_ws_item *it = &v[n++];
-            snprintf(file, sizeof file, "%s/%s-%s.lua", ws_dir, lt_lesson_id(ls), x.id);
+            snprintf(file, sizeof file, "%s/%s", ws_dir, name);
             it->lesson = strdup(lt_lesson_id(ls)), it->exercise = strdup(x.id);
             it->lesson_path = strdup(cat[c].path), it->file = strdup(file);
             it->title = strdup(lt_lesson_title(ls));
@@ -123,27 +125,6 @@ char *tui_ws_template(struct lt_lesson *ls, int block, const char *lang)
     return buf;
 }
 
-/* Create path with text unless it exists. 1 created, 0 kept, -1 error. */
-static int create_once(const char *path, const char *text, char *err, size_t n)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0) {
-        if (errno == EEXIST) return 0;
-        snprintf(err, n, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    size_t len = strlen(text);
-    ssize_t w = write(fd, text, len);
-    bool ok = w == (ssize_t)len && fsync(fd) == 0;
-    close(fd);
-    if (!ok) {
-        snprintf(err, n, "%s: cannot write", path);
-        unlink(path); /* a half file would look like the learner's */
-        return -1;
-    }
-    return 1;
-}
-
 int tui_ws_create(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir, FILE *out)
 {
     struct tui_ws_item *it;
@@ -167,7 +148,12 @@ int tui_ws_create(struct lt_runtime *rt, const char *lessons_dir, const char *ws
     for (int i = 0; i < n; i++) {
         struct lt_lesson *ls = lt_lesson_load(rt, it[i].lesson_path, err, sizeof err);
         char *text = ls ? tui_ws_template(ls, it[i].block, lt_runtime_lang(rt)) : NULL;
-        int r = text ? create_once(it[i].file, text, err, sizeof err) : -1;
+        char name[2 * TUI_ID_MAX + 8];
+        int r = -1;
+        if (text && tui_file_id_name(name, sizeof name, it[i].lesson, it[i].exercise, ".lua"))
+            r = tui_file_create_excl(ws_dir, name, text, strlen(text), err, sizeof err);
+        else if (text)
+            snprintf(err, sizeof err, "%s: an id cannot name a file", it[i].lesson_path);
         if (r < 0) {
             fprintf(stderr, "vramlab: %s\n", ls && !text ? "out of memory" : err);
             rc = 1;

@@ -111,7 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     struct lt_runtime *rt = lt_runtime_new(dev, getenv("VRAMLAB_DATADIR") ? getenv("VRAMLAB_DATADIR") : ".");
     CHECK(rt);
-    struct lt_limits lim = {16u << 20, 2000000, 2.0};
+    struct lt_limits lim = {16u << 20, 2000000, 2.0, 4.0};
     lt_runtime_set_limits(rt, &lim);
     lt_runtime_set_sink(rt, sink, NULL);
     char err[1024];

@@ -1,6 +1,7 @@
 /* fuzz_sandbox.c - libFuzzer target for the sandboxed Lua VM (lt_vm_dostring) under tight
- * limits (4 MiB heap, 500k instructions, 1 s). Any input must return; the heap never goes past
- * the cap; nothing escapes: the real (trusted) globals and library tables, the locked string
+ * limits (4 MiB heap, 500k instructions, 1 s), with the REPL's plot.* reachable. Any input must
+ * return (C library loops included); the heap, C-side allocator memory included, never goes
+ * past the cap; nothing escapes: the real (trusted) globals and library tables, the locked string
  * metatable and the removed string.dump are exactly as before the run, no finalizer was
  * installed from sandboxed code, and once the VM is freed no device memory stays allocated. */
 #include <stdint.h>
@@ -22,7 +23,7 @@
 
 static struct gpu_dev *dev;
 static struct lt_runtime *rt;
-static const struct lt_limits lim = {4u << 20, 500000, 1.0};
+static const struct lt_limits lim = {4u << 20, 500000, 1.0, 2.0};
 
 static void sink(void *ud, const struct lt_event *ev) { (void)ud, (void)ev; }
 
@@ -122,6 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     src[size] = 0; /* lt_vm_dostring takes a C string: an embedded NUL ends it */
     struct lt_vm *vm = lt_vm_new(rt, err, sizeof err);
     CHECK(vm);
+    lt_vm_repl_setup(vm); /* plot.*: option tables that C reads */
     struct snap before, after;
     snapshot(vm->L, &before);
     lua_State *L = vm->L;

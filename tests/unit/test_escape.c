@@ -27,6 +27,8 @@ struct fixture {
     struct lt_runtime *rt;
     struct lt_vm *vm;
     char out[8192];
+    char last_text[256], last_unit[256]; /* of the last plot event */
+    int nplots;
 };
 
 static void sink(void *ud, const struct lt_event *ev)
@@ -35,9 +37,14 @@ static void sink(void *ud, const struct lt_event *ev)
     size_t used = strlen(f->out);
     if (ev->type == LT_EV_PRINT && used < sizeof f->out - 1)
         snprintf(f->out + used, sizeof f->out - used, "%s\n", ev->text);
+    if (ev->type != LT_EV_PRINT && ev->type != LT_EV_STATUS) {
+        f->nplots++;
+        snprintf(f->last_text, sizeof f->last_text, "%s", ev->text ? ev->text : "(null)");
+        snprintf(f->last_unit, sizeof f->last_unit, "%s", ev->unit ? ev->unit : "(null)");
+    }
 }
 
-static const struct lt_limits limits = {16u << 20, 5000000, 3.0};
+static const struct lt_limits limits = {16u << 20, 5000000, 3.0, 30.0};
 
 static int setup(void **state)
 {
@@ -57,6 +64,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct fixture *f = *state;
+    if (getenv("VRAMLAB_ESCAPE_VERBOSE")) fprintf(stderr, "attempts so far: %d\n", attempts);
     lt_vm_free(f->vm);
     lt_runtime_free(f->rt);
     assert_int_equal(f->dev->live_allocs, 0);
@@ -459,7 +467,7 @@ static void test_allocations(void **state)
         refused(f, src, "whole number of bytes|must be given|bad size|not a size|cannot read");
     }
     refused(f, "assert(gpu.copy{dir = 'd2d', bytes = 2^62})", "experiments may take at most");
-    refused(f, "assert(gpu.copy{dir = 'd2d', bytes = 2^63})", "experiments may take at most");
+    refused(f, "assert(gpu.copy{dir = 'd2d', bytes = 2^63})", "below 2^63");
     refused(f, "assert(gpu.copy{dir = 'd2d', bytes = 0x7fffffffffffffff})",
             "experiments may take at most|at most 90%");
     refused(f, "assert(gpu.copy{dir = 'h2d', bytes = '1000GiB'})", "experiments may take at most");
@@ -586,25 +594,27 @@ static void test_lesson_files(void **state)
     lesson_refused(f, "local x <close> = setmetatable({}, {__close = function() while true do end "
                       "end})\n" HEAD TEXT "}\n", "stopped");
 
-    /* a block with a hostile metatable: the validator runs it inside the limits */
+    /* a block with a hostile metatable: lesson data is plain tables, and the validator reads
+     * a raw copy of it, never the lesson's metamethods */
     lesson_refused(f, "local t = text { en = 'a', zh = 'b' }\n"
                       "local evil = {__index = function() while true do end end,\n"
                       "  __len = function() while true do end end}\n"
-                      "setmetatable(t, evil)\n" HEAD " t,\n}\n", "stopped");
+                      "setmetatable(t, evil)\n" HEAD " t,\n}\n", "plain tables|changed after text{}");
+    lesson_refused(f, "local t = setmetatable({ en = 'a' }, {__index = function() return 'b' end})\n"
+                      HEAD " text(t),\n}\n", "plain tables");
     struct lt_lesson *ls;
 
     /* a lesson that changes its own tables after validation (from a to-be-closed variable
-     * that runs after lesson{} returned): every accessor copes */
-    ls = load_ok(f, "local title = {en = 'T', zh = 'T'}\nlocal blk = text { en = 'a', zh = 'b' }\n"
-                    "local x <close> = setmetatable({}, {__close = function()\n"
-                    "  title.en = nil title.zh = {} blk.en = 42\n"
-                    "  setmetatable(title, {__index = function() while true do end end})\n"
-                    "  setmetatable(blk, getmetatable(title))\n"
-                    "end})\n"
-                    "return lesson { id = '9.1', chapter = 9, title = title,\n"
-                    "  chapter_title = {en='C', zh='C'}, blk }\n");
-    read_everything(ls, f->rt);
-    lt_lesson_free(ls);
+     * that runs after lesson{} returned) is refused */
+    lesson_refused(f, "local title = {en = 'T', zh = 'T'}\nlocal blk = text { en = 'a', zh = 'b' }\n"
+                      "local x <close> = setmetatable({}, {__close = function()\n"
+                      "  title.en = nil title.zh = {} blk.en = 42\n"
+                      "  setmetatable(title, {__index = function() while true do end end})\n"
+                      "  setmetatable(blk, getmetatable(title))\n"
+                      "end})\n"
+                      "return lesson { id = '9.1', chapter = 9, title = title,\n"
+                      "  chapter_title = {en='C', zh='C'}, blk }\n",
+                   ":8: the lesson changed after lesson{} validated it");
     struct lt_catalog_entry *cat;
     int nc = lt_catalog_scan(f->rt, "/nonexistent-vramlab-dir", &cat);
     lt_catalog_free(cat, nc);
@@ -683,6 +693,396 @@ static void test_lesson_async(void **state)
     assert_int_equal(f->dev->live_allocs, 0);
 }
 
+/* ---- C library loops that Lua values size -------------------------------------------------- */
+
+/* Loops inside one C call, where the instruction hook never fires: each is charged to the
+ * budget (or capped before it starts), so each stops like a Lua loop. */
+static void test_c_loops(void **state)
+{
+    struct fixture *f = *state;
+    static const char *const bombs[] = {
+        "table.move({}, 1, math.maxinteger, 1)",
+        "table.move({}, 1, math.maxinteger, 1, {})",
+        "table.move({}, 1, 1e8, 2)",
+        "table.insert(setmetatable({}, {__len = function() return math.maxinteger - 1 end}), 1, 0)",
+        "table.insert(setmetatable({}, {__len = function() return 1e9 end}), 2, 0)",
+        "table.remove(setmetatable({}, {__len = function() return math.maxinteger - 1 end}), 1)",
+        "table.remove(setmetatable({}, {__len = function() return 1e9 end}), 1)",
+        "table.sort(setmetatable({}, {__len = function() return 2^31 - 2 end, __index = rawlen, "
+        "__newindex = rawequal}))",
+        "table.sort(setmetatable({}, {__len = function() return 2^24 end, __index = rawlen, "
+        "__newindex = rawequal}), rawequal)",
+        "table.concat(setmetatable({}, {__len = function() return math.maxinteger end, "
+        "__index = rawlen}))",
+        "table.concat(setmetatable({}, {__len = function() return 1e9 end, __index = function() "
+        "return '' end}))",
+        "for i = 1, 1e4 do table.unpack({}, 1, 1e6) end",
+        "for i = 1, 1e4 do table.pack(table.unpack({}, 1, 1e5)) end",
+        "for i = 1, 1e9 do string.rep('', math.maxinteger) end",
+        "for i = 1, 1e9 do string.rep('', math.maxinteger, '') end",
+        "string.rep('x', 2^26)",
+        "string.rep('', 2^40, 'y')",
+        "local s = ('x'):rep(2^20) for i = 1, 1e9 do local r = s:rep(2) end",
+        "local t = {} for i = 1, 2e5 do t[i] = 65 end for i = 1, 1e4 do utf8.char(table.unpack(t)) end",
+        "for _ in utf8.codes(('x'):rep(2^23)) do end",
+        "local s = ('\\u{10FFFF}'):rep(2^20) for i = 1, 1e9 do utf8.len(s) end",
+        "for i = 1, 1e9 do local s = string.format('%99.99f', 1e308) end",
+        "local t = {} for i = 1, 1000 do t[i] = 1 end local fm = ('%99d'):rep(1000) "
+        "for i = 1, 1e9 do fm:format(table.unpack(t)) end",
+        "local s = ('x'):rep(2^22) for i = 1, 1e9 do local p = string.pack('s8', s) end",
+        "local s = ('x'):rep(2^22) for i = 1, 1e9 do local u = s:upper() end",
+        "local s = ('x'):rep(2^22) for i = 1, 1e9 do tostring(s) select('#', s) end",
+        "local s = ('x = 1 '):rep(2^18) for i = 1, 1e9 do load(s) end",
+        "local t = {} for i = 1, 2e5 do t[i] = {} end for i = 1, 1e9 do collectgarbage() end",
+        NULL};
+    for (const char *const *b = bombs; *b; b++)
+        refused(f, *b, "sandbox limit|memory limit|too many results|too large");
+    /* the sandbox's versions behave as Lua's own */
+    contained(f, "local t = {5, 3, 1, 4, 2} table.sort(t) assert(table.concat(t, ',') == '1,2,3,4,5')");
+    contained(f, "local t = {5, 3, 1, 4, 2} table.sort(t, function(a, b) return a > b end) "
+                 "assert(table.concat(t, ' ') == '5 4 3 2 1')");
+    contained(f, "local t = {} for i = 1, 2000 do t[i] = (i * 7919) % 1009 end table.sort(t) "
+                 "for i = 2, #t do assert(t[i - 1] <= t[i]) end");
+    contained(f, "local t = {'b', 'a', 'c'} table.sort(t) assert(t[1] == 'a' and t[3] == 'c')");
+    contained(f, "local t = {1, 2, 3} table.insert(t, 1, 0) table.insert(t, 9) "
+                 "assert(table.concat(t, ',') == '0,1,2,3,9')");
+    contained(f, "local t = {1, 2, 3} assert(table.remove(t, 1) == 1 and table.remove(t) == 3 "
+                 "and #t == 1 and t[1] == 2) assert(table.remove({}) == nil)");
+    contained(f, "local t = {1, 2, 3, 4, 5} table.move(t, 1, 3, 2) assert(table.concat(t, ',') == '1,1,2,3,5')");
+    contained(f, "local t = {1, 2, 3, 4, 5} table.move(t, 2, 5, 1) assert(table.concat(t, ',') == '2,3,4,5,5')");
+    contained(f, "local d = table.move({1, 2}, 1, 2, 3, {7, 8}) assert(table.concat(d, ',') == '7,8,1,2')");
+    contained(f, "assert(select('#', table.unpack({1, nil, 3}, 1, 3)) == 3)");
+    contained(f, "local p = table.pack(1, nil, 3) assert(p.n == 3 and p[3] == 3)");
+    contained(f, "assert(table.concat({1, 2.5, 'x'}, '-') == '1-2.5-x' and table.concat({}) == '')");
+    contained(f, "assert(table.concat({'a', 'b', 'c'}, ',', 2, 3) == 'b,c')");
+    contained(f, "assert(('ab'):rep(3, ',') == 'ab,ab,ab' and ('x'):rep(0) == '' and "
+                 "('x'):rep(-1) == '' and (''):rep(5, 'x') == 'xxxx' and (''):rep(1, 'x') == '')");
+    contained(f, "assert(utf8.char(72, 105) == 'Hi' and utf8.len('h\\u{e9}') == 2)");
+    refused(f, "table.insert({1, 2}, 5, 0)", "position out of bounds");
+    refused(f, "table.insert({}, 1, 2, 3)", "wrong number of arguments");
+    refused(f, "table.concat({1, {}, 3})", "invalid value (at index 2)");
+    refused(f, "table.sort({1, 'x'})", "attempt to compare");
+    refused(f, "table.move({}, math.mininteger, -1, 1)", "too many elements to move");
+}
+
+/* ---- lesson data frozen after validation ------------------------------------------------------ */
+
+#define EXERCISE(id) " exercise { id = " id ", kind = 'code', entry = 'f',\n" \
+    "  prompt = {en='p', zh='p'}, explain = {en='x', zh='x'}, hints = {{en='h', zh='h'}},\n" \
+    "  starter = 'os.execute(1)', check = function(fn) return fn() == 1 end }"
+
+/* A lesson whose <close> handler (or other code that runs after lesson{} returned) changes it. */
+static void mutated(struct fixture *f, const char *change)
+{
+    char body[2048];
+    snprintf(body, sizeof body,
+             "local ex = exercise { id = 'e1', kind = 'choice', prompt = {en='p', zh='p'},\n"
+             "  explain = {en='x', zh='x'}, hints = {{en='h', zh='h'}}, answer = 1,\n"
+             "  choices = {{en='a', zh='a'}, {en='b', zh='b'}} }\n"
+             "local exp = experiment { id = 'x', title = {en='E', zh='E'},\n" PANELS
+             "  run = function(ex) end }\n"
+             "local L = lesson { id = '9.1', chapter = 9, title = {en='T', zh='T'},\n"
+             "  chapter_title = {en='C', zh='C'}, ex, exp }\n"
+             "local mutate <close> = setmetatable({}, {__close = function()\n"
+             "  %s\n"
+             "end})\n"
+             "return L\n", change);
+    lesson_refused(f, body, ":7: the lesson changed after lesson{} validated it");
+}
+
+static void test_lesson_frozen(void **state)
+{
+    struct fixture *f = *state;
+    char err[1024];
+    /* a <close> after `return L` renames the lesson into a path, and variants: ids, titles, choices,
+     * panels, metatables rewritten */
+    mutated(f, "L.id = '../../../rt-pwn/planted' ex.id = 'x'");
+    mutated(f, "L.id = '/../../../rt-pwn/x'");
+    mutated(f, "ex.id = '../x'");
+    mutated(f, "ex.id = 'a/b'");
+    mutated(f, "L.title = 5");
+    mutated(f, "L.title.en = {}");
+    mutated(f, "ex.choices[1].en = {} ex.choices[2] = nil");
+    mutated(f, "ex.choices[1].en = 'changed text'");
+    mutated(f, "exp.panels = 7");
+    mutated(f, "exp.panels[1].kind = 'curve'");
+    mutated(f, "L[3] = L[1]");
+    mutated(f, "L.extra = true");
+    mutated(f, "setmetatable(L, {__index = function(t, k) return '../x' end})");
+    mutated(f, "setmetatable(ex.prompt, {})");
+    mutated(f, "setmetatable({}, {__newindex = L}).id = '../x'");
+    mutated(f, "rawset(L, 'id', '9.2')");
+    /* a <close> in a nested function: runs after lesson{} returned, before the file does */
+    lesson_refused(f, "local function make()\n"
+                      "  local L\n"
+                      "  local x <close> = setmetatable({}, {__close = function() L.id = '../x' end})\n"
+                      "  L = lesson { id = '9.1', chapter = 9, title = {en='T', zh='T'},\n"
+                      "    chapter_title = {en='C', zh='C'}, text { en = 'a', zh = 'b' } }\n"
+                      "  return L\n"
+                      "end\n"
+                      "return make()\n", ":4: the lesson changed after lesson{} validated it");
+    /* a block changed between its own constructor and lesson{} */
+    lesson_refused(f, "local ex = exercise { id = 'e1', kind = 'number', prompt = {en='p', zh='p'},\n"
+                      "  explain = {en='x', zh='x'}, hints = {{en='h', zh='h'}}, answer = 1 }\n"
+                      "ex.id = '../x'\n" HEAD " ex,\n}\n",
+                   ":1: exercise changed after exercise{} validated it");
+    /* ids that are not plain words never pass the validator */
+    static const char *const bad_ids[] = {"'a/b'", "'..'", "'/x'", "'e\\0x'", "''", "'.e'",
+                                          "('x'):rep(300)", "'e x'", "'\\n'", "7", NULL};
+    char body[2048];
+    for (const char *const *b = bad_ids; *b; b++) {
+        snprintf(body, sizeof body, HEAD EXERCISE("%s") ",\n}\n", *b);
+        lesson_refused(f, body, "must be a word");
+    }
+    lesson_refused(f, "return lesson { id = '9.1/../x', chapter = 9, title = {en='T', zh='T'},\n"
+                      " chapter_title = {en='C', zh='C'}, text { en = 'a', zh = 'b' } }\n",
+                   "'id' must look like");
+    lesson_refused(f, "return lesson { id = ('9'):rep(40) .. '.1', chapter = 9, title = {en='T', zh='T'},\n"
+                      " chapter_title = {en='C', zh='C'}, text { en = 'a', zh = 'b' } }\n",
+                   "'id' must look like");
+    /* a closure kept and called later (by an experiment) changes the lesson's own tables: the
+     * copy the C side reads stays as validated */
+    struct lt_lesson *ls = load_ok(f, "local L\nlocal function evil() L.id = '../x' L[2].id = '../y'\n"
+                                      " L[2].starter = 'planted' L.title = 5 end\n"
+                                      "L = lesson { id = '9.1', chapter = 9, title = {en='T', zh='T'},\n"
+                                      " chapter_title = {en='C', zh='C'},\n"
+                                      " experiment { id = 'x', title = {en='E', zh='E'},\n" PANELS
+                                      "  run = function(ex) evil() end },\n"
+                                      EXERCISE("'e1'") ",\n}\nreturn L\n");
+    assert_int_equal(run_all(ls, 0, err, sizeof err), LT_RUN_DONE);
+    assert_string_equal(lt_lesson_id(ls), "9.1");
+    assert_string_equal(lt_lesson_title(ls), "T");
+    struct lt_exercise_info x;
+    assert_true(lt_lesson_exercise(ls, 1, &x));
+    assert_string_equal(x.id, "e1");
+    assert_string_equal(x.starter, "os.execute(1)");
+    read_everything(ls, f->rt);
+    lt_lesson_free(ls);
+}
+
+/* ---- grading integrity --------------------------------------------------------------------- */
+
+static void test_grading(void **state)
+{
+    struct fixture *f = *state;
+    char fb[2048], err[1024];
+    /* the check uses the lesson's own helper and the standard library */
+    struct lt_lesson *ls = load_ok(f,
+        "function helper(x) return 2 * x end\n"
+        HEAD
+        " exercise { id = 'q', kind = 'code', entry = 'f',\n"
+        "  prompt = {en='p', zh='p'}, explain = {en='x', zh='x'}, hints = {{en='h', zh='h'}},\n"
+        "  check = function(fn)\n"
+        "   local got = fn(21)\n"
+        "   if type(got) ~= 'number' or math.abs(got - helper(21)) > 1e-9 then\n"
+        "     return false, 'got ' .. tostring(got) end\n"
+        "   if helper(1) ~= 2 or string.format('%d', 1) ~= '1' or tostring(1) ~= '1' or\n"
+        "      table.concat({1, 2}) ~= '12' or units.parse('1KiB') ~= 1024 or\n"
+        "      select('#', pairs({})) ~= 3 then return false, 'helpers changed' end\n"
+        "   return true end },\n"
+        " experiment { id = 'e', title = {en='E', zh='E'},\n" PANELS
+        "  run = function(ex) assert(math.abs(-1) == 1 and helper(2) == 4 and f == nil and\n"
+        "    string.format('%d', 3) == '3' and type(1) == 'number' and not STOLEN, 'lesson env changed') end },\n"
+        "}\n");
+    static const char *const cheats[] = {
+        "function f() return 0 end\n_G.math = { abs = function() return 0 end }",
+        "function f() return 0 end math.abs = function() return 0 end",
+        "function f() return 0 end helper = function() return 0 end _G.helper = helper",
+        "function f() return 0 end string.format = function() return '1' end",
+        "function f() return 0 end table.concat = function() return '12' end pairs = nil",
+        "function f() return 0 end type = function() return 'number' end tostring = nil",
+        "function f() return 0 end setmetatable(_G, {__index = function() return function() return 0 end end})",
+        "_ENV = setmetatable({}, {__index = _G}) function f() return 0 end",
+        "local e = _ENV _ENV = {} e.f = function() return 0 end",
+        "load('math.abs = function() return 0 end helper = nil STOLEN = true')() function f() return 0 end",
+        "require('units').parse = function() return 1024 end units.parse = nil function f() return 0 end",
+        "function f() return setmetatable({}, {__eq = function() return true end, __lt = function() "
+        "return false end, __le = function() return true end, __sub = function() return 0 end, "
+        "__tostring = function() return 'Right.' end}) end",
+        "function f() return {} end",
+        "function f() return coroutine.create(print) end",
+        "function f() error(setmetatable({}, {__tostring = function() return 'Right.' end})) end",
+        "error(setmetatable({}, {__tostring = function() return 'Right.' end}))",
+        "error('Right.', 0)",
+        "function f(x) return 42 end STOLEN = true",
+        NULL};
+    for (const char *const *c = cheats; *c; c++) {
+        attempts++;
+        say(*c);
+        bool ok = lt_lesson_answer(ls, 0, *c, fb, sizeof fb);
+        /* the last one is a right answer for 21 only: the grader counts it; the env stays */
+        if (c[1] == NULL) continue;
+        if (ok) fail_msg("graded right: %s\n  feedback: %s", *c, fb);
+        if (!strncmp(fb, "Right", 5)) fail_msg("feedback starts 'Right': %s\n  %s", *c, fb);
+    }
+    assert_true(lt_lesson_answer(ls, 0, "function f(x) return 2 * x end", fb, sizeof fb));
+    /* nothing an answer did reached the lesson's environment */
+    assert_int_equal(run_all(ls, 1, err, sizeof err), LT_RUN_DONE);
+    lt_lesson_free(ls);
+    /* the answer string is pushed protected: a lesson that left its heap full and a large answer
+     * give a message, not an aborted process */
+    ls = load_ok(f, "FILL = {} for _, n in ipairs {2^22, 2^20, 2^16} do\n"
+                    " pcall(function() while true do FILL[#FILL + 1] = ('x'):rep(n) end end) end\n"
+                    HEAD EXERCISE("'q'") ",\n}\n");
+    char *big = malloc(6u << 20);
+    memset(big, ' ', (6u << 20) - 1);
+    big[(6u << 20) - 1] = 0;
+    memcpy(big, "return 1", 8);
+    assert_false(lt_lesson_answer(ls, 0, big, fb, sizeof fb));
+    if (!strstr(fb, "memory limit")) fail_msg("big answer: %s", fb);
+    free(big);
+    lt_lesson_free(ls);
+}
+
+/* ---- what allocators, traces and measurements cost ---------------------------------------- */
+
+static void test_costs(void **state)
+{
+    struct fixture *f = *state;
+    /* allocator structures in C count against the heap cap */
+    static const char *const bombs[] = {
+        "local a = alloc.model{capacity = '4TiB'} for i = 1, 1e9 do a:malloc(512) end",
+        "local a = alloc.model{capacity = '4TiB', expandable_segments = true} "
+        "for i = 1, 1e9 do a:malloc(512) end",
+        "local a = alloc.raw{capacity = '4TiB'} for i = 1, 1e9 do a:malloc(512) end",
+        "local a = alloc.async_pool{capacity = '4TiB'} for i = 1, 1e9 do a:malloc(512) end",
+        "local a = alloc.model{capacity = '4TiB'} a:record() "
+        "for i = 1, 1e9 do a:free(a:malloc(512)) end",
+        "alloc.trace_replay(('a 1 1MiB\\n'):rep(2^20 // 9 * 8))",
+        /* C maps built into tables until the heap is full: nothing leaks (the ASan pass) */
+        "local a = alloc.model{capacity = '1TiB'} local k = {} for i = 1, 2e4 do k[i] = a:malloc(512) "
+        "end local fill = {} while true do fill[#fill + 1] = a:segments() end",
+        "local a = alloc.raw{capacity = '1TiB'} local k = {} for i = 1, 2e4 do k[i] = a:malloc(512) "
+        "end for i = 1, 2e4, 2 do a:free(k[i]) end local fill = {} "
+        "while true do fill[#fill + 1] = a:segments() end",
+        "local a = alloc.async_pool{capacity = '1TiB'} for i = 1, 2e4 do a:malloc(4096) end "
+        "local fill = {} while true do fill[#fill + 1] = a:segments() end",
+        "local a = alloc.model{capacity = '1TiB'} for i = 1, 2e3 do a:malloc(512) end "
+        "local fill = {} while true do fill[#fill + 1] = a:summary() .. alloc.ledger(a).text end",
+        NULL};
+    for (const char *const *b = bombs; *b; b++) refused(f, *b, "memory limit|sandbox limit");
+    contained(f, "local a <close> = alloc.model{capacity = '1GiB'} for i = 1, 1000 do "
+                 "a:free(a:malloc(512)) end assert(collectgarbage('count') < 16 * 1024)");
+    /* a run's wall time counts its measurements: a loop of them ends */
+    struct lt_limits lim = limits;
+    lim.wall_seconds = 0.5;
+    lt_runtime_set_limits(f->rt, &lim);
+    refused(f, "while true do host.copy{bytes = '64KiB', trials = 1} end", "wall time");
+    refused(f, "while true do alloc.trace_replay('a 1 1MiB\\nf 1\\n') end", "wall time");
+    refused(f, "local co = coroutine.wrap(function() while true do "
+               "gpu.copy{dir = 'h2d', bytes = 4096, trials = 1} end end) co()", "wall time");
+    lt_runtime_set_limits(f->rt, &limits);
+    /* sizes at or past 2^63 are refused, never clamped */
+    static const char *const huge[] = {"'1e19'", "2^63", "2^64", "'9.3e18'", "1e300", NULL};
+    char src[256];
+    for (const char *const *h = huge; *h; h++) {
+        snprintf(src, sizeof src, "gpu.copy{dir = 'd2d', bytes = %s}", *h);
+        refused(f, src, "below 2^63");
+        snprintf(src, sizeof src, "alloc.model{capacity = '1GiB'}:malloc(%s)", *h);
+        refused(f, src, "below 2^63|positive|integer representation");
+    }
+    refused(f, "gpu.copy{dir = 'd2d', bytes = 4096, trials = 2^32 + 10}", "trials must be 1..");
+    refused(f, "host.copy{bytes = 4096, threads = 2^32 + 1}", "threads must be 0..256");
+}
+
+/* ---- option tables are read raw --------------------------------------------------------------- */
+
+static void test_option_tables(void **state)
+{
+    struct fixture *f = *state;
+    lt_vm_repl_setup(f->vm);
+    /* an __index that makes each string and collects the last one: never run */
+    f->nplots = 0;
+    contained(f, "local n = 0 local opts = setmetatable({}, {__index = function(t, k) n = n + 1 "
+                 "if k == 'x' then return ('X'):rep(100) end collectgarbage() collectgarbage() "
+                 "return 'Y' end}) plot.point('s', 1, 2, opts) assert(n == 0)");
+    assert_int_equal(f->nplots, 1);
+    assert_string_equal(f->last_text, "");
+    assert_string_equal(f->last_unit, "");
+    contained(f, "plot.point('s', 1, 2, {x = 'bytes', y = 'ns'})");
+    assert_string_equal(f->last_text, "bytes");
+    assert_string_equal(f->last_unit, "ns");
+    static const char *const calls[] = {
+        "plot.bar('b', 1, setmetatable({}, {__index = function() collectgarbage() return ('u'):rep(50) end}))",
+        "plot.gauge('g', 1, 2, setmetatable({}, {__index = function() collectgarbage() return 'GB' end}))",
+        "plot.bar('b', 1, 'u', setmetatable({}, {__index = function() error('ran') end}))",
+        "plot.point('s', 1, 2, setmetatable({}, {__index = function() while true do end end}))",
+        "plot.row(setmetatable({}, {__len = function() return 1e9 end, __index = function(t, i) "
+        "collectgarbage() return ('c'):rep(i) end}))",
+        "host.copy(setmetatable({bytes = '64KiB', trials = 1}, {__index = function() error('ran') end}))",
+        "gpu.copy(setmetatable({dir = 'h2d', bytes = 4096}, {__index = function() error('ran') end}))",
+        "alloc.model(setmetatable({capacity = '1GiB'}, {__index = function() error('ran') end})):close()",
+        NULL};
+    for (const char *const *c = calls; *c; c++) contained(f, *c);
+    assert_true(strcmp(f->last_text, "(null)") != 0);
+}
+
+/* ---- measurements from nested coroutines go to the worker ----------------------------------- */
+
+static enum lt_eval_status eval_all(struct fixture *f, const char *src, char *out, size_t n,
+                                    int *busy)
+{
+    enum lt_eval_status st = lt_vm_eval(f->vm, src, out, n);
+    *busy = 0;
+    while (st == LT_EVAL_BUSY) {
+        (*busy)++;
+        usleep(500);
+        st = lt_vm_eval_step(f->vm, out, n);
+    }
+    return st;
+}
+
+static void test_nested_async(void **state)
+{
+    struct fixture *f = *state;
+    char out[1024];
+    int busy;
+    lt_runtime_set_async(f->rt, true);
+    /* at any depth the measurement yields to the runner (BUSY), then gives its value */
+    static const char *const nested[] = {
+        "coroutine.wrap(function() return host.copy{bytes = '1MiB', trials = 2}.bytes end)()",
+        "select(2, coroutine.resume(coroutine.create(function() return host.copy{bytes = '1MiB', "
+        "trials = 2}.bytes end)))",
+        "coroutine.wrap(function() return coroutine.wrap(function() return coroutine.wrap("
+        "function() return host.copy{bytes = '1MiB', trials = 2}.bytes end)() end)() end)()",
+        "coroutine.wrap(function() return alloc.trace_replay('a 1 1MiB\\nf 1\\n').events * 524288 end)()",
+        NULL};
+    for (const char *const *n = nested; *n; n++) {
+        attempts++;
+        assert_int_equal(eval_all(f, *n, out, sizeof out, &busy), LT_EVAL_OK);
+        assert_string_equal(out, "1048576");
+        if (busy < 1) fail_msg("did not reach the runner: %s", *n);
+    }
+    /* a nested coroutine's own yields are still its resumer's */
+    assert_int_equal(eval_all(f, "local co = coroutine.wrap(function() host.copy{bytes = '1MiB', "
+                                 "trials = 1} coroutine.yield(7) return 8 end) return co() + co()",
+                              out, sizeof out, &busy), LT_EVAL_OK);
+    assert_string_equal(out, "15");
+    /* computing in a nested coroutine gives the screen its slices (50 ms of CPU > a 20 ms slice) */
+    assert_int_equal(eval_all(f, "coroutine.wrap(function() local t = os.clock() "
+                                 "while os.clock() - t < 0.05 do end return 1 end)()",
+                              out, sizeof out, &busy), LT_EVAL_OK);
+    assert_true(busy >= 1);
+    /* where nothing can yield (a sort's comparator), the measurement waits in place */
+    assert_int_equal(eval_all(f, "local t = {2, 1} table.sort(t, function(a, b) "
+                                 "host.copy{bytes = '64KiB', trials = 1} return a < b end) return t[1]",
+                              out, sizeof out, &busy), LT_EVAL_OK);
+    assert_string_equal(out, "1");
+    /* a loop of measurements in a nested coroutine is cancelled like any entry */
+    attempts++;
+    enum lt_eval_status st = lt_vm_eval(f->vm, "keep = gpu.alloc(2^20) coroutine.wrap(function() "
+                                               "while true do host.copy{bytes = '1MiB', trials = 4} "
+                                               "end end)()", out, sizeof out);
+    assert_int_equal(st, LT_EVAL_BUSY);
+    for (int i = 0; i < 20 && st == LT_EVAL_BUSY; i++) usleep(1000), st = lt_vm_eval_step(f->vm, out, sizeof out);
+    assert_int_equal(st, LT_EVAL_BUSY);
+    lt_vm_eval_cancel(f->vm);
+    assert_int_equal(f->dev->live_allocs, 0);
+    assert_int_equal(eval_all(f, "6 * 7", out, sizeof out, &busy), LT_EVAL_OK);
+    assert_string_equal(out, "42");
+    lt_runtime_set_async(f->rt, false);
+}
+
 static int report(void **state)
 {
     (void)state;
@@ -704,6 +1104,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_allocations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lesson_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lesson_async, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_c_loops, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lesson_frozen, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grading, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_costs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_option_tables, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nested_async, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, report);
 }

@@ -279,7 +279,7 @@ static void test_host_bench(void **s)
     assert_int_equal(gpu_host_bench(GPU_HOST_SCALE, 4u << 20, 1, 3, &r, NULL), GPU_OK);
     assert_int_equal(r.moved_bytes, 2ull * (4u << 20));
     assert_int_equal(gpu_host_bench(GPU_HOST_COPY, 100, 1, 3, &r, NULL), GPU_ERR_ARG);
-    volatile int cancel = 1;
+    gpu_cancel_flag cancel = 1;
     assert_int_equal(gpu_host_bench(GPU_HOST_LOOP, 1u << 20, 1, 3, &r, &cancel),
                      GPU_ERR_CANCELLED);
     assert_int_equal(gpu_host_kind_parse("triad"), GPU_HOST_TRIAD);
@@ -329,7 +329,7 @@ static void test_copy_rules(void **s)
     q = (struct gpu_copy_req){.dir = GPU_D2D, .bytes = 32u << 20};
     assert_int_equal(gpu_bench_copy(dev, &q, &r, NULL), GPU_OK);
     assert_true(fabs(r.rw_bytes_per_s - 2 * r.bytes_per_s) < 1e-6 * r.bytes_per_s);
-    volatile int cancel = 1;
+    gpu_cancel_flag cancel = 1;
     assert_int_equal(gpu_bench_copy(dev, &q, &r, &cancel), GPU_ERR_CANCELLED);
     assert_int_equal(dev->live_allocs, 0); /* cancelled: everything freed */
     gpu_close(dev);

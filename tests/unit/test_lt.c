@@ -41,7 +41,7 @@ static int setup(void **state)
     char why[512], err[512];
     assert_int_equal(gpu_open("sim", &c, &f->dev, why, sizeof why), GPU_OK);
     f->rt = lt_runtime_new(f->dev, ".");
-    struct lt_limits lim = {16u << 20, 5000000, 5.0};
+    struct lt_limits lim = {16u << 20, 5000000, 5.0, 60.0};
     lt_runtime_set_limits(f->rt, &lim);
     lt_runtime_set_sink(f->rt, sink, f);
     f->vm = lt_vm_new(f->rt, err, sizeof err);
@@ -271,7 +271,7 @@ static void test_lesson_run_and_grade(void **state)
     assert_true(exp >= 0 && num >= 0 && choice >= 0);
     struct lt_panel p[8];
     assert_true(lt_lesson_panels(ls, exp, p, 8) >= 1);
-    struct lt_limits lim = {64u << 20, 2000000000LL, 60.0};
+    struct lt_limits lim = {64u << 20, 2000000000LL, 60.0, 300.0};
     lt_runtime_set_limits(f->rt, &lim);
     enum lt_run_state st = lt_lesson_run_start(ls, exp, err, sizeof err);
     while (st == LT_RUN_BUSY) st = lt_lesson_run_step(ls, err, sizeof err);
@@ -309,7 +309,7 @@ static void test_async_calls(void **state)
 {
     struct fixture *f = *state;
     char out[2048];
-    struct lt_limits lim = {64u << 20, 2000000000LL, 60.0};
+    struct lt_limits lim = {64u << 20, 2000000000LL, 60.0, 300.0};
     lt_runtime_set_limits(f->rt, &lim);
     lt_runtime_set_async(f->rt, true);
     lt_vm_repl_setup(f->vm);
@@ -330,7 +330,7 @@ static void test_async_calls(void **state)
     assert_string_equal(out, "450000015000000");
     assert_true(steps >= 1); /* it gave the screen a turn at least once */
     /* the instruction limit still applies across slices */
-    struct lt_limits small = {64u << 20, 20000000LL, 60.0};
+    struct lt_limits small = {64u << 20, 20000000LL, 60.0, 300.0};
     lt_runtime_set_limits(f->rt, &small);
     st = lt_vm_eval(f->vm, "while true do end", out, sizeof out);
     while (st == LT_EVAL_BUSY) st = lt_vm_eval_step(f->vm, out, sizeof out);
