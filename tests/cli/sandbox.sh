@@ -132,7 +132,7 @@ echo "$out" | grep -q "watchdog: file $d/stuck.lua ran .* past the sandbox's lim
 echo "$out" | grep -q never && fail "the stuck run went on"
 printf 'print(gpu.copy{dir = "h2d", bytes = 4096, trials = 1})\n' > "$d/stuck2.lua"
 out=$(VRAMLAB_FAULT_HANG=1 VRAMLAB_LIMITS="seconds=0.5,wall=1" timeout 30 "$b" --backend sim eval "$d/stuck2.lua" 2>&1); rc=$?
-[ $rc -eq 5 ] || fail "stuck measurement: exit $rc (want 5): $out"
+[ $rc -eq 6 ] || fail "stuck measurement: exit $rc (want 6): $out"
 echo "$out" | grep -q "wall time (measurements included)" || fail "watchdog message: $out"
 
 # --- VRAMLAB_LIMITS is checked
