@@ -39,16 +39,19 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation -Wno-unknown-warning-option
 CFLAGS  ?= -O2 -g
-override CFLAGS += -std=c11 $(WARN) -D_GNU_SOURCE -pthread -MMD -MP -I. -Igpu -Ilua -Itui $(PKG_CFLAGS)
+# One folder per role (docs/architecture.md); headers are included by name.
+INC     := -I. -Igpu -Igpu/backend -Igpu/alloc -Igpu/base -Ilua -Ilua/mod \
+           -Itui -Itui/cli -Itui/store -Itui/render -Itui/screen
+override CFLAGS += -std=c11 $(WARN) -D_GNU_SOURCE -pthread -MMD -MP $(INC) $(PKG_CFLAGS)
 LDLIBS  := $(PKG_LIBS) -lm -pthread
 
-GPU_SRC := $(filter-out gpu/gpu_cuda.c,$(wildcard gpu/*.c))
-LT_SRC  := $(wildcard lua/*.c)
-TUI_SRC := $(filter-out tui/main.c,$(wildcard tui/*.c))
+GPU_SRC := $(filter-out gpu/backend/gpu_cuda.c,$(wildcard gpu/*.c gpu/*/*.c))
+LT_SRC  := $(wildcard lua/*.c lua/*/*.c)
+TUI_SRC := $(wildcard tui/*/*.c)
 # units, estimate and vram first: the other support modules require them while they load
 # (vram_*.lua add their estimators to vram)
-LT_FIRST := lua/units.lua lua/estimate.lua lua/vram.lua
-LT_LUA  := $(LT_FIRST) $(filter-out $(LT_FIRST),$(sort $(wildcard lua/*.lua)))
+LT_FIRST := lua/lib/units.lua lua/lib/estimate.lua lua/lib/vram.lua
+LT_LUA  := $(LT_FIRST) $(filter-out $(LT_FIRST),$(sort $(wildcard lua/lib/*.lua)))
 
 # The toolkit must also compile: nvcc may reject this host compiler, or be half installed.
 # Native code for every architecture we build for that this nvcc knows (older toolkits build
@@ -58,7 +61,7 @@ CU_WANT := 75 80 86 89 90 100 120
 ifneq ($(NVCC),)
 CU_KNOWN := $(shell $(NVCC) --list-gpu-code 2>/dev/null | sed -n 's/^sm_//p')
 CU_ARCHS := $(if $(CU_KNOWN),$(filter $(CU_KNOWN),$(CU_WANT)),75 80 86 89 90)
-CU_PROBE := $(shell sh gpu/cuda_probe.sh $(BUILD)/.cuda-probe $(NVCC) '$(firstword $(CU_ARCHS))' $(CC) $(CUDA_HOME)/include)
+CU_PROBE := $(shell sh gpu/backend/cuda_probe.sh $(BUILD)/.cuda-probe $(NVCC) '$(firstword $(CU_ARCHS))' $(CC) $(CUDA_HOME)/include)
 ifneq ($(CU_PROBE),ok)
 $(warning $(NVCC) cannot build the CUDA backend ($(CU_PROBE)): building without the CUDA backend)
 NVCC :=
@@ -67,16 +70,16 @@ endif
 
 ifneq ($(NVCC),)
 override CFLAGS += -DGPU_HAVE_CUDA=1
-GPU_SRC += gpu/gpu_cuda.c
-CU_SRC  := $(wildcard gpu/*.cu)
+GPU_SRC += gpu/backend/gpu_cuda.c
+CU_SRC  := $(wildcard gpu/backend/*.cu)
 CU_OBJ  := $(CU_SRC:%.cu=$(BUILD)/%.o)
 CU_PTX  := $(lastword $(CU_ARCHS))
-NVFLAGS := -O3 -std=c++17 -Xcompiler -Wall,-Werror \
+NVFLAGS := -O3 -std=c++17 -Xcompiler -Wall,-Werror -Igpu \
            $(foreach a,$(CU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_$(CU_PTX),code=compute_$(CU_PTX)
 LDLIBS  += $(CUDA_HOME)/lib64/libcudart_static.a -ldl -lrt -lstdc++
 empty :=
-$(BUILD)/gpu/gpu_cuda.o: override CFLAGS += -I$(CUDA_HOME)/include \
+$(BUILD)/gpu/backend/gpu_cuda.o: override CFLAGS += -I$(CUDA_HOME)/include \
     -DGPU_CUDA_ARCHS='"$(subst $(empty) $(empty),/,$(CU_ARCHS))"'
 endif
 
@@ -113,14 +116,14 @@ $(BUILD)/%.o: %.c $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/%.o: %.cu gpu/gpu_kernels.h gpu/gpu_pattern.h $(STAMP)
+$(BUILD)/%.o: %.cu gpu/backend/gpu_kernels.h gpu/gpu_pattern.h $(STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c -o $@ $<
 
 # Lua support code compiled into the binary (preloaded as modules).
-$(BUILD)/lt_embed.c: $(LT_LUA) lua/embed.sh
+$(BUILD)/lt_embed.c: $(LT_LUA) lua/lib/embed.sh
 	@mkdir -p $(BUILD)
-	sh lua/embed.sh $(LT_LUA) > $@
+	sh lua/lib/embed.sh $(LT_LUA) > $@
 $(BUILD)/lt_embed.o: $(BUILD)/lt_embed.c $(STAMP)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -151,9 +154,9 @@ test: test-deps
 # gpu_kernels.o), so one host compile each.
 GPU_TESTS := $(if $(NVCC),$(BUILD)/tests/gpu_copy_offsets $(BUILD)/tests/ref_bandwidth)
 gpu-tests: $(GPU_TESTS)
-$(BUILD)/tests/gpu_copy_offsets: tests/gpu/copy_offsets.cu $(CU_OBJ) gpu/gpu_kernels.h gpu/gpu_pattern.h
+$(BUILD)/tests/gpu_copy_offsets: tests/gpu/copy_offsets.cu $(CU_OBJ) gpu/backend/gpu_kernels.h gpu/gpu_pattern.h
 	@mkdir -p $(dir $@)
-	$(NVCC) -O2 -std=c++17 -Xcompiler -Wall,-Werror -Igpu -o $@ $< $(CU_OBJ)
+	$(NVCC) -O2 -std=c++17 -Xcompiler -Wall,-Werror -Igpu -Igpu/backend -o $@ $< $(CU_OBJ)
 $(BUILD)/tests/ref_bandwidth: tests/gpu/ref_bandwidth.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -std=c++17 -Xcompiler -Wall,-Werror -o $@ $<

@@ -1,6 +1,6 @@
 -- Lesson 2.4: anatomy of an out-of-memory error, and the ledger that reconciles nvidia-smi with
 -- memory_allocated(). The OOM lab runs on this machine's backend under the experiment cap and
--- proves that nothing leaked; the ledger is alloc.ledger (gpu/gpu_ledger.c).
+-- proves that nothing leaked; the ledger is alloc.ledger (gpu/alloc/gpu_ledger.c).
 local MiB, GiB, KiB = units.MiB, units.GiB, units.KiB
 
 -- split PyTorch's message into its sentences (". " ends one; URLs keep their dots)

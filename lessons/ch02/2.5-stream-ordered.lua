@@ -1,6 +1,6 @@
 -- Lesson 2.5: stream-ordered allocation (cudaMallocAsync / cudaFreeAsync, memory pools, the
 -- release threshold). vramlab runs it on a MODEL of the pool (`alloc.async_pool`,
--- gpu/gpu_mempool.c): every figure here is SIMULATED, on any backend, and says so.
+-- gpu/alloc/gpu_mempool.c): every figure here is SIMULATED, on any backend, and says so.
 local MiB, GiB = units.MiB, units.GiB
 
 local function mib(n) return string.format("%.0f MiB", n / MiB) end

@@ -1,5 +1,5 @@
 // copy_offsets.cu - the device kernels behind every validated figure, checked byte for byte on a
-// GPU (make test-gpu builds it from build/gpu/gpu_kernels.o; needs a GPU):
+// GPU (make test-gpu builds it from build/gpu/backend/gpu_kernels.o; needs a GPU):
 //   - the SM copy (gpu_k_copy) at source and destination offsets 0..15 x sizes {1, 15, 16, 17,
 //     4095, 4097, 1 MiB + 3}: every word width and the scalar head and tail paths, which
 //     cudaMalloc'd (256-byte aligned) benchmark buffers never reach; the bytes around the

@@ -46,7 +46,7 @@ const struct gpu_profile *gpu_sim_profile(const struct gpu_dev *dev)
  * memset, copy, latency, STREAM) fail as an illegal address or a kernel fault does on a real
  * GPU: sticky, the context is lost for the rest of the process. VRAMLAB_FAULT_HANG=N makes the
  * Nth one never return, as a hung kernel or driver call does: it ignores cancellation, so only
- * the watchdog (tui/tui_watchdog.c) can end the process. */
+ * the watchdog (tui/screen/tui_watchdog.c) can end the process. */
 static bool sticky_fault(struct sim_dev *d, const char *what)
 {
     if (!d->sticky_at && !d->hang_at) return false;

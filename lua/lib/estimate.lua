@@ -12,7 +12,7 @@ local getinfo = debug.getinfo -- trusted code keeps the debug library; sandboxed
 -- points at the learner's line however deep inside the estimators the check ran.
 local OWN = {}
 for _, f in ipairs { "estimate", "vram", "vram_train", "vram_infer", "vram_serve", "vram_plan" } do
-  OWN["@lua/" .. f .. ".lua"] = true
+  OWN["@lua/lib/" .. f .. ".lua"] = true
 end
 
 function M.raise(msg)
