@@ -176,8 +176,8 @@ estimator's peak, every layer's share, and the allocator's peaks.
         local e = ev[i]
         if i % every == 0 or i == r.peak.event or e.phase ~= last_phase or i == #ev then
           local st = A:stats()
-          ex:point("c", T("allocated", "已分配"), i, st.allocated / MB)
-          ex:point("c", T("reserved", "已预留"), i, st.reserved / MB)
+          ex:point("c", T("allocated", "已分配"), i, st.allocated / MB, { from = st })
+          ex:point("c", T("reserved", "已预留"), i, st.reserved / MB, { from = st })
         end
         last_phase = e.phase
       end)
