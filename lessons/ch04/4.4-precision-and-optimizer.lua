@@ -143,7 +143,7 @@ caching allocator.
         params = r.params
         local b = r.bytes_per_param
         local name = ex.lang == "zh" and c[4] or c[3]
-        ex:row("t", { name, string.format("%g+%g+%g+%g", b.weights, b.gradients, b.master, b.optimizer), string.format("%g", b.total),
+        ex:row("t", { name, string.format("%.3g+%.3g+%.3g+%.3g", b.weights, b.gradients, b.master, b.optimizer), string.format("%.4g", b.total),
                       units.si(r.saved_activations), units.si(r.peak.bytes) })
         ex:bar("states", name, b.total * r.params / GB, { style = "theoretical", unit = "GB" })
         local s, err = replay(r, model)
