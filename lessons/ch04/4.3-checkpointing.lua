@@ -69,8 +69,9 @@ in backward. The choice is which tensors to drop:
 
 ## √n checkpointing (Chen et al. 2016)
 A chain of n layers split into k segments keeps k segment inputs, and during backward one
-recomputed segment of n/k layers: memory ∝ k + n/k, smallest at k = √n. Chen et al. trained a
-1000-layer ResNet with O(√n) activation memory for the price of **one extra forward pass**:
+recomputed segment of n/k layers: memory ∝ k + n/k, smallest at k = √n. Chen et al. cut a
+1,000-layer ResNet's memory from 48 GB to 7 GB for 30 % more running time — O(√n) activation
+memory for the price of **one extra forward pass**:
 forward ≈ 1/3 of a step's FLOPs (2Ψ of 6Ψ per token: Kaplan et al. 2020), so about **+33 %**
 compute. `full` is the case k = n. For a transformer the layer's input (2sbh) is already small
 beside its 34sbh, so √n's gain over full is small; it matters for deep nets with few big layers.
@@ -103,7 +104,7 @@ why selective recomputation costs nothing more with it.
 | √n | √n 个分段各自的输入 | 在每段的反向之前重算整段 | 每个块多做一次前向 |
 
 ## √n 检查点（Chen et al. 2016）
-把 n 层的链分成 k 段，保留 k 个分段输入，反向时只有一段（n/k 层）被重算出来：显存 ∝ k + n/k，在 k = √n 时最小。Chen 等人用 O(√n) 的激活显存训练了 1000 层的 ResNet，代价是**多一次前向**：前向约占一步 FLOPs 的 1/3（每个 token 6Ψ 中的 2Ψ：Kaplan et al. 2020），所以计算量约 **+33%**。`full` 就是 k = n 的情形。对 Transformer 而言，一层的输入（2sbh）相对其 34sbh 已经很小，所以 √n 相比完全重计算的收益不大；它对层数多、每层激活大的网络才重要。
+把 n 层的链分成 k 段，保留 k 个分段输入，反向时只有一段（n/k 层）被重算出来：显存 ∝ k + n/k，在 k = √n 时最小。Chen 等人把 1,000 层 ResNet 的显存从 48 GB 降到 7 GB，运行时间只多 30%——用 O(√n) 的激活显存，代价是**多一次前向**：前向约占一步 FLOPs 的 1/3（每个 token 6Ψ 中的 2Ψ：Kaplan et al. 2020），所以计算量约 **+33%**。`full` 就是 k = n 的情形。对 Transformer 而言，一层的输入（2sbh）相对其 34sbh 已经很小，所以 √n 相比完全重计算的收益不大；它对层数多、每层激活大的网络才重要。
 
 ## 选择性重计算（Korthikanti et al. 2022）
 在长上下文下，注意力核心（4.2 节的 5as²b 部分）占一层激活的大头，但只占很少的 FLOPs：QKᵀ 和注意力×V 是 4bs²h，而该层矩阵乘法共 24bsh²，即只占 s/(6h)。只重算这一部分，用几个百分点的计算就去掉了二次项。与序列并行结合后，激活降到 34sbh/t；用论文的话说，激活显存减少了 5 倍，重计算带来的执行时间开销减少了 90% 以上。FlashAttention（4.2 节）已经在内核里做了这件事，所以配合它时选择性重计算不再有额外代价。
@@ -186,7 +187,7 @@ GPT-2 small（1.24 亿参数，12 层，h = 768），s = 1024，micro-batch 8，
 
 > [!source] Sources
 > T. Chen, B. Xu, C. Zhang, C. Guestrin, "Training Deep Nets with Sublinear Memory Cost",
-> arXiv:1604.06174, 2016, sec. 4 (√n segments, one extra forward). V. Korthikanti et al.,
+> arXiv:1604.06174, 2016, abstract and sec. 4 (√n segments, one extra forward; 48 GB → 7 GB). V. Korthikanti et al.,
 > "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023, sec. 5 (selective
 > recomputation) and abstract (5×, over 90 %). J. Kaplan et al., "Scaling Laws for Neural
 > Language Models", 2020, sec. 2.1 (C ≈ 6N FLOPs per token). PyTorch `torch/utils/checkpoint.py`.
@@ -201,7 +202,7 @@ GPT-2 small（1.24 亿参数，12 层，h = 768），s = 1024，micro-batch 8，
 > PyTorch 的 checkpoint 保留被包裹函数的输入，在反向时重算其前向；它只对你包裹的部分做检查点。把每个 Transformer 块包起来，就是这里的 `full`；Megatron-LM 的 `--recompute-granularity selective` 就是 `selective`。PyTorch 推荐 `use_reentrant=False`。
 
 > [!source] 出处
-> T. Chen, B. Xu, C. Zhang, C. Guestrin, "Training Deep Nets with Sublinear Memory Cost", arXiv:1604.06174, 2016，第 4 节（√n 分段，多一次前向）。V. Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023，第 5 节（选择性重计算）和摘要（5 倍，90% 以上）。J. Kaplan et al., "Scaling Laws for Neural Language Models", 2020，第 2.1 节（每个 token 约 6N FLOPs）。PyTorch `torch/utils/checkpoint.py`。FLOP/s：GPU 数据手册，`vram.gpu_specs()`（`docs/vram-train.md`）。
+> T. Chen, B. Xu, C. Zhang, C. Guestrin, "Training Deep Nets with Sublinear Memory Cost", arXiv:1604.06174, 2016，摘要和第 4 节（√n 分段，多一次前向；48 GB → 7 GB）。V. Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023，第 5 节（选择性重计算）和摘要（5 倍，90% 以上）。J. Kaplan et al., "Scaling Laws for Neural Language Models", 2020，第 2.1 节（每个 token 约 6N FLOPs）。PyTorch `torch/utils/checkpoint.py`。FLOP/s：GPU 数据手册，`vram.gpu_specs()`（`docs/vram-train.md`）。
 ]] },
 
   exercise {

@@ -80,8 +80,9 @@ DeepSpeed keep 16-bit weights as the table does.
 
 ## Cutting the optimizer state
 - **Pure bf16**: no master copy, m and v in bf16: 8 B/param. The price is precision: bf16 has
-  8 significant bits, so an update smaller than about 1/256 of a weight's magnitude is rounded
-  away; stochastic rounding or Kahan summation of the updates recovers it (Zamirai et al. 2020).
+  8 significant bits, so an update smaller than half a unit in the weight's last place — between
+  1/512 and 1/256 of its magnitude — is rounded away; stochastic rounding or Kahan summation of
+  the updates recovers it (Zamirai et al. 2020).
 - **8-bit Adam** (Dettmers et al. 2022): m and v as 8-bit codes with one fp32 scale (absmax) per
   block of values (2048 in the paper, 256 in current bitsandbytes): 2 × (1 + 4/256) = 2.03
   B/param instead of 8. Tensors under 4096 elements keep fp32 state.
@@ -111,7 +112,7 @@ PyTorch 的 `torch.autocast`（`torch.amp`）做法不同，总量相同：权�
 > 它减半的是激活，而不是模型状态：用 Adam 时，fp32 和混合精度都是每参数 16 字节。7B 模型无论哪种都需要 112 GB 的模型状态。讲义的避坑指南说"用 torch.cuda.amp 做混合精度训练时，显存确实省了"——就激活而言没错；但当权重和优化器占主导时（大模型、小 batch），AMP 省下的显存很少。
 
 ## 削减优化器状态
-- **纯 bf16**：没有主副本，m 和 v 用 bf16：每参数 8 B。代价是精度：bf16 只有 8 位有效数字，比权重本身小约 1/256 以上的更新会被舍入掉；对更新做随机舍入或 Kahan 求和可以找回它们（Zamirai et al. 2020）。
+- **纯 bf16**：没有主副本，m 和 v 用 bf16：每参数 8 B。代价是精度：bf16 只有 8 位有效数字，小于权重末位半个单位的更新——即权重大小的 1/512 到 1/256——会被舍入掉；对更新做随机舍入或 Kahan 求和可以找回它们（Zamirai et al. 2020）。
 - **8 位 Adam**（Dettmers et al. 2022）：m 和 v 存成 8 位编码，每一块数值配一个 fp32 缩放因子（absmax）（论文中每块 2048 个，当前 bitsandbytes 是 256 个）：每参数 2 × (1 + 4/256) = 2.03 B，而不是 8 B。少于 4096 个元素的张量仍保留 fp32 状态。
 - **SGD** 只保留一个状态（动量）或不保留；Adafactor 把 v 分解为行和列的统计量。
 
