@@ -12,28 +12,31 @@ local KIND_ZH = { weights = "权重", gradients = "梯度", master = "fp32 主�
 
 local function mb(n) return string.format("%.1f MB", n / MB) end
 
--- Replays the step's events into allocator `al`; calls on_event(i, stats) after each one. Returns
--- the stats after the step, or nil and the allocator's message (everything is freed by closing).
-local function replay(al, events, on_event)
-  local live = {}
-  for i, e in ipairs(events) do
-    if e.op == "alloc" then
-      local b, err = al:malloc(e.bytes, e.name)
-      if not b then return nil, err end
-      live[e.id] = b
-    else
-      al:free(live[e.id]); live[e.id] = nil
+-- Replays the step's events through a caching allocator: this backend's (real segments on a GPU)
+-- when the step fits the experiment's budget with room to spare, else, or when the device runs
+-- short midway, the same allocator on an 80 GiB model device (SIMULATED by its stats). Calls
+-- on_start() before each attempt and on_event(i, allocator) after each event. Returns the stats
+-- after the step, or nil and the allocator's message; everything is freed either way.
+local function replay(r, on_event, on_start)
+  local tries = gpu.budget() > 1.5 * r.peak.bytes and { false, true } or { true }
+  local err
+  for _, model in ipairs(tries) do
+    if on_start then on_start() end
+    local al <close> = model and alloc.model { capacity = "80GiB" } or alloc.caching {}
+    local live, ok = {}, true
+    for i, e in ipairs(r.events) do
+      if e.op == "alloc" then
+        local b, msg = al:malloc(e.bytes, e.name)
+        if not b then ok, err = false, msg; break end
+        live[e.id] = b
+      else
+        al:free(live[e.id]); live[e.id] = nil
+      end
+      if on_event then on_event(i, al) end
     end
-    if on_event then on_event(i, al) end
+    if ok then return al:stats() end
   end
-  return al:stats()
-end
-
--- A caching allocator on this backend when the step fits in the experiment's budget with room to
--- spare, else the same allocator on an 80 GiB model device (labelled SIMULATED by its stats).
-local function allocator(peak)
-  if gpu.budget() > 1.5 * peak then return alloc.caching {}, false end
-  return alloc.model { capacity = "80GiB" }, true
+  return nil, err
 end
 
 return lesson {
@@ -169,10 +172,9 @@ estimator's peak, every layer's share, and the allocator's peaks.
                                        mb(a.per_layer.total), SHAPE.seq, SHAPE.batch, SHAPE.hidden, SHAPE.heads, a.coefficient, SHAPE.seq, SHAPE.batch)))
 
       -- the allocator's view: replay every event, drawing about 250 points per series
-      local al, model = allocator(r.peak.bytes)
       local every = math.max(1, #ev // 250)
       local last_phase
-      local s, err = replay(al, ev, function(i, A)
+      local s, err = replay(r, function(i, A)
         local e = ev[i]
         if i % every == 0 or i == r.peak.event or e.phase ~= last_phase or i == #ev then
           local st = A:stats()
@@ -180,13 +182,13 @@ estimator's peak, every layer's share, and the allocator's peaks.
           ex:point("c", T("reserved", "已预留"), i, st.reserved / MB, { from = st })
         end
         last_phase = e.phase
-      end)
+      end, function() ex:clear("c"); last_phase = nil end)
       if not s then
         ex:note("peak", T("The allocator ran out of memory: " .. err, "分配器显存不足：" .. err))
-        al:close()
         ex:status(T("out of memory", "显存不足"))
         return
       end
+      local model = s.backend == "model"
       local starts, prev = {}, nil
       for i, e in ipairs(ev) do
         if e.phase ~= prev then starts[#starts + 1] = string.format("%s %d", e.phase, i) end
@@ -198,10 +200,9 @@ estimator's peak, every layer's share, and the allocator's peaks.
       ex:bar("peak", T("peak allocated", "已分配峰值"), s.peak_allocated / MB, { from = s, unit = "MB" })
       ex:bar("peak", T("peak reserved", "已预留峰值"), s.peak_reserved / MB, { from = s, unit = "MB" })
       ex:note("peak", T(string.format("%d tensors, %d cudaMalloc calls. Reserved - allocated at the peak = rounding and cached blocks.%s",
-                                      s.alloc_count, s.num_device_alloc, model and " The step did not fit this experiment's budget: replayed on an 80 GiB model device (SIMULATED)." or ""),
+                                      s.alloc_count, s.num_device_alloc, model and " The step did not fit this experiment's budget on the device: replayed on an 80 GiB model device (SIMULATED)." or ""),
                         string.format("%d 个张量，%d 次 cudaMalloc。峰值处已预留 − 已分配 = 取整和缓存的块。%s",
                                       s.alloc_count, s.num_device_alloc, model and "本机实验预算装不下这一步：改在 80 GiB 的模型设备上回放（SIMULATED）。" or "")))
-      al:close()
       ex:status(T("done", "完成"))
     end,
   },
@@ -284,9 +285,7 @@ peaks"), then think about what the allocator adds.
     unit = "MB", tolerance = 0.15,
     measure = function()
       local r = vram.train_step(SHAPE)
-      local al, _ = allocator(r.peak.bytes)
-      local s, err = replay(al, r.events)
-      al:close()
+      local s, err = replay(r)
       if not s then error(err) end
       return s.peak_reserved / MB, s
     end,

@@ -16,9 +16,33 @@ local function problem(extra)
   return t
 end
 
--- The best plan's step without offload, replayed through a caching allocator: this backend's
--- when it fits the budget, else a model device of the planned GPU's capacity less the context.
--- Returns the stats, the plan entry, and the plan result.
+-- One step's events through a caching allocator: this backend's (real segments on a GPU) unless
+-- `model` is set or the device runs short midway, then the same allocator on a model device of
+-- `capacity` (80 GiB by default; SIMULATED by its stats). on_event(i, allocator) after each
+-- event. Returns the stats, or nil and the allocator's message; everything is freed either way.
+local function replay(r, model, on_event, capacity)
+  local err
+  for _, m in ipairs(model and { true } or { false, true }) do
+    local al <close> = m and alloc.model { capacity = capacity or "80GiB" } or alloc.caching {}
+    local live, ok = {}, true
+    for i, e in ipairs(r.events) do
+      if e.op == "alloc" then
+        local b, msg = al:malloc(e.bytes, e.name)
+        if not b then ok, err = false, msg; break end
+        live[e.id] = b
+      else
+        al:free(live[e.id]); live[e.id] = nil
+      end
+      if on_event then on_event(i, al) end
+    end
+    if ok then return al:stats() end
+  end
+  return nil, err
+end
+
+-- The best plan's step without offload through the caching allocator: on this backend when it fits
+-- the budget, else on a model device of the planned GPU's capacity less the CUDA context. Returns
+-- the stats (or nil and the message), the plan entry, and the plan result.
 local function replay_best()
   local p = vram.plan(PROBLEM)
   local best
@@ -26,19 +50,8 @@ local function replay_best()
   local t = problem { precision = best.precision, checkpointing = best.checkpointing }
   t.gpu = nil
   local r = vram.train_step(t)
-  local al = gpu.budget() > 1.2 * r.peak.bytes and alloc.caching {} or alloc.model { capacity = p.capacity - best.memory.reserve }
-  local live = {}
-  for _, e in ipairs(r.events) do
-    if e.op == "alloc" then
-      local b, err = al:malloc(e.bytes, e.name)
-      if not b then al:close(); return nil, err end
-      live[e.id] = b
-    else
-      al:free(live[e.id])
-    end
-  end
-  local s = al:stats()
-  al:close()
+  local s, err = replay(r, gpu.budget() < 1.3 * r.peak.bytes, nil, p.capacity - best.memory.reserve)
+  if not s then return nil, err end
   return s, best, p
 end
 
@@ -158,8 +171,9 @@ model device of the 3090's capacity).
         ex:bar("check", T("planned step (model)", "规划的一步（模型）"), (e.memory.total - e.memory.reserve) / GiB, { style = "theoretical", unit = "GiB" })
         ex:bar("check", T("peak allocated", "已分配峰值"), s.peak_allocated / GiB, { from = s, unit = "GiB" })
         ex:bar("check", T("peak reserved", "已预留峰值"), s.peak_reserved / GiB, { from = s, unit = "GiB" })
+        local where = s.backend == "model" and T(" Replayed on a model device of the RTX 3090's capacity less the context (SIMULATED).", "在容量为 RTX 3090 减去上下文的模型设备上回放（SIMULATED）。") or ""
         ex:note("check", T(string.format("%s: the planner's memory less the %s of CUDA context; reserved adds the allocator's rounding and cache.", e.name, units.bytes(e.memory.reserve)),
-                           string.format("%s：规划器的显存减去 %s 的 CUDA 上下文；已预留还包括分配器的取整和缓存。", e.name, units.bytes(e.memory.reserve))))
+                           string.format("%s：规划器的显存减去 %s 的 CUDA 上下文；已预留还包括分配器的取整和缓存。", e.name, units.bytes(e.memory.reserve))) .. where)
       end
       ex:status(T("done", "完成"))
     end,
