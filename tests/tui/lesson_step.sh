@@ -3,6 +3,7 @@
 # allocator), run its experiment and see its figures appear in the live panel: the curve of
 # allocated vs reserved labelled SIMULATED, then (panel focused, scrolled to its end) the
 # allocator's peaks in MB, the same figure the headless run prints; every line inside 80 columns.
+# Then in presenter mode: the experiment's key figure is that peak, in the block font, SIMULATED.
 . tests/tui/tmux.lib "$@"
 
 idx=$(menu_index 4.1)
@@ -36,4 +37,24 @@ wait_for 'vramlab · lessons'
 keys q
 wait_exit 5; rc=$RC
 [ "$rc" = 0 ] || fail "exit code $rc after q"
-echo "ok: lesson 4.1 ran at 80x24 and showed its figures ($want MB reserved, SIMULATED)"
+
+# presenter mode: step to the experiment, run it, its key figure in big type
+big_rows() { screen | awk '/█.*█/ { n++; if (n > m) m = n; next } { n = 0 } END { print m + 0 }'; }
+fresh present
+start 80 24 "$APP present 4.1"
+wait_for '4\.1 Anatomy of a step' 5
+n=0
+while ! screen | grep -q 'Enter run'; do
+    keys Space
+    n=$((n + 1))
+    [ $n -lt 10 ] || fail "presenter: no experiment step in 4.1"
+    sleep 0.2
+done
+keys Enter
+wait_for 'peak reserved · SIMULATED' 30
+[ "$(big_rows)" -ge 5 ] || fail "presenter: no big digits for the key figure"
+check_width 80
+keys q
+wait_exit 5; rc=$RC
+[ "$rc" = 0 ] || fail "presenter: exit code $rc after q"
+echo "ok: lesson 4.1 ran at 80x24 and showed its figures ($want MB reserved, SIMULATED), and in presenter mode"
