@@ -159,8 +159,8 @@ ZeRO 柱状图复现论文图 1（模型计算）。然后 `gpu.copy` 测量本�
                   or T("the link's theoretical rate: " .. why, "链路的理论速率：" .. why)
       local id = gpu_id()
       local spec = vram.gpu_spec(id)
-      local tok = 256
-      while tok <= 65536 do
+      local tok = 128
+      while tok <= 16384 do
         local o = vram.offload { params = OFF.params, tokens = tok, h2d = h, d2h = d, gpu = id }
         local sw = vram.offload { params = OFF.params, tokens = tok, h2d = h, d2h = d, gpu = id, mode = "optimizer_swap" }
         ex:point("c", T("compute", "计算"), tok, o.compute_seconds, { style = "theoretical" })
