@@ -195,7 +195,7 @@ model of 4.1 (micro-batch 1) at s = 2048 and 4096 replayed through the caching a
       ex:status(T("replaying four training steps through the allocator", "正在经分配器回放四个训练步"))
       local last
       for _, seq in ipairs { 2048, 4096 } do
-        for _, fl in ipairs { false, true } do
+        for _, fl in ipairs { true, false } do
           local st, err = step_reserved(seq, fl)
           if not st then
             ex:note("step", T("out of memory: " .. err, "显存不足：" .. err))
