@@ -275,7 +275,7 @@ bandwidth (measured after you answer; lesson 3.1 measured it too).
       local o = vram.offload { params = OFF.params, tokens = OFF.tokens, h2d = h, d2h = d, gpu = gpu_id() }
       return o.transfer_seconds, lab.from or true -- a theoretical rate is never labelled measured
     end,
-    hints = { { en = "5.2 GB in all; PCIe gen 4 x16 carries 31.5 GB/s per direction and a copy reaches about 80-85 % of it.", zh = "总共 5.2 GB；PCIe 4.0 x16 每方向 31.5 GB/s，实际拷贝能达到其中约 80–85%。" } },
+    hints = { { en = "Count the bytes each way (2 B per parameter), then divide by what a pinned copy reaches over this machine's link: a PCIe link's rate per direction, less packet overhead (lesson 3.1).", zh = "先算每个方向的字节数（每参数 2 B），再除以本机链路上锁页内存拷贝能达到的速率：PCIe 每方向的速率，减去包开销（3.1 节）。" } },
     explain = { en = "2.6 GB / B_d2h + 2.6 GB / B_h2d: about 0.2 s at 26 GB/s, 0.1 s on gen 5. Against the compute of 4096 tokens (6 x 1.3e9 x 4096 FLOPs) the transfer is small on most GPUs.",
                 zh = "2.6 GB / B_d2h + 2.6 GB / B_h2d：26 GB/s 时约 0.2 s，PCIe 5.0 上约 0.1 s。与 4096 个 token 的计算量（6 × 1.3e9 × 4096 FLOPs）相比，在大多数 GPU 上传输时间都很小。" },
   },
