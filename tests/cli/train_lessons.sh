@@ -4,9 +4,9 @@
 # allocator on a model device. With a tiny --cap every replay takes the model route: each lesson
 # still runs to the end in both languages, says so beside its figures, labels them SIMULATED,
 # and its allocator figures are the ones the backend's allocator gave (the rules are the same).
-# On the smallest profile (T4, 15 GiB) every lesson runs too, and with the whole GPU held by other
-# processes each still ends 0: the replays on the model, 4.5's offload times at the link's
-# theoretical rate, labelled theoretical, never a measurement.
+# The largest run on the smallest profile (T4, 15 GiB) too; and with the whole GPU held by other
+# processes, 4.5 times offload at the link's theoretical rate, labelled theoretical, never a
+# measurement.
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
@@ -27,13 +27,12 @@ $(diff "$d/f1" "$d/f2")"
     ! grep -q '(measured)' "$d/f2" || fail "$id: a model device's figure labelled measured"
     n=$((n + 1))
 done
-for id in 4.1 4.2 4.3 4.4 4.5 4.6; do
+for id in 4.3 4.5 4.6; do # the largest steps, a PCIe gen 3 link, a GPU without bf16
     vl --profile t4 --lang en run "$id" >"$d/t4" 2>&1 || fail "run $id --profile t4 exited $?: $(tail -n 5 "$d/t4")"
 done
-for id in 4.1 4.2 4.3 4.4 4.5 4.6; do
-    VRAMLAB_SIM_OTHER_BYTES=all vl --lang en run "$id" >"$d/full-$id" 2>&1 ||
-        fail "run $id with the GPU full exited $?: $(tail -n 5 "$d/full-$id")"
-done
+# (gpu_failed.sh runs every lesson with the GPU full; here what 4.5 does instead of measuring)
+VRAMLAB_SIM_OTHER_BYTES=all vl --lang en run 4.5 >"$d/full-4.5" 2>&1 ||
+    fail "run 4.5 with the GPU full exited $?: $(tail -n 5 "$d/full-4.5")"
 grep -q "the link's theoretical rate: no device memory free" "$d/full-4.5" || fail "4.5, GPU full: no note on the rate used"
 grep -q '\[off\] PCIe, ZeRO-Offload: [0-9.]* s (theoretical)$' "$d/full-4.5" || fail "4.5, GPU full: the transfer time is not labelled theoretical"
-echo "ok: $n lessons give the same allocator figures on the model device, all six run on a T4 profile and with the GPU full"
+echo "ok: $n lessons give the same allocator figures on the model device, the largest run on a T4 profile, 4.5 with the GPU full"
