@@ -148,6 +148,10 @@ Llama-2-7B，fp16，batch 1：1536 个 token 的提示，然后 512 个解码步
         if not s then ex:note("t", blocks); ex:status(T("failed", "失败")); return end
         res[mode] = { s = s, g = g }
         if mode == "concat" then ex:map("m", blocks, total) end
+        -- a static cache is written in place while decoding: its allocator state stays as it is
+        if mode == "prealloc" then
+          for step = 16, NEW, 16 do ex:point("c", mode .. T(" reserved", " 已预留"), step, s.reserved / MiB) end
+        end
       end
       local c, p = res.concat, res.prealloc
       local per = vram.kv { model = "llama-2-7b", tokens = 1 }.per_token
