@@ -62,8 +62,8 @@ sequence: it frees its blocks and later recomputes its cache, or swaps the block
 
 > [!errata] "Paging adds overhead, so it serves fewer requests"
 > The block-table indirection costs the attention kernel some time (the paper measures 20-26 %
-> more kernel latency than FasterTransformer's kernel, sec. 7.2), but end to end vLLM served
-> 2-4x the requests per second of Orca and FasterTransformer at the same latency (sec. 6.2):
+> more kernel latency than FasterTransformer's kernel, sec. 7.1), but end to end vLLM served
+> 2-4x the requests per second of Orca and FasterTransformer at the same latency (abstract, sec. 6):
 > decode is limited by how many sequences fit (lesson 5.4), and paging fits 2-4x more.
 ]], zh = [[
 # 分页注意力（PagedAttention）
@@ -82,7 +82,7 @@ vLLM 把缓存池切成固定 token 数的**块**（默认 16 个），给每个
 当正在运行的序列还在增长而缓存池用完时，vLLM 会**抢占**最晚到达的序列：释放它的块，之后重算它的缓存，或者把块换出到主机内存（第 5.5 节）。连续预留的方式从不抢占：它直接拒绝启动新请求。
 
 > [!errata] "分页有开销，所以能服务的请求更少"
-> 块表这层间接寻址确实让注意力核函数变慢一些（论文测得比 FasterTransformer 的核函数延迟高 20–26 %，第 7.2 节），但端到端来看，在相同延迟下 vLLM 每秒服务的请求数是 Orca 和 FasterTransformer 的 2–4 倍（第 6.2 节）：解码受限于能同时装下多少个序列（第 5.4 节），而分页能多装 2–4 倍。
+> 块表这层间接寻址确实让注意力核函数变慢一些（论文测得比 FasterTransformer 的核函数延迟高 20–26 %，第 7.1 节），但端到端来看，在相同延迟下 vLLM 每秒服务的请求数是 Orca 和 FasterTransformer 的 2–4 倍（摘要、第 6 节）：解码受限于能同时装下多少个序列（第 5.4 节），而分页能多装 2–4 倍。
 ]] },
 
   experiment {
@@ -217,13 +217,13 @@ for the attention kernel (the paper settles on 16, sec. 7.2).
 > [!source] Sources
 > Kwon, Li, Zhuang, Sheng, Zheng, Yu, Gonzalez, Zhang, Stoica 2023, "Efficient Memory Management
 > for Large Language Model Serving with PagedAttention", SOSP '23: fig. 2 (20.4 / 26.8 / 38.2 /
-> 96.3 %), sec. 4 (block tables, preemption), sec. 6 (throughput), sec. 7.2 (kernel overhead,
-> block size), fig. 11 (ShareGPT and Alpaca lengths). The vLLM announcement, "vLLM: Easy, Fast,
+> 96.3 %), sec. 4 (block tables, preemption), sec. 6 (throughput), sec. 7.1 (kernel overhead), 7.2
+> (block size), fig. 11 (ShareGPT and Alpaca lengths). The vLLM announcement, "vLLM: Easy, Fast,
 > and Cheap LLM Serving with PagedAttention" (vLLM blog, June 2023): "waste 60 % - 80 %", "under
 > 4 %". vLLM's defaults (`block_size` 16, `gpu_memory_utilization` 0.90, `max_num_seqs` 256):
 > `vllm/engine/arg_utils.py`. The simulation and its limits: `docs/vram-infer.md`.
 ]], zh = [[
 > [!source] 出处
-> Kwon、Li、Zhuang、Sheng、Zheng、Yu、Gonzalez、Zhang、Stoica 2023，"Efficient Memory Management for Large Language Model Serving with PagedAttention"，SOSP '23：图 2（20.4 / 26.8 / 38.2 / 96.3 %），第 4 节（块表、抢占），第 6 节（吞吐），第 7.2 节（核函数开销、块大小），图 11（ShareGPT 和 Alpaca 的长度）。vLLM 发布文章 "vLLM: Easy, Fast, and Cheap LLM Serving with PagedAttention"（vLLM 博客，2023 年 6 月）："浪费 60 %–80 %"、"低于 4 %"。vLLM 的默认值（`block_size` 16、`gpu_memory_utilization` 0.90、`max_num_seqs` 256）：`vllm/engine/arg_utils.py`。模拟及其局限见 `docs/vram-infer.md`。
+> Kwon、Li、Zhuang、Sheng、Zheng、Yu、Gonzalez、Zhang、Stoica 2023，"Efficient Memory Management for Large Language Model Serving with PagedAttention"，SOSP '23：图 2（20.4 / 26.8 / 38.2 / 96.3 %），第 4 节（块表、抢占），第 6 节（吞吐），第 7.1 节（核函数开销）、第 7.2 节（块大小），图 11（ShareGPT 和 Alpaca 的长度）。vLLM 发布文章 "vLLM: Easy, Fast, and Cheap LLM Serving with PagedAttention"（vLLM 博客，2023 年 6 月）："浪费 60 %–80 %"、"低于 4 %"。vLLM 的默认值（`block_size` 16、`gpu_memory_utilization` 0.90、`max_num_seqs` 256）：`vllm/engine/arg_utils.py`。模拟及其局限见 `docs/vram-infer.md`。
 ]] },
 }
