@@ -172,8 +172,8 @@ Llama-2-7B，fp16，batch 1：1536 个 token 的提示，然后 512 个解码步
       ex:note("m", T("Cached free blocks beside live ones: the old, shorter K and V tensors that no longer fit a longer request.",
                      "活跃块旁边的缓存空闲块：旧的、较短的 K、V 张量，已装不下更长的请求。"))
       if c.s.simulated then ex:note("r", T("SIMULATED backend: the segments are the simulator's.", "模拟后端：段由模拟器提供。")) end
-      ex:bar("r", "prealloc", p.s.peak_reserved / MiB, { from = p.s })
-      ex:bar("r", "concat", c.s.peak_reserved / MiB, { from = c.s })
+      ex:bar("r", T("prealloc, peak reserved", "prealloc 已预留峰值"), p.s.peak_reserved / MiB, { from = p.s })
+      ex:bar("r", T("concat, peak reserved", "concat 已预留峰值"), c.s.peak_reserved / MiB, { from = c.s })
       ex:status(T("done", "完成"))
     end,
   },
