@@ -77,8 +77,8 @@ quantisation (`bnb_4bit_use_double_quant`) the constants shrink to 0.127 bit (4.
 
 ## What the runtime adds
 - **The CUDA context**: driver and runtime state and the loaded kernels, before any tensor.
-  vramlab's estimate is 426 MiB (PyTorch PR 86509 measured 274 MiB with lazy module loading,
-  636 MiB without; unsloth-zoo PR 1053, 426 MiB with CUDA 13). Lesson 2.1 measures yours.
+  vramlab's estimate is 426 MiB (PyTorch PR 86509 measured 274 MiB after one small tensor with lazy
+  module loading, 636 MiB without; unsloth-zoo PR 1053, 426 MiB with CUDA 13). Lesson 2.1 measures yours.
 - **The cuBLAS workspace**: 8.1 MiB by default in PyTorch.
 - **One forward pass**: the residual stream and its normed copy, q/k/v and the attention output
   (FlashAttention never stores the score matrix), the MLP's gate, up and product, the logits of
@@ -129,7 +129,7 @@ The experiment below does this sum for every precision on **this** device's free
 > 7e9 × 0.5 B = 3.5 GB 既没算每组的缩放和零点，也没算保持 16 位的嵌入和 head：Llama-2-7B 用 GPTQ 4 位、组大小 128，权重就是 **3.89 GB**。而且权重并不是运行中模型占用的全部显存：还要加上 CUDA 上下文（约 0.4 GiB）、KV 缓存（这个模型 4096 个 token 时为 2 GiB，见第 5.2 节）和一次前向的激活值。4096 个 token 时合计约 **6.4 GiB**，几乎是 "3.5 GB" 的两倍。
 
 ## 运行时还要加什么
-- **CUDA 上下文**：驱动和运行时的状态以及加载的核函数，在任何张量之前就已占用。vramlab 的估计值是 426 MiB（PyTorch PR 86509 测得开启延迟加载时 274 MiB、关闭时 636 MiB；unsloth-zoo PR 1053 在 CUDA 13 下测得 426 MiB）。第 2.1 节会测出你机器上的数值。
+- **CUDA 上下文**：驱动和运行时的状态以及加载的核函数，在任何张量之前就已占用。vramlab 的估计值是 426 MiB（PyTorch PR 86509 测得开启延迟加载、创建一个小张量后为 274 MiB，关闭延迟加载时 636 MiB；unsloth-zoo PR 1053 在 CUDA 13 下测得 426 MiB）。第 2.1 节会测出你机器上的数值。
 - **cuBLAS 工作区**：PyTorch 默认 8.1 MiB。
 - **一次前向传播**：残差流及其归一化后的副本，q/k/v 和注意力输出（FlashAttention 从不保存分数矩阵），MLP 的 gate、up 和它们的乘积，最后一个 token 的 logits。Llama-2-7B 处理 4096 个 token 时峰值为 322 MiB，并逐层释放。
 
