@@ -256,6 +256,43 @@ cache, and engines with a block pool (lesson 5.3), use less memory and run faste
                 zh = "是几百次，而不是几万次：大多数请求由缓存供给，但释放的 K 或 V 对下一个请求总是短一个 token，所以缓存增长时分配器不断预留新段（按 PyTorch 的规则为 194 次），为 1 GiB 的缓存占着 2.65 GiB。" },
   },
 
+  exercise {
+    id = "from-config",
+    kind = "code",
+    prompt = { en = [[
+Write `kv_per_token(cfg, bytes)`: the KV-cache bytes per token of a model, from the fields of
+its Hugging Face `config.json` (`num_hidden_layers`, `hidden_size`, `num_attention_heads`, and
+`num_key_value_heads`, which older configs leave out) and the bytes per element. Checked on
+Llama-2-7B, Llama-3-8B, Mistral-7B, Llama-2-70B and OPT-13B against `vram.kv`.
+]], zh = [[
+写一个函数 `kv_per_token(cfg, bytes)`：根据 Hugging Face `config.json` 的字段（`num_hidden_layers`、`hidden_size`、`num_attention_heads`，以及较老的配置里没有的 `num_key_value_heads`）和每个元素的字节数，算出模型每个 token 的 KV 缓存字节数。会在 Llama-2-7B、Llama-3-8B、Mistral-7B、Llama-2-70B 和 OPT-13B 上与 `vram.kv` 比对。
+]] },
+    entry = "kv_per_token",
+    starter = "function kv_per_token(cfg, bytes)\n  return 0\nend\n",
+    check = function(fn)
+      for _, id in ipairs { "llama-2-7b", "llama-3-8b", "mistral-7b", "llama-2-70b", "opt-13b" } do
+        local m = vram.model(id)
+        -- the config as published: OPT's has no num_key_value_heads
+        local cfg = { num_hidden_layers = m.layers, hidden_size = m.hidden, num_attention_heads = m.heads }
+        if id ~= "opt-13b" then cfg.num_key_value_heads = m.kv_heads end
+        for _, dt in ipairs { { "fp16", 2 }, { "fp8", 1 } } do
+          local want = vram.kv { model = id, dtype = dt[1] }.per_token
+          local ok, got = pcall(fn, cfg, dt[2])
+          if not ok then return false, { en = id .. ": error: " .. tostring(got), zh = id .. "：出错：" .. tostring(got) } end
+          if got ~= want then
+            return false, { en = string.format("%s, %d B per element: got %s, want %d", id, dt[2], tostring(got), want),
+                            zh = string.format("%s，每元素 %d B：得到 %s，应为 %d", id, dt[2], tostring(got), want) }
+          end
+        end
+      end
+      return true
+    end,
+    hints = { { en = "head_dim = hidden_size / num_attention_heads; without num_key_value_heads every query head has its own KV head (MHA).",
+                zh = "head_dim = hidden_size / num_attention_heads；没有 num_key_value_heads 时每个查询头都有自己的 KV 头（MHA）。" } },
+    explain = { en = "function kv_per_token(c, b) local kv = c.num_key_value_heads or c.num_attention_heads; return 2 * c.num_hidden_layers * kv * (c.hidden_size // c.num_attention_heads) * b end -- as Transformers reads the config.",
+                zh = "function kv_per_token(c, b) local kv = c.num_key_value_heads or c.num_attention_heads; return 2 * c.num_hidden_layers * kv * (c.hidden_size // c.num_attention_heads) * b end —— 和 Transformers 读取配置的方式相同。" },
+  },
+
   text { en = [[
 > [!source] Sources
 > config.json of `meta-llama/Llama-2-7b-hf`, `meta-llama/Meta-Llama-3-8B`,
