@@ -48,13 +48,14 @@ store beside the numbers*.
 | fp32 | 4 | 26.95 GB (25.10 GiB) |
 | fp16 / bf16 | 2 | 13.48 GB (12.55 GiB) |
 | fp8, one fp32 scale per tensor | 1 + negligible | 7.00 GB (6.52 GiB) |
-| int8, LLM.int8(): one fp32 scale per output row | 1 + 4/4096 | 7.01 GB (6.53 GiB) |
+| int8, LLM.int8(): one fp32 scale per output row | 1 + 4/in | 7.01 GB (6.53 GiB) |
 | int4 GPTQ, group 128 | 0.5 + constants (below) | 3.89 GB (3.63 GiB) |
 | NF4: one fp32 absmax per 64 weights | 0.5 + 4/64 | 4.17 GB (3.88 GiB) |
 
 The 8- and 4-bit rows quantise only the blocks' linear layers. The token embedding (32000 x
 4096), the LM head (another 32000 x 4096) and the norms stay in 16 bits, as GPTQ, AWQ,
-bitsandbytes and vLLM leave them: 524,820,480 parameters, 1.05 GB in every row but fp32.
+bitsandbytes and vLLM leave them: 262,410,240 parameters, 0.52 GB in every row but fp32 (in = the
+layer's inputs, 4096 or 11008).
 
 ## What "4-bit" stores
 A GPTQ layer with `in` inputs and `out` outputs keeps (AutoGPTQ's `QuantLinear`):
@@ -65,7 +66,7 @@ A GPTQ layer with `in` inputs and `out` outputs keeps (AutoGPTQ's `QuantLinear`)
 - `g_idx`: an int32 per input row (the group of each row), negligible.
 
 That is **4.16 bits per quantised weight**, not 4, and the untouched embeddings and head add
-another 1.05 GB. NF4 stores an fp32 absmax for every 64 weights: 4.5 bits; with QLoRA's double
+another 0.52 GB. NF4 stores an fp32 absmax for every 64 weights: 4.5 bits; with QLoRA's double
 quantisation (`bnb_4bit_use_double_quant`) the constants shrink to 0.127 bit (4.127 in all).
 
 > [!errata] "int4 makes a 7B model 3.5 GB in memory"
@@ -109,11 +110,11 @@ The experiment below does this sum for every precision on **this** device's free
 | fp32 | 4 | 26.95 GB（25.10 GiB） |
 | fp16 / bf16 | 2 | 13.48 GB（12.55 GiB） |
 | fp8，每个张量一个 fp32 缩放 | 1 + 可忽略 | 7.00 GB（6.52 GiB） |
-| int8，LLM.int8()：每个输出行一个 fp32 缩放 | 1 + 4/4096 | 7.01 GB（6.53 GiB） |
+| int8，LLM.int8()：每个输出行一个 fp32 缩放 | 1 + 4/in | 7.01 GB（6.53 GiB） |
 | int4 GPTQ，组大小 128 | 0.5 + 常数（见下） | 3.89 GB（3.63 GiB） |
 | NF4：每 64 个权重一个 fp32 absmax | 0.5 + 4/64 | 4.17 GB（3.88 GiB） |
 
-8 位和 4 位这几行只量化各个块里的线性层。词嵌入（32000 × 4096）、LM head（又一个 32000 × 4096）和各个 norm 仍保持 16 位，GPTQ、AWQ、bitsandbytes 和 vLLM 都是这么做的：524,820,480 个参数，除 fp32 那一行外每一行都有这 1.05 GB。
+8 位和 4 位这几行只量化各个块里的线性层。词嵌入（32000 × 4096）、LM head（又一个 32000 × 4096）和各个 norm 仍保持 16 位，GPTQ、AWQ、bitsandbytes 和 vLLM 都是这么做的：262,410,240 个参数，除 fp32 那一行外每一行都有这 0.52 GB（in 是该层的输入数，4096 或 11008）。
 
 ## "4 位" 到底存了什么
 一个有 `in` 个输入、`out` 个输出的 GPTQ 线性层保存（AutoGPTQ 的 `QuantLinear`）：
@@ -123,7 +124,7 @@ The experiment below does this sum for every precision on **this** device's free
 - `qzeros`：**每组一个 4 位零点**，每个权重摊到 4/128 = 0.031 位；
 - `g_idx`：每个输入行一个 int32（该行属于哪一组），可忽略。
 
-合计**每个量化权重 4.16 位**，不是 4 位；没被量化的嵌入和 head 还要再加 1.05 GB。NF4 每 64 个权重存一个 fp32 absmax：4.5 位；用 QLoRA 的双重量化（`bnb_4bit_use_double_quant`），常数缩到 0.127 位（合计 4.127 位）。
+合计**每个量化权重 4.16 位**，不是 4 位；没被量化的嵌入和 head 还要再加 0.52 GB。NF4 每 64 个权重存一个 fp32 absmax：4.5 位；用 QLoRA 的双重量化（`bnb_4bit_use_double_quant`），常数缩到 0.127 位（合计 4.127 位）。
 
 > [!errata] "int4 量化后 7B 模型只占 3.5 GB 显存"
 > 7e9 × 0.5 B = 3.5 GB 既没算每组的缩放和零点，也没算保持 16 位的嵌入和 head：Llama-2-7B 用 GPTQ 4 位、组大小 128，权重就是 **3.89 GB**。而且权重并不是运行中模型占用的全部显存：还要加上 CUDA 上下文（约 0.4 GiB）、KV 缓存（这个模型 4096 个 token 时为 2 GiB，见第 5.2 节）和一次前向的激活值。4096 个 token 时合计约 **6.4 GiB**，几乎是 "3.5 GB" 的两倍。

@@ -66,8 +66,9 @@ sequence**: batch 8 means eight caches.
 
 Llama-2-7B: 2 x 32 x 32 x 128 x 2 B = 524,288 B per token; x 4096 tokens = **2 GiB exactly**.
 Llama-2-70B is ten times larger than Llama-2-7B but its cache per token is smaller (320 vs 512
-KiB): GQA with 8 KV heads for 64 query heads. Mistral keeps a rolling buffer of the last 4096
-tokens (its sliding window), so its cache stops growing there. DeepSeek-V2's MLA cache is 1.76 %
+KiB): GQA with 8 KV heads for 64 query heads. Mistral attends to the last 4096 tokens only (its
+sliding window), so a rolling-buffer cache (the paper's, vLLM's) stops growing there; Hugging
+Face's default `DynamicCache` keeps every token anyway. DeepSeek-V2's MLA cache is 1.76 %
 of what MHA with its 128 heads of 128 would store (3.75 MiB per token).
 
 > [!errata] "GQA makes the model smaller" and "the KV cache is small next to the weights"
@@ -108,7 +109,7 @@ Transformer 生成文本时，每个新 token 都要对之前所有 token 的键
 | Llama-2-70B | GQA 64/8 | 80 × 8 × 128 | 320 KiB | 1.25 GiB |
 | DeepSeek-V2（236B） | MLA | 60 × (512 + 64) | 67.5 KiB | 270 MiB |
 
-Llama-2-7B：2 × 32 × 32 × 128 × 2 B = 524,288 B 每 token；× 4096 个 token = **正好 2 GiB**。Llama-2-70B 比 Llama-2-7B 大十倍，每 token 的缓存却更小（320 vs 512 KiB）：64 个查询头配 8 个 KV 头的 GQA。Mistral 只保留最近 4096 个 token 的滚动缓冲区（它的滑动窗口），缓存到那里就不再增长。DeepSeek-V2 的 MLA 缓存只有同样 128 个 128 维头的 MHA 的 1.76 %（后者每 token 3.75 MiB）。
+Llama-2-7B：2 × 32 × 32 × 128 × 2 B = 524,288 B 每 token；× 4096 个 token = **正好 2 GiB**。Llama-2-70B 比 Llama-2-7B 大十倍，每 token 的缓存却更小（320 vs 512 KiB）：64 个查询头配 8 个 KV 头的 GQA。Mistral 只对最近 4096 个 token 做注意力（它的滑动窗口），所以滚动缓冲区式的缓存（论文和 vLLM 的做法）到那里就不再增长；但 Hugging Face 默认的 `DynamicCache` 仍会保留每一个 token。DeepSeek-V2 的 MLA 缓存只有同样 128 个 128 维头的 MHA 的 1.76 %（后者每 token 3.75 MiB）。
 
 > [!errata] "GQA 让模型变小了"和"KV 缓存比起权重来很小"
 > GQA 缩小的是 KV 投影和缓存，不是模型的规模：Llama-3-8B 的参数比 Llama-2-7B 多，每 token 的缓存却只有它的四分之一。缓存也并不小：Llama-2-7B 在 batch 8、4096 个 token 时缓存有 16 GiB，比它 12.55 GiB 的 fp16 权重还多。
@@ -187,7 +188,7 @@ K or V is over 10 MiB, so it gets a segment of its own, and the tensor it replac
 moment later, is always one token (16 KiB) too short for the next request: the cache fills with
 free blocks that no later request fits. The allocator reserves **2.65 GiB for a 1 GiB cache**,
 and that is what `nvidia-smi` shows until `empty_cache()`. It also copied the whole cache at
-every token: about 481 GB of memory traffic for 512 tokens. This is why generation with a static
+every token: 481 GB copied for 512 tokens, each byte read once and written once. This is why generation with a static
 cache, and engines with a block pool (lesson 5.3), use less memory and run faster.
 
 > [!pitfall] Sizes near the segment classes
@@ -196,7 +197,7 @@ cache, and engines with a block pool (lesson 5.3), use less memory and run faste
 > reserved for 512 MiB. Check `memory_reserved()`, not only `memory_allocated()`.
 ]], zh = [[
 ## 怎么读结果
-两种缓存最后都装着同样的 1 GiB。预分配只做了 64 个 16 MiB 的张量（32 层的 K 和 V），每个占一个独立的 `cudaMalloc` 段（10 MiB 及以上：独占一个段，按 2 MiB 取整），预留的正好等于实际占用。拼接式缓存做了 32,832 次张量分配。每个 K 或 V 都超过 10 MiB，各占一个独立的段；而它所替换的、稍后被释放的旧张量，对下一个请求来说永远短了一个 token（16 KiB）：缓存里堆满了后续请求都装不进去的空闲块。分配器为 1 GiB 的缓存**预留了 2.65 GiB**，在 `empty_cache()` 之前 `nvidia-smi` 显示的就是它。而且每个 token 都把整个缓存复制一遍：512 个 token 约 481 GB 的内存流量。这就是为什么用静态缓存的生成，以及使用块池的推理引擎（第 5.3 节），显存更省、速度更快。
+两种缓存最后都装着同样的 1 GiB。预分配只做了 64 个 16 MiB 的张量（32 层的 K 和 V），每个占一个独立的 `cudaMalloc` 段（10 MiB 及以上：独占一个段，按 2 MiB 取整），预留的正好等于实际占用。拼接式缓存做了 32,832 次张量分配。每个 K 或 V 都超过 10 MiB，各占一个独立的段；而它所替换的、稍后被释放的旧张量，对下一个请求来说永远短了一个 token（16 KiB）：缓存里堆满了后续请求都装不进去的空闲块。分配器为 1 GiB 的缓存**预留了 2.65 GiB**，在 `empty_cache()` 之前 `nvidia-smi` 显示的就是它。而且每个 token 都把整个缓存复制一遍：512 个 token 共复制 481 GB，每个字节读一次、写一次。这就是为什么用静态缓存的生成，以及使用块池的推理引擎（第 5.3 节），显存更省、速度更快。
 
 > [!pitfall] 尺寸靠近段的分级边界
 > 预分配并不自动等于精确。1024 个 token 时每个 K 或 V 是 8 MiB，落在 1–10 MiB 这一级，共用 20 MiB 的段：每段放两个张量，各剩 4 MiB，为 512 MiB 预留了 640 MiB。要看 `memory_reserved()`，而不只是 `memory_allocated()`。

@@ -71,8 +71,8 @@ sequences are still growing. vLLM then **preempts** the latest-arrived sequence 
 Per token, swapping costs 2 x KV bytes / PCIe bandwidth and recomputing about 2 x parameters
 FLOPs / achieved FLOP/s. Priced alone, as the experiment below does, swapping looks several
 times cheaper. End to end the paper measured the two close for blocks of 16-64 tokens, and
-swapping worse for small blocks, whose many small transfers underuse PCIe (sec. 7.3); a swapped
-sequence also holds host memory and, while any is swapped out, vLLM admits no new request.
+swapping worse for small blocks, whose many small transfers underuse PCIe (sec. 7.3), and a
+swapped sequence holds host memory set aside for it (vLLM's `swap_space`).
 vLLM's current engine (V1) recomputes preempted requests.
 
 > [!errata] "Once the model loads, the server can take any number of users"
@@ -102,7 +102,7 @@ stream 500 tokens at 25 tokens/s stay 20 s: 80 sequences at once. At 28 per GPU,
 - **换出（swap）**：把它的 KV 块经 PCIe 复制到主机内存，有空间时再复制回来：链路上走 2 倍的 KV 字节；
 - **重算（recompute）**：丢掉它的块；重新调度时，对它的提示加上已生成的 token 做一次预填充，一遍就重建整个缓存。
 
-按每个 token 计，换出的代价是 2 × KV 字节 / PCIe 带宽，重算约为 2 × 参数量次浮点运算 / 实际达到的 FLOP/s。像下面的实验那样单独定价，换出看起来要便宜好几倍。但论文端到端测得，块大小 16–64 个 token 时两者接近，块小时换出更差，因为大量小传输用不满 PCIe（第 7.3 节）；被换出的序列还占着主机内存，而且只要有序列处于换出状态，vLLM 就不接纳新请求。vLLM 现在的引擎（V1）对被抢占的请求采用重算。
+按每个 token 计，换出的代价是 2 × KV 字节 / PCIe 带宽，重算约为 2 × 参数量次浮点运算 / 实际达到的 FLOP/s。像下面的实验那样单独定价，换出看起来要便宜好几倍。但论文端到端测得，块大小 16–64 个 token 时两者接近，块小时换出更差，因为大量小传输用不满 PCIe（第 7.3 节）；而且被换出的序列要占用专门留出的主机内存（vLLM 的 `swap_space`）。vLLM 现在的引擎（V1）对被抢占的请求采用重算。
 
 > [!errata] "模型加载成功了，服务器就能接待任意多的用户"
 > 加载成功只说明权重装得下。每个运行中的序列都需要自己的 KV 缓存，所以并发用户数取决于权重之外剩下的显存：A100 80GB 上 28 个满长度的 Llama-2-7B 对话，24 GiB 的卡上 4 个。超过这个数，请求就在队列里等待或被抢占，你察觉到的是延迟，而不是 OOM。
