@@ -185,11 +185,17 @@ Then the serving simulation of lesson 5.3 runs on this device's pool with each p
       local _, total = gpu.mem()
       local slots = vram.serving { model = "llama-2-7b", capacity = total, context = 2048 }.max_tokens
       ex:row("t", { T("policy", "策略"), T("preempted", "抢占"), T("recomputed tok", "重算 token"), T("swapped", "换出"), T("link time", "链路时间"), T("steps", "步数") })
+      local preempted = 0
       for _, mode in ipairs { "recompute", "swap" } do
         local x = vram.serve_sim { requests = 1000, seed = 1, tokens = slots, policy = "paged", preempt = mode, model = "llama-2-7b",
                                    pcie = math.min(out.bytes_per_s, back.bytes_per_s) }
         ex:row("t", { mode, tostring(x.preemptions), tostring(x.recomputed_tokens), units.si(x.swapped_bytes or 0),
                       (x.swapped_bytes or 0) > 0 and units.time(x.swap_seconds) or "-", tostring(x.steps) })
+        preempted = preempted + x.preemptions
+      end
+      if preempted == 0 then
+        ex:note("t", T("No preemption: this pool holds every sequence the scheduler admits (at most 256 at once, vLLM's max_num_seqs).",
+                       "没有抢占：这个缓存池装得下调度器接纳的所有序列（同时最多 256 个，即 vLLM 的 max_num_seqs）。"))
       end
       ex:note("t", T(string.format("SIMULATED scheduling (vram.serve_sim) on a pool of %d token slots; link time at the slower measured direction.", slots),
                      string.format("模拟的调度（vram.serve_sim），缓存池 %d 个 token 位置；链路时间按实测较慢的方向计。", slots)))
