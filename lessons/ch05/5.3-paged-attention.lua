@@ -123,6 +123,10 @@ KV 缓存池是 vLLM 的记账方式在**本设备**上为 fp16 的 Llama-2-7B �
                                    slots, units.bytes(sv.kv_pool), gpu.info().name or "本设备", gpu.info().simulated and "（模拟配置）" or "")))
       ex:note("s", T("Paper: Kwon et al. 2023, fig. 2 (OPT-13B on an A100 40GB, real traces); the simulation's lengths are synthetic, so compare the order and the gap, not the decimals.",
                      "论文：Kwon 等 2023 图 2（OPT-13B、A100 40GB、真实请求轨迹）；模拟的长度是合成的，比较的是排序和差距，不是小数位。"))
+      if res.paged.concurrency.max >= 256 then
+        ex:note("c", T("This pool is large: paging reaches vLLM's max_num_seqs (256 at once), which caps it before memory does.",
+                       "这个缓存池很大：分页达到了 vLLM 的 max_num_seqs（同时 256 个），先于显存成为上限。"))
+      end
       for _, p in ipairs(POLICIES) do
         ex:bar("c", ex:t(p), res[p.p].concurrency.mean, { style = "simulated", unit = "seqs" })
       end
