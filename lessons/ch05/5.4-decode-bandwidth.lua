@@ -1,0 +1,261 @@
+-- Lesson 5.4: decode is bandwidth-bound. tokens/s <= bandwidth / bytes read per step, with this
+-- device's measured read bandwidth (BabelStream's dot); prefill and decode on a roofline from
+-- the device's published peak FLOP/s and the measured bandwidth (vram.decode, vram.prefill);
+-- batching helps until the KV cache fills memory.
+local GB = 1e9
+
+-- read bandwidth of this device: BabelStream's dot (reads two arrays, writes nothing), like a
+-- decode step that streams the weights and the cache
+local function read_bw()
+  local n = math.max(16 * units.MiB, math.min(256 * units.MiB, gpu.budget() // 3))
+  return gpu.stream { kernel = "dot", bytes = n }
+end
+
+-- this device's dense 16-bit tensor FLOP/s from its published figures, or nil
+local function peak_flops()
+  local i = gpu.info()
+  local id = i.published_profile or i.profile
+  for _, g in ipairs(vram.gpu_specs()) do
+    if g.id == id then return g.flops, g end
+  end
+end
+
+local CTX = 1024
+
+return lesson {
+  id = "5.4",
+  chapter = 5,
+  chapter_title = { en = "Memory at inference", zh = "推理时的显存" },
+  title = { en = "Decode is bandwidth-bound", zh = "解码受限于带宽" },
+  requires = { "gpu" },
+
+  text { en = [[
+# Decode is bandwidth-bound
+
+Generating one token (a **decode** step) runs the whole model for one position: every weight
+matrix is read from VRAM once, multiplied by one vector, and the KV cache of the sequence is
+read by attention. Two FLOPs per weight for about two bytes per weight (fp16): about **1 FLOP
+per byte**. No GPU computes that slowly; every GPU reads that slowly. So:
+
+```
+tokens/s (batch 1)  <=  memory bandwidth / bytes read per token
+                     =  bandwidth / (weights + KV cache of the sequence)
+```
+
+Llama-2-7B in fp16 is 13.48 GB of weights. An H100 SXM (3.35 TB/s) can at best read it 248
+times a second: **248 tokens/s**, whatever its 989 TFLOP/s. An RTX 3090 (936 GB/s): 69. In
+4-bit GPTQ (3.89 GB) the ceiling is 3.5x higher: quantisation speeds decode up because it
+shrinks the bytes, not the math.
+
+## The roofline
+Williams, Waterman and Patterson's roofline (2009) puts it on one picture: attainable FLOP/s =
+min(peak FLOP/s, intensity x bandwidth), where the **arithmetic intensity** is FLOPs per byte
+moved. The two meet at the **ridge point**, peak / bandwidth: 989.4e12 / 3.35e12 = **295 FLOP/B**
+on an H100 SXM, 76 on an RTX 3090. Below the ridge a kernel is memory-bound.
+
+- **Decode**, batch 1: ~1 FLOP/B, far below any ridge: memory-bound.
+- **Prefill** of a prompt of n tokens reads each weight once for n tokens: ~n FLOP/B. A prompt of
+  512 tokens is past the ridge: compute-bound. That is why the first token (time to first
+  token) scales with the prompt's length and FLOP/s, and every later token with bandwidth.
+- **Batching** decode: b sequences share each weight read, so the intensity rises towards b
+  FLOP/B and tokens/s almost b-fold, **until** the KV reads (which grow with b) dominate the
+  bytes, or the KV caches of b sequences no longer fit in memory (lesson 5.5).
+
+> [!errata] "A GPU with more TFLOPS generates text faster"
+> At batch 1 a decode step uses well under 1 % of an H100's tensor FLOP/s: its speed follows the
+> memory bandwidth. An H200 has the same 989 TFLOP/s as an H100 and 4.8 instead of 3.35 TB/s:
+> 1.43x faster decode for the same compute. The FLOP/s matter for prefill and large batches.
+]], zh = [[
+# 解码受限于带宽
+
+生成一个 token（一个**解码**步）要把整个模型对一个位置运行一遍：每个权重矩阵都要从显存读一次，乘以一个向量，注意力还要读这个序列的 KV 缓存。每个权重 2 次浮点运算，读约 2 字节（fp16）：大约**每字节 1 次浮点运算**。没有哪块 GPU 算得这么慢；但每块 GPU 都读得这么慢。所以：
+
+```
+每秒 token 数（batch 1） <= 显存带宽 / 每个 token 读取的字节数
+                         =  带宽 / （权重 + 该序列的 KV 缓存）
+```
+
+Llama-2-7B 的 fp16 权重是 13.48 GB。H100 SXM（3.35 TB/s）每秒最多把它读 248 遍：**每秒 248 个 token**，不管它有多少 989 TFLOP/s。RTX 3090（936 GB/s）：69 个。用 4 位 GPTQ（3.89 GB）时上限高 3.5 倍：量化让解码变快，是因为它减少了字节，而不是减少了计算。
+
+## Roofline 模型
+Williams、Waterman 和 Patterson 的 roofline 模型（2009）把这件事画在一张图上：可达 FLOP/s = min(峰值 FLOP/s，强度 × 带宽)，其中**算术强度**是每搬运一个字节做的浮点运算次数。两条线在**脊点**相交，即峰值 / 带宽：H100 SXM 上 989.4e12 / 3.35e12 = **295 FLOP/B**，RTX 3090 上 76。低于脊点，核函数就受限于内存。
+
+- **解码**，batch 1：约 1 FLOP/B，远低于任何脊点：受限于内存。
+- **预填充（prefill）**一个 n 个 token 的提示，每个权重读一次、用于 n 个 token：约 n FLOP/B。512 个 token 的提示就越过了脊点：受限于计算。所以第一个 token 的延迟（首 token 时间）随提示长度和 FLOP/s 变化，后面的每个 token 则随带宽变化。
+- **批处理**解码：b 个序列共享每一次权重读取，强度升向 b FLOP/B，每秒 token 数几乎涨 b 倍，**直到** KV 读取（随 b 增长）在字节数中占了主导，或者 b 个序列的 KV 缓存装不下了（第 5.5 节）。
+
+> [!errata] "TFLOPS 越高的 GPU 生成文本越快"
+> batch 1 时，一个解码步用到的 H100 张量算力远不到 1 %：它的速度跟着显存带宽走。H200 和 H100 的算力同为 989 TFLOP/s，带宽则是 4.8 对 3.35 TB/s：同样的算力，解码快 1.43 倍。FLOP/s 只在预填充和大 batch 时才重要。
+]] },
+
+  experiment {
+    id = "ceiling",
+    title = { en = "Decode ceiling from this device's bandwidth", zh = "由本设备带宽得出的解码上限" },
+    intro = { en = [[
+Measures this device's read bandwidth with BabelStream's `dot` (read-only, like a decode step;
+real on a GPU, SIMULATED on the simulator), then divides it by the bytes one decode step of
+Llama-2-7B reads at 1024 tokens of context, for each precision: the most tokens/s the card
+can give one sequence.
+]], zh = [[
+用 BabelStream 的 `dot`（只读，和解码步一样；有 GPU 时为真实测量，模拟器上为模拟值）测量本设备的读带宽，再除以 Llama-2-7B 在 1024 个 token 上下文时一个解码步读取的字节数，对每种精度各算一次：这块卡能给一个序列的每秒 token 数上限。
+]] },
+    panels = {
+      { id = "bw", kind = "bars", title = { en = "Read bandwidth", zh = "读带宽" }, unit = "GB/s" },
+      { id = "t", kind = "table", title = { en = "Ceiling per precision (batch 1)", zh = "各精度的上限（batch 1）" } },
+      { id = "tok", kind = "bars", title = { en = "Decode ceiling, batch 1", zh = "解码上限，batch 1" }, unit = "tok/s" },
+    },
+    run = function(ex)
+      local T = function(en, zh) return ex:t { en = en, zh = zh } end
+      ex:status(T("measuring read bandwidth (dot)", "测量读带宽（dot）"))
+      local r, err = read_bw()
+      if not r then ex:note("bw", err); ex:status(T("failed", "失败")); return end
+      local info = gpu.info()
+      ex:bar("bw", T("dot, measured", "dot 实测"), r.bytes_per_s / GB, { from = r })
+      if info.published_bytes_per_s then
+        ex:bar("bw", T("spec sheet", "规格"), info.published_bytes_per_s / GB, { style = "reference" })
+      end
+      for _, w in ipairs(r.warnings) do ex:note("bw", w) end
+      ex:row("t", { T("precision", "精度"), T("bytes / step", "每步字节"), T("tok/s ceiling", "每秒 token 上限") })
+      local fp16
+      for _, s in ipairs { "fp16", "int8", "gptq" } do
+        local d = vram.decode { model = "llama-2-7b", scheme = s, context = CTX, bandwidth = r.bytes_per_s, flops = peak_flops() or 1e15 }
+        ex:row("t", { s, units.si(d.bytes), string.format("%.0f", d.tokens_per_s_memory) })
+        if s == "fp16" then fp16 = d end
+      end
+      ex:note("t", T(string.format("bytes / step = weights + the KV cache of %d tokens (512 KiB each). A real decoder stays below it: kernels, sampling and launches take time too.", CTX),
+                     string.format("每步字节 = 权重 + %d 个 token 的 KV 缓存（每个 512 KiB）。真实的解码器达不到这个上限：核函数、采样和启动也要时间。", CTX)))
+      ex:bar("tok", "Llama-2-7B fp16", fp16.tokens_per_s_memory, { from = r, unit = "tok/s" })
+      ex:status(T("done", "完成"))
+    end,
+  },
+
+  experiment {
+    id = "roofline",
+    title = { en = "Prefill and decode on this device's roofline", zh = "本设备 roofline 上的预填充与解码" },
+    intro = { en = [[
+The roof: this device's published dense fp16 tensor FLOP/s and its measured read bandwidth.
+Decode of Llama-2-7B fp16 at 1024 tokens of context for batches of 1 to 256, and prefills of 16
+to 4096 tokens, placed by their arithmetic intensity (`vram.decode`, `vram.prefill`: models).
+The table follows decode's tokens/s as the batch grows, until the weights and the batch's KV
+caches no longer fit in the free memory.
+]], zh = [[
+屋顶：本设备公布的稠密 fp16 张量算力和实测读带宽。Llama-2-7B fp16 在 1024 个 token 上下文时 batch 1 到 256 的解码，以及 16 到 4096 个 token 的预填充，按算术强度标在图上（`vram.decode`、`vram.prefill`：模型估算）。表格跟踪解码的每秒 token 数随 batch 增大的变化，直到权重加上这批序列的 KV 缓存装不进空闲显存为止。
+]] },
+    panels = {
+      { id = "r", kind = "curve", title = { en = "Roofline (TFLOP/s vs FLOP/B)", zh = "Roofline（TFLOP/s 对 FLOP/B）" }, x = "FLOP/B", y = "TFLOP/s", logx = true },
+      { id = "t", kind = "table", title = { en = "Decode by batch", zh = "各 batch 的解码" } },
+      { id = "b", kind = "bars", title = { en = "Largest batch that fits, decode", zh = "装得下的最大 batch，解码" }, unit = "tok/s" },
+    },
+    run = function(ex)
+      local T = function(en, zh) return ex:t { en = en, zh = zh } end
+      local fl, spec = peak_flops()
+      local r, err = read_bw()
+      if not r then ex:note("r", err); ex:status(T("failed", "失败")); return end
+      if not fl then
+        ex:note("r", T("No published FLOP/s for this GPU in vram.gpu_specs(): the roofline needs one.", "vram.gpu_specs() 中没有这块 GPU 的公布算力：roofline 需要它。"))
+        ex:status(T("done", "完成"))
+        return
+      end
+      local bw = r.bytes_per_s
+      for e = -1, 13 do
+        local i = 2 ^ e
+        ex:point("r", T("roof", "屋顶"), i, math.min(fl, i * bw) / 1e12)
+      end
+      for _, b in ipairs { 1, 4, 16, 64, 256 } do
+        local d = vram.decode { model = "llama-2-7b", context = CTX, batch = b, bandwidth = bw, flops = fl }
+        ex:point("r", T("decode b=1..256", "解码 b=1..256"), d.intensity, d.flops / d.step_seconds / 1e12)
+      end
+      for _, n in ipairs { 16, 128, 512, 4096 } do
+        local p = vram.prefill { model = "llama-2-7b", tokens = n, bandwidth = bw, flops = fl }
+        ex:point("r", T("prefill 16..4096", "预填充 16..4096"), p.intensity, p.flops / p.step_seconds / 1e12)
+      end
+      ex:note("r", T(string.format("%s: %.0f TFLOP/s (spec) / %s (measured) = ridge at %.0f FLOP/B.", spec.name, fl / 1e12, units.rate(bw), fl / bw),
+                     string.format("%s：%.0f TFLOP/s（规格）/ %s（实测）= 脊点 %.0f FLOP/B。", spec.name, fl / 1e12, units.rate(bw), fl / bw)))
+      local free = gpu.mem()
+      local room = free - vram.inference_memory { model = "llama-2-7b", context = 1 }.cuda_context
+      ex:row("t", { "batch", T("KV + weights", "KV + 权重"), "FLOP/B", "tok/s", T("fits", "装得下") })
+      local best
+      for _, b in ipairs { 1, 2, 4, 8, 16, 32, 64, 128, 256 } do
+        local d = vram.decode { model = "llama-2-7b", context = CTX, batch = b, bandwidth = bw, flops = fl }
+        local fits = d.bytes <= room
+        ex:row("t", { tostring(b), units.bytes(d.bytes), string.format("%.1f", d.intensity), string.format("%.0f", d.tokens_per_s),
+                      fits and T("yes", "是") or T("no", "否") })
+        if fits then best = d end
+        if not fits then break end
+      end
+      ex:note("t", T(string.format("Free memory here: %s, less a CUDA context of 426 MiB (estimate).", units.bytes(free)),
+                     string.format("本机空闲显存：%s，再减去 426 MiB 的 CUDA 上下文（估计值）。", units.bytes(free))))
+      if best then
+        ex:bar("b", string.format("batch %d", best.batch), best.tokens_per_s, { from = r, unit = "tok/s" })
+      end
+      ex:status(T("done", "完成"))
+    end,
+  },
+
+  exercise {
+    id = "h100",
+    kind = "number",
+    prompt = { en = "Llama-2-7B in fp16 is 13.48 GB of weights. At most how many tokens/s can one sequence get on an H100 SXM (3.35 TB/s), ignoring the KV cache?",
+               zh = "Llama-2-7B 的 fp16 权重是 13.48 GB。忽略 KV 缓存，一个序列在 H100 SXM（3.35 TB/s）上每秒最多能得到多少个 token？" },
+    answer = 248.5, unit = "tok/s", tolerance = 0.03,
+    hints = { { en = "Each token reads every weight once. How many times a second can the card read 13.48 GB?", zh = "每个 token 都要把所有权重读一遍。这块卡每秒能读几遍 13.48 GB？" } },
+    explain = { en = "3.35e12 B/s / 13.48e9 B = 248.5 tokens/s. Its 989 TFLOP/s would allow over 70,000.",
+                zh = "3.35e12 B/s / 13.48e9 B = 248.5 个 token/秒。按它 989 TFLOP/s 的算力则可以超过 70,000 个。" },
+  },
+
+  exercise {
+    id = "ridge",
+    kind = "number",
+    prompt = { en = "The ridge point of an H100 SXM: 989.4 dense fp16 TFLOP/s, 3.35 TB/s. In FLOP per byte?",
+               zh = "H100 SXM 的脊点：稠密 fp16 989.4 TFLOP/s，带宽 3.35 TB/s。单位 FLOP/B 是多少？" },
+    answer = 295, unit = "FLOP/B", tolerance = 0.02,
+    hints = { { en = "Where min(peak, intensity x bandwidth) switches: intensity = peak / bandwidth.", zh = "min(峰值，强度 × 带宽) 切换的地方：强度 = 峰值 / 带宽。" } },
+    explain = { en = "989.4e12 / 3.35e12 = 295 FLOP/B. Decode at batch 1 does about 1 FLOP/B. Batching does not carry it to the ridge: every sequence also reads its own KV cache, about 1 FLOP per byte of cache, so Llama-2-7B at 1024 tokens of context reaches only 23 FLOP/B at batch 256.",
+                zh = "989.4e12 / 3.35e12 = 295 FLOP/B。batch 1 的解码约为 1 FLOP/B。批处理也到不了脊点：每个序列还要读它自己的 KV 缓存，每字节缓存约 1 次浮点运算，所以 Llama-2-7B 在 1024 个 token 上下文、batch 256 时也只有 23 FLOP/B。" },
+  },
+
+  exercise {
+    id = "predict-decode",
+    kind = "predict",
+    prompt = { en = "Predict: the decode ceiling of Llama-2-7B fp16, batch 1, 1024 tokens of context, on this device (tokens/s), from its read bandwidth.",
+               zh = "预测：由本设备的读带宽计算，Llama-2-7B fp16、batch 1、1024 个 token 上下文的解码上限（每秒 token 数）。" },
+    unit = "tok/s", tolerance = 0.2,
+    measure = function()
+      local r = assert(read_bw())
+      local d = vram.decode { model = "llama-2-7b", context = CTX, bandwidth = r.bytes_per_s, flops = peak_flops() or 1e15 }
+      return d.tokens_per_s_memory, r
+    end,
+    hints = { { en = "Bandwidth divided by 13.48 GB of weights plus 0.54 GB of cache (1024 x 512 KiB).", zh = "带宽除以 13.48 GB 权重加 0.54 GB 缓存（1024 × 512 KiB）。" } },
+    explain = { en = "tokens/s <= read bandwidth / (weights + KV cache) per step. Compare the spec sheet's bandwidth: measured bandwidth is what a real decoder can approach.",
+                zh = "每秒 token 数 <= 读带宽 / 每步（权重 + KV 缓存）。和规格上的带宽比一比：真实的解码器能接近的是实测带宽。" },
+  },
+
+  exercise {
+    id = "batch",
+    kind = "choice",
+    prompt = { en = "Why does decoding 16 sequences together give almost 10x the tokens/s of one, on the same GPU?",
+               zh = "为什么在同一块 GPU 上一起解码 16 个序列，每秒 token 数几乎是单个序列的 10 倍？" },
+    choices = {
+      { en = "The GPU raises its clock under load", zh = "负载高时 GPU 提高了频率" },
+      { en = "Each weight read from VRAM serves 16 tokens instead of one; only the KV reads grow with the batch", zh = "每次从显存读出的权重服务 16 个 token 而不是一个；只有 KV 读取随 batch 增长" },
+      { en = "16 sequences use 16 times the FLOP/s, which decode was short of", zh = "16 个序列用了 16 倍的 FLOP/s，而解码原本缺的就是算力" },
+    },
+    answer = 2,
+    hints = { { en = "What dominates the bytes of a decode step, and is it shared between sequences?", zh = "解码步的字节主要是什么？它能在序列之间共享吗？" } },
+    explain = { en = "A step reads the weights once for the whole batch. Its bytes grow only by each sequence's KV cache, so tokens/s grows nearly with the batch until the caches dominate or stop fitting.",
+                zh = "一个步骤对整个 batch 只读一次权重。字节数只随每个序列的 KV 缓存增长，所以每秒 token 数几乎随 batch 线性增长，直到缓存占了主导或者装不下。" },
+  },
+
+  text { en = [[
+> [!source] Sources
+> Williams, Waterman, Patterson 2009, "Roofline: An Insightful Visual Performance Model for
+> Multicore Architectures", CACM 52(4). Peak figures: NVIDIA H100 and H200 datasheets (dense
+> fp16 989.4 TFLOP/s, 3.35 and 4.8 TB/s), Ampere GA102 whitepaper (RTX 3090: 71 TFLOP/s dense
+> fp16 tensor with fp32 accumulate, 936 GB/s); vramlab's `vram.gpu_specs()` lists each with its
+> source. BabelStream's dot: Deakin et al., University of Bristol (lesson 3.2). Llama-2-7B:
+> `meta-llama/Llama-2-7b-hf` config.json. The FLOP and byte counts: `docs/vram-infer.md`.
+]], zh = [[
+> [!source] 出处
+> Williams、Waterman、Patterson 2009，"Roofline: An Insightful Visual Performance Model for Multicore Architectures"，CACM 52(4)。峰值：NVIDIA H100 和 H200 数据手册（稠密 fp16 989.4 TFLOP/s，3.35 和 4.8 TB/s），Ampere GA102 白皮书（RTX 3090：fp32 累加的 fp16 张量算力稠密 71 TFLOP/s，936 GB/s）；vramlab 的 `vram.gpu_specs()` 列出了每一项及其出处。BabelStream 的 dot：Deakin 等，布里斯托大学（第 3.2 节）。Llama-2-7B：`meta-llama/Llama-2-7b-hf` 的 config.json。浮点运算和字节的计数方法见 `docs/vram-infer.md`。
+]] },
+}

@@ -1,0 +1,273 @@
+-- Lesson 5.5: serving within a budget. vLLM's accounting of a GPU (vram.serving): the KV pool
+-- left after weights, one profiled forward and the context, and how many sequences fit; at the
+-- limit, preemption by recompute vs swap at this device's measured PCIe bandwidth
+-- (vram.preemption, vram.serve_sim); sizing a deployment for a given traffic.
+local GiB = units.GiB
+
+local CONFIGS = {
+  { model = "llama-2-7b", scheme = "fp16", context = 4096 },
+  { model = "llama-2-7b", scheme = "gptq", context = 4096 },
+  { model = "llama-3-8b", scheme = "fp16", context = 8192 },
+  { model = "mistral-7b", scheme = "fp16", context = 32768 },
+  { model = "llama-2-70b", scheme = "gptq", context = 4096 },
+}
+
+-- host <-> device bandwidth of this device, pinned, by the copy engine: out (D2H) and back (H2D)
+local function pcie()
+  local n = 64 * units.MiB
+  local out, e1 = gpu.copy { dir = "d2h", bytes = n, pinned = true }
+  if not out then return nil, e1 end
+  local back, e2 = gpu.copy { dir = "h2d", bytes = n, pinned = true }
+  if not back then return nil, e2 end
+  return out, back
+end
+
+-- seconds to swap `bytes` of KV cache out to host memory and back in
+local function swap_seconds(bytes, out, back) return bytes / out.bytes_per_s + bytes / back.bytes_per_s end
+
+local function peak_flops()
+  local i = gpu.info()
+  local id = i.published_profile or i.profile
+  for _, g in ipairs(vram.gpu_specs()) do
+    if g.id == id then return g.flops, g end
+  end
+end
+
+return lesson {
+  id = "5.5",
+  chapter = 5,
+  chapter_title = { en = "Memory at inference", zh = "推理时的显存" },
+  title = { en = "Serving within a budget", zh = "在预算内提供推理服务" },
+  requires = { "gpu" },
+
+  text { en = [[
+# Serving within a budget
+
+A serving engine sizes its KV pool once, at start-up. vLLM's accounting:
+
+1. **Budget** = total memory x `gpu_memory_utilization` (0.90 by default): the rest is left for
+   other processes and for what the engine does not count.
+2. Minus the **weights** (lesson 5.1), the **peak of one forward pass** over
+   `max_num_batched_tokens` tokens (vLLM runs a dummy forward at start-up and measures it), and
+   the **CUDA context** and other non-torch memory.
+3. What is left is the **KV pool**, cut into blocks of 16 tokens (lesson 5.3). It is allocated
+   whole: `nvidia-smi` shows about 90 % used from the first second, busy or idle.
+
+How many sequences run at once is then pool / (context x KV bytes per token). On an A100 80GB
+(79.15 GiB as CUDA reports it) with Llama-2-7B in fp16: 71.23 GiB budget - 12.55 GiB weights -
+0.63 GiB forward - 0.42 GiB context = **57.64 GiB of KV**, 28 sequences of 4096 tokens (2 GiB
+each). Quantising the weights frees memory for the cache; GQA shrinks what each sequence needs.
+
+## At the limit: preemption
+Paging admits sequences by their prompt, not their final length, so a pool can run out while
+sequences are still growing. vLLM then **preempts** the latest-arrived sequence (Kwon et al.
+2023, sec. 4.5), in one of two ways:
+
+- **swap**: copy its KV blocks to host memory over PCIe, and back when room returns: 2 x its
+  KV bytes over the link;
+- **recompute**: drop its blocks; when it is rescheduled, run one prefill over its prompt and the
+  tokens it had generated, which rebuilds the whole cache in one pass.
+
+Per token, swapping costs 2 x KV bytes / PCIe bandwidth and recomputing about 2 x parameters
+FLOPs / achieved FLOP/s. Priced alone, as the experiment below does, swapping looks several
+times cheaper. End to end the paper measured the two close for blocks of 16-64 tokens, and
+swapping worse for small blocks, whose many small transfers underuse PCIe (sec. 7.3), and a
+swapped sequence holds host memory set aside for it (vLLM's `swap_space`).
+vLLM's current engine (V1) recomputes preempted requests.
+
+> [!errata] "Once the model loads, the server can take any number of users"
+> Loading proves only that the weights fit. Every running sequence needs its own KV cache, so
+> the number of concurrent users is set by the memory left after the weights: 28 full-length
+> Llama-2-7B conversations on an A100 80GB, 4 on a 24 GiB card. Past that, requests wait in the
+> queue or are preempted, and latency, not an OOM, is how you notice.
+
+## Sizing a deployment
+Little's law: sequences in flight = arrival rate x time each one stays. 4 requests/s that each
+stream 500 tokens at 25 tokens/s stay 20 s: 80 sequences at once. At 28 per GPU, that is 3 GPUs
+(and more for the prompts' prefill time and bursts).
+]], zh = [[
+# 在预算内提供推理服务
+
+推理服务引擎在启动时一次性确定 KV 缓存池的大小。vLLM 的记账方式：
+
+1. **预算** = 总显存 × `gpu_memory_utilization`（默认 0.90）：剩下的留给其他进程和引擎不计入的部分。
+2. 减去**权重**（第 5.1 节）、对 `max_num_batched_tokens` 个 token 做**一次前向传播的峰值**（vLLM 启动时跑一次假的前向并测量它），以及 **CUDA 上下文**和其他非 torch 的显存。
+3. 剩下的就是 **KV 缓存池**，切成 16 个 token 一块（第 5.3 节）。它是整块分配的：从第一秒起 `nvidia-smi` 就显示约 90 % 已用，无论忙闲。
+
+同时能跑多少个序列 = 缓存池 / (上下文长度 × 每 token 的 KV 字节数)。在 A100 80GB（CUDA 报告 79.15 GiB）上跑 fp16 的 Llama-2-7B：预算 71.23 GiB − 权重 12.55 GiB − 前向 0.63 GiB − 上下文 0.42 GiB = **57.64 GiB 的 KV**，可容纳 28 个 4096 token 的序列（每个 2 GiB）。量化权重能为缓存腾出显存；GQA 则缩小每个序列的需求。
+
+## 到了极限：抢占
+分页按提示长度而不是最终长度接纳序列，所以序列还在增长时缓存池就可能用完。这时 vLLM 会**抢占**最晚到达的序列（Kwon 等 2023 第 4.5 节），有两种方式：
+
+- **换出（swap）**：把它的 KV 块经 PCIe 复制到主机内存，有空间时再复制回来：链路上走 2 倍的 KV 字节；
+- **重算（recompute）**：丢掉它的块；重新调度时，对它的提示加上已生成的 token 做一次预填充，一遍就重建整个缓存。
+
+按每个 token 计，换出的代价是 2 × KV 字节 / PCIe 带宽，重算约为 2 × 参数量次浮点运算 / 实际达到的 FLOP/s。像下面的实验那样单独定价，换出看起来要便宜好几倍。但论文端到端测得，块大小 16–64 个 token 时两者接近，块小时换出更差，因为大量小传输用不满 PCIe（第 7.3 节）；而且被换出的序列要占用专门留出的主机内存（vLLM 的 `swap_space`）。vLLM 现在的引擎（V1）对被抢占的请求采用重算。
+
+> [!errata] "模型加载成功了，服务器就能接待任意多的用户"
+> 加载成功只说明权重装得下。每个运行中的序列都需要自己的 KV 缓存，所以并发用户数取决于权重之外剩下的显存：A100 80GB 上 28 个满长度的 Llama-2-7B 对话，24 GiB 的卡上 4 个。超过这个数，请求就在队列里等待或被抢占，你察觉到的是延迟，而不是 OOM。
+
+## 为部署估算规模
+Little 定律：同时在途的序列数 = 到达率 × 每个序列停留的时间。每秒 4 个请求，每个以每秒 25 个 token 流式输出 500 个 token，停留 20 秒：同时有 80 个序列。每块 GPU 容纳 28 个，就需要 3 块 GPU（还要为提示的预填充时间和突发流量留余量）。
+]] },
+
+  experiment {
+    id = "budget",
+    title = { en = "What fits on this device", zh = "本设备能装下什么" },
+    intro = { en = [[
+vLLM's accounting (`vram.serving`) on this device's total memory (real on a GPU, the
+profile's on the simulator): for each model, precision and context, the KV pool left and how
+many full-length sequences run at once.
+]], zh = [[
+在本设备的总显存上（有 GPU 时为真实值，模拟器上为配置的值）按 vLLM 的方式记账（`vram.serving`）：对每个模型、精度和上下文长度，算出剩下的 KV 缓存池，以及能同时运行多少个满长度的序列。
+]] },
+    panels = {
+      { id = "t", kind = "table", title = { en = "KV pool and sequences at once", zh = "KV 缓存池与并发序列数" } },
+      { id = "n", kind = "bars", title = { en = "Full-length sequences at once (estimate)", zh = "同时运行的满长度序列数（估算）" }, unit = "seqs" },
+      { id = "g", kind = "gauge", title = { en = "Llama-2-7B fp16: KV pool within the budget", zh = "Llama-2-7B fp16：预算中的 KV 缓存池" }, unit = "GiB" },
+    },
+    run = function(ex)
+      local T = function(en, zh) return ex:t { en = en, zh = zh } end
+      local _, total = gpu.mem()
+      ex:row("t", { T("model", "模型"), T("prec.", "精度"), T("ctx", "上下文"), T("weights", "权重"), T("KV pool", "KV 池"), T("seqs", "序列") })
+      local first
+      for _, c in ipairs(CONFIGS) do
+        local s = vram.serving { model = c.model, scheme = c.scheme, capacity = total, context = c.context }
+        first = first or s
+        ex:row("t", { c.model, c.scheme, tostring(c.context), units.bytes(s.weights), units.bytes(s.kv_pool), tostring(s.max_seqs) })
+        ex:bar("n", string.format("%s %s %dK", c.model, c.scheme, c.context // 1024), s.max_seqs, { style = "theoretical", unit = "seqs" })
+      end
+      local info = gpu.info()
+      ex:note("t", T(string.format("%s, %s in all%s; budget 90 %%; forward profiled over 8192 tokens; CUDA context 426 MiB (estimate). Mistral keeps a 4096-token window.",
+                                   info.name or "device", units.bytes(total), info.simulated and " (SIMULATED profile)" or ""),
+                     string.format("%s，共 %s%s；预算 90 %%；前向按 8192 个 token 预估；CUDA 上下文 426 MiB（估计值）。Mistral 只保留 4096 个 token 的窗口。",
+                                   info.name or "设备", units.bytes(total), info.simulated and "（模拟配置）" or "")))
+      ex:gauge("g", T("KV pool", "KV 池"), first.kv_pool / GiB, first.budget / GiB, { unit = "GiB" })
+      ex:status(T("done", "完成"))
+    end,
+  },
+
+  experiment {
+    id = "preempt",
+    title = { en = "Preemption: swap vs recompute, at this device's PCIe bandwidth", zh = "抢占：换出 vs 重算，按本设备的 PCIe 带宽" },
+    intro = { en = [[
+Measures pinned copies of 64 MiB out of (D2H) and into (H2D) the device, then prices evicting
+one Llama-2-7B sequence both ways: swap = KV bytes / D2H + KV bytes / H2D; recompute = one
+prefill at half of this device's published fp16 tensor FLOP/s (an assumed 50 % utilisation).
+Then the serving simulation of lesson 5.3 runs on this device's pool with each policy.
+]], zh = [[
+测量 64 MiB 锁页内存的拷出（D2H）和拷入（H2D），然后对驱逐一个 Llama-2-7B 序列的两种方式定价：换出 = KV 字节 / D2H + KV 字节 / H2D；重算 = 以本设备公布的 fp16 张量算力的一半（假设利用率 50 %）做一次预填充。随后在本设备的缓存池上，按两种策略各跑一遍第 5.3 节的服务模拟。
+]] },
+    panels = {
+      { id = "c", kind = "curve", title = { en = "Cost of evicting one sequence", zh = "驱逐一个序列的代价" }, x = "tokens", y = "ms", logx = true },
+      { id = "t", kind = "table", title = { en = "Serving 1000 requests", zh = "服务 1000 个请求" } },
+      { id = "b", kind = "bars", title = { en = "Swap a 2048-token sequence out and in", zh = "换出并换回一个 2048 token 的序列" }, unit = "ms" },
+    },
+    run = function(ex)
+      local T = function(en, zh) return ex:t { en = en, zh = zh } end
+      ex:status(T("measuring PCIe", "测量 PCIe"))
+      local out, back = pcie()
+      if not out then ex:note("c", back); ex:status(T("failed", "失败")); return end
+      local fl, spec = peak_flops()
+      for _, n in ipairs { 128, 256, 512, 1024, 2048, 4096 } do
+        local kv = vram.kv { model = "llama-2-7b", tokens = n }.total
+        ex:point("c", T("swap", "换出"), n, 1e3 * swap_seconds(kv, out, back))
+        if fl then
+          local p = vram.preemption { model = "llama-2-7b", tokens = n, pcie = back.bytes_per_s, flops = fl, mfu = 0.5 }
+          ex:point("c", T("recompute", "重算"), n, 1e3 * p.recompute_seconds)
+        end
+      end
+      ex:note("c", T(string.format("D2H %s, H2D %s (pinned, copy engine%s); %s", units.rate(out.bytes_per_s), units.rate(back.bytes_per_s),
+                                   out.simulated and ", SIMULATED" or "", fl and string.format("%s %.0f TFLOP/s x 0.5", spec.name, fl / 1e12) or "no published FLOP/s: recompute not priced"),
+                     string.format("D2H %s，H2D %s（锁页内存，拷贝引擎%s）；%s", units.rate(out.bytes_per_s), units.rate(back.bytes_per_s),
+                                   out.simulated and "，模拟" or "", fl and string.format("%s %.0f TFLOP/s × 0.5", spec.name, fl / 1e12) or "没有公布的算力：不计算重算代价")))
+      ex:status(T("simulating", "模拟中"))
+      local _, total = gpu.mem()
+      local slots = vram.serving { model = "llama-2-7b", capacity = total, context = 2048 }.max_tokens
+      ex:row("t", { T("policy", "策略"), T("preempted", "抢占"), T("recomputed tok", "重算 token"), T("swapped", "换出"), T("link time", "链路时间"), T("steps", "步数") })
+      local preempted = 0
+      for _, mode in ipairs { "recompute", "swap" } do
+        local x = vram.serve_sim { requests = 1000, seed = 1, tokens = slots, policy = "paged", preempt = mode, model = "llama-2-7b",
+                                   pcie = math.min(out.bytes_per_s, back.bytes_per_s) }
+        ex:row("t", { mode, tostring(x.preemptions), tostring(x.recomputed_tokens), units.si(x.swapped_bytes or 0),
+                      (x.swapped_bytes or 0) > 0 and units.time(x.swap_seconds) or "-", tostring(x.steps) })
+        preempted = preempted + x.preemptions
+      end
+      if preempted == 0 then
+        ex:note("t", T("No preemption: this pool holds every sequence the scheduler admits (at most 256 at once, vLLM's max_num_seqs).",
+                       "没有抢占：这个缓存池装得下调度器接纳的所有序列（同时最多 256 个，即 vLLM 的 max_num_seqs）。"))
+      end
+      ex:note("t", T(string.format("SIMULATED scheduling (vram.serve_sim) on a pool of %d token slots; link time at the slower measured direction.", slots),
+                     string.format("模拟的调度（vram.serve_sim），缓存池 %d 个 token 位置；链路时间按实测较慢的方向计。", slots)))
+      local kv2k = vram.kv { model = "llama-2-7b", tokens = 2048 }.total
+      ex:bar("b", "Llama-2-7B, 2048 tok (1 GiB)", 1e3 * swap_seconds(kv2k, out, back), { from = out, unit = "ms" })
+      ex:status(T("done", "完成"))
+    end,
+  },
+
+  exercise {
+    id = "a100",
+    kind = "number",
+    prompt = { en = "vLLM on an A100 80GB (79.15 GiB), Llama-2-7B fp16: budget 90 %, weights 12.55 GiB, profiled forward 0.63 GiB, CUDA context 0.42 GiB. Each 4096-token sequence needs 2 GiB of KV cache. How many full-length sequences run at once?",
+               zh = "A100 80GB（79.15 GiB）上的 vLLM，Llama-2-7B fp16：预算 90 %，权重 12.55 GiB，预估的前向 0.63 GiB，CUDA 上下文 0.42 GiB。每个 4096 token 的序列需要 2 GiB 的 KV 缓存。能同时运行多少个满长度的序列？" },
+    answer = 28, unit = "seqs", tolerance = 0.001,
+    hints = { { en = "Start from 90 % of 79.15 GiB, not from 80 GB; a sequence that does not fit whole does not count.", zh = "从 79.15 GiB 的 90 % 算起，而不是 80 GB；装不下一整个的序列不算。" } },
+    explain = { en = "0.9 x 79.15 = 71.23 GiB; - 12.55 - 0.63 - 0.42 = 57.64 GiB; / 2 GiB = 28.8, so 28.",
+                zh = "0.9 × 79.15 = 71.23 GiB；− 12.55 − 0.63 − 0.42 = 57.64 GiB；/ 2 GiB = 28.8，所以是 28。" },
+  },
+
+  exercise {
+    id = "swap",
+    kind = "predict",
+    prompt = { en = "Predict: how many milliseconds does it take to swap the 1 GiB KV cache of a 2048-token Llama-2-7B sequence out to host memory and back, on this device's PCIe link?",
+               zh = "预测：在本设备的 PCIe 链路上，把一个 2048 token 的 Llama-2-7B 序列的 1 GiB KV 缓存换出到主机内存再换回来，需要多少毫秒？" },
+    unit = "ms", tolerance = 0.3,
+    measure = function()
+      local out, back = assert(pcie())
+      return 1e3 * swap_seconds(vram.kv { model = "llama-2-7b", tokens = 2048 }.total, out, back), out
+    end,
+    hints = { { en = "PCIe 4.0 x16 is 31.5 GB/s per direction in theory, about 25 in practice; the bytes cross twice.", zh = "PCIe 4.0 x16 理论上每个方向 31.5 GB/s，实际约 25；这些字节要过两次链路。" } },
+    explain = { en = "2 x 1.07 GB / the measured bandwidth: tens of milliseconds, the time of several decode steps for the whole batch.",
+                zh = "2 × 1.07 GB / 实测带宽：几十毫秒，相当于整个 batch 的好几个解码步。" },
+  },
+
+  exercise {
+    id = "gpus",
+    kind = "number",
+    prompt = { en = "Traffic: 4 requests/s, each streaming 500 output tokens at 25 tokens/s. One GPU holds 28 such sequences at once. How many GPUs do you need, at least?",
+               zh = "流量：每秒 4 个请求，每个以每秒 25 个 token 流式输出 500 个 token。一块 GPU 能同时容纳 28 个这样的序列。至少需要几块 GPU？" },
+    answer = 3, unit = "GPUs", tolerance = 0.001,
+    hints = { { en = "Little's law: in flight = arrival rate x time in the system. Then round up.", zh = "Little 定律：在途数 = 到达率 × 在系统中停留的时间。然后向上取整。" } },
+    explain = { en = "Each request stays 500 / 25 = 20 s; 4/s x 20 s = 80 in flight; 80 / 28 = 2.86, so 3 GPUs, before any headroom for prefill and bursts.",
+                zh = "每个请求停留 500 / 25 = 20 秒；4/秒 × 20 秒 = 80 个在途；80 / 28 = 2.86，所以需要 3 块 GPU，这还没留预填充和突发的余量。" },
+  },
+
+  exercise {
+    id = "recompute",
+    kind = "choice",
+    prompt = { en = "A sequence preempted by recompute is rescheduled. What does the engine run to continue it?", zh = "一个以重算方式被抢占的序列被重新调度。引擎要运行什么才能继续它？" },
+    choices = {
+      { en = "Every decode step again, one token at a time, up to where it stopped", zh = "把所有解码步再跑一遍，一次一个 token，直到它停下的地方" },
+      { en = "One prefill over its prompt and the tokens it had generated", zh = "对它的提示加上已经生成的 token 做一次预填充" },
+      { en = "Nothing: its KV cache was kept in host memory", zh = "什么也不用：它的 KV 缓存保存在主机内存里" },
+    },
+    answer = 2,
+    hints = { { en = "The tokens it generated are known; only their keys and values are gone.", zh = "它生成的 token 是已知的；丢掉的只是它们的键和值。" } },
+    explain = { en = "The generated tokens are appended to the prompt and the whole cache is rebuilt in one compute-bound prefill (Kwon et al. 2023, sec. 4.5), much faster than replaying the decode steps.",
+                zh = "已生成的 token 拼到提示后面，一次受限于计算的预填充就重建了整个缓存（Kwon 等 2023 第 4.5 节），比重放解码步快得多。" },
+  },
+
+  text { en = [[
+> [!source] Sources
+> vLLM's defaults (`gpu_memory_utilization` 0.90, `block_size` 16, `max_num_seqs` 256,
+> `max_num_batched_tokens`): `vllm/engine/arg_utils.py`; its start-up profiling of one forward
+> and its preemption warning: the vLLM docs, "Optimization and Tuning". Kwon et al. 2023,
+> "Efficient Memory Management for Large Language Model Serving with PagedAttention", SOSP '23,
+> sec. 4.5 (swapping, recomputation) and 7.3. A100 80GB capacity: 79.15 GiB as PyTorch reports
+> it. Little's law: Little 1961, Operations Research 9(3). PCIe 4.0 x16: 16 GT/s x 16 lanes,
+> 128b/130b, 31.5 GB/s per direction. The estimators: `docs/vram-infer.md`.
+]], zh = [[
+> [!source] 出处
+> vLLM 的默认值（`gpu_memory_utilization` 0.90、`block_size` 16、`max_num_seqs` 256、`max_num_batched_tokens`）：`vllm/engine/arg_utils.py`；启动时对一次前向的预估和抢占警告：vLLM 文档 "Optimization and Tuning"。Kwon 等 2023，"Efficient Memory Management for Large Language Model Serving with PagedAttention"，SOSP '23，第 4.5 节（换出、重算）和第 7.3 节。A100 80GB 容量：PyTorch 报告的 79.15 GiB。Little 定律：Little 1961，Operations Research 9(3)。PCIe 4.0 x16：16 GT/s × 16 条通道，128b/130b 编码，每个方向 31.5 GB/s。估算器见 `docs/vram-infer.md`。
+]] },
+}
