@@ -32,8 +32,6 @@
 #include "tui_watchdog.h"
 #include "tui_workspace.h"
 
-#define VRAMLAB_VERSION "0.1.0"
-
 struct opts {
     const char *backend, *profile, *lang, *datadir;
     const char *record, *replay; /* --record FILE, --replay FILE */

@@ -370,11 +370,11 @@ gpu_status gpu_host_latency(uint64_t bytes, struct gpu_result *r, gpu_cancel_fla
         order[i] = order[k];
         order[k] = x;
     }
-    for (size_t i = 0; i < lines; i++) *(void **)(mem + i * LINE) = mem + (size_t)order[i] * LINE;
+    for (size_t i = 0; i < lines; i++) *(void **)(void *)(mem + i * LINE) = mem + (size_t)order[i] * LINE;
     free(order);
 
     uint64_t steps = 1u << 20;
-    void **p = chase((void **)mem, lines < steps ? lines : steps); /* warm-up: caches and TLB */
+    void **p = chase((void **)(void *)mem, lines < steps ? lines : steps); /* warm-up: caches and TLB */
     gpu_status st = GPU_OK;
     for (int i = 0; i < trials; i++) {
         if (gpu_cancelled(cancel)) {
