@@ -173,10 +173,12 @@ FUZZ_PROBE = printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) 
 
 # make test and CI build with warnings as errors, unless WERROR is given (WERROR=0 to look past one).
 TEST_WERROR := $(if $(filter command line environment,$(origin WERROR)),$(WERROR),1)
+# The three builds use every CPU (a plain make test would otherwise compile one file at a time).
+NPROC       := $(shell nproc 2>/dev/null || echo 2)
 test: test-deps
-	@$(MAKE) --no-print-directory WERROR=$(TEST_WERROR) $(BIN) $(MAN) $(UNIT)
-	@$(ASAN_MAKE) $(ASAN_DIR)/vramlab $(patsubst $(BUILD)/%,$(ASAN_DIR)/%,$(UNIT))
-	@if $(FUZZ_PROBE); then $(FUZZ_MAKE) $(FUZZ_TARGETS); \
+	@$(MAKE) --no-print-directory -j$(NPROC) WERROR=$(TEST_WERROR) $(BIN) $(MAN) $(UNIT)
+	@$(ASAN_MAKE) -j$(NPROC) $(ASAN_DIR)/vramlab $(patsubst $(BUILD)/%,$(ASAN_DIR)/%,$(UNIT))
+	@if $(FUZZ_PROBE); then $(FUZZ_MAKE) -j$(NPROC) $(FUZZ_TARGETS); \
 	else echo "fuzz targets not built: clang has no libFuzzer (-fsanitize=fuzzer)"; fi
 	@sh tests/run.sh $(BUILD) --asan $(ASAN_DIR) --fuzz $(FUZZ_DIR)
 check: test
@@ -243,7 +245,7 @@ tsan: test-deps
 #   make fuzz      each target FUZZ_SECONDS (default 60) from its seed corpus, with the counts
 #   make fuzz-ci   the same, 10 s each; skipped with a message without clang's libFuzzer
 #   (make test runs each target for a fixed 5000 inputs with seed 1; 1000 for the panel and
-#   recording pipelines)
+#   recording pipelines, 500 for the lesson and sandbox targets, whose inputs each start a VM)
 FUZZ_DIR     := build/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))

@@ -181,3 +181,17 @@ void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backen
         }
     lua_setfield(L, -2, "warnings");
 }
+
+void lt_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods)
+{
+    luaL_newmetatable(L, name); /* mt */
+    luaL_setfuncs(L, meta, 0);
+    if (methods) {
+        lua_newtable(L); /* mt methods */
+        luaL_setfuncs(L, methods, 0);
+        lua_setfield(L, -2, "__index"); /* mt */
+    }
+    lua_pushliteral(L, "locked"); /* mt "locked" */
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+}

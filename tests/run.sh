@@ -21,8 +21,10 @@ job() {
     export XDG_STATE_HOME="$state"
     if [ "$tag" = asan ]; then
         export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+        export VRAMLAB_TEST_TAG=asan # scripts that split work between the builds read it
         label="$kind [asan]"
     else
+        unset VRAMLAB_TEST_TAG
         label=$kind
     fi
     t0=$(date +%s.%N)
@@ -79,13 +81,14 @@ job() {
 }
 
 # Inputs per fuzz target in make test: each input of these runs a whole pipeline (apply and
-# render, load and play and report, a lesson's load and validation, a sandboxed chunk), so a
-# fixed smaller count keeps each near the others' few seconds (make fuzz runs them for minutes).
+# render, load and play and report), or a fresh VM (a lesson's load, validation and grading; a
+# sandboxed chunk: about 10 inputs a second), so a fixed smaller count keeps each near the
+# others' seconds (docs/reliability.md has each target's time; make fuzz runs them for minutes).
 fuzz_runs() {
     runs=${FUZZ_RUNS:-5000}
     case $1 in
     fuzz_panel|fuzz_record) echo $((runs / 5)) ;;
-    fuzz_lesson|fuzz_sandbox) echo $((runs / 2)) ;;
+    fuzz_lesson|fuzz_sandbox) echo $((runs / 10)) ;;
     *) echo "$runs" ;;
     esac
 }
