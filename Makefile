@@ -268,10 +268,10 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(LDLIBS)
 
 # Data files one by one with their own mode (never the source tree's permissions), only the
-# kinds the program reads: lessons (.lua), assets (.lua, .pickle, .txt).
+# kinds the program reads: lessons (.lua), assets (.lua, .pickle, .txt, recordings' .jsonl).
 SHARE   := $(DESTDIR)$(PREFIX)/share/vramlab
 DATA    := $(sort $(wildcard lessons/*/*.lua assets/*.lua assets/*/*.lua assets/*.pickle \
-                             assets/*/*.pickle assets/*.txt assets/*/*.txt))
+                             assets/*/*.pickle assets/*.txt assets/*/*.txt assets/*/*.jsonl))
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/vramlab
