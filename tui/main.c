@@ -23,6 +23,7 @@
 #include "gpu_sim.h"
 #include "lt.h"
 #include "tui.h"
+#include "tui_env.h"
 #include "tui_plain.h"
 #include "tui_progress.h"
 #include "tui_record.h"
@@ -30,8 +31,6 @@
 #include "tui_snapshot.h"
 #include "tui_watchdog.h"
 #include "tui_workspace.h"
-
-#define VRAMLAB_VERSION "0.1.0"
 
 struct opts {
     const char *backend, *profile, *lang, *datadir;
@@ -891,13 +890,13 @@ static int run(int argc, char **argv)
         return gpu_profile_list(datadir, print_profile, datadir) ? 0 : 3;
     }
 
-    const char *fault = getenv("VRAMLAB_FAULT_ALLOC"); /* testing: fail the Nth allocation */
-    uint64_t fail_at = 0;
-    if (fault && !gpu_parse_u64(fault, 0, INT_MAX, &fail_at, perr, sizeof perr))
-        return bad_number("VRAMLAB_FAULT_ALLOC", perr);
     struct gpu_config cfg = {.profile = o.profile, .datadir = datadir, .seed = o.seed,
                              .deterministic = o.deterministic, .cap_fraction = o.cap,
-                             .device = o.device, .fail_alloc = (int)fail_at};
+                             .device = o.device};
+    if (!tui_env_config(&cfg, perr, sizeof perr)) { /* test hooks and the host cap */
+        fprintf(stderr, "vramlab: %s\n", perr);
+        return 2;
+    }
     struct gpu_dev *dev = NULL;
     char why[1024];
     gpu_status st = gpu_open(o.backend, &cfg, &dev, why, sizeof why);
@@ -1005,6 +1004,7 @@ static int run(int argc, char **argv)
                 (unsigned long long)dev->live_bytes);
         rc = 4;
     }
+    tui_env_report(dev, stderr);
     gpu_close(dev);
     return rc;
 }

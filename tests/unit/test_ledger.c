@@ -112,8 +112,8 @@ static void test_ledger_model(void **state)
 static void test_nvml_absent_is_unknown(void **state)
 {
     (void)state;
-    /* set before the first use: NVML loads once per process */
-    setenv("VRAMLAB_NO_NVML", "1", 1);
+    /* before the first use: NVML loads once per process (gpu_config.no_nvml does this) */
+    gpu_nvml_disable();
     char why[160] = "";
     assert_false(gpu_nvml_available(why, sizeof why));
     assert_non_null(strstr(why, "VRAMLAB_NO_NVML"));

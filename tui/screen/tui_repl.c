@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_float.h"
 #include "tui_app.h"
 #include "tui_history.h"
 #include "tui_lineedit.h"
@@ -89,7 +90,7 @@ void tui_repl_sink(struct tui_app *a, const struct lt_event *ev)
     case LT_EV_STATUS: add_item(r, IT_INFO, ev->text); break;
     default:
         if (ev->type == LT_EV_POINT && isfinite(ev->x)) {
-            bool first = r->xmax == 0 && r->xmin == 0;
+            bool first = gpu_feq(r->xmax, 0) && gpu_feq(r->xmin, 0);
             if (first || ev->x < r->xmin) r->xmin = ev->x;
             if (first || ev->x > r->xmax) r->xmax = ev->x;
             bool logx = r->xmin > 0 && r->xmax / r->xmin >= 100;

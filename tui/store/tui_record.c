@@ -443,7 +443,7 @@ static bool finish_load(struct tui_replay *rp)
     }
     for (size_t e = 0; e < st->nev; e++) {
         struct tui_replay_run *r = &rp->runs[st->ev[e].run];
-        ((uint32_t *)r->evi)[r->nev++] = (uint32_t)e;
+        st->evi[(r->evi - st->evi) + r->nev++] = (uint32_t)e; /* r->evi is st->evi + its start */
     }
     for (int i = rp->nruns - 1; i >= 0; i--) {
         const struct rrun *s = &st->rs[i];
