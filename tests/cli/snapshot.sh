@@ -160,7 +160,7 @@ echo "$out" | grep -q "The model differs from the recorded run" || fail "no diff
 out=$("$b" snapshot "$ex" --replay nonsense:1 2>&1); [ $? -eq 2 ] || fail "bad conf exit"
 echo "$out" | grep -q "nonsense" || fail "bad conf not named: $out"
 out=$("$b" --replay expandable_segments:True snapshot "$ex" 2>&1); [ $? -eq 2 ] || fail "global --replay taken"
-echo "$out" | grep -q "goes after the file" || fail "global --replay: $out"
+echo "$out" | grep -q "goes after the command" || fail "global --replay: $out"
 "$b" snapshot "$ex" --frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown option accepted"
 out=$("$b" snapshot "$d/nope.pickle" 2>&1); [ $? -eq 1 ] || fail "missing file exit"
 echo "$out" | grep -q "nope.pickle: cannot open" || fail "missing file: $out"
