@@ -12,7 +12,7 @@
 #                   data race may be reported
 #   make valgrind   unit tests, Lua tests and every lesson under valgrind memcheck (slow)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS each (make fuzz-ci: 10 s each)
-#   make install    PREFIX=/usr/local (binary, lessons, assets, man page)
+#   make install    PREFIX=/usr/local (binary, lessons, assets, man page, bash completion)
 
 PREFIX  ?= /usr/local
 BUILD   ?= build
@@ -235,9 +235,11 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vramlab $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/vramlab
 	cp -r lessons assets $(DESTDIR)$(PREFIX)/share/vramlab/
 	install -m 644 docs/vramlab.1 $(DESTDIR)$(PREFIX)/share/man/man1/vramlab.1
+	install -m 644 tui/cli/vramlab.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vramlab
 
 clean:
 	rm -rf $(BUILD)

@@ -117,7 +117,7 @@ static int global_options(struct tui_ctx *c, int argc, char **argv)
             if (tui_globals[i].letter == ch) o = &tui_globals[i];
         if (!o) {
             const char *w = argv[optind - 1];
-            if (optopt) fprintf(stderr, "vramlab: %s -%c (vramlab --help)\n",
+            if (optopt > 0 && optopt < 256) fprintf(stderr, /* a short option; else a long one */ "vramlab: %s -%c (vramlab --help)\n",
                                 ch == ':' ? "a value is missing after" : "unknown option", optopt);
             else fprintf(stderr, "vramlab: %s '%.*s' (vramlab --help)\n",
                          ch == ':' ? "a value is missing after" : "unknown option",

@@ -178,10 +178,11 @@ static int check_literals(const struct tui_cmd *cmd, int argc, char **argv)
     return -1;
 }
 
-/* The word getopt stopped at, without its "=value". */
+/* The word getopt stopped at, without its "=value": a short option by its letter (optopt), a
+ * long one (optopt 0, or its value 256+ when its value is missing) by the word itself. */
 static void bad_word(char **argv, int at, int optopt_, char *buf, size_t n)
 {
-    if (optopt_) snprintf(buf, n, "-%c", optopt_);
+    if (optopt_ > 0 && optopt_ < 256) snprintf(buf, n, "-%c", optopt_);
     else snprintf(buf, n, "%.*s", (int)strcspn(argv[at], "="), argv[at]);
 }
 
