@@ -111,6 +111,9 @@ echo "$out" | grep -qF "no lesson '9.9'; known: $idl" || fail "grade 9.9: $out"
 out=$(vl grade 1.1 nope 1 2>&1); [ $? -eq 2 ] || fail "grade 1.1 nope exit"
 echo "$out" | grep -qF "has no exercise 'nope'; its exercises: $(echo "$exs" | tr '\n' ' ' | sed 's/ $//')" ||
     fail "grade 1.1 nope: $out"
+out=$("$b" lsit </dev/null 2>&1); [ $? -eq 2 ] || fail "vramlab lsit exit"
+[ "$out" = "vramlab: 'lsit' is neither a command nor a lesson; lessons: $idl (vramlab --help)" ] ||
+    fail "vramlab lsit: $out"
 out=$("$b" eval "$d/nonexistent.lua" 2>&1); [ $? -eq 1 ] || fail "eval of a missing file: exit $?"
 echo "$out" | grep -q "nonexistent.lua: cannot open" || fail "eval of a missing file: $out"
 

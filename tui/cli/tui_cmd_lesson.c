@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_file.h"
 #include "tui.h"
 #include "tui_json.h"
 #include "tui_plain.h"
@@ -64,8 +65,11 @@ char *tui_cli_lesson_path(struct tui_ctx *c, const char *what)
     if (!path) {
         char ids[2048];
         tui_cli_lesson_ids(c, ids, sizeof ids);
-        fprintf(stderr, "vramlab: %s: no lesson '%s'; known: %s (vramlab list)\n",
-                tui_cmd_label(c->cmd), what, ids);
+        if (!c->cmd->name) /* `vramlab WORD`: a mistyped command is as likely as a lesson */
+            fprintf(stderr, "vramlab: '%s' is neither a command nor a lesson; lessons: %s "
+                            "(vramlab --help)\n", what, ids);
+        else fprintf(stderr, "vramlab: %s: no lesson '%s'; known: %s (vramlab list)\n",
+                     c->cmd->name, what, ids);
     }
     return path;
 }
@@ -231,13 +235,9 @@ int tui_cmd_tutor(struct tui_ctx *c)
                                                                c->rp})
                           : tui_cmd_list(c);
     if (!tty) return run_lesson(c, want);
-    if (!is_file(want) && !tui_cli_has_lesson(c, want)) {
-        char ids[2048];
-        tui_cli_lesson_ids(c, ids, sizeof ids);
-        fprintf(stderr, "vramlab: '%s' is neither a command nor a lesson; lessons: %s "
-                        "(vramlab --help)\n", want, ids);
-        return 2;
-    }
+    char *path = tui_cli_lesson_path(c, want);
+    if (!path) return 2;
+    free(path);
     struct tui_opts to = {c->lessons, want, c->why, c->rec, c->rp};
     return tui_run(c->rt, &to);
 }
@@ -310,6 +310,9 @@ static int find_exercise(struct tui_ctx *c, struct lt_lesson *ls, const char *id
     return -1;
 }
 
+/* An answer file is Lua source of one exercise: a lesson file's limit is plenty. */
+#define ANSWER_MAX (4u << 20)
+
 /* Grade one answer: for tests, scripts and teachers checking an exercise from the shell. An
  * answer of @FILE reads the answer (a code exercise's Lua source) from FILE. */
 int tui_cmd_grade(struct tui_ctx *c)
@@ -326,7 +329,8 @@ int tui_cmd_grade(struct tui_ctx *c)
     int b = find_exercise(c, ls, c->argv[1]), rc = 2;
     const char *given = c->argv[2];
     char *answer = NULL;
-    if (b >= 0 && given[0] == '@' && !(answer = lt_read_file(given + 1, NULL, err, sizeof err)))
+    if (b >= 0 && given[0] == '@' &&
+        !(answer = gpu_file_read(given + 1, ANSWER_MAX, GPU_FILE_STDIN, NULL, err, sizeof err)))
         fprintf(stderr, "%s\n", err);
     if (b >= 0 && (answer || given[0] != '@')) {
         struct lt_exercise_info before, after;
