@@ -111,6 +111,10 @@ echo "$out" | grep -qF "no lesson '9.9'; known: $idl" || fail "grade 9.9: $out"
 out=$(vl grade 1.1 nope 1 2>&1); [ $? -eq 2 ] || fail "grade 1.1 nope exit"
 echo "$out" | grep -qF "has no exercise 'nope'; its exercises: $(echo "$exs" | tr '\n' ' ' | sed 's/ $//')" ||
     fail "grade 1.1 nope: $out"
+out=$(vl grade 1.1 fp16-gib -3.5 2>&1); [ $? -eq 2 ] || fail "grade with a negative answer before --"
+[ "$out" = "vramlab: grade: unknown option '-3.5'; a negative number goes after --, as in grade -- -3.5 (vramlab grade --help)" ] ||
+    fail "negative answer: $out"
+out=$(vl grade 1.1 fp16-gib -- -3.5 2>&1); [ $? -eq 1 ] || fail "grade -- -3.5: $out"
 out=$("$b" lsit </dev/null 2>&1); [ $? -eq 2 ] || fail "vramlab lsit exit"
 [ "$out" = "vramlab: 'lsit' is neither a command nor a lesson; lessons: $idl (vramlab --help)" ] ||
     fail "vramlab lsit: $out"

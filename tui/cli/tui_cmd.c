@@ -74,7 +74,7 @@ const struct tui_cmd tui_cmds[] = {
      NULL, o_none, DATA | LESSONS, 0, -1, tui_cmd_check},
     {"grade", "LESSON EXERCISE ANSWER", "check one answer (@FILE reads it from a file, @- from stdin)",
      "Exit 0 right, 1 wrong, 2 an answer it cannot read (not counted as a try).\n"
-     "The exercise ids: vramlab exercises --list.", o_none, DATA | LESSONS | DEVICE, 3, 3,
+     "The exercise ids: vramlab exercises --list. A negative ANSWER goes after --.", o_none, DATA | LESSONS | DEVICE, 3, 3,
      tui_cmd_grade},
     {"profiles", "", "the simulator's GPU profiles", NULL, o_json_lines, DATA, 0, 0,
      tui_cmd_profiles},
@@ -228,6 +228,13 @@ int tui_cmd_parse(struct tui_ctx *c, int argc, char **argv)
         for (int i = 0; word[0] == '-' && word[1] == '-' && i < n; i++)
             nmatch += !strncmp(opts[i]->name, word + 2, strlen(word + 2));
         if (nmatch > 1) return tui_cmd_usage_error(cmd, "ambiguous option '%s'", word);
+        for (int i = 1; isdigit(optopt) || optopt == '.' ? i < argc : 0; i++) {
+            char *end; /* `grade 1.1 x -3`: a negative number is an operand, not an option */
+            if (!strcmp(argv[i], "--")) break;
+            if (argv[i][0] == '-' && strtod(argv[i], &end) < 0 && !*end)
+                return tui_cmd_usage_error(cmd, "unknown option '%s'; a negative number goes "
+                                           "after --, as in %s -- %s", argv[i], cmd->name ? cmd->name : "vramlab", argv[i]);
+        }
         return tui_cmd_usage_error(cmd, "unknown option '%s'", word);
     }
     c->argc = argc - optind;
