@@ -135,6 +135,13 @@ tail -n 1 "$d/p" | grep -qx "2/$nex exercises solved, 3/$(echo "$ids" | wc -l) s
 [ "$(grep -E ' (solved|open) ' "$d/p" | awk '{ print index($0, " solved") + index($0, " open ") }' | sort -u | wc -l)" -eq 1 ] ||
     fail "progress columns: $(cat "$d/p")"
 
+# --- paths print normalised: the data folder found beside the binary, or given with ..
+out=$(env -u VRAMLAB_DATADIR "$b" profiles 2>&1 | head -n 1)
+case $out in *"/../"*|*"/./"*|"") fail "data folder beside the binary not normalised: $out" ;; esac
+out=$("$b" --datadir tests/../tests/.. check 2>&1) || fail "check --datadir with ..: $out"
+echo "$out" | grep -qF "ok    1.1  $(pwd)/lessons/" || fail "check paths: $(echo "$out" | head -n 2)"
+echo "$out" | grep -q '/\.\./' && fail "check prints .. paths: $(echo "$out" | head -n 2)"
+
 # --- no cap on operands: 300 files to check
 printf 'return lesson { id = "9.9", chapter = 9, title = { en = "T", zh = "T" },\n  chapter_title = { en = "C", zh = "C" }, text { en = "t", zh = "t" } }\n' >"$d/l.lua"
 set --; i=0; while [ $i -lt 300 ]; do set -- "$@" "$d/l.lua"; i=$((i + 1)); done
