@@ -14,7 +14,8 @@
 #                   data race may be reported
 #   make valgrind   unit tests, Lua tests and every lesson under valgrind memcheck (slow)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS each (make fuzz-ci: 10 s each)
-#   make install    PREFIX=/usr/local (binary, lessons, assets, man page); make uninstall
+#   make install    PREFIX=/usr/local (binary, lessons, assets, man page, bash completion);
+#                   make uninstall
 # CPPFLAGS, CFLAGS and LDFLAGS from the environment or the command line are honoured in every
 # compile and link (a packager's dpkg-buildflags hardening). The version is the VERSION file.
 
@@ -278,9 +279,12 @@ install: all
 	$(foreach d,$(sort $(dir $(DATA))),install -d $(SHARE)/$(d) &&) true
 	$(foreach f,$(DATA),install -m 644 $(f) $(SHARE)/$(f) &&) true
 	install -m 644 $(MAN) $(DESTDIR)$(PREFIX)/share/man/man1/vramlab.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 tui/cli/vramlab.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vramlab
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/vramlab $(DESTDIR)$(PREFIX)/share/man/man1/vramlab.1
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vramlab
 	rm -rf $(SHARE)
 
 clean:

@@ -309,9 +309,3 @@ bool tui_jobj_bool(const struct tui_jobj *o, const char *key, bool def)
     const struct tui_jval *v = tui_jobj_get(o, key);
     return v && v->type == TUI_JBOOL ? v->b : def;
 }
-
-void tui_json_num(FILE *f, double v)
-{
-    if (isfinite(v)) fprintf(f, "%.17g", v);
-    else fputs("null", f);
-}
