@@ -325,7 +325,11 @@ static int cmd_info(struct gpu_dev *dev, const char *fallback, bool json)
     kv("CPU", "%s", h.cpu);
     kv("Threads", "%d", h.threads);
     kv("RAM", "%.1f GiB", h.ram_bytes / 1073741824.0);
-    if (h.llc_bytes) kv("Last-level cache", "%.1f MiB (sysfs)", h.llc_bytes / 1048576.0);
+    if (h.llc_bytes) kv("Last-level cache", "%.1f MiB per instance, %.1f MiB in all (%s)",
+                        h.llc_bytes / 1048576.0, h.llc_total_bytes / 1048576.0, h.llc_source);
+    else if (h.llc_read_bytes)
+        kv("Last-level cache", "n/a: %s reads %.1f MiB, more than any core has (a package total?)",
+           h.llc_source, h.llc_read_bytes / 1048576.0);
     else kv("Last-level cache", "n/a");
     return 0;
 }
