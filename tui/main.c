@@ -890,7 +890,8 @@ static int run(int argc, char **argv)
         return 2;
     }
     if (cmd && !strcmp(cmd, "profiles")) {
-        printf("Simulator profiles (%s/assets/gpus; peak = 2 x clock x bus/8, GB/s = 1e9 B/s):\n",
+        printf("Simulator profiles (%s/assets/gpus; peak = 2 x clock x bus/8, GB/s = 1e9 B/s;\n"
+               "capacity = the total CUDA reports, GiB = 2^30 B):\n",
                datadir);
         return gpu_profile_list(datadir, print_profile, datadir) ? 0 : 3;
     }

@@ -243,7 +243,7 @@ more memory (lesson 1.5's remedies).
     unit = "calls", tolerance = 0.25,
     measure = function()
       local r = assert(alloc.trace_replay(workload(true), { capacity = "8GiB" }))
-      return r.stats.num_device_alloc
+      return r.stats.num_device_alloc, "model" -- a model device: the same figure on every machine
     end,
     hints = { { en = "After each step only the segments holding a live 20 MiB tensor survive; the four activations need new segments every step.", zh = "每一步之后，只有装着活着的 20 MiB 张量的段能留下；四个激活值每一步都要新段。" } },
     explain = { en = "Emptying the cache each step makes the allocator reserve the activations again every step: several times the default's cudaMalloc count, each one a slow, synchronising call on a real GPU.",

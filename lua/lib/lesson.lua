@@ -11,7 +11,7 @@ local snapshot, same, answer_env = __lt_snapshot, __lt_same, __lt_answer_env
 local units = require "units"
 
 local META = setmetatable({}, { __mode = "k" }) -- block table -> {kind=, file=, line=, snap=}
-local MEASURED = setmetatable({}, { __mode = "k" }) -- predict exercise -> {value=, simulated=}
+local MEASURED = setmetatable({}, { __mode = "k" }) -- predict exercise -> {value=, how=, profile=}
 
 local loading = { file = "?", line = 0 }
 
@@ -253,7 +253,8 @@ function M.new_ex(exp, lang, simulated)
   return setmetatable({ id = exp.id, lang = lang, panels = panels, simulated = simulated }, Ex)
 end
 
---- Grading. Returns ok, feedback (in lang).
+--- Grading. Returns ok, feedback (in lang). `simulated` is the simulated device's name (its
+-- profile), or false on a real GPU.
 local function pick(v, lang) return type(v) == "table" and (v[lang] or v.en) or tostring(v) end
 
 local function read_number(input, unit)
@@ -274,7 +275,10 @@ local TXT = {
   choose = { en = "Type a number from 1 to %d.", zh = "请输入 1 到 %d 之间的数字。" },
   number = { en = "Type a number%s, e.g. 14 or 13 GiB.", zh = "请输入一个数字%s，例如 14 或 13 GiB。" },
   reveal = { en = "The answer: ", zh = "答案：" },
-  measured = { en = "Measured on this machine: %s %s (%s). Your prediction: %s %s.", zh = "本机实测：%s %s（%s）。你的预测：%s %s。" },
+  measured = { en = "Measured on this machine: %s %s (measured). Your prediction: %s %s.", zh = "本机实测：%s %s（实测）。你的预测：%s %s。" },
+  simulated = { en = "Simulated (%s profile): %s %s. Your prediction: %s %s.", zh = "模拟（%s 配置）：%s %s。你的预测：%s %s。" },
+  model = { en = "Computed by vramlab's allocator model (the same on every machine): %s %s. Your prediction: %s %s.",
+            zh = "由 vramlab 的分配器模型算出（在任何机器上都一样）：%s %s。你的预测：%s %s。" },
   close = { en = "Within %d%% of the measurement.", zh = "与实测相差不到 %d%%。" },
   code_err = { en = "Your code has an error: %s", zh = "你的代码有错误：%s" },
   no_entry = { en = "Define a function named '%s'.", zh = "请定义名为 '%s' 的函数。" },
@@ -348,17 +352,21 @@ function M.grade(ex, input, lang, tries, simulated)
     if not m then
       local value, from = ex.measure()
       if type(value) ~= "number" then error("exercise '" .. ex.id .. "': measure() must return a number", 0) end
-      -- the label follows the measurement: host numbers are real even on the simulator
-      if type(from) == "table" then simulated = from.simulated and true or false
-      elseif type(from) == "boolean" then simulated = from end
-      m = { value = value, simulated = simulated }
+      -- the label follows the figure: host numbers are real even on the simulator; "model" is
+      -- vramlab's allocator on a model device, the same everywhere; `simulated` names the profile
+      local how = simulated and "simulated" or "measured"
+      if type(from) == "table" then how = from.simulated and "simulated" or "measured"
+      elseif type(from) == "boolean" then how = from and "simulated" or "measured"
+      elseif from == "model" then how = "model" end
+      m = { value = value, how = how, profile = type(simulated) == "string" and simulated or "simulator" }
       MEASURED[ex] = m
     end
-    local measured
-    measured, simulated = m.value, m.simulated
+    local measured = m.value
     local tol = ex.tolerance or 0.5
     ok = abs(v - measured) <= tol * abs(measured)
-    detail = t("measured", lang, fmt("%.4g", measured), ex.unit or "", simulated and "SIMULATED" or (lang == "zh" and "实测" or "measured"), fmt("%.4g", v), ex.unit or "")
+    local fig, unit, guess = fmt("%.4g", measured), ex.unit or "", fmt("%.4g", v)
+    if m.how == "simulated" then detail = t("simulated", lang, m.profile, fig, unit, guess, unit)
+    else detail = t(m.how, lang, fig, unit, guess, unit) end
     if ok then detail = detail .. " " .. t("close", lang, math.floor(tol * 100 + 0.5)) end
   elseif ex.kind == "code" then
     -- The answer runs in an environment of its own (fresh copies of the libraries and modules,

@@ -652,7 +652,9 @@ static int push_grading(lua_State *L)
     lua_pushstring(L, answer);
     lua_pushstring(L, ls->rt->lang);
     lua_pushinteger(L, ls->tries[block]);
-    lua_pushboolean(L, ls->rt->dev->info.simulated);
+    /* a predict's feedback names the profile a simulated figure comes from */
+    if (ls->rt->dev->info.simulated) lua_pushstring(L, ls->rt->dev->info.name);
+    else lua_pushboolean(L, false);
     return 6;
 }
 

@@ -22,7 +22,8 @@ assert(vram.training { params = 7e9, dtype = "fp16", optimizer = "sgd" }.total >
 assert(vram.weights { params = 7e9, dtype = "fp32" } > 16 * GiB, "1.1 fits: fp32 does not")
 assert(vram.training { params = 7e9, mixed_precision = true }.total > 16 * GiB, "1.1 fits: Adam does not")
 near(vram.kv_cache { layers = 32, kv_heads = 8, head_dim = 128, tokens = 8192, batch = 4 } / GiB, 4, 1e-12, "1.1 kv-gqa")
-near(gpu.info().total_bytes / GiB, 24, 1e-9, "1.1 capacity (rtx3090 profile)")
+-- what CUDA reports on an RTX 3090 (deviceQuery: 25447170048 bytes), not the "24 GB" on the box
+near(gpu.info().total_bytes / GiB, 23.70, 0.001, "1.1 capacity (rtx3090 profile)")
 -- the published configurations the lesson's KV table uses: parameter counts from the configs
 local function llama(vocab, hidden, inter, layers, kv_heads, head_dim)
   local attn = hidden * hidden * 2 + 2 * hidden * kv_heads * head_dim
