@@ -525,36 +525,67 @@ static int cmd_grade(struct lt_runtime *rt, const char *dir, char **args, int na
     return rc;
 }
 
-static int cmd_check(struct lt_runtime *rt, const char *dir, char **files, int n)
+struct check_ctx {
+    const char *datadir;
+    int bad, total;
+};
+
+static void check_profile(const char *id, void *ud)
+{
+    struct check_ctx *c = ud;
+    struct gpu_profile p;
+    char err[1024];
+    c->total++;
+    if (gpu_profile_load(c->datadir, id, &p, err, sizeof err) != GPU_OK)
+        fprintf(stderr, "%s\n", err), c->bad++;
+    else printf("ok    profile %s\n", id);
+}
+
+/* A lesson passes the loader and the course rules (sources); a profile, its loader. */
+static void check_lesson(struct lt_runtime *rt, const char *path, struct check_ctx *c)
 {
     char err[1024];
-    int bad = 0, total = 0;
+    c->total++;
+    struct lt_lesson *ls = lt_lesson_load(rt, path, err, sizeof err);
+    if (!ls || !lt_lesson_lint(ls, err, sizeof err)) fprintf(stderr, "%s\n", err), c->bad++;
+    else printf("ok    %s  %s\n", lt_lesson_id(ls), path);
+    lt_lesson_free(ls);
+}
+
+static int cmd_check(struct lt_runtime *rt, const char *datadir, const char *dir, char **files,
+                     int n)
+{
+    struct check_ctx c = {datadir, 0, 0};
     if (n == 0) {
         struct lt_catalog_entry *e;
         int k = lt_catalog_scan(rt, dir, &e);
         for (int i = 0; i < k; i++) {
-            if (e[i].error) fprintf(stderr, "%s\n", e[i].error), bad++;
-            else printf("ok    %s  %s\n", e[i].id, e[i].path);
+            if (e[i].error) fprintf(stderr, "%s\n", e[i].error), c.bad++, c.total++;
+            else check_lesson(rt, e[i].path, &c);
         }
-        total = k;
         lt_catalog_free(e, k);
         if (k == 0) {
             fprintf(stderr, "vramlab: no lessons found in %s\n", dir);
             return 3;
         }
+        gpu_profile_list(datadir, check_profile, &c);
     }
-    for (int i = 0; i < n; i++, total++) {
-        struct lt_lesson *ls = lt_lesson_load(rt, files[i], err, sizeof err);
-        if (!ls) {
-            fprintf(stderr, "%s\n", err);
-            bad++;
-            continue;
-        }
-        printf("ok    %s  %s\n", lt_lesson_id(ls), files[i]);
-        lt_lesson_free(ls);
+    for (int i = 0; i < n; i++) {
+        /* DIR/assets/gpus/ID.txt is a profile; anything else a lesson */
+        const char *g = strstr(files[i], "assets/gpus/");
+        size_t l = strlen(files[i]);
+        if (g && l > 4 && !strcmp(files[i] + l - 4, ".txt")) {
+            char dd[1024], id[64];
+            snprintf(dd, sizeof dd, "%.*s", g > files[i] ? (int)(g - files[i] - 1) : 1,
+                     g > files[i] ? files[i] : ".");
+            snprintf(id, sizeof id, "%.*s", (int)(l - 4 - (size_t)(g + 12 - files[i])), g + 12);
+            struct check_ctx one = {dd, 0, 0};
+            check_profile(id, &one);
+            c.bad += one.bad, c.total += one.total;
+        } else check_lesson(rt, files[i], &c);
     }
-    printf("%d lesson file(s) checked, %d with errors\n", total, bad);
-    return bad ? 1 : 0;
+    printf("%d file(s) checked (lessons and GPU profiles), %d with errors\n", c.total, c.bad);
+    return c.bad ? 1 : 0;
 }
 
 static int cmd_progress(char **args, int nargs, bool reset, bool yes)
@@ -993,7 +1024,7 @@ static int run(int argc, char **argv)
     } else if (!strcmp(cmd, "trace")) {
         rc = cmd_trace(dev, args, nargs, o.json);
     } else {
-        rc = cmd_check(rt, lessons, args, nargs);
+        rc = cmd_check(rt, datadir, lessons, args, nargs);
     }
     if (tui_rec_error(rec)) {
         fprintf(stderr, "vramlab: %s\n", tui_rec_error(rec));

@@ -13,7 +13,8 @@ local units = require "units"
 local META = setmetatable({}, { __mode = "k" }) -- block table -> {kind=, file=, line=, snap=}
 local MEASURED = setmetatable({}, { __mode = "k" }) -- predict exercise -> {value=, how=, profile=}
 
-local loading = { file = "?", line = 0 }
+local loading = { file = "?", line = 0, lines = {} }
+local LINT -- what `vramlab check` refuses beyond the loader: see M.lint
 
 --- For C: the file being loaded. Its `return lesson {` is a tail call, which leaves no caller
 -- frame, so the validator finds that line in the source.
@@ -23,7 +24,10 @@ function M.set_loading(file, src)
     n = n + 1
     if l:match("^%s*return%s+lesson%s*{") or l:match("^%s*return%s+lesson%s*$") then line = n break end
   end
-  loading = { file = file, line = line }
+  local lines = {}
+  for l in (src .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = l end
+  loading = { file = file, line = line, lines = lines }
+  LINT = nil
 end
 
 local function origin(level)
@@ -145,6 +149,79 @@ M.exercise = constructor("exercise", function(m, t)
   end
 end)
 
+-- Course rules that `vramlab check` enforces (docs/lesson-format.md, "Sources"): every errata
+-- callout names its source, and every lesson ends its last text{} with a [!source] callout.
+-- They are not load errors, so a lesson written elsewhere still opens; the check refuses it.
+local SOURCE_LINE = { en = { "^Sources?:" }, zh = { "^出处：", "^来源：" } }
+
+-- the callouts of a markup text: {kind=, title=, body={lines}, first=, last=} (line numbers in it)
+local function callouts(text)
+  local out, cur, n = {}, nil, 0
+  for line in (text .. "\n"):gmatch("(.-)\n") do
+    n = n + 1
+    local kind, title = match(line, "^> %[!(%w+)%]%s*(.-)%s*$")
+    if kind then
+      cur = { kind = kind, title = title, body = {}, first = n, last = n }
+      out[#out + 1] = cur
+    elseif cur and match(line, "^>") then
+      cur.body[#cur.body + 1] = match(line, "^>%s?(.*)$")
+      cur.last = n
+    else
+      cur = nil
+    end
+  end
+  return out, n
+end
+
+-- the source line of `needle` at or after line `from` (the callout's header), else `from`
+local function line_of(needle, from)
+  for i = from, #loading.lines do
+    if loading.lines[i] == needle then return i end
+  end
+  return from
+end
+
+local function has_source(body, lang)
+  for _, l in ipairs(body) do
+    local item = l:gsub("^%s*[%-%d%.]*%s*", "", 1)
+    for _, p in ipairs(SOURCE_LINE[lang]) do if match(item, p) then return true end end
+  end
+  return false
+end
+
+local function lint(m, t, orig)
+  local last
+  for i = 1, #t do
+    local bm = META[rawget(orig, i)]
+    if bm and bm.kind == "text" then
+      last = { bm = bm, snap = t[i] }
+      for _, lang in ipairs { "en", "zh" } do
+        for _, c in ipairs((callouts(t[i][lang]))) do
+          if c.kind == "errata" and not has_source(c.body, lang) then
+            return fmt("%s:%d: errata callout '%s' (%s) has no source: end it with a line '%s'",
+                       bm.file, line_of("> [!errata] " .. c.title, bm.line), c.title, lang,
+                       lang == "en" and "Source: ..." or "出处：……")
+          end
+        end
+      end
+    end
+  end
+  if not last then return fmt("%s:%d: the lesson has no text{} to end with a Sources block", m.file, m.line) end
+  for _, lang in ipairs { "en", "zh" } do
+    local text = last.snap[lang]:gsub("%s+$", "")
+    local cs, n = callouts(text)
+    local c = cs[#cs]
+    if not c or c.kind ~= "source" or c.last ~= n then
+      return fmt("%s:%d: the lesson does not end with its Sources: the last text{} (%s) must end with a '> [!source] %s' callout",
+                 last.bm.file, last.bm.line, lang, lang == "en" and "Sources" or "出处")
+    end
+  end
+  return nil
+end
+
+--- For `vramlab check`: the first course rule the last lesson loaded in this VM breaks, or nil.
+function M.lint() return LINT end
+
 local REQUIRES = set { "host", "gpu", "cuda" }
 M.lesson = constructor("lesson", function(m, t, orig)
   local allowed = set { "id", "chapter", "chapter_title", "title", "requires" }
@@ -178,6 +255,7 @@ M.lesson = constructor("lesson", function(m, t, orig)
       ids[b.id] = true
     end
   end
+  LINT = lint(m, t, orig)
 end)
 
 --- For C: the kind and line of a block / the lesson's own record.
