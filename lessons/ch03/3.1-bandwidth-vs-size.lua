@@ -80,11 +80,11 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
     run = function(ex)
       local budget = gpu.budget()
       local paths = {
-        { name = "H2D pinned", q = { dir = "h2d", pinned = true }, cap = budget },
-        { name = "H2D pageable", q = { dir = "h2d", pinned = false }, cap = budget },
-        { name = "D2H pinned", q = { dir = "d2h", pinned = true }, cap = budget },
-        { name = "D2D copy engine", q = { dir = "d2d", method = "ce" }, cap = budget // 2 },
-        { name = "D2D SM kernel", q = { dir = "d2d", method = "sm" }, cap = budget // 2 },
+        { name = "H2D pinned", label = ex:t { en = "H2D pinned", zh = "H2D 锁页" }, q = { dir = "h2d", pinned = true }, cap = budget },
+        { name = "H2D pageable", label = ex:t { en = "H2D pageable", zh = "H2D 可分页" }, q = { dir = "h2d", pinned = false }, cap = budget },
+        { name = "D2H pinned", label = ex:t { en = "D2H pinned", zh = "D2H 锁页" }, q = { dir = "d2h", pinned = true }, cap = budget },
+        { name = "D2D copy engine", label = ex:t { en = "D2D copy engine", zh = "D2D 拷贝引擎" }, q = { dir = "d2d", method = "ce" }, cap = budget // 2 },
+        { name = "D2D SM kernel", label = ex:t { en = "D2D SM kernel", zh = "D2D SM 核函数" }, q = { dir = "d2d", method = "sm" }, cap = budget // 2 },
       }
       local bests = {}
       ex:row("t", { ex:t { en = "path", zh = "路径" }, ex:t { en = "best (n/t)", zh = "最高（n/t）" }, "n½",
@@ -92,19 +92,19 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
       for _, p in ipairs(paths) do
         local pts, at64 = {}, nil
         for _, n in ipairs(sizes(math.min(GiB, p.cap))) do
-          ex:status(string.format("%s %s", p.name, units.bytes(n)))
+          ex:status(string.format("%s %s", p.label, units.bytes(n)))
           local q = { bytes = n, trials = 5 }
           for k, v in pairs(p.q) do q[k] = v end
           local r, err = gpu.copy(q)
-          if not r then ex:note("curve", p.name .. ": " .. err) break end
+          if not r then ex:note("curve", p.label .. ": " .. err) break end
           pts[#pts + 1] = { n = n, bw = r.bytes_per_s }
           if n == 64 * KiB then at64 = r.bytes_per_s end
-          ex:point("curve", p.name, n, r.bytes_per_s / 1e9, { from = r })
+          ex:point("curve", p.label, n, r.bytes_per_s / 1e9, { from = r })
         end
         local nh, best = half_point(pts)
         bests[p.name] = best
         if nh then
-          ex:row("t", { p.name, units.rate(best), units.bytes(nh),
+          ex:row("t", { p.label, units.rate(best), units.bytes(nh),
                         at64 and string.format("%.0f%%", 100 * at64 / best) or "n/a" })
         end
       end

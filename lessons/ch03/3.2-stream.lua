@@ -113,11 +113,11 @@ John McCalpin 的 STREAM（1991 年写于特拉华大学，主页如今在弗吉
       for _, k in ipairs(KERNELS) do
         ex:status(ex:t { en = "host " .. k.k, zh = "主机 " .. k.k })
         local h = assert(host.stream { kernel = k.k, bytes = arr })
-        ex:bar("bw", "host " .. k.k, h.bytes_per_s / 1e9, { from = h })
-        for _, w in ipairs(h.warnings) do ex:note("bw", "host " .. k.k .. ": " .. w) end
+        ex:bar("bw", ex:t { en = "host ", zh = "主机 " } .. k.k, h.bytes_per_s / 1e9, { from = h })
+        for _, w in ipairs(h.warnings) do ex:note("bw", ex:t { en = "host ", zh = "主机 " } .. k.k .. ": " .. w) end
         ex:status(ex:t { en = "device " .. k.k, zh = "设备 " .. k.k })
         local d, err = gpu.stream { kernel = k.k, bytes = dev_arr }
-        if d then ex:bar("bw", "GPU " .. k.k, d.bytes_per_s / 1e9, { from = d }) else ex:note("bw", err) end
+        if d then ex:bar("bw", ex:t { en = "GPU ", zh = "GPU " } .. k.k, d.bytes_per_s / 1e9, { from = d }) else ex:note("bw", err) end
         ex:row("t", { k.k, units.rate(h.bytes_per_s), string.format("%.1f%%", 100 * h.spread),
                       d and (units.rate(d.bytes_per_s) .. (d.simulated and " SIM" or "")) or "n/a" })
         checked = checked and h.validated and (not d or d.validated)

@@ -9,10 +9,17 @@ local function ladder(ex, name, measure, top)
     ex:status(string.format("%s %s", name, units.bytes(n)))
     local r, err = measure { bytes = n }
     if not r then ex:note("curve", name .. ": " .. err) break end
-    pts[#pts + 1] = { bytes = n, ns = r.ns_per_load }
+    pts[#pts + 1] = { bytes = n, ns = r.ns_per_load, warnings = r.warnings }
     ex:point("curve", name, n, r.ns_per_load, { from = r })
     last = r
     n = n * 2
+  end
+  -- a noisy or capped run says so beside the curve (each warning once, in the learner's language)
+  local seen = {}
+  for _, p in ipairs(pts) do
+    for _, w in ipairs(p.warnings or {}) do
+      if not seen[w] then seen[w] = true; ex:note("curve", name .. ": " .. w) end
+    end
   end
   return pts, last
 end
@@ -90,11 +97,13 @@ than 4x the L2 are not read beforehand, so the DRAM step is not partly served fr
     run = function(ex)
       ex:row("t", { ex:t { en = "where", zh = "位置" }, ex:t { en = "level", zh = "层级" }, ex:t { en = "working set", zh = "工作集" },
                     ex:t { en = "latency", zh = "延迟" } })
-      local h = ladder(ex, "host", host.latency, GiB)
-      show(ex, "host", h, "host")
-      local d, last = ladder(ex, "GPU", gpu.latency, math.min(GiB, gpu.budget()))
       local gi = gpu.info()
-      show(ex, gi.simulated and "GPU (SIM)" or "GPU", d, "gpu")
+      local hname = ex:t { en = "host", zh = "主机" }
+      local gname = gi.simulated and ex:t { en = "GPU (SIMULATED)", zh = "GPU（模拟）" } or "GPU"
+      local h = ladder(ex, hname, host.latency, GiB)
+      show(ex, hname, h, "host")
+      local d, last = ladder(ex, gname, gpu.latency, math.min(GiB, gpu.budget()))
+      show(ex, gname, d, "gpu")
       local hc = host.caches()
       local gl = {}
       if gi.l1_bytes then gl[#gl + 1] = { name = "L1", bytes = gi.l1_bytes } end

@@ -90,4 +90,8 @@ echo "$out" | grep -q "zz.txt:$line: 'l2_bytes' has no source" || fail "check FI
 sed 's/\[wp\]$/[whitepaper]/' assets/gpus/rtx3090.txt > "$d/data/assets/gpus/zz.txt"
 out=$("$b" --backend sim --datadir "$d/data" check 2>&1); [ $? -eq 1 ] || fail "an unknown source accepted: $out"
 echo "$out" | grep -q "names an unknown source \[whitepaper\]" || fail "unknown source: $out"
+
+# lesson 3.3's Little's-law example quotes the H100 profile's modelled DRAM latency
+grep -q '^dram_ns = 470 ' assets/gpus/h100-sxm.txt || fail "3.3 quotes 470 ns; the H100 profile changed"
+grep -q 'at the 470 ns this course' lessons/ch03/3.3-latency-ladder.lua || fail "3.3 no longer quotes the profile's figure"
 exit 0
