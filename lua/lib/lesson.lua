@@ -357,7 +357,9 @@ local TXT = {
   simulated = { en = "Simulated (%s profile): %s %s. Your prediction: %s %s.", zh = "模拟（%s 配置）：%s %s。你的预测：%s %s。" },
   model = { en = "Computed by vramlab's allocator model (the same on every machine): %s %s. Your prediction: %s %s.",
             zh = "由 vramlab 的分配器模型算出（在任何机器上都一样）：%s %s。你的预测：%s %s。" },
-  close = { en = "Within %d%% of the measurement.", zh = "与实测相差不到 %d%%。" },
+  close_measured = { en = "Within %d%% of the measurement.", zh = "与实测相差不到 %d%%。" },
+  close_simulated = { en = "Within %d%% of the simulated figure.", zh = "与模拟值相差不到 %d%%。" },
+  close_model = { en = "Within %d%% of the model's figure.", zh = "与模型算出的值相差不到 %d%%。" },
   code_err = { en = "Your code has an error: %s", zh = "你的代码有错误：%s" },
   no_entry = { en = "Define a function named '%s'.", zh = "请定义名为 '%s' 的函数。" },
 }
@@ -445,7 +447,7 @@ function M.grade(ex, input, lang, tries, simulated)
     local fig, unit, guess = fmt("%.4g", measured), ex.unit or "", fmt("%.4g", v)
     if m.how == "simulated" then detail = t("simulated", lang, m.profile, fig, unit, guess, unit)
     else detail = t(m.how, lang, fig, unit, guess, unit) end
-    if ok then detail = detail .. " " .. t("close", lang, math.floor(tol * 100 + 0.5)) end
+    if ok then detail = detail .. " " .. t("close_" .. m.how, lang, math.floor(tol * 100 + 0.5)) end
   elseif ex.kind == "code" then
     -- The answer runs in an environment of its own (fresh copies of the libraries and modules,
     -- its own _G): nothing it does reaches the lesson's globals, the check's helpers or the
