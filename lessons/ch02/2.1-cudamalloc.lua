@@ -76,7 +76,7 @@ come from the caching allocator of the next lesson.
 第 1 章结尾留了个预告："下一章我们会深入显存的分配机制，看看 GPU 到底是怎么管理这块'黄金仓库'的。"这一章就来兑现，一层一层往下拆。
 
 > [!errata] 管理显存的不是 GPU 本身
-> GPU 只负责执行，张量放在哪儿不归它决定。真正管事的是三层软件：**驱动**（`cudaMalloc` 的背后：物理页、GPU 的页表）；**框架的分配器**（PyTorch 的缓存分配器，或者 CUDA 自带的流序内存池），它从驱动给的大块里切出张量；还有**你的程序**，它决定哪些东西活着。本节讲最底层，2.2 和 2.3 讲中间那层。
+> GPU 只负责执行，张量放在哪儿不归它决定。真正管事的是三层软件：**驱动**（`cudaMalloc` 的背后：物理页、GPU 的页表）；**框架的分配器**（PyTorch 的缓存分配器，或者 CUDA 自带的流有序内存池），它从驱动给的大块里切出张量；还有**你的程序**，它决定哪些东西活着。本节讲最底层，2.2 和 2.3 讲中间那层。
 > 出处：CUDA C++ Programming Guide"Virtual Memory Management"（驱动把物理内存映射进 GPU 的地址空间）；PyTorch `c10/cuda/CUDACachingAllocator.cpp`；CUDA Runtime API"Stream Ordered Memory Allocator"。
 
 ## 一次调用做了什么
