@@ -138,7 +138,8 @@ static const char *num(struct out *o, double v, bool real)
     struct tui_json *j = begin(o, false);
     if (real) tui_json_real(j, v);
     else tui_json_num(j, v);
-    char *s = (char *)finish(o);
+    finish(o);
+    char *s = o->s;
     s[strcspn(s, "\n")] = 0;
     return s;
 }
