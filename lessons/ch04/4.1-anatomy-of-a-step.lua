@@ -86,6 +86,8 @@ still saved, and the first gradients (the logits' gradient, in fp32) are added o
 > soon as its op's gradient is computed. What backward adds on top of forward is the gradients
 > in flight (a layer or two at a time; in this small model mostly the fp32 gradient of the
 > logits) and the weight gradients: the curve below jumps at the start of backward, then falls.
+> Source: Rajbhandari et al. 2020, sec. 3.1 (gradients: 2Ψ B); the experiment below
+> (`vram.train_step`: the curve and the live bytes by kind at the peak).
 
 The experiment builds every allocation and free of one step of a 4-layer GPT-2-style model
 (hidden 512, 8 heads, sequence 512, micro-batch 4, bf16 mixed precision, AdamW; 38.6 M
@@ -118,6 +120,7 @@ Transformer 的一个训练步——前向、反向、优化器更新——会�
 
 > [!errata] "反向传播时还要存梯度，又翻一倍"
 > 讲义说前向传播时激活占满显存，"反向传播时还要存梯度，又翻一倍"。权重梯度的大小等于**权重**（16 位下 2Ψ 字节），而不是激活的大小；而且反向传播每算完一个算子的梯度，就**释放**它保存的激活。反向传播在前向之上额外增加的，只是正在传递的梯度（一次一两层；在这个小模型里主要是 logits 的 fp32 梯度）和权重梯度：下面的曲线在反向开始时跳高，随后下降。
+> 出处：Rajbhandari et al. 2020，第 3.1 节（梯度：2Ψ B）；下面的实验（`vram.train_step`：曲线和峰值时刻各类别的存活字节）。
 
 实验用 `vram.train_step` 生成一个 4 层 GPT-2 式模型（hidden 512，8 个头，序列 512，micro-batch 4，bf16 混合精度，AdamW；3860 万参数，其中 2570 万在共享的词嵌入里）一个训练步的全部分配和释放，再按 PyTorch 缓存分配器的规则（`alloc`）回放：有 GPU 时每个段都是真实的 `cudaMalloc`；在模拟器上则按模拟显卡记账，并标注为 SIMULATED。
 ]] },

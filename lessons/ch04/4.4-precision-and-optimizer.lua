@@ -82,6 +82,8 @@ DeepSpeed keep 16-bit weights as the table does.
 > 16 bytes per parameter. A 7B model needs 112 GB of model states either way. The lecture's
 > pitfall — "用 torch.cuda.amp 做混合精度训练时，显存确实省了" — is right about activations; when
 > the weights and optimizer dominate (large models, small batches) AMP saves little memory.
+> Source: Micikevicius et al. 2018 (fp32 master copy); Rajbhandari et al. 2020, sec. 3.1
+> (2 + 2 + K with K = 12); the experiment below (model states and peaks, fp32 against AMP).
 
 ## Cutting the optimizer state
 - **Pure bf16**: no master copy, m and v in bf16: 8 B/param. The price is precision: bf16 has
@@ -115,6 +117,7 @@ PyTorch 的 `torch.autocast`（`torch.amp`）做法不同，总量相同：权�
 
 > [!errata] "混合精度能让训练显存减半"
 > 它减半的是激活，而不是模型状态：用 Adam 时，fp32 和混合精度都是每参数 16 字节。7B 模型无论哪种都需要 112 GB 的模型状态。讲义的避坑指南说"用 torch.cuda.amp 做混合精度训练时，显存确实省了"——就激活而言没错；但当权重和优化器占主导时（大模型、小 batch），AMP 省下的显存很少。
+> 出处：Micikevicius et al. 2018（fp32 主副本）；Rajbhandari et al. 2020，第 3.1 节（2 + 2 + K，K = 12）；下面的实验（fp32 对比 AMP 的模型状态和峰值）。
 
 ## 削减优化器状态
 - **纯 bf16**：没有主副本，m 和 v 用 bf16：每参数 8 B。代价是精度：bf16 只有 8 位有效数字，小于权重末位半个单位的更新——即权重大小的 1/512 到 1/256——会被舍入掉；对更新做随机舍入或 Kahan 求和可以找回它们（Zamirai et al. 2020）。

@@ -92,6 +92,8 @@ GPU's compute for the step, 6Ψ × tokens FLOPs, takes longer than those 4Ψ byt
 > moving state the size of the optimizer over a 32 GB/s link each step — but ZeRO-Offload moves
 > only 16-bit gradients and weights, and pays once a step has more than some hundreds to a few
 > thousand tokens, depending on the GPU and the link. Compute the break-even before deciding; the experiment does it with this machine's link.
+> Source: Ren et al. 2021, "ZeRO-Offload" (16-bit gradients down, weights up); PCI-SIG
+> (PCIe 4.0 x16, `vram.pcie`); the experiment below (break-even at this machine's `gpu.copy`).
 ]], zh = [[
 # 切分与卸载
 
@@ -121,6 +123,7 @@ GPU's compute for the step, 6Ψ × tokens FLOPs, takes longer than those 4Ψ byt
 
 > [!errata] "显存不够时，用内存来凑"
 > 讲义的作者吃过亏：和内存交换让训练速度暴跌，于是得出结论——优先用梯度检查点或模型并行。对朴素交换而言这没错：每步把优化器那么大的状态经 32 GB/s 的链路搬来搬去。但 ZeRO-Offload 只搬 16 位的梯度和权重，一步超过几百到几千个 token（取决于 GPU 和链路）就划算。下结论之前先算一算盈亏平衡点；实验用本机的链路算给你看。
+> 出处：Ren et al. 2021，"ZeRO-Offload"（16 位梯度下行、权重上行）；PCI-SIG（PCIe 4.0 x16，`vram.pcie`）；下面的实验（按本机 `gpu.copy` 带宽算出的盈亏平衡点）。
 ]] },
 
   experiment {

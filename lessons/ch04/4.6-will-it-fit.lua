@@ -100,6 +100,8 @@ AdamW, on one 24 GB RTX 3090 (23.70 GiB as CUDA reports it):
 > points at memory management instead. Lowering the batch only shrinks activations; here even
 > micro-batch 1 does not fit with AMP, because the model states and the optimizer's update are
 > the peak. Read where the peak falls first (4.1), then pick the lever that acts on it.
+> Source: the experiment below (`vram.plan` for this model on the RTX 3090 profile); Rajbhandari
+> et al. 2020, sec. 3.1 (16 B/param); PyTorch `torch/optim/adamw.py` (the `foreach` temporary).
 
 The experiment runs the planner for this problem on the RTX 3090 and on five other GPU profiles,
 and replays the best plan without offload through the caching allocator.
@@ -125,6 +127,7 @@ and replays the best plan without offload through the caching allocator.
 
 > [!errata] "OOM 了就把 batch size 往下调，调到不报错为止"
 > 讲义里列举了大家遇到 OOM 后的做法——"调batch size、换小模型、甚至换显卡"，并指出问题常常出在显存管理上。降低 batch 只会缩小激活；在这个例子里，用 AMP 时就算 micro-batch 为 1 也装不下，因为峰值来自模型状态和优化器更新。先看峰值落在哪里（4.1 节），再选能作用于它的手段。
+> 出处：下面的实验（`vram.plan` 在 RTX 3090 配置上为这个模型做的规划）；Rajbhandari et al. 2020，第 3.1 节（每参数 16 B）；PyTorch `torch/optim/adamw.py`（`foreach` 的临时张量）。
 
 实验在 RTX 3090 和另外五种 GPU 配置上为这个问题运行规划器，并把不带卸载的最优方案经缓存分配器回放。
 ]] },

@@ -75,6 +75,8 @@ quantisation (`bnb_4bit_use_double_quant`) the constants shrink to 0.127 bit (4.
 > the memory a running model takes: add the CUDA context (about 0.4 GiB), the KV cache (2 GiB
 > at 4096 tokens for this model, lesson 5.2) and one forward's activations. At 4096 tokens it
 > takes about **6.4 GiB**, almost twice the "3.5 GB".
+> Source: `meta-llama/Llama-2-7b-hf` config.json; Frantar et al. 2023, "GPTQ", and AutoGPTQ
+> `QuantLinear` (the group constants); the 6.4 GiB: the experiment below (`docs/vram-infer.md`).
 
 ## What the runtime adds
 - **The CUDA context**: driver and runtime state and the loaded kernels, before any tensor.
@@ -98,6 +100,8 @@ The lecture's story: a 7B model "would not load" on 16 GB, because "the paramete
 > In fp16 the weights and context load; at 4096 tokens the KV cache and one forward bring it to
 > 15.29 GiB, over the T4's 14.75. Training it is another matter: Adam in mixed precision keeps
 > 16 B per parameter, about 108 GB (chapter 4).
+> Source: Transformers 4.x `PreTrainedModel.from_pretrained` (`torch_dtype`; fp32 by default);
+> T4: 15109 MiB as PyTorch reports it; Llama-2-7B: its config.json; the sums: the experiment below.
 
 The experiment below does this sum for every precision on **this** device's free memory.
 ]], zh = [[
@@ -128,6 +132,7 @@ The experiment below does this sum for every precision on **this** device's free
 
 > [!errata] "int4 量化后 7B 模型只占 3.5 GB 显存"
 > 7e9 × 0.5 B = 3.5 GB 既没算每组的缩放和零点，也没算保持 16 位的嵌入和 head：Llama-2-7B 用 GPTQ 4 位、组大小 128，权重就是 **3.89 GB**。而且权重并不是运行中模型占用的全部显存：还要加上 CUDA 上下文（约 0.4 GiB）、KV 缓存（这个模型 4096 个 token 时为 2 GiB，见第 5.2 节）和一次前向的激活值。4096 个 token 时合计约 **6.4 GiB**，几乎是 "3.5 GB" 的两倍。
+> 出处：`meta-llama/Llama-2-7b-hf` 的 config.json；Frantar 等 2023，"GPTQ"，以及 AutoGPTQ 的 `QuantLinear`（每组的常数）；6.4 GiB：下面的实验（`docs/vram-infer.md`）。
 
 ## 运行时还要加什么
 - **CUDA 上下文**：驱动和运行时的状态以及加载的核函数，在任何张量之前就已占用。vramlab 的估计值是 426 MiB（PyTorch PR 86509 测得开启延迟加载、创建一个小张量后为 274 MiB，关闭延迟加载时 636 MiB；unsloth-zoo PR 1053 在 CUDA 13 下测得 426 MiB）。第 2.1 节会测出你机器上的数值。
@@ -139,6 +144,7 @@ The experiment below does this sum for every precision on **this** device's free
 
 > [!errata] 加载模型不会分配优化器状态
 > 梯度和优化器状态要到开始训练时（`loss.backward()`、`optimizer.step()`）才出现。*加载*就失败的模型，是被权重本身撑爆的：7e9 × 2 B = 14 GB 即 13.04 GiB，而 Llama-2-7B 的 fp16 权重是 13.48 GB = 12.55 GiB。一块"16 GB"的 T4，CUDA 看到的只有 **14.75 GiB**（15109 MiB，开启 ECC）。最常见的原因是精度：在 Transformers 4.x 中，`from_pretrained` 不指定 `torch_dtype` 时按 **fp32** 加载，25.10 GiB，任何 16 GB 的卡都装不下。用 fp16 时权重和上下文装得下；但到 4096 个 token 时，KV 缓存和一次前向把总量推到 15.29 GiB，超过 T4 的 14.75 GiB。训练就是另一回事了：混合精度下的 Adam 每个参数要 16 B，约 108 GB（第 4 章）。
+> 出处：Transformers 4.x `PreTrainedModel.from_pretrained`（`torch_dtype`，默认 fp32）；T4：PyTorch 报告的 15109 MiB；Llama-2-7B：它的 config.json；各项合计：下面的实验。
 
 下面的实验在**本机**设备的空闲显存上，对每种精度都做一遍这个加法。
 ]] },

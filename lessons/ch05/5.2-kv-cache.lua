@@ -76,6 +76,8 @@ of what MHA with its 128 heads of 128 would store (3.75 MiB per token).
 > parameters than Llama-2-7B, and a quarter of its cache per token. And the cache is not small:
 > Llama-2-7B at batch 8 and 4096 tokens holds 16 GiB of cache, more than its 12.55 GiB of fp16
 > weights.
+> Source: config.json of `meta-llama/Llama-2-7b-hf` and `meta-llama/Meta-Llama-3-8B` (the shapes
+> that give their parameters and KV bytes per token); Ainslie et al. 2023 (GQA).
 
 ## How the cache is allocated
 Hugging Face's `DynamicCache` grows by **concatenation**: every decode step, every layer's K and
@@ -113,6 +115,7 @@ Llama-2-7B：2 × 32 × 32 × 128 × 2 B = 524,288 B 每 token；× 4096 个 tok
 
 > [!errata] "GQA 让模型变小了"和"KV 缓存比起权重来很小"
 > GQA 缩小的是 KV 投影和缓存，不是模型的规模：Llama-3-8B 的参数比 Llama-2-7B 多，每 token 的缓存却只有它的四分之一。缓存也并不小：Llama-2-7B 在 batch 8、4096 个 token 时缓存有 16 GiB，比它 12.55 GiB 的 fp16 权重还多。
+> 出处：`meta-llama/Llama-2-7b-hf` 和 `meta-llama/Meta-Llama-3-8B` 的 config.json（由其结构得出参数量和每 token 的 KV 字节数）；Ainslie 等 2023（GQA）。
 
 ## 缓存是怎么分配的
 Hugging Face 的 `DynamicCache` 靠**拼接**增长：每个解码步，每一层的 K 和 V 都变成 `torch.cat([past, new])`，一个长一个 token 的新张量，先分配新的再释放旧的。每个 token 都要把整个缓存复制一遍，缓存分配器看到的请求越来越大。**静态**缓存（`StaticCache`，或推理服务引擎的缓存池）一次性按最大长度分配 K 和 V。实验把两种方式都回放一遍：Llama-2-7B 从 1536 个 token 的提示开始再增长 512 个 token，经过 vramlab 的 PyTorch 缓存分配器模型（有 GPU 时段是真实的 `cudaMalloc`）。

@@ -65,6 +65,8 @@ sequence: it frees its blocks and later recomputes its cache, or swaps the block
 > more kernel latency than FasterTransformer's kernel, sec. 7.1), but end to end vLLM served
 > 2-4x the requests per second of Orca and FasterTransformer at the same latency (abstract, sec. 6):
 > decode is limited by how many sequences fit (lesson 5.4), and paging fits 2-4x more.
+> Source: Kwon et al. 2023, "PagedAttention", SOSP '23: abstract, sec. 6 (throughput) and
+> sec. 7.1 (kernel overhead).
 ]], zh = [[
 # 分页注意力（PagedAttention）
 
@@ -83,6 +85,7 @@ vLLM 把缓存池切成固定 token 数的**块**（默认 16 个），给每个
 
 > [!errata] "分页有开销，所以能服务的请求更少"
 > 块表这层间接寻址确实让注意力核函数变慢一些（论文测得比 FasterTransformer 的核函数延迟高 20–26 %，第 7.1 节），但端到端来看，在相同延迟下 vLLM 每秒服务的请求数是 Orca 和 FasterTransformer 的 2–4 倍（摘要、第 6 节）：解码受限于能同时装下多少个序列（第 5.4 节），而分页能多装 2–4 倍。
+> 出处：Kwon 等 2023，"PagedAttention"，SOSP '23：摘要、第 6 节（吞吐）和第 7.1 节（核函数开销）。
 ]] },
 
   experiment {

@@ -65,6 +65,8 @@ on an H100 SXM, 76 on an RTX 3090. Below the ridge a kernel is memory-bound.
 > At batch 1 a decode step uses well under 1 % of an H100's tensor FLOP/s: its speed follows the
 > memory bandwidth. An H200 has the same 989 TFLOP/s as an H100 and 4.8 instead of 3.35 TB/s:
 > 1.43x faster decode for the same compute. The FLOP/s matter for prefill and large batches.
+> Source: NVIDIA H100 and H200 datasheets (989.4 TFLOP/s dense fp16, 3.35 and 4.8 TB/s);
+> Williams et al. 2009 (roofline); the experiments below, on this device.
 ]], zh = [[
 # 解码受限于带宽
 
@@ -86,6 +88,7 @@ Williams、Waterman 和 Patterson 的 roofline 模型（2009）把这件事画�
 
 > [!errata] "TFLOPS 越高的 GPU 生成文本越快"
 > batch 1 时，一个解码步用到的 H100 张量算力远不到 1 %：它的速度跟着显存带宽走。H200 和 H100 的算力同为 989 TFLOP/s，带宽则是 4.8 对 3.35 TB/s：同样的算力，解码快 1.43 倍。FLOP/s 只在预填充和大 batch 时才重要。
+> 出处：NVIDIA H100 和 H200 数据手册（稠密 fp16 989.4 TFLOP/s，3.35 和 4.8 TB/s）；Williams 等 2009（roofline）；下面在本设备上的实验。
 ]] },
 
   experiment {

@@ -80,6 +80,8 @@ vLLM's current engine (V1) recomputes preempted requests.
 > the number of concurrent users is set by the memory left after the weights: 28 full-length
 > Llama-2-7B conversations on an A100 80GB, 4 on a 24 GiB card. Past that, requests wait in the
 > queue or are preempted, and latency, not an OOM, is how you notice.
+> Source: the accounting above, with vLLM's defaults (`vllm/engine/arg_utils.py`), and the
+> experiment below (`vram.serving`); preemption: Kwon et al. 2023, sec. 4.5.
 
 ## Sizing a deployment
 Little's law: sequences in flight = arrival rate x time each one stays. 4 requests/s that each
@@ -106,6 +108,7 @@ stream 500 tokens at 25 tokens/s stay 20 s: 80 sequences at once. At 28 per GPU,
 
 > [!errata] "模型加载成功了，服务器就能接待任意多的用户"
 > 加载成功只说明权重装得下。每个运行中的序列都需要自己的 KV 缓存，所以并发用户数取决于权重之外剩下的显存：A100 80GB 上 28 个满长度的 Llama-2-7B 对话，24 GiB 的卡上 4 个。超过这个数，请求就在队列里等待或被抢占，你察觉到的是延迟，而不是 OOM。
+> 出处：上面的记账，按 vLLM 的默认值（`vllm/engine/arg_utils.py`），以及下面的实验（`vram.serving`）；抢占：Kwon 等 2023 第 4.5 节。
 
 ## 为部署估算规模
 Little 定律：同时在途的序列数 = 到达率 × 每个序列停留的时间。每秒 4 个请求，每个以每秒 25 个 token 流式输出 500 个 token，停留 20 秒：同时有 80 个序列。每块 GPU 容纳 28 个，就需要 3 块 GPU（还要为提示的预填充时间和突发流量留余量）。
