@@ -192,8 +192,8 @@ for the attention kernel (the paper settles on 16, sec. 7.2).
   exercise {
     id = "concurrency",
     kind = "predict",
-    prompt = { en = "Predict: in the first experiment's setup, Orca (Max) batches about 8 sequences at once on the simulated 24 GiB card. How many does paging batch on average, on this device?",
-               zh = "预测：在第一个实验的设置下，模拟的 24 GiB 显卡上 Orca (Max) 平均同时批处理约 8 个序列。在本设备上，分页平均能同时批处理多少个？" },
+    prompt = { en = "Predict: in the first experiment's setup, Orca (Max) batches about 7 sequences at once on the simulated RTX 3090 (23.7 GiB as CUDA reports it). How many does paging batch on average, on this device?",
+               zh = "预测：在第一个实验的设置下，模拟的 RTX 3090（CUDA 报告 23.7 GiB）上 Orca (Max) 平均同时批处理约 7 个序列。在本设备上，分页平均能同时批处理多少个？" },
     unit = "seqs", tolerance = 0.3,
     measure = function()
       local slots = pool()
@@ -201,8 +201,8 @@ for the attention kernel (the paper settles on 16, sec. 7.2).
     end,
     hints = { { en = "A reservation of 2048 slots holds about 500 tokens on average; paging gives a sequence only what it holds, plus part of one block.",
                 zh = "2048 个位置的预留平均只存约 500 个 token；分页只给序列它实际存放的量，外加一个块的一部分。" } },
-    explain = { en = "Close to 4x: each sequence takes only the slots its tokens fill. It is below the raw ratio of 2048 to 500 because the cache of a running sequence grows until it ends, and preemptions hand slots back and forth.",
-                zh = "接近 4 倍：每个序列只占它的 token 填满的位置。比 2048 与 500 之比低一些，因为运行中序列的缓存一直在增长直到结束，抢占也会让位置来回转手。" },
+    explain = { en = "About 4x: each sequence takes only the slots its tokens fill, against 2048 reserved per sequence under Orca (Max), so the gain is near the ratio of 2048 to the ~500 tokens an average sequence holds; caches that grow until the sequence ends and preemptions that hand slots back and forth move it a little either way.",
+                zh = "约 4 倍：每个序列只占它的 token 填满的位置，而 Orca (Max) 为每个序列预留 2048 个，所以提升接近 2048 与平均每序列约 500 个 token 之比；运行中序列的缓存一直增长到结束、抢占让位置来回转手，会让它上下略有偏离。" },
   },
 
   exercise {

@@ -78,7 +78,7 @@ vLLM's current engine (V1) recomputes preempted requests.
 > [!errata] "Once the model loads, the server can take any number of users"
 > Loading proves only that the weights fit. Every running sequence needs its own KV cache, so
 > the number of concurrent users is set by the memory left after the weights: 28 full-length
-> Llama-2-7B conversations on an A100 80GB, 4 on a 24 GiB card. Past that, requests wait in the
+> Llama-2-7B conversations on an A100 80GB, 3 on an RTX 3090 (23.7 GiB as CUDA reports it). Past that, requests wait in the
 > queue or are preempted, and latency, not an OOM, is how you notice.
 > Source: the accounting above, with vLLM's defaults (`vllm/engine/arg_utils.py`), and the
 > experiment below (`vram.serving`); preemption: Kwon et al. 2023, sec. 4.5.
@@ -107,7 +107,7 @@ stream 500 tokens at 25 tokens/s stay 20 s: 80 sequences at once. At 28 per GPU,
 按每个 token 计，换出的代价是 2 × KV 字节 / PCIe 带宽，重算约为 2 × 参数量次浮点运算 / 实际达到的 FLOP/s。像下面的实验那样单独定价，换出看起来要便宜好几倍。但论文端到端测得，块大小 16–64 个 token 时两者接近，块小时换出更差，因为大量小传输用不满 PCIe（第 7.3 节）；而且被换出的序列要占用专门留出的主机内存（vLLM 的 `swap_space`）。vLLM 现在的引擎（V1）对被抢占的请求采用重算。
 
 > [!errata] "模型加载成功了，服务器就能接待任意多的用户"
-> 加载成功只说明权重装得下。每个运行中的序列都需要自己的 KV 缓存，所以并发用户数取决于权重之外剩下的显存：A100 80GB 上 28 个满长度的 Llama-2-7B 对话，24 GiB 的卡上 4 个。超过这个数，请求就在队列里等待或被抢占，你察觉到的是延迟，而不是 OOM。
+> 加载成功只说明权重装得下。每个运行中的序列都需要自己的 KV 缓存，所以并发用户数取决于权重之外剩下的显存：A100 80GB 上 28 个满长度的 Llama-2-7B 对话，RTX 3090（CUDA 报告 23.7 GiB）上 3 个。超过这个数，请求就在队列里等待或被抢占，你察觉到的是延迟，而不是 OOM。
 > 出处：上面的记账，按 vLLM 的默认值（`vllm/engine/arg_utils.py`），以及下面的实验（`vram.serving`）；抢占：Kwon 等 2023 第 4.5 节。
 
 ## 为部署估算规模

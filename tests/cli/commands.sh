@@ -143,7 +143,7 @@ echo "$out" | grep -qF "ok    1.1  $(pwd)/lessons/" || fail "check paths: $(echo
 echo "$out" | grep -q '/\.\./' && fail "check prints .. paths: $(echo "$out" | head -n 2)"
 
 # --- no cap on operands: 300 files to check
-printf 'return lesson { id = "9.9", chapter = 9, title = { en = "T", zh = "T" },\n  chapter_title = { en = "C", zh = "C" }, text { en = "t", zh = "t" } }\n' >"$d/l.lua"
+printf 'return lesson { id = "9.9", chapter = 9, title = { en = "T", zh = "T" },\n  chapter_title = { en = "C", zh = "C" },\n  text { en = "t\\n\\n> [!source] Sources\\n> - s", zh = "t\\n\\n> [!source] Sources\\n> - s" } }\n' >"$d/l.lua"
 set --; i=0; while [ $i -lt 300 ]; do set -- "$@" "$d/l.lua"; i=$((i + 1)); done
 "$b" check "$@" >"$d/out" 2>&1 || fail "check with 300 files: $(tail -n 3 "$d/out")"
 exit 0

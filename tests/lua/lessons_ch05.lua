@@ -71,12 +71,12 @@ near((161 + 338) / 2048 * 100, 24.4, 0.002, "5.3 reserve")
 assert(math.ceil(1000 / 16) * 16 - 1000 == 8, "5.3 last block")
 local _, total = gpu.mem()
 local sv = vram.serving { model = "llama-2-7b", capacity = total, context = 2048 }
-assert(sv.max_tokens == 16384, "5.3 pool on the 24 GiB profile: " .. sv.max_tokens)
+assert(sv.max_tokens == 15824, "5.3 pool on the RTX 3090 profile (23.70 GiB as CUDA reports it): " .. sv.max_tokens)
 local function sim(pol) return vram.serve_sim { requests = 1000, seed = 1, tokens = sv.max_tokens, policy = pol, max_len = 2048 } end
 local mx, pg = sim("max"), sim("paged")
-near(mx.concurrency.mean, 8, 0.05, "5.3 'about 8' under Orca (Max)")
+near(mx.concurrency.mean, 7, 0.05, "5.3 'about 7' under Orca (Max)")
 local ratio = pg.concurrency.mean / mx.concurrency.mean
-assert(ratio > 3.3 and ratio < 4, "5.3 'close to 4x': " .. ratio)
+assert(ratio > 3.5 and ratio < 4.5, "5.3 'about 4x': " .. ratio)
 assert(pg.token_share > 0.96 and mx.token_share < 0.4, "5.3 paged under 4 % waste, contiguous over 60 %")
 
 -- 5.4 decode is bandwidth-bound ----------------------------------------------------------------
@@ -97,7 +97,7 @@ local a = vram.serving { model = "llama-2-7b", gpu = "a100-80gb", context = 4096
 near(a.budget / GiB, 71.23, 0.0005, "5.5 budget"); near(a.activations / GiB, 0.63, 0.003, "5.5 forward")
 near(a.kv_pool / GiB, 57.64, 0.0005, "5.5 KV pool"); assert(a.max_seqs == 28, "5.5 a100")
 assert(math.floor((0.9 * 79.15 - 12.55 - 0.63 - 0.42) / 2) == 28, "5.5 a100 by hand")
-assert(vram.serving { model = "llama-2-7b", capacity = total, context = 4096 }.max_seqs == 4, "5.5 four on 24 GiB")
+assert(vram.serving { model = "llama-2-7b", capacity = total, context = 4096 }.max_seqs == 3, "5.5 three on the RTX 3090 profile")
 assert(math.ceil(4 * (500 / 25) / 28) == 3, "5.5 gpus")
 near(2 * 2048 * 512 * KiB / 25e9 * 1e3, 86, 0.01, "5.5 swap: tens of ms at 25 GB/s")
 print("chapter 5 figures ok")
