@@ -98,6 +98,7 @@ not measured.
 用 `alloc.snapshot` 读取 `assets/snapshots/gpt-train-oom.pickle` 并画出整个记录：每条记录之后活着的张量申请的字节数（requested）和分配器从 CUDA 拿着的字节数（reserved），共 60 列，每列取其中的最大值。然后列出峰值时最大的几组分配，按调用栈里你自己代码的第一行分组。这些是 PyTorch 记录的（这里是合成的），不是测量值。
 ]] },
     panels = {
+      { id = "g", kind = "gauge", title = { en = "Peak requested, of the peak reserved", zh = "已申请峰值占已预留峰值" }, unit = "GiB" },
       { id = "c", kind = "curve", title = { en = "Over the trace", zh = "整个记录" }, x = "entry", y = "GiB" },
       { id = "top", kind = "bars", title = { en = "Alive at the peak, by line", zh = "峰值时活着的分配（按代码行）" }, unit = "GiB" },
       { id = "t", kind = "table", title = { en = "The snapshot", zh = "快照概要" } },
@@ -106,6 +107,7 @@ not measured.
       local T = function(en, zh) return ex:t { en = en, zh = zh } end
       local s = assert(alloc.snapshot(SNAP, { columns = 60, top = 5 }))
       local live, res = T("requested (live)", "已申请（活着）"), T("reserved", "已预留")
+      ex:gauge("g", T("peak requested", "已申请峰值"), s.peak / GiB, s.reserved_peak / GiB, { style = "reference" })
       for _, c in ipairs(s.timeline) do
         ex:point("c", res, c.last, c.reserved / GiB, { style = "reference" })
         ex:point("c", live, c.last, c.live / GiB, { style = "reference" })
