@@ -28,6 +28,7 @@
 #include "tui_record.h"
 #include "tui_results.h"
 #include "tui_snapshot.h"
+#include "tui_snapview.h"
 #include "tui_watchdog.h"
 #include "tui_workspace.h"
 
@@ -835,8 +836,21 @@ static int run(int argc, char **argv)
                             "--replay CONF\n");
             return 2;
         }
+        /* --tui: the snapshot screen (tui_snapview.c) instead of the text */
+        for (int i = optind + 1; i < argc; i++)
+            if (!strcmp(argv[i], "--tui")) {
+                if (argc - optind != 3) {
+                    fprintf(stderr, "vramlab: snapshot --tui takes the file alone: vramlab snapshot FILE --tui\n");
+                    return 2;
+                }
+                return tui_snapview(argv[optind + 1 + (i == optind + 1)], o.lang && !strcmp(o.lang, "zh"));
+            }
         return tui_snapshot_cmd(argc - optind - 1, argv + optind + 1, o.json, stdout, stderr);
     }
+    if (cmd && argc - optind == 1 && strlen(cmd) > 7 && !strcmp(cmd + strlen(cmd) - 7, ".pickle"))
+        return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) /* vramlab FILE.pickle */
+                   ? tui_snapview(cmd, o.lang && !strcmp(o.lang, "zh"))
+                   : tui_snapshot_cmd(1, argv + optind, o.json, stdout, stderr);
     static const char *const cmds[] = {"list",     "info",     "run",   "eval", "check",
                                        "profiles", "progress", "reset", "ledger",
                                        "trace",    "exercises", "watch", "present",

@@ -1,0 +1,503 @@
+/* tui_snapview.c - the snapshot screen (tui_snapview.h). The file is read, parsed and
+ * summarised on a worker thread while the loop keeps answering keys (Esc leaves at once); the
+ * what-if replay runs on a worker too. Laid out top to bottom: title, the timeline (requested
+ * bytes as full blocks, reserved as light ones, each column the highest value of its entries so
+ * a peak survives any zoom; the model's peak reserved as a line when a what-if is on), the
+ * cursor's entry, time and levels, the largest allocations live at the cursor (↑/↓ selects),
+ * the selected one's stack, and the what-if verdict. The screen is written as the ops of one
+ * event loop (draw / key / tick / busy / quit) with its keys in one table, so it moves onto the
+ * shared loop and key tables unchanged. */
+#include "tui_snapview.h"
+
+#include <curses.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_snap_timeline.h"
+#include "gpu_snapshot.h"
+#include "tui_panel.h"
+#include "tui_style.h"
+#include "tui_term.h"
+
+#define TOPN 8
+#define MAXCOLS 1024
+
+static const char *const whatif_confs[] = {NULL, "expandable_segments:True", "max_split_size_mb:128",
+                                           "expandable_segments:True,max_split_size_mb:128"};
+#define NCONFS (sizeof whatif_confs / sizeof *whatif_confs)
+static const uint64_t capacities[] = {0, 16ull << 30, 24ull << 30, 80ull << 30};
+#define NCAPS (sizeof capacities / sizeof *capacities)
+
+struct live_ent {
+    size_t ev;
+    uint64_t size;
+};
+
+struct snapview {
+    const char *path;
+    bool zh, ascii, quit;
+    /* loading (worker) */
+    pthread_t th;
+    bool th_started;
+    atomic_int loaded; /* 0 loading, 1 done */
+    gpu_status st;
+    char err[512];
+    struct gpu_snapshot *s;
+    struct gpu_snap_summary sum;
+    const struct gpu_snap_device *d;
+    int64_t *freed_at; /* per entry: the free_completed entry that ends an alloc (-1: never) */
+    /* view */
+    size_t from, to, cur; /* zoom window [from, to) and the cursor entry */
+    struct live_ent top[TOPN];
+    int ntop, sel;
+    size_t top_for; /* the cursor the list was made for (SIZE_MAX: stale) */
+    /* what if (worker) */
+    int conf_i, cap_i;
+    pthread_t wth;
+    bool w_started;
+    atomic_int w_done;
+    struct gpu_snap_replay *r;
+    gpu_status w_st;
+    char w_err[256];
+    bool dirty;
+};
+
+#define TR(v, en, zh_) ((v)->zh ? (zh_) : (en))
+
+static void *load_fn(void *ud)
+{
+    struct snapview *v = ud;
+    char err[512];
+    v->st = gpu_snapshot_load(v->path, NULL, &v->s, err, sizeof err);
+    if (v->st == GPU_OK) v->st = gpu_snapshot_summarize(v->s, 5, &v->sum, err, sizeof err);
+    if (v->st == GPU_OK && v->sum.ndev == 0) {
+        v->st = GPU_ERR_ARG;
+        snprintf(err, sizeof err, "%s: the snapshot has no device", v->path);
+    }
+    if (v->st == GPU_OK) {
+        size_t di = 0;
+        for (size_t i = 0; i < v->sum.ndev; i++)
+            if (v->sum.dev[i].events > 0) {
+                di = i;
+                break;
+            }
+        v->d = &v->sum.dev[di];
+        int dev = v->d->device;
+        const struct gpu_snap_trace *tr = (size_t)dev < v->s->ntraces ? &v->s->traces[dev] : NULL;
+        size_t n = tr ? tr->n : 0;
+        v->freed_at = malloc((n ? n : 1) * sizeof *v->freed_at);
+        if (!v->freed_at) {
+            v->st = GPU_ERR_HOST_NOMEM;
+            snprintf(err, sizeof err, "%s: out of memory", v->path);
+        } else {
+            /* pair each free_completed with the latest alloc at its address still open: a
+             * linear probe table of open allocs keyed by address */
+            size_t cap = 64;
+            while (cap < 2 * n + 2) cap *= 2;
+            int64_t *slot = malloc(cap * sizeof *slot);
+            uint64_t *key = malloc(cap * sizeof *key);
+            if (!slot || !key) {
+                v->st = GPU_ERR_HOST_NOMEM;
+                snprintf(err, sizeof err, "%s: out of memory", v->path);
+            } else {
+                for (size_t i = 0; i < cap; i++) slot[i] = -1;
+                for (size_t i = 0; i < n; i++) {
+                    v->freed_at[i] = -1;
+                    const struct gpu_snap_event *e = &tr->ev[i];
+                    if (e->action != GPU_SNAP_ALLOC && e->action != GPU_SNAP_FREE_COMPLETED) continue;
+                    size_t h = (size_t)((e->addr * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+                    while (slot[h] != -1 && key[h] != e->addr) h = (h + 1) & (cap - 1);
+                    if (e->action == GPU_SNAP_ALLOC) {
+                        slot[h] = (int64_t)i, key[h] = e->addr;
+                    } else if (slot[h] >= 0) {
+                        v->freed_at[slot[h]] = (int64_t)i;
+                        slot[h] = -2; /* a tombstone keeps later probes going */
+                    }
+                }
+            }
+            free(slot);
+            free(key);
+        }
+    }
+    if (v->st != GPU_OK) snprintf(v->err, sizeof v->err, "%s", err);
+    atomic_store(&v->loaded, 1);
+    return NULL;
+}
+
+static void *whatif_fn(void *ud)
+{
+    struct snapview *v = ud;
+    struct gpu_caching_opts o;
+    gpu_snapshot_recorded_opts(v->s, &o, NULL, 0);
+    const char *conf = whatif_confs[v->conf_i];
+    char err[256] = "";
+    v->w_st = GPU_OK;
+    if (conf) v->w_st = gpu_caching_parse_conf(conf, &o, err, sizeof err);
+    if (v->w_st == GPU_OK)
+        v->w_st = gpu_snapshot_replay(v->s, v->d->device, capacities[v->cap_i], conf ? &o : NULL, v->r,
+                                      err, sizeof err);
+    snprintf(v->w_err, sizeof v->w_err, "%s", err);
+    atomic_store(&v->w_done, 1);
+    return NULL;
+}
+
+static const struct gpu_snap_trace *snap_trace(const struct snapview *v)
+{
+    int dev = v->d->device;
+    static const struct gpu_snap_trace none = {NULL, 0};
+    return (size_t)dev < v->s->ntraces ? &v->s->traces[dev] : &none;
+}
+
+/* the largest allocations live just after the cursor's entry */
+static void make_top(struct snapview *v)
+{
+    const struct gpu_snap_trace *tr = snap_trace(v);
+    v->ntop = 0;
+    for (size_t i = 0; i <= v->cur && i < tr->n; i++) {
+        const struct gpu_snap_event *e = &tr->ev[i];
+        if (e->action != GPU_SNAP_ALLOC) continue;
+        if (v->freed_at[i] >= 0 && (size_t)v->freed_at[i] <= v->cur) continue;
+        int at = v->ntop < TOPN ? v->ntop++ : TOPN;
+        if (at == TOPN && e->size <= v->top[TOPN - 1].size) continue;
+        if (at == TOPN) at = TOPN - 1;
+        while (at > 0 && v->top[at - 1].size < e->size) {
+            v->top[at] = v->top[at - 1];
+            at--;
+        }
+        v->top[at] = (struct live_ent){i, e->size};
+    }
+    if (v->sel >= v->ntop) v->sel = v->ntop ? v->ntop - 1 : 0;
+    v->top_for = v->cur;
+}
+
+/* frame i of a frames list: "file:line function" */
+static bool frame_text(const struct snapview *v, const struct gpu_pk *frames, size_t i, char *buf,
+                       size_t n)
+{
+    const struct gpu_pk *f = gpu_pk_at(frames, i);
+    if (!f) return false;
+    size_t fl = 0, nl = 0;
+    const char *file = v->s->k_filename ? gpu_pk_str(gpu_pk_get(f, v->s->k_filename), &fl) : NULL;
+    const char *name = v->s->k_name ? gpu_pk_str(gpu_pk_get(f, v->s->k_name), &nl) : NULL;
+    int64_t line = 0;
+    if (v->s->k_line) gpu_pk_int(gpu_pk_get(f, v->s->k_line), &line);
+    snprintf(buf, n, "%s:%lld %s", file ? file : "?", (long long)line, name ? name : "?");
+    return true;
+}
+
+/* the first frame that is a Python file outside torch: where the program asked */
+static void user_where(const struct snapview *v, const struct gpu_pk *frames, char *buf, size_t n)
+{
+    size_t k = gpu_pk_len(frames);
+    for (size_t i = 0; i < k; i++) {
+        char t[512];
+        if (!frame_text(v, frames, i, t, sizeof t)) break;
+        char *colon = strstr(t, ".py:");
+        if (colon && !strstr(t, "/torch/")) {
+            const char *slash = t;
+            for (char *p = t; p < colon; p++)
+                if (*p == '/') slash = p + 1;
+            snprintf(buf, n, "%s", slash);
+            return;
+        }
+    }
+    snprintf(buf, n, "%s", k ? "<torch internals>" : "<no frames>");
+}
+
+static void fmt_bytes(int64_t b, char *buf, size_t n) { tui_fmt_bytes((double)b, buf, n); }
+
+/* ---- the loop's ops ------------------------------------------------------------------------- */
+
+static bool sv_tick(struct snapview *v)
+{
+    bool changed = false;
+    if (v->th_started && atomic_load(&v->loaded)) {
+        pthread_join(v->th, NULL);
+        v->th_started = false;
+        if (v->st == GPU_OK) {
+            v->from = 0;
+            v->to = v->d->events;
+            v->cur = v->d->peak_event >= 0 ? (size_t)v->d->peak_event : 0;
+            v->top_for = SIZE_MAX;
+        }
+        changed = true;
+    }
+    if (v->w_started && atomic_load(&v->w_done)) {
+        pthread_join(v->wth, NULL);
+        v->w_started = false;
+        changed = true;
+    }
+    if (v->s && v->st == GPU_OK && !v->th_started && v->top_for != v->cur) {
+        make_top(v);
+        changed = true;
+    }
+    return changed;
+}
+
+static bool sv_busy(struct snapview *v) { return v->th_started || v->w_started; }
+
+static void start_whatif(struct snapview *v)
+{
+    if (v->w_started || !v->s || v->st != GPU_OK) return;
+    if (!whatif_confs[v->conf_i] && !capacities[v->cap_i]) {
+        free(v->r);
+        v->r = NULL;
+        return;
+    }
+    if (!v->r) v->r = calloc(1, sizeof *v->r);
+    if (!v->r) return;
+    atomic_store(&v->w_done, 0);
+    v->w_started = pthread_create(&v->wth, NULL, whatif_fn, v) == 0;
+}
+
+static void zoom(struct snapview *v, bool in)
+{
+    size_t n = v->d->events, span = v->to - v->from;
+    size_t want = in ? span / 2 : span * 2;
+    if (want < 16) want = span < 16 ? span : 16;
+    if (want > n) want = n;
+    size_t from = v->cur > want / 2 ? v->cur - want / 2 : 0;
+    if (from + want > n) from = n - want;
+    v->from = from, v->to = from + want;
+}
+
+static void sv_key(struct snapview *v, int c)
+{
+    if (c == 'q' || c == 27) {
+        v->quit = true;
+        return;
+    }
+    if (!v->s || v->st != GPU_OK || v->th_started) return;
+    size_t n = v->d->events;
+    if (!n) return;
+    size_t span = v->to - v->from, step = span / 100 ? span / 100 : 1;
+    switch (c) {
+    case KEY_LEFT: v->cur = v->cur > step ? v->cur - step : 0; break;
+    case KEY_RIGHT: v->cur = v->cur + step < n ? v->cur + step : n - 1; break;
+    case KEY_HOME: v->cur = v->from; break;
+    case KEY_END: v->cur = v->to ? v->to - 1 : 0; break;
+    case '+': case '=': zoom(v, true); break;
+    case '-': case '_': zoom(v, false); break;
+    case '0': v->from = 0, v->to = n; break;
+    case 'p': v->cur = v->d->peak_event >= 0 ? (size_t)v->d->peak_event : v->cur; break;
+    case KEY_UP: if (v->sel > 0) v->sel--; break;
+    case KEY_DOWN: if (v->sel + 1 < v->ntop) v->sel++; break;
+    case 'w': v->conf_i = (v->conf_i + 1) % (int)NCONFS; start_whatif(v); break;
+    case 'c': v->cap_i = (v->cap_i + 1) % (int)NCAPS; start_whatif(v); break;
+    default: return;
+    }
+    if (v->cur < v->from) v->from = v->cur, v->to = v->from + span;
+    if (v->cur >= v->to) v->to = v->cur + 1, v->from = v->to - span;
+    v->dirty = true;
+}
+
+static void draw_timeline(struct snapview *v, int y0, int h, int w)
+{
+    int cols = w - 10;
+    if (cols < 4 || h < 2) return;
+    if (cols > MAXCOLS) cols = MAXCOLS;
+    struct gpu_snap_column col[MAXCOLS];
+    gpu_snap_timeline(v->s, v->d->device, v->d->start_bytes, v->d->reserved_start, v->from, v->to,
+                      (size_t)cols, col);
+    int64_t top = 1;
+    for (int c = 0; c < cols; c++)
+        if (col[c].first <= col[c].last && col[c].reserved_max > top) top = col[c].reserved_max;
+    for (int c = 0; c < cols; c++)
+        if (col[c].first <= col[c].last && col[c].live_max > top) top = col[c].live_max;
+    int64_t model_peak = v->r && !v->w_started && v->w_st == GPU_OK
+                             ? (int64_t)(v->r->have_whatif ? v->r->model_whatif.peak_reserved
+                                                           : v->r->model_recorded.peak_reserved)
+                             : -1;
+    if (model_peak > top) top = model_peak;
+    char lab[32];
+    fmt_bytes(top, lab, sizeof lab);
+    tui_term_text(y0, 0, 9, lab, TS_DIM);
+    tui_term_text(y0 + h - 1, 0, 9, "0", TS_DIM);
+    const char *full = v->ascii ? "#" : "\u2588", *light = v->ascii ? ":" : "\u2591";
+    int model_row = model_peak >= 0 ? h - 1 - (int)((double)model_peak / (double)top * (h - 1) + 0.5) : -1;
+    for (int c = 0; c < cols; c++) {
+        bool has = col[c].first <= col[c].last;
+        bool at = has && (size_t)col[c].first <= v->cur && v->cur <= (size_t)col[c].last;
+        int lh = has ? (int)((double)col[c].live_max / (double)top * h + 0.5) : 0;
+        int rh = has ? (int)((double)col[c].reserved_max / (double)top * h + 0.5) : 0;
+        for (int r = 0; r < h; r++) {
+            int from_bottom = h - r;
+            const char *g = " ";
+            int st = TS_PLAIN;
+            if (from_bottom <= lh) g = full, st = TS_SERIES0;
+            else if (from_bottom <= rh) g = light, st = TS_SERIES1;
+            else if (r == model_row) g = v->ascii ? "-" : "\u2500", st = TS_SIMULATED;
+            if (at) tui_term_extra(A_REVERSE);
+            tui_term_put(y0 + r, 10 + c, 1, g, strlen(g), NULL, st);
+            if (at) tui_term_extra(0);
+        }
+    }
+}
+
+static void sv_draw(struct snapview *v)
+{
+    int H = LINES, W = COLS;
+    char buf[1024], a[32], b[32], c2[32];
+    snprintf(buf, sizeof buf, "%s %s", TR(v, "Snapshot", "快照"), v->path);
+    tui_term_bar(0, W, buf, TR(v, "recorded by PyTorch, not measured", "由 PyTorch 记录，非测量"), TS_TITLE);
+    if (H < 12 || W < 40) {
+        tui_term_text(2, 0, W, TR(v, "Terminal too small (40x12 at least). q quits.", "终端太小（至少 40x12）。q 退出。"), TS_BAD);
+        return;
+    }
+    if (v->th_started) {
+        tui_term_text(2, 2, W - 2, TR(v, "Loading the snapshot... (Esc leaves)", "正在读取快照……（Esc 离开）"), TS_DIM);
+        tui_term_bar(H - 1, W, "", "Esc back", TS_STATUS);
+        return;
+    }
+    if (v->st != GPU_OK) {
+        tui_term_text(2, 2, W - 2, v->err, TS_BAD);
+        tui_term_bar(H - 1, W, "", "q back", TS_STATUS);
+        return;
+    }
+    int th = H / 3 < 4 ? 4 : H / 3;
+    int y = 1;
+    const char *full = v->ascii ? "#" : "\u2588", *light = v->ascii ? ":" : "\u2591";
+    int x = 2;
+    x += tui_term_put(y, x, W - x, full, strlen(full), NULL, TS_SERIES0);
+    x += tui_term_put(y, x, W - x, " ", 1, NULL, TS_PLAIN);
+    const char *l1 = TR(v, "requested (live)   ", "已申请（活着）   ");
+    x += tui_term_put(y, x, W - x, l1, strlen(l1), NULL, TS_DIM);
+    x += tui_term_put(y, x, W - x, light, strlen(light), NULL, TS_SERIES1);
+    x += tui_term_put(y, x, W - x, " ", 1, NULL, TS_PLAIN);
+    const char *l2 = TR(v, "reserved   (GiB = 2^30 B)", "已预留   （GiB = 2^30 B）");
+    tui_term_put(y, x, W - x, l2, strlen(l2), NULL, TS_DIM);
+    y++;
+    draw_timeline(v, y, th, W);
+    y += th;
+    const struct gpu_snap_trace *tr = snap_trace(v);
+    int64_t live, res, t0 = 0, t = 0;
+    gpu_snap_level_at(v->s, v->d->device, v->d->start_bytes, v->d->reserved_start, (int64_t)v->cur, &live, &res);
+    fmt_bytes(live, a, sizeof a);
+    fmt_bytes(res, b, sizeof b);
+    bool timed = tr->n && gpu_snapshot_event_time(v->s, v->d->device, (int64_t)v->cur, &t) &&
+                 gpu_snapshot_event_time(v->s, v->d->device, 0, &t0);
+    char when[48] = "";
+    if (timed) snprintf(when, sizeof when, ", %.1f ms", (double)(t - t0) / 1000.0);
+    snprintf(buf, sizeof buf, "%s %zu / %zu%s  %s: %s  %s: %s  %s %zu-%zu",
+             TR(v, "entry", "记录"), v->cur, tr->n, when, TR(v, "live", "活着"), a,
+             TR(v, "reserved", "已预留"), b, TR(v, "view", "视图"), v->from, v->to ? v->to - 1 : 0);
+    tui_term_text(y++, 0, W, buf, TS_PLAIN);
+    fmt_bytes(v->d->peak_bytes, a, sizeof a);
+    fmt_bytes(v->d->reserved_peak, b, sizeof b);
+    snprintf(buf, sizeof buf, "%s %s (%s %lld)  %s %s", TR(v, "peak live", "活着峰值"), a,
+             TR(v, "entry", "记录"), (long long)v->d->peak_event, TR(v, "peak reserved", "已预留峰值"), b);
+    tui_term_text(y++, 0, W, buf, TS_DIM);
+    /* what if */
+    if (v->w_started) {
+        tui_term_text(y++, 0, W, TR(v, "What if: replaying... (SIMULATED)", "What if：回放中……（模拟）"), TS_SIMULATED);
+    } else if (v->r && v->w_st != GPU_OK) {
+        snprintf(buf, sizeof buf, "What if: %s", v->w_err);
+        tui_term_text(y++, 0, W, buf, TS_BAD);
+    } else if (v->r) {
+        const struct gpu_snap_side *m = v->r->have_whatif ? &v->r->model_whatif : &v->r->model_recorded;
+        fmt_bytes((int64_t)m->peak_reserved, a, sizeof a);
+        fmt_bytes((int64_t)v->r->recorded.peak_reserved, b, sizeof b);
+        if (capacities[v->cap_i]) fmt_bytes((int64_t)capacities[v->cap_i], c2, sizeof c2);
+        else snprintf(c2, sizeof c2, "%s", TR(v, "unlimited", "不限"));
+        char conf[160];
+        gpu_snap_conf_text(v->r->have_whatif ? &v->r->whatif_opts : &v->r->recorded_opts, conf, sizeof conf);
+        snprintf(buf, sizeof buf, "What if (SIMULATED model) %s on %s: %s %s (%s %s), OOMs %zu",
+                 conf, c2, TR(v, "peak reserved", "已预留峰值"), a, TR(v, "recorded", "记录"), b, m->ooms);
+        tui_term_text(y++, 0, W, buf, TS_SIMULATED);
+        for (size_t i = 0; i < v->r->ndiffs && i < 2 && y < H - 4; i++)
+            tui_term_text(y++, 2, W - 2, v->r->diffs[i], TS_SIMULATED);
+        if (!v->r->ndiffs && y < H - 4)
+            tui_term_text(y++, 2, W - 2, TR(v, "The model agrees with the recorded run.", "模型与记录一致。"), TS_SIMULATED);
+    }
+    /* live at the cursor and the selected one's stack */
+    if (y < H - 2) tui_term_text(y++, 0, W, TR(v, "Largest live at the cursor (\u2191/\u2193 selects):", "光标处最大的活着的分配（↑/↓ 选择）："), TS_H3);
+    int left = W / 2;
+    int y_list = y;
+    for (int i = 0; i < v->ntop && y < H - 1; i++, y++) {
+        const struct gpu_snap_event *e = &tr->ev[v->top[i].ev];
+        char where[256];
+        user_where(v, e->frames, where, sizeof where);
+        fmt_bytes((int64_t)v->top[i].size, a, sizeof a);
+        snprintf(buf, sizeof buf, "%10s  %s", a, where);
+        if (i == v->sel) tui_term_extra(A_REVERSE);
+        tui_term_text(y, 0, left - 1, buf, TS_PLAIN);
+        if (i == v->sel) tui_term_extra(0);
+    }
+    if (v->ntop) {
+        const struct gpu_snap_event *e = &tr->ev[v->top[v->sel].ev];
+        int yy = y_list;
+        snprintf(buf, sizeof buf, "%s %zu:", TR(v, "stack of entry", "调用栈，记录"), v->top[v->sel].ev);
+        tui_term_text(yy++, left, W - left, buf, TS_DIM);
+        /* Python frames (the program's and torch's) say where; the C++ ones below them are
+         * the allocator's own, shown only when there is nothing else */
+        bool py = false;
+        for (size_t i = 0; !py && frame_text(v, e->frames, i, buf, sizeof buf); i++) py = strstr(buf, ".py:") != NULL;
+        for (size_t i = 0; yy < H - 1 && frame_text(v, e->frames, i, buf, sizeof buf); i++) {
+            if (py && !strstr(buf, ".py:")) continue;
+            tui_term_text(yy++, left, W - left, buf, TS_CODE);
+        }
+    }
+    tui_term_bar(H - 1, W, "", TR(v, "\u2190\u2192 cursor  Home/End  +/- zoom  0 all  p peak  w what-if  c capacity  q back",
+                                   "←→ 光标  Home/End  +/- 缩放  0 全部  p 峰值  w what-if  c 容量  q 返回"), TS_STATUS);
+}
+
+int tui_snapview(const char *path, bool zh)
+{
+    struct snapview *v = calloc(1, sizeof *v);
+    if (!v) return 1;
+    v->path = path;
+    v->zh = zh;
+    v->top_for = SIZE_MAX;
+    char err[256];
+    if (!tui_term_init(err, sizeof err)) {
+        fprintf(stderr, "vramlab: %s. The snapshot screen needs a terminal (try vramlab snapshot FILE).\n", err);
+        free(v);
+        return 3;
+    }
+    v->ascii = !tui_term_utf8();
+    v->th_started = pthread_create(&v->th, NULL, load_fn, v) == 0;
+    if (!v->th_started) load_fn(v);
+    int rc = 0;
+    v->dirty = true;
+    while (!v->quit) {
+        int sig = tui_term_signal();
+        if (sig) {
+            rc = 128 + sig;
+            break;
+        }
+        if (sv_tick(v)) v->dirty = true;
+        if (v->dirty) {
+            erase();
+            sv_draw(v);
+            wnoutrefresh(stdscr);
+            doupdate();
+            v->dirty = false;
+        }
+        timeout(sv_busy(v) ? 50 : 1000); /* keys within 50 ms while the worker reads */
+        int c = getch();
+        if (c == ERR) continue;
+        if (c == KEY_RESIZE) {
+            v->dirty = true;
+            continue;
+        }
+        sv_key(v, c);
+        v->dirty = true;
+    }
+    tui_term_done();
+    /* a worker still reading finishes on its own; its results are freed by this thread */
+    if (v->th_started) pthread_join(v->th, NULL);
+    if (v->w_started) pthread_join(v->wth, NULL);
+    if (!rc && v->st != GPU_OK && v->err[0]) {
+        fprintf(stderr, "vramlab: %s\n", v->err);
+        rc = 1;
+    }
+    gpu_snap_summary_free(&v->sum);
+    gpu_snapshot_free(v->s);
+    free(v->freed_at);
+    free(v->r);
+    free(v);
+    return rc;
+}
