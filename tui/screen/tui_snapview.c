@@ -62,6 +62,7 @@ struct snapview {
     struct gpu_snap_replay *r;
     gpu_status w_st;
     char w_err[256];
+    struct tui_panelset *ps; /* the map widget the allocator lessons use */
     bool dirty;
 };
 
@@ -208,6 +209,110 @@ static void user_where(const struct snapview *v, const struct gpu_pk *frames, ch
 }
 
 static void fmt_bytes(int64_t b, char *buf, size_t n) { tui_fmt_bytes((double)b, buf, n); }
+
+/* ---- the segment map at the cursor -------------------------------------------------------- */
+
+struct mblk {
+    uint64_t addr, size;
+    bool sel;
+};
+
+struct mcell {
+    const char *owner, *state;
+    uint64_t bytes;
+};
+
+static int mblk_cmp(const void *a, const void *b)
+{
+    const struct mblk *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The segment that holds the selected allocation at the cursor, from the final segments with
+ * the segment_alloc/free entries after the cursor undone, and the allocations live in it then
+ * (their requested sizes; the rest of the segment, rounding included, shows as free). Fed to the
+ * panel set as one map event: at most LT_MAX_CELLS cells, neighbours merged past that. */
+static void make_map(struct snapview *v, char *title, size_t tn)
+{
+    tui_panelset_clear(v->ps);
+    title[0] = 0;
+    if (!v->ntop) return;
+    const struct gpu_snap_trace *tr = snap_trace(v);
+    const struct gpu_snap_event *se = &tr->ev[v->top[v->sel].ev];
+    uint64_t at = se->addr, sa = 0, ssz = 0;
+    bool found = false;
+    /* a segment freed after the cursor that holds the block existed at the cursor */
+    for (size_t i = v->cur + 1; i < tr->n && !found; i++) {
+        const struct gpu_snap_event *e = &tr->ev[i];
+        if (e->action == GPU_SNAP_SEGMENT_ALLOC && e->addr <= at && at < e->addr + e->size) break;
+        if (e->action == GPU_SNAP_SEGMENT_FREE && e->addr <= at && at < e->addr + e->size)
+            sa = e->addr, ssz = e->size, found = true;
+    }
+    for (size_t i = 0; i < v->s->nsegs && !found; i++) {
+        const struct gpu_snap_segment *g = &v->s->segs[i];
+        if (g->device == v->d->device && g->addr <= at && at < g->addr + g->size) sa = g->addr, ssz = g->size, found = true;
+    }
+    if (!found) {
+        snprintf(title, tn, "%s", v->zh ? "找不到这个块所在的段" : "no segment found for this block");
+        return;
+    }
+    size_t cap = 64, n = 0;
+    struct mblk *b = malloc(cap * sizeof *b);
+    for (size_t i = 0; b && i <= v->cur && i < tr->n; i++) {
+        const struct gpu_snap_event *e = &tr->ev[i];
+        if (e->action != GPU_SNAP_ALLOC || e->addr < sa || e->addr >= sa + ssz) continue;
+        if (v->freed_at[i] >= 0 && (size_t)v->freed_at[i] <= v->cur) continue;
+        if (n == cap) {
+            struct mblk *nb = realloc(b, 2 * cap * sizeof *b);
+            if (!nb) break;
+            b = nb, cap *= 2;
+        }
+        b[n++] = (struct mblk){e->addr, e->size, i == v->top[v->sel].ev};
+    }
+    if (!b) return;
+    qsort(b, n, sizeof *b, mblk_cmp);
+    /* cells: live blocks and the free gaps between them, in address order */
+    struct mcell c[4 * LT_MAX_CELLS];
+    int nc = 0;
+    uint64_t pos = sa;
+    const char *me = v->zh ? "选中" : "selected", *other = v->zh ? "其他" : "other";
+    for (size_t i = 0; i <= n; i++) {
+        uint64_t next = i < n ? b[i].addr : sa + ssz;
+        if (next > pos && nc < 4 * LT_MAX_CELLS) c[nc++] = (struct mcell){"", "free", next - pos};
+        if (i == n) break;
+        if (nc < 4 * LT_MAX_CELLS) c[nc++] = (struct mcell){b[i].sel ? me : other, "allocated", b[i].size};
+        else c[nc - 1].bytes += b[i].size; /* past the table: the last cell takes it */
+        pos = b[i].addr + b[i].size > pos ? b[i].addr + b[i].size : pos;
+    }
+    free(b);
+    /* merge neighbours of the same kind, then pairs away from the selected block, to fit */
+    int w = 0;
+    for (int i = 0; i < nc; i++) {
+        if (w && !strcmp(c[w - 1].owner, c[i].owner) && !strcmp(c[w - 1].state, c[i].state) && c[i].owner != me)
+            c[w - 1].bytes += c[i].bytes;
+        else c[w++] = c[i];
+    }
+    nc = w;
+    while (nc > LT_MAX_CELLS) {
+        int k = c[0].owner == me || c[1].owner == me ? nc - 2 : 0; /* merge at an end */
+        c[k].owner = other, c[k].state = "mixed", c[k].bytes += c[k + 1].bytes;
+        memmove(&c[k + 1], &c[k + 2], (size_t)(nc - k - 2) * sizeof c[0]);
+        nc--;
+    }
+    char buf[LT_MAX_CELLS][160];
+    struct lt_event ev = {.type = LT_EV_MAP, .panel = "map", .value = (double)ssz, .ncells = nc};
+    for (int i = 0; i < nc; i++) {
+        snprintf(buf[i], sizeof buf[i], "%s:%s:%llu", c[i].owner, c[i].state, (unsigned long long)c[i].bytes);
+        ev.cells[i] = buf[i];
+    }
+    tui_panelset_apply(v->ps, &ev);
+    char sz[32];
+    tui_fmt_bytes((double)ssz, sz, sizeof sz);
+    snprintf(title, tn, v->zh ? "光标处选中块所在的段：0x%llx，%s" : "its segment at the cursor: 0x%llx, %s",
+             (unsigned long long)sa, sz);
+    struct lt_panel mp = {.id = "map", .kind = "map", .title = title};
+    tui_panelset_declare(v->ps, &mp, 1);
+}
 
 /* ---- the loop's ops ------------------------------------------------------------------------- */
 
@@ -404,10 +509,13 @@ static void sv_draw(struct snapview *v)
         else snprintf(c2, sizeof c2, "%s", TR(v, "unlimited", "不限"));
         char conf[160];
         gpu_snap_conf_text(v->r->have_whatif ? &v->r->whatif_opts : &v->r->recorded_opts, conf, sizeof conf);
-        snprintf(buf, sizeof buf, "What if (SIMULATED model) %s on %s: %s %s (%s %s), OOMs %zu",
-                 conf, c2, TR(v, "peak reserved", "已预留峰值"), a, TR(v, "recorded", "记录"), b, m->ooms);
+        snprintf(buf, sizeof buf, "%s %s, %s %s", TR(v, "What if (SIMULATED model):", "What if（模拟，模型）："),
+                 conf, TR(v, "capacity", "容量"), c2);
         tui_term_text(y++, 0, W, buf, TS_SIMULATED);
-        for (size_t i = 0; i < v->r->ndiffs && i < 2 && y < H - 4; i++)
+        snprintf(buf, sizeof buf, "  %s %s (%s) %s %s, OOMs %zu", TR(v, "peak reserved: model", "已预留峰值：模型"), a,
+                 v->ascii ? "--" : "\u2500\u2500", TR(v, "recorded", "记录"), b, m->ooms);
+        tui_term_text(y++, 0, W, buf, TS_SIMULATED);
+        for (size_t i = 0; i < v->r->ndiffs && i < (H > 30 ? 3u : 1u) && y < H - 4; i++)
             tui_term_text(y++, 2, W - 2, v->r->diffs[i], TS_SIMULATED);
         if (!v->r->ndiffs && y < H - 4)
             tui_term_text(y++, 2, W - 2, TR(v, "The model agrees with the recorded run.", "模型与记录一致。"), TS_SIMULATED);
@@ -429,8 +537,17 @@ static void sv_draw(struct snapview *v)
     if (v->ntop) {
         const struct gpu_snap_event *e = &tr->ev[v->top[v->sel].ev];
         int yy = y_list;
+        char title[200];
+        make_map(v, title, sizeof title);
+        struct tui_lines L = {0};
+        tui_panelset_render(v->ps, &L, W - left, v->ascii, v->zh ? "zh" : "en");
+        /* the map's rows, then its legend as far as half the room left */
+        int room = (H - 1 - yy) / 2;
+        for (int i = 0; i < L.n && i < room + 3 && yy < H - 3; i++)
+            if (L.v[i].len) tui_term_line(yy++, left, W - left, &L.v[i], TS_PLAIN);
+        tui_lines_free(&L);
         snprintf(buf, sizeof buf, "%s %zu:", TR(v, "stack of entry", "调用栈，记录"), v->top[v->sel].ev);
-        tui_term_text(yy++, left, W - left, buf, TS_DIM);
+        if (yy < H - 1) tui_term_text(yy++, left, W - left, buf, TS_DIM);
         /* Python frames (the program's and torch's) say where; the C++ ones below them are
          * the allocator's own, shown only when there is nothing else */
         bool py = false;
@@ -458,6 +575,11 @@ int tui_snapview(const char *path, bool zh)
         return 3;
     }
     v->ascii = !tui_term_utf8();
+    v->ps = tui_panelset_new(v->ascii);
+    if (v->ps) {
+        struct lt_panel mp = {.id = "map", .kind = "map", .title = ""};
+        tui_panelset_declare(v->ps, &mp, 1);
+    }
     v->th_started = pthread_create(&v->th, NULL, load_fn, v) == 0;
     if (!v->th_started) load_fn(v);
     int rc = 0;
@@ -498,6 +620,7 @@ int tui_snapview(const char *path, bool zh)
     gpu_snapshot_free(v->s);
     free(v->freed_at);
     free(v->r);
+    tui_panelset_free(v->ps);
     free(v);
     return rc;
 }
