@@ -63,8 +63,27 @@ struct snapview {
     gpu_status w_st;
     char w_err[256];
     struct tui_panelset *ps; /* the map widget the allocator lessons use */
+    bool help; /* the key table shown */
     bool dirty;
 };
+
+/* The screen's keys, one table for the footer, the help overlay (?) and the dispatch in sv_key:
+ * the shape of a tui_keys table, so it moves onto the shared key tables row for row. */
+static const struct sv_binding {
+    const char *keys, *en, *zh;
+} sv_keys[] = {
+    {"\u2190 \u2192", "move the cursor (1/100 of the view)", "移动光标（视图的 1/100）"},
+    {"Home End", "cursor to the view's start / end", "光标到视图开头 / 结尾"},
+    {"+ -", "zoom in / out around the cursor", "以光标为中心放大 / 缩小"},
+    {"0", "the whole trace", "整个记录"},
+    {"p", "cursor to the peak", "光标到峰值"},
+    {"\u2191 \u2193", "select a live allocation (map and stack)", "选择一个活着的分配（内存图和调用栈）"},
+    {"w", "what if: next allocator setting (SIMULATED replay)", "what if：下一种分配器设置（模拟回放）"},
+    {"c", "what if: next capacity (unlimited, 16, 24, 80 GiB)", "what if：下一种容量（不限、16、24、80 GiB）"},
+    {"?", "this help", "本帮助"},
+    {"q Esc", "back", "返回"},
+};
+#define NSV_KEYS (sizeof sv_keys / sizeof *sv_keys)
 
 #define TR(v, en, zh_) ((v)->zh ? (zh_) : (en))
 
@@ -371,6 +390,14 @@ static void zoom(struct snapview *v, bool in)
 
 static void sv_key(struct snapview *v, int c)
 {
+    if (c == '?' || c == 'h') { /* answered while loading too */
+        v->help = !v->help;
+        return;
+    }
+    if (c == 27 && v->help) {
+        v->help = false;
+        return;
+    }
     if (c == 'q' || c == 27) {
         v->quit = true;
         return;
@@ -442,7 +469,7 @@ static void draw_timeline(struct snapview *v, int y0, int h, int w)
     }
 }
 
-static void sv_draw(struct snapview *v)
+static void sv_draw_main(struct snapview *v)
 {
     int H = LINES, W = COLS;
     char buf[1024], a[32], b[32], c2[32];
@@ -454,7 +481,7 @@ static void sv_draw(struct snapview *v)
     }
     if (v->th_started) {
         tui_term_text(2, 2, W - 2, TR(v, "Loading the snapshot... (Esc leaves)", "正在读取快照……（Esc 离开）"), TS_DIM);
-        tui_term_bar(H - 1, W, "", "Esc back", TS_STATUS);
+        tui_term_bar(H - 1, W, "", TR(v, "? keys  Esc back", "? 按键  Esc 返回"), TS_STATUS);
         return;
     }
     if (v->st != GPU_OK) {
@@ -557,8 +584,23 @@ static void sv_draw(struct snapview *v)
             tui_term_text(yy++, left, W - left, buf, TS_CODE);
         }
     }
-    tui_term_bar(H - 1, W, "", TR(v, "\u2190\u2192 cursor  Home/End  +/- zoom  0 all  p peak  w what-if  c capacity  q back",
-                                   "←→ 光标  Home/End  +/- 缩放  0 全部  p 峰值  w what-if  c 容量  q 返回"), TS_STATUS);
+    tui_term_bar(H - 1, W, "", TR(v, "\u2190\u2192 cursor  +/- zoom  \u2191\u2193 select  w what-if  c capacity  ? keys  q back",
+                                   "←→ 光标  +/- 缩放  ↑↓ 选择  w what-if  c 容量  ? 按键  q 返回"), TS_STATUS);
+}
+
+static void sv_draw(struct snapview *v)
+{
+    sv_draw_main(v);
+    if (!v->help) return;
+    int h = (int)NSV_KEYS + 3, w = COLS < 72 ? COLS : 72, y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
+    if (y0 < 1) y0 = 1;
+    tui_term_fill(y0, x0, h, w, TS_PLAIN);
+    tui_term_text(y0, x0, w, TR(v, " Keys (? or Esc closes)", " 按键（? 或 Esc 关闭）"), TS_PANEL_HEAD);
+    for (size_t i = 0; i < NSV_KEYS && y0 + 2 + (int)i < LINES - 1; i++) {
+        char line[200];
+        snprintf(line, sizeof line, " %-10s %s", sv_keys[i].keys, v->zh ? sv_keys[i].zh : sv_keys[i].en);
+        tui_term_text(y0 + 2 + (int)i, x0, w, line, TS_PLAIN);
+    }
 }
 
 int tui_snapview(const char *path, bool zh)
