@@ -511,7 +511,9 @@ static void usage(FILE *f)
           "                  options (on top of the recorded ones), beside what PyTorch did\n"
           "  --capacity SIZE what the allocator may hold, e.g. 24GiB (judges OOMs; binary units)\n"
           "  --device N      the device to replay (default: the first with a trace)\n"
-          "  --top N         groups listed at the peak (default 10)\n",
+          "  --top N         groups listed at the peak (default 10)\n"
+          "  --tui           the snapshot screen instead (vramlab snapshot FILE --tui, or\n"
+          "                  vramlab FILE.pickle): timeline, cursor, map, stack, what-if\n",
           f);
 }
 
