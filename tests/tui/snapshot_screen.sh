@@ -4,7 +4,8 @@
 # live allocations, the segment map and the stack follow it; +/- zoom the view; ↓ selects
 # another allocation (its stack and map change); w turns the what-if replay on (SIMULATED, the
 # model's peak drawn as a line) and c changes the capacity; resize down to "too small" and back,
-# 80x24 within its width; Esc leaves with 0; a file that is not a snapshot says so and exits 1.
+# 80x24 within its width; Esc leaves with 0; from the tutor's menu (o: the shipped examples, a
+# typed path completed with Tab); a file that is not a snapshot says so and exits 1.
 . tests/tui/tmux.lib "$@"
 F=assets/snapshots/gpt-train-oom.pickle
 
@@ -69,6 +70,32 @@ check_width 80
 keys q
 wait_exit 5
 [ "$RC" = 0 ] || fail "zh: exit code $RC"
+
+# from the tutor's menu: o, a shipped example with Enter, Esc back; then a typed path with Tab
+fresh menu
+start 80 24 "$APP"
+wait_for 'o: your own program' 5
+keys o
+wait_for 'Shipped examples' 3
+screen | grep -q 'gpt-train-oom\.pickle' || fail "the shipped examples are not listed"
+keys Enter
+wait_for 'Largest live at the cursor' 10
+keys Escape
+wait_for 'Shipped examples' 3
+keys Up
+keys a s s e t s / s n a p s h o t s / g p t - t r a i n - o
+keys Tab
+wait_for '> assets/snapshots/gpt-train-oom\.pickle' 3
+keys Enter
+wait_for '^entry 1631 / 1635' 10
+keys Escape
+wait_for 'Shipped examples' 3
+keys Escape
+wait_for 'Chapter 1' 3
+alive
+keys q
+wait_exit 5
+[ "$RC" = 0 ] || fail "tutor: exit code $RC"
 
 # not a snapshot: the message, exit 1, terminal restored
 fresh three

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "tui_app.h"
+#include "tui_snapview.h"
 #include "tui_plain.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
@@ -293,6 +294,13 @@ static void handle_key(struct tui_app *a, const struct tui_key *k)
         if (!k->fn && k->code == 27) return;
         if (!k->fn && k->code == 'r' && a->has_offer) {
             tui_app_toggle_offer(a);
+            return;
+        }
+        if (!k->fn && k->code == 'o') { /* your own program's memory: tui_snapview.c */
+            tui_snapview_pick(lt_runtime_datadir(a->rt), tui_app_zh(a));
+            tui_menu_invalidate(a);
+            clearok(curscr, TRUE);
+            a->dirty = true;
             return;
         }
         int i = tui_menu_key(a, k);

@@ -35,6 +35,9 @@ static const struct help_row rows[] = {
     {"L", "switch language: English / 中文", "切换语言：English / 中文"},
     {":  F2", "the sandbox: a Lua prompt with the lesson modules and plot.* (also s in the menu)",
      "沙箱：带课程模块和 plot.* 的 Lua 提示符（菜单中也可按 s）"},
+    {"o", "menu: your own program's memory - open a PyTorch memory snapshot (a file prompt with "
+          "Tab completion, the shipped examples listed)",
+     "菜单：你自己程序的显存——打开一个 PyTorch 显存快照（可用 Tab 补全路径，列出随附示例）"},
     {"?  F1", "this help (F1 also inside the sandbox)", "本帮助（沙箱中用 F1）"},
     {"q", "back to the menu; in the menu, quit", "返回菜单；在菜单中退出"},
     {"Ctrl-C", "quit now (the terminal is restored)", "立即退出（终端会恢复原状）"},

@@ -51,6 +51,9 @@ static void build(struct tui_app *a, int width)
                         "r：回到模拟器（现在实验回放记录，不做任何测量）"));
         para(a, buf, TS_DIM, "", width, -1);
     }
+    para(a, TUI_TR(a, "o: your own program's memory (open a PyTorch memory snapshot)",
+                   "o：你自己程序的显存（打开一个 PyTorch 显存快照）"),
+         TS_PLAIN, "", width, -1);
     snprintf(buf, sizeof buf, "%s", TUI_TR(a, "Language: English   (L: 中文)", "语言：中文   （L：English）"));
     if (a->ascii) snprintf(buf, sizeof buf, "Language: English (Chinese needs a UTF-8 locale)");
     para(a, buf, TS_DIM, "", width, -1);

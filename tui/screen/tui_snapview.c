@@ -10,11 +10,15 @@
 #include "tui_snapview.h"
 
 #include <curses.h>
+#include <dirent.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpu_snap_timeline.h"
 #include "gpu_snapshot.h"
@@ -603,20 +607,11 @@ static void sv_draw(struct snapview *v)
     }
 }
 
-int tui_snapview(const char *path, bool zh)
+/* The screen's loop on a terminal already set up. Returns 0, or 128 + N after a quit signal. */
+static int sv_run(struct snapview *v)
 {
-    struct snapview *v = calloc(1, sizeof *v);
-    if (!v) return 1;
-    v->path = path;
-    v->zh = zh;
-    v->top_for = SIZE_MAX;
-    char err[256];
-    if (!tui_term_init(err, sizeof err)) {
-        fprintf(stderr, "vramlab: %s. The snapshot screen needs a terminal (try vramlab snapshot FILE).\n", err);
-        free(v);
-        return 3;
-    }
     v->ascii = !tui_term_utf8();
+    v->top_for = SIZE_MAX;
     v->ps = tui_panelset_new(v->ascii);
     if (v->ps) {
         struct lt_panel mp = {.id = "map", .kind = "map", .title = ""};
@@ -650,19 +645,185 @@ int tui_snapview(const char *path, bool zh)
         sv_key(v, c);
         v->dirty = true;
     }
-    tui_term_done();
-    /* a worker still reading finishes on its own; its results are freed by this thread */
+    /* a worker still reading finishes first: its results are freed by this thread */
     if (v->th_started) pthread_join(v->th, NULL);
     if (v->w_started) pthread_join(v->wth, NULL);
-    if (!rc && v->st != GPU_OK && v->err[0]) {
-        fprintf(stderr, "vramlab: %s\n", v->err);
-        rc = 1;
-    }
+    return rc;
+}
+
+static void sv_free(struct snapview *v)
+{
     gpu_snap_summary_free(&v->sum);
     gpu_snapshot_free(v->s);
     free(v->freed_at);
     free(v->r);
     tui_panelset_free(v->ps);
     free(v);
+}
+
+int tui_snapview(const char *path, bool zh)
+{
+    struct snapview *v = calloc(1, sizeof *v);
+    if (!v) return 1;
+    v->path = path;
+    v->zh = zh;
+    char err[256];
+    if (!tui_term_init(err, sizeof err)) {
+        fprintf(stderr, "vramlab: %s. The snapshot screen needs a terminal (try vramlab snapshot FILE).\n", err);
+        free(v);
+        return 3;
+    }
+    int rc = sv_run(v);
+    tui_term_done();
+    if (!rc && v->st != GPU_OK && v->err[0]) {
+        fprintf(stderr, "vramlab: %s\n", v->err);
+        rc = 1;
+    }
+    sv_free(v);
     return rc;
+}
+
+/* ---- the file prompt (from the tutor's menu) ------------------------------------------------ */
+
+#define PICK_MAX 32
+
+struct picker {
+    char line[PATH_MAX];
+    char ex[PICK_MAX][PATH_MAX]; /* the shipped examples */
+    int nex, sel;                /* sel: -1 the prompt, else an example */
+    char matches[8][256];        /* what Tab found when it was not one */
+    int nmatch;
+    bool zh;
+};
+
+static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
+
+static void pick_examples(struct picker *p, const char *datadir)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/assets/snapshots", datadir);
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)) && p->nex < PICK_MAX) {
+        size_t n = strlen(e->d_name);
+        if (n > 7 && !strcmp(e->d_name + n - 7, ".pickle"))
+            snprintf(p->ex[p->nex++], PATH_MAX, "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    qsort(p->ex, (size_t)p->nex, sizeof p->ex[0], cmp_str);
+}
+
+/* Tab: complete the prompt's last path component from its folder (~ is $HOME); one match
+ * completes (a folder gets its /), several extend to their common prefix and are listed. */
+static void pick_complete(struct picker *p)
+{
+    char path[PATH_MAX], dir[PATH_MAX];
+    const char *home = getenv("HOME");
+    if (p->line[0] == '~' && home) snprintf(path, sizeof path, "%s%s", home, p->line + 1);
+    else snprintf(path, sizeof path, "%s", p->line);
+    char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (slash) snprintf(dir, sizeof dir, "%.*s", (int)(slash - path + 1), path);
+    else snprintf(dir, sizeof dir, "./");
+    DIR *d = opendir(dir);
+    p->nmatch = 0;
+    if (!d) return;
+    size_t bl = strlen(base), common = 0;
+    char first[256] = "";
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, base, bl) || (e->d_name[0] == '.' && base[0] != '.')) continue;
+        if (n == 0) snprintf(first, sizeof first, "%s", e->d_name), common = strlen(first);
+        else
+            for (size_t i = 0; i < common; i++)
+                if (first[i] != e->d_name[i]) common = i;
+        if (p->nmatch < 8) snprintf(p->matches[p->nmatch++], sizeof p->matches[0], "%s", e->d_name);
+        n++;
+    }
+    closedir(d);
+    if (n == 0) return;
+    size_t keep = (size_t)(base - path) + (n == 1 ? strlen(first) : common);
+    char out[PATH_MAX];
+    snprintf(out, sizeof out, "%.*s%.*s", (int)(base - path), path, (int)(keep - (size_t)(base - path)), first);
+    if (n == 1) {
+        struct stat st;
+        if (stat(out, &st) == 0 && S_ISDIR(st.st_mode) && strlen(out) + 1 < sizeof out) strcat(out, "/");
+        p->nmatch = 0;
+    }
+    snprintf(p->line, sizeof p->line, "%s", out);
+}
+
+static void pick_draw(const struct picker *p)
+{
+    int W = COLS, y = 2;
+    bool zh = p->zh;
+    tui_term_bar(0, W, zh ? "你自己程序的显存：打开一个 PyTorch 显存快照" : "Your own program's memory: open a PyTorch memory snapshot", "", TS_TITLE);
+    tui_term_text(y++, 2, W - 2, zh ? "文件（Tab 补全路径；torch.cuda.memory._dump_snapshot 写出的 .pickle）："
+                                    : "File (Tab completes; the .pickle torch.cuda.memory._dump_snapshot writes):", TS_PLAIN);
+    char buf[PATH_MAX + 8];
+    snprintf(buf, sizeof buf, "> %s", p->line);
+    if (p->sel < 0) tui_term_extra(A_REVERSE);
+    tui_term_text(y++, 2, W - 4, buf, TS_INPUT);
+    if (p->sel < 0) tui_term_extra(0);
+    for (int i = 0; i < p->nmatch && y < LINES - 3; i++) tui_term_text(y++, 4, W - 4, p->matches[i], TS_DIM);
+    y++;
+    if (y < LINES - 2)
+        tui_term_text(y++, 2, W - 2, zh ? "随附的示例（合成的，tests/snapshot/make_example.py）：" : "Shipped examples (synthetic, tests/snapshot/make_example.py):", TS_H3);
+    for (int i = 0; i < p->nex && y < LINES - 1; i++, y++) {
+        if (i == p->sel) tui_term_extra(A_REVERSE);
+        tui_term_text(y, 4, W - 4, p->ex[i], TS_PLAIN);
+        if (i == p->sel) tui_term_extra(0);
+    }
+    tui_term_bar(LINES - 1, W, "", zh ? "Enter 打开  Tab 补全  ↑↓ 选择  Esc 返回" : "Enter open  Tab complete  \u2191\u2193 select  Esc back", TS_STATUS);
+}
+
+void tui_snapview_pick(const char *datadir, bool zh)
+{
+    struct picker *p = calloc(1, sizeof *p);
+    if (!p) return;
+    p->zh = zh;
+    pick_examples(p, datadir);
+    p->sel = p->nex ? 0 : -1;
+    for (;;) {
+        if (tui_term_signal()) break;
+        erase();
+        pick_draw(p);
+        wnoutrefresh(stdscr);
+        doupdate();
+        timeout(1000);
+        int c = getch();
+        if (c == ERR || c == KEY_RESIZE) continue;
+        if (c == 27) break;
+        if (c == KEY_UP) p->sel = p->sel > -1 ? p->sel - 1 : -1;
+        else if (c == KEY_DOWN) p->sel = p->sel + 1 < p->nex ? p->sel + 1 : p->sel;
+        else if (c == '\t') p->sel = -1, pick_complete(p);
+        else if (c == KEY_BACKSPACE || c == 127 || c == 8) {
+            size_t n = strlen(p->line);
+            while (n > 0 && ((unsigned char)p->line[n - 1] & 0xC0) == 0x80) n--; /* a whole UTF-8 character */
+            if (n > 0) n--;
+            p->line[n] = 0;
+            p->sel = -1;
+        } else if (c == '\n' || c == '\r' || c == KEY_ENTER) {
+            char path[PATH_MAX];
+            const char *home = getenv("HOME");
+            if (p->sel >= 0) snprintf(path, sizeof path, "%s", p->ex[p->sel]);
+            else if (p->line[0] == '~' && home) snprintf(path, sizeof path, "%s%s", home, p->line + 1);
+            else snprintf(path, sizeof path, "%s", p->line);
+            if (!path[0]) continue;
+            struct snapview *v = calloc(1, sizeof *v);
+            if (!v) break;
+            v->path = path;
+            v->zh = zh;
+            int rc = sv_run(v);
+            sv_free(v);
+            if (rc) break; /* a quit signal: the tutor ends too */
+        } else if (c >= 32 && c < 256 && strlen(p->line) + 1 < sizeof p->line) {
+            size_t n = strlen(p->line);
+            p->line[n] = (char)c, p->line[n + 1] = 0;
+            p->sel = -1, p->nmatch = 0;
+        }
+    }
+    free(p);
 }
