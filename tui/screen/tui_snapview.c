@@ -41,12 +41,13 @@ struct live_ent {
 };
 
 struct snapview {
-    const char *path;
+    char path[PATH_MAX];
+    bool abandoned; /* left while loading: the loader frees it */
     bool zh, ascii, quit;
     /* loading (worker) */
     pthread_t th;
     bool th_started;
-    atomic_int loaded; /* 0 loading, 1 done */
+    atomic_int loaded; /* 0 loading, 1 done, 2 the screen was left: the loader frees all */
     gpu_status st;
     char err[512];
     struct gpu_snapshot *s;
@@ -60,6 +61,7 @@ struct snapview {
     size_t top_for; /* the cursor the list was made for (SIZE_MAX: stale) */
     /* what if (worker) */
     int conf_i, cap_i;
+    int run_conf, run_cap; /* the settings the replay in flight (or shown) was started with */
     pthread_t wth;
     bool w_started;
     atomic_int w_done;
@@ -90,6 +92,8 @@ static const struct sv_binding {
 #define NSV_KEYS (sizeof sv_keys / sizeof *sv_keys)
 
 #define TR(v, en, zh_) ((v)->zh ? (zh_) : (en))
+
+static void sv_free(struct snapview *v);
 
 static void *load_fn(void *ud)
 {
@@ -147,7 +151,8 @@ static void *load_fn(void *ud)
         }
     }
     if (v->st != GPU_OK) snprintf(v->err, sizeof v->err, "%s", err);
-    atomic_store(&v->loaded, 1);
+    int loading = 0;
+    if (!atomic_compare_exchange_strong(&v->loaded, &loading, 1)) sv_free(v); /* nobody waits */
     return NULL;
 }
 
@@ -156,12 +161,12 @@ static void *whatif_fn(void *ud)
     struct snapview *v = ud;
     struct gpu_caching_opts o;
     gpu_snapshot_recorded_opts(v->s, &o, NULL, 0);
-    const char *conf = whatif_confs[v->conf_i];
+    const char *conf = whatif_confs[v->run_conf];
     char err[256] = "";
     v->w_st = GPU_OK;
     if (conf) v->w_st = gpu_caching_parse_conf(conf, &o, err, sizeof err);
     if (v->w_st == GPU_OK)
-        v->w_st = gpu_snapshot_replay(v->s, v->d->device, capacities[v->cap_i], conf ? &o : NULL, v->r,
+        v->w_st = gpu_snapshot_replay(v->s, v->d->device, capacities[v->run_cap], conf ? &o : NULL, v->r,
                                       err, sizeof err);
     snprintf(v->w_err, sizeof v->w_err, "%s", err);
     atomic_store(&v->w_done, 1);
@@ -339,6 +344,8 @@ static void make_map(struct snapview *v, char *title, size_t tn)
 
 /* ---- the loop's ops ------------------------------------------------------------------------- */
 
+static void start_whatif(struct snapview *v);
+
 static bool sv_tick(struct snapview *v)
 {
     bool changed = false;
@@ -357,6 +364,8 @@ static bool sv_tick(struct snapview *v)
         pthread_join(v->wth, NULL);
         v->w_started = false;
         changed = true;
+        /* keys pressed while it ran asked for other settings: replay those now */
+        if (v->run_conf != v->conf_i || v->run_cap != v->cap_i) start_whatif(v);
     }
     if (v->s && v->st == GPU_OK && !v->th_started && v->top_for != v->cur) {
         make_top(v);
@@ -378,6 +387,7 @@ static void start_whatif(struct snapview *v)
     if (!v->r) v->r = calloc(1, sizeof *v->r);
     if (!v->r) return;
     atomic_store(&v->w_done, 0);
+    v->run_conf = v->conf_i, v->run_cap = v->cap_i;
     v->w_started = pthread_create(&v->wth, NULL, whatif_fn, v) == 0;
 }
 
@@ -536,7 +546,7 @@ static void sv_draw_main(struct snapview *v)
         const struct gpu_snap_side *m = v->r->have_whatif ? &v->r->model_whatif : &v->r->model_recorded;
         fmt_bytes((int64_t)m->peak_reserved, a, sizeof a);
         fmt_bytes((int64_t)v->r->recorded.peak_reserved, b, sizeof b);
-        if (capacities[v->cap_i]) fmt_bytes((int64_t)capacities[v->cap_i], c2, sizeof c2);
+        if (capacities[v->run_cap]) fmt_bytes((int64_t)capacities[v->run_cap], c2, sizeof c2);
         else snprintf(c2, sizeof c2, "%s", TR(v, "unlimited", "不限"));
         char conf[160];
         gpu_snap_conf_text(v->r->have_whatif ? &v->r->whatif_opts : &v->r->recorded_opts, conf, sizeof conf);
@@ -645,7 +655,14 @@ static int sv_run(struct snapview *v)
         sv_key(v, c);
         v->dirty = true;
     }
-    /* a worker still reading finishes first: its results are freed by this thread */
+    /* left while the file still loads: Esc must not wait for the read, so the loader, told by
+     * the state it finds, frees everything when it ends (the tutor goes on meanwhile) */
+    int loading = 0;
+    if (v->th_started && atomic_compare_exchange_strong(&v->loaded, &loading, 2)) {
+        pthread_detach(v->th);
+        v->abandoned = true;
+        return rc;
+    }
     if (v->th_started) pthread_join(v->th, NULL);
     if (v->w_started) pthread_join(v->wth, NULL);
     return rc;
@@ -665,7 +682,7 @@ int tui_snapview(const char *path, bool zh)
 {
     struct snapview *v = calloc(1, sizeof *v);
     if (!v) return 1;
-    v->path = path;
+    snprintf(v->path, sizeof v->path, "%s", path);
     v->zh = zh;
     char err[256];
     if (!tui_term_init(err, sizeof err)) {
@@ -675,6 +692,7 @@ int tui_snapview(const char *path, bool zh)
     }
     int rc = sv_run(v);
     tui_term_done();
+    if (v->abandoned) return rc; /* the process ends before the read would */
     if (!rc && v->st != GPU_OK && v->err[0]) {
         fprintf(stderr, "vramlab: %s\n", v->err);
         rc = 1;
@@ -814,10 +832,10 @@ void tui_snapview_pick(const char *datadir, bool zh)
             if (!path[0]) continue;
             struct snapview *v = calloc(1, sizeof *v);
             if (!v) break;
-            v->path = path;
+            snprintf(v->path, sizeof v->path, "%s", path);
             v->zh = zh;
             int rc = sv_run(v);
-            sv_free(v);
+            if (!v->abandoned) sv_free(v);
             if (rc) break; /* a quit signal: the tutor ends too */
         } else if (c >= 32 && c < 256 && strlen(p->line) + 1 < sizeof p->line) {
             size_t n = strlen(p->line);
