@@ -45,11 +45,15 @@ screen | grep -q 'What if' && fail "what-if shown before it was asked for"
 keys w
 wait_for 'What if \(SIMULATED model\): expandable_segments:True' 10
 wait_for 'peak reserved: model 6\.2 GiB' 10
-screen | grep -q '─' || fail "no model line on the timeline"
+screen | grep -q "── model reserved (SIMULATED)" || fail "no model line in the legend"
+screen | sed -n 3,12p | grep -q "─" || fail "no model line on the timeline"
 keys c
 wait_for 'capacity 16\.0 GiB' 10
+line_a=$(screen | sed -n 3,12p)
 keys w w w
 wait_for 'What if \(SIMULATED model\): expandable_segments:False, capacity 16' 10
+wait_for 'model reserved \(SIMULATED\)' 10
+[ "$(screen | sed -n 3,12p)" != "$line_a" ] || fail "the model's reserved line did not change with the setting"
 # resize, down to too small and back
 resize 100 40
 wait_for 'stack of entry' 3

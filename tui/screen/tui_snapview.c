@@ -66,6 +66,7 @@ struct snapview {
     bool w_started;
     atomic_int w_done;
     struct gpu_snap_replay *r;
+    uint64_t *series; /* the model's reserved bytes after each entry (the what-if's) */
     gpu_status w_st;
     char w_err[256];
     struct tui_panelset *ps; /* the map widget the allocator lessons use */
@@ -166,8 +167,8 @@ static void *whatif_fn(void *ud)
     v->w_st = GPU_OK;
     if (conf) v->w_st = gpu_caching_parse_conf(conf, &o, err, sizeof err);
     if (v->w_st == GPU_OK)
-        v->w_st = gpu_snapshot_replay(v->s, v->d->device, capacities[v->run_cap], conf ? &o : NULL, v->r,
-                                      err, sizeof err);
+        v->w_st = gpu_snapshot_replay_series(v->s, v->d->device, capacities[v->run_cap], conf ? &o : NULL,
+                                             v->r, v->series, err, sizeof err);
     snprintf(v->w_err, sizeof v->w_err, "%s", err);
     atomic_store(&v->w_done, 1);
     return NULL;
@@ -385,7 +386,8 @@ static void start_whatif(struct snapview *v)
         return;
     }
     if (!v->r) v->r = calloc(1, sizeof *v->r);
-    if (!v->r) return;
+    if (!v->series) v->series = calloc(snap_trace(v)->n + 1, sizeof *v->series);
+    if (!v->r || !v->series) return;
     atomic_store(&v->w_done, 0);
     v->run_conf = v->conf_i, v->run_cap = v->cap_i;
     v->w_started = pthread_create(&v->wth, NULL, whatif_fn, v) == 0;
@@ -453,29 +455,35 @@ static void draw_timeline(struct snapview *v, int y0, int h, int w)
         if (col[c].first <= col[c].last && col[c].reserved_max > top) top = col[c].reserved_max;
     for (int c = 0; c < cols; c++)
         if (col[c].first <= col[c].last && col[c].live_max > top) top = col[c].live_max;
-    int64_t model_peak = v->r && !v->w_started && v->w_st == GPU_OK
-                             ? (int64_t)(v->r->have_whatif ? v->r->model_whatif.peak_reserved
-                                                           : v->r->model_recorded.peak_reserved)
-                             : -1;
-    if (model_peak > top) top = model_peak;
+    /* the model's reserved bytes per column (highest of its entries), when a replay is shown */
+    bool model = v->r && v->series && !v->w_started && v->w_st == GPU_OK;
+    int64_t mcol[MAXCOLS];
+    for (int c = 0; c < cols; c++) {
+        mcol[c] = -1;
+        for (int64_t i = col[c].first; model && i <= col[c].last; i++)
+            if ((int64_t)v->series[i] > mcol[c]) mcol[c] = (int64_t)v->series[i];
+        if (mcol[c] > top) top = mcol[c];
+    }
     char lab[32];
     fmt_bytes(top, lab, sizeof lab);
     tui_term_text(y0, 0, 9, lab, TS_DIM);
     tui_term_text(y0 + h - 1, 0, 9, "0", TS_DIM);
     const char *full = v->ascii ? "#" : "\u2588", *light = v->ascii ? ":" : "\u2591";
-    int model_row = model_peak >= 0 ? h - 1 - (int)((double)model_peak / (double)top * (h - 1) + 0.5) : -1;
     for (int c = 0; c < cols; c++) {
         bool has = col[c].first <= col[c].last;
         bool at = has && (size_t)col[c].first <= v->cur && v->cur <= (size_t)col[c].last;
         int lh = has ? (int)((double)col[c].live_max / (double)top * h + 0.5) : 0;
         int rh = has ? (int)((double)col[c].reserved_max / (double)top * h + 0.5) : 0;
+        /* the model's level: the row whose top edge it reaches, drawn over the bars */
+        int mrow = mcol[c] >= 0 ? h - (int)((double)mcol[c] / (double)top * h + 0.5) : -1;
+        if (mrow >= h) mrow = h - 1;
         for (int r = 0; r < h; r++) {
             int from_bottom = h - r;
             const char *g = " ";
             int st = TS_PLAIN;
-            if (from_bottom <= lh) g = full, st = TS_SERIES0;
+            if (r == mrow) g = v->ascii ? "-" : "\u2500", st = TS_SIMULATED;
+            else if (from_bottom <= lh) g = full, st = TS_SERIES0;
             else if (from_bottom <= rh) g = light, st = TS_SERIES1;
-            else if (r == model_row) g = v->ascii ? "-" : "\u2500", st = TS_SIMULATED;
             if (at) tui_term_extra(A_REVERSE);
             tui_term_put(y0 + r, 10 + c, 1, g, strlen(g), NULL, st);
             if (at) tui_term_extra(0);
@@ -513,8 +521,13 @@ static void sv_draw_main(struct snapview *v)
     x += tui_term_put(y, x, W - x, l1, strlen(l1), NULL, TS_DIM);
     x += tui_term_put(y, x, W - x, light, strlen(light), NULL, TS_SERIES1);
     x += tui_term_put(y, x, W - x, " ", 1, NULL, TS_PLAIN);
-    const char *l2 = TR(v, "reserved   (GiB = 2^30 B)", "已预留   （GiB = 2^30 B）");
-    tui_term_put(y, x, W - x, l2, strlen(l2), NULL, TS_DIM);
+    const char *l2 = TR(v, "reserved   ", "已预留   ");
+    x += tui_term_put(y, x, W - x, l2, strlen(l2), NULL, TS_DIM);
+    if (v->r && v->series && !v->w_started && v->w_st == GPU_OK) {
+        const char *l3 = v->ascii ? "-- model reserved (SIMULATED)   " : TR(v, "\u2500\u2500 model reserved (SIMULATED)   ", "── 模型的已预留（模拟）   ");
+        x += tui_term_put(y, x, W - x, l3, strlen(l3), NULL, TS_SIMULATED);
+    }
+    tui_term_put(y, x, W - x, "GiB = 2^30 B", 12, NULL, TS_DIM);
     y++;
     draw_timeline(v, y, th, W);
     y += th;
@@ -674,6 +687,7 @@ static void sv_free(struct snapview *v)
     gpu_snapshot_free(v->s);
     free(v->freed_at);
     free(v->r);
+    free(v->series);
     tui_panelset_free(v->ps);
     free(v);
 }
