@@ -2,7 +2,7 @@
  * summarised on a worker thread while the loop keeps answering keys (Esc leaves at once); the
  * what-if replay runs on a worker too. Laid out top to bottom: title, the timeline (requested
  * bytes as full blocks, reserved as light ones, each column the highest value of its entries so
- * a peak survives any zoom; the model's peak reserved as a line when a what-if is on), the
+ * a peak survives any zoom; the what-if model's reserved bytes as a line over them), the
  * cursor's entry, time and levels, the largest allocations live at the cursor (↑/↓ selects),
  * the selected one's stack, and the what-if verdict. The screen is written as the ops of one
  * event loop (draw / key / tick / busy / quit) with its keys in one table, so it moves onto the
