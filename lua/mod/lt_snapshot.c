@@ -45,15 +45,23 @@ struct snap_job {
     long long charged;
 };
 
-/* Is `p` (absolute, resolved) inside one of the allowed folders of datadir? */
+static bool under(const char *p, const char *dir)
+{
+    size_t n = strlen(dir);
+    return !strncmp(p, dir, n) && p[n] == '/';
+}
+
+/* Is `p` (absolute, resolved) inside one of the allowed folders of datadir? A folder that is
+ * itself a link out of the data folder allows nothing. */
 static bool inside_roots(const char *datadir, const char *p)
 {
+    char data[PATH_MAX];
+    if (!realpath(datadir, data)) return false;
     for (size_t i = 0; i < NROOTS; i++) {
         char want[PATH_MAX + 64], real[PATH_MAX];
         snprintf(want, sizeof want, "%s/%s", datadir, roots[i]);
-        if (!realpath(want, real)) continue;
-        size_t n = strlen(real);
-        if (!strncmp(p, real, n) && p[n] == '/') return true;
+        if (!realpath(want, real) || !under(real, data)) continue;
+        if (under(p, real)) return true;
     }
     return false;
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # snapshot_api.sh BUILD - alloc.snapshot refuses links that lead out of the allowed folders (a
-# file link, a folder link, a link to a sibling folder), reads a link that stays inside, and
+# file link, a folder link, a link to a sibling folder, the allowed folder itself a link out), reads a link that stays inside, and
 # says "FILE: ..." for a file in an allowed folder that is not a snapshot.
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -27,4 +27,10 @@ echo "$out" | grep -q "^peak	[0-9]" || fail "a link inside: $out"
 printf 'local s, e = alloc.snapshot("lessons/assets/notes.txt"); print(s, e)\n' > "$d/t.lua"
 out=$(run) || fail "not a snapshot raised: $out"
 echo "$out" | grep -q "^nil	lessons/assets/notes.txt: " || fail "not a snapshot: $out"
+# the allowed folder itself a link out of the data folder: nothing in it may be read
+rm -rf "$d/data/lessons/assets"
+ln -s "$d/out" "$d/data/lessons/assets"
+printf 'print(alloc.snapshot("lessons/assets/secret.pickle"))\n' > "$d/t.lua"
+out=$(run) && fail "read through an allowed folder that links out: $out"
+echo "$out" | grep -q "leads outside the allowed folders" || fail "folder link: message: $out"
 echo "ok: alloc.snapshot keeps to assets/snapshots and lessons/assets, links included"
