@@ -1,8 +1,10 @@
 # vramlab - build, run, test, install.
 #   make            build build/vramlab (CUDA backend when nvcc is found; CUDA=0 to leave it out)
+#                   and its man page; warnings are errors only with WERROR=1 (make test, CI)
 #   make run        install missing Debian packages (as root), build, start the tutor
-#   make test       everything that runs on a CPU-only machine (also under ASan+UBSan, and a
-#                   short fuzz pass); ends with "N passed, M failed"
+#   make test       install missing Debian packages (as root), build with WERROR=1, and run
+#                   everything that runs on a CPU-only machine (also under ASan+UBSan, and a
+#                   short fuzz pass) in parallel; ends with "N passed, M failed" (make check)
 #   make test-gpu   checks that need a real GPU (skipped with a message without one)
 #   make gpu-report on a GPU machine: build, test-gpu, the GPU benchmarks and every lesson
 #                   recorded, into one summary ($OUT or build/gpu-report/); says so without one
@@ -12,9 +14,14 @@
 #                   data race may be reported
 #   make valgrind   unit tests, Lua tests and every lesson under valgrind memcheck (slow)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS each (make fuzz-ci: 10 s each)
-#   make install    PREFIX=/usr/local (binary, lessons, assets, man page)
+#   make install    PREFIX=/usr/local (binary, lessons, assets, man page, bash completion);
+#                   make uninstall
+# CPPFLAGS, CFLAGS and LDFLAGS from the environment or the command line are honoured in every
+# compile and link (a packager's dpkg-buildflags hardening). The version is the VERSION file.
 
 PREFIX  ?= /usr/local
+VERSION := $(shell cat VERSION)
+WERROR  ?= 0
 BUILD   ?= build
 CC      ?= cc
 CUDA    ?= auto
@@ -37,12 +44,19 @@ endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation -Wno-unknown-warning-option
+# htop's warning set; -Werror only when asked (a user's newer compiler must not break the build)
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wcast-align \
+           -Wcast-qual -Wfloat-equal -Wformat=2 -Winit-self -Wpointer-arith -Wundef \
+           -Wwrite-strings -Wno-unused-parameter -Wno-format-truncation -Wno-unknown-warning-option
+ifeq ($(WERROR),1)
+WARN    += -Werror
+endif
 CFLAGS  ?= -O2 -g
 # One folder per role (docs/architecture.md); headers are included by name.
 INC     := -I. -Igpu -Igpu/backend -Igpu/alloc -Igpu/base -Ilua -Ilua/mod \
            -Itui -Itui/cli -Itui/store -Itui/render -Itui/screen
-override CFLAGS += -std=c11 $(WARN) -D_GNU_SOURCE -pthread -MMD -MP $(INC) $(PKG_CFLAGS)
+override CFLAGS += -std=c11 $(WARN) -D_GNU_SOURCE -pthread -MMD -MP $(INC) $(PKG_CFLAGS) \
+                   -DVRAMLAB_VERSION='"$(VERSION)"'
 LDLIBS  := $(PKG_LIBS) -lm -pthread
 
 GPU_SRC := $(filter-out gpu/backend/gpu_cuda.c,$(wildcard gpu/*.c gpu/*/*.c))
@@ -58,6 +72,7 @@ LT_LUA  := $(LT_FIRST) $(filter-out $(LT_FIRST),$(sort $(wildcard lua/lib/*.lua)
 # fewer; without --list-gpu-code, what CUDA 12.0 has), PTX of the newest for GPUs that come
 # later (the driver compiles it at load).
 CU_WANT := 75 80 86 89 90 100 120
+empty   :=
 ifneq ($(NVCC),)
 CU_KNOWN := $(shell $(NVCC) --list-gpu-code 2>/dev/null | sed -n 's/^sm_//p')
 CU_ARCHS := $(if $(CU_KNOWN),$(filter $(CU_KNOWN),$(CU_WANT)),75 80 86 89 90)
@@ -74,11 +89,14 @@ GPU_SRC += gpu/backend/gpu_cuda.c
 CU_SRC  := $(wildcard gpu/backend/*.cu)
 CU_OBJ  := $(CU_SRC:%.cu=$(BUILD)/%.o)
 CU_PTX  := $(lastword $(CU_ARCHS))
-NVFLAGS := -O3 -std=c++17 -Xcompiler -Wall,-Werror -Igpu \
+comma   := ,
+NVWARN  := -Xcompiler -Wall$(if $(filter 1,$(WERROR)),$(comma)-Werror)
+# the host compiler gets CPPFLAGS (nvcc itself does not know every gcc option in them)
+NVCPP   := $(if $(strip $(CPPFLAGS)),-Xcompiler $(subst $(empty) $(empty),$(comma),$(strip $(CPPFLAGS))))
+NVFLAGS := -O3 -std=c++17 $(NVWARN) $(NVCPP) -Igpu \
            $(foreach a,$(CU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_$(CU_PTX),code=compute_$(CU_PTX)
 LDLIBS  += $(CUDA_HOME)/lib64/libcudart_static.a -ldl -lrt -lstdc++
-empty :=
 $(BUILD)/gpu/backend/gpu_cuda.o: override CFLAGS += -I$(CUDA_HOME)/include \
     -DGPU_CUDA_ARCHS='"$(subst $(empty) $(empty),/,$(CU_ARCHS))"'
 endif
@@ -91,13 +109,14 @@ UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test
 
 # Objects depend on the build configuration: changing flags (CUDA on/off, sanitizers) rebuilds.
 STAMP   := $(BUILD)/.config
-CONFIG  := $(CC) $(CFLAGS) $(NVCC) $(LDLIBS)
+CONFIG  := $(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(NVCC) $(LDLIBS)
 $(shell mkdir -p $(BUILD); echo '$(CONFIG)' | cmp -s - $(STAMP) || echo '$(CONFIG)' > $(STAMP))
 
-.PHONY: all deps test-deps run test test-gpu gpu-tests gpu-report bench asan tsan valgrind install clean fuzz check
+.PHONY: all deps test-deps run test check format-check test-gpu gpu-tests gpu-report bench asan \
+        tsan valgrind install uninstall clean fuzz
 
-all: deps
-	@$(MAKE) --no-print-directory $(BIN)
+MAN     := $(BUILD)/vramlab.1
+all: $(BIN) $(MAN)
 
 # Set-up on a fresh Debian machine: install what is missing when root, else print the line.
 deps:
@@ -106,7 +125,12 @@ test-deps:
 	@sh tests/deps.sh test
 
 $(BIN): $(BUILD)/tui/main.o $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(BUILD)/tui/main.o $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/tui/main.o $(LIB) $(LDLIBS)
+
+# The man page with the version of the VERSION file (docs/vramlab.1 says @VERSION@).
+$(MAN): docs/vramlab.1 VERSION
+	@mkdir -p $(dir $@)
+	sed 's/@VERSION@/$(VERSION)/g' docs/vramlab.1 > $@
 
 $(LIB): $(OBJ)
 	@rm -f $@
@@ -114,7 +138,7 @@ $(LIB): $(OBJ)
 
 $(BUILD)/%.o: %.c $(STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: %.cu gpu/backend/gpu_kernels.h gpu/gpu_pattern.h $(STAMP)
 	@mkdir -p $(dir $@)
@@ -125,30 +149,40 @@ $(BUILD)/lt_embed.c: $(LT_LUA) lua/lib/embed.sh
 	@mkdir -p $(BUILD)
 	sh lua/lib/embed.sh $(LT_LUA) > $@
 $(BUILD)/lt_embed.o: $(BUILD)/lt_embed.c $(STAMP)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
+# Tests compare doubles exactly on purpose: a deterministic result must be the same bits.
+TEST_CFLAGS := -Wno-float-equal
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
 
-run: all
+# Installing Debian packages happens here and in make test (the README's two commands), never
+# in a plain make or make install (a packager's chroot does not expect apt-get).
+run: deps
+	@$(MAKE) --no-print-directory all
 	$(BIN)
 
 # The suite runs twice: the normal build, then unit/Lua/CLI tests under ASan + UBSan (clang).
 ASAN_DIR := build/asan
-ASAN_MAKE = $(MAKE) --no-print-directory BUILD=$(ASAN_DIR) CUDA=0 CC=clang \
+ASAN_MAKE = $(MAKE) --no-print-directory BUILD=$(ASAN_DIR) CUDA=0 CC=clang WERROR=$(TEST_WERROR) \
 	CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
 # Then a short, fixed-seed pass of every fuzz target (where clang has libFuzzer).
 FUZZ_PROBE = printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | \
 	clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1
 
+# make test and CI build with warnings as errors, unless WERROR is given (WERROR=0 to look past one).
+TEST_WERROR := $(if $(filter command line environment,$(origin WERROR)),$(WERROR),1)
+# The three builds use every CPU (a plain make test would otherwise compile one file at a time).
+NPROC       := $(shell nproc 2>/dev/null || echo 2)
 test: test-deps
-	@$(MAKE) --no-print-directory $(BIN) $(UNIT)
-	@$(ASAN_MAKE) $(ASAN_DIR)/vramlab $(patsubst $(BUILD)/%,$(ASAN_DIR)/%,$(UNIT))
-	@if $(FUZZ_PROBE); then $(FUZZ_MAKE) $(FUZZ_TARGETS); \
+	@$(MAKE) --no-print-directory -j$(NPROC) WERROR=$(TEST_WERROR) $(BIN) $(MAN) $(UNIT)
+	@$(ASAN_MAKE) -j$(NPROC) $(ASAN_DIR)/vramlab $(patsubst $(BUILD)/%,$(ASAN_DIR)/%,$(UNIT))
+	@if $(FUZZ_PROBE); then $(FUZZ_MAKE) -j$(NPROC) $(FUZZ_TARGETS); \
 	else echo "fuzz targets not built: clang has no libFuzzer (-fsanitize=fuzzer)"; fi
 	@sh tests/run.sh $(BUILD) --asan $(ASAN_DIR) --fuzz $(FUZZ_DIR)
+check: test
 
 # The GPU checks' own programs: no device code of their own (the kernels come from
 # gpu_kernels.o), so one host compile each.
@@ -156,10 +190,10 @@ GPU_TESTS := $(if $(NVCC),$(BUILD)/tests/gpu_copy_offsets $(BUILD)/tests/ref_ban
 gpu-tests: $(GPU_TESTS)
 $(BUILD)/tests/gpu_copy_offsets: tests/gpu/copy_offsets.cu $(CU_OBJ) gpu/backend/gpu_kernels.h gpu/gpu_pattern.h
 	@mkdir -p $(dir $@)
-	$(NVCC) -O2 -std=c++17 -Xcompiler -Wall,-Werror -Igpu -Igpu/backend -o $@ $< $(CU_OBJ)
+	$(NVCC) -O2 -std=c++17 $(NVWARN) $(NVCPP) $(LDFLAGS:%=-Xlinker %) -Igpu -Igpu/backend -o $@ $< $(CU_OBJ)
 $(BUILD)/tests/ref_bandwidth: tests/gpu/ref_bandwidth.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) -O2 -std=c++17 -Xcompiler -Wall,-Werror -o $@ $<
+	$(NVCC) -O2 -std=c++17 $(NVWARN) $(NVCPP) $(LDFLAGS:%=-Xlinker %) -o $@ $<
 
 test-gpu: all gpu-tests
 	@sh tests/gpu/run.sh $(BUILD)
@@ -175,15 +209,15 @@ bench: all
 
 $(BUILD)/tests/bench_alloc: tests/bench/bench_alloc.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 $(BUILD)/tests/bench_snapshot: tests/bench/bench_snapshot.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 $(BUILD)/tests/bench_host: tests/bench/bench_host.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fopenmp -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -fopenmp -o $@ $< $(LIB) $(LDLIBS)
 
 # memcheck over the unit tests, the Lua tests and every lesson (slow: not part of make test)
 valgrind: all
@@ -197,7 +231,7 @@ asan: test-deps
 # ThreadSanitizer: the UI thread, the measurement workers and the watchdog share the cancel flag,
 # the job slot and what runs now. Every report is a failure (the reports land in build/tsan/).
 TSAN_DIR := build/tsan
-TSAN_MAKE = $(MAKE) --no-print-directory BUILD=$(TSAN_DIR) CUDA=0 CC=clang \
+TSAN_MAKE = $(MAKE) --no-print-directory BUILD=$(TSAN_DIR) CUDA=0 CC=clang WERROR=$(TEST_WERROR) \
 	CFLAGS="-O1 -g -fsanitize=thread -fno-omit-frame-pointer"
 
 tsan: test-deps
@@ -212,11 +246,11 @@ tsan: test-deps
 #   make fuzz      each target FUZZ_SECONDS (default 60) from its seed corpus, with the counts
 #   make fuzz-ci   the same, 10 s each; skipped with a message without clang's libFuzzer
 #   (make test runs each target for a fixed 5000 inputs with seed 1; 1000 for the panel and
-#   recording pipelines)
+#   recording pipelines, 500 for the lesson and sandbox targets, whose inputs each start a VM)
 FUZZ_DIR     := build/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_MAKE = $(MAKE) --no-print-directory BUILD=$(FUZZ_DIR) CUDA=0 CC=clang \
+FUZZ_MAKE = $(MAKE) --no-print-directory BUILD=$(FUZZ_DIR) CUDA=0 CC=clang WERROR=$(TEST_WERROR) \
 	CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
 .PHONY: fuzz-build fuzz-ci
@@ -229,15 +263,29 @@ fuzz-ci:
 	    $(MAKE) --no-print-directory fuzz-build && sh tests/fuzz/run.sh $(FUZZ_DIR) 10; \
 	else echo "SKIP: fuzz-ci needs clang with libFuzzer (-fsanitize=fuzzer)"; fi
 
+# libFuzzer declares its entry points (LLVMFuzzerTestOneInput, LLVMFuzzerInitialize), not us.
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(LDLIBS)
 
+# Data files one by one with their own mode (never the source tree's permissions), only the
+# kinds the program reads: lessons (.lua), assets (.lua, .pickle, .txt, recordings' .jsonl).
+SHARE   := $(DESTDIR)$(PREFIX)/share/vramlab
+DATA    := $(sort $(wildcard lessons/*/*.lua assets/*.lua assets/*/*.lua assets/*.pickle \
+                             assets/*/*.pickle assets/*.txt assets/*/*.txt assets/*/*.jsonl))
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vramlab $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/vramlab
-	cp -r lessons assets $(DESTDIR)$(PREFIX)/share/vramlab/
-	install -m 644 docs/vramlab.1 $(DESTDIR)$(PREFIX)/share/man/man1/vramlab.1
+	$(foreach d,$(sort $(dir $(DATA))),install -d $(SHARE)/$(d) &&) true
+	$(foreach f,$(DATA),install -m 644 $(f) $(SHARE)/$(f) &&) true
+	install -m 644 $(MAN) $(DESTDIR)$(PREFIX)/share/man/man1/vramlab.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 tui/cli/vramlab.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vramlab
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/vramlab $(DESTDIR)$(PREFIX)/share/man/man1/vramlab.1
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vramlab
+	rm -rf $(SHARE)
 
 clean:
 	rm -rf $(BUILD)
@@ -246,4 +294,4 @@ clean:
 print-%:
 	@echo '$*=$($*)'
 
--include $(OBJ:.o=.d) $(BUILD)/tui/main.d
+-include $(OBJ:.o=.d) $(BUILD)/tui/main.d $(wildcard $(BUILD)/tests/*.d $(BUILD)/fuzz/*.d)

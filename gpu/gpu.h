@@ -85,7 +85,19 @@ struct gpu_config {
     double cap_fraction;  /* experiments take at most this share of free memory (default 0.9) */
     int device;           /* device ordinal (after CUDA_VISIBLE_DEVICES); the simulator has 0 */
     int fail_alloc;       /* fault injection: the Nth device/host allocation fails (0 = never) */
+    /* Host experiments take at most this many bytes in all their arrays (0 = no cap besides
+     * half of the RAM): tests keep real host measurements small with it (VRAMLAB_HOST_MAX). */
+    uint64_t host_max;
+    bool no_nvml;         /* leave NVML unused (VRAMLAB_NO_NVML) */
+    /* Test set-ups and fault injection, read from the environment by the front end
+     * (docs/reliability.md): nothing in gpu/ reads the environment. */
+    bool fault_corrupt;   /* every copy and STREAM kernel, simulated or on the host, spoils its
+                           * output, as a kernel that missed an element would (FAULT_CORRUPT) */
+    int fault_sticky;     /* sim: the Nth device operation fails as an illegal address does */
+    int fault_hang;       /* sim: the Nth device operation never returns (a hung driver call) */
+    uint64_t sim_other_bytes; /* sim: other processes hold this much (GPU_SIM_OTHER_ALL: all) */
 };
+#define GPU_SIM_OTHER_ALL UINT64_MAX
 
 /* Public part of an open device. Each backend embeds it first in its private state. */
 struct gpu_dev {
@@ -99,6 +111,8 @@ struct gpu_dev {
     int live_host;        /* host buffers (gpu_host_alloc) not yet freed */
     long alloc_count;     /* allocations attempted, for fault injection */
     long fail_alloc;      /* fail the allocation with this number (0 = never) */
+    bool fault_corrupt;   /* gpu_config.fault_corrupt, for the host experiments too */
+    uint64_t host_max;    /* gpu_config.host_max */
     /* Device memory this process's context took when the backend opened: measured on cuda as
      * NVML's free memory before vs after creating it (unknown without NVML); the profile's
      * figure on sim. Read by the ledger (gpu_ledger.c). */
@@ -281,9 +295,10 @@ struct gpu_host_info {
 void gpu_host_info(struct gpu_host_info *h);
 /* `bytes` is the size of one array. STREAM byte counts per element: copy/scale/dot 16,
  * add/triad 24 (8-byte doubles); memcpy/loop count n read + n written. Every result is checked
- * after the trials (memcpy/loop against the source pattern, STREAM in closed form). */
-gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int trials,
-                          struct gpu_result *r, gpu_cancel_flag *cancel);
+ * after the trials (memcpy/loop against the source pattern, STREAM in closed form). dev may be
+ * NULL; with one, its fault hooks apply (fault_corrupt): the arrays are the host's. */
+gpu_status gpu_host_bench(const struct gpu_dev *dev, enum gpu_host_kind k, uint64_t bytes,
+                          int threads, int trials, struct gpu_result *r, gpu_cancel_flag *cancel);
 /* Host kind names ("memcpy", "loop", "copy", "scale", "add", "triad", "dot") and back; -1 if
  * unknown. */
 const char *gpu_host_kind_name(enum gpu_host_kind k);

@@ -10,6 +10,7 @@
 #ifdef GPU_HAVE_CUDA
 #include "gpu_cuda.h"
 #endif
+#include "gpu_nvml.h"
 #include "gpu_sim.h"
 
 const struct gpu_backend *const gpu_backends[] = {
@@ -47,6 +48,16 @@ static void add_published(struct gpu_dev *dev, const struct gpu_config *cfg)
              used ? "; " : "", p.info.source);
 }
 
+/* What every backend shares of the configuration: the fault hooks and the host cap. */
+static void configure(struct gpu_dev *dev, const struct gpu_config *cfg)
+{
+    if (!cfg) return;
+    dev->fail_alloc = cfg->fail_alloc;
+    dev->fault_corrupt = cfg->fault_corrupt;
+    dev->host_max = cfg->host_max;
+    add_published(dev, cfg);
+}
+
 gpu_status gpu_open(const char *want, const struct gpu_config *cfg, struct gpu_dev **out,
                     char *fallback_why, size_t n)
 {
@@ -55,6 +66,7 @@ gpu_status gpu_open(const char *want, const struct gpu_config *cfg, struct gpu_d
     gpu_status st = GPU_ERR_NO_DEVICE;
     *out = NULL;
     if (n) fallback_why[0] = 0;
+    if (cfg && cfg->no_nvml) gpu_nvml_disable(); /* before a backend's first NVML call */
     if (want && *want && strcmp(want, "auto")) {
         const struct gpu_backend *be = gpu_backend_find(want);
         if (!be) {
@@ -67,15 +79,14 @@ gpu_status gpu_open(const char *want, const struct gpu_config *cfg, struct gpu_d
         why[0] = 0;
         st = be->open(cfg, out, why, sizeof why);
         if (st != GPU_OK) snprintf(fallback_why, n, "%s: %s", be->name, why);
-        else (*out)->fail_alloc = cfg ? cfg->fail_alloc : 0, add_published(*out, cfg);
+        else configure(*out, cfg);
         return st;
     }
     for (int i = 0; gpu_backends[i]; i++) {
         why[0] = 0;
         st = gpu_backends[i]->open(cfg, out, why, sizeof why);
         if (st == GPU_OK) {
-            (*out)->fail_alloc = cfg ? cfg->fail_alloc : 0;
-            add_published(*out, cfg);
+            configure(*out, cfg);
             return st;
         }
         if (used < n) {
@@ -90,9 +101,6 @@ gpu_status gpu_open(const char *want, const struct gpu_config *cfg, struct gpu_d
 void gpu_close(struct gpu_dev *dev)
 {
     if (!dev) return;
-    /* testing: how many allocations fault injection (VRAMLAB_FAULT_ALLOC) can choose from */
-    if (getenv("VRAMLAB_FAULT_REPORT"))
-        fprintf(stderr, "vramlab: %ld allocation(s) attempted\n", dev->alloc_count);
     dev->be->close(dev);
 }
 

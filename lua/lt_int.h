@@ -180,6 +180,10 @@ int lt_same(lua_State *L);
 
 /* Result table of a measurement. */
 void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backend);
+/* A class of full userdata, as liolib's createmeta: the metatable `name` with the metamethods
+ * `meta`, the methods `methods` (NULL: none) as its __index, and __metatable = "locked" so
+ * sandboxed code can neither read nor replace it. The stack is left as it was. */
+void lt_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods);
 
 /* Helpers to read optional fields of an argument table. Option tables are read raw (their
  * metatables are ignored): no sandboxed code runs while C reads them. lt_opt_field pushes

@@ -4,6 +4,8 @@
 
 #include <math.h>
 
+#include "gpu_float.h"
+
 /* Field k of the option table at t, read raw: an option table is sandbox data, and a
  * metamethod run from here could make the value it returns (a string nothing else anchors),
  * collect it before the caller uses it, or change the table under the caller's feet. Metatables
@@ -94,7 +96,7 @@ static bool to_bytes(lua_State *L, int idx, uint64_t *out)
     }
     int ok;
     double v = lua_tonumberx(L, idx, &ok);
-    if (!ok || !(v >= 0 && v < SIZE_LIMIT) || v != floor(v)) return false;
+    if (!ok || !(v >= 0 && v < SIZE_LIMIT) || !gpu_feq(v, floor(v))) return false;
     *out = (uint64_t)v;
     return true;
 }
@@ -144,7 +146,7 @@ void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backen
         lua_pushboolean(L, r->validated);
         lua_setfield(L, -2, "validated");
     }
-    if (r->dot != 0) setnum(L, "dot", r->dot);
+    if (!gpu_feq(r->dot, 0)) setnum(L, "dot", r->dot);
     if (r->numa_node >= 0) {
         lua_pushinteger(L, r->numa_node);
         lua_setfield(L, -2, "numa_node");
@@ -178,4 +180,18 @@ void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backen
             lua_rawseti(L, -2, ++w);
         }
     lua_setfield(L, -2, "warnings");
+}
+
+void lt_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods)
+{
+    luaL_newmetatable(L, name); /* mt */
+    luaL_setfuncs(L, meta, 0);
+    if (methods) {
+        lua_newtable(L); /* mt methods */
+        luaL_setfuncs(L, methods, 0);
+        lua_setfield(L, -2, "__index"); /* mt */
+    }
+    lua_pushliteral(L, "locked"); /* mt "locked" */
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
 }

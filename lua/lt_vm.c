@@ -4,6 +4,7 @@
 #include "lt.h"
 #include "lt_int.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -536,9 +537,14 @@ static int load_embedded(lua_State *L, char *err, size_t n)
     return 0;
 }
 
+/* Under lua_pcall, with the error buffer and its size as arguments. Each phase leaves the stack
+ * as it found it (mpv's checks after each phase of its set-up): a slip shows here, not later as
+ * a wrong value in some other phase. */
 static int vm_setup(lua_State *L)
 {
     char *err = lua_touserdata(L, 1);
+    size_t errn = (size_t)lua_tointeger(L, 2);
+    const int base = lua_gettop(L);
     luaL_openlibs(L);
     lt_strlib_install(L); /* pattern matching that counts against the limits */
     lt_tablib_install(L); /* and the other loops Lua code can size */
@@ -555,6 +561,7 @@ static int vm_setup(lua_State *L)
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     lua_pop(L, 2);
+    assert(lua_gettop(L) == base);
 
     luaL_requiref(L, "gpu", lt_open_gpu, 1);
     luaL_requiref(L, "host", lt_open_host, 1);
@@ -572,7 +579,8 @@ static int vm_setup(lua_State *L)
     lua_setglobal(L, "__lt_same");
     lua_pushcfunction(L, sandbox_env);
     lua_setglobal(L, "__lt_answer_env");
-    if (load_embedded(L, err, 256) != 0) return luaL_error(L, "%s", err);
+    if (load_embedded(L, err, errn) != 0) return luaL_error(L, "%s", err);
+    assert(lua_gettop(L) == base);
 
     lua_pushcfunction(L, sandbox_env);
     lua_call(L, 0, 1);
@@ -585,6 +593,7 @@ static int vm_setup(lua_State *L)
     lua_call(L, 1, 0);
     lua_pop(L, 2);
     lua_setfield(L, LUA_REGISTRYINDEX, "lt.env");
+    assert(lua_gettop(L) == base);
     return 0;
 }
 
@@ -619,7 +628,8 @@ struct lt_vm *lt_vm_new(struct lt_runtime *rt, char *err, size_t n)
     lua_atpanic(vm->L, vm_panic);
     lua_pushcfunction(vm->L, vm_setup);
     lua_pushlightuserdata(vm->L, setup_err);
-    if (lua_pcall(vm->L, 1, 0, 0) != LUA_OK) {
+    lua_pushinteger(vm->L, (lua_Integer)sizeof setup_err);
+    if (lua_pcall(vm->L, 2, 0, 0) != LUA_OK) {
         snprintf(err, n, "sandbox set-up failed: %s", lua_tostring(vm->L, -1));
         lua_close(vm->L);
         free(vm);

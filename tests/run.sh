@@ -1,106 +1,179 @@
 #!/bin/sh
-# run.sh BUILD [--no-tui] [--asan ASAN_BUILD] [--fuzz FUZZ_BUILD] - run every test that works on
-# a CPU-only machine and print one summary line "N passed, M failed". Unit tests (cmocka) count
-# per test case; Lua, CLI and TUI tests per file. A script that exits 77 is skipped (it says why).
+# run.sh BUILD [--no-tui] [--asan ASAN_BUILD] [--fuzz FUZZ_BUILD] [-j N] - run every test that
+# works on a CPU-only machine and print one summary line "N passed, M failed, K skipped". Unit
+# tests (cmocka) count per test case; Lua, CLI, TUI and fuzz tests per file. A script that exits
+# 77 is skipped (it says why).
 # With --asan, the unit, Lua and CLI tests run a second time against the AddressSanitizer + UBSan
-# build. With --fuzz, each libFuzzer target runs FUZZ_RUNS inputs (default 5000; a fifth for the
-# panel and recording pipelines) from its seed corpus with a fixed seed: a short, repeatable pass
-# (make fuzz runs them for minutes).
+# build. With --fuzz, each libFuzzer target runs a fixed number of inputs (FUZZ_RUNS, default
+# 5000; fewer for the slow targets, see fuzz_runs below) from its seed corpus with seed 1.
+# Every test is one job; N jobs (default: the number of CPUs, VRAMLAB_TEST_JOBS) run at once,
+# the longest of the last run first. Each job has its own state folder (XDG_STATE_HOME) and its
+# output in BUILD/test-logs/ID.log; a failing job's output is shown after the others finish,
+# with its time. Host measurements are capped (VRAMLAB_HOST_MAX, docs/reliability.md): a test
+# checks what the code does with the numbers, and real sizes are for make bench.
+# One job: run.sh --job LOGDIR ID KIND WHAT TAG (xargs calls it): WHAT is a unit test or fuzz
+# binary, or BUILD|PATH for a Lua test or a script; TAG is asan or -.
+
+job() {
+    logs=$1 id=$2 kind=$3 bin=$4 tag=$5
+    log="$logs/$id.log" res="$logs/$id.res"
+    state=$(mktemp -d)
+    export XDG_STATE_HOME="$state"
+    if [ "$tag" = asan ]; then
+        export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+        export VRAMLAB_TEST_TAG=asan # scripts that split work between the builds read it
+        label="$kind [asan]"
+    else
+        unset VRAMLAB_TEST_TAG
+        label=$kind
+    fi
+    t0=$(date +%s.%N)
+    p=0 f=0 s=0 what=$bin
+    case $kind in
+    unit)
+        timeout -k 10 "$limit" "$bin" >"$log" 2>&1
+        rc=$?
+        p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' "$log" | tail -n 1)
+        f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:/\1/p' "$log" | tail -n 1)
+        p=${p:-0} f=${f:-0}
+        [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1 # crashed before its summary
+        what="$(basename "$bin") ($p)"
+        ;;
+    lua)
+        build=${bin%%|*} t=${bin#*|}
+        what=$t
+        timeout -k 10 "$limit" "$build/vramlab" --backend sim --deterministic --seed 1 --lang en \
+            eval "$t" >"$log" 2>&1 && p=1 || f=1
+        ;;
+    fuzz)
+        name=$(basename "$bin") fuzz=$(dirname "$(dirname "$bin")")
+        work="$state/fuzz-$name" # new inputs go here, never into the seed corpus
+        mkdir -p "$work" "$fuzz/crashes"
+        extra="" dict=""
+        [ "$name" = fuzz_lesson ] && extra=lessons
+        [ -f "tests/fuzz/$name.dict" ] && dict="-dict=tests/fuzz/$name.dict"
+        runs=$(fuzz_runs "$name")
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+            timeout -k 10 "$limit" "$bin" -runs="$runs" -seed=1 -timeout=15 -rss_limit_mb=2560 \
+            -print_final_stats=1 -artifact_prefix="$fuzz/crashes/" $dict "$work" \
+            "tests/fuzz/corpus/$name" $extra >"$log" 2>&1
+        rc=$?
+        n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+        if [ $rc -eq 0 ] && grep -q '^Done [0-9]* runs' "$log"; then p=1; else f=1; fi
+        what="$name (${n:-?} inputs, seed 1)"
+        ;;
+    *) # cli, tui: a script given the build folder
+        build=${bin%%|*} t=${bin#*|}
+        what=$t
+        timeout -k 10 "$limit" sh "$t" "$build" >"$log" 2>&1
+        rc=$?
+        if [ $rc -eq 0 ]; then p=1
+        elif [ $rc -eq 77 ]; then s=1 what="$t: $(grep -m1 SKIP "$log")"
+        else f=1 what="$t (exit $rc)"; fi
+        ;;
+    esac
+    secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    if [ "$f" -ne 0 ]; then word=FAIL; elif [ "$s" -ne 0 ]; then word=skip; else word="ok  "; fi
+    line="$word $label $what [${secs}s]"
+    printf '%s %s %s %s\n%s\n' "$p" "$f" "$s" "$secs" "$line" >"$res"
+    printf '%s\n' "$line"
+    rm -rf "$state"
+}
+
+# Inputs per fuzz target in make test: each input of these runs a whole pipeline (apply and
+# render, load and play and report), or a fresh VM (a lesson's load, validation and grading; a
+# sandboxed chunk: about 10 inputs a second), so a fixed smaller count keeps each near the
+# others' seconds (docs/reliability.md has each target's time; make fuzz runs them for minutes).
+fuzz_runs() {
+    runs=${FUZZ_RUNS:-5000}
+    case $1 in
+    fuzz_panel|fuzz_record) echo $((runs / 5)) ;;
+    fuzz_lesson|fuzz_sandbox) echo $((runs / 10)) ;;
+    *) echo "$runs" ;;
+    esac
+}
+
+limit=${VRAMLAB_TEST_TIMEOUT:-900} # seconds a job may take before it counts as failed
+export VRAMLAB_DATADIR="$(pwd)" LC_ALL=C.UTF-8
+# Host experiments (host.*, the ladder and STREAM lessons) take at most this much in all
+# (host.budget()): a test checks the code path, not this machine's memory system.
+export VRAMLAB_HOST_MAX="${VRAMLAB_HOST_MAX-4MiB}"
+
+if [ "$1" = --job ]; then
+    shift
+    job "$@"
+    exit 0
+fi
+
 build=${1:-build}
-skip_tui=0 asan="" fuzz=""
+skip_tui=0 asan="" fuzz="" jobs=${VRAMLAB_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 shift
 while [ $# -gt 0 ]; do
     case $1 in
     --no-tui) skip_tui=1 ;;
     --asan) asan=$2; shift ;;
     --fuzz) fuzz=$2; shift ;;
+    -j) jobs=$2; shift ;;
     esac
     shift
 done
-pass=0 fail=0 skip=0
-log=$(mktemp)
-trap 'rm -rf "$log" "$state"' EXIT
-export VRAMLAB_DATADIR="$(pwd)" LC_ALL=C.UTF-8
-# saved progress and REPL history of every test go to a scratch folder, never the real home
-state=$(mktemp -d)
-export XDG_STATE_HOME="$state"
+logs="$build/test-logs"
+mkdir -p "$logs"
+rm -f "$logs"/*.log "$logs"/*.res
+list=$(mktemp)
+trap 'rm -f "$list" "$list.order"' EXIT
 
-note() { printf '%s\n' "$*"; }
-
-suite() {
-build=$1 tag=$2
-bin="$build/vramlab"
-for t in "$build"/tests/test_*; do
-    [ -x "$t" ] || continue
-    "$t" >"$log" 2>&1
-    rc=$?
-    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' "$log" | tail -n 1)
-    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:/\1/p' "$log" | tail -n 1)
-    p=${p:-0} f=${f:-0}
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # crashed before its summary
-    pass=$((pass + p)) fail=$((fail + f))
-    if [ "$f" -ne 0 ]; then note "FAIL unit$tag $(basename "$t")"; sed -n '1,80p' "$log"; else note "ok   unit$tag $(basename "$t") ($p)"; fi
-done
-
-for t in tests/lua/*.lua; do
-    [ -f "$t" ] || continue
-    if "$bin" --backend sim --deterministic --seed 1 --lang en eval "$t" >"$log" 2>&1; then
-        pass=$((pass + 1)); note "ok   lua$tag  $t"
-    else
-        fail=$((fail + 1)); note "FAIL lua$tag  $t"; sed -n '1,40p' "$log"
-    fi
-done
-
-run_scripts() {
-    kind=$1; shift
-    for t in "$@"; do
-        [ -f "$t" ] || continue
-        sh "$t" "$build" >"$log" 2>&1
-        rc=$?
-        if [ $rc -eq 0 ]; then pass=$((pass + 1)); note "ok   $kind $t"
-        elif [ $rc -eq 77 ]; then skip=$((skip + 1)); note "skip $kind $t: $(grep -m1 SKIP "$log")"
-        else fail=$((fail + 1)); note "FAIL $kind $t (exit $rc)"; sed -n '1,60p' "$log"; fi
-    done
+# add ID KIND BIN [TAG]
+add() { printf '%s %s %s %s\n' "$1" "$2" "$3" "${4:--}" >>"$list"; }
+suite() { # BUILD TAG: unit, Lua and CLI tests of one build
+    b=$1 tag=$2 pre=${2:+$2-}
+    for t in "$b"/tests/test_*; do [ -x "$t" ] && add "${pre}unit-$(basename "$t")" unit "$t" "$tag"; done
+    for t in tests/lua/*.lua; do add "${pre}lua-$(basename "$t" .lua)" lua "$b|$t" "$tag"; done
+    for t in tests/cli/*.sh; do add "${pre}cli-$(basename "$t" .sh)" cli "$b|$t" "$tag"; done
 }
-run_scripts "cli$tag" tests/cli/*.sh
-}
-
 suite "$build" ""
-[ $skip_tui -eq 0 ] && run_scripts tui tests/tui/*.sh
-if [ -n "$asan" ]; then
-    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-    suite "$asan" " [asan]"
-fi
+[ $skip_tui -eq 0 ] && for t in tests/tui/*.sh; do add "tui-$(basename "$t" .sh)" tui "$build|$t"; done
+[ -n "$asan" ] && suite "$asan" asan
+fuzz_missing=0
 if [ -n "$fuzz" ]; then
-    if [ ! -d "$fuzz/fuzz" ]; then
-        skip=$((skip + 1)); note "skip fuzz: no fuzz targets in $fuzz (clang without libFuzzer)"
+    [ -d "$fuzz/fuzz" ] || fuzz_missing=1
+    for f in "$fuzz"/fuzz/fuzz_*; do [ -x "$f" ] && add "fuzz-$(basename "$f")" fuzz "$f"; done
+fi
+
+# The longest of the last run first (new tests count as long), so the slowest job does not
+# start last; the previous times are in $logs/times.
+touch "$logs/times"
+while read -r id kind bin tag; do
+    secs=$(awk -v id="$id" '$1 == id { print $2 }' "$logs/times")
+    printf '%s %s %s %s %s\n' "${secs:-9999}" "$id" "$kind" "$bin" "$tag"
+done <"$list" | sort -k1,1 -g -r | cut -d' ' -f2- >"$list.order"
+xargs -P "$jobs" -L 1 sh "$0" --job "$logs" <"$list.order"
+
+pass=0 fail=0 skip=0
+: >"$logs/times.new"
+while read -r id kind bin tag; do
+    if [ ! -f "$logs/$id.res" ]; then
+        fail=$((fail + 1)); echo "FAIL $id: no result (the job did not finish)"; continue
     fi
-    for f in "$fuzz"/fuzz/fuzz_*; do
-        [ -x "$f" ] || continue
-        name=$(basename "$f")
-        work="$state/fuzz-$name" # new inputs go here, never into the seed corpus
-        mkdir -p "$work" "$fuzz/crashes"
-        extra="" dict=""
-        [ "$name" = fuzz_lesson ] && extra=lessons
-        [ -f "tests/fuzz/$name.dict" ] && dict="-dict=tests/fuzz/$name.dict"
-        runs=${FUZZ_RUNS:-5000}
-        # each input of these runs a whole pipeline (apply and render, or load, play, report):
-        # a fifth of the inputs keeps their share of the pass near the others' (make fuzz: minutes)
-        case $name in fuzz_panel|fuzz_record) runs=$((runs / 5)) ;; esac
-        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-            "$f" -runs="$runs" -seed=1 -timeout=15 -rss_limit_mb=2560 \
-            -print_final_stats=1 -artifact_prefix="$fuzz/crashes/" $dict "$work" "tests/fuzz/corpus/$name" $extra \
-            >"$log" 2>&1
-        rc=$?
-        n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-        if [ $rc -eq 0 ] && grep -q '^Done [0-9]* runs' "$log"; then
-            pass=$((pass + 1)); note "ok   fuzz $name (${n:-?} inputs, seed 1)"
-        else
-            fail=$((fail + 1)); note "FAIL fuzz $name"
-            grep -E 'ERROR|SUMMARY|runtime error|==[0-9]+==' "$log" | head -n 20
-            ls -t "$fuzz/crashes" | head -n 3 | sed "s|^|  reproducer: $fuzz/crashes/|; s|\$| (replay: $f FILE)|"
-        fi
-    done
+    { read -r p f s secs; read -r line; } <"$logs/$id.res"
+    pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+    echo "$id $secs" >>"$logs/times.new"
+    if [ "$f" -ne 0 ]; then
+        echo
+        echo "$line  (output: $logs/$id.log)"
+        case $kind in
+        fuzz)
+            grep -E 'ERROR|SUMMARY|runtime error|==[0-9]+==' "$logs/$id.log" | head -n 20
+            d=$(dirname "$(dirname "$bin")")/crashes
+            ls -t "$d" 2>/dev/null | head -n 3 | sed "s|^|  reproducer: $d/|; s|\$| (replay: $bin FILE)|"
+            ;;
+        *) sed -n '1,60p' "$logs/$id.log" ;;
+        esac
+    fi
+done <"$list"
+mv "$logs/times.new" "$logs/times"
+if [ "$fuzz_missing" -eq 1 ]; then
+    skip=$((skip + 1)); echo "skip fuzz: no fuzz targets in $fuzz (clang without libFuzzer)"
 fi
 
 echo

@@ -3,22 +3,13 @@
  * torch.cuda.memory_snapshot(), PyTorch's format_size and torch.cuda.memory_summary(). */
 #include "gpu_caching.h"
 #include "gpu_cache_int.h"
+#include "gpu_err.h"
 #include "gpu_parse.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t n, const char *fmt, ...)
-{
-    if (!err || !n) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
 
 void gpu_caching_opts_default(struct gpu_caching_opts *o)
 {
@@ -54,7 +45,7 @@ gpu_status gpu_caching_parse_conf(const char *conf, struct gpu_caching_opts *o, 
         if (next) *next++ = '\0';
         char *val = strchr(item, ':');
         if (!val) {
-            set_err(err, n, "'%s': expected key:value", item);
+            gpu_errf(err, n, "'%s': expected key:value", item);
             st = GPU_ERR_ARG;
             break;
         }
@@ -64,38 +55,38 @@ gpu_status gpu_caching_parse_conf(const char *conf, struct gpu_caching_opts *o, 
         if (!strcmp(item, "max_split_size_mb")) {
             /* PyTorch's floor is 20; the top is what still fits in bytes */
             if (!gpu_parse_u64(val, 20, UINT64_MAX >> 20, &u, why, sizeof why)) {
-                set_err(err, n, "max_split_size_mb: %s", why);
+                gpu_errf(err, n, "max_split_size_mb: %s", why);
                 st = GPU_ERR_ARG;
             } else {
                 r.max_split_size = u << 20;
             }
         } else if (!strcmp(item, "roundup_power2_divisions")) {
             if (val[0] == '[') {
-                set_err(err, n, "roundup_power2_divisions: per-interval lists are not modelled; "
+                gpu_errf(err, n, "roundup_power2_divisions: per-interval lists are not modelled; "
                                 "give one number");
                 st = GPU_ERR_ARG;
             } else if (!gpu_parse_u64(val, 1, 1u << 20, &u, why, sizeof why)) {
-                set_err(err, n, "roundup_power2_divisions: %s", why);
+                gpu_errf(err, n, "roundup_power2_divisions: %s", why);
                 st = GPU_ERR_ARG;
             } else if (u & (u - 1)) {
-                set_err(err, n, "roundup_power2_divisions: '%s' must be a power of 2", val);
+                gpu_errf(err, n, "roundup_power2_divisions: '%s' must be a power of 2", val);
                 st = GPU_ERR_ARG;
             } else {
                 r.roundup_power2_divisions = (unsigned)u;
             }
         } else if (!strcmp(item, "expandable_segments")) {
             if (!conf_bool(val, &r.expandable_segments)) {
-                set_err(err, n, "expandable_segments: expected True or False, not '%s'", val);
+                gpu_errf(err, n, "expandable_segments: expected True or False, not '%s'", val);
                 st = GPU_ERR_ARG;
             }
         } else if (!strcmp(item, "backend")) {
             if (strcmp(val, "native")) {
-                set_err(err, n, "backend:%s is not modelled (only native)", val);
+                gpu_errf(err, n, "backend:%s is not modelled (only native)", val);
                 st = GPU_ERR_ARG;
             }
         } else if (!strcmp(item, "garbage_collection_threshold") ||
                    !strcmp(item, "max_non_split_rounding_mb")) {
-            set_err(err, n, "%s is not modelled", item);
+            gpu_errf(err, n, "%s is not modelled", item);
             st = GPU_ERR_ARG;
         } else if (!strcmp(item, "release_lock_on_cudamalloc") ||
                    !strcmp(item, "pinned_use_cuda_host_register") ||
@@ -103,7 +94,7 @@ gpu_status gpu_caching_parse_conf(const char *conf, struct gpu_caching_opts *o, 
                    !strcmp(item, "pinned_use_background_threads")) {
             /* these change locking or pinned host memory, not where device memory goes */
         } else {
-            set_err(err, n, "Unrecognized CachingAllocator option: %s", item);
+            gpu_errf(err, n, "Unrecognized CachingAllocator option: %s", item);
             st = GPU_ERR_ARG;
         }
     }

@@ -5,6 +5,7 @@
  * docs/allocator.md lists each rule with its source. */
 #include "gpu_caching.h"
 #include "gpu_cache_int.h"
+#include "gpu_err.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,16 +13,6 @@
 #include <string.h>
 
 #define ONE_EB (1ull << 60)
-
-static void set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t n, const char *fmt, ...)
-{
-    if (!err || !n) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- blocks, segments, stats ------------------------------------------------------------ */
 
@@ -608,7 +599,7 @@ static void oom_message(struct gpu_caching *c, uint64_t alloc_size, char *err, s
         gpu_cache_format_size(c->allowed, allowed, sizeof allowed - 12);
         strcat(allowed, " allowed; ");
     }
-    set_err(err, n,
+    gpu_errf(err, n,
             "CUDA out of memory. Tried to allocate %s. GPU 0 has a total capacity of %s of which "
             "%s is free. %sOf the allocated memory %s is allocated by PyTorch, and %s is reserved "
             "by PyTorch but unallocated. If reserved but unallocated memory is large try setting "
@@ -624,15 +615,15 @@ gpu_status gpu_caching_malloc(struct gpu_caching *c, uint64_t bytes, uint64_t *a
     if (err && n) err[0] = '\0';
     if (!c || !addr) return GPU_ERR_ARG;
     if (bytes == 0) {
-        set_err(err, n, "cannot allocate 0 bytes (PyTorch hands out a null pointer instead)");
+        gpu_errf(err, n, "cannot allocate 0 bytes (PyTorch hands out a null pointer instead)");
         return GPU_ERR_ARG;
     }
     if (bytes >= ONE_EB) {
-        set_err(err, n, "CUDA out of memory. Tried to allocate more than 1EB memory.");
+        gpu_errf(err, n, "CUDA out of memory. Tried to allocate more than 1EB memory.");
         return GPU_ERR_NOMEM;
     }
     if (!reserve_blks(c, 4) || !gpu_cache_amap_reserve(&c->live)) {
-        set_err(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+        gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
         return GPU_ERR_HOST_NOMEM;
     }
     uint64_t size = round_size(c, bytes);
@@ -659,7 +650,7 @@ gpu_status gpu_caching_malloc(struct gpu_caching *c, uint64_t bytes, uint64_t *a
             /* not an OOM a replay could reproduce: the backend itself failed */
             if (c->sink) emit(c, "# malloc of %llu failed: %s\n", (unsigned long long)bytes,
                               gpu_status_str(st));
-            set_err(err, n, "getting a segment failed: %s", gpu_status_str(st));
+            gpu_errf(err, n, "getting a segment failed: %s", gpu_status_str(st));
             return st;
         }
         if (c->sink) emit(c, "a %llu %llu\n# ^ out of memory\n", (unsigned long long)id,
@@ -672,7 +663,7 @@ gpu_status gpu_caching_malloc(struct gpu_caching *c, uint64_t bytes, uint64_t *a
     if (split && !reserve_blks(c, 1)) {
         free_insert(c, b); /* back to the cache, whole */
         isplit_apply(c);
-        set_err(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+        gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
         return GPU_ERR_HOST_NOMEM;
     }
     b = alloc_found_block(c, b, size, bytes, split);
@@ -725,17 +716,17 @@ void gpu_caching_empty_cache(struct gpu_caching *c)
 static bool opts_valid(const struct gpu_caching_opts *o, char *err, size_t n)
 {
     if (o->max_split_size != GPU_CACHE_NO_SPLIT_LIMIT && o->max_split_size < GPU_CACHE_LARGE_BUFFER) {
-        set_err(err, n, "max_split_size too small, must be >= 20 MiB (as PyTorch's "
+        gpu_errf(err, n, "max_split_size too small, must be >= 20 MiB (as PyTorch's "
                         "max_split_size_mb >= 20)");
         return false;
     }
     unsigned d = o->roundup_power2_divisions;
     if (d & (d - 1)) {
-        set_err(err, n, "roundup_power2_divisions must be a power of two (or 0 for off), not %u", d);
+        gpu_errf(err, n, "roundup_power2_divisions must be a power of two (or 0 for off), not %u", d);
         return false;
     }
     if (!(o->memory_fraction >= 0 && o->memory_fraction <= 1)) {
-        set_err(err, n, "memory_fraction must lie in [0, 1] (0 = no cap)");
+        gpu_errf(err, n, "memory_fraction must lie in [0, 1] (0 = no cap)");
         return false;
     }
     return true;
@@ -748,7 +739,7 @@ gpu_status gpu_caching_new(const struct gpu_caching_opts *o, const struct gpu_se
     if (!out) return GPU_ERR_ARG;
     *out = NULL;
     if (!ops || !ops->seg_alloc || !ops->seg_free) {
-        set_err(err, n, "segment operations need seg_alloc and seg_free");
+        gpu_errf(err, n, "segment operations need seg_alloc and seg_free");
         return GPU_ERR_ARG;
     }
     struct gpu_caching_opts def;
@@ -758,12 +749,12 @@ gpu_status gpu_caching_new(const struct gpu_caching_opts *o, const struct gpu_se
     uint64_t fr = 0, tot = 0;
     bool known = ops->mem_info && ops->mem_info(ctx, &fr, &tot) == GPU_OK;
     if (o->memory_fraction > 0 && !known) {
-        set_err(err, n, "memory_fraction needs the device capacity, and mem_info gave none");
+        gpu_errf(err, n, "memory_fraction needs the device capacity, and mem_info gave none");
         return GPU_ERR_ARG;
     }
     struct gpu_caching *c = calloc(1, sizeof *c);
     if (!c) {
-        set_err(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+        gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
         return GPU_ERR_HOST_NOMEM;
     }
     c->o = *o;
@@ -787,7 +778,7 @@ gpu_status gpu_caching_new_model(const struct gpu_caching_opts *o, uint64_t capa
     struct gpu_model_dev *d;
     gpu_status st = gpu_model_dev_new(capacity, &d);
     if (st != GPU_OK) {
-        set_err(err, n, "model device: %s", gpu_status_str(st));
+        gpu_errf(err, n, "model device: %s", gpu_status_str(st));
         return st;
     }
     st = gpu_caching_new(o, &gpu_model_dev_ops, d, out, err, n);

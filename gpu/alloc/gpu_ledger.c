@@ -4,8 +4,6 @@
  * statistics. Parts without a source are never guessed: their bytes land in "unaccounted". */
 #include "gpu_ledger.h"
 
-#include "gpu_json.h"
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -254,52 +252,5 @@ size_t gpu_ledger_text(const struct gpu_ledger *l, bool zh, char *buf, size_t n)
                 l->self[i] ? (zh ? "  ← 本进程" : "  <- this process") : "");
         }
     }
-    return b.len;
-}
-
-static void put_json(void *ud, const char *p, size_t n) { put(ud, "%.*s", (int)n, p); }
-
-/* names from the driver and other processes: valid UTF-8 JSON whatever they hold */
-static void jstr(struct sb *b, const char *s) { gpu_json_str(s, put_json, b); }
-
-size_t gpu_ledger_json(const struct gpu_ledger *l, char *buf, size_t n)
-{
-    struct sb b = {buf, n, 0};
-    if (n) buf[0] = 0;
-    put(&b, "{\"device\":");
-    jstr(&b, l->device);
-    put(&b, ",\"backend\":");
-    jstr(&b, l->backend);
-    put(&b, ",\"simulated\":%s,\"model\":%s,\"unit\":\"bytes\",\"total\":%llu,\"free\":%llu,"
-            "\"used\":%llu,\"live_bytes\":%llu,\"parts\":[",
-        l->simulated ? "true" : "false", l->model ? "true" : "false",
-        (unsigned long long)l->total, (unsigned long long)l->free,
-        (unsigned long long)(l->total - l->free), (unsigned long long)l->live_bytes);
-    for (int p = 0; p < GPU_LEDGER_NPARTS; p++) {
-        put(&b, "%s{\"key\":\"%s\",\"label\":", p ? "," : "", keys[p]);
-        jstr(&b, labels[0][p]);
-        put(&b, ",\"bytes\":%llu,\"known\":%s}", (unsigned long long)l->part[p],
-            l->known[p] ? "true" : "false");
-    }
-    put(&b, "],\"allocator\":");
-    if (l->has_allocator)
-        put(&b, "{\"reserved\":%llu,\"allocated\":%llu,\"requested\":%llu,\"largest_free\":%llu,"
-                "\"segments\":%llu,\"inactive_split\":%llu}",
-            (unsigned long long)l->reserved, (unsigned long long)l->allocated,
-            (unsigned long long)l->requested, (unsigned long long)l->largest_free,
-            (unsigned long long)l->segments, (unsigned long long)l->inactive_split);
-    else put(&b, "null");
-    put(&b, ",\"nvml\":%s,\"nvml_note\":", l->nvml ? "true" : "false");
-    jstr(&b, l->nvml_note);
-    put(&b, ",\"processes\":[");
-    for (int i = 0; i < l->nprocs; i++) {
-        put(&b, "%s{\"pid\":%u,\"name\":", i ? "," : "", l->procs[i].pid);
-        jstr(&b, l->procs[i].name);
-        if (l->procs[i].has_used) put(&b, ",\"used\":%llu", (unsigned long long)l->procs[i].used);
-        else put(&b, ",\"used\":null");
-        put(&b, ",\"type\":\"%s\",\"self\":%s}", l->procs[i].graphics ? "graphics" : "compute",
-            l->self[i] ? "true" : "false");
-    }
-    put(&b, "]}\n");
     return b.len;
 }

@@ -60,8 +60,8 @@ gpu_status gpu_ledger_fill(struct gpu_dev *dev, const struct gpu_caching_stats *
 /* Fill for an allocator on a model device of `capacity` bytes (no backend involved). */
 void gpu_ledger_fill_model(uint64_t capacity, const struct gpu_caching_stats *st,
                            struct gpu_ledger *l);
-/* Text (a table with every figure in MiB and GiB) or one JSON object; like snprintf. */
+/* Text (a table with every figure in MiB and GiB); like snprintf. The JSON is the command
+ * line's (tui_cmd_device.c), from the fields and gpu_ledger_part_key/_label. */
 size_t gpu_ledger_text(const struct gpu_ledger *l, bool zh, char *buf, size_t n);
-size_t gpu_ledger_json(const struct gpu_ledger *l, char *buf, size_t n);
 
 #endif

@@ -2,22 +2,12 @@
  * and the "model device": a capacity-limited segment source so the allocator, its tests, the
  * simulator and the trace replayer run without a GPU. Trace format: docs/allocator.md. */
 #include "gpu_caching.h"
+#include "gpu_err.h"
 #include "gpu_file.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t n, const char *fmt, ...)
-{
-    if (!err || !n) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- model device -------------------------------------------------------------------------- */
 
@@ -424,7 +414,7 @@ gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, ch
             ev.op = GPU_TRACE_EMPTY;
             want = 0;
         } else {
-            set_err(err, n, "line %u: unknown event '%.*s' (expected a, f, e or #)", line,
+            gpu_errf(err, n, "line %u: unknown event '%.*s' (expected a, f, e or #)", line,
                     tok_print_len(op), op.s);
             st = GPU_ERR_ARG;
             break;
@@ -433,25 +423,25 @@ gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, ch
         if (want >= 1 && next_tok(&q, eol, &a1)) got++;
         if (want >= 2 && got == 1 && next_tok(&q, eol, &a2)) got++;
         if (got < want) {
-            set_err(err, n, "line %u: '%c' needs %s", line, op.s[0],
+            gpu_errf(err, n, "line %u: '%c' needs %s", line, op.s[0],
                     want == 2 ? "an id and a size" : "an id");
             st = GPU_ERR_ARG;
             break;
         }
         if (next_tok(&q, eol, &extra) && extra.s[0] != '#') {
-            set_err(err, n, "line %u: unexpected '%.*s' after the event", line,
+            gpu_errf(err, n, "line %u: unexpected '%.*s' after the event", line,
                     tok_print_len(extra), extra.s);
             st = GPU_ERR_ARG;
             break;
         }
         if (want >= 1 && !parse_id(a1, &ev.id)) {
-            set_err(err, n, "line %u: bad id '%.*s' (a decimal or 0x number)", line,
+            gpu_errf(err, n, "line %u: bad id '%.*s' (a decimal or 0x number)", line,
                     tok_print_len(a1), a1.s);
             st = GPU_ERR_ARG;
             break;
         }
         if (want == 2 && (!parse_size(a2, &ev.bytes) || ev.bytes == 0)) {
-            set_err(err, n, "line %u: bad size '%.*s' (bytes > 0, optionally KiB, MiB or GiB)",
+            gpu_errf(err, n, "line %u: bad size '%.*s' (bytes > 0, optionally KiB, MiB or GiB)",
                     line, tok_print_len(a2), a2.s);
             st = GPU_ERR_ARG;
             break;
@@ -459,7 +449,7 @@ gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, ch
         size_t at = want ? idmap_find(&ids, ev.id) : SIZE_MAX;
         if (ev.op == GPU_TRACE_ALLOC) {
             if (at != SIZE_MAX) {
-                set_err(err, n, "line %u: id %llu is already live (allocated on line %u)", line,
+                gpu_errf(err, n, "line %u: id %llu is already live (allocated on line %u)", line,
                         (unsigned long long)ev.id, ids.line[at]);
                 st = GPU_ERR_ARG;
                 break;
@@ -478,7 +468,7 @@ gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, ch
             ids.n++;
         } else if (ev.op == GPU_TRACE_FREE) {
             if (at == SIZE_MAX) {
-                set_err(err, n, "line %u: free of id %llu, which is not live", line,
+                gpu_errf(err, n, "line %u: free of id %llu, which is not live", line,
                         (unsigned long long)ev.id);
                 st = GPU_ERR_ARG;
                 break;
@@ -498,13 +488,13 @@ gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, ch
             spare[nspare++] = ev.slot;
         }
         if (t->n == GPU_TRACE_MAX_EVENTS) {
-            set_err(err, n, "line %u: more than %u events (the limit)", line, GPU_TRACE_MAX_EVENTS);
+            gpu_errf(err, n, "line %u: more than %u events (the limit)", line, GPU_TRACE_MAX_EVENTS);
             st = GPU_ERR_ARG;
             break;
         }
         if (!push_ev(t, ev)) st = GPU_ERR_HOST_NOMEM;
     }
-    if (st == GPU_ERR_HOST_NOMEM) set_err(err, n, "line %u: %s", line, gpu_status_str(st));
+    if (st == GPU_ERR_HOST_NOMEM) gpu_errf(err, n, "line %u: %s", line, gpu_status_str(st));
     idmap_free(&ids);
     free(spare);
     if (st != GPU_OK) gpu_trace_free(t);
@@ -545,8 +535,8 @@ gpu_status gpu_trace_load(const char *path, struct gpu_trace *t, char *conf, siz
     gpu_status st = gpu_trace_parse(buf, len, t, why, sizeof why);
     free(buf);
     if (st != GPU_OK) {
-        if (!strncmp(why, "line ", 5)) set_err(err, n, "%s:%s", path, why + 5);
-        else set_err(err, n, "%s: %s", path, why);
+        if (!strncmp(why, "line ", 5)) gpu_errf(err, n, "%s:%s", path, why + 5);
+        else gpu_errf(err, n, "%s: %s", path, why);
     }
     return st;
 }
@@ -568,7 +558,7 @@ gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
     if (!addr || !state) {
         free(addr);
         free(state);
-        set_err(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+        gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
         return GPU_ERR_HOST_NOMEM;
     }
     gpu_status st = GPU_OK;
@@ -576,12 +566,12 @@ gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
     for (size_t i = 0; i < t->n && st == GPU_OK; i++) {
         const struct gpu_trace_ev *e = &t->ev[i];
         if ((i & 4095) == 0 && gpu_cancelled(cancel)) {
-            set_err(err, n, "line %u: %s", e->line, gpu_status_str(GPU_ERR_CANCELLED));
+            gpu_errf(err, n, "line %u: %s", e->line, gpu_status_str(GPU_ERR_CANCELLED));
             st = GPU_ERR_CANCELLED;
             break;
         }
         if (e->slot >= ns) {
-            set_err(err, n, "line %u: slot out of range (trace not from gpu_trace_parse?)", e->line);
+            gpu_errf(err, n, "line %u: slot out of range (trace not from gpu_trace_parse?)", e->line);
             st = GPU_ERR_ARG;
             break;
         }
@@ -602,7 +592,7 @@ gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
                     snprintf(r->first_oom, sizeof r->first_oom, "%s", msg);
                 }
             } else {
-                set_err(err, n, "line %u: %s", e->line, msg);
+                gpu_errf(err, n, "line %u: %s", e->line, msg);
                 st = a;
             }
             break;
@@ -621,7 +611,7 @@ gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
             r->empties++;
             break;
         default:
-            set_err(err, n, "line %u: unknown event %u", e->line, e->op);
+            gpu_errf(err, n, "line %u: unknown event %u", e->line, e->op);
             st = GPU_ERR_ARG;
         }
     }

@@ -510,7 +510,8 @@ static gpu_status cu_kernels_init(struct cu_dev *d)
 static void cu_release(struct cu_dev *d)
 {
     if (d->have_stream) (void)cudaStreamSynchronize(d->stream);
-    if (d->spin_host) (void)cudaFreeHost((void *)d->spin_host);
+    /* spin_host is volatile (the GPU writes it); the cast through uintptr_t drops that on purpose */
+    if (d->spin_host) (void)cudaFreeHost((void *)(uintptr_t)d->spin_host);
     if (d->scratch) (void)cudaFree(d->scratch);
     d->scratch = NULL;
     if (d->have_ev1) (void)cudaEventDestroy(d->ev1);

@@ -231,13 +231,13 @@ static double *alloc_array(size_t bytes)
 }
 
 /* After the trials: memcpy/loop left the source pattern in a; a STREAM kernel left its closed-form
- * values in a, b and c; dot computed n x a x b. Testing: VRAMLAB_FAULT_CORRUPT spoils one element
- * first, as a kernel that missed it would. */
-static bool host_valid(const struct job *j, double sum)
+ * values in a, b and c; dot computed n x a x b. Testing: `corrupt` (gpu_config.fault_corrupt)
+ * spoils one element first, as a kernel that missed it would. */
+static bool host_valid(const struct job *j, double sum, bool corrupt)
 {
     const double eps = 2.220446049250313e-16; /* DBL_EPSILON */
     struct gpu_mismatch m;
-    if (getenv("VRAMLAB_FAULT_CORRUPT")) {
+    if (corrupt) {
         if (j->kind == GPU_HOST_DOT) sum *= 1.0 + 1e-6;
         else ((unsigned char *)&j->a[j->n / 2])[6] ^= 0x10; /* an exponent bit of one element */
     }
@@ -261,8 +261,8 @@ static bool host_valid(const struct job *j, double sum)
     return true;
 }
 
-gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int trials,
-                          struct gpu_result *r, gpu_cancel_flag *cancel)
+gpu_status gpu_host_bench(const struct gpu_dev *dev, enum gpu_host_kind k, uint64_t bytes,
+                          int threads, int trials, struct gpu_result *r, gpu_cancel_flag *cancel)
 {
     struct gpu_host_info hi;
     struct job j = {.kind = k, .reps = 1};
@@ -310,7 +310,7 @@ gpu_status gpu_host_bench(enum gpu_host_kind k, uint64_t bytes, int threads, int
     }
     double sum = 0;
     for (int i = 0; i < j.nthreads; i++) sum += j.sum[i];
-    if (st == GPU_OK && !host_valid(&j, sum)) st = GPU_ERR_VALIDATION;
+    if (st == GPU_OK && !host_valid(&j, sum, dev && dev->fault_corrupt)) st = GPU_ERR_VALIDATION;
     free(j.a), free(j.b), free(j.c);
     if (st != GPU_OK) return st;
     r->validated = true;
@@ -370,11 +370,11 @@ gpu_status gpu_host_latency(uint64_t bytes, struct gpu_result *r, gpu_cancel_fla
         order[i] = order[k];
         order[k] = x;
     }
-    for (size_t i = 0; i < lines; i++) *(void **)(mem + i * LINE) = mem + (size_t)order[i] * LINE;
+    for (size_t i = 0; i < lines; i++) *(void **)(void *)(mem + i * LINE) = mem + (size_t)order[i] * LINE;
     free(order);
 
     uint64_t steps = 1u << 20;
-    void **p = chase((void **)mem, lines < steps ? lines : steps); /* warm-up: caches and TLB */
+    void **p = chase((void **)(void *)mem, lines < steps ? lines : steps); /* warm-up: caches and TLB */
     gpu_status st = GPU_OK;
     for (int i = 0; i < trials; i++) {
         if (gpu_cancelled(cancel)) {

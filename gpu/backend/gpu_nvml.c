@@ -45,6 +45,9 @@ static struct {
     nvml_ret (*by_uuid)(const char *, nvml_device *);
     nvml_ret (*gi_id)(nvml_device, unsigned int *);
 } nv = {.once = PTHREAD_ONCE_INIT};
+static bool nv_off; /* gpu_nvml_disable: written before the first use, read under the once */
+
+void gpu_nvml_disable(void) { nv_off = true; }
 
 static const char *nv_err(nvml_ret r)
 {
@@ -56,8 +59,7 @@ static const char *nv_err(nvml_ret r)
 
 static void nv_load(void)
 {
-    const char *off = getenv("VRAMLAB_NO_NVML");
-    if (off && *off && strcmp(off, "0")) {
+    if (nv_off) {
         snprintf(nv.why, sizeof nv.why, "NVML not used (VRAMLAB_NO_NVML is set)");
         return;
     }

@@ -1,7 +1,8 @@
 /* gpu_nvml.h - NVML (the library behind nvidia-smi), opened at run time with dlopen when
  * libnvidia-ml.so.1 is present and never linked, so vramlab runs on machines without a driver.
  * It answers what the CUDA runtime cannot: device memory as nvidia-smi counts it, before this
- * process has a context, and per process. Set VRAMLAB_NO_NVML=1 to leave it unused. */
+ * process has a context, and per process. gpu_nvml_disable (gpu_config.no_nvml, set by
+ * VRAMLAB_NO_NVML=1) leaves it unused. */
 #ifndef GPU_NVML_H
 #define GPU_NVML_H
 
@@ -20,6 +21,9 @@ struct gpu_nvml_proc {
     char name[64];  /* "" when NVML cannot say */
 };
 
+/* Leave NVML unused for the rest of the process; only before its first use (gpu_open calls it
+ * first when gpu_config.no_nvml is set). */
+void gpu_nvml_disable(void);
 /* Loads and initialises NVML once per process. false, and why, when it is absent or broken. */
 bool gpu_nvml_available(char *why, size_t n);
 /* Device memory by PCI bus id ("0000:65:00.0"): NVML's total, free and used. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpu_file.h"
 #include "gpu_parse.h"
@@ -109,6 +110,18 @@ static bool valid_id(const char *id)
     return true;
 }
 
+/* The known profile ids, appended to an error message. */
+struct known {
+    char *err;
+    size_t n, l;
+};
+
+static void add_known(const char *id, void *ud)
+{
+    struct known *k = ud;
+    if (k->l < k->n) k->l += (size_t)snprintf(k->err + k->l, k->n - k->l, " %s", id);
+}
+
 gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_profile *p, char *err,
                             size_t n)
 {
@@ -122,6 +135,14 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
     snprintf(path, sizeof path, "%s/assets/gpus/%s.txt", datadir ? datadir : ".", id);
     /* a data folder may come from anyone: a regular file, 64 KiB at most (a profile is ~1 KiB) */
     char *text = gpu_file_read(path, 64u << 10, 0, NULL, err, n);
+    if (!text && access(path, F_OK) && errno == ENOENT) { /* a mistyped name, not a bad file */
+        struct known k = {err, n, 0};
+        k.l = (size_t)snprintf(err, n, "unknown profile '%s'; known:", id);
+        if (!gpu_profile_list(datadir, add_known, &k))
+            snprintf(err, n, "unknown profile '%s': no profiles in %s/assets/gpus", id,
+                     datadir ? datadir : ".");
+        return GPU_ERR_PROFILE;
+    }
     if (!text) {
         size_t l = strlen(err);
         snprintf(err + l, n > l ? n - l : 0, " (see `vramlab profiles`)");

@@ -3,14 +3,11 @@
  * one-sided noise, or none at all in deterministic mode. Everything it reports is SIMULATED. */
 #include "gpu_sim.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include "gpu_parse.h"
 
 struct sim_alloc {
     uintptr_t addr;
@@ -31,10 +28,9 @@ struct sim_dev {
     uintptr_t next_addr;
     struct sim_alloc *allocs;
     size_t nallocs, cap_allocs;
-    long ops, sticky_at; /* device operations so far; VRAMLAB_FAULT_STICKY (0 = never) */
-    bool corrupt;        /* VRAMLAB_FAULT_CORRUPT: copies and kernels leave their output as is */
-    uint64_t other_bytes; /* VRAMLAB_SIM_OTHER_BYTES: memory other processes hold */
-    long hang_at;        /* VRAMLAB_FAULT_HANG (0 = never) */
+    long ops, sticky_at; /* device operations so far; gpu_config.fault_sticky (0 = never) */
+    uint64_t other_bytes; /* gpu_config.sim_other_bytes: memory other processes hold */
+    long hang_at;        /* gpu_config.fault_hang (0 = never) */
 };
 
 const struct gpu_profile *gpu_sim_profile(const struct gpu_dev *dev)
@@ -42,10 +38,10 @@ const struct gpu_profile *gpu_sim_profile(const struct gpu_dev *dev)
     return dev && dev->be == &gpu_sim_backend ? &((const struct sim_dev *)dev)->prof : NULL;
 }
 
-/* Fault injection for tests: VRAMLAB_FAULT_STICKY=N makes the Nth device operation (alloc,
- * memset, copy, latency, STREAM) fail as an illegal address or a kernel fault does on a real
- * GPU: sticky, the context is lost for the rest of the process. VRAMLAB_FAULT_HANG=N makes the
- * Nth one never return, as a hung kernel or driver call does: it ignores cancellation, so only
+/* Fault injection for tests: fault_sticky = N (VRAMLAB_FAULT_STICKY) makes the Nth device
+ * operation (alloc, memset, copy, latency, STREAM) fail as an illegal address or a kernel fault
+ * does on a real GPU: sticky, the context is lost for the rest of the process. fault_hang = N
+ * (VRAMLAB_FAULT_HANG) makes the Nth one never return, as a hung kernel or driver call does: it ignores cancellation, so only
  * the watchdog (tui/screen/tui_watchdog.c) can end the process. */
 static bool sticky_fault(struct sim_dev *d, const char *what)
 {
@@ -146,37 +142,23 @@ static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, c
     d->used = d->prof.context_bytes < d->prof.info.total_bytes ? d->prof.context_bytes : 0;
     d->pub.context_bytes = d->used;
     d->pub.has_context_bytes = true;
-    /* Testing: VRAMLAB_SIM_OTHER_BYTES=N (or "all") simulates other processes holding N bytes of
-     * the GPU; VRAMLAB_FAULT_STICKY=N, a sticky error at the Nth device operation;
-     * VRAMLAB_FAULT_HANG=N, a device operation that never returns. */
-    const char *other = getenv("VRAMLAB_SIM_OTHER_BYTES"), *st_env = getenv("VRAMLAB_FAULT_STICKY");
-    char perr[256];
-    uint64_t room = d->prof.info.total_bytes - d->used, ob = 0, sticky = 0;
-    if (other && strcmp(other, "all") && !gpu_parse_size(other, 0, room, &ob, perr, sizeof perr)) {
-        snprintf(why, n, "VRAMLAB_SIM_OTHER_BYTES: %s (or all)", perr);
-        goto bad_env;
+    /* Testing (gpu_config): other processes holding part of the GPU, a sticky error at the Nth
+     * device operation, a device operation that never returns. */
+    uint64_t room = d->prof.info.total_bytes - d->used;
+    uint64_t other = cfg ? cfg->sim_other_bytes : 0;
+    if (other != GPU_SIM_OTHER_ALL && other > room) {
+        snprintf(why, n, "VRAMLAB_SIM_OTHER_BYTES: %llu is out of range [0, %llu] (or all)",
+                 (unsigned long long)other, (unsigned long long)room);
+        free(d->allocs);
+        free(d);
+        return GPU_ERR_ARG;
     }
-    if (st_env && !gpu_parse_u64(st_env, 0, INT_MAX, &sticky, perr, sizeof perr)) {
-        snprintf(why, n, "VRAMLAB_FAULT_STICKY: %s", perr);
-        goto bad_env;
-    }
-    d->other_bytes = other && !strcmp(other, "all") ? room : ob;
+    d->other_bytes = other == GPU_SIM_OTHER_ALL ? room : other;
     d->used += d->other_bytes;
-    d->sticky_at = (long)sticky;
-    d->corrupt = getenv("VRAMLAB_FAULT_CORRUPT") != NULL;
-    uint64_t hang = 0;
-    const char *hang_env = getenv("VRAMLAB_FAULT_HANG");
-    if (hang_env && !gpu_parse_u64(hang_env, 0, INT_MAX, &hang, perr, sizeof perr)) {
-        snprintf(why, n, "VRAMLAB_FAULT_HANG: %s", perr);
-        goto bad_env;
-    }
-    d->hang_at = (long)hang;
+    d->sticky_at = cfg ? cfg->fault_sticky : 0;
+    d->hang_at = cfg ? cfg->fault_hang : 0;
     *out = &d->pub;
     return GPU_OK;
-bad_env:
-    free(d->allocs);
-    free(d);
-    return GPU_ERR_ARG;
 }
 
 static void sim_close(struct gpu_dev *dev)
@@ -280,7 +262,7 @@ static gpu_status sim_copy(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_metho
     bool pinned = host && host->pinned;
     struct sim_alloc *to = find(d, dst);
     const struct sim_alloc *from = find(d, src);
-    if (to && from && !d->corrupt) to->has_content = from->has_content, to->content = from->content;
+    if (to && from && !d->pub.fault_corrupt) to->has_content = from->has_content, to->content = from->content;
     double t = gpu_sim_copy_seconds(&d->prof, dir, m, dir == GPU_D2D || pinned, bytes);
     *seconds = noisy(d, t);
     (void)reps;
@@ -323,8 +305,8 @@ static gpu_status sim_stream(struct gpu_dev *dev, int kind, void *a, void *b, vo
     struct sim_alloc *A = find(d, a), *B = find(d, b), *C = find(d, c);
     const double s = GPU_STREAM_S, n = (double)(bytes / 8);
     double va = value_of(A), vb = value_of(B), vc = value_of(C);
-    if (dot) *dot = kind == GPU_HOST_DOT ? va * vb * n * (d->corrupt ? 1 + 1e-6 : 1) : 0;
-    if (d->corrupt) return GPU_OK;
+    if (dot) *dot = kind == GPU_HOST_DOT ? va * vb * n * (d->pub.fault_corrupt ? 1 + 1e-6 : 1) : 0;
+    if (d->pub.fault_corrupt) return GPU_OK;
     switch (kind) {
     case GPU_HOST_COPY: set_value(C, va); break;
     case GPU_HOST_SCALE: set_value(B, s * vc); break;

@@ -5,15 +5,17 @@ local GiB, MiB = units.GiB, units.MiB
 local function measure_all(ex)
   local hi, gi = host.info(), gpu.info()
   local out = { hi = hi, gi = gi }
-  -- STREAM's rule: each array at least 4x the last-level cache (or 64 MiB when sysfs is silent)
-  local arr = math.max(4 * (hi.llc_bytes or 16 * MiB), 64 * MiB)
+  -- STREAM's rule: each array at least 4x the last-level cache (or 64 MiB when sysfs is silent),
+  -- within what a host experiment may take (host.budget(): its three arrays together)
+  local hb = host.budget()
+  local arr = math.min(math.max(4 * (hi.llc_bytes or 16 * MiB), 64 * MiB), hb // 3 // 4096 * 4096)
 
   ex:status(ex:t { en = "Host: STREAM triad over all threads…", zh = "内存：STREAM triad（全部线程）…" })
   out.triad = assert(host.triad { bytes = arr })
   ex:bar("bw", ex:t { en = "RAM (triad)", zh = "内存 (triad)" }, out.triad.bytes_per_s / 1e9, { from = out.triad })
 
   ex:status(ex:t { en = "Host: pointer chase over 256 MiB…", zh = "内存：256 MiB 指针追逐…" })
-  out.hlat = assert(host.latency { bytes = math.max(arr, 256 * MiB) })
+  out.hlat = assert(host.latency { bytes = math.min(math.max(arr, 256 * MiB), hb) })
 
   local budget = gpu.budget()
   local n = math.min(256 * MiB, budget // 2)
@@ -211,7 +213,8 @@ by memory traffic. Two corrections make it concrete:
     unit = "GB/s", tolerance = 0.5,
     measure = function()
       local hi = host.info()
-      local r = assert(host.triad { bytes = math.max(4 * (hi.llc_bytes or 16 * MiB), 64 * MiB), trials = 5 })
+      local r = assert(host.triad { bytes = math.min(math.max(4 * (hi.llc_bytes or 16 * MiB), 64 * MiB),
+                                                    host.budget() // 3 // 4096 * 4096), trials = 5 })
       return r.bytes_per_s / 1e9, r
     end,
     hints = { { en = "Dual-channel DDR4-3200 peaks at 51.2 GB/s; STREAM usually reaches 60-80% of peak. Servers have many more channels.",

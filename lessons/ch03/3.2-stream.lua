@@ -93,7 +93,8 @@ John McCalpin 的 STREAM（弗吉尼亚大学，1991 年起）是高性能计算
     },
     run = function(ex)
       local hi = host.info()
-      local arr = math.max(4 * (hi.llc_bytes or 32 * MiB), 64 * MiB)
+      -- STREAM's rule (4x the LLC), within what a host experiment may take (three arrays)
+      local arr = math.min(math.max(4 * (hi.llc_bytes or 32 * MiB), 64 * MiB), host.budget() // 3 // 4096 * 4096)
       ex:row("t", { ex:t { en = "kernel", zh = "核函数" }, ex:t { en = "host", zh = "主机" }, ex:t { en = "spread", zh = "离散度" },
                     ex:t { en = "device", zh = "设备" } })
       local dev_arr = math.min(256 * MiB, gpu.budget() // 3)

@@ -88,7 +88,7 @@ than 4x the L2 are not read beforehand, so the DRAM step is not partly served fr
     run = function(ex)
       ex:row("t", { ex:t { en = "where", zh = "位置" }, ex:t { en = "level", zh = "层级" }, ex:t { en = "working set", zh = "工作集" },
                     ex:t { en = "latency", zh = "延迟" } })
-      local h = ladder(ex, "host", host.latency, GiB)
+      local h = ladder(ex, "host", host.latency, math.min(GiB, host.budget()))
       show(ex, "host", h, "host")
       local d, last = ladder(ex, "GPU", gpu.latency, math.min(GiB, gpu.budget()))
       local gi = gpu.info()
@@ -163,7 +163,7 @@ GPU 的显存延迟有几百纳秒，比 CPU 还长。它的办法是不等待�
                zh = "预测本机在 256 MiB 工作集上每次依赖加载的延迟，单位纳秒。" },
     unit = "ns", tolerance = 0.4,
     measure = function()
-      local r = assert(host.latency { bytes = 256 * MiB })
+      local r = assert(host.latency { bytes = math.min(256 * MiB, host.budget()) })
       return r.ns_per_load, r
     end,
     hints = { { en = "DRAM on a desktop is about 70-100 ns; add TLB misses at this size, and more on a server or a virtual machine.",

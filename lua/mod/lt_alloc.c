@@ -1217,26 +1217,10 @@ int lt_open_alloc(lua_State *L)
                                      {"format_size", lt_alloc_format_size},
                                      {"round_size", lt_alloc_round_size},
                                      {NULL, NULL}};
-    luaL_newmetatable(L, ALLOC_MT);
-    luaL_setfuncs(L, a_meta, 0);
-    luaL_newlib(L, a_methods);
-    lua_setfield(L, -2, "__index");
-    lua_pushliteral(L, "locked");
-    lua_setfield(L, -2, "__metatable");
-    lua_pop(L, 1);
-    luaL_newmetatable(L, MAPBOX_MT);
-    lua_pushcfunction(L, mapbox_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushliteral(L, "locked");
-    lua_setfield(L, -2, "__metatable");
-    lua_pop(L, 1);
-    luaL_newmetatable(L, BLOCK_MT);
-    luaL_setfuncs(L, b_meta, 0);
-    luaL_newlib(L, b_methods);
-    lua_setfield(L, -2, "__index");
-    lua_pushliteral(L, "locked");
-    lua_setfield(L, -2, "__metatable");
-    lua_pop(L, 1);
+    static const luaL_Reg mapbox_meta[] = {{"__gc", mapbox_gc}, {NULL, NULL}};
+    lt_newclass(L, ALLOC_MT, a_meta, a_methods);
+    lt_newclass(L, MAPBOX_MT, mapbox_meta, NULL);
+    lt_newclass(L, BLOCK_MT, b_meta, b_methods);
     luaL_newlib(L, funcs);
     return 1;
 }

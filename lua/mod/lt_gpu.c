@@ -462,13 +462,7 @@ int lt_open_gpu(lua_State *L)
         {"latency", l_latency}, {"peak", l_peak},         {"profiles", l_profiles},
         {"profile", l_profile}, {"stream", l_stream},     {"plateaus", l_plateaus},
         {NULL, NULL}};
-    luaL_newmetatable(L, BUF_MT);
-    luaL_setfuncs(L, buf_meta, 0);
-    luaL_newlib(L, buf_methods);
-    lua_setfield(L, -2, "__index");
-    lua_pushliteral(L, "locked");
-    lua_setfield(L, -2, "__metatable");
-    lua_pop(L, 1);
+    lt_newclass(L, BUF_MT, buf_meta, buf_methods);
     luaL_newlib(L, funcs);
     return 1;
 }

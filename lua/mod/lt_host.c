@@ -36,8 +36,8 @@ static void host_fn(struct lt_job *j)
 {
     struct host_job *h = (struct host_job *)j;
     j->st = h->kind < 0 ? gpu_host_latency(h->bytes, &h->r, &j->rt->cancel)
-                        : gpu_host_bench((enum gpu_host_kind)h->kind, h->bytes, h->threads,
-                                         h->trials, &h->r, &j->rt->cancel);
+                        : gpu_host_bench(j->rt->dev, (enum gpu_host_kind)h->kind, h->bytes,
+                                         h->threads, h->trials, &h->r, &j->rt->cancel);
     if (j->st == GPU_ERR_HOST_NOMEM)
         snprintf(j->why, sizeof j->why, "cannot allocate %.2f MiB of host memory",
                  h->bytes / 1048576.0 * (h->kind >= GPU_HOST_COPY ? 3 : h->kind < 0 ? 1 : 2));
@@ -63,10 +63,26 @@ static int host_push(lua_State *L, struct lt_job *j)
     return 1;
 }
 
+/* Bytes one host experiment may take in all its arrays: half of the RAM (past physical memory
+ * the arrays, every page touched, wake the OOM killer rather than fail), and no more than the
+ * run's host cap (gpu_config.host_max, VRAMLAB_HOST_MAX) when there is one. */
+static uint64_t budget(const struct gpu_dev *dev, const struct gpu_host_info *hi)
+{
+    uint64_t b = hi->ram_bytes ? hi->ram_bytes / 2 : 3 * ((uint64_t)64 << 30);
+    return dev->host_max && dev->host_max < b ? dev->host_max : b;
+}
+
 static int start(lua_State *L, int kind, uint64_t def_bytes)
 {
     if (!lua_isnoneornil(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
     else lua_newtable(L), lua_replace(L, 1);
+    struct gpu_dev *dev = lt_vm_of(L)->rt->dev;
+    struct gpu_host_info hi;
+    gpu_host_info(&hi);
+    int arrays = kind >= GPU_HOST_COPY ? 3 : kind < 0 ? 1 : 2;
+    uint64_t room = budget(dev, &hi);
+    /* the default size fits the budget (whole pages); a size asked for is checked against it */
+    if (def_bytes > room / arrays) def_bytes = room / arrays / 4096 * 4096;
     struct host_job *h = lua_newuserdatauv(L, sizeof *h, 0);
     memset(h, 0, sizeof *h);
     h->base.fn = host_fn;
@@ -77,16 +93,16 @@ static int start(lua_State *L, int kind, uint64_t def_bytes)
     h->threads = lt_opt_range(L, 1, "threads", 0, 0, 256, "host");
     if (h->bytes < 4096 || h->bytes > ((uint64_t)64 << 30))
         return luaL_error(L, "host: 'bytes' must be between 4 KiB and 64 GiB");
-    /* The arrays are real and every page gets touched: past physical memory that is not an
-     * error return but the OOM killer. Keep an experiment to half of the RAM. */
-    struct gpu_host_info hi;
-    gpu_host_info(&hi);
-    int arrays = kind >= GPU_HOST_COPY ? 3 : kind < 0 ? 1 : 2;
-    if (hi.ram_bytes && (double)h->bytes * arrays > hi.ram_bytes / 2.0) {
+    if ((double)h->bytes * arrays > (double)room) {
         lua_pushnil(L);
-        lua_pushfstring(L, "host: %d array(s) of %f GiB would take more than half of this "
-                        "machine's RAM (%f GiB); use a smaller size", arrays,
-                        (double)h->bytes / 1073741824.0, (double)hi.ram_bytes / 1073741824.0);
+        if (room < (hi.ram_bytes ? hi.ram_bytes / 2 : UINT64_MAX))
+            lua_pushfstring(L, "host: %d array(s) of %f MiB would take more than this run's host "
+                            "budget (%f MiB, VRAMLAB_HOST_MAX); size by host.budget()", arrays,
+                            (double)h->bytes / 1048576.0, (double)room / 1048576.0);
+        else
+            lua_pushfstring(L, "host: %d array(s) of %f GiB would take more than half of this "
+                            "machine's RAM (%f GiB); use a smaller size", arrays,
+                            (double)h->bytes / 1073741824.0, (double)hi.ram_bytes / 1073741824.0);
         return 2;
     }
     if (kind >= GPU_HOST_COPY && h->threads == 0) {
@@ -95,6 +111,15 @@ static int start(lua_State *L, int kind, uint64_t def_bytes)
         h->threads = 1;
     }
     return lt_job_run(L, &h->base);
+}
+
+/* host.budget() -> bytes one host experiment may take in all its arrays */
+static int l_budget(lua_State *L)
+{
+    struct gpu_host_info hi;
+    gpu_host_info(&hi);
+    lua_pushinteger(L, (lua_Integer)budget(lt_vm_of(L)->rt->dev, &hi));
+    return 1;
 }
 
 static int l_copy(lua_State *L)
@@ -144,7 +169,7 @@ int lt_open_host(lua_State *L)
     static const luaL_Reg funcs[] = {{"info", l_info},     {"copy", l_copy},
                                      {"stream", l_stream}, {"triad", l_triad},
                                      {"latency", l_latency}, {"caches", l_caches},
-                                     {NULL, NULL}};
+                                     {"budget", l_budget},   {NULL, NULL}};
     luaL_newlib(L, funcs);
     return 1;
 }

@@ -5,6 +5,7 @@
 #include "lt_int.h"
 
 #include <dirent.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -674,7 +675,7 @@ enum lt_run_state lt_lesson_answer_start(struct lt_lesson *ls, int block, const 
     lua_pushcfunction(L, push_grading);
     lua_pushlightuserdata(L, ls);
     lua_pushinteger(L, block);
-    lua_pushlightuserdata(L, (void *)answer);
+    lua_pushlightuserdata(L, (void *)(uintptr_t)answer); /* read only, by l_grade */
     int st = lua_pcall(L, 3, 6, 0);
     if (st != LUA_OK) {
         lt_vm_errmsg(ls->vm, st, err, n);

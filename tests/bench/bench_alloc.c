@@ -10,6 +10,7 @@
  *   10,000,000 events of such rounds (32768    replay / parse of the same text (parsing is one
  *   holes each) on a 4 TiB model device        linear pass: the reference for "linear")
  * Usage: bench_alloc [--quick] */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,8 @@ struct text {
     size_t len, cap, lines;
 };
 
-static void put(struct text *t, const char *fmt, unsigned long long a, unsigned long long b)
+__attribute__((format(printf, 2, 3)))
+static void put(struct text *t, const char *fmt, ...)
 {
     if (t->cap - t->len < 64) {
         t->cap = t->cap ? t->cap * 2 : 1 << 20;
@@ -96,7 +98,10 @@ static void put(struct text *t, const char *fmt, unsigned long long a, unsigned 
             exit(1);
         }
     }
-    t->len += (size_t)snprintf(t->s + t->len, t->cap - t->len, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    t->len += (size_t)vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
     t->lines++;
 }
 
@@ -106,14 +111,15 @@ static void put(struct text *t, const char *fmt, unsigned long long a, unsigned 
  * device is whole for the next round. Returns the next free id. */
 static uint64_t fragment_round(struct text *t, uint64_t first, size_t n, bool clean)
 {
-    for (uint64_t i = first; i < first + 2 * n; i++) put(t, "a %llu %llu\n", i, 10 * MiB);
-    for (uint64_t i = first; i < first + 2 * n; i += 2) put(t, "f %llu%.0llu\n", i, 0);
-    put(t, "e\n%.0llu%.0llu", 0, 0);
-    for (uint64_t i = first + 2 * n; i < first + 4 * n; i++) put(t, "a %llu %llu\n", i, 12 * MiB);
+    typedef unsigned long long ull;
+    for (uint64_t i = first; i < first + 2 * n; i++) put(t, "a %llu %llu\n", (ull)i, 10 * MiB);
+    for (uint64_t i = first; i < first + 2 * n; i += 2) put(t, "f %llu\n", (ull)i);
+    put(t, "e\n");
+    for (uint64_t i = first + 2 * n; i < first + 4 * n; i++) put(t, "a %llu %llu\n", (ull)i, 12 * MiB);
     if (clean) {
-        for (uint64_t i = first + 1; i < first + 2 * n; i += 2) put(t, "f %llu%.0llu\n", i, 0);
-        for (uint64_t i = first + 2 * n; i < first + 4 * n; i++) put(t, "f %llu%.0llu\n", i, 0);
-        put(t, "e\n%.0llu%.0llu", 0, 0);
+        for (uint64_t i = first + 1; i < first + 2 * n; i += 2) put(t, "f %llu\n", (ull)i);
+        for (uint64_t i = first + 2 * n; i < first + 4 * n; i++) put(t, "f %llu\n", (ull)i);
+        put(t, "e\n");
     }
     return first + 4 * n;
 }

@@ -21,7 +21,8 @@ echo "$csv" | head -n 1 | grep -qx 'machine,backend,simulated,date,lesson,experi
 echo "$csv" | grep -q '^NVIDIA GeForce RTX 3090,sim,true,.*,1\.3,measure,1,bw,bar,RAM (triad),,[0-9.]*,,GB/s,measured$' ||
     fail "csv row: $csv"
 
-"$b" results "$T/b.jsonl" --json | python3 -c '
+j=$("$b" results "$T/b.jsonl" --json) || fail "results --json exit $?"
+printf '%s\n' "$j" | python3 -c '
 import json, sys
 rows = [json.loads(l) for l in sys.stdin]
 assert rows, "no rows"

@@ -5,11 +5,13 @@ b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
 nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 if [ -z "$nvcc" ]; then
-    "$b" --version | grep -q "backends: sim" || fail "no nvcc, yet not sim-only"
+    v=$("$b" --version) || fail "--version exit $?"
+    echo "$v" | grep -q "backends: sim" || fail "no nvcc, yet not sim-only"
     echo "SKIP: nvcc not installed: the CUDA backend is not built here"; exit 77
 fi
 grep -q nvcc "$1/.config" 2>/dev/null || { echo "SKIP: this build was made with CUDA=0"; exit 77; }
-"$b" --version | grep -q "backends: cuda sim" || fail "nvcc present but cuda not compiled in"
+v=$("$b" --version) || fail "--version exit $?"
+echo "$v" | grep -q "backends: cuda sim" || fail "nvcc present but cuda not compiled in"
 if nvidia-smi -L >/dev/null 2>&1; then echo "SKIP: a GPU is present; tests/gpu covers it"; exit 77; fi
 out=$("$b" --backend cuda info 2>&1); [ $? -eq 3 ] || fail "forced cuda without a GPU: exit"
 echo "$out" | grep -Eq "cuda: .*(error [0-9]+|driver)" || fail "no reason: $out"

@@ -5,7 +5,8 @@
 # only; on a machine without a GPU, auto then has no backend to fall back to.
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
-"$b" --help | grep -q -- "--device N" || fail "--device missing from the usage"
+h=$("$b" --help) || fail "--help exit $?"
+echo "$h" | grep -q -- "--device N" || fail "--device missing from the usage"
 for bad in x -1 1024 1.5 "" 0x1 " 1"; do
     out=$("$b" --backend sim --device "$bad" info 2>&1)
     [ $? -eq 2 ] || fail "--device '$bad': exit not 2: $out"

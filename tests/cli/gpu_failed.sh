@@ -27,7 +27,7 @@ return lesson {
   experiment { id = "host", title = { en = "Host copy", zh = "主机拷贝" },
     panels = { { id = "bw", kind = "bars", title = { en = "Bars", zh = "柱" }, unit = "GB/s" } },
     run = function(ex)
-      local r = assert(host.copy { bytes = "4MiB", trials = 2 })
+      local r = assert(host.copy { bytes = "1MiB", trials = 2 })
       ex:bar("bw", "host memcpy", r.bytes_per_s / 1e9, { from = r })
       local b, err = gpu.alloc(4096)
       ex:note("bw", "after the fault, gpu.alloc says: " .. tostring(err))

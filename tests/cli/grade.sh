@@ -12,6 +12,14 @@
 # must be the one answers.txt gives, so the label follows where the number came from.
 b="$1/vramlab"
 data="$(dirname "$0")/data"
+# A predict exercise is graded against a fresh measurement, so in the normal build its host
+# experiments take up to 64 MiB, past the caches: a working set near the cache sizes (the test
+# cap, 4 MiB) swings several-fold between two runs on a busy machine, past them a figure stays
+# within the tolerance. The sanitizer build (VRAMLAB_TEST_TAG=asan) keeps the cap and checks the
+# grading of the wrong guess and the label of the figure only: it looks for memory errors, and a
+# second chase of 64 MiB under ASan takes minutes.
+full=1
+if [ "$VRAMLAB_TEST_TAG" = asan ]; then full=0; else export VRAMLAB_HOST_MAX=64MiB; fi
 fail() { echo "FAIL: $*"; exit 1; }
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 vl() { "$b" --backend sim --deterministic --seed 1 --lang en "$@" </dev/null; }
@@ -20,7 +28,9 @@ vl() { "$b" --backend sim --deterministic --seed 1 --lang en "$@" </dev/null; }
 . tests/cli/catalog.lib
 ids=$(lesson_ids "$b" 2>&1) || fail "catalog: $ids"
 [ -n "$ids" ] || fail "no lessons listed"
-vl --record "$d/rec" list >/dev/null || fail "--record: cannot write a recording header"
+# a recording with a header and no runs: a lesson without experiments, recorded
+printf 'return lesson { id = "9.9", chapter = 9, title = { en = "T", zh = "T" },\n  chapter_title = { en = "C", zh = "C" }, text { en = "t", zh = "t" } }\n' >"$d/none.lua"
+vl --record "$d/rec" run "$d/none.lua" >/dev/null || fail "--record: cannot write a recording header"
 for id in $ids; do
     vl --replay "$d/rec" run "$id" --json >"$d/run-$id" 2>"$d/err" ||
         fail "run $id --json exited $?: $(cat "$d/err")"
@@ -132,6 +142,7 @@ while IFS="$tab" read -r l e k right wrong label <&3; do
     predict)
         grade "$l" "$e" "$wrong"; want_wrong "the guess '$wrong'"
         measured
+        if [ $full -eq 0 ]; then np=$((np + 1)) n=$((n + 1)); continue; fi
         # Graded against a fresh measurement: a host figure can move between two runs on a busy
         # machine, so a figure that lands outside the tolerance is tried again with the new one.
         try=1
@@ -157,5 +168,6 @@ while IFS="$tab" read -r l e k right wrong label <&3; do
     n=$((n + 1))
 done 3<"$d/plan"
 [ "$n" -gt 0 ] || fail "nothing graded"
-echo "$n exercises: right and wrong answers graded ($np predict: graded against this machine's measurement)"
+if [ $full -eq 1 ]; then how="graded against this machine's measurement"; else how="the wrong guess and the figure's label"; fi
+echo "$n exercises: right and wrong answers graded ($np predict: $how)"
 exit 0

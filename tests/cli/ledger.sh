@@ -10,7 +10,8 @@ echo "$out" | grep -q "CUDA context (this process) *300.00 MiB *0.29 GiB" || fai
 echo "$out" | grep -q "MiB = 2^20 B" || fail "unit convention"
 zh=$("$b" --backend sim --lang zh ledger) || fail "zh ledger"
 echo "$zh" | grep -q "显存去哪儿了" || fail "zh title: $zh"
-"$b" --backend sim --profile h200 ledger --json | python3 -c '
+j=$("$b" --backend sim --profile h200 ledger --json) || fail "ledger --json exit $?"
+printf '%s\n' "$j" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["backend"] == "sim" and d["simulated"] is True, d

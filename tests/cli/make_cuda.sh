@@ -8,6 +8,8 @@
 fail() { echo "FAIL: $*"; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# The Makefile's own detection, not settings inherited from an outer make (make test CUDA=0).
+unset MAKEFLAGS MFLAGS MAKELEVEL CUDA NVCC CUDA_HOME
 mkdir -p "$T/bin" "$T/broken" "$T/none"
 vars() { # PATH-PREFIX: NVCC and CUDA_HOME as the Makefile sets them
     env PATH="$1:/usr/bin:/bin" make --no-print-directory BUILD="$T/build" print-NVCC print-CUDA_HOME 2>"$T/err"

@@ -69,7 +69,7 @@ grep -qF 'bad\x1b[2J' "$t/o" || fail "eval error: $(cat -v "$t/o")"
 $app results "$t/rec.jsonl" >"$t/o" 2>&1; safe results "$t/o"
 $app compare "$t/rec.jsonl" "$t/rec.jsonl" >"$t/o" 2>&1; safe compare "$t/o"
 $app progress >"$t/o" 2>&1; safe progress "$t/o"
-grep -qF 'last answer: \x1b]0;ANSWER\x07\u202e' "$t/o" || fail "progress: $(cat -v "$t/o")"
+grep -qF ' \x1b]0;ANSWER\x07\u202e' "$t/o" || fail "progress: $(cat -v "$t/o")"
 
 # JSON: every line parses, and is valid UTF-8 even for invalid input bytes
 n=0

@@ -12,7 +12,8 @@ printf '%s' "$out" | grep -q "$(printf '\033')" && fail "escape codes in plain o
 zh=$("$b" --backend sim --deterministic --lang zh run 1.3) || fail "zh run exit"
 echo "$zh" | grep -q "显存 vs 内存" || fail "zh title"
 echo "$zh" | grep -q "内存 (triad)" || fail "zh bar label"
-"$b" --backend sim --deterministic run 1.3 --json | python3 -c '
+j=$("$b" --backend sim --deterministic run 1.3 --json) || fail "run --json exit $?"
+printf '%s\n' "$j" | python3 -c '
 import json, sys
 kinds = set()
 for line in sys.stdin:

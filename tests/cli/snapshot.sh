@@ -136,7 +136,8 @@ out=$("$b" snapshot "$oom" --capacity 7792MiB --replay expandable_segments:True)
 echo "$out" | grep -q "SIMULATED" || fail "replay not labelled SIMULATED"
 echo "$out" | grep -q "The model agrees with the recorded run under the recorded options" ||
     fail "model and recording disagree: $out"
-"$b" snapshot "$oom" --capacity 7792MiB --replay expandable_segments:True --json | python3 -c '
+j=$("$b" snapshot "$oom" --capacity 7792MiB --replay expandable_segments:True --json) || fail "replay --json exit $?"
+printf '%s\n' "$j" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)["replay"]
 rec, mod, wif = r["columns"]
@@ -150,17 +151,18 @@ assert wif["end_non_releasable_bytes"] < mod["end_non_releasable_bytes"]
 # a budget too small for what PyTorch held: the model runs out where PyTorch did not
 out=$("$b" snapshot "$ex" --capacity 2GiB) || fail "small capacity exit"
 echo "$out" | grep -q "The model differs from the recorded run" || fail "no difference reported: $out"
-"$b" snapshot "$d/dropped.pickle" --replay max_split_size_mb:64 | grep -q "live before the trace" ||
-    fail "pre-trace blocks not noted"
+out=$("$b" snapshot "$d/dropped.pickle" --replay max_split_size_mb:64) || fail "dropped.pickle exit $?"
+echo "$out" | grep -q "live before the trace" || fail "pre-trace blocks not noted"
 
 # bad input: clear errors, exit codes
 "$b" snapshot >/dev/null 2>&1; [ $? -eq 2 ] || fail "no file accepted"
-"$b" snapshot --help | grep -q "usage: vramlab snapshot FILE" || fail "snapshot --help"
+out=$("$b" snapshot --help) || fail "snapshot --help exit $?"
+echo "$out" | grep -q "usage: vramlab snapshot FILE" || fail "snapshot --help"
 "$b" snapshot "$ex" --capacity 80GB >/dev/null 2>&1; [ $? -eq 2 ] || fail "80GB accepted"
 out=$("$b" snapshot "$ex" --replay nonsense:1 2>&1); [ $? -eq 2 ] || fail "bad conf exit"
 echo "$out" | grep -q "nonsense" || fail "bad conf not named: $out"
 out=$("$b" --replay expandable_segments:True snapshot "$ex" 2>&1); [ $? -eq 2 ] || fail "global --replay taken"
-echo "$out" | grep -q "goes after the file" || fail "global --replay: $out"
+echo "$out" | grep -q "goes after the command" || fail "global --replay: $out"
 "$b" snapshot "$ex" --frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown option accepted"
 out=$("$b" snapshot "$d/nope.pickle" 2>&1); [ $? -eq 1 ] || fail "missing file exit"
 echo "$out" | grep -q "nope.pickle: cannot open" || fail "missing file: $out"

@@ -22,8 +22,8 @@ expect("d2d ce", gpu.copy { dir = "d2d", bytes = "8MiB", trials = 2 })
 expect("d2h sm", gpu.copy { dir = "d2h", method = "sm", bytes = "8MiB", trials = 2 })
 expect("stream triad", gpu.stream { kernel = "triad", bytes = "8MiB", trials = 2 })
 expect("stream dot", gpu.stream { kernel = "dot", bytes = "8MiB", trials = 2 })
-expect("host dot", host.stream { kernel = "dot", bytes = "4MiB", trials = 2 })
-expect("host memcpy", host.copy { bytes = "4MiB", trials = 2 })
+expect("host dot", host.stream { kernel = "dot", bytes = "1MiB", trials = 2 })
+expect("host memcpy", host.copy { bytes = "1MiB", trials = 2 })
 LUA
 "$b" --backend sim -d eval "$T/v.lua" >"$T/ok.txt" 2>&1 || fail "without a fault: $(cat "$T/ok.txt")"
 { echo "CORRUPT = true"; cat "$T/v.lua"; } >"$T/c.lua"

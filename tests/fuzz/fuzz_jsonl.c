@@ -1,17 +1,17 @@
 /* fuzz_jsonl.c - libFuzzer target for the JSON-lines reader (tui_jsonl_parse), one line at a
  * time. Properties: a refusal says "column N:" for a column inside the line (or just past it)
- * and leaves the object empty; an accepted object is written back with tui_json_str and
- * tui_json_num and read again to the same keys, types, strings and numbers (so what vramlab
- * writes it reads); every string is valid UTF-8 once written; tui_jobj_int never accepts a
- * value outside its range or with a fraction. */
+ * and leaves the object empty; an accepted object is written back with the JSON writer
+ * (tui_json.h) as exactly one line, and read again to the same keys, types, strings and numbers
+ * (so what vramlab writes it reads); every string is valid UTF-8 once written; tui_jobj_int
+ * never accepts a value outside its range or with a fraction. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui_json.h"
 #include "tui_jsonl.h"
-#include "tui_plain.h"
 #include "tui_wrap.h"
 
 #define CHECK(c)                                                                                  \
@@ -24,28 +24,25 @@
 
 static void write_back(const struct tui_jobj *o, FILE *f)
 {
-    fputc('{', f);
+    struct tui_json j;
+    tui_json_init(&j, f);
+    tui_json_obj(&j);
     for (int i = 0; i < o->n; i++) {
         const struct tui_jval *v = &o->v[i];
-        if (i) fputc(',', f);
-        tui_json_str(f, v->key);
-        fputc(':', f);
+        tui_json_key(&j, v->key);
         switch (v->type) {
-        case TUI_JSTR: tui_json_str(f, v->s); break;
-        case TUI_JNUM: tui_json_num(f, v->num); break;
-        case TUI_JBOOL: fputs(v->b ? "true" : "false", f); break;
-        case TUI_JNULL: fputs("null", f); break;
+        case TUI_JSTR: tui_json_str(&j, v->s); break;
+        case TUI_JNUM: tui_json_num(&j, v->num); break;
+        case TUI_JBOOL: tui_json_bool(&j, v->b); break;
+        case TUI_JNULL: tui_json_null(&j); break;
         case TUI_JARR:
-            fputc('[', f);
-            for (int k = 0; k < v->nitems; k++) {
-                if (k) fputc(',', f);
-                tui_json_str(f, v->items[k]);
-            }
-            fputc(']', f);
+            tui_json_arr(&j);
+            for (int k = 0; k < v->nitems; k++) tui_json_str(&j, v->items[k]);
+            tui_json_end(&j);
             break;
         }
     }
-    fputc('}', f);
+    tui_json_end(&j);
 }
 
 /* s as it reads back once written: bytes that are not UTF-8 become U+FFFD (malloc'ed) */
@@ -90,6 +87,8 @@ static void one_line(const char *line)
     write_back(&o, f);
     fclose(f);
     CHECK(strlen(out) == len);
+    CHECK(len && out[len - 1] == '\n' && strchr(out, '\n') == out + len - 1); /* one line */
+    out[len - 1] = 0;
     if (!tui_jsonl_parse(out, &back, err, sizeof err)) {
         fprintf(stderr, "fuzz_jsonl: written back as '%s', not read again: %s\n", out, err);
         abort();

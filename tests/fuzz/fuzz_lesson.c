@@ -37,8 +37,9 @@ static void cleanup(void)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     const char *datadir = getenv("VRAMLAB_DATADIR");
+    /* host experiments of 1 MiB at most: an input checks what the code does, not the RAM */
     struct gpu_config c = {.datadir = datadir ? datadir : ".", .deterministic = true,
-                           .cap_fraction = 0.9};
+                           .cap_fraction = 0.9, .host_max = 1u << 20};
     char why[512];
     if (gpu_open("sim", &c, &dev, why, sizeof why) != GPU_OK) {
         fprintf(stderr, "fuzz_lesson: cannot open the simulator (run from the source tree or set "

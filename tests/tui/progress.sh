@@ -45,7 +45,8 @@ keys q
 wait_exit 5
 grep -q '^ex 9\.1 double 2 1 ' "$P" || fail "two tries, solved: $(cat "$P")"
 out=$("$BIN" progress) || fail "vramlab progress exit"
-echo "$out" | grep -q '9\.1 .*double .*solved .*2 tries' || fail "progress listing: $out"
+echo "$out" | grep -Eq '^  9\.1 +double +solved +2  ' || fail "progress listing: $out"
+echo "$out" | tail -n 1 | grep -qx '2/2 exercises solved, 1/1 sections visited' || fail "progress totals: $out"
 
 # a damaged file: kept aside, reported once, and the tutor starts afresh
 echo "garbage" >> "$P"

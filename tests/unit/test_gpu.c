@@ -269,18 +269,18 @@ static void test_host_bench(void **s)
     struct gpu_host_info h;
     gpu_host_info(&h);
     assert_true(h.threads >= 1 && h.ram_bytes > (64u << 20) && h.page_bytes >= 4096);
-    assert_int_equal(gpu_host_bench(GPU_HOST_MEMCPY, 4u << 20, 1, 5, &r, NULL), GPU_OK);
+    assert_int_equal(gpu_host_bench(NULL, GPU_HOST_MEMCPY, 4u << 20, 1, 5, &r, NULL), GPU_OK);
     assert_int_equal(r.samples, 5);
-    assert_true(r.bytes_per_s > 1e8 && r.best_s <= r.median_s && r.median_s <= r.worst_s);
+    assert_true(r.bytes_per_s > 0 && r.best_s <= r.median_s && r.median_s <= r.worst_s);
     assert_true(r.rw_bytes_per_s == 2 * r.bytes_per_s);
     if (h.llc_bytes > (1u << 20)) assert_true(r.warn & GPU_WARN_SMALL_ARRAY);
-    assert_int_equal(gpu_host_bench(GPU_HOST_TRIAD, 4u << 20, 2, 3, &r, NULL), GPU_OK);
+    assert_int_equal(gpu_host_bench(NULL, GPU_HOST_TRIAD, 4u << 20, 2, 3, &r, NULL), GPU_OK);
     assert_int_equal(r.moved_bytes, 3ull * (4u << 20)); /* STREAM: 24 bytes per element */
-    assert_int_equal(gpu_host_bench(GPU_HOST_SCALE, 4u << 20, 1, 3, &r, NULL), GPU_OK);
+    assert_int_equal(gpu_host_bench(NULL, GPU_HOST_SCALE, 4u << 20, 1, 3, &r, NULL), GPU_OK);
     assert_int_equal(r.moved_bytes, 2ull * (4u << 20));
-    assert_int_equal(gpu_host_bench(GPU_HOST_COPY, 100, 1, 3, &r, NULL), GPU_ERR_ARG);
+    assert_int_equal(gpu_host_bench(NULL, GPU_HOST_COPY, 100, 1, 3, &r, NULL), GPU_ERR_ARG);
     gpu_cancel_flag cancel = 1;
-    assert_int_equal(gpu_host_bench(GPU_HOST_LOOP, 1u << 20, 1, 3, &r, &cancel),
+    assert_int_equal(gpu_host_bench(NULL, GPU_HOST_LOOP, 1u << 20, 1, 3, &r, &cancel),
                      GPU_ERR_CANCELLED);
     assert_int_equal(gpu_host_kind_parse("triad"), GPU_HOST_TRIAD);
     assert_int_equal(gpu_host_kind_parse("nope"), -1);
@@ -288,13 +288,18 @@ static void test_host_bench(void **s)
 
 static void test_host_latency(void **s)
 {
+    /* What the chase reports, not how fast this machine is (the cache ladder's figures are
+     * make bench's: tests/bench/bench_host.c) */
     struct gpu_result small, big;
     assert_int_equal(gpu_host_latency(16u << 10, &small, NULL), GPU_OK);
-    assert_int_equal(gpu_host_latency(256u << 20, &big, NULL), GPU_OK);
-    /* 16 KiB stays in L1 (a few ns); 256 MiB misses every cache and most TLB entries */
-    assert_true(small.ns_per_load > 0.1 && small.ns_per_load < 20);
-    assert_true(big.ns_per_load > 3 * small.ns_per_load);
+    assert_int_equal(gpu_host_latency(2u << 20, &big, NULL), GPU_OK);
+    assert_true(small.ns_per_load > 0 && big.ns_per_load > 0 && isfinite(big.ns_per_load));
+    assert_true(small.best_s <= small.median_s && small.median_s <= small.worst_s);
+    assert_int_equal(small.bytes, 16u << 10);
+    assert_int_equal(big.bytes, 2u << 20);
     assert_int_equal(gpu_host_latency(100, &small, NULL), GPU_ERR_ARG);
+    gpu_cancel_flag cancel = 1;
+    assert_int_equal(gpu_host_latency(1u << 20, &small, &cancel), GPU_ERR_CANCELLED);
 }
 
 static void test_bench_latency_sim(void **s)
@@ -397,10 +402,10 @@ static void test_validity_warnings(void **s)
     struct gpu_host_info h;
     gpu_host_info(&h);
     if (h.threads > 1) {
-        assert_int_equal(gpu_host_bench(GPU_HOST_TRIAD, 1u << 20, 1, 2, &r, NULL), GPU_OK);
+        assert_int_equal(gpu_host_bench(NULL, GPU_HOST_TRIAD, 1u << 20, 1, 2, &r, NULL), GPU_OK);
         assert_true(r.warn & GPU_WARN_THREADS);
     }
-    assert_int_equal(gpu_host_bench(GPU_HOST_TRIAD, 1u << 20, h.threads, 2, &r, NULL), GPU_OK);
+    assert_int_equal(gpu_host_bench(NULL, GPU_HOST_TRIAD, 1u << 20, h.threads, 2, &r, NULL), GPU_OK);
     assert_false(r.warn & GPU_WARN_THREADS);
 }
 

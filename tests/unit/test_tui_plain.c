@@ -1,7 +1,7 @@
 /* test_tui_plain.c - the one filter between plain output and the terminal: which characters are
  * shown escaped (C0 but \n and \t, DEL, C1, bidi controls) and which pass (text, CJK, emoji),
  * invalid UTF-8 replaced, the same result however the text is cut into writes (a sequence split
- * across two stdio buffers), and JSON strings that stay valid UTF-8 JSON for any bytes. */
+ * across two stdio buffers). (JSON strings: test_tui_json.c.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui_jsonl.h"
 #include "tui_plain.h"
 
 struct buf {
@@ -76,49 +75,11 @@ static void test_split_writes(void **state)
     }
 }
 
-/* tui_json_str of any bytes: the JSON reader takes it back, as UTF-8 with nothing raw that a
- * terminal would act on; text without such characters comes back unchanged. */
-static void test_json_any_bytes(void **state)
-{
-    uint64_t seed = 1;
-    for (int round = 0; round < 3000; round++) {
-        char in[32], *out = NULL, line[512], err[128];
-        size_t len = 0, n = 1 + round % 24;
-        for (size_t i = 0; i < n; i++) {
-            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-            in[i] = (char)(round < 256 && i == 0 ? (uint64_t)round : (seed >> 33) & 0xff);
-            if (!in[i]) in[i] = 'z';
-        }
-        in[n] = 0;
-        FILE *f = open_memstream(&out, &len);
-        tui_json_str(f, in);
-        fclose(f);
-        snprintf(line, sizeof line, "{\"k\":%s}", out);
-        struct tui_jobj o;
-        if (!tui_jsonl_parse(line, &o, err, sizeof err)) fail_msg("%s: %s", line, err);
-        const char *back = tui_jobj_str(&o, "k", NULL);
-        assert_non_null(back);
-        assert_string_equal(filter(back, strlen(back)), filter(in, n)); /* same text, shown alike */
-        for (const unsigned char *p = (const unsigned char *)out; *p; p++)
-            assert_true(*p >= 0x20 && *p != 0x7f);
-        tui_jobj_free(&o);
-        free(out);
-    }
-    char *out = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&out, &len);
-    tui_json_str(f, "显存 \"q\" \\ \xe2\x80\xae \xc2\x85 \x7f \xff \xe2\x80\xa8");
-    fclose(f);
-    assert_string_equal(out, "\"显存 \\\"q\\\" \\\\ \\u202e \\u0085 \\u007f \\ufffd \\u2028\"");
-    free(out);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shown_escaped),
         cmocka_unit_test(test_split_writes),
-        cmocka_unit_test(test_json_any_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,8 +8,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "gpu_json.h"
-#include "tui_jsonl.h"
+#include "tui_json.h"
 #include "tui_wrap.h"
 
 int tui_str_width(const char *s)
@@ -40,10 +39,6 @@ static bool controls(unsigned cp)
            cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
            (cp >= 0x2066 && cp <= 0x2069);
 }
-
-static void emit_json(void *ud, const char *p, size_t n) { fwrite(p, 1, n, ud); }
-
-void tui_json_str(FILE *f, const char *s) { gpu_json_str(s, emit_json, f); }
 
 /* A UTF-8 sequence that is valid so far but cut by the end of the buffer. */
 static bool cut_sequence(const unsigned char *p, size_t m)
@@ -261,9 +256,12 @@ void tui_plain_markup(struct tui_plain *p, const char *src)
     FILE *f = p->out;
     if (!src) return;
     if (p->json) {
-        fputs("{\"type\":\"text\",\"markup\":", f);
-        tui_json_str(f, src);
-        fputs("}\n", f);
+        struct tui_json j;
+        tui_json_init(&j, f);
+        tui_json_obj(&j);
+        tui_json_kstr(&j, "type", "text");
+        tui_json_kstr(&j, "markup", src);
+        tui_json_end(&j);
         return;
     }
     if (lt_markup_parse(src, strlen(src), &doc, err, sizeof err) != 0) {
@@ -339,30 +337,31 @@ static void plain_sink(struct tui_plain *p, const struct lt_event *ev)
                                         "note",  "map",   "clear", "status"};
     if ((unsigned)ev->type > LT_EV_STATUS) return; /* an index from elsewhere: checked first */
     if (p->json) {
-        fprintf(f, "{\"type\":\"%s\"", types[ev->type]);
-        if (ev->panel && *ev->panel) fputs(",\"panel\":", f), tui_json_str(f, ev->panel);
-        if (ev->series && *ev->series) fputs(",\"label\":", f), tui_json_str(f, ev->series);
-        if (ev->text && *ev->text) fputs(",\"text\":", f), tui_json_str(f, ev->text);
-        if (ev->unit && *ev->unit) fputs(",\"unit\":", f), tui_json_str(f, ev->unit);
-        /* tui_json_num: NaN and inf are null, as JSON has neither */
-        if (ev->type == LT_EV_POINT)
-            fputs(",\"x\":", f), tui_json_num(f, ev->x), fputs(",\"y\":", f), tui_json_num(f, ev->y);
+        struct tui_json j;
+        tui_json_init(&j, f);
+        tui_json_obj(&j);
+        tui_json_kstr(&j, "type", types[ev->type]);
+        if (ev->panel && *ev->panel) tui_json_kstr(&j, "panel", ev->panel);
+        if (ev->series && *ev->series) tui_json_kstr(&j, "label", ev->series);
+        if (ev->text && *ev->text) tui_json_kstr(&j, "text", ev->text);
+        if (ev->unit && *ev->unit) tui_json_kstr(&j, "unit", ev->unit);
+        /* NaN and inf are null, as JSON has neither */
+        if (ev->type == LT_EV_POINT) tui_json_knum(&j, "x", ev->x), tui_json_knum(&j, "y", ev->y);
         if (ev->type == LT_EV_BAR || ev->type == LT_EV_GAUGE || ev->type == LT_EV_MAP)
-            fputs(",\"value\":", f), tui_json_num(f, ev->value);
-        if (ev->type == LT_EV_GAUGE) fputs(",\"max\":", f), tui_json_num(f, ev->max);
-        if (ev->type == LT_EV_BAR || ev->type == LT_EV_POINT || ev->type == LT_EV_GAUGE)
-            fprintf(f, ",\"style\":\"%s\",\"simulated\":%s", style_name(ev->style),
-                    ev->style == LT_SIMULATED ? "true" : "false");
-        if (p->replay) fputs(",\"replay\":true", f);
-        if (ev->ncells) {
-            fputs(",\"cells\":[", f);
-            for (int i = 0; i < ev->ncells; i++) {
-                if (i) fputc(',', f);
-                tui_json_str(f, ev->cells[i]);
-            }
-            fputc(']', f);
+            tui_json_knum(&j, "value", ev->value);
+        if (ev->type == LT_EV_GAUGE) tui_json_knum(&j, "max", ev->max);
+        if (ev->type == LT_EV_BAR || ev->type == LT_EV_POINT || ev->type == LT_EV_GAUGE) {
+            tui_json_kstr(&j, "style", style_name(ev->style));
+            tui_json_kbool(&j, "simulated", ev->style == LT_SIMULATED);
         }
-        fputs("}\n", f);
+        if (p->replay) tui_json_kbool(&j, "replay", true);
+        if (ev->ncells) {
+            tui_json_key(&j, "cells");
+            tui_json_arr(&j);
+            for (int i = 0; i < ev->ncells; i++) tui_json_str(&j, ev->cells[i] ? ev->cells[i] : "");
+            tui_json_end(&j);
+        }
+        tui_json_end(&j);
         fflush(f);
         return;
     }

@@ -27,9 +27,6 @@ char *tui_event_text(const struct lt_event *ev, const char *nul);
  * *to_free after use). Every sink starts with it, so no consumer sees a cut text. */
 const struct lt_event *tui_event_visible(const struct lt_event *ev, const char *nul,
                                          struct lt_event *copy, char **to_free);
-/* JSON string literal: quoted, valid UTF-8 whatever s holds. Control characters (C0, DEL, C1),
- * bidi controls and U+2028/U+2029 are \u escapes; invalid UTF-8 becomes \ufffd. */
-void tui_json_str(FILE *f, const char *s);
 
 /* ---- the one filter between plain output and where it goes -------------------------------- */
 /* Text from lessons, scripts, recordings and files reaches a terminal only through this: C0

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tui_hash.h"
-#include "tui_jsonl.h"
+#include "tui_json.h"
 #include "tui_plain.h"
 #include "tui_record.h"
 #include "tui_wrap.h"
@@ -135,7 +135,9 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, FILE *out)
         return 1;
     }
     struct rows R = {0};
+    struct tui_json j;
     bool ok = true;
+    tui_json_init(&j, out);
     for (int i = 0; i < rp->nruns && ok; i++) ok = run_rows(&R, &rp->runs[i]);
     if (!ok) {
         fprintf(stderr, "vramlab: out of memory\n");
@@ -186,25 +188,23 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, FILE *out)
             fprintf(out, ",%s\n", style_name(ev->style));
             break;
         case TUI_RES_JSON:
-            fputs("{\"machine\":", out), tui_json_str(out, rp->gpu);
-            fputs(",\"backend\":", out), tui_json_str(out, rp->backend);
-            fprintf(out, ",\"simulated\":%s,\"date\":", rp->simulated ? "true" : "false");
-            tui_json_str(out, rp->date);
-            fputs(",\"lesson\":", out), tui_json_str(out, run->lesson);
-            fputs(",\"experiment\":", out), tui_json_str(out, run->experiment);
-            fprintf(out, ",\"run\":%d,\"panel\":", run->run);
-            tui_json_str(out, ev->panel);
-            fprintf(out, ",\"kind\":\"%s\",\"label\":", kind_name(ev->type));
-            tui_json_str(out, ev->series);
-            fputs(",\"x\":", out);
-            if (ev->type == LT_EV_POINT) tui_json_num(out, ev->x);
-            else fputs("null", out);
-            fputs(",\"value\":", out), tui_json_num(out, value);
-            fputs(",\"max\":", out);
-            if (ev->type == LT_EV_GAUGE) tui_json_num(out, ev->max);
-            else fputs("null", out);
-            fputs(",\"unit\":", out), tui_json_str(out, ev->unit);
-            fprintf(out, ",\"style\":\"%s\"}\n", style_name(ev->style));
+            tui_json_obj(&j);
+            tui_json_kstr(&j, "machine", rp->gpu);
+            tui_json_kstr(&j, "backend", rp->backend);
+            tui_json_kbool(&j, "simulated", rp->simulated);
+            tui_json_kstr(&j, "date", rp->date);
+            tui_json_kstr(&j, "lesson", run->lesson);
+            tui_json_kstr(&j, "experiment", run->experiment);
+            tui_json_kint(&j, "run", run->run);
+            tui_json_kstr(&j, "panel", ev->panel);
+            tui_json_kstr(&j, "kind", kind_name(ev->type));
+            tui_json_kstr(&j, "label", ev->series);
+            tui_json_kmaybe(&j, "x", ev->x, ev->type == LT_EV_POINT);
+            tui_json_knum(&j, "value", value);
+            tui_json_kmaybe(&j, "max", ev->max, ev->type == LT_EV_GAUGE);
+            tui_json_kstr(&j, "unit", ev->unit);
+            tui_json_kstr(&j, "style", style_name(ev->style));
+            tui_json_end(&j);
             break;
         case TUI_RES_TEXT: {
             char lab[128], num[64];

@@ -1,7 +1,7 @@
 /* tui_snapshot.c - see tui_snapshot.h. Text for people (sizes in GiB/MiB = 2^30/2^20 B, times
  * relative to the first trace entry) and JSON for tools (every size in bytes, names as in the
  * docs). Strings from the file (frame file names, function names, the recorded options) are
- * written through put_safe/put_json, never raw: a snapshot is untrusted input. */
+ * written through put_safe or the JSON writer, never raw: a snapshot is untrusted input. */
 #include "tui_snapshot.h"
 
 #include <math.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gpu_snapshot.h"
+#include "tui_json.h"
 
 #define DEFAULT_TOP 10
 #define MAX_CAPACITY (1ull << 42)
@@ -65,40 +66,12 @@ static void put_safe(FILE *f, const char *s, size_t n, size_t max)
     }
 }
 
-/* A JSON string, ASCII only (as Python's json.dumps writes them): everything beyond ASCII is a
- * \u escape, lone surrogates included, so the output is valid whatever the file held. */
-static void put_json(FILE *f, const char *s, size_t n)
+/* A whole number, or null when the file does not say (ASCII JSON, as Python's json.dumps). */
+static void jmaybe(struct tui_json *j, const char *k, bool known, int64_t v)
 {
-    fputc('"', f);
-    for (size_t i = 0; i < n;) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x80) {
-            if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-            else if (c < 0x20 || c == 0x7f) fprintf(f, "\\u%04x", c);
-            else fputc(c, f);
-            i++;
-            continue;
-        }
-        int k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;
-        uint32_t cp = c & (k == 3 ? 0x07 : k == 2 ? 0x0f : 0x1f);
-        for (int j = 1; j <= k && i + (size_t)j < n; j++) cp = cp << 6 | ((unsigned char)s[i + (size_t)j] & 0x3f);
-        i += (size_t)k + 1;
-        if (cp >= 0x10000) {
-            cp -= 0x10000;
-            fprintf(f, "\\u%04x\\u%04x", 0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
-        } else {
-            fprintf(f, "\\u%04x", cp);
-        }
-    }
-    fputc('"', f);
-}
-
-static void put_jstr(FILE *f, const char *s) { put_json(f, s, strlen(s)); }
-
-static void put_i64(FILE *f, bool known, int64_t v)
-{
-    if (known) fprintf(f, "%lld", (long long)v);
-    else fputs("null", f);
+    tui_json_key(j, k);
+    if (known) tui_json_int(j, v);
+    else tui_json_null(j);
 }
 
 /* "/home/a/proj/model.py:12" -> "proj/model.py:12" (the text view; JSON keeps the path) */
@@ -244,171 +217,208 @@ static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_
 
 /* ---- the summary as JSON (the keys of tests/snapshot/summary_ref.py) ------------------------ */
 
-static void json_count(FILE *f, const char *k, const struct gpu_snap_count *c, bool comma)
+static void json_count(struct tui_json *j, const char *k, const struct gpu_snap_count *c)
 {
-    fprintf(f, "%s\"%s\":{\"count\":%llu,\"bytes\":%llu,\"requested_bytes\":%llu}", comma ? "," : "",
-            k, (unsigned long long)c->count, (unsigned long long)c->bytes,
-            (unsigned long long)c->requested);
+    tui_json_key(j, k);
+    tui_json_obj(j);
+    tui_json_kuint(j, "count", c->count);
+    tui_json_kuint(j, "bytes", c->bytes);
+    tui_json_kuint(j, "requested_bytes", c->requested);
+    tui_json_end(j);
 }
 
-static void json_settings(FILE *f, const struct gpu_snapshot *s)
+static void json_settings(struct tui_json *j, const struct gpu_snapshot *s)
 {
     const struct gpu_snap_settings *st = &s->settings;
-    fputs("\"allocator_settings\":", f);
+    tui_json_key(j, "allocator_settings");
     if (!st->present) {
-        fputs("null", f);
+        tui_json_null(j);
         return;
     }
-    fputs("{\"PYTORCH_CUDA_ALLOC_CONF\":", f);
-    if (st->conf) put_json(f, st->conf, st->conf_len);
-    else fputs("null", f);
-    fputs(",\"max_split_size\":", f);
-    put_i64(f, st->max_split_size > 0, (int64_t)st->max_split_size);
-    fputs(",\"expandable_segments\":", f);
-    fputs(st->expandable < 0 ? "null" : st->expandable ? "true" : "false", f);
-    fputs(",\"garbage_collection_threshold\":", f);
-    if (st->has_gc && isfinite(st->gc_threshold)) {
-        char num[40]; /* a float stays a float: 0.0, not 0 */
-        snprintf(num, sizeof num, "%.17g", st->gc_threshold);
-        fputs(num, f);
-        if (!strpbrk(num, ".e")) fputs(".0", f);
-    }
-    else fputs("null", f);
-    fputs(",\"roundup_power2_divisions\":", f);
-    if (!st->has_roundup) fputs("null", f);
+    tui_json_obj(j);
+    tui_json_key(j, "PYTORCH_CUDA_ALLOC_CONF");
+    if (st->conf) tui_json_strn(j, st->conf, st->conf_len);
+    else tui_json_null(j);
+    jmaybe(j, "max_split_size", st->max_split_size > 0, (int64_t)st->max_split_size);
+    tui_json_key(j, "expandable_segments");
+    if (st->expandable < 0) tui_json_null(j);
+    else tui_json_bool(j, st->expandable);
+    tui_json_key(j, "garbage_collection_threshold");
+    if (st->has_gc) tui_json_real(j, st->gc_threshold); /* a float stays a float: 0.0, not 0 */
+    else tui_json_null(j);
+    tui_json_key(j, "roundup_power2_divisions");
+    if (!st->has_roundup) tui_json_null(j);
     else {
-        fputc('[', f);
+        tui_json_arr(j);
         for (size_t i = 0; i < st->nroundup; i++) {
-            if (i) fputc(',', f);
-            put_i64(f, st->roundup_ok[i], st->roundup[i]);
+            if (st->roundup_ok[i]) tui_json_int(j, st->roundup[i]);
+            else tui_json_null(j);
         }
-        fputc(']', f);
+        tui_json_end(j);
     }
-    fputc('}', f);
+    tui_json_end(j);
 }
 
-static void json_group(FILE *f, const struct gpu_snap_group *g)
+static void json_group(struct tui_json *j, const struct gpu_snap_group *g)
 {
-    fputs("\"where\":", f);
-    put_json(f, g->where, g->where_len);
-    fputs(",\"function\":", f);
-    put_json(f, g->function, g->function_len);
+    tui_json_key(j, "where");
+    tui_json_strn(j, g->where, g->where_len);
+    tui_json_key(j, "function");
+    tui_json_strn(j, g->function, g->function_len);
 }
 
-static void json_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_snap_device *d)
+static void json_trace(struct tui_json *j, const struct gpu_snap_device *d)
+{
+    tui_json_key(j, "trace");
+    tui_json_obj(j);
+    tui_json_kuint(j, "events", d->events);
+    tui_json_key(j, "actions");
+    tui_json_obj(j);
+    for (int i = 0; i < GPU_SNAP_NACTIONS; i++)
+        tui_json_kuint(j, gpu_snap_action_names[i], d->actions[i]);
+    tui_json_end(j);
+    tui_json_kuint(j, "streams", d->streams);
+    jmaybe(j, "first_time_us", d->has_times, d->first_time);
+    jmaybe(j, "last_time_us", d->has_times, d->last_time);
+    tui_json_end(j);
+}
+
+static void json_timeline(struct tui_json *j, const struct gpu_snapshot *s,
+                          const struct gpu_snap_device *d)
 {
     int64_t t;
-    fprintf(f, "{\"device\":%d,\"segments\":{\"count\":%llu,\"large\":%llu,\"small\":%llu,"
-               "\"expandable\":%llu,\"reserved_bytes\":%llu},\"blocks\":{",
-            d->device, (unsigned long long)d->nsegs, (unsigned long long)d->nlarge,
-            (unsigned long long)d->nsmall, (unsigned long long)d->nexpandable,
-            (unsigned long long)d->reserved);
-    for (int i = 0; i < GPU_SNAP_NSTATES; i++) json_count(f, gpu_snap_state_names[i], &d->blocks[i], i);
-    const struct gpu_snap_count *a = &d->blocks[GPU_SNAP_ACTIVE_ALLOCATED];
-    fprintf(f, "},\"allocated_bytes\":%llu,\"requested_bytes\":%llu,"
-               "\"internal_fragmentation_bytes\":%lld,\"cached_bytes\":%llu,"
-               "\"releasable_bytes\":%llu,\"non_releasable_bytes\":%llu,"
-               "\"largest_free_block_bytes\":%llu,\"trace\":{\"events\":%zu,\"actions\":{",
-            (unsigned long long)a->bytes, (unsigned long long)a->requested,
-            (long long)((int64_t)a->bytes - (int64_t)a->requested), /* < 0 if the file says so */
-            (unsigned long long)d->blocks[GPU_SNAP_INACTIVE].bytes,
-            (unsigned long long)d->releasable, (unsigned long long)d->non_releasable,
-            (unsigned long long)d->largest_free, d->events);
-    for (int i = 0; i < GPU_SNAP_NACTIONS; i++)
-        fprintf(f, "%s\"%s\":%zu", i ? "," : "", gpu_snap_action_names[i], d->actions[i]);
-    fprintf(f, "},\"streams\":%zu,\"first_time_us\":", d->streams);
-    put_i64(f, d->has_times, d->first_time);
-    fputs(",\"last_time_us\":", f);
-    put_i64(f, d->has_times, d->last_time);
-    fprintf(f, "},\"timeline\":{\"start_bytes\":%lld,\"pre_trace_blocks\":%zu,\"end_bytes\":%lld,"
-               "\"snapshot_active_requested_bytes\":%llu,\"peak_bytes\":%lld,\"peak_event\":",
-            (long long)d->start_bytes, d->pre_trace_blocks, (long long)d->end_bytes,
-            (unsigned long long)d->snapshot_active_requested, (long long)d->peak_bytes);
-    put_i64(f, d->peak_event >= 0, d->peak_event);
-    fputs(",\"peak_time_us\":", f);
-    bool has = gpu_snapshot_event_time(s, d->device, d->peak_event, &t);
-    put_i64(f, has, t);
-    fprintf(f, ",\"reserved_start_bytes\":%lld,\"reserved_end_bytes\":%lld,"
-               "\"reserved_peak_bytes\":%lld,\"reserved_peak_event\":",
-            (long long)d->reserved_start, (long long)d->reserved_end, (long long)d->reserved_peak);
-    put_i64(f, d->reserved_peak_event >= 0, d->reserved_peak_event);
-    fputs(",\"reserved_peak_time_us\":", f);
+    bool has;
+    tui_json_key(j, "timeline");
+    tui_json_obj(j);
+    tui_json_kint(j, "start_bytes", d->start_bytes);
+    tui_json_kuint(j, "pre_trace_blocks", d->pre_trace_blocks);
+    tui_json_kint(j, "end_bytes", d->end_bytes);
+    tui_json_kuint(j, "snapshot_active_requested_bytes", d->snapshot_active_requested);
+    tui_json_kint(j, "peak_bytes", d->peak_bytes);
+    jmaybe(j, "peak_event", d->peak_event >= 0, d->peak_event);
+    has = gpu_snapshot_event_time(s, d->device, d->peak_event, &t);
+    jmaybe(j, "peak_time_us", has, t);
+    tui_json_kint(j, "reserved_start_bytes", d->reserved_start);
+    tui_json_kint(j, "reserved_end_bytes", d->reserved_end);
+    tui_json_kint(j, "reserved_peak_bytes", d->reserved_peak);
+    jmaybe(j, "reserved_peak_event", d->reserved_peak_event >= 0, d->reserved_peak_event);
     has = gpu_snapshot_event_time(s, d->device, d->reserved_peak_event, &t);
-    put_i64(f, has, t);
-    fputs("},\"top_at_peak\":[", f);
+    jmaybe(j, "reserved_peak_time_us", has, t);
+    tui_json_end(j);
+}
+
+static void json_device(struct tui_json *j, const struct gpu_snapshot *s,
+                        const struct gpu_snap_device *d)
+{
+    tui_json_obj(j);
+    tui_json_kint(j, "device", d->device);
+    tui_json_key(j, "segments");
+    tui_json_obj(j);
+    tui_json_kuint(j, "count", d->nsegs);
+    tui_json_kuint(j, "large", d->nlarge);
+    tui_json_kuint(j, "small", d->nsmall);
+    tui_json_kuint(j, "expandable", d->nexpandable);
+    tui_json_kuint(j, "reserved_bytes", d->reserved);
+    tui_json_end(j);
+    tui_json_key(j, "blocks");
+    tui_json_obj(j);
+    for (int i = 0; i < GPU_SNAP_NSTATES; i++) json_count(j, gpu_snap_state_names[i], &d->blocks[i]);
+    tui_json_end(j);
+    const struct gpu_snap_count *a = &d->blocks[GPU_SNAP_ACTIVE_ALLOCATED];
+    tui_json_kuint(j, "allocated_bytes", a->bytes);
+    tui_json_kuint(j, "requested_bytes", a->requested);
+    /* < 0 if the file says so */
+    tui_json_kint(j, "internal_fragmentation_bytes", (int64_t)a->bytes - (int64_t)a->requested);
+    tui_json_kuint(j, "cached_bytes", d->blocks[GPU_SNAP_INACTIVE].bytes);
+    tui_json_kuint(j, "releasable_bytes", d->releasable);
+    tui_json_kuint(j, "non_releasable_bytes", d->non_releasable);
+    tui_json_kuint(j, "largest_free_block_bytes", d->largest_free);
+    json_trace(j, d);
+    json_timeline(j, s, d);
+    tui_json_key(j, "top_at_peak");
+    tui_json_arr(j);
     for (size_t i = 0; i < d->ntop; i++) {
-        fputs(i ? ",{" : "{", f);
-        json_group(f, &d->top[i]);
-        fprintf(f, ",\"bytes\":%llu,\"count\":%llu}", (unsigned long long)d->top[i].bytes,
-                (unsigned long long)d->top[i].count);
+        tui_json_obj(j);
+        json_group(j, &d->top[i]);
+        tui_json_kuint(j, "bytes", d->top[i].bytes);
+        tui_json_kuint(j, "count", d->top[i].count);
+        tui_json_end(j);
     }
-    fputs("],\"ooms\":[", f);
+    tui_json_end(j);
+    tui_json_key(j, "ooms");
+    tui_json_arr(j);
     for (size_t i = 0; i < d->nooms; i++) {
         const struct gpu_snap_oom *m = &d->ooms[i];
-        fprintf(f, "%s{\"event\":%zu,\"time_us\":", i ? "," : "", m->event);
-        put_i64(f, m->has_time, m->time_us);
-        fprintf(f, ",\"size\":%llu,\"device_free\":", (unsigned long long)m->size);
-        put_i64(f, m->has_free, (int64_t)m->device_free);
-        fprintf(f, ",\"stream\":%lld,\"live_requested_bytes\":%lld,\"reserved_bytes\":%lld,",
-                (long long)m->stream, (long long)m->live_requested, (long long)m->reserved);
-        json_group(f, &m->where);
-        fputc('}', f);
+        tui_json_obj(j);
+        tui_json_kuint(j, "event", m->event);
+        jmaybe(j, "time_us", m->has_time, m->time_us);
+        tui_json_kuint(j, "size", m->size);
+        jmaybe(j, "device_free", m->has_free, (int64_t)m->device_free);
+        tui_json_kint(j, "stream", m->stream);
+        tui_json_kint(j, "live_requested_bytes", m->live_requested);
+        tui_json_kint(j, "reserved_bytes", m->reserved);
+        json_group(j, &m->where);
+        tui_json_end(j);
     }
-    fputs("]}", f);
+    tui_json_end(j);
+    tui_json_end(j);
 }
 
 /* ---- the replay ------------------------------------------------------------------------------ */
 
-static void json_side(FILE *f, const char *name, const char *conf, const struct gpu_snap_side *s,
-                      bool model)
+static void json_side(struct tui_json *j, const char *name, const char *conf,
+                      const struct gpu_snap_side *s, bool model)
 {
-    fprintf(f, "{\"name\":\"%s\",\"options\":", name);
-    put_jstr(f, conf);
-    fprintf(f, ",\"peak_reserved_bytes\":%llu,\"peak_requested_bytes\":%llu,"
-               "\"device_allocs\":%llu,\"device_frees\":%llu,\"end_reserved_bytes\":%llu,"
-               "\"end_active_bytes\":%llu,\"end_non_releasable_bytes\":%llu,"
-               "\"end_segments\":%llu,\"ooms\":%zu,\"first_oom_event\":",
-            (unsigned long long)s->peak_reserved, (unsigned long long)s->peak_requested,
-            (unsigned long long)s->device_allocs, (unsigned long long)s->device_frees,
-            (unsigned long long)s->end_reserved, (unsigned long long)s->end_active,
-            (unsigned long long)s->end_non_releasable, (unsigned long long)s->end_segments, s->ooms);
-    put_i64(f, s->ooms && s->first_oom_event >= 0, s->first_oom_event);
+    tui_json_obj(j);
+    tui_json_kstr(j, "name", name);
+    tui_json_kstr(j, "options", conf);
+    tui_json_kuint(j, "peak_reserved_bytes", s->peak_reserved);
+    tui_json_kuint(j, "peak_requested_bytes", s->peak_requested);
+    tui_json_kuint(j, "device_allocs", s->device_allocs);
+    tui_json_kuint(j, "device_frees", s->device_frees);
+    tui_json_kuint(j, "end_reserved_bytes", s->end_reserved);
+    tui_json_kuint(j, "end_active_bytes", s->end_active);
+    tui_json_kuint(j, "end_non_releasable_bytes", s->end_non_releasable);
+    tui_json_kuint(j, "end_segments", s->end_segments);
+    tui_json_kuint(j, "ooms", s->ooms);
+    jmaybe(j, "first_oom_event", s->ooms && s->first_oom_event >= 0, s->first_oom_event);
     if (model) {
-        fprintf(f, ",\"recorded_ooms_that_fit\":%zu,\"first_oom_message\":", s->recorded_ooms_fit);
-        if (s->ooms) put_jstr(f, s->first_oom);
-        else fputs("null", f);
+        tui_json_kuint(j, "recorded_ooms_that_fit", s->recorded_ooms_fit);
+        tui_json_kstr(j, "first_oom_message", s->ooms ? s->first_oom : NULL);
     }
-    fputc('}', f);
+    tui_json_end(j);
 }
 
-static void json_replay(FILE *f, const struct gpu_snap_replay *r)
+static void json_strings(struct tui_json *j, const char *key, const char (*v)[256], size_t n)
+{
+    tui_json_key(j, key);
+    tui_json_arr(j);
+    for (size_t i = 0; i < n; i++) tui_json_str(j, v[i]);
+    tui_json_end(j);
+}
+
+static void json_replay(struct tui_json *j, const struct gpu_snap_replay *r)
 {
     char rc[256], wc[256];
     gpu_snap_conf_text(&r->recorded_opts, rc, sizeof rc);
     gpu_snap_conf_text(&r->whatif_opts, wc, sizeof wc);
-    fprintf(f, "\"replay\":{\"model\":\"SIMULATED: vramlab's model of PyTorch's caching "
-               "allocator\",\"device\":%d,\"capacity_bytes\":", r->device);
-    put_i64(f, r->capacity > 0, (int64_t)r->capacity);
-    fprintf(f, ",\"pre_trace_blocks\":%zu,\"pre_trace_bytes\":%llu,\"empty_cache_calls\":%zu,"
-               "\"columns\":[", r->seeds, (unsigned long long)r->seed_bytes, r->empty_caches);
-    json_side(f, "recorded", rc, &r->recorded, false);
-    fputc(',', f);
-    json_side(f, "model_recorded_options", rc, &r->model_recorded, true);
-    if (r->have_whatif) {
-        fputc(',', f);
-        json_side(f, "model_what_if", wc, &r->model_whatif, true);
-    }
-    fputs("],\"differences\":[", f);
-    for (size_t i = 0; i < r->ndiffs; i++) {
-        if (i) fputc(',', f);
-        put_jstr(f, r->diffs[i]);
-    }
-    fputs("],\"notes\":[", f);
-    for (size_t i = 0; i < r->nnotes; i++) {
-        if (i) fputc(',', f);
-        put_jstr(f, r->notes[i]);
-    }
-    fputs("]}", f);
+    tui_json_key(j, "replay");
+    tui_json_obj(j);
+    tui_json_kstr(j, "model", "SIMULATED: vramlab's model of PyTorch's caching allocator");
+    tui_json_kint(j, "device", r->device);
+    jmaybe(j, "capacity_bytes", r->capacity > 0, (int64_t)r->capacity);
+    tui_json_kuint(j, "pre_trace_blocks", r->seeds);
+    tui_json_kuint(j, "pre_trace_bytes", r->seed_bytes);
+    tui_json_kuint(j, "empty_cache_calls", r->empty_caches);
+    tui_json_key(j, "columns");
+    tui_json_arr(j);
+    json_side(j, "recorded", rc, &r->recorded, false);
+    json_side(j, "model_recorded_options", rc, &r->model_recorded, true);
+    if (r->have_whatif) json_side(j, "model_what_if", wc, &r->model_whatif, true);
+    tui_json_end(j);
+    json_strings(j, "differences", r->diffs, r->ndiffs);
+    json_strings(j, "notes", r->notes, r->nnotes);
+    tui_json_end(j);
 }
 
 static void row(FILE *f, const char *label, const char *a, const char *b, const char *c,
@@ -502,84 +512,30 @@ static bool parse_size(const char *s, uint64_t *v)
     return false;
 }
 
-static void usage(FILE *f)
+/* A whole number in [0, max] for an option: false after saying so on errf. */
+static bool whole(const char *opt, const char *v, long max, long *out, FILE *errf)
 {
-    fputs("usage: vramlab snapshot FILE [--json] [--device N] [--top N]\n"
-          "                             [--replay PYTORCH_CUDA_ALLOC_CONF] [--capacity SIZE]\n"
-          "  FILE            a pickle from torch.cuda.memory._dump_snapshot()\n"
-          "  --replay CONF   replay the trace through the caching-allocator model with these\n"
-          "                  options (on top of the recorded ones), beside what PyTorch did\n"
-          "  --capacity SIZE what the allocator may hold, e.g. 24GiB (judges OOMs; binary units)\n"
-          "  --device N      the device to replay (default: the first with a trace)\n"
-          "  --top N         groups listed at the peak (default 10)\n"
-          "  --tui           the snapshot screen instead (vramlab snapshot FILE --tui, or\n"
-          "                  vramlab FILE.pickle): timeline, cursor, map, stack, what-if\n",
-          f);
+    char *end;
+    *out = strtol(v, &end, 10);
+    if (*v >= '0' && *v <= '9' && !*end && *out >= 0 && *out <= max) return true;
+    fprintf(errf, "vramlab: snapshot: --%s needs a whole number 0..%ld, not '%s'\n", opt, max, v);
+    return false;
 }
 
-int tui_snapshot_cmd(int argc, char **argv, bool json, FILE *out, FILE *errf)
+int tui_snapshot_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *errf)
 {
-    const char *file = NULL, *conf = NULL;
+    const char *file = a->file, *conf = a->conf;
     uint64_t capacity = 0;
     long device = -1, top = DEFAULT_TOP;
-    bool replay = false;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *val = NULL;
-        char *end;
-        bool takes = !strcmp(a, "--replay") || !strcmp(a, "--capacity") || !strcmp(a, "--device") ||
-                     !strcmp(a, "--top");
-        if (takes) {
-            if (i + 1 >= argc) {
-                fprintf(errf, "vramlab: snapshot: %s needs a value\n", a);
-                usage(errf);
-                return 2;
-            }
-            val = argv[++i];
-        } else if (!strncmp(a, "--replay=", 9) || !strncmp(a, "--capacity=", 11) ||
-                   !strncmp(a, "--device=", 9) || !strncmp(a, "--top=", 6)) {
-            val = strchr(a, '=') + 1;
-            takes = true;
-        }
-        if (!strcmp(a, "--json") || !strcmp(a, "-j")) json = true;
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(out);
-            return 0;
-        } else if (takes && !strncmp(a, "--replay", 8)) conf = val, replay = true;
-        else if (takes && !strncmp(a, "--capacity", 10)) {
-            if (!parse_size(val, &capacity)) {
-                fprintf(errf, "vramlab: snapshot: capacity '%s' is not a size such as 24GiB "
-                              "(binary units: KiB, MiB, GiB, TiB; at most 4 TiB)\n", val);
-                return 2;
-            }
-            replay = true;
-        } else if (takes && !strncmp(a, "--device", 8)) {
-            device = strtol(val, &end, 10);
-            if (!*val || *end || device < 0 || device > 4095) {
-                fprintf(errf, "vramlab: snapshot: --device needs a device index, not '%s'\n", val);
-                return 2;
-            }
-            replay = true;
-        } else if (takes && !strncmp(a, "--top", 5)) {
-            top = strtol(val, &end, 10);
-            if (!*val || *end || top < 0 || top > 100000) {
-                fprintf(errf, "vramlab: snapshot: --top needs a whole number, not '%s'\n", val);
-                return 2;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(errf, "vramlab: snapshot: unknown option %s\n", a);
-            usage(errf);
-            return 2;
-        } else if (!file) file = a;
-        else {
-            fprintf(errf, "vramlab: snapshot: one file at a time ('%s' and '%s')\n", file, a);
-            return 2;
-        }
-    }
-    if (!file) {
-        fprintf(errf, "vramlab: snapshot needs a file (from torch.cuda.memory._dump_snapshot)\n");
-        usage(errf);
+    /* any of the what-if options asks for the replay */
+    bool replay = a->conf || a->capacity || a->device, json = a->json;
+    if (a->capacity && !parse_size(a->capacity, &capacity)) {
+        fprintf(errf, "vramlab: snapshot: capacity '%s' is not a size such as 24GiB "
+                      "(binary units: KiB, MiB, GiB, TiB; at most 4 TiB)\n", a->capacity);
         return 2;
     }
+    if (a->device && !whole("device", a->device, 4095, &device, errf)) return 2;
+    if (a->top && !whole("top", a->top, 100000, &top, errf)) return 2;
     struct gpu_caching_opts whatif;
     char err[1024];
     struct gpu_snapshot *s;
@@ -621,20 +577,25 @@ int tui_snapshot_cmd(int argc, char **argv, bool json, FILE *out, FILE *errf)
     }
     double t2 = gpu_now();
     if (rc == 0 && json) {
-        fputs("{\"file\":", out);
-        put_jstr(out, file);
-        fprintf(out, ",\"units\":\"bytes\",\"source\":\"recorded by PyTorch (not measured by "
-                     "vramlab)\",\"pickle\":{\"bytes\":%zu,\"protocol\":%d},",
-                gpu_pk_file_bytes(s->doc), gpu_pk_protocol(s->doc));
-        json_settings(out, s);
-        fprintf(out, ",\"legacy_history_blocks\":%zu,\"devices\":[", s->legacy_history_blocks);
-        for (size_t i = 0; i < sum.ndev; i++) {
-            if (i) fputc(',', out);
-            json_device(out, s, &sum.dev[i]);
-        }
-        fputc(']', out);
-        if (r) fputc(',', out), json_replay(out, r);
-        fputs("}\n", out);
+        struct tui_json j;
+        tui_json_init_ascii(&j, out); /* as Python's json.dumps writes it */
+        tui_json_obj(&j);
+        tui_json_kstr(&j, "file", file);
+        tui_json_kstr(&j, "units", "bytes");
+        tui_json_kstr(&j, "source", "recorded by PyTorch (not measured by vramlab)");
+        tui_json_key(&j, "pickle");
+        tui_json_obj(&j);
+        tui_json_kuint(&j, "bytes", gpu_pk_file_bytes(s->doc));
+        tui_json_kint(&j, "protocol", gpu_pk_protocol(s->doc));
+        tui_json_end(&j);
+        json_settings(&j, s);
+        tui_json_kuint(&j, "legacy_history_blocks", s->legacy_history_blocks);
+        tui_json_key(&j, "devices");
+        tui_json_arr(&j);
+        for (size_t i = 0; i < sum.ndev; i++) json_device(&j, s, &sum.dev[i]);
+        tui_json_end(&j);
+        if (r) json_replay(&j, r);
+        tui_json_end(&j);
     } else if (rc == 0) {
         fprintf(out, "PyTorch memory snapshot ");
         put_safe(out, file, strlen(file), 300);

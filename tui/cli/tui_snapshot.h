@@ -1,15 +1,21 @@
-/* tui_snapshot.h - `vramlab snapshot FILE [--json] [--device N] [--top N] [--replay CONF]
- * [--capacity SIZE]`: a PyTorch memory snapshot summarised (gpu_snapshot.h), and the what-if
- * replay of its trace through the caching-allocator model. Headless; one self-contained
- * handler with its own options, so a table of subcommands can call it as it is. */
+/* tui_snapshot.h - `vramlab snapshot FILE [--json] [--top N] [--replay CONF] [--capacity SIZE]
+ * [--device N]`: a PyTorch memory snapshot summarised (gpu_snapshot.h), and the what-if replay
+ * of its trace through the caching-allocator model. Headless; the command table (tui_cmd.c)
+ * parses the options and hands their values over as given. */
 #ifndef TUI_SNAPSHOT_H
 #define TUI_SNAPSHOT_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-/* args: what follows "snapshot" on the command line. Exit codes as main's: 0 ok, 1 the file
- * could not be read or is not a snapshot, 2 usage. */
-int tui_snapshot_cmd(int argc, char **argv, bool json, FILE *out, FILE *errf);
+struct tui_snapshot_args {
+    const char *file;
+    bool json;
+    const char *top, *conf, *capacity, *device; /* as given; NULL: not given */
+};
+
+/* Exit codes as main's: 0 ok, 1 the file could not be read or is not a snapshot, 2 a bad
+ * option value. */
+int tui_snapshot_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *errf);
 
 #endif

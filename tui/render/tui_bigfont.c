@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpu_float.h"
+
 struct glyph {
     char c;
     const char *row[TUI_BIG_ROWS];
@@ -86,7 +88,7 @@ void tui_big_number(double v, char *buf, int n)
         return;
     }
     double a = fabs(v);
-    int decimals = a >= 1000 || a == 0 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : 4;
+    int decimals = a >= 1000 || gpu_feq(a, 0) ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : 4;
     if (a > 0 && a < 0.001) decimals = 6;
     snprintf(buf, (size_t)n, "%.*f", decimals, v);
     /* 2.500 -> 2.5: trailing zeros after the point say nothing on a slide */

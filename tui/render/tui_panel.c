@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gpu_float.h"
 #include "tui_wrap.h"
 
 #define MAX_POINTS 4096 /* per series */
@@ -445,7 +446,7 @@ void tui_fmt_num(double v, char *buf, size_t n)
     else if (a >= 1000) snprintf(buf, n, "%.0f", v);
     else if (a >= 100) snprintf(buf, n, "%.1f", v);
     else if (a >= 1) snprintf(buf, n, "%.2f", v);
-    else if (a >= 0.001 || a == 0) snprintf(buf, n, "%.3f", v);
+    else if (a >= 0.001 || gpu_feq(a, 0)) snprintf(buf, n, "%.3f", v);
     else snprintf(buf, n, "%.2e", v);
 }
 
@@ -821,7 +822,7 @@ struct xi {
 static int cmp_xi(const void *a, const void *b)
 {
     const struct xi *p = a, *q = b;
-    if (p->x != q->x) return p->x < q->x ? -1 : 1;
+    if (!gpu_feq(p->x, q->x)) return p->x < q->x ? -1 : 1;
     return (p->i > q->i) - (p->i < q->i);
 }
 

@@ -33,6 +33,16 @@ bad:
     return 1;
 }
 
+size_t tui_utf8_prev(const char *s, size_t i)
+{
+    if (i == 0) return 0;
+    size_t j = i - 1;
+    for (int k = 0; k < 3 && j > 0 && ((unsigned char)s[j] & 0xc0) == 0x80; k++) j--;
+    unsigned cp;
+    /* only a sequence that decodes to exactly [j, i) is one glyph; else one stray byte */
+    return j + (size_t)tui_utf8_decode(s + j, i - j, &cp) == i ? j : i - 1;
+}
+
 int tui_utf8_encode(unsigned cp, char *out)
 {
     unsigned char *o = (unsigned char *)out;

@@ -11,6 +11,9 @@
 /* Decode one sequence of s[0..n) (n >= 1). Returns the bytes it takes (1..4); an invalid or cut
  * sequence takes 1 byte and decodes as U+FFFD. */
 int tui_utf8_decode(const char *s, size_t n, unsigned *cp);
+/* Where the sequence that ends at s[i] starts (i > 0; an invalid byte is a sequence of its
+ * own, as tui_utf8_decode reads it). 0 when i is 0. */
+size_t tui_utf8_prev(const char *s, size_t i);
 /* Encode cp into out (4 bytes room); returns the length. */
 int tui_utf8_encode(unsigned cp, char *out);
 

@@ -4,33 +4,39 @@
  * rendered to lines once per width/language/state change and scrolled as lines. */
 #include <curses.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tui_app.h"
 #include "tui_file.h"
+#include "tui_lineedit.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
 
 #define EDIT_MAX 255
+
+/* What the view keeps per lesson block. */
+struct block_state {
+    struct tui_panelset *ps; /* an experiment's live panels */
+    enum lt_run_state ran;   /* how its last run ended (LT_RUN_IDLE: never ran) */
+    char *run_err;           /* why that run failed */
+    char *fb;                /* an exercise's feedback */
+    bool fb_ok;
+    char *answer;            /* the last answer given */
+    bool was_solved;         /* solved in an earlier session (saved progress) */
+};
 
 struct tui_lesson {
     struct lt_lesson *ls;
     char err[1024]; /* why the lesson did not load */
     int cat;
     int nblocks;
-    struct tui_panelset **ps;     /* per experiment block */
-    enum lt_run_state *ran;       /* how its last run ended (LT_RUN_IDLE: never ran) */
-    char **run_err;               /* per block */
-    char **fb;                    /* exercise feedback, per block */
-    bool *fb_ok;
-    char **answer;                /* last answer typed, per block */
+    struct block_state *blk;
     struct tui_lines doc;
     int doc_w;
     bool stale;
-    int top, sel, focus, ptop;
+    struct tui_scroll text, panel;
+    int sel, focus; /* focus 1: the live panel has the keys */
     int running, shown;
     int grading;           /* the exercise whose answer is being graded (-1: none) */
     char *grading_answer;  /* what was typed, for saved progress */
@@ -39,11 +45,8 @@ struct tui_lesson {
     int reveal;            /* a block whose end the next draw scrolls into view (-1: none) */
     bool editing;
     int edit_block;
-    char ed[EDIT_MAX + 1];
-    int ed_len, ed_cur;
+    struct tui_lineedit ed;
     int cur_line, cur_col; /* the answer field's cursor in doc coordinates */
-    int panel_lines;       /* rendered panel height at the last draw (for scrolling) */
-    bool *was_solved;      /* per block: solved in an earlier session (saved progress) */
     /* --replay: the recorded run being played back instead of a measurement */
     bool replaying;
     struct tui_player player;
@@ -51,13 +54,6 @@ struct tui_lesson {
 
 static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *err);
 static const char *spinner(bool ascii);
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static char *xstrdup(const char *s) { return strdup(s ? s : ""); }
 
@@ -76,8 +72,6 @@ bool tui_lesson_running(const struct tui_app *a)
     return a->lv && (a->lv->running >= 0 || a->lv->grading >= 0);
 }
 
-bool tui_lesson_editing(const struct tui_app *a) { return a->lv && a->lv->editing; }
-bool tui_lesson_grading(const struct tui_app *a) { return a->lv && a->lv->grading >= 0; }
 
 static bool is_exp(const struct tui_lesson *v, int b)
 {
@@ -94,7 +88,7 @@ static void declare_panels(struct tui_app *a, int b)
     struct tui_lesson *v = a->lv;
     struct lt_panel p[32];
     int n = lt_lesson_panels(v->ls, b, p, 32);
-    tui_panelset_declare(v->ps[b], p, n);
+    tui_panelset_declare(v->blk[b].ps, p, n);
 }
 
 /* Saved progress names a lesson by its id: only lessons of the catalog are recorded (a file
@@ -112,20 +106,14 @@ struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
     v->cat = cat, v->sel = -1, v->running = -1, v->grading = -1, v->shown = -1, v->edit_block = -1;
     v->reveal = -1;
     v->stale = true;
+    tui_lineedit_init(&v->ed, EDIT_MAX);
     const char *path = cat >= 0 && cat < a->ncat ? a->cat[cat].path : a->opts->open_lesson;
     v->ls = lt_lesson_load(a->rt, path, v->err, sizeof v->err);
     a->lv = v;
     if (!v->ls) return v;
     v->nblocks = lt_lesson_nblocks(v->ls);
-    size_t nb = (size_t)(v->nblocks > 0 ? v->nblocks : 1);
-    v->ps = calloc(nb, sizeof *v->ps);
-    v->ran = calloc(nb, sizeof *v->ran);
-    v->run_err = calloc(nb, sizeof *v->run_err);
-    v->fb = calloc(nb, sizeof *v->fb);
-    v->fb_ok = calloc(nb, sizeof *v->fb_ok);
-    v->answer = calloc(nb, sizeof *v->answer);
-    v->was_solved = calloc(nb, sizeof *v->was_solved);
-    if (!v->ps || !v->ran || !v->run_err || !v->fb || !v->fb_ok || !v->answer || !v->was_solved) {
+    v->blk = calloc((size_t)(v->nblocks > 0 ? v->nblocks : 1), sizeof *v->blk);
+    if (!v->blk) {
         snprintf(v->err, sizeof v->err, "out of memory");
         lt_lesson_free(v->ls);
         v->ls = NULL;
@@ -133,16 +121,16 @@ struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
     }
     for (int b = 0; b < v->nblocks; b++) {
         if (!is_exp(v, b)) continue;
-        v->ps[b] = tui_panelset_new(a->ascii);
-        if (v->ps[b]) declare_panels(a, b);
-        if (v->shown < 0 && v->ps[b]) v->shown = b;
+        v->blk[b].ps = tui_panelset_new(a->ascii);
+        if (v->blk[b].ps) declare_panels(a, b);
+        if (v->shown < 0 && v->blk[b].ps) v->shown = b;
     }
     const char *id = saved_id(a);
     if (id) {
         for (int b = 0; b < v->nblocks; b++) {
             struct lt_exercise_info info;
             if (is_ex(v, b) && lt_lesson_exercise(v->ls, b, &info) && info.id)
-                v->was_solved[b] = tui_progress_exercise_solved(a->saved, id, info.id);
+                v->blk[b].was_solved = tui_progress_exercise_solved(a->saved, id, info.id);
         }
         tui_progress_visit(a->saved, id);
         tui_app_progress_changed(a);
@@ -159,14 +147,12 @@ void tui_lesson_close(struct tui_app *a)
         if (lt_lesson_run_state(v->ls) == LT_RUN_BUSY) lt_lesson_run_cancel(v->ls);
         lt_lesson_free(v->ls);
     }
-    for (int b = 0; b < v->nblocks; b++) {
-        if (v->ps) tui_panelset_free(v->ps[b]);
-        if (v->run_err) free(v->run_err[b]);
-        if (v->fb) free(v->fb[b]);
-        if (v->answer) free(v->answer[b]);
+    for (int b = 0; v->blk && b < v->nblocks; b++) {
+        struct block_state *s = &v->blk[b];
+        tui_panelset_free(s->ps);
+        free(s->run_err), free(s->fb), free(s->answer);
     }
-    free(v->ps), free(v->ran), free(v->run_err), free(v->fb), free(v->fb_ok), free(v->answer);
-    free(v->was_solved);
+    free(v->blk);
     free(v->grading_answer);
     tui_lines_free(&v->doc);
     free(v);
@@ -177,9 +163,9 @@ void tui_lesson_sink(struct tui_app *a, const struct lt_event *ev)
     struct tui_lesson *v = a->lv;
     if (!v || !v->ls || (v->grading >= 0 && v->running < 0)) return; /* a grading's print() */
     int b = v->running >= 0 ? v->running : v->shown;
-    if (b < 0 || !v->ps[b]) return;
+    if (b < 0 || !v->blk[b].ps) return;
     if (v->running >= 0 && !v->replaying) tui_rec_event(a->opts->rec, ev);
-    if (tui_panelset_apply(v->ps[b], ev)) a->dirty = true;
+    if (tui_panelset_apply(v->blk[b].ps, ev)) a->dirty = true;
 }
 
 void tui_lesson_lang_changed(struct tui_app *a)
@@ -187,7 +173,7 @@ void tui_lesson_lang_changed(struct tui_app *a)
     struct tui_lesson *v = a->lv;
     if (!v || !v->ls) return;
     for (int b = 0; b < v->nblocks; b++)
-        if (v->ps[b]) declare_panels(a, b);
+        if (v->blk[b].ps) declare_panels(a, b);
     v->stale = true;
 }
 
@@ -213,7 +199,7 @@ static void render_experiment(struct tui_app *a, int b, const struct tui_render_
     }
     char btn[512];
     bool busy = v->running == b;
-    enum lt_run_state st = v->ran[b];
+    enum lt_run_state st = v->blk[b].ran;
     if (busy)
         snprintf(btn, sizeof btn, TUI_TR(a, "[ Running: %s · Esc cancels ]", "[ 运行中：%s · Esc 取消 ]"),
                  title);
@@ -242,8 +228,9 @@ static void render_experiment(struct tui_app *a, int b, const struct tui_render_
     default: break;
     }
     if (state) tui_render_para(L, state, strlen(state), sty, false, "  ", sty, o);
-    if (!busy && st == LT_RUN_FAILED && v->run_err[b] && *v->run_err[b])
-        tui_render_para(L, v->run_err[b], strlen(v->run_err[b]), TS_BAD, false, "  ", TS_BAD, o);
+    const char *why = v->blk[b].run_err;
+    if (!busy && st == LT_RUN_FAILED && why && *why)
+        tui_render_para(L, why, strlen(why), TS_BAD, false, "  ", TS_BAD, o);
 }
 
 static const char *ex_heading(struct tui_app *a, const char *kind)
@@ -274,21 +261,18 @@ static void render_input(struct tui_app *a, int b, const struct lt_exercise_info
     if (fw > 40) fw = 40;
     if (fw < 1) fw = 1;
     bool editing = v->editing && v->edit_block == b;
-    const char *text = editing ? v->ed : v->answer[b] ? v->answer[b] : "";
-    char summary[160];
-    bool from_editor = !editing && strchr(text, '\n');
-    if (from_editor) { /* an answer from the editor: say what it is */
+    const char *text = v->blk[b].answer ? v->blk[b].answer : "";
+    char shown[EDIT_MAX * 3 + 160];
+    int col = 0;
+    if (editing) {
+        tui_lineedit_view(&v->ed, fw, "", shown, sizeof shown, &col);
+    } else if (strchr(text, '\n')) { /* an answer from the editor: say what it is */
         int lines = 1;
         for (const char *c = text; *c; c++) lines += *c == '\n' && c[1];
-        snprintf(summary, sizeof summary, TUI_TR(a, "(%d lines from the editor · e)",
-                                                 "（编辑器中的 %d 行 · e）"), lines);
-        text = summary;
-    }
-    int len = (int)strlen(text), cur = editing ? v->ed_cur : from_editor ? 0 : len;
-    int start = 0;
-    while (start < cur && tui_width(text + start, (size_t)(cur - start)) > fw - 1) {
-        unsigned cp;
-        start += tui_utf8_decode(text + start, (size_t)(len - start), &cp);
+        snprintf(shown, sizeof shown, TUI_TR(a, "(%d lines from the editor · e)",
+                                             "（编辑器中的 %d 行 · e）"), lines);
+    } else {
+        snprintf(shown, sizeof shown, "%s", text);
     }
     if (!editing && !*text) {
         bool code = info->kind && !strcmp(info->kind, "code");
@@ -296,15 +280,11 @@ static void render_input(struct tui_app *a, int b, const struct lt_exercise_info
                              : TUI_TR(a, "(Enter to answer)", "（按 Enter 作答）"),
                    fw, TUI_LEFT, a->ascii, TS_DIM);
     } else {
-        int used;
-        size_t take = tui_prefix_fit(text + start, (size_t)(len - start), fw, &used);
-        char *vis = strndup(text + start, take);
-        if (vis) tui_lb_fit(&lb, vis, fw, TUI_LEFT, a->ascii, TS_INPUT);
-        free(vis);
+        tui_lb_fit(&lb, shown, fw, TUI_LEFT, a->ascii, TS_INPUT);
     }
     if (editing) {
         v->cur_line = v->doc.n;
-        v->cur_col = pw + tui_width(text + start, (size_t)(cur - start));
+        v->cur_col = pw + col;
     }
     tui_lb_end(&lb, b, TUI_LK_INPUT, 0);
     tui_lb_free(&lb);
@@ -318,7 +298,7 @@ static void render_exercise(struct tui_app *a, int b, const struct tui_render_op
     struct lt_exercise_info info;
     if (!lt_lesson_exercise(v->ls, b, &info)) return;
     char head[160];
-    bool solved = info.solved || v->was_solved[b];
+    bool solved = info.solved || v->blk[b].was_solved;
     snprintf(head, sizeof head, "%s%s", ex_heading(a, info.kind),
              solved ? (a->ascii ? "  (solved)" : TUI_TR(a, "  ✓ solved", "  ✓ 已答对")) : "");
     tui_render_para(L, head, strlen(head), TS_H3, false, "", TS_H3, o);
@@ -340,11 +320,12 @@ static void render_exercise(struct tui_app *a, int b, const struct tui_render_op
                                     : TUI_TR(a, "Checking your answer… (Esc cancels)", "正在检查你的答案…（Esc 取消）");
         snprintf(first, sizeof first, "  %s ", spinner(a->ascii));
         tui_render_para(L, busy, strlen(busy), TS_DIM, true, first, TS_DIM, o);
-    } else if (v->fb[b] && *v->fb[b]) {
-        int sty = v->fb_ok[b] ? TS_GOOD : TS_BAD;
+    } else if (v->blk[b].fb && *v->blk[b].fb) {
+        const struct block_state *s = &v->blk[b];
+        int sty = s->fb_ok ? TS_GOOD : TS_BAD;
         char first[16];
-        snprintf(first, sizeof first, "  %s ", v->fb_ok[b] ? g->check : g->cross_mark);
-        tui_render_para(L, v->fb[b], strlen(v->fb[b]), TS_PLAIN, true, first, sty, o);
+        snprintf(first, sizeof first, "  %s ", s->fb_ok ? g->check : g->cross_mark);
+        tui_render_para(L, s->fb, strlen(s->fb), TS_PLAIN, true, first, sty, o);
     }
 }
 
@@ -389,8 +370,6 @@ static void build_doc(struct tui_app *a, int width)
 
 /* ---- selection and scrolling -------------------------------------------------------------- */
 
-static int text_h(const struct tui_app *a) { return a->lay.text.h; }
-
 static bool action_kind(int k) { return k == TUI_LK_RUN || k == TUI_LK_INPUT; }
 
 /* First and last doc line of block b's action (run button / answer field). */
@@ -405,21 +384,13 @@ static bool action_span(const struct tui_lesson *v, int b, int *first, int *last
     return *first >= 0;
 }
 
-static void clamp_top(struct tui_app *a)
-{
-    struct tui_lesson *v = a->lv;
-    int h = text_h(a), max = v->doc.n - h > 0 ? v->doc.n - h : 0;
-    if (v->top > max) v->top = max;
-    if (v->top < 0) v->top = 0;
-}
-
 /* After a scroll: keep the selection on an action that is on screen. */
 static void follow(struct tui_app *a)
 {
     struct tui_lesson *v = a->lv;
-    int h = text_h(a), f, l;
-    if (v->sel >= 0 && action_span(v, v->sel, &f, &l) && f >= v->top && l < v->top + h) return;
-    for (int i = v->top; i < v->top + h && i < v->doc.n; i++)
+    int top = v->text.top, h = v->text.height, f, l;
+    if (v->sel >= 0 && action_span(v, v->sel, &f, &l) && f >= top && l < top + h) return;
+    for (int i = top; i < top + h && i < v->doc.n; i++)
         if (action_kind(v->doc.v[i].kind)) {
             v->sel = v->doc.v[i].block;
             break;
@@ -430,24 +401,21 @@ static void follow(struct tui_app *a)
 static void scroll_to(struct tui_app *a, int b)
 {
     struct tui_lesson *v = a->lv;
-    int f, l, h = text_h(a);
-    if (!action_span(v, b, &f, &l)) return;
+    int f, l, h = v->text.height;
     /* show the action with some of what leads to it */
-    if (l >= v->top + h) v->top = l - h + 1 + (h > 8 ? h / 4 : 0);
-    if (f < v->top) v->top = f - (h > 8 ? h / 4 : 0);
-    clamp_top(a);
+    if (action_span(v, b, &f, &l)) tui_scroll_show(&v->text, f, l, h > 8 ? h / 4 : 0);
 }
 
 static void select_step(struct tui_app *a, int dir)
 {
     struct tui_lesson *v = a->lv;
-    int cur_f = -1, cur_l = -1;
+    int cur_f = -1, cur_l = -1, top = v->text.top;
     if (v->sel >= 0) action_span(v, v->sel, &cur_f, &cur_l);
-    int start = v->sel >= 0 ? (dir > 0 ? cur_l + 1 : cur_f - 1) : (dir > 0 ? v->top : v->top + text_h(a) - 1);
+    int start = v->sel >= 0 ? (dir > 0 ? cur_l + 1 : cur_f - 1) : (dir > 0 ? top : top + v->text.height - 1);
     for (int i = start; i >= 0 && i < v->doc.n; i += dir)
         if (action_kind(v->doc.v[i].kind) && v->doc.v[i].block != v->sel) {
             v->sel = v->doc.v[i].block;
-            if (is_exp(v, v->sel) && v->running < 0) v->shown = v->sel, v->ptop = 0;
+            if (is_exp(v, v->sel) && v->running < 0) v->shown = v->sel, tui_scroll_to(&v->panel, 0);
             scroll_to(a, v->sel);
             return;
         }
@@ -461,8 +429,8 @@ static void finish_run(struct tui_app *a, enum lt_run_state st, const char *err)
     int b = v->running;
     v->running = -1;
     if (b < 0) return;
-    v->ran[b] = st;
-    if (st == LT_RUN_FAILED) set_text(&v->run_err[b], err);
+    v->blk[b].ran = st;
+    if (st == LT_RUN_FAILED) set_text(&v->blk[b].run_err, err);
     if (!v->replaying) tui_rec_end(a->opts->rec, st, st == LT_RUN_FAILED ? err : "");
     v->replaying = false;
     v->stale = true;
@@ -485,13 +453,13 @@ static void replay_start(struct tui_app *a, int b)
                         "回放：%s 中没有这个实验的记录（课程 %s，实验 %s）；没有进行任何测量。"),
                  a->opts->replay->path, lt_lesson_id(v->ls), eid ? eid : "?");
         struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .series = "", .unit = "", .text = err};
-        tui_panelset_apply(v->ps[b], &ev);
+        tui_panelset_apply(v->blk[b].ps, &ev);
         finish_run(a, LT_RUN_FAILED, err);
         return;
     }
     v->replaying = true;
     /* at most 2 s: the point is the numbers, not waiting for them */
-    tui_player_start(&v->player, r, tui_now(), 2.0);
+    tui_player_start(&v->player, r, gpu_now(), 2.0);
 }
 
 static void run(struct tui_app *a, int b)
@@ -502,15 +470,16 @@ static void run(struct tui_app *a, int b)
                  TUI_TR(a, "An experiment is already running (Esc cancels it).", "已有实验在运行（Esc 可取消）。"));
         return;
     }
-    if (!v->ps[b]) return;
-    tui_panelset_clear(v->ps[b]);
+    struct block_state *s = &v->blk[b];
+    if (!s->ps) return;
+    tui_panelset_clear(s->ps);
     declare_panels(a, b);
-    v->running = b, v->shown = b, v->ptop = 0;
-    free(v->run_err[b]);
-    v->run_err[b] = NULL;
+    v->running = b, v->shown = b;
+    tui_scroll_to(&v->panel, 0);
+    free(s->run_err);
+    s->run_err = NULL;
     v->stale = true;
-    a->dirty = true;
-    tui_panelset_set_tag(v->ps[b], a->opts->replay ? "REPLAY" : NULL);
+    tui_panelset_set_tag(s->ps, a->opts->replay ? "REPLAY" : NULL);
     if (a->opts->replay) {
         replay_start(a, b);
         return;
@@ -529,7 +498,7 @@ bool tui_lesson_tick(struct tui_app *a)
         char err[1024] = "";
         enum lt_run_state st = lt_lesson_run_step(v->ls, err, sizeof err);
         if (st == LT_RUN_BUSY) { /* the spinner in the text turns 8 times a second */
-            double t = now_s();
+            double t = gpu_now();
             if (t - v->spin_t < 0.125) return false;
             v->spin_t = t;
             v->stale = true;
@@ -540,7 +509,7 @@ bool tui_lesson_tick(struct tui_app *a)
     }
     if (!v || !v->ls || v->running < 0) return false;
     if (v->replaying) {
-        if (!tui_player_step(&v->player, tui_now(), replay_sink, a)) return false;
+        if (!tui_player_step(&v->player, gpu_now(), replay_sink, a)) return false;
         const struct tui_replay_run *r = v->player.run;
         finish_run(a, !strcmp(r->state, "failed") ? LT_RUN_FAILED
                       : !strcmp(r->state, "cancelled") ? LT_RUN_CANCELLED : LT_RUN_DONE, r->error);
@@ -587,8 +556,8 @@ static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *er
         tui_progress_attempt(a->saved, id, after.id, ok, v->grading_answer ? v->grading_answer : "");
         tui_app_progress_changed(a);
     }
-    set_text(&v->fb[b], fb);
-    v->fb_ok[b] = ok;
+    set_text(&v->blk[b].fb, fb);
+    v->blk[b].fb_ok = ok;
     v->reveal = b;
     if (ok && v->edit_block == b) v->editing = false;
     v->stale = true;
@@ -605,7 +574,7 @@ static void submit(struct tui_app *a, int b, const char *answer)
                  TUI_TR(a, "Wait for the running measurement (Esc cancels it).", "请等待正在进行的测量（Esc 可取消）。"));
         return;
     }
-    set_text(&v->answer[b], answer);
+    set_text(&v->blk[b].answer, answer);
     set_text(&v->grading_answer, answer);
     v->grading = b, v->grading_tries = info.tries;
     char err[1024] = "";
@@ -614,20 +583,17 @@ static void submit(struct tui_app *a, int b, const char *answer)
     v->reveal = b; /* the spinner line, then the feedback */
     if (st != LT_RUN_BUSY) finish_grade(a, st, err);
     v->stale = true;
-    a->dirty = true;
 }
 
 static void edit_start(struct tui_app *a, int b)
 {
     struct tui_lesson *v = a->lv;
+    const char *prev = v->blk[b].answer;
     v->editing = true, v->edit_block = b, v->sel = b;
     /* a one-line field: an answer of several lines (from the editor) starts it empty */
-    const char *prev = v->answer[b] && !strchr(v->answer[b], '\n') ? v->answer[b] : "";
-    snprintf(v->ed, sizeof v->ed, "%s", prev);
-    v->ed_len = v->ed_cur = (int)strlen(v->ed);
+    tui_lineedit_set(&v->ed, prev && !strchr(prev, '\n') ? prev : "");
     v->stale = true;
     scroll_to(a, b);
-    a->dirty = true;
 }
 
 /* e: a code exercise's answer in $VISUAL / $EDITOR (default vi), in a file kept in the state
@@ -659,7 +625,7 @@ static void edit_external(struct tui_app *a, int b)
     }
     snprintf(path, sizeof path, "%s/%s", dir, name);
     /* first time: the starter, or what was typed on one line; a file already there is kept */
-    const char *start = v->answer[b] && *v->answer[b] ? v->answer[b] : info.starter;
+    const char *start = v->blk[b].answer && *v->blk[b].answer ? v->blk[b].answer : info.starter;
     if (!tui_file_mkdirs(dir) || tui_file_create_excl(dir, name, start, strlen(start), err, sizeof err) < 0) {
         snprintf(a->notice, sizeof a->notice, "cannot write %s", path);
         return;
@@ -667,7 +633,6 @@ static void edit_external(struct tui_app *a, int b)
     v->editing = false;
     int rc = tui_term_run(ed, path);
     v->stale = true;
-    a->dirty = true;
     if (rc != 0) {
         snprintf(a->notice, sizeof a->notice,
                  TUI_TR(a, "the editor exited with status %d: not graded", "编辑器退出状态 %d：未评分"), rc);
@@ -690,112 +655,109 @@ static void activate(struct tui_app *a, int b)
     else if (is_ex(v, b)) edit_start(a, b);
 }
 
-/* Line editing of the answer field; true when the key was for the field. */
-static bool edit_key(struct tui_app *a, const struct tui_key *k)
+/* ---- keys ---------------------------------------------------------------------------------- */
+
+static void cancel_key(void *ud, const struct tui_key *k) { cancel(ud); }
+
+static void submit_field(void *ud, const struct tui_key *k)
 {
-    struct tui_lesson *v = a->lv;
-    int b = v->edit_block;
-    unsigned cp;
-    if (k->fn) {
-        switch (k->code) {
-        case KEY_LEFT:
-            while (v->ed_cur > 0 && ((unsigned char)v->ed[--v->ed_cur] & 0xc0) == 0x80) {}
-            break;
-        case KEY_RIGHT:
-            if (v->ed_cur < v->ed_len) v->ed_cur += tui_utf8_decode(v->ed + v->ed_cur, (size_t)(v->ed_len - v->ed_cur), &cp);
-            break;
-        case KEY_HOME: v->ed_cur = 0; break;
-        case KEY_END: v->ed_cur = v->ed_len; break;
-        case KEY_BACKSPACE:
-            goto backspace;
-        case KEY_DC:
-            goto del;
-        case KEY_ENTER: submit(a, b, v->ed); return true;
-        default: return false;
-        }
-        v->stale = true, a->dirty = true;
-        return true;
-    }
-    switch (k->code) {
-    case '\n': case '\r': submit(a, b, v->ed); return true;
-    case 27:
-        if (v->grading >= 0) cancel(a);
-        else v->editing = false;
-        break;
-    case 127: case 8: goto backspace;
-    case 1: v->ed_cur = 0; break;           /* Ctrl-A */
-    case 5: v->ed_cur = v->ed_len; break;   /* Ctrl-E */
-    case 21: v->ed_len = v->ed_cur = 0, v->ed[0] = 0; break; /* Ctrl-U */
-    default: {
-        if (k->code < 32 || k->code == 127) return false;
-        char u[4];
-        int l = tui_utf8_encode((unsigned)k->code, u);
-        if (v->ed_len + l > EDIT_MAX) break;
-        memmove(v->ed + v->ed_cur + l, v->ed + v->ed_cur, (size_t)(v->ed_len - v->ed_cur + 1));
-        memcpy(v->ed + v->ed_cur, u, (size_t)l);
-        v->ed_len += l, v->ed_cur += l;
-    }
-    }
-    v->stale = true, a->dirty = true;
-    return true;
-backspace:
-    if (v->ed_cur > 0) {
-        int e = v->ed_cur;
-        while (v->ed_cur > 0 && ((unsigned char)v->ed[--v->ed_cur] & 0xc0) == 0x80) {}
-        memmove(v->ed + v->ed_cur, v->ed + e, (size_t)(v->ed_len - e + 1));
-        v->ed_len -= e - v->ed_cur;
-    }
-    v->stale = true, a->dirty = true;
-    return true;
-del:
-    if (v->ed_cur < v->ed_len) {
-        int l = tui_utf8_decode(v->ed + v->ed_cur, (size_t)(v->ed_len - v->ed_cur), &cp);
-        memmove(v->ed + v->ed_cur, v->ed + v->ed_cur + l, (size_t)(v->ed_len - v->ed_cur - l + 1));
-        v->ed_len -= l;
-    }
-    v->stale = true, a->dirty = true;
-    return true;
+    struct tui_app *a = ud;
+    submit(a, a->lv->edit_block, a->lv->ed.s);
 }
 
-static void scroll_text(struct tui_app *a, int d)
+static void stop_editing(void *ud, const struct tui_key *k) { ((struct tui_app *)ud)->lv->editing = false; }
+
+/* Enter: select the next action; one off screen is brought into view first; else do it. */
+static void enter(void *ud, const struct tui_key *k)
 {
+    struct tui_app *a = ud;
     struct tui_lesson *v = a->lv;
-    v->top += d;
-    clamp_top(a);
-    follow(a);
-    a->dirty = true;
+    int f, l;
+    if (!v->ls) return;
+    if (v->sel < 0 || !action_span(v, v->sel, &f, &l)) select_step(a, 1);
+    else if (l < v->text.top || f >= v->text.top + v->text.height) scroll_to(a, v->sel);
+    else activate(a, v->sel);
 }
 
-static void scroll_panel(struct tui_app *a, int d)
+static struct tui_scroll *focused(struct tui_lesson *v) { return v->focus ? &v->panel : &v->text; }
+
+static void page_down(void *ud, const struct tui_key *k)
 {
-    struct tui_lesson *v = a->lv;
-    v->ptop += d;
-    if (v->ptop > v->panel_lines - 1) v->ptop = v->panel_lines - 1;
-    if (v->ptop < 0) v->ptop = 0;
-    a->dirty = true;
+    struct tui_app *a = ud;
+    struct tui_scroll *s = focused(a->lv);
+    tui_scroll_by(s, tui_scroll_page(s));
+    if (s == &a->lv->text) follow(a);
 }
 
-static void mouse(struct tui_app *a, const struct tui_key *k)
+static void focus(void *ud, const struct tui_key *k) { ((struct tui_app *)ud)->lv->focus ^= 1; }
+
+static void step(void *ud, const struct tui_key *k)
 {
+    struct tui_app *a = ud;
+    if (a->lv->ls) select_step(a, k->code == ']' ? 1 : -1);
+}
+
+/* r: run the experiment the live panel shows, wherever the text is scrolled */
+static void run_shown(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
     struct tui_lesson *v = a->lv;
-    bool in_text = tui_rect_contains(&a->lay.text, k->my, k->mx);
-    bool in_panel = tui_rect_contains(&a->lay.panel, k->my, k->mx);
-    if (k->mbutton == 4 || k->mbutton == 5) {
-        int d = k->mbutton == 4 ? -3 : 3;
-        if (in_panel) scroll_panel(a, d);
-        else if (in_text) scroll_text(a, d);
-        return;
-    }
-    if (k->mbutton != 1) return;
-    if (in_panel) {
+    if (!v->ls || v->shown < 0 || v->running >= 0) return;
+    v->sel = v->shown;
+    scroll_to(a, v->shown);
+    run(a, v->shown);
+}
+
+static void editor(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    if (a->lv->ls) edit_external(a, a->lv->sel);
+}
+
+static void choice(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    struct tui_lesson *v = a->lv;
+    struct lt_exercise_info info;
+    if (v->sel < 0 || !is_ex(v, v->sel) || !lt_lesson_exercise(v->ls, v->sel, &info)) return;
+    if (k->code - '0' > info.nchoices) return;
+    char ans[2] = {(char)k->code, 0};
+    submit(a, v->sel, ans);
+}
+
+static void section(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    int c = tui_lesson_cat_index(a), d = k->code == 'n' ? 1 : -1;
+    int to = c < 0 ? 0 : c + d;
+    if (a->ncat && to >= 0 && to < a->ncat) tui_app_open_entry(a, to);
+    else snprintf(a->notice, sizeof a->notice, "%s",
+                  d > 0 ? TUI_TR(a, "This is the last section.", "已是最后一节。")
+                        : TUI_TR(a, "This is the first section.", "已是第一节。"));
+}
+
+static void back(struct tui_app *a)
+{
+    tui_lesson_close(a);
+    a->view = &tui_menu_view;
+    tui_menu_invalidate(a);
+}
+
+static void back_key(void *ud, const struct tui_key *k) { back(ud); }
+
+/* A click: on the panel it takes the focus; on a Run line it runs, on an answer field it edits,
+ * on a choice it answers. */
+static void click(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    struct tui_lesson *v = a->lv;
+    if (tui_rect_contains(&a->lay.panel, k->y, k->x)) {
         v->focus = 1;
-        a->dirty = true;
         return;
     }
-    if (!in_text || !v->ls) return;
+    if (!tui_rect_contains(&a->lay.text, k->y, k->x) || !v->ls) return;
     v->focus = 0;
-    int li = v->top + k->my - a->lay.text.y;
-    a->dirty = true;
+    int li = v->text.top + k->y - a->lay.text.y;
     if (li < 0 || li >= v->doc.n) return;
     const struct tui_line *l = &v->doc.v[li];
     if (l->kind == TUI_LK_RUN) {
@@ -811,77 +773,64 @@ static void mouse(struct tui_app *a, const struct tui_key *k)
     }
 }
 
-void tui_lesson_key(struct tui_app *a, const struct tui_key *k)
+static const struct tui_binding running_rows[] = {
+    {.keys = {TUI_KEY_ESC}, .run = cancel_key, .en = "cancel the running experiment or measurement", .zh = "取消正在运行的实验或测量", .hint_en = "cancel", .hint_zh = "取消"},
+};
+
+static const struct tui_binding answer_rows[] = {
+    {.keys = {TUI_KEY_ENTER}, .run = submit_field, .en = "submit the answer", .zh = "提交答案", .hint_en = "submit", .hint_zh = "提交"},
+    {.keys = {TUI_KEY_ESC}, .run = stop_editing, .en = "stop editing", .zh = "结束编辑", .hint_en = "stop editing", .hint_zh = "结束编辑"},
+};
+
+static const struct tui_binding rows[] = {
+    {.keys = {TUI_KEY_ENTER}, .run = enter, .en = "run the selected experiment, or answer the selected exercise (off screen: show it first)", .zh = "运行选中的实验，或回答选中的练习（不在屏幕上时先显示它）", .hint_en = "run", .hint_zh = "运行"},
+    {.keys = {TUI_KEY_CLICK}, .run = click, .en = "a Run line runs, an answer field edits, a choice answers; the panel takes the focus", .zh = "点击“运行”行即运行，点击答案栏即编辑，点击选项即作答；点击面板获得焦点"},
+    {.keys = {'\t', TUI_KEY_FN(KEY_BTAB)}, .run = focus, .en = "switch focus: lesson text / live panel (what scrolls)", .zh = "切换焦点：课文 / 实时面板（滚动哪一个）", .hint_en = "focus", .hint_zh = "焦点"},
+    {.keys = {' '}, .run = page_down, .en = "scroll one page down", .zh = "向下翻页"},
+    {.keys = {']', '['}, .run = step, .en = "next / previous experiment or exercise", .zh = "下一个 / 上一个实验或练习"},
+    {.keys = {'r'}, .run = run_shown, .en = "run the experiment shown in the live panel", .zh = "运行实时面板中的实验"},
+    {.keys = {'1', '2', '3', '4', '5', '6', '7', '8', '9'}, .run = choice, .en = "pick a choice of the selected multiple-choice exercise", .zh = "选择题：直接选第几项"},
+    {.keys = {'e'}, .run = editor, .en = "code exercise: write the answer in $VISUAL / $EDITOR (default vi); graded when the editor " "exits, kept in $XDG_STATE_HOME/vramlab/answers", .zh = "代码练习：用 $VISUAL / $EDITOR（默认 vi）写答案；编辑器退出后评分，" "文件保存在 $XDG_STATE_HOME/vramlab/answers"},
+    {.keys = {'n', 'p'}, .run = section, .en = "next / previous section", .zh = "下一节 / 上一节"},
+    {.keys = {'q'}, .run = back_key, .en = "back to the menu", .zh = "返回目录", .hint_en = "back", .hint_zh = "返回"},
+};
+
+static const struct tui_keymap running_keys =
+    TUI_KEYMAP("While it runs", "运行中", TUI_TO_SCREEN, running_rows);
+static const struct tui_keymap answer_keys =
+    TUI_KEYMAP("Answer field (Enter on it)", "答案栏（在其上按 Enter）", TUI_TO_SCREEN, answer_rows);
+static const struct tui_keymap lesson_keys = TUI_KEYMAP("Lesson", "课程", TUI_TO_SCREEN, rows);
+
+const struct tui_keymap *const tui_lesson_keys[] = {&lesson_keys, &tui_app_keys,
+                                                    &tui_scroll_keys, &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_lesson_running_keys[] = {
+    &running_keys, &lesson_keys, &tui_app_keys, &tui_scroll_keys, &tui_loop_keys, NULL};
+/* editing: typed text goes to the field; the keys that are not text still act */
+const struct tui_keymap *const tui_lesson_answer_keys[] = {
+    &answer_keys, &tui_lineedit_keys, &tui_app_keys, &lesson_keys,
+    &tui_scroll_keys, &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_lesson_grading_keys[] = {
+    &running_keys, &answer_keys, &tui_lineedit_keys, &tui_app_keys, &lesson_keys,
+    &tui_scroll_keys, &tui_loop_keys, NULL};
+
+static const struct tui_keymap *const *keys(struct tui_app *a, const struct tui_key *k,
+                                            struct tui_targets *t)
 {
     struct tui_lesson *v = a->lv;
-    if (!v) return;
-    if (k->fn && k->code == KEY_MOUSE) {
-        mouse(a, k);
-        return;
-    }
-    if (v->editing && v->ls && edit_key(a, k)) return;
-    bool panel = v->focus == 1;
-    int page = panel ? a->lay.panel.h - 3 : text_h(a) - 2;
-    if (page < 1) page = 1;
-    int code = k->code;
-    if (k->fn) {
-        switch (code) {
-        case KEY_UP: panel ? scroll_panel(a, -1) : scroll_text(a, -1); return;
-        case KEY_DOWN: panel ? scroll_panel(a, 1) : scroll_text(a, 1); return;
-        case KEY_PPAGE: panel ? scroll_panel(a, -page) : scroll_text(a, -page); return;
-        case KEY_NPAGE: panel ? scroll_panel(a, page) : scroll_text(a, page); return;
-        case KEY_HOME: panel ? scroll_panel(a, -(1 << 20)) : scroll_text(a, -(1 << 20)); return;
-        case KEY_END: panel ? scroll_panel(a, 1 << 20) : scroll_text(a, 1 << 20); return;
-        case KEY_ENTER: code = '\n'; break;
-        case KEY_BTAB: v->focus ^= 1, a->dirty = true; return;
-        default: return;
-        }
-    }
-    switch (code) {
-    case 'k': panel ? scroll_panel(a, -1) : scroll_text(a, -1); return;
-    case 'j': panel ? scroll_panel(a, 1) : scroll_text(a, 1); return;
-    case ' ': panel ? scroll_panel(a, page) : scroll_text(a, page); return;
-    case 'g': panel ? scroll_panel(a, -(1 << 20)) : scroll_text(a, -(1 << 20)); return;
-    case 'G': panel ? scroll_panel(a, 1 << 20) : scroll_text(a, 1 << 20); return;
-    case '\t': v->focus ^= 1, a->dirty = true; return;
-    case ']': if (v->ls) select_step(a, 1), a->dirty = true; return;
-    case '[': if (v->ls) select_step(a, -1), a->dirty = true; return;
-    case 27:
-        if (v->running >= 0 || v->grading >= 0) cancel(a);
-        return;
-    case 'e':
-        if (v->ls) edit_external(a, v->sel);
-        return;
-    case 'r': /* run the experiment the live panel shows, wherever the text is scrolled */
-        if (v->ls && v->shown >= 0 && v->running < 0) {
-            v->sel = v->shown;
-            scroll_to(a, v->shown);
-            run(a, v->shown);
-        }
-        return;
-    case '\n': case '\r': {
-        if (!v->ls) return;
-        int f, l;
-        if (v->sel < 0 || !action_span(v, v->sel, &f, &l)) {
-            select_step(a, 1);
-        } else if (l < v->top || f >= v->top + text_h(a)) {
-            scroll_to(a, v->sel); /* first Enter brings it into view */
-        } else {
-            activate(a, v->sel);
-        }
-        a->dirty = true;
-        return;
-    }
-    default:
-        if (code >= '1' && code <= '9' && v->sel >= 0 && is_ex(v, v->sel)) {
-            struct lt_exercise_info info;
-            if (lt_lesson_exercise(v->ls, v->sel, &info) && code - '0' <= info.nchoices) {
-                char ans[2] = {(char)code, 0};
-                submit(a, v->sel, ans);
-            }
-        }
-        return;
-    }
+    bool wheel = k && (k->code == TUI_KEY_WHEEL_UP || k->code == TUI_KEY_WHEEL_DOWN);
+    t->screen = a, t->edit = &v->ed, t->scroll = focused(v);
+    if (wheel) /* the wheel scrolls what is under the mouse */
+        t->scroll = tui_rect_contains(&a->lay.panel, k->y, k->x)  ? &v->panel
+                    : tui_rect_contains(&a->lay.text, k->y, k->x) ? &v->text : NULL;
+    bool busy = v->running >= 0 || v->grading >= 0;
+    if (v->editing && v->ls) return v->grading >= 0 ? tui_lesson_grading_keys : tui_lesson_answer_keys;
+    return busy ? tui_lesson_running_keys : tui_lesson_keys;
+}
+
+/* The text was scrolled: keep the selection on an action on screen. */
+static void scrolled(struct tui_app *a, struct tui_scroll *s)
+{
+    if (s == &a->lv->text) follow(a);
 }
 
 /* ---- drawing ------------------------------------------------------------------------------ */
@@ -890,7 +839,7 @@ static const char *spinner(bool ascii)
 {
     static const char *const u[] = {"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"};
     static const char *const s[] = {"|", "/", "-", "\\"};
-    long t = (long)(now_s() * 8);
+    long t = (long)(gpu_now() * 8);
     return ascii ? s[t % 4] : u[t % 10];
 }
 
@@ -909,32 +858,32 @@ static void draw_panel(struct tui_app *a)
              title ? TUI_TR(a, ": ", "：") : "", title ? title : "");
     char state[64] = "";
     if (b >= 0 && v->running == b) snprintf(state, sizeof state, "%s %s", spinner(a->ascii), TUI_TR(a, "running", "运行中"));
-    else if (b >= 0 && v->ran[b] == LT_RUN_DONE) snprintf(state, sizeof state, "%s", TUI_TR(a, "done", "完成"));
-    else if (b >= 0 && v->ran[b] == LT_RUN_FAILED) snprintf(state, sizeof state, "%s", TUI_TR(a, "failed", "失败"));
-    else if (b >= 0 && v->ran[b] == LT_RUN_CANCELLED) snprintf(state, sizeof state, "%s", TUI_TR(a, "cancelled", "已取消"));
+    else if (b >= 0 && v->blk[b].ran == LT_RUN_DONE) snprintf(state, sizeof state, "%s", TUI_TR(a, "done", "完成"));
+    else if (b >= 0 && v->blk[b].ran == LT_RUN_FAILED) snprintf(state, sizeof state, "%s", TUI_TR(a, "failed", "失败"));
+    else if (b >= 0 && v->blk[b].ran == LT_RUN_CANCELLED) snprintf(state, sizeof state, "%s", TUI_TR(a, "cancelled", "已取消"));
     int sw = tui_width(state, strlen(state));
     if (sw > r->w / 2) sw = 0, state[0] = 0;
     if (v->focus == 1) tui_term_extra(A_REVERSE);
     tui_term_text(y, r->x, r->w - sw - (sw ? 1 : 0), head, TS_PANEL_HEAD);
     if (sw) {
         tui_term_fill(y, r->x + r->w - sw - 1, 1, 1, TS_PLAIN);
-        int ss = b >= 0 && v->ran[b] == LT_RUN_FAILED && v->running != b ? TS_BAD : TS_GOOD;
+        int ss = b >= 0 && v->blk[b].ran == LT_RUN_FAILED && v->running != b ? TS_BAD : TS_GOOD;
         tui_term_text(y, r->x + r->w - sw, sw, state, ss);
     }
     tui_term_extra(0);
     y++, h--;
     if (h <= 0) return;
-    if (b < 0 || !v->ps[b]) {
+    if (b < 0 || !v->blk[b].ps) {
         const char *m = v->ls ? TUI_TR(a, "This lesson has no experiment.", "这一课没有实验。") : "";
         tui_term_text(y, r->x, r->w, m, TS_DIM);
         return;
     }
-    struct tui_panelset *ps = v->ps[b];
+    struct tui_panelset *ps = v->blk[b].ps;
     /* status line */
     const char *st = tui_panelset_status(ps);
-    if (!*st && v->ran[b] == LT_RUN_IDLE && v->running != b)
+    if (!*st && v->blk[b].ran == LT_RUN_IDLE && v->running != b)
         st = TUI_TR(a, "Not run yet: select the Run line and press Enter.", "尚未运行：选中“运行”一行后按 Enter。");
-    bool failed = v->ran[b] == LT_RUN_FAILED && v->running != b;
+    bool failed = v->blk[b].ran == LT_RUN_FAILED && v->running != b;
     if (failed) { /* an error gets up to three lines: file:line and the message */
         struct tui_lines S = {0};
         struct tui_render_opts so = {r->w, tui_app_lang(a), a->ascii, -1};
@@ -953,23 +902,14 @@ static void draw_panel(struct tui_app *a)
     int body = h - (logh ? logh + 1 : 0);
     struct tui_lines L = {0};
     tui_panelset_render(ps, &L, r->w - 1, a->ascii, tui_app_lang(a));
-    v->panel_lines = L.n;
-    int max = L.n - body > 0 ? L.n - body : 0;
-    if (v->ptop > max) v->ptop = max;
-    if (v->ptop < 0) v->ptop = 0;
+    tui_scroll_resize(&v->panel, L.n, body);
     for (int i = 0; i < body; i++) {
-        int li = v->ptop + i;
+        int li = v->panel.top + i;
         tui_term_line(y + i, r->x, r->w - 1, li < L.n ? &L.v[li] : NULL, TS_PLAIN);
     }
-    /* a one-column scroll hint */
-    const struct tui_glyphs *g = tui_glyphs(a->ascii);
-    for (int i = 0; i < body; i++) {
-        const char *c = " ";
-        if (i == 0 && v->ptop > 0) c = a->ascii ? "^" : "↑";
-        if (i == body - 1 && v->ptop < max) c = a->ascii ? "v" : "↓";
-        tui_term_put(y + i, r->x + r->w - 1, 1, c, strlen(c), NULL, TS_DIM);
-    }
+    tui_scroll_marks(&v->panel, y, r->x + r->w - 1, body, a->ascii);
     tui_lines_free(&L);
+    const struct tui_glyphs *g = tui_glyphs(a->ascii);
     if (logh) {
         int ly = y + body;
         struct tui_lb lb = {0};
@@ -992,41 +932,43 @@ static void draw_panel(struct tui_app *a)
     }
 }
 
-void tui_lesson_draw(struct tui_app *a)
+/* Rebuild the text for width w, keeping the reader's place: the block at the top stays there. */
+static void rebuild(struct tui_app *a, int w)
+{
+    struct tui_lesson *v = a->lv;
+    int top = v->text.top, anchor = top < v->doc.n ? v->doc.v[top].block : -1, offs = 0;
+    for (int i = top - 1; i >= 0 && anchor >= 0 && v->doc.v[i].block == anchor; i--) offs++;
+    bool resized = v->doc_w && v->doc_w != w;
+    build_doc(a, w);
+    tui_scroll_resize(&v->text, v->doc.n, a->lay.text.h);
+    if (resized && anchor >= 0)
+        for (int i = 0; i < v->doc.n; i++)
+            if (v->doc.v[i].block == anchor) {
+                tui_scroll_to(&v->text, i + offs);
+                break;
+            }
+    if (v->sel < 0) follow(a);
+    if (v->reveal >= 0) { /* new feedback under an answer: bring its last line into view */
+        int last = -1;
+        for (int i = 0; i < v->doc.n; i++)
+            if (v->doc.v[i].block == v->reveal) last = i;
+        if (last >= v->text.top + v->text.height) tui_scroll_to(&v->text, last - v->text.height + 1);
+        v->reveal = -1;
+    }
+}
+
+static void lesson_draw(struct tui_app *a)
 {
     struct tui_lesson *v = a->lv;
     const struct tui_rect *r = &a->lay.text;
+    tui_app_divider(a);
     if (!v || r->w <= 0 || r->h <= 0) return;
     int w = r->w - 2; /* a one-column margin each side */
     if (w < 1) w = 1;
-    if (v->stale || v->doc_w != w) {
-        /* keep the reader's place: the first line of the block at the top */
-        int anchor = v->top < v->doc.n ? v->doc.v[v->top].block : -1;
-        int offs = 0;
-        for (int i = v->top - 1; i >= 0 && anchor >= 0 && v->doc.v[i].block == anchor; i--) offs++;
-        bool resized = v->doc_w && v->doc_w != w;
-        build_doc(a, w);
-        if (resized && anchor >= 0) {
-            for (int i = 0; i < v->doc.n; i++)
-                if (v->doc.v[i].block == anchor) {
-                    v->top = i + offs;
-                    break;
-                }
-        }
-        clamp_top(a);
-        if (v->sel < 0) follow(a);
-        if (v->reveal >= 0) { /* new feedback under an answer: bring its last line into view */
-            int last = -1;
-            for (int i = 0; i < v->doc.n; i++)
-                if (v->doc.v[i].block == v->reveal) last = i;
-            if (last >= v->top + r->h) v->top = last - r->h + 1;
-            v->reveal = -1;
-            clamp_top(a);
-        }
-    }
-    clamp_top(a);
+    tui_scroll_resize(&v->text, v->doc.n, r->h);
+    if (v->stale || v->doc_w != w) rebuild(a, w);
     for (int i = 0; i < r->h; i++) {
-        int li = v->top + i, y = r->y + i;
+        int li = v->text.top + i, y = r->y + i;
         const struct tui_line *l = li < v->doc.n ? &v->doc.v[li] : NULL;
         bool sel = l && v->sel >= 0 && l->block == v->sel && action_kind(l->kind) && v->focus == 0 &&
                    !(v->editing && l->kind == TUI_LK_INPUT);
@@ -1038,17 +980,29 @@ void tui_lesson_draw(struct tui_app *a)
             if (l->width < r->w - 1) tui_term_fill(y, r->x + 1 + l->width, 1, r->w - 1 - l->width, TS_PLAIN);
         }
     }
+    tui_scroll_marks(&v->text, r->y, r->x + r->w - 1, r->h, a->ascii);
     draw_panel(a);
 }
 
-bool tui_lesson_cursor(const struct tui_app *a, int *y, int *x)
+static bool lesson_cursor(const struct tui_app *a, int *y, int *x)
 {
     const struct tui_lesson *v = a->lv;
-    if (!v || !v->editing || v->cur_line < 0 || a->lay.mode == TUI_TOO_SMALL || a->help) return false;
-    int row = v->cur_line - v->top;
+    if (!v || !v->editing || v->cur_line < 0) return false;
+    int row = v->cur_line - v->text.top;
     if (row < 0 || row >= a->lay.text.h) return false;
     *y = a->lay.text.y + row;
     *x = a->lay.text.x + 1 + v->cur_col;
     if (*x >= a->lay.text.x + a->lay.text.w) *x = a->lay.text.x + a->lay.text.w - 1;
     return true;
 }
+
+static void title(const struct tui_app *a, char *out, size_t n)
+{
+    int c = tui_lesson_cat_index(a);
+    const char *id = c >= 0 ? a->cat[c].id : "";
+    const char *t = c >= 0 ? a->cat[c].title[tui_app_zh(a)] : a->opts->open_lesson;
+    snprintf(out, n, "vramlab · %s%s%s", id && *id ? id : "", id && *id ? " " : "", t ? t : "");
+}
+
+const struct tui_view tui_lesson_view = {lesson_draw, lesson_cursor, keys,    title,
+                                         back,        scrolled,      tui_lesson_answer_keys};

@@ -1,13 +1,15 @@
-/* tui_menu.c - the lesson menu: chapters and their sections from lt_catalog_scan, a mark for
+/* tui_menu.c - the lesson menu view: chapters and their sections from lt_catalog_scan, a mark for
  * started / done (from the saved progress), broken lessons with their file:line error, the backend line
  * (with the reason the real GPU did not open), a shipped recording to replay when there is no GPU,
- * and the language. */
+ * and the language. A selection over catalog entries (an entry may wrap to several lines) in the
+ * shared scroll widget. */
 #include <curses.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tui_app.h"
+#include "tui_snapview.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
 
@@ -90,43 +92,44 @@ static void build(struct tui_app *a, int width)
         if (e->error) para(a, e->error, TS_DIM, "          ", width, i);
     }
     tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
-    para(a, TUI_TR(a, "Enter opens a section · : opens the Lua sandbox · ? shows every key · q quits",
-                   "Enter 打开小节 · : 打开 Lua 沙箱 · ? 查看所有按键 · q 退出"),
+    para(a, TUI_TR(a, "Enter opens a section · : opens the Lua sandbox · ? shows the keys · q quits",
+                   "Enter 打开小节 · : 打开 Lua 沙箱 · ? 查看按键 · q 退出"),
          TS_DIM, "", width, -1);
     tui_lb_free(&b);
     a->menu_width = width;
 }
 
-/* First line of catalog entry i. */
-static int entry_line(const struct tui_app *a, int i)
+/* The lines of catalog entry i. */
+static bool entry_lines(const struct tui_app *a, int i, int *first, int *last)
 {
+    *first = *last = -1;
     for (int k = 0; k < a->menu_lines.n; k++)
-        if (a->menu_lines.v[k].block == i) return k;
-    return -1;
+        if (a->menu_lines.v[k].block == i) {
+            if (*first < 0) *first = k;
+            *last = k;
+        }
+    return *first >= 0;
 }
 
-static void keep_visible(struct tui_app *a, int h)
+static void keep_visible(struct tui_app *a)
 {
-    int first = entry_line(a, a->menu_sel), last = first;
-    while (last + 1 < a->menu_lines.n && a->menu_lines.v[last + 1].block == a->menu_sel) last++;
-    if (first < 0) return;
-    if (a->menu_sel == 0 && first < h) a->menu_top = 0; /* show the header with the first entry */
-    if (last >= a->menu_top + h) a->menu_top = last - h + 1;
-    if (first < a->menu_top) a->menu_top = first;
+    int first, last;
+    if (!entry_lines(a, a->menu_sel, &first, &last)) return;
+    /* the first entry brings the header with it */
+    if (a->menu_sel == 0 && first < a->menu_sc.height) tui_scroll_to(&a->menu_sc, 0);
+    tui_scroll_show(&a->menu_sc, first, last, 0);
 }
 
-void tui_menu_draw(struct tui_app *a)
+static void menu_draw(struct tui_app *a)
 {
     const struct tui_rect *r = &a->lay.menu;
     if (r->w <= 0 || r->h <= 0) return;
     if (a->menu_width != r->w - 2) build(a, r->w - 2);
     if (a->menu_sel >= a->ncat) a->menu_sel = a->ncat - 1;
     if (a->menu_sel < 0) a->menu_sel = 0;
-    int maxtop = a->menu_lines.n - r->h > 0 ? a->menu_lines.n - r->h : 0;
-    if (a->menu_top > maxtop) a->menu_top = maxtop;
-    if (a->menu_top < 0) a->menu_top = 0;
+    tui_scroll_resize(&a->menu_sc, a->menu_lines.n, r->h);
     for (int i = 0; i < r->h; i++) {
-        int li = a->menu_top + i;
+        int li = a->menu_sc.top + i;
         const struct tui_line *l = li < a->menu_lines.n ? &a->menu_lines.v[li] : NULL;
         bool sel = l && a->ncat && l->block == a->menu_sel;
         if (sel) {
@@ -140,51 +143,106 @@ void tui_menu_draw(struct tui_app *a)
             tui_term_line(r->y + i, r->x + 1, r->w - 1, l, TS_PLAIN);
         }
     }
+    tui_scroll_marks(&a->menu_sc, r->y, r->x + r->w - 1, r->h, a->ascii);
 }
 
-int tui_menu_key(struct tui_app *a, const struct tui_key *k)
+/* ---- keys ------------------------------------------------------------------------------------ */
+
+static void select_to(struct tui_app *a, int sel)
 {
-    int h = a->lay.menu.h > 0 ? a->lay.menu.h : 1;
-    int old = a->menu_sel, old_top = a->menu_top;
-    if (k->fn) {
-        switch (k->code) {
-        case KEY_UP: a->menu_sel--; break;
-        case KEY_DOWN: a->menu_sel++; break;
-        case KEY_PPAGE: a->menu_sel -= h / 2 > 0 ? h / 2 : 1; break;
-        case KEY_NPAGE: a->menu_sel += h / 2 > 0 ? h / 2 : 1; break;
-        case KEY_HOME: a->menu_sel = 0; break;
-        case KEY_END: a->menu_sel = a->ncat - 1; break;
-        case KEY_ENTER: return a->ncat ? a->menu_sel : -1;
-        case KEY_MOUSE:
-            if (k->mbutton == 4) a->menu_top -= 3;
-            else if (k->mbutton == 5) a->menu_top += 3;
-            else if (k->mbutton == 1 && tui_rect_contains(&a->lay.menu, k->my, k->mx)) {
-                int li = a->menu_top + k->my - a->lay.menu.y;
-                if (li >= 0 && li < a->menu_lines.n && a->menu_lines.v[li].block >= 0) {
-                    a->menu_sel = a->menu_lines.v[li].block;
-                    a->dirty = true;
-                    return a->menu_sel;
-                }
-            }
-            a->dirty = a->menu_top != old_top;
-            return -1;
-        default: return -1;
-        }
-    } else {
-        switch (k->code) {
-        case 'k': a->menu_sel--; break;
-        case 'j': a->menu_sel++; break;
-        case 'g': a->menu_sel = 0; break;
-        case 'G': a->menu_sel = a->ncat - 1; break;
-        case '\n': case '\r': case ' ': return a->ncat ? a->menu_sel : -1;
-        default: return -1;
-        }
-    }
-    if (a->menu_sel >= a->ncat) a->menu_sel = a->ncat - 1;
+    a->menu_sel = sel >= a->ncat ? a->ncat - 1 : sel;
     if (a->menu_sel < 0) a->menu_sel = 0;
-    if (a->menu_sel != old || a->menu_top != old_top) {
-        if (a->menu_width) keep_visible(a, h);
-        a->dirty = true;
-    }
-    return -1;
+    if (a->menu_width) keep_visible(a);
 }
+
+static void step(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    select_to(a, a->menu_sel + (k->code == TUI_KEY_FN(KEY_UP) || k->code == 'k' ? -1 : 1));
+}
+
+static void half_page(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    int d = a->menu_sc.height / 2 > 0 ? a->menu_sc.height / 2 : 1;
+    select_to(a, a->menu_sel + (k->code == TUI_KEY_FN(KEY_PPAGE) ? -d : d));
+}
+
+static void ends(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    select_to(a, k->code == TUI_KEY_FN(KEY_HOME) || k->code == 'g' ? 0 : a->ncat - 1);
+}
+
+static void open_sel(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    if (a->ncat) tui_app_open_entry(a, a->menu_sel);
+}
+
+static void click(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    if (!tui_rect_contains(&a->lay.menu, k->y, k->x)) return;
+    int li = a->menu_sc.top + k->y - a->lay.menu.y;
+    if (li >= 0 && li < a->menu_lines.n && a->menu_lines.v[li].block >= 0)
+        tui_app_open_entry(a, a->menu_lines.v[li].block);
+}
+
+static void sandbox(void *ud, const struct tui_key *k) { tui_repl_enter(ud); }
+static void offer(void *ud, const struct tui_key *k) { tui_app_toggle_offer(ud); }
+static void quit(void *ud, const struct tui_key *k) { ((struct tui_app *)ud)->quit = true; }
+static void own_snapshot(void *ud, const struct tui_key *k) /* tui_snapview.c */
+{
+    struct tui_app *a = ud;
+    tui_snapview_pick(lt_runtime_datadir(a->rt), tui_app_zh(a));
+    tui_menu_invalidate(a);
+    clearok(curscr, TRUE);
+    a->dirty = true;
+}
+
+static const struct tui_binding rows[] = {
+    {.keys = {TUI_KEY_ENTER, ' '}, .run = open_sel,
+     .en = "open the selected section", .zh = "打开选中的小节",
+     .hint_en = "open", .hint_zh = "打开"},
+    {.keys = {TUI_KEY_CLICK}, .run = click,
+     .en = "open the section clicked", .zh = "打开点击的小节"},
+    {.keys = {TUI_KEY_FN(KEY_UP), TUI_KEY_FN(KEY_DOWN), 'k', 'j'}, .run = step,
+     .en = "previous / next section", .zh = "上一节 / 下一节"},
+    {.keys = {TUI_KEY_FN(KEY_PPAGE), TUI_KEY_FN(KEY_NPAGE)}, .run = half_page,
+     .en = "half a page up / down", .zh = "向上 / 向下半页"},
+    {.keys = {TUI_KEY_FN(KEY_HOME), TUI_KEY_FN(KEY_END), 'g', 'G'}, .run = ends,
+     .en = "first / last section", .zh = "第一节 / 最后一节"},
+    {.keys = {'s'}, .run = sandbox, .en = "the sandbox (as :)", .zh = "沙箱（同 :）"},
+    {.keys = {'r'}, .run = offer,
+     .en = "without a GPU: replay the shipped recording offered above, or go back to the simulator",
+     .zh = "没有 GPU 时：回放上方提供的随附记录，或回到模拟器"},
+    {.keys = {'o'}, .run = own_snapshot,
+     .en = "your own program's memory: open a PyTorch memory snapshot (a file prompt with Tab "
+           "completion, the shipped examples listed)",
+     .zh = "你自己程序的显存：打开一个 PyTorch 显存快照（可用 Tab 补全路径，列出随附示例）"},
+    {.keys = {'q'}, .run = quit,
+     .en = "quit vramlab", .zh = "退出 vramlab",
+     .hint_en = "quit", .hint_zh = "退出"},
+};
+
+static const struct tui_keymap menu_keys = TUI_KEYMAP("Lesson menu", "课程目录", TUI_TO_SCREEN, rows);
+
+const struct tui_keymap *const tui_menu_keys[] = {&menu_keys, &tui_app_keys,
+                                                  &tui_scroll_keys, &tui_loop_keys, NULL};
+
+static const struct tui_keymap *const *keys(struct tui_app *a, const struct tui_key *k,
+                                            struct tui_targets *t)
+{
+    t->screen = a, t->scroll = &a->menu_sc, t->edit = NULL;
+    return tui_menu_keys;
+}
+
+static void title(const struct tui_app *a, char *out, size_t n)
+{
+    snprintf(out, n, "%s", TUI_TR(a, "vramlab · lessons", "vramlab · 课程目录"));
+}
+
+static void back(struct tui_app *a) { a->quit = true; }
+
+const struct tui_view tui_menu_view = {menu_draw, NULL, keys, title, back, NULL, NULL};

@@ -3,9 +3,8 @@
  * nothing else: no menu, no panes, a dim line on top and at the bottom. An experiment runs when
  * its step is reached and Enter is pressed (live, or from --replay); its key figure - the last
  * measured or simulated bar or gauge - is drawn in a 5-row block font with its unit and how it
- * was obtained. Made to be read at 80x24 from the back of a room. Keys: space / → / PgDn next,
- * ← / Backspace / PgUp back, Enter run, Esc cancel, ↑↓ scroll a long step, N / P next / previous
- * lesson, L language, q quit. */
+ * was obtained. Made to be read at 80x24 from the back of a room. Its keys are the tables at the
+ * end (? lists them); it runs in the shared event loop. */
 #include <curses.h>
 #include <locale.h>
 #include <math.h>
@@ -14,10 +13,13 @@
 
 #include "tui.h"
 #include "tui_bigfont.h"
+#include "tui_help.h"
+#include "tui_loop.h"
 #include "tui_panel.h"
 #include "tui_plain.h"
 #include "tui_record.h"
 #include "tui_render.h"
+#include "tui_scroll.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
 
@@ -36,7 +38,8 @@ struct present {
     struct lt_lesson *ls;
     char err[1024];
     int step, nsteps; /* step 0: the title slide; step k: block k-1 */
-    int top;          /* scroll inside a step */
+    struct tui_scroll sc; /* inside a step */
+    struct tui_help help;
     struct tui_panelset *ps;
     int ps_block;     /* the experiment ps belongs to (-1: none) */
     enum lt_run_state state;
@@ -140,7 +143,7 @@ static void run(struct present *p)
             return;
         }
         p->replaying = true;
-        tui_player_start(&p->player, r, tui_now(), 2.0);
+        tui_player_start(&p->player, r, gpu_now(), 2.0);
         return;
     }
     tui_rec_begin(p->opts->rec, lt_lesson_id(p->ls), eid, lt_lesson_block_title(p->ls, b));
@@ -152,7 +155,7 @@ static void tick(struct present *p)
 {
     if (!p->running) return;
     if (p->replaying) {
-        if (tui_player_step(&p->player, tui_now(), replay_sink, p)) {
+        if (tui_player_step(&p->player, gpu_now(), replay_sink, p)) {
             const struct tui_replay_run *r = p->player.run;
             finish(p, !strcmp(r->state, "failed") ? LT_RUN_FAILED
                       : !strcmp(r->state, "cancelled") ? LT_RUN_CANCELLED : LT_RUN_DONE, r->error);
@@ -172,7 +175,7 @@ static void go_step(struct present *p, int s)
     if (s >= p->nsteps) s = p->nsteps - 1;
     if (s == p->step && p->ls) return;
     p->step = s;
-    p->top = 0;
+    tui_scroll_to(&p->sc, 0);
     reset_panels(p, block_of(p));
     p->dirty = true;
 }
@@ -298,16 +301,12 @@ static void experiment_step(struct present *p, struct tui_lines *L, int b, int w
     }
 }
 
-static void draw(struct present *p)
+static const struct tui_keymap *const *keys(const struct present *p);
+
+static void draw(void *ud)
 {
+    struct present *p = ud;
     int rows = LINES, cols = COLS;
-    erase();
-    if (rows < 10 || cols < 40) {
-        tui_term_text(0, 0, cols, TR(p, "terminal too small - q quits", "终端太小，按 q 退出"), TS_BAD);
-        wnoutrefresh(stdscr);
-        doupdate();
-        return;
-    }
     int width = cols - 4 < 76 ? cols - 4 : 76, x0 = (cols - width) / 2;
     char left[512], right[128];
     snprintf(left, sizeof left, "%s %s", p->ls ? lt_lesson_id(p->ls) : "",
@@ -322,77 +321,144 @@ static void draw(struct present *p)
     else if (lt_lesson_block_kind(p->ls, b) == LT_BLOCK_EXPERIMENT) experiment_step(p, &L, b, width);
     else if (lt_lesson_block_kind(p->ls, b) == LT_BLOCK_EXERCISE) exercise_step(p, &L, b, width);
     else markup(p, &L, lt_lesson_block_text(p->ls, b), width);
-    int body = rows - 3, max = L.n - body > 0 ? L.n - body : 0;
-    if (p->top > max) p->top = max;
+    int body = rows - 3;
+    tui_scroll_resize(&p->sc, L.n, body);
     /* a short step sits a little below the top, a title slide in the middle */
     int y0 = 2;
     if (p->step == 0 && L.n < body) y0 = 1 + (body - L.n) / 2;
-    for (int i = 0; i < body && p->top + i < L.n; i++)
-        tui_term_line(y0 + i, x0, width, &L.v[p->top + i], TS_PLAIN);
-    if (p->top < max) tui_term_text(rows - 2, cols - 2, 1, p->ascii ? "v" : "↓", TS_DIM);
+    for (int i = 0; i < body && p->sc.top + i < L.n; i++)
+        tui_term_line(y0 + i, x0, width, &L.v[p->sc.top + i], TS_PLAIN);
+    tui_scroll_marks(&p->sc, y0, x0 + width, body, p->ascii);
     tui_lines_free(&L);
-    const char *keys = is_exp(p, b) ? TR(p, "Enter run · space next · ← back · q quit", "Enter 运行 · 空格 下一步 · ← 返回 · q 退出")
-                                    : TR(p, "space next · ← back · q quit", "空格 下一步 · ← 返回 · q 退出");
+    char hints[256];
+    tui_keys_hints(p->help.open ? tui_help_keys : keys(p), zh(p), " · ", cols / 2, hints, sizeof hints);
+    char *fh = p->ascii ? tui_ascii_fold(hints, strlen(hints), NULL, NULL) : NULL;
     char *bl = p->ascii ? tui_ascii_fold(p->backend, strlen(p->backend), NULL, NULL) : NULL;
-    tui_term_bar(rows - 1, cols, *p->notice ? p->notice : bl ? bl : p->backend, keys,
+    tui_term_bar(rows - 1, cols, *p->notice ? p->notice : bl ? bl : p->backend, fh ? fh : hints,
                  *p->notice ? TS_BAD : TS_DIM);
-    free(bl);
-    wnoutrefresh(stdscr);
-    doupdate();
+    free(fh), free(bl);
+    if (p->help.open) {
+        struct tui_layout lay;
+        tui_layout_compute(rows, cols, &lay);
+        tui_help_draw(&p->help, &lay.help, zh(p), p->ascii);
+    }
 }
 
 /* ---- keys ------------------------------------------------------------------------------------- */
 
-static void key(struct present *p, bool fn, int c)
+static void next(void *ud, const struct tui_key *k)
 {
-    p->notice[0] = 0;
-    p->dirty = true;
-    if (fn) {
-        switch (c) {
-        case KEY_RIGHT: case KEY_NPAGE: go_step(p, p->step + 1); break;
-        case KEY_LEFT: case KEY_PPAGE: case KEY_BACKSPACE: go_step(p, p->step - 1); break;
-        case KEY_HOME: go_step(p, 0); break;
-        case KEY_END: go_step(p, p->nsteps - 1); break;
-        case KEY_UP: p->top = p->top > 0 ? p->top - 1 : 0; break;
-        case KEY_DOWN: p->top++; break;
-        case KEY_ENTER: run(p); break;
-        default: break;
-        }
+    struct present *p = ud;
+    go_step(p, p->step + 1);
+}
+
+static void prev(void *ud, const struct tui_key *k)
+{
+    struct present *p = ud;
+    go_step(p, p->step - 1);
+}
+
+static void ends(void *ud, const struct tui_key *k)
+{
+    struct present *p = ud;
+    go_step(p, k->code == TUI_KEY_FN(KEY_HOME) ? 0 : p->nsteps - 1);
+}
+
+static void run_key(void *ud, const struct tui_key *k) { run(ud); }
+static void cancel_key(void *ud, const struct tui_key *k) { cancel(ud); }
+static void quit_key(void *ud, const struct tui_key *k) { ((struct present *)ud)->quit = true; }
+
+static void lesson(void *ud, const struct tui_key *k)
+{
+    struct present *p = ud;
+    int d = k->code == 'N' ? 1 : -1, to = p->ci + d;
+    while (to >= 0 && to < p->ncat && p->cat[to].error) to += d;
+    if (p->ci >= 0 && to >= 0 && to < p->ncat) open_lesson(p, to);
+    else snprintf(p->notice, sizeof p->notice, "%s",
+                  d > 0 ? TR(p, "This is the last lesson.", "已是最后一课。")
+                        : TR(p, "This is the first lesson.", "已是第一课。"));
+}
+
+static void lang(void *ud, const struct tui_key *k)
+{
+    struct present *p = ud;
+    if (p->ascii) {
+        snprintf(p->notice, sizeof p->notice, "Chinese needs a UTF-8 terminal.");
         return;
     }
-    switch (c) {
-    case ' ': case 'l': go_step(p, p->step + 1); break;
-    case 'h': case 127: case 8: go_step(p, p->step - 1); break;
-    case 'j': p->top++; break;
-    case 'k': p->top = p->top > 0 ? p->top - 1 : 0; break;
-    case '\n': case '\r': run(p); break;
-    case 27: cancel(p); break;
-    case 'q': p->quit = true; break;
-    case 12: clearok(curscr, TRUE); break;
-    case 'N': case 'P': {
-        int to = p->ci + (c == 'N' ? 1 : -1);
-        while (to >= 0 && to < p->ncat && p->cat[to].error) to += c == 'N' ? 1 : -1;
-        if (p->ci >= 0 && to >= 0 && to < p->ncat) open_lesson(p, to);
-        else snprintf(p->notice, sizeof p->notice, "%s",
-                      c == 'N' ? TR(p, "This is the last lesson.", "已是最后一课。")
-                               : TR(p, "This is the first lesson.", "已是第一课。"));
-        break;
-    }
-    case 'L':
-        if (p->ascii) {
-            snprintf(p->notice, sizeof p->notice, "Chinese needs a UTF-8 terminal.");
-            break;
-        }
-        lt_runtime_set_lang(p->rt, zh(p) ? "en" : "zh");
-        if (p->ps_block >= 0 && p->ps) { /* panel titles follow the language; data stays */
-            struct lt_panel pn[32];
-            int n = lt_lesson_panels(p->ls, p->ps_block, pn, 32);
-            tui_panelset_declare(p->ps, pn, n);
-        }
-        break;
-    default: break;
+    lt_runtime_set_lang(p->rt, zh(p) ? "en" : "zh");
+    if (p->ps_block >= 0 && p->ps) { /* panel titles follow the language; data stays */
+        struct lt_panel pn[32];
+        int n = lt_lesson_panels(p->ls, p->ps_block, pn, 32);
+        tui_panelset_declare(p->ps, pn, n);
     }
 }
+
+static void help(void *ud, const struct tui_key *k)
+{
+    struct present *p = ud;
+    const struct tui_keymap *const *ctx[] = {keys(p)};
+    tui_help_open(&p->help, ctx, 1, NULL, 0);
+}
+
+static const struct tui_binding run_rows[] = {
+    {.keys = {TUI_KEY_ENTER}, .run = run_key, .en = "run the experiment (live, or the recorded run)",
+     .zh = "运行实验（现场运行，或播放记录）", .hint_en = "run", .hint_zh = "运行"},
+    {.keys = {TUI_KEY_ESC}, .run = cancel_key, .en = "cancel the run", .zh = "取消运行"},
+};
+
+static const struct tui_binding rows[] = {
+    {.keys = {' ', TUI_KEY_FN(KEY_RIGHT), TUI_KEY_FN(KEY_NPAGE), 'l'}, .run = next,
+     .en = "next step", .zh = "下一步", .hint_en = "next", .hint_zh = "下一步"},
+    {.keys = {TUI_KEY_FN(KEY_LEFT), TUI_KEY_FN(KEY_PPAGE), TUI_KEY_FN(KEY_BACKSPACE), 'h'},
+     .run = prev, .en = "previous step", .zh = "上一步", .hint_en = "back", .hint_zh = "返回"},
+    {.keys = {TUI_KEY_FN(KEY_HOME), TUI_KEY_FN(KEY_END)}, .run = ends,
+     .en = "the title slide / the last step", .zh = "标题页 / 最后一步"},
+    {.keys = {'N', 'P'}, .run = lesson, .en = "next / previous lesson", .zh = "下一课 / 上一课"},
+    {.keys = {'L'}, .run = lang, .en = "switch language: English / 中文",
+     .zh = "切换语言：English / 中文"},
+    {.keys = {'?', TUI_KEY_FN(KEY_F(1))}, .run = help, .en = "this help", .zh = "本帮助",
+     .hint_en = "help", .hint_zh = "帮助"},
+    {.keys = {'q'}, .run = quit_key, .en = "quit", .zh = "退出", .hint_en = "quit", .hint_zh = "退出"},
+};
+
+static const struct tui_keymap run_keys =
+    TUI_KEYMAP("An experiment step", "实验步骤", TUI_TO_SCREEN, run_rows);
+static const struct tui_keymap present_keys = TUI_KEYMAP("Presenter", "演示", TUI_TO_SCREEN, rows);
+
+const struct tui_keymap *const tui_present_keys[] = {&present_keys, &tui_scroll_keys,
+                                                     &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_present_run_keys[] = {&run_keys, &present_keys,
+                                                         &tui_scroll_keys, &tui_loop_keys, NULL};
+
+static const struct tui_keymap *const *keys(const struct present *p)
+{
+    return is_exp(p, block_of(p)) ? tui_present_run_keys : tui_present_keys;
+}
+
+static void key(void *ud, const struct tui_key *k)
+{
+    struct present *p = ud;
+    p->notice[0] = 0;
+    if (p->help.open) {
+        tui_help_key(&p->help, k);
+        return;
+    }
+    struct tui_targets t = {p, &p->sc, NULL};
+    tui_keys_dispatch(keys(p), &t, k);
+}
+
+static bool tick_op(void *ud)
+{
+    struct present *p = ud;
+    tick(p);
+    bool d = p->dirty;
+    p->dirty = false;
+    return d;
+}
+
+static bool busy(void *ud) { return ((struct present *)ud)->running; }
+static bool quit(void *ud) { return ((struct present *)ud)->quit; }
 
 int tui_present(struct lt_runtime *rt, const struct tui_opts *opts)
 {
@@ -425,33 +491,11 @@ int tui_present(struct lt_runtime *rt, const struct tui_opts *opts)
     lt_runtime_set_async(rt, true);
     lt_runtime_set_sink(rt, sink, &p);
     open_lesson(&p, start);
-    p.dirty = true;
-    int rc = 0;
-    while (!p.quit) {
-        int sig = tui_term_signal();
-        if (sig) {
-            rc = 128 + sig;
-            break;
-        }
-        tick(&p);
-        if (p.dirty || p.running) { /* while running: the figure moves */
-            draw(&p);
-            p.dirty = false;
-        }
-        timeout(!p.running ? 1000 : lt_runtime_computing(rt) ? 0 : 50);
-        wint_t wc;
-        int r = get_wch(&wc);
-        if (r == ERR) continue;
-        if (r == KEY_CODE_YES && wc == KEY_RESIZE) {
-            p.dirty = true;
-            continue;
-        }
-        key(&p, r == KEY_CODE_YES, (int)wc);
-        if (p.dirty && !p.quit) { /* answer the key before the next slice of work */
-            draw(&p);
-            p.dirty = false;
-        }
-    }
+    struct tui_screen_ops ops = {
+        .ud = &p, .rt = rt, .draw = draw, .key = key, .quit = quit, .tick = tick_op, .busy = busy,
+        .min_rows = 10, .min_cols = 40,
+    };
+    int rc = tui_loop_run(&ops);
     cancel(&p);
     tui_panelset_free(p.ps);
     lt_lesson_free(p.ls);

@@ -10,12 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_float.h"
 #include "tui_app.h"
 #include "tui_history.h"
+#include "tui_lineedit.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
 
-#define LINE_MAX_BYTES 4096
 #define TRANSCRIPT_MAX 500
 
 enum item_kind { IT_INPUT, IT_RESULT, IT_PRINT, IT_ERROR, IT_INFO, IT_CONT /* an input line after the first */ };
@@ -32,12 +33,9 @@ struct tui_repl {
     struct item *items;
     int nitems;
     char *pending;            /* lines of an unfinished chunk */
-    char ed[LINE_MAX_BYTES];  /* the line being edited (may hold '\n' from a recalled entry) */
-    int len, cur;
-    int hpos;                 /* history position while browsing (count: the new line) */
-    char saved_line[LINE_MAX_BYTES]; /* what was typed before browsing */
-    int scroll;               /* transcript lines scrolled back from the bottom */
-    int ptop;
+    struct tui_lineedit ed;   /* the line being edited (may hold '\n' from a recalled entry) */
+    struct tui_scroll text;   /* the transcript: follows new output */
+    struct tui_scroll panel;
     int cur_y, cur_x;         /* cursor on screen (-1: hidden) */
     double xmin, xmax;        /* plot.point's x range: a wide positive range gets a log axis */
     bool logx;
@@ -59,7 +57,7 @@ static void add_item(struct tui_repl *r, enum item_kind k, const char *text)
         return;
     }
     r->items[r->nitems++] = (struct item){k, t};
-    r->scroll = 0; /* new output: follow it */
+    tui_scroll_end(&r->text); /* new output: follow it */
 }
 
 /* ---- the panel -------------------------------------------------------------------------------- */
@@ -92,7 +90,7 @@ void tui_repl_sink(struct tui_app *a, const struct lt_event *ev)
     case LT_EV_STATUS: add_item(r, IT_INFO, ev->text); break;
     default:
         if (ev->type == LT_EV_POINT && isfinite(ev->x)) {
-            bool first = r->xmax == 0 && r->xmin == 0;
+            bool first = gpu_feq(r->xmax, 0) && gpu_feq(r->xmin, 0);
             if (first || ev->x < r->xmin) r->xmin = ev->x;
             if (first || ev->x > r->xmax) r->xmax = ev->x;
             bool logx = r->xmin > 0 && r->xmax / r->xmin >= 100;
@@ -111,6 +109,9 @@ void tui_repl_sink(struct tui_app *a, const struct lt_event *ev)
 }
 
 /* ---- life cycle ------------------------------------------------------------------------------- */
+
+static int hist_count(void *ud) { return tui_history_count(ud); }
+static const char *hist_get(void *ud, int i) { return tui_history_get(ud, i); }
 
 bool tui_repl_enter(struct tui_app *a)
 {
@@ -131,7 +132,10 @@ bool tui_repl_enter(struct tui_app *a)
         lt_vm_repl_setup(r->vm);
         tui_progress_dir(dir, sizeof dir);
         r->hist = tui_history_load(dir);
-        r->hpos = r->hist ? tui_history_count(r->hist) : 0;
+        tui_lineedit_init(&r->ed, 0);
+        if (r->hist) r->ed.hist = (struct tui_history_hook){r->hist, hist_count, hist_get};
+        tui_lineedit_history_reset(&r->ed);
+        r->text.follow = r->text.tail = true;
         r->cur_y = -1;
         a->repl = r;
         add_item(r, IT_INFO,
@@ -148,9 +152,8 @@ bool tui_repl_enter(struct tui_app *a)
                         "plot.clear()。输入表达式会显示它的值；没写完的代码块在下一行继续；"
                         "失控的代码会被沙箱限制停下。上/下：历史。Esc：取消正在运行的代码，否则返回。"));
     }
-    if (a->screen != TUI_SCR_REPL) a->repl_back = a->screen;
-    a->screen = TUI_SCR_REPL;
-    a->dirty = true;
+    if (a->view != &tui_repl_view) a->repl_back = a->view;
+    a->view = &tui_repl_view;
     return true;
 }
 
@@ -171,12 +174,6 @@ void tui_repl_free(struct tui_app *a)
 
 /* ---- evaluation -------------------------------------------------------------------------------- */
 
-static void set_line(struct tui_repl *r, const char *s)
-{
-    snprintf(r->ed, sizeof r->ed, "%s", s);
-    r->len = r->cur = (int)strlen(r->ed);
-}
-
 /* An entry finished (OK or ERROR): its result goes to the transcript, its source to history. */
 static void finish(struct tui_app *a, enum lt_eval_status st, const char *out)
 {
@@ -188,13 +185,14 @@ static void finish(struct tui_app *a, enum lt_eval_status st, const char *out)
     char err[1200];
     if (r->hist && !tui_history_add(r->hist, src, err, sizeof err))
         snprintf(a->notice, sizeof a->notice, "history not saved: %s", err);
-    r->hpos = r->hist ? tui_history_count(r->hist) : 0;
+    tui_lineedit_history_reset(&r->ed);
     free(src);
     a->dirty = true;
 }
 
-static void submit(struct tui_app *a)
+static void submit(void *ud, const struct tui_key *k)
 {
+    struct tui_app *a = ud;
     struct tui_repl *r = a->repl;
     if (r->running) {
         snprintf(a->notice, sizeof a->notice, "%s",
@@ -203,18 +201,18 @@ static void submit(struct tui_app *a)
     }
     char *src;
     if (r->pending) {
-        size_t n = strlen(r->pending) + (size_t)r->len + 2;
+        size_t n = strlen(r->pending) + (size_t)r->ed.len + 2;
         src = malloc(n);
-        if (src) snprintf(src, n, "%s\n%s", r->pending, r->ed);
+        if (src) snprintf(src, n, "%s\n%s", r->pending, r->ed.s);
     } else {
-        src = strdup(r->ed);
+        src = strdup(r->ed.s);
     }
     if (!src) {
         snprintf(a->notice, sizeof a->notice, "out of memory");
         return;
     }
-    add_item(r, r->pending ? IT_CONT : IT_INPUT, r->ed);
-    set_line(r, "");
+    add_item(r, r->pending ? IT_CONT : IT_INPUT, r->ed.s);
+    tui_lineedit_set(&r->ed, "");
     if (!src[strspn(src, " \t\n")]) { /* an empty line: nothing to run */
         free(src);
         return;
@@ -249,8 +247,9 @@ bool tui_repl_tick(struct tui_app *a)
     return true;
 }
 
-static void cancel(struct tui_app *a)
+static void cancel(void *ud, const struct tui_key *k)
 {
+    struct tui_app *a = ud;
     struct tui_repl *r = a->repl;
     a->repl_eval = true;
     lt_vm_eval_cancel(r->vm);
@@ -261,128 +260,82 @@ static void cancel(struct tui_app *a)
 
 /* ---- keys --------------------------------------------------------------------------------------- */
 
-static void history_move(struct tui_repl *r, int d)
-{
-    int n = r->hist ? tui_history_count(r->hist) : 0;
-    int to = r->hpos + d;
-    if (to < 0 || to > n) return;
-    if (r->hpos == n) snprintf(r->saved_line, sizeof r->saved_line, "%s", r->ed);
-    r->hpos = to;
-    set_line(r, to == n ? r->saved_line : tui_history_get(r->hist, to));
-}
-
-static void insert(struct tui_repl *r, const char *s, int l)
-{
-    if (r->len + l >= LINE_MAX_BYTES) return;
-    memmove(r->ed + r->cur + l, r->ed + r->cur, (size_t)(r->len - r->cur + 1));
-    memcpy(r->ed + r->cur, s, (size_t)l);
-    r->len += l, r->cur += l;
-}
-
-static void delete_range(struct tui_repl *r, int from, int to)
-{
-    if (from < 0) from = 0;
-    if (to > r->len) to = r->len;
-    if (from >= to) return;
-    memmove(r->ed + from, r->ed + to, (size_t)(r->len - to + 1));
-    r->len -= to - from;
-    if (r->cur > to) r->cur -= to - from;
-    else if (r->cur > from) r->cur = from;
-}
-
-static int prev_glyph(const struct tui_repl *r, int i)
-{
-    while (i > 0 && ((unsigned char)r->ed[--i] & 0xc0) == 0x80) {}
-    return i;
-}
-
-static int next_glyph(const struct tui_repl *r, int i)
-{
-    unsigned cp;
-    return i < r->len ? i + tui_utf8_decode(r->ed + i, (size_t)(r->len - i), &cp) : i;
-}
-
 static void leave(struct tui_app *a)
 {
-    a->screen = a->repl_back == TUI_SCR_LESSON && a->lv ? TUI_SCR_LESSON : TUI_SCR_MENU;
+    a->view = a->repl_back == &tui_lesson_view && a->lv ? &tui_lesson_view : &tui_menu_view;
     tui_menu_invalidate(a);
 }
 
-void tui_repl_key(struct tui_app *a, const struct tui_key *k)
+static void leave_key(void *ud, const struct tui_key *k) { leave(ud); }
+
+/* Esc: drop an unfinished chunk or the typed line, then leave */
+static void esc(void *ud, const struct tui_key *k)
 {
+    struct tui_app *a = ud;
     struct tui_repl *r = a->repl;
-    if (!r) return;
-    int page = a->lay.text.h > 4 ? a->lay.text.h - 3 : 1;
-    if (k->fn) {
-        switch (k->code) {
-        case KEY_LEFT: r->cur = prev_glyph(r, r->cur); break;
-        case KEY_RIGHT: r->cur = next_glyph(r, r->cur); break;
-        case KEY_HOME: r->cur = 0; break;
-        case KEY_END: r->cur = r->len; break;
-        case KEY_UP: history_move(r, -1); break;
-        case KEY_DOWN: history_move(r, 1); break;
-        case KEY_BACKSPACE: delete_range(r, prev_glyph(r, r->cur), r->cur); break;
-        case KEY_DC: delete_range(r, r->cur, next_glyph(r, r->cur)); break;
-        case KEY_ENTER: submit(a); break;
-        case KEY_PPAGE: r->scroll += page; break;
-        case KEY_NPAGE: r->scroll = r->scroll > page ? r->scroll - page : 0; break;
-        case KEY_F(2): leave(a); break;
-        case KEY_MOUSE:
-            if (tui_rect_contains(&a->lay.panel, k->my, k->mx)) {
-                if (k->mbutton == 4) r->ptop = r->ptop > 3 ? r->ptop - 3 : 0;
-                if (k->mbutton == 5) r->ptop += 3;
-            } else {
-                if (k->mbutton == 4) r->scroll += 3;
-                if (k->mbutton == 5) r->scroll = r->scroll > 3 ? r->scroll - 3 : 0;
-            }
-            break;
-        default: return;
-        }
-        a->dirty = true;
+    if (!r->pending && !r->ed.len) {
+        leave(a);
         return;
     }
-    switch (k->code) {
-    case '\r': case '\n': submit(a); break;
-    case 27: /* Esc: cancel a running entry, drop an unfinished chunk, then leave */
-        if (r->running) {
-            cancel(a);
-        } else if (r->pending || r->len) {
-            if (r->pending) add_item(r, IT_INFO, TUI_TR(a, "(unfinished input dropped)", "（已放弃未完成的输入）"));
-            free(r->pending);
-            r->pending = NULL;
-            set_line(r, "");
-        } else {
-            leave(a);
-        }
-        break;
-    case 4: /* Ctrl-D: on an empty line, leave */
-        if (!r->len && !r->pending) leave(a);
-        else delete_range(r, r->cur, next_glyph(r, r->cur));
-        break;
-    case 127: case 8: delete_range(r, prev_glyph(r, r->cur), r->cur); break;
-    case 1: r->cur = 0; break;                      /* Ctrl-A */
-    case 5: r->cur = r->len; break;                 /* Ctrl-E */
-    case 2: r->cur = prev_glyph(r, r->cur); break;  /* Ctrl-B */
-    case 6: r->cur = next_glyph(r, r->cur); break;  /* Ctrl-F */
-    case 11: delete_range(r, r->cur, r->len); break; /* Ctrl-K */
-    case 21: delete_range(r, 0, r->cur); break;     /* Ctrl-U */
-    case 16: history_move(r, -1); break;            /* Ctrl-P */
-    case 14: history_move(r, 1); break;             /* Ctrl-N */
-    case 23: {                                      /* Ctrl-W: the word before the cursor */
-        int i = r->cur;
-        while (i > 0 && r->ed[i - 1] == ' ') i--;
-        while (i > 0 && r->ed[i - 1] != ' ') i--;
-        delete_range(r, i, r->cur);
-        break;
-    }
-    case '\t': insert(r, "  ", 2); break;
-    default: {
-        if (k->code < 32 || k->code == 127) return;
-        char u[4];
-        insert(r, u, tui_utf8_encode((unsigned)k->code, u));
-    }
-    }
-    a->dirty = true;
+    if (r->pending) add_item(r, IT_INFO, TUI_TR(a, "(unfinished input dropped)", "（已放弃未完成的输入）"));
+    free(r->pending);
+    r->pending = NULL;
+    tui_lineedit_set(&r->ed, "");
+}
+
+static void ctrl_d(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    struct tui_repl *r = a->repl;
+    if (!r->ed.len && !r->pending) leave(a);
+    else tui_lineedit_delete(&r->ed);
+}
+
+static void indent(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    tui_lineedit_insert(&a->repl->ed, "  ", 2);
+}
+
+static const struct tui_binding busy_rows[] = {
+    {.keys = {TUI_KEY_ESC}, .run = cancel,
+     .en = "cancel the running entry (what it allocated is freed)",
+     .zh = "取消正在运行的输入（它分配的内存会释放）",
+     .hint_en = "cancel", .hint_zh = "取消"},
+};
+
+static const struct tui_binding rows[] = {
+    {.keys = {TUI_KEY_ENTER}, .run = submit,
+     .en = "run the line (an unfinished chunk continues with >>)",
+     .zh = "运行这一行（未完成的代码块以 >> 继续）",
+     .hint_en = "run", .hint_zh = "运行"},
+    {.keys = {TUI_KEY_ESC}, .run = esc,
+     .en = "drop unfinished input; on an empty line, go back",
+     .zh = "放弃未完成的输入；空行时返回",
+     .hint_en = "back", .hint_zh = "返回"},
+    {.keys = {TUI_KEY_FN(KEY_F(2))}, .run = leave_key, .en = "go back", .zh = "返回"},
+    {.keys = {TUI_CTRL('D')}, .run = ctrl_d,
+     .en = "on an empty line, go back; else delete the glyph under the cursor",
+     .zh = "空行时返回；否则删除光标处的字"},
+    {.keys = {'\t'}, .run = indent, .en = "indent (two spaces)", .zh = "缩进（两个空格）"},
+};
+
+static const struct tui_keymap busy_keys = TUI_KEYMAP("Sandbox, while an entry runs", "沙箱（运行中）", TUI_TO_SCREEN, busy_rows);
+static const struct tui_keymap repl_keys = TUI_KEYMAP("Sandbox", "沙箱", TUI_TO_SCREEN, rows);
+
+const struct tui_keymap *const tui_repl_keys[] = {&repl_keys,
+    &tui_lineedit_history_keys, &tui_lineedit_keys, &tui_app_keys, &tui_scroll_keys, &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_repl_busy_keys[] = {&busy_keys, &repl_keys,
+    &tui_lineedit_history_keys, &tui_lineedit_keys, &tui_app_keys, &tui_scroll_keys, &tui_loop_keys, NULL};
+
+static const struct tui_keymap *const *keys(struct tui_app *a, const struct tui_key *k,
+                                            struct tui_targets *t)
+{
+    struct tui_repl *r = a->repl;
+    bool wheel = k && (k->code == TUI_KEY_WHEEL_UP || k->code == TUI_KEY_WHEEL_DOWN);
+    t->screen = a, t->edit = &r->ed;
+    t->scroll = wheel && tui_rect_contains(&a->lay.panel, k->y, k->x) ? &r->panel : &r->text;
+    return r->running ? tui_repl_busy_keys : tui_repl_keys;
 }
 
 /* ---- drawing ------------------------------------------------------------------------------------ */
@@ -414,7 +367,7 @@ static void draw_input(struct tui_app *a, int y, int x, int w)
     if (r->running) {
         static const char *const spin[] = {"|", "/", "-", "\\"};
         char busy[160];
-        snprintf(busy, sizeof busy, "%s %s", spin[(int)(tui_now() * 8) & 3],
+        snprintf(busy, sizeof busy, "%s %s", spin[(int)(gpu_now() * 8) & 3],
                  TUI_TR(a, "running… (Esc cancels)", "运行中…（Esc 取消）"));
         tui_term_text(y, x, w, busy, TS_DIM);
         r->cur_y = -1;
@@ -425,29 +378,12 @@ static void draw_input(struct tui_app *a, int y, int x, int w)
     tui_term_text(y, x, pw, prompt, TS_MARK);
     int fw = w - pw - 1;
     if (fw < 1) return;
-    char shown[LINE_MAX_BYTES * 3 + 1];
-    int map_cur = 0, k = 0;
-    const char *nlg = a->ascii ? "|" : "↵";
-    for (int i = 0; i <= r->len; i++) {
-        if (i == r->cur) map_cur = k;
-        if (i == r->len) break;
-        if (r->ed[i] == '\n') {
-            size_t l = strlen(nlg);
-            memcpy(shown + k, nlg, l);
-            k += (int)l;
-        } else {
-            shown[k++] = r->ed[i];
-        }
-    }
-    shown[k] = 0;
-    int start = 0;
-    while (start < map_cur && tui_width(shown + start, (size_t)(map_cur - start)) > fw - 1) {
-        unsigned cp;
-        start += tui_utf8_decode(shown + start, (size_t)(k - start), &cp);
-    }
-    tui_term_text(y, x + pw, fw, shown + start, TS_INPUT);
+    char shown[TUI_LINE_MAX * 3 + 1];
+    int col;
+    tui_lineedit_view(&r->ed, fw, a->ascii ? "|" : "↵", shown, sizeof shown, &col);
+    tui_term_text(y, x + pw, fw, shown, TS_INPUT);
     r->cur_y = y;
-    r->cur_x = x + pw + tui_width(shown + start, (size_t)(map_cur - start));
+    r->cur_x = x + pw + col;
 }
 
 static void draw_panel(struct tui_app *a)
@@ -465,42 +401,49 @@ static void draw_panel(struct tui_app *a)
     } else {
         tui_panelset_render(r->ps, &L, p->w - 1, a->ascii, tui_app_lang(a));
     }
-    int h = p->h - 1, max = L.n - h > 0 ? L.n - h : 0;
-    if (r->ptop > max) r->ptop = max;
+    int h = p->h - 1;
+    tui_scroll_resize(&r->panel, L.n, h);
     for (int i = 0; i < h; i++) {
-        int li = r->ptop + i;
+        int li = r->panel.top + i;
         tui_term_line(p->y + 1 + i, p->x, p->w, li < L.n ? &L.v[li] : NULL, TS_PLAIN);
     }
+    tui_scroll_marks(&r->panel, p->y + 1, p->x + p->w - 1, h, a->ascii);
     tui_lines_free(&L);
 }
 
-void tui_repl_draw(struct tui_app *a)
+static void repl_draw(struct tui_app *a)
 {
     struct tui_repl *r = a->repl;
     const struct tui_rect *t = &a->lay.text;
+    tui_app_divider(a);
     if (!r || t->h < 2 || t->w < 4) return;
     int w = t->w - 2;
     struct tui_lines L = {0};
     for (int i = 0; i < r->nitems; i++) render_item(a, &L, &r->items[i], w);
     int body = t->h - 1;
-    int maxscroll = L.n - body > 0 ? L.n - body : 0;
-    if (r->scroll > maxscroll) r->scroll = maxscroll;
-    int top = L.n - body - r->scroll;
-    if (top < 0) top = 0;
+    tui_scroll_resize(&r->text, L.n, body);
     for (int i = 0; i < body; i++) {
-        int li = top + i;
+        int li = r->text.top + i;
         tui_term_fill(t->y + i, t->x, 1, 1, TS_PLAIN);
         tui_term_line(t->y + i, t->x + 1, t->w - 1, li < L.n ? &L.v[li] : NULL, TS_PLAIN);
     }
+    tui_scroll_marks(&r->text, t->y, t->x + t->w - 1, body, a->ascii);
     tui_lines_free(&L);
     draw_input(a, t->y + t->h - 1, t->x + 1, t->w - 1);
     draw_panel(a);
 }
 
-bool tui_repl_cursor(const struct tui_app *a, int *y, int *x)
+static bool repl_cursor(const struct tui_app *a, int *y, int *x)
 {
     const struct tui_repl *r = a->repl;
-    if (!r || r->cur_y < 0 || a->help || a->lay.mode == TUI_TOO_SMALL) return false;
+    if (!r || r->cur_y < 0) return false;
     *y = r->cur_y, *x = r->cur_x;
     return true;
 }
+
+static void title(const struct tui_app *a, char *out, size_t n)
+{
+    snprintf(out, n, "%s", TUI_TR(a, "vramlab · sandbox (Lua)", "vramlab · 沙箱（Lua）"));
+}
+
+const struct tui_view tui_repl_view = {repl_draw, repl_cursor, keys, title, leave, NULL, NULL};

@@ -9,6 +9,7 @@
 #include <curses.h>
 #include <langinfo.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,13 +118,13 @@ static void install_signals(bool on)
 /* Append a terminfo string without its $<..> padding. */
 static void add_cap(const char *name)
 {
-    char *s = tigetstr((char *)name);
+    char *s = tigetstr((char *)(uintptr_t)name); /* X/Open declares char *, reads only */
     if (!s || s == (char *)-1) return;
     for (; *s && T.reset_len + 1 < sizeof T.reset; s++) {
         if (s[0] == '$' && s[1] == '<') {
-            const char *e = strchr(s, '>');
+            char *e = strchr(s, '>');
             if (e) {
-                s = (char *)e;
+                s = e;
                 continue;
             }
         }

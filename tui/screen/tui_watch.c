@@ -1,8 +1,8 @@
 /* tui_watch.c - `vramlab watch [DIR]`: the current exercise of the workspace, re-checked each
  * time its file changes (stat polled at 4 Hz: works on every file system and editor, including
  * the ones that save by rename), graded by the lesson's own check inside the sandbox, the
- * attempt recorded in the saved progress. Keys: h hint, n next, p previous, l list, r re-check,
- * q quit. An untouched file is "not started", not a failed try. */
+ * attempt recorded in the saved progress. Its keys are the tables below (? lists them); it runs
+ * in the shared event loop. An untouched file is "not started", not a failed try. */
 #include "tui_workspace.h"
 
 #include <curses.h>
@@ -12,18 +12,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tui.h"
 #include "tui_file.h"
+#include "tui_help.h"
+#include "tui_loop.h"
 #include "tui_plain.h"
 #include "tui_progress.h"
 #include "tui_render.h"
+#include "tui_scroll.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
 
 #define OUT_MAX 6 /* print() lines of the last check that are shown */
 
 enum wstate { W_NEW, W_MISSING, W_FAIL, W_PASS };
-struct watch;
-static void draw(struct watch *w);
 
 struct watch {
     struct lt_runtime *rt;
@@ -43,7 +45,9 @@ struct watch {
     int nout;
     bool list;
     int list_sel;
-    int top;
+    struct tui_scroll sc, list_sc;
+    struct tui_help help;
+    const struct tui_screen_ops *ops; /* to paint "checking…" before a check */
     struct tui_progress *prog;
     char notice[512], backend[256];
     bool ascii, zh, quit, dirty;
@@ -114,7 +118,7 @@ static void check(struct watch *w, bool force)
     }
     /* the check may take a moment (a sandbox limit stops a runaway loop): say so first */
     snprintf(w->notice, sizeof w->notice, "%s", TR(w, "checking…", "检查中…"));
-    if (tui_term_active()) draw(w);
+    if (w->ops) tui_loop_paint(w->ops);
     w->nout = 0;
     lt_runtime_set_sink(w->rt, sink, w);
     bool ok = lt_lesson_answer(w->ls, it->block, src, w->fb, sizeof w->fb);
@@ -138,7 +142,8 @@ static void open_current(struct watch *w)
     free(w->template_text);
     w->template_text = NULL;
     w->ls = lt_lesson_load(w->rt, it->lesson_path, err, sizeof err);
-    w->state = W_NEW, w->tries = 0, w->hints = 0, w->top = 0, w->nout = 0, w->have_seen = false;
+    w->state = W_NEW, w->tries = 0, w->hints = 0, w->nout = 0, w->have_seen = false;
+    tui_scroll_to(&w->sc, 0);
     w->fb[0] = w->when[0] = 0;
     if (!w->ls) {
         snprintf(w->notice, sizeof w->notice, "%s", err);
@@ -245,17 +250,13 @@ static void build_list(struct watch *w, struct tui_lines *L, int width)
     }
 }
 
-static void draw(struct watch *w)
+static const struct tui_keymap *const *keys(const struct watch *w);
+
+static void draw(void *ud)
 {
+    struct watch *w = ud;
     int rows = LINES, cols = COLS;
-    erase();
-    if (rows < 6 || cols < 30) {
-        tui_term_text(0, 0, cols, TR(w, "terminal too small - q quits", "终端太小，按 q 退出"), TS_BAD);
-        wnoutrefresh(stdscr);
-        doupdate();
-        return;
-    }
-    char left[512], right[128];
+    char left[512], right[256];
     int done = 0;
     for (int i = 0; i < w->n; i++) done += solved(w, i);
     snprintf(left, sizeof left, "vramlab watch · %d/%d · %s %s · %s %d/%d", w->cur + 1, w->n,
@@ -265,32 +266,34 @@ static void draw(struct watch *w)
     free(f);
     struct tui_lines L = {0};
     int width = cols - 2, body = rows - 2;
+    struct tui_scroll *sc = w->list ? &w->list_sc : &w->sc;
     if (w->list) build_list(w, &L, width);
     else build(w, &L, width);
-    int top = w->top;
+    tui_scroll_resize(sc, L.n, body);
     if (w->list) { /* keep the selection on screen */
-        int first = -1;
-        for (int i = 0; i < L.n && first < 0; i++)
-            if (L.v[i].block == w->list_sel) first = i;
-        top = first >= body ? first - body + 1 : 0;
+        int first = -1, last = -1;
+        for (int i = 0; i < L.n; i++)
+            if (L.v[i].block == w->list_sel) last = i, first = first < 0 ? i : first;
+        if (first >= 0) tui_scroll_show(sc, first, last, 0);
     }
-    int max = L.n - body > 0 ? L.n - body : 0;
-    if (top > max) top = max;
-    if (!w->list) w->top = top;
     for (int i = 0; i < body; i++) {
-        int li = top + i;
+        int li = sc->top + i;
         const struct tui_line *l = li < L.n ? &L.v[li] : NULL;
         bool sel = w->list && l && l->block == w->list_sel;
         if (sel) tui_term_extra(A_REVERSE);
         tui_term_line(1 + i, 1, cols - 1, l, TS_PLAIN);
         if (sel) tui_term_extra(0);
     }
+    tui_scroll_marks(sc, 1, cols - 1, body, w->ascii);
     tui_lines_free(&L);
-    snprintf(right, sizeof right, "%s", TR(w, "h hint  n next  l list  q quit", "h 提示  n 下一题  l 列表  q 退出"));
+    tui_keys_hints(w->help.open ? tui_help_keys : keys(w), w->zh, "  ", cols / 2, right, sizeof right);
     tui_term_bar(rows - 1, cols, *w->notice ? w->notice : w->backend, right,
                  *w->notice ? TS_BAD : TS_STATUS);
-    wnoutrefresh(stdscr);
-    doupdate();
+    if (w->help.open) {
+        struct tui_layout lay;
+        tui_layout_compute(rows, cols, &lay);
+        tui_help_draw(&w->help, &lay.help, w->zh, w->ascii);
+    }
 }
 
 /* ---- keys ------------------------------------------------------------------------------------ */
@@ -307,52 +310,119 @@ static void go(struct watch *w, int to)
     open_current(w);
 }
 
-static void key(struct watch *w, int fn, int c)
+static void quit_key(void *ud, const struct tui_key *k) { ((struct watch *)ud)->quit = true; }
+
+static void next(void *ud, const struct tui_key *k)
 {
-    w->notice[0] = 0;
-    w->dirty = true;
-    if (w->list) {
-        if (fn && c == KEY_UP) c = 'k';
-        if (fn && c == KEY_DOWN) c = 'j';
-        if (fn && c == KEY_ENTER) c = '\n';
-        if (fn) return;
-        switch (c) {
-        case 'k': if (w->list_sel > 0) w->list_sel--; break;
-        case 'j': if (w->list_sel + 1 < w->n) w->list_sel++; break;
-        case '\n': case '\r': w->list = false, go(w, w->list_sel); break;
-        case 27: case 'l': w->list = false; break;
-        case 'q': w->quit = true; break;
-        default: break;
-        }
-        return;
-    }
-    if (fn) {
-        if (c == KEY_UP) w->top = w->top > 0 ? w->top - 1 : 0;
-        else if (c == KEY_DOWN) w->top++;
-        else if (c == KEY_PPAGE) w->top = w->top > LINES / 2 ? w->top - LINES / 2 : 0;
-        else if (c == KEY_NPAGE) w->top += LINES / 2;
-        else if (c == KEY_RIGHT) go(w, w->cur + 1);
-        else if (c == KEY_LEFT) go(w, w->cur - 1);
-        return;
-    }
-    struct lt_exercise_info x;
-    switch (c) {
-    case 'q': case 27: w->quit = true; break;
-    case 'n': go(w, w->cur + 1); break;
-    case 'p': go(w, w->cur - 1); break;
-    case 'l': w->list = true, w->list_sel = w->cur; break;
-    case 'r': check(w, true); break;
-    case 'k': w->top = w->top > 0 ? w->top - 1 : 0; break;
-    case 'j': w->top++; break;
-    case 12: clearok(curscr, TRUE); break;
-    case 'h':
-        if (w->ls && lt_lesson_exercise(w->ls, w->it[w->cur].block, &x) && w->hints < x.nhints)
-            w->hints++;
-        else snprintf(w->notice, sizeof w->notice, "%s", TR(w, "No more hints.", "没有更多提示了。"));
-        break;
-    default: break;
-    }
+    struct watch *w = ud;
+    go(w, w->cur + 1);
 }
+
+static void prev(void *ud, const struct tui_key *k)
+{
+    struct watch *w = ud;
+    go(w, w->cur - 1);
+}
+
+static void list_open(void *ud, const struct tui_key *k)
+{
+    struct watch *w = ud;
+    w->list = true, w->list_sel = w->cur;
+}
+
+static void recheck(void *ud, const struct tui_key *k) { check(ud, true); }
+
+static void hint(void *ud, const struct tui_key *k)
+{
+    struct watch *w = ud;
+    struct lt_exercise_info x;
+    if (w->ls && lt_lesson_exercise(w->ls, w->it[w->cur].block, &x) && w->hints < x.nhints) w->hints++;
+    else snprintf(w->notice, sizeof w->notice, "%s", TR(w, "No more hints.", "没有更多提示了。"));
+}
+
+static void help(void *ud, const struct tui_key *k)
+{
+    struct watch *w = ud;
+    const struct tui_keymap *const *ctx[] = {keys(w)};
+    tui_help_open(&w->help, ctx, 1, NULL, 0);
+}
+
+static void list_step(void *ud, const struct tui_key *k)
+{
+    struct watch *w = ud;
+    bool up = k->code == TUI_KEY_FN(KEY_UP) || k->code == 'k';
+    if (up && w->list_sel > 0) w->list_sel--;
+    if (!up && w->list_sel + 1 < w->n) w->list_sel++;
+}
+
+static void list_pick(void *ud, const struct tui_key *k)
+{
+    struct watch *w = ud;
+    w->list = false;
+    go(w, w->list_sel);
+}
+
+static void list_close(void *ud, const struct tui_key *k) { ((struct watch *)ud)->list = false; }
+
+static const struct tui_binding rows[] = {
+    {.keys = {'h'}, .run = hint, .en = "one more hint", .zh = "再看一条提示", .hint_en = "hint",
+     .hint_zh = "提示"},
+    {.keys = {'n', TUI_KEY_FN(KEY_RIGHT)}, .run = next, .en = "next exercise", .zh = "下一题",
+     .hint_en = "next", .hint_zh = "下一题"},
+    {.keys = {'p', TUI_KEY_FN(KEY_LEFT)}, .run = prev, .en = "previous exercise", .zh = "上一题"},
+    {.keys = {'l'}, .run = list_open, .en = "list every exercise", .zh = "列出所有练习",
+     .hint_en = "list", .hint_zh = "列表"},
+    {.keys = {'r'}, .run = recheck, .en = "check the file again now", .zh = "立即重新检查文件"},
+    {.keys = {'?', TUI_KEY_FN(KEY_F(1))}, .run = help, .en = "this help", .zh = "本帮助"},
+    {.keys = {'q', TUI_KEY_ESC}, .run = quit_key, .en = "quit", .zh = "退出", .hint_en = "quit",
+     .hint_zh = "退出"},
+};
+
+static const struct tui_binding list_rows[] = {
+    {.keys = {TUI_KEY_FN(KEY_UP), TUI_KEY_FN(KEY_DOWN), 'k', 'j'}, .run = list_step,
+     .en = "previous / next exercise", .zh = "上一题 / 下一题"},
+    {.keys = {TUI_KEY_ENTER}, .run = list_pick, .en = "open the selected exercise",
+     .zh = "打开选中的练习", .hint_en = "open", .hint_zh = "打开"},
+    {.keys = {TUI_KEY_ESC, 'l'}, .run = list_close, .en = "close the list", .zh = "关闭列表",
+     .hint_en = "close", .hint_zh = "关闭"},
+    {.keys = {'q'}, .run = quit_key, .en = "quit", .zh = "退出", .hint_en = "quit", .hint_zh = "退出"},
+};
+
+static const struct tui_keymap watch_keys = TUI_KEYMAP("Watch", "练习监视", TUI_TO_SCREEN, rows);
+static const struct tui_keymap list_keys =
+    TUI_KEYMAP("Exercise list", "练习列表", TUI_TO_SCREEN, list_rows);
+
+const struct tui_keymap *const tui_watch_keys[] = {&watch_keys, &tui_scroll_keys, &tui_loop_keys,
+                                                   NULL};
+const struct tui_keymap *const tui_watch_list_keys[] = {&list_keys, &tui_loop_keys, NULL};
+
+static const struct tui_keymap *const *keys(const struct watch *w)
+{
+    return w->list ? tui_watch_list_keys : tui_watch_keys;
+}
+
+static void key(void *ud, const struct tui_key *k)
+{
+    struct watch *w = ud;
+    w->notice[0] = 0;
+    if (w->help.open) {
+        tui_help_key(&w->help, k);
+        return;
+    }
+    struct tui_targets t = {w, &w->sc, NULL};
+    tui_keys_dispatch(keys(w), &t, k);
+}
+
+static bool tick(void *ud)
+{
+    struct watch *w = ud;
+    check(w, false);
+    bool d = w->dirty;
+    w->dirty = false;
+    return d;
+}
+
+static bool quit(void *ud) { return ((struct watch *)ud)->quit; }
 
 int tui_watch(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir)
 {
@@ -395,32 +465,17 @@ int tui_watch(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir
         return 3;
     }
     w.ascii = !tui_term_utf8();
+    struct tui_screen_ops ops = {
+        .ud = &w, .rt = rt, .draw = draw, .key = key, .quit = quit, .tick = tick,
+        .idle_ms = 250, /* 4 Hz: a save shows within a quarter second */
+        .min_rows = 6, .min_cols = 30,
+    };
+    w.ops = &ops;
     char keep[512];
     snprintf(keep, sizeof keep, "%s", w.notice);
     open_current(&w);
     if (!w.notice[0]) snprintf(w.notice, sizeof w.notice, "%s", keep);
-    int rc = 0;
-    while (!w.quit) {
-        int sig = tui_term_signal();
-        if (sig) {
-            rc = 128 + sig;
-            break;
-        }
-        check(&w, false);
-        if (w.dirty) {
-            draw(&w);
-            w.dirty = false;
-        }
-        timeout(250); /* 4 Hz: a save shows within a quarter second */
-        wint_t wc;
-        int r = get_wch(&wc);
-        if (r == ERR) continue;
-        if (r == KEY_CODE_YES && wc == KEY_RESIZE) {
-            w.dirty = true;
-            continue;
-        }
-        key(&w, r == KEY_CODE_YES, (int)wc);
-    }
+    int rc = tui_loop_run(&ops);
     tui_term_done();
     lt_lesson_free(w.ls);
     free(w.template_text);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_float.h"
+
 struct rd {
     const char *p, *start;
     char *err;
@@ -296,7 +298,7 @@ bool tui_jobj_int(const struct tui_jobj *o, const char *key, long long lo, long 
     const struct tui_jval *v = tui_jobj_get(o, key);
     /* compared as doubles first: only then is the conversion defined */
     if (!v || v->type != TUI_JNUM || !(v->num >= (double)lo && v->num <= (double)hi) ||
-        v->num != floor(v->num))
+        !gpu_feq(v->num, floor(v->num)))
         return false;
     *out = (long long)v->num;
     return true;
@@ -306,10 +308,4 @@ bool tui_jobj_bool(const struct tui_jobj *o, const char *key, bool def)
 {
     const struct tui_jval *v = tui_jobj_get(o, key);
     return v && v->type == TUI_JBOOL ? v->b : def;
-}
-
-void tui_json_num(FILE *f, double v)
-{
-    if (isfinite(v)) fprintf(f, "%.17g", v);
-    else fputs("null", f);
 }

@@ -1,4 +1,5 @@
-/* tui_jsonl.h - reading and writing the flat JSON objects of a JSON-lines file (recordings): one
+/* tui_jsonl.h - reading the flat JSON objects of a JSON-lines file (recordings; tui_json.h writes
+ * them): one
  * object a line, values that are strings, numbers, true/false/null or arrays of strings. Enough
  * for what vramlab writes, strict about everything else. No ncurses: unit-tested and fuzzed. */
 #ifndef TUI_JSONL_H
@@ -40,8 +41,5 @@ double tui_jobj_num(const struct tui_jobj *o, const char *key, double def);
 bool tui_jobj_int(const struct tui_jobj *o, const char *key, long long lo, long long hi,
                   long long *out);
 bool tui_jobj_bool(const struct tui_jobj *o, const char *key, bool def);
-
-/* Writing: a number (null when not finite), round-trip exact. Strings: tui_json_str. */
-void tui_json_num(FILE *f, double v);
 
 #endif

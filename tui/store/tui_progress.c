@@ -252,6 +252,29 @@ void tui_progress_visit(struct tui_progress *p, const char *lesson)
     if (r) r->when = (long)time(NULL);
 }
 
+/* The last answer on one line of the file: line breaks and tabs as \n, \r, \t; when it does
+ * not fit, cut at a character boundary and marked with "…" (a code answer is shown, not kept). */
+static void keep_answer(char *out, size_t n, const char *a)
+{
+    static const char mark[] = "\xe2\x80\xa6";
+    size_t full = 0, o = 0;
+    for (const char *c = a; *c; c++) full += strchr("\n\r\t", *c) ? 2 : 1;
+    size_t limit = full < n ? n - 1 : n - sizeof mark;
+    const char *c = a;
+    for (; *c; c++) {
+        char esc = *c == '\n' ? 'n' : *c == '\r' ? 'r' : *c == '\t' ? 't' : 0;
+        if (o + (esc ? 2 : 1) > limit) break;
+        if (esc) out[o++] = '\\', out[o++] = esc;
+        else out[o++] = *c;
+    }
+    if (*c) { /* cut: drop a character's first bytes, then mark the cut */
+        while (o > 0 && ((unsigned char)*c & 0xc0) == 0x80) o--, c--;
+        memcpy(out + o, mark, sizeof mark);
+        return;
+    }
+    out[o] = 0;
+}
+
 void tui_progress_attempt(struct tui_progress *p, const char *lesson, const char *exercise,
                           bool solved, const char *answer)
 {
@@ -267,10 +290,7 @@ void tui_progress_attempt(struct tui_progress *p, const char *lesson, const char
     r->tries++;
     r->solved |= solved;
     r->when = (long)time(NULL);
-    /* one line per record: the answer loses its line breaks */
-    snprintf(r->answer, sizeof r->answer, "%s", answer ? answer : "");
-    for (char *c = r->answer; *c; c++)
-        if (*c == '\n' || *c == '\r') *c = ' ';
+    keep_answer(r->answer, sizeof r->answer, answer ? answer : "");
 }
 
 bool tui_progress_visited(const struct tui_progress *p, const char *lesson)
@@ -310,23 +330,15 @@ int tui_progress_reset(struct tui_progress *p, const char *lesson)
     return gone;
 }
 
-void tui_progress_print(const struct tui_progress *p, FILE *f)
+int tui_progress_count(const struct tui_progress *p) { return p->n; }
+
+bool tui_progress_get(const struct tui_progress *p, int i, struct tui_progress_rec *out)
 {
-    fprintf(f, "Progress (%s)\n", p->path);
-    if (!p->n) fprintf(f, "  nothing yet: open a lesson with `vramlab`\n");
-    for (int i = 0; i < p->n; i++) {
-        const struct rec *r = &p->r[i];
-        char when[32] = "?";
-        time_t t = (time_t)r->when;
-        struct tm tm;
-        if (!localtime_r(&t, &tm) || !strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm))
-            snprintf(when, sizeof when, "?");
-        if (!r->is_ex) fprintf(f, "  %-5s visited                       %s\n", r->lesson, when);
-        else
-            fprintf(f, "  %-5s %-20s %-8s %d tr%s  %s  last answer: %s\n", r->lesson, r->exercise,
-                    r->solved ? "solved" : "open", r->tries, r->tries == 1 ? "y " : "ies", when,
-                    r->answer);
-    }
+    if (i < 0 || i >= p->n) return false;
+    const struct rec *r = &p->r[i];
+    *out = (struct tui_progress_rec){r->is_ex, r->lesson, r->exercise, r->tries, r->solved,
+                                     r->when, r->answer};
+    return true;
 }
 
 const char *tui_progress_path(const struct tui_progress *p) { return p->path; }

@@ -29,8 +29,8 @@ void tui_progress_free(struct tui_progress *p);
 bool tui_progress_save(struct tui_progress *p, char *err, size_t n);
 
 void tui_progress_visit(struct tui_progress *p, const char *lesson);
-/* Record an attempt at an exercise; `value` is the learner's number for predict/number kinds
- * (NaN if none): the best (closest to right) is kept by the caller's judgement via `keep`. */
+/* Record an attempt at an exercise and its answer (kept as one line: line breaks written as \n,
+ * cut with "…" past 95 bytes). */
 void tui_progress_attempt(struct tui_progress *p, const char *lesson, const char *exercise,
                           bool solved, const char *answer);
 bool tui_progress_visited(const struct tui_progress *p, const char *lesson);
@@ -41,7 +41,18 @@ bool tui_progress_exercise_solved(const struct tui_progress *p, const char *less
                                   const char *exercise);
 /* Forget one section (lesson id) or everything (NULL). Returns how many records went. */
 int tui_progress_reset(struct tui_progress *p, const char *lesson);
-void tui_progress_print(const struct tui_progress *p, FILE *f);
+/* The records, in the order they were made (the command line sorts them for people). Strings
+ * are valid until the progress changes or is freed; the answer is one line (see attempt). */
+struct tui_progress_rec {
+    bool is_ex;               /* an exercise attempt; else a visit */
+    const char *lesson, *exercise;
+    int tries;
+    bool solved;
+    long when;                /* unix time of the last visit or attempt */
+    const char *answer;       /* the last answer, line breaks as \n */
+};
+int tui_progress_count(const struct tui_progress *p);
+bool tui_progress_get(const struct tui_progress *p, int i, struct tui_progress_rec *out);
 const char *tui_progress_path(const struct tui_progress *p);
 
 #endif

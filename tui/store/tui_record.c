@@ -12,6 +12,7 @@
 #include "gpu_file.h"
 #include "tui_file.h"
 #include "tui_hash.h"
+#include "tui_json.h"
 #include "tui_jsonl.h"
 #include "tui_plain.h"
 
@@ -44,11 +45,13 @@ static void check(struct tui_rec *r)
         snprintf(r->err, sizeof r->err, "recording to %s stopped: %s", r->path, strerror(errno));
 }
 
-static void kv_str(FILE *f, const char *k, const char *v)
+static void kv_str(struct tui_json *j, const char *k, const char *v)
 {
-    fprintf(f, ",\"%s\":", k);
-    tui_json_str(f, v ? v : "");
+    tui_json_kstr(j, k, v ? v : "");
 }
+
+/* Seconds since the run began, to the microsecond (what the timer can tell apart). */
+static double run_time(const struct tui_rec *r) { return round((tui_now() - r->t0) * 1e6) / 1e6; }
 
 struct tui_rec *tui_rec_open(const char *path, struct lt_runtime *rt, const char *version,
                              char *err, size_t n)
@@ -73,23 +76,26 @@ struct tui_rec *tui_rec_open(const char *path, struct lt_runtime *rt, const char
     struct tm tm;
     if (!localtime_r(&now, &tm) || !strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", &tm))
         date[0] = 0; /* the clock is past what localtime can say: undated */
-    FILE *f = r->f;
-    fprintf(f, "{\"type\":\"header\",\"format\":\"%s\",\"version\":%d", TUI_RECORD_FORMAT,
-            TUI_RECORD_VERSION);
-    kv_str(f, "vramlab", version);
-    kv_str(f, "gpu", i->name);
-    kv_str(f, "backend", i->backend);
-    kv_str(f, "profile", i->profile);
-    fprintf(f, ",\"simulated\":%s", i->simulated ? "true" : "false");
-    kv_str(f, "driver", i->driver);
-    kv_str(f, "memory_type", i->memory_type);
-    kv_str(f, "backend_line", line);
-    kv_str(f, "host_cpu", h.cpu);
-    fprintf(f, ",\"host_threads\":%d", h.threads);
-    kv_str(f, "date", date);
-    fprintf(f, ",\"unix_time\":%lld", (long long)now);
-    kv_str(f, "lang", lt_runtime_lang(rt));
-    fputs("}\n", f);
+    struct tui_json j;
+    tui_json_init(&j, r->f);
+    tui_json_obj(&j);
+    tui_json_kstr(&j, "type", "header");
+    tui_json_kstr(&j, "format", TUI_RECORD_FORMAT);
+    tui_json_kint(&j, "version", TUI_RECORD_VERSION);
+    kv_str(&j, "vramlab", version);
+    kv_str(&j, "gpu", i->name);
+    kv_str(&j, "backend", i->backend);
+    kv_str(&j, "profile", i->profile);
+    tui_json_kbool(&j, "simulated", i->simulated);
+    kv_str(&j, "driver", i->driver);
+    kv_str(&j, "memory_type", i->memory_type);
+    kv_str(&j, "backend_line", line);
+    kv_str(&j, "host_cpu", h.cpu);
+    tui_json_kint(&j, "host_threads", h.threads);
+    kv_str(&j, "date", date);
+    tui_json_kint(&j, "unix_time", (long long)now);
+    kv_str(&j, "lang", lt_runtime_lang(rt));
+    tui_json_end(&j);
     check(r);
     if (r->err[0]) {
         snprintf(err, n, "%s", r->err);
@@ -115,37 +121,45 @@ void tui_rec_begin(struct tui_rec *r, const char *lesson, const char *experiment
     r->run++;
     r->in_run = true;
     r->t0 = tui_now();
-    fprintf(r->f, "{\"type\":\"run\",\"run\":%d", r->run);
-    kv_str(r->f, "lesson", lesson);
-    kv_str(r->f, "experiment", experiment);
-    kv_str(r->f, "title", title);
-    fputs("}\n", r->f);
+    struct tui_json j;
+    tui_json_init(&j, r->f);
+    tui_json_obj(&j);
+    tui_json_kstr(&j, "type", "run");
+    tui_json_kint(&j, "run", r->run);
+    kv_str(&j, "lesson", lesson);
+    kv_str(&j, "experiment", experiment);
+    kv_str(&j, "title", title);
+    tui_json_end(&j);
     check(r);
 }
 
 void tui_rec_event(struct tui_rec *r, const struct lt_event *ev)
 {
     if (!r || !r->in_run || r->err[0] || (unsigned)ev->type > LT_EV_STATUS) return;
-    FILE *f = r->f;
-    fprintf(f, "{\"type\":\"event\",\"run\":%d,\"t\":%.6f,\"ev\":\"%s\"", r->run,
-            tui_now() - r->t0, ev_names[ev->type]);
-    kv_str(f, "panel", ev->panel);
-    kv_str(f, "series", ev->series);
+    struct tui_json j;
+    tui_json_init(&j, r->f);
+    tui_json_obj(&j);
+    tui_json_kstr(&j, "type", "event");
+    tui_json_kint(&j, "run", r->run);
+    tui_json_knum(&j, "t", run_time(r));
+    tui_json_kstr(&j, "ev", ev_names[ev->type]);
+    kv_str(&j, "panel", ev->panel);
+    kv_str(&j, "series", ev->series);
     char *text = tui_event_text(ev, "\\0"); /* NUL bytes written out, and what follows them */
-    kv_str(f, "text", text ? text : ev->text);
+    kv_str(&j, "text", text ? text : ev->text);
     free(text);
-    kv_str(f, "unit", ev->unit);
-    fputs(",\"x\":", f), tui_json_num(f, ev->x);
-    fputs(",\"y\":", f), tui_json_num(f, ev->y);
-    fputs(",\"value\":", f), tui_json_num(f, ev->value);
-    fputs(",\"max\":", f), tui_json_num(f, ev->max);
-    fprintf(f, ",\"style\":\"%s\",\"cells\":[",
-            (unsigned)ev->style <= LT_REFERENCE ? style_names[ev->style] : "measured");
-    for (int i = 0; i < ev->ncells && i < LT_MAX_CELLS; i++) {
-        if (i) fputc(',', f);
-        tui_json_str(f, ev->cells[i] ? ev->cells[i] : "");
-    }
-    fputs("]}\n", f);
+    kv_str(&j, "unit", ev->unit);
+    tui_json_knum(&j, "x", ev->x);
+    tui_json_knum(&j, "y", ev->y);
+    tui_json_knum(&j, "value", ev->value);
+    tui_json_knum(&j, "max", ev->max);
+    tui_json_kstr(&j, "style", (unsigned)ev->style <= LT_REFERENCE ? style_names[ev->style] : "measured");
+    tui_json_key(&j, "cells");
+    tui_json_arr(&j);
+    for (int i = 0; i < ev->ncells && i < LT_MAX_CELLS; i++)
+        tui_json_str(&j, ev->cells[i] ? ev->cells[i] : "");
+    tui_json_end(&j);
+    tui_json_end(&j);
     check(r);
 }
 
@@ -155,10 +169,15 @@ void tui_rec_end(struct tui_rec *r, enum lt_run_state st, const char *err)
     if (!r || !r->in_run) return;
     r->in_run = false;
     if (r->err[0]) return;
-    fprintf(r->f, "{\"type\":\"end\",\"run\":%d,\"t\":%.6f,\"state\":\"%s\"", r->run,
-            tui_now() - r->t0, (unsigned)st <= LT_RUN_CANCELLED ? states[st] : "failed");
-    kv_str(r->f, "error", err);
-    fputs("}\n", r->f);
+    struct tui_json j;
+    tui_json_init(&j, r->f);
+    tui_json_obj(&j);
+    tui_json_kstr(&j, "type", "end");
+    tui_json_kint(&j, "run", r->run);
+    tui_json_knum(&j, "t", run_time(r));
+    tui_json_kstr(&j, "state", (unsigned)st <= LT_RUN_CANCELLED ? states[st] : "failed");
+    kv_str(&j, "error", err);
+    tui_json_end(&j);
     check(r);
 }
 
@@ -443,7 +462,7 @@ static bool finish_load(struct tui_replay *rp)
     }
     for (size_t e = 0; e < st->nev; e++) {
         struct tui_replay_run *r = &rp->runs[st->ev[e].run];
-        ((uint32_t *)r->evi)[r->nev++] = (uint32_t)e;
+        st->evi[(r->evi - st->evi) + r->nev++] = (uint32_t)e; /* r->evi is st->evi + its start */
     }
     for (int i = rp->nruns - 1; i >= 0; i--) {
         const struct rrun *s = &st->rs[i];

@@ -1,0 +1,396 @@
+/* tui_cmd.c - see tui_cmd.h: the table, the option parser built from it, and every text made
+ * from it (usage, per-command help, the man page's headers). */
+#include "tui_cmd.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the table ---------------------------------------------------------------------------- */
+
+enum { DATA = TUI_CMD_DATA, LESSONS = TUI_CMD_LESSONS, DEVICE = TUI_CMD_DEVICE,
+       RECORD = TUI_CMD_RECORD, HIDDEN = TUI_CMD_HIDDEN };
+
+/* Global options: before the command they apply to whatever runs; after it, a command takes
+ * those whose need it has. An option without help is not listed (kept for scripts). */
+const struct tui_opt tui_globals[] = {
+    {TUI_O_BACKEND, "backend", 'b', "cuda|sim|auto", "device backend (env VRAMLAB_BACKEND; default auto)", DEVICE},
+    {TUI_O_PROFILE, "profile", 'p', "PROFILE", "simulator profile (env VRAMLAB_PROFILE; default rtx3090)", DEVICE},
+    {TUI_O_SEED, "seed", 's', "N", "simulator noise seed (env VRAMLAB_SEED)", DEVICE},
+    {TUI_O_DETERMINISTIC, "deterministic", 'd', NULL, "simulator without noise (for tests and demos)", DEVICE},
+    {TUI_O_DEVICE, "device", 0, "N", "the GPU, 0.. in CUDA's order (env VRAMLAB_DEVICE; default 0)", DEVICE},
+    {TUI_O_CAP, "cap", 'c', "FRACTION", "share of free device memory experiments take, 0.01..1 (VRAMLAB_CAP)", DEVICE},
+    {TUI_O_LANG, "lang", 'l', "en|zh", "language (env VRAMLAB_LANG; default from the locale)", DATA},
+    {TUI_O_DATADIR, "datadir", 'D', "DIR", "where lessons/ and assets/ are (env VRAMLAB_DATADIR)", DATA},
+    {TUI_O_RECORD, "record", 0, "FILE", "save every experiment result, with the machine, as JSON lines", RECORD},
+    {TUI_O_REPLAY, "replay", 0, "FILE", "play a recording back instead of measuring (labelled REPLAY)", RECORD},
+    {TUI_O_HELP, "help", 'h', NULL, "this text; after a command, that command's", 0},
+    {TUI_O_VERSION, "version", 'V', NULL, "version and compiled-in backends", 0},
+    {TUI_O_HELP_MAN, "help-man", 0, NULL, NULL, 0},
+    {TUI_O_JSON, "json", 'j', NULL, NULL, 0}, /* before the command too; checked against it */
+    {.name = NULL}};
+
+#define OPT_END {.name = NULL}
+static const struct tui_opt o_json_lines[] = {
+    {TUI_O_JSON, "json", 'j', NULL, "one JSON object per line", 0}, OPT_END};
+static const struct tui_opt o_json_one[] = {
+    {TUI_O_JSON, "json", 'j', NULL, "one JSON object", 0}, OPT_END};
+static const struct tui_opt o_tutor[] = {
+    {TUI_O_JSON, "json", 'j', NULL, "when not a terminal: the list or the lesson as JSON lines", 0},
+    OPT_END};
+static const struct tui_opt o_reset[] = {
+    {TUI_O_YES, "yes", 'y', NULL, "do not ask first", 0}, OPT_END};
+static const struct tui_opt o_exercises[] = {
+    {TUI_O_LIST, "list", 0, NULL, "list every exercise by lesson (id, kind, prompt); copy nothing", 0},
+    OPT_END};
+static const struct tui_opt o_results[] = {
+    {TUI_O_CSV, "csv", 0, NULL, "CSV with a header row", 0},
+    {TUI_O_JSON, "json", 'j', NULL, "one JSON object per row", 0}, OPT_END};
+static const struct tui_opt o_snapshot[] = {
+    {TUI_O_JSON, "json", 'j', NULL, "one JSON object, sizes in bytes (docs/snapshot.md)", 0},
+    {TUI_O_TOP, "top", 0, "N", "groups listed at the peak (default 10)", 0},
+    {TUI_O_WHATIF, "replay", 0, "CONF", "what if: replay the trace with these allocator options", 0},
+    {TUI_O_CAPACITY, "capacity", 0, "SIZE", "what the allocator may hold, e.g. 24GiB (judges OOMs; binary units)", 0},
+    {TUI_O_SNAP_DEVICE, "device", 0, "N", "the device to replay (default: the first with a trace)", 0},
+    {TUI_O_TUI, "tui", 0, NULL, "the snapshot screen instead (as `vramlab FILE.pickle`): timeline, cursor, map, stack, what-if", 0},
+    OPT_END};
+static const struct tui_opt o_none[] = {OPT_END};
+
+const struct tui_cmd tui_cmds[] = {
+    {NULL, "[LESSON]", "the tutor: lesson menu, lessons with live experiments; : opens a Lua sandbox",
+     "Without a terminal it prints the lesson list, or runs LESSON as `vramlab run` does.",
+     o_tutor, DATA | LESSONS | DEVICE | RECORD, 0, 1, tui_cmd_tutor},
+    {"list", "", "chapters and sections", NULL, o_json_lines, DATA | LESSONS, 0, 0, tui_cmd_list},
+    {"info", "", "the device (or its simulated profile) and the host", NULL, o_json_one,
+     DATA | DEVICE, 0, 0, tui_cmd_info},
+    {"run", "LESSON", "run a lesson headless: its text, then results as they arrive",
+     "LESSON is an id (vramlab list) or a lesson file.", o_json_lines,
+     DATA | LESSONS | DEVICE | RECORD, 1, 1, tui_cmd_run},
+    {"eval", "FILE.lua|-", "run a Lua file in the lesson sandbox (-: standard input)",
+     "Errors say file:line (stdin:line for -); the sandbox limits stop runaway code.",
+     o_json_lines, DATA | DEVICE, 1, 1, tui_cmd_eval},
+    {"check", "[FILE...]", "validate lesson files (all without FILE): file:line: what",
+     NULL, o_none, DATA | LESSONS, 0, -1, tui_cmd_check},
+    {"grade", "LESSON EXERCISE ANSWER", "check one answer (@FILE reads it from a file, @- from stdin)",
+     "Exit 0 right, 1 wrong, 2 an answer it cannot read (not counted as a try).\n"
+     "The exercise ids: vramlab exercises --list. A negative ANSWER goes after --.", o_none, DATA | LESSONS | DEVICE, 3, 3,
+     tui_cmd_grade},
+    {"profiles", "", "the simulator's GPU profiles", NULL, o_json_lines, DATA, 0, 0,
+     tui_cmd_profiles},
+    {"ledger", "", "where the device memory goes (per process, with NVML)",
+     "Sizes in MiB and GiB (binary); the JSON gives bytes, and its parts add up to the total.",
+     o_json_one, DATA | DEVICE, 0, 0, tui_cmd_ledger},
+    {"trace", "replay FILE [CAPACITY]", "replay an allocator trace through the caching-allocator model",
+     "Options come from PYTORCH_CUDA_ALLOC_CONF, else the trace's \"# conf:\" line. CAPACITY is\n"
+     "the model device's size, 2MiB..4TiB (e.g. 80GiB; default the device's total). FILE - reads\n"
+     "standard input; the format is in docs/allocator.md. Ctrl-C stops a long replay.",
+     o_json_one, DATA | DEVICE, 2, 3, tui_cmd_trace},
+    {"snapshot", "FILE", "a PyTorch memory snapshot: fragmentation, the peak, OOMs",
+     "FILE is a pickle from torch.cuda.memory._dump_snapshot(); nothing in it is run.\n"
+     "--replay, --capacity or --device replay its trace through the caching-allocator model\n"
+     "(SIMULATED) beside what PyTorch did; --replay's options apply on top of the recorded ones.", o_snapshot, 0, 1, 1, tui_cmd_snapshot},
+    {"progress", "", "what you have visited and solved, by section, with totals", NULL, o_none,
+     DATA | LESSONS, 0, 0, tui_cmd_progress},
+    {"reset", "[SECTION]", "forget saved progress, of one section or all (asks first)", NULL,
+     o_reset, DATA | LESSONS, 0, 1, tui_cmd_reset},
+    {"exercises", "[DIR]", "copy the code exercises into a workspace (./vramlab-exercises)",
+     "Files that exist are never overwritten, so running it again only adds new exercises.",
+     o_exercises, DATA | LESSONS, 0, 1, tui_cmd_exercises},
+    {"watch", "[DIR]", "re-check the current exercise on every save",
+     "Keys: h hint, n next, p previous, l list, r check again, q quit. It needs a terminal;\n"
+     "vramlab grade LESSON EXERCISE @FILE checks one file anywhere.", o_none, DATA | LESSONS | DEVICE, 0, 1, tui_cmd_watch},
+    {"present", "[LESSON]", "presenter mode: one step at a time, key figures in big digits", NULL,
+     o_none, DATA | LESSONS | DEVICE | RECORD, 0, 1, tui_cmd_present},
+    {"results", "FILE", "a recording's results, one row per bar, curve point and gauge", NULL,
+     o_results, 0, 1, 1, tui_cmd_results},
+    {"compare", "FILE...", "recordings of several machines side by side", NULL, o_none, 0, 1, -1,
+     tui_cmd_compare},
+    {"__complete", "WORD...", "bash completion: candidates for the last word", NULL, o_none,
+     DATA | LESSONS | HIDDEN, 0, -1, tui_cmd_complete},
+    {.run = NULL}};
+
+const struct tui_cmd *tui_cmd_find(const char *name)
+{
+    for (const struct tui_cmd *c = tui_cmds + 1; name && c->run; c++)
+        if (!strcmp(c->name, name)) return c;
+    return NULL;
+}
+
+const char *tui_cmd_label(const struct tui_cmd *cmd) { return cmd->name ? cmd->name : "vramlab"; }
+
+/* ---- parsing ------------------------------------------------------------------------------ */
+
+/* Does a global option apply after this command? A command's own option of the same name
+ * (snapshot's --replay, --device) takes its place. */
+static bool global_applies(const struct tui_cmd *cmd, const struct tui_opt *g)
+{
+    if (g->id == TUI_O_HELP) return true;
+    if (!g->needs || !(g->needs & cmd->needs)) return false;
+    for (const struct tui_opt *o = cmd->opts; o->name; o++)
+        if (!strcmp(o->name, g->name)) return false;
+    return true;
+}
+
+int tui_cmd_options(const struct tui_cmd *cmd, const struct tui_opt **out, int max)
+{
+    int n = 0;
+    for (const struct tui_opt *o = cmd->opts; o->name && n < max; o++) out[n++] = o;
+    for (const struct tui_opt *g = tui_globals; g->name && n < max; g++)
+        if (global_applies(cmd, g)) out[n++] = g;
+    return n;
+}
+
+int tui_cmd_usage_error(const struct tui_cmd *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fputs(cmd->name ? "vramlab: " : "vramlab", stderr);
+    fputs(cmd->name ? cmd->name : "", stderr);
+    fputs(": ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (vramlab%s%s --help)\n", cmd->name ? " " : "", cmd->name ? cmd->name : "");
+    return 2;
+}
+
+/* An operand placeholder that is a literal word the user types ("replay"). */
+static bool literal(const char *tok, size_t n)
+{
+    if (!n) return false;
+    for (size_t i = 0; i < n; i++)
+        if (!islower((unsigned char)tok[i])) return false;
+    return true;
+}
+
+/* Literal operands must be typed as they are: `trace replay FILE`. */
+static int check_literals(const struct tui_cmd *cmd, int argc, char **argv)
+{
+    const char *p = cmd->operands;
+    for (int i = 0; *p && i < argc; i++) {
+        p += strspn(p, " [");
+        size_t n = strcspn(p, " ]");
+        if (literal(p, n) && (strlen(argv[i]) != n || strncmp(argv[i], p, n)))
+            return tui_cmd_usage_error(cmd, "expected '%.*s', not '%s'", (int)n, p, argv[i]);
+        p += n;
+        p += strspn(p, "]");
+    }
+    return -1;
+}
+
+/* The word getopt stopped at, without its "=value": a short option by its letter (optopt), a
+ * long one (optopt 0, or its value 256+ when its value is missing) by the word itself. */
+static void bad_word(char **argv, int at, int optopt_, char *buf, size_t n)
+{
+    if (optopt_ > 0 && optopt_ < 256) snprintf(buf, n, "-%c", optopt_);
+    else snprintf(buf, n, "%.*s", (int)strcspn(argv[at], "="), argv[at]);
+}
+
+int tui_cmd_parse(struct tui_ctx *c, int argc, char **argv)
+{
+    const struct tui_cmd *cmd = c->cmd;
+    const struct tui_opt *opts[64];
+    struct option lo[65];
+    char shorts[3 * 64 + 2] = ":";
+    int n = tui_cmd_options(cmd, opts, 64);
+    size_t k = 1;
+    for (int i = 0; i < n; i++) {
+        lo[i] = (struct option){opts[i]->name, opts[i]->arg ? required_argument : no_argument,
+                                NULL, 256 + i};
+        if (opts[i]->letter) {
+            shorts[k++] = opts[i]->letter;
+            if (opts[i]->arg) shorts[k++] = ':';
+        }
+    }
+    shorts[k] = 0;
+    lo[n] = (struct option){0, 0, 0, 0};
+    optind = 0; /* glibc: start afresh (the global options were parsed before) */
+    opterr = 0;
+    int ch;
+    char word[64];
+    while ((ch = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+        const struct tui_opt *o = NULL;
+        if (ch >= 256) o = opts[ch - 256];
+        for (int i = 0; !o && i < n; i++)
+            if (opts[i]->letter && opts[i]->letter == ch) o = opts[i];
+        if (o && o->id == TUI_O_HELP) {
+            if (cmd->name) tui_cmd_help(cmd, stdout);
+            else tui_cmd_usage(stdout);
+            return 0;
+        }
+        if (o) {
+            c->opt[o->id] = o->arg ? optarg : "";
+            continue;
+        }
+        bad_word(argv, optind - 1, optopt, word, sizeof word);
+        if (ch == ':') return tui_cmd_usage_error(cmd, "%s needs a value", word);
+        int nmatch = 0;
+        for (int i = 0; word[0] == '-' && word[1] == '-' && i < n; i++)
+            nmatch += !strncmp(opts[i]->name, word + 2, strlen(word + 2));
+        if (nmatch > 1) return tui_cmd_usage_error(cmd, "ambiguous option '%s'", word);
+        for (int i = 1; isdigit(optopt) || optopt == '.' ? i < argc : 0; i++) {
+            char *end; /* `grade 1.1 x -3`: a negative number is an operand, not an option */
+            if (!strcmp(argv[i], "--")) break;
+            if (argv[i][0] == '-' && strtod(argv[i], &end) < 0 && !*end)
+                return tui_cmd_usage_error(cmd, "unknown option '%s'; a negative number goes "
+                                           "after --, as in %s -- %s", argv[i], cmd->name ? cmd->name : "vramlab", argv[i]);
+        }
+        return tui_cmd_usage_error(cmd, "unknown option '%s'", word);
+    }
+    c->argc = argc - optind;
+    c->argv = argv + optind;
+    char syn[512];
+    if (c->argc < cmd->min_args) {
+        tui_cmd_synopsis(cmd, syn, sizeof syn);
+        return tui_cmd_usage_error(cmd, "missing %s (usage: vramlab %s)",
+                                   c->argc ? "operands" : "operand", syn);
+    }
+    if (!cmd->name && c->argc > cmd->max_args) /* `vramlab lsit x`: not a command */
+        return tui_cmd_usage_error(cmd, "unknown command '%s'", c->argv[0]);
+    if (cmd->max_args >= 0 && c->argc > cmd->max_args)
+        return tui_cmd_usage_error(cmd, "unexpected operand '%s'", c->argv[cmd->max_args]);
+    return check_literals(cmd, c->argc, c->argv);
+}
+
+/* ---- texts made from the table ----------------------------------------------------------- */
+
+/* "run LESSON [--json]": the name, the operands, each own option. */
+void tui_cmd_synopsis(const struct tui_cmd *cmd, char *buf, size_t n)
+{
+    size_t l = (size_t)snprintf(buf, n, "%s%s%s", cmd->name ? cmd->name : "",
+                                cmd->name && *cmd->operands ? " " : "", cmd->operands);
+    for (const struct tui_opt *o = cmd->opts; o->name && l < n; o++)
+        l += (size_t)snprintf(buf + l, n - l, "%s[--%s%s%s]", l ? " " : "", o->name,
+                              o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+/* "  -b, --backend cuda|sim|auto" padded to `col`, then the help. */
+static void opt_line(FILE *f, const struct tui_opt *o, int col)
+{
+    char head[128];
+    snprintf(head, sizeof head, "  %c%c%s--%s%s%s", o->letter ? '-' : ' ',
+             o->letter ? o->letter : ' ', o->letter ? ", " : "  ", o->name, o->arg ? " " : "",
+             o->arg ? o->arg : "");
+    fprintf(f, "%-*s %s\n", col, head, o->help);
+}
+
+void tui_cmd_usage(FILE *f)
+{
+    char syn[512];
+    fputs("usage: vramlab [OPTIONS] [LESSON]       the tutor (the lesson list when not a terminal)\n"
+          "       vramlab [OPTIONS] COMMAND [ARGS]\n"
+          "commands:\n", f);
+    for (const struct tui_cmd *c = tui_cmds + 1; c->run; c++) {
+        if (c->needs & HIDDEN) continue;
+        snprintf(syn, sizeof syn, "%s %s", c->name, c->operands);
+        fprintf(f, "  %-30s %s\n", syn, c->summary);
+    }
+    fputs("options (before or after the command):\n", f);
+    for (const struct tui_opt *o = tui_globals; o->name; o++)
+        if (o->help) opt_line(f, o, 30);
+    fputs("exit codes: 0 ok, 1 a lesson, script, run or input file failed, 2 usage, 3 set-up\n"
+          "  (data, backend), 4 memory still allocated at exit, 5 output not written, 6 the\n"
+          "  watchdog ended a run (details: man vramlab)\n"
+          "environment: VRAMLAB_LIMITS=\"seconds=S,instructions=N,memory=SIZE,wall=S\" (any of\n"
+          "  them) sets the sandbox limits (default 10 s of Lua, 200 million instructions, 64MiB,\n"
+          "  300 s of wall time per run, measurements included)\n"
+          "vramlab COMMAND --help for more about a command.\n", f);
+}
+
+void tui_cmd_help(const struct tui_cmd *cmd, FILE *f)
+{
+    char syn[512];
+    tui_cmd_synopsis(cmd, syn, sizeof syn);
+    fprintf(f, "usage: vramlab %s\n%c%s\n", syn, toupper((unsigned char)cmd->summary[0]),
+            cmd->summary + 1);
+    if (cmd->details) fprintf(f, "%s\n", cmd->details);
+    if (cmd->opts->name) fputs("options:\n", f);
+    for (const struct tui_opt *o = cmd->opts; o->name; o++) opt_line(f, o, 22);
+    int n = 0, col = 0;
+    for (const struct tui_opt *g = tui_globals; g->name; g++) {
+        if (g->id == TUI_O_HELP || !g->help || !global_applies(cmd, g)) continue;
+        if (!n++) col = fprintf(f, "global options it uses:");
+        if (col + 3 + (int)strlen(g->name) > 90) col = fprintf(f, "\n ");
+        col += fprintf(f, " --%s", g->name);
+    }
+    fputs(n ? " (vramlab --help)\n" : "", f);
+}
+
+/* ---- the man page's headers, in roff --------------------------------------------------- */
+
+/* One synopsis word in roff: placeholders (upper case) in italics, literals and options in
+ * bold, brackets, bars and ellipses as they are. */
+static void roff_word(FILE *f, const char *w, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t p = strspn(w + i, "[]|");
+        if (p) {
+            fprintf(f, "%.*s", (int)(p < n - i ? p : n - i), w + i);
+            i += p;
+            continue;
+        }
+        size_t m = strcspn(w + i, "[]|");
+        if (m > n - i) m = n - i;
+        size_t dots = m >= 3 && !strncmp(w + i + m - 3, "...", 3) ? 3 : 0;
+        bool upper = isupper((unsigned char)w[i]);
+        fputs(upper ? "\\fI" : "\\fB", f);
+        for (size_t k = i; k < i + m - dots; k++) {
+            if (w[k] == '-') fputs("\\-", f);
+            else fputc(w[k], f);
+        }
+        fprintf(f, "\\fR%s", dots ? "..." : "");
+        i += m;
+    }
+}
+
+static void roff_words(FILE *f, const char *s)
+{
+    for (const char *p = s; *p;) {
+        size_t n = strcspn(p, " ");
+        roff_word(f, p, n);
+        p += n;
+        if (*p) fputc(*p++, f);
+    }
+}
+
+static void roff_opt(FILE *f, const struct tui_opt *o, bool brackets)
+{
+    fputs(brackets ? "[\\fB\\-\\-" : "\\fB\\-\\-", f);
+    fprintf(f, "%s\\fR", o->name);
+    if (o->arg) fprintf(f, " \\fI%s\\fR", o->arg);
+    fputs(brackets ? "]" : "", f);
+}
+
+/* "\fBrun\fR \fILESSON\fR [\fB\-\-json\fR]" */
+static void roff_cmd(FILE *f, const struct tui_cmd *c)
+{
+    int sp = 0;
+    if (c->name) fprintf(f, "\\fB%s\\fR", c->name), sp = 1;
+    if (*c->operands) fputs(sp ? " " : "", f), roff_words(f, c->operands), sp = 1;
+    for (const struct tui_opt *o = c->opts; o->name; o++) fputs(sp ? " " : "", f), roff_opt(f, o, true), sp = 1;
+    fputc('\n', f);
+}
+
+void tui_cmd_man(FILE *f)
+{
+    fputs(".SH SYNOPSIS\n", f);
+    for (const struct tui_cmd *c = tui_cmds; c->run; c++) {
+        if (c->needs & HIDDEN) continue;
+        fputs(c == tui_cmds ? "" : ".br\n", f);
+        fputs(".B vramlab\n[\\fIoptions\\fR] ", f);
+        roff_cmd(f, c);
+    }
+    fputs(".SH COMMANDS\n", f);
+    for (const struct tui_cmd *c = tui_cmds + 1; c->run; c++)
+        if (!(c->needs & HIDDEN)) fputs(".TP\n", f), roff_cmd(f, c);
+    fputs(".SH OPTIONS\n", f);
+    for (const struct tui_opt *o = tui_globals; o->name; o++) {
+        if (!o->help) continue;
+        fputs(".TP\n", f);
+        if (o->letter) fprintf(f, "\\fB\\-%c\\fR, ", o->letter);
+        roff_opt(f, o, false);
+        fputc('\n', f);
+    }
+}

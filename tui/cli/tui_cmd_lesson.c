@@ -1,0 +1,358 @@
+/* tui_cmd_lesson.c - the commands about lessons: the tutor (`vramlab [LESSON]`), list, run,
+ * eval, check, grade; and the lesson look-up every command shares (an unknown id is answered
+ * with the ids that exist). */
+#include "tui_snapshot.h"
+#include "tui_snapview.h"
+#include "tui_cmd.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpu_file.h"
+#include "tui.h"
+#include "tui_json.h"
+#include "tui_plain.h"
+#include "tui_record.h"
+
+/* The catalog needs a runtime; a command that needs the lessons says why there is none. */
+static int no_runtime(struct tui_ctx *c)
+{
+    fprintf(stderr, "vramlab: no device backend: %s\n", c->why);
+    return 3;
+}
+
+void tui_cli_lesson_ids(struct tui_ctx *c, char *buf, size_t n)
+{
+    struct lt_catalog_entry *e;
+    int k = c->rt ? lt_catalog_scan(c->rt, c->lessons, &e) : 0;
+    size_t l = 0;
+    buf[0] = 0;
+    for (int i = 0; i < k && l < n; i++)
+        if (!e[i].error) l += (size_t)snprintf(buf + l, n - l, "%s%s", l ? " " : "", e[i].id);
+    if (k) lt_catalog_free(e, k);
+    if (!buf[0]) snprintf(buf, n, "none in %s", c->lessons);
+}
+
+static bool is_file(const char *what)
+{
+    size_t l = strlen(what);
+    return strchr(what, '/') || (l > 4 && !strcmp(what + l - 4, ".lua"));
+}
+
+/* The catalog's path of a lesson id (malloc'ed), or NULL. */
+static char *catalog_path(struct tui_ctx *c, const char *id)
+{
+    struct lt_catalog_entry *e;
+    int n = c->rt ? lt_catalog_scan(c->rt, c->lessons, &e) : 0;
+    char *path = NULL;
+    for (int i = 0; i < n && !path; i++)
+        if (!e[i].error && !strcmp(e[i].id, id)) path = strdup(e[i].path);
+    if (n) lt_catalog_free(e, n);
+    return path;
+}
+
+bool tui_cli_has_lesson(struct tui_ctx *c, const char *id)
+{
+    char *p = catalog_path(c, id);
+    bool known = p != NULL;
+    free(p);
+    return known;
+}
+
+char *tui_cli_lesson_path(struct tui_ctx *c, const char *what)
+{
+    if (is_file(what)) return strdup(what);
+    char *path = catalog_path(c, what);
+    if (!path) {
+        char ids[2048];
+        tui_cli_lesson_ids(c, ids, sizeof ids);
+        if (!c->cmd->name) /* `vramlab WORD`: a mistyped command is as likely as a lesson */
+            fprintf(stderr, "vramlab: '%s' is neither a command nor a lesson; lessons: %s "
+                            "(vramlab --help)\n", what, ids);
+        else fprintf(stderr, "vramlab: %s: no lesson '%s'; known: %s (vramlab list)\n",
+                     c->cmd->name, what, ids);
+    }
+    return path;
+}
+
+int tui_cmd_list(struct tui_ctx *c)
+{
+    if (!c->rt) return no_runtime(c);
+    struct lt_catalog_entry *e;
+    int n = lt_catalog_scan(c->rt, c->lessons, &e), lang = strcmp(c->lang, "zh") ? 0 : 1;
+    int last_ch = -1, bad = 0;
+    struct tui_json j;
+    tui_json_init(&j, stdout);
+    if (n == 0) {
+        fprintf(stderr, "vramlab: no lessons found in %s\n", c->lessons);
+        return 3;
+    }
+    for (int i = 0; i < n; i++) {
+        if (c->opt[TUI_O_JSON]) {
+            tui_json_obj(&j);
+            tui_json_kstr(&j, "id", e[i].id);
+            tui_json_kint(&j, "chapter", e[i].error ? 0 : e[i].chapter);
+            tui_json_kstr(&j, "title", e[i].title[lang]);
+            tui_json_kstr(&j, "path", e[i].path);
+            if (e[i].error) tui_json_kstr(&j, "error", e[i].error);
+            tui_json_end(&j);
+        } else if (e[i].error) {
+            printf("  !!   %s\n       %s\n", e[i].title[lang], e[i].error);
+        } else {
+            if (e[i].chapter != last_ch) {
+                printf("%sChapter %d: %s\n", last_ch < 0 ? "" : "\n", e[i].chapter,
+                       e[i].chapter_title[lang]);
+                last_ch = e[i].chapter;
+            }
+            printf("  %-5s %s\n", e[i].id, e[i].title[lang]);
+        }
+        bad += e[i].error != NULL;
+    }
+    lt_catalog_free(e, n);
+    return bad ? 1 : 0;
+}
+
+/* `run` with --record: every event goes to the recording too. */
+struct run_sink {
+    struct tui_plain *p;
+    struct tui_rec *rec;
+};
+
+static void run_sink_fn(void *ud, const struct lt_event *ev)
+{
+    struct run_sink *s = ud;
+    tui_rec_event(s->rec, ev);
+    tui_plain_sink(s->p, ev);
+}
+
+/* An experiment block: run it (or play its recorded run back). False when it failed. */
+static bool run_experiment(struct tui_ctx *c, struct lt_lesson *ls, int b, struct tui_plain *p)
+{
+    char err[1024];
+    const char *eid = lt_lesson_block_id(ls, b);
+    if (c->rp) { /* the recorded events, all at once; nothing is measured */
+        const struct tui_replay_run *run = tui_replay_find(c->rp, lt_lesson_id(ls), eid);
+        struct tui_player pl;
+        tui_player_start(&pl, run, 0, 0);
+        if (run) tui_player_step(&pl, 0, tui_plain_sink, p);
+        else {
+            struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .series = "", .unit = "",
+                                  .text = "REPLAY: the recording has no run of this experiment "
+                                          "(nothing measured)"};
+            tui_plain_sink(p, &ev);
+        }
+        return true;
+    }
+    tui_rec_begin(c->rec, lt_lesson_id(ls), eid, lt_lesson_block_title(ls, b));
+    enum lt_run_state st = lt_lesson_run_start(ls, b, err, sizeof err);
+    while (st == LT_RUN_BUSY) st = lt_lesson_run_step(ls, err, sizeof err);
+    tui_rec_end(c->rec, st, st == LT_RUN_FAILED ? err : "");
+    if (st == LT_RUN_FAILED) fprintf(stderr, "%s\n", err);
+    return st != LT_RUN_FAILED;
+}
+
+static void run_exercise(struct lt_lesson *ls, int b, struct tui_plain *p, struct tui_json *j)
+{
+    struct lt_exercise_info x;
+    lt_lesson_exercise(ls, b, &x);
+    if (p->json) {
+        tui_json_obj(j);
+        tui_json_kstr(j, "type", "exercise");
+        tui_json_kstr(j, "id", x.id);
+        tui_json_kstr(j, "kind", x.kind);
+        tui_json_kstr(j, "prompt", x.prompt);
+        tui_json_end(j);
+        return;
+    }
+    printf("\n?? Exercise (%s)\n", x.kind);
+    tui_plain_markup(p, x.prompt);
+    for (int k = 0; k < x.nchoices; k++) printf("  %d) %s\n", k + 1, x.choices[k]);
+    if (x.nchoices) putchar('\n');
+}
+
+static int run_lesson(struct tui_ctx *c, const char *what)
+{
+    char err[1024], line[256];
+    char *path = tui_cli_lesson_path(c, what);
+    if (!path) return 2;
+    struct lt_lesson *ls = lt_lesson_load(c->rt, path, err, sizeof err);
+    free(path);
+    if (!ls) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    bool json = c->opt[TUI_O_JSON] != NULL;
+    struct tui_plain p = {stdout, json, c->dev->info.simulated, c->lang, c->rp != NULL};
+    struct run_sink rs = {&p, c->rec};
+    struct tui_json j;
+    tui_json_init(&j, stdout);
+    lt_runtime_set_sink(c->rt, run_sink_fn, &rs);
+    lt_runtime_backend_line(c->rt, line, sizeof line);
+    if (c->rp) tui_replay_label(c->rp, line, sizeof line); /* never shown as this machine's numbers */
+    if (json) {
+        tui_json_obj(&j);
+        tui_json_kstr(&j, "type", "lesson");
+        tui_json_kstr(&j, "id", lt_lesson_id(ls));
+        tui_json_kstr(&j, "title", lt_lesson_title(ls));
+        tui_json_kstr(&j, "backend", line);
+        tui_json_kbool(&j, "simulated", c->rp ? c->rp->simulated : c->dev->info.simulated);
+        if (c->rp) tui_json_kbool(&j, "replay", true);
+        tui_json_end(&j);
+    } else {
+        printf("%s %s\n[%s]\n", lt_lesson_id(ls), lt_lesson_title(ls), line);
+    }
+    int rc = 0;
+    for (int b = 0; b < lt_lesson_nblocks(ls); b++) {
+        switch (lt_lesson_block_kind(ls, b)) {
+        case LT_BLOCK_TEXT: tui_plain_markup(&p, lt_lesson_block_text(ls, b)); break;
+        case LT_BLOCK_EXPERIMENT:
+            if (json) {
+                tui_json_obj(&j);
+                tui_json_kstr(&j, "type", "experiment");
+                tui_json_kstr(&j, "title", lt_lesson_block_title(ls, b));
+                tui_json_end(&j);
+            } else {
+                printf("\n>> Experiment: %s\n", lt_lesson_block_title(ls, b));
+            }
+            tui_plain_markup(&p, lt_lesson_block_text(ls, b));
+            fflush(stdout);
+            if (!run_experiment(c, ls, b, &p)) rc = 1;
+            break;
+        case LT_BLOCK_EXERCISE: run_exercise(ls, b, &p, &j); break;
+        }
+    }
+    lt_lesson_free(ls);
+    return rc;
+}
+
+int tui_cmd_run(struct tui_ctx *c) { return run_lesson(c, c->argv[0]); }
+
+/* `vramlab [LESSON]`: the tutor on a terminal; elsewhere the list, or the lesson run. */
+int tui_cmd_tutor(struct tui_ctx *c)
+{
+    const char *want = c->argc ? c->argv[0] : NULL;
+    bool tty = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+    size_t wl = want ? strlen(want) : 0;
+    if (wl > 7 && !strcmp(want + wl - 7, ".pickle")) { /* vramlab FILE.pickle: a memory snapshot */
+        if (tty) return tui_snapview(want, c->lang && !strcmp(c->lang, "zh"));
+        struct tui_snapshot_args a = {.file = want, .json = c->opt[TUI_O_JSON] != NULL};
+        return tui_snapshot_cmd(&a, stdout, stderr);
+    }
+    if (!want) return tty ? tui_run(c->rt, &(struct tui_opts){c->lessons, NULL, c->why, c->rec,
+                                                               c->rp})
+                          : tui_cmd_list(c);
+    if (!tty) return run_lesson(c, want);
+    char *path = tui_cli_lesson_path(c, want);
+    if (!path) return 2;
+    free(path);
+    struct tui_opts to = {c->lessons, want, c->why, c->rec, c->rp};
+    return tui_run(c->rt, &to);
+}
+
+int tui_cmd_eval(struct tui_ctx *c)
+{
+    char err[1024];
+    struct tui_plain p = {stdout, c->opt[TUI_O_JSON] != NULL, c->dev->info.simulated, c->lang,
+                          false};
+    lt_runtime_set_sink(c->rt, tui_plain_sink, &p);
+    struct lt_vm *vm = lt_vm_new(c->rt, err, sizeof err);
+    if (!vm) {
+        fprintf(stderr, "vramlab: %s\n", err);
+        return 3;
+    }
+    bool ok = lt_vm_dofile(vm, c->argv[0], err, sizeof err);
+    lt_vm_free(vm);
+    fflush(stdout);
+    if (!ok) fprintf(stderr, "%s\n", err);
+    return ok ? 0 : 1;
+}
+
+int tui_cmd_check(struct tui_ctx *c)
+{
+    char err[1024];
+    int bad = 0, total = 0;
+    if (!c->rt) return no_runtime(c);
+    if (c->argc == 0) {
+        struct lt_catalog_entry *e;
+        int k = lt_catalog_scan(c->rt, c->lessons, &e);
+        for (int i = 0; i < k; i++) {
+            if (e[i].error) fprintf(stderr, "%s\n", e[i].error), bad++;
+            else printf("ok    %s  %s\n", e[i].id, e[i].path);
+        }
+        total = k;
+        lt_catalog_free(e, k);
+        if (k == 0) {
+            fprintf(stderr, "vramlab: no lessons found in %s\n", c->lessons);
+            return 3;
+        }
+    }
+    for (int i = 0; i < c->argc; i++, total++) {
+        struct lt_lesson *ls = lt_lesson_load(c->rt, c->argv[i], err, sizeof err);
+        if (!ls) {
+            fprintf(stderr, "%s\n", err);
+            bad++;
+            continue;
+        }
+        printf("ok    %s  %s\n", lt_lesson_id(ls), c->argv[i]);
+        lt_lesson_free(ls);
+    }
+    printf("%d lesson file(s) checked, %d with errors\n", total, bad);
+    return bad ? 1 : 0;
+}
+
+/* The exercise block of a lesson by id, or -1 after listing the ids it has. */
+static int find_exercise(struct tui_ctx *c, struct lt_lesson *ls, const char *id)
+{
+    char ids[2048];
+    size_t l = 0;
+    struct lt_exercise_info x;
+    ids[0] = 0;
+    for (int b = 0; b < lt_lesson_nblocks(ls); b++) {
+        if (!lt_lesson_exercise(ls, b, &x)) continue;
+        if (!strcmp(x.id, id)) return b;
+        if (l < sizeof ids) l += (size_t)snprintf(ids + l, sizeof ids - l, " %s", x.id);
+    }
+    fprintf(stderr, "vramlab: %s: lesson %s has no exercise '%s'; %s%s\n", tui_cmd_label(c->cmd),
+            lt_lesson_id(ls), id, l ? "its exercises:" : "it has none", ids);
+    return -1;
+}
+
+/* An answer file is Lua source of one exercise: a lesson file's limit is plenty. */
+#define ANSWER_MAX (4u << 20)
+
+/* Grade one answer: for tests, scripts and teachers checking an exercise from the shell. An
+ * answer of @FILE reads the answer (a code exercise's Lua source) from FILE. */
+int tui_cmd_grade(struct tui_ctx *c)
+{
+    char err[1024], feedback[2048];
+    char *path = tui_cli_lesson_path(c, c->argv[0]);
+    if (!path) return 2;
+    struct lt_lesson *ls = lt_lesson_load(c->rt, path, err, sizeof err);
+    free(path);
+    if (!ls) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    int b = find_exercise(c, ls, c->argv[1]), rc = 2;
+    const char *given = c->argv[2];
+    char *answer = NULL;
+    if (b >= 0 && given[0] == '@' &&
+        !(answer = gpu_file_read(given + 1, ANSWER_MAX, GPU_FILE_STDIN, NULL, err, sizeof err)))
+        fprintf(stderr, "%s\n", err);
+    if (b >= 0 && (answer || given[0] != '@')) {
+        struct lt_exercise_info before, after;
+        lt_lesson_exercise(ls, b, &before);
+        bool ok = lt_lesson_answer(ls, b, answer ? answer : given, feedback, sizeof feedback);
+        lt_lesson_exercise(ls, b, &after);
+        if (after.tries == before.tries) { /* the grader could not read it: not a try */
+            fprintf(stderr, "%s\n", feedback);
+        } else {
+            printf("%s\n", feedback);
+            rc = ok ? 0 : 1;
+        }
+    }
+    free(answer);
+    lt_lesson_free(ls);
+    return rc;
+}
