@@ -4,9 +4,9 @@
  * bytes as full blocks, reserved as light ones, each column the highest value of its entries so
  * a peak survives any zoom; the what-if model's reserved bytes as a line over them), the
  * cursor's entry, time and levels, the largest allocations live at the cursor (↑/↓ selects),
- * the selected one's stack, and the what-if verdict. The screen is written as the ops of one
- * event loop (draw / key / tick / busy / quit) with its keys in one table, so it moves onto the
- * shared loop and key tables unchanged. */
+ * the selected one's stack, and the what-if verdict. It runs on the shared event loop
+ * (tui_loop.h) as draw / key / tick / busy / quit ops; its keys are one table (sv_keys) for the
+ * footer, the ? overlay and the dispatch. */
 #include "tui_snapview.h"
 
 #include <curses.h>
@@ -24,6 +24,8 @@
 #include "gpu_snapshot.h"
 #include "tui_panel.h"
 #include "tui_style.h"
+#include "tui_keys.h"
+#include "tui_loop.h"
 #include "tui_term.h"
 
 #define TOPN 8
@@ -497,10 +499,6 @@ static void sv_draw_main(struct snapview *v)
     char buf[1024], a[32], b[32], c2[32];
     snprintf(buf, sizeof buf, "%s %s", TR(v, "Snapshot", "快照"), v->path);
     tui_term_bar(0, W, buf, TR(v, "recorded by PyTorch, not measured", "由 PyTorch 记录，非测量"), TS_TITLE);
-    if (H < 12 || W < 40) {
-        tui_term_text(2, 0, W, TR(v, "Terminal too small (40x12 at least). q quits.", "终端太小（至少 40x12）。q 退出。"), TS_BAD);
-        return;
-    }
     if (v->th_started) {
         tui_term_text(2, 2, W - 2, TR(v, "Loading the snapshot... (Esc leaves)", "正在读取快照……（Esc 离开）"), TS_DIM);
         tui_term_bar(H - 1, W, "", TR(v, "? keys  Esc back", "? 按键  Esc 返回"), TS_STATUS);
@@ -630,7 +628,21 @@ static void sv_draw(struct snapview *v)
     }
 }
 
-/* The screen's loop on a terminal already set up. Returns 0, or 128 + N after a quit signal. */
+/* The shared loop's ops (tui_loop.h): resize, "too small", quit signals and the key timeout
+ * while the worker reads (50 ms) live there. */
+static void ops_draw(void *ud) { sv_draw(ud); }
+static bool ops_quit(void *ud) { return ((struct snapview *)ud)->quit; }
+static bool ops_tick(void *ud) { return sv_tick(ud); }
+static bool ops_busy(void *ud) { return sv_busy(ud); }
+static void ops_key(void *ud, const struct tui_key *k)
+{
+    int c = k->code;
+    if (c >= TUI_KEY_WHEEL_UP) return; /* no mouse here */
+    if (c >= TUI_KEY_FN(0)) c -= TUI_KEY_FN(0); /* back to ncurses' KEY_* for sv_key */
+    sv_key(ud, c);
+}
+
+/* The screen on a terminal already set up. Returns 0, or 128 + N after a quit signal. */
 static int sv_run(struct snapview *v)
 {
     v->ascii = !tui_term_utf8();
@@ -642,32 +654,9 @@ static int sv_run(struct snapview *v)
     }
     v->th_started = pthread_create(&v->th, NULL, load_fn, v) == 0;
     if (!v->th_started) load_fn(v);
-    int rc = 0;
-    v->dirty = true;
-    while (!v->quit) {
-        int sig = tui_term_signal();
-        if (sig) {
-            rc = 128 + sig;
-            break;
-        }
-        if (sv_tick(v)) v->dirty = true;
-        if (v->dirty) {
-            erase();
-            sv_draw(v);
-            wnoutrefresh(stdscr);
-            doupdate();
-            v->dirty = false;
-        }
-        timeout(sv_busy(v) ? 50 : 1000); /* keys within 50 ms while the worker reads */
-        int c = getch();
-        if (c == ERR) continue;
-        if (c == KEY_RESIZE) {
-            v->dirty = true;
-            continue;
-        }
-        sv_key(v, c);
-        v->dirty = true;
-    }
+    struct tui_screen_ops ops = {.ud = v, .draw = ops_draw, .key = ops_key, .quit = ops_quit,
+                                 .tick = ops_tick, .busy = ops_busy, .min_rows = 12, .min_cols = 40};
+    int rc = tui_loop_run(&ops);
     /* left while the file still loads: Esc must not wait for the read, so the loader, told by
      * the state it finds, frees everything when it ends (the tutor goes on meanwhile) */
     int loading = 0;
