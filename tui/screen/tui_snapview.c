@@ -72,6 +72,10 @@ struct snapview {
     gpu_status w_st;
     char w_err[256];
     struct tui_panelset *ps; /* the map widget the allocator lessons use */
+    size_t map_cur;          /* the cursor and selection the map was made for */
+    int map_sel;
+    bool map_made;
+    char map_title[200];
     bool help; /* the key table shown */
     bool dirty;
 };
@@ -441,6 +445,7 @@ static void sv_key(struct snapview *v, int c)
     }
     if (v->cur < v->from) v->from = v->cur, v->to = v->from + span;
     if (v->cur >= v->to) v->to = v->cur + 1, v->from = v->to - span;
+    if (v->top_for != v->cur) make_top(v); /* before the paint that answers the key */
     v->dirty = true;
 }
 
@@ -589,8 +594,10 @@ static void sv_draw_main(struct snapview *v)
     if (v->ntop) {
         const struct gpu_snap_event *e = &tr->ev[v->top[v->sel].ev];
         int yy = y_list;
-        char title[200];
-        make_map(v, title, sizeof title);
+        if (!v->map_made || v->map_cur != v->cur || v->map_sel != v->sel || v->top_for != v->cur) {
+            make_map(v, v->map_title, sizeof v->map_title); /* a walk over the trace: once per change */
+            v->map_made = true, v->map_cur = v->cur, v->map_sel = v->sel;
+        }
         struct tui_lines L = {0};
         tui_panelset_render(v->ps, &L, W - left, v->ascii, v->zh ? "zh" : "en");
         /* the map's rows, then its legend as far as half the room left */
