@@ -250,7 +250,7 @@ static void push_side(lua_State *L, const char *k, const struct gpu_snap_side *s
     lua_setfield(L, -2, k);
 }
 
-static void push_lines(lua_State *L, const char *k, char (*lines)[256], size_t n)
+static void push_lines(lua_State *L, const char *k, const char (*lines)[256], size_t n)
 {
     lua_createtable(L, (int)n, 0);
     for (size_t i = 0; i < n; i++) {
@@ -361,8 +361,8 @@ static int snap_push_results(lua_State *L, struct snap_job *sj)
         push_side(L, "recorded", &r->recorded, rc, false);
         push_side(L, "model", &r->model_recorded, rc, true);
         if (r->have_whatif) push_side(L, "whatif", &r->model_whatif, wc, true);
-        push_lines(L, "diffs", (char (*)[256])r->diffs, r->ndiffs);
-        push_lines(L, "notes", (char (*)[256])r->notes, r->nnotes);
+        push_lines(L, "diffs", r->diffs, r->ndiffs);
+        push_lines(L, "notes", r->notes, r->nnotes);
         lua_pushboolean(L, true);
         lua_setfield(L, -2, "simulated");
         lua_setfield(L, -2, "replay");
