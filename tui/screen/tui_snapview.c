@@ -721,7 +721,7 @@ struct picker {
     int nex, sel;                /* sel: -1 the prompt, else an example */
     char matches[8][256];        /* what Tab found when it was not one */
     int nmatch;
-    bool zh;
+    bool zh, quit;
 };
 
 static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
@@ -807,6 +807,57 @@ static void pick_draw(const struct picker *p)
     tui_term_bar(LINES - 1, W, "", zh ? "Enter 打开  Tab 补全  ↑↓ 选择  Esc 返回" : "Enter open  Tab complete  \u2191\u2193 select  Esc back", TS_STATUS);
 }
 
+static void pick_open(struct picker *p)
+{
+    char path[PATH_MAX];
+    const char *home = getenv("HOME");
+    if (p->sel >= 0) snprintf(path, sizeof path, "%s", p->ex[p->sel]);
+    else if (p->line[0] == '~' && home) snprintf(path, sizeof path, "%s%s", home, p->line + 1);
+    else snprintf(path, sizeof path, "%s", p->line);
+    if (!path[0]) return;
+    struct snapview *v = calloc(1, sizeof *v);
+    if (!v) return;
+    snprintf(v->path, sizeof v->path, "%s", path);
+    v->zh = p->zh;
+    int rc = sv_run(v); /* the screen, on its own turn of the shared loop */
+    if (!v->abandoned) sv_free(v);
+    if (rc) p->quit = true; /* a quit signal: the tutor ends too */
+}
+
+static void pick_key(void *ud, const struct tui_key *k)
+{
+    struct picker *p = ud;
+    int c = k->code;
+    if (c == TUI_KEY_ESC) p->quit = true;
+    else if (c == TUI_KEY_FN(KEY_UP)) p->sel = p->sel > -1 ? p->sel - 1 : -1;
+    else if (c == TUI_KEY_FN(KEY_DOWN)) p->sel = p->sel + 1 < p->nex ? p->sel + 1 : p->sel;
+    else if (c == '\t') p->sel = -1, pick_complete(p);
+    else if (c == TUI_KEY_FN(KEY_BACKSPACE) || c == 127 || c == 8) {
+        size_t n = strlen(p->line);
+        while (n > 0 && ((unsigned char)p->line[n - 1] & 0xC0) == 0x80) n--; /* a whole UTF-8 character */
+        if (n > 0) n--;
+        p->line[n] = 0;
+        p->sel = -1;
+    } else if (c == TUI_KEY_ENTER) {
+        pick_open(p);
+    } else if (tui_key_printable(c)) { /* a character, as UTF-8 */
+        char u[5] = {0};
+        unsigned cp = (unsigned)c;
+        if (cp < 0x80) u[0] = (char)cp;
+        else if (cp < 0x800) u[0] = (char)(0xC0 | cp >> 6), u[1] = (char)(0x80 | (cp & 0x3F));
+        else if (cp < 0x10000)
+            u[0] = (char)(0xE0 | cp >> 12), u[1] = (char)(0x80 | ((cp >> 6) & 0x3F)), u[2] = (char)(0x80 | (cp & 0x3F));
+        else
+            u[0] = (char)(0xF0 | cp >> 18), u[1] = (char)(0x80 | ((cp >> 12) & 0x3F)),
+            u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), u[3] = (char)(0x80 | (cp & 0x3F));
+        if (strlen(p->line) + strlen(u) < sizeof p->line) strcat(p->line, u);
+        p->sel = -1, p->nmatch = 0;
+    }
+}
+
+static void pick_draw_op(void *ud) { pick_draw(ud); }
+static bool pick_quit(void *ud) { return ((struct picker *)ud)->quit; }
+
 void tui_snapview_pick(const char *datadir, bool zh)
 {
     struct picker *p = calloc(1, sizeof *p);
@@ -814,44 +865,8 @@ void tui_snapview_pick(const char *datadir, bool zh)
     p->zh = zh;
     pick_examples(p, datadir);
     p->sel = p->nex ? 0 : -1;
-    for (;;) {
-        if (tui_term_signal()) break;
-        erase();
-        pick_draw(p);
-        wnoutrefresh(stdscr);
-        doupdate();
-        timeout(1000);
-        int c = getch();
-        if (c == ERR || c == KEY_RESIZE) continue;
-        if (c == 27) break;
-        if (c == KEY_UP) p->sel = p->sel > -1 ? p->sel - 1 : -1;
-        else if (c == KEY_DOWN) p->sel = p->sel + 1 < p->nex ? p->sel + 1 : p->sel;
-        else if (c == '\t') p->sel = -1, pick_complete(p);
-        else if (c == KEY_BACKSPACE || c == 127 || c == 8) {
-            size_t n = strlen(p->line);
-            while (n > 0 && ((unsigned char)p->line[n - 1] & 0xC0) == 0x80) n--; /* a whole UTF-8 character */
-            if (n > 0) n--;
-            p->line[n] = 0;
-            p->sel = -1;
-        } else if (c == '\n' || c == '\r' || c == KEY_ENTER) {
-            char path[PATH_MAX];
-            const char *home = getenv("HOME");
-            if (p->sel >= 0) snprintf(path, sizeof path, "%s", p->ex[p->sel]);
-            else if (p->line[0] == '~' && home) snprintf(path, sizeof path, "%s%s", home, p->line + 1);
-            else snprintf(path, sizeof path, "%s", p->line);
-            if (!path[0]) continue;
-            struct snapview *v = calloc(1, sizeof *v);
-            if (!v) break;
-            snprintf(v->path, sizeof v->path, "%s", path);
-            v->zh = zh;
-            int rc = sv_run(v);
-            if (!v->abandoned) sv_free(v);
-            if (rc) break; /* a quit signal: the tutor ends too */
-        } else if (c >= 32 && c < 256 && strlen(p->line) + 1 < sizeof p->line) {
-            size_t n = strlen(p->line);
-            p->line[n] = (char)c, p->line[n + 1] = 0;
-            p->sel = -1, p->nmatch = 0;
-        }
-    }
+    struct tui_screen_ops ops = {.ud = p, .draw = pick_draw_op, .key = pick_key, .quit = pick_quit,
+                                 .min_rows = 8, .min_cols = 40};
+    tui_loop_run(&ops);
     free(p);
 }
