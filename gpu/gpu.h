@@ -239,9 +239,11 @@ enum {
     GPU_WARN_THREADS = 1u << 5,      /* a host STREAM kernel ran on fewer threads than CPUs */
     GPU_WARN_HOLD_TIMEOUT = 1u << 6, /* the stream hold ended before the batch was queued */
     GPU_WARN_MIG = 1u << 7,          /* a MIG slice: peak figures are the whole GPU's */
-    GPU_WARN_LAST = GPU_WARN_MIG,
+    GPU_WARN_LLC_UNKNOWN = 1u << 8,  /* host STREAM: no last-level cache size to check against */
+    GPU_WARN_LAST = GPU_WARN_LLC_UNKNOWN,
 };
 const char *gpu_warn_str(unsigned bit);
+const char *gpu_warn_text(unsigned bit, bool zh); /* gpu_warn_str in English or Chinese */
 
 /* Statistics over timed trials (seconds). Fills best/median/worst/spread/samples. */
 void gpu_stats(struct gpu_result *r, const double *t, int n);
@@ -289,8 +291,16 @@ struct gpu_host_info {
     char cpu[128];
     int threads;           /* online logical CPUs */
     uint64_t ram_bytes;    /* physical memory */
-    uint64_t llc_bytes;    /* last-level cache per sysconf/sysfs; 0 = unknown */
     uint64_t page_bytes;
+    /* The last-level cache (gpu_hostcache.c), 0 = unknown. llc_bytes is one instance, what one
+     * core can use; llc_total_bytes all instances the online CPUs use (STREAM's rule counts
+     * these), one instance when sharing is not reported. Both stay 0 when the figure read
+     * (llc_read_bytes) is judged not one core's (llc_plausible false): a package total that a
+     * hypervisor passed through. */
+    uint64_t llc_bytes, llc_total_bytes, llc_read_bytes;
+    int llc_shared_cpus;   /* CPUs sharing one instance; 0 = not reported */
+    bool llc_plausible;
+    const char *llc_source; /* "sysfs", "cpuid", "sysconf" or "none" */
 };
 void gpu_host_info(struct gpu_host_info *h);
 /* `bytes` is the size of one array. STREAM byte counts per element: copy/scale/dot 16,
@@ -323,8 +333,30 @@ struct gpu_plateau {
 };
 int gpu_plateaus(const uint64_t *bytes, const double *ns, int n, const struct gpu_level *lv,
                  int nlv, struct gpu_plateau *out, int max);
-/* The host's data caches (L1d, L2, L3 ...) from sysfs, smallest first; how many (0: unknown, with
- * *source "unknown"). */
+/* The host's data caches as detected, smallest first: sysfs, else CPUID's deterministic cache
+ * leaves, else sysconf (source "sysfs", "cpuid", "sysconf" or "none"). Each level is judged:
+ * more than GPU_CACHE_MAX_PER_CPU for every CPU that can share it is no core's cache (the most
+ * L3 per core any x86 part ships is 48 MiB: AMD EPYC 7373X, 768 MB for 16 cores). */
+#define GPU_CACHE_MAX_PER_CPU (64ull << 20)
+struct gpu_cache_level {
+    int level;        /* 1, 2, 3 ... */
+    uint64_t bytes;   /* one instance */
+    int shared_cpus;  /* CPUs sharing an instance; 0 = not reported */
+    int instances;    /* instances over the online CPUs; 0 = unknown */
+    bool plausible;   /* false: judged a package total, not one core's */
+};
+struct gpu_cache_info {
+    struct gpu_cache_level lv[8];
+    int n;
+    const char *source;
+};
+/* `sysfs` is "/sys" when NULL (tests pass a folder of their own). */
+void gpu_cache_detect(const char *sysfs, struct gpu_cache_info *ci);
+/* Judge every level against `online` CPUs (sets plausible and instances). */
+void gpu_cache_judge(struct gpu_cache_info *ci, int online);
+/* The highest level into h's llc_* fields. */
+void gpu_cache_llc(const struct gpu_cache_info *ci, struct gpu_host_info *h);
+/* The plausible levels as gpu_level {"L1", bytes}, smallest first; how many. */
 int gpu_host_caches(struct gpu_level *out, int max, const char **source);
 /* The device's: L1 (per SM) and L2 when known. */
 int gpu_dev_caches(const struct gpu_info *i, struct gpu_level *out, int max);

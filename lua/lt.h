@@ -128,6 +128,9 @@ void lt_catalog_free(struct lt_catalog_entry *e, int n);
 /* Load and validate one lesson file in a fresh VM. On error: NULL and "file:line: what". */
 struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *err, size_t n);
 void lt_lesson_free(struct lt_lesson *ls);
+/* The course rules `vramlab check` adds to the loader's (lesson.lua's lint: every errata callout
+ * names its source, every lesson ends with a Sources callout): false with "file:line: what". */
+bool lt_lesson_lint(struct lt_lesson *ls, char *err, size_t n);
 
 const char *lt_lesson_id(const struct lt_lesson *ls);      /* "1.3" */
 int lt_lesson_chapter(const struct lt_lesson *ls);

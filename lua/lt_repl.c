@@ -14,8 +14,9 @@
 
 /* ---- plot: the REPL's panel helpers --------------------------------------------------------- */
 
-/* The style of a plotted value, as lessons do it: opts.style, else opts.from's own `simulated`
- * flag, else the backend's. A learner's number is never labelled measured on the simulator. */
+/* The style of a plotted value: opts.style, else opts.from's own `simulated` flag, else
+ * "theoretical": a number the learner plots without saying where it came from is their own
+ * arithmetic, neither a measurement nor the simulator's (a measurement says so with from = r). */
 static enum lt_style plot_style(lua_State *L, int opts)
 {
     static const char *const names[] = {"measured", "simulated", "theoretical", "reference", NULL};
@@ -34,7 +35,7 @@ static enum lt_style plot_style(lua_State *L, int opts)
         }
         lua_pop(L, 1);
     }
-    return lt_vm_of(L)->rt->dev->info.simulated ? LT_SIMULATED : LT_MEASURED;
+    return LT_THEORETICAL;
 }
 
 /* A unit given as a string, or opts.unit. */

@@ -3,6 +3,7 @@
 #include "lt_int.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "gpu_float.h"
 
@@ -174,9 +175,10 @@ void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backen
     lua_setfield(L, -2, "convention");
     lua_newtable(L);
     int w = 0;
+    bool zh = !strcmp(lt_vm_of(L)->rt->lang, "zh"); /* warnings in the learner's language */
     for (unsigned bit = 1; bit && bit <= GPU_WARN_LAST; bit <<= 1)
         if (r->warn & bit) {
-            lua_pushstring(L, gpu_warn_str(bit));
+            lua_pushstring(L, gpu_warn_text(bit, zh));
             lua_rawseti(L, -2, ++w);
         }
     lua_setfield(L, -2, "warnings");

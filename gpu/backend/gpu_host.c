@@ -25,25 +25,9 @@ int gpu_host_kind_parse(const char *name)
     return -1;
 }
 
-static uint64_t read_size_file(const char *path)
-{
-    char buf[64];
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    uint64_t v = 0;
-    if (fgets(buf, sizeof buf, f)) {
-        char *end;
-        v = strtoull(buf, &end, 10);
-        if (*end == 'K') v <<= 10;
-        else if (*end == 'M') v <<= 20;
-    }
-    fclose(f);
-    return v;
-}
-
 void gpu_host_info(struct gpu_host_info *h)
 {
-    char line[256], path[128];
+    char line[256];
     memset(h, 0, sizeof *h);
     snprintf(h->cpu, sizeof h->cpu, "unknown CPU");
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -60,50 +44,9 @@ void gpu_host_info(struct gpu_host_info *h)
     h->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     h->page_bytes = (uint64_t)sysconf(_SC_PAGESIZE);
     h->ram_bytes = (uint64_t)sysconf(_SC_PHYS_PAGES) * h->page_bytes;
-    /* The last-level cache is the highest-level data/unified cache sysfs lists for cpu0. */
-    int best = 0;
-    for (int i = 0; i < 8; i++) {
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-        int lvl = (int)read_size_file(path);
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-        FILE *t = fopen(path, "r");
-        bool instr = t && fgets(line, sizeof line, t) && !strncmp(line, "Instruction", 11);
-        if (t) fclose(t);
-        if (lvl <= 0 || instr || lvl < best) continue;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        best = lvl;
-        h->llc_bytes = read_size_file(path);
-    }
-}
-
-int gpu_host_caches(struct gpu_level *out, int max, const char **source)
-{
-    char path[128], line[64];
-    int k = 0;
-    *source = "sysfs";
-    /* sysfs lists cpu0's caches as index0.., one per level and type; keep data/unified ones */
-    for (int i = 0; i < 10 && k < max; i++) {
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-        int lvl = (int)read_size_file(path);
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-        FILE *t = fopen(path, "r");
-        bool instr = t && fgets(line, sizeof line, t) && !strncmp(line, "Instruction", 11);
-        if (t) fclose(t);
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        uint64_t size = read_size_file(path);
-        if (lvl <= 0 || instr || !size) continue;
-        int j = k;
-        while (j > 0 && out[j - 1].bytes > size) j--; /* sorted by size */
-        memmove(out + j + 1, out + j, (size_t)(k - j) * sizeof *out);
-        out[j] = (struct gpu_level){{0}, size};
-        snprintf(out[j].name, sizeof out[j].name, "L%d", lvl);
-        k++;
-    }
-    /* No sysfs cache folder (some VMs): unknown. glibc's sysconf would answer from cpuid, which a
-     * hypervisor may fake (one VM here reports a 508 MiB L3): a wrong size names a DRAM plateau
-     * "L3", which is worse than naming none. */
-    if (!k) *source = "unknown";
-    return k;
+    struct gpu_cache_info ci; /* gpu_hostcache.c: where the figure comes from, and whether it is one core's */
+    gpu_cache_detect(NULL, &ci);
+    gpu_cache_llc(&ci, h);
 }
 
 /* ---- bandwidth kernels ------------------------------------------------------------------- */
@@ -326,7 +269,10 @@ gpu_status gpu_host_bench(const struct gpu_dev *dev, enum gpu_host_kind k, uint6
     r->rw_bytes_per_s = r->moved_bytes / r->best_s;
     r->ticks = r->best_s * j.reps / res;
     if (r->ticks < 20) r->warn |= GPU_WARN_FEW_TICKS;
-    if (hi.llc_bytes && bytes < 4 * hi.llc_bytes) r->warn |= GPU_WARN_SMALL_ARRAY;
+    /* STREAM's rule: each array at least 4x all the last-level caches the threads use */
+    if (stream && hi.llc_total_bytes && bytes < 4 * hi.llc_total_bytes) r->warn |= GPU_WARN_SMALL_ARRAY;
+    else if (!stream && hi.llc_bytes && bytes < 4 * hi.llc_bytes) r->warn |= GPU_WARN_SMALL_ARRAY;
+    if (stream && !hi.llc_total_bytes) r->warn |= GPU_WARN_LLC_UNKNOWN;
     if (stream && j.nthreads < hi.threads) r->warn |= GPU_WARN_THREADS;
     return GPU_OK;
 }

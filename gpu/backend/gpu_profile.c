@@ -1,5 +1,7 @@
 /* gpu_profile.c - reads the simulator's GPU profiles: assets/gpus/<id>.txt, "key = value" lines,
- * '#' comments. Every field is checked; a mistake is reported as file:line: what. */
+ * '#' comments. Every field is checked, and every number says where it comes from: a line ends
+ * with [tag] naming a `source.<tag> = text` line of the same file (or, for ce_efficiency and
+ * sm_efficiency, their own *_source line). A mistake is reported as file:line: what. */
 #include "gpu_sim.h"
 
 #include <dirent.h>
@@ -12,7 +14,7 @@
 #include "gpu_file.h"
 #include "gpu_parse.h"
 
-enum kind { K_STR, K_U64, K_INT, K_DBL, K_GBS, K_CC };
+enum kind { K_STR, K_U64, K_INT, K_DBL, K_GBS, K_CC, K_MIB };
 struct field {
     const char *key;
     enum kind kind;
@@ -29,6 +31,8 @@ static const struct field fields[] = {
     {"memory_type", K_STR, PI(memory_type), SZ(memory_type), true},
     {"source", K_STR, PI(source), SZ(source), true},
     {"total_bytes", K_U64, PI(total_bytes), 0, true},
+    {"smi_total_mib", K_MIB, PP(smi_total_bytes), 0, true},
+    {"marketed_gb", K_DBL, PP(marketed_gb), 0, true},
     {"bus_width_bits", K_INT, PI(bus_width_bits), 0, true},
     {"mem_clock_khz", K_INT, PI(mem_clock_khz), 0, true},
     {"published_gbs", K_GBS, PI(published_bytes_per_s), 0, true},
@@ -53,6 +57,9 @@ static const struct field fields[] = {
     {"noise", K_DBL, PP(noise), 0, true},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
+_Static_assert(NFIELDS <= sizeof ((struct gpu_profile *)0)->field_src /
+                              sizeof ((struct gpu_profile *)0)->field_src[0],
+               "field_src has a row per field");
 
 static char *trim(char *s)
 {
@@ -74,6 +81,10 @@ static bool parse_value(const struct field *f, const char *v, struct gpu_profile
         memcpy(dst, v, strlen(v) + 1);
         return true;
     case K_U64: return gpu_parse_u64(v, 0, UINT64_MAX, (uint64_t *)dst, why, sizeof why);
+    case K_MIB:
+        if (!gpu_parse_u64(v, 0, UINT64_MAX >> 20, &u, why, sizeof why)) return false;
+        *(uint64_t *)dst = u << 20;
+        return true;
     case K_INT:
         if (!gpu_parse_u64(v, 0, 1000000000, &u, why, sizeof why)) return false;
         *(int *)dst = (int)u;
@@ -99,6 +110,49 @@ static bool parse_value(const struct field *f, const char *v, struct gpu_profile
     }
     }
     return false;
+}
+
+static bool valid_tag(const char *t, size_t n)
+{
+    if (!n || n >= sizeof ((struct gpu_profile_source *)0)->tag) return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9') || t[i] == '_' ||
+              t[i] == '-'))
+            return false;
+    return true;
+}
+
+/* "5120   [ds, arch]" -> value "5120", tags "ds, arch" (NULL when the line names none). */
+static char *split_tags(char *val)
+{
+    size_t l = strlen(val);
+    if (!l || val[l - 1] != ']') return NULL;
+    char *open = strrchr(val, '[');
+    if (!open) return NULL;
+    val[l - 1] = 0;
+    *open = 0;
+    char *e = open;
+    while (e > val && (e[-1] == ' ' || e[-1] == '\t')) *--e = 0;
+    return open + 1;
+}
+
+static int find_source(const struct gpu_profile *p, const char *tag, size_t n)
+{
+    for (int i = 0; i < p->nsrc; i++)
+        if (strlen(p->src[i].tag) == n && !strncmp(p->src[i].tag, tag, n)) return i;
+    return -1;
+}
+
+void gpu_profile_sources(const struct gpu_profile *p,
+                         void (*fn)(const char *key, const char *text, void *ud), void *ud)
+{
+    for (size_t i = 0; i < NFIELDS; i++) {
+        if (fields[i].kind == K_STR) continue;
+        if (!strcmp(fields[i].key, "ce_efficiency")) fn(fields[i].key, p->ce_source, ud);
+        else if (!strcmp(fields[i].key, "sm_efficiency")) fn(fields[i].key, p->sm_source, ud);
+        for (int k = 0; k < 3 && p->field_src[i][k]; k++)
+            fn(fields[i].key, p->src[p->field_src[i][k] - 1].text, ud);
+    }
 }
 
 static bool valid_id(const char *id)
@@ -148,7 +202,9 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
         snprintf(err + l, n > l ? n - l : 0, " (see `vramlab profiles`)");
         return GPU_ERR_PROFILE;
     }
-    int ln = 0;
+    int ln = 0, line_of[NFIELDS] = {0}, src_line[GPU_PROFILE_SOURCES] = {0};
+    char tags[NFIELDS][64] = {{0}};
+    bool used[GPU_PROFILE_SOURCES] = {0};
     gpu_status st = GPU_OK;
     for (char *line = text, *next; st == GPU_OK && *line; line = next) {
         next = line + strcspn(line, "\n");
@@ -164,8 +220,31 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
         }
         *eq = 0;
         char *key = trim(s), *val = trim(eq + 1);
+        if (!strncmp(key, "source.", 7)) { /* a source the numbers below name as [tag] */
+            const char *tag = key + 7;
+            if (!valid_tag(tag, strlen(tag))) {
+                snprintf(err, n, "%s:%d: bad source name '%s' (lower-case letters, digits, - "
+                         "and _)", path, ln, tag);
+                st = GPU_ERR_PROFILE;
+            } else if (find_source(p, tag, strlen(tag)) >= 0) {
+                snprintf(err, n, "%s:%d: source '%s' given twice", path, ln, tag);
+                st = GPU_ERR_PROFILE;
+            } else if (p->nsrc == GPU_PROFILE_SOURCES || strlen(val) < 10 ||
+                       strlen(val) >= sizeof p->src[0].text) {
+                snprintf(err, n, "%s:%d: source '%s': %s", path, ln, tag,
+                         p->nsrc == GPU_PROFILE_SOURCES ? "too many sources"
+                                                        : "say what it is (10 to 399 characters)");
+                st = GPU_ERR_PROFILE;
+            } else {
+                snprintf(p->src[p->nsrc].tag, sizeof p->src[0].tag, "%s", tag);
+                snprintf(p->src[p->nsrc].text, sizeof p->src[0].text, "%s", val);
+                src_line[p->nsrc++] = ln;
+            }
+            continue;
+        }
         size_t i;
         for (i = 0; i < NFIELDS && strcmp(fields[i].key, key); i++) {}
+        char *tg = i < NFIELDS && fields[i].kind != K_STR ? split_tags(val) : NULL;
         if (i == NFIELDS) {
             snprintf(err, n, "%s:%d: unknown key '%s'", path, ln, key);
             st = GPU_ERR_PROFILE;
@@ -175,6 +254,9 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
         } else if (!parse_value(&fields[i], val, p)) {
             snprintf(err, n, "%s:%d: bad value for '%s': '%s'", path, ln, key, val);
             st = GPU_ERR_PROFILE;
+        } else {
+            line_of[i] = ln;
+            if (tg && tg[strspn(tg, " ,")]) snprintf(tags[i], sizeof tags[i], "%s", tg);
         }
         seen[i < NFIELDS ? i : 0] |= i < NFIELDS;
     }
@@ -182,6 +264,44 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
     for (size_t i = 0; st == GPU_OK && i < NFIELDS; i++)
         if (fields[i].required && !seen[i]) {
             snprintf(err, n, "%s:%d: missing '%s'", path, ln, fields[i].key);
+            st = GPU_ERR_PROFILE;
+        }
+    /* every number names its source; every source is named by a number */
+    for (size_t i = 0; st == GPU_OK && i < NFIELDS; i++) {
+        if (fields[i].kind == K_STR || !seen[i]) continue;
+        bool own = (!strcmp(fields[i].key, "ce_efficiency") && p->ce_source[0]) ||
+                   (!strcmp(fields[i].key, "sm_efficiency") && p->sm_source[0]);
+        if (!tags[i][0] && !own) {
+            snprintf(err, n, "%s:%d: '%s' has no source: end the line with [tag], naming a "
+                     "'source.tag = ...' line", path, line_of[i], fields[i].key);
+            st = GPU_ERR_PROFILE;
+        }
+        int k = 0;
+        for (const char *t = tags[i]; st == GPU_OK && tags[i][0];) {
+            while (*t == ' ' || *t == ',') t++;
+            size_t l = strcspn(t, ", ");
+            if (!l) break;
+            int j = find_source(p, t, l);
+            if (j < 0 || k == 3) {
+                snprintf(err, n, "%s:%d: '%s' names %s [%.*s]%s", path, line_of[i],
+                         fields[i].key, j < 0 ? "an unknown source" : "more than three sources:",
+                         (int)l, t, j < 0 ? ": no 'source." : "");
+                if (j < 0) {
+                    size_t e = strlen(err);
+                    snprintf(err + e, n > e ? n - e : 0, "%.*s = ...' line", (int)l, t);
+                }
+                st = GPU_ERR_PROFILE;
+                break;
+            }
+            p->field_src[i][k++] = (unsigned char)(j + 1);
+            used[j] = true;
+            t += l;
+        }
+    }
+    for (int j = 0; st == GPU_OK && j < p->nsrc; j++)
+        if (!used[j]) {
+            snprintf(err, n, "%s:%d: source '%s' is named by no field", path, src_line[j],
+                     p->src[j].tag);
             st = GPU_ERR_PROFILE;
         }
     if (st == GPU_OK && (p->ce_efficiency > 1 || p->sm_efficiency > 1 || p->pcie_efficiency > 1 ||

@@ -6,9 +6,23 @@
 
 extern const struct gpu_backend gpu_sim_backend;
 
+/* Where a profile's figures come from: `source.<tag> = text` lines, named at the end of each
+ * numeric field's line as [tag] (docs/simulator.md). */
+#define GPU_PROFILE_SOURCES 12
+struct gpu_profile_source {
+    char tag[24];
+    char text[400];
+};
+
 /* A GPU profile: published figures (with their source) plus the timing-model parameters. */
 struct gpu_profile {
     struct gpu_info info;      /* published figures; backend/simulated filled by the simulator */
+    uint64_t smi_total_bytes;  /* what nvidia-smi shows as "FB Memory Total" (info.total_bytes is
+                                * what CUDA reports: cudaMemGetInfo's total, totalGlobalMem) */
+    double marketed_gb;        /* the capacity as sold, in GB as the maker prints it */
+    struct gpu_profile_source src[GPU_PROFILE_SOURCES];
+    int nsrc;
+    unsigned char field_src[40][3]; /* per field (gpu_profile_fields order): src index + 1 */
     uint64_t context_bytes;    /* device memory a CUDA context takes before any allocation */
     double ce_efficiency;      /* large D2D copy-engine copy: share of peak (counted 2n) */
     char ce_source[256];       /* where that share comes from (and whether it is disputed) */
@@ -26,6 +40,10 @@ struct gpu_profile {
 /* Load assets/gpus/<id>.txt from datadir; on error write "file:line: what" into err. */
 gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_profile *p, char *err,
                             size_t n);
+/* Call fn(key, source text) for each numeric field of p and each source it names, in file
+ * order; a field with a *_source line of its own (ce_efficiency) gets that text. */
+void gpu_profile_sources(const struct gpu_profile *p,
+                         void (*fn)(const char *key, const char *text, void *ud), void *ud);
 /* Call fn for each profile id found in datadir/assets/gpus (sorted). Returns the count. */
 int gpu_profile_list(const char *datadir, void (*fn)(const char *id, void *ud), void *ud);
 

@@ -49,13 +49,24 @@ instead, it would need ≈ 2600 operations per byte; almost no real kernel does 
 
 Such bandwidth takes physics that a motherboard cannot offer: memory chips soldered a few
 centimetres from the GPU, a wide bus (384 wires for data on an RTX 4090) and point-to-point traces
-short enough to run 21 Gbit/s on every wire. A DDR5 DIMM channel has 64 data wires at 4.8-6.4 Gbit/s
-each. So VRAM is the GPU's **dedicated warehouse**; lessons 1.3 and 1.4 measure the difference.
+short enough to run 21 Gbit/s on every wire. A DDR5 DIMM has 64 data wires, split into two
+independent 32-bit subchannels, at 4.8 to 8.8 Gbit/s each (JEDEC's DDR5 speed bins). So VRAM is the
+GPU's **dedicated warehouse**; lessons 1.3 and 1.4 measure the difference.
 
 ## Units used in this course
 - **GB = 10^9 bytes, GiB = 2^30 bytes** (7.4 % larger). Bandwidth is always decimal: 1 GB/s = 10^9 B/s.
-- GPU capacity is built from power-of-two chips, so a "16 GB" card has 16 GiB = 17.18 GB. The CUDA
-  driver reports bytes; vramlab prints capacity in GiB and model sizes in both.
+- On GDDR cards capacity is built from power-of-two chips, so a "16 GB" card carries 16 GiB =
+  17.18 GB of chips. HBM cards sell what is enabled: an H200's "141 GB" is six 24 GB stacks with
+  some held back. What software sees is less again, and three figures get confused (shown for an
+  RTX 3090, "24 GB" on the box):
+
+| Who says it | What it counts | RTX 3090 |
+|---|---|---|
+| the box, the datasheet | the chips, in the maker's "GB" | 24 GB |
+| `nvidia-smi` (FB Memory Total) | the memory the driver manages | 24576 MiB = 24.00 GiB |
+| CUDA (`cudaMemGetInfo`'s total), PyTorch (`total_memory`, OOM messages) | what the driver can hand out | 24268 MiB = 23.70 GiB |
+
+- vramlab prints capacity as CUDA reports it, in GiB, and model sizes in both units.
 ]], zh = [[
 # 显存到底是什么
 
@@ -67,28 +78,37 @@ each. So VRAM is the GPU's **dedicated warehouse**; lessons 1.3 and 1.4 measure 
 > 显存是 GPU 芯片直接访问的高速存储区域，用于暂存待处理的图像数据、模型参数、中间计算结果等。
 
 > [!note] 名字的由来
-> 上世纪八九十年代，"VRAM"特指一种芯片：双端口 DRAM，显示电路读帧缓冲的同时处理器还能往里写。今天的显卡用的是 GDDR 或 HBM（见第 1.4 节），"显存"泛指 GPU 自己的内存。集成显卡和统一内存芯片（Jetson、苹果 M 系列、DGX Spark）没有独立显存，GPU 直接分用系统内存。
+> 上世纪八九十年代，"VRAM"特指一种芯片：双端口 DRAM，显示电路读帧缓冲的同时处理器还能往里写。今天的显卡用的是 GDDR 或 HBM（见第 1.4 节），"显存"泛指 GPU 自己的内存。集成显卡和统一内存芯片（Jetson、苹果 M 系列、DGX Spark）没有独立显存，GPU 直接使用系统内存的一部分。
 
 ## GPU 凭什么要有自己的存储
 CPU 有内存，GPU 凭什么不能有自己的专用存储？因为两者的工作模式完全不同。CPU 处理的是通用任务，数据量小但逻辑复杂；GPU 用成千上万个线程对海量数据做同样的简单运算。如果让 GPU 去跟 CPU 抢内存里的数据，光排队就能把性能拖垮。
 
 用数字说话。RTX 4090 的 FP32 算力是 82.6 TFLOPS，显存（GDDR6X）带宽 1008 GB/s（NVIDIA Ada 架构白皮书）。要让计算单元不闲着，从显存读进来的每个字节得做 82.6e12 / 1008e9 ≈ 82 次运算。如果改从 PCIe 4.0 x16（每个方向 31.5 GB/s）喂数据，每个字节就得做约 2600 次运算，现实中几乎没有哪个算子有这么大的计算量。
 
-这样的带宽靠的是主板给不了的物理条件：显存颗粒焊在离 GPU 只有几厘米的地方，总线很宽（RTX 4090 有 384 根数据线），点对点走线短到每根线能跑 21 Gbit/s。一条 DDR5 内存通道只有 64 根数据线，每根 4.8–6.4 Gbit/s。所以说，显存就是给 GPU 量身定做的**专属仓库**；第 1.3、1.4 节会实测两者的差距。
+这样的带宽靠的是主板给不了的物理条件：显存颗粒焊在离 GPU 只有几厘米的地方，总线很宽（RTX 4090 有 384 根数据线），点对点走线短到每根线能跑 21 Gbit/s。一根 DDR5 内存条只有 64 根数据线，分成两个各 32 位、彼此独立的子通道，每根 4.8–8.8 Gbit/s（JEDEC 的 DDR5 速度档）。所以说，显存就是给 GPU 量身定做的**专属仓库**；第 1.3、1.4 节会实测两者的差距。
 
 ## 本课程的单位
 - **GB = 10^9 字节，GiB = 2^30 字节**（大 7.4%）。带宽一律用十进制：1 GB/s = 10^9 B/s。
-- 显存由容量为 2 的幂的颗粒组成，所以标称"16 GB"的卡实际是 16 GiB = 17.18 GB。CUDA 驱动报告的是字节数；vramlab 显示容量时用 GiB，模型大小两种都给。
+- GDDR 显卡的容量由 2 的幂容量的颗粒拼成，所以标称"16 GB"的卡上的颗粒实际是 16 GiB = 17.18 GB。HBM 卡卖的是启用的那部分：H200 的"141 GB"来自六个 24 GB 的堆栈，留了一部分不开放。软件看到的还要再少一些，有三个数字常被混为一谈（以标称"24 GB"的 RTX 3090 为例）：
+
+| 谁说的 | 统计的是什么 | RTX 3090 |
+|---|---|---|
+| 包装盒、数据表 | 颗粒容量，按厂商的"GB" | 24 GB |
+| `nvidia-smi`（FB Memory Total） | 驱动管理的显存 | 24576 MiB = 24.00 GiB |
+| CUDA（`cudaMemGetInfo` 的总量）、PyTorch（`total_memory`、OOM 报错） | 驱动能分配出去的显存 | 24268 MiB = 23.70 GiB |
+
+- vramlab 显示的容量是 CUDA 报告的值，单位 GiB；模型大小两种单位都给。
 ]] },
 
   experiment {
     id = "query",
     title = { en = "Ask this GPU what it has", zh = "查询本机 GPU 的显存" },
     intro = { en = [[
-Reads the device's properties (cudaGetDeviceProperties / cudaDeviceGetAttribute on a real GPU; the
-profile's published figures on the simulator). A field the backend cannot know shows n/a.
+Reads the device's properties (cudaGetDeviceProperties / cudaDeviceGetAttribute on a real GPU; on
+the simulator, the profile's figures, each with its source in assets/gpus). A field the backend
+cannot know shows n/a.
 ]], zh = [[
-读取设备属性（真实 GPU 上调用 cudaGetDeviceProperties / cudaDeviceGetAttribute；模拟器上是配置文件里的官方数据）。后端无法得知的字段显示 n/a。
+读取设备属性（真实 GPU 上调用 cudaGetDeviceProperties / cudaDeviceGetAttribute；模拟器上是配置文件里的数字，每个都在 assets/gpus 里注明出处）。后端无法得知的字段显示 n/a。
 ]] },
     panels = {
       { id = "dev", kind = "table", title = { en = "Device query", zh = "设备查询" } },
@@ -101,7 +121,11 @@ profile's published figures on the simulator). A field the backend cannot know s
       ex:row("dev", { T("Device", "设备"), na(i.name) })
       ex:row("dev", { T("Backend", "后端"), i.simulated and T("SIMULATED (profile " .. na(i.profile) .. ")", "模拟（配置 " .. na(i.profile) .. "）")
                                                    or T("CUDA, measured", "CUDA，实测") })
-      ex:row("dev", { T("Capacity", "容量"), na(i.total_bytes, function(v) return units.bytes(v) .. " = " .. units.si(v) end) })
+      ex:row("dev", { T("Capacity (as CUDA reports it)", "容量（CUDA 报告的值）"), na(i.total_bytes, function(v) return units.bytes(v) .. " = " .. units.si(v) end) })
+      if i.smi_total_bytes then
+        ex:row("dev", { T("nvidia-smi shows", "nvidia-smi 显示"), units.bytes(i.smi_total_bytes) .. string.format(" (%.0f MiB)", i.smi_total_bytes / MiB) })
+      end
+      if i.marketed_gb then ex:row("dev", { T("Sold as", "标称"), string.format("%g GB", i.marketed_gb) }) end
       ex:row("dev", { T("Free now", "当前空闲"), na(i.free_bytes, units.bytes) })
       ex:row("dev", { T("Memory type", "显存类型"), na(i.memory_type) })
       ex:row("dev", { T("Bus width", "位宽"), na(i.bus_width_bits, function(v) return v .. "-bit" end) })
@@ -127,8 +151,11 @@ profile's published figures on the simulator). A field the backend cannot know s
                                        units.bytes(i.total_bytes - i.free_bytes))))
       end
       if i.simulated then
-        ex:note("dev", T("SIMULATED: these are the published figures of the " .. na(i.name) .. " profile, not a measurement. Source: " .. na(i.source),
-                         "模拟：以上是 " .. na(i.name) .. " 配置的官方数据，不是实测。出处：" .. na(i.source)))
+        ex:note("dev", T("SIMULATED: these are the " .. na(i.name) .. " profile's figures, not a measurement. Source: " .. na(i.source),
+                         "模拟：以上是 " .. na(i.name) .. " 配置里的数字，不是实测。出处：" .. na(i.source)))
+        if i.sources and i.sources.total_bytes then
+          ex:note("dev", T("Capacity: ", "容量出处：") .. i.sources.total_bytes)
+        end
       end
       ex:status(T("done", "完成"))
     end,
@@ -163,6 +190,8 @@ keeps:
 > - 7e9 x 2 B = 14e9 B = **14 GB = 13.04 GiB**. A "16 GB" card holds 16 GiB = 17.18 GB, so fp16 weights fit with about 3 GiB to spare for the CUDA context and the working buffers of inference.
 > - What fails is training, and not by a little: "add optimizer states and gradients" means 16 bytes/param = **112 GB**, eight times the weights and seven times the card, **before** any activation (lesson 1.2). Even plain SGD with fp16 weights and gradients needs 28 GB.
 > - The real Llama-2-7B has 6,738,415,616 parameters (from its published configuration): 13.48 GB = 12.55 GiB in fp16.
+> - Why the load itself may have failed: Hugging Face Transformers' `from_pretrained` long loaded weights in fp32 unless `torch_dtype` was given, and fp32 is 7e9 x 4 B = 28 GB.
+> - Source: the experiment below (`vram.weights`, `vram.training`); Llama-2-7B's config.json (Hugging Face); the Transformers docs of `from_pretrained` (`torch_dtype`).
 
 ## And inference: weights plus the KV cache
 To generate text, a transformer keeps the keys and values of every past token in every layer:
@@ -176,6 +205,16 @@ The experiment below tabulates both.
 
 > [!tip] How people do fine-tune 7B on 16 GB
 > Keep the frozen weights in 4 bits (3.5 GB) and train small low-rank adapters (LoRA) whose optimizer state covers a few million parameters, not seven billion. The QLoRA paper (Dettmers et al., 2023) fine-tuned a 65B model on one 48 GB GPU this way.
+
+> [!source] Sources
+> - NVIDIA Ada GPU Architecture whitepaper v2.1 (RTX 4090: 82.6 TFLOPS FP32, 1008 GB/s, 384-bit, 21 Gbps); NVIDIA Ampere GA102 whitepaper, table 1 (RTX 3090: 24 GB GDDR6X).
+> - PCI-SIG PCIe 4.0 base specification: 16 GT/s per lane, 128b/130b encoding, so x16 carries 31.5 GB/s per direction.
+> - JEDEC JESD79-5 (DDR5: two 32-bit subchannels per DIMM) and JESD79-5C (speed bins to 8800 MT/s).
+> - RTX 3090 capacities: deviceQuery and PyTorch logs (24268 MiB), nvidia-smi logs (24576 MiB); the profile assets/gpus/rtx3090.txt cites each.
+> - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models", SC 2020, section 3.1 (16 bytes per parameter).
+> - Llama-2-7B and Llama-3-8B config.json (Meta, Hugging Face): layers, KV heads, head dimension, parameter counts.
+> - Ainslie et al., "GQA: Training Generalized Multi-Query Transformer Models from Multi-Head Checkpoints", 2023 (grouped-query attention).
+> - Dettmers et al., "QLoRA: Efficient Finetuning of Quantized LLMs", 2023 (65B on one 48 GB GPU).
 ]], zh = [[
 ## 16 GB 显存装 7B 模型
 讲师在项目中遇到过一件事：有次训练一个 7B 参数的 LLM，显存只有 16GB，结果模型死活加载不进去。后来一查，光是模型参数就占了 14GB，加上优化器状态和梯度，直接爆显存。嗯，这就是典型的"仓库不够大，货进不去"。
@@ -200,6 +239,8 @@ The experiment below tabulates both.
 > - 7e9 × 2 B = 14e9 B = **14 GB = 13.04 GiB**。标称"16 GB"的卡有 16 GiB = 17.18 GB，fp16 权重放得进去，还剩约 3 GiB 给 CUDA 上下文和推理用的临时缓冲。
 > - 真正装不下的是训练，而且差得远："加上优化器状态和梯度"就是每参数 16 字节 = **112 GB**，是权重的 8 倍、显卡容量的 7 倍，这还**没算**激活值（见第 1.2 节）。就算用最朴素的 SGD、权重和梯度都用 fp16，也要 28 GB。
 > - 真实的 Llama-2-7B 有 6,738,415,616 个参数（按其公开配置计算）：fp16 下是 13.48 GB = 12.55 GiB。
+> - "死活加载不进去"的一个可能原因：Hugging Face Transformers 的 `from_pretrained` 长期默认按 fp32 加载权重（除非指定 `torch_dtype`），而 fp32 是 7e9 × 4 B = 28 GB。
+> - 出处：下面的实验（`vram.weights`、`vram.training`）；Llama-2-7B 的 config.json（Hugging Face）；Transformers 文档中 `from_pretrained` 的 `torch_dtype` 参数。
 
 ## 推理呢：权重加 KV cache
 Transformer 生成文本时，要把每一层里每个历史 token 的 K 和 V 都存下来：
@@ -210,6 +251,16 @@ Transformer 生成文本时，要把每一层里每个历史 token 的 K 和 V �
 
 > [!tip] 那 16 GB 上到底怎么微调 7B
 > 把冻结的权重压到 4 位（3.5 GB），只训练很小的低秩适配器（LoRA），优化器状态只覆盖几百万个参数，而不是七十亿个。QLoRA 论文（Dettmers 等，2023）就用这种办法在一张 48 GB 的 GPU 上微调了 65B 模型。
+
+> [!source] 出处
+> - NVIDIA Ada 架构白皮书 v2.1（RTX 4090：FP32 82.6 TFLOPS、1008 GB/s、384 位、21 Gbps）；NVIDIA Ampere GA102 白皮书表 1（RTX 3090：24 GB GDDR6X）。
+> - PCI-SIG PCIe 4.0 基础规范：每通道 16 GT/s，128b/130b 编码，所以 x16 每方向 31.5 GB/s。
+> - JEDEC JESD79-5（DDR5：每根内存条两个 32 位子通道）与 JESD79-5C（速度档到 8800 MT/s）。
+> - RTX 3090 的容量：deviceQuery 与 PyTorch 日志（24268 MiB）、nvidia-smi 日志（24576 MiB）；配置文件 assets/gpus/rtx3090.txt 逐项注明。
+> - Rajbhandari 等，《ZeRO: Memory Optimizations Toward Training Trillion Parameter Models》，SC 2020，第 3.1 节（每参数 16 字节）。
+> - Llama-2-7B、Llama-3-8B 的 config.json（Meta，Hugging Face）：层数、KV 头数、头维度、参数量。
+> - Ainslie 等，《GQA: Training Generalized Multi-Query Transformer Models from Multi-Head Checkpoints》，2023（分组查询注意力）。
+> - Dettmers 等，《QLoRA: Efficient Finetuning of Quantized LLMs》，2023（一张 48 GB GPU 上微调 65B）。
 ]] },
 
   experiment {
@@ -361,13 +412,13 @@ fits in 16 GiB (a single buffer: fragmentation and the context are left out).
   exercise {
     id = "capacity",
     kind = "predict",
-    prompt = { en = "Predict: how many GiB of memory does this GPU report in total? (Then the tutor asks the backend.)",
-               zh = "预测：本机 GPU 报告的显存总量是多少 GiB？（答完后由后端给出实际值。）" },
+    prompt = { en = "Predict: how many GiB of memory does CUDA report in total on this GPU? (Then the tutor asks the backend.)",
+               zh = "预测：在本机 GPU 上，CUDA 报告的显存总量是多少 GiB？（答完后由后端给出实际值。）" },
     unit = "GiB", tolerance = 0.05,
     measure = function() local i = gpu.info() return i.total_bytes / GiB, i.simulated end,
-    hints = { { en = "The marketing figure is in binary units; ECC or firmware reservations can take a little off it.",
-                zh = "标称容量用的是二进制单位；开启 ECC 或固件预留会少掉一点。" } },
-    explain = { en = "The driver reports the capacity it manages: a \"24 GB\" RTX 3090 reports 24.00 GiB; a \"16 GB\" T4 reports 15 GiB with ECC on; an \"80 GB\" H100 reports 79.6 GiB.",
-                zh = "驱动报告的是它管理的容量：标称\"24 GB\"的 RTX 3090 报告 24.00 GiB；\"16 GB\"的 T4 开启 ECC 后报告 15 GiB；\"80 GB\"的 H100 报告 79.6 GiB。" },
+    hints = { { en = "Start from the box's GB, then ask what the driver keeps for itself, and what ECC takes on a GDDR card.",
+                zh = "从包装盒上的 GB 出发，再想想驱动自己留了多少、GDDR 卡开启 ECC 又占掉多少。" } },
+    explain = { en = "CUDA reports less than the box and less than nvidia-smi: a \"24 GB\" RTX 3090 reports 23.70 GiB (nvidia-smi: 24576 MiB); a \"16 GB\" T4 with ECC on about 14.7 GiB (nvidia-smi: 15360 MiB); an \"80 GB\" H100 79.2 GiB (nvidia-smi: 81559 MiB). Public deviceQuery, PyTorch and nvidia-smi logs; the profiles cite each.",
+                zh = "CUDA 报告的比包装盒上的少，也比 nvidia-smi 的少：标称\"24 GB\"的 RTX 3090 报告 23.70 GiB（nvidia-smi：24576 MiB）；\"16 GB\"的 T4 开启 ECC 后约 14.7 GiB（nvidia-smi：15360 MiB）；\"80 GB\"的 H100 是 79.2 GiB（nvidia-smi：81559 MiB）。数据来自公开的 deviceQuery、PyTorch 和 nvidia-smi 日志，各配置文件逐项注明。" },
   },
 }

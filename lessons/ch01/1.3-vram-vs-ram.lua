@@ -36,6 +36,24 @@ local function measure_all(ex)
   return out
 end
 
+-- The latency sentence is computed from the run: on a loaded or virtualised host the pointer chase
+-- can read slower than the (simulated or real) GPU's, and the text must not say the opposite.
+local function latency_verdict(ex, m)
+  local d, h = m.dlat.ns_per_load, m.hlat.ns_per_load
+  local r = d / h
+  local what = m.gi.simulated and ex:t { en = "the profile's modelled VRAM latency", zh = "配置文件里建模的显存延迟" }
+                              or ex:t { en = "VRAM measured", zh = "显存实测" }
+  if r >= 1.15 then
+    return ex:t { en = string.format("Latency: VRAM/RAM = %.1fx (%s %.0f ns, host %.0f ns): a dependent load takes longer on the GPU, which wins on bandwidth, not latency.", r, what, d, h),
+                  zh = string.format("延迟：显存/内存 = %.1f 倍（%s %.0f ns，主机 %.0f ns）：一次依赖访存在 GPU 上更慢，GPU 赢在带宽，不在延迟。", r, what, d, h) }
+  elseif r <= 1 / 1.15 then
+    return ex:t { en = string.format("Latency: VRAM/RAM = %.1fx (%s %.0f ns, host %.0f ns): here the host was the slower one. A host chase over 256 MiB also pays TLB misses, and a busy or virtualised host adds more (see the spread); an idle desktop's DRAM takes about 80-120 ns.", r, what, d, h),
+                  zh = string.format("延迟：显存/内存 = %.1f 倍（%s %.0f ns，主机 %.0f ns）：本机反而是主机更慢。256 MiB 上的主机指针追逐还要付 TLB 缺失的代价，机器繁忙或是虚拟机时还会更慢（看离散度）；空闲台式机的内存延迟约 80–120 ns。", r, what, d, h) }
+  end
+  return ex:t { en = string.format("Latency: VRAM/RAM = %.1fx (%s %.0f ns, host %.0f ns): about the same per dependent load here.", r, what, d, h),
+                zh = string.format("延迟：显存/内存 = %.1f 倍（%s %.0f ns，主机 %.0f ns）：本机上两者单次依赖访存差不多。", r, what, d, h) }
+end
+
 return lesson {
   id = "1.3",
   chapter = 1,
@@ -58,10 +76,11 @@ them, how fast, and how far away they sit. The lecture sums it up in a table:
 | Main use | OS, applications | graphics, AI compute |
 | Location | motherboard, near the CPU | graphics card PCB, near the GPU |
 
-The key point: **VRAM bandwidth is 10-20x that of system RAM**, because a GPU must feed thousands of
-threads at once. A table of typical figures is a start; the experiment below measures your machine.
+The lecture's key point: "**VRAM bandwidth is 10-20x that of system RAM**", because a GPU must feed
+thousands of threads at once. A table of typical figures is a start; the experiment below measures
+your machine.
 
-> [!errata] Three figures in this table are loose
+> [!errata] Six things in this table and its key point are loose
 > - **~50 GB/s for DDR5** is one module's worth. Peak = channels x 64 bit / 8 x transfer rate: a
 > desktop's two DDR5-4800 channels give 2 x 8 B x 4.8 GT/s = 76.8 GB/s; a 12-channel server, 460 GB/s.
 > - **~900 GB/s is not HBM2e.** 900 GB/s is V100's HBM2 or RTX 3090's GDDR6X (936 GB/s). HBM2e on an
@@ -69,7 +88,10 @@ threads at once. A table of typical figures is a start; the experiment below mea
 > - **~200 ns VRAM latency** is optimistic. A dependent load that misses every cache costs several
 > hundred ns on a GPU, several times a CPU's ~80-120 ns. VRAM wins on bandwidth, not on latency: the
 > GPU hides latency by keeping thousands of loads in flight.
-> - Capacity has moved on: an H200 carries 141 GB.
+> - **Capacity**: "4-80 GB" of VRAM has moved on (an H200 carries 141 GB, a B200 180 GB), and "8-128 GB" of RAM is a desktop's range: one AMD EPYC 9004 socket takes up to 6 TB over 12 DDR5 channels.
+> - **"On the graphics card PCB"** holds for GDDR chips. HBM stacks are not on the board: they sit inside the GPU's package, on a silicon interposer beside the GPU die (lesson 1.4).
+> - **"10-20x" is a pairing, not a constant.** It is one card's bandwidth over one machine's: a T4 (320 GB/s) against an 8-channel DDR4-3200 server (204.8 GB/s) is 1.6x; an RTX 3090 (936) against dual-channel DDR4-3200 (51.2) 18x; an H200 (4800) against dual-channel DDR5-4800 (76.8) 62x, against a 12-channel DDR5-4800 server (460.8) 10x. The experiment below prints this machine's pair.
+> - Source: NVIDIA T4, A100, H200 and V100 datasheets and the GA102 whitepaper (bandwidths); JEDEC JESD79-4 and JESD79-5 (DDR4, DDR5 transfer rates: peak = channels x 8 B x MT/s); AMD EPYC 9004 series specifications (12 DDR5-4800 channels, up to 6 TB per socket); Intel Memory Latency Checker and the pointer chase of lesson 3.3 (CPU DRAM latency).
 
 ## How bandwidth is counted here
 - A copy of n bytes reads n and writes n. The bars show **bytes read + written per second**, the
@@ -95,13 +117,16 @@ threads at once. A table of typical figures is a start; the experiment below mea
 | 主要用途 | 操作系统、应用程序 | 图形渲染、AI计算 |
 | 物理位置 | 主板上，靠近CPU | 显卡PCB上，靠近GPU核心 |
 
-这里有个关键点：**显存带宽是内存的 10 到 20 倍**。因为 GPU 一次要喂几千个线程的数据，带宽不够的话，所有核心都得干等着。典型数字只是起点，下面的实验会在你的机器上实测。
+讲义说这里有个关键点："**显存带宽是内存的 10 到 20 倍**"。因为 GPU 一次要喂几千个线程的数据，带宽不够的话，所有核心都得干等着。典型数字只是起点，下面的实验会在你的机器上实测。
 
-> [!errata] 表中有三个数字不够严谨
+> [!errata] 这张表和这个"关键点"有六处不够严谨
 > - **DDR5 约 50 GB/s** 只相当于一根内存条。峰值 = 通道数 × 64 位 / 8 × 传输速率：桌面机双通道 DDR5-4800 为 2 × 8 B × 4.8 GT/s = 76.8 GB/s；12 通道服务器可达 460 GB/s。
 > - **约 900 GB/s 并不是 HBM2e。** 900 GB/s 是 V100 的 HBM2，或 RTX 3090 的 GDDR6X（936 GB/s）。A100 80GB 的 HBM2e 是 2039 GB/s，H200 的 HBM3e 是 4.8 TB/s（NVIDIA 官方数据表）。
 > - **显存延迟约 200 ns** 偏乐观。一次穿透所有缓存的依赖访存，在 GPU 上要几百纳秒，是 CPU（约 80–120 ns）的好几倍。显存赢在带宽，不在延迟：GPU 靠同时挂起成千上万个访存请求来掩盖延迟。
-> - 容量也早已更新：H200 有 141 GB 显存。
+> - **容量**：显存"4–80 GB"早已过时（H200 有 141 GB，B200 有 180 GB）；内存"8–128 GB"只是台式机的范围，一颗 AMD EPYC 9004 处理器经 12 个 DDR5 通道最多可接 6 TB。
+> - **"显卡 PCB 上"**只对 GDDR 颗粒成立。HBM 堆栈不在电路板上，而是封装在 GPU 里面，和 GPU 裸片一起放在硅中介层上（第 1.4 节）。
+> - **"10 到 20 倍"取决于拿谁比，不是常数。** 它是某张卡的带宽除以某台机器的带宽：T4（320 GB/s）对 8 通道 DDR4-3200 服务器（204.8 GB/s）只有 1.6 倍；RTX 3090（936）对双通道 DDR4-3200（51.2）是 18 倍；H200（4800）对双通道 DDR5-4800（76.8）是 62 倍，对 12 通道 DDR5-4800 服务器（460.8）是 10 倍。下面的实验会给出本机这一对的比值。
+> - 出处：NVIDIA T4、A100、H200、V100 数据表与 GA102 白皮书（带宽）；JEDEC JESD79-4、JESD79-5（DDR4、DDR5 的传输速率：峰值 = 通道数 × 8 B × MT/s）；AMD EPYC 9004 系列规格（12 个 DDR5-4800 通道，每颗最多 6 TB）；Intel Memory Latency Checker 与第 3.3 节的指针追逐（CPU 内存延迟）。
 
 ## 本课的带宽怎么算
 - 拷贝 n 字节要读 n、写 n。柱状图显示的是**每秒读 + 写的字节数**，和规格表峰值、STREAM 的算法一致，内存和显存才能公平比较。（bandwidthTest 把显存内拷贝记为 2n/t，nvbandwidth 记为 n/t：同一次测量，数字差一半。）
@@ -136,14 +161,13 @@ transfer and a pointer chase on the GPU backend (real on a GPU, SIMULATED otherw
       ex:row("t", { ex:t { en = "Latency", zh = "延迟" }, "~100 ns", "~200 ns",
                     string.format("%.0f ns", m.hlat.ns_per_load), string.format("%.0f ns", m.dlat.ns_per_load) })
       local ratio = m.d2d.rw_bytes_per_s / m.triad.bytes_per_s
-      ex:note("t", ex:t { en = string.format("VRAM/RAM bandwidth: %.1fx here (lecture: 10-20x). PCIe H2D: %s, %.0fx slower than VRAM.",
+      ex:note("t", ex:t { en = string.format("VRAM/RAM bandwidth: %.1fx for this pair (lecture: 10-20x; it depends on the pair, see the errata). PCIe H2D: %s, %.0fx slower than VRAM.",
                                              ratio, units.rate(m.h2d.bytes_per_s), m.d2d.rw_bytes_per_s / m.h2d.bytes_per_s),
-                          zh = string.format("显存/内存带宽比：本机 %.1f 倍（讲义：10–20 倍）。PCIe H2D：%s，比显存慢 %.0f 倍。",
+                          zh = string.format("显存/内存带宽比：本机这一对是 %.1f 倍（讲义：10–20 倍；取决于拿谁比，见勘误）。PCIe H2D：%s，比显存慢 %.0f 倍。",
                                              ratio, units.rate(m.h2d.bytes_per_s), m.d2d.rw_bytes_per_s / m.h2d.bytes_per_s) })
-      ex:note("t", ex:t { en = string.format("Latency: VRAM/RAM = %.1fx; the GPU is not faster per access.", m.dlat.ns_per_load / m.hlat.ns_per_load),
-                          zh = string.format("延迟：显存/内存 = %.1f 倍；GPU 单次访存并不更快。", m.dlat.ns_per_load / m.hlat.ns_per_load) })
+      ex:note("t", latency_verdict(ex, m))
       for _, r in ipairs { m.triad, m.hlat } do
-        for _, w in ipairs(r.warnings) do ex:note("bw", "host " .. (r.kernel or "") .. ": " .. w) end
+        for _, w in ipairs(r.warnings) do ex:note("bw", ex:t { en = "host ", zh = "主机 " } .. (r.kernel or "") .. ": " .. w) end
       end
       if sim then ex:note("bw", ex:t { en = "VRAM and PCIe bars are SIMULATED (" .. m.gi.name .. " profile); RAM bars are measured.",
                                        zh = "显存与 PCIe 数据为模拟（" .. m.gi.name .. " 配置）；内存数据为实测。" }) end
@@ -163,10 +187,23 @@ by memory traffic. Two corrections make it concrete:
 - Compute-bound work (large matrix multiplies) suffers far less than 37x; small memory-bound kernels
   suffer the full ratio or more, because PCIe latency is microseconds.
 
-> [!pitfall] Do not plan on system RAM as spare VRAM
-> The lecturer tried exactly this: mixed precision saved VRAM, but constant CPU-GPU swapping made
-> training crawl. When VRAM is short, first reach for gradient checkpointing or model parallelism,
-> not for offloading to system RAM (lesson 1.5 puts numbers on both).
+The lecture's pitfall: "I once thought system RAM could make up for missing VRAM. Training with
+mixed precision (`torch.cuda.amp`) did save VRAM, but constant CPU-GPU swapping made it crawl. Since
+then, when VRAM is short, I reach for gradient checkpointing or model parallelism, not for swapping."
+
+> [!errata] Mixed precision does not swap; offloading does, and done right it is a standard remedy
+> - `torch.autocast` (`torch.cuda.amp`) only picks the dtype of each op; every tensor stays on the GPU, and `GradScaler` scales the loss on the GPU. Nothing AMP does crosses PCIe. What swapped was something else in the setup: an offload (DeepSpeed ZeRO-Offload, FSDP's `CPUOffload`, Accelerate's `device_map="auto"` putting layers on the CPU) or unified memory oversubscribed.
+> - Offloading is not a mistake in itself; a naive one is. ZeRO-Offload keeps the fp32 master copy and Adam's state (12 B per parameter) in host RAM, lets the CPU run the update, and sends only 16-bit gradients down and 16-bit weights up: 4 B per parameter a step instead of 24. QLoRA's paged optimizers move state pages only under memory pressure.
+> - It has a price you can compute before you try: bytes per step over the PCIe link against the step's compute. Lesson 1.5's experiment does it for a 7B model: the naive swap costs seconds a step, ZeRO-Offload a fraction of a second, which pays once a step has enough tokens.
+> - Source: PyTorch docs, "Automatic Mixed Precision package - torch.amp"; Ren et al., "ZeRO-Offload: Democratizing Billion-Scale Model Training", USENIX ATC 2021; PyTorch docs, `torch.distributed.fsdp.CPUOffload`; Dettmers et al., "QLoRA", 2023, "Paged Optimizers".
+
+> [!source] Sources
+> - NVIDIA datasheets: T4 (320 GB/s), V100 (900 GB/s HBM2), A100 80GB (2039 GB/s HBM2e), H200 (4.8 TB/s HBM3e, 141 GB); NVIDIA Ampere GA102 whitepaper, table 1 (RTX 3090: 936 GB/s).
+> - JEDEC JESD79-4 (DDR4) and JESD79-5 (DDR5): transfer rates; a channel is 64 data bits.
+> - PCI-SIG PCIe 4.0 base specification (16 GT/s, 128b/130b: 31.5 GB/s per direction at x16); NVIDIA nvbandwidth (host-device copy measurements).
+> - McCalpin, STREAM benchmark (triad, 24 bytes per element); the pointer chase and its method in lesson 3.3.
+> - AMD EPYC 9004 series product specifications (12 DDR5 channels, up to 6 TB per socket).
+> - PyTorch docs "torch.amp"; Ren et al., "ZeRO-Offload", USENIX ATC 2021; PyTorch FSDP `CPUOffload`; Dettmers et al., "QLoRA", 2023.
 ]], zh = [[
 ## 没有显存，训练就只剩 "1/30 的速度"？
 讲义的例子：RTX 3090 显存带宽 936 GB/s，DDR4 内存约 25 GB/s，于是训练速度 "直接掉到 1/30"。936/25 = 37 是**带宽**之比，它只约束那些速度由访存量决定的算子。有两点需要说清楚：
@@ -174,8 +211,21 @@ by memory traffic. Two corrections make it concrete:
 - GPU 不能以 DDR 的速度读内存。放在系统内存里的数据要经过 PCIe 才能到 GPU：PCIe 4.0 x16 扣除编码后每个方向 31.5 GB/s，用锁页内存实际约 26 GB/s，可分页内存只有一半左右。上面的 "PCIe H2D" 柱就是本机的这条路径。
 - 计算密集的工作（大矩阵乘）受影响远小于 37 倍；访存密集的小算子则会吃满这个比例甚至更多，因为 PCIe 的延迟是微秒级。
 
-> [!pitfall] 别把内存当成备用显存
-> 讲师自己就踩过这个坑：混合精度确实省了显存，但频繁的 CPU-GPU 数据交换导致训练速度暴跌。显存不够时，优先考虑梯度检查点或模型并行，而不是依赖内存交换（第 1.5 节会给两者算账）。
+讲义的避坑指南："我曾经犯过一个错误——以为显存不够可以用内存来凑。结果用 torch.cuda.amp 做混合精度训练时，显存确实省了，但频繁的 CPU-GPU 数据交换导致训练速度暴跌。后来我学乖了：显存不够时，优先考虑梯度检查点或模型并行，而不是依赖内存交换。"
+
+> [!errata] 混合精度不会搬数据；搬数据的是卸载，而做对了的卸载是标准手段
+> - `torch.autocast`（`torch.cuda.amp`）只决定每个算子用什么精度；所有张量都留在 GPU 上，`GradScaler` 也是在 GPU 上缩放损失。AMP 做的任何事都不经过 PCIe。真正在搬数据的是配置里的别的东西：某种卸载（DeepSpeed ZeRO-Offload、FSDP 的 `CPUOffload`、Accelerate 的 `device_map="auto"` 把部分层放到 CPU），或者超额使用的统一内存。
+> - 卸载本身不是错，天真的卸载才是。ZeRO-Offload 把 fp32 主副本和 Adam 状态（每参数 12 B）放在主机内存里，由 CPU 做参数更新，每一步只把 16 位梯度传下去、16 位权重传上来：每参数每步 4 B，而不是 24 B。QLoRA 的分页优化器只在显存紧张时才搬动状态页。
+> - 它的代价在动手之前就能算出来：每步经 PCIe 的字节数对比每步的计算时间。第 1.5 节的实验给 7B 模型算了这笔账：天真的交换每步要好几秒，ZeRO-Offload 只要零点几秒，每步 token 够多时就划算。
+> - 出处：PyTorch 文档"Automatic Mixed Precision package - torch.amp"；Ren 等，《ZeRO-Offload: Democratizing Billion-Scale Model Training》，USENIX ATC 2021；PyTorch 文档 `torch.distributed.fsdp.CPUOffload`；Dettmers 等，《QLoRA》，2023，"Paged Optimizers"一节。
+
+> [!source] 出处
+> - NVIDIA 数据表：T4（320 GB/s）、V100（900 GB/s HBM2）、A100 80GB（2039 GB/s HBM2e）、H200（4.8 TB/s HBM3e，141 GB）；NVIDIA Ampere GA102 白皮书表 1（RTX 3090：936 GB/s）。
+> - JEDEC JESD79-4（DDR4）与 JESD79-5（DDR5）：传输速率；每个通道 64 位数据线。
+> - PCI-SIG PCIe 4.0 基础规范（16 GT/s，128b/130b：x16 每方向 31.5 GB/s）；NVIDIA nvbandwidth（主机与设备间拷贝的实测）。
+> - McCalpin，STREAM 基准（triad 每元素 24 字节）；指针追逐及其方法见第 3.3 节。
+> - AMD EPYC 9004 系列产品规格（12 个 DDR5 通道，每颗最多 6 TB）。
+> - PyTorch 文档"torch.amp"；Ren 等，《ZeRO-Offload》，USENIX ATC 2021；PyTorch FSDP `CPUOffload`；Dettmers 等，《QLoRA》，2023。
 ]] },
 
   exercise {

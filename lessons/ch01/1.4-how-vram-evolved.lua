@@ -24,6 +24,10 @@ VRAM has not stood still. "When I started out, GDDR5 was mainstream, at a bit ov
 Today HBM (high-bandwidth memory) is past 2 TB/s. Why so many generations? Because AI models keep
 growing, and memory has to keep up."
 
+> [!errata] The generations were driven by graphics first
+> GDDR3 to GDDR6 (2004-2018) were made for games: higher resolutions, textures and frame rates set the pace, long before neural networks ran on GPUs (AlexNet, 2012, trained on two GTX 580s with 3 GB of GDDR5 each). HBM appeared in 2015 on a gaming card (AMD's R9 Fury X) to save power and board area. Only the recent push, HBM2e to HBM3e and their capacity per stack, is driven mainly by AI accelerators.
+> Source: JEDEC JESD212 (GDDR5, 2009), JESD250 (GDDR6, 2017), JESD235 (HBM, 2013); AMD Radeon R9 Fury X specifications (2015); Krizhevsky, Sutskever and Hinton, "ImageNet Classification with Deep Convolutional Neural Networks", NeurIPS 2012, sec. 3.2.
+
 ## One formula for every generation
 **Peak bandwidth = bus width / 8 x per-pin data rate.** An RTX 4090 has 384 data wires, each
 carrying 21 Gbit/s: 384 / 8 x 21e9 = 48 B x 21e9 /s = **1008 GB/s**. There are only two knobs: how
@@ -54,6 +58,10 @@ covers all of them. Treat that clock as a convention, not as a frequency you cou
 # 显存的技术演进
 
 显存不是一成不变的。"我入行那会儿，主流还是 GDDR5，带宽也就 200GB/s 出头。现在 HBM（高带宽显存）已经干到 2TB/s 以上了。为什么要有这么多代？因为 AI 模型越来越大，显存必须跟上。"
+
+> [!errata] 推动历代显存的首先是图形
+> GDDR3 到 GDDR6（2004–2018）是为游戏做的：分辨率、纹理和帧率决定了节奏，那时神经网络还没上 GPU（AlexNet 在 2012 年用两张各带 3 GB GDDR5 的 GTX 580 训练）。HBM 在 2015 年首次出现在一张游戏卡上（AMD R9 Fury X），为的是省电、省板面积。只有最近这一波，从 HBM2e 到 HBM3e 以及单堆栈容量的增长，主要是 AI 加速器在推动。
+> 出处：JEDEC JESD212（GDDR5，2009）、JESD250（GDDR6，2017）、JESD235（HBM，2013）；AMD Radeon R9 Fury X 规格（2015）；Krizhevsky、Sutskever、Hinton，《ImageNet Classification with Deep Convolutional Neural Networks》，NeurIPS 2012，第 3.2 节。
 
 ## 每一代都适用的一个公式
 **峰值带宽 = 位宽 / 8 × 每针脚数据速率。** RTX 4090 有 384 根数据线，每根跑 21 Gbit/s：384 / 8 × 21e9 = 48 B × 21e9 /s = **1008 GB/s**。能调的只有两个旋钮：线有多少根、每根跑多快。GDDR 拧的是第二个，HBM 拧的是第一个。
@@ -119,28 +127,29 @@ the table. Then the simulator's GPU profiles, checked the same way.
                            p.published_bytes_per_s and gbs(p.published_bytes_per_s) or "n/a" })
         end
       end
-      ex:note("prof", T("Published figures from each profile's source line (vramlab profiles); the clock is what cudaDevAttrMemoryClockRate reports on that card.",
-                        "官方数据取自各配置文件的 source 行（vramlab profiles）；频率是该卡上 cudaDevAttrMemoryClockRate 报告的值。"))
+      ex:note("prof", T("Published figures and clocks from each profile's sources (vramlab profiles): the clock is the maximum memory clock the card reports (cudaDevAttrMemoryClockRate, which nvidia-smi's max memory clock matches). Where the computed peak differs from the published one (H200: the 3201 MHz it reports gives 4.92 TB/s; NVIDIA publishes 4.8 TB/s), plan with the published figure and a measured copy.",
+                        "官方数据和频率取自各配置文件注明的出处（vramlab profiles）：频率是该卡报告的最高显存频率（cudaDevAttrMemoryClockRate，与 nvidia-smi 的最高显存频率一致）。计算峰值与官方值不同时（H200 报告 3201 MHz，算出 4.92 TB/s；NVIDIA 公布的是 4.8 TB/s），做规划时以官方值和实测拷贝为准。"))
       ex:status(T("done", "完成"))
     end,
   },
 
   text { en = [[
 > [!note] Checking the lecture's figures
-> - "GDDR5, a bit over 200 GB/s": right for its time. A GTX 980 (2014) had 224 GB/s; the fastest GDDR5 cards reached 336 GB/s (GTX 980 Ti, NVIDIA specifications).
+> - "GDDR5, a bit over 200 GB/s": right for its time. A GTX 980 (2014) had 224 GB/s; the fastest GeForce GDDR5 cards reached 336 GB/s (GTX 980 Ti, NVIDIA specifications); AMD's R9 390X, 512 bits at 6 Gbit/s, 384 GB/s.
 > - "RTX 4090 uses GDDR6X, about 1 TB/s": right, 1008 GB/s.
 > - "HBM is past 2 TB/s": true, and by now far past it: H100 SXM 3.35 TB/s, H200 4.8 TB/s, B200 8 TB/s.
 
 > [!errata] "HBM2e/HBM3 in A100 and H100, 2 TB/s and more" mixes up cards
 > - The A100 40GB uses **HBM2** at 1555 GB/s, below 2 TB/s. Only the A100 80GB has HBM2e: 2039 GB/s (SXM), 1935 GB/s (PCIe).
 > - The H100 SXM uses HBM3 at 3.35 TB/s; the H100 PCIe uses HBM2e at 2.0 TB/s (NVIDIA A100 and H100 datasheets). The memory type is a property of the card, not of the GPU chip.
+> - Source: NVIDIA A100 Tensor Core GPU datasheet (40GB: 1555 GB/s; 80GB: 1935 GB/s PCIe, 2039 GB/s SXM); NVIDIA H100 Tensor Core GPU datasheet (SXM 3.35 TB/s, PCIe 2.0 TB/s) and the Hopper whitepaper (HBM3 on SXM5, HBM2e on PCIe).
 
 ## Why HBM is fast: wide, slow and next door
 The lecture: "HBM stacks the memory right next to the GPU and connects it through a silicon
 interposer: short wires, many channels. GDDR6 runs over PCB traces: long distance, few channels.
 That is the physical gap."
 
-- **Stacked**: an HBM stack is 4 to 12 DRAM dies on top of a base die, joined vertically by
+- **Stacked**: an HBM stack is typically 4 to 12 DRAM dies (JEDEC allows up to 16) on top of a base die, joined vertically by
   through-silicon vias (TSVs).
 - **Next door, on silicon**: the stacks sit in the same package as the GPU on a silicon interposer
   (TSMC's CoWoS for NVIDIA's data-centre GPUs). Interposer wires are micrometres wide and millimetres
@@ -158,20 +167,22 @@ GDDR has had to push each one harder: PAM4 in GDDR6X, PAM3 in GDDR7.
 
 > [!errata] LPDDR: modest bandwidth, but not small capacity
 > The lecture says LPDDR is used in low-power devices, "with limited bandwidth and capacity". The bandwidth is indeed modest (204.8 GB/s on a Jetson AGX Orin, 273 GB/s on a DGX Spark), but capacity is where LPDDR shines: 64 GB on the Orin, 128 GB of unified memory on the DGX Spark, more than any single GeForce card. That is why unified-memory machines use it: the whole model fits, at a lower speed.
+> Source: NVIDIA Jetson AGX Orin series datasheet (64 GB LPDDR5, 204.8 GB/s); NVIDIA DGX Spark specifications (128 GB LPDDR5X, 273 GB/s); JEDEC JESD209-5 (LPDDR5).
 ]], zh = [[
 > [!note] 核对讲义的数字
-> - "GDDR5，带宽也就 200GB/s 出头"：就当时而言没错。GTX 980（2014 年）是 224 GB/s；GDDR5 最快的卡做到了 336 GB/s（GTX 980 Ti，NVIDIA 官方规格）。
+> - "GDDR5，带宽也就 200GB/s 出头"：就当时而言没错。GTX 980（2014 年）是 224 GB/s；GeForce 系列里 GDDR5 最快的卡做到了 336 GB/s（GTX 980 Ti，NVIDIA 官方规格）；AMD 的 R9 390X 是 512 位 × 6 Gbit/s = 384 GB/s。
 > - "RTX 4090 就用 GDDR6X，带宽约 1TB/s"：没错，1008 GB/s。
 > - "HBM 已经干到 2TB/s 以上"：没错，而且现在已经远远超过：H100 SXM 3.35 TB/s，H200 4.8 TB/s，B200 8 TB/s。
 
 > [!errata] "HBM2e/HBM3：A100、H100，带宽可达 2TB/s 以上"把型号混在了一起
 > - A100 40GB 用的是 **HBM2**，1555 GB/s，不到 2 TB/s。只有 A100 80GB 用 HBM2e：2039 GB/s（SXM）、1935 GB/s（PCIe）。
 > - H100 SXM 用 HBM3，3.35 TB/s；H100 PCIe 用的却是 HBM2e，2.0 TB/s（NVIDIA A100、H100 数据表）。显存类型属于具体的卡，而不是 GPU 芯片本身。
+> - 出处：NVIDIA A100 Tensor Core GPU 数据表（40GB：1555 GB/s；80GB：PCIe 1935 GB/s、SXM 2039 GB/s）；NVIDIA H100 Tensor Core GPU 数据表（SXM 3.35 TB/s，PCIe 2.0 TB/s）与 Hopper 白皮书（SXM5 用 HBM3，PCIe 版用 HBM2e）。
 
 ## HBM 为什么快：又宽又慢，就在隔壁
 讲义说："HBM 为什么快？因为它把显存堆叠在 GPU 核心旁边，通过硅中介层连接，走线短、通道多。GDDR6 是走 PCB 走线的，距离长、通道少。这就是物理差距。"
 
-- **堆叠**：一个 HBM 堆栈是叠在一块基础裸片上的 4 到 12 层 DRAM 裸片，靠硅通孔（TSV）垂直连接。
+- **堆叠**：一个 HBM 堆栈通常是叠在一块基础裸片上的 4 到 12 层 DRAM 裸片（JEDEC 最多允许 16 层），靠硅通孔（TSV）垂直连接。
 - **就在隔壁，走硅片**：堆栈和 GPU 封装在一起，共同放在硅中介层上（NVIDIA 数据中心 GPU 用的是台积电 CoWoS）。中介层上的走线只有微米宽、毫米长，能布下几千根：每个堆栈的接口是 **1024 位**（HBM/HBM2 为 8 个 128 位通道，HBM3 为 16 个 64 位通道）。一颗 GDDR 芯片只有 32 位。
 - **宽胜于快**：H100 SXM 有 5 个启用的堆栈，5120 位，每针脚 5.2 Gbit/s；RTX 4090 有 12 颗 GDDR6X，384 位，每针脚 21 Gbit/s。HBM 每根针脚慢 4 倍，但针脚多 13 倍：3.35 TB/s 对 1.0 TB/s。又慢又短的走线，每比特的能耗也更低。
 - **代价**：中介层、堆叠工艺和良率让 HBM 很贵、供货也紧，单个堆栈的容量也有限（H200 用的 8 层 HBM3e 每堆栈 24 GB：6 × 24 = 144 GB，开放 141 GB）。下一代标准 HBM4（JEDEC JESD270-4，2025 年）把每个堆栈的接口加宽到 2048 位。
@@ -180,6 +191,7 @@ GDDR 芯片则分布在 GPU 周围的电路板上，隔着几厘米的 PCB 走�
 
 > [!errata] LPDDR：带宽一般，但容量并不小
 > 讲义说 LPDDR 用在一些低功耗设备上，"带宽和容量都有限"。带宽确实一般（Jetson AGX Orin 204.8 GB/s，DGX Spark 273 GB/s），容量却恰恰是 LPDDR 的强项：Orin 有 64 GB，DGX Spark 有 128 GB 统一内存，比任何一张 GeForce 卡都大。统一内存的机器选它正是为此：整个模型装得下，只是跑得慢一些。
+> 出处：NVIDIA Jetson AGX Orin 系列数据表（64 GB LPDDR5，204.8 GB/s）；NVIDIA DGX Spark 规格（128 GB LPDDR5X，273 GB/s）；JEDEC JESD209-5（LPDDR5）。
 ]] },
 
   experiment {
@@ -210,7 +222,8 @@ kernel. Bandwidth counts bytes read + written (2n/t), the way the peak counts th
       ex:bar("bw", T("D2D copy engine", "D2D 拷贝引擎"), ce.rw_bytes_per_s / 1e9, { from = ce })
       ex:bar("bw", T("D2D SM kernel", "D2D SM 核函数"), sm.rw_bytes_per_s / 1e9, { from = sm })
 
-      ex:row("t", { T("Type", "类型"), T("Card", "卡"), T("Bus", "位宽"), T("Gbit/s per pin", "每针脚 Gbit/s"), T("Peak", "峰值"), T("Measured", "实测") })
+      ex:row("t", { T("Type", "类型"), T("Card", "卡"), T("Bus", "位宽"), T("Gbit/s per pin", "每针脚 Gbit/s"), T("Peak", "峰值"),
+                    i.simulated and T("Copy (SIMULATED)", "拷贝（模拟）") or T("Copy (measured)", "拷贝（实测）") })
       local mine = i.memory_type
       for _, m in ipairs(vram.memory_types()) do
         if m.name == mine then
@@ -223,7 +236,7 @@ kernel. Bandwidth counts bytes read + written (2n/t), the way the peak counts th
                     i.mem_clock_khz and string.format("%.2f", 2 * i.mem_clock_khz / 1e6) or "n/a",
                     peak and gbs(peak) or "n/a", gbs(math.max(ce.rw_bytes_per_s, sm.rw_bytes_per_s)) .. pct(ce.rw_bytes_per_s >= sm.rw_bytes_per_s and ce or sm) })
       if peak then
-        ex:note("t", T(string.format("Copy engine %s = %.0f%% of the theoretical peak (the driver's clock and bus width); SM kernel %s = %.0f%%. Copy of %s (read %s + write %s per copy, counted as 2n/t), best of %d, spread %.1f%%.",
+        ex:note("t", (i.simulated and T("SIMULATED: ", "模拟：") or "") .. T(string.format("Copy engine %s = %.0f%% of the theoretical peak (the driver's clock and bus width); SM kernel %s = %.0f%%. Copy of %s (read %s + write %s per copy, counted as 2n/t), best of %d, spread %.1f%%.",
                                      units.rate(ce.rw_bytes_per_s), 100 * ce.rw_bytes_per_s / peak, units.rate(sm.rw_bytes_per_s),
                                      100 * sm.rw_bytes_per_s / peak, units.bytes(n), units.bytes(n), units.bytes(n), ce.samples, 100 * ce.spread),
                        string.format("拷贝引擎 %s = 理论峰值（驱动报告的频率和位宽）的 %.0f%%；SM 核函数 %s = %.0f%%。每次拷贝 %s（读 %s + 写 %s，按 2n/t 计），%d 次取最好，离散度 %.1f%%。",
@@ -264,12 +277,18 @@ The peak assumes every pin moves data on every clock. Real DRAM cannot:
   cycles each time it changes direction.
 - **ECC**: on HBM the check bits travel on extra side-band wires at no cost to bandwidth; on GDDR
   cards with ECC switched on (T4, A10, RTX A6000 ...) they are stored inline, costing capacity (a
-  "16 GB" T4 shows 15 GiB) and some bandwidth.
+  "16 GB" T4's nvidia-smi shows 15 GiB, CUDA 14.75 GiB) and some bandwidth.
 - **The copier itself**: the copy engine or the kernel's loads and stores must keep enough requests
   in flight to cover the latency, and clocks may not boost fully.
 
 A large device-to-device copy typically reaches 80-93 % of the theoretical peak. The % you measured
 above is the honest number to plan with.
+
+> [!source] Sources
+> - NVIDIA datasheets and whitepapers for every card named (GTX 980 and 980 Ti specifications, GA102 and Ada whitepapers, V100, A100, H100, H200, B200 datasheets, Jetson AGX Orin and DGX Spark); each row of the generations table prints its own source and JEDEC standard.
+> - JEDEC: JESD212 (GDDR5), JESD232 (GDDR5X), JESD250 (GDDR6), JESD239 (GDDR7), JESD235/235A/235D (HBM, HBM2, HBM2E), JESD238 (HBM3), JESD270-4 (HBM4), JESD209-5 (LPDDR5); Micron GDDR6X technical brief (PAM4).
+> - CUDA Runtime API, `cudaDeviceGetAttribute` (`cudaDevAttrMemoryClockRate`, `cudaDevAttrGlobalMemoryBusWidth`); nvidia-smi and TensorRT-LLM logs of an H200 (3201 MHz maximum memory clock), cited in assets/gpus/h200.txt.
+> - AMD Radeon R9 390X and R9 Fury X specifications.
 ]], zh = [[
 ## 为什么拷贝永远达不到峰值
 峰值假设每根针脚在每个时钟都在传数据。真实的 DRAM 做不到：
@@ -277,10 +296,16 @@ above is the honest number to plan with.
 - **刷新**：每个 DRAM 单元每隔几十毫秒就必须刷新一次；bank 在刷新时不能服务任何请求（占几个百分点的时间）。
 - **行与 bank**：DRAM 要先把整行读进行缓冲区。打开新的一行，或者碰上正被另一行占着的 bank（bank 冲突），都会让总线空转几十纳秒。
 - **读写切换**：拷贝一半是读、一半是写，共享的数据总线每次换方向都要空出几个周期。
-- **ECC**：HBM 的校验位走额外的边带线，不占带宽；开启 ECC 的 GDDR 卡（T4、A10、RTX A6000……）把校验位和数据存在一起，既占容量（标称"16 GB"的 T4 显示 15 GiB），也吃掉一些带宽。
+- **ECC**：HBM 的校验位走额外的边带线，不占带宽；开启 ECC 的 GDDR 卡（T4、A10、RTX A6000……）把校验位和数据存在一起，既占容量（标称"16 GB"的 T4，nvidia-smi 显示 15 GiB，CUDA 报告 14.75 GiB），也吃掉一些带宽。
 - **拷贝者本身**：拷贝引擎或核函数的读写必须挂起足够多的请求才能掩盖延迟，时钟也未必能升到最高。
 
 大块的显存内拷贝一般能跑到理论峰值的 80–93%。上面实测出的百分比，才是做规划时该用的数字。
+
+> [!source] 出处
+> - 文中每张卡的 NVIDIA 数据表与白皮书（GTX 980、980 Ti 规格，GA102、Ada 白皮书，V100、A100、H100、H200、B200 数据表，Jetson AGX Orin、DGX Spark）；代际表的每一行都打印了自己的出处和 JEDEC 标准。
+> - JEDEC：JESD212（GDDR5）、JESD232（GDDR5X）、JESD250（GDDR6）、JESD239（GDDR7）、JESD235/235A/235D（HBM、HBM2、HBM2E）、JESD238（HBM3）、JESD270-4（HBM4）、JESD209-5（LPDDR5）；美光 GDDR6X 技术简介（PAM4）。
+> - CUDA Runtime API `cudaDeviceGetAttribute`（`cudaDevAttrMemoryClockRate`、`cudaDevAttrGlobalMemoryBusWidth`）；H200 的 nvidia-smi 与 TensorRT-LLM 日志（最高显存频率 3201 MHz），见 assets/gpus/h200.txt。
+> - AMD Radeon R9 390X、R9 Fury X 规格。
 ]] },
 
   exercise {

@@ -65,11 +65,13 @@ tensor dies keeps its block in a cache for the next tensor of a similar size. In
 - a request is rounded up to a multiple of 512 bytes;
 - requests up to 1 MiB share 2 MiB segments (the small pool), requests of 1-10 MiB share 20 MiB
   segments, larger ones get a segment of their own rounded up to 2 MiB;
-- a free block is reused by the smallest request it can hold (best fit), and split if much larger.
+- a request takes the smallest cached free block that is large enough (best fit), split if much
+  larger.
 
-The lecture: "After you `del` a tensor, the memory is not handed back to the system at once; it
-stays in the cache. That is for speed, but if you don't know it, VRAM seems to only ever go up."
-Three numbers tell the story:
+The lecture: "PyTorch caches the memory allocator by default: after you `del` a tensor, the memory
+is not handed back to the system at once; it stays in the cache. That is for speed, but if you don't
+know it, VRAM seems to only ever go up." (Precisely: PyTorch uses a **caching allocator** by default,
+and what it caches are blocks of memory, not the allocator itself.) Three numbers tell the story:
 
 | What you ask | What it counts |
 |---|---|
@@ -91,7 +93,7 @@ tensor of that size reuses them without a `cudaMalloc`. Other processes cannot u
 
 - 请求大小向上取整到 512 字节的倍数；
 - 不超过 1 MiB 的请求共用 2 MiB 的段（小池），1–10 MiB 的请求共用 20 MiB 的段，更大的请求单独占一个段，大小向上取整到 2 MiB；
-- 空闲块优先给能装下的最小请求（best fit），块大得多时会被切分。
+- 请求优先取能装下它的最小的缓存空闲块（best fit），块大得多时会被切分。
 
 讲义说："PyTorch 默认会缓存显存分配器，你 del tensor 之后，显存不会立刻释放给系统，而是留在缓存里。这本身是为了加速，但如果你不注意，就会觉得显存'只增不减'。"（准确地说：PyTorch 默认用的是一个**缓存分配器**，被缓存的是显存块，而不是分配器本身。）三个数字说明一切：
 
@@ -216,8 +218,8 @@ torch.cuda.empty_cache()      # reserved 下降，驱动看得到
 > [!pitfall] `del` drops a name, not necessarily the tensor
 > Memory returns to the cache only when the **last** reference dies. Classic leaks: `total_loss += loss` keeps every iteration's autograd graph alive (use `loss.item()`); a list of outputs kept "for later"; in Jupyter, the `Out[...]` history and a stored exception traceback holding a frame full of tensors.
 
-> [!pitfall] `empty_cache()` does not cure an OOM
-> Before it reports out of memory, the allocator already frees every fully free cached segment and retries (`num_alloc_retries` counts it). Calling `empty_cache()` inside the training loop only makes the next allocations pay for `cudaMalloc` again. Use it to hand memory to another process, or before reading `nvidia-smi`.
+> [!pitfall] `empty_cache()` right before a failing allocation gains nothing
+> Before it reports out of memory, the allocator already frees every fully free cached segment and retries (`num_alloc_retries` counts it), so `empty_cache()` just before the allocation that fails changes nothing. Called every step, it has a price: each step gives its segments back and pays `cudaMalloc` for them again, and `cudaFree` waits for the device. It can still help against fragmentation, because it changes where the next long-lived tensors land; lesson 2.3 measures both sides. Its plain uses: handing memory to another process, and reading `nvidia-smi` honestly.
 
 ## Reading an OOM message
 An OOM message says more than "buy a bigger card". The next experiment runs the allocator on a
@@ -231,8 +233,8 @@ segment the allocator asked the device for; "reserved by PyTorch but unallocated
 > [!pitfall] `del` 删掉的是名字，不一定是张量
 > 只有**最后一个**引用消失，显存才会回到缓存。经典的泄漏：`total_loss += loss` 会让每次迭代的计算图都活着（应该用 `loss.item()`）；为了"以后用"而存起来的输出列表；Jupyter 里 `Out[...]` 的历史记录，以及保存下来的异常 traceback（它引用的栈帧里全是张量）。
 
-> [!pitfall] `empty_cache()` 治不了 OOM
-> 分配器在报告显存不足之前，已经自己把所有完全空闲的缓存段释放掉并重试过了（`num_alloc_retries` 记录的就是这个）。在训练循环里调用 `empty_cache()`，只会让后面的分配重新付出 `cudaMalloc` 的代价。它的正确用途是把显存让给别的进程，或者在看 `nvidia-smi` 之前清一下。
+> [!pitfall] 在失败的分配之前调 `empty_cache()` 没有用
+> 分配器在报告显存不足之前，已经自己把所有完全空闲的缓存段释放掉并重试过了（`num_alloc_retries` 记录的就是这个），所以在那次失败的分配之前调用 `empty_cache()` 什么也改变不了。每一步都调用则有代价：每一步都把段还回去、再付一次 `cudaMalloc`，而 `cudaFree` 还要等设备把活干完。不过它仍可能缓解碎片，因为它改变了后面那些长期存活的张量落在哪里；第 2.3 节把两方面都测了出来。它的本职用途是把显存让给别的进程，以及让 `nvidia-smi` 的读数如实。
 
 ## 读懂 OOM 报错
 OOM 报错说的不只是"该换大卡了"。下一个实验在一块 100 MiB 的**模型设备**上（不是本机 GPU）运行分配器，演示一个教科书式的碎片化场景：释放两个 40 MiB 的张量，两个 30 MiB 的张量复用它们的段，各留下一条 10 MiB 的缝隙；第三个 30 MiB 的张量申请失败，而此时空闲总量有 40 MiB。仔细读报错："Tried to allocate"是分配器向设备申请的段大小；"reserved by PyTorch but unallocated"就是缓存（这里就是那两条缝隙，它们所在的段还在用，所以还不回去）。同样的脚本加上 `expandable_segments:True` 就能成功；原因留到第 2 章讲。
@@ -288,9 +290,10 @@ OOM 报错说的不只是"该换大卡了"。下一个实验在一块 100 MiB �
 
   text { en = [[
 ## Remedies, with numbers
-The lecture's pitfall from lesson 1.3: when VRAM runs short, reach first for **gradient
-checkpointing** or **model parallelism**, not for swapping to system RAM. And mixed precision
-"saved memory". What does each buy? It depends on **which owner dominates**: for a CNN at a decent
+The lecture's advice from lesson 1.3: when VRAM runs short, reach first for **gradient
+checkpointing** or **model parallelism**, not for swapping to system RAM. Lesson 1.3's errata showed
+that mixed precision was not what swapped, and that offloading done right is a remedy too. What does
+each buy? It depends on **which owner dominates**: for a CNN at a decent
 batch size, the activations; for an LLM, the model states.
 
 - **Smaller batch**: activations shrink in proportion; weights, gradients and optimizer state do not.
@@ -303,21 +306,30 @@ batch size, the activations; for an LLM, the model states.
   2020; DeepSpeed, PyTorch FSDP) shards the optimizer state (stage 1), then the gradients (stage 2),
   then the weights (stage 3): per GPU 16Ψ becomes 4Ψ + 12Ψ/N, 2Ψ + 14Ψ/N, 16Ψ/N. Tensor and
   pipeline parallelism also split the activations, at the cost of communication.
+- **CPU offload** (ZeRO-Offload, Ren et al. 2021; FSDP `CPUOffload`): the fp32 master copy and the
+  optimizer state (12 B per parameter with Adam) live in host RAM and the CPU runs the update; each
+  step sends the 16-bit gradients down and the 16-bit weights up over PCIe. It frees VRAM for the
+  price of PCIe time, which pays only when a step computes for longer than the copies take. A naive
+  swap that moves the optimizer state both ways every step costs six times as much traffic. The
+  experiment below puts both on a 7B model.
 - **Mixed precision**: the part the lecture leaves loose.
 
 > [!errata] What mixed precision really saves
-> With Adam, **nothing on the parameter side**: fp16 weights 2 + fp16 gradients 2 + fp32 master copy 4 + fp32 Adam m and v 8 = **16 bytes/param**, exactly what fp32 Adam takes (4 + 4 + 8). That is the ZeRO paper's 16Ψ (sec. 3.1). PyTorch's `torch.autocast` keeps the model in fp32 (4 + 4 + 8 = 16) and, during the forward pass, also caches fp16 copies of the weights (+2). What mixed precision does save is **activation memory, roughly half** (most ops run in fp16; a few, like softmax and losses, stay in fp32), and it makes the math much faster on tensor cores. Training purely in bf16 without a master copy (2 + 2 + 4 = 8) does halve the model states, but updates smaller than bf16's precision (8 significant bits, about 2-3 decimal digits) are rounded away.
+> With Adam, **nothing on the parameter side**: fp16 weights 2 + fp16 gradients 2 + fp32 master copy 4 + fp32 Adam m and v 8 = **16 bytes/param**, exactly what fp32 Adam takes (4 + 4 + 8). That is the ZeRO paper's 16Ψ (sec. 3.1). PyTorch's `torch.autocast` keeps the model in fp32 (4 + 4 + 8 = 16) and, during the forward pass, also caches fp16 copies of the weights (+2). What mixed precision does save is **activation memory, roughly half** (most ops run in fp16; a few, like softmax and losses, stay in fp32), and it makes the math much faster on tensor cores. Training purely in bf16 without a master copy (2 + 2 + 4 = 8) does halve the model states, but updates smaller than bf16's precision (8 significant bits, about 2-3 decimal digits) are rounded away. Under `autocast` the input batch also stays fp32; the table below counts it in fp16 (19 MB instead of 38.5 MB), which changes no conclusion.
+> Source: Rajbhandari et al., "ZeRO", SC 2020, sec. 3.1; Micikevicius et al., "Mixed Precision Training", ICLR 2018; PyTorch docs "torch.amp" (autocast op lists, the fp16 weight cast cache); the experiment below (`vram.resnet50`, `vram.training`).
 ]], zh = [[
 ## 对症下药，用数字说话
-第 1.3 节讲师的避坑经验：显存不够时，优先考虑**梯度检查点**或**模型并行**，而不是依赖内存交换。还有一句"混合精度确实省了显存"。这几种办法各能省多少？要看**谁是大头**：batch 不算小的 CNN，大头是激活值；LLM 的大头是模型状态。
+第 1.3 节讲师的避坑经验：显存不够时，优先考虑**梯度检查点**或**模型并行**，而不是依赖内存交换。第 1.3 节的勘误已经说明：搬数据的不是混合精度，而做对了的卸载同样是一种办法。这几种办法各能省多少？要看**谁是大头**：batch 不算小的 CNN，大头是激活值；LLM 的大头是模型状态。
 
 - **减小 batch**：激活值按比例减少；权重、梯度、优化器状态纹丝不动。
 - **梯度检查点**（Chen 等，2016，《Training Deep Nets with Sublinear Memory Cost》；`torch.utils.checkpoint`）：前向传播时只保留每段的输入，反向传播时一段一段地重算。L 个相同的层分成 √L 段，峰值从 L 层降到约 2√L 层，代价是多做一次前向（反向按前向的两倍计，计算量约 +33%）。它对模型状态毫无帮助。
 - **模型并行与切分**：把模型状态分到 N 张卡上。ZeRO（Rajbhandari 等，2020；DeepSpeed、PyTorch FSDP）先切优化器状态（stage 1），再切梯度（stage 2），最后切权重（stage 3）：每张卡的 16Ψ 依次变成 4Ψ + 12Ψ/N、2Ψ + 14Ψ/N、16Ψ/N。张量并行和流水线并行还能把激活值也分开，代价是通信。
+- **卸载到 CPU**（ZeRO-Offload，Ren 等 2021；FSDP `CPUOffload`）：fp32 主副本和优化器状态（Adam 下每参数 12 B）放在主机内存里，由 CPU 做参数更新；每一步经 PCIe 把 16 位梯度传下去、16 位权重传上来。它用 PCIe 时间换显存，只有当一步的计算时间比这些拷贝更长时才划算。每一步把优化器状态来回搬一遍的天真交换，流量是它的六倍。下面的实验给 7B 模型算了这两笔账。
 - **混合精度**：讲义在这里说得不够准确。
 
 > [!errata] 混合精度到底省了什么
-> 用 Adam 时，**参数这一侧一点都没省**：fp16 权重 2 + fp16 梯度 2 + fp32 主副本 4 + fp32 的 Adam m 和 v 共 8 = **每参数 16 字节**，和 fp32 Adam（4 + 4 + 8）完全一样。这就是 ZeRO 论文里的 16Ψ（第 3.1 节）。PyTorch 的 `torch.autocast` 让模型保持 fp32（4 + 4 + 8 = 16），前向传播时还会缓存权重的 fp16 副本（+2）。混合精度真正省下的是**激活值，大约一半**（大多数算子用 fp16 跑，softmax、损失函数等少数仍用 fp32），同时让 Tensor Core 上的计算快得多。完全用 bf16 训练、不留主副本（2 + 2 + 4 = 8）确实能把模型状态减半，但 bf16 只有 8 位有效数字（约 2–3 位十进制精度），比这更小的更新量会被直接舍掉。
+> 用 Adam 时，**参数这一侧一点都没省**：fp16 权重 2 + fp16 梯度 2 + fp32 主副本 4 + fp32 的 Adam m 和 v 共 8 = **每参数 16 字节**，和 fp32 Adam（4 + 4 + 8）完全一样。这就是 ZeRO 论文里的 16Ψ（第 3.1 节）。PyTorch 的 `torch.autocast` 让模型保持 fp32（4 + 4 + 8 = 16），前向传播时还会缓存权重的 fp16 副本（+2）。混合精度真正省下的是**激活值，大约一半**（大多数算子用 fp16 跑，softmax、损失函数等少数仍用 fp32），同时让 Tensor Core 上的计算快得多。完全用 bf16 训练、不留主副本（2 + 2 + 4 = 8）确实能把模型状态减半，但 bf16 只有 8 位有效数字（约 2–3 位十进制精度），比这更小的更新量会被直接舍掉。在 `autocast` 下输入 batch 也仍是 fp32；下表按 fp16 计（19 MB 而不是 38.5 MB），不影响结论。
+> 出处：Rajbhandari 等，《ZeRO》，SC 2020，第 3.1 节；Micikevicius 等，《Mixed Precision Training》，ICLR 2018；PyTorch 文档"torch.amp"（autocast 的算子清单、fp16 权重的缓存）；下面的实验（`vram.resnet50`、`vram.training`）。
 ]] },
 
   experiment {
@@ -334,6 +346,7 @@ pieces: stem, 16 blocks, head) and in √18 ≈ 4 equal-count segments.
       { id = "cnn", kind = "table", title = { en = "ResNet-50, batch 64, Adam", zh = "ResNet-50，batch 64，Adam" } },
       { id = "bars", kind = "bars", title = { en = "ResNet-50 footprint", zh = "ResNet-50 占用" }, unit = "GB" },
       { id = "llm", kind = "table", title = { en = "7B model, mixed-precision Adam, per GPU", zh = "7B 模型，混合精度 Adam，每张卡" } },
+      { id = "off", kind = "table", title = { en = "7B model: CPU offload over PCIe, per step (A100 80GB, 2048 tokens)", zh = "7B 模型：经 PCIe 卸载到 CPU，每一步（A100 80GB，2048 个 token）" } },
     },
     run = function(ex)
       local T = function(en, zh) return ex:t { en = en, zh = zh } end
@@ -379,6 +392,25 @@ pieces: stem, 16 blocks, head) and in √18 ≈ 4 equal-count segments.
       end
       ex:note("llm", T("ZeRO, Rajbhandari et al. 2020, fig. 1: per-GPU model states 16Ψ, 4Ψ + 12Ψ/N, 2Ψ + 14Ψ/N, 16Ψ/N. Sharding adds communication: each step gathers what it needs.",
                        "ZeRO，Rajbhandari 等 2020，图 1：每张卡的模型状态为 16Ψ、4Ψ + 12Ψ/N、2Ψ + 14Ψ/N、16Ψ/N。切分会带来通信：每一步都要把需要的部分收集过来。"))
+
+      -- offload: bytes per step over PCIe against the step's compute (vram.offload, docs/vram-train.md)
+      ex:row("off", { T("Offload", "卸载方式"), T("PCIe", "PCIe"), T("On the GPU", "GPU 上"), T("Each way", "每个方向"),
+                      T("PCIe time", "PCIe 时间"), T("Compute", "计算"), T("Pays from", "划算的起点") })
+      local TOKENS = 2048
+      for _, c in ipairs { { "zero_offload", 4 }, { "zero_offload", 5 }, { "optimizer_swap", 4 }, { "optimizer_swap", 5 } } do
+        local o = vram.offload { params = P, tokens = TOKENS, mode = c[1], pcie = vram.pcie(c[2]), gpu = "a100-80gb" }
+        ex:row("off", { c[1] == "zero_offload" and T("ZeRO-Offload", "ZeRO-Offload") or T("naive swap of the state", "天真地交换状态"),
+                        T("gen ", "第 ") .. c[2] .. T(" x16", " 代 x16"), units.si(o.gpu_bytes), units.si(o.h2d_bytes),
+                        string.format("%.2f s", o.transfer_seconds), string.format("%.2f s", o.compute_seconds),
+                        string.format(T("%.0f tokens/step", "每步 %.0f 个 token"), o.breakeven_tokens) })
+      end
+      local z = vram.offload { params = P, tokens = TOKENS, pcie = vram.pcie(4), gpu = "a100-80gb" }
+      ex:note("off", T(string.format("PCIe time counts the two directions one after the other at the link's theoretical rate (gen 4 x16: %s per direction); measured copies reach 80-90 %% of it, and overlapping both directions halves it. Compute = 6 x params x tokens at 40 %% of the A100's %.0f TFLOPS. ZeRO-Offload at %d tokens: %.2f s of PCIe against %.2f s of compute, so it pays from %.0f tokens a step. The CPU's own Adam update is not counted.",
+                                     units.rate(vram.pcie(4)), vram.gpu_spec("a100-80gb").flops / 1e12, TOKENS, z.transfer_seconds, z.compute_seconds, z.breakeven_tokens),
+                       string.format("PCIe 时间按链路理论速率、两个方向先后进行计算（第 4 代 x16：每方向 %s）；实测拷贝能达到它的 80–90%%，两个方向同时传则减半。计算 = 6 × 参数量 × token 数，按 A100 %.0f TFLOPS 的 40%% 计。ZeRO-Offload 在 %d 个 token 时：PCIe %.2f 秒对计算 %.2f 秒，所以每步 %.0f 个 token 起才划算。CPU 自己做 Adam 更新的时间没有计入。",
+                                     units.rate(vram.pcie(4)), vram.gpu_spec("a100-80gb").flops / 1e12, TOKENS, z.transfer_seconds, z.compute_seconds, z.breakeven_tokens)))
+      ex:note("off", T("Sources: Ren et al., \"ZeRO-Offload\", USENIX ATC 2021 (16-bit gradients down, 16-bit weights up); PCI-SIG base specifications (rates, 128b/130b); NVIDIA A100 datasheet (312 TFLOPS dense BF16).",
+                       "出处：Ren 等，《ZeRO-Offload》，USENIX ATC 2021（16 位梯度下行、16 位权重上行）；PCI-SIG 基础规范（速率、128b/130b）；NVIDIA A100 数据表（稠密 BF16 312 TFLOPS）。"))
       ex:status(T("done", "完成"))
     end,
   },
@@ -389,15 +421,31 @@ VRAM is the lifeline of AI computing: if you do not understand it, you cannot re
 performance of training or inference. This chapter covered what VRAM is, what it holds, how it
 differs from system RAM, how it evolved and why managing it matters. Chapter 2 goes into the
 allocation mechanism: how the GPU, the driver and PyTorch actually manage this "golden warehouse".
+
+> [!source] Sources
+> - PyTorch `c10/cuda/CUDACachingAllocator.cpp` (the header comment: "the smallest cached block that will fit"; `round_size`, `get_free_block`, `release_cached_blocks`, the OOM message in `malloc`); PyTorch docs, "CUDA semantics: Memory management"; vramlab's docs/allocator.md maps each rule to its line.
+> - CUDA C++ Best Practices Guide, "Memory Allocation" (cudaMalloc and cudaFree are expensive).
+> - Chen et al., "Training Deep Nets with Sublinear Memory Cost", 2016; PyTorch docs, `torch.utils.checkpoint`.
+> - Rajbhandari et al., "ZeRO", SC 2020 (sec. 3.1 and fig. 1); Ren et al., "ZeRO-Offload", USENIX ATC 2021; PyTorch FSDP docs (`CPUOffload`).
+> - Micikevicius et al., "Mixed Precision Training", ICLR 2018; PyTorch docs "torch.amp".
+> - NVIDIA A100 datasheet (312 TFLOPS dense BF16, PCIe gen 4); PCI-SIG base specifications.
 ]], zh = [[
 ## 一句话总结
 显存是 AI 计算的"命门"。不理解显存，你就无法真正掌控模型训练和推理的性能。这一章把显存的基础概念讲清楚了：它是什么、干什么用、跟内存有什么区别、怎么一代代演进、为什么要管好它。下一章我们深入显存的分配机制，看看 GPU、驱动和 PyTorch 到底是怎么管理这块"黄金仓库"的。
+
+> [!source] 出处
+> - PyTorch `c10/cuda/CUDACachingAllocator.cpp`（文件头注释"the smallest cached block that will fit"；`round_size`、`get_free_block`、`release_cached_blocks`、`malloc` 里的 OOM 报错）；PyTorch 文档"CUDA semantics：Memory management"；vramlab 的 docs/allocator.md 把每条规则对应到源码行。
+> - CUDA C++ Best Practices Guide"Memory Allocation"（cudaMalloc 和 cudaFree 开销很大）。
+> - Chen 等，《Training Deep Nets with Sublinear Memory Cost》，2016；PyTorch 文档 `torch.utils.checkpoint`。
+> - Rajbhandari 等，《ZeRO》，SC 2020（第 3.1 节与图 1）；Ren 等，《ZeRO-Offload》，USENIX ATC 2021；PyTorch FSDP 文档（`CPUOffload`）。
+> - Micikevicius 等，《Mixed Precision Training》，ICLR 2018；PyTorch 文档"torch.amp"。
+> - NVIDIA A100 数据表（稠密 BF16 312 TFLOPS，PCIe 第 4 代）；PCI-SIG 基础规范。
 ]] },
 
   exercise {
     id = "del",
     kind = "choice",
-    prompt = { en = "A 1 GiB tensor `x` is the only thing in a PyTorch process's cache. After `del x`, what happens?",
+    prompt = { en = "A 1 GiB tensor `x` is the only tensor a PyTorch process has. After `del x`, what happens?",
                zh = "某个 PyTorch 进程里只有一个 1 GiB 的张量 `x`。执行 `del x` 之后会怎样？" },
     choices = {
       { en = "memory_allocated, memory_reserved and nvidia-smi all drop by 1 GiB", zh = "memory_allocated、memory_reserved 和 nvidia-smi 都减少 1 GiB" },

@@ -13,6 +13,17 @@ end
 
 local function us(seconds) return string.format("%.2f us", seconds * 1e6) end
 
+-- Published device-call times, shown (labelled) when there is no GPU to time: each with its source.
+local PUBLISHED = {
+  { en = "cudaMalloc, 4 KB to 512 KB (~2009 GPU)", zh = "cudaMalloc，4 KB 到 512 KB（约 2009 年的 GPU）", us = 50 },
+  { en = "cudaMalloc, 400 MB (2016)", zh = "cudaMalloc，400 MB（2016 年）", us = 432 },
+  { en = "cudaFree behind a 2 ms kernel (RTX 2080 Ti class, 2026)", zh = "排在 2 毫秒核函数之后的 cudaFree（RTX 2080 Ti 一级，2026 年）", us = 1650.5 },
+}
+local PUBLISHED_SOURCES = {
+  en = "M. Boyer, \"Memory allocation overhead\", University of Virginia CUDA support pages (cudaMalloc about 50 us per call from 4 KB to 512 KB, under 1 us below 256 B); kokkos/kokkos issue #317 (cudaMalloc of 100M ints: 0.000432 s); Cytnx-dev/Cytnx pull request #850 (a direct cudaFree: 14.0 us with no kernel pending, 1650.5 us behind a 2000 us kernel, because it waits for the device).",
+  zh = "M. Boyer，《Memory allocation overhead》，弗吉尼亚大学 CUDA 支持页面（4 KB 到 512 KB 时每次 cudaMalloc 约 50 微秒，256 B 以下不到 1 微秒）；kokkos/kokkos issue #317（cudaMalloc 1 亿个 int：0.000432 秒）；Cytnx-dev/Cytnx pull request #850（直接 cudaFree：没有待执行的核函数时 14.0 微秒，排在 2000 微秒的核函数之后要 1650.5 微秒，因为它要等设备）。",
+}
+
 return lesson {
   id = "2.1",
   chapter = 2,
@@ -32,6 +43,7 @@ manages this golden warehouse." This chapter keeps it, one layer at a time.
 > allocator** (PyTorch's caching allocator, or CUDA's own stream-ordered pool) that carves
 > tensors out of what the driver gave it, and **your program**, which decides what stays alive.
 > This lesson is about the bottom layer; 2.2 and 2.3 about the middle one.
+> Source: CUDA C++ Programming Guide, "Virtual Memory Management" (the driver maps physical memory into the GPU's address space); PyTorch `c10/cuda/CUDACachingAllocator.cpp`; CUDA Runtime API, "Stream Ordered Memory Allocator".
 
 ## What one call does
 `cudaMalloc(&p, n)` asks the driver for `n` bytes of device memory. The driver finds physical
@@ -53,16 +65,19 @@ memory, maps it into the GPU's virtual address space and returns a pointer. Thre
 The first CUDA call of a process creates its **context**: the GPU's page tables for the process,
 the loaded kernels, `printf` and local-memory (stack) buffers. It takes device memory before your
 program allocates a single byte, which is why `nvidia-smi` shows a few hundred MiB for a process
-that "did nothing". Since CUDA 12.2 kernels load lazily by default (`CUDA_MODULE_LOADING=LAZY`),
-so the context also grows the first time each library kernel runs; cuBLAS and cuDNN add
-workspaces later.
+that "did nothing". Since CUDA 12.2 on Linux (12.3 on Windows) kernels load lazily by default
+(`CUDA_MODULE_LOADING=LAZY`; PyTorch sets it itself since 1.13, which cut one measured context from
+667 MB to 287 MB), so the context also grows the first time each library kernel runs. Creating a
+cuBLAS or cuDNN handle takes a little more outside any allocator; their workspaces, in PyTorch,
+come from the caching allocator of the next lesson.
 ]], zh = [[
 # cudaMalloc：开销与粒度
 
 第 1 章结尾留了个预告："下一章我们会深入显存的分配机制，看看 GPU 到底是怎么管理这块'黄金仓库'的。"这一章就来兑现，一层一层往下拆。
 
 > [!errata] 管理显存的不是 GPU 本身
-> GPU 只负责执行，张量放在哪儿不归它决定。真正管事的是三层软件：**驱动**（`cudaMalloc` 的背后：物理页、GPU 的页表）；**框架的分配器**（PyTorch 的缓存分配器，或者 CUDA 自带的流序内存池），它从驱动给的大块里切出张量；还有**你的程序**，它决定哪些东西活着。本节讲最底层，2.2 和 2.3 讲中间那层。
+> GPU 只负责执行，张量放在哪儿不归它决定。真正管事的是三层软件：**驱动**（`cudaMalloc` 的背后：物理页、GPU 的页表）；**框架的分配器**（PyTorch 的缓存分配器，或者 CUDA 自带的流有序内存池），它从驱动给的大块里切出张量；还有**你的程序**，它决定哪些东西活着。本节讲最底层，2.2 和 2.3 讲中间那层。
+> 出处：CUDA C++ Programming Guide"Virtual Memory Management"（驱动把物理内存映射进 GPU 的地址空间）；PyTorch `c10/cuda/CUDACachingAllocator.cpp`；CUDA Runtime API"Stream Ordered Memory Allocator"。
 
 ## 一次调用做了什么
 `cudaMalloc(&p, n)` 向驱动申请 `n` 字节显存。驱动找到物理内存，映射进 GPU 的虚拟地址空间，再返回一个指针。由此有三个事实：
@@ -72,7 +87,7 @@ workspaces later.
 - **它的粒度很粗。** 物理内存按页分配；在当前的 GPU 上，`cudaMemGetInfo` 报告的空闲显存以 **2 MiB** 为单位变化。驱动可能把几个小分配放进同一页，所以一次 1 字节的 `cudaMalloc` 会让空闲显存减少 0 到 2 MiB 不等。
 
 ## 第一次分配之前
-进程的第一个 CUDA 调用会创建它的**上下文**（context）：这个进程在 GPU 上的页表、加载的核函数、`printf` 缓冲区和局部内存（栈）缓冲区。你的程序还没分配一个字节，它就已经占了显存。这就是为什么一个"什么都没干"的进程在 `nvidia-smi` 里也显示占用几百 MiB。从 CUDA 12.2 起，核函数默认按需加载（`CUDA_MODULE_LOADING=LAZY`），所以每个库的核函数第一次运行时，上下文还会再涨一点；cuBLAS、cuDNN 之后还会再申请各自的工作区。
+进程的第一个 CUDA 调用会创建它的**上下文**（context）：这个进程在 GPU 上的页表、加载的核函数、`printf` 缓冲区和局部内存（栈）缓冲区。你的程序还没分配一个字节，它就已经占了显存。这就是为什么一个"什么都没干"的进程在 `nvidia-smi` 里也显示占用几百 MiB。从 CUDA 12.2 起（Linux；Windows 是 12.3），核函数默认按需加载（`CUDA_MODULE_LOADING=LAZY`；PyTorch 从 1.13 起自己设置它，实测把一个上下文从 667 MB 降到了 287 MB），所以每个库的核函数第一次运行时，上下文还会再涨一点。创建 cuBLAS、cuDNN 句柄还会在任何分配器之外再占一点；它们的工作区在 PyTorch 里则是从下一节的缓存分配器申请的。
 ]] },
 
   experiment {
@@ -123,8 +138,12 @@ counted.
       ex:bar("calls", "alloc.raw", raw_calls)
       ex:bar("calls", "alloc.caching", c_calls)
       if sim then
-        ex:note("time", T("SIMULATED backend: the simulator does not time cudaMalloc, so a time comparison would only measure its bookkeeping. Run this lesson on a GPU to see real times; the call counts above hold everywhere.",
-                          "模拟后端：模拟器不为 cudaMalloc 计时，比较时间只会比出它的记账开销。请在有 GPU 的机器上运行本节来看真实耗时；上面的调用次数在哪里都成立。"))
+        -- no GPU: show what others measured, labelled as published (bars in microseconds)
+        for _, p in ipairs(PUBLISHED) do
+          ex:bar("time", T("published: ", "公开数据：") .. T(p.en, p.zh), p.us, { style = "reference" })
+        end
+        ex:note("time", T("SIMULATED backend: the simulator counts cudaMalloc calls but does not time them. The bars are PUBLISHED measurements by others, not this machine's: " .. PUBLISHED_SOURCES.en .. " Run this lesson on a GPU to time your own; the call counts above hold everywhere.",
+                          "模拟后端：模拟器只统计 cudaMalloc 的次数，不计时。这几根柱子是别人公开发表的实测，不是本机的：" .. PUBLISHED_SOURCES.zh .. "在有 GPU 的机器上运行本节可测出你自己的耗时；上面的调用次数在哪里都成立。"))
       else
         ex:bar("time", T("raw malloc (cudaMalloc)", "raw 分配（cudaMalloc）"), raw_t * 1e6, { style = "measured" })
         ex:bar("time", T("cached malloc", "缓存分配"), c_t * 1e6, { style = "measured" })
@@ -207,9 +226,13 @@ segments, and keeps freed blocks for the next tensor.
 
 > [!source] Sources
 > CUDA C++ Best Practices Guide, "Memory Allocation"; CUDA C++ Programming Guide, "Device Memory
-> Accesses" (256-byte alignment), "Implicit Synchronization", "Lazy Loading"
-> (`CUDA_MODULE_LOADING`); NVML, `nvmlDeviceGetMemoryInfo` (free memory before the context
-> exists).
+> Accesses" (256-byte alignment), "Implicit Synchronization", "Lazy Loading" and its change history
+> (`CUDA_MODULE_LOADING`, default since 12.2 on Linux, 12.3 on Windows); pytorch/pytorch pull
+> request #86509 (PyTorch sets lazy loading; context 287 MB instead of 667 MB); NVML,
+> `nvmlDeviceGetMemoryInfo` (free memory before the context exists). Published call times: M. Boyer,
+> University of Virginia CUDA support pages, "Memory allocation overhead"; kokkos/kokkos issue #317;
+> Cytnx-dev/Cytnx pull request #850. PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp` (cuBLAS
+> workspaces from the caching allocator).
 ]], zh = [[
 ## 这对框架意味着什么
 一个训练步会创建、销毁成千上万个张量。如果每个都付一次 `cudaMalloc` 和 `cudaFree`，还每次都卡住其他流，这部分开销就会压过计算本身。下一节的缓存分配器正是为此而生：它很少调用 `cudaMalloc`，每次申请一大段，释放的块留给下一个张量。
@@ -218,7 +241,7 @@ segments, and keeps freed blocks for the next tensor.
 > 有 GPU 时，第一个实验测的是真实的 `cudaMalloc`/`cudaFree`。分配越大（要映射的页越多）、设备越忙，开销越大；`cudaFree` 还要等可能仍在使用这块内存的工作完成。
 
 > [!source] 出处
-> CUDA C++ Best Practices Guide，"Memory Allocation"；CUDA C++ Programming Guide，"Device Memory Accesses"（256 字节对齐）、"Implicit Synchronization"、"Lazy Loading"（`CUDA_MODULE_LOADING`）；NVML 的 `nvmlDeviceGetMemoryInfo`（上下文创建之前的空闲显存）。
+> CUDA C++ Best Practices Guide，"Memory Allocation"；CUDA C++ Programming Guide，"Device Memory Accesses"（256 字节对齐）、"Implicit Synchronization"、"Lazy Loading"及其修订记录（`CUDA_MODULE_LOADING`，Linux 上 12.2 起、Windows 上 12.3 起为默认）；pytorch/pytorch pull request #86509（PyTorch 自己设置按需加载；上下文 287 MB 而不是 667 MB）；NVML 的 `nvmlDeviceGetMemoryInfo`（上下文创建之前的空闲显存）。公开的调用耗时：M. Boyer，弗吉尼亚大学 CUDA 支持页面《Memory allocation overhead》；kokkos/kokkos issue #317；Cytnx-dev/Cytnx pull request #850。PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区来自缓存分配器）。
 ]] },
 
   exercise {
@@ -262,7 +285,7 @@ segments, and keeps freed blocks for the next tensor.
                zh = "`nvidia-smi` 显示你的进程占用 1,304 MiB。它只通过 `cudaMalloc` 持有一个 512 MiB 和一个 256 MiB 的缓冲区，别无其他。CUDA 上下文及其库占了多少 MiB？" },
     answer = 536, unit = "MiB", tolerance = 0.01,
     hints = { { en = "nvidia-smi counts everything the process has on the device; subtract what you allocated.", zh = "nvidia-smi 统计的是进程在设备上的全部占用；减去你自己分配的部分。" } },
-    explain = { en = "1,304 - 512 - 256 = 536 MiB: the context (page tables, kernels, stack and printf buffers) plus library workspaces. The ledger in lesson 2.4 makes this split for you.",
-                zh = "1,304 − 512 − 256 = 536 MiB：上下文（页表、核函数、栈和 printf 缓冲区）加上各个库的工作区。第 2.4 节的账本会自动替你拆分。" },
+    explain = { en = "1,304 - 512 - 256 = 536 MiB: the context (page tables, kernels, stack and printf buffers) plus what its libraries loaded and allocated themselves. The ledger in lesson 2.4 makes this split for you.",
+                zh = "1,304 − 512 − 256 = 536 MiB：上下文（页表、核函数、栈和 printf 缓冲区）加上各个库自己加载和申请的部分。第 2.4 节的账本会自动替你拆分。" },
   },
 }

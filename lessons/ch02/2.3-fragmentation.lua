@@ -28,6 +28,25 @@ end
 
 local function mib(n) return string.format("%.0f MiB", n / MiB) end
 
+-- Published cudaMalloc times (lesson 2.1's sources): 50 us (4 KB-512 KB) to 432 us (400 MB).
+local MALLOC_US_LO, MALLOC_US_HI = 50, 432
+
+-- The conclusion under the cures table, computed from its rows (1 default, 3 empty_cache, 5
+-- expandable): which setting reserved least, what emptying the cache bought and what it cost.
+local function cures_verdict(T, res)
+  local best = res[1]
+  for _, r in ipairs(res) do if r.reserved < best.reserved then best = r end end
+  local d, e, x = res[1], res[3], res[5]
+  local extra = e.mallocs - d.mallocs
+  local en = string.format("Lowest peak reserved: %s (%s). Emptying the cache every step: %s reserved and %d OOM(s) on 640 MiB against the default's %s and %d, bought with %d cudaMalloc calls against %d (and %d cudaFree calls, each waiting for the device): at the published %d-%d us per cudaMalloc (lesson 2.1), %.1f-%.0f ms more over these 16 steps on a real GPU. Expandable segments: %s reserved, %d OOM(s), %d cudaMalloc. Model device, SIMULATED.",
+    best.name, mib(best.reserved), mib(e.reserved), e.ooms, mib(d.reserved), d.ooms, e.mallocs, d.mallocs, e.frees,
+    MALLOC_US_LO, MALLOC_US_HI, extra * MALLOC_US_LO / 1e3, extra * MALLOC_US_HI / 1e3, mib(x.reserved), x.ooms, x.mallocs)
+  local zh = string.format("已预留峰值最低的是：%s（%s）。每步清空缓存：已预留 %s，在 640 MiB 上 OOM %d 次；默认设置是 %s 和 %d 次。换来这些的代价是 %d 次 cudaMalloc（默认 %d 次），外加 %d 次 cudaFree（每次都要等设备）：按公开的每次 cudaMalloc %d–%d 微秒（第 2.1 节）计，真实 GPU 上这 16 步要多花 %.1f–%.0f 毫秒。可扩展段：已预留 %s，OOM %d 次，cudaMalloc %d 次。模型设备，模拟。",
+    best.name, mib(best.reserved), mib(e.reserved), e.ooms, mib(d.reserved), d.ooms, e.mallocs, d.mallocs, e.frees,
+    MALLOC_US_LO, MALLOC_US_HI, extra * MALLOC_US_LO / 1e3, extra * MALLOC_US_HI / 1e3, mib(x.reserved), x.ooms, x.mallocs)
+  return T(en, zh)
+end
+
 return lesson {
   id = "2.3",
   chapter = 2,
@@ -39,11 +58,15 @@ return lesson {
 
 **Fragmentation** is memory that is free but not usable for the request at hand. Two kinds:
 
-- **Internal**: inside a block. Rounding to 512 B, a 1.5 MiB tensor handed a whole 2 MiB block, a
-  3 MiB tensor alone in a 20 MiB segment. The ledger counts it as *allocated − requested*.
+- **Internal**: inside a block, the bytes it holds beyond the request. Rounding up to 512 B (a
+  1-byte tensor holds 512 B), and a request handed a whole cached block it does not fill: the large
+  pool splits a block only when more than 1 MiB would remain, so a 1.5 MiB request that finds a
+  cached 2 MiB block takes all of it (0.5 MiB wasted), while one cut from a fresh 20 MiB segment
+  wastes nothing (lesson 2.4 shows its 0 B). The ledger counts it as *allocated − requested*.
 - **External**: between blocks. Cached free blocks that are each too small, or sit in segments
   that still hold a live tensor, so they can neither serve a larger request nor go back to the
-  driver. The ledger counts it as *reserved − allocated*; the largest free block says how bad it is.
+  driver: the 17 MiB beside a lone 3 MiB tensor in its 20 MiB segment is one. The ledger counts it
+  as *reserved − allocated*; the largest free block says how bad it is.
 
 ## Order matters
 Allocate eight 16 MiB tensors, free them, then allocate four 32 MiB tensors. Each 16 MiB tensor got
@@ -62,7 +85,7 @@ split into two 16 MiB blocks: 128 MiB reserved. Same tensors, half the memory.
   and smaller requests never take them. Large cached blocks stay whole for large requests, at the
   price of more segments. PyTorch's docs: it "can reduce fragmentation and may allow some
   borderline workloads to complete without running out of memory".
-- **`expandable_segments:True`**: one segment per pool whose virtual range is reserved once and
+- **`expandable_segments:True`**: one segment per pool (and stream) whose virtual range is reserved once and
   backed with physical pages on demand (CUDA's virtual memory management: `cuMemCreate`,
   `cuMemMap`). A request that fits no cached block maps more pages at the end, and pages freed in
   the middle can be unmapped and mapped again where they are needed. PyTorch's docs recommend it for
@@ -72,8 +95,8 @@ split into two 16 MiB blocks: 128 MiB reserved. Same tensors, half the memory.
 
 **碎片**指的是空着、却没法满足眼前这个请求的内存。分两种：
 
-- **内部碎片**：在块的内部。取整到 512 B、1.5 MiB 的张量拿到一整个 2 MiB 的块、3 MiB 的张量独占一个 20 MiB 的段。账本里记作*已分配 − 请求*。
-- **外部碎片**：在块与块之间。缓存里的空闲块每个都太小，或者所在的段里还有活着的张量，于是它们既满足不了更大的请求，也还不回驱动。账本里记作*已预留 − 已分配*；最大空闲块的大小说明情况有多糟。
+- **内部碎片**：在块的内部，即块里超出请求的那部分字节。取整到 512 B（1 字节的张量占 512 B），以及请求拿到一整个用不满的缓存块：大池只有在切完还剩 1 MiB 以上时才切分，所以 1.5 MiB 的请求若碰上一个缓存着的 2 MiB 块，就整块拿走（浪费 0.5 MiB），而从新的 20 MiB 段里切出来则一点不浪费（第 2.4 节显示的就是它的 0 B）。账本里记作*已分配 − 请求*。
+- **外部碎片**：在块与块之间。缓存里的空闲块每个都太小，或者所在的段里还有活着的张量，于是它们既满足不了更大的请求，也还不回驱动：一个 3 MiB 的张量独占 20 MiB 的段时，旁边那 17 MiB 就是。账本里记作*已预留 − 已分配*；最大空闲块的大小说明情况有多糟。
 
 ## 顺序很重要
 先分配八个 16 MiB 的张量，全部释放，再分配四个 32 MiB 的张量。每个 16 MiB 的张量都独占一个 16 MiB 的段（10 MiB 及以上就独占一段）。缓存里 16 MiB 的块装不下 32 MiB，而块从不跨段合并，所以分配器只好再申请四个**新**段：为 128 MiB 的张量预留了 256 MiB。反过来，先分配 32 MiB 的，缓存里每个 32 MiB 的块会被切成两个 16 MiB：只预留 128 MiB。同样的张量，显存省一半。
@@ -82,7 +105,7 @@ split into two 16 MiB blocks: 128 MiB reserved. Same tensors, half the memory.
 - **分配顺序。** 让最大的形状先出现：第一步就跑最长的序列（或最大的 batch），缓存里就有足够大的块供之后每一步使用。
 - **`torch.cuda.empty_cache()`** 归还所有没有活块的段。只要段里还有一个活着的块，它就不动这个段；而且它释放的每个段，以后都要重新付一次 `cudaMalloc` 的代价。
 - **`max_split_size_mb:N`**（`PYTORCH_CUDA_ALLOC_CONF`）：N MiB 及以上的块永远不切分，比它小的请求也不会去拿这些块。大的缓存块因此保持完整，留给大请求，代价是段更多。PyTorch 文档的说法是：它"可以减少碎片，可能让一些处于临界点的任务不再显存不足"。
-- **`expandable_segments:True`**：每个池只有一个段，它的虚拟地址范围一次性预留好，物理页按需映射（CUDA 的虚拟内存管理：`cuMemCreate`、`cuMemMap`）。缓存里没有合适的块时，就在末尾再映射几页；中间释放的页可以解除映射，再映射到需要的地方。PyTorch 文档推荐把它用在分配大小经常变化的任务上，比如 batch 大小会变的训练。
+- **`expandable_segments:True`**：每个池（每个流）只有一个段，它的虚拟地址范围一次性预留好，物理页按需映射（CUDA 的虚拟内存管理：`cuMemCreate`、`cuMemMap`）。缓存里没有合适的块时，就在末尾再映射几页；中间释放的页可以解除映射，再映射到需要的地方。PyTorch 文档推荐把它用在分配大小经常变化的任务上，比如 batch 大小会变的训练。
 ]] },
 
   experiment {
@@ -151,7 +174,8 @@ with one length-10 step moved to the front.
       }
       ex:row("t", { T("setting", "设置"), T("peak allocated", "已分配峰值"), T("peak reserved (8 GiB)", "已预留峰值（8 GiB）"),
                     "cudaMalloc", T("OOMs on 640 MiB", "640 MiB 上的 OOM"), T("retries on 640 MiB", "640 MiB 上的重试") })
-      for _, c in ipairs(configs) do
+      local res = {}
+      for k, c in ipairs(configs) do
         local o = c[3]
         o.capacity = "8GiB"
         local roomy = assert(alloc.trace_replay(c[2], o))
@@ -160,11 +184,12 @@ with one length-10 step moved to the front.
         ex:bar("peak", c[1], roomy.stats.peak_reserved / MiB, { style = "simulated" })
         ex:row("t", { c[1], mib(roomy.stats.peak_allocated), mib(roomy.stats.peak_reserved), roomy.stats.num_device_alloc,
                       tight.ooms, tight.stats.num_alloc_retries })
+        res[k] = { name = c[1], reserved = roomy.stats.peak_reserved, mallocs = roomy.stats.num_device_alloc,
+                   frees = roomy.stats.num_device_free or 0, ooms = tight.ooms }
       end
       ex:note("t", T("cudaMalloc counts the segments (or expandable pages) taken from the device on 8 GiB. A retry is the allocator freeing all of its cached segments and trying once more before it reports an OOM; every segment it frees costs a cudaMalloc later.",
                      "cudaMalloc 一列是在 8 GiB 上向设备申请的段数（或可扩展段的页数）。重试是指分配器在报告 OOM 之前，先释放全部缓存段再试一次；每个被释放的段以后都要重新 cudaMalloc。"))
-      ex:note("peak", T("No setting wins everywhere. Longest-first reserves little on the roomy device, yet fails on the tight one: the long-lived 20 MiB tensors are cut from its big cached blocks and pin those segments. max_split_size_mb avoids the OOM at the price of more segments and more reserved memory; emptying the cache every step costs cudaMalloc calls; expandable segments fit this shifting workload best. Model device, SIMULATED.",
-                        "没有哪种设置处处最优。最长的先跑，在宽裕的设备上预留很少，在紧张的设备上却失败了：会活很久的 20 MiB 张量被切在它那些大缓存块里，把这些段钉住了。max_split_size_mb 避开了 OOM，代价是更多的段和更多的预留；每步清空缓存要付出 cudaMalloc 的代价；对这种形状不断变化的负载，可扩展段最合适。模型设备，模拟。"))
+      ex:note("peak", cures_verdict(T, res))
       ex:status(T("done", "完成"))
     end,
   },
@@ -176,11 +201,16 @@ Measure first: `memory_stats()` gives `reserved_bytes` and `allocated_bytes` (an
 above allocated at the peak, fragmentation is your problem; if they are close, you simply need
 more memory (lesson 1.5's remedies).
 
-> [!pitfall] `empty_cache()` in the training loop
-> It lowers what `nvidia-smi` shows, so it looks like a fix. It is not: the next step reserves
-> the same segments again with `cudaMalloc`, which is slow and stalls other streams (lesson 2.1),
-> and it cannot free the segments that cause external fragmentation, because those hold live
-> blocks.
+> [!pitfall] `empty_cache()` in the training loop: what it buys and what it costs
+> It lowers what `nvidia-smi` shows, and in the table above it did more: with the cache emptied
+> after every step, the long-lived 20 MiB tensors are cut from segments sized for that step instead
+> of pinning large cached blocks, so the peak reserved fell and the tight device stopped running out.
+> The price is in the cudaMalloc column: every step gives its segments back and reserves them again,
+> and every `cudaFree` waits for the device (lesson 2.1); the experiment's note turns the extra
+> calls into time with published figures. It helps when fragmentation comes from what the cache
+> holds at the moment long-lived tensors are allocated; it never frees a segment that holds a live
+> block. Try expandable segments first; if you empty the cache, do it where the cost is paid once
+> (after evaluation, between epochs), not every step.
 
 > [!experience] Expandable segments first
 > For training with changing shapes (variable sequence length, dynamic batch), try
@@ -197,8 +227,8 @@ more memory (lesson 1.5's remedies).
 ## 什么情况用哪一招
 先测量：`memory_stats()` 给出 `reserved_bytes` 和 `allocated_bytes`（还有 `inactive_split_bytes`，即卡在仍在使用的段里的缓存字节）。如果峰值时已预留远高于已分配，问题就是碎片；如果两者接近，那就是单纯显存不够（用第 1.5 节的办法）。
 
-> [!pitfall] 在训练循环里调用 `empty_cache()`
-> 它会让 `nvidia-smi` 的数字变小，看起来像是修好了。其实没有：下一步会用 `cudaMalloc` 把同样的段再申请回来，既慢又会卡住其他流（第 2.1 节）；而真正造成外部碎片的段里有活块，它根本释放不了。
+> [!pitfall] 在训练循环里调用 `empty_cache()`：得到什么，付出什么
+> 它会让 `nvidia-smi` 的数字变小，而在上表里它做得更多：每步都清空缓存后，会活很久的 20 MiB 张量是从按当步大小新申请的段里切出来的，不再钉住大的缓存块，所以已预留峰值下降了，紧张的设备也不再 OOM。代价在 cudaMalloc 那一列：每一步都把段还回去、再申请回来，而每次 `cudaFree` 都要等设备（第 2.1 节）；实验的注释用公开的数据把多出来的调用折算成时间。如果碎片来自长期存活的张量分配那一刻缓存里恰好有什么，它就有用；但段里只要有一个活块，它就永远释放不了这个段。先试可扩展段；真要清空缓存，就放在只付一次代价的地方（评估之后、两个 epoch 之间），而不是每一步。
 
 > [!experience] 先试可扩展段
 > 训练时形状会变（变长序列、动态 batch）的话，第一个要试的就是 `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`：PyTorch 自己的 OOM 报错里也是这么建议的。`max_split_size_mb` 要拿着 `memory_stats()` 的数字来调，因为正如上表所示，它也可能更费显存。
@@ -243,7 +273,7 @@ more memory (lesson 1.5's remedies).
     unit = "calls", tolerance = 0.25,
     measure = function()
       local r = assert(alloc.trace_replay(workload(true), { capacity = "8GiB" }))
-      return r.stats.num_device_alloc
+      return r.stats.num_device_alloc, "model" -- a model device: the same figure on every machine
     end,
     hints = { { en = "After each step only the segments holding a live 20 MiB tensor survive; the four activations need new segments every step.", zh = "每一步之后，只有装着活着的 20 MiB 张量的段能留下；四个激活值每一步都要新段。" } },
     explain = { en = "Emptying the cache each step makes the allocator reserve the activations again every step: several times the default's cudaMalloc count, each one a slow, synchronising call on a real GPU.",

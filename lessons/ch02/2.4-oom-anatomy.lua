@@ -63,8 +63,9 @@ list each process using the GPU ("Process 1234 has 79.13 GiB memory in use"), fr
 
 ## What the message does not say
 Add up the parts: used = 79.15 GiB − 11.62 MiB ≈ 79.14 GiB, PyTorch holds 78.20 GiB + 0.41 GiB =
-78.61 GiB. The other ≈ 0.53 GiB belong to **this process's CUDA context** (and libraries such as
-cuBLAS), to **other processes**, and to anything allocated outside PyTorch's allocator. The
+78.61 GiB. The other ≈ 0.53 GiB belong to **this process's CUDA context** (with the kernels of the
+libraries it loaded, and the handles of cuBLAS and cuDNN; their workspaces, in PyTorch, come from
+the caching allocator and count as allocated), to **other processes**, and to anything allocated outside PyTorch's allocator. The
 **ledger** makes that split explicit: total capacity → other processes → this context → this
 process's other allocations → reserved → allocated → requested, and the free rest.
 ]], zh = [[
@@ -93,7 +94,7 @@ try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentat
 大小采用 PyTorch 的 `format_size`：二进制单位，标注为 MiB/GiB。较新的 PyTorch 还会通过 NVML 列出每个使用这张 GPU 的进程（"Process 1234 has 79.13 GiB memory in use"）。
 
 ## 报错没说的部分
-把各部分加起来：已用 = 79.15 GiB − 11.62 MiB ≈ 79.14 GiB，PyTorch 持有 78.20 GiB + 0.41 GiB = 78.61 GiB。剩下约 0.53 GiB 属于**本进程的 CUDA 上下文**（以及 cuBLAS 等库）、**其他进程**，以及任何绕过 PyTorch 分配器申请的内存。**账本**把这笔账明明白白拆开：总容量 → 其他进程 → 本进程上下文 → 本进程的其他分配 → 已预留 → 已分配 → 请求，剩下的是空闲。
+把各部分加起来：已用 = 79.15 GiB − 11.62 MiB ≈ 79.14 GiB，PyTorch 持有 78.20 GiB + 0.41 GiB = 78.61 GiB。剩下约 0.53 GiB 属于**本进程的 CUDA 上下文**（包括已加载的库的核函数，以及 cuBLAS、cuDNN 的句柄；它们的工作区在 PyTorch 里来自缓存分配器，算在已分配里）、**其他进程**，以及任何绕过 PyTorch 分配器申请的内存。**账本**把这笔账明明白白拆开：总容量 → 其他进程 → 本进程上下文 → 本进程的其他分配 → 已预留 → 已分配 → 请求，剩下的是空闲。
 ]] },
 
   experiment {
@@ -221,33 +222,40 @@ figure, and the ledger that connects them.
    if it is close to the total, you need less memory (smaller batch, checkpointing, sharding).
 2. **"reserved but unallocated" large**: fragmentation. Try `expandable_segments:True` (lesson
    2.3).
-3. **allocated + reserved far below the total, "free" tiny**: someone else has the memory: another
-   process (check `nvidia-smi`), or this process outside PyTorch (another framework, a CUDA
-   library's workspace, a leaked context).
+3. **"reserved by PyTorch" far below the total, "free" tiny** (reserved already includes
+   allocated): someone else has the memory: another process (check `nvidia-smi`), or this process
+   outside PyTorch's allocator (another framework, NCCL's buffers, library handles, a leaked
+   context).
 4. **"X allowed"**: a memory fraction caps this process; the card itself may have room.
 
 > [!pitfall] "CUDA error: out of memory" is a different error
-> Without "Tried to allocate" it did not come from the caching allocator: a kernel launch, cuBLAS
-> or cuDNN creating a workspace, or NCCL called `cudaMalloc` themselves and failed. The cache may
+> Without "Tried to allocate" it did not come from the caching allocator: creating the context,
+> loading a library's kernels lazily on first use, creating a cuBLAS or cuDNN handle, NCCL
+> allocating its communicator buffers, or third-party code calling `cudaMalloc` itself failed. (In
+> PyTorch the cuBLAS and cuDNN *workspaces* come from the caching allocator, so running out there
+> gives the normal "Tried to allocate" message.) The cache may
 > be full of free blocks they cannot use; `torch.cuda.empty_cache()` before that call can help.
 
 > [!source] Sources
 > PyTorch `c10/cuda/CUDACachingAllocator.cpp` (the message is built in `malloc` when
 > `alloc_block` fails after `release_cached_blocks`); `torch.cuda.memory_stats`,
 > `set_per_process_memory_fraction`; CUDA Runtime API `cudaMemGetInfo`; NVML
-> `nvmlDeviceGetComputeRunningProcesses` (nvidia-smi's per-process figures).
+> `nvmlDeviceGetComputeRunningProcesses` (nvidia-smi's per-process figures); PyTorch
+> `aten/src/ATen/cuda/CublasHandlePool.cpp` (cuBLAS workspaces held as `DataPtr`s from the caching
+> allocator) and `aten/src/ATen/native/cudnn/Conv_v7.cpp` (cuDNN workspaces through the caching
+> allocator); A100 80GB OOM messages in PyTorch issues ("79.15 GiB total capacity").
 ]], zh = [[
 ## 读懂你自己的 OOM
 1. **"Tried to allocate"不大，"free"很小**：卡真的满了。看"allocated by PyTorch"：如果接近总量，就得少用显存（减小 batch、梯度检查点、切分模型）。
 2. **"reserved but unallocated"很大**：碎片。试试 `expandable_segments:True`（第 2.3 节）。
-3. **allocated 加 reserved 远小于总量，"free"却很小**：显存被别人占了：另一个进程（看 `nvidia-smi`），或者本进程绕过 PyTorch 的部分（另一个框架、某个 CUDA 库的工作区、泄漏的上下文）。
+3. **"reserved by PyTorch"远小于总量，"free"却很小**（reserved 已经包含了 allocated）：显存被别人占了：另一个进程（看 `nvidia-smi`），或者本进程绕过 PyTorch 分配器的部分（另一个框架、NCCL 的缓冲区、库的句柄、泄漏的上下文）。
 4. **出现"X allowed"**：这个进程被设置了显存比例上限；卡上可能还有空间。
 
 > [!pitfall] "CUDA error: out of memory"是另一种错误
-> 没有"Tried to allocate"，说明它不是缓存分配器报的：是核函数启动、cuBLAS 或 cuDNN 创建工作区、或者 NCCL 自己调用 `cudaMalloc` 失败了。此时缓存里可能满是它们用不上的空闲块；在那次调用之前执行 `torch.cuda.empty_cache()` 可能有帮助。
+> 没有"Tried to allocate"，说明它不是缓存分配器报的：是创建上下文、首次使用时按需加载库的核函数、创建 cuBLAS 或 cuDNN 句柄、NCCL 申请通信缓冲区，或者第三方代码自己调用 `cudaMalloc` 失败了。（在 PyTorch 里，cuBLAS 和 cuDNN 的*工作区*来自缓存分配器，在那里不够用时报的是普通的"Tried to allocate"。）此时缓存里可能满是它们用不上的空闲块；在那次调用之前执行 `torch.cuda.empty_cache()` 可能有帮助。
 
 > [!source] 出处
-> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`alloc_block` 在 `release_cached_blocks` 之后仍失败时，`malloc` 拼出这条报错）；`torch.cuda.memory_stats`、`set_per_process_memory_fraction`；CUDA Runtime API `cudaMemGetInfo`；NVML `nvmlDeviceGetComputeRunningProcesses`（nvidia-smi 的每进程数字）。
+> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`alloc_block` 在 `release_cached_blocks` 之后仍失败时，`malloc` 拼出这条报错）；`torch.cuda.memory_stats`、`set_per_process_memory_fraction`；CUDA Runtime API `cudaMemGetInfo`；NVML `nvmlDeviceGetComputeRunningProcesses`（nvidia-smi 的每进程数字）；PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区以来自缓存分配器的 `DataPtr` 持有）与 `aten/src/ATen/native/cudnn/Conv_v7.cpp`（cuDNN 工作区经缓存分配器申请）；PyTorch issue 中 A100 80GB 的 OOM 报错（"79.15 GiB total capacity"）。
 ]] },
 
   exercise {
@@ -258,8 +266,8 @@ figure, and the ledger that connects them.
     answer = 0.53, unit = "GiB", tolerance = 0.1,
     hints = { { en = "used = total - free; PyTorch holds allocated + reserved-but-unallocated. Convert 11.62 MiB and 420 MiB to GiB (divide by 1024).",
                 zh = "已用 = 总量 − 空闲；PyTorch 持有的是 allocated 加上 reserved-but-unallocated。把 11.62 MiB 和 420 MiB 换算成 GiB（除以 1024）。" } },
-    explain = { en = "79.15 - 0.0113 = 79.139 GiB used; 78.20 + 0.410 = 78.610 GiB PyTorch: 0.53 GiB elsewhere, typically the context and cuBLAS/cuDNN workspaces of this process.",
-                zh = "79.15 − 0.0113 = 79.139 GiB 已用；78.20 + 0.410 = 78.610 GiB 属于 PyTorch：其余 0.53 GiB 在别处，通常是本进程的上下文以及 cuBLAS/cuDNN 的工作区。" },
+    explain = { en = "79.15 - 0.0113 = 79.139 GiB used; 78.20 + 0.410 = 78.610 GiB PyTorch: 0.53 GiB elsewhere, typically this process's context with its loaded library kernels and handles (cuBLAS/cuDNN workspaces are inside PyTorch's allocated bytes).",
+                zh = "79.15 − 0.0113 = 79.139 GiB 已用；78.20 + 0.410 = 78.610 GiB 属于 PyTorch：其余 0.53 GiB 在别处，通常是本进程的上下文及其加载的库核函数和句柄（cuBLAS/cuDNN 的工作区算在 PyTorch 的已分配里）。" },
   },
 
   exercise {

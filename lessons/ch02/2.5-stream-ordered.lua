@@ -9,7 +9,7 @@ return lesson {
   id = "2.5",
   chapter = 2,
   chapter_title = { en = "How VRAM is allocated", zh = "显存分配机制" },
-  title = { en = "Stream-ordered allocation", zh = "流序内存分配" },
+  title = { en = "Stream-ordered allocation", zh = "流有序内存分配" },
 
   text { en = [[
 # Stream-ordered allocation
@@ -58,7 +58,7 @@ cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
 > chunks, allocations are 256-byte aligned, best fit among reusable blocks, and whole idle chunks
 > are released largest first.
 ]], zh = [[
-# 流序内存分配
+# 流有序内存分配
 
 PyTorch 的缓存分配器（第 2.2–2.4 节）是对"cudaMalloc 太慢"的一种回答。从 CUDA 11.2 起，驱动自己也给出了答案：**`cudaMallocAsync(&p, n, stream)`** 和 **`cudaFreeAsync(p, stream)`**。两者都是*流里的*操作：分配出来的内存，可以被这个流里排在分配之后的工作使用；释放则在流中排到的那个位置，把内存还给**内存池**（`cudaMemPool_t`；每个设备都有一个默认池）。不需要整卡同步，池还会把内存留着复用，相当于把缓存分配器做进了驱动。PyTorch 也可以用它来替代自己的分配器：`PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync`。
 
@@ -181,7 +181,7 @@ removes fragmentation; both are measured the same way: reserved vs used.
 > Stream-Ordered Memory Allocator" parts 1 and 2 (2021); PyTorch docs, "CUDA semantics → Using
 > custom memory allocators for CUDA" (`backend:cudaMallocAsync`).
 ]], zh = [[
-## 缓存分配器还是流序内存池？
+## 缓存分配器还是流有序内存池？
 两者都靠缓存内存来避开 `cudaMalloc`。PyTorch 自带的分配器按流保存块，只有在 `empty_cache()` 或者某次分配眼看要失败时才归还；驱动的内存池则由进程里所有用它的代码共享（包括各种库），还能在进程之间共享（IPC 池），并且在同步时把超出阈值的部分还回去。两者都消除不了碎片；衡量方法也一样：已预留 vs 已使用。
 
 > [!pitfall] 默认阈值 0

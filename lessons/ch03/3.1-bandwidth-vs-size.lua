@@ -33,8 +33,9 @@ copy of n bytes takes
 where `t0` is the fixed cost of starting it (a driver call, a DMA descriptor, a kernel launch: a few
 microseconds) and `B` the bandwidth the path sustains. The achieved bandwidth `n / t(n)` is tiny for
 small n and only approaches B when n is large enough that `t0` no longer matters. The size at which
-half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a 900 GB/s copy, n½ is
-4.5 MB. Every copy smaller than that runs at less than half speed.
+half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a device copy that sustains
+450 GB/s counted n/t, as this sweep counts (an RTX 3090's 936 GB/s peak counts read + write), n½ is
+2.25 MB. Every copy smaller than that runs at less than half speed.
 
 ## What the sweep measures
 - **H2D / D2H**: host to device and back over PCIe, from **pinned** (page-locked) and **pageable**
@@ -57,7 +58,7 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a 90
 
 `t(n) = t0 + n / B`
 
-其中 `t0` 是启动一次拷贝的固定开销（一次驱动调用、一个 DMA 描述符或一次核函数启动：几微秒），`B` 是这条路径能持续的带宽。实际带宽 `n / t(n)` 在 n 很小时非常低，只有当 n 大到 `t0` 可以忽略时才接近 B。达到 B 一半所需的大小就是 Hockney 的 **n½ = t0 × B**：5 微秒开销、900 GB/s 的拷贝，n½ 是 4.5 MB。比它小的拷贝，速度都不到一半。
+其中 `t0` 是启动一次拷贝的固定开销（一次驱动调用、一个 DMA 描述符或一次核函数启动：几微秒），`B` 是这条路径能持续的带宽。实际带宽 `n / t(n)` 在 n 很小时非常低，只有当 n 大到 `t0` 可以忽略时才接近 B。达到 B 一半所需的大小就是 Hockney 的 **n½ = t0 × B**：5 微秒开销、按 n/t 计（本扫描的计法）持续 450 GB/s 的显存内拷贝（RTX 3090 的 936 GB/s 峰值按读 + 写计），n½ 是 2.25 MB。比它小的拷贝，速度都不到一半。
 
 ## 扫描测什么
 - **H2D / D2H**：主机到设备和反方向，经过 PCIe，分别用**锁页**（pinned）内存和**可分页**（pageable）内存。可分页内存的拷贝要经过驱动自己的锁页缓冲区，一段一段地中转。
@@ -79,11 +80,11 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a 90
     run = function(ex)
       local budget = gpu.budget()
       local paths = {
-        { name = "H2D pinned", q = { dir = "h2d", pinned = true }, cap = budget },
-        { name = "H2D pageable", q = { dir = "h2d", pinned = false }, cap = budget },
-        { name = "D2H pinned", q = { dir = "d2h", pinned = true }, cap = budget },
-        { name = "D2D copy engine", q = { dir = "d2d", method = "ce" }, cap = budget // 2 },
-        { name = "D2D SM kernel", q = { dir = "d2d", method = "sm" }, cap = budget // 2 },
+        { name = "H2D pinned", label = ex:t { en = "H2D pinned", zh = "H2D 锁页" }, q = { dir = "h2d", pinned = true }, cap = budget },
+        { name = "H2D pageable", label = ex:t { en = "H2D pageable", zh = "H2D 可分页" }, q = { dir = "h2d", pinned = false }, cap = budget },
+        { name = "D2H pinned", label = ex:t { en = "D2H pinned", zh = "D2H 锁页" }, q = { dir = "d2h", pinned = true }, cap = budget },
+        { name = "D2D copy engine", label = ex:t { en = "D2D copy engine", zh = "D2D 拷贝引擎" }, q = { dir = "d2d", method = "ce" }, cap = budget // 2 },
+        { name = "D2D SM kernel", label = ex:t { en = "D2D SM kernel", zh = "D2D SM 核函数" }, q = { dir = "d2d", method = "sm" }, cap = budget // 2 },
       }
       local bests = {}
       ex:row("t", { ex:t { en = "path", zh = "路径" }, ex:t { en = "best (n/t)", zh = "最高（n/t）" }, "n½",
@@ -91,19 +92,19 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a 90
       for _, p in ipairs(paths) do
         local pts, at64 = {}, nil
         for _, n in ipairs(sizes(math.min(GiB, p.cap))) do
-          ex:status(string.format("%s %s", p.name, units.bytes(n)))
+          ex:status(string.format("%s %s", p.label, units.bytes(n)))
           local q = { bytes = n, trials = 5 }
           for k, v in pairs(p.q) do q[k] = v end
           local r, err = gpu.copy(q)
-          if not r then ex:note("curve", p.name .. ": " .. err) break end
+          if not r then ex:note("curve", p.label .. ": " .. err) break end
           pts[#pts + 1] = { n = n, bw = r.bytes_per_s }
           if n == 64 * KiB then at64 = r.bytes_per_s end
-          ex:point("curve", p.name, n, r.bytes_per_s / 1e9, { from = r })
+          ex:point("curve", p.label, n, r.bytes_per_s / 1e9, { from = r })
         end
         local nh, best = half_point(pts)
         bests[p.name] = best
         if nh then
-          ex:row("t", { p.name, units.rate(best), units.bytes(nh),
+          ex:row("t", { p.label, units.rate(best), units.bytes(nh),
                         at64 and string.format("%.0f%%", 100 * at64 / best) or "n/a" })
         end
       end
@@ -139,8 +140,10 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a 90
 - **Left of n½ latency rules.** Batching many small copies into one large one is worth more than any
   tuning of the copy itself. This is why frameworks pack parameters into flat buffers before an
   all-reduce.
-- **Pinned beats pageable** at every size: a pageable copy pays for an extra host memcpy into the
-  staging buffer and cannot overlap with compute. `pin_memory=True` in a PyTorch DataLoader exists
+- **Pinned beats pageable** for anything but tiny copies: a pageable copy pays for an extra host
+  memcpy into the staging buffer and cannot overlap with compute. Below a few hundred KB a pageable
+  `cudaMemcpy` can be as fast as a pinned one (the driver stages it with a CPU copy), and the
+  simulator's constant factor does not model that. `pin_memory=True` in a PyTorch DataLoader exists
   for exactly this.
 - **The D2D curve can bump near the L2 size**: while source and destination both fit in L2, the
   copy is served from cache. On a GPU with a large L2 (RTX 4090: 72 MB, H100: 50 MB) that region
@@ -160,15 +163,27 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a 90
 > [!pitfall] Benchmarking with one small tensor
 > Timing `x.to("cuda")` on a 1 MB tensor and dividing gives a few GB/s, and the conclusion "PCIe is
 > slow". It is the fixed cost you measured, not the link. Measure above n½, or report the curve.
+
+> [!source] Sources
+> - Hockney, "The Parallel Computer and Its Performance", and Hockney and Jesshope, "Parallel Computers 2" (n½ and r∞).
+> - CUDA Runtime API, "API synchronization behavior" (pageable host-to-device copies are staged); CUDA C++ Best Practices Guide, "Pinned Memory".
+> - NVIDIA nvbandwidth issue #48 (H20-3e copy-engine device-local copy, 1116 GB/s n/t); NVIDIA cuda-samples issue #366 (H20, copy engine vs copy kernel); NVIDIA NCCL issue #1264 (HGX H100 p2pBandwidthLatencyTest local copies).
+> - NVIDIA Ada whitepaper (RTX 4090: 72 MB L2) and Hopper whitepaper (H100: 50 MB L2); NVIDIA GA102 whitepaper (RTX 3090: 936 GB/s); PCI-SIG base specifications.
 ]], zh = [[
 ## 如何读这条曲线
 - **n½ 左边是延迟的天下。** 把许多小拷贝合并成一次大拷贝，比怎么优化单次拷贝都更有用。这就是框架在 all-reduce 前把参数打包成扁平缓冲区的原因。
-- **锁页内存在任何大小都快于可分页内存**：可分页拷贝多付出一次到中转缓冲区的主机内存拷贝，而且不能与计算重叠。PyTorch DataLoader 里的 `pin_memory=True` 正是为此而设。
+- **除了很小的拷贝，锁页内存都快于可分页内存**：可分页拷贝多付出一次到中转缓冲区的主机内存拷贝，而且不能与计算重叠。几百 KB 以下，可分页的 `cudaMemcpy` 可能和锁页的一样快（驱动用一次 CPU 拷贝完成中转），模拟器用的固定系数没有模拟这一点。PyTorch DataLoader 里的 `pin_memory=True` 正是为此而设。
 - **D2D 曲线在 L2 大小附近可能鼓起一块**：源和目标都能放进 L2 时，拷贝由缓存提供。L2 很大的 GPU（RTX 4090 有 72 MB，H100 有 50 MB）在这一段会明显高于显存速率（可以试试 `--profile rtx4090`）；只拷贝几 MB 缓冲区的测试测到的是缓存，不是显存。
 - **拷贝引擎 vs SM 核函数**：两块显存之间的 `cudaMemcpy` 由拷贝引擎完成，它是独立的 DMA 单元，不占用 SM 做计算；SM 拷贝核函数要占用 SM，但能接近显存峰值（写得好的约 90%）。两者并不相等，在 Hopper 上差距很大：NVIDIA 的 nvbandwidth 在 H20-3e（与 H200 相同的 4.8 TB/s HBM3e）上测得拷贝引擎的设备内拷贝为 1116 GB/s（n/t），按读 + 写计只有峰值的 46%（nvbandwidth issue #48）；在 H20 上，拷贝引擎 2.0 TB/s，拷贝核函数 3.3 TB/s（cuda-samples issue #366）；在 HGX H100 SXM 上，p2pBandwidthLatencyTest 的本地拷贝按 2n 计约 2.5 TB/s，即 3.35 TB/s 的 75%（NCCL issue #1264）。所有 Hopper 拷贝引擎是否都受这么大的限制**仍有争议**：也有 H200 设备内拷贝接近 90% 的报告。有 GPU 时本扫描会实测两条路径；在模拟器上，这两个数字来自配置文件，并附来源（`gpu.profile(id).model`）。
 
 > [!pitfall] 用一个小张量做测速
 > 给一个 1 MB 的张量计时 `x.to("cuda")` 再做除法，会得到几 GB/s，进而得出 "PCIe 很慢" 的结论。你测到的是固定开销，不是链路。要在 n½ 以上测，或者直接给出整条曲线。
+
+> [!source] 出处
+> - Hockney，《The Parallel Computer and Its Performance》；Hockney、Jesshope，《Parallel Computers 2》（n½ 与 r∞）。
+> - CUDA Runtime API"API synchronization behavior"（可分页的主机到设备拷贝要经中转）；CUDA C++ Best Practices Guide"Pinned Memory"。
+> - NVIDIA nvbandwidth issue #48（H20-3e 拷贝引擎的设备内拷贝，1116 GB/s，n/t）；NVIDIA cuda-samples issue #366（H20，拷贝引擎 vs 拷贝核函数）；NVIDIA NCCL issue #1264（HGX H100 上 p2pBandwidthLatencyTest 的本地拷贝）。
+> - NVIDIA Ada 白皮书（RTX 4090：72 MB L2）与 Hopper 白皮书（H100：50 MB L2）；NVIDIA GA102 白皮书（RTX 3090：936 GB/s）；PCI-SIG 基础规范。
 ]] },
 
   exercise {

@@ -19,7 +19,7 @@ return lesson {
   text { en = [[
 # STREAM: sustainable memory bandwidth
 
-John McCalpin's STREAM benchmark (University of Virginia, since 1991) is how the HPC world measures
+John McCalpin's STREAM benchmark (written at the University of Delaware in 1991; its home page is now at the University of Virginia) is how the HPC world measures
 the memory bandwidth a program can actually sustain. Four loops over arrays of 8-byte doubles:
 
 | kernel | loop | bytes counted per element |
@@ -35,7 +35,9 @@ reduction, so it also tests how well the machine adds up partial sums from many 
 
 ## The rules that make the number honest
 - **Each array at least 4x the last-level cache**, so the loops stream from DRAM, not from cache.
-  vramlab reads the LLC size from sysfs and warns beside any result that breaks the rule.
+  vramlab reads the LLC size from sysfs, else from CPUID's cache leaves, else from `sysconf`, judges
+  whether the figure is one core's share or a whole package's (a VM may pass the host's total
+  through), and warns beside any result that breaks the rule.
 - **Each timed run at least 20 clock ticks**, so timer resolution does not distort it.
 - **Best of 10 runs** after a warm-up, the spread reported beside it.
 - **All cores**: one thread cannot keep enough cache misses in flight to saturate DRAM. vramlab runs
@@ -56,10 +58,15 @@ same, so host and device numbers compare directly. Each GPU thread loads 64 byte
 stores (BabelStream's batching: Little's law wants many bytes in flight), so copy and scale reach
 the rate of an SM copy kernel. They are not a `cudaMemcpy`: that one runs on a copy engine, which
 on Hopper reaches much less (lesson 3.1).
+
+> [!source] Sources
+> - J. D. McCalpin, "Memory Bandwidth and Machine Balance in Current High Performance Computers", IEEE TCCA Newsletter, 1995; the STREAM home page (www.cs.virginia.edu/stream) and its run rules (arrays at least 4x the caches, 20 clock ticks, best of 10, byte counts).
+> - Deakin et al., "GPU-STREAM v2.0: Benchmarking the Achievable Memory Bandwidth of Many-Core Processors Across Diverse Parallel Programming Models", 2016 (BabelStream: dot, initial values 0.1, 0.2, 0.0 and the scalar 0.4; vramlab uses c = 0.05 and s = 3 so a kernel writing zeros fails).
+> - Linux sysfs `/sys/devices/system/cpu/cpu0/cache/`; Intel SDM and AMD APM, CPUID leaf 4 / 0x8000001D (cache parameters).
 ]], zh = [[
 # STREAM：可持续内存带宽
 
-John McCalpin 的 STREAM（弗吉尼亚大学，1991 年起）是高性能计算领域衡量 "程序实际能持续获得多少内存带宽" 的标准方法。四个循环，数组元素是 8 字节 double：
+John McCalpin 的 STREAM（1991 年写于特拉华大学，主页如今在弗吉尼亚大学）是高性能计算领域衡量 "程序实际能持续获得多少内存带宽" 的标准方法。四个循环，数组元素是 8 字节 double：
 
 | 核函数 | 循环 | 每个元素计入的字节 |
 |---|---|---|
@@ -72,7 +79,7 @@ John McCalpin 的 STREAM（弗吉尼亚大学，1991 年起）是高性能计算
 第五个核函数 **dot** 来自 BabelStream（布里斯托大学），STREAM 在 GPU 上的后继：它是一个归约，所以还考验机器把许多线程的部分和加起来的能力。
 
 ## 让数字可信的规则
-- **每个数组至少是末级缓存的 4 倍**，保证循环从内存而不是缓存读数据。vramlab 从 sysfs 读取末级缓存大小，违反规则的结果旁边会给出警告。
+- **每个数组至少是末级缓存的 4 倍**，保证循环从内存而不是缓存读数据。vramlab 依次从 sysfs、CPUID 的缓存叶、`sysconf` 读取末级缓存大小，并判断这个数字是单个核心能用的那份还是整个封装的总量（虚拟机可能把宿主机的总量直接透传进来），违反规则的结果旁边会给出警告。
 - **每次计时至少 20 个时钟刻度**，避免计时器精度扭曲结果。
 - **预热后跑 10 次取最好值**，同时给出离散度。
 - **用满所有核**：单线程无法同时挂起足够多的缓存缺失来喂饱内存。vramlab 在主机上用全部在线 CPU 跑这些核函数，被要求少用线程时会给出警告。
@@ -82,6 +89,11 @@ John McCalpin 的 STREAM（弗吉尼亚大学，1991 年起）是高性能计算
 > 向不在缓存中的行写数据时，CPU 会先把这一行读进来（写分配），所以在大多数 CPU 上 copy 实际每个元素搬运 24 字节，而不是 16。STREAM 按定义只计 16；和内存规格比较时要记得真实流量更高。
 
 在 GPU 上，这些核函数以 grid-stride 方式的 CUDA 核函数在显存数组上运行；计数方法相同，所以主机和设备的数字可以直接比较。每个 GPU 线程先发出 64 字节的加载再写回（BabelStream 的批处理：Little 定律要求大量字节同时在途），所以 copy 和 scale 能达到 SM 拷贝核函数的速率。它们不是 `cudaMemcpy`：后者走拷贝引擎，在 Hopper 上要慢得多（第 3.1 节）。
+
+> [!source] 出处
+> - J. D. McCalpin，《Memory Bandwidth and Machine Balance in Current High Performance Computers》，IEEE TCCA Newsletter，1995；STREAM 主页（www.cs.virginia.edu/stream）及其运行规则（数组至少为缓存的 4 倍、20 个时钟滴答、10 次取最好、字节计数）。
+> - Deakin 等，《GPU-STREAM v2.0: Benchmarking the Achievable Memory Bandwidth of Many-Core Processors Across Diverse Parallel Programming Models》，2016（BabelStream：dot，初值 0.1、0.2、0.0 与标量 0.4；vramlab 用 c = 0.05、s = 3，写零的核函数过不了检查）。
+> - Linux sysfs `/sys/devices/system/cpu/cpu0/cache/`；Intel SDM 与 AMD APM 中的 CPUID 叶 4 / 0x8000001D（缓存参数）。
 ]] },
 
   experiment {
@@ -102,11 +114,11 @@ John McCalpin 的 STREAM（弗吉尼亚大学，1991 年起）是高性能计算
       for _, k in ipairs(KERNELS) do
         ex:status(ex:t { en = "host " .. k.k, zh = "主机 " .. k.k })
         local h = assert(host.stream { kernel = k.k, bytes = arr })
-        ex:bar("bw", "host " .. k.k, h.bytes_per_s / 1e9, { from = h })
-        for _, w in ipairs(h.warnings) do ex:note("bw", "host " .. k.k .. ": " .. w) end
+        ex:bar("bw", ex:t { en = "host ", zh = "主机 " } .. k.k, h.bytes_per_s / 1e9, { from = h })
+        for _, w in ipairs(h.warnings) do ex:note("bw", ex:t { en = "host ", zh = "主机 " } .. k.k .. ": " .. w) end
         ex:status(ex:t { en = "device " .. k.k, zh = "设备 " .. k.k })
         local d, err = gpu.stream { kernel = k.k, bytes = dev_arr }
-        if d then ex:bar("bw", "GPU " .. k.k, d.bytes_per_s / 1e9, { from = d }) else ex:note("bw", err) end
+        if d then ex:bar("bw", ex:t { en = "GPU ", zh = "GPU " } .. k.k, d.bytes_per_s / 1e9, { from = d }) else ex:note("bw", err) end
         ex:row("t", { k.k, units.rate(h.bytes_per_s), string.format("%.1f%%", 100 * h.spread),
                       d and (units.rate(d.bytes_per_s) .. (d.simulated and " SIM" or "")) or "n/a" })
         checked = checked and h.validated and (not d or d.validated)

@@ -9,10 +9,17 @@ local function ladder(ex, name, measure, top)
     ex:status(string.format("%s %s", name, units.bytes(n)))
     local r, err = measure { bytes = n }
     if not r then ex:note("curve", name .. ": " .. err) break end
-    pts[#pts + 1] = { bytes = n, ns = r.ns_per_load }
+    pts[#pts + 1] = { bytes = n, ns = r.ns_per_load, warnings = r.warnings }
     ex:point("curve", name, n, r.ns_per_load, { from = r })
     last = r
     n = n * 2
+  end
+  -- a noisy or capped run says so beside the curve (each warning once, in the learner's language)
+  local seen = {}
+  for _, p in ipairs(pts) do
+    for _, w in ipairs(p.warnings or {}) do
+      if not seen[w] then seen[w] = true; ex:note("curve", name .. ": " .. w) end
+    end
   end
   return pts, last
 end
@@ -50,7 +57,9 @@ level of the memory hierarchy that no longer holds the whole set. The plateaus b
 the measurement itself (a jump of more than 40 % between two sizes ends a level), then named by
 **size**: a plateau that ends within the L1's size is L1, within the L2's is L2, past the last
 cache it is DRAM (one x2 step of slack: a random chase still mostly hits a cache just past its
-size). The sizes are the host's caches (sysfs) and the GPU's L1 and L2. Named by size, a step that
+size). The sizes are the host's caches (from sysfs, else CPUID, else `sysconf`: the note under the table
+says which, and a host whose caches cannot be read gets numbered levels, not names) and the GPU's L1
+and L2. Named by size, a step that
 is not a cache is not called one: a GPU whose L2 shows a near and a far part (Hopper's L2 is split
 in two) gets "L2 near" and "L2 far", not an "L3"; a host whose latency rises again past its
 last-level cache has outrun its TLB ("DRAM+TLB").
@@ -69,7 +78,7 @@ than 4x the L2 are not read beforehand, so the DRAM step is not partly served fr
 
 带宽说的是大量请求同时在途时每秒能到多少字节。**延迟**说的是当下一次访存依赖这一次时，单次请求要多久。要测它，就让每次加载都依赖上一次：**指针追逐**。每个 64 字节的缓存行（GPU 上是 128 字节）存着下一行的地址；顺序是只有一个环的随机排列（Sattolo 算法），预取器猜不到下一个地址，而且每一行都会被访问到。
 
-把工作集从 4 KiB 增大到 1 GiB，每次加载的时间会一级一级地上台阶：每一级台阶都意味着某一层存储已经装不下整个工作集。下面的平台是从测量结果本身找出来的（相邻两个大小之间跳升超过 40% 就算新的一级），再按**大小**命名：结束于 L1 容量以内的平台叫 L1，结束于 L2 容量以内的叫 L2，超出最后一级缓存的叫 DRAM（允许多一个 2 倍的台阶：随机追逐在刚超过缓存容量时仍大多命中）。容量取自主机的缓存（sysfs）和 GPU 的 L1、L2。按大小命名，不是缓存的台阶就不会被叫作缓存：L2 分成近、远两半的 GPU（Hopper 的 L2 分为两部分）得到"L2 near"和"L2 far"，而不是"L3"；主机在末级缓存之外延迟再次上升，是超出了 TLB 的覆盖范围（"DRAM+TLB"）。
+把工作集从 4 KiB 增大到 1 GiB，每次加载的时间会一级一级地上台阶：每一级台阶都意味着某一层存储已经装不下整个工作集。下面的平台是从测量结果本身找出来的（相邻两个大小之间跳升超过 40% 就算新的一级），再按**大小**命名：结束于 L1 容量以内的平台叫 L1，结束于 L2 容量以内的叫 L2，超出最后一级缓存的叫 DRAM（允许多一个 2 倍的台阶：随机追逐在刚超过缓存容量时仍大多命中）。容量取自主机的缓存（依次来自 sysfs、CPUID、`sysconf`：表下的注释写明来源；读不到缓存的主机，平台只编号、不命名）和 GPU 的 L1、L2。按大小命名，不是缓存的台阶就不会被叫作缓存：L2 分成近、远两半的 GPU（Hopper 的 L2 分为两部分）得到"L2 near"和"L2 far"，而不是"L3"；主机在末级缓存之外延迟再次上升，是超出了 TLB 的覆盖范围（"DRAM+TLB"）。
 
 在 GPU 上，每一行存着下一行的地址（`p = *p`：两次加载之间没有下标运算），追逐依次在五个 SM 上运行，取最快的结果并给出最慢的（离存有该行的那半个 L2 较远的 SM，命中 L2 的代价更高），同时还统计每次加载的 SM 时钟周期数（`clock64`），这是微基准论文使用的单位。大于 L2 四倍的工作集事先不读，DRAM 那一级就不会部分由 L2 提供。
 
@@ -88,11 +97,13 @@ than 4x the L2 are not read beforehand, so the DRAM step is not partly served fr
     run = function(ex)
       ex:row("t", { ex:t { en = "where", zh = "位置" }, ex:t { en = "level", zh = "层级" }, ex:t { en = "working set", zh = "工作集" },
                     ex:t { en = "latency", zh = "延迟" } })
-      local h = ladder(ex, "host", host.latency, math.min(GiB, host.budget()))
-      show(ex, "host", h, "host")
-      local d, last = ladder(ex, "GPU", gpu.latency, math.min(GiB, gpu.budget()))
       local gi = gpu.info()
-      show(ex, gi.simulated and "GPU (SIM)" or "GPU", d, "gpu")
+      local hname = ex:t { en = "host", zh = "主机" }
+      local gname = gi.simulated and ex:t { en = "GPU (SIMULATED)", zh = "GPU（模拟）" } or "GPU"
+      local h = ladder(ex, hname, host.latency, math.min(GiB, host.budget()))
+      show(ex, hname, h, "host")
+      local d, last = ladder(ex, gname, gpu.latency, math.min(GiB, gpu.budget()))
+      show(ex, gname, d, "gpu")
       local hc = host.caches()
       local gl = {}
       if gi.l1_bytes then gl[#gl + 1] = { name = "L1", bytes = gi.l1_bytes } end
@@ -111,8 +122,20 @@ than 4x the L2 are not read beforehand, so the DRAM step is not partly served fr
                                    last.max_ns_per_load, last.cycles_per_load or 0, last.sm_clock_mhz or 0))
       end
       if #h > 0 and #d > 0 then
-        ex:note("t", string.format(ex:t { en = "At %s: GPU %.0f ns vs host %.0f ns per load.", zh = "在 %s：GPU 每次加载 %.0f 纳秒，主机 %.0f 纳秒。" },
-                                   units.bytes(h[#h].bytes), d[#d].ns, h[#h].ns))
+        -- the conclusion is computed from the two figures: a busy or virtualised host can be slower
+        local g, hn = d[#d].ns, h[#h].ns
+        local what = gi.simulated and ex:t { en = "GPU (SIMULATED, the profile's model)", zh = "GPU（模拟，配置文件的模型）" } or "GPU"
+        local verdict
+        if g >= 1.15 * hn then
+          verdict = ex:t { en = "the GPU's dependent load is the slower one, as on an idle machine.", zh = "GPU 的依赖访存更慢，和空闲机器上一样。" }
+        elseif hn >= 1.15 * g then
+          verdict = ex:t { en = "here the host was the slower one: an idle desktop's DRAM takes about 80-120 ns, and this host's figure includes TLB misses at this size and whatever load or virtualisation it runs under (see the spread).",
+                           zh = "本机反而是主机更慢：空闲台式机的内存延迟约 80–120 纳秒，而本机的数字包含了这个大小下的 TLB 缺失，以及机器负载或虚拟化带来的开销（看离散度）。" }
+        else
+          verdict = ex:t { en = "about the same here.", zh = "本机上两者差不多。" }
+        end
+        ex:note("t", string.format(ex:t { en = "At %s: %s %.0f ns vs host %.0f ns per load: %s", zh = "在 %s：%s 每次加载 %.0f 纳秒，主机 %.0f 纳秒：%s" },
+                                   units.bytes(h[#h].bytes), what, g, hn, verdict))
       end
       ex:status(ex:t { en = "done", zh = "完成" })
     end,
@@ -120,14 +143,28 @@ than 4x the L2 are not read beforehand, so the DRAM step is not partly served fr
 
   text { en = [[
 ## What the GPU does about it
-A GPU's DRAM latency is several hundred ns, longer than a CPU's. It does not wait: each SM keeps
-dozens of warps resident and switches to another warp while one waits on memory. By Little's law,
-bytes in flight = bandwidth × latency: to sustain 3.35 TB/s at ~600 ns an H100 needs about 2 MB in
-flight across the chip. That is why a GPU kernel needs many threads and independent loads, and why
+A GPU's DRAM latency is several hundred ns; an idle CPU's is about 80-120 ns (a busy or virtual
+host, as the note above may show, can read much more). The GPU does not wait: each SM keeps dozens
+of warps resident and switches to another warp while one waits on memory. By Little's law, bytes in
+flight = bandwidth × latency: to sustain 3.35 TB/s at the 470 ns this course's H100 profile models
+(a teaching value, labelled so in assets/gpus/h100-sxm.txt), an H100 needs about 1.6 MB in flight
+across the chip. That is why a GPU kernel needs many threads and independent loads, and why
 one thread chasing pointers, as here, uses a tiny fraction of the GPU.
+
+> [!source] Sources
+> - Sattolo, "An algorithm to generate a random cyclic permutation", Information Processing Letters, 1986.
+> - Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking", 2018, and "Dissecting the NVIDIA Turing T4 GPU via Microbenchmarking", 2019 (pointer chases in SM cycles); NVIDIA Hopper whitepaper (the L2 in two partitions).
+> - Little, "A Proof for the Queuing Formula L = λW", Operations Research, 1961.
+> - Intel Memory Latency Checker and Intel 64 and IA-32 Optimization Reference Manual (client DRAM latency, TLB reach); Linux sysfs cache topology; CPUID leaf 4.
 ]], zh = [[
 ## GPU 如何应对延迟
-GPU 的显存延迟有几百纳秒，比 CPU 还长。它的办法是不等待：每个 SM 同时驻留几十个 warp，一个 warp 等内存时就切换到另一个。根据 Little 定律，在途字节数 = 带宽 × 延迟：H100 要在约 600 纳秒的延迟下维持 3.35 TB/s，全芯片需要约 2 MB 的数据同时在途。这就是 GPU 核函数需要大量线程和相互独立的访存的原因，也说明了像这里这样单线程追指针，只用到了 GPU 极小的一部分。
+GPU 的显存延迟有几百纳秒；空闲 CPU 的内存延迟约 80–120 纳秒（繁忙的主机或虚拟机可能高得多，上面的注释可能就是这样）。GPU 的办法是不等待：每个 SM 同时驻留几十个 warp，一个 warp 等内存时就切换到另一个。根据 Little 定律，在途字节数 = 带宽 × 延迟：按本课程 H100 配置文件建模的 470 纳秒（教学用的典型值，assets/gpus/h100-sxm.txt 里如此标注），H100 要维持 3.35 TB/s，全芯片需要约 1.6 MB 的数据同时在途。这就是 GPU 核函数需要大量线程和相互独立的访存的原因，也说明了像这里这样单线程追指针，只用到了 GPU 极小的一部分。
+
+> [!source] 出处
+> - Sattolo，《An algorithm to generate a random cyclic permutation》，Information Processing Letters，1986。
+> - Jia 等，《Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking》，2018；《Dissecting the NVIDIA Turing T4 GPU via Microbenchmarking》，2019（以 SM 周期计的指针追逐）；NVIDIA Hopper 白皮书（L2 分为两个分区）。
+> - Little，《A Proof for the Queuing Formula L = λW》，Operations Research，1961。
+> - Intel Memory Latency Checker 与《Intel 64 and IA-32 Architectures Optimization Reference Manual》（客户端内存延迟、TLB 覆盖范围）；Linux sysfs 缓存拓扑；CPUID 叶 4。
 ]] },
 
   exercise {

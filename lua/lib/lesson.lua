@@ -11,9 +11,10 @@ local snapshot, same, answer_env = __lt_snapshot, __lt_same, __lt_answer_env
 local units = require "units"
 
 local META = setmetatable({}, { __mode = "k" }) -- block table -> {kind=, file=, line=, snap=}
-local MEASURED = setmetatable({}, { __mode = "k" }) -- predict exercise -> {value=, simulated=}
+local MEASURED = setmetatable({}, { __mode = "k" }) -- predict exercise -> {value=, how=, profile=}
 
-local loading = { file = "?", line = 0 }
+local loading = { file = "?", line = 0, lines = {} }
+local LINT -- what `vramlab check` refuses beyond the loader: see M.lint
 
 --- For C: the file being loaded. Its `return lesson {` is a tail call, which leaves no caller
 -- frame, so the validator finds that line in the source.
@@ -23,7 +24,10 @@ function M.set_loading(file, src)
     n = n + 1
     if l:match("^%s*return%s+lesson%s*{") or l:match("^%s*return%s+lesson%s*$") then line = n break end
   end
-  loading = { file = file, line = line }
+  local lines = {}
+  for l in (src .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = l end
+  loading = { file = file, line = line, lines = lines }
+  LINT = nil
 end
 
 local function origin(level)
@@ -145,6 +149,79 @@ M.exercise = constructor("exercise", function(m, t)
   end
 end)
 
+-- Course rules that `vramlab check` enforces (docs/lesson-format.md, "Sources"): every errata
+-- callout names its source, and every lesson ends its last text{} with a [!source] callout.
+-- They are not load errors, so a lesson written elsewhere still opens; the check refuses it.
+local SOURCE_LINE = { en = { "^Sources?:" }, zh = { "^出处：", "^来源：" } }
+
+-- the callouts of a markup text: {kind=, title=, body={lines}, first=, last=} (line numbers in it)
+local function callouts(text)
+  local out, cur, n = {}, nil, 0
+  for line in (text .. "\n"):gmatch("(.-)\n") do
+    n = n + 1
+    local kind, title = match(line, "^> %[!(%w+)%]%s*(.-)%s*$")
+    if kind then
+      cur = { kind = kind, title = title, body = {}, first = n, last = n }
+      out[#out + 1] = cur
+    elseif cur and match(line, "^>") then
+      cur.body[#cur.body + 1] = match(line, "^>%s?(.*)$")
+      cur.last = n
+    else
+      cur = nil
+    end
+  end
+  return out, n
+end
+
+-- the source line of `needle` at or after line `from` (the callout's header), else `from`
+local function line_of(needle, from)
+  for i = from, #loading.lines do
+    if loading.lines[i] == needle then return i end
+  end
+  return from
+end
+
+local function has_source(body, lang)
+  for _, l in ipairs(body) do
+    local item = l:gsub("^%s*[%-%d%.]*%s*", "", 1)
+    for _, p in ipairs(SOURCE_LINE[lang]) do if match(item, p) then return true end end
+  end
+  return false
+end
+
+local function lint(m, t, orig)
+  local last
+  for i = 1, #t do
+    local bm = META[rawget(orig, i)]
+    if bm and bm.kind == "text" then
+      last = { bm = bm, snap = t[i] }
+      for _, lang in ipairs { "en", "zh" } do
+        for _, c in ipairs((callouts(t[i][lang]))) do
+          if c.kind == "errata" and not has_source(c.body, lang) then
+            return fmt("%s:%d: errata callout '%s' (%s) has no source: end it with a line '%s'",
+                       bm.file, line_of("> [!errata] " .. c.title, bm.line), c.title, lang,
+                       lang == "en" and "Source: ..." or "出处：……")
+          end
+        end
+      end
+    end
+  end
+  if not last then return fmt("%s:%d: the lesson has no text{} to end with a Sources block", m.file, m.line) end
+  for _, lang in ipairs { "en", "zh" } do
+    local text = last.snap[lang]:gsub("%s+$", "")
+    local cs, n = callouts(text)
+    local c = cs[#cs]
+    if not c or c.kind ~= "source" or c.last ~= n then
+      return fmt("%s:%d: the lesson does not end with its Sources: the last text{} (%s) must end with a '> [!source] %s' callout",
+                 last.bm.file, last.bm.line, lang, lang == "en" and "Sources" or "出处")
+    end
+  end
+  return nil
+end
+
+--- For `vramlab check`: the first course rule the last lesson loaded in this VM breaks, or nil.
+function M.lint() return LINT end
+
 local REQUIRES = set { "host", "gpu", "cuda" }
 M.lesson = constructor("lesson", function(m, t, orig)
   local allowed = set { "id", "chapter", "chapter_title", "title", "requires" }
@@ -178,6 +255,7 @@ M.lesson = constructor("lesson", function(m, t, orig)
       ids[b.id] = true
     end
   end
+  LINT = lint(m, t, orig)
 end)
 
 --- For C: the kind and line of a block / the lesson's own record.
@@ -253,7 +331,8 @@ function M.new_ex(exp, lang, simulated)
   return setmetatable({ id = exp.id, lang = lang, panels = panels, simulated = simulated }, Ex)
 end
 
---- Grading. Returns ok, feedback (in lang).
+--- Grading. Returns ok, feedback (in lang). `simulated` is the simulated device's name (its
+-- profile), or false on a real GPU.
 local function pick(v, lang) return type(v) == "table" and (v[lang] or v.en) or tostring(v) end
 
 local function read_number(input, unit)
@@ -274,8 +353,13 @@ local TXT = {
   choose = { en = "Type a number from 1 to %d.", zh = "请输入 1 到 %d 之间的数字。" },
   number = { en = "Type a number%s, e.g. 14 or 13 GiB.", zh = "请输入一个数字%s，例如 14 或 13 GiB。" },
   reveal = { en = "The answer: ", zh = "答案：" },
-  measured = { en = "Measured on this machine: %s %s (%s). Your prediction: %s %s.", zh = "本机实测：%s %s（%s）。你的预测：%s %s。" },
-  close = { en = "Within %d%% of the measurement.", zh = "与实测相差不到 %d%%。" },
+  measured = { en = "Measured on this machine: %s %s (measured). Your prediction: %s %s.", zh = "本机实测：%s %s（实测）。你的预测：%s %s。" },
+  simulated = { en = "Simulated (%s profile): %s %s. Your prediction: %s %s.", zh = "模拟（%s 配置）：%s %s。你的预测：%s %s。" },
+  model = { en = "Computed by vramlab's allocator model (the same on every machine): %s %s. Your prediction: %s %s.",
+            zh = "由 vramlab 的分配器模型算出（在任何机器上都一样）：%s %s。你的预测：%s %s。" },
+  close_measured = { en = "Within %d%% of the measurement.", zh = "与实测相差不到 %d%%。" },
+  close_simulated = { en = "Within %d%% of the simulated figure.", zh = "与模拟值相差不到 %d%%。" },
+  close_model = { en = "Within %d%% of the model's figure.", zh = "与模型算出的值相差不到 %d%%。" },
   code_err = { en = "Your code has an error: %s", zh = "你的代码有错误：%s" },
   no_entry = { en = "Define a function named '%s'.", zh = "请定义名为 '%s' 的函数。" },
 }
@@ -348,18 +432,22 @@ function M.grade(ex, input, lang, tries, simulated)
     if not m then
       local value, from = ex.measure()
       if type(value) ~= "number" then error("exercise '" .. ex.id .. "': measure() must return a number", 0) end
-      -- the label follows the measurement: host numbers are real even on the simulator
-      if type(from) == "table" then simulated = from.simulated and true or false
-      elseif type(from) == "boolean" then simulated = from end
-      m = { value = value, simulated = simulated }
+      -- the label follows the figure: host numbers are real even on the simulator; "model" is
+      -- vramlab's allocator on a model device, the same everywhere; `simulated` names the profile
+      local how = simulated and "simulated" or "measured"
+      if type(from) == "table" then how = from.simulated and "simulated" or "measured"
+      elseif type(from) == "boolean" then how = from and "simulated" or "measured"
+      elseif from == "model" then how = "model" end
+      m = { value = value, how = how, profile = type(simulated) == "string" and simulated or "simulator" }
       MEASURED[ex] = m
     end
-    local measured
-    measured, simulated = m.value, m.simulated
+    local measured = m.value
     local tol = ex.tolerance or 0.5
     ok = abs(v - measured) <= tol * abs(measured)
-    detail = t("measured", lang, fmt("%.4g", measured), ex.unit or "", simulated and "SIMULATED" or (lang == "zh" and "实测" or "measured"), fmt("%.4g", v), ex.unit or "")
-    if ok then detail = detail .. " " .. t("close", lang, math.floor(tol * 100 + 0.5)) end
+    local fig, unit, guess = fmt("%.4g", measured), ex.unit or "", fmt("%.4g", v)
+    if m.how == "simulated" then detail = t("simulated", lang, m.profile, fig, unit, guess, unit)
+    else detail = t(m.how, lang, fig, unit, guess, unit) end
+    if ok then detail = detail .. " " .. t("close_" .. m.how, lang, math.floor(tol * 100 + 0.5)) end
   elseif ex.kind == "code" then
     -- The answer runs in an environment of its own (fresh copies of the libraries and modules,
     -- its own _G): nothing it does reaches the lesson's globals, the check's helpers or the

@@ -197,13 +197,38 @@ static void push_model(lua_State *L, const struct gpu_profile *p)
     lua_setfield(L, -2, "model");
 }
 
+/* A profile's capacities as nvidia-smi shows them and as sold, and where each figure comes from:
+ * sources = {total_bytes = "text", ...} (several sources of one field joined by "; "). */
+static void add_source(const char *key, const char *text, void *ud)
+{
+    lua_State *L = ud;
+    if (lua_getfield(L, -1, key) == LUA_TSTRING) {
+        lua_pushstring(L, "; ");
+        lua_pushstring(L, text);
+        lua_concat(L, 3);
+    } else {
+        lua_pop(L, 1);
+        lua_pushstring(L, text);
+    }
+    lua_setfield(L, -2, key);
+}
+
+static void push_published(lua_State *L, const struct gpu_profile *p)
+{
+    set_int(L, "smi_total_bytes", (long long)p->smi_total_bytes);
+    set_num(L, "marketed_gb", p->marketed_gb);
+    lua_newtable(L);
+    gpu_profile_sources(p, add_source, L);
+    lua_setfield(L, -2, "sources");
+}
+
 static int l_info(lua_State *L)
 {
     struct lt_vm *vm = lt_vm_of(L);
     uint64_t fr = 0, tot = 0;
     push_info(L, &vm->rt->dev->info);
     const struct gpu_profile *prof = gpu_sim_profile(vm->rt->dev);
-    if (prof) push_model(L, prof);
+    if (prof) push_model(L, prof), push_published(L, prof);
     pthread_mutex_lock(&vm->rt->devlock);
     gpu_status st = gpu_mem_info(vm->rt->dev, &fr, &tot);
     pthread_mutex_unlock(&vm->rt->devlock);
@@ -283,6 +308,7 @@ static int l_profile(lua_State *L)
     p.info.simulated = true;
     push_info(L, &p.info);
     push_model(L, &p);
+    push_published(L, &p);
     return 1;
 }
 

@@ -8,17 +8,28 @@ static int l_info(lua_State *L)
 {
     struct gpu_host_info h;
     gpu_host_info(&h);
-    lua_createtable(L, 0, 6);
+    lua_createtable(L, 0, 11);
     lua_pushstring(L, h.cpu);
     lua_setfield(L, -2, "cpu");
     lua_pushinteger(L, h.threads);
     lua_setfield(L, -2, "threads");
     lua_pushinteger(L, (lua_Integer)h.ram_bytes);
     lua_setfield(L, -2, "ram_bytes");
-    if (h.llc_bytes) {
-        lua_pushinteger(L, (lua_Integer)h.llc_bytes);
-        lua_setfield(L, -2, "llc_bytes");
+    /* the last-level cache: nil where unknown or judged a package's figure (gpu_hostcache.c) */
+    const struct { const char *k; uint64_t v; } llc[] = {{"llc_bytes", h.llc_bytes},
+        {"llc_total_bytes", h.llc_total_bytes}, {"llc_read_bytes", h.llc_read_bytes},
+        {"llc_shared_cpus", (uint64_t)h.llc_shared_cpus}};
+    for (size_t i = 0; i < sizeof llc / sizeof llc[0]; i++)
+        if (llc[i].v) {
+            lua_pushinteger(L, (lua_Integer)llc[i].v);
+            lua_setfield(L, -2, llc[i].k);
+        }
+    if (h.llc_read_bytes) {
+        lua_pushboolean(L, h.llc_plausible);
+        lua_setfield(L, -2, "llc_plausible");
     }
+    lua_pushstring(L, h.llc_source ? h.llc_source : "none");
+    lua_setfield(L, -2, "llc_source");
     lua_pushinteger(L, (lua_Integer)h.page_bytes);
     lua_setfield(L, -2, "page_bytes");
     return 1;
@@ -143,7 +154,8 @@ static int l_stream(lua_State *L)
 
 static int l_triad(lua_State *L) { return start(L, GPU_HOST_TRIAD, 256u << 20); }
 
-/* host.caches() -> {{name = "L1", bytes = 49152}, ..., source = "sysfs"} (smallest first) */
+/* host.caches() -> {{name = "L1", bytes = 49152}, ..., source = "sysfs"} (smallest first; the
+ * levels judged one core's, as gpu_host_caches gives them) */
 static int l_caches(lua_State *L)
 {
     struct gpu_level lv[8];

@@ -265,6 +265,17 @@ static bool id_ok(const char *s, bool lesson)
     return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == n;
 }
 
+bool lt_lesson_lint(struct lt_lesson *ls, char *err, size_t n)
+{
+    lua_State *L = ls->vm->L;
+    int top = lua_gettop(L);
+    push_module_fn(L, "lint");
+    bool ok = lua_pcall(L, 0, 1, 0) == LUA_OK && lua_isnil(L, -1);
+    if (!ok) snprintf(err, n, "%s", str(L, -1) ? str(L, -1) : "the course rules could not be checked");
+    lua_settop(L, top);
+    return ok;
+}
+
 struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *err, size_t n)
 {
     struct lt_vm *vm = lt_vm_new(rt, err, n);
@@ -653,7 +664,9 @@ static int push_grading(lua_State *L)
     lua_pushstring(L, answer);
     lua_pushstring(L, ls->rt->lang);
     lua_pushinteger(L, ls->tries[block]);
-    lua_pushboolean(L, ls->rt->dev->info.simulated);
+    /* a predict's feedback names the profile a simulated figure comes from */
+    if (ls->rt->dev->info.simulated) lua_pushstring(L, ls->rt->dev->info.name);
+    else lua_pushboolean(L, false);
     return 6;
 }
 

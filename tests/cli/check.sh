@@ -1,5 +1,8 @@
 #!/bin/sh
-# `vramlab check`: the shipped lessons pass; a broken one is reported as file:line: what, exit 1.
+# `vramlab check`: the shipped lessons and GPU profiles pass; a broken one is reported as
+# file:line: what, exit 1. Beyond the loader, check holds the course to its sources: an errata
+# callout without a "Source:" line, a lesson whose last text does not end with a [!source]
+# callout, and a profile number without a [source] are each refused, with the line.
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
 "$b" check >/dev/null || fail "shipped lessons do not pass check"
@@ -19,4 +22,76 @@ echo "$out" | grep -q "$d/bad.lua:5: exercise 'q': answer must be a number" || f
 printf 'return lesson {\n  id = "1.9",\n' > "$d/trunc.lua"
 out=$("$b" check "$d/trunc.lua" 2>&1); [ $? -eq 1 ] || fail "truncated file accepted"
 echo "$out" | grep -q "$d/trunc.lua:3:" || fail "truncated: $out"
+
+# --- sources: a lesson that ends with its Sources and sources its errata passes
+ok_lesson() { # FILE ERRATA_BODY_EN ERRATA_BODY_ZH LAST_EN LAST_ZH
+    cat > "$1" <<L
+return lesson {
+  id = "1.9", chapter = 1,
+  title = { en = "T", zh = "T" }, chapter_title = { en = "C", zh = "C" },
+  text { en = [[
+# T
+
+> [!errata] The lecture's figure
+> It is 2 x 2 = 4.
+$2
+]], zh = [[
+# T
+
+> [!errata] 讲义的数字
+> 是 2 × 2 = 4。
+$3
+]] },
+  text { en = [[
+$4
+]], zh = [[
+$5
+]] },
+}
+L
+}
+good_en='> [!source] Sources
+> Arithmetic.' good_zh='> [!source] 出处
+> 算术。'
+ok_lesson "$d/src.lua" "> Source: arithmetic." "> 出处：算术。" "$good_en" "$good_zh"
+out=$("$b" check "$d/src.lua" 2>&1) || fail "a sourced lesson refused: $out"
+# an errata callout with no Source line: the callout's own line
+ok_lesson "$d/src.lua" "> No reference given." "> 出处：算术。" "$good_en" "$good_zh"
+out=$("$b" check "$d/src.lua" 2>&1); [ $? -eq 1 ] || fail "errata without a source accepted: $out"
+echo "$out" | grep -q "$d/src.lua:7: errata callout 'The lecture's figure' (en) has no source" || fail "errata (en): $out"
+ok_lesson "$d/src.lua" "> Source: arithmetic." "> 没有出处。" "$good_en" "$good_zh"
+out=$("$b" check "$d/src.lua" 2>&1); [ $? -eq 1 ] || fail "zh errata without a source accepted: $out"
+echo "$out" | grep -q "$d/src.lua:13: errata callout '讲义的数字' (zh) has no source" || fail "errata (zh): $out"
+# a lesson whose last text does not end with Sources (in either language): the text's line
+ok_lesson "$d/src.lua" "> Source: arithmetic." "> 出处：算术。" "Some closing words." "$good_zh"
+out=$("$b" check "$d/src.lua" 2>&1); [ $? -eq 1 ] || fail "a lesson without Sources accepted: $out"
+echo "$out" | grep -q "$d/src.lua:17: the lesson does not end with its Sources.*(en)" || fail "no Sources (en): $out"
+ok_lesson "$d/src.lua" "> Source: arithmetic." "> 出处：算术。" "$good_en" "> [!source] 出处
+> 算术。
+
+结束语。"
+out=$("$b" check "$d/src.lua" 2>&1); [ $? -eq 1 ] || fail "Sources not last accepted: $out"
+echo "$out" | grep -q "the lesson does not end with its Sources.*(zh)" || fail "Sources not last (zh): $out"
+# the loader itself still opens such a lesson: the rule is the course's, held by check
+out=$("$b" --backend sim --deterministic run "$d/src.lua" 2>&1) || fail "run refused a lesson check refuses: $out"
+
+# --- profiles: every number names a source that exists, and every source is named
+mkdir -p "$d/data/assets/gpus" "$d/data/lessons"
+cp lessons/ch01/1.1-what-is-vram.lua "$d/data/lessons/"
+cp assets/gpus/rtx3090.txt "$d/data/assets/gpus/"
+out=$("$b" --backend sim --datadir "$d/data" check 2>&1) || fail "a copy of the shipped tree refused: $out"
+echo "$out" | grep -q "^ok    profile rtx3090" || fail "profile not checked: $out"
+sed 's/^\(l2_bytes = [0-9]*\) *\[.*\]$/\1/' assets/gpus/rtx3090.txt > "$d/data/assets/gpus/zz.txt"
+line=$(grep -n '^l2_bytes' "$d/data/assets/gpus/zz.txt" | cut -d: -f1)
+out=$("$b" --backend sim --datadir "$d/data" check 2>&1); [ $? -eq 1 ] || fail "a number without a source accepted: $out"
+echo "$out" | grep -q "zz.txt:$line: 'l2_bytes' has no source" || fail "unsourced field: $out"
+out=$("$b" check "$d/data/assets/gpus/zz.txt" 2>&1); [ $? -eq 1 ] || fail "check FILE.txt accepted it: $out"
+echo "$out" | grep -q "zz.txt:$line: 'l2_bytes' has no source" || fail "check FILE.txt: $out"
+sed 's/\[wp\]$/[whitepaper]/' assets/gpus/rtx3090.txt > "$d/data/assets/gpus/zz.txt"
+out=$("$b" --backend sim --datadir "$d/data" check 2>&1); [ $? -eq 1 ] || fail "an unknown source accepted: $out"
+echo "$out" | grep -q "names an unknown source \[whitepaper\]" || fail "unknown source: $out"
+
+# lesson 3.3's Little's-law example quotes the H100 profile's modelled DRAM latency
+grep -q '^dram_ns = 470 ' assets/gpus/h100-sxm.txt || fail "3.3 quotes 470 ns; the H100 profile changed"
+grep -q 'at the 470 ns this course' lessons/ch03/3.3-latency-ladder.lua || fail "3.3 no longer quotes the profile's figure"
 exit 0

@@ -57,7 +57,7 @@ cat > "$t/d/lessons/ch09/9.1-ok.lua" <<'L'
 return lesson {
   id = "9.1", chapter = 9,
   title = { en = "Fine", zh = "好" }, chapter_title = { en = "Nine", zh = "九" },
-  text { en = "hello", zh = "你好" },
+  text { en = "hello\n\n> [!source] Sources\n> A test lesson.", zh = "你好\n\n> [!source] 出处\n> 测试用的课。" },
 }
 L
 mkfifo "$t/d/lessons/ch09/9.2-fifo.lua"
@@ -68,7 +68,8 @@ for i in 1 2 3 4 5 6; do ln -s "$t/d/lessons" "$t/d/lessons/ch09/sub/loop$i"; do
 out=$(timeout 20 "$b" --backend sim --datadir "$t/d" check 2>&1); rc=$?
 [ $rc -eq 124 ] && fail "check of a tree with FIFOs and loops hung"
 [ $rc -eq 0 ] || fail "check exit $rc: $out"
-echo "$out" | grep -q "^1 lesson file(s) checked, 0 with errors" || fail "each lesson once: $out"
+# one lesson, once, and the six profiles of the linked assets/gpus
+echo "$out" | grep -q "^7 file(s) checked (lessons and GPU profiles), 0 with errors" || fail "each lesson once: $out"
 out=$(timeout 20 "$b" --backend sim --datadir "$t/d" list 2>&1) || fail "list: $out"
 echo "$out" | grep -q "9.1   Fine" || fail "list: $out"
 

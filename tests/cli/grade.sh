@@ -8,8 +8,8 @@
 # back from a recording with no runs so that nothing is measured (lessons.sh runs the experiments).
 # An exercise without a line in answers.txt fails, and so does a line (or a code answer file)
 # whose exercise is gone. predict exercises have no fixed answer: a wrong guess is graded first,
-# then the figure its feedback reports is graded as the answer; its label (measured or SIMULATED)
-# must be the one answers.txt gives, so the label follows where the number came from.
+# then the figure its feedback reports is graded as the answer; its label (measured, SIMULATED or
+# MODEL) must be the one answers.txt gives, so the label follows where the number came from.
 b="$1/vramlab"
 data="$(dirname "$0")/data"
 # A predict exercise is graded against a fresh measurement, so in the normal build its host
@@ -88,8 +88,8 @@ for n, raw in enumerate(open(ans_path, encoding="utf-8"), 1):
             if not os.path.isfile(p) or not open(p, encoding="utf-8").read().strip():
                 errs.append("%s: %s %s: answers/%s is missing or empty" % (where, l, e, name))
     elif kind == "predict":
-        if right != "measured" or label not in ("measured", "SIMULATED"):
-            errs.append("%s: %s %s is a predict exercise: RIGHT is `measured`, LABEL measured or SIMULATED" % (where, l, e))
+        if right != "measured" or label not in ("measured", "SIMULATED", "MODEL"):
+            errs.append("%s: %s %s is a predict exercise: RIGHT is `measured`, LABEL measured, SIMULATED or MODEL" % (where, l, e))
     elif kind in ("choice", "number"):
         if label or "file" in (right, wrong) or "measured" in (right, wrong):
             errs.append("%s: %s %s is a %s exercise: give a RIGHT and a WRONG answer, no LABEL" % (where, l, e, kind))
@@ -124,12 +124,25 @@ want_wrong() { # WHAT
     [ "$rc" -eq 1 ] && case $out in "Not quite."*) true ;; *) false ;; esac ||
         fail "$l $e: $1 not graded wrong (exit $rc; a refused answer does not count): $(first) $(cat "$d/err")"
 }
-measured() { # sets fig and lab from "Measured on this machine: X UNIT (LABEL). Your prediction"
-    fig=$(printf '%s\n' "$out" | sed -n 's/.*Measured on this machine: \([^ ]*\) [^(]*(\([^)]*\))\. Your prediction.*/\1/p' | head -n 1)
-    lab=$(printf '%s\n' "$out" | sed -n 's/.*Measured on this machine: \([^ ]*\) [^(]*(\([^)]*\))\. Your prediction.*/\2/p' | head -n 1)
-    [ -n "$fig" ] || fail "$l $e: no \"Measured on this machine: X UNIT (LABEL)\" in: $(first)"
+measured() { # sets fig and lab from the feedback's figure: "Measured on this machine: X UNIT
+    # (measured).", "Simulated (NAME profile): X UNIT." or "Computed by vramlab's allocator model
+    # (...): X UNIT.", each followed by "Your prediction"
+    fig= lab=
+    line=$(printf '%s\n' "$out" | head -n 1)
+    case $line in
+    *"Measured on this machine: "*)
+        fig=$(printf '%s\n' "$line" | sed -n 's/.*Measured on this machine: \([^ ]*\) [^(]*(measured)\. Your prediction.*/\1/p')
+        lab=measured ;;
+    *"Simulated ("*" profile): "*)
+        fig=$(printf '%s\n' "$line" | sed -n 's/.*Simulated ([^)]* profile): \([^ ]*\) [^.]*\. Your prediction.*/\1/p')
+        lab=SIMULATED ;;
+    *"Computed by vramlab's allocator model"*)
+        fig=$(printf '%s\n' "$line" | sed -n "s/.*allocator model ([^)]*): \([^ ]*\) [^.]*\. Your prediction.*/\1/p")
+        lab=MODEL ;;
+    esac
+    [ -n "$fig" ] || fail "$l $e: no \"Measured on this machine: X UNIT (measured)\", \"Simulated (... profile): X UNIT\" or \"Computed by vramlab's allocator model (...): X UNIT\" in: $(first)"
     [ "$lab" = "$label" ] ||
-        fail "$l $e: the measurement is labelled ($lab), expected ($label): $(first)"
+        fail "$l $e: the figure is labelled $lab, expected $label: $(first)"
 }
 
 n=0 np=0 tab=$(printf '\t')

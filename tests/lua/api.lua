@@ -35,7 +35,15 @@ assert(none == nil and why:find("at most 90%%"), why)
 local profs = gpu.profiles()
 assert(#profs >= 6)
 local h200 = assert(gpu.profile("h200"))
-assert(h200.memory_type == "HBM3e" and math.abs(h200.peak_bytes_per_s / 4.8e12 - 1) < 0.01)
+assert(h200.memory_type == "HBM3e" and math.abs(h200.published_bytes_per_s / 4.8e12 - 1) < 1e-9)
+-- the clock the card reports (3201 MHz) gives 2.4 % more than the published figure
+assert(math.abs(h200.peak_bytes_per_s / h200.published_bytes_per_s - 1.0243) < 0.001, h200.peak_bytes_per_s)
+-- capacities three ways, and every figure with its source
+assert(h200.total_bytes == 143156 * 2^20 and h200.smi_total_bytes == 143771 * 2^20 and h200.marketed_gb == 141)
+assert(h200.sources.total_bytes:find("PyTorch") and h200.sources.mem_clock_khz:find("3201 MHz"))
+for _, k in ipairs { "bus_width_bits", "l2_bytes", "dram_ns", "ce_efficiency", "noise" } do
+  assert(type(h200.sources[k]) == "string" and #h200.sources[k] >= 10, k)
+end
 assert(gpu.profile("nope") == nil)
 -- validation, dot, the device's facts, the copy paths' model with its sources
 assert(r.validated == true, "a copy's data is checked after the trials")
@@ -60,5 +68,14 @@ assert(gpu.plateaus(pts, { levels = {} })[3].label == "level 3", "no sizes: numb
 assert(not pcall(gpu.plateaus, pts, { where = "moon" }))
 assert(not pcall(gpu.plateaus, pts, { levels = { { name = "L2", bytes = "1MiB" }, { name = "L1", bytes = "64KiB" } } }))
 local hc = host.caches()
-assert(hc.source == "sysfs" or (hc.source == "unknown" and #hc == 0))
+assert(hc.source == "sysfs" or hc.source == "cpuid" or hc.source == "sysconf" or (hc.source == "none" and #hc == 0))
+-- the last-level cache: what was read, where from, and whether it is one core's
+local hi = host.info()
+assert(hi.llc_source == hc.source, "host.info and host.caches read the same source")
+if hi.llc_read_bytes then
+  assert(type(hi.llc_plausible) == "boolean")
+  -- judged one core's: it sizes STREAM's arrays; judged a package total: it sizes nothing
+  assert((hi.llc_bytes ~= nil) == hi.llc_plausible and (hi.llc_total_bytes ~= nil) == hi.llc_plausible)
+  if hi.llc_plausible then assert(hi.llc_total_bytes >= hi.llc_bytes) end
+end
 for k = 2, #hc do assert(hc[k].bytes > hc[k - 1].bytes) end

@@ -71,7 +71,7 @@ static void test_sim_capacity_and_oom(void **s)
     struct gpu_dev *dev = open_sim("t4", 1, true);
     uint64_t free0, total, fr;
     assert_int_equal(gpu_mem_info(dev, &free0, &total), GPU_OK);
-    assert_int_equal(total, 16106127360ull);
+    assert_int_equal(total, 15835660288ull); /* what CUDA reports on a T4, ECC on */
     assert_true(free0 < total); /* the modelled CUDA context takes its share */
     void *p[64];
     int n = 0;
@@ -189,11 +189,11 @@ static void test_stats(void **s)
 
 static void test_peak_formula(void **s)
 {
-    /* published: RTX 4090 1008 GB/s, A100 80GB 2039 GB/s, H100 SXM 3.35 TB/s, H200 4.8 TB/s,
-     * RTX 3090 936 GB/s, T4 320 GB/s */
+    /* published: RTX 4090 1008 GB/s, A100 80GB 2039 GB/s, H100 SXM 3.35 TB/s, RTX 3090 936 GB/s,
+     * T4 320 GB/s; H200: the 3201 MHz it reports gives 4.92 TB/s (4.8 published) */
     struct { int khz, bits; double gbs; } cards[] = {
         {10501000, 384, 1008}, {1593000, 5120, 2039}, {2619000, 5120, 3352},
-        {3125000, 6144, 4800}, {9751000, 384, 936},   {5001000, 256, 320}};
+        {3201000, 6144, 4916.7}, {9751000, 384, 936},   {5001000, 256, 320}};
     for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++) {
         double got = gpu_peak_bytes_per_s(cards[i].khz, cards[i].bits) / 1e9;
         assert_true(fabs(got - cards[i].gbs) / cards[i].gbs < 0.002);
@@ -205,17 +205,32 @@ static void test_peak_formula(void **s)
     assert_true(gpu_pcie_bytes_per_s(0, 16) == 0);
 }
 
+static void count_source(const char *key, const char *text, void *ud)
+{
+    assert_true(strlen(key) > 0 && strlen(text) >= 10);
+    ++*(int *)ud;
+}
+
 static void test_profiles_consistent(void **s)
 {
-    /* every shipped profile: the peak from clock x bus matches its published figure (within 1%) */
+    /* every shipped profile: the peak from clock x bus matches its published figure within 1 %,
+     * except where the card reports a clock the spec sheet was not computed from (H200: 3201 MHz
+     * reported, +2.4 %); every number names its source */
     static const char *const ids[] = {"rtx3090", "rtx4090", "a100-80gb", "h100-sxm", "h200", "t4"};
     for (size_t i = 0; i < 6; i++) {
         struct gpu_profile p;
         char err[256];
         assert_int_equal(gpu_profile_load(".", ids[i], &p, err, sizeof err), GPU_OK);
         double ratio = p.info.peak_bytes_per_s / p.info.published_bytes_per_s;
-        assert_true(ratio > 0.99 && ratio < 1.01);
+        if (strcmp(ids[i], "h200")) assert_true(ratio > 0.99 && ratio < 1.01);
+        else assert_true(ratio > 1.02 && ratio < 1.03);
         assert_true(strlen(p.info.source) > 20);
+        int n = 0;
+        gpu_profile_sources(&p, count_source, &n);
+        assert_true(n >= 23); /* 23 numeric fields, each with one source or more */
+        /* capacities three ways: CUDA's total below nvidia-smi's, nvidia-smi's below the box's */
+        assert_true(p.info.total_bytes < p.smi_total_bytes);
+        assert_true((double)p.smi_total_bytes < p.marketed_gb * 1073741824.0 + 1);
     }
     assert_true(gpu_profile_list(".", NULL, NULL) >= 6);
 }
@@ -247,6 +262,34 @@ static void test_profile_errors(void **s)
     write_file(path, "name = X\n");
     assert_int_equal(gpu_profile_load(dir, "bad", &p, err, sizeof err), GPU_ERR_PROFILE);
     assert_non_null(strstr(err, "missing 'memory_type'"));
+    /* a number without a source, a source nobody defined, a source nobody names: file:line */
+    char full[8192], *at;
+    snprintf(path, sizeof path, "assets/gpus/rtx3090.txt");
+    FILE *in = fopen(path, "r");
+    assert_non_null(in);
+    size_t len = fread(full, 1, sizeof full - 1, in);
+    fclose(in);
+    full[len] = 0;
+    snprintf(path, sizeof path, "%s/assets/gpus/bad.txt", dir);
+    char edit[8192];
+    at = strstr(full, "sm_count = 82");
+    assert_non_null(at);
+    snprintf(edit, sizeof edit, "%.*ssm_count = 82\n%s", (int)(at - full), full, strchr(at, '\n') + 1);
+    write_file(path, edit);
+    assert_int_equal(gpu_profile_load(dir, "bad", &p, err, sizeof err), GPU_ERR_PROFILE);
+    assert_non_null(strstr(err, "'sm_count' has no source"));
+    assert_non_null(strstr(err, "bad.txt:"));
+    snprintf(edit, sizeof edit, "%.*ssm_count = 82 [nowhere]\n%s", (int)(at - full), full,
+             strchr(at, '\n') + 1);
+    write_file(path, edit);
+    assert_int_equal(gpu_profile_load(dir, "bad", &p, err, sizeof err), GPU_ERR_PROFILE);
+    assert_non_null(strstr(err, "names an unknown source [nowhere]"));
+    snprintf(edit, sizeof edit, "source.extra = a document no number names\n%s", full);
+    write_file(path, edit);
+    assert_int_equal(gpu_profile_load(dir, "bad", &p, err, sizeof err), GPU_ERR_PROFILE);
+    assert_non_null(strstr(err, "bad.txt:1: source 'extra' is named by no field"));
+    write_file(path, full);
+    assert_int_equal(gpu_profile_load(dir, "bad", &p, err, sizeof err), GPU_OK);
     assert_int_equal(gpu_profile_load(dir, "../etc", &p, err, sizeof err), GPU_ERR_PROFILE);
     assert_int_equal(gpu_profile_load(dir, "absent", &p, err, sizeof err), GPU_ERR_PROFILE);
     unlink(path);

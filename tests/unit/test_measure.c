@@ -256,6 +256,71 @@ static void test_plateau_names(void **s)
     for (int i = 1; i < k; i++) assert_true(hc[i].bytes > hc[i - 1].bytes);
 }
 
+static void put(const char *dir, const char *rel, const char *text)
+{
+    char path[512], cmd[600];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
+    assert_int_equal(system(cmd), 0);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Host caches: sysfs with sharing gives one core's size and the total over instances; a size no
+ * core can have (a package total passed through by a hypervisor) is read, judged and named so,
+ * and never used to size STREAM's arrays or to name a plateau. */
+static void test_host_cache_judged(void **s)
+{
+    char dir[] = "/tmp/vramlab-cache-XXXXXX", cmd[300];
+    assert_non_null(mkdtemp(dir));
+    const char *c = "devices/system/cpu/cpu0/cache/";
+    char rel[128];
+    struct { const char *idx, *lvl, *type, *size, *shared; } f[] = {
+        {"index0", "1", "Data", "48K", "0"},       {"index1", "1", "Instruction", "32K", "0"},
+        {"index2", "2", "Unified", "1024K", "0"},  {"index3", "3", "Unified", "32768K", "0-7"}};
+    for (size_t i = 0; i < 4; i++) {
+        const char *k[] = {"level", "type", "size", "shared_cpu_list"};
+        const char *v[] = {f[i].lvl, f[i].type, f[i].size, f[i].shared};
+        for (int j = 0; j < 4; j++) {
+            snprintf(rel, sizeof rel, "%s%s/%s", c, f[i].idx, k[j]);
+            put(dir, rel, v[j]);
+        }
+    }
+    struct gpu_cache_info ci;
+    gpu_cache_detect(dir, &ci);
+    assert_string_equal(ci.source, "sysfs");
+    assert_int_equal(ci.n, 3); /* the instruction cache is not a data level */
+    gpu_cache_judge(&ci, 16);  /* 16 CPUs, eight share an L3: two instances */
+    assert_int_equal(ci.lv[2].level, 3);
+    assert_int_equal(ci.lv[2].shared_cpus, 8);
+    assert_int_equal(ci.lv[2].instances, 2);
+    struct gpu_host_info h = {0};
+    gpu_cache_llc(&ci, &h);
+    assert_true(h.llc_plausible && h.llc_bytes == 32u << 20 && h.llc_total_bytes == 64u << 20);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+
+    /* CPUID through sysconf on a 2-CPU VM: 508 MiB of L3, sharing not reported */
+    struct gpu_cache_info vm = {.n = 3, .source = "sysconf",
+                                .lv = {{1, 48u << 10, 0, 0, false}, {2, 1u << 20, 0, 0, false},
+                                       {3, 508ull << 20, 0, 0, false}}};
+    gpu_cache_judge(&vm, 2);
+    assert_true(vm.lv[0].plausible && vm.lv[1].plausible && !vm.lv[2].plausible);
+    struct gpu_host_info hv = {0};
+    gpu_cache_llc(&vm, &hv);
+    assert_true(hv.llc_read_bytes == 508ull << 20 && !hv.llc_plausible);
+    assert_true(hv.llc_bytes == 0 && hv.llc_total_bytes == 0); /* neither sizes nor names */
+    assert_string_equal(hv.llc_source, "sysconf");
+    gpu_cache_judge(&vm, 16); /* the same figure for 16 CPUs: 32 MiB each, a real package's */
+    assert_true(vm.lv[2].plausible && vm.lv[2].instances == 0);
+    /* the most L3 per core that ships: 96 MiB shared by two cores (EPYC 7373X) */
+    struct gpu_cache_info x = {.n = 1, .source = "cpuid", .lv = {{3, 96ull << 20, 2, 0, false}}};
+    gpu_cache_judge(&x, 32);
+    assert_true(x.lv[0].plausible && x.lv[0].instances == 16);
+}
+
 static void test_numa(void **s)
 {
     cpu_set_t set;
@@ -357,7 +422,7 @@ int main(void)
         cmocka_unit_test(test_sim_validated),   cmocka_unit_test(test_shared_gpu_warning),
         cmocka_unit_test(test_latency_per_sm),  cmocka_unit_test(test_plateau_names),
         cmocka_unit_test(test_numa),            cmocka_unit_test(test_profile_paths),
-        cmocka_unit_test(test_sim_device),
+        cmocka_unit_test(test_sim_device),      cmocka_unit_test(test_host_cache_judged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -144,7 +144,11 @@ int tui_cmd_info(struct tui_ctx *c)
     kv("CPU", "%s", h.cpu);
     kv("Threads", "%d", h.threads);
     kv("RAM", "%.1f GiB", h.ram_bytes / 1073741824.0);
-    if (h.llc_bytes) kv("Last-level cache", "%.1f MiB (sysfs)", h.llc_bytes / 1048576.0);
+    if (h.llc_bytes) kv("Last-level cache", "%.1f MiB per instance, %.1f MiB in all (%s)",
+                        h.llc_bytes / 1048576.0, h.llc_total_bytes / 1048576.0, h.llc_source);
+    else if (h.llc_read_bytes)
+        kv("Last-level cache", "n/a: %s reads %.1f MiB, more than any core has (a package total?)",
+           h.llc_source, h.llc_read_bytes / 1048576.0);
     else kv("Last-level cache", "n/a");
     return 0;
 }
@@ -190,8 +194,8 @@ int tui_cmd_profiles(struct tui_ctx *c)
     struct profiles ps = {c->datadir, c->opt[TUI_O_JSON] ? &j : NULL, 0};
     tui_json_init(&j, stdout);
     if (!ps.j)
-        printf("Simulator profiles (%s/assets/gpus; peak = 2 x clock x bus/8, GB/s = 1e9 B/s):\n",
-               c->datadir);
+        printf("Simulator profiles (%s/assets/gpus; peak = 2 x clock x bus/8, GB/s = 1e9 B/s;\n"
+               "capacity = the total CUDA reports, GiB = 2^30 B):\n", c->datadir);
     if (gpu_profile_list(c->datadir, print_profile, &ps)) return ps.bad ? 1 : 0;
     fprintf(stderr, "vramlab: no simulator profiles in %s/assets/gpus\n", c->datadir);
     return 3;

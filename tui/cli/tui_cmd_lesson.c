@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "gpu_file.h"
+#include "gpu_sim.h"
 #include "tui.h"
 #include "tui_json.h"
 #include "tui_plain.h"
@@ -268,37 +269,66 @@ int tui_cmd_eval(struct tui_ctx *c)
     return ok ? 0 : 1;
 }
 
-int tui_cmd_check(struct tui_ctx *c)
+struct check_ctx {
+    const char *datadir;
+    int bad, total;
+};
+
+static void check_profile(const char *id, void *ud)
+{
+    struct check_ctx *c = ud;
+    struct gpu_profile p;
+    char err[1024];
+    c->total++;
+    if (gpu_profile_load(c->datadir, id, &p, err, sizeof err) != GPU_OK)
+        fprintf(stderr, "%s\n", err), c->bad++;
+    else printf("ok    profile %s\n", id);
+}
+
+/* A lesson passes the loader and the course rules (sources); a profile, its loader. */
+static void check_lesson(struct lt_runtime *rt, const char *path, struct check_ctx *c)
 {
     char err[1024];
-    int bad = 0, total = 0;
+    c->total++;
+    struct lt_lesson *ls = lt_lesson_load(rt, path, err, sizeof err);
+    if (!ls || !lt_lesson_lint(ls, err, sizeof err)) fprintf(stderr, "%s\n", err), c->bad++;
+    else printf("ok    %s  %s\n", lt_lesson_id(ls), path);
+    lt_lesson_free(ls);
+}
+
+int tui_cmd_check(struct tui_ctx *c)
+{
+    struct check_ctx cc = {c->datadir, 0, 0};
     if (!c->rt) return no_runtime(c);
     if (c->argc == 0) {
         struct lt_catalog_entry *e;
         int k = lt_catalog_scan(c->rt, c->lessons, &e);
         for (int i = 0; i < k; i++) {
-            if (e[i].error) fprintf(stderr, "%s\n", e[i].error), bad++;
-            else printf("ok    %s  %s\n", e[i].id, e[i].path);
+            if (e[i].error) fprintf(stderr, "%s\n", e[i].error), cc.bad++, cc.total++;
+            else check_lesson(c->rt, e[i].path, &cc);
         }
-        total = k;
         lt_catalog_free(e, k);
         if (k == 0) {
             fprintf(stderr, "vramlab: no lessons found in %s\n", c->lessons);
             return 3;
         }
+        gpu_profile_list(c->datadir, check_profile, &cc);
     }
-    for (int i = 0; i < c->argc; i++, total++) {
-        struct lt_lesson *ls = lt_lesson_load(c->rt, c->argv[i], err, sizeof err);
-        if (!ls) {
-            fprintf(stderr, "%s\n", err);
-            bad++;
-            continue;
-        }
-        printf("ok    %s  %s\n", lt_lesson_id(ls), c->argv[i]);
-        lt_lesson_free(ls);
+    for (int i = 0; i < c->argc; i++) {
+        /* DIR/assets/gpus/ID.txt is a profile; anything else a lesson */
+        const char *f = c->argv[i], *g = strstr(f, "assets/gpus/");
+        size_t l = strlen(f);
+        if (g && l > 4 && !strcmp(f + l - 4, ".txt")) {
+            char dd[1024], id[64];
+            snprintf(dd, sizeof dd, "%.*s", g > f ? (int)(g - f - 1) : 1, g > f ? f : ".");
+            snprintf(id, sizeof id, "%.*s", (int)(l - 4 - (size_t)(g + 12 - f)), g + 12);
+            struct check_ctx one = {dd, 0, 0};
+            check_profile(id, &one);
+            cc.bad += one.bad, cc.total += one.total;
+        } else check_lesson(c->rt, f, &cc);
     }
-    printf("%d lesson file(s) checked, %d with errors\n", total, bad);
-    return bad ? 1 : 0;
+    printf("%d file(s) checked (lessons and GPU profiles), %d with errors\n", cc.total, cc.bad);
+    return cc.bad ? 1 : 0;
 }
 
 /* The exercise block of a lesson by id, or -1 after listing the ids it has. */
