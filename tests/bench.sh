@@ -11,6 +11,8 @@ if [ -x "$build/tests/bench_snapshot" ]; then sh tests/bench/bench_snapshot.sh "
 # the chapter 4 and 5 estimators, in the sandbox a lesson runs in
 "$build/vramlab" --backend sim --deterministic --seed 1 eval tests/bench/bench_models.lua || exit 1
 sh tests/bench/bench_tui.sh "$build"
+# the snapshot screen on a million trace entries: keys while the worker loads, cursor moves
+sh tests/bench/bench_snapview.sh "$build"
 if nvidia-smi -L >/dev/null 2>&1 && [ -f tests/gpu/bench.sh ]; then
     sh tests/gpu/bench.sh "$build"
 else

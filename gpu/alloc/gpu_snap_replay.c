@@ -281,7 +281,8 @@ static void side_from_model(struct gpu_caching *c, const struct gpu_caching_stat
 }
 
 static gpu_status run(const struct plan *pl, const struct gpu_caching_opts *o, uint64_t capacity,
-                      bool use_recorded_addrs, struct gpu_snap_side *out, char *err, size_t n)
+                      bool use_recorded_addrs, struct gpu_snap_side *out, uint64_t *series,
+                      char *err, size_t n)
 {
     memset(out, 0, sizeof *out);
     out->first_oom_event = -1;
@@ -369,6 +370,11 @@ static gpu_status run(const struct plan *pl, const struct gpu_caching_opts *o, u
             break;
         }
         if (pl->empty_after[i]) gpu_caching_empty_cache(c);
+        if (series) { /* the model's reserved bytes after each entry, for a timeline */
+            struct gpu_caching_stats now;
+            gpu_caching_stats(c, &now);
+            series[i] = now.reserved_bytes[GPU_CACHE_ALL].current;
+        }
     }
     if (st == GPU_OK) side_from_model(c, &base, out);
     gpu_caching_destroy(c);
@@ -573,6 +579,14 @@ gpu_status gpu_snapshot_replay(const struct gpu_snapshot *s, int device, uint64_
                                const struct gpu_caching_opts *whatif, struct gpu_snap_replay *r,
                                char *err, size_t n)
 {
+    return gpu_snapshot_replay_series(s, device, capacity, whatif, r, NULL, err, n);
+}
+
+gpu_status gpu_snapshot_replay_series(const struct gpu_snapshot *s, int device, uint64_t capacity,
+                                      const struct gpu_caching_opts *whatif,
+                                      struct gpu_snap_replay *r, uint64_t *reserved, char *err,
+                                      size_t n)
+{
     if (err && n) err[0] = 0;
     if (!s || !r) return GPU_ERR_ARG;
     memset(r, 0, sizeof *r);
@@ -626,10 +640,10 @@ gpu_status gpu_snapshot_replay(const struct gpu_snapshot *s, int device, uint64_
                  "is judged");
     char why[512];
     st = run(&pl, &r->recorded_opts, capacity, !r->recorded_opts.expandable_segments,
-             &r->model_recorded, why, sizeof why);
+             &r->model_recorded, whatif ? NULL : reserved, why, sizeof why);
     if (st == GPU_OK && whatif)
-        st = run(&pl, whatif, capacity, !whatif->expandable_segments, &r->model_whatif, why,
-                 sizeof why);
+        st = run(&pl, whatif, capacity, !whatif->expandable_segments, &r->model_whatif, reserved,
+                 why, sizeof why);
     if (st != GPU_OK) snprintf(err, n, "replay: %s", why);
     else compare(r);
     plan_free(&pl);

@@ -209,5 +209,12 @@ void gpu_snap_conf_text(const struct gpu_caching_opts *o, char *buf, size_t n);
 gpu_status gpu_snapshot_replay(const struct gpu_snapshot *s, int device, uint64_t capacity,
                                const struct gpu_caching_opts *whatif, struct gpu_snap_replay *r,
                                char *err, size_t n);
+/* The same, and the model's reserved bytes after each entry of the device's trace into
+ * reserved[0 .. trace length) (the what-if model when whatif is given, else the one under the
+ * recorded options); reserved may be NULL. For a timeline beside the recorded reserved bytes. */
+gpu_status gpu_snapshot_replay_series(const struct gpu_snapshot *s, int device, uint64_t capacity,
+                                      const struct gpu_caching_opts *whatif,
+                                      struct gpu_snap_replay *r, uint64_t *reserved, char *err,
+                                      size_t n);
 
 #endif

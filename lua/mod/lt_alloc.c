@@ -1215,6 +1215,7 @@ int lt_open_alloc(lua_State *L)
                                      {"raw", l_raw},
                                      {"async_pool", l_async_pool},
                                      {"trace_replay", lt_alloc_trace_replay},
+                                     {"snapshot", lt_alloc_snapshot},
                                      {"ledger", l_ledger},
                                      {"format_size", lt_alloc_format_size},
                                      {"round_size", lt_alloc_round_size},

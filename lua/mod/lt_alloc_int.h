@@ -28,5 +28,7 @@ void lt_alloc_push_stats(lua_State *L, const struct gpu_caching_stats *s);
 int lt_alloc_trace_replay(lua_State *L);
 int lt_alloc_format_size(lua_State *L);
 int lt_alloc_round_size(lua_State *L);
+/* alloc.snapshot: a PyTorch memory snapshot from the shipped folders (lt_snapshot.c) */
+int lt_alloc_snapshot(lua_State *L);
 
 #endif

@@ -54,6 +54,7 @@ static const struct tui_opt o_snapshot[] = {
     {TUI_O_WHATIF, "replay", 0, "CONF", "what if: replay the trace with these allocator options", 0},
     {TUI_O_CAPACITY, "capacity", 0, "SIZE", "what the allocator may hold, e.g. 24GiB (judges OOMs; binary units)", 0},
     {TUI_O_SNAP_DEVICE, "device", 0, "N", "the device to replay (default: the first with a trace)", 0},
+    {TUI_O_TUI, "tui", 0, NULL, "the snapshot screen instead (as `vramlab FILE.pickle`): timeline, cursor, map, stack, what-if", 0},
     OPT_END};
 static const struct tui_opt o_none[] = {OPT_END};
 

@@ -13,6 +13,7 @@
 #include "gpu_sim.h"
 #include "tui_json.h"
 #include "tui_snapshot.h"
+#include "tui_snapview.h"
 
 /* ---- info --------------------------------------------------------------------------------- */
 
@@ -438,6 +439,14 @@ int tui_cmd_trace(struct tui_ctx *c)
 
 int tui_cmd_snapshot(struct tui_ctx *c)
 {
+    if (c->opt[TUI_O_TUI]) { /* the screen (tui_snapview.c) shows every option's figures itself */
+        if (c->opt[TUI_O_JSON] || c->opt[TUI_O_TOP] || c->opt[TUI_O_WHATIF] || c->opt[TUI_O_CAPACITY] ||
+            c->opt[TUI_O_SNAP_DEVICE]) {
+            fprintf(stderr, "vramlab: snapshot --tui takes the file alone: vramlab snapshot FILE --tui\n");
+            return 2;
+        }
+        return tui_snapview(c->argv[0], c->lang && !strcmp(c->lang, "zh"));
+    }
     struct tui_snapshot_args a = {
         .file = c->argv[0], .json = c->opt[TUI_O_JSON] != NULL, .top = c->opt[TUI_O_TOP],
         .conf = c->opt[TUI_O_WHATIF], .capacity = c->opt[TUI_O_CAPACITY],

@@ -1,6 +1,8 @@
 /* tui_cmd_lesson.c - the commands about lessons: the tutor (`vramlab [LESSON]`), list, run,
  * eval, check, grade; and the lesson look-up every command shares (an unknown id is answered
  * with the ids that exist). */
+#include "tui_snapshot.h"
+#include "tui_snapview.h"
 #include "tui_cmd.h"
 
 #include <stdlib.h>
@@ -232,6 +234,12 @@ int tui_cmd_tutor(struct tui_ctx *c)
 {
     const char *want = c->argc ? c->argv[0] : NULL;
     bool tty = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+    size_t wl = want ? strlen(want) : 0;
+    if (wl > 7 && !strcmp(want + wl - 7, ".pickle")) { /* vramlab FILE.pickle: a memory snapshot */
+        if (tty) return tui_snapview(want, c->lang && !strcmp(c->lang, "zh"));
+        struct tui_snapshot_args a = {.file = want, .json = c->opt[TUI_O_JSON] != NULL};
+        return tui_snapshot_cmd(&a, stdout, stderr);
+    }
     if (!want) return tty ? tui_run(c->rt, &(struct tui_opts){c->lessons, NULL, c->why, c->rec,
                                                                c->rp})
                           : tui_cmd_list(c);

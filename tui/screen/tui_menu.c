@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tui_app.h"
+#include "tui_snapview.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
 
@@ -52,6 +53,9 @@ static void build(struct tui_app *a, int width)
                         "r：回到模拟器（现在实验回放记录，不做任何测量）"));
         para(a, buf, TS_DIM, "", width, -1);
     }
+    para(a, TUI_TR(a, "o: your own program's memory (open a PyTorch memory snapshot)",
+                   "o：你自己程序的显存（打开一个 PyTorch 显存快照）"),
+         TS_PLAIN, "", width, -1);
     snprintf(buf, sizeof buf, "%s", TUI_TR(a, "Language: English   (L: 中文)", "语言：中文   （L：English）"));
     if (a->ascii) snprintf(buf, sizeof buf, "Language: English (Chinese needs a UTF-8 locale)");
     para(a, buf, TS_DIM, "", width, -1);
@@ -188,6 +192,14 @@ static void click(void *ud, const struct tui_key *k)
 static void sandbox(void *ud, const struct tui_key *k) { tui_repl_enter(ud); }
 static void offer(void *ud, const struct tui_key *k) { tui_app_toggle_offer(ud); }
 static void quit(void *ud, const struct tui_key *k) { ((struct tui_app *)ud)->quit = true; }
+static void own_snapshot(void *ud, const struct tui_key *k) /* tui_snapview.c */
+{
+    struct tui_app *a = ud;
+    tui_snapview_pick(lt_runtime_datadir(a->rt), tui_app_zh(a));
+    tui_menu_invalidate(a);
+    clearok(curscr, TRUE);
+    a->dirty = true;
+}
 
 static const struct tui_binding rows[] = {
     {.keys = {TUI_KEY_ENTER, ' '}, .run = open_sel,
@@ -205,6 +217,10 @@ static const struct tui_binding rows[] = {
     {.keys = {'r'}, .run = offer,
      .en = "without a GPU: replay the shipped recording offered above, or go back to the simulator",
      .zh = "没有 GPU 时：回放上方提供的随附记录，或回到模拟器"},
+    {.keys = {'o'}, .run = own_snapshot,
+     .en = "your own program's memory: open a PyTorch memory snapshot (a file prompt with Tab "
+           "completion, the shipped examples listed)",
+     .zh = "你自己程序的显存：打开一个 PyTorch 显存快照（可用 Tab 补全路径，列出随附示例）"},
     {.keys = {'q'}, .run = quit,
      .en = "quit vramlab", .zh = "退出 vramlab",
      .hint_en = "quit", .hint_zh = "退出"},

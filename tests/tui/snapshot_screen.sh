@@ -1,0 +1,112 @@
+#!/bin/sh
+# snapshot_screen.sh BUILD - the snapshot screen in tmux: opened by a bare FILE.pickle argument
+# and by `snapshot FILE --tui`; the cursor moves with ←/→/Home/End and the entry, the largest
+# live allocations, the segment map and the stack follow it; +/- zoom the view; ↓ selects
+# another allocation (its stack and map change); w turns the what-if replay on (SIMULATED, the
+# model's peak drawn as a line) and c changes the capacity; resize down to "too small" and back,
+# 80x24 within its width; Esc leaves with 0; from the tutor's menu (o: the shipped examples, a
+# typed path completed with Tab); a file that is not a snapshot says so and exits 1.
+. tests/tui/tmux.lib "$@"
+F=assets/snapshots/gpt-train-oom.pickle
+
+entry() { screen | sed -n 's/^entry \([0-9]*\) \/ .*/\1/p'; }
+view() { screen | sed -n 's/.*view \([0-9]*-[0-9]*\).*/\1/p'; }
+stack_of() { screen | sed -n 's/.*stack of entry \([0-9]*\):.*/\1/p'; }
+
+start 80 24 "$APP $F"
+wait_for 'requested \(live\)' 5
+wait_for '^entry 1631 / 1635' 3          # opens at the peak
+screen | grep -q 'Largest live at the cursor' || fail "no live list"
+screen | grep -q 'model.py:176 forward' || fail "the logits not among the largest at the peak"
+screen | grep -q 'its segment at the cursor' || fail "no segment map"
+screen | grep -q 'total 1.5 GiB' || fail "the selected block's segment is not its 1.5 GiB one"
+check_width 80
+s0=$(stack_of)
+keys Down
+n=0; while [ "$(stack_of)" = "$s0" ]; do n=$((n + 1)); [ $n -lt 30 ] || fail "↓ did not select another"; sleep 0.1; done
+keys Home
+wait_for '^entry 0 / 1635' 3
+screen | grep -q 'model.py:176' && fail "the live list did not follow the cursor"
+keys Right
+n=0; while [ "$(entry)" = 0 ]; do n=$((n + 1)); [ $n -lt 30 ] || fail "→ did not move"; sleep 0.1; done
+keys End
+wait_for '^entry 1634 / 1635' 3
+v0=$(view)
+[ "$v0" = "0-1634" ] || fail "view at start: $v0"
+keys +
+n=0; while [ "$(view)" = "$v0" ]; do n=$((n + 1)); [ $n -lt 30 ] || fail "+ did not zoom"; sleep 0.1; done
+v1=$(view)
+keys -
+n=0; while [ "$(view)" = "$v1" ]; do n=$((n + 1)); [ $n -lt 30 ] || fail "- did not zoom out"; sleep 0.1; done
+keys 0
+wait_for 'view 0-1634' 3
+# what if
+screen | grep -q 'What if' && fail "what-if shown before it was asked for"
+keys w
+wait_for 'What if \(SIMULATED model\): expandable_segments:True' 10
+wait_for 'peak reserved: model 6\.2 GiB' 10
+screen | grep -q "── model reserved (SIMULATED)" || fail "no model line in the legend"
+screen | sed -n 3,12p | grep -q "─" || fail "no model line on the timeline"
+keys c
+wait_for 'capacity 16\.0 GiB' 10
+line_a=$(screen | sed -n 3,12p)
+keys w w w
+wait_for 'What if \(SIMULATED model\): expandable_segments:False, capacity 16' 10
+wait_for 'model reserved \(SIMULATED\)' 10
+[ "$(screen | sed -n 3,12p)" != "$line_a" ] || fail "the model's reserved line did not change with the setting"
+# resize, down to too small and back
+resize 100 40
+wait_for 'stack of entry' 3
+resize 30 8
+wait_for 'too small' 3
+resize 80 24
+wait_for 'Largest live' 3
+check_width 80
+keys Escape
+wait_exit 5
+[ "$RC" = 0 ] || fail "exit code $RC"
+
+# by `snapshot FILE --tui`, in 中文
+fresh two
+start 80 24 "$APP --lang zh snapshot $F --tui"
+wait_for '已申请（活着）' 5
+check_width 80
+keys q
+wait_exit 5
+[ "$RC" = 0 ] || fail "zh: exit code $RC"
+
+# from the tutor's menu: o, a shipped example with Enter, Esc back; then a typed path with Tab
+fresh menu
+start 80 24 "$APP"
+wait_for 'o: your own program' 5
+keys o
+wait_for 'Shipped examples' 3
+screen | grep -q 'gpt-train-oom\.pickle' || fail "the shipped examples are not listed"
+keys Enter
+wait_for 'Largest live at the cursor' 10
+keys Escape
+wait_for 'Shipped examples' 3
+keys Up
+keys a s s e t s / s n a p s h o t s / g p t - t r a i n - o
+keys Tab
+wait_for '> assets/snapshots/gpt-train-oom\.pickle' 3
+keys Enter
+wait_for '^entry 1631 / 1635' 10
+keys Escape
+wait_for 'Shipped examples' 3
+keys Escape
+wait_for 'Chapter 1' 3
+alive
+keys q
+wait_exit 5
+[ "$RC" = 0 ] || fail "tutor: exit code $RC"
+
+# not a snapshot: the message, exit 1, terminal restored
+fresh three
+printf 'not a pickle' > "$T/bad.pickle"
+start 80 24 "$APP $T/bad.pickle"
+wait_for 'bad\.pickle' 5
+keys q
+wait_exit 5
+[ "$RC" = 1 ] || fail "bad file: exit code $RC"
+echo "ok: snapshot screen: cursor, zoom, live list, map, stack, what-if, resize, en and zh"
