@@ -107,7 +107,7 @@ fresh full
 start 120 40 "VRAMLAB_SIM_OTHER_BYTES=all $APP 1.1"
 wait_for 'vramlab · 1\.1'
 keys r
-wait_for '24\.00 / 24\.00 GiB' 30
+wait_for '24 / 24 GiB' 30
 # the next experiments allocate: each says the GPU has no free memory, none hangs
 i=0
 while [ $i -lt 6 ] && ! screen | grep -q 'no free memory'; do
