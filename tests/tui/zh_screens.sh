@@ -23,8 +23,9 @@ check_zh() { # $1: what is on screen; $2 = box: only inside the box drawn over t
         screen > "$T/zh"
     fi
     # drop the allowed terms, then look for any Latin word left
-    # also code identifiers (camelCase, snake_case, a.b) and acronyms (OOM, STREAM): names
-    sed -E "s#\\b[a-z]+\\.[a-z_]+\\b##g; s#\\b($ALLOW)\\b##g; s#\`[^\`]*\`##g; s#\\b[a-z]+[A-Z][A-Za-z0-9]*\\b##g;
+    # also commands (vramlab profiles), code identifiers (camelCase, snake_case, a.b) and
+    # acronyms (OOM, STREAM): names
+    sed -E "s#vramlab [a-z]+##g; s#\\b[a-z]+\\.[a-z_]+\\b##g; s#\\b($ALLOW)\\b##g; s#\`[^\`]*\`##g; s#\\b[a-z]+[A-Z][A-Za-z0-9]*\\b##g;
             s#\\b[A-Za-z0-9]*_[A-Za-z0-9_]*\\b##g; s#\\b[a-z]+\\.[a-z_]+\\b##g;
             s#\\b[A-Z][A-Z0-9]+\\b##g; s#--[a-z][a-z-]*##g" "$T/zh" > "$T/zh.left" || fail "the filter itself"
     bad=$(grep -nE '[A-Za-z]{2,}' "$T/zh.left")
