@@ -599,6 +599,8 @@ static int vm_setup(lua_State *L)
     lua_setfield(L, -2, "__index");
     lua_setmetatable(L, -2);
     lua_setfield(L, env, "plot");
+    lua_pushcfunction(L, lt_help);
+    lua_setfield(L, env, "help");
     lua_setfield(L, LUA_REGISTRYINDEX, "lt.env");
     return 0;
 }
