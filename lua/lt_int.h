@@ -124,6 +124,9 @@ void lt_vm_publish(struct lt_vm *vm, bool computing);
 void lt_vm_push_stop(struct lt_vm *vm, lua_State *L);
 /* Raise the sandbox stop, with the position of the sandboxed code that runs. */
 int lt_vm_stop(lua_State *L);
+/* help([module or function]) in the sandbox: the modules, a module's functions, or one
+ * function's doc line and an example, printed (lt_repl.c). */
+int lt_help(lua_State *L);
 /* C-side memory held for sandboxed code (allocator structures, trace buffers) counts against the
  * heap cap: `delta` bytes more or fewer. False, and nothing counted, when a growth would take the
  * VM past the cap while sandboxed code runs (the caller undoes what it can and raises
@@ -198,5 +201,16 @@ bool lt_opt_bool(lua_State *L, int t, const char *k, bool def);
 int lt_opt_range(lua_State *L, int t, const char *k, int def, int lo, int hi, const char *what);
 /* Sizes: a number of bytes or a string units.parse reads ("256MiB"). */
 uint64_t lt_opt_bytes(lua_State *L, int t, const char *k, uint64_t def);
+/* The one gate of every option table: t must be a table (or nil/none when optional) whose keys
+ * are all in keys (NULL-ended); otherwise "<fn>: unknown option 'byts' (valid: bytes, trials)".
+ * A misspelt key would else be ignored and its default silently measured. */
+void lt_opt_check(lua_State *L, int t, const char *fn, bool optional, const char *const keys[]);
+/* An enum option: index of its value in names (NULL-ended), def when absent (-1: required);
+ * else "<fn>: <k> must be one of a, b, c (got 'x')". */
+int lt_opt_enum(lua_State *L, int t, const char *k, int def, const char *const names[],
+                const char *fn);
+/* A size given as a positional argument: a whole number of bytes or a units string ("1GiB");
+ * an error naming argument i otherwise. min is the least size accepted (0 or 1). */
+uint64_t lt_arg_bytes(lua_State *L, int i, uint64_t min);
 
 #endif

@@ -399,3 +399,101 @@ enum lt_eval_status lt_vm_eval_step(struct lt_vm *vm, char *out, size_t n)
 }
 
 void lt_vm_eval_cancel(struct lt_vm *vm) { lt_task_cancel(vm); }
+
+/* ---- help() ---------------------------------------------------------------------------------- */
+
+/* One line and one example per public function of gpu, host and alloc (docs/lua-api.md has the
+ * full text; tests/lua/help.lua fails on a function missing here). */
+static const struct {
+    const char *name, *doc, *example;
+} docs[] = {
+    {"gpu.backend", "the backend's name: \"cuda\" or \"sim\"", "gpu.backend()"},
+    {"gpu.info", "the device: name, memory, clocks, bus, caches, PCIe (nil when unknown)", "gpu.info().total_bytes"},
+    {"gpu.mem", "free and total device memory in bytes", "free, total = gpu.mem()"},
+    {"gpu.budget", "bytes an experiment may allocate (the cap)", "gpu.budget()"},
+    {"gpu.alloc", "allocate device memory: a buffer, or nil, message", "b = gpu.alloc(\"1GiB\")"},
+    {"gpu.copy", "measure a copy {dir = h2d|d2h|d2d, bytes, method = ce|sm, pinned, trials, reps}", "gpu.copy{dir = \"h2d\", bytes = \"256MiB\"}"},
+    {"gpu.latency", "pointer-chase latency over {bytes}", "gpu.latency{bytes = \"64MiB\"}"},
+    {"gpu.stream", "STREAM kernels on the device {kernel = copy|scale|add|triad|dot, bytes, trials}", "gpu.stream{kernel = \"triad\", bytes = \"256MiB\"}"},
+    {"gpu.plateaus", "group latency points {{bytes, ns}} into cache levels {where = gpu|host, levels}", "gpu.plateaus(points, {where = \"host\"})"},
+    {"gpu.peak", "theoretical bandwidth from memory clock (kHz) and bus width (bits)", "gpu.peak(9751000, 384)"},
+    {"gpu.profiles", "the simulator's GPU profiles", "gpu.profiles()"},
+    {"gpu.profile", "one simulator profile's figures", "gpu.profile(\"h100-sxm\")"},
+    {"host.info", "this CPU: threads, RAM, last-level cache", "host.info()"},
+    {"host.copy", "host memory copy bandwidth {method = memcpy|loop, bytes, trials, threads}", "host.copy{bytes = \"64MiB\"}"},
+    {"host.stream", "STREAM on the CPU {kernel = copy|scale|add|triad|dot, bytes, trials, threads}", "host.stream{kernel = \"add\", bytes = \"64MiB\"}"},
+    {"host.triad", "STREAM triad on all threads {bytes, trials, threads}", "host.triad{bytes = \"64MiB\"}"},
+    {"host.latency", "host pointer-chase latency {bytes, trials, threads}", "host.latency{bytes = \"8MiB\"}"},
+    {"host.caches", "this CPU's data caches (one core's), smallest first", "host.caches()"},
+    {"host.budget", "bytes one host experiment may take in all its arrays", "host.stream{bytes = host.budget() // 3}"},
+    {"alloc.caching", "PyTorch's caching allocator on this device {max_split_size_mb, roundup_power2_divisions, expandable_segments, memory_fraction, conf, capacity}", "a = alloc.caching()"},
+    {"alloc.model", "the caching allocator on a model device {capacity, ...}", "a = alloc.model{capacity = \"80GiB\"}"},
+    {"alloc.raw", "plain cudaMalloc/cudaFree, no cache {capacity}", "r = alloc.raw()"},
+    {"alloc.async_pool", "a stream-ordered pool (cudaMallocAsync) {capacity, release_threshold, reuse_*}", "p = alloc.async_pool{capacity = \"24GiB\"}"},
+    {"alloc.trace_replay", "replay an allocation trace into a model allocator", "alloc.trace_replay(text, {capacity = \"80GiB\"})"},
+    {"alloc.ledger", "where device memory went (driver, allocator, other)", "alloc.ledger(a).text"},
+    {"alloc.format_size", "PyTorch's format_size text", "alloc.format_size(\"1GiB\")"},
+    {"alloc.snapshot", "read a shipped PyTorch memory snapshot {device, top, columns, replay, capacity}", "alloc.snapshot(\"assets/snapshots/gpt-train.pickle\").peak"},
+    {"alloc.round_size", "the block size, pool and segment a request gets", "alloc.round_size(\"1000B\")"},
+};
+
+static const char *const help_modules[] = {"gpu", "host", "alloc", "vram", "units", "plot"};
+
+/* help([module or function]): prints what it knows, through the sandbox's print (the REPL's
+ * transcript, eval's stdout). */
+int lt_help(lua_State *L)
+{
+    lua_settop(L, 1);
+    char text[4096] = "";
+    struct out b = {text, sizeof text, 0};
+    if (lua_isnoneornil(L, 1)) {
+        puts_(&b, "modules: gpu (the device), host (this CPU), alloc (allocators), vram "
+                           "(memory estimates), units (sizes), plot (the sandbox panel; tutor only). "
+                           "help(gpu) lists a module, help(gpu.copy) shows one function.");
+    } else if (lua_istable(L, 1)) {
+        lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
+        for (size_t m = 0; m < sizeof help_modules / sizeof *help_modules; m++) {
+            lua_getfield(L, -1, help_modules[m]);
+            bool same = lua_rawequal(L, -1, 1);
+            lua_pop(L, 1);
+            if (!same) continue;
+            size_t len = strlen(help_modules[m]);
+            puts_(&b, help_modules[m]);
+            puts_(&b, ":");
+            for (size_t i = 0; i < sizeof docs / sizeof *docs; i++)
+                if (!strncmp(docs[i].name, help_modules[m], len) && docs[i].name[len] == '.') {
+                    puts_(&b, "\n  ");
+                    puts_(&b, docs[i].name);
+                    puts_(&b, "  ");
+                    puts_(&b, docs[i].doc);
+                }
+            break;
+        }
+        lua_pop(L, 1);
+    } else if (lua_isfunction(L, 1)) {
+        lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
+        for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+            char mod[16];
+            const char *dot = strchr(docs[i].name, '.');
+            snprintf(mod, sizeof mod, "%.*s", (int)(dot - docs[i].name), docs[i].name);
+            lua_getfield(L, -1, mod);
+            bool same = lua_istable(L, -1) && lua_getfield(L, -1, dot + 1) != LUA_TNIL &&
+                        lua_rawequal(L, -1, 1);
+            lua_settop(L, 2);
+            if (!same) continue;
+            puts_(&b, docs[i].name);
+            puts_(&b, ": ");
+            puts_(&b, docs[i].doc);
+            puts_(&b, "\n  e.g. ");
+            puts_(&b, docs[i].example);
+            break;
+        }
+        lua_pop(L, 1);
+    }
+    lua_pushstring(L, *text ? text : "no help for that: help() lists the modules");
+    lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
+    lua_getfield(L, -1, "print");
+    lua_pushvalue(L, -3);
+    lua_call(L, 1, 0);
+    return 0;
+}

@@ -120,8 +120,13 @@ const char *lt_runtime_datadir(const struct lt_runtime *rt) { return rt->datadir
 void lt_runtime_backend_line(struct lt_runtime *rt, char *buf, size_t n)
 {
     const struct gpu_info *i = &rt->dev->info;
-    if (i->simulated) snprintf(buf, n, "SIMULATED · %s profile (%s)", i->name, i->profile);
-    else snprintf(buf, n, "CUDA device %d · %s%s", i->device, i->name, i->mig ? " (MIG slice)" : "");
+    bool zh = !strcmp(rt->lang, "zh"); /* in the runtime's language: L changes it */
+    if (i->simulated)
+        snprintf(buf, n, zh ? "SIMULATED · %s 配置（%s）" : "SIMULATED · %s profile (%s)", i->name,
+                 i->profile);
+    else
+        snprintf(buf, n, zh ? "CUDA 设备 %d · %s%s" : "CUDA device %d · %s%s", i->device, i->name,
+                 i->mig ? (zh ? "（MIG 切片）" : " (MIG slice)") : "");
 }
 
 /* ---- jobs --------------------------------------------------------------------------------- */

@@ -113,6 +113,71 @@ uint64_t lt_opt_bytes(lua_State *L, int t, const char *k, uint64_t def)
     return v;
 }
 
+static void push_list(lua_State *L, const char *const names[])
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (int i = 0; names[i]; i++) {
+        if (i) luaL_addstring(&b, ", ");
+        luaL_addstring(&b, names[i]);
+    }
+    luaL_pushresult(&b);
+}
+
+void lt_opt_check(lua_State *L, int t, const char *fn, bool optional, const char *const keys[])
+{
+    t = lua_absindex(L, t);
+    if (optional && lua_isnoneornil(L, t)) return;
+    if (!lua_istable(L, t))
+        luaL_error(L, "%s: expected an option table {...}, got %s", fn, luaL_typename(L, t));
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            const char *k = lua_tostring(L, -1);
+            int i = 0;
+            while (keys[i] && strcmp(keys[i], k)) i++;
+            if (keys[i]) continue;
+        }
+        const char *bad = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                          : luaL_typename(L, -1);
+        push_list(L, keys);
+        luaL_error(L, "%s: unknown option '%s' (valid: %s)", fn, bad, lua_tostring(L, -1));
+    }
+}
+
+int lt_opt_enum(lua_State *L, int t, const char *k, int def, const char *const names[],
+                const char *fn)
+{
+    int ty = lt_opt_field(L, t, k), r = def;
+    if (ty == LUA_TNIL && def >= 0) {
+        lua_pop(L, 1);
+        return def;
+    }
+    if (ty == LUA_TSTRING) {
+        for (r = 0; names[r] && strcmp(names[r], lua_tostring(L, -1)); r++) {}
+        if (names[r]) {
+            lua_pop(L, 1);
+            return r;
+        }
+    }
+    const char *got = ty == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1);
+    push_list(L, names);
+    return luaL_error(L, "%s: %s must be one of %s (got '%s')", fn, k, lua_tostring(L, -1), got);
+}
+
+uint64_t lt_arg_bytes(lua_State *L, int i, uint64_t min)
+{
+    uint64_t v = 0;
+    if (!lua_isnumber(L, i) && lua_type(L, i) != LUA_TSTRING)
+        luaL_typeerror(L, i, "size (bytes, or a string such as '256MiB')");
+    if (!to_bytes(L, i, &v))
+        luaL_argerror(L, i, "size must be a positive whole number of bytes below 2^63, or a "
+                            "string such as '256MiB'");
+    if (v < min) luaL_argerror(L, i, "size must be a positive number of bytes");
+    return v;
+}
+
 static void setnum(lua_State *L, const char *k, double v)
 {
     lua_pushnumber(L, v);

@@ -509,6 +509,13 @@ static int sandbox_env(lua_State *L)
     return 1;
 }
 
+static int no_plot(lua_State *L)
+{
+    return luaL_error(L, "plot.%s is only available in the tutor's sandbox (vramlab, then ':'); "
+                      "a script can print, a lesson draws with ex:point, ex:bar, ex:note",
+                      lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?");
+}
+
 /* Load the embedded support modules with the trusted globals, then expose them to the sandbox:
  * lt.modules[name] = module. `lesson` gets the constructors and the runner's helpers. */
 static int load_embedded(lua_State *L, char *err, size_t n)
@@ -592,6 +599,16 @@ static int vm_setup(lua_State *L)
     lua_pushvalue(L, env);
     lua_call(L, 1, 0);
     lua_pop(L, 2);
+    /* plot draws on the tutor's sandbox panels (lt_vm_repl_setup replaces this): elsewhere a use
+     * says where it works instead of "attempt to index a nil value (global 'plot')" */
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, no_plot);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, env, "plot");
+    lua_pushcfunction(L, lt_help);
+    lua_setfield(L, env, "help");
     lua_setfield(L, LUA_REGISTRYINDEX, "lt.env");
     assert(lua_gettop(L) == base);
     return 0;

@@ -266,7 +266,7 @@ static int make_caching(lua_State *L, bool model)
 {
     struct gpu_caching_opts o;
     char err[256];
-    lt_alloc_read_opts(L, 1, &o);
+    lt_alloc_read_opts(L, 1, &o, model ? "alloc.model" : "alloc.caching");
     uint64_t cap = lt_alloc_opt_capacity(L, 1, 0);
     if (model && !cap) return luaL_error(L, "alloc.model: give a capacity, e.g. {capacity = \"80GiB\"}");
     if (cap) model = true;
@@ -300,7 +300,8 @@ static int l_model(lua_State *L) { return make_caching(L, true); }
 
 static int l_raw(lua_State *L)
 {
-    if (!lua_isnoneornil(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const keys[] = {"capacity", NULL};
+    lt_opt_check(L, 1, "alloc.raw", true, keys);
     uint64_t cap = lt_alloc_opt_capacity(L, 1, 0);
     struct lt_allocator *a = new_alloc(L, K_RAW);
     if (cap) {
@@ -324,7 +325,11 @@ static uint64_t opt_threshold(lua_State *L, int t, const char *k, uint64_t def)
 
 static int l_async_pool(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const keys[] = {"capacity", "release_threshold",
+                                       "reuse_follow_event_dependencies",
+                                       "reuse_allow_opportunistic",
+                                       "reuse_allow_internal_dependencies", NULL};
+    lt_opt_check(L, 1, "alloc.async_pool", false, keys);
     struct gpu_mempool_opts o;
     uint64_t cap = lt_alloc_opt_capacity(L, 1, 0);
     if (!cap) return luaL_error(L, "alloc.async_pool: give a capacity, e.g. {capacity = \"24GiB\"}");
@@ -975,7 +980,8 @@ static int a_map(lua_State *L)
     lua_Integer max = LT_MAX_CELLS;
     bool with_free = a->model;
     if (!lua_isnoneornil(L, 2)) {
-        luaL_checktype(L, 2, LUA_TTABLE);
+        static const char *const keys[] = {"max", "free", NULL};
+        lt_opt_check(L, 2, "map", false, keys);
         max = lt_opt_int(L, 2, "max", LT_MAX_CELLS);
         with_free = lt_opt_bool(L, 2, "free", with_free);
         luaL_argcheck(L, max >= 2 && max <= LT_MAX_CELLS, 2, "max must be 2..16 (a map panel's limit)");

@@ -12,7 +12,7 @@ void lt_seti(lua_State *L, const char *k, uint64_t v);
 void lt_setn(lua_State *L, const char *k, double v);
 /* The caching allocator's options from the table at index t (nil: the defaults); a bad or
  * unknown option raises. */
-void lt_alloc_read_opts(lua_State *L, int t, struct gpu_caching_opts *o);
+void lt_alloc_read_opts(lua_State *L, int t, struct gpu_caching_opts *o, const char *fn);
 /* The options as PYTORCH_CUDA_ALLOC_CONF text ("max_split_size_mb:128,expandable_segments:True"). */
 void lt_alloc_conf_text(const struct gpu_caching_opts *o, char *buf, size_t n);
 /* t.capacity (bytes or "80GiB") between 2 MiB and 4 TiB, else def. */

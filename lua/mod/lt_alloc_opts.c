@@ -57,26 +57,15 @@ void lt_alloc_push_stats(lua_State *L, const struct gpu_caching_stats *s)
     lt_seti(L, "num_device_free", s->num_device_free);
 }
 
-void lt_alloc_read_opts(lua_State *L, int t, struct gpu_caching_opts *o)
+void lt_alloc_read_opts(lua_State *L, int t, struct gpu_caching_opts *o, const char *fn)
 {
     char err[256];
     gpu_caching_opts_default(o);
     if (lua_isnoneornil(L, t)) return;
-    luaL_checktype(L, t, LUA_TTABLE);
     static const char *const known[] = {"max_split_size_mb", "roundup_power2_divisions",
                                         "expandable_segments", "memory_fraction", "conf",
                                         "capacity", NULL};
-    lua_pushnil(L);
-    while (lua_next(L, t)) {
-        bool ok = lua_type(L, -2) == LUA_TSTRING;
-        for (const char *const *k = known; ok && *k; k++)
-            if (!strcmp(lua_tostring(L, -2), *k)) goto next;
-        luaL_error(L, "alloc: unknown option '%s' (max_split_size_mb, roundup_power2_divisions, "
-                   "expandable_segments, memory_fraction, conf, capacity)",
-                   ok ? lua_tostring(L, -2) : "?");
-    next:
-        lua_pop(L, 1);
-    }
+    lt_opt_check(L, t, fn, false, known);
     const char *conf = lt_opt_str(L, t, "conf", NULL);
     if (conf && gpu_caching_parse_conf(conf, o, err, sizeof err) != GPU_OK)
         luaL_error(L, "alloc: conf: %s", err);
@@ -123,24 +112,5 @@ uint64_t lt_alloc_opt_capacity(lua_State *L, int t, uint64_t def)
 
 uint64_t lt_alloc_bytes_arg(lua_State *L, int i)
 {
-    uint64_t v = 0;
-    if (lua_type(L, i) == LUA_TSTRING) {
-        lua_getfield(L, LUA_REGISTRYINDEX, "lt.modules");
-        lua_getfield(L, -1, "units");
-        lua_getfield(L, -1, "parse");
-        lua_pushvalue(L, i);
-        lua_call(L, 1, 2);
-        if (lua_isnil(L, -2)) luaL_argerror(L, i, lua_tostring(L, -1));
-        double d = lua_tonumber(L, -2);
-        lua_pop(L, 4);
-        /* below 2^63: a size comes back to Lua as an integer (llround is unspecified past it) */
-        luaL_argcheck(L, d >= 1, i, "size must be at least 1 byte");
-        luaL_argcheck(L, d < 0x1p63, i, "size must be below 2^63 bytes");
-        v = (uint64_t)llround(d);
-    } else {
-        lua_Integer n = luaL_checkinteger(L, i);
-        luaL_argcheck(L, n > 0, i, "size must be a positive number of bytes");
-        v = (uint64_t)n;
-    }
-    return v;
+    return lt_arg_bytes(L, i, 1);
 }

@@ -165,7 +165,7 @@ int lt_alloc_trace_replay(lua_State *L)
     rj->base.push = replay_push;
     rj->events = events;
     rj->text = lua_tolstring(L, 1, &rj->len);
-    lt_alloc_read_opts(L, opt, &rj->o);
+    lt_alloc_read_opts(L, opt, &rj->o, "alloc.trace_replay");
     uint64_t fr = 0, tot = 0;
     pthread_mutex_lock(&vm->rt->devlock);
     if (gpu_mem_info(vm->rt->dev, &fr, &tot) != GPU_OK) tot = 0;
@@ -184,9 +184,7 @@ int lt_alloc_trace_replay(lua_State *L)
 int lt_alloc_format_size(lua_State *L)
 {
     char buf[32];
-    lua_Integer n = luaL_checkinteger(L, 1);
-    luaL_argcheck(L, n >= 0, 1, "bytes must be >= 0");
-    gpu_cache_format_size((uint64_t)n, buf, sizeof buf);
+    gpu_cache_format_size(lt_arg_bytes(L, 1, 0), buf, sizeof buf);
     lua_pushstring(L, buf);
     return 1;
 }
@@ -197,7 +195,7 @@ int lt_alloc_round_size(lua_State *L)
     uint64_t n = lt_alloc_bytes_arg(L, 1);
     struct gpu_caching_opts o;
     char err[256];
-    lt_alloc_read_opts(L, 2, &o);
+    lt_alloc_read_opts(L, 2, &o, "alloc.round_size");
     o.memory_fraction = 0;
     o.expandable_segments = false;
     struct gpu_caching *c;

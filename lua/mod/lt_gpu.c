@@ -101,7 +101,7 @@ static int no_room(lua_State *L, const char *what)
 static int l_alloc(lua_State *L)
 {
     struct lt_vm *vm = lt_vm_of(L);
-    lua_Integer n = luaL_checkinteger(L, 1);
+    uint64_t n = lt_arg_bytes(L, 1, 0);
     if (n == 0) no_room(L, "gpu.alloc");
     luaL_argcheck(L, n > 0, 1, "size must be a positive number of bytes");
     struct lt_buffer *b = lua_newuserdatauv(L, sizeof *b, 0);
@@ -357,16 +357,14 @@ static int l_copy(lua_State *L)
 {
     static const char *const dirs[] = {"h2d", "d2h", "d2d", NULL};
     static const char *const methods[] = {"ce", "sm", NULL};
-    luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const keys[] = {"dir", "bytes", "method", "pinned", "trials", "reps", NULL};
+    lt_opt_check(L, 1, "gpu.copy", false, keys);
     struct copy_job *c = lua_newuserdatauv(L, sizeof *c, 0); /* anchored on the stack */
     memset(c, 0, sizeof *c);
     c->base.fn = copy_fn;
     c->base.push = copy_push;
-    lt_opt_field(L, 1, "dir");
-    c->q.dir = (enum gpu_dir)luaL_checkoption(L, -1, NULL, dirs);
-    lt_opt_field(L, 1, "method");
-    c->q.method = (enum gpu_method)luaL_checkoption(L, -1, "ce", methods);
-    lua_pop(L, 2);
+    c->q.dir = (enum gpu_dir)lt_opt_enum(L, 1, "dir", -1, dirs, "gpu.copy");
+    c->q.method = (enum gpu_method)lt_opt_enum(L, 1, "method", 0, methods, "gpu.copy");
     c->q.bytes = lt_opt_bytes(L, 1, "bytes", 0);
     if (c->q.bytes == 0) no_room(L, "gpu.copy");
     if (c->q.bytes == 0) return luaL_error(L, "gpu.copy: 'bytes' must be given and > 0");
@@ -378,7 +376,8 @@ static int l_copy(lua_State *L)
 
 static int l_latency(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const keys[] = {"bytes", NULL};
+    lt_opt_check(L, 1, "gpu.latency", false, keys);
     struct copy_job *c = lua_newuserdatauv(L, sizeof *c, 0);
     memset(c, 0, sizeof *c);
     c->base.fn = copy_fn;
@@ -391,15 +390,15 @@ static int l_latency(lua_State *L)
 
 static int l_stream(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const keys[] = {"kernel", "bytes", "trials", NULL};
+    static const char *const kernels[] = {"copy", "scale", "add", "triad", "dot", NULL};
+    lt_opt_check(L, 1, "gpu.stream", false, keys);
     struct copy_job *c = lua_newuserdatauv(L, sizeof *c, 0);
     memset(c, 0, sizeof *c);
     c->base.fn = copy_fn;
     c->base.push = copy_push;
     c->mode = JOB_STREAM;
-    c->kernel = gpu_host_kind_parse(lt_opt_str(L, 1, "kernel", "triad"));
-    if (c->kernel < GPU_HOST_COPY)
-        return luaL_error(L, "gpu.stream: kernel must be copy, scale, add, triad or dot");
+    c->kernel = gpu_host_kind_parse(kernels[lt_opt_enum(L, 1, "kernel", 3, kernels, "gpu.stream")]);
     c->q.bytes = lt_opt_bytes(L, 1, "bytes", 0);
     c->q.trials = lt_opt_range(L, 1, "trials", 10, 1, GPU_MAX_SAMPLES, "gpu.stream");
     if (c->q.bytes < 4096) return luaL_error(L, "gpu.stream: 'bytes' must be at least 4 KiB");
@@ -411,14 +410,18 @@ static int l_stream(lua_State *L)
  * default). */
 static int get_levels(lua_State *L, struct gpu_level *lv, int max)
 {
+    static const char *const keys[] = {"where", "levels", NULL};
+    static const char *const level_keys[] = {"name", "bytes", NULL};
+    lt_opt_check(L, 2, "gpu.plateaus", true, keys);
     if (!lua_istable(L, 2)) return gpu_dev_caches(&lt_vm_of(L)->rt->dev->info, lv, max);
-    lua_getfield(L, 2, "levels");
+    lt_opt_field(L, 2, "levels");
     if (lua_istable(L, -1)) {
         int n = (int)lua_rawlen(L, -1);
         luaL_argcheck(L, n <= max, 2, "too many levels");
         for (int i = 0; i < n; i++) {
             lua_rawgeti(L, -1, i + 1);
             luaL_argcheck(L, lua_istable(L, -1), 2, "levels are tables {name=, bytes=}");
+            lt_opt_check(L, -1, "gpu.plateaus: levels", false, level_keys);
             const char *name = lt_opt_str(L, -1, "name", NULL);
             lv[i].bytes = lt_opt_bytes(L, -1, "bytes", 0);
             luaL_argcheck(L, name && *name && strlen(name) < sizeof lv[i].name && lv[i].bytes > 0 &&
@@ -431,12 +434,11 @@ static int get_levels(lua_State *L, struct gpu_level *lv, int max)
         return n;
     }
     lua_pop(L, 1);
-    const char *where = lt_opt_str(L, 2, "where", "gpu");
-    if (!strcmp(where, "host")) {
+    static const char *const wheres[] = {"gpu", "host", NULL};
+    if (lt_opt_enum(L, 2, "where", 0, wheres, "gpu.plateaus") == 1) {
         const char *src;
         return gpu_host_caches(lv, max, &src);
     }
-    luaL_argcheck(L, !strcmp(where, "gpu"), 2, "where must be \"host\" or \"gpu\"");
     return gpu_dev_caches(&lt_vm_of(L)->rt->dev->info, lv, max);
 }
 
@@ -447,12 +449,14 @@ static int l_plateaus(lua_State *L)
     double ns[128];
     struct gpu_plateau p[16];
     struct gpu_level lv[8];
+    static const char *const point_keys[] = {"bytes", "ns", NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
     int n = (int)lua_rawlen(L, 1);
     luaL_argcheck(L, n <= 128, 1, "at most 128 points");
     for (int i = 0; i < n; i++) {
         lua_rawgeti(L, 1, i + 1);
         luaL_argcheck(L, lua_istable(L, -1), 1, "points are tables {bytes=, ns=}");
+        lt_opt_check(L, -1, "gpu.plateaus: points", false, point_keys);
         bytes[i] = lt_opt_bytes(L, -1, "bytes", 0);
         ns[i] = lt_opt_num(L, -1, "ns", 0);
         luaL_argcheck(L, ns[i] > 0 && (i == 0 || bytes[i] > bytes[i - 1]), 1,

@@ -83,10 +83,14 @@ static uint64_t budget(const struct gpu_dev *dev, const struct gpu_host_info *hi
     return dev->host_max && dev->host_max < b ? dev->host_max : b;
 }
 
-static int start(lua_State *L, int kind, uint64_t def_bytes)
+/* Every measurement's options: these, plus the kind's own key (method or kernel) as keys[0]. */
+static const char *const common_keys[] = {NULL, "bytes", "trials", "threads", NULL};
+
+static int start(lua_State *L, int kind, uint64_t def_bytes, const char *fn, const char *own)
 {
-    if (!lua_isnoneornil(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
-    else lua_newtable(L), lua_replace(L, 1);
+    const char *keys[] = {own, "bytes", "trials", "threads", NULL};
+    lt_opt_check(L, 1, fn, true, own ? keys : common_keys + 1);
+    if (lua_isnoneornil(L, 1)) lua_newtable(L), lua_replace(L, 1);
     struct gpu_dev *dev = lt_vm_of(L)->rt->dev;
     struct gpu_host_info hi;
     gpu_host_info(&hi);
@@ -100,8 +104,8 @@ static int start(lua_State *L, int kind, uint64_t def_bytes)
     h->base.push = host_push;
     h->kind = kind;
     h->bytes = lt_opt_bytes(L, 1, "bytes", def_bytes);
-    h->trials = lt_opt_range(L, 1, "trials", 10, 1, GPU_MAX_SAMPLES, "host");
-    h->threads = lt_opt_range(L, 1, "threads", 0, 0, 256, "host");
+    h->trials = lt_opt_range(L, 1, "trials", 10, 1, GPU_MAX_SAMPLES, fn);
+    h->threads = lt_opt_range(L, 1, "threads", 0, 0, 256, fn);
     if (h->bytes < 4096 || h->bytes > ((uint64_t)64 << 30))
         return luaL_error(L, "host: 'bytes' must be between 4 KiB and 64 GiB");
     if ((double)h->bytes * arrays > (double)room) {
@@ -135,24 +139,19 @@ static int l_budget(lua_State *L)
 
 static int l_copy(lua_State *L)
 {
-    const char *m = "memcpy";
-    if (lua_istable(L, 1)) m = lt_opt_str(L, 1, "method", "memcpy");
-    if (strcmp(m, "memcpy") && strcmp(m, "loop"))
-        return luaL_error(L, "host.copy: method must be \"memcpy\" or \"loop\"");
-    return start(L, gpu_host_kind_parse(m), 256u << 20);
+    static const char *const methods[] = {"memcpy", "loop", NULL};
+    int m = lua_istable(L, 1) ? lt_opt_enum(L, 1, "method", 0, methods, "host.copy") : 0;
+    return start(L, gpu_host_kind_parse(methods[m]), 256u << 20, "host.copy", "method");
 }
 
 static int l_stream(lua_State *L)
 {
-    const char *k = "triad";
-    if (lua_istable(L, 1)) k = lt_opt_str(L, 1, "kernel", "triad");
-    int kind = gpu_host_kind_parse(k);
-    if (kind < GPU_HOST_COPY)
-        return luaL_error(L, "host.stream: kernel must be copy, scale, add, triad or dot");
-    return start(L, kind, 256u << 20);
+    static const char *const kernels[] = {"copy", "scale", "add", "triad", "dot", NULL};
+    int k = lua_istable(L, 1) ? lt_opt_enum(L, 1, "kernel", 3, kernels, "host.stream") : 3;
+    return start(L, gpu_host_kind_parse(kernels[k]), 256u << 20, "host.stream", "kernel");
 }
 
-static int l_triad(lua_State *L) { return start(L, GPU_HOST_TRIAD, 256u << 20); }
+static int l_triad(lua_State *L) { return start(L, GPU_HOST_TRIAD, 256u << 20, "host.triad", NULL); }
 
 /* host.caches() -> {{name = "L1", bytes = 49152}, ..., source = "sysfs"} (smallest first; the
  * levels judged one core's, as gpu_host_caches gives them) */
@@ -174,7 +173,7 @@ static int l_caches(lua_State *L)
     lua_setfield(L, -2, "source");
     return 1;
 }
-static int l_latency(lua_State *L) { return start(L, -1, 256u << 20); }
+static int l_latency(lua_State *L) { return start(L, -1, 256u << 20, "host.latency", NULL); }
 
 int lt_open_host(lua_State *L)
 {

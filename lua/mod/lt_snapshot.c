@@ -377,21 +377,9 @@ int lt_alloc_snapshot(lua_State *L)
     size_t len;
     const char *path = luaL_checklstring(L, 1, &len);
     int opt = 2;
-    if (!lua_isnoneornil(L, opt)) luaL_checktype(L, opt, LUA_TTABLE);
+    static const char *const known[] = {"device", "top", "columns", "replay", "capacity", NULL};
+    lt_opt_check(L, opt, "alloc.snapshot", true, known);
     lua_settop(L, 2);
-    if (lua_istable(L, opt)) {
-        static const char *const known[] = {"device", "top", "columns", "replay", "capacity", NULL};
-        lua_pushnil(L);
-        while (lua_next(L, opt)) {
-            bool ok = lua_type(L, -2) == LUA_TSTRING;
-            for (const char *const *k = known; ok && *k; k++)
-                if (!strcmp(lua_tostring(L, -2), *k)) goto next;
-            luaL_error(L, "alloc.snapshot: unknown option '%s' (device, top, columns, replay, capacity)",
-                       ok ? lua_tostring(L, -2) : "?");
-        next:
-            lua_pop(L, 1);
-        }
-    }
     struct snap_job *sj = lua_newuserdatauv(L, sizeof *sj, 0); /* anchored on the stack */
     memset(sj, 0, sizeof *sj);
     sj->fd = -1;

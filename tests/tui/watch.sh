@@ -27,7 +27,8 @@ wait_for 'double\(21\) should be 42, got nil' 3
 # wrong, then a runaway loop, then right: each save is checked at once
 printf 'function double(x)\n  return x + 2\nend\n' > "$F"
 wait_for 'got 23' 5
-keys h
+keys h # the failing tries' feedback already gave the one hint: h says there is no other
+wait_for 'No more hints' 3
 wait_for 'Hint 1/1: Multiply by two\.' 3
 printf 'function double(x)\n  while true do end\nend\n' > "$F"
 wait_for 'stopped' 20

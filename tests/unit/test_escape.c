@@ -454,13 +454,13 @@ static void test_allocations(void **state)
     refused(f, "assert(gpu.alloc(math.maxinteger))", "at most 90%");
     refused(f, "gpu.alloc(-1)", "positive");
     refused(f, "gpu.alloc(0)", "positive");
-    refused(f, "gpu.alloc(0/0)", "number has no integer representation");
-    refused(f, "gpu.alloc(math.huge)", "number has no integer representation");
-    refused(f, "gpu.alloc(-math.huge)", "number has no integer representation");
-    refused(f, "gpu.alloc(2^63)", "number has no integer representation");
-    refused(f, "gpu.alloc(1.5)", "number has no integer representation");
-    refused(f, "gpu.alloc('1e30GiB')", "number expected, got string");
-    refused(f, "gpu.alloc({})", "number expected, got table");
+    refused(f, "gpu.alloc(0/0)", "whole number of bytes below 2^63");
+    refused(f, "gpu.alloc(math.huge)", "whole number of bytes below 2^63");
+    refused(f, "gpu.alloc(-math.huge)", "whole number of bytes below 2^63");
+    refused(f, "gpu.alloc(2^63)", "whole number of bytes below 2^63");
+    refused(f, "gpu.alloc(1.5)", "whole number of bytes below 2^63");
+    refused(f, "gpu.alloc('1e30GiB')", "whole number of bytes below 2^63");
+    refused(f, "gpu.alloc({})", "size (bytes, or a string such as '256MiB') expected, got table");
     static const char *const bad_bytes[] = {"-1", "0/0", "math.huge", "1.5", "'1e30GiB'",
                                             "'-5GiB'", "2^64", "-0.5", "{}", NULL};
     char src[256];

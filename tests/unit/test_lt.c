@@ -144,7 +144,7 @@ static void test_gpu_module(void **state)
     assert_int_equal(f->dev->live_allocs, 0);
     refused(f, "local b = gpu.alloc(4096) b:free() b:size()", "used after :free()");
     refused(f, "gpu.alloc(-1)", "positive");
-    refused(f, "gpu.copy{dir = 'sideways', bytes = 4096}", "invalid option 'sideways'");
+    refused(f, "gpu.copy{dir = 'sideways', bytes = 4096}", "dir must be one of h2d, d2h, d2d (got 'sideways')");
     refused(f, "gpu.copy{dir = 'd2d'}", "'bytes' must be given");
     ok(f, "do local b <close> = gpu.alloc(1 << 20) end");
     assert_int_equal(f->dev->live_allocs, 0); /* <close> freed it */

@@ -1,6 +1,7 @@
 /* tui_plain.c - headless output (see tui_plain.h). */
 #include "tui_plain.h"
 
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "gpu_fmt.h"
 #include "tui_json.h"
 #include "tui_wrap.h"
 
@@ -366,15 +368,17 @@ static void plain_sink(struct tui_plain *p, const struct lt_event *ev)
         return;
     }
     const char *rp = p->replay ? ", REPLAY" : "";
+    char n1[96], n2[96]; /* numbers as a person writes them (gpu_fmt) */
     switch (ev->type) {
     case LT_EV_PRINT: fprintf(f, "%s\n", ev->text); break;
     case LT_EV_POINT:
-        fprintf(f, "  [%s] %s: x=%.6g y=%.6g (%s%s)\n", ev->panel, ev->series, ev->x, ev->y,
+        gpu_fmt_num(ev->x, n1, sizeof n1), gpu_fmt_num(ev->y, n2, sizeof n2);
+        fprintf(f, "  [%s] %s: x=%s y=%s (%s%s)\n", ev->panel, ev->series, n1, n2,
                 style_name(ev->style), rp);
         break;
     case LT_EV_BAR:
-        fprintf(f, "  [%s] %s: %.4g %s (%s%s)\n", ev->panel, ev->series, ev->value, ev->unit,
-                style_name(ev->style), rp);
+        gpu_fmt_qty(ev->value, ev->unit, n1, sizeof n1);
+        fprintf(f, "  [%s] %s: %s (%s%s)\n", ev->panel, ev->series, n1, style_name(ev->style), rp);
         break;
     case LT_EV_ROW:
         fprintf(f, "  [%s] ", ev->panel);
@@ -382,8 +386,9 @@ static void plain_sink(struct tui_plain *p, const struct lt_event *ev)
         fputc('\n', f);
         break;
     case LT_EV_GAUGE:
-        fprintf(f, "  [%s] %s: %.4g of %.4g %s (%s%s)\n", ev->panel, ev->series, ev->value,
-                ev->max, ev->unit, style_name(ev->style), rp);
+        gpu_fmt_num(ev->value, n1, sizeof n1), gpu_fmt_num(ev->max, n2, sizeof n2);
+        fprintf(f, "  [%s] %s: %s of %s %s (%s%s)\n", ev->panel, ev->series, n1, n2, ev->unit,
+                style_name(ev->style), rp);
         break;
     case LT_EV_NOTE: fprintf(f, "  [%s] note: %s\n", ev->panel, ev->text); break;
     case LT_EV_MAP:

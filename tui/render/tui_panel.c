@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "gpu_float.h"
+#include "gpu_fmt.h"
 #include "tui_wrap.h"
 
 #define MAX_POINTS 4096 /* per series */
@@ -438,17 +439,7 @@ bool tui_panelset_has_data(const struct tui_panelset *ps)
 
 /* ---- formatting --------------------------------------------------------------------------- */
 
-void tui_fmt_num(double v, char *buf, size_t n)
-{
-    double a = fabs(v);
-    if (isnan(v) || isinf(v)) snprintf(buf, n, "n/a");
-    else if (a >= 1e7) snprintf(buf, n, "%.3g", v);
-    else if (a >= 1000) snprintf(buf, n, "%.0f", v);
-    else if (a >= 100) snprintf(buf, n, "%.1f", v);
-    else if (a >= 1) snprintf(buf, n, "%.2f", v);
-    else if (a >= 0.001 || gpu_feq(a, 0)) snprintf(buf, n, "%.3f", v);
-    else snprintf(buf, n, "%.2e", v);
-}
+void tui_fmt_num(double v, char *buf, size_t n) { gpu_fmt_num(v, buf, n); }
 
 void tui_fmt_bytes(double b, char *buf, size_t n)
 {
@@ -582,9 +573,7 @@ static void w_bars(const struct ctx *c, const struct pmodel *m)
         if (b->value > max) max = b->value;
         int l = tui_width(b->label, strlen(b->label));
         if (l > lw) lw = l;
-        char num[32];
-        tui_fmt_num(b->value, num, sizeof num);
-        snprintf(val[i], sizeof val[i], "%s%s%s", num, *b->unit ? " " : "", b->unit);
+        gpu_fmt_qty(b->value, b->unit, val[i], sizeof val[i]); /* 780 KB, not 7.80e-04 GB */
         int v = tui_width(val[i], strlen(val[i]));
         if (v > vw) vw = v;
         int t = (int)strlen(style_tag(b->style, c->ascii));
@@ -964,7 +953,7 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
     for (int i = 0; i < nt; i++) {
         char t[32];
         if (bytes) fmt_axis_bytes(ticks[i], t, sizeof t);
-        else tui_fmt_num(ticks[i], t, sizeof t);
+        else gpu_fmt_tick(ticks[i], t, sizeof t); /* 10K 100K 1M, not 10000 1e+07 */
         int cx = col_of(&p, ticks[i]) / (braille ? 2 : 1), tl = (int)strlen(t);
         int start = cx - tl / 2;
         if (start < 0) start = 0;
@@ -1000,7 +989,7 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
         char val[192], xs[32], ys[32];
         tui_fmt_num(ly, ys, sizeof ys);
         if (bytes) fmt_axis_bytes(lx, xs, sizeof xs);
-        else tui_fmt_num(lx, xs, sizeof xs);
+        else gpu_fmt_tick(lx, xs, sizeof xs);
         const char *u = *m->unit ? m->unit : m->y_label;
         snprintf(val, sizeof val, " %s%s%.64s @ %s", ys, *u ? " " : "", u, xs);
         tui_lb_puts(&b, mark, se->style);

@@ -61,18 +61,18 @@ void tui_app_progress_changed(struct tui_app *a)
 static const struct tui_help_note notes[] = {
     {"progress", "◐ visited, ✓ every exercise solved; saved in $XDG_STATE_HOME/vramlab "
                  "(`vramlab progress`, `vramlab reset`)",
-     "◐ 已学习，✓ 练习全部答对；保存在 $XDG_STATE_HOME/vramlab（`vramlab progress`、`vramlab reset`）"},
+     "◐ 已学习，✓ 练习全部答对；保存在 $XDG_STATE_HOME/vramlab（`vramlab progress`、`vramlab reset`）", "进度"},
     {"REPLAY", "--replay FILE or r in the menu: the numbers were recorded on the machine named in "
                "the status line, not measured here",
-     "--replay 文件或菜单中的 r：数字来自状态栏所示机器上的记录，不是在本机测量的"},
-    {NULL, NULL, NULL},
-    {"measured", "a number measured on this machine (green)", "在本机实测的数字（绿色）"},
+     "--replay 文件或菜单中的 r：数字来自状态栏所示机器上的记录，不是在本机测量的", NULL},
+    {NULL, NULL, NULL, NULL},
+    {"measured", "a number measured on this machine (green)", "在本机实测的数字（绿色）", "实测"},
     {"SIM", "SIMULATED: from the GPU simulator's model, not a measurement (magenta, ▓)",
-     "模拟（SIMULATED）：来自 GPU 模拟器的模型，不是实测（品红，▓）"},
+     "模拟（SIMULATED）：来自 GPU 模拟器的模型，不是实测（品红，▓）", NULL},
     {"theory", "theoretical peak: bus width / 8 x data rate (cyan, ░)",
-     "理论峰值：位宽 / 8 × 数据速率（青色，░）"},
+     "理论峰值：位宽 / 8 × 数据速率（青色，░）", "理论"},
     {"ref", "a reference figure: a datasheet or the lecture (yellow, ▒)",
-     "参考数字：数据手册或讲义（黄色，▒）"},
+     "参考数字：数据手册或讲义（黄色，▒）", "参考"},
 };
 
 static void open_help(struct tui_app *a)
@@ -97,6 +97,7 @@ static void lang_key(void *ud, const struct tui_key *k)
         return;
     }
     lt_runtime_set_lang(a->rt, tui_app_zh(a) ? "en" : "zh");
+    if (!a->replay_label[0]) lt_runtime_backend_line(a->rt, a->backend, sizeof a->backend);
     tui_menu_invalidate(a);
     tui_lesson_lang_changed(a);
 }

@@ -80,7 +80,7 @@ void tui_help_lines(struct tui_lines *L, const struct tui_keymap *const *const *
             blank(L);
             continue;
         }
-        row(L, notes[i].label, zh ? notes[i].zh : notes[i].en, width, &o);
+        row(L, zh && notes[i].label_zh ? notes[i].label_zh : notes[i].label, zh ? notes[i].zh : notes[i].en, width, &o);
     }
 }
 

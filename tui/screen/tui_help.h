@@ -15,6 +15,7 @@
 /* A row that is not a key. */
 struct tui_help_note {
     const char *label, *en, *zh;
+    const char *label_zh; /* the label in 中文 (NULL: a tag shown as is on screen, SIM) */
 };
 
 #define TUI_HELP_CTX_MAX 4

@@ -2,6 +2,7 @@
  * experiment as a "[ Enter ▶ Run: title ]" line, an exercise with an inline answer field and its
  * feedback), the live panel of the selected or running experiment on the right. The text is
  * rendered to lines once per width/language/state change and scrolled as lines. */
+#include <ctype.h>
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@ struct block_state {
     char *fb;                /* an exercise's feedback */
     bool fb_ok;
     char *answer;            /* the last answer given */
+    char *graded;            /* the last answer that counted a try (Enter on it again is no try) */
     bool was_solved;         /* solved in an earlier session (saved progress) */
 };
 
@@ -53,6 +55,7 @@ struct tui_lesson {
 };
 
 static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *err);
+static void render_summary(struct tui_app *a, int b, const struct tui_render_opts *o);
 static const char *spinner(bool ascii);
 
 static char *xstrdup(const char *s) { return strdup(s ? s : ""); }
@@ -150,7 +153,7 @@ void tui_lesson_close(struct tui_app *a)
     for (int b = 0; v->blk && b < v->nblocks; b++) {
         struct block_state *s = &v->blk[b];
         tui_panelset_free(s->ps);
-        free(s->run_err), free(s->fb), free(s->answer);
+        free(s->run_err), free(s->fb), free(s->answer), free(s->graded);
     }
     free(v->blk);
     free(v->grading_answer);
@@ -326,7 +329,33 @@ static void render_exercise(struct tui_app *a, int b, const struct tui_render_op
         char first[16];
         snprintf(first, sizeof first, "  %s ", s->fb_ok ? g->check : g->cross_mark);
         tui_render_para(L, s->fb, strlen(s->fb), TS_PLAIN, true, first, sty, o);
+        render_summary(a, b, o);
     }
+}
+
+/* The last exercise of a section: once it is solved (or its explanation shown), what the section
+ * came to and where to go next, so the end of a lesson is not a dead end. */
+static void render_summary(struct tui_app *a, int b, const struct tui_render_opts *o)
+{
+    struct tui_lesson *v = a->lv;
+    struct lt_exercise_info info;
+    int last = -1, total = 0, solved = 0, tries = 0;
+    for (int i = 0; i < v->nblocks; i++)
+        if (lt_lesson_exercise(v->ls, i, &info)) {
+            last = i, total++, tries += info.tries;
+            solved += info.solved || v->blk[i].was_solved;
+        }
+    if (b != last || !lt_lesson_exercise(v->ls, b, &info) || !(info.solved || info.tries >= 3)) return;
+    bool more = a->ncat && v->cat >= 0 && v->cat + 1 < a->ncat;
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             TUI_TR(a, "End of the section: %d/%d exercises solved, %d tries this time. %s",
+                    "本节结束：答对 %d/%d 道练习，本次共尝试 %d 次。%s"),
+             solved, total, tries,
+             more ? TUI_TR(a, "n: next section", "n：下一节")
+                  : TUI_TR(a, "This was the last section; q: back to the menu", "这是最后一节；q：返回目录"));
+    tui_render_para(&v->doc, "", 0, TS_PLAIN, false, "", TS_PLAIN, o);
+    tui_render_para(&v->doc, msg, strlen(msg), TS_H3, true, "  ", TS_H3, o);
 }
 
 static void build_doc(struct tui_app *a, int width)
@@ -556,12 +585,27 @@ static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *er
         tui_progress_attempt(a->saved, id, after.id, ok, v->grading_answer ? v->grading_answer : "");
         tui_app_progress_changed(a);
     }
+    if (lt_lesson_exercise(v->ls, b, &after) && after.tries > v->grading_tries)
+        set_text(&v->blk[b].graded, v->grading_answer);
     set_text(&v->blk[b].fb, fb);
     v->blk[b].fb_ok = ok;
     v->reveal = b;
-    if (ok && v->edit_block == b) v->editing = false;
+    /* graded: the field leaves edit mode, so the habitual second Enter does not resubmit (Enter
+     * on the exercise edits again, with the answer kept) */
+    if (st != LT_RUN_CANCELLED && v->edit_block == b) v->editing = false;
     v->stale = true;
     a->dirty = true;
+}
+
+/* Two answers are the same when they differ only in surrounding white space. */
+static bool same_answer(const char *x, const char *y)
+{
+    while (isspace((unsigned char)*x)) x++;
+    while (isspace((unsigned char)*y)) y++;
+    size_t nx = strlen(x), ny = strlen(y);
+    while (nx && isspace((unsigned char)x[nx - 1])) nx--;
+    while (ny && isspace((unsigned char)y[ny - 1])) ny--;
+    return nx == ny && !memcmp(x, y, nx);
 }
 
 static void submit(struct tui_app *a, int b, const char *answer)
@@ -572,6 +616,14 @@ static void submit(struct tui_app *a, int b, const char *answer)
     if (v->running >= 0 || v->grading >= 0) {
         snprintf(a->notice, sizeof a->notice, "%s",
                  TUI_TR(a, "Wait for the running measurement (Esc cancels it).", "请等待正在进行的测量（Esc 可取消）。"));
+        return;
+    }
+    if (v->blk[b].graded && same_answer(v->blk[b].graded, answer)) {
+        snprintf(a->notice, sizeof a->notice, "%s",
+                 TUI_TR(a, "Same answer as before: not graded again, not counted as a try.",
+                        "与上次的答案相同：不再评分，不计入尝试次数。"));
+        if (v->edit_block == b) v->editing = false;
+        v->stale = true;
         return;
     }
     set_text(&v->blk[b].answer, answer);

@@ -34,9 +34,19 @@ static void build(struct tui_app *a, int width)
     snprintf(buf, sizeof buf, "%s%s", TUI_TR(a, "Backend: ", "后端："), a->backend);
     para(a, buf, TS_PLAIN, "", width, -1);
     const char *why = a->opts->fallback_why;
-    if (why && *why && strstr(a->backend, "SIMULATED")) {
-        snprintf(buf, sizeof buf, "%s%s", TUI_TR(a, "no GPU in use: ", "未使用 GPU："), why);
-        para(a, buf, TS_DIM, "  ", width, -1);
+    if (strstr(a->backend, "SIMULATED") && !a->offered) {
+        /* in plain words first, the driver's reason after; and how to simulate another GPU */
+        snprintf(buf, sizeof buf, "%s%s",
+                 why && *why ? TUI_TR(a, "No NVIDIA GPU found, so the simulator stands in. ",
+                                     "没有找到 NVIDIA GPU，由模拟器代替。")
+                             : "",
+                 TUI_TR(a, "Another GPU to simulate: vramlab --profile NAME (vramlab profiles lists them).",
+                        "换一块要模拟的 GPU：vramlab --profile 名称（vramlab profiles 列出全部）。"));
+        para(a, buf, TS_PLAIN, "  ", width, -1);
+        if (why && *why) {
+            snprintf(buf, sizeof buf, "%s%s", TUI_TR(a, "why: ", "原因："), why);
+            para(a, buf, TS_DIM, "  ", width, -1);
+        }
     }
     if (a->has_offer && !a->offered) { /* the classroom demo comes before the simulator */
         char date[32];

@@ -336,8 +336,15 @@ static void hint(void *ud, const struct tui_key *k)
 {
     struct watch *w = ud;
     struct lt_exercise_info x;
-    if (w->ls && lt_lesson_exercise(w->ls, w->it[w->cur].block, &x) && w->hints < x.nhints) w->hints++;
-    else snprintf(w->notice, sizeof w->notice, "%s", TR(w, "No more hints.", "没有更多提示了。"));
+    if (!w->ls || !lt_lesson_exercise(w->ls, w->it[w->cur].block, &x)) return;
+    /* the feedback of each of the first two failing tries already gave the next hint in turn:
+     * h counts those as seen and shows the one after, not the same one again */
+    int seen = w->tries < 2 ? w->tries : 2;
+    if (seen > x.nhints) seen = x.nhints;
+    if (w->hints < seen) w->hints = seen;
+    if (w->hints < x.nhints) w->hints++;
+    else snprintf(w->notice, sizeof w->notice, "%s",
+                  TR(w, "No more hints: every hint is shown below.", "没有更多提示了：全部提示都在下面。"));
 }
 
 static void help(void *ud, const struct tui_key *k)

@@ -1,0 +1,22 @@
+/* gpu_fmt.h - the one way vramlab writes a number for a person to read (panels, feedback, plain
+ * output, results): no exponents ("16,384", not "1.638e+04"), no ".0" on whole values ("400
+ * calls"), about three significant digits otherwise, and decimal byte units scaled to the value
+ * ("780 KB", not "7.80e-04 GB"). Machine formats (JSON, CSV, records) keep %.17g instead. */
+#ifndef GPU_FMT_H
+#define GPU_FMT_H
+
+#include <stddef.h>
+
+/* v as text: "n/a" when not finite; whole values and values of 1000 or more rounded, from
+ * 10,000 on with a comma every three digits ("16,384"; "4800" stays); 100..999 one decimal; 1..99 two; below 1 three
+ * significant digits ("0.00123"); below 1e-9 as "%.2e", the one case an exponent is clearer. */
+void gpu_fmt_num(double v, char *buf, size_t n);
+/* v with its unit. The caller's unit stays (a lesson may ask for an answer in it) unless the
+ * number would need leading zeros or an exponent: a byte unit (B, KB .. PB or B, KiB .. PiB, with
+ * or without "/s") below 1 moves down ("7.8e-4 GB" -> "780 KB"), one of a million or more moves
+ * up; any other unit is kept ("400 calls"). An empty or NULL unit gives the number alone. */
+void gpu_fmt_qty(double v, const char *unit, char *buf, size_t n);
+/* A short axis tick: 950, 10K, 100K, 1M, 2.5M, 10G (powers of 1000; no unit). */
+void gpu_fmt_tick(double v, char *buf, size_t n);
+
+#endif

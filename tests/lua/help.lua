@@ -1,0 +1,22 @@
+-- help() in the sandbox: the modules, a module's functions, and for every public function of
+-- gpu, host and alloc its doc line and an example (a function missing from help's table fails).
+local saved, got = print, nil
+print = function(s) got = s end
+help()
+assert(got:find("gpu", 1, true) and got:find("alloc", 1, true) and got:find("units", 1, true), got)
+help(gpu)
+assert(got:find("gpu.copy", 1, true) and got:find("gpu.alloc", 1, true), got)
+for _, mod in ipairs { "gpu", "host", "alloc" } do
+  for name, f in pairs(_G[mod]) do
+    if type(f) == "function" then
+      got = nil
+      help(f)
+      assert(got and got:find("^" .. mod .. "%." .. name .. ": ") and got:find("e.g. ", 1, true),
+             mod .. "." .. name .. " has no help: " .. tostring(got))
+    end
+  end
+end
+help(42)
+assert(got:find("no help for that", 1, true), got)
+print = saved
+print("help ok")
