@@ -12,31 +12,11 @@ local KIND_ZH = { weights = "权重", gradients = "梯度", master = "fp32 主�
 
 local function mb(n) return string.format("%.1f MB", n / MB) end
 
--- Replays the step's events through a caching allocator: this backend's (real segments on a GPU)
--- when the step fits the experiment's budget with room to spare, else, or when the device runs
--- short midway, the same allocator on an 80 GiB model device (SIMULATED by its stats). Calls
--- on_start() before each attempt and on_event(i, allocator) after each event. Returns the stats
--- after the step, or nil and the allocator's message; everything is freed either way.
+-- The step's events through the caching allocator (vram.replay): this backend's when the step
+-- fits the experiment's budget with room to spare, else, or when the device runs short midway,
+-- an 80 GiB model device (SIMULATED by its stats).
 local function replay(r, on_event, on_start)
-  local tries = gpu.budget() > 1.5 * r.peak.bytes and { false, true } or { true }
-  local err
-  for _, model in ipairs(tries) do
-    if on_start then on_start() end
-    local al <close> = model and alloc.model { capacity = "80GiB" } or alloc.caching {}
-    local live, ok = {}, true
-    for i, e in ipairs(r.events) do
-      if e.op == "alloc" then
-        local b, msg = al:malloc(e.bytes, e.name)
-        if not b then ok, err = false, msg; break end
-        live[e.id] = b
-      else
-        al:free(live[e.id]); live[e.id] = nil
-      end
-      if on_event then on_event(i, al) end
-    end
-    if ok then return al:stats() end
-  end
-  return nil, err
+  return vram.replay(r.events, { model = gpu.budget() <= 1.5 * r.peak.bytes, on_event = on_event, on_start = on_start })
 end
 
 return lesson {

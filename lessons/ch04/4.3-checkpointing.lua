@@ -24,28 +24,10 @@ local function gpu_id()
   return "a100-80gb"
 end
 
--- One step's events through a caching allocator: this backend's (real segments on a GPU) unless
--- `model` is set or the device runs short midway, then the same allocator on a model device of
--- `capacity` (80 GiB by default; SIMULATED by its stats). on_event(i, allocator) after each
--- event. Returns the stats, or nil and the allocator's message; everything is freed either way.
+-- One step's events through the caching allocator (vram.replay: this backend's, or a model
+-- device of `capacity` when `model` is set or the device runs short midway; SIMULATED then).
 local function replay(r, model, on_event, capacity)
-  local err
-  for _, m in ipairs(model and { true } or { false, true }) do
-    local al <close> = m and alloc.model { capacity = capacity or "80GiB" } or alloc.caching {}
-    local live, ok = {}, true
-    for i, e in ipairs(r.events) do
-      if e.op == "alloc" then
-        local b, msg = al:malloc(e.bytes, e.name)
-        if not b then ok, err = false, msg; break end
-        live[e.id] = b
-      else
-        al:free(live[e.id]); live[e.id] = nil
-      end
-      if on_event then on_event(i, al) end
-    end
-    if ok then return al:stats() end
-  end
-  return nil, err
+  return vram.replay(r.events, { model = model, on_event = on_event, capacity = capacity })
 end
 
 local function use_model(peak) return gpu.budget() < 1.3 * peak end

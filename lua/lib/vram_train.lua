@@ -643,6 +643,45 @@ function M.trace_events(ev)
   return out
 end
 
+--- vram.replay(events, {model=false, capacity="80GiB", on_event=, on_start=}) -> stats | nil, msg
+-- Replays an event list (vram.train_step's or vram.kv_growth's) through a caching allocator, as a
+-- training or serving loop would call it: this backend's (real cudaMalloc segments on a GPU)
+-- unless `model` is set or the device runs short midway, then the same allocator on a model
+-- device of `capacity` (SIMULATED by its stats, as alloc.model's are). on_start() before each
+-- attempt, on_event(i, allocator) after each event. Returns the allocator's stats after the last
+-- event, or nil and its message; every block is freed before it returns, either way.
+function M.replay(ev, t)
+  if type(ev) ~= "table" then raise("vram.replay: expected the events list of vram.train_step or vram.kv_growth") end
+  t = t or {}
+  if type(t) ~= "table" then raise("vram.replay: options must be a table {model=, capacity=, on_event=, on_start=}") end
+  for k in pairs(t) do
+    if k ~= "model" and k ~= "capacity" and k ~= "on_event" and k ~= "on_start" then
+      raise(fmt("vram.replay: unknown option '%s' (valid: model, capacity, on_event, on_start)", tostring(k)))
+    end
+  end
+  local alloc = require "alloc"
+  local err
+  for _, model in ipairs(t.model and { true } or { false, true }) do
+    if t.on_start then t.on_start() end
+    local al <close> = model and alloc.model { capacity = t.capacity or "80GiB" } or alloc.caching {}
+    local live, ok = {}, true
+    for i, e in ipairs(ev) do
+      if e.op == "alloc" then
+        local b, msg = al:malloc(e.bytes, e.name)
+        if not b then ok, err = false, msg; break end
+        live[e.id] = b
+      elseif e.op == "free" then
+        al:free(live[e.id]); live[e.id] = nil
+      else
+        raise(fmt("vram.replay: event %d is not {op=\"alloc\"|\"free\", id=, bytes=}", i))
+      end
+      if t.on_event then t.on_event(i, al) end
+    end
+    if ok then return al:stats() end
+  end
+  return nil, err
+end
+
 -- ---------------------------------------------------------------------------------------
 -- checkpointing: memory against extra compute
 

@@ -253,4 +253,19 @@ raises("'gpu' is required", vram.plan, { layers = 1, hidden = 64, heads = 4, seq
 raises("'precision' must be one of fp32", vram.plan_check, prob, { precision = "fp16" })
 
 for k, v in pairs(vram) do assert(type(v) == "function", "vram." .. k .. " is a " .. type(v)) end
+-- vram.replay: the events through the allocator model; its peak of requested bytes is the
+-- estimator's peak to the byte, a device too small gives nil and the allocator's message (and
+-- frees what it held), a misspelt option is refused
+do
+  local r = vram.train_step { layers = 2, hidden = 256, heads = 4, seq = 128, batch = 2 }
+  local n = 0
+  local s = assert(vram.replay(r.events, { model = true, on_event = function() n = n + 1 end }))
+  assert(s.simulated and s.peak_requested == r.peak.bytes, "replay peak " .. s.peak_requested .. " vs " .. r.peak.bytes)
+  assert(n == #r.events, "on_event once per event")
+  local none, msg = vram.replay(r.events, { model = true, capacity = "64MiB" })
+  assert(none == nil and tostring(msg):find("out of memory"), "a 64 MiB device: " .. tostring(msg))
+  local ok, err = pcall(vram.replay, r.events, { modle = true })
+  assert(not ok and tostring(err):find("unknown option 'modle'", 1, true), tostring(err))
+end
+
 print("vram_train: all checks passed")
