@@ -4,20 +4,21 @@
 local KiB, MiB, GiB = units.KiB, units.MiB, units.GiB
 
 local function ladder(ex, name, measure, top)
-  local pts, n, last = {}, 4 * KiB, nil
+  local pts, warnings, n, last = {}, {}, 4 * KiB, nil
   while n <= top do
     ex:status(string.format("%s %s", name, units.bytes(n)))
     local r, err = measure { bytes = n }
     if not r then ex:note("curve", name .. ": " .. err) break end
-    pts[#pts + 1] = { bytes = n, ns = r.ns_per_load, warnings = r.warnings }
+    pts[#pts + 1] = { bytes = n, ns = r.ns_per_load }
+    warnings[#warnings + 1] = r.warnings
     ex:point("curve", name, n, r.ns_per_load, { from = r })
     last = r
     n = n * 2
   end
   -- a noisy or capped run says so beside the curve (each warning once, in the learner's language)
   local seen = {}
-  for _, p in ipairs(pts) do
-    for _, w in ipairs(p.warnings or {}) do
+  for _, ws in ipairs(warnings) do
+    for _, w in ipairs(ws) do
       if not seen[w] then seen[w] = true; ex:note("curve", name .. ": " .. w) end
     end
   end
