@@ -22,6 +22,10 @@ job() {
     if [ "$tag" = asan ]; then
         export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
         export VRAMLAB_TEST_TAG=asan # scripts that split work between the builds read it
+        # ASan + UBSan run Lua several times slower: the sandbox's CPU-time guard (10 s) scaled
+        # to match, so a lesson near it on a busy machine is not stopped by the instrumentation;
+        # the instruction limit, which does not depend on speed, stays (sandbox.sh sets its own)
+        export VRAMLAB_LIMITS="${VRAMLAB_LIMITS-seconds=60}"
         label="$kind [asan]"
     else
         unset VRAMLAB_TEST_TAG
