@@ -126,12 +126,12 @@ static void test_content(void **state)
     assert_true(contains(&L, "13.50 / 24 GiB"));
     assert_true(contains(&L, "A weights"));
     assert_true(contains(&L, "b kv cache"));
-    assert_true(contains(&L, "! array smaller"));
+    assert_true(contains(&L, "i array smaller"));
     assert_string_equal(tui_panelset_status(ps), "running 1 GiB H2D pinned...");
     assert_int_equal(tui_panelset_nlog(ps), 1);
     assert_string_equal(tui_panelset_log(ps, 0), "hello from print()");
     int notes = 0;
-    for (int i = 0; i < L.n; i++) notes += strstr(L.v[i].s, "! array") != NULL;
+    for (int i = 0; i < L.n; i++) notes += strstr(L.v[i].s, "i array") != NULL;
     assert_int_equal(notes, 1);
     tui_lines_free(&L);
     /* clear keeps declared panels, empty */

@@ -261,7 +261,7 @@ static bool add_point(struct pmodel *m, const struct lt_event *ev)
         memset(s, 0, sizeof *s);
         s->name = name;
         name = NULL;
-        s->style = TS_SERIES0 + m->nseries % 4;
+        s->style = TS_SERIES0 + m->nseries % TS_NSERIES;
         m->nseries++;
     }
     free(name);
@@ -498,7 +498,8 @@ static void header(const struct ctx *c, const struct pmodel *m)
     const char *sim = !m->simulated ? ""
                       : m->measured ? (zh(c) && !c->ascii ? "SIMULATED 模拟 + 实测" : "SIMULATED + measured")
                       : (zh(c) && !c->ascii ? "SIMULATED 模拟" : "SIMULATED");
-    snprintf(tagbuf, sizeof tagbuf, "%s%s%s", c->tag ? c->tag : "", c->tag && *sim ? (c->ascii ? " - " : " · ") : "", sim);
+    const char *sep = c->tag && *sim ? (c->ascii ? " - " : " · ") : "";
+    snprintf(tagbuf, sizeof tagbuf, "%s%s%s", c->tag ? c->tag : "", sep, sim);
     const char *tag = tagbuf;
     int tw = tui_width(tag, strlen(tag));
     int room = c->width - (tw ? tw + 3 : 0);
@@ -507,9 +508,13 @@ static void header(const struct ctx *c, const struct pmodel *m)
     tui_lb_fit(&b, m->title, titw < room ? titw : room, TUI_LEFT, c->ascii, TS_PANEL_HEAD);
     if (tw) {
         tui_lb_pad(&b, c->width - tw - 2, TS_PLAIN);
-        tui_lb_puts(&b, "[", TS_SIMULATED);
-        tui_lb_puts(&b, tag, TS_SIMULATED);
-        tui_lb_puts(&b, "]", TS_SIMULATED);
+        /* each word in its own role: a replay of simulated data says both */
+        int first = c->tag && *c->tag ? TS_REPLAYED : TS_SIMULATED;
+        tui_lb_puts(&b, "[", first);
+        if (c->tag) tui_lb_puts(&b, c->tag, TS_REPLAYED);
+        tui_lb_puts(&b, sep, TS_DIM);
+        tui_lb_puts(&b, sim, TS_SIMULATED);
+        tui_lb_puts(&b, "]", *sim ? TS_SIMULATED : first);
     }
     tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
     tui_lb_free(&b);
@@ -705,7 +710,7 @@ static void w_map(const struct ctx *c, const struct pmodel *m)
         char ch = free_ ? '.' : (char)((used ? 'A' : 'a') + who[i]);
         for (int x = a; x < e; x++) {
             cells[x] = ch;
-            sty[x] = free_ ? TS_DIM : (unsigned char)(TS_SERIES0 + who[i] % 4);
+            sty[x] = free_ ? TS_DIM : (unsigned char)(TS_SERIES0 + who[i] % TS_NSERIES);
         }
     }
     struct tui_lb b = {.L = c->L};
@@ -730,7 +735,7 @@ static void w_map(const struct ctx *c, const struct pmodel *m)
         const char *sep = *k->owner && *k->state ? (c->ascii ? " / " : " · ") : "";
         snprintf(line, sizeof line, "%c %s%s%s  %s", ch, k->owner, sep, k->state, sz);
         struct tui_render_opts o = {c->width, c->lang, c->ascii, -1};
-        tui_render_para(c->L, line, strlen(line), free_ ? TS_DIM : TS_SERIES0 + who[i] % 4,
+        tui_render_para(c->L, line, strlen(line), free_ ? TS_DIM : TS_SERIES0 + who[i] % TS_NSERIES,
                         false, "", TS_PLAIN, &o);
     }
     char tot[32], line[96];
@@ -1041,8 +1046,9 @@ void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int
         if (!map && m->nmap) w_map(&c, m);
         for (int k = 0; k < m->nnotes; k++) {
             struct tui_render_opts o = {c.width, lang, ascii, -1};
-            tui_render_para(L, m->notes[k], strlen(m->notes[k]), TS_PLAIN, false, "! ",
-                            TS_WARN_LABEL, &o);
+            /* information, not alarm: a dim marker; warnings and errors have their own roles */
+            tui_render_para(L, m->notes[k], strlen(m->notes[k]), TS_PLAIN, false, "i ", TS_NOTE,
+                            &o);
         }
     }
 }
