@@ -399,6 +399,30 @@ static void test_curve_log_y(void **state)
     tui_panelset_free(ps);
 }
 
+/* "(no data yet)" stands for an empty panel only: a panel with just a note shows the note. */
+static void test_placeholder_only_when_empty(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = tui_panelset_new(false);
+    struct lt_panel d[] = {{"a", "bars", "Empty", "", "", "", false}, {"b", "bars", "Noted", "", "", "", false}};
+    tui_panelset_declare(ps, d, 2);
+    struct lt_event note = {.type = LT_EV_NOTE, .panel = "b", .text = "runs on the simulator"};
+    tui_panelset_apply(ps, &note);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 60, false, "en");
+    int placeholders = 0, at = -1, note_at = -1;
+    for (int i = 0; i < L.n; i++) {
+        if (strstr(L.v[i].s, "(no data yet)")) placeholders++, at = i;
+        if (strstr(L.v[i].s, "runs on the simulator")) note_at = i;
+    }
+    assert_int_equal(placeholders, 1);
+    assert_true(at >= 0 && note_at > at);
+    assert_string_equal(L.v[note_at - 1].s, "Noted"); /* the note right under its title */
+    assert_int_equal(L.v[note_at].st[0], TS_NOTE);     /* a neutral marker, not a warning */
+    tui_lines_free(&L);
+    tui_panelset_free(ps);
+}
+
 int main(void)
 {
     if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8")) {
@@ -415,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_curve_markers),
         cmocka_unit_test(test_curve_connected),
         cmocka_unit_test(test_curve_log_y),
+        cmocka_unit_test(test_placeholder_only_when_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1095,7 +1095,8 @@ void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int
         bool empty = !(m->nbars || m->nseries || m->nrows || m->ngauges || m->nmap);
         bool curve = !strcmp(m->kind, "curve"), table = !strcmp(m->kind, "table"),
              gauge = !strcmp(m->kind, "gauge"), map = !strcmp(m->kind, "map");
-        if (empty) text_line(&c, zh(&c) && !ascii ? "（尚无数据）" : "(no data yet)", TS_DIM);
+        /* a panel that has only notes shows them, not a placeholder above them */
+        if (empty && !m->nnotes) text_line(&c, zh(&c) && !ascii ? "（尚无数据）" : "(no data yet)", TS_DIM);
         /* the panel's own kind first; data of another shape still shows, under it */
         if (curve) w_curve(&c, m);
         if (table) w_table(&c, m);
