@@ -788,6 +788,13 @@ static const char *series_marker(int s, bool ascii)
  * ones would all sit on the floor. */
 static bool wants_logy(double ymin, double ymax) { return ymin > 0 && ymax / ymin >= 100; }
 
+/* A decade's tick: 1K 10K as on x; below 1, the short form (0.1, 0.01), never "0.100". */
+static void decade_label(double v, char *buf, size_t n)
+{
+    if (v < 1) snprintf(buf, n, "%g", v);
+    else gpu_fmt_tick(v, buf, n);
+}
+
 static double fx(const struct plot *p, double x) { return p->logx ? log10(x) : x; }
 
 static int col_of(const struct plot *p, double x)
@@ -879,8 +886,8 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
         p.y0 = pow(10, floor(log10(ymin) + 1e-9));
         p.ymax = pow(10, ceil(log10(ymax) - 1e-9));
         if (!(p.ymax > p.y0)) p.ymax = p.y0 * 10;
-        gpu_fmt_tick(p.ymax, ytop, sizeof ytop);
-        gpu_fmt_tick(p.y0, ybot, sizeof ybot);
+        decade_label(p.ymax, ytop, sizeof ytop);
+        decade_label(p.y0, ybot, sizeof ybot);
         ymid[0] = 0;
     } else {
         p.ymax = nice_ceil(ymax);
@@ -893,7 +900,7 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
     if ((int)strlen(ybot) > yl) yl = (int)strlen(ybot);
     for (double e = log10(p.y0) + 1; p.logy && e < log10(p.ymax) - 0.5; e++) {
         char t[32];
-        gpu_fmt_tick(pow(10, e), t, sizeof t);
+        decade_label(pow(10, e), t, sizeof t);
         if ((int)strlen(t) > yl) yl = (int)strlen(t);
     }
     p.pw = c->width - yl - 1;
@@ -954,7 +961,7 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
             lab = "";
             for (double e = log10(p.y0) + 1; e < log10(p.ymax) - 0.5; e++)
                 if (row_of(&p, pow(10, e)) / (braille ? 4 : 1) == r) {
-                    gpu_fmt_tick(pow(10, e), dec, sizeof dec);
+                    decade_label(pow(10, e), dec, sizeof dec);
                     lab = dec;
                 }
         }
