@@ -52,9 +52,13 @@ static void plot_emit(lua_State *L, struct lt_event *ev)
     if (rt->sink) rt->sink(rt->sink_ud, ev);
 }
 
+/* Each plot function first fixes the stack to its parameter count: luaL_tolstring pushes the
+ * label's string, which must land above the arguments, never in an absent one's slot (where
+ * plot.bar("a", 3) read its own label as the unit). */
 static int plot_point(lua_State *L)
 {
     struct lt_event ev = {.type = LT_EV_POINT, .panel = "curve", .text = "", .unit = ""};
+    lua_settop(L, 4);
     ev.series = luaL_tolstring(L, 1, NULL);
     ev.x = luaL_checknumber(L, 2);
     ev.y = luaL_checknumber(L, 3);
@@ -70,6 +74,7 @@ static int plot_point(lua_State *L)
 static int plot_bar(lua_State *L)
 {
     struct lt_event ev = {.type = LT_EV_BAR, .panel = "bars", .text = ""};
+    lua_settop(L, 4);
     ev.series = luaL_tolstring(L, 1, NULL);
     ev.value = luaL_checknumber(L, 2);
     ev.unit = plot_unit(L, 3);
@@ -81,6 +86,7 @@ static int plot_bar(lua_State *L)
 static int plot_gauge(lua_State *L)
 {
     struct lt_event ev = {.type = LT_EV_GAUGE, .panel = "gauges", .text = ""};
+    lua_settop(L, 5);
     ev.series = luaL_tolstring(L, 1, NULL);
     ev.value = luaL_checknumber(L, 2);
     ev.max = luaL_checknumber(L, 3);
@@ -108,6 +114,7 @@ static int plot_row(lua_State *L)
 static int plot_note(lua_State *L)
 {
     struct lt_event ev = {.type = LT_EV_NOTE, .panel = "notes", .series = "", .unit = ""};
+    lua_settop(L, 1);
     ev.text = luaL_tolstring(L, 1, NULL);
     plot_emit(L, &ev);
     return 0;

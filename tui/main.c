@@ -20,6 +20,8 @@
 #include "tui_env.h"
 #include "tui_plain.h"
 #include "tui_record.h"
+#include "tui_term.h"
+#include "tui_theme.h"
 #include "tui_watchdog.h"
 
 #ifndef VRAMLAB_VERSION
@@ -165,6 +167,13 @@ static int settings(struct tui_ctx *c, struct settings *s)
         return 2;
     }
     if (!c->lang) c->lang = locale_lang();
+    v = opt[TUI_O_THEME] ? opt[TUI_O_THEME] : getenv("VRAMLAB_THEME");
+    if (v && *v && tui_theme_parse(v) < 0) {
+        fprintf(stderr, "vramlab: %s must be dark, light or mono, not '%s'\n",
+                opt[TUI_O_THEME] ? "--theme" : "VRAMLAB_THEME", v);
+        return 2;
+    }
+    if (v && *v) tui_term_set_theme(tui_theme_parse(v));
     const struct tui_cmd *cmd = c->cmd;
     bool json = false;
     for (const struct tui_opt *o = cmd->opts; o->name; o++) json |= o->id == TUI_O_JSON;

@@ -27,7 +27,8 @@ struct fixture {
     struct lt_runtime *rt;
     struct lt_vm *vm;
     char out[8192];
-    char last_text[256], last_unit[256]; /* of the last plot event */
+    char last_text[256], last_unit[256], last_series[256]; /* of the last plot event */
+    int last_style;
     int nplots;
 };
 
@@ -41,6 +42,8 @@ static void sink(void *ud, const struct lt_event *ev)
         f->nplots++;
         snprintf(f->last_text, sizeof f->last_text, "%s", ev->text ? ev->text : "(null)");
         snprintf(f->last_unit, sizeof f->last_unit, "%s", ev->unit ? ev->unit : "(null)");
+        snprintf(f->last_series, sizeof f->last_series, "%s", ev->series ? ev->series : "(null)");
+        f->last_style = (int)ev->style;
     }
 }
 
@@ -1017,6 +1020,27 @@ static void test_option_tables(void **state)
         NULL};
     for (const char *const *c = calls; *c; c++) contained(f, *c);
     assert_true(strcmp(f->last_text, "(null)") != 0);
+    /* an optional argument left out is absent, not the label the call converted: the label
+     * never turns into the unit or the style */
+    static const struct {
+        const char *call, *series, *unit;
+        int style;
+    } plain[] = {
+        {"plot.bar('a', 3)", "a", "", LT_THEORETICAL},
+        {"plot.bar(42, 3)", "42", "", LT_THEORETICAL},
+        {"plot.gauge('used', 3, 24)", "used", "", LT_THEORETICAL},
+        {"plot.gauge('used', 3, 24, 'GiB')", "used", "GiB", LT_THEORETICAL},
+        {"plot.bar('a', 3, 'GB/s')", "a", "GB/s", LT_THEORETICAL},
+        {"plot.bar('a', 3, {unit = 'GB/s', style = 'measured'})", "a", "GB/s", LT_MEASURED},
+        {"plot.point('measured', 1, 2)", "measured", "", LT_THEORETICAL},
+    };
+    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++) {
+        contained(f, plain[i].call);
+        if (strcmp(f->last_series, plain[i].series) || strcmp(f->last_unit, plain[i].unit) ||
+            f->last_style != plain[i].style)
+            fail_msg("%s: label '%s' unit '%s' style %d", plain[i].call, f->last_series,
+                     f->last_unit, f->last_style);
+    }
 }
 
 /* ---- measurements from nested coroutines go to the worker ----------------------------------- */

@@ -126,12 +126,12 @@ static void test_content(void **state)
     assert_true(contains(&L, "13.50 / 24 GiB"));
     assert_true(contains(&L, "A weights"));
     assert_true(contains(&L, "b kv cache"));
-    assert_true(contains(&L, "! array smaller"));
+    assert_true(contains(&L, "i array smaller"));
     assert_string_equal(tui_panelset_status(ps), "running 1 GiB H2D pinned...");
     assert_int_equal(tui_panelset_nlog(ps), 1);
     assert_string_equal(tui_panelset_log(ps, 0), "hello from print()");
     int notes = 0;
-    for (int i = 0; i < L.n; i++) notes += strstr(L.v[i].s, "! array") != NULL;
+    for (int i = 0; i < L.n; i++) notes += strstr(L.v[i].s, "i array") != NULL;
     assert_int_equal(notes, 1);
     tui_lines_free(&L);
     /* clear keeps declared panels, empty */
@@ -283,6 +283,146 @@ static void test_fmt(void **state)
     assert_string_equal(b, "512 B");
 }
 
+static const char *const mk_utf8[] = {"●", "■", "▲", "◆", "✚", "✱"};
+
+static struct tui_panelset *six_series(bool ascii)
+{
+    struct tui_panelset *ps = tui_panelset_new(ascii);
+    assert_non_null(ps);
+    struct lt_panel d = {"c", "curve", "Six", "n", "GB/s", "GB/s", false};
+    tui_panelset_declare(ps, &d, 1);
+    static const char *const names[] = {"s0", "s1", "s2", "s3", "s4", "s5"};
+    for (int k = 0; k < 6; k++)
+        for (int i = 0; i <= 4; i++) ev_point(ps, "c", names[k], i * 25, 10 + 10 * k + i, LT_MEASURED);
+    return ps;
+}
+
+/* Each series its own marker glyph, in the plot and in the legend, in UTF-8 and in ASCII; its
+ * colour from the series palette, never a role's, never another series'. */
+static void test_curve_markers(void **state)
+{
+    (void)state;
+    for (int ascii = 0; ascii <= 1; ascii++) {
+        struct tui_panelset *ps = six_series(ascii);
+        struct tui_lines L = {0};
+        tui_panelset_render(ps, &L, 80, ascii, "en");
+        int seen_style[6] = {0};
+        for (int k = 0; k < 6; k++) {
+            char legend[32];
+            snprintf(legend, sizeof legend, "%s s%d", ascii ? (char[]){"*o+x#@"[k], 0} : mk_utf8[k], k);
+            if (!contains(&L, legend)) fail_msg("no legend '%s'", legend);
+            /* the marker also in the plot (a line with the axis rule) */
+            const char *mk = ascii ? (char[]){"*o+x#@"[k], 0} : mk_utf8[k];
+            bool in_plot = false;
+            for (int i = 0; i < L.n && !in_plot; i++) {
+                const char *at = strstr(L.v[i].s, mk);
+                if (!at || !strstr(L.v[i].s, ascii ? "|" : "│") || strstr(L.v[i].s, legend)) continue;
+                in_plot = true;
+                int st = L.v[i].st[at - L.v[i].s];
+                assert_true(st >= TS_SERIES0 && st < TS_SERIES0 + TS_NSERIES);
+                seen_style[st - TS_SERIES0]++;
+            }
+            if (!in_plot) fail_msg("series %d: marker '%s' not in the plot", k, mk);
+        }
+        for (int k = 0; k < 6; k++) assert_true(seen_style[k] > 0); /* six distinct series styles */
+        tui_lines_free(&L);
+        tui_panelset_free(ps);
+    }
+}
+
+/* A line, not scattered dots: two far-apart points are joined, so every plot row between them
+ * has ink. */
+static void test_curve_connected(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = tui_panelset_new(false);
+    struct lt_panel d = {"c", "curve", "Line", "x", "y", "", false};
+    tui_panelset_declare(ps, &d, 1);
+    ev_point(ps, "c", "a", 0, 0, LT_MEASURED);
+    ev_point(ps, "c", "a", 100, 100, LT_MEASURED);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 60, false, "en");
+    int rows = 0;
+    for (int i = 0; i < L.n; i++) {
+        const char *bar = strstr(L.v[i].s, "│");
+        if (!bar || strstr(L.v[i].s, "└")) continue;
+        rows++;
+        bool ink = false;
+        for (const char *q = bar + strlen("│"); *q; q++) ink |= *q != ' ';
+        if (!ink) fail_msg("plot row %d has no ink: the line is broken: '%s'", rows, L.v[i].s);
+    }
+    assert_true(rows >= 5);
+    tui_lines_free(&L);
+    tui_panelset_free(ps);
+}
+
+static int label_row(const struct tui_lines *L, const char *label)
+{
+    char want[40];
+    for (int i = 0; i < L->n; i++) {
+        const char *bar = strstr(L->v[i].s, "│");
+        if (!bar) continue;
+        int n = (int)(bar - L->v[i].s);
+        snprintf(want, sizeof want, "%.*s", n, L->v[i].s);
+        const char *t = want;
+        while (*t == ' ') t++;
+        if (!strcmp(t, label)) return i;
+    }
+    return -1;
+}
+
+/* Values spanning decades get a log y axis with a tick per decade; a narrow range stays linear. */
+static void test_curve_log_y(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = tui_panelset_new(false);
+    struct lt_panel d = {"lat", "curve", "Latency ladder", "bytes", "ns", "ns", true};
+    tui_panelset_declare(ps, &d, 1);
+    double ns[] = {1, 1.2, 4, 12, 40, 90, 400};
+    for (int i = 0; i < 7; i++) ev_point(ps, "lat", "chase", pow(2, 12 + 3 * i), ns[i], LT_MEASURED);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 80, false, "en");
+    assert_true(contains(&L, "y: ns (log)"));
+    int r1 = label_row(&L, "1"), r10 = label_row(&L, "10"), r100 = label_row(&L, "100"),
+        r1k = label_row(&L, "1K");
+    if (r1 < 0 || r10 < 0 || r100 < 0 || r1k < 0) fail_msg("decade ticks %d %d %d %d", r1, r10, r100, r1k);
+    assert_true(r1k < r100 && r100 < r10 && r10 < r1); /* top to bottom, evenly by decade */
+    int gap1 = r10 - r100, gap2 = r1 - r10;
+    assert_true(abs(gap1 - gap2) <= 1);
+    tui_lines_free(&L);
+    tui_panelset_clear(ps);
+    for (int i = 0; i < 7; i++) ev_point(ps, "lat", "chase", pow(2, 12 + 3 * i), 100 + 40 * i, LT_MEASURED);
+    tui_panelset_render(ps, &L, 80, false, "en");
+    assert_false(contains(&L, "ns (log)"));
+    assert_true(label_row(&L, "0") >= 0); /* linear from zero */
+    tui_lines_free(&L);
+    tui_panelset_free(ps);
+}
+
+/* "(no data yet)" stands for an empty panel only: a panel with just a note shows the note. */
+static void test_placeholder_only_when_empty(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = tui_panelset_new(false);
+    struct lt_panel d[] = {{"a", "bars", "Empty", "", "", "", false}, {"b", "bars", "Noted", "", "", "", false}};
+    tui_panelset_declare(ps, d, 2);
+    struct lt_event note = {.type = LT_EV_NOTE, .panel = "b", .text = "runs on the simulator"};
+    tui_panelset_apply(ps, &note);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 60, false, "en");
+    int placeholders = 0, at = -1, note_at = -1;
+    for (int i = 0; i < L.n; i++) {
+        if (strstr(L.v[i].s, "(no data yet)")) placeholders++, at = i;
+        if (strstr(L.v[i].s, "runs on the simulator")) note_at = i;
+    }
+    assert_int_equal(placeholders, 1);
+    assert_true(at >= 0 && note_at > at);
+    assert_string_equal(L.v[note_at - 1].s, "Noted"); /* the note right under its title */
+    assert_int_equal(L.v[note_at].st[0], TS_NOTE);     /* a neutral marker, not a warning */
+    tui_lines_free(&L);
+    tui_panelset_free(ps);
+}
+
 int main(void)
 {
     if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8")) {
@@ -296,6 +436,10 @@ int main(void)
         cmocka_unit_test(test_extreme_values),
         cmocka_unit_test(test_curve_order),
         cmocka_unit_test(test_fmt),
+        cmocka_unit_test(test_curve_markers),
+        cmocka_unit_test(test_curve_connected),
+        cmocka_unit_test(test_curve_log_y),
+        cmocka_unit_test(test_placeholder_only_when_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,7 @@ const struct tui_opt tui_globals[] = {
     {TUI_O_DEVICE, "device", 0, "N", "the GPU, 0.. in CUDA's order (env VRAMLAB_DEVICE; default 0)", DEVICE},
     {TUI_O_CAP, "cap", 'c', "FRACTION", "share of free device memory experiments take, 0.01..1 (VRAMLAB_CAP)", DEVICE},
     {TUI_O_LANG, "lang", 'l', "en|zh", "language (env VRAMLAB_LANG; default from the locale)", DATA},
+    {TUI_O_THEME, "theme", 0, "dark|light|mono", "colours for the background, or none (VRAMLAB_THEME; default COLORFGBG)", DATA},
     {TUI_O_DATADIR, "datadir", 'D', "DIR", "where lessons/ and assets/ are (env VRAMLAB_DATADIR)", DATA},
     {TUI_O_RECORD, "record", 0, "FILE", "save every experiment result, with the machine, as JSON lines", RECORD},
     {TUI_O_REPLAY, "replay", 0, "FILE", "play a recording back instead of measuring (labelled REPLAY)", RECORD},

@@ -261,7 +261,7 @@ static bool add_point(struct pmodel *m, const struct lt_event *ev)
         memset(s, 0, sizeof *s);
         s->name = name;
         name = NULL;
-        s->style = TS_SERIES0 + m->nseries % 4;
+        s->style = TS_SERIES0 + m->nseries % TS_NSERIES;
         m->nseries++;
     }
     free(name);
@@ -498,7 +498,8 @@ static void header(const struct ctx *c, const struct pmodel *m)
     const char *sim = !m->simulated ? ""
                       : m->measured ? (zh(c) && !c->ascii ? "SIMULATED 模拟 + 实测" : "SIMULATED + measured")
                       : (zh(c) && !c->ascii ? "SIMULATED 模拟" : "SIMULATED");
-    snprintf(tagbuf, sizeof tagbuf, "%s%s%s", c->tag ? c->tag : "", c->tag && *sim ? (c->ascii ? " - " : " · ") : "", sim);
+    const char *sep = c->tag && *sim ? (c->ascii ? " - " : " · ") : "";
+    snprintf(tagbuf, sizeof tagbuf, "%s%s%s", c->tag ? c->tag : "", sep, sim);
     const char *tag = tagbuf;
     int tw = tui_width(tag, strlen(tag));
     int room = c->width - (tw ? tw + 3 : 0);
@@ -507,9 +508,13 @@ static void header(const struct ctx *c, const struct pmodel *m)
     tui_lb_fit(&b, m->title, titw < room ? titw : room, TUI_LEFT, c->ascii, TS_PANEL_HEAD);
     if (tw) {
         tui_lb_pad(&b, c->width - tw - 2, TS_PLAIN);
-        tui_lb_puts(&b, "[", TS_SIMULATED);
-        tui_lb_puts(&b, tag, TS_SIMULATED);
-        tui_lb_puts(&b, "]", TS_SIMULATED);
+        /* each word in its own role: a replay of simulated data says both */
+        int first = c->tag && *c->tag ? TS_REPLAYED : TS_SIMULATED;
+        tui_lb_puts(&b, "[", first);
+        if (c->tag) tui_lb_puts(&b, c->tag, TS_REPLAYED);
+        tui_lb_puts(&b, sep, TS_DIM);
+        tui_lb_puts(&b, sim, TS_SIMULATED);
+        tui_lb_puts(&b, "]", *sim ? TS_SIMULATED : first);
     }
     tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
     tui_lb_free(&b);
@@ -705,7 +710,7 @@ static void w_map(const struct ctx *c, const struct pmodel *m)
         char ch = free_ ? '.' : (char)((used ? 'A' : 'a') + who[i]);
         for (int x = a; x < e; x++) {
             cells[x] = ch;
-            sty[x] = free_ ? TS_DIM : (unsigned char)(TS_SERIES0 + who[i] % 4);
+            sty[x] = free_ ? TS_DIM : (unsigned char)(TS_SERIES0 + who[i] % TS_NSERIES);
         }
     }
     struct tui_lb b = {.L = c->L};
@@ -730,7 +735,7 @@ static void w_map(const struct ctx *c, const struct pmodel *m)
         const char *sep = *k->owner && *k->state ? (c->ascii ? " / " : " · ") : "";
         snprintf(line, sizeof line, "%c %s%s%s  %s", ch, k->owner, sep, k->state, sz);
         struct tui_render_opts o = {c->width, c->lang, c->ascii, -1};
-        tui_render_para(c->L, line, strlen(line), free_ ? TS_DIM : TS_SERIES0 + who[i] % 4,
+        tui_render_para(c->L, line, strlen(line), free_ ? TS_DIM : TS_SERIES0 + who[i] % TS_NSERIES,
                         false, "", TS_PLAIN, &o);
     }
     char tot[32], line[96];
@@ -757,11 +762,38 @@ static double nice_ceil(double v)
 
 struct plot {
     int pw, ph, dw, dh;
-    double x0, x1, ymax;
-    bool logx;
+    double x0, x1, y0, ymax; /* y0: the bottom of a log y axis (0 on a linear one) */
+    bool logx, logy;
     unsigned char *bits;
     unsigned char *own;
+    unsigned char *mark; /* series + 1 where a data point's marker is drawn, else 0 */
 };
+
+/* Each series' marker: the curves are told apart without colour, and the legend shows it.
+ * Filled shapes first (they read at one cell); the ASCII ones are also the line glyphs. */
+static const char *const marker_utf8[TS_NSERIES] = {"●", "■", "▲", "◆", "✚", "✱"};
+static const char marker_ascii[TS_NSERIES + 1] = "*o+x#@";
+
+static const char *series_marker(int s, bool ascii)
+{
+    static char one[TS_NSERIES][2];
+    s %= TS_NSERIES;
+    if (!ascii) return marker_utf8[s];
+    one[s][0] = marker_ascii[s], one[s][1] = 0;
+    return one[s];
+}
+
+/* A log y axis when every value is positive and they span two decades or more (a latency
+ * ladder from 1 ns to 400 ns; PCIe against device-to-device copies): on a linear axis the small
+ * ones would all sit on the floor. */
+static bool wants_logy(double ymin, double ymax) { return ymin > 0 && ymax / ymin >= 100; }
+
+/* A decade's tick: 1K 10K as on x; below 1, the short form (0.1, 0.01), never "0.100". */
+static void decade_label(double v, char *buf, size_t n)
+{
+    if (v < 1) snprintf(buf, n, "%g", v);
+    else gpu_fmt_tick(v, buf, n);
+}
 
 static double fx(const struct plot *p, double x) { return p->logx ? log10(x) : x; }
 
@@ -774,7 +806,8 @@ static int col_of(const struct plot *p, double x)
 
 static int row_of(const struct plot *p, double y)
 {
-    double t = p->ymax > 0 ? y / p->ymax : 0;
+    double t = p->logy ? (y > 0 ? (log10(y) - log10(p->y0)) / (log10(p->ymax) - log10(p->y0)) : 0)
+               : p->ymax > 0 ? y / p->ymax : 0;
     return p->dh - 1 - clamp_index(t * (p->dh - 1), 0, p->dh - 1);
 }
 
@@ -832,8 +865,8 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
     bool bytes = bytes_axis(m->x_label);
     struct plot p = {0};
     p.logx = m->logx;
-    bool any = false;
-    double ymax = 0;
+    bool any = false, nonpos = false;
+    double ymax = 0, ymin = INFINITY;
     for (int s = 0; s < m->nseries; s++)
         for (int i = 0; i < m->series[s].n; i++) {
             double x = m->series[s].x[i], y = m->series[s].y[i];
@@ -841,16 +874,35 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
             if (!any || x < p.x0) p.x0 = x;
             if (!any || x > p.x1) p.x1 = x;
             if (y > ymax) ymax = y;
+            if (y > 0 && y < ymin) ymin = y;
+            nonpos |= y <= 0;
             any = true;
         }
     if (!any) return;
-    p.ymax = nice_ceil(ymax);
+    p.logy = !nonpos && wants_logy(ymin, ymax);
     char ytop[32], ymid[32], ybot[32];
-    tui_fmt_num(p.ymax, ytop, sizeof ytop);
-    tui_fmt_num(p.ymax / 2, ymid, sizeof ymid);
-    snprintf(ybot, sizeof ybot, "0");
-    int yl = (int)strlen(ytop);
+    int yl;
+    if (p.logy) { /* whole decades: 1, 10, 100 */
+        p.y0 = pow(10, floor(log10(ymin) + 1e-9));
+        p.ymax = pow(10, ceil(log10(ymax) - 1e-9));
+        if (!(p.ymax > p.y0)) p.ymax = p.y0 * 10;
+        decade_label(p.ymax, ytop, sizeof ytop);
+        decade_label(p.y0, ybot, sizeof ybot);
+        ymid[0] = 0;
+    } else {
+        p.ymax = nice_ceil(ymax);
+        tui_fmt_num(p.ymax, ytop, sizeof ytop);
+        tui_fmt_num(p.ymax / 2, ymid, sizeof ymid);
+        snprintf(ybot, sizeof ybot, "0");
+    }
+    yl = (int)strlen(ytop);
     if ((int)strlen(ymid) > yl) yl = (int)strlen(ymid);
+    if ((int)strlen(ybot) > yl) yl = (int)strlen(ybot);
+    for (double e = log10(p.y0) + 1; p.logy && e < log10(p.ymax) - 0.5; e++) {
+        char t[32];
+        decade_label(pow(10, e), t, sizeof t);
+        if ((int)strlen(t) > yl) yl = (int)strlen(t);
+    }
     p.pw = c->width - yl - 1;
     if (p.pw < 8) { /* too narrow for a plot: the points as text */
         for (int s = 0; s < m->nseries; s++)
@@ -871,8 +923,9 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
     p.dh = braille ? p.ph * 4 : p.ph;
     p.bits = calloc((size_t)(p.pw * p.ph), 1);
     p.own = calloc((size_t)(p.pw * p.ph), 1);
+    p.mark = calloc((size_t)(p.pw * p.ph), 1);
     int *idx = NULL;
-    if (!p.bits || !p.own) goto out;
+    if (!p.bits || !p.own || !p.mark) goto out;
     for (int s = 0; s < m->nseries; s++) {
         const struct pseries *se = &m->series[s];
         free(idx);
@@ -889,25 +942,44 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
             if (i == 0) dot(&p, x, y, s, braille);
             else seg(&p, col_of(&p, se->x[idx[i - 1]]), row_of(&p, se->y[idx[i - 1]]), x, y, s, braille);
         }
+        /* markers on the data points, at least 3 cells apart so the line between them shows
+         * (in ASCII the line itself is drawn in the series' marker glyph) */
+        int last = -100;
+        for (int i = 0; braille && i < k; i++) {
+            int cx = col_of(&p, se->x[idx[i]]) / 2, cy = row_of(&p, se->y[idx[i]]) / 4;
+            if (cx - last < 3 && i + 1 < k) continue;
+            p.mark[cy * p.pw + cx] = (unsigned char)(s + 1);
+            last = cx;
+        }
     }
     struct tui_lb b = {.L = c->L};
     int mid = (p.ph - 1) / 2;
     for (int r = 0; r < p.ph; r++) {
         const char *lab = r == 0 ? ytop : r == p.ph - 1 ? ybot : r == mid ? ymid : "";
+        char dec[32];
+        if (p.logy && r > 0 && r < p.ph - 1) { /* the decades in between, where they land */
+            lab = "";
+            for (double e = log10(p.y0) + 1; e < log10(p.ymax) - 0.5; e++)
+                if (row_of(&p, pow(10, e)) / (braille ? 4 : 1) == r) {
+                    decade_label(pow(10, e), dec, sizeof dec);
+                    lab = dec;
+                }
+        }
         tui_lb_fit(&b, lab, yl, TUI_RIGHT, c->ascii, TS_DIM);
         tui_lb_puts(&b, c->g->v, TS_RULE);
         for (int x = 0; x < p.pw; x++) {
-            unsigned char v = p.bits[r * p.pw + x];
-            int sty = TS_SERIES0 + p.own[r * p.pw + x] % 4;
-            if (!v) {
+            unsigned char v = p.bits[r * p.pw + x], mk = p.mark[r * p.pw + x];
+            int sty = TS_SERIES0 + p.own[r * p.pw + x] % TS_NSERIES;
+            if (mk) {
+                tui_lb_puts(&b, series_marker(mk - 1, false), TS_SERIES0 + (mk - 1) % TS_NSERIES);
+            } else if (!v) {
                 tui_lb_put(&b, " ", 1, TS_PLAIN);
             } else if (braille) {
                 char u[4];
                 int l = tui_utf8_encode(0x2800u + v, u);
                 tui_lb_put(&b, u, (size_t)l, sty);
             } else {
-                static const char marks[] = "*o+x";
-                tui_lb_put(&b, &marks[p.own[r * p.pw + x] % 4], 1, sty);
+                tui_lb_puts(&b, series_marker(p.own[r * p.pw + x], true), sty);
             }
         }
         tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
@@ -982,7 +1054,7 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
     if (nw > c->width / 2) nw = c->width / 2;
     for (int s = 0; s < m->nseries; s++) {
         const struct pseries *se = &m->series[s];
-        const char *mark = braille ? "⣿" : (const char[]){"*o+x"[s % 4], 0};
+        const char *mark = series_marker(s, c->ascii);
         double lx = 0, ly = NAN;
         for (int i = 0; i < se->n; i++)
             if (!isnan(se->y[i]) && (isnan(ly) || se->x[i] >= lx)) lx = se->x[i], ly = se->y[i];
@@ -1003,13 +1075,15 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
     tui_lb_free(&b);
     char ax[256];
     const char *yname = *m->y_label ? m->y_label : m->unit;
-    snprintf(ax, sizeof ax, "x: %s%s   y: %s", *m->x_label ? m->x_label : "x",
-             p.logx ? (zh(c) && !c->ascii ? "（对数）" : " (log)") : "", *yname ? yname : "y");
+    const char *logw = zh(c) && !c->ascii ? "（对数）" : " (log)";
+    snprintf(ax, sizeof ax, "x: %s%s   y: %s%s", *m->x_label ? m->x_label : "x",
+             p.logx ? logw : "", *yname ? yname : "y", p.logy ? logw : "");
     text_line(c, ax, TS_DIM);
 out:
     free(idx);
     free(p.bits);
     free(p.own);
+    free(p.mark);
 }
 
 void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int width, bool ascii,
@@ -1028,7 +1102,8 @@ void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int
         bool empty = !(m->nbars || m->nseries || m->nrows || m->ngauges || m->nmap);
         bool curve = !strcmp(m->kind, "curve"), table = !strcmp(m->kind, "table"),
              gauge = !strcmp(m->kind, "gauge"), map = !strcmp(m->kind, "map");
-        if (empty) text_line(&c, zh(&c) && !ascii ? "（尚无数据）" : "(no data yet)", TS_DIM);
+        /* a panel that has only notes shows them, not a placeholder above them */
+        if (empty && !m->nnotes) text_line(&c, zh(&c) && !ascii ? "（尚无数据）" : "(no data yet)", TS_DIM);
         /* the panel's own kind first; data of another shape still shows, under it */
         if (curve) w_curve(&c, m);
         if (table) w_table(&c, m);
@@ -1041,8 +1116,9 @@ void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int
         if (!map && m->nmap) w_map(&c, m);
         for (int k = 0; k < m->nnotes; k++) {
             struct tui_render_opts o = {c.width, lang, ascii, -1};
-            tui_render_para(L, m->notes[k], strlen(m->notes[k]), TS_PLAIN, false, "! ",
-                            TS_WARN_LABEL, &o);
+            /* information, not alarm: a dim marker; warnings and errors have their own roles */
+            tui_render_para(L, m->notes[k], strlen(m->notes[k]), TS_PLAIN, false, "i ", TS_NOTE,
+                            &o);
         }
     }
 }

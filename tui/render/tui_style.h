@@ -1,6 +1,7 @@
 /* tui_style.h - the logical styles text is drawn in. Pure modules (render, panel) tag bytes with
  * these; tui_term.c maps them to colours and attributes, so meaning survives NO_COLOR and
- * monochrome terminals (bold/underline/reverse, and labels such as "SIM" beside the colour). */
+ * monochrome terminals (bold/underline/reverse, and labels such as "SIM" beside the colour).
+ * The colours of each style, per theme and colour depth, are in tui_theme.c. */
 #ifndef TUI_STYLE_H
 #define TUI_STYLE_H
 
@@ -26,15 +27,21 @@ enum tui_style {
     TS_SIMULATED,
     TS_THEORETICAL,
     TS_REFERENCE,
-    TS_SERIES0,    /* curve series colours */
+    TS_REPLAYED,   /* data recorded elsewhere ("REPLAY") */
+    TS_NOTE,       /* neutral information under a panel: not a warning */
+    TS_SERIES0,    /* the series palette: curves, map owners; never a role's colour */
     TS_SERIES1,
     TS_SERIES2,
     TS_SERIES3,
+    TS_SERIES4,
+    TS_SERIES5,
     TS_TITLE,      /* top bar */
     TS_STATUS,     /* bottom bar */
     TS_SELECTED,   /* menu selection */
     TS_PANEL_HEAD, /* a panel's title bar */
     TS_COUNT
 };
+
+#define TS_NSERIES 6
 
 #endif

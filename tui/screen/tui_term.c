@@ -24,6 +24,7 @@
 #include <wchar.h>
 
 #include "tui_plain.h"
+#include "tui_theme.h"
 #include "tui_wrap.h"
 
 static struct {
@@ -143,63 +144,47 @@ static void add_raw(const char *s)
 
 static void at_exit(void) { tui_term_done(); }
 
-struct look {
-    short fg, bg;
-    int mono;  /* attributes without colour */
-    int extra; /* attributes added to the colour */
-};
+static int theme_choice = -1; /* tui_term_set_theme; -1: VRAMLAB_THEME, then COLORFGBG */
 
-/* Colour says what a number is (measured / SIMULATED / theoretical / reference); without
- * colour the panels say it in words, and emphasis falls back to bold/underline/reverse. */
-static const struct look looks[TS_COUNT] = {
-    [TS_PLAIN] = {-1, -1, 0, 0},
-    [TS_EM] = {-1, -1, A_BOLD, A_BOLD},
-    [TS_CODE] = {COLOR_YELLOW, -1, 0, 0},
-    [TS_H1] = {COLOR_CYAN, -1, A_BOLD, A_BOLD},
-    [TS_H2] = {COLOR_CYAN, -1, A_BOLD, A_BOLD},
-    [TS_H3] = {-1, -1, A_BOLD | A_UNDERLINE, A_BOLD},
-    [TS_RULE] = {COLOR_BLUE, -1, 0, 0},
-    [TS_MARK] = {COLOR_CYAN, -1, A_BOLD, 0},
-    [TS_TABLE_HEAD] = {-1, -1, A_BOLD, A_BOLD},
-    [TS_CALLOUT] = {COLOR_BLUE, -1, A_BOLD, A_BOLD},
-    [TS_WARN_LABEL] = {COLOR_RED, -1, A_BOLD, A_BOLD},
-    [TS_BUTTON] = {COLOR_GREEN, -1, A_BOLD, A_BOLD},
-    [TS_BUTTON_SEL] = {COLOR_BLACK, COLOR_GREEN, A_REVERSE | A_BOLD, A_BOLD},
-    [TS_INPUT] = {-1, -1, A_UNDERLINE, A_UNDERLINE},
-    [TS_GOOD] = {COLOR_GREEN, -1, A_BOLD, A_BOLD},
-    [TS_BAD] = {COLOR_RED, -1, A_BOLD, A_BOLD},
-    [TS_DIM] = {-1, -1, A_DIM, A_DIM},
-    [TS_MEASURED] = {COLOR_GREEN, -1, A_BOLD, 0},
-    [TS_SIMULATED] = {COLOR_MAGENTA, -1, 0, 0},
-    [TS_THEORETICAL] = {COLOR_CYAN, -1, A_DIM, 0},
-    [TS_REFERENCE] = {COLOR_YELLOW, -1, A_UNDERLINE, 0},
-    [TS_SERIES0] = {COLOR_GREEN, -1, A_BOLD, 0},
-    [TS_SERIES1] = {COLOR_MAGENTA, -1, 0, 0},
-    [TS_SERIES2] = {COLOR_CYAN, -1, A_DIM, 0},
-    [TS_SERIES3] = {COLOR_YELLOW, -1, A_UNDERLINE, 0},
-    [TS_TITLE] = {COLOR_WHITE, COLOR_BLUE, A_REVERSE | A_BOLD, A_BOLD},
-    [TS_STATUS] = {COLOR_BLACK, COLOR_CYAN, A_REVERSE, 0},
-    [TS_SELECTED] = {-1, -1, A_REVERSE, A_REVERSE},
-    [TS_PANEL_HEAD] = {COLOR_CYAN, -1, A_BOLD | A_UNDERLINE, A_BOLD | A_UNDERLINE},
-};
+void tui_term_set_theme(int theme) { theme_choice = theme; }
 
+int tui_term_theme(void)
+{
+    if (theme_choice >= 0) return theme_choice;
+    int t = tui_theme_parse(getenv("VRAMLAB_THEME"));
+    return t >= 0 ? t : (int)tui_theme_detect(getenv("COLORFGBG"));
+}
+
+static int curses_attrs(int a)
+{
+    return (a & TUI_A_BOLD ? A_BOLD : 0) | (a & TUI_A_UNDER ? A_UNDERLINE : 0) |
+           (a & TUI_A_REV ? A_REVERSE : 0) | (a & TUI_A_DIM ? A_DIM : 0);
+}
+
+/* Colour says what a value is (tui_theme.c has the table); without colour (NO_COLOR, the mono
+ * theme, a monochrome terminal) the panels say it in words and emphasis falls back to
+ * bold/underline/reverse. */
 static void setup_colors(void)
 {
     const char *nc = getenv("NO_COLOR");
-    T.color = has_colors() && !(nc && *nc) && start_color() == OK && COLORS >= 8 &&
-              COLOR_PAIRS > TS_COUNT;
+    int theme = tui_term_theme();
+    T.color = theme != TUI_THEME_MONO && has_colors() && !(nc && *nc) && start_color() == OK &&
+              COLORS >= 8 && COLOR_PAIRS > TS_COUNT;
     if (T.color) use_default_colors();
+    enum tui_depth depth = !T.color ? TUI_DEPTH_8 : COLORS >= 256 ? TUI_DEPTH_256
+                           : COLORS >= 16 ? TUI_DEPTH_16 : TUI_DEPTH_8;
     for (int i = 0; i < TS_COUNT; i++) {
         if (!T.color) {
-            T.attr[i] = looks[i].mono;
+            T.attr[i] = curses_attrs(tui_theme_mono(i));
             continue;
         }
-        if (looks[i].fg < 0 && looks[i].bg < 0) {
-            T.attr[i] = looks[i].extra;
+        struct tui_look lk = tui_theme_look((enum tui_theme)theme, depth, i);
+        if (lk.fg < 0 && lk.bg < 0) {
+            T.attr[i] = curses_attrs(lk.attr);
             continue;
         }
-        init_pair((short)(i + 1), looks[i].fg, looks[i].bg);
-        T.attr[i] = (int)COLOR_PAIR(i + 1) | looks[i].extra;
+        init_pair((short)(i + 1), lk.fg, lk.bg);
+        T.attr[i] = (int)COLOR_PAIR(i + 1) | curses_attrs(lk.attr);
     }
 }
 

@@ -23,6 +23,10 @@ int tui_term_run(const char *cmd, const char *arg);
 
 bool tui_term_utf8(void);  /* the locale's codeset is UTF-8: wide glyphs, box drawing */
 bool tui_term_color(void); /* colours in use (a colour terminal and NO_COLOR unset) */
+/* The colour theme (enum tui_theme): set by --theme before tui_term_init; otherwise
+ * VRAMLAB_THEME, otherwise COLORFGBG's background (dark when unknown). */
+void tui_term_set_theme(int theme);
+int tui_term_theme(void);
 
 /* A quit signal that arrived (SIGINT, SIGTERM, SIGHUP, SIGQUIT), or 0. A second one does not
  * wait for the loop: the handler restores the terminal and exits (128 + N) at once. */
