@@ -411,23 +411,37 @@ end
 -- profile), or false on a real GPU.
 local function pick(v, lang) return type(v) == "table" and (v[lang] or v.en) or tostring(v) end
 
-local function read_number(input, unit)
+-- An answer as a number in the exercise's unit, or nil, message. The answer may carry a unit of
+-- the same kind as the exercise's (size, rate, time; converted), or the exercise's own unit word
+-- ("3 x", "50%", "120 tok/s"); one of another kind is refused, not graded (it is not a try).
+local KIND = { size = { en = "a size", zh = "大小" }, rate = { en = "a rate", zh = "速率" },
+               time = { en = "a time", zh = "时间" }, count = { en = "a plain number", zh = "纯数字" } }
+local function read_number(input, unit, lang)
   local v = tonumber(input)
   if v then return v end
-  local bytes, kind = units.parse(input)
-  if not bytes then return nil end
-  if unit and unit ~= "" then
-    local one = units.parse("1" .. unit)
-    if one then return bytes / one end
+  unit = unit or ""
+  if unit ~= "" then
+    local num, u = match(input, "^([%d%.eE%+%-]+)%s*(.-)$")
+    if num and tonumber(num) and string.lower(u) == string.lower(unit) then return tonumber(num) end
   end
-  return bytes, kind
+  local value, kind = units.parse(input)
+  if not value then return nil end
+  local one, want = nil, "count"
+  if unit ~= "" then one, want = units.parse("1" .. unit) end
+  if not one then want = "count" end
+  if kind ~= want then
+    local u = unit ~= "" and fmt(lang == "zh" and "（%s）" or " (%s)", unit) or ""
+    return nil, fmt(lang == "zh" and "这道题的答案是%s%s；%s 是%s。" or "This answer is %s%s; %s is %s.",
+                    pick(KIND[want], lang), u, input, pick(KIND[kind], lang))
+  end
+  return value / one
 end
 
 local TXT = {
   right = { en = "Right.", zh = "答对了。" },
   wrong = { en = "Not quite.", zh = "还不对。" },
   choose = { en = "Type a number from 1 to %d.", zh = "请输入 1 到 %d 之间的数字。" },
-  number = { en = "Type a number%s, e.g. 14 or 13 GiB.", zh = "请输入一个数字%s，例如 14 或 13 GiB。" },
+  number = { en = "Type a number%s, e.g. %s.", zh = "请输入一个数字%s，例如 %s。" },
   reveal = { en = "The answer: ", zh = "答案：" },
   measured = { en = "Measured on this machine: %s %s (measured). Your prediction: %s %s.", zh = "本机实测：%s %s（实测）。你的预测：%s %s。" },
   simulated = { en = "Simulated (%s profile): %s %s. Your prediction: %s %s.", zh = "模拟（%s 配置）：%s %s。你的预测：%s %s。" },
@@ -499,6 +513,14 @@ local function mistake(ex, v, right, tol, lang)
   end
 end
 
+-- "Type a number (ms), e.g. 12 or 12 ms.": the example in the exercise's own unit
+local function number_help(ex, lang)
+  local u = ex.unit or ""
+  if u == "" then return t("number", lang, "", "12") end
+  return t("number", lang, lang == "zh" and "（" .. u .. "）" or " (" .. u .. ")",
+           "12" .. (lang == "zh" and " 或 " or " or ") .. "12 " .. u)
+end
+
 function M.grade(ex, input, lang, tries, simulated)
   lang = lang == "zh" and "zh" or "en"
   input = tostring(input or ""):match("^%s*(.-)%s*$")
@@ -509,14 +531,14 @@ function M.grade(ex, input, lang, tries, simulated)
     ok = n == ex.answer
     if not ok and ex.why and ex.why[n] then detail = pick(ex.why[n], lang) end
   elseif ex.kind == "number" then
-    local v = read_number(input, ex.unit)
-    if not v then return nil, t("number", lang, ex.unit and (" (" .. ex.unit .. ")") or "") end
+    local v, why = read_number(input, ex.unit, lang)
+    if not v then return nil, why or number_help(ex, lang) end
     local tol = ex.tolerance or 0.02
     ok = abs(v - ex.answer) <= tol * abs(ex.answer) + 1e-12
     if not ok then detail = mistake(ex, v, ex.answer, tol, lang) end
   elseif ex.kind == "predict" then
-    local v = read_number(input, ex.unit)
-    if not v then return nil, t("number", lang, ex.unit and (" (" .. ex.unit .. ")") or "") end
+    local v, why = read_number(input, ex.unit, lang)
+    if not v then return nil, why or number_help(ex, lang) end
     -- measured once: a later try is graded against the figure the feedback showed, not a new
     -- measurement that may differ by the machine's noise
     local m = MEASURED[ex]
