@@ -220,6 +220,18 @@ M.exercise = constructor("exercise", function(m, t)
     if type(t.entry) ~= "string" or not match(t.entry, "^[%a_][%w_]*$") then fail(m, "%s: 'entry' must name the function the learner writes", w) end
     if type(t.check) ~= "function" then fail(m, "%s: 'check' must be a function(fn) returning ok, message", w) end
     if t.starter ~= nil and type(t.starter) ~= "string" then fail(m, "%s: 'starter' must be a string of Lua", w) end
+    if type(t.starter) == "string" then
+      -- the starter is what the learner edits first: it must compile and define the entry, as
+      -- the grader will look it up (run in an answer's own environment, like an answer)
+      local env = answer_env()
+      local chunk, err = load(t.starter, "=starter", "t", env)
+      if not chunk then fail(m, "%s: the starter does not compile: %s", w, err) end
+      local okrun, rerr = pcall(chunk)
+      if not okrun then fail(m, "%s: the starter fails when run: %s", w, type(rerr) == "string" and rerr or type(rerr)) end
+      if type(rawget(env, t.entry)) ~= "function" then
+        fail(m, "%s: the starter does not define the entry '%s' (a global function the learner completes)", w, t.entry)
+      end
+    end
   end
   check_why(m, t, w)
   check_mistakes(m, t, w)
