@@ -51,6 +51,8 @@ wrong_shipped() {
     case "$out" in *"$1"*) ;; *) fail "1.1 fp16-gib 14 ($2): $out" ;; esac
 }
 wrong_shipped "a GiB is 2^30 B" en; wrong_shipped "1 GiB 是 2^30 B" zh
+out=$("$b" --backend sim --deterministic --seed 1 --lang zh grade 3.2 bytes 16 2>&1)
+case "$out" in *"16 GB/s 只算了两个数组"*) ;; *) fail "3.2 bytes 16 (zh): $out" ;; esac
 
 # load errors, with the line
 bad() { # FIELD-TEXT EXPECTED
