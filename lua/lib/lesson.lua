@@ -221,15 +221,14 @@ M.exercise = constructor("exercise", function(m, t)
     if type(t.check) ~= "function" then fail(m, "%s: 'check' must be a function(fn) returning ok, message", w) end
     if t.starter ~= nil and type(t.starter) ~= "string" then fail(m, "%s: 'starter' must be a string of Lua", w) end
     if type(t.starter) == "string" then
-      -- the starter is what the learner edits first: it must compile and define the entry, as
-      -- the grader will look it up (run in an answer's own environment, like an answer)
-      local env = answer_env()
-      local chunk, err = load(t.starter, "=starter", "t", env)
+      -- the starter is what the learner edits first: it must compile and define the entry the
+      -- grader looks up. Checked statically (compiled, never run): a global `function entry(` or
+      -- `entry = function` at the start of a line; a local or another name is an error.
+      local chunk, err = load(t.starter, "=starter", "t", {})
       if not chunk then fail(m, "%s: the starter does not compile: %s", w, err) end
-      local okrun, rerr = pcall(chunk)
-      if not okrun then fail(m, "%s: the starter fails when run: %s", w, type(rerr) == "string" and rerr or type(rerr)) end
-      if type(rawget(env, t.entry)) ~= "function" then
-        fail(m, "%s: the starter does not define the entry '%s' (a global function the learner completes)", w, t.entry)
+      local e, src = t.entry, "\n" .. t.starter
+      if not (match(src, "\n[ \t]*function%s+" .. e .. "%s*%(") or match(src, "\n[ \t]*" .. e .. "%s*=%s*function%s*%(")) then
+        fail(m, "%s: the starter does not define the entry '%s' (a global function the learner completes)", w, e)
       end
     end
   end
