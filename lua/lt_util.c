@@ -83,6 +83,11 @@ static bool to_bytes(lua_State *L, int idx, uint64_t *out)
         lua_pushvalue(L, idx < 0 ? idx - 3 : idx);
         lua_call(L, 1, 2);
         if (lua_isnil(L, -2)) luaL_error(L, "%s", lua_tostring(L, -1));
+        /* a rate or a time is not a size: "936 GB/s" must not allocate 936 GB */
+        const char *kind = lua_tostring(L, -1);
+        if (kind && strcmp(kind, "size") != 0 && strcmp(kind, "count") != 0)
+            luaL_error(L, "'%s' is a %s, not a size (try '256MiB')",
+                       lua_tostring(L, idx < 0 ? idx - 4 : idx), kind);
         double v = lua_tonumber(L, -2);
         lua_pop(L, 4);
         if (!(v >= 0 && v < SIZE_LIMIT)) return false;

@@ -353,6 +353,12 @@ fits in 16 GiB (a single buffer: fragmentation and the context are left out).
     prompt = { en = "How many **GiB** do the fp16 weights of a 7e9-parameter model take?",
                zh = "70 亿（7e9）参数模型的 fp16 权重占多少 **GiB**？" },
     answer = 14e9 / GiB, unit = "GiB", tolerance = 0.01,
+    mistakes = {
+      { value = 14, say = { en = "14 is the decimal figure, 14e9 B / 10^9 = 14 GB; a GiB is 2^30 B, so divide by 1,073,741,824.",
+                            zh = "14 是十进制的数字：14e9 B / 10^9 = 14 GB；1 GiB 是 2^30 B，要除以 1,073,741,824。" } },
+      { value = 7e9 * 4 / GiB, say = { en = "That counts 4 bytes per value, fp32; fp16 is 2 bytes.", zh = "这是按每个数值 4 字节（fp32）算的；fp16 是 2 字节。" } },
+      "x1000",
+    },
     hints = {
       { en = "Start from bytes: how many bytes does one fp16 value occupy?", zh = "先算字节数：一个 fp16 数值占几个字节？" },
       { en = "1 GiB is 2^30 = 1,073,741,824 bytes, not 10^9.", zh = "1 GiB 是 2^30 = 1,073,741,824 字节，不是 10^9。" },
@@ -367,6 +373,11 @@ fits in 16 GiB (a single buffer: fragmentation and the context are left out).
     prompt = { en = "Training the same 7e9-parameter model with mixed-precision Adam: how many **GB** do weights, gradients, the fp32 master copy and Adam's two moments take together (no activations)?",
                zh = "用混合精度 Adam 训练这个 7e9 参数的模型：权重、梯度、fp32 主副本和 Adam 的两个矩加起来占多少 **GB**（不算激活值）？" },
     answer = 112, unit = "GB", tolerance = 0.02,
+    mistakes = {
+      { value = 84, say = { en = "84 GB is 12 B/param: the fp32 master copy of the weights (4 B/param) is missing.",
+                            zh = "84 GB 是每参数 12 B：漏了权重的 fp32 主副本（每参数 4 B）。" } },
+      "gib_gb",
+    },
     hints = {
       { en = "List the tensors kept per parameter and the dtype of each: the working copy and its gradient are 16-bit, everything the optimizer owns is 32-bit.",
         zh = "列出每个参数要存的张量及其类型：参与计算的权重和梯度是 16 位，优化器持有的东西都是 32 位。" },
@@ -388,6 +399,11 @@ fits in 16 GiB (a single buffer: fragmentation and the context are left out).
       { en = "Mixed-precision Adam training with batch size 1", zh = "batch size 为 1 的混合精度 Adam 训练" },
     },
     answer = 2,
+    why = {
+      [1] = { en = "Weights and gradients at 2 B each are 4 B/param: 26.1 GiB before any optimizer state.", zh = "权重和梯度各 2 B，每参数 4 B：还没算优化器状态就已经 26.1 GiB。" },
+      [3] = { en = "fp32 is 4 B/param: 28e9 B = 26.1 GiB of weights alone.", zh = "fp32 每参数 4 B：光权重就是 28e9 B = 26.1 GiB。" },
+      [4] = { en = "The batch size shrinks only the activations; Adam's 16 B/param (104.3 GiB) stay.", zh = "batch 大小只影响激活值；混合精度 Adam 的每参数 16 B（104.3 GiB）不会变。" },
+    },
     hints = {
       { en = "Count bytes per parameter for each case; a smaller batch shrinks only the activations.", zh = "逐个算每个参数占几个字节；batch 变小只会减少激活值。" },
     },
@@ -401,6 +417,12 @@ fits in 16 GiB (a single buffer: fragmentation and the context are left out).
     prompt = { en = "Llama-3-8B has 32 layers and 8 KV heads of dimension 128. How many **GiB** does its fp16 KV cache take for batch 4 at 8192 tokens each?",
                zh = "Llama-3-8B 有 32 层、8 个维度为 128 的 KV 头。batch 为 4、每条 8192 个 token 时，fp16 的 KV cache 占多少 **GiB**？" },
     answer = 4, unit = "GiB", tolerance = 0.02,
+    mistakes = {
+      { value = 16, say = { en = "16 GiB counts the 32 query heads; only the 8 KV heads are cached (grouped-query attention).",
+                            zh = "16 GiB 是按 32 个查询头算的；缓存的只有 8 个 KV 头（分组查询注意力）。" } },
+      { factor = 2, say = { en = "Off by 2: cache both K and V, at 2 B per fp16 value.", zh = "差了 2 倍：K 和 V 都要缓存，fp16 每个数值 2 B。" } },
+      "gib_gb",
+    },
     hints = {
       { en = "Both K and V are cached, for every layer, KV head, token and sequence in the batch.", zh = "K 和 V 都要缓存，每一层、每个 KV 头、每个 token、batch 里的每条序列都有。" },
       { en = "Grouped-query attention: use the number of KV heads, not of query heads.", zh = "分组查询注意力：用 KV 头的个数，不是查询头的个数。" },
@@ -414,7 +436,7 @@ fits in 16 GiB (a single buffer: fragmentation and the context are left out).
     kind = "predict",
     prompt = { en = "Predict: how many GiB of memory does CUDA report in total on this GPU? (Then the tutor asks the backend.)",
                zh = "预测：在本机 GPU 上，CUDA 报告的显存总量是多少 GiB？（答完后由后端给出实际值。）" },
-    unit = "GiB", tolerance = 0.05,
+    unit = "GiB", tolerance = 0.05, mistakes = { "gib_gb" },
     measure = function() local i = gpu.info() return i.total_bytes / GiB, i.simulated end,
     hints = { { en = "Start from the box's GB, then ask what the driver keeps for itself, and what ECC takes on a GDDR card.",
                 zh = "从包装盒上的 GB 出发，再想想驱动自己留了多少、GDDR 卡开启 ECC 又占掉多少。" } },

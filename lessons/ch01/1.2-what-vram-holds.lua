@@ -333,6 +333,10 @@ ResNet-50，batch 64，fp32，带动量的 SGD（ResNet 的常规训练配置）
     prompt = { en = "A 224x224 RGB image, normalised to fp32 as the network consumes it: how many **KB** (1 KB = 1000 B)?",
                zh = "一张 224x224 的 RGB 图像，按网络实际使用的方式归一化为 fp32：占多少 **KB**（1 KB = 1000 B）？" },
     answer = 602.112, unit = "KB", tolerance = 0.01,
+    mistakes = {
+      { factor = 4, say = { en = "Off by 4: an fp32 value is 4 bytes, a uint8 pixel 1.", zh = "差了 4 倍：fp32 每个数值 4 字节，uint8 像素才是 1 字节。" } },
+      "x1000",
+    },
     hints = {
       { en = "First count values: height x width x colour channels.", zh = "先数有多少个值：高 × 宽 × 颜色通道数。" },
       { en = "The lecture's 150 KB assumes one byte per value. How many bytes does fp32 use?", zh = "讲义的 150 KB 假设每个值 1 字节。fp32 每个值几个字节？" },

@@ -314,6 +314,10 @@ above is the honest number to plan with.
     prompt = { en = "deviceQuery reports a 384-bit bus and a memory clock of 9501 MHz. What is the theoretical peak in **GB/s**?",
                zh = "deviceQuery 报告位宽 384 位、显存频率 9501 MHz。理论峰值是多少 **GB/s**？" },
     answer = 912.096, unit = "GB/s", tolerance = 0.01,
+    mistakes = {
+      { factor = 2, say = { en = "Off by 2: GDDR moves data on both clock edges (double data rate).", zh = "差了 2 倍：GDDR 在时钟的上升沿和下降沿都传数据（双倍数据率）。" } },
+      "x8",
+    },
     hints = {
       { en = "The reported clock is not the per-pin rate: what does \"double data rate\" mean?", zh = "报告的频率不是每针脚速率：\"双倍数据速率\"是什么意思？" },
       { en = "Bits per second on all pins, then divide by 8 for bytes.", zh = "先算所有针脚每秒传多少位，再除以 8 得到字节。" },

@@ -284,6 +284,10 @@ segments, and keeps freed blocks for the next tensor.
     prompt = { en = "`nvidia-smi` shows your process using 1,304 MiB. Through plain `cudaMalloc` it holds one 512 MiB and one 256 MiB buffer, nothing else. How much is the CUDA context and its libraries, in MiB?",
                zh = "`nvidia-smi` 显示你的进程占用 1,304 MiB。它只通过 `cudaMalloc` 持有一个 512 MiB 和一个 256 MiB 的缓冲区，别无其他。CUDA 上下文及其库占了多少 MiB？" },
     answer = 536, unit = "MiB", tolerance = 0.01,
+    mistakes = {
+      { value = 792, say = { en = "792 MiB still holds the 256 MiB buffer: subtract both allocations.", zh = "792 MiB 里还含着那块 256 MiB 的缓冲区：两次分配都要减掉。" } },
+      { value = 1048, say = { en = "1048 MiB still holds the 512 MiB buffer: subtract both allocations.", zh = "1048 MiB 里还含着那块 512 MiB 的缓冲区：两次分配都要减掉。" } },
+    },
     hints = { { en = "nvidia-smi counts everything the process has on the device; subtract what you allocated.", zh = "nvidia-smi 统计的是进程在设备上的全部占用；减去你自己分配的部分。" } },
     explain = { en = "1,304 - 512 - 256 = 536 MiB: the context (page tables, kernels, stack and printf buffers) plus what its libraries loaded and allocated themselves. The ledger in lesson 2.4 makes this split for you.",
                 zh = "1,304 − 512 − 256 = 536 MiB：上下文（页表、核函数、栈和 printf 缓冲区）加上各个库自己加载和申请的部分。第 2.4 节的账本会自动替你拆分。" },

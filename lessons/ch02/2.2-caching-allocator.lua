@@ -232,6 +232,10 @@ card, and what `nvidia-smi` reports (plus the context).
     prompt = { en = "A tensor of 1,000 bytes: how many bytes does it add to `memory_allocated()`?",
                zh = "一个 1,000 字节的张量，会让 `memory_allocated()` 增加多少字节？" },
     answer = 1024, unit = "B", tolerance = 0.001,
+    mistakes = {
+      { value = 1000, say = { en = "1000 B is the request; the allocator rounds every size up to a multiple of 512 B.", zh = "1000 B 是申请的大小；分配器会把每个大小向上取整到 512 B 的倍数。" } },
+      { value = 2 * 2^20, say = { en = "2 MiB is the small segment reserved, not the block the tensor gets.", zh = "2 MiB 是保留的小段，不是张量拿到的块。" } },
+    },
     hints = { { en = "Round up to the next multiple of 512.", zh = "向上取整到 512 的下一个倍数。" } },
     explain = { en = "ceil(1000 / 512) x 512 = 1024 B. The 24 B difference is rounding waste (allocated - requested); reserved grows by a whole 2 MiB small segment if none exists yet.",
                 zh = "ceil(1000 / 512) × 512 = 1024 B。多出的 24 B 是取整浪费（已分配 − 请求）；如果还没有小池段，已预留会一下子增加整整一个 2 MiB 的段。" },

@@ -192,6 +192,7 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
     prompt = { en = "A copy path has a fixed cost t0 = 10 us and a sustained bandwidth B = 25 GB/s. What is its half-bandwidth size n½, in KB (1 KB = 1000 B)?",
                zh = "某条拷贝路径固定开销 t0 = 10 微秒，持续带宽 B = 25 GB/s。它的半带宽点 n½ 是多少 KB（1 KB = 1000 B）？" },
     answer = 250, unit = "KB", tolerance = 0.02,
+    mistakes = { "x1000" },
     hints = { { en = "At n½ the fixed cost and the streaming time are equal: t0 = n / B.", zh = "在 n½ 处，固定开销与传输时间相等：t0 = n / B。" } },
     explain = { en = "n½ = t0 × B = 10e-6 s × 25e9 B/s = 250,000 B = 250 KB: a 250 KB copy runs at half speed, 12.5 GB/s.",
                 zh = "n½ = t0 × B = 10e-6 秒 × 25e9 B/s = 250,000 B = 250 KB：250 KB 的拷贝只能跑到一半速度，即 12.5 GB/s。" },

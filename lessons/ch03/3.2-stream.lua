@@ -140,6 +140,12 @@ John McCalpin 的 STREAM（1991 年写于特拉华大学，主页如今在弗吉
     prompt = { en = "A triad over arrays of 10 million doubles takes 10 ms. What bandwidth does STREAM report, in GB/s?",
                zh = "对 1000 万个 double 的数组做 triad，耗时 10 毫秒。STREAM 报告的带宽是多少 GB/s？" },
     answer = 24, unit = "GB/s", tolerance = 0.02,
+    mistakes = {
+      { value = 16, say = { en = "16 GB/s counts two arrays; the triad a = b + s*c reads b and c and writes a: 3 x 8 B per element.",
+                            zh = "16 GB/s 只算了两个数组；triad a = b + s*c 读 b 和 c、写 a：每个元素 3 × 8 B。" } },
+      { value = 32, say = { en = "32 GB/s counts the write-allocate read of a; STREAM counts only the bytes the loop names: 3 x 8 B per element.",
+                            zh = "32 GB/s 把写分配对 a 的读取也算上了；STREAM 只算循环里写明的字节：每个元素 3 × 8 B。" } },
+    },
     hints = { { en = "Count the bytes per element STREAM assigns to triad (three arrays of 8-byte doubles), then divide by the time.",
                 zh = "先数 STREAM 给 triad 每个元素计多少字节（三个 8 字节 double 数组），再除以时间。" } },
     explain = { en = "24 B × 1e7 = 240 MB moved in 0.01 s = 24 GB/s.", zh = "24 B × 1e7 = 240 MB，0.01 秒搬完，即 24 GB/s。" },

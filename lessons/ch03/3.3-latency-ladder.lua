@@ -174,6 +174,7 @@ GPU 的显存延迟有几百纳秒；空闲 CPU 的内存延迟约 80–120 纳�
     prompt = { en = "Little's law: how many bytes must be in flight to sustain 2 TB/s with a 500 ns memory latency? Answer in MB (1 MB = 1e6 B).",
                zh = "Little 定律：在 500 纳秒的访存延迟下要维持 2 TB/s，需要多少字节同时在途？单位 MB（1 MB = 1e6 B）。" },
     answer = 1, unit = "MB", tolerance = 0.02,
+    mistakes = { "x1000" },
     hints = { { en = "In flight = rate × time; keep the units: bytes/s × s.", zh = "在途量 = 速率 × 时间；注意单位：字节/秒 × 秒。" } },
     explain = { en = "2e12 B/s × 500e-9 s = 1e6 B = 1 MB in flight, spread over every SM.", zh = "2e12 B/s × 500e-9 s = 1e6 B = 1 MB 在途，分布在所有 SM 上。" },
   },

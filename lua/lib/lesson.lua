@@ -118,9 +118,83 @@ M.experiment = constructor("experiment", function(m, t)
 end)
 
 local EX_KINDS = set { "choice", "number", "predict", "code" }
+
+-- Common mistakes a number or predict exercise may name in `mistakes` (docs/lesson-format.md,
+-- "Mistakes"). A factor matches the answer multiplied or divided by it; %s is the exercise's unit.
+local MISTAKES = {
+  gib_gb = { factor = 2^30 / 1e9,
+    say = { en = "That is off by the GB/GiB ratio (2^30/10^9 = 1.074): 1 GB is 10^9 bytes, 1 GiB is 2^30 bytes; the question asks in %s.",
+            zh = "差了 GB 与 GiB 之比（2^30/10^9 = 1.074）：1 GB 是 10^9 字节，1 GiB 是 2^30 字节；题目要的单位是 %s。" } },
+  mib_mb = { factor = 2^20 / 1e6,
+    say = { en = "That is off by the MB/MiB ratio (2^20/10^6 = 1.049): 1 MB is 10^6 bytes, 1 MiB is 2^20 bytes; the question asks in %s.",
+            zh = "差了 MB 与 MiB 之比（2^20/10^6 = 1.049）：1 MB 是 10^6 字节，1 MiB 是 2^20 字节；题目要的单位是 %s。" } },
+  x1000 = { factor = 1000,
+    say = { en = "That is off by a factor of 1000: check the unit prefix (k, M, G; ms, us, ns); the question asks in %s.",
+            zh = "差了 1000 倍：检查单位前缀（k、M、G；ms、us、ns）；题目要的单位是 %s。" } },
+  x2 = { factor = 2,
+    say = { en = "That is off by a factor of 2: check what is counted once and what twice (K and V, read and write, n vs 2n bytes moved).",
+            zh = "差了 2 倍：检查哪些该算一次、哪些该算两次（K 和 V、读和写、搬运 n 还是 2n 字节）。" } },
+  x4 = { factor = 4,
+    say = { en = "That is off by a factor of 4: check the bytes per element (fp32 = 4 B, fp16/bf16 = 2 B, fp8/int8 = 1 B).",
+            zh = "差了 4 倍：检查每个元素的字节数（fp32 = 4 B，fp16/bf16 = 2 B，fp8/int8 = 1 B）。" } },
+  x8 = { factor = 8,
+    say = { en = "That is off by a factor of 8: bits or bytes? 1 byte is 8 bits.",
+            zh = "差了 8 倍：是位还是字节？1 字节 = 8 位。" } },
+}
+M.MISTAKES = MISTAKES
+local MISTAKE_NAMES = {}
+for k in pairs(MISTAKES) do MISTAKE_NAMES[#MISTAKE_NAMES + 1] = k end
+sort(MISTAKE_NAMES)
+
+-- `mistakes` of a number or predict exercise: built-in names, or {factor=|value=, say={en,zh}}
+local function check_mistakes(m, t, w)
+  if t.mistakes == nil then return end
+  if t.kind ~= "number" and t.kind ~= "predict" then fail(m, "%s: 'mistakes' is for number and predict exercises (a choice has 'why')", w) end
+  if type(t.mistakes) ~= "table" or #t.mistakes == 0 then fail(m, "%s: 'mistakes' must be a list such as { \"gib_gb\", { value = 14, say = { en = ..., zh = ... } } }", w) end
+  local tol = t.tolerance or (t.kind == "number" and 0.02 or 0.5)
+  for i, k in pairs(t.mistakes) do
+    local what = w .. " mistake " .. tostring(i)
+    if type(i) ~= "number" or i % 1 ~= 0 or i < 1 or i > #t.mistakes then fail(m, "%s: 'mistakes' is a list (no named fields)", w) end
+    if type(k) == "string" then
+      if not MISTAKES[k] then fail(m, "%s: unknown mistake '%s' (built-in: %s)", what, k, concat(MISTAKE_NAMES, ", ")) end
+    elseif type(k) == "table" then
+      check_fields(m, k, set { "factor", "value", "say" }, what)
+      if (k.factor == nil) == (k.value == nil) then fail(m, "%s: give 'factor' or 'value' (one of them)", what) end
+      if k.factor ~= nil and (type(k.factor) ~= "number" or k.factor <= 0 or k.factor ~= k.factor or k.factor == huge or abs(k.factor - 1) <= tol) then
+        fail(m, "%s: 'factor' must be a positive number other than 1 (and further from 1 than the tolerance)", what)
+      end
+      if k.value ~= nil and type(k.value) ~= "number" then fail(m, "%s: 'value' must be a number (in '%s')", what, t.unit or "") end
+      check_lang(m, k.say, what .. " say")
+    else
+      fail(m, "%s: a name such as \"gib_gb\" or a table { factor = ..., say = ... }", what)
+    end
+    -- a mistake the grader could never tell from the right answer is a bug in the lesson
+    local d = type(k) == "string" and MISTAKES[k] or k
+    if t.kind == "number" and type(t.answer) == "number" then
+      local near = d.value and abs(d.value - t.answer) <= tol * abs(t.answer) + 1e-12
+      if d.factor and abs(d.factor - 1) <= tol then near = true end
+      if near then fail(m, "%s: it matches the right answer within the tolerance (%g)", what, tol) end
+    end
+  end
+end
+
+-- `why` of a choice exercise: { [n] = { en =, zh = } } for a wrong choice n
+local function check_why(m, t, w)
+  if t.why == nil then return end
+  if t.kind ~= "choice" then fail(m, "%s: 'why' is for choice exercises (a number has 'mistakes')", w) end
+  if type(t.why) ~= "table" then fail(m, "%s: 'why' must be a table { [2] = { en = ..., zh = ... } } keyed by choice", w) end
+  for i, v in pairs(t.why) do
+    if type(i) ~= "number" or i % 1 ~= 0 or i < 1 or type(t.choices) ~= "table" or i > #t.choices then
+      fail(m, "%s: 'why' keys are choice numbers (1..%d)", w, type(t.choices) == "table" and #t.choices or 0)
+    end
+    if i == t.answer then fail(m, "%s: why[%d] is the right choice: say why it is right in 'explain'", w, i) end
+    check_lang(m, v, w .. " why " .. i)
+  end
+end
+
 M.exercise = constructor("exercise", function(m, t)
   check_fields(m, t, set { "id", "kind", "prompt", "choices", "answer", "unit", "tolerance", "hints",
-                           "explain", "measure", "entry", "check", "starter" }, "exercise")
+                           "explain", "measure", "entry", "check", "starter", "why", "mistakes" }, "exercise")
   if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") or #t.id > 64 then fail(m, "exercise: 'id' must be a word such as \"ratio\" (letters, digits, _ and -; at most 64)") end
   local w = "exercise '" .. t.id .. "'"
   if not EX_KINDS[t.kind] then fail(m, "%s: kind must be choice, number, predict or code", w) end
@@ -146,7 +220,20 @@ M.exercise = constructor("exercise", function(m, t)
     if type(t.entry) ~= "string" or not match(t.entry, "^[%a_][%w_]*$") then fail(m, "%s: 'entry' must name the function the learner writes", w) end
     if type(t.check) ~= "function" then fail(m, "%s: 'check' must be a function(fn) returning ok, message", w) end
     if t.starter ~= nil and type(t.starter) ~= "string" then fail(m, "%s: 'starter' must be a string of Lua", w) end
+    if type(t.starter) == "string" then
+      -- the starter is what the learner edits first: it must compile and define the entry the
+      -- grader looks up. Checked statically (compiled, never run): a global `function entry(` or
+      -- `entry = function` at the start of a line; a local or another name is an error.
+      local chunk, err = load(t.starter, "=starter", "t", {})
+      if not chunk then fail(m, "%s: the starter does not compile: %s", w, err) end
+      local e, src = t.entry, "\n" .. t.starter
+      if not (match(src, "\n[ \t]*function%s+" .. e .. "%s*%(") or match(src, "\n[ \t]*" .. e .. "%s*=%s*function%s*%(")) then
+        fail(m, "%s: the starter does not define the entry '%s' (a global function the learner completes)", w, e)
+      end
+    end
   end
+  check_why(m, t, w)
+  check_mistakes(m, t, w)
 end)
 
 -- Course rules that `vramlab check` enforces (docs/lesson-format.md, "Sources"): every errata
@@ -335,23 +422,37 @@ end
 -- profile), or false on a real GPU.
 local function pick(v, lang) return type(v) == "table" and (v[lang] or v.en) or tostring(v) end
 
-local function read_number(input, unit)
+-- An answer as a number in the exercise's unit, or nil, message. The answer may carry a unit of
+-- the same kind as the exercise's (size, rate, time; converted), or the exercise's own unit word
+-- ("3 x", "50%", "120 tok/s"); one of another kind is refused, not graded (it is not a try).
+local KIND = { size = { en = "a size", zh = "大小" }, rate = { en = "a rate", zh = "速率" },
+               time = { en = "a time", zh = "时间" }, count = { en = "a plain number", zh = "纯数字" } }
+local function read_number(input, unit, lang)
   local v = tonumber(input)
   if v then return v end
-  local bytes, kind = units.parse(input)
-  if not bytes then return nil end
-  if unit and unit ~= "" then
-    local one = units.parse("1" .. unit)
-    if one then return bytes / one end
+  unit = unit or ""
+  if unit ~= "" then
+    local num, u = match(input, "^([%d%.eE%+%-]+)%s*(.-)$")
+    if num and tonumber(num) and string.lower(u) == string.lower(unit) then return tonumber(num) end
   end
-  return bytes, kind
+  local value, kind = units.parse(input)
+  if not value then return nil end
+  local one, want = nil, "count"
+  if unit ~= "" then one, want = units.parse("1" .. unit) end
+  if not one then want = "count" end
+  if kind ~= want then
+    local u = unit ~= "" and fmt(lang == "zh" and "（%s）" or " (%s)", unit) or ""
+    return nil, fmt(lang == "zh" and "这道题的答案是%s%s；%s 是%s。" or "This answer is %s%s; %s is %s.",
+                    pick(KIND[want], lang), u, input, pick(KIND[kind], lang))
+  end
+  return value / one
 end
 
 local TXT = {
   right = { en = "Right.", zh = "答对了。" },
   wrong = { en = "Not quite.", zh = "还不对。" },
   choose = { en = "Type a number from 1 to %d.", zh = "请输入 1 到 %d 之间的数字。" },
-  number = { en = "Type a number%s, e.g. 14 or 13 GiB.", zh = "请输入一个数字%s，例如 14 或 13 GiB。" },
+  number = { en = "Type a number%s, e.g. %s.", zh = "请输入一个数字%s，例如 %s。" },
   reveal = { en = "The answer: ", zh = "答案：" },
   measured = { en = "Measured on this machine: %s %s (measured). Your prediction: %s %s.", zh = "本机实测：%s %s（实测）。你的预测：%s %s。" },
   simulated = { en = "Simulated (%s profile): %s %s. Your prediction: %s %s.", zh = "模拟（%s 配置）：%s %s。你的预测：%s %s。" },
@@ -410,6 +511,27 @@ guard = function(fn)
   end
 end
 
+-- the first declared mistake that v (in the exercise's unit) matches, as text in lang; or nil
+local function mistake(ex, v, right, tol, lang)
+  if not ex.mistakes then return nil end
+  local function near(x) return abs(v - x) <= tol * abs(x) + 1e-12 end
+  for _, k in ipairs(ex.mistakes) do
+    local d = type(k) == "string" and MISTAKES[k] or k
+    if (d.value and near(d.value)) or (d.factor and (near(right * d.factor) or near(right / d.factor))) then
+      local say = pick(d.say, lang)
+      return type(k) == "string" and fmt(say, ex.unit and ex.unit ~= "" and ex.unit or (lang == "zh" and "题目给的单位" or "the one given")) or say
+    end
+  end
+end
+
+-- "Type a number (ms), e.g. 12 or 12 ms.": the example in the exercise's own unit
+local function number_help(ex, lang)
+  local u = ex.unit or ""
+  if u == "" then return t("number", lang, "", "12") end
+  return t("number", lang, lang == "zh" and "（" .. u .. "）" or " (" .. u .. ")",
+           "12" .. (lang == "zh" and " 或 " or " or ") .. "12 " .. u)
+end
+
 function M.grade(ex, input, lang, tries, simulated)
   lang = lang == "zh" and "zh" or "en"
   input = tostring(input or ""):match("^%s*(.-)%s*$")
@@ -418,14 +540,16 @@ function M.grade(ex, input, lang, tries, simulated)
     local n = tonumber(input)
     if not n or n % 1 ~= 0 or n < 1 or n > #ex.choices then return nil, t("choose", lang, #ex.choices) end
     ok = n == ex.answer
+    if not ok and ex.why and ex.why[n] then detail = pick(ex.why[n], lang) end
   elseif ex.kind == "number" then
-    local v = read_number(input, ex.unit)
-    if not v then return nil, t("number", lang, ex.unit and (" (" .. ex.unit .. ")") or "") end
+    local v, why = read_number(input, ex.unit, lang)
+    if not v then return nil, why or number_help(ex, lang) end
     local tol = ex.tolerance or 0.02
     ok = abs(v - ex.answer) <= tol * abs(ex.answer) + 1e-12
+    if not ok then detail = mistake(ex, v, ex.answer, tol, lang) end
   elseif ex.kind == "predict" then
-    local v = read_number(input, ex.unit)
-    if not v then return nil, t("number", lang, ex.unit and (" (" .. ex.unit .. ")") or "") end
+    local v, why = read_number(input, ex.unit, lang)
+    if not v then return nil, why or number_help(ex, lang) end
     -- measured once: a later try is graded against the figure the feedback showed, not a new
     -- measurement that may differ by the machine's noise
     local m = MEASURED[ex]
@@ -447,7 +571,11 @@ function M.grade(ex, input, lang, tries, simulated)
     local fig, unit, guess = fmt("%.4g", measured), ex.unit or "", fmt("%.4g", v)
     if m.how == "simulated" then detail = t("simulated", lang, m.profile, fig, unit, guess, unit)
     else detail = t(m.how, lang, fig, unit, guess, unit) end
-    if ok then detail = detail .. " " .. t("close_" .. m.how, lang, math.floor(tol * 100 + 0.5)) end
+    if ok then detail = detail .. " " .. t("close_" .. m.how, lang, math.floor(tol * 100 + 0.5))
+    else
+      local say = mistake(ex, v, measured, tol, lang)
+      if say then detail = detail .. (lang == "zh" and "" or " ") .. say end
+    end
   elseif ex.kind == "code" then
     -- The answer runs in an environment of its own (fresh copies of the libraries and modules,
     -- its own _G): nothing it does reaches the lesson's globals, the check's helpers or the

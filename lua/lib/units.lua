@@ -1,4 +1,4 @@
--- units.lua - sizes and rates, with SI (GB = 1e9 B) and binary (GiB = 2^30 B) kept apart.
+-- units.lua - sizes, rates and times, with SI (GB = 1e9 B) and binary (GiB = 2^30 B) kept apart.
 -- Preloaded into every sandbox as `units`. Bandwidth is always SI: 1 GB/s = 1e9 B/s.
 local M = {}
 local fmt, floor, abs, tonumber, type = string.format, math.floor, math.abs, tonumber, type
@@ -13,21 +13,27 @@ local factors = {
 M.KiB, M.MiB, M.GiB, M.TiB = 2^10, 2^20, 2^30, 2^40
 M.KB, M.MB, M.GB, M.TB = 1e3, 1e6, 1e9, 1e12
 
---- units.parse("16GiB") -> 17179869184; units.parse("936 GB/s") -> 936e9, "rate".
--- Returns value, kind ("size" or "rate"), or nil, message.
+-- times, in seconds; "µs" and "μs" (micro sign, Greek mu) are UTF-8, hence the wider unit match
+local times = { ns = 1e-9, us = 1e-6, ["µs"] = 1e-6, ["μs"] = 1e-6, ms = 1e-3, s = 1, sec = 1 }
+
+--- units.parse("16GiB") -> 17179869184, "size"; units.parse("936 GB/s") -> 936e9, "rate";
+-- units.parse("2 ms") -> 0.002, "time"; units.parse("512") -> 512, "count".
+-- Returns value (bytes, bytes/s, seconds or the plain number), kind, or nil, message.
+-- A Lua number is taken as bytes ("size"), as the modules pass sizes.
 function M.parse(s)
   if type(s) == "number" then return s, "size" end
-  if type(s) ~= "string" then return nil, "expected a string such as '16GiB' or '936 GB/s'" end
-  local num, unit = match(s, "^%s*([%d%.eE%+%-]+)%s*([%a/]*)%s*$")
+  if type(s) ~= "string" then return nil, "expected a string such as '16GiB', '936 GB/s' or '2 ms'" end
+  local num, unit = match(s, "^%s*([%d%.eE%+%-]+)%s*(%S-)%s*$")
   local v = tonumber(num or "")
-  if not v then return nil, fmt("cannot read '%s' as a size or rate (try '16GiB', '1.5 GB', '936 GB/s')", s) end
+  if not v then return nil, fmt("cannot read '%s' as a size, rate or time (try '16GiB', '1.5 GB', '936 GB/s', '2 ms')", s) end
   unit = lower(unit or "")
+  if unit == "" then return v, "count" end
+  if times[unit] then return v * times[unit], "time" end
   local kind = "size"
   local base = match(unit, "^(.-)/s$") or match(unit, "^(.-)ps$")
   if base then unit, kind = base, "rate" end
-  if unit == "" then return v, kind end
   local f = factors[unit]
-  if not f then return nil, fmt("unknown unit '%s' in '%s' (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)", unit, s) end
+  if not f then return nil, fmt("unknown unit '%s' in '%s' (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB; GB/s, GiB/s; ns, us, ms, s)", unit, s) end
   return v * f, kind
 end
 

@@ -94,4 +94,14 @@ echo "$out" | grep -q "names an unknown source \[whitepaper\]" || fail "unknown 
 # lesson 3.3's Little's-law example quotes the H100 profile's modelled DRAM latency
 grep -q '^dram_ns = 470 ' assets/gpus/h100-sxm.txt || fail "3.3 quotes 470 ns; the H100 profile changed"
 grep -q 'at the 470 ns this course' lessons/ch03/3.3-latency-ladder.lua || fail "3.3 no longer quotes the profile's figure"
+# --- a code exercise's starter compiles and defines its entry (the grader looks that name up)
+starter() { # STARTER-LUA EXPECTED
+    printf 'return lesson { id = "1.9", chapter = 1, title = { en = "T", zh = "T" }, chapter_title = { en = "C", zh = "C" },\n  text { en = "t", zh = "t" },\n  exercise { id = "f", kind = "code", prompt = { en = "p", zh = "p" }, entry = "double",\n    check = function(fn) return fn(2) == 4 end, starter = %s,\n    hints = { { en = "h", zh = "h" } }, explain = { en = "e", zh = "e" } } }\n' "$1" > "$d/st.lua"
+    out=$("$b" check "$d/st.lua" 2>&1) && fail "starter accepted: $1"
+    case "$out" in *"st.lua:3: exercise 'f': $2"*) ;; *) fail "starter $1: want '$2' in: $out" ;; esac
+}
+starter '"function double(x)\n  return x *\nend"' "the starter does not compile: starter:3:"
+starter '"function twice(x)\n  return x\nend"' "the starter does not define the entry 'double'"
+starter '"local function double(x) return x end"' "the starter does not define the entry 'double'"
+starter '"error(\"boom\")"' "the starter does not define the entry 'double'"
 exit 0

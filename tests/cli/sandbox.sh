@@ -100,7 +100,7 @@ local ex = exercise {
   prompt = { en = "Write f.", zh = "写 f。" }, explain = { en = "ok", zh = "ok" },
   hints = { { en = "h", zh = "h" } }, entry = "f",
   check = function(fn) return true end,
-  starter = "-- planted\n",
+  starter = "-- planted\nfunction f() end\n",
 }
 local L = lesson {
   id = "9.1", chapter = 9,

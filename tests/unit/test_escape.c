@@ -774,7 +774,7 @@ static void test_c_loops(void **state)
 
 #define EXERCISE(id) " exercise { id = " id ", kind = 'code', entry = 'f',\n" \
     "  prompt = {en='p', zh='p'}, explain = {en='x', zh='x'}, hints = {{en='h', zh='h'}},\n" \
-    "  starter = 'os.execute(1)', check = function(fn) return fn() == 1 end }"
+    "  starter = 'function f() os.execute(1) end', check = function(fn) return fn() == 1 end }"
 
 /* A lesson whose <close> handler (or other code that runs after lesson{} returned) changes it. */
 static void mutated(struct fixture *f, const char *change)
@@ -860,7 +860,7 @@ static void test_lesson_frozen(void **state)
     struct lt_exercise_info x;
     assert_true(lt_lesson_exercise(ls, 1, &x));
     assert_string_equal(x.id, "e1");
-    assert_string_equal(x.starter, "os.execute(1)");
+    assert_string_equal(x.starter, "function f() os.execute(1) end");
     read_everything(ls, f->rt);
     lt_lesson_free(ls);
 }
