@@ -8,8 +8,10 @@ echo "# vramlab benchmarks, $(date -u +%Y-%m-%d), $(uname -m), $(nproc) CPUs"
 if [ -x "$build/tests/bench_alloc" ]; then "$build/tests/bench_alloc" "$2" || exit 1; fi
 # reading a PyTorch memory snapshot of a million trace entries, against Python's pickle.load
 if [ -x "$build/tests/bench_snapshot" ]; then sh tests/bench/bench_snapshot.sh "$build" || exit 1; fi
-# the chapter 4 and 5 estimators, in the sandbox a lesson runs in
-"$build/vramlab" --backend sim --deterministic --seed 1 eval tests/bench/bench_models.lua || exit 1
+# the chapter 4 and 5 estimators, in the sandbox a lesson runs in (the whole file, best of 3 of
+# each, is more work than the 200 million instructions one lesson call may take)
+VRAMLAB_LIMITS=instructions=1e10,seconds=300 \
+    "$build/vramlab" --backend sim --deterministic --seed 1 eval tests/bench/bench_models.lua || exit 1
 sh tests/bench/bench_tui.sh "$build"
 # the snapshot screen on a million trace entries: keys while the worker loads, cursor moves
 sh tests/bench/bench_snapview.sh "$build"

@@ -27,6 +27,9 @@ for _, n in ipairs { 1000, 5000 } do
     local x = {}
     for i = 1, r.generated do x[i % 512] = i end
   end)
+  -- what was timed must be right: every request served, tokens generated, slots within the pool
+  assert(r.finished == n and r.rejected == 0 and r.generated > n, fmt("serve_sim %d: %d finished, %d rejected", n, r.finished, r.rejected))
+  assert(r.blocks * r.block <= 15728 + r.block, "serve_sim: more blocks than the pool holds")
   line(fmt("serve_sim %d requests", n), t, ref, fmt("(%d tokens, %d steps, %d preemptions)", r.generated, r.steps, r.preemptions))
 end
 
@@ -37,9 +40,17 @@ local ref = best(function()
   local x = {}
   for i = 1, #r.events do x[i] = { op = "alloc", id = i, bytes = i } end
 end)
+-- every event is an alloc or a free, each free of a block allocated before it
+local live = {}
+for i, e in ipairs(r.events) do
+  if e.op == "alloc" then live[e.id] = true
+  else assert(e.op == "free" and live[e.id], "train_step event " .. i .. " frees what is not live"); live[e.id] = nil end
+end
+assert(r.peak.bytes > 0 and #r.events == r.allocs + r.frees, "train_step: events and counts disagree")
 line("train_step 7B shape", t, ref, fmt("(%d events)", #r.events))
 
 local p
 shape.gpu, shape.gpus = "a100-80gb", 8
 t = best(function() p = vram.plan(shape) end)
+assert(#p.plans > 0, "plan: a 7B model on 8 A100 80GB found no plan that fits")
 line("plan 7B shape on 8 GPUs", t, 16 * ref, fmt("(reference: 16 x the table loop; %d plans fit)", #p.plans))

@@ -64,6 +64,18 @@ int main(int argc, char **argv)
         }
         double t3 = gpu_now();
         events = sum.ndev ? sum.dev[0].events : 0;
+        /* what was timed must be right: entries read, both replays run over the same requests
+         * (options change what is reserved, never what is asked for), reserved covering them */
+        const struct gpu_snap_side *a = &rp->model_recorded, *b = &rp->model_whatif;
+        if (!events || !rp->have_whatif || !a->peak_requested ||
+            a->peak_requested != b->peak_requested || a->peak_reserved < a->peak_requested ||
+            b->peak_reserved < b->peak_requested) {
+            fprintf(stderr, "%s: wrong result: %zu entries, peak requested %llu / %llu, reserved "
+                    "%llu / %llu (recorded options / expandable segments)\n", argv[1], events,
+                    (unsigned long long)a->peak_requested, (unsigned long long)b->peak_requested,
+                    (unsigned long long)a->peak_reserved, (unsigned long long)b->peak_reserved);
+            return 1;
+        }
         free(rp);
         gpu_snap_summary_free(&sum);
         gpu_snapshot_free(s);
