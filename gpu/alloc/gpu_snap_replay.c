@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_u64map.h"
+
 #define UNLIMITED (1ull << 42)      /* the model device's largest capacity: 4 TiB */
 #define MODEL_ADDR_END (1ull << 43) /* the model device hands out addresses below this */
 #define MATCH_WINDOW 16             /* recorded segment_allocs looked ahead for an address */
@@ -132,82 +134,6 @@ static const struct gpu_seg_ops rdev_ops = {rdev_alloc, rdev_free, rdev_info};
 
 /* ---- addresses -> model addresses ----------------------------------------------------------- */
 
-struct xmap { /* open addressing, backward-shift deletion, grown at half full */
-    uint64_t *key, *val;
-    bool *used;
-    size_t cap, n;
-};
-
-static size_t mix(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (size_t)k;
-}
-
-static void xfree(struct xmap *m)
-{
-    free(m->key);
-    free(m->val);
-    free(m->used);
-    memset(m, 0, sizeof *m);
-}
-
-static bool xinit(struct xmap *m, size_t cap)
-{
-    m->cap = cap;
-    m->n = 0;
-    m->key = malloc(cap * sizeof *m->key);
-    m->val = malloc(cap * sizeof *m->val);
-    m->used = calloc(cap, 1);
-    if (m->key && m->val && m->used) return true;
-    xfree(m);
-    return false;
-}
-
-static size_t xfind(const struct xmap *m, uint64_t k)
-{
-    for (size_t i = mix(k) & (m->cap - 1); m->used[i]; i = (i + 1) & (m->cap - 1))
-        if (m->key[i] == k) return i;
-    return SIZE_MAX;
-}
-
-static bool xput(struct xmap *m, uint64_t k, uint64_t v)
-{
-    if ((m->n + 1) * 2 > m->cap) {
-        struct xmap g;
-        if (!xinit(&g, m->cap * 2)) return false;
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->used[i]) xput(&g, m->key[i], m->val[i]);
-        xfree(m);
-        *m = g;
-    }
-    size_t i = mix(k) & (m->cap - 1);
-    while (m->used[i] && m->key[i] != k) i = (i + 1) & (m->cap - 1);
-    if (!m->used[i]) m->n++;
-    m->used[i] = true;
-    m->key[i] = k;
-    m->val[i] = v;
-    return true;
-}
-
-static void xdel(struct xmap *m, size_t i)
-{
-    size_t mask = m->cap - 1;
-    m->used[i] = false;
-    m->n--;
-    for (size_t j = (i + 1) & mask; m->used[j]; j = (j + 1) & mask) {
-        size_t h = mix(m->key[j]) & mask;
-        if (i <= j ? (h > i && h <= j) : (h > i || h <= j)) continue;
-        m->key[i] = m->key[j];
-        m->val[i] = m->val[j];
-        m->used[i] = true;
-        m->used[j] = false;
-        i = j;
-    }
-}
-
 /* ---- one replay ----------------------------------------------------------------------------- */
 
 static int cmp_u64(const void *a, const void *b)
@@ -287,8 +213,8 @@ static gpu_status run(const struct plan *pl, const struct gpu_caching_opts *o, u
     memset(out, 0, sizeof *out);
     out->first_oom_event = -1;
     struct rdev d = {.capacity = capacity ? capacity : UNLIMITED, .rec = pl->rec, .nrec = pl->nrec};
-    struct xmap m = {0};
-    bool mok = xinit(&m, 1024);
+    struct gpu_u64map m = {0};
+    bool mok = gpu_u64map_init(&m, 1024);
     uint64_t *seed_addr = malloc((pl->nseeds + 1) * sizeof *seed_addr);
     d.taken = calloc(pl->nrec + 1, 1);
     struct gpu_caching *c = NULL;
@@ -342,17 +268,17 @@ static gpu_status run(const struct plan *pl, const struct gpu_caching_opts *o, u
                 break;
             }
             /* a second alloc at a live address leaves the first one allocated */
-            if (!xput(&m, e->addr, r == GPU_OK ? a : FAILED)) {
+            if (!gpu_u64map_put(&m, e->addr, r == GPU_OK ? a : FAILED)) {
                 st = GPU_ERR_HOST_NOMEM;
                 snprintf(err, n, "%s", gpu_status_str(st));
             }
             break;
         }
         case GPU_SNAP_FREE_COMPLETED: {
-            size_t at = xfind(&m, e->addr);
+            size_t at = gpu_u64map_find(&m, e->addr);
             if (at != SIZE_MAX) {
                 if (m.val[at] != FAILED) gpu_caching_free(c, m.val[at]);
-                xdel(&m, at);
+                gpu_u64map_del_at(&m, at);
             } else if (pl->seed_of_free[i] >= 0) {
                 uint64_t a = seed_addr[pl->seed_of_free[i]];
                 if (a != FAILED) gpu_caching_free(c, a);
@@ -381,7 +307,7 @@ static gpu_status run(const struct plan *pl, const struct gpu_caching_opts *o, u
     gpu_model_dev_free(d.inner);
     free(d.live);
     free(d.taken);
-    xfree(&m);
+    gpu_u64map_free(&m);
     free(seed_addr);
     return st;
 }
@@ -402,9 +328,9 @@ static gpu_status make_plan(const struct gpu_snapshot *s, int dev, struct plan *
     pl->seed_of_free = malloc((pl->n + 1) * sizeof *pl->seed_of_free);
     pl->empty_after = calloc(pl->n + 1, 1);
     pl->rec = malloc((pl->n + 1) * sizeof *pl->rec);
-    struct xmap m = {0};
-    if (!pl->seeds || !pl->seed_of_free || !pl->empty_after || !pl->rec || !xinit(&m, 1024)) {
-        xfree(&m);
+    struct gpu_u64map m = {0};
+    if (!pl->seeds || !pl->seed_of_free || !pl->empty_after || !pl->rec || !gpu_u64map_init(&m, 1024)) {
+        gpu_u64map_free(&m);
         snprintf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
         return GPU_ERR_HOST_NOMEM;
     }
@@ -415,15 +341,15 @@ static gpu_status make_plan(const struct gpu_snapshot *s, int dev, struct plan *
         pl->seed_of_free[i] = -1;
         switch (e->action) {
         case GPU_SNAP_ALLOC:
-            if (!xput(&m, e->addr, i)) {
-                xfree(&m);
+            if (!gpu_u64map_put(&m, e->addr, i)) {
+                gpu_u64map_free(&m);
                 snprintf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
                 return GPU_ERR_HOST_NOMEM;
             }
             break;
         case GPU_SNAP_FREE_COMPLETED: {
-            size_t at = xfind(&m, e->addr);
-            if (at != SIZE_MAX) xdel(&m, at);
+            size_t at = gpu_u64map_find(&m, e->addr);
+            if (at != SIZE_MAX) gpu_u64map_del_at(&m, at);
             else {
                 pl->seed_of_free[i] = (int64_t)pl->nseeds;
                 pl->seeds[pl->nseeds++] = (struct seed){e->addr, e->size, (int64_t)i};
@@ -455,7 +381,7 @@ static gpu_status make_plan(const struct gpu_snapshot *s, int dev, struct plan *
     }
     uint64_t *sz = malloc((s->nsegs + 1) * sizeof *sz);
     if (!sz) {
-        xfree(&m);
+        gpu_u64map_free(&m);
         snprintf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
         return GPU_ERR_HOST_NOMEM;
     }
@@ -474,14 +400,14 @@ static gpu_status make_plan(const struct gpu_snapshot *s, int dev, struct plan *
             }
             busy = true;
             rec->end_active += b->size;
-            if (xfind(&m, b->addr) == SIZE_MAX)
+            if (gpu_u64map_find(&m, b->addr) == SIZE_MAX)
                 pl->seeds[pl->nseeds++] = (struct seed){b->addr, b->requested, -1};
         }
         if (busy) rec->end_non_releasable += fr;
     }
     rec->end_sizes_sig = sizes_sig(sz, rec->end_segments);
     free(sz);
-    xfree(&m);
+    gpu_u64map_free(&m);
     /* seeds go in first, in address order; their frees keep pointing at them */
     qsort(pl->seeds, pl->nseeds, sizeof *pl->seeds, seed_cmp);
     for (size_t i = 0; i < pl->nseeds; i++) {

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_u64map.h"
+
 #define GPU_SNAP_X_NAME(id, name) name,
 const char *const gpu_snap_action_names[GPU_SNAP_NACTIONS] = {GPU_SNAP_ACTIONS(GPU_SNAP_X_NAME)};
 #undef GPU_SNAP_X_NAME
@@ -400,77 +402,6 @@ gpu_status gpu_snapshot_load(const char *path, const struct gpu_pk_limits *lim,
 
 /* ---- hashing helpers ---------------------------------------------------------------------- */
 
-static size_t mix(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (size_t)k;
-}
-
-/* address -> entry index, open addressing with backward-shift deletion */
-struct amap {
-    uint64_t *key;
-    size_t *val;
-    bool *used;
-    size_t cap, n;
-};
-
-static void amap_free(struct amap *m)
-{
-    free(m->key);
-    free(m->val);
-    free(m->used);
-    memset(m, 0, sizeof *m);
-}
-
-static bool amap_init(struct amap *m, size_t want)
-{
-    size_t cap = 1024;
-    while (cap < want * 2) cap *= 2;
-    m->key = malloc(cap * sizeof *m->key);
-    m->val = malloc(cap * sizeof *m->val);
-    m->used = calloc(cap, 1);
-    m->cap = cap;
-    m->n = 0;
-    return m->key && m->val && m->used;
-}
-
-static size_t amap_find(const struct amap *m, uint64_t k)
-{
-    for (size_t i = mix(k) & (m->cap - 1); m->used[i]; i = (i + 1) & (m->cap - 1))
-        if (m->key[i] == k) return i;
-    return SIZE_MAX;
-}
-
-/* sized at init for every key that can be live at once, so put cannot fail */
-static void amap_put(struct amap *m, uint64_t k, size_t v)
-{
-    size_t i = mix(k) & (m->cap - 1);
-    while (m->used[i] && m->key[i] != k) i = (i + 1) & (m->cap - 1);
-    if (!m->used[i]) m->n++;
-    m->used[i] = true;
-    m->key[i] = k;
-    m->val[i] = v;
-}
-
-static void amap_del_at(struct amap *m, size_t i)
-{
-    size_t mask = m->cap - 1;
-    m->used[i] = false;
-    m->n--;
-    for (size_t j = (i + 1) & mask; m->used[j]; j = (j + 1) & mask) {
-        size_t h = mix(m->key[j]) & mask;
-        bool stays = i <= j ? (h > i && h <= j) : (h > i || h <= j);
-        if (stays) continue;
-        m->key[i] = m->key[j];
-        m->val[i] = m->val[j];
-        m->used[i] = true;
-        m->used[j] = false;
-        i = j;
-    }
-}
-
 /* ---- the first user frame ----------------------------------------------------------------- */
 
 static bool has(const char *s, size_t n, const char *pat)
@@ -527,7 +458,7 @@ static int frame_verdict(const struct gpu_snapshot *s, struct fcache *c, const s
     fr->name = gpu_pk_str(gpu_pk_get(f, s->k_name), &fr->name_n);
     bool ok = fr->file && fr->name && gpu_pk_int(gpu_pk_get(f, s->k_line), &fr->line);
     const void *key = gpu_pk_identity(f);
-    size_t i = c->cap ? mix((uint64_t)(uintptr_t)key) & (c->cap - 1) : 0;
+    size_t i = c->cap ? gpu_u64_mix((uint64_t)(uintptr_t)key) & (c->cap - 1) : 0;
     if (c->cap)
         for (; c->key[i]; i = (i + 1) & (c->cap - 1))
             if (c->key[i] == key) return c->val[i];
@@ -543,7 +474,7 @@ static int frame_verdict(const struct gpu_snapshot *s, struct fcache *c, const s
         }
         for (size_t j = 0; j < c->cap; j++) {
             if (!c->key[j]) continue;
-            size_t h = mix((uint64_t)(uintptr_t)c->key[j]) & (cap - 1);
+            size_t h = gpu_u64_mix((uint64_t)(uintptr_t)c->key[j]) & (cap - 1);
             while (k[h]) h = (h + 1) & (cap - 1);
             k[h] = c->key[j];
             vv[h] = c->val[j];
@@ -553,7 +484,7 @@ static int frame_verdict(const struct gpu_snapshot *s, struct fcache *c, const s
         c->key = k;
         c->val = vv;
         c->cap = cap;
-        i = mix((uint64_t)(uintptr_t)key) & (cap - 1);
+        i = gpu_u64_mix((uint64_t)(uintptr_t)key) & (cap - 1);
         while (c->key[i]) i = (i + 1) & (cap - 1);
     }
     c->key[i] = key;
@@ -798,26 +729,26 @@ static gpu_status summarize_device(const struct gpu_snapshot *s, int d, size_t t
     /* every allocation known, with the events that made and freed it */
     size_t cap = o->actions[GPU_SNAP_ALLOC] + o->actions[GPU_SNAP_FREE_COMPLETED] + nactive + 1;
     struct entry *en = malloc(cap * sizeof *en);
-    struct amap live = {0};
-    if (!en || !amap_init(&live, o->actions[GPU_SNAP_ALLOC] + nactive + 1)) {
+    struct gpu_u64map live = {0};
+    if (!en || !gpu_u64map_init(&live, o->actions[GPU_SNAP_ALLOC] + nactive + 1)) {
         free(en);
-        amap_free(&live);
+        gpu_u64map_free(&live);
         return nomem(err, n);
     }
     size_t ne = 0;
     for (size_t i = 0; i < tr->n; i++) {
         const struct gpu_snap_event *e = &tr->ev[i];
         if (e->action == GPU_SNAP_ALLOC) {
-            amap_put(&live, e->addr, ne); /* a second alloc at a live address: the first stays
+            (void)gpu_u64map_put(&live, e->addr, ne); /* a second alloc at a live address: the first stays
                                              live, as memory_viz shows it */
             en[ne++] = (struct entry){e->size, e->frames, (int64_t)i, -1};
         } else if (e->action == GPU_SNAP_FREE_COMPLETED) {
-            size_t at = amap_find(&live, e->addr);
+            size_t at = gpu_u64map_find(&live, e->addr);
             if (at == SIZE_MAX) {
                 en[ne++] = (struct entry){e->size, e->frames, -1, (int64_t)i};
             } else {
                 en[live.val[at]].death = (int64_t)i;
-                amap_del_at(&live, at);
+                gpu_u64map_del_at(&live, at);
             }
         }
     }
@@ -826,11 +757,11 @@ static gpu_status summarize_device(const struct gpu_snapshot *s, int d, size_t t
         if (sg->device != d) continue;
         for (size_t j = 0; j < sg->nblocks; j++) {
             const struct gpu_snap_block *b = &s->blocks[sg->first_block + j];
-            if (b->state != GPU_SNAP_INACTIVE && amap_find(&live, b->addr) == SIZE_MAX)
+            if (b->state != GPU_SNAP_INACTIVE && gpu_u64map_find(&live, b->addr) == SIZE_MAX)
                 en[ne++] = (struct entry){b->requested, b->frames, -1, -1};
         }
     }
-    amap_free(&live);
+    gpu_u64map_free(&live);
     for (size_t i = 0; i < ne; i++)
         if (en[i].birth < 0) o->start_bytes += (int64_t)en[i].size, o->pre_trace_blocks++;
 
