@@ -458,6 +458,18 @@ local function token_flops(m, ctx)
   return 2 * mm + 4 * m.layers * ctx * m.heads * m.head_dim
 end
 
+-- One step on the roofline, its bytes and flops set: intensity, the time the memory and the
+-- compute each need, the step (the longer), the bound, the ridge, and tokens/s for the `tokens`
+-- the step makes.
+local function roofline_step(r, bw, fl, tokens)
+  r.intensity = r.flops / r.bytes
+  r.memory_seconds, r.compute_seconds = r.bytes / bw, r.flops / fl
+  r.step_seconds = max(r.memory_seconds, r.compute_seconds)
+  r.tokens_per_s = tokens / r.step_seconds
+  r.bound = r.memory_seconds >= r.compute_seconds and "memory" or "compute"
+  r.ridge = fl / bw
+end
+
 --- vram.decode{model=, scheme="fp16", bits=, group=, context=, batch=1, kv_dtype="fp16", gpu= or
 -- bandwidth= and flops=} -> table for one decode step of `batch` sequences at `context` cached
 -- tokens: weight_bytes (read once per step), kv_bytes (every sequence's cache read), bytes (also
@@ -481,14 +493,9 @@ function M.decode(t)
   local g = t.gpu ~= nil and E.train.gpu_of("decode", t.gpu) or {}
   if g.capacity then r.capacity = g.capacity; r.fits = r.bytes <= g.capacity end
   r.flops = bs * token_flops(m, ctx)
-  r.intensity = r.flops / r.bytes
-  r.memory_seconds, r.compute_seconds = r.bytes / bw, r.flops / fl
-  r.step_seconds = max(r.memory_seconds, r.compute_seconds)
-  r.tokens_per_s = bs / r.step_seconds
+  roofline_step(r, bw, fl, bs)
   r.tokens_per_s_memory = bs * bw / r.bytes
   r.tokens_per_s_compute = bs * fl / r.flops
-  r.bound = r.memory_seconds >= r.compute_seconds and "memory" or "compute"
-  r.ridge = fl / bw
   for k, v in pairs(r) do r[k] = E.int(v) end
   return r
 end
@@ -511,12 +518,7 @@ function M.prefill(t)
   local r = { weight_bytes = q.total, kv_bytes = kv.total, batch = bs, tokens = n }
   r.bytes = r.weight_bytes + r.kv_bytes
   r.flops = bs * (2 * mm * n + 2 * m.layers * n * n * m.heads * m.head_dim)
-  r.intensity = r.flops / r.bytes
-  r.memory_seconds, r.compute_seconds = r.bytes / bw, r.flops / fl
-  r.step_seconds = max(r.memory_seconds, r.compute_seconds)
-  r.tokens_per_s = bs * n / r.step_seconds
-  r.bound = r.memory_seconds >= r.compute_seconds and "memory" or "compute"
-  r.ridge = fl / bw
+  roofline_step(r, bw, fl, bs * n)
   for k, v in pairs(r) do r[k] = E.int(v) end
   return r
 end
