@@ -189,6 +189,17 @@ bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char 
 enum lt_run_state lt_lesson_answer_start(struct lt_lesson *ls, int block, const char *answer,
                                          char *err, size_t n);
 bool lt_lesson_answer_result(const struct lt_lesson *ls, char *feedback, size_t n);
+/* Set the tries an exercise has had in this session: the next grading is try tries + 1 (its
+ * hint, or after the third the answer and the explanation). */
+void lt_lesson_set_tries(struct lt_lesson *ls, int block, int tries);
+/* The reference answers beside a lesson (N.M-slug.answers.lua; docs/lesson-format.md), each
+ * graded through lt_lesson_answer as a first try, in English and then in Chinese: a right
+ * answer must be graded right, a wrong one wrong (with its `says` in the English feedback), a
+ * predict exercise's figure right once a wrong guess measured it, and labelled as `figure`
+ * says. report(ud, "file:line: what") for each failure (a lesson with exercises and no answers
+ * file is one); returns the failures and sets *graded to the answers graded. */
+int lt_lesson_check_answers(struct lt_lesson *ls, int *graded,
+                            void (*report)(void *ud, const char *line), void *ud);
 /* Is the current (or last) run a grading rather than an experiment? */
 bool lt_lesson_run_grading(const struct lt_lesson *ls);
 

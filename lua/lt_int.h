@@ -158,6 +158,14 @@ void lt_coro_install(lua_State *L);
 /* Turn a Lua error on the stack top into "file:line: message" (translating limit trips). */
 void lt_vm_errmsg(struct lt_vm *vm, int status, char *err, size_t n);
 
+/* A loaded lesson's insides, for lt_answers.c: its VM and state, block i of the copy C reads
+ * (the lesson itself for -1) and a function of lesson.lua, pushed. */
+struct lt_lesson;
+lua_State *lt_lesson_state(const struct lt_lesson *ls);
+struct lt_vm *lt_lesson_vm(const struct lt_lesson *ls);
+void lt_lesson_push_block(const struct lt_lesson *ls, int i);
+void lt_lesson_push_fn(lua_State *L, const char *fn);
+
 /* Run a file in the sandbox; with `keep`, its first result stays on the stack top. */
 bool lt_vm_dofile_keep(struct lt_vm *vm, const char *path, bool keep, char *err, size_t n);
 

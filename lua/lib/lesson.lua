@@ -12,6 +12,7 @@ local units = require "units"
 
 local META = setmetatable({}, { __mode = "k" }) -- block table -> {kind=, file=, line=, snap=}
 local MEASURED = setmetatable({}, { __mode = "k" }) -- predict exercise -> {value=, how=, profile=}
+local BLOCKS = setmetatable({}, { __mode = "k" }) -- a lesson snapshot's block -> its record in META
 
 local loading = { file = "?", line = 0, lines = {} }
 local LINT -- what `vramlab check` refuses beyond the loader: see M.lint
@@ -341,6 +342,7 @@ M.lesson = constructor("lesson", function(m, t, orig)
       if ids[b.id] then fail(bm, "%s id '%s' is used twice in this lesson", bm.kind, b.id) end
       ids[b.id] = true
     end
+    BLOCKS[b] = bm -- the reference answers name exercises of the copy C reads
   end
   LINT = lint(m, t, orig)
 end)
@@ -605,6 +607,103 @@ function M.grade(ex, input, lang, tries, simulated)
     parts[#parts + 1] = pick(ex.hints[(tries % #ex.hints) + 1], lang)
   end
   return ok, concat(parts, lang == "zh" and "" or " ") -- Chinese sentences need no space
+end
+
+--- Reference answers (docs/lesson-format.md, "Reference answers"): the file beside a lesson,
+-- N.M-slug.answers.lua, a list of `answer "exercise-id" { right = ..., wrong = ... }`. Returns
+-- the cases `vramlab check --answers` grades, in lesson order: {block = (0-based), line =,
+-- input =, right = true|false (nil: a predict's figure), says =, figure =, what =}; or nil and
+-- a list of "file:line: what". `lesson` is the snapshot C reads, `lfile` its file.
+local FIGURES = set { "measured", "simulated", "model" }
+function M.answers(src, file, lesson, lfile)
+  local errs, by_id, exercises = {}, {}, {}
+  local function bad(line, msg, ...) errs[#errs + 1] = fmt("%s:%d: " .. msg, file, line, ...) end
+  for i = 1, #lesson do
+    local bm = BLOCKS[lesson[i]]
+    if bm and bm.kind == "exercise" then
+      exercises[#exercises + 1] = { block = i - 1, ex = lesson[i], line = bm.line }
+      by_id[lesson[i].id] = exercises[#exercises]
+    end
+  end
+  local function names()
+    local l = {}
+    for _, e in ipairs(exercises) do l[#l + 1] = e.ex.id end
+    return #l > 0 and concat(l, ", ") or "none"
+  end
+  local function list(v) return type(v) == "string" and { v } or v end
+  local env = {}
+  env.answer = function(id)
+    local line = getinfo(2, "l").currentline
+    return function(t)
+      local e = by_id[id]
+      if type(id) ~= "string" or type(t) ~= "table" then
+        return bad(line, "write answer \"exercise-id\" { right = ..., wrong = ... }")
+      end
+      if not e then return bad(line, "lesson %s has no exercise '%s' (its exercises: %s)", lesson.id, id, names()) end
+      if e.answers then return bad(line, "exercise '%s' has answers already (line %d)", id, e.answers.line) end
+      e.answers = { line = line } -- filled in below when valid (else the error above is the one)
+      for k in pairs(t) do
+        if k ~= "right" and k ~= "wrong" and k ~= "figure" then
+          return bad(line, "answer '%s': unknown field '%s' (fields: figure, right, wrong)", id, tostring(k))
+        end
+      end
+      -- one answer alone, or a list: "x", { "x", says = "..." }, { "x", { "y", says = "..." } }
+      local right = list(t.right)
+      local wrong = (type(t.wrong) == "table" and t.wrong.says ~= nil) and { t.wrong } or list(t.wrong)
+      if e.ex.kind == "predict" then
+        if right ~= nil or not FIGURES[t.figure] then
+          return bad(line, "answer '%s': a predict exercise's right answer is the figure it measures: give figure = \"measured\", \"simulated\" or \"model\" (where that figure comes from on the simulator) and wrong guesses, no 'right'", id)
+        end
+      else
+        if t.figure ~= nil then return bad(line, "answer '%s': 'figure' is for predict exercises", id) end
+        if type(right) ~= "table" or #right == 0 then return bad(line, "answer '%s': give at least one right answer (right = \"...\")", id) end
+        for i, r in pairs(right) do
+          if type(r) ~= "string" or type(i) ~= "number" then return bad(line, "answer '%s': right answers are strings, as a learner types them", id) end
+        end
+      end
+      if type(wrong) ~= "table" or #wrong == 0 then
+        return bad(line, "answer '%s': give at least one wrong answer, a real mistake (wrong = { { \"...\", says = \"the feedback\" } })", id)
+      end
+      for i, w in pairs(wrong) do
+        local ok = type(i) == "number" and (type(w) == "string" or (type(w) == "table" and type(w[1]) == "string"
+          and (w.says == nil or type(w.says) == "string") and #w == 1))
+        if ok and type(w) == "table" then for k in pairs(w) do ok = ok and (k == 1 or k == "says") end end
+        if not ok then return bad(line, "answer '%s': wrong answer %s must be a string or { \"answer\", says = \"part of its feedback\" }", id, tostring(i)) end
+      end
+      e.answers = { line = line, right = right, wrong = wrong, figure = t.figure }
+    end
+  end
+  local chunk, err = load(src, "@" .. file, "t", env)
+  if not chunk then return nil, { err } end
+  local ok, rerr = pcall(chunk)
+  if not ok then return nil, { type(rerr) == "string" and rerr or file .. ":1: error object is not a string" } end
+  local cases = {}
+  for _, e in ipairs(exercises) do
+    local a = e.answers
+    if not a then
+      errs[#errs + 1] = fmt("%s:%d: exercise '%s' has no reference answers in %s", lfile, e.line, e.ex.id, file)
+    elseif #errs == 0 then
+      local function add(input, right, what, says)
+        cases[#cases + 1] = { block = e.block, line = a.line, input = input, right = right, what = what, says = says, figure = a.figure }
+      end
+      for i, w in ipairs(a.wrong) do
+        if type(w) == "table" then add(w[1], false, fmt("wrong answer %d", i), w.says)
+        else add(w, false, fmt("wrong answer %d", i)) end
+      end
+      if e.ex.kind == "predict" then add(nil, nil, "the measured figure")
+      else for i, r in ipairs(a.right) do add(r, true, fmt("right answer %d", i)) end end
+    end
+  end
+  if #errs > 0 then return nil, errs end
+  return cases
+end
+
+--- For `check --answers`: a predict exercise's figure as its feedback shows it, and where it came
+-- from ("measured", "simulated", "model"); nil before a grading measured it.
+function M.figure(ex)
+  local m = MEASURED[ex]
+  if not m then return nil end
+  return fmt("%.4g", m.value), m.how
 end
 
 --- Install the constructors into a sandbox environment.

@@ -482,6 +482,17 @@ int lt_lesson_panels(const struct lt_lesson *ls, int block, struct lt_panel *out
     return n;
 }
 
+/* For lt_answers.c (lt_int.h). */
+lua_State *lt_lesson_state(const struct lt_lesson *ls) { return ls->vm->L; }
+struct lt_vm *lt_lesson_vm(const struct lt_lesson *ls) { return ls->vm; }
+void lt_lesson_push_block(const struct lt_lesson *ls, int i) { push_block(ls, i); }
+void lt_lesson_push_fn(lua_State *L, const char *fn) { push_module_fn(L, fn); }
+
+void lt_lesson_set_tries(struct lt_lesson *ls, int block, int tries)
+{
+    if (lt_lesson_block_kind(ls, block) == LT_BLOCK_EXERCISE) ls->tries[block] = tries < 0 ? 0 : tries;
+}
+
 /* ---- running an experiment ---------------------------------------------------------------- */
 
 static void emit_status(struct lt_runtime *rt, const char *text)
@@ -797,7 +808,8 @@ static void scan_dir(struct scan *s, const char *dir, int depth, struct seen *se
         if (S_ISDIR(st.st_mode)) scan_dir(s, path, depth + 1, seen, nseen);
         /* regular files only: a FIFO, socket or device named x.lua is not opened at all (and
          * the loader checks the opened file again, so a swap in between is refused too) */
-        else if (S_ISREG(st.st_mode) && l > 4 && !strcmp(de->d_name + l - 4, ".lua"))
+        else if (S_ISREG(st.st_mode) && l > 4 && !strcmp(de->d_name + l - 4, ".lua") &&
+                 !(l > 12 && !strcmp(de->d_name + l - 12, ".answers.lua"))) /* a lesson's answers */
             add_entry(s, path);
     }
     closedir(d);

@@ -57,6 +57,12 @@ static const struct tui_opt o_snapshot[] = {
     {TUI_O_SNAP_DEVICE, "device", 0, "N", "the device to replay (default: the first with a trace)", 0},
     {TUI_O_TUI, "tui", 0, NULL, "the snapshot screen instead (as `vramlab FILE.pickle`): timeline, cursor, map, stack, what-if", 0},
     OPT_END};
+static const struct tui_opt o_check[] = {
+    {TUI_O_ANSWERS, "answers", 0, NULL, "grade every exercise's reference answers (N.M-slug.answers.lua)", 0},
+    OPT_END};
+static const struct tui_opt o_grade[] = {
+    {TUI_O_TRY, "try", 0, "N", "grade as try N (default 1): its hint, from 3 on the explanation", 0},
+    OPT_END};
 static const struct tui_opt o_none[] = {OPT_END};
 
 const struct tui_cmd tui_cmds[] = {
@@ -72,11 +78,14 @@ const struct tui_cmd tui_cmds[] = {
     {"eval", "FILE.lua|-", "run a Lua file in the lesson sandbox (-: standard input)",
      "Errors say file:line (stdin:line for -); the sandbox limits stop runaway code.",
      o_json_lines, DATA | DEVICE, 1, 1, tui_cmd_eval},
-    {"check", "[FILE...]", "validate lesson files (all without FILE): file:line: what",
-     NULL, o_none, DATA | LESSONS, 0, -1, tui_cmd_check},
+    {"check", "[LESSON|DIR|FILE...]", "validate lessons (all without operands): file:line: what",
+     "LESSON is an id, DIR a folder of lessons, FILE a lesson file or assets/gpus/ID.txt.\n"
+     "--answers grades each exercise's reference answers in this one process, on the simulator\n"
+     "(small host sizes), one line per failure.", o_check, DATA | LESSONS, 0, -1, tui_cmd_check},
     {"grade", "LESSON EXERCISE ANSWER", "check one answer (@FILE reads it from a file, @- from stdin)",
      "Exit 0 right, 1 wrong, 2 an answer it cannot read (not counted as a try).\n"
-     "The exercise ids: vramlab exercises --list. A negative ANSWER goes after --.", o_none, DATA | LESSONS | DEVICE, 3, 3,
+     "The exercise ids: vramlab exercises --list. A negative ANSWER goes after --.\n"
+     "Nothing is saved: --try N shows what try N would (its hint, or the explanation).", o_grade, DATA | LESSONS | DEVICE, 3, 3,
      tui_cmd_grade},
     {"profiles", "", "the simulator's GPU profiles", NULL, o_json_lines, DATA, 0, 0,
      tui_cmd_profiles},
