@@ -113,14 +113,17 @@ enum lt_block_kind { LT_BLOCK_TEXT, LT_BLOCK_EXPERIMENT, LT_BLOCK_EXERCISE };
 
 struct lt_lesson;
 
-/* The lessons under a folder (recursively, *.lua), loaded and validated, sorted by chapter then
- * id. A file that fails to load is kept with its error (and a title made from its file name). */
+/* The lessons under a folder, or colon-separated folders (recursively, *.lua but not a lesson's
+ * *.answers.lua), loaded and validated, sorted by chapter then id. A file that fails to load is
+ * kept with its error (and a title made from its file name); so is the second file of an id,
+ * with an error naming both files. */
 struct lt_catalog_entry {
     char *path, *id, *error;  /* error: NULL when the lesson loaded */
     int chapter;
     char *title[2];           /* [0] en, [1] zh */
     char *chapter_title[2];
     int nexercises;           /* exercise blocks (progress: "done" = all of them solved) */
+    int folder;               /* which of the colon-separated folders it is in (0: the first) */
 };
 int lt_catalog_scan(struct lt_runtime *rt, const char *dir, struct lt_catalog_entry **out);
 void lt_catalog_free(struct lt_catalog_entry *e, int n);

@@ -131,6 +131,7 @@ static int global_options(struct tui_ctx *c, int argc, char **argv)
         if (o->id == TUI_O_VERSION) return print_version(), 0;
         if (o->id == TUI_O_HELP_MAN) return tui_cmd_man(stdout), 0;
         c->opt[o->id] = o->arg ? optarg : "";
+        if (o->id == TUI_O_LESSONS) tui_cmd_add_lessons(c, optarg);
     }
     return -1;
 }
@@ -224,7 +225,11 @@ static int open_needs(struct tui_ctx *c, const struct settings *s)
 {
     unsigned needs = c->cmd->needs;
     char perr[256];
-    snprintf(c->lessons, sizeof c->lessons, "%s/lessons", c->datadir);
+    /* the course: the installation's lessons, then a teacher's folders (added, not replacing) */
+    const char *env = getenv("VRAMLAB_LESSONS");
+    snprintf(c->lessons, sizeof c->lessons, "%s/lessons%s%s%s%s", c->datadir,
+             env && *env ? ":" : "", env && *env ? env : "", c->more_lessons[0] ? ":" : "",
+             c->more_lessons);
     if (!(needs & (TUI_CMD_DEVICE | TUI_CMD_LESSONS))) return -1;
     struct gpu_config cfg = {.datadir = c->datadir, .deterministic = true, .cap_fraction = s->cap};
     const char *backend = "sim";

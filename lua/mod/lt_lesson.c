@@ -733,7 +733,7 @@ bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char 
 struct scan {
     struct lt_runtime *rt;
     struct lt_catalog_entry *e;
-    int n, cap;
+    int n, cap, folder;
 };
 
 static void add_entry(struct scan *s, const char *path)
@@ -748,6 +748,7 @@ static void add_entry(struct scan *s, const char *path)
     struct lt_catalog_entry *e = &s->e[s->n++];
     memset(e, 0, sizeof *e);
     e->path = strdup(path);
+    e->folder = s->folder;
     struct lt_lesson *ls = lt_lesson_load(s->rt, path, err, sizeof err);
     if (!ls) {
         const char *base = strrchr(path, '/');
@@ -823,6 +824,7 @@ static int cmp_entry(const void *a, const void *b)
     const char *dx = strchr(x->id, '.'), *dy = strchr(y->id, '.');
     long sx = dx ? strtol(dx + 1, NULL, 10) : 0, sy = dy ? strtol(dy + 1, NULL, 10) : 0;
     if (sx != sy) return sx < sy ? -1 : 1;
+    if (x->folder != y->folder) return x->folder < y->folder ? -1 : 1; /* the course's first */
     return strcmp(x->path, y->path);
 }
 
@@ -831,9 +833,17 @@ int lt_catalog_scan(struct lt_runtime *rt, const char *dir, struct lt_catalog_en
     struct scan s = {.rt = rt};
     struct seen seen[256];
     int nseen = 0;
-    scan_dir(&s, dir, 0, seen, &nseen);
+    char one[4096];
+    for (const char *p = dir; *p;) { /* "A:B:C": each folder in turn (an empty part is none) */
+        size_t l = strcspn(p, ":");
+        snprintf(one, sizeof one, "%.*s", (int)l, p);
+        if (l) scan_dir(&s, one, 0, seen, &nseen);
+        p += l + (p[l] == ':');
+        s.folder++;
+    }
     if (s.n) qsort(s.e, (size_t)s.n, sizeof *s.e, cmp_entry);
-    /* duplicate ids: the later file is reported, not silently hidden */
+    /* duplicate ids: the later file (a teacher's folder after the course) is reported, not
+     * silently hidden */
     for (int i = 1; i < s.n; i++)
         if (!s.e[i].error && !s.e[i - 1].error && !strcmp(s.e[i].id, s.e[i - 1].id)) {
             char msg[1200];

@@ -25,6 +25,7 @@ const struct tui_opt tui_globals[] = {
     {TUI_O_LANG, "lang", 'l', "en|zh", "language (env VRAMLAB_LANG; default from the locale)", DATA},
     {TUI_O_THEME, "theme", 0, "dark|light|mono", "colours for the background, or none (VRAMLAB_THEME; default COLORFGBG)", DATA},
     {TUI_O_DATADIR, "datadir", 'D', "DIR", "where lessons/ and assets/ are (env VRAMLAB_DATADIR)", DATA},
+    {TUI_O_LESSONS, "lessons", 'L', "DIR", "add a folder of lessons to the course; repeatable (env VRAMLAB_LESSONS, DIR:DIR)", LESSONS},
     {TUI_O_RECORD, "record", 0, "FILE", "save every experiment result, with the machine, as JSON lines", RECORD},
     {TUI_O_REPLAY, "replay", 0, "FILE", "play a recording back instead of measuring (labelled REPLAY)", RECORD},
     {TUI_O_HELP, "help", 'h', NULL, "this text; after a command, that command's", 0},
@@ -130,6 +131,12 @@ const struct tui_cmd *tui_cmd_find(const char *name)
 
 const char *tui_cmd_label(const struct tui_cmd *cmd) { return cmd->name ? cmd->name : "vramlab"; }
 
+void tui_cmd_add_lessons(struct tui_ctx *c, const char *dir)
+{
+    size_t l = strlen(c->more_lessons);
+    snprintf(c->more_lessons + l, sizeof c->more_lessons - l, "%s%s", l ? ":" : "", dir);
+}
+
 /* ---- parsing ------------------------------------------------------------------------------ */
 
 /* Does a global option apply after this command? A command's own option of the same name
@@ -231,6 +238,7 @@ int tui_cmd_parse(struct tui_ctx *c, int argc, char **argv)
         }
         if (o) {
             c->opt[o->id] = o->arg ? optarg : "";
+            if (o->id == TUI_O_LESSONS) tui_cmd_add_lessons(c, optarg);
             continue;
         }
         bad_word(argv, optind - 1, optopt, word, sizeof word);
