@@ -134,6 +134,10 @@ void lt_lesson_free(struct lt_lesson *ls);
 /* The course rules `vramlab check` adds to the loader's (lesson.lua's lint: every errata callout
  * names its source, every lesson ends with a Sources callout): false with "file:line: what". */
 bool lt_lesson_lint(struct lt_lesson *ls, char *err, size_t n);
+/* A draft (lesson{ draft = "en" }: written in one language): true with "file:line: a draft in en:
+ * N text(s) not yet translated into zh" (or, when nothing is missing, that `draft` can go), which
+ * `vramlab check` prints as a warning, and as an error with --strict. */
+bool lt_lesson_draft(struct lt_lesson *ls, char *warn, size_t n);
 
 const char *lt_lesson_id(const struct lt_lesson *ls);      /* "1.3" */
 int lt_lesson_chapter(const struct lt_lesson *ls);
@@ -203,6 +207,11 @@ void lt_lesson_set_tries(struct lt_lesson *ls, int block, int tries);
  * file is one); returns the failures and sets *graded to the answers graded. */
 int lt_lesson_check_answers(struct lt_lesson *ls, int *graded,
                             void (*report)(void *ud, const char *line), void *ud);
+/* `vramlab new-lesson`: the source of a new lesson N.M (id) with its title, and of its
+ * reference answers (malloc'ed), and the file name's slug; lang NULL for both languages, "en"
+ * or "zh" for a draft in one. False with err. */
+bool lt_scaffold(struct lt_runtime *rt, const char *id, const char *title, const char *lang,
+                 char **lesson, char **answers, char *slug, size_t nslug, char *err, size_t n);
 /* Is the current (or last) run a grading rather than an experiment? */
 bool lt_lesson_run_grading(const struct lt_lesson *ls);
 

@@ -60,9 +60,14 @@ static const struct tui_opt o_snapshot[] = {
     OPT_END};
 static const struct tui_opt o_check[] = {
     {TUI_O_ANSWERS, "answers", 0, NULL, "grade every exercise's reference answers (N.M-slug.answers.lua)", 0},
+    {TUI_O_STRICT, "strict", 0, NULL, "a draft (not yet translated) is an error, not a warning", 0},
     OPT_END};
 static const struct tui_opt o_grade[] = {
     {TUI_O_TRY, "try", 0, "N", "grade as try N (default 1): its hint, from 3 on the explanation", 0},
+    OPT_END};
+static const struct tui_opt o_new[] = {
+    {TUI_O_DRAFT, "lang", 0, "en|zh", "a draft in one language (default: both)", 0},
+    {TUI_O_DIR, "dir", 0, "DIR", "the lessons folder to write into (default .)", 0},
     OPT_END};
 static const struct tui_opt o_none[] = {OPT_END};
 
@@ -88,6 +93,11 @@ const struct tui_cmd tui_cmds[] = {
      "The exercise ids: vramlab exercises --list. A negative ANSWER goes after --.\n"
      "Nothing is saved: --try N shows what try N would (its hint, or the explanation).", o_grade, DATA | LESSONS | DEVICE, 3, 3,
      tui_cmd_grade},
+    {"new-lesson", "N.M TITLE", "write a new lesson and its reference answers into a lessons folder",
+     "Writes DIR/chNN/N.M-title.lua and N.M-title.answers.lua (never over a file): a text, an\n"
+     "experiment with a panel and one exercise of each kind, valid as written. Add the folder with\n"
+     "--lessons DIR; the tutorial is docs/writing-lessons.md.", o_new, DATA | LESSONS, 2, 2,
+     tui_cmd_new_lesson},
     {"profiles", "", "the simulator's GPU profiles", NULL, o_json_lines, DATA, 0, 0,
      tui_cmd_profiles},
     {"ledger", "", "where the device memory goes (per process, with NVML)",

@@ -23,6 +23,7 @@ enum tui_opt_id {
     TUI_O_HELP_MAN, TUI_O_THEME, TUI_O_LESSONS,
     TUI_O_JSON, TUI_O_CSV, TUI_O_YES, TUI_O_LIST, TUI_O_TOP, TUI_O_WHATIF, TUI_O_CAPACITY,
     TUI_O_SNAP_DEVICE, TUI_O_TUI, TUI_O_ANSWERS, TUI_O_RUN, TUI_O_STRICT, TUI_O_TRY,
+    TUI_O_DRAFT, TUI_O_DIR,
     TUI_O_N
 };
 
@@ -119,6 +120,7 @@ int tui_cmd_run(struct tui_ctx *c);
 int tui_cmd_eval(struct tui_ctx *c);
 int tui_cmd_check(struct tui_ctx *c);
 int tui_cmd_grade(struct tui_ctx *c);
+int tui_cmd_new_lesson(struct tui_ctx *c); /* tui_cmd_author.c */
 int tui_cmd_info(struct tui_ctx *c);
 int tui_cmd_profiles(struct tui_ctx *c);
 int tui_cmd_ledger(struct tui_ctx *c);

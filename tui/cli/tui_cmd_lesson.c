@@ -272,7 +272,7 @@ int tui_cmd_eval(struct tui_ctx *c)
 
 struct check_ctx {
     const char *datadir;
-    bool answers;
+    bool answers, strict;
     int bad, total, graded, wrong;
 };
 
@@ -301,7 +301,10 @@ static void check_lesson(struct lt_runtime *rt, const char *path, struct check_c
     int graded = 0, wrong = 0;
     c->total++;
     struct lt_lesson *ls = lt_lesson_load(rt, path, err, sizeof err);
+    bool draft = ls && lt_lesson_draft(ls, err, sizeof err);
+    if (draft) fprintf(stderr, "%s: %s\n", c->strict ? "error" : "warning", err);
     if (!ls || !lt_lesson_lint(ls, err, sizeof err)) fprintf(stderr, "%s\n", err), c->bad++;
+    else if (draft && c->strict) c->bad++;
     else {
         if (c->answers) wrong = lt_lesson_check_answers(ls, &graded, report_line, NULL);
         c->graded += graded, c->wrong += wrong, c->bad += wrong > 0;
@@ -327,7 +330,8 @@ static bool check_dir(struct tui_ctx *c, const char *dir, struct check_ctx *cc)
 
 int tui_cmd_check(struct tui_ctx *c)
 {
-    struct check_ctx cc = {c->datadir, c->opt[TUI_O_ANSWERS] != NULL, 0, 0, 0, 0};
+    struct check_ctx cc = {c->datadir, c->opt[TUI_O_ANSWERS] != NULL, c->opt[TUI_O_STRICT] != NULL,
+                           0, 0, 0, 0};
     if (!c->rt) return no_runtime(c);
     /* grading measures: small host sizes, as tests use, so that checking stays quick */
     if (cc.answers && c->dev && !c->dev->host_max) c->dev->host_max = 4u << 20;
@@ -345,7 +349,7 @@ int tui_cmd_check(struct tui_ctx *c)
             char dd[1024], id[64];
             snprintf(dd, sizeof dd, "%.*s", g > f ? (int)(g - f - 1) : 1, g > f ? f : ".");
             snprintf(id, sizeof id, "%.*s", (int)(l - 4 - (size_t)(g + 12 - f)), g + 12);
-            struct check_ctx one = {dd, false, 0, 0, 0, 0};
+            struct check_ctx one = {dd, false, false, 0, 0, 0, 0};
             check_profile(id, &one);
             cc.bad += one.bad, cc.total += one.total;
         } else if (stat(f, &st) == 0 && S_ISDIR(st.st_mode)) {
