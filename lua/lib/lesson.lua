@@ -47,6 +47,24 @@ end
 
 local function is_lang(v) return type(v) == "table" and type(v.en) == "string" and type(v.zh) == "string" end
 
+-- The file's line of line n of text v[lang], a long string whose block starts at m.line: its
+-- first line is found in the source from there (after the other language's text), or nil.
+local function text_line(m, v, lang, n)
+  local from = m.line
+  for _, l in ipairs { "en", "zh" } do
+    if type(v[l]) == "string" then
+      local first, at = match(v[l], "^([^\n]*)")
+      if first == "" then return nil end
+      for i = from, #loading.lines do
+        if loading.lines[i]:sub(-#first) == first then at = i break end
+      end
+      if not at then return nil end
+      if l == lang then return at + n - 1 end
+      from = at + select(2, v[l]:gsub("\n", ""))
+    end
+  end
+end
+
 -- A text in both languages; one may be missing in a draft (lesson{}'s `draft = "en"` decides,
 -- as it runs last: the missing ones are noted here and judged there).
 local function check_lang(m, v, what, markup)
@@ -61,7 +79,13 @@ local function check_lang(m, v, what, markup)
     if v[l] == "" then fail(m, "%s.%s is empty", what, l) end
     if markup and v[l] ~= nil then
       local err = markup_check(v[l])
-      if err then fail(m, "%s (%s), %s", what, l, err) end
+      if err then
+        -- "line N: what" counts inside the text: say the file's line
+        local n, why = match(err, "^line (%d+): (.*)$")
+        local at = n and text_line(m, v, l, tonumber(n))
+        if at then fail({ file = m.file, line = at }, "%s (%s): %s", what, l, why) end
+        fail(m, "%s (%s), %s", what, l, err)
+      end
     end
   end
 end
@@ -214,6 +238,15 @@ M.exercise = constructor("exercise", function(m, t)
     fail(m, "%s: tolerance is a relative error such as 0.05", w)
   end
   if t.unit ~= nil and type(t.unit) ~= "string" then fail(m, "%s: unit must be a string", w) end
+  -- the unit an answer is typed in: one the parser reads (then any unit of its kind converts),
+  -- or a plain word (x, %, tok/s) typed as it is; one that looks like a size, rate or time but
+  -- is not read ("GB/sec", "Gbit", "msec") would refuse the answers a learner types
+  if type(t.unit) == "string" and t.unit ~= "" and not units.parse("1" .. t.unit) then
+    local u = string.lower(t.unit)
+    if match(u, "^[kmgtp]?i?b") or match(u, "sec$") or match(u, "^[kmgtp]?i?b[%a]*/") or match(u, "^[mnuµμ]?s/") then
+      fail(m, "%s: unit '%s' is not one the answer parser reads: use a size (B, KB..TB, KiB..TiB), a rate (GB/s, GiB/s; Gb/s and Gbps are bits), a time (ns, us, ms, s) or a plain word (x, %%, tok/s)", w, t.unit)
+    end
+  end
   if t.kind == "choice" then
     if type(t.choices) ~= "table" or #t.choices < 2 or #t.choices > 9 then fail(m, "%s: give 2 to 9 choices", w) end
     for i, c in ipairs(t.choices) do check_lang(m, c, w .. " choice " .. i) end

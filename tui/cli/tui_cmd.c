@@ -60,6 +60,7 @@ static const struct tui_opt o_snapshot[] = {
     OPT_END};
 static const struct tui_opt o_check[] = {
     {TUI_O_ANSWERS, "answers", 0, NULL, "grade every exercise's reference answers (N.M-slug.answers.lua)", 0},
+    {TUI_O_RUN, "run", 0, NULL, "run every experiment on the simulator too (fixed seed, small host sizes)", 0},
     {TUI_O_STRICT, "strict", 0, NULL, "a draft (not yet translated) is an error, not a warning", 0},
     OPT_END};
 static const struct tui_opt o_grade[] = {
@@ -86,8 +87,9 @@ const struct tui_cmd tui_cmds[] = {
      o_json_lines, DATA | DEVICE, 1, 1, tui_cmd_eval},
     {"check", "[LESSON|DIR|FILE...]", "validate lessons (all without operands): file:line: what",
      "LESSON is an id, DIR a folder of lessons, FILE a lesson file or assets/gpus/ID.txt.\n"
-     "--answers grades each exercise's reference answers in this one process, on the simulator\n"
-     "(small host sizes), one line per failure.", o_check, DATA | LESSONS, 0, -1, tui_cmd_check},
+     "--answers grades each exercise's reference answers in this one process, --run runs each\n"
+     "experiment (undeclared panels, unknown styles, Lua errors), both on the simulator with\n"
+     "small host sizes; one line per failure.", o_check, DATA | LESSONS, 0, -1, tui_cmd_check},
     {"grade", "LESSON EXERCISE ANSWER", "check one answer (@FILE reads it from a file, @- from stdin)",
      "Exit 0 right, 1 wrong, 2 an answer it cannot read (not counted as a try).\n"
      "The exercise ids: vramlab exercises --list. A negative ANSWER goes after --.\n"

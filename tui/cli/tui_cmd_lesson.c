@@ -272,8 +272,8 @@ int tui_cmd_eval(struct tui_ctx *c)
 
 struct check_ctx {
     const char *datadir;
-    bool answers, strict;
-    int bad, total, graded, wrong;
+    bool answers, strict, run;
+    int bad, total, graded, wrong, runs, run_bad;
 };
 
 static void check_profile(const char *id, void *ud)
@@ -293,12 +293,37 @@ static void report_line(void *ud, const char *line)
     fprintf(stderr, "%s\n", line);
 }
 
-/* A lesson passes the loader and the course rules (sources), and with --answers its reference
- * answers are graded as they should be. */
+/* --run: every experiment runs to its end (on the simulator: check opens no GPU); what it
+ * shows is not printed. The number that failed, each said as "file:line: what". */
+static void discard(void *ud, const struct lt_event *ev) { (void)ud, (void)ev; }
+
+static int run_all(struct lt_runtime *rt, struct lt_lesson *ls, int *runs)
+{
+    char err[1024];
+    int bad = 0;
+    lt_runtime_set_sink(rt, discard, NULL);
+    for (int b = 0; b < lt_lesson_nblocks(ls); b++) {
+        if (lt_lesson_block_kind(ls, b) != LT_BLOCK_EXPERIMENT) continue;
+        (*runs)++;
+        err[0] = 0;
+        enum lt_run_state st = lt_lesson_run_start(ls, b, err, sizeof err);
+        while (st == LT_RUN_BUSY) st = lt_lesson_run_step(ls, err, sizeof err);
+        if (st != LT_RUN_DONE) {
+            fprintf(stderr, "%s (experiment '%s')\n", err[0] ? err : "did not finish",
+                    lt_lesson_block_id(ls, b));
+            bad++;
+        }
+    }
+    lt_runtime_set_sink(rt, NULL, NULL);
+    return bad;
+}
+
+/* A lesson passes the loader and the course rules (sources); with --run its experiments run, and
+ * with --answers its reference answers are graded as they should be. */
 static void check_lesson(struct lt_runtime *rt, const char *path, struct check_ctx *c)
 {
     char err[1024];
-    int graded = 0, wrong = 0;
+    int graded = 0, wrong = 0, failed = 0;
     c->total++;
     struct lt_lesson *ls = lt_lesson_load(rt, path, err, sizeof err);
     bool draft = ls && lt_lesson_draft(ls, err, sizeof err);
@@ -306,10 +331,13 @@ static void check_lesson(struct lt_runtime *rt, const char *path, struct check_c
     if (!ls || !lt_lesson_lint(ls, err, sizeof err)) fprintf(stderr, "%s\n", err), c->bad++;
     else if (draft && c->strict) c->bad++;
     else {
+        if (c->run) failed = run_all(rt, ls, &c->runs);
         if (c->answers) wrong = lt_lesson_check_answers(ls, &graded, report_line, NULL);
-        c->graded += graded, c->wrong += wrong, c->bad += wrong > 0;
-        if (!wrong && c->answers) printf("ok    %s  %s  (%d answers)\n", lt_lesson_id(ls), path, graded);
-        else if (!wrong) printf("ok    %s  %s\n", lt_lesson_id(ls), path);
+        c->graded += graded, c->wrong += wrong, c->run_bad += failed;
+        c->bad += wrong + failed > 0;
+        if (!wrong && !failed && c->answers)
+            printf("ok    %s  %s  (%d answers)\n", lt_lesson_id(ls), path, graded);
+        else if (!wrong && !failed) printf("ok    %s  %s\n", lt_lesson_id(ls), path);
     }
     lt_lesson_free(ls);
 }
@@ -331,10 +359,10 @@ static bool check_dir(struct tui_ctx *c, const char *dir, struct check_ctx *cc)
 int tui_cmd_check(struct tui_ctx *c)
 {
     struct check_ctx cc = {c->datadir, c->opt[TUI_O_ANSWERS] != NULL, c->opt[TUI_O_STRICT] != NULL,
-                           0, 0, 0, 0};
+                           c->opt[TUI_O_RUN] != NULL, 0, 0, 0, 0, 0, 0};
     if (!c->rt) return no_runtime(c);
     /* grading measures: small host sizes, as tests use, so that checking stays quick */
-    if (cc.answers && c->dev && !c->dev->host_max) c->dev->host_max = 4u << 20;
+    if ((cc.answers || cc.run) && c->dev && !c->dev->host_max) c->dev->host_max = 4u << 20;
     if (c->argc == 0) {
         if (!check_dir(c, c->lessons, &cc)) return 3;
         gpu_profile_list(c->datadir, check_profile, &cc);
@@ -349,7 +377,7 @@ int tui_cmd_check(struct tui_ctx *c)
             char dd[1024], id[64];
             snprintf(dd, sizeof dd, "%.*s", g > f ? (int)(g - f - 1) : 1, g > f ? f : ".");
             snprintf(id, sizeof id, "%.*s", (int)(l - 4 - (size_t)(g + 12 - f)), g + 12);
-            struct check_ctx one = {dd, false, false, 0, 0, 0, 0};
+            struct check_ctx one = {dd, false, false, false, 0, 0, 0, 0, 0, 0};
             check_profile(id, &one);
             cc.bad += one.bad, cc.total += one.total;
         } else if (stat(f, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -366,6 +394,7 @@ int tui_cmd_check(struct tui_ctx *c)
         }
     }
     printf("%d file(s) checked (lessons and GPU profiles), %d with errors\n", cc.total, cc.bad);
+    if (cc.run) printf("%d experiment(s) run on the simulator, %d failed\n", cc.runs, cc.run_bad);
     if (cc.answers)
         printf("%d reference answer(s) graded, %d not as expected\n", cc.graded, cc.wrong);
     return cc.bad ? 1 : 0;
