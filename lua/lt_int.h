@@ -70,6 +70,8 @@ struct lt_vm {
     double slice_end;          /* async: when the running call gives the screen its turn */
     double paused_at;          /* when the running call yielded without a measurement (0: not) */
     bool tripped;              /* a limit fired: every later hook call raises again */
+    char stop_at[600];         /* where the code was when it first fired ("answer:3:"): the
+                                * raises after it (a pcall caught the first) say the same */
     double wall_end;           /* the run's wall-time limit, measurements included (0: no run) */
     bool wall_tripped;         /* the run's wall time ran out: it stays stopped until it ends */
     bool nested_ok;            /* the coroutine running now can pass a yield up to the call the

@@ -649,15 +649,18 @@ function M.grade(ex, input, lang, tries, simulated)
     if not okc then ok, detail = false, t("code_err", lang, errtext(res))
     else ok, detail = res and true or false, msg and pick(msg, lang) or nil end
   end
-  local parts = { t(ok and "right" or "wrong", lang) }
-  if detail then
-    -- a check's message may end without a full stop: it must not run into the hint
-    if not detail:find("[%.!?%)。！？）]%s*$") then detail = detail .. (lang == "zh" and "。" or ".") end
-    parts[#parts + 1] = detail
+  -- a sentence that may end without a full stop (a check's message, a choice's text, the
+  -- answer's figure) must not run into the next one
+  local function sentence(x)
+    x = x:gsub("%s+$", "")
+    if not x:find("[%.!?%)。！？）]$") then x = x .. (lang == "zh" and "。" or ".") end
+    return x
   end
+  local parts = { t(ok and "right" or "wrong", lang) }
+  if detail then parts[#parts + 1] = sentence(detail) end
   if ok or tries + 1 >= 3 then
-    if not ok and ex.kind == "choice" then parts[#parts + 1] = t("reveal", lang) .. pick(ex.choices[ex.answer], lang) end
-    if not ok and ex.kind == "number" then parts[#parts + 1] = t("reveal", lang) .. fmt("%.4g %s", ex.answer, ex.unit or "") end
+    if not ok and ex.kind == "choice" then parts[#parts + 1] = sentence(t("reveal", lang) .. pick(ex.choices[ex.answer], lang)) end
+    if not ok and ex.kind == "number" then parts[#parts + 1] = sentence(t("reveal", lang) .. fmt("%.4g %s", ex.answer, ex.unit or "")) end
     parts[#parts + 1] = pick(ex.explain, lang)
   else
     parts[#parts + 1] = pick(ex.hints[(tries % #ex.hints) + 1], lang)

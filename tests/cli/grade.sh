@@ -83,6 +83,21 @@ grade --try 3 1.1 fp16-gib 14
 case $out in *"The answer: 13.04 GiB"*) ;; *) fail "--try 3 does not give the answer and the explanation: $out" ;; esac
 grade --try 0 1.1 fp16-gib 14
 [ $rc -eq 2 ] || fail "--try 0: rc $rc, want 2 (usage)"
+# after the last try: the answer ends its sentence before the explanation starts
+grade --try 3 1.1 fits 4
+case $out in *"The answer: Inference of the 7B model with fp16 weights, short prompts. fp16 inference"*) ;;
+*) fail "--try 3 on a choice: the answer runs into the explanation: $out" ;; esac
+# a runaway loop in a learner's function, which the check calls under pcall: reported at the
+# answer's line, not at the lesson's check that goes on after catching it
+out=$(VRAMLAB_LIMITS=instructions=2000000 vl grade 1.4 peak-code 'function peak_gbs()
+  local t = 0 for i = 1, 1e12 do t = t + i end return t end' 2>&1)
+case $out in "answer:2: stopped: the code ran past the sandbox limit"*) ;;
+*) fail "a runaway loop in the answer is not reported at its line: $out" ;; esac
+# a unit the answer parser does not read is a load error at the exercise
+sed 's/unit = "GiB"/unit = "GB\/sec"/' "$d/t/ch09/9.1-t.lua" >"$d/unit.lua"
+out=$(vl check "$d/unit.lua" 2>&1) && fail "check passed a number exercise in 'GB/sec'"
+case $out in *"unit.lua:3: exercise 'n': unit 'GB/sec' is not one the answer parser reads"*) ;;
+*) fail "unit GB/sec: $out" ;; esac
 printf 'function peak_gbs(bus_bits, clock_mhz)\n  return 2 * clock_mhz * 1e6 * bus_bits / 8 / 1e9\nend\n' >"$d/a.lua"
 grade 1.4 peak-code "@$d/a.lua"
 [ $rc -eq 0 ] || fail "grade @FILE: rc $rc: $out $(cat "$d/err")"
