@@ -6,7 +6,8 @@
 # shell. `present` needs a terminal (tests/tui covers it): its line is only checked to parse.
 # Then what the tutorial promises around the commands: an edit that breaks a reference answer is
 # caught at its line, a draft is a warning and an error under --strict, an id used twice is
-# refused, and VRAMLAB_LESSONS adds the folder as --lessons does.
+# refused, VRAMLAB_LESSONS adds the folder as --lessons does, and a profile in the folder's
+# assets/gpus is one the simulator can use.
 b=$(cd "$1" && pwd)/vramlab
 doc=docs/writing-lessons.md
 fail() { echo "FAIL: $*"; exit 1; }
@@ -77,5 +78,12 @@ out=$(VRAMLAB_LESSONS="$d/course" vramlab check --strict 9.2 2>&1) && fail "chec
 case $out in *"error: "*"not yet translated"*) ;; *) fail "--strict: $out" ;; esac
 out=$(VRAMLAB_LESSONS="$d/course" vramlab --lang zh run 9.2 2>&1) || fail "draft run: $out"
 case $out in "9.2 Draft（尚未翻译）"*) ;; *) fail "a draft's run in zh does not say it is not translated: $out" ;; esac
-echo "  edits, id clashes, VRAMLAB_LESSONS and drafts"
+# a folder's own assets/gpus: a profile added beside the installation's, used by --profile
+mkdir -p "$d/course/assets/gpus"
+sed 's/^name = .*/name = Lab teaching GPU/' assets/gpus/t4.txt >"$d/course/assets/gpus/lab-gpu.txt"
+out=$(vramlab --lessons ~/course profiles 2>&1) || fail "profiles with a folder's own: $out"
+case $out in *"lab-gpu "*"Lab teaching GPU"*"rtx3090"*) ;; *) fail "the folder's profile is not listed beside the installation's: $out" ;; esac
+out=$(vramlab --lessons ~/course --profile lab-gpu info 2>&1) || fail "--profile lab-gpu: $out"
+case $out in *"Lab teaching GPU profile (lab-gpu)"*) ;; *) fail "--profile lab-gpu: $out" ;; esac
+echo "  edits, id clashes, VRAMLAB_LESSONS, drafts and a folder's own profile"
 exit 0

@@ -25,7 +25,7 @@ const struct tui_opt tui_globals[] = {
     {TUI_O_LANG, "lang", 'l', "en|zh", "language (env VRAMLAB_LANG; default from the locale)", DATA},
     {TUI_O_THEME, "theme", 0, "dark|light|mono", "colours for the background, or none (VRAMLAB_THEME; default COLORFGBG)", DATA},
     {TUI_O_DATADIR, "datadir", 'D', "DIR", "where lessons/ and assets/ are (env VRAMLAB_DATADIR)", DATA},
-    {TUI_O_LESSONS, "lessons", 'L', "DIR", "add a folder of lessons to the course; repeatable (env VRAMLAB_LESSONS, DIR:DIR)", LESSONS},
+    {TUI_O_LESSONS, "lessons", 'L', "DIR", "add a folder of lessons to the course; repeatable (env VRAMLAB_LESSONS, DIR:DIR)", DATA},
     {TUI_O_RECORD, "record", 0, "FILE", "save every experiment result, with the machine, as JSON lines", RECORD},
     {TUI_O_REPLAY, "replay", 0, "FILE", "play a recording back instead of measuring (labelled REPLAY)", RECORD},
     {TUI_O_HELP, "help", 'h', NULL, "this text; after a command, that command's", 0},

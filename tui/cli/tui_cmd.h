@@ -74,6 +74,8 @@ struct tui_ctx {
     char more_lessons[4096];  /* --lessons DIR (repeatable), colon-separated, in order given */
     char lessons[8192];       /* DATADIR/lessons, then VRAMLAB_LESSONS, then --lessons: the
                                  folders lt_catalog_scan reads, colon-separated */
+    char assets[8192];        /* where simulator profiles are found: the lessons folders that
+                                 have an assets/ of their own, then DATADIR (colon-separated) */
     /* opened by main, per cmd->needs */
     struct gpu_dev *dev;      /* DEVICE: the chosen backend; LESSONS: the simulator (or NULL) */
     struct lt_runtime *rt;    /* DEVICE or LESSONS (NULL when the simulator could not open) */

@@ -358,7 +358,7 @@ static bool check_dir(struct tui_ctx *c, const char *dir, struct check_ctx *cc)
 
 int tui_cmd_check(struct tui_ctx *c)
 {
-    struct check_ctx cc = {c->datadir, c->opt[TUI_O_ANSWERS] != NULL, c->opt[TUI_O_STRICT] != NULL,
+    struct check_ctx cc = {c->assets, c->opt[TUI_O_ANSWERS] != NULL, c->opt[TUI_O_STRICT] != NULL,
                            c->opt[TUI_O_RUN] != NULL, 0, 0, 0, 0, 0, 0};
     if (!c->rt) return no_runtime(c);
     /* grading measures: small host sizes, as tests use, so that checking stays quick */
