@@ -411,9 +411,19 @@ local Ex = {}
 Ex.__index = Ex
 Ex.__metatable = "locked"
 
+-- error() at a level names the file by Lua's short_src, which cuts a long path to "...": an
+-- `ex` mistake is reported at the lesson's full path, so that file:line can be opened
+local function raise(level, msg)
+  local info = getinfo(level + 1, "Sl")
+  if info and info.currentline and info.currentline > 0 and info.source:sub(1, 1) == "@" then
+    error(fmt("%s:%d: %s", info.source:sub(2), info.currentline, msg), 0)
+  end
+  error(msg, level + 1)
+end
+
 local function check_panel(self, panel)
   if not self.panels[panel] then
-    error(fmt("no panel '%s' in experiment '%s'", tostring(panel), self.id), 3)
+    raise(3, fmt("no panel '%s' in experiment '%s'", tostring(panel), self.id))
   end
 end
 
@@ -425,7 +435,7 @@ local function style(opts, self)
   local s = opts and opts.style
   if not s and opts and type(opts.from) == "table" then s = opts.from.simulated and "simulated" or "measured" end
   s = s or (self.simulated and "simulated" or "measured")
-  if not STYLES[s] then error("style must be measured, simulated, theoretical or reference", 3) end
+  if not STYLES[s] then raise(3, "style must be measured, simulated, theoretical or reference") end
   return s
 end
 

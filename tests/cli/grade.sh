@@ -11,8 +11,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 vl() { "$b" --backend sim --deterministic --seed 1 --lang en "$@" </dev/null; }
 
-# --- the course: every exercise's answers graded as expected
-out=$(vl check --answers 2>&1) || fail "check --answers on the course exited $?:
+# --- the course: every exercise's answers graded as expected, and no lesson a draft
+out=$(vl check --answers --strict 2>&1) || fail "check --answers --strict on the course exited $?:
 $(printf '%s\n' "$out" | grep -v '^ok ')"
 n=$(printf '%s\n' "$out" | sed -n 's/^\([0-9]*\) reference answer(s) graded, 0 not as expected$/\1/p')
 [ -n "$n" ] && [ "$n" -gt 100 ] || fail "check --answers graded too few answers: $(printf '%s\n' "$out" | tail -n 1)"

@@ -64,6 +64,13 @@ sed -i 's/answer = 2^30 \/ 25e9 \* 1e3/answer = 2^30 \/ 20e9 * 1e3/' "$lf"
 out=$(vramlab --lessons ~/course check --answers 9.1 2>&1) && fail "a changed answer passed check --answers"
 case $out in *"9.1-pinned-vs-pageable-memory.answers.lua:"*"right answer 1 (42.95): graded wrong"*) ;;
 *) fail "a changed answer: $out" ;; esac
+# check --run: a point sent to a panel the experiment does not declare, at the lesson's line
+sed -i 's/answer = 2^30 \/ 20e9 \* 1e3/answer = 2^30 \/ 25e9 * 1e3/; s/ex:point("bw", "h2d"/ex:point("bandwidth", "h2d"/' "$lf"
+line=$(grep -n 'ex:point("bandwidth"' "$lf" | cut -d: -f1)
+out=$(vramlab --lessons ~/course check --run 9.1 2>&1) && fail "check --run passed an undeclared panel"
+case $out in *"$lf:$line: no panel 'bandwidth' in experiment 'copy'"*) ;; *) fail "check --run, undeclared panel (line $line): $out" ;; esac
+sed -i 's/ex:point("bandwidth", "h2d"/ex:point("bw", "h2d"/' "$lf"
+vramlab --lessons ~/course check --run --answers 9.1 >/dev/null 2>&1 || fail "the lesson, repaired, does not pass"
 # an id used twice: refused by new-lesson; a copied file is an error naming both
 vramlab new-lesson 9.1 "Again" --dir ~/course >"$d/out" 2>&1 && fail "new-lesson wrote a second 9.1"
 grep -q "section 9.1 exists already: .*9.1-pinned-vs-pageable-memory.lua" "$d/out" || fail "id clash: $(cat "$d/out")"
