@@ -296,6 +296,15 @@ void lt_vm_errmsg(struct lt_vm *vm, int status, char *err, size_t n)
      * frames are still there to look at). */
     at[0] = 0;
     if (!has_position(what)) where(vm, vm->L, at, sizeof at);
+    /* Lua cuts a long file name to "...tail" (LUA_IDSIZE): the chunk's full path goes back in,
+     * so that file:line can be opened */
+    const char *colon = strncmp(what, "...", 3) ? NULL : strchr(what + 3, ':');
+    size_t tail = colon ? (size_t)(colon - what - 3) : 0, full = vm->chunk ? strlen(vm->chunk + 1) : 0;
+    if (colon && vm->chunk && vm->chunk[0] == '@' && full > tail &&
+        !strncmp(vm->chunk + 1 + full - tail, what + 3, tail)) {
+        snprintf(err, n, "%s%s%s%s", at, at[0] ? " " : "", vm->chunk + 1, colon);
+        return;
+    }
     snprintf(err, n, "%s%s%s", at, at[0] ? " " : "", what);
 }
 
