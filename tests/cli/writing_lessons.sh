@@ -21,6 +21,10 @@ n=0
 while IFS= read -r cmd; do
     n=$((n + 1))
     case $cmd in
+    *" run "*) # under ASan the runs are lessons.sh's: each process here loads the whole catalog
+        [ "$VRAMLAB_TEST_TAG" = asan ] && continue ;;
+    esac
+    case $cmd in
     *" present "*) # a terminal command: it must parse and find the lesson
         out=$(eval "$(echo "$cmd" | sed 's/ present / run /')" 2>&1) || fail "step $n ($cmd, as run): $out"
         continue ;;
@@ -83,7 +87,9 @@ out=$(VRAMLAB_LESSONS="$d/course" vramlab check --answers 9.2 2>&1) || fail "a d
 case $out in *"warning: "*"9.2-draft.lua:3: a draft in en: "*" not yet translated into zh"*) ;; *) fail "draft warning: $out" ;; esac
 out=$(VRAMLAB_LESSONS="$d/course" vramlab check --strict 9.2 2>&1) && fail "check --strict passed a draft"
 case $out in *"error: "*"not yet translated"*) ;; *) fail "--strict: $out" ;; esac
+[ "$VRAMLAB_TEST_TAG" = asan ] ||
 out=$(VRAMLAB_LESSONS="$d/course" vramlab --lang zh run 9.2 2>&1) || fail "draft run: $out"
+[ "$VRAMLAB_TEST_TAG" = asan ] ||
 case $out in "9.2 Draft（尚未翻译）"*) ;; *) fail "a draft's run in zh does not say it is not translated: $out" ;; esac
 # a folder's own assets/gpus: a profile added beside the installation's, used by --profile
 mkdir -p "$d/course/assets/gpus"
