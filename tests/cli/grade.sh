@@ -9,6 +9,7 @@
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
+unset VRAMLAB_LESSONS # the course alone: a folder of drafts in the environment is not its concern
 vl() { "$b" --backend sim --deterministic --seed 1 --lang en "$@" </dev/null; }
 
 # --- the course: every exercise's answers graded as expected, and no lesson a draft
