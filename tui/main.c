@@ -236,6 +236,13 @@ static int open_needs(struct tui_ctx *c, const struct settings *s)
     for (const char *p = c->lessons + strlen(c->datadir) + 8; *p;) {
         size_t l = strcspn(p, ":");
         char probe[4200];
+        snprintf(probe, sizeof probe, "%.*s", (int)l, p);
+        if (l && !is_dir(probe) && (needs & (TUI_CMD_DATA | TUI_CMD_LESSONS))) { /* a typo would add nothing */
+            fprintf(stderr, "vramlab: %s: no such folder of lessons (%s)\n", probe,
+                    env && *env && p < c->lessons + strlen(c->datadir) + 9 + strlen(env)
+                        ? "VRAMLAB_LESSONS" : "--lessons");
+            return 2;
+        }
         snprintf(probe, sizeof probe, "%.*s/assets", (int)l, p);
         if (l && is_dir(probe) && al < sizeof c->assets)
             al += (size_t)snprintf(c->assets + al, sizeof c->assets - al, "%.*s:", (int)l, p);

@@ -91,6 +91,9 @@ case $out in *"error: "*"not yet translated"*) ;; *) fail "--strict: $out" ;; es
 out=$(VRAMLAB_LESSONS="$d/course" vramlab --lang zh run 9.2 2>&1) || fail "draft run: $out"
 [ "$VRAMLAB_TEST_TAG" = asan ] ||
 case $out in "9.2 Draft（尚未翻译）"*) ;; *) fail "a draft's run in zh does not say it is not translated: $out" ;; esac
+# a folder that does not exist is an error, not a course without it
+out=$(vramlab --lessons ~/cuorse list 2>&1) && fail "--lessons with a missing folder passed"
+case $out in *"cuorse: no such folder of lessons (--lessons)"*) ;; *) fail "--lessons ~/cuorse: $out" ;; esac
 # a folder's own assets/gpus: a profile added beside the installation's, used by --profile
 mkdir -p "$d/course/assets/gpus"
 sed 's/^name = .*/name = Lab teaching GPU/' assets/gpus/t4.txt >"$d/course/assets/gpus/lab-gpu.txt"
