@@ -85,6 +85,19 @@ void lt_runtime_set_async(struct lt_runtime *rt, bool async);
 /* A call (experiment, grading, REPL entry) is running Lua, not waiting for the worker: a front
  * end steps it again without waiting for a key. */
 bool lt_runtime_computing(const struct lt_runtime *rt);
+/* ex:pause in a front end that shows the steps (async mode): the run waits in a pause now; end
+ * it now (the next step); stepping: every pause lasts until it is ended, not its seconds. A
+ * pause's time does not count against the run's wall-time limit. */
+bool lt_runtime_pausing(const struct lt_runtime *rt);
+unsigned lt_runtime_pauses(const struct lt_runtime *rt); /* pauses begun so far, all runs */
+/* s, which an experiment wrote in one language, in `lang` ("en"/"zh"), from the pairs its
+ * ex:t calls picked from: the whole text, or a known start of it ("forward " .. stage). Returns
+ * s itself when no pair knows it; otherwise buf (or s when buf is too small). */
+const char *lt_runtime_translate(const struct lt_runtime *rt, const char *s, const char *lang,
+                                 char *buf, size_t n);
+void lt_runtime_pause_next(struct lt_runtime *rt);
+void lt_runtime_set_stepping(struct lt_runtime *rt, bool on);
+bool lt_runtime_stepping(const struct lt_runtime *rt);
 struct gpu_dev *lt_runtime_dev(struct lt_runtime *rt);
 const char *lt_runtime_datadir(const struct lt_runtime *rt);
 /* One line for a status bar: "CUDA device 0 · NVIDIA H200" or "SIMULATED · RTX 3090 profile". */

@@ -222,6 +222,82 @@ void tui_app_open_entry(struct tui_app *a, int i)
     a->view = &tui_lesson_view;
 }
 
+/* ---- results kept across visits ----------------------------------------------------------- */
+
+struct tui_kept {
+    char *key; /* "lesson path\nexperiment id" */
+    struct tui_panelset *ps;
+    enum lt_run_state ran;
+    char *err;
+};
+
+static char *kept_key(const char *lesson, const char *exp, int block)
+{
+    char idx[16];
+    snprintf(idx, sizeof idx, "#%d", block);
+    if (!exp || !*exp) exp = idx;
+    if (!lesson) lesson = "";
+    size_t n = strlen(lesson) + strlen(exp) + 2;
+    char *k = malloc(n);
+    if (k) snprintf(k, n, "%s\n%s", lesson, exp);
+    return k;
+}
+
+static int kept_find(const struct tui_app *a, const char *key)
+{
+    for (int i = 0; key && i < a->nkept; i++)
+        if (!strcmp(a->kept[i].key, key)) return i;
+    return -1;
+}
+
+struct tui_panelset *tui_kept_put(struct tui_app *a, const char *lesson, const char *exp, int block,
+                                  struct tui_panelset *ps, enum lt_run_state ran, const char *err)
+{
+    char *key = kept_key(lesson, exp, block);
+    int i = kept_find(a, key);
+    if (!key) return ps;
+    if (i < 0) { /* one entry per experiment: the catalog bounds how many */
+        struct tui_kept *n = realloc(a->kept, (size_t)(a->nkept + 1) * sizeof *n);
+        if (!n) {
+            free(key);
+            return ps;
+        }
+        a->kept = n, i = a->nkept++;
+        memset(&a->kept[i], 0, sizeof a->kept[i]);
+    } else {
+        tui_panelset_free(a->kept[i].ps);
+        free(a->kept[i].key), free(a->kept[i].err);
+    }
+    a->kept[i] = (struct tui_kept){key, ps, ran, err ? strdup(err) : NULL};
+    return NULL;
+}
+
+struct tui_panelset *tui_kept_take(struct tui_app *a, const char *lesson, const char *exp, int block,
+                                   enum lt_run_state *ran, char **err)
+{
+    char *key = kept_key(lesson, exp, block);
+    int i = kept_find(a, key);
+    free(key);
+    if (i < 0) return NULL;
+    struct tui_kept k = a->kept[i];
+    a->kept[i] = a->kept[--a->nkept];
+    free(k.key);
+    *ran = k.ran;
+    free(*err);
+    *err = k.err;
+    return k.ps;
+}
+
+void tui_kept_clear(struct tui_app *a)
+{
+    for (int i = 0; i < a->nkept; i++) {
+        tui_panelset_free(a->kept[i].ps);
+        free(a->kept[i].key), free(a->kept[i].err);
+    }
+    free(a->kept);
+    a->kept = NULL, a->nkept = 0;
+}
+
 /* ---- recordings offered on a machine without a GPU ----------------------------------------- */
 
 /* The simulator is what this machine can do on its own; a recording of a real GPU shows what one
@@ -249,6 +325,7 @@ void tui_app_toggle_offer(struct tui_app *a)
                  TUI_TR(a, "An experiment is running (Esc cancels it first).", "有实验在运行（先按 Esc 取消）。"));
         return;
     }
+    tui_kept_clear(a); /* results from the other source must not show as this one's */
     if (a->offered) { /* back to the simulator */
         tui_replay_free(a->offered);
         a->offered = NULL;
@@ -333,6 +410,7 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
     };
     int rc = tui_loop_run(&ops);
     tui_lesson_close(&a);
+    tui_kept_clear(&a);
     tui_repl_free(&a);
     lt_runtime_set_sink(rt, NULL, NULL);
     lt_runtime_set_async(rt, false);

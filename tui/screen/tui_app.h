@@ -73,6 +73,9 @@ struct tui_app {
     struct tui_rec_offer offer;
     struct tui_replay *offered; /* loaded when taken; NULL while the simulator measures */
     struct tui_opts opts_own;
+    /* the results of experiments in lessons left this session, shown again on coming back */
+    struct tui_kept *kept;
+    int nkept;
 };
 
 /* The tutor's own keys (help, sandbox, language): in the menu's and the lesson's contexts. */
@@ -88,6 +91,14 @@ bool tui_app_zh(const struct tui_app *a);
 void tui_app_progress_changed(struct tui_app *a);
 void tui_app_open_entry(struct tui_app *a, int cat_index); /* -1: opts->open_lesson */
 void tui_app_divider(struct tui_app *a);
+/* An experiment's results (lesson file, experiment id or block index) kept when its lesson
+ * closes: put takes ps (returns NULL) or gives it back when it cannot keep it; take returns the
+ * kept panels with how that run ended and why it failed (NULL: none kept). */
+struct tui_panelset *tui_kept_put(struct tui_app *a, const char *lesson, const char *exp, int block,
+                                  struct tui_panelset *ps, enum lt_run_state ran, const char *err);
+struct tui_panelset *tui_kept_take(struct tui_app *a, const char *lesson, const char *exp, int block,
+                                   enum lt_run_state *ran, char **err);
+void tui_kept_clear(struct tui_app *a);
 
 /* tui_menu.c */
 void tui_menu_invalidate(struct tui_app *a);
@@ -103,6 +114,7 @@ void tui_lesson_sink(struct tui_app *a, const struct lt_event *ev);
 int tui_lesson_cat_index(const struct tui_app *a);
 /* Its key contexts (for the help/keys consistency test). */
 extern const struct tui_keymap *const tui_lesson_keys[], *const tui_lesson_running_keys[],
+    *const tui_lesson_watch_keys[], *const tui_lesson_step_keys[],
     *const tui_lesson_answer_keys[], *const tui_lesson_grading_keys[];
 
 /* tui_menu.c */

@@ -40,6 +40,10 @@ struct tui_lesson {
     struct tui_scroll text, panel;
     int sel, focus; /* focus 1: the live panel has the keys */
     int running, shown;
+    int steps;             /* pauses the running experiment has reached (ex:pause) */
+    unsigned pauses;       /* lt_runtime_pauses when the last one was counted */
+    bool in_pause;         /* it waits in one now */
+    bool quit_armed;       /* q during a run asked; a second q cancels it and leaves */
     int grading;           /* the exercise whose answer is being graded (-1: none) */
     char *grading_answer;  /* what was typed, for saved progress */
     int grading_tries;     /* its tries before this one */
@@ -55,6 +59,7 @@ struct tui_lesson {
 };
 
 static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *err);
+static void cancel(struct tui_app *a);
 static void render_summary(struct tui_app *a, int b, const struct tui_render_opts *o);
 static const char *spinner(bool ascii);
 
@@ -124,10 +129,18 @@ struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
     }
     for (int b = 0; b < v->nblocks; b++) {
         if (!is_exp(v, b)) continue;
-        v->blk[b].ps = tui_panelset_new(a->ascii);
-        if (v->blk[b].ps) declare_panels(a, b);
-        if (v->shown < 0 && v->blk[b].ps) v->shown = b;
+        struct block_state *s = &v->blk[b];
+        /* the results of an earlier visit, this session */
+        s->ps = tui_kept_take(a, path, lt_lesson_block_id(v->ls, b), b, &s->ran, &s->run_err);
+        if (!s->ps) s->ps = tui_panelset_new(a->ascii);
+        if (s->ps) declare_panels(a, b);
+        if (v->shown < 0 && s->ps) v->shown = b;
     }
+    for (int b = 0; b < v->nblocks; b++) /* the panel shows the first one with results */
+        if (v->blk[b].ps && v->blk[b].ran != LT_RUN_IDLE) {
+            v->shown = b;
+            break;
+        }
     const char *id = saved_id(a);
     if (id) {
         for (int b = 0; b < v->nblocks; b++) {
@@ -145,15 +158,19 @@ void tui_lesson_close(struct tui_app *a)
 {
     struct tui_lesson *v = a->lv;
     if (!v) return;
+    if (v->ls && v->running >= 0) cancel(a); /* its partial results are kept, marked cancelled */
     a->lv = NULL; /* the sink drops what a cancel still reports */
+    const char *path = v->cat >= 0 && v->cat < a->ncat ? a->cat[v->cat].path : a->opts->open_lesson;
+    for (int b = 0; v->blk && b < v->nblocks; b++) {
+        struct block_state *s = &v->blk[b];
+        if (s->ps && s->ran != LT_RUN_IDLE && v->ls) /* kept for the next visit, this session */
+            s->ps = tui_kept_put(a, path, lt_lesson_block_id(v->ls, b), b, s->ps, s->ran, s->run_err);
+        tui_panelset_free(s->ps);
+        free(s->run_err), free(s->fb), free(s->answer), free(s->graded);
+    }
     if (v->ls) {
         if (lt_lesson_run_state(v->ls) == LT_RUN_BUSY) lt_lesson_run_cancel(v->ls);
         lt_lesson_free(v->ls);
-    }
-    for (int b = 0; v->blk && b < v->nblocks; b++) {
-        struct block_state *s = &v->blk[b];
-        tui_panelset_free(s->ps);
-        free(s->run_err), free(s->fb), free(s->answer), free(s->graded);
     }
     free(v->blk);
     free(v->grading_answer);
@@ -504,6 +521,7 @@ static void run(struct tui_app *a, int b)
     tui_panelset_clear(s->ps);
     declare_panels(a, b);
     v->running = b, v->shown = b;
+    v->steps = 0, v->in_pause = false, v->quit_armed = false, v->pauses = lt_runtime_pauses(a->rt);
     tui_scroll_to(&v->panel, 0);
     free(s->run_err);
     s->run_err = NULL;
@@ -546,7 +564,14 @@ bool tui_lesson_tick(struct tui_app *a)
     }
     char err[1024] = "";
     enum lt_run_state st = lt_lesson_run_step(v->ls, err, sizeof err);
-    if (st == LT_RUN_BUSY) return false;
+    if (st == LT_RUN_BUSY) { /* a pause began or ended: the header and the footer say so */
+        bool p = lt_runtime_pausing(a->rt);
+        unsigned n = lt_runtime_pauses(a->rt);
+        if (p == v->in_pause && n == v->pauses) return false;
+        v->steps += (int)(n - v->pauses);
+        v->in_pause = p, v->pauses = n;
+        return true;
+    }
     finish_run(a, st, err);
     return true;
 }
@@ -562,6 +587,8 @@ static void cancel(struct tui_app *a)
     if (v->running < 0) return;
     if (!v->replaying) lt_lesson_run_cancel(v->ls);
     finish_run(a, LT_RUN_CANCELLED, "");
+    snprintf(a->notice, sizeof a->notice, "%s",
+             TUI_TR(a, "Cancelled: what it showed so far stays in the panel.", "已取消：已显示的结果留在面板中。"));
 }
 
 /* The grading of v->grading ended (or never started: st FAILED with err). */
@@ -797,6 +824,53 @@ static void back(struct tui_app *a)
 
 static void back_key(void *ud, const struct tui_key *k) { back(ud); }
 
+/* q while an experiment runs: ask first; q again cancels it (its results so far are kept) and
+ * goes back to the menu, any other key keeps it running. */
+static void back_running(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    struct tui_lesson *v = a->lv;
+    if (v->running < 0 || v->quit_armed) {
+        bool was = v->running >= 0;
+        if (was) cancel(a);
+        back(a);
+        if (was)
+            snprintf(a->notice, sizeof a->notice, "%s",
+                     TUI_TR(a, "Cancelled the experiment; its results so far are kept for this session.",
+                            "已取消实验；已得到的结果在本次会话中保留。"));
+        return;
+    }
+    v->quit_armed = true;
+    snprintf(a->notice, sizeof a->notice, "%s",
+             TUI_TR(a, "An experiment is running: q again cancels it and leaves; any other key keeps it running.",
+                    "实验正在运行：再按 q 取消并离开；按其他键继续运行。"));
+}
+
+/* Space / →: the experiment waits in a pause (ex:pause): show its next step now. Otherwise
+ * Space pages down, as it does when nothing runs. */
+static void next_step(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    struct tui_lesson *v = a->lv;
+    if (v->running >= 0 && !v->replaying && lt_runtime_pausing(a->rt)) lt_runtime_pause_next(a->rt);
+    else if (k->code == ' ') page_down(ud, k);
+}
+
+/* s: step by step (every step waits for Space / →) or at a readable pace (each shows for a
+ * moment); for the session. */
+static void stepping(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    bool on = !lt_runtime_stepping(a->rt);
+    lt_runtime_set_stepping(a->rt, on);
+    if (!on && lt_runtime_pausing(a->rt)) lt_runtime_pause_next(a->rt);
+    snprintf(a->notice, sizeof a->notice, "%s",
+             on ? TUI_TR(a, "Step by step: experiments that show their steps wait for Space or → at each one.",
+                         "逐步模式：分步展示的实验在每一步等待 Space 或 →。")
+                : TUI_TR(a, "Auto: each step of an experiment shows for a moment, then the next.",
+                         "自动模式：实验的每一步显示片刻后继续下一步。"));
+}
+
 /* A click: on the panel it takes the focus; on a Run line it runs, on an answer field it edits,
  * on a choice it answers. */
 static void click(void *ud, const struct tui_key *k)
@@ -827,7 +901,15 @@ static void click(void *ud, const struct tui_key *k)
 
 static const struct tui_binding running_rows[] = {
     {.keys = {TUI_KEY_ESC}, .run = cancel_key, .en = "cancel the running experiment or measurement", .zh = "取消正在运行的实验或测量", .hint_en = "cancel", .hint_zh = "取消"},
+    {.keys = {'q'}, .run = back_running, .en = "back to the menu: asks first, q again cancels the run (its results so far are kept)", .zh = "返回目录：先询问，再按 q 取消运行（已得到的结果保留）"},
 };
+
+/* An experiment that shows its steps (ex:pause) and runs now; the footer names the mode. */
+#define STEP_ROWS(mode_en, mode_zh)                                                                 \
+    {.keys = {' ', TUI_KEY_FN(KEY_RIGHT)}, .run = next_step, .en = "next step of the experiment (Space when it is not waiting: page down)", .zh = "实验的下一步（实验不在等待时 Space 向下翻页）", .hint_en = "next step", .hint_zh = "下一步", .hint_keys = 2}, \
+    {.keys = {'s'}, .run = stepping, .en = "step by step (each step waits for Space / →) or auto (each step shows for a moment)", .zh = "逐步（每一步等待 Space / →）或自动（每一步显示片刻）", .hint_en = mode_en, .hint_zh = mode_zh}
+static const struct tui_binding watch_auto_rows[] = {STEP_ROWS("auto · step mode", "自动 · 逐步模式")};
+static const struct tui_binding watch_step_rows[] = {STEP_ROWS("step mode · auto", "逐步模式 · 自动")};
 
 static const struct tui_binding answer_rows[] = {
     {.keys = {TUI_KEY_ENTER}, .run = submit_field, .en = "submit the answer", .zh = "提交答案", .hint_en = "submit", .hint_zh = "提交"},
@@ -844,11 +926,16 @@ static const struct tui_binding rows[] = {
     {.keys = {'1', '2', '3', '4', '5', '6', '7', '8', '9'}, .run = choice, .en = "pick a choice of the selected multiple-choice exercise", .zh = "选择题：直接选第几项"},
     {.keys = {'e'}, .run = editor, .en = "code exercise: write the answer in $VISUAL / $EDITOR (default vi); graded when the editor " "exits, kept in $XDG_STATE_HOME/vramlab/answers", .zh = "代码练习：用 $VISUAL / $EDITOR（默认 vi）写答案；编辑器退出后评分，" "文件保存在 $XDG_STATE_HOME/vramlab/answers"},
     {.keys = {'n', 'p'}, .run = section, .en = "next / previous section", .zh = "下一节 / 上一节"},
+    {.keys = {'s'}, .run = stepping, .en = "experiments that show their steps: step by step (Space / → for the next) or auto", .zh = "分步展示的实验：逐步（Space / → 下一步）或自动"},
     {.keys = {'q'}, .run = back_key, .en = "back to the menu", .zh = "返回目录", .hint_en = "back", .hint_zh = "返回"},
 };
 
 static const struct tui_keymap running_keys =
     TUI_KEYMAP("While it runs", "运行中", TUI_TO_SCREEN, running_rows);
+static const struct tui_keymap watch_auto_keys =
+    TUI_KEYMAP("Its steps (auto)", "分步（自动）", TUI_TO_SCREEN, watch_auto_rows);
+static const struct tui_keymap watch_step_keys =
+    TUI_KEYMAP("Its steps (step by step)", "分步（逐步）", TUI_TO_SCREEN, watch_step_rows);
 static const struct tui_keymap answer_keys =
     TUI_KEYMAP("Answer field (Enter on it)", "答案栏（在其上按 Enter）", TUI_TO_SCREEN, answer_rows);
 static const struct tui_keymap lesson_keys = TUI_KEYMAP("Lesson", "课程", TUI_TO_SCREEN, rows);
@@ -857,6 +944,10 @@ const struct tui_keymap *const tui_lesson_keys[] = {&lesson_keys, &tui_app_keys,
                                                     &tui_scroll_keys, &tui_loop_keys, NULL};
 const struct tui_keymap *const tui_lesson_running_keys[] = {
     &running_keys, &lesson_keys, &tui_app_keys, &tui_scroll_keys, &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_lesson_watch_keys[] = {
+    &running_keys, &watch_auto_keys, &lesson_keys, &tui_app_keys, &tui_scroll_keys, &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_lesson_step_keys[] = {
+    &running_keys, &watch_step_keys, &lesson_keys, &tui_app_keys, &tui_scroll_keys, &tui_loop_keys, NULL};
 /* editing: typed text goes to the field; the keys that are not text still act */
 const struct tui_keymap *const tui_lesson_answer_keys[] = {
     &answer_keys, &tui_lineedit_keys, &tui_app_keys, &lesson_keys,
@@ -870,12 +961,15 @@ static const struct tui_keymap *const *keys(struct tui_app *a, const struct tui_
 {
     struct tui_lesson *v = a->lv;
     bool wheel = k && (k->code == TUI_KEY_WHEEL_UP || k->code == TUI_KEY_WHEEL_DOWN);
+    if (k && k->code != 'q') v->quit_armed = false; /* "any other key keeps it running" */
     t->screen = a, t->edit = &v->ed, t->scroll = focused(v);
     if (wheel) /* the wheel scrolls what is under the mouse */
         t->scroll = tui_rect_contains(&a->lay.panel, k->y, k->x)  ? &v->panel
                     : tui_rect_contains(&a->lay.text, k->y, k->x) ? &v->text : NULL;
     bool busy = v->running >= 0 || v->grading >= 0;
     if (v->editing && v->ls) return v->grading >= 0 ? tui_lesson_grading_keys : tui_lesson_answer_keys;
+    if (busy && v->running >= 0 && v->steps > 0) /* it shows its steps */
+        return lt_runtime_stepping(a->rt) ? tui_lesson_step_keys : tui_lesson_watch_keys;
     return busy ? tui_lesson_running_keys : tui_lesson_keys;
 }
 
@@ -909,7 +1003,11 @@ static void draw_panel(struct tui_app *a)
              a->opts->replay ? TUI_TR(a, "REPLAY panel", "回放面板") : TUI_TR(a, "Live panel", "实时面板"),
              title ? TUI_TR(a, ": ", "：") : "", title ? title : "");
     char state[64] = "";
-    if (b >= 0 && v->running == b) snprintf(state, sizeof state, "%s %s", spinner(a->ascii), TUI_TR(a, "running", "运行中"));
+    if (b >= 0 && v->running == b && v->in_pause && lt_runtime_stepping(a->rt))
+        snprintf(state, sizeof state, TUI_TR(a, "step %d · Space: next", "第 %d 步 · Space：下一步"), v->steps);
+    else if (b >= 0 && v->running == b && v->steps > 0)
+        snprintf(state, sizeof state, TUI_TR(a, "%s step %d", "%s 第 %d 步"), spinner(a->ascii), v->steps);
+    else if (b >= 0 && v->running == b) snprintf(state, sizeof state, "%s %s", spinner(a->ascii), TUI_TR(a, "running", "运行中"));
     else if (b >= 0 && v->blk[b].ran == LT_RUN_DONE) snprintf(state, sizeof state, "%s", TUI_TR(a, "done", "完成"));
     else if (b >= 0 && v->blk[b].ran == LT_RUN_FAILED) snprintf(state, sizeof state, "%s", TUI_TR(a, "failed", "失败"));
     else if (b >= 0 && v->blk[b].ran == LT_RUN_CANCELLED) snprintf(state, sizeof state, "%s", TUI_TR(a, "cancelled", "已取消"));
