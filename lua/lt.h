@@ -202,6 +202,9 @@ bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char 
 enum lt_run_state lt_lesson_answer_start(struct lt_lesson *ls, int block, const char *answer,
                                          char *err, size_t n);
 bool lt_lesson_answer_result(const struct lt_lesson *ls, char *feedback, size_t n);
+/* That feedback in lang ("en"/"zh"); graded in the tutor (async) it exists in both (NULL: not
+ * in that language, or no result). */
+const char *lt_lesson_answer_feedback(const struct lt_lesson *ls, const char *lang);
 /* Is the current (or last) run a grading rather than an experiment? */
 bool lt_lesson_run_grading(const struct lt_lesson *ls);
 

@@ -612,6 +612,15 @@ function M.grade(ex, input, lang, tries, simulated)
   return ok, concat(parts, lang == "zh" and "" or " ") -- Chinese sentences need no space
 end
 
+--- grade, and the feedback again in the other language (the tutor shows it after L): ok,
+-- feedback in lang, feedback in the other. A predict measures once (MEASURED), and a code
+-- answer runs again in a fresh environment, so the two agree.
+function M.grade2(ex, input, lang, tries, simulated)
+  local ok, fb = M.grade(ex, input, lang, tries, simulated)
+  local okb, _, fb2 = pcall(M.grade, ex, input, lang == "zh" and "en" or "zh", tries, simulated)
+  return ok, fb, okb and type(fb2) == "string" and fb2 or nil
+end
+
 --- Install the constructors into a sandbox environment.
 function M.install(env)
   env.lesson, env.text, env.experiment, env.exercise = M.lesson, M.text, M.experiment, M.exercise

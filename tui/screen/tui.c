@@ -226,9 +226,7 @@ void tui_app_open_entry(struct tui_app *a, int i)
 
 struct tui_kept {
     char *key; /* "lesson path\nexperiment id" */
-    struct tui_panelset *ps;
-    enum lt_run_state ran;
-    char *err;
+    struct tui_kept_run r;
 };
 
 static char *kept_key(const char *lesson, const char *exp, int block)
@@ -250,50 +248,50 @@ static int kept_find(const struct tui_app *a, const char *key)
     return -1;
 }
 
-struct tui_panelset *tui_kept_put(struct tui_app *a, const char *lesson, const char *exp, int block,
-                                  struct tui_panelset *ps, enum lt_run_state ran, const char *err)
+static void kept_free(struct tui_kept *k)
+{
+    tui_panelset_free(k->r.ps);
+    tui_evlog_free(k->r.log);
+    free(k->r.err), free(k->key);
+}
+
+bool tui_kept_put(struct tui_app *a, const char *lesson, const char *exp, int block,
+                  struct tui_kept_run *r)
 {
     char *key = kept_key(lesson, exp, block);
+    if (!key) return false;
     int i = kept_find(a, key);
-    if (!key) return ps;
     if (i < 0) { /* one entry per experiment: the catalog bounds how many */
         struct tui_kept *n = realloc(a->kept, (size_t)(a->nkept + 1) * sizeof *n);
         if (!n) {
             free(key);
-            return ps;
+            return false;
         }
         a->kept = n, i = a->nkept++;
-        memset(&a->kept[i], 0, sizeof a->kept[i]);
     } else {
-        tui_panelset_free(a->kept[i].ps);
-        free(a->kept[i].key), free(a->kept[i].err);
+        kept_free(&a->kept[i]);
     }
-    a->kept[i] = (struct tui_kept){key, ps, ran, err ? strdup(err) : NULL};
-    return NULL;
+    a->kept[i] = (struct tui_kept){key, *r};
+    memset(r, 0, sizeof *r);
+    return true;
 }
 
-struct tui_panelset *tui_kept_take(struct tui_app *a, const char *lesson, const char *exp, int block,
-                                   enum lt_run_state *ran, char **err)
+bool tui_kept_take(struct tui_app *a, const char *lesson, const char *exp, int block,
+                   struct tui_kept_run *out)
 {
     char *key = kept_key(lesson, exp, block);
     int i = kept_find(a, key);
     free(key);
-    if (i < 0) return NULL;
-    struct tui_kept k = a->kept[i];
+    if (i < 0) return false;
+    free(a->kept[i].key);
+    *out = a->kept[i].r;
     a->kept[i] = a->kept[--a->nkept];
-    free(k.key);
-    *ran = k.ran;
-    free(*err);
-    *err = k.err;
-    return k.ps;
+    return true;
 }
 
 void tui_kept_clear(struct tui_app *a)
 {
-    for (int i = 0; i < a->nkept; i++) {
-        tui_panelset_free(a->kept[i].ps);
-        free(a->kept[i].key), free(a->kept[i].err);
-    }
+    for (int i = 0; i < a->nkept; i++) kept_free(&a->kept[i]);
     free(a->kept);
     a->kept = NULL, a->nkept = 0;
 }

@@ -9,6 +9,7 @@
 
 #include "lt.h"
 #include "tui.h"
+#include "tui_evlog.h"
 #include "tui_help.h"
 #include "tui_keys.h"
 #include "tui_layout.h"
@@ -91,13 +92,21 @@ bool tui_app_zh(const struct tui_app *a);
 void tui_app_progress_changed(struct tui_app *a);
 void tui_app_open_entry(struct tui_app *a, int cat_index); /* -1: opts->open_lesson */
 void tui_app_divider(struct tui_app *a);
-/* An experiment's results (lesson file, experiment id or block index) kept when its lesson
- * closes: put takes ps (returns NULL) or gives it back when it cannot keep it; take returns the
- * kept panels with how that run ended and why it failed (NULL: none kept). */
-struct tui_panelset *tui_kept_put(struct tui_app *a, const char *lesson, const char *exp, int block,
-                                  struct tui_panelset *ps, enum lt_run_state ran, const char *err);
-struct tui_panelset *tui_kept_take(struct tui_app *a, const char *lesson, const char *exp, int block,
-                                   enum lt_run_state *ran, char **err);
+/* An experiment's results: its panels, its events (in the language it ran in) and how it ended. */
+struct tui_kept_run {
+    struct tui_panelset *ps;
+    struct tui_evlog *log;
+    char lang[4];
+    enum lt_run_state ran;
+    char *err; /* why it failed */
+};
+/* Kept when its lesson closes (lesson file, experiment id or block index): put takes what r
+ * holds (true; r is emptied) or leaves it to the caller; take moves a kept run into out (false:
+ * none kept). */
+bool tui_kept_put(struct tui_app *a, const char *lesson, const char *exp, int block,
+                  struct tui_kept_run *r);
+bool tui_kept_take(struct tui_app *a, const char *lesson, const char *exp, int block,
+                   struct tui_kept_run *out);
 void tui_kept_clear(struct tui_app *a);
 
 /* tui_menu.c */

@@ -77,21 +77,26 @@ void tui_evlog_add(struct tui_evlog *g, const struct lt_event *ev)
     g->mem[g->n++] = mem;
 }
 
-void tui_evlog_replay(const struct tui_evlog *g, const struct lt_runtime *rt, const char *lang,
-                      void (*fn)(void *ud, const struct lt_event *ev), void *ud)
+const struct lt_event *tui_evlog_translate(const struct lt_event *ev, const struct lt_runtime *rt,
+                                           const char *lang, struct lt_event *out)
 {
     enum { N = 1024 };
     static char b[3 + LT_MAX_CELLS][N]; /* the UI thread's alone */
-    for (int i = 0; g && i < g->n; i++) {
-        struct lt_event e = g->v[i];
-        e.series = lt_runtime_translate(rt, e.series, lang, b[0], N);
-        if (e.type != LT_EV_PRINT) { /* print() shows what the code printed, as it printed it */
-            e.text = lt_runtime_translate(rt, e.text, lang, b[1], N);
-            e.text_len = 0;
-        }
-        e.unit = lt_runtime_translate(rt, e.unit, lang, b[2], N);
-        for (int c = 0; c < e.ncells && c < LT_MAX_CELLS; c++)
-            e.cells[c] = lt_runtime_translate(rt, e.cells[c], lang, b[3 + c], N);
-        fn(ud, &e);
-    }
+    *out = *ev;
+    if (!rt) return out;
+    out->series = lt_runtime_translate(rt, ev->series, lang, b[0], N);
+    if (ev->type != LT_EV_PRINT) /* print() shows what the code printed, as it printed it */
+        out->text = lt_runtime_translate(rt, ev->text, lang, b[1], N);
+    if (out->text != ev->text) out->text_len = 0;
+    out->unit = lt_runtime_translate(rt, ev->unit, lang, b[2], N);
+    for (int c = 0; c < ev->ncells && c < LT_MAX_CELLS; c++)
+        out->cells[c] = lt_runtime_translate(rt, ev->cells[c], lang, b[3 + c], N);
+    return out;
+}
+
+void tui_evlog_replay(const struct tui_evlog *g, const struct lt_runtime *rt, const char *lang,
+                      void (*fn)(void *ud, const struct lt_event *ev), void *ud)
+{
+    struct lt_event e;
+    for (int i = 0; g && i < g->n; i++) fn(ud, tui_evlog_translate(&g->v[i], rt, lang, &e));
 }

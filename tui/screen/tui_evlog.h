@@ -20,8 +20,12 @@ void tui_evlog_clear(struct tui_evlog *g); /* a new run */
 void tui_evlog_add(struct tui_evlog *g, const struct lt_event *ev);
 /* Every event of the run was kept (none dropped for the bound or memory). */
 bool tui_evlog_complete(const struct tui_evlog *g);
-/* Each kept event, its texts in `lang` where the lesson's pairs know them, to fn. */
+/* Each kept event, its texts in `lang` where the lesson's pairs know them (rt NULL: as they
+ * were), to fn. */
 void tui_evlog_replay(const struct tui_evlog *g, const struct lt_runtime *rt, const char *lang,
                       void (*fn)(void *ud, const struct lt_event *ev), void *ud);
+/* One event so: its texts in out's own buffers (valid until the next call); returns out. */
+const struct lt_event *tui_evlog_translate(const struct lt_event *ev, const struct lt_runtime *rt,
+                                           const char *lang, struct lt_event *out);
 
 #endif

@@ -19,9 +19,11 @@
 /* What the view keeps per lesson block. */
 struct block_state {
     struct tui_panelset *ps; /* an experiment's live panels */
+    struct tui_evlog *log;   /* the events that filled them, to show them in the other language */
+    char lang[4];            /* the language those events were written in */
     enum lt_run_state ran;   /* how its last run ended (LT_RUN_IDLE: never ran) */
     char *run_err;           /* why that run failed */
-    char *fb;                /* an exercise's feedback */
+    char *fb[2];             /* an exercise's feedback, in English and Chinese (L shows the other) */
     bool fb_ok;
     char *answer;            /* the last answer given */
     char *graded;            /* the last answer that counted a try (Enter on it again is no try) */
@@ -60,6 +62,7 @@ struct tui_lesson {
 
 static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *err);
 static void cancel(struct tui_app *a);
+static void relang(struct tui_app *a, int b);
 static void render_summary(struct tui_app *a, int b, const struct tui_render_opts *o);
 static const char *spinner(bool ascii);
 
@@ -130,10 +133,16 @@ struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
     for (int b = 0; b < v->nblocks; b++) {
         if (!is_exp(v, b)) continue;
         struct block_state *s = &v->blk[b];
-        /* the results of an earlier visit, this session */
-        s->ps = tui_kept_take(a, path, lt_lesson_block_id(v->ls, b), b, &s->ran, &s->run_err);
-        if (!s->ps) s->ps = tui_panelset_new(a->ascii);
-        if (s->ps) declare_panels(a, b);
+        struct tui_kept_run k; /* the results of an earlier visit, this session */
+        if (tui_kept_take(a, path, lt_lesson_block_id(v->ls, b), b, &k)) {
+            s->ps = k.ps, s->log = k.log, s->ran = k.ran, s->run_err = k.err;
+            memcpy(s->lang, k.lang, sizeof s->lang);
+        } else {
+            s->ps = tui_panelset_new(a->ascii);
+            s->log = tui_evlog_new();
+        }
+        if (s->ps && s->ran != LT_RUN_IDLE && strcmp(s->lang, tui_app_lang(a))) relang(a, b);
+        else if (s->ps) declare_panels(a, b);
         if (v->shown < 0 && s->ps) v->shown = b;
     }
     for (int b = 0; b < v->nblocks; b++) /* the panel shows the first one with results */
@@ -163,10 +172,14 @@ void tui_lesson_close(struct tui_app *a)
     const char *path = v->cat >= 0 && v->cat < a->ncat ? a->cat[v->cat].path : a->opts->open_lesson;
     for (int b = 0; v->blk && b < v->nblocks; b++) {
         struct block_state *s = &v->blk[b];
-        if (s->ps && s->ran != LT_RUN_IDLE && v->ls) /* kept for the next visit, this session */
-            s->ps = tui_kept_put(a, path, lt_lesson_block_id(v->ls, b), b, s->ps, s->ran, s->run_err);
+        struct tui_kept_run k = {s->ps, s->log, "", s->ran, s->run_err};
+        memcpy(k.lang, s->lang, sizeof k.lang);
+        if (s->ps && s->ran != LT_RUN_IDLE && v->ls && /* kept for the next visit, this session */
+            tui_kept_put(a, path, lt_lesson_block_id(v->ls, b), b, &k))
+            s->ps = NULL, s->log = NULL, s->run_err = NULL;
         tui_panelset_free(s->ps);
-        free(s->run_err), free(s->fb), free(s->answer), free(s->graded);
+        tui_evlog_free(s->log);
+        free(s->run_err), free(s->fb[0]), free(s->fb[1]), free(s->answer), free(s->graded);
     }
     if (v->ls) {
         if (lt_lesson_run_state(v->ls) == LT_RUN_BUSY) lt_lesson_run_cancel(v->ls);
@@ -185,7 +198,27 @@ void tui_lesson_sink(struct tui_app *a, const struct lt_event *ev)
     int b = v->running >= 0 ? v->running : v->shown;
     if (b < 0 || !v->blk[b].ps) return;
     if (v->running >= 0 && !v->replaying) tui_rec_event(a->opts->rec, ev);
+    if (v->running >= 0) tui_evlog_add(v->blk[b].log, ev);
+    struct lt_event tr;
+    if (v->running >= 0 && strcmp(v->blk[b].lang, tui_app_lang(a))) /* L while it runs */
+        ev = tui_evlog_translate(ev, a->rt, tui_app_lang(a), &tr);
     if (tui_panelset_apply(v->blk[b].ps, ev)) a->dirty = true;
+}
+
+static void apply_ev(void *ud, const struct lt_event *ev) { tui_panelset_apply(ud, ev); }
+
+/* Block b's panels in the language now on: titles from the lesson, results from the events of
+ * its run with their texts through the lesson's pairs. Nothing runs again. */
+static void relang(struct tui_app *a, int b)
+{
+    struct tui_lesson *v = a->lv;
+    struct block_state *s = &v->blk[b];
+    if ((s->ran != LT_RUN_IDLE || v->running == b) && tui_evlog_complete(s->log)) {
+        bool same = !strcmp(s->lang, tui_app_lang(a));
+        tui_panelset_clear(s->ps);
+        tui_evlog_replay(s->log, same ? NULL : a->rt, tui_app_lang(a), apply_ev, s->ps);
+    }
+    declare_panels(a, b);
 }
 
 void tui_lesson_lang_changed(struct tui_app *a)
@@ -193,7 +226,7 @@ void tui_lesson_lang_changed(struct tui_app *a)
     struct tui_lesson *v = a->lv;
     if (!v || !v->ls) return;
     for (int b = 0; b < v->nblocks; b++)
-        if (v->blk[b].ps) declare_panels(a, b);
+        if (v->blk[b].ps) relang(a, b);
     v->stale = true;
 }
 
@@ -340,12 +373,13 @@ static void render_exercise(struct tui_app *a, int b, const struct tui_render_op
                                     : TUI_TR(a, "Checking your answer… (Esc cancels)", "正在检查你的答案…（Esc 取消）");
         snprintf(first, sizeof first, "  %s ", spinner(a->ascii));
         tui_render_para(L, busy, strlen(busy), TS_DIM, true, first, TS_DIM, o);
-    } else if (v->blk[b].fb && *v->blk[b].fb) {
+    } else if (v->blk[b].fb[tui_app_zh(a)] && *v->blk[b].fb[tui_app_zh(a)]) {
         const struct block_state *s = &v->blk[b];
         int sty = s->fb_ok ? TS_GOOD : TS_BAD;
         char first[16];
         snprintf(first, sizeof first, "  %s ", s->fb_ok ? g->check : g->cross_mark);
-        tui_render_para(L, s->fb, strlen(s->fb), TS_PLAIN, true, first, sty, o);
+        const char *fb = s->fb[tui_app_zh(a)];
+        tui_render_para(L, fb, strlen(fb), TS_PLAIN, true, first, sty, o);
         render_summary(a, b, o);
     }
 }
@@ -500,6 +534,7 @@ static void replay_start(struct tui_app *a, int b)
                  a->opts->replay->path, lt_lesson_id(v->ls), eid ? eid : "?");
         struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .series = "", .unit = "", .text = err};
         tui_panelset_apply(v->blk[b].ps, &ev);
+        tui_evlog_add(v->blk[b].log, &ev);
         finish_run(a, LT_RUN_FAILED, err);
         return;
     }
@@ -519,6 +554,8 @@ static void run(struct tui_app *a, int b)
     struct block_state *s = &v->blk[b];
     if (!s->ps) return;
     tui_panelset_clear(s->ps);
+    tui_evlog_clear(s->log);
+    snprintf(s->lang, sizeof s->lang, "%s", tui_app_lang(a));
     declare_panels(a, b);
     v->running = b, v->shown = b;
     v->steps = 0, v->in_pause = false, v->quit_armed = false, v->pauses = lt_runtime_pauses(a->rt);
@@ -600,10 +637,13 @@ static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *er
     if (b < 0) return;
     char fb[2048] = "";
     bool ok = false;
-    if (st == LT_RUN_CANCELLED) snprintf(fb, sizeof fb, "%s", TUI_TR(a, "Cancelled: not graded, not counted as a try.", "已取消：未评分，不计入尝试次数。"));
-    else {
+    const char *fb_en = NULL, *fb_zh = NULL; /* the grader's, in both languages */
+    if (st == LT_RUN_CANCELLED) {
+        fb_en = "Cancelled: not graded, not counted as a try.", fb_zh = "已取消：未评分，不计入尝试次数。";
+    } else {
         ok = lt_lesson_answer_result(v->ls, fb, sizeof fb);
         if (!*fb) snprintf(fb, sizeof fb, "%s", err); /* it could not start: why */
+        else fb_en = lt_lesson_answer_feedback(v->ls, "en"), fb_zh = lt_lesson_answer_feedback(v->ls, "zh");
     }
     struct lt_exercise_info after;
     const char *id = saved_id(a);
@@ -614,7 +654,8 @@ static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *er
     }
     if (lt_lesson_exercise(v->ls, b, &after) && after.tries > v->grading_tries)
         set_text(&v->blk[b].graded, v->grading_answer);
-    set_text(&v->blk[b].fb, fb);
+    set_text(&v->blk[b].fb[0], fb_en ? fb_en : fb);
+    set_text(&v->blk[b].fb[1], fb_zh ? fb_zh : fb);
     v->blk[b].fb_ok = ok;
     v->reveal = b;
     /* graded: the field leaves edit mode, so the habitual second Enter does not resubmit (Enter
