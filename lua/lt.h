@@ -222,6 +222,10 @@ enum lt_eval_status lt_vm_eval(struct lt_vm *vm, const char *src, char *out, siz
 enum lt_eval_status lt_vm_eval_step(struct lt_vm *vm, char *out, size_t n);
 /* Stop the entry being evaluated; what it allocated is freed. */
 void lt_vm_eval_cancel(struct lt_vm *vm);
+/* Tab: the global names or table fields that complete `word`, a dotted path whose last part may
+ * be cut short ("gpu.co", "hel"), as whole paths ("gpu.copy"), sorted, one per line in out.
+ * Tables are read raw: no learner code runs. Returns how many (0: none, or not while running). */
+int lt_vm_complete(struct lt_vm *vm, const char *word, char *out, size_t n);
 
 /* The markup subset used by text blocks (see docs/lesson-format.md); lt_markup.c. */
 #include "lt_markup.h"

@@ -11,6 +11,7 @@
 #include "tui_app.h"
 #include "tui_file.h"
 #include "tui_lineedit.h"
+#include "tui_plain.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
 
@@ -62,6 +63,7 @@ struct tui_lesson {
 
 static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *err);
 static void cancel(struct tui_app *a);
+static void page_down(void *ud, const struct tui_key *k);
 static void relang(struct tui_app *a, int b);
 static void render_summary(struct tui_app *a, int b, const struct tui_render_opts *o);
 static const char *spinner(bool ascii);
@@ -716,8 +718,84 @@ static void edit_start(struct tui_app *a, int b)
     scroll_to(a, b);
 }
 
+/* The answer file's header: the question, the hints seen so far and how to submit, as Lua
+ * comments between HEAD_FIRST and HEAD_END; written again each time e opens the file (the hints
+ * grow) and taken off before grading, so only the code counts. */
+#define HEAD_FIRST "-- vramlab: exercise "
+#define HEAD_END "-- ---- your answer below this line ----\n"
+
+static void comment_lines(FILE *f, const char *text, const char *first, const char *rest)
+{
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        struct tui_wline *wl = NULL;
+        int k = len ? tui_wrap(p, len, 86, &wl) : 0;
+        for (int i = 0; i < k; i++, first = rest)
+            fprintf(f, "%s%.*s\n", first, wl[i].end - wl[i].start, p + wl[i].start);
+        free(wl);
+        p += len + (nl ? 1 : 0);
+    }
+}
+
+static char *answer_header(struct tui_app *a, const struct lt_exercise_info *info, const char *path)
+{
+    struct tui_lesson *v = a->lv;
+    char *prompt = NULL, *buf = NULL;
+    size_t plen = 0, blen = 0;
+    FILE *pf = open_memstream(&prompt, &plen);
+    if (pf) {
+        struct tui_plain p = {pf, false, false, tui_app_lang(a), false};
+        tui_plain_markup(&p, info->prompt ? info->prompt : "");
+        fclose(pf);
+    }
+    FILE *f = open_memstream(&buf, &blen);
+    if (!f) {
+        free(prompt);
+        return NULL;
+    }
+    fprintf(f, HEAD_FIRST "%s/%s · %s\n--\n", lt_lesson_id(v->ls), info->id,
+            TUI_TR(a, "this header is written again each time e opens the file",
+                   "每次按 e 打开文件时都会重写这段说明"));
+    if (prompt) {
+        size_t l = strlen(prompt);
+        while (l && (prompt[l - 1] == '\n' || prompt[l - 1] == ' ')) prompt[--l] = 0;
+        comment_lines(f, prompt + strspn(prompt, "\n"), "-- ", "-- ");
+    }
+    int seen = info->tries < info->nhints ? info->tries : info->nhints; /* one per wrong try */
+    if (seen > 0) fprintf(f, "--\n-- %s\n", TUI_TR(a, "Hints so far:", "已看到的提示："));
+    for (int i = 0; i < seen; i++) {
+        char num[16];
+        snprintf(num, sizeof num, "--   %d. ", i + 1);
+        comment_lines(f, info->hints[i] ? info->hints[i] : "", num, "--      ");
+    }
+    char how[1400];
+    snprintf(how, sizeof how,
+             TUI_TR(a, "To submit: define the function `%s`, save and quit the editor (:wq in vi); the tutor "
+                       "grades it when the editor exits. To go back without grading: quit with an error "
+                       "(:cq in vi). The file stays in %s.",
+                    "提交：定义函数 `%s`，保存并退出编辑器（vi 中 :wq），导师在编辑器退出时评分。"
+                    "不评分直接返回：以错误状态退出（vi 中 :cq）。文件保存在 %s。"),
+             info->entry ? info->entry : "?", path);
+    fputs("--\n", f);
+    comment_lines(f, how, "-- ", "-- ");
+    fputs(HEAD_END, f);
+    fclose(f);
+    free(prompt);
+    return buf;
+}
+
+/* The code under the header (all of src when it has none). */
+static const char *after_header(const char *src)
+{
+    if (strncmp(src, HEAD_FIRST, strlen(HEAD_FIRST))) return src;
+    const char *e = strstr(src, HEAD_END);
+    return e ? e + strlen(HEAD_END) : src;
+}
+
 /* e: a code exercise's answer in $VISUAL / $EDITOR (default vi), in a file kept in the state
- * folder (answers/LESSON-EXERCISE.lua, begun from the starter), graded when the editor exits 0. */
+ * folder (answers/LESSON-EXERCISE.lua: the header, then the starter or the code written
+ * before), graded when the editor exits 0. */
 static void edit_external(struct tui_app *a, int b)
 {
     struct tui_lesson *v = a->lv;
@@ -744,10 +822,23 @@ static void edit_external(struct tui_app *a, int b)
         return;
     }
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    /* first time: the starter, or what was typed on one line; a file already there is kept */
-    const char *start = v->blk[b].answer && *v->blk[b].answer ? v->blk[b].answer : info.starter;
-    if (!tui_file_mkdirs(dir) || tui_file_create_excl(dir, name, start, strlen(start), err, sizeof err) < 0) {
-        snprintf(a->notice, sizeof a->notice, "cannot write %s", path);
+    /* the code: what the file already holds, else what was typed on one line, else the starter */
+    size_t len;
+    char *old = tui_file_read(path, 64 * 1024, &len, err, sizeof err);
+    const char *code = old ? after_header(old)
+                       : v->blk[b].answer && *v->blk[b].answer ? v->blk[b].answer : info.starter;
+    char *head = answer_header(a, &info, path);
+    size_t hl = head ? strlen(head) : 0, cl = strlen(code);
+    char *text = malloc(hl + cl + 1);
+    bool ok = text && tui_file_mkdirs(dir);
+    if (ok) {
+        memcpy(text, head ? head : "", hl);
+        memcpy(text + hl, code, cl + 1);
+        ok = tui_file_write_atomic(dir, name, text, hl + cl, err, sizeof err);
+    }
+    free(old), free(head), free(text);
+    if (!ok) {
+        snprintf(a->notice, sizeof a->notice, TUI_TR(a, "cannot write %s", "无法写入 %s"), path);
         return;
     }
     v->editing = false;
@@ -758,13 +849,18 @@ static void edit_external(struct tui_app *a, int b)
                  TUI_TR(a, "the editor exited with status %d: not graded", "编辑器退出状态 %d：未评分"), rc);
         return;
     }
-    size_t len;
     char *src = tui_file_read(path, 64 * 1024, &len, err, sizeof err);
     if (!src) {
         snprintf(a->notice, sizeof a->notice, "%s", err);
         return;
     }
-    submit(a, b, src);
+    const char *answer = after_header(src);
+    if (!v->blk[b].answer && same_answer(answer, info.starter)) /* opened and left as it was */
+        snprintf(a->notice, sizeof a->notice, "%s",
+                 TUI_TR(a, "The starter unchanged: not graded, not counted as a try.",
+                        "初始代码没有改动：不评分，不计入尝试次数。"));
+    else
+        submit(a, b, answer);
     free(src);
 }
 
@@ -787,16 +883,23 @@ static void submit_field(void *ud, const struct tui_key *k)
 
 static void stop_editing(void *ud, const struct tui_key *k) { ((struct tui_app *)ud)->lv->editing = false; }
 
-/* Enter: select the next action; one off screen is brought into view first; else do it. */
+/* The selected action (Run line, answer field) is on screen. */
+static bool action_shown(const struct tui_lesson *v)
+{
+    int f, l;
+    return v->ls && v->sel >= 0 && action_span(v, v->sel, &f, &l) && l >= v->text.top &&
+           f < v->text.top + v->text.height;
+}
+
+/* Enter: do the selected action when it is on screen; otherwise read on (a page down, as in
+ * vimtutor), so the first Enter never skips the introduction; the footer says which. */
 static void enter(void *ud, const struct tui_key *k)
 {
     struct tui_app *a = ud;
     struct tui_lesson *v = a->lv;
-    int f, l;
     if (!v->ls) return;
-    if (v->sel < 0 || !action_span(v, v->sel, &f, &l)) select_step(a, 1);
-    else if (l < v->text.top || f >= v->text.top + v->text.height) scroll_to(a, v->sel);
-    else activate(a, v->sel);
+    if (action_shown(v)) activate(a, v->sel);
+    else page_down(ud, k);
 }
 
 static struct tui_scroll *focused(struct tui_lesson *v) { return v->focus ? &v->panel : &v->text; }
@@ -957,8 +1060,13 @@ static const struct tui_binding answer_rows[] = {
     {.keys = {TUI_KEY_ESC}, .run = stop_editing, .en = "stop editing", .zh = "结束编辑", .hint_en = "stop editing", .hint_zh = "结束编辑"},
 };
 
+/* No Run line or answer field on screen: Enter reads on. */
+static const struct tui_binding read_rows[] = {
+    {.keys = {TUI_KEY_ENTER}, .run = enter, .en = "read on: the next page (Enter runs or answers once a Run line or an answer field is on screen)", .zh = "往下读：下一页（“运行”行或答案栏出现在屏幕上后，Enter 即运行或作答）", .hint_en = "read on", .hint_zh = "往下读"},
+};
+
 static const struct tui_binding rows[] = {
-    {.keys = {TUI_KEY_ENTER}, .run = enter, .en = "run the selected experiment, or answer the selected exercise (off screen: show it first)", .zh = "运行选中的实验，或回答选中的练习（不在屏幕上时先显示它）", .hint_en = "run", .hint_zh = "运行"},
+    {.keys = {TUI_KEY_ENTER}, .run = enter, .en = "run the selected experiment, or answer the selected exercise (none on screen: the next page)", .zh = "运行选中的实验，或回答选中的练习（屏幕上没有时：下一页）", .hint_en = "run", .hint_zh = "运行"},
     {.keys = {TUI_KEY_CLICK}, .run = click, .en = "a Run line runs, an answer field edits, a choice answers; the panel takes the focus", .zh = "点击“运行”行即运行，点击答案栏即编辑，点击选项即作答；点击面板获得焦点"},
     {.keys = {'\t', TUI_KEY_FN(KEY_BTAB)}, .run = focus, .en = "switch focus: lesson text / live panel (what scrolls)", .zh = "切换焦点：课文 / 实时面板（滚动哪一个）", .hint_en = "focus", .hint_zh = "焦点"},
     {.keys = {' '}, .run = page_down, .en = "scroll one page down", .zh = "向下翻页"},
@@ -980,9 +1088,12 @@ static const struct tui_keymap watch_step_keys =
 static const struct tui_keymap answer_keys =
     TUI_KEYMAP("Answer field (Enter on it)", "答案栏（在其上按 Enter）", TUI_TO_SCREEN, answer_rows);
 static const struct tui_keymap lesson_keys = TUI_KEYMAP("Lesson", "课程", TUI_TO_SCREEN, rows);
+static const struct tui_keymap read_keys = TUI_KEYMAP("Reading", "阅读", TUI_TO_SCREEN, read_rows);
 
 const struct tui_keymap *const tui_lesson_keys[] = {&lesson_keys, &tui_app_keys,
                                                     &tui_scroll_keys, &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_lesson_read_keys[] = {&read_keys, &lesson_keys, &tui_app_keys,
+                                                         &tui_scroll_keys, &tui_loop_keys, NULL};
 const struct tui_keymap *const tui_lesson_running_keys[] = {
     &running_keys, &lesson_keys, &tui_app_keys, &tui_scroll_keys, &tui_loop_keys, NULL};
 const struct tui_keymap *const tui_lesson_watch_keys[] = {
@@ -1011,6 +1122,7 @@ static const struct tui_keymap *const *keys(struct tui_app *a, const struct tui_
     if (v->editing && v->ls) return v->grading >= 0 ? tui_lesson_grading_keys : tui_lesson_answer_keys;
     if (busy && v->running >= 0 && v->steps > 0) /* it shows its steps */
         return lt_runtime_stepping(a->rt) ? tui_lesson_step_keys : tui_lesson_watch_keys;
+    if (!busy && !action_shown(v)) return tui_lesson_read_keys;
     return busy ? tui_lesson_running_keys : tui_lesson_keys;
 }
 
