@@ -6,6 +6,7 @@
 
 #include <curses.h>
 #include <locale.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,7 @@ void tui_app_progress_changed(struct tui_app *a)
     char err[1200];
     if (!a->saved) return;
     if (!tui_progress_save(a->saved, err, sizeof err))
-        snprintf(a->notice, sizeof a->notice, "progress not saved: %s", err);
+        tui_app_error(a, "progress not saved: %s", err);
     compute_marks(a);
 }
 
@@ -144,7 +145,17 @@ static void draw_bars(struct tui_app *a)
         tui_keys_hints(ctx, tui_app_zh(a), "  ", room > cols / 3 ? room : cols / 3, tmp, sizeof tmp);
     }
     fold_into(a, tmp, right, sizeof right);
-    tui_term_bar(a->lay.status.y, cols, left, right, *a->notice ? TS_BAD : TS_STATUS);
+    bool bad = *a->notice && !strcmp(a->notice, a->notice_bad);
+    tui_term_bar(a->lay.status.y, cols, left, right, bad ? TS_BAD : TS_STATUS);
+}
+
+void tui_app_error(struct tui_app *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->notice, sizeof a->notice, fmt, ap);
+    va_end(ap);
+    memcpy(a->notice_bad, a->notice, sizeof a->notice_bad);
 }
 
 void tui_app_divider(struct tui_app *a)
@@ -214,7 +225,7 @@ void tui_app_open_entry(struct tui_app *a, int i)
 {
     tui_lesson_close(a);
     if (!tui_lesson_open(a, i)) {
-        snprintf(a->notice, sizeof a->notice, "out of memory");
+        tui_app_error(a, "out of memory");
         a->view = &tui_menu_view;
         return;
     }
@@ -331,7 +342,7 @@ void tui_app_toggle_offer(struct tui_app *a)
         a->replay_label[0] = 0;
         lt_runtime_backend_line(a->rt, a->backend, sizeof a->backend);
     } else if (!(a->offered = tui_replay_load(a->offer.path, err, sizeof err))) {
-        snprintf(a->notice, sizeof a->notice, "%s", err);
+        tui_app_error(a, "%s", err);
         return;
     } else {
         a->opts_own.replay = a->offered;
@@ -357,7 +368,7 @@ static void open_initial(struct tui_app *a)
         tui_app_open_entry(a, -1); /* a file outside the catalog */
         return;
     }
-    snprintf(a->notice, sizeof a->notice, TUI_TR(a, "No lesson '%s' (see the list below).", "没有课程 '%s'（见下面的目录）。"), want);
+    tui_app_error(a, TUI_TR(a, "No lesson '%s' (see the list below).", "没有课程 '%s'（见下面的目录）。"), want);
 }
 
 int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
@@ -390,7 +401,7 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
     }
     compute_marks(&a);
     if (pnote[0]) /* a damaged or newer progress file: said once, on the status line */
-        snprintf(a.notice, sizeof a.notice, "%s", pnote);
+        tui_app_error(&a, "%s", pnote);
     a.ascii = !tui_term_utf8();
     if (a.ascii && !strcmp(lt_runtime_lang(rt), "zh")) {
         lt_runtime_set_lang(rt, "en");

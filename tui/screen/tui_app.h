@@ -50,6 +50,8 @@ struct tui_app {
     struct tui_layout lay;
     char backend[256];
     char notice[256]; /* one line shown in the status bar until the next key */
+    char notice_bad[256]; /* the last error or warning given: the notice shows in the error style
+                           * only while it is that text (information never does) */
     struct tui_help help;
     /* lesson catalog and the menu */
     struct lt_catalog_entry *cat;
@@ -92,6 +94,9 @@ bool tui_app_zh(const struct tui_app *a);
 void tui_app_progress_changed(struct tui_app *a);
 void tui_app_open_entry(struct tui_app *a, int cat_index); /* -1: opts->open_lesson */
 void tui_app_divider(struct tui_app *a);
+/* A notice that is an error or a warning (printf-style); plain snprintf into a->notice is
+ * information. */
+void tui_app_error(struct tui_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* An experiment's results: its panels, its events (in the language it ran in) and how it ended. */
 struct tui_kept_run {
     struct tui_panelset *ps;

@@ -445,7 +445,7 @@ static void build_doc(struct tui_app *a, int width)
             }
         }
     }
-    if (v->doc.oom) a->notice[0] = 0, snprintf(a->notice, sizeof a->notice, "out of memory");
+    if (v->doc.oom) tui_app_error(a, "out of memory");
     v->doc_w = width;
     v->stale = false;
 }
@@ -817,7 +817,7 @@ static void edit_external(struct tui_app *a, int b)
     tui_progress_dir(dir, sizeof dir);
     if (strlen(dir) + 9 < sizeof dir) strcat(dir, "/answers");
     if (!tui_file_id_name(name, sizeof name, lt_lesson_id(v->ls), info.id, ".lua")) {
-        snprintf(a->notice, sizeof a->notice, "%s", TUI_TR(a, "This exercise's id cannot name a file: not edited.",
+        tui_app_error(a, "%s", TUI_TR(a, "This exercise's id cannot name a file: not edited.",
                                                            "该练习的 id 不能用作文件名：无法编辑。"));
         return;
     }
@@ -838,20 +838,19 @@ static void edit_external(struct tui_app *a, int b)
     }
     free(old), free(head), free(text);
     if (!ok) {
-        snprintf(a->notice, sizeof a->notice, TUI_TR(a, "cannot write %s", "无法写入 %s"), path);
+        tui_app_error(a, TUI_TR(a, "cannot write %s", "无法写入 %s"), path);
         return;
     }
     v->editing = false;
     int rc = tui_term_run(ed, path);
     v->stale = true;
     if (rc != 0) {
-        snprintf(a->notice, sizeof a->notice,
-                 TUI_TR(a, "the editor exited with status %d: not graded", "编辑器退出状态 %d：未评分"), rc);
+        tui_app_error(a, TUI_TR(a, "the editor exited with status %d: not graded", "编辑器退出状态 %d：未评分"), rc);
         return;
     }
     char *src = tui_file_read(path, 64 * 1024, &len, err, sizeof err);
     if (!src) {
-        snprintf(a->notice, sizeof a->notice, "%s", err);
+        tui_app_error(a, "%s", err);
         return;
     }
     const char *answer = after_header(src);

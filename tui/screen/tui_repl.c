@@ -120,13 +120,13 @@ bool tui_repl_enter(struct tui_app *a)
         char err[512], dir[1024];
         if (!r || !(r->ps = tui_panelset_new(a->ascii))) {
             free(r);
-            snprintf(a->notice, sizeof a->notice, "out of memory");
+            tui_app_error(a, "out of memory");
             return false;
         }
         if (!(r->vm = lt_vm_new(a->rt, err, sizeof err))) {
             tui_panelset_free(r->ps);
             free(r);
-            snprintf(a->notice, sizeof a->notice, "%s", err);
+            tui_app_error(a, "%s", err);
             return false;
         }
         lt_vm_repl_setup(r->vm);
@@ -184,7 +184,7 @@ static void finish(struct tui_app *a, enum lt_eval_status st, const char *out)
     if (st == LT_EVAL_ERROR) add_item(r, IT_ERROR, out);
     char err[1200];
     if (r->hist && !tui_history_add(r->hist, src, err, sizeof err))
-        snprintf(a->notice, sizeof a->notice, "history not saved: %s", err);
+        tui_app_error(a, "history not saved: %s", err);
     tui_lineedit_history_reset(&r->ed);
     free(src);
     a->dirty = true;
@@ -208,7 +208,7 @@ static void submit(void *ud, const struct tui_key *k)
         src = strdup(r->ed.s);
     }
     if (!src) {
-        snprintf(a->notice, sizeof a->notice, "out of memory");
+        tui_app_error(a, "out of memory");
         return;
     }
     add_item(r, r->pending ? IT_CONT : IT_INPUT, r->ed.s);
