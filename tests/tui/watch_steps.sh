@@ -38,7 +38,7 @@ keys r # runs the experiment the panel shows
 wait_for 'step 1 · Space: next' 5
 screen | grep -q 'row-1' || fail "the first step's row is not shown"
 screen | grep -q 'row-2' && fail "the second step showed before Space"
-screen | grep -q 'next step.*step mode · auto' || fail "the footer does not name the step mode and Space"
+screen | grep -q 'Space/→ next step  s auto play' || fail "the footer does not name Space and the mode s switches to"
 keys Space
 wait_for 'step 2 · Space: next' 5
 screen | grep -q 'row-2' || fail "Space did not show the second step"
@@ -69,9 +69,17 @@ wait_for 'vramlab · 9\.1' 5
 wait_for 'row-2' 5
 screen | grep -q 'Not run yet' && fail "the kept results were not shown again"
 screen | grep -q 'cancelled' || fail "the kept run is not marked cancelled"
-# auto mode again (s): the footer says so while it runs
+# auto mode again (s): each pause (5 s here) ends by itself, or at once with Space; the footer
+# offers the step mode
 keys s
 wait_for 'Auto: each step' 5
+keys r
+wait_for 'step 1$' 5
+screen | grep -q 'Space/→ next step  s step mode' || fail "the footer does not offer the step mode"
+keys Space
+wait_for 'step 2$' 3 # sooner than the pause's 5 s
+keys Escape
+wait_for 'Cancelled: what it showed so far stays' 5
 keys q
 wait_for 'Chapter 9' 5
 keys q

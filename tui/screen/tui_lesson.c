@@ -989,14 +989,13 @@ static void back_running(void *ud, const struct tui_key *k)
                     "实验正在运行：再按 q 取消并离开；按其他键继续运行。"));
 }
 
-/* Space / →: the experiment waits in a pause (ex:pause): show its next step now. Otherwise
- * Space pages down, as it does when nothing runs. */
+/* Space / →: the experiment waits in a pause (ex:pause): show its next step now. Between two
+ * steps (it computes) the key does nothing: a learner pressing on must not scroll the text. */
 static void next_step(void *ud, const struct tui_key *k)
 {
     struct tui_app *a = ud;
     struct tui_lesson *v = a->lv;
     if (v->running >= 0 && !v->replaying && lt_runtime_pausing(a->rt)) lt_runtime_pause_next(a->rt);
-    else if (k->code == ' ') page_down(ud, k);
 }
 
 /* s: step by step (every step waits for Space / →) or at a readable pace (each shows for a
@@ -1049,10 +1048,11 @@ static const struct tui_binding running_rows[] = {
 
 /* An experiment that shows its steps (ex:pause) and runs now; the footer names the mode. */
 #define STEP_ROWS(mode_en, mode_zh)                                                                 \
-    {.keys = {' ', TUI_KEY_FN(KEY_RIGHT)}, .run = next_step, .en = "next step of the experiment (Space when it is not waiting: page down)", .zh = "实验的下一步（实验不在等待时 Space 向下翻页）", .hint_en = "next step", .hint_zh = "下一步", .hint_keys = 2}, \
+    {.keys = {' ', TUI_KEY_FN(KEY_RIGHT)}, .run = next_step, .en = "next step of the experiment", .zh = "实验的下一步", .hint_en = "next step", .hint_zh = "下一步", .hint_keys = 2}, \
     {.keys = {'s'}, .run = stepping, .en = "step by step (each step waits for Space / →) or auto (each step shows for a moment)", .zh = "逐步（每一步等待 Space / →）或自动（每一步显示片刻）", .hint_en = mode_en, .hint_zh = mode_zh}
-static const struct tui_binding watch_auto_rows[] = {STEP_ROWS("auto · step mode", "自动 · 逐步模式")};
-static const struct tui_binding watch_step_rows[] = {STEP_ROWS("step mode · auto", "逐步模式 · 自动")};
+/* the footer says what s switches to; the panel header shows the mode now ("step 3 · Space: next") */
+static const struct tui_binding watch_auto_rows[] = {STEP_ROWS("step mode", "逐步模式")};
+static const struct tui_binding watch_step_rows[] = {STEP_ROWS("auto play", "自动播放")};
 
 static const struct tui_binding answer_rows[] = {
     {.keys = {TUI_KEY_ENTER}, .run = submit_field, .en = "submit the answer", .zh = "提交答案", .hint_en = "submit", .hint_zh = "提交"},
