@@ -135,19 +135,20 @@ void lt_runtime_backend_line(struct lt_runtime *rt, char *buf, size_t n)
 
 /* The pairs ex:t picked from, so a screen can show an experiment's results again in the other
  * language without running it again (a measurement would give other numbers). Bounded: past
- * TR_MAX pairs the rest stay in the language they were written in. */
-#define TR_MAX 8192
+ * TR_MAX pairs the rest stay in the language they were written in; the search for a pair
+ * already kept is charged to the run's budget like any loop the caller sizes. */
+#define TR_MAX 4096 /* about 100 per lesson; pairs stay for the session (kept results use them) */
 
 int lt_tr_add(lua_State *L)
 {
     struct lt_runtime *rt = lt_vm_of(L)->rt;
     const char *en = luaL_checkstring(L, 1), *zh = luaL_checkstring(L, 2);
-    if (!*en || !*zh || !strcmp(en, zh)) return 0;
+    if (!*en || !*zh || !strcmp(en, zh) || rt->ntr >= TR_MAX) return 0;
+    lt_vm_charge(L, rt->ntr + 1);
     for (int i = rt->ntr - 1; i >= 0; i--)
         if (!strcmp(rt->tr[i].s[0], en) && !strcmp(rt->tr[i].s[1], zh)) return 0;
     if (rt->ntr == rt->cap_tr) {
         int nc = rt->cap_tr ? rt->cap_tr * 2 : 64;
-        if (nc > TR_MAX) return 0;
         struct lt_tr *n = realloc(rt->tr, (size_t)nc * sizeof *n);
         if (!n) return 0;
         rt->tr = n, rt->cap_tr = nc;

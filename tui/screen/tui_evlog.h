@@ -10,7 +10,7 @@
 
 #include "lt.h"
 
-#define TUI_EVLOG_MAX 50000
+#define TUI_EVLOG_MAX 20000
 
 struct tui_evlog;
 
