@@ -214,7 +214,9 @@ static void half_page(void *ud, const struct tui_key *k)
 static void ends(void *ud, const struct tui_key *k)
 {
     struct tui_app *a = ud;
-    select_to(a, k->code == TUI_KEY_FN(KEY_HOME) || k->code == 'g' ? 0 : a->ncat - 1);
+    bool home = k->code == TUI_KEY_FN(KEY_HOME) || k->code == 'g';
+    select_to(a, home ? 0 : a->ncat - 1);
+    if (!home) tui_scroll_end(&a->menu_sc); /* the lines after the last entry too */
 }
 
 static void open_sel(void *ud, const struct tui_key *k)
