@@ -32,6 +32,7 @@ static const struct {
     {"menu", tui_menu_keys},
     {"lesson", tui_lesson_keys},
     {"lesson, reading (no action on screen)", tui_lesson_read_keys},
+    {"lesson, an exercise selected", tui_lesson_exercise_keys},
     {"lesson running", tui_lesson_running_keys},
     {"lesson running, its steps shown", tui_lesson_watch_keys},
     {"lesson running, step by step", tui_lesson_step_keys},

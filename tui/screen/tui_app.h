@@ -128,6 +128,7 @@ void tui_lesson_sink(struct tui_app *a, const struct lt_event *ev);
 int tui_lesson_cat_index(const struct tui_app *a);
 /* Its key contexts (for the help/keys consistency test). */
 extern const struct tui_keymap *const tui_lesson_keys[], *const tui_lesson_read_keys[],
+    *const tui_lesson_exercise_keys[],
     *const tui_lesson_running_keys[],
     *const tui_lesson_watch_keys[], *const tui_lesson_step_keys[],
     *const tui_lesson_answer_keys[], *const tui_lesson_grading_keys[];

@@ -1064,6 +1064,11 @@ static const struct tui_binding read_rows[] = {
     {.keys = {TUI_KEY_ENTER}, .run = enter, .en = "read on: the next page (Enter runs or answers once a Run line or an answer field is on screen)", .zh = "往下读：下一页（“运行”行或答案栏出现在屏幕上后，Enter 即运行或作答）", .hint_en = "read on", .hint_zh = "往下读"},
 };
 
+/* An exercise selected and on screen: Enter answers. */
+static const struct tui_binding exercise_rows[] = {
+    {.keys = {TUI_KEY_ENTER}, .run = enter, .en = "answer the selected exercise (edit its answer field)", .zh = "回答选中的练习（编辑答案栏）", .hint_en = "answer", .hint_zh = "作答"},
+};
+
 static const struct tui_binding rows[] = {
     {.keys = {TUI_KEY_ENTER}, .run = enter, .en = "run the selected experiment, or answer the selected exercise (none on screen: the next page)", .zh = "运行选中的实验，或回答选中的练习（屏幕上没有时：下一页）", .hint_en = "run", .hint_zh = "运行"},
     {.keys = {TUI_KEY_CLICK}, .run = click, .en = "a Run line runs, an answer field edits, a choice answers; the panel takes the focus", .zh = "点击“运行”行即运行，点击答案栏即编辑，点击选项即作答；点击面板获得焦点"},
@@ -1088,11 +1093,14 @@ static const struct tui_keymap answer_keys =
     TUI_KEYMAP("Answer field (Enter on it)", "答案栏（在其上按 Enter）", TUI_TO_SCREEN, answer_rows);
 static const struct tui_keymap lesson_keys = TUI_KEYMAP("Lesson", "课程", TUI_TO_SCREEN, rows);
 static const struct tui_keymap read_keys = TUI_KEYMAP("Reading", "阅读", TUI_TO_SCREEN, read_rows);
+static const struct tui_keymap exercise_keys = TUI_KEYMAP("Exercise", "练习", TUI_TO_SCREEN, exercise_rows);
 
 const struct tui_keymap *const tui_lesson_keys[] = {&lesson_keys, &tui_app_keys,
                                                     &tui_scroll_keys, &tui_loop_keys, NULL};
 const struct tui_keymap *const tui_lesson_read_keys[] = {&read_keys, &lesson_keys, &tui_app_keys,
                                                          &tui_scroll_keys, &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_lesson_exercise_keys[] = {&exercise_keys, &lesson_keys, &tui_app_keys,
+                                                             &tui_scroll_keys, &tui_loop_keys, NULL};
 const struct tui_keymap *const tui_lesson_running_keys[] = {
     &running_keys, &lesson_keys, &tui_app_keys, &tui_scroll_keys, &tui_loop_keys, NULL};
 const struct tui_keymap *const tui_lesson_watch_keys[] = {
@@ -1122,6 +1130,7 @@ static const struct tui_keymap *const *keys(struct tui_app *a, const struct tui_
     if (busy && v->running >= 0 && v->steps > 0) /* it shows its steps */
         return lt_runtime_stepping(a->rt) ? tui_lesson_step_keys : tui_lesson_watch_keys;
     if (!busy && !action_shown(v)) return tui_lesson_read_keys;
+    if (!busy && is_ex(v, v->sel)) return tui_lesson_exercise_keys;
     return busy ? tui_lesson_running_keys : tui_lesson_keys;
 }
 
