@@ -98,6 +98,9 @@ static void check(struct watch *w, bool force)
         w->state = W_MISSING, w->have_seen = false;
         return;
     }
+    /* an editor or a shell that truncates before it writes shows an empty file for a moment:
+     * not an attempt (the write that follows is) */
+    if (!force && st.st_size == 0) return;
     if (!force && w->have_seen && st.st_mtim.tv_sec == w->seen.st_mtim.tv_sec &&
         st.st_mtim.tv_nsec == w->seen.st_mtim.tv_nsec && st.st_size == w->seen.st_size &&
         st.st_ino == w->seen.st_ino)
