@@ -85,6 +85,19 @@ void lt_runtime_set_async(struct lt_runtime *rt, bool async);
 /* A call (experiment, grading, REPL entry) is running Lua, not waiting for the worker: a front
  * end steps it again without waiting for a key. */
 bool lt_runtime_computing(const struct lt_runtime *rt);
+/* ex:pause in a front end that shows the steps (async mode): the run waits in a pause now; end
+ * it now (the next step); stepping: every pause lasts until it is ended, not its seconds. A
+ * pause's time does not count against the run's wall-time limit. */
+bool lt_runtime_pausing(const struct lt_runtime *rt);
+unsigned lt_runtime_pauses(const struct lt_runtime *rt); /* pauses begun so far, all runs */
+/* s, which an experiment wrote in one language, in `lang` ("en"/"zh"), from the pairs its
+ * ex:t calls picked from: the whole text, or a known start of it ("forward " .. stage). Returns
+ * s itself when no pair knows it; otherwise buf (or s when buf is too small). */
+const char *lt_runtime_translate(const struct lt_runtime *rt, const char *s, const char *lang,
+                                 char *buf, size_t n);
+void lt_runtime_pause_next(struct lt_runtime *rt);
+void lt_runtime_set_stepping(struct lt_runtime *rt, bool on);
+bool lt_runtime_stepping(const struct lt_runtime *rt);
 struct gpu_dev *lt_runtime_dev(struct lt_runtime *rt);
 const char *lt_runtime_datadir(const struct lt_runtime *rt);
 /* One line for a status bar: "CUDA device 0 · NVIDIA H200" or "SIMULATED · RTX 3090 profile". */
@@ -212,6 +225,9 @@ int lt_lesson_check_answers(struct lt_lesson *ls, int *graded,
  * or "zh" for a draft in one. False with err. */
 bool lt_scaffold(struct lt_runtime *rt, const char *id, const char *title, const char *lang,
                  char **lesson, char **answers, char *slug, size_t nslug, char *err, size_t n);
+/* That feedback in lang ("en"/"zh"); graded in the tutor (async) it exists in both (NULL: not
+ * in that language, or no result). */
+const char *lt_lesson_answer_feedback(const struct lt_lesson *ls, const char *lang);
 /* Is the current (or last) run a grading rather than an experiment? */
 bool lt_lesson_run_grading(const struct lt_lesson *ls);
 
@@ -229,6 +245,10 @@ enum lt_eval_status lt_vm_eval(struct lt_vm *vm, const char *src, char *out, siz
 enum lt_eval_status lt_vm_eval_step(struct lt_vm *vm, char *out, size_t n);
 /* Stop the entry being evaluated; what it allocated is freed. */
 void lt_vm_eval_cancel(struct lt_vm *vm);
+/* Tab: the global names or table fields that complete `word`, a dotted path whose last part may
+ * be cut short ("gpu.co", "hel"), as whole paths ("gpu.copy"), sorted, one per line in out.
+ * Tables are read raw: no learner code runs. Returns how many (0: none, or not while running). */
+int lt_vm_complete(struct lt_vm *vm, const char *word, char *out, size_t n);
 
 /* The markup subset used by text blocks (see docs/lesson-format.md); lt_markup.c. */
 #include "lt_markup.h"

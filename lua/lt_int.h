@@ -22,6 +22,7 @@ struct lt_job {
     struct lt_runtime *rt;
     pthread_t th;
     atomic_int done;
+    bool pause;      /* ex:pause: the screen may end it early; not a measurement */
     gpu_status st;
     char why[256];
 };
@@ -41,6 +42,11 @@ struct lt_runtime {
     struct lt_job *job;       /* the job in flight while the call yields, if any */
     lua_State *run_thread;    /* the experiment coroutine that may yield for jobs */
     gpu_cancel_flag cancel;
+    atomic_bool pause_next;   /* the screen ends the pause in progress */
+    atomic_bool stepping;     /* a pause lasts until pause_next, not its seconds */
+    unsigned pauses;          /* pauses begun (the screen counts the steps) */
+    struct lt_tr { char *s[2]; } *tr; /* en/zh pairs lessons picked from (lt_runtime_translate) */
+    int ntr, cap_tr;
     pthread_mutex_t job_mu;   /* with job_cv: a worker says it is done to a thread that waits */
     pthread_cond_t job_cv;
     void (*fatal)(const char *msg);
@@ -184,6 +190,8 @@ void lt_alloc_free_all(struct lt_vm *vm);
 int lt_emit(lua_State *L);
 /* __lt_pause(seconds): ex:pause (lt_runtime.c). */
 int lt_pause(lua_State *L);
+/* __lt_tr(en, zh): ex:t picked one of a pair; kept for lt_runtime_translate (lt_runtime.c). */
+int lt_tr_add(lua_State *L);
 /* __lt_markup_check(s) -> nil, or "line N: what" (lt_lesson.c). */
 int lt_markup_check(lua_State *L);
 /* __lt_snapshot(t) -> a private deep copy of lesson data (plain tables only); __lt_same(t, snap)

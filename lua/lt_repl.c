@@ -407,6 +407,76 @@ enum lt_eval_status lt_vm_eval_step(struct lt_vm *vm, char *out, size_t n)
 
 void lt_vm_eval_cancel(struct lt_vm *vm) { lt_task_cancel(vm); }
 
+/* ---- completion ------------------------------------------------------------------------------ */
+
+struct compl {
+    const char *word; /* "gpu.co": a dotted path of names, the last one cut short */
+    char *out;
+    size_t n;
+    int count;
+};
+
+static bool alpha(char ch) { return ch == '_' || ((ch | 32) >= 'a' && (ch | 32) <= 'z'); }
+
+static bool ident(const char *s, size_t n)
+{
+    if (!n || !alpha(s[0])) return false;
+    for (size_t i = 1; i < n; i++)
+        if (!alpha(s[i]) && !(s[i] >= '0' && s[i] <= '9')) return false;
+    return true;
+}
+
+static int cmp_str(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+/* Protected (a name is pushed, which may need memory): walk the path through plain tables, read
+ * raw (no learner metamethod runs on Tab), then list the keys that start with the last part. */
+static int complete_in(lua_State *L)
+{
+    struct compl *c = lua_touserdata(L, 1);
+    lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
+    const char *w = c->word, *dot;
+    while ((dot = strchr(w, '.'))) {
+        if (!ident(w, (size_t)(dot - w)) || !lua_istable(L, -1)) return 0;
+        lua_pushlstring(L, w, (size_t)(dot - w));
+        lua_rawget(L, -2);
+        lua_remove(L, -2);
+        w = dot + 1;
+    }
+    if (!lua_istable(L, -1)) return 0;
+    size_t pl = strlen(w), base = (size_t)(w - c->word), used = 0, nn = 0;
+    const char *names[256];
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        size_t kl;
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &kl) : NULL;
+        if (k && kl >= pl && !strncmp(k, w, pl) && ident(k, kl) && strncmp(k, "__", 2) && nn < 256)
+            names[nn++] = k; /* the key stays in the table: its string lives on */
+        lua_pop(L, 1);
+    }
+    qsort(names, nn, sizeof *names, cmp_str);
+    for (size_t i = 0; i < nn; i++) {
+        int wr = snprintf(c->out + used, c->n - used, "%s%.*s%s", i ? "\n" : "", (int)base, c->word, names[i]);
+        if (wr < 0 || used + (size_t)wr >= c->n) break;
+        used += (size_t)wr;
+        c->count++;
+    }
+    return 0;
+}
+
+int lt_vm_complete(struct lt_vm *vm, const char *word, char *out, size_t n)
+{
+    struct compl c = {word, out, n, 0};
+    if (!n) return 0;
+    *out = 0;
+    lua_State *L = vm->L;
+    int top = lua_gettop(L);
+    lua_pushcfunction(L, complete_in);
+    lua_pushlightuserdata(L, &c);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) c.count = 0, *out = 0;
+    lua_settop(L, top);
+    return c.count;
+}
+
 /* ---- help() ---------------------------------------------------------------------------------- */
 
 /* One line and one example per public function of gpu, host and alloc (docs/lua-api.md has the
@@ -442,18 +512,81 @@ static const struct {
     {"alloc.format_size", "PyTorch's format_size text", "alloc.format_size(\"1GiB\")"},
     {"alloc.snapshot", "read a shipped PyTorch memory snapshot {device, top, columns, replay, capacity}", "alloc.snapshot(\"assets/snapshots/gpt-train.pickle\").peak"},
     {"alloc.round_size", "the block size, pool and segment a request gets", "alloc.round_size(\"1000B\")"},
+    {"units.parse", "a size, rate, time or count from text: value, kind (nil, message when unreadable)", "units.parse(\"16GiB\")"},
+    {"units.bytes", "bytes in binary units, as capacity is counted", "units.bytes(7e9 * 2)"},
+    {"units.si", "bytes in decimal units, as vendors print capacity", "units.si(7e9 * 2)"},
+    {"units.rate", "bytes per second in GB/s (decimal)", "units.rate(936e9)"},
+    {"units.time", "seconds as ns, us, ms or s", "units.time(93.4e-9)"},
+    {"units.gbs", "n / 1e9", "units.gbs(r.bytes_per_s)"},
+    {"units.gib", "n / 2^30", "units.gib(gpu.info().total_bytes)"},
+    {"plot.point", "add a curve point (series, x, y [, {style=, from=, x=, y=}])", "plot.point(\"memcpy\", 2^20, 12.5)"},
+    {"plot.bar", "set a bar (label, value, unit or {unit=, style=, from=})", "plot.bar(\"triad\", 41.2, \"GB/s\")"},
+    {"plot.gauge", "set a gauge (label, value, max, unit or {unit=, style=})", "plot.gauge(\"used\", 3, 24, \"GiB\")"},
+    {"plot.row", "add a table row (the first is the header)", "plot.row{\"size\", \"GB/s\"}"},
+    {"plot.note", "a line under the panels", "plot.note(\"pinned beats pageable\")"},
+    {"plot.clear", "empty every panel", "plot.clear()"},
 };
 
 static const char *const help_modules[] = {"gpu", "host", "alloc", "vram", "units", "plot"};
 
-/* help([module or function]): prints what it knows, through the sandbox's print (the REPL's
- * transcript, eval's stdout). */
+/* A module without lines of its own here (vram): its function names, from the table itself. */
+static void list_fields(lua_State *L, int t, const char *mod, struct out *b)
+{
+    const char *names[256];
+    size_t nn = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        if (lua_type(L, -2) == LUA_TSTRING && lua_isfunction(L, -1) && nn < 256)
+            names[nn++] = lua_tostring(L, -2);
+        lua_pop(L, 1);
+    }
+    qsort(names, nn, sizeof *names, cmp_str);
+    for (size_t i = 0; i < nn; i++) {
+        puts_(b, i % 4 ? "  " : "\n  ");
+        puts_(b, mod);
+        puts_(b, ".");
+        puts_(b, names[i]);
+    }
+    if (!strcmp(mod, "vram")) puts_(b, "\n  (documented with examples in docs/vram-api.md, vram-train.md and vram-infer.md)");
+}
+
+/* help([module or function, or its name]): prints what it knows, through the sandbox's print
+ * (the REPL's transcript, eval's stdout). */
 int lt_help(lua_State *L)
 {
     lua_settop(L, 1);
     char text[4096] = "";
     struct out b = {text, sizeof text, 0};
-    if (lua_isnoneornil(L, 1)) {
+    if (lua_type(L, 1) == LUA_TSTRING) { /* help("gpu.copy"), help("plot") outside the tutor */
+        const char *name = lua_tostring(L, 1);
+        for (size_t i = 0; i < sizeof docs / sizeof *docs; i++)
+            if (!strcmp(docs[i].name, name)) {
+                puts_(&b, docs[i].name);
+                puts_(&b, ": ");
+                puts_(&b, docs[i].doc);
+                puts_(&b, "\n  e.g. ");
+                puts_(&b, docs[i].example);
+            }
+        for (size_t m = 0; !*text && m < sizeof help_modules / sizeof *help_modules; m++) {
+            if (strcmp(name, help_modules[m])) continue;
+            size_t len = strlen(name);
+            puts_(&b, name);
+            puts_(&b, ":");
+            size_t head = b.len;
+            for (size_t i = 0; i < sizeof docs / sizeof *docs; i++)
+                if (!strncmp(docs[i].name, name, len) && docs[i].name[len] == '.') {
+                    puts_(&b, "\n  ");
+                    puts_(&b, docs[i].name);
+                    puts_(&b, "  ");
+                    puts_(&b, docs[i].doc);
+                }
+            if (b.len == head) { /* vram: the module's own names */
+                lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
+                if (lua_getfield(L, -1, name) == LUA_TTABLE) list_fields(L, lua_gettop(L), name, &b);
+                lua_settop(L, 1);
+            }
+        }
+    } else if (lua_isnoneornil(L, 1)) {
         puts_(&b, "modules: gpu (the device), host (this CPU), alloc (allocators), vram "
                            "(memory estimates), units (sizes), plot (the sandbox panel; tutor only). "
                            "help(gpu) lists a module, help(gpu.copy) shows one function.");
@@ -467,6 +600,7 @@ int lt_help(lua_State *L)
             size_t len = strlen(help_modules[m]);
             puts_(&b, help_modules[m]);
             puts_(&b, ":");
+            size_t head = b.len;
             for (size_t i = 0; i < sizeof docs / sizeof *docs; i++)
                 if (!strncmp(docs[i].name, help_modules[m], len) && docs[i].name[len] == '.') {
                     puts_(&b, "\n  ");
@@ -474,6 +608,7 @@ int lt_help(lua_State *L)
                     puts_(&b, "  ");
                     puts_(&b, docs[i].doc);
                 }
+            if (b.len == head) list_fields(L, 1, help_modules[m], &b);
             break;
         }
         lua_pop(L, 1);

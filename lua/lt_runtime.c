@@ -42,6 +42,8 @@ void lt_runtime_free(struct lt_runtime *rt)
     pthread_mutex_destroy(&rt->job_mu);
     pthread_cond_destroy(&rt->job_cv);
     pthread_mutex_destroy(&rt->watch.mu);
+    for (int i = 0; i < rt->ntr; i++) free(rt->tr[i].s[0]), free(rt->tr[i].s[1]);
+    free(rt->tr);
     free(rt);
 }
 
@@ -127,6 +129,58 @@ void lt_runtime_backend_line(struct lt_runtime *rt, char *buf, size_t n)
     else
         snprintf(buf, n, zh ? "CUDA 设备 %d · %s%s" : "CUDA device %d · %s%s", i->device, i->name,
                  i->mig ? (zh ? "（MIG 切片）" : " (MIG slice)") : "");
+}
+
+/* ---- translations ------------------------------------------------------------------------ */
+
+/* The pairs ex:t picked from, so a screen can show an experiment's results again in the other
+ * language without running it again (a measurement would give other numbers). Bounded: past
+ * TR_MAX pairs the rest stay in the language they were written in; the search for a pair
+ * already kept is charged to the run's budget like any loop the caller sizes. */
+#define TR_MAX 4096 /* about 100 per lesson; pairs stay for the session (kept results use them) */
+
+int lt_tr_add(lua_State *L)
+{
+    struct lt_runtime *rt = lt_vm_of(L)->rt;
+    const char *en = luaL_checkstring(L, 1), *zh = luaL_checkstring(L, 2);
+    if (!*en || !*zh || !strcmp(en, zh) || rt->ntr >= TR_MAX) return 0;
+    lt_vm_charge(L, rt->ntr + 1);
+    for (int i = rt->ntr - 1; i >= 0; i--)
+        if (!strcmp(rt->tr[i].s[0], en) && !strcmp(rt->tr[i].s[1], zh)) return 0;
+    if (rt->ntr == rt->cap_tr) {
+        int nc = rt->cap_tr ? rt->cap_tr * 2 : 64;
+        struct lt_tr *n = realloc(rt->tr, (size_t)nc * sizeof *n);
+        if (!n) return 0;
+        rt->tr = n, rt->cap_tr = nc;
+    }
+    char *a = strdup(en), *b = strdup(zh);
+    if (!a || !b) {
+        free(a), free(b);
+        return 0;
+    }
+    rt->tr[rt->ntr++] = (struct lt_tr){{a, b}};
+    return 0;
+}
+
+const char *lt_runtime_translate(const struct lt_runtime *rt, const char *s, const char *lang,
+                                 char *buf, size_t n)
+{
+    int to = lang && !strcmp(lang, "zh"), from = !to;
+    size_t best = 0;
+    int bi = -1;
+    if (!s || !*s) return s;
+    for (int i = 0; i < rt->ntr; i++) {
+        const char *k = rt->tr[i].s[from];
+        size_t kl = strlen(k);
+        if (!strcmp(k, s)) return rt->tr[i].s[to];
+        /* a known start: "forward " .. stage; the longest wins, and it must end a word */
+        if (kl > best && kl >= 3 && !strncmp(k, s, kl) &&
+            (k[kl - 1] == ' ' || (unsigned char)k[kl - 1] >= 0x80 || strchr(":(", k[kl - 1])))
+            best = kl, bi = i;
+    }
+    if (bi < 0) return s;
+    int w = snprintf(buf, n, "%s%s", rt->tr[bi].s[to], s + best);
+    return w >= 0 && (size_t)w < n ? buf : s;
 }
 
 /* ---- jobs --------------------------------------------------------------------------------- */
@@ -271,31 +325,61 @@ void lt_job_wait(struct lt_runtime *rt)
 }
 
 /* ex:pause(seconds): lets the screen show an intermediate state (a memory map at its peak) before
- * the experiment goes on. Only the TUI waits; headless runs and tests go straight through. */
+ * the experiment goes on. Only the TUI waits; headless runs and tests go straight through. The
+ * screen may end a pause early (the next step) or, stepping, make each last until it does. The
+ * pause is the learner's time, not the run's: the wall-time limit stops while it lasts (a pause
+ * always answers the cancel flag, so nothing can hang in one). */
 struct pause_job {
     struct lt_job base;
     double seconds;
+    double wall_left; /* what the run's wall-time limit had left (0: no limit) */
 };
 
 static void pause_fn(struct lt_job *j)
 {
+    struct lt_runtime *rt = j->rt;
     double end = gpu_now() + ((struct pause_job *)j)->seconds;
-    while (gpu_now() < end && !gpu_cancelled(&j->rt->cancel)) {
+    while (!gpu_cancelled(&rt->cancel) && !atomic_exchange(&rt->pause_next, false) &&
+           (atomic_load(&rt->stepping) || gpu_now() < end)) {
         struct timespec ts = {0, 20 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
 }
 
-static int pause_push(lua_State *L, struct lt_job *j) { return 0; }
+static int pause_push(lua_State *L, struct lt_job *j)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    double left = ((struct pause_job *)j)->wall_left;
+    if (left > 0) vm->wall_end = gpu_now() + left;
+    lt_vm_publish(vm, true);
+    return 0;
+}
+
+bool lt_runtime_pausing(const struct lt_runtime *rt)
+{
+    return rt->job && rt->job->pause && !atomic_load(&rt->job->done);
+}
+
+unsigned lt_runtime_pauses(const struct lt_runtime *rt) { return rt->pauses; }
+void lt_runtime_pause_next(struct lt_runtime *rt) { atomic_store(&rt->pause_next, true); }
+void lt_runtime_set_stepping(struct lt_runtime *rt, bool on) { atomic_store(&rt->stepping, on); }
+bool lt_runtime_stepping(const struct lt_runtime *rt) { return atomic_load(&rt->stepping); }
 
 int lt_pause(lua_State *L)
 {
     double s = luaL_checknumber(L, 1);
     if (!lt_job_can_yield(L) || !(s > 0)) return 0;
+    struct lt_vm *vm = lt_vm_of(L);
     struct pause_job *p = lua_newuserdatauv(L, sizeof *p, 0);
     memset(p, 0, sizeof *p);
     p->base.fn = pause_fn;
     p->base.push = pause_push;
+    p->base.pause = true;
     p->seconds = s > 5 ? 5 : s;
+    double now = gpu_now();
+    p->wall_left = vm->wall_end > 0 ? (vm->wall_end > now ? vm->wall_end - now : 1e-3) : 0;
+    vm->wall_end = 0; /* published when the call yields; set again when the pause ends */
+    atomic_store(&vm->rt->pause_next, false); /* a key pressed before the pause is not for it */
+    vm->rt->pauses++;
     return lt_job_run(L, &p->base);
 }

@@ -593,6 +593,8 @@ static int vm_setup(lua_State *L)
     lua_setglobal(L, "__lt_markup_check");
     lua_pushcfunction(L, lt_pause);
     lua_setglobal(L, "__lt_pause");
+    lua_pushcfunction(L, lt_tr_add);
+    lua_setglobal(L, "__lt_tr");
     lua_pushcfunction(L, lt_snapshot);
     lua_setglobal(L, "__lt_snapshot");
     lua_pushcfunction(L, lt_same);

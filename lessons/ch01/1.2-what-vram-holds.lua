@@ -265,6 +265,7 @@ ResNet-50，batch 64，fp32，带动量的 SGD（ResNet 的常规训练配置）
         if ours > peak then peak, peak_blocks, peak_step = ours, blocks, step end
         ex:row("steps", { step, units.bytes(ours), units.bytes(total - free) })
         ex:gauge("g", T("used", "已用"), (total - free) / GiB, total / GiB, { unit = "GiB" })
+        ex:pause(0.8) -- the tutor shows each step (Space: the next one now); headless runs go on
       end
       ex:row("steps", { T("Step", "步骤"), T("Ours", "本实验"), T("Driver: used", "驱动：已用") })
       local grads = 0

@@ -159,6 +159,7 @@ torch.cuda.empty_cache()      # reserved 下降，驱动看得到
         local blocks = map_blocks(a, T, context)
         ex:map("m", blocks, total)
         if label == "del x" then kept = blocks end
+        ex:pause(1.2) -- one line of the script at a time in the tutor
         return s, used
       end
       step(T("(start)", "（开始）"))

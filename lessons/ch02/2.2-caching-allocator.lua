@@ -158,6 +158,7 @@ allocates six activation tensors of L x 5 MiB and three 100 KiB tensors, then fr
         ev = ev + 1
         ex:point("c", T("allocated", "已分配"), ev, s.allocated / MiB)
         ex:point("c", T("reserved", "已预留"), ev, s.reserved / MiB)
+        ex:pause(0.4) -- the curves grow event by event in the tutor
         return s
       end
       point()

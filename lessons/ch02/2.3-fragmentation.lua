@@ -136,6 +136,7 @@ allocator's segments at the end: upper case = allocated, lower case = cached, do
         ex:bar("bars", label, s.reserved / MiB, { style = "simulated" })
         ex:note(panel, T(string.format("%d segments, %s reserved, %s allocated", s.segments, mib(s.reserved), mib(s.allocated)),
                          string.format("%d 个段，已预留 %s，已分配 %s", s.segments, mib(s.reserved), mib(s.allocated))))
+        ex:pause(1.5) -- one order, then the other
         return s
       end
       local s1 = play(16, 8, 32, 4, "m1", T("16 then 32", "先 16 后 32"))

@@ -131,6 +131,7 @@ starting value.
         local s = a:stats()
         ex:row("steps", { i, units.bytes(step), units.bytes(s.allocated), units.bytes(s.reserved), units.bytes((gpu.mem())) })
         ex:gauge("g", T("reserved", "已预留"), s.reserved / GiB, cap / GiB, { unit = "GiB" })
+        ex:pause(0.5) -- the gauge fills step by step in the tutor, up to the failure
       end
       if err then
         ex:row("steps", { #live + 1, units.bytes(step), "OOM", "", "" })

@@ -113,6 +113,7 @@ map physical memory from the device, and what it holds at the end. MODEL (SIMULA
         local s = p:stats()
         ex:bar("maps", th[2], s.chunk_maps, { style = "simulated" })
         ex:row("t", { th[2], s.chunk_maps, s.reused, mib(s.peak_reserved), mib(s.reserved) })
+        ex:pause(1.2) -- one threshold at a time in the tutor
       end
       ex:note("maps", T("Threshold 0: every iteration maps its two blocks' memory again. 256 MiB: the pool keeps exactly what one iteration needs, so only the first iteration maps. UINT64_MAX: the same here, and it would keep any peak. MODEL, SIMULATED.",
                         "阈值 0：每轮迭代都要为两个块重新映射内存。256 MiB：池正好留住一轮所需，所以只有第一轮需要映射。UINT64_MAX：这里效果相同，而且无论峰值多高都会留住。模型，模拟。"))

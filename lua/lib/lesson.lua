@@ -6,7 +6,7 @@ local getinfo, fmt, type, pairs, ipairs, error, tostring = debug.getinfo, string
 local setmetatable, pcall, load, tonumber, concat, sort = setmetatable, pcall, load, tonumber, table.concat, table.sort
 local match, abs, huge = string.match, math.abs, math.huge
 local rawget, getmt, pack, unpack = rawget, debug.getmetatable, table.pack, table.unpack
-local emit, markup_check, pause = __lt_emit, __lt_markup_check, __lt_pause
+local emit, markup_check, pause, tr = __lt_emit, __lt_markup_check, __lt_pause, __lt_tr
 local snapshot, same, answer_env = __lt_snapshot, __lt_same, __lt_answer_env
 local units = require "units"
 
@@ -478,7 +478,12 @@ function Ex:pause(seconds)
   if type(seconds) ~= "number" then error("ex:pause(seconds) needs a number", 2) end
   pause(seconds)
 end
-function Ex:t(v) if type(v) == "table" then return v[self.lang] or v.en or v.zh end return tostring(v) end
+function Ex:t(v)
+  if type(v) ~= "table" then return tostring(v) end
+  -- the pair is kept: the tutor can show the results in the other language without a new run
+  if tr and type(v.en) == "string" and type(v.zh) == "string" then tr(v.en, v.zh) end
+  return v[self.lang] or v.en or v.zh
+end
 
 function M.new_ex(exp, lang, simulated)
   local panels = {}
@@ -918,6 +923,15 @@ answer "seconds" {
 }
 ]], id, lang == "zh" and "NVLink 连接 GPU" or "NVLink connects GPUs") -- `says` is read in English, or the draft's language
   return concat(src), answers, slug
+end
+
+--- grade, and the feedback again in the other language (the tutor shows it after L): ok,
+-- feedback in lang, feedback in the other. A predict measures once (MEASURED), and a code
+-- answer runs again in a fresh environment, so the two agree.
+function M.grade2(ex, input, lang, tries, simulated)
+  local ok, fb = M.grade(ex, input, lang, tries, simulated)
+  local okb, _, fb2 = pcall(M.grade, ex, input, lang == "zh" and "en" or "zh", tries, simulated)
+  return ok, fb, okb and type(fb2) == "string" and fb2 or nil
 end
 
 --- Install the constructors into a sandbox environment.

@@ -27,6 +27,8 @@ struct lt_lesson {
     bool dev_ok_at_start; /* the device had not failed when the run began */
     bool answer_ok;
     char *answer_fb;      /* the grader's feedback (NULL: no result yet) */
+    char *answer_fb2;     /* the same in the other language (a live front end: L shows it) */
+    char answer_lang[4];  /* the language of answer_fb */
     /* exercises */
     int *tries;
     bool *solved;
@@ -382,7 +384,7 @@ void lt_lesson_free(struct lt_lesson *ls)
     free(ls->tries);
     free(ls->solved);
     free(ls->kinds);
-    free(ls->answer_fb);
+    free(ls->answer_fb), free(ls->answer_fb2);
     free(ls);
 }
 
@@ -576,8 +578,9 @@ static enum lt_run_state run_begin(struct lt_lesson *ls, int block, int nargs, b
     ls->run_block = block;
     ls->grading = grading;
     ls->state = LT_RUN_BUSY;
-    free(ls->answer_fb);
-    ls->answer_fb = NULL;
+    free(ls->answer_fb), free(ls->answer_fb2);
+    ls->answer_fb = ls->answer_fb2 = NULL;
+    snprintf(ls->answer_lang, sizeof ls->answer_lang, "%s", ls->rt->lang);
     return lt_lesson_run_step(ls, err, n);
 }
 
@@ -609,9 +612,15 @@ enum lt_run_state lt_lesson_run_start(struct lt_lesson *ls, int block, char *err
     return run_begin(ls, block, 1, false, err, n);
 }
 
-/* A grading ended: keep (ok, feedback) and count the try. */
+/* A grading ended: keep (ok, feedback[, feedback in the other language]) and count the try. */
 static void keep_answer(struct lt_lesson *ls, lua_State *co, int nres)
 {
+    if (nres >= 3) { /* grade2 */
+        const char *fb2 = lua_tostring(co, -1);
+        ls->answer_fb2 = fb2 ? strdup(fb2) : NULL;
+        lua_pop(co, 1);
+        nres--;
+    }
     const char *fb = nres >= 2 ? lua_tostring(co, -1) : NULL;
     ls->answer_fb = strdup(fb ? fb : "");
     ls->answer_ok = false;
@@ -701,7 +710,8 @@ static int push_grading(lua_State *L)
     int block = (int)lua_tointeger(L, 2);
     const char *answer = lua_touserdata(L, 3);
     lua_settop(L, 0);
-    push_module_fn(L, "grade");
+    /* live (the tutor): the feedback in both languages, so that L can show it again */
+    push_module_fn(L, ls->rt->async ? "grade2" : "grade");
     push_block(ls, block);
     lua_pushstring(L, answer);
     lua_pushstring(L, ls->rt->lang);
@@ -738,6 +748,12 @@ enum lt_run_state lt_lesson_answer_start(struct lt_lesson *ls, int block, const 
         return LT_RUN_FAILED;
     }
     return run_begin(ls, block, 5, true, err, n);
+}
+
+const char *lt_lesson_answer_feedback(const struct lt_lesson *ls, const char *lang)
+{
+    if (!ls->answer_fb) return NULL;
+    return !strcmp(lang, ls->answer_lang) ? ls->answer_fb : ls->answer_fb2;
 }
 
 bool lt_lesson_answer_result(const struct lt_lesson *ls, char *feedback, size_t n)

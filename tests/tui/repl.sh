@@ -2,7 +2,8 @@
 # repl.sh BUILD - the sandbox REPL in the real tutor: expressions and their pretty-printed
 # values, multi-line input, print(), plot.* in the panel, errors, a runaway loop stopped by the
 # sandbox limit (even inside pcall) with the session going on, and the history saved and
-# recalled after a restart.
+# recalled after a restart; Tab completes module and function names (the learner's own too) and
+# lists the candidates, and indents at the start of a line.
 . tests/tui/tmux.lib "$@"
 H="$XDG_STATE_HOME/vramlab/history"
 
@@ -41,6 +42,21 @@ while [ "$(screen | grep -c 'stopped: the code ran past')" -lt 2 ]; do
 done
 type_line 'twice(50)'
 wait_for '^ 100 ' 3
+keys -l 'gpu.'
+keys Tab
+wait_for 'gpu\.alloc gpu\.backend gpu\.budget gpu\.copy' 3
+keys -l 'co'
+keys Tab
+wait_for '> gpu\.copy *│' 3
+keys C-u
+keys -l 'x = twi'
+keys Tab
+wait_for '> x = twice *│' 3
+keys C-u
+keys Tab
+keys -l 'zz'
+wait_for '>   zz *│' 3
+keys C-u
 alive
 check_width 100 49
 

@@ -14,7 +14,8 @@ run_case() {
     keys r
     wait_for 'running|Running|done' 5
     case $action in
-    q) keys q; keys q ;;
+    # q during a run asks first: cancel it (or let it end), then q leaves the lesson and the menu
+    q) keys Escape; wait_for 'cancelled|Run again' 10; keys q; wait_for 'vramlab · lessons' 5; keys q ;;
     C-c) keys C-c ;;
     *) kill -s "$action" "$(cat "$T/pid")" || fail "$name: kill -s $action" ;;
     esac

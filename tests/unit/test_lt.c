@@ -1,7 +1,8 @@
 /* test_lt.c - the Lua bridge: every forbidden thing refused, the memory cap, runaway code stopped
  * even inside pcall (and the VM usable afterwards), the lesson validator's file:line messages,
  * the markup parser, a lesson experiment run headless, exercise grading, and calls run the way the
- * TUI runs them (async: measurements on the worker, Lua in slices, cancel frees). */
+ * TUI runs them (async: measurements on the worker, Lua in slices, cancel frees, ex:pause held
+ * step by step, the en/zh pairs for L, feedback graded in both languages). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -302,6 +303,93 @@ static void test_lesson_run_and_grade(void **state)
     lt_lesson_free(ls);
 }
 
+/* ex:pause as the tutor runs it (async): stepping holds each pause until the screen ends it,
+ * lt_runtime_pauses counts them, and headless runs never pause; the en/zh pairs ex:t picks from
+ * translate whole texts and known starts; graded in async mode, the feedback exists in both
+ * languages. Polls only: a held pause waits for the key, whatever this machine's speed. */
+static void test_steps_and_translations(void **state)
+{
+    struct fixture *f = *state;
+    char err[1024], path[] = "/tmp/vramlab-test-steps-XXXXXX.lua";
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    static const char src[] =
+        "return lesson { id = '9.9', chapter = 9, chapter_title = { en = 'T', zh = '测' },\n"
+        "  title = { en = 'Steps', zh = '分步' },\n"
+        "  experiment { id = 'e', title = { en = 'E', zh = '实' },\n"
+        "    panels = { { id = 't', kind = 'table', title = { en = 'T', zh = '表' } } },\n"
+        "    run = function(ex)\n"
+        "      for i = 1, 2 do\n"
+        "        ex:row('t', { ex:t { en = 'Stage', zh = '阶段' }, ex:t { en = 'forward ', zh = '前向 ' } .. i })\n"
+        "        ex:pause(5)\n"
+        "      end\n"
+        "    end },\n"
+        "  exercise { id = 'n', kind = 'number', prompt = { en = 'Six times seven?', zh = '六乘七？' },\n"
+        "    answer = 42, tolerance = 0.001, hints = { { en = 'Count by sevens.', zh = '七个七个地数。' } },\n"
+        "    explain = { en = '6 x 7.', zh = '6 × 7。' } },\n"
+        "}\n";
+    assert_int_equal(write(fd, src, sizeof src - 1), (ssize_t)(sizeof src - 1));
+    close(fd);
+    struct lt_lesson *ls = lt_lesson_load(f->rt, path, err, sizeof err);
+    unlink(path);
+    if (!ls) fail_msg("%s", err);
+    /* headless: straight through */
+    unsigned p0 = lt_runtime_pauses(f->rt);
+    enum lt_run_state st = lt_lesson_run_start(ls, 0, err, sizeof err);
+    while (st == LT_RUN_BUSY) st = lt_lesson_run_step(ls, err, sizeof err);
+    assert_int_equal(st, LT_RUN_DONE);
+    assert_int_equal(lt_runtime_pauses(f->rt), p0);
+    /* the tutor, step by step: each pause holds until pause_next */
+    lt_runtime_set_async(f->rt, true);
+    lt_runtime_set_stepping(f->rt, true);
+    st = lt_lesson_run_start(ls, 0, err, sizeof err);
+    for (unsigned want = p0 + 1; want <= p0 + 2; want++) {
+        while (st == LT_RUN_BUSY && !lt_runtime_pausing(f->rt)) {
+            usleep(1000);
+            st = lt_lesson_run_step(ls, err, sizeof err);
+        }
+        assert_int_equal(st, LT_RUN_BUSY);
+        assert_int_equal(lt_runtime_pauses(f->rt), want);
+        for (int i = 0; i < 20; i++) { /* held: stepping ignores the 5 s */
+            usleep(1000);
+            assert_int_equal(lt_lesson_run_step(ls, err, sizeof err), LT_RUN_BUSY);
+        }
+        assert_true(lt_runtime_pausing(f->rt));
+        lt_runtime_pause_next(f->rt);
+        /* this pause ends; the run goes on to the next one (or to its end) */
+        while (st == LT_RUN_BUSY && lt_runtime_pausing(f->rt) && lt_runtime_pauses(f->rt) == want) {
+            usleep(1000);
+            st = lt_lesson_run_step(ls, err, sizeof err);
+        }
+    }
+    while (st == LT_RUN_BUSY) {
+        usleep(1000);
+        st = lt_lesson_run_step(ls, err, sizeof err);
+    }
+    assert_int_equal(st, LT_RUN_DONE);
+    lt_runtime_set_stepping(f->rt, false);
+    /* the pairs ex:t picked from */
+    char buf[256];
+    assert_string_equal(lt_runtime_translate(f->rt, "Stage", "zh", buf, sizeof buf), "阶段");
+    assert_string_equal(lt_runtime_translate(f->rt, "阶段", "en", buf, sizeof buf), "Stage");
+    assert_string_equal(lt_runtime_translate(f->rt, "forward 2", "zh", buf, sizeof buf), "前向 2");
+    const char *same = "forwardly";
+    assert_ptr_equal(lt_runtime_translate(f->rt, same, "zh", buf, sizeof buf), same);
+    /* graded live: the feedback in both languages */
+    st = lt_lesson_answer_start(ls, 1, "40", err, sizeof err);
+    while (st == LT_RUN_BUSY) {
+        usleep(1000);
+        st = lt_lesson_run_step(ls, err, sizeof err);
+    }
+    const char *en = lt_lesson_answer_feedback(ls, "en"), *zh = lt_lesson_answer_feedback(ls, "zh");
+    assert_non_null(en);
+    assert_non_null(zh);
+    assert_non_null(strstr(en, "Count by sevens"));
+    assert_non_null(strstr(zh, "七个七个地数"));
+    lt_runtime_set_async(f->rt, false);
+    lt_lesson_free(ls);
+}
+
 /* Async (the TUI's mode): a REPL entry that measures comes back BUSY at once and finishes when
  * stepped; Lua that computes for long yields in slices and is still stopped by the limit; a
  * cancel frees what the entry allocated and the VM goes on; one call at a time per runtime. */
@@ -418,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_markup),
         cmocka_unit_test_setup_teardown(test_lesson_run_and_grade, setup, teardown),
         cmocka_unit_test_setup_teardown(test_async_calls, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_steps_and_translations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_catalog, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

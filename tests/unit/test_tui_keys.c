@@ -31,7 +31,11 @@ static const struct {
 } contexts[] = {
     {"menu", tui_menu_keys},
     {"lesson", tui_lesson_keys},
+    {"lesson, reading (no action on screen)", tui_lesson_read_keys},
+    {"lesson, an exercise selected", tui_lesson_exercise_keys},
     {"lesson running", tui_lesson_running_keys},
+    {"lesson running, its steps shown", tui_lesson_watch_keys},
+    {"lesson running, step by step", tui_lesson_step_keys},
     {"answer field", tui_lesson_answer_keys},
     {"answer being graded", tui_lesson_grading_keys},
     {"sandbox", tui_repl_keys},
@@ -272,9 +276,11 @@ static void test_hints(void **state)
                 assert_non_null(sp);
                 *sp = 0;
                 const char *label = sp + 1;
-                /* the key names, run together: read greedily, longest name first */
+                /* the key names, run together ("↑↓") or after a word, a slash ("Space/→"):
+                 * read greedily, longest name first */
                 int keys = 0;
                 for (const char *p = it; *p; keys++) {
+                    if (keys && *p == '/') p++;
                     int best = 0, code = 0;
                     for (int u = 0; u < nuni; u++) {
                         char kn[64];

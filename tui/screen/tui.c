@@ -6,6 +6,7 @@
 
 #include <curses.h>
 #include <locale.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,7 @@ void tui_app_progress_changed(struct tui_app *a)
     char err[1200];
     if (!a->saved) return;
     if (!tui_progress_save(a->saved, err, sizeof err))
-        snprintf(a->notice, sizeof a->notice, "progress not saved: %s", err);
+        tui_app_error(a, "progress not saved: %s", err);
     compute_marks(a);
 }
 
@@ -144,7 +145,17 @@ static void draw_bars(struct tui_app *a)
         tui_keys_hints(ctx, tui_app_zh(a), "  ", room > cols / 3 ? room : cols / 3, tmp, sizeof tmp);
     }
     fold_into(a, tmp, right, sizeof right);
-    tui_term_bar(a->lay.status.y, cols, left, right, *a->notice ? TS_BAD : TS_STATUS);
+    bool bad = *a->notice && !strcmp(a->notice, a->notice_bad);
+    tui_term_bar(a->lay.status.y, cols, left, right, bad ? TS_BAD : TS_STATUS);
+}
+
+void tui_app_error(struct tui_app *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->notice, sizeof a->notice, fmt, ap);
+    va_end(ap);
+    memcpy(a->notice_bad, a->notice, sizeof a->notice_bad);
 }
 
 void tui_app_divider(struct tui_app *a)
@@ -214,12 +225,86 @@ void tui_app_open_entry(struct tui_app *a, int i)
 {
     tui_lesson_close(a);
     if (!tui_lesson_open(a, i)) {
-        snprintf(a->notice, sizeof a->notice, "out of memory");
+        tui_app_error(a, "out of memory");
         a->view = &tui_menu_view;
         return;
     }
     if (i >= 0) a->menu_sel = i;
     a->view = &tui_lesson_view;
+}
+
+/* ---- results kept across visits ----------------------------------------------------------- */
+
+struct tui_kept {
+    char *key; /* "lesson path\nexperiment id" */
+    struct tui_kept_run r;
+};
+
+static char *kept_key(const char *lesson, const char *exp, int block)
+{
+    char idx[16];
+    snprintf(idx, sizeof idx, "#%d", block);
+    if (!exp || !*exp) exp = idx;
+    if (!lesson) lesson = "";
+    size_t n = strlen(lesson) + strlen(exp) + 2;
+    char *k = malloc(n);
+    if (k) snprintf(k, n, "%s\n%s", lesson, exp);
+    return k;
+}
+
+static int kept_find(const struct tui_app *a, const char *key)
+{
+    for (int i = 0; key && i < a->nkept; i++)
+        if (!strcmp(a->kept[i].key, key)) return i;
+    return -1;
+}
+
+static void kept_free(struct tui_kept *k)
+{
+    tui_panelset_free(k->r.ps);
+    tui_evlog_free(k->r.log);
+    free(k->r.err), free(k->key);
+}
+
+bool tui_kept_put(struct tui_app *a, const char *lesson, const char *exp, int block,
+                  struct tui_kept_run *r)
+{
+    char *key = kept_key(lesson, exp, block);
+    if (!key) return false;
+    int i = kept_find(a, key);
+    if (i < 0) { /* one entry per experiment: the catalog bounds how many */
+        struct tui_kept *n = realloc(a->kept, (size_t)(a->nkept + 1) * sizeof *n);
+        if (!n) {
+            free(key);
+            return false;
+        }
+        a->kept = n, i = a->nkept++;
+    } else {
+        kept_free(&a->kept[i]);
+    }
+    a->kept[i] = (struct tui_kept){key, *r};
+    memset(r, 0, sizeof *r);
+    return true;
+}
+
+bool tui_kept_take(struct tui_app *a, const char *lesson, const char *exp, int block,
+                   struct tui_kept_run *out)
+{
+    char *key = kept_key(lesson, exp, block);
+    int i = kept_find(a, key);
+    free(key);
+    if (i < 0) return false;
+    free(a->kept[i].key);
+    *out = a->kept[i].r;
+    a->kept[i] = a->kept[--a->nkept];
+    return true;
+}
+
+void tui_kept_clear(struct tui_app *a)
+{
+    for (int i = 0; i < a->nkept; i++) kept_free(&a->kept[i]);
+    free(a->kept);
+    a->kept = NULL, a->nkept = 0;
 }
 
 /* ---- recordings offered on a machine without a GPU ----------------------------------------- */
@@ -249,6 +334,7 @@ void tui_app_toggle_offer(struct tui_app *a)
                  TUI_TR(a, "An experiment is running (Esc cancels it first).", "有实验在运行（先按 Esc 取消）。"));
         return;
     }
+    tui_kept_clear(a); /* results from the other source must not show as this one's */
     if (a->offered) { /* back to the simulator */
         tui_replay_free(a->offered);
         a->offered = NULL;
@@ -256,7 +342,7 @@ void tui_app_toggle_offer(struct tui_app *a)
         a->replay_label[0] = 0;
         lt_runtime_backend_line(a->rt, a->backend, sizeof a->backend);
     } else if (!(a->offered = tui_replay_load(a->offer.path, err, sizeof err))) {
-        snprintf(a->notice, sizeof a->notice, "%s", err);
+        tui_app_error(a, "%s", err);
         return;
     } else {
         a->opts_own.replay = a->offered;
@@ -282,7 +368,7 @@ static void open_initial(struct tui_app *a)
         tui_app_open_entry(a, -1); /* a file outside the catalog */
         return;
     }
-    snprintf(a->notice, sizeof a->notice, TUI_TR(a, "No lesson '%s' (see the list below).", "没有课程 '%s'（见下面的目录）。"), want);
+    tui_app_error(a, TUI_TR(a, "No lesson '%s' (see the list below).", "没有课程 '%s'（见下面的目录）。"), want);
 }
 
 int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
@@ -315,7 +401,7 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
     }
     compute_marks(&a);
     if (pnote[0]) /* a damaged or newer progress file: said once, on the status line */
-        snprintf(a.notice, sizeof a.notice, "%s", pnote);
+        tui_app_error(&a, "%s", pnote);
     a.ascii = !tui_term_utf8();
     if (a.ascii && !strcmp(lt_runtime_lang(rt), "zh")) {
         lt_runtime_set_lang(rt, "en");
@@ -333,6 +419,7 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
     };
     int rc = tui_loop_run(&ops);
     tui_lesson_close(&a);
+    tui_kept_clear(&a);
     tui_repl_free(&a);
     lt_runtime_set_sink(rt, NULL, NULL);
     lt_runtime_set_async(rt, false);

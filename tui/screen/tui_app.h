@@ -9,6 +9,7 @@
 
 #include "lt.h"
 #include "tui.h"
+#include "tui_evlog.h"
 #include "tui_help.h"
 #include "tui_keys.h"
 #include "tui_layout.h"
@@ -49,6 +50,8 @@ struct tui_app {
     struct tui_layout lay;
     char backend[256];
     char notice[256]; /* one line shown in the status bar until the next key */
+    char notice_bad[256]; /* the last error or warning given: the notice shows in the error style
+                           * only while it is that text (information never does) */
     struct tui_help help;
     /* lesson catalog and the menu */
     struct lt_catalog_entry *cat;
@@ -73,6 +76,9 @@ struct tui_app {
     struct tui_rec_offer offer;
     struct tui_replay *offered; /* loaded when taken; NULL while the simulator measures */
     struct tui_opts opts_own;
+    /* the results of experiments in lessons left this session, shown again on coming back */
+    struct tui_kept *kept;
+    int nkept;
 };
 
 /* The tutor's own keys (help, sandbox, language): in the menu's and the lesson's contexts. */
@@ -88,6 +94,25 @@ bool tui_app_zh(const struct tui_app *a);
 void tui_app_progress_changed(struct tui_app *a);
 void tui_app_open_entry(struct tui_app *a, int cat_index); /* -1: opts->open_lesson */
 void tui_app_divider(struct tui_app *a);
+/* A notice that is an error or a warning (printf-style); plain snprintf into a->notice is
+ * information. */
+void tui_app_error(struct tui_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An experiment's results: its panels, its events (in the language it ran in) and how it ended. */
+struct tui_kept_run {
+    struct tui_panelset *ps;
+    struct tui_evlog *log;
+    char lang[4];
+    enum lt_run_state ran;
+    char *err; /* why it failed */
+};
+/* Kept when its lesson closes (lesson file, experiment id or block index): put takes what r
+ * holds (true; r is emptied) or leaves it to the caller; take moves a kept run into out (false:
+ * none kept). */
+bool tui_kept_put(struct tui_app *a, const char *lesson, const char *exp, int block,
+                  struct tui_kept_run *r);
+bool tui_kept_take(struct tui_app *a, const char *lesson, const char *exp, int block,
+                   struct tui_kept_run *out);
+void tui_kept_clear(struct tui_app *a);
 
 /* tui_menu.c */
 void tui_menu_invalidate(struct tui_app *a);
@@ -102,7 +127,10 @@ void tui_lesson_lang_changed(struct tui_app *a);
 void tui_lesson_sink(struct tui_app *a, const struct lt_event *ev);
 int tui_lesson_cat_index(const struct tui_app *a);
 /* Its key contexts (for the help/keys consistency test). */
-extern const struct tui_keymap *const tui_lesson_keys[], *const tui_lesson_running_keys[],
+extern const struct tui_keymap *const tui_lesson_keys[], *const tui_lesson_read_keys[],
+    *const tui_lesson_exercise_keys[],
+    *const tui_lesson_running_keys[],
+    *const tui_lesson_watch_keys[], *const tui_lesson_step_keys[],
     *const tui_lesson_answer_keys[], *const tui_lesson_grading_keys[];
 
 /* tui_menu.c */

@@ -161,6 +161,8 @@ void tui_keys_hints(const struct tui_keymap *const *ctx, bool zh, const char *se
             int il = 0, named = 0, want = b->hint_keys > 0 ? b->hint_keys : 1;
             for (const int *k = b->keys; *k && k < b->keys + TUI_BIND_KEYS && named < want; k++) {
                 if (!reaches(ctx, b, *k)) continue;
+                /* "↑↓", but "Space/→": a word runs into the next name otherwise */
+                if (named && tui_width(item, (size_t)il) > named) item[il++] = '/', item[il] = 0;
                 il += tui_key_name(*k, zh, item + il, sizeof item - (size_t)il);
                 if (il >= (int)sizeof item) il = (int)sizeof item - 1;
                 named++;

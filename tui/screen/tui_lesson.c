@@ -11,6 +11,7 @@
 #include "tui_app.h"
 #include "tui_file.h"
 #include "tui_lineedit.h"
+#include "tui_plain.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
 
@@ -19,9 +20,11 @@
 /* What the view keeps per lesson block. */
 struct block_state {
     struct tui_panelset *ps; /* an experiment's live panels */
+    struct tui_evlog *log;   /* the events that filled them, to show them in the other language */
+    char lang[4];            /* the language those events were written in */
     enum lt_run_state ran;   /* how its last run ended (LT_RUN_IDLE: never ran) */
     char *run_err;           /* why that run failed */
-    char *fb;                /* an exercise's feedback */
+    char *fb[2];             /* an exercise's feedback, in English and Chinese (L shows the other) */
     bool fb_ok;
     char *answer;            /* the last answer given */
     char *graded;            /* the last answer that counted a try (Enter on it again is no try) */
@@ -40,6 +43,10 @@ struct tui_lesson {
     struct tui_scroll text, panel;
     int sel, focus; /* focus 1: the live panel has the keys */
     int running, shown;
+    int steps;             /* pauses the running experiment has reached (ex:pause) */
+    unsigned pauses;       /* lt_runtime_pauses when the last one was counted */
+    bool in_pause;         /* it waits in one now */
+    bool quit_armed;       /* q during a run asked; a second q cancels it and leaves */
     int grading;           /* the exercise whose answer is being graded (-1: none) */
     char *grading_answer;  /* what was typed, for saved progress */
     int grading_tries;     /* its tries before this one */
@@ -55,6 +62,9 @@ struct tui_lesson {
 };
 
 static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *err);
+static void cancel(struct tui_app *a);
+static void page_down(void *ud, const struct tui_key *k);
+static void relang(struct tui_app *a, int b);
 static void render_summary(struct tui_app *a, int b, const struct tui_render_opts *o);
 static const char *spinner(bool ascii);
 
@@ -124,10 +134,24 @@ struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
     }
     for (int b = 0; b < v->nblocks; b++) {
         if (!is_exp(v, b)) continue;
-        v->blk[b].ps = tui_panelset_new(a->ascii);
-        if (v->blk[b].ps) declare_panels(a, b);
-        if (v->shown < 0 && v->blk[b].ps) v->shown = b;
+        struct block_state *s = &v->blk[b];
+        struct tui_kept_run k; /* the results of an earlier visit, this session */
+        if (tui_kept_take(a, path, lt_lesson_block_id(v->ls, b), b, &k)) {
+            s->ps = k.ps, s->log = k.log, s->ran = k.ran, s->run_err = k.err;
+            memcpy(s->lang, k.lang, sizeof s->lang);
+        } else {
+            s->ps = tui_panelset_new(a->ascii);
+            s->log = tui_evlog_new();
+        }
+        if (s->ps && s->ran != LT_RUN_IDLE && strcmp(s->lang, tui_app_lang(a))) relang(a, b);
+        else if (s->ps) declare_panels(a, b);
+        if (v->shown < 0 && s->ps) v->shown = b;
     }
+    for (int b = 0; b < v->nblocks; b++) /* the panel shows the first one with results */
+        if (v->blk[b].ps && v->blk[b].ran != LT_RUN_IDLE) {
+            v->shown = b;
+            break;
+        }
     const char *id = saved_id(a);
     if (id) {
         for (int b = 0; b < v->nblocks; b++) {
@@ -145,15 +169,23 @@ void tui_lesson_close(struct tui_app *a)
 {
     struct tui_lesson *v = a->lv;
     if (!v) return;
+    if (v->ls && v->running >= 0) cancel(a); /* its partial results are kept, marked cancelled */
     a->lv = NULL; /* the sink drops what a cancel still reports */
+    const char *path = v->cat >= 0 && v->cat < a->ncat ? a->cat[v->cat].path : a->opts->open_lesson;
+    for (int b = 0; v->blk && b < v->nblocks; b++) {
+        struct block_state *s = &v->blk[b];
+        struct tui_kept_run k = {s->ps, s->log, "", s->ran, s->run_err};
+        memcpy(k.lang, s->lang, sizeof k.lang);
+        if (s->ps && s->ran != LT_RUN_IDLE && v->ls && /* kept for the next visit, this session */
+            tui_kept_put(a, path, lt_lesson_block_id(v->ls, b), b, &k))
+            s->ps = NULL, s->log = NULL, s->run_err = NULL;
+        tui_panelset_free(s->ps);
+        tui_evlog_free(s->log);
+        free(s->run_err), free(s->fb[0]), free(s->fb[1]), free(s->answer), free(s->graded);
+    }
     if (v->ls) {
         if (lt_lesson_run_state(v->ls) == LT_RUN_BUSY) lt_lesson_run_cancel(v->ls);
         lt_lesson_free(v->ls);
-    }
-    for (int b = 0; v->blk && b < v->nblocks; b++) {
-        struct block_state *s = &v->blk[b];
-        tui_panelset_free(s->ps);
-        free(s->run_err), free(s->fb), free(s->answer), free(s->graded);
     }
     free(v->blk);
     free(v->grading_answer);
@@ -168,7 +200,27 @@ void tui_lesson_sink(struct tui_app *a, const struct lt_event *ev)
     int b = v->running >= 0 ? v->running : v->shown;
     if (b < 0 || !v->blk[b].ps) return;
     if (v->running >= 0 && !v->replaying) tui_rec_event(a->opts->rec, ev);
+    if (v->running >= 0) tui_evlog_add(v->blk[b].log, ev);
+    struct lt_event tr;
+    if (v->running >= 0 && strcmp(v->blk[b].lang, tui_app_lang(a))) /* L while it runs */
+        ev = tui_evlog_translate(ev, a->rt, tui_app_lang(a), &tr);
     if (tui_panelset_apply(v->blk[b].ps, ev)) a->dirty = true;
+}
+
+static void apply_ev(void *ud, const struct lt_event *ev) { tui_panelset_apply(ud, ev); }
+
+/* Block b's panels in the language now on: titles from the lesson, results from the events of
+ * its run with their texts through the lesson's pairs. Nothing runs again. */
+static void relang(struct tui_app *a, int b)
+{
+    struct tui_lesson *v = a->lv;
+    struct block_state *s = &v->blk[b];
+    if ((s->ran != LT_RUN_IDLE || v->running == b) && tui_evlog_complete(s->log)) {
+        bool same = !strcmp(s->lang, tui_app_lang(a));
+        tui_panelset_clear(s->ps);
+        tui_evlog_replay(s->log, same ? NULL : a->rt, tui_app_lang(a), apply_ev, s->ps);
+    }
+    declare_panels(a, b);
 }
 
 void tui_lesson_lang_changed(struct tui_app *a)
@@ -176,7 +228,7 @@ void tui_lesson_lang_changed(struct tui_app *a)
     struct tui_lesson *v = a->lv;
     if (!v || !v->ls) return;
     for (int b = 0; b < v->nblocks; b++)
-        if (v->blk[b].ps) declare_panels(a, b);
+        if (v->blk[b].ps) relang(a, b);
     v->stale = true;
 }
 
@@ -328,12 +380,13 @@ static void render_exercise(struct tui_app *a, int b, const struct tui_render_op
                                     : TUI_TR(a, "Checking your answer… (Esc cancels)", "正在检查你的答案…（Esc 取消）");
         snprintf(first, sizeof first, "  %s ", spinner(a->ascii));
         tui_render_para(L, busy, strlen(busy), TS_DIM, true, first, TS_DIM, o);
-    } else if (v->blk[b].fb && *v->blk[b].fb) {
+    } else if (v->blk[b].fb[tui_app_zh(a)] && *v->blk[b].fb[tui_app_zh(a)]) {
         const struct block_state *s = &v->blk[b];
         int sty = s->fb_ok ? TS_GOOD : TS_BAD;
         char first[16];
         snprintf(first, sizeof first, "  %s ", s->fb_ok ? g->check : g->cross_mark);
-        tui_render_para(L, s->fb, strlen(s->fb), TS_PLAIN, true, first, sty, o);
+        const char *fb = s->fb[tui_app_zh(a)];
+        tui_render_para(L, fb, strlen(fb), TS_PLAIN, true, first, sty, o);
         render_summary(a, b, o);
     }
 }
@@ -397,7 +450,7 @@ static void build_doc(struct tui_app *a, int width)
             }
         }
     }
-    if (v->doc.oom) a->notice[0] = 0, snprintf(a->notice, sizeof a->notice, "out of memory");
+    if (v->doc.oom) tui_app_error(a, "out of memory");
     v->doc_w = width;
     v->stale = false;
 }
@@ -488,6 +541,7 @@ static void replay_start(struct tui_app *a, int b)
                  a->opts->replay->path, lt_lesson_id(v->ls), eid ? eid : "?");
         struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .series = "", .unit = "", .text = err};
         tui_panelset_apply(v->blk[b].ps, &ev);
+        tui_evlog_add(v->blk[b].log, &ev);
         finish_run(a, LT_RUN_FAILED, err);
         return;
     }
@@ -507,8 +561,11 @@ static void run(struct tui_app *a, int b)
     struct block_state *s = &v->blk[b];
     if (!s->ps) return;
     tui_panelset_clear(s->ps);
+    tui_evlog_clear(s->log);
+    snprintf(s->lang, sizeof s->lang, "%s", tui_app_lang(a));
     declare_panels(a, b);
     v->running = b, v->shown = b;
+    v->steps = 0, v->in_pause = false, v->quit_armed = false, v->pauses = lt_runtime_pauses(a->rt);
     tui_scroll_to(&v->panel, 0);
     free(s->run_err);
     s->run_err = NULL;
@@ -551,7 +608,14 @@ bool tui_lesson_tick(struct tui_app *a)
     }
     char err[1024] = "";
     enum lt_run_state st = lt_lesson_run_step(v->ls, err, sizeof err);
-    if (st == LT_RUN_BUSY) return false;
+    if (st == LT_RUN_BUSY) { /* a pause began or ended: the header and the footer say so */
+        bool p = lt_runtime_pausing(a->rt);
+        unsigned n = lt_runtime_pauses(a->rt);
+        if (p == v->in_pause && n == v->pauses) return false;
+        v->steps += (int)(n - v->pauses);
+        v->in_pause = p, v->pauses = n;
+        return true;
+    }
     finish_run(a, st, err);
     return true;
 }
@@ -567,6 +631,8 @@ static void cancel(struct tui_app *a)
     if (v->running < 0) return;
     if (!v->replaying) lt_lesson_run_cancel(v->ls);
     finish_run(a, LT_RUN_CANCELLED, "");
+    snprintf(a->notice, sizeof a->notice, "%s",
+             TUI_TR(a, "Cancelled: what it showed so far stays in the panel.", "已取消：已显示的结果留在面板中。"));
 }
 
 /* The grading of v->grading ended (or never started: st FAILED with err). */
@@ -578,10 +644,13 @@ static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *er
     if (b < 0) return;
     char fb[2048] = "";
     bool ok = false;
-    if (st == LT_RUN_CANCELLED) snprintf(fb, sizeof fb, "%s", TUI_TR(a, "Cancelled: not graded, not counted as a try.", "已取消：未评分，不计入尝试次数。"));
-    else {
+    const char *fb_en = NULL, *fb_zh = NULL; /* the grader's, in both languages */
+    if (st == LT_RUN_CANCELLED) {
+        fb_en = "Cancelled: not graded, not counted as a try.", fb_zh = "已取消：未评分，不计入尝试次数。";
+    } else {
         ok = lt_lesson_answer_result(v->ls, fb, sizeof fb);
         if (!*fb) snprintf(fb, sizeof fb, "%s", err); /* it could not start: why */
+        else fb_en = lt_lesson_answer_feedback(v->ls, "en"), fb_zh = lt_lesson_answer_feedback(v->ls, "zh");
     }
     struct lt_exercise_info after;
     const char *id = saved_id(a);
@@ -592,7 +661,8 @@ static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *er
     }
     if (lt_lesson_exercise(v->ls, b, &after) && after.tries > v->grading_tries)
         set_text(&v->blk[b].graded, v->grading_answer);
-    set_text(&v->blk[b].fb, fb);
+    set_text(&v->blk[b].fb[0], fb_en ? fb_en : fb);
+    set_text(&v->blk[b].fb[1], fb_zh ? fb_zh : fb);
     v->blk[b].fb_ok = ok;
     v->reveal = b;
     /* graded: the field leaves edit mode, so the habitual second Enter does not resubmit (Enter
@@ -653,8 +723,84 @@ static void edit_start(struct tui_app *a, int b)
     scroll_to(a, b);
 }
 
+/* The answer file's header: the question, the hints seen so far and how to submit, as Lua
+ * comments between HEAD_FIRST and HEAD_END; written again each time e opens the file (the hints
+ * grow) and taken off before grading, so only the code counts. */
+#define HEAD_FIRST "-- vramlab: exercise "
+#define HEAD_END "-- ---- your answer below this line ----\n"
+
+static void comment_lines(FILE *f, const char *text, const char *first, const char *rest)
+{
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        struct tui_wline *wl = NULL;
+        int k = len ? tui_wrap(p, len, 86, &wl) : 0;
+        for (int i = 0; i < k; i++, first = rest)
+            fprintf(f, "%s%.*s\n", first, wl[i].end - wl[i].start, p + wl[i].start);
+        free(wl);
+        p += len + (nl ? 1 : 0);
+    }
+}
+
+static char *answer_header(struct tui_app *a, const struct lt_exercise_info *info, const char *path)
+{
+    struct tui_lesson *v = a->lv;
+    char *prompt = NULL, *buf = NULL;
+    size_t plen = 0, blen = 0;
+    FILE *pf = open_memstream(&prompt, &plen);
+    if (pf) {
+        struct tui_plain p = {pf, false, false, tui_app_lang(a), false};
+        tui_plain_markup(&p, info->prompt ? info->prompt : "");
+        fclose(pf);
+    }
+    FILE *f = open_memstream(&buf, &blen);
+    if (!f) {
+        free(prompt);
+        return NULL;
+    }
+    fprintf(f, HEAD_FIRST "%s/%s · %s\n--\n", lt_lesson_id(v->ls), info->id,
+            TUI_TR(a, "this header is written again each time e opens the file",
+                   "每次按 e 打开文件时都会重写这段说明"));
+    if (prompt) {
+        size_t l = strlen(prompt);
+        while (l && (prompt[l - 1] == '\n' || prompt[l - 1] == ' ')) prompt[--l] = 0;
+        comment_lines(f, prompt + strspn(prompt, "\n"), "-- ", "-- ");
+    }
+    int seen = info->tries < info->nhints ? info->tries : info->nhints; /* one per wrong try */
+    if (seen > 0) fprintf(f, "--\n-- %s\n", TUI_TR(a, "Hints so far:", "已看到的提示："));
+    for (int i = 0; i < seen; i++) {
+        char num[16];
+        snprintf(num, sizeof num, "--   %d. ", i + 1);
+        comment_lines(f, info->hints[i] ? info->hints[i] : "", num, "--      ");
+    }
+    char how[1400];
+    snprintf(how, sizeof how,
+             TUI_TR(a, "To submit: define the function `%s`, save and quit the editor (:wq in vi); the tutor "
+                       "grades it when the editor exits. To go back without grading: quit with an error "
+                       "(:cq in vi). The file stays in %s.",
+                    "提交：定义函数 `%s`，保存并退出编辑器（vi 中 :wq），导师在编辑器退出时评分。"
+                    "不评分直接返回：以错误状态退出（vi 中 :cq）。文件保存在 %s。"),
+             info->entry ? info->entry : "?", path);
+    fputs("--\n", f);
+    comment_lines(f, how, "-- ", "-- ");
+    fputs(HEAD_END, f);
+    fclose(f);
+    free(prompt);
+    return buf;
+}
+
+/* The code under the header (all of src when it has none). */
+static const char *after_header(const char *src)
+{
+    if (strncmp(src, HEAD_FIRST, strlen(HEAD_FIRST))) return src;
+    const char *e = strstr(src, HEAD_END);
+    return e ? e + strlen(HEAD_END) : src;
+}
+
 /* e: a code exercise's answer in $VISUAL / $EDITOR (default vi), in a file kept in the state
- * folder (answers/LESSON-EXERCISE.lua, begun from the starter), graded when the editor exits 0. */
+ * folder (answers/LESSON-EXERCISE.lua: the header, then the starter or the code written
+ * before), graded when the editor exits 0. */
 static void edit_external(struct tui_app *a, int b)
 {
     struct tui_lesson *v = a->lv;
@@ -676,32 +822,49 @@ static void edit_external(struct tui_app *a, int b)
     tui_progress_dir(dir, sizeof dir);
     if (strlen(dir) + 9 < sizeof dir) strcat(dir, "/answers");
     if (!tui_file_id_name(name, sizeof name, lt_lesson_id(v->ls), info.id, ".lua")) {
-        snprintf(a->notice, sizeof a->notice, "%s", TUI_TR(a, "This exercise's id cannot name a file: not edited.",
+        tui_app_error(a, "%s", TUI_TR(a, "This exercise's id cannot name a file: not edited.",
                                                            "该练习的 id 不能用作文件名：无法编辑。"));
         return;
     }
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    /* first time: the starter, or what was typed on one line; a file already there is kept */
-    const char *start = v->blk[b].answer && *v->blk[b].answer ? v->blk[b].answer : info.starter;
-    if (!tui_file_mkdirs(dir) || tui_file_create_excl(dir, name, start, strlen(start), err, sizeof err) < 0) {
-        snprintf(a->notice, sizeof a->notice, "cannot write %s", path);
+    /* the code: what the file already holds, else what was typed on one line, else the starter */
+    size_t len;
+    char *old = tui_file_read(path, 64 * 1024, &len, err, sizeof err);
+    const char *code = old ? after_header(old)
+                       : v->blk[b].answer && *v->blk[b].answer ? v->blk[b].answer : info.starter;
+    char *head = answer_header(a, &info, path);
+    size_t hl = head ? strlen(head) : 0, cl = strlen(code);
+    char *text = malloc(hl + cl + 1);
+    bool ok = text && tui_file_mkdirs(dir);
+    if (ok) {
+        memcpy(text, head ? head : "", hl);
+        memcpy(text + hl, code, cl + 1);
+        ok = tui_file_write_atomic(dir, name, text, hl + cl, err, sizeof err);
+    }
+    free(old), free(head), free(text);
+    if (!ok) {
+        tui_app_error(a, TUI_TR(a, "cannot write %s", "无法写入 %s"), path);
         return;
     }
     v->editing = false;
     int rc = tui_term_run(ed, path);
     v->stale = true;
     if (rc != 0) {
-        snprintf(a->notice, sizeof a->notice,
-                 TUI_TR(a, "the editor exited with status %d: not graded", "编辑器退出状态 %d：未评分"), rc);
+        tui_app_error(a, TUI_TR(a, "the editor exited with status %d: not graded", "编辑器退出状态 %d：未评分"), rc);
         return;
     }
-    size_t len;
     char *src = tui_file_read(path, 64 * 1024, &len, err, sizeof err);
     if (!src) {
-        snprintf(a->notice, sizeof a->notice, "%s", err);
+        tui_app_error(a, "%s", err);
         return;
     }
-    submit(a, b, src);
+    const char *answer = after_header(src);
+    if (!v->blk[b].answer && same_answer(answer, info.starter)) /* opened and left as it was */
+        snprintf(a->notice, sizeof a->notice, "%s",
+                 TUI_TR(a, "The starter unchanged: not graded, not counted as a try.",
+                        "初始代码没有改动：不评分，不计入尝试次数。"));
+    else
+        submit(a, b, answer);
     free(src);
 }
 
@@ -724,16 +887,23 @@ static void submit_field(void *ud, const struct tui_key *k)
 
 static void stop_editing(void *ud, const struct tui_key *k) { ((struct tui_app *)ud)->lv->editing = false; }
 
-/* Enter: select the next action; one off screen is brought into view first; else do it. */
+/* The selected action (Run line, answer field) is on screen. */
+static bool action_shown(const struct tui_lesson *v)
+{
+    int f, l;
+    return v->ls && v->sel >= 0 && action_span(v, v->sel, &f, &l) && l >= v->text.top &&
+           f < v->text.top + v->text.height;
+}
+
+/* Enter: do the selected action when it is on screen; otherwise read on (a page down, as in
+ * vimtutor), so the first Enter never skips the introduction; the footer says which. */
 static void enter(void *ud, const struct tui_key *k)
 {
     struct tui_app *a = ud;
     struct tui_lesson *v = a->lv;
-    int f, l;
     if (!v->ls) return;
-    if (v->sel < 0 || !action_span(v, v->sel, &f, &l)) select_step(a, 1);
-    else if (l < v->text.top || f >= v->text.top + v->text.height) scroll_to(a, v->sel);
-    else activate(a, v->sel);
+    if (action_shown(v)) activate(a, v->sel);
+    else page_down(ud, k);
 }
 
 static struct tui_scroll *focused(struct tui_lesson *v) { return v->focus ? &v->panel : &v->text; }
@@ -802,6 +972,52 @@ static void back(struct tui_app *a)
 
 static void back_key(void *ud, const struct tui_key *k) { back(ud); }
 
+/* q while an experiment runs: ask first; q again cancels it (its results so far are kept) and
+ * goes back to the menu, any other key keeps it running. */
+static void back_running(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    struct tui_lesson *v = a->lv;
+    if (v->running < 0 || v->quit_armed) {
+        bool was = v->running >= 0;
+        if (was) cancel(a);
+        back(a);
+        if (was)
+            snprintf(a->notice, sizeof a->notice, "%s",
+                     TUI_TR(a, "Cancelled the experiment; its results so far are kept for this session.",
+                            "已取消实验；已得到的结果在本次会话中保留。"));
+        return;
+    }
+    v->quit_armed = true;
+    snprintf(a->notice, sizeof a->notice, "%s",
+             TUI_TR(a, "An experiment is running: q again cancels it and leaves; any other key keeps it running.",
+                    "实验正在运行：再按 q 取消并离开；按其他键继续运行。"));
+}
+
+/* Space / →: the experiment waits in a pause (ex:pause): show its next step now. Between two
+ * steps (it computes) the key does nothing: a learner pressing on must not scroll the text. */
+static void next_step(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    struct tui_lesson *v = a->lv;
+    if (v->running >= 0 && !v->replaying && lt_runtime_pausing(a->rt)) lt_runtime_pause_next(a->rt);
+}
+
+/* s: step by step (every step waits for Space / →) or at a readable pace (each shows for a
+ * moment); for the session. */
+static void stepping(void *ud, const struct tui_key *k)
+{
+    struct tui_app *a = ud;
+    bool on = !lt_runtime_stepping(a->rt);
+    lt_runtime_set_stepping(a->rt, on);
+    if (!on && lt_runtime_pausing(a->rt)) lt_runtime_pause_next(a->rt);
+    snprintf(a->notice, sizeof a->notice, "%s",
+             on ? TUI_TR(a, "Step by step: experiments that show their steps wait for Space or → at each one.",
+                         "逐步模式：分步展示的实验在每一步等待 Space 或 →。")
+                : TUI_TR(a, "Auto: each step of an experiment shows for a moment, then the next.",
+                         "自动模式：实验的每一步显示片刻后继续下一步。"));
+}
+
 /* A click: on the panel it takes the focus; on a Run line it runs, on an answer field it edits,
  * on a choice it answers. */
 static void click(void *ud, const struct tui_key *k)
@@ -832,15 +1048,34 @@ static void click(void *ud, const struct tui_key *k)
 
 static const struct tui_binding running_rows[] = {
     {.keys = {TUI_KEY_ESC}, .run = cancel_key, .en = "cancel the running experiment or measurement", .zh = "取消正在运行的实验或测量", .hint_en = "cancel", .hint_zh = "取消"},
+    {.keys = {'q'}, .run = back_running, .en = "back to the menu: asks first, q again cancels the run (its results so far are kept)", .zh = "返回目录：先询问，再按 q 取消运行（已得到的结果保留）"},
 };
+
+/* An experiment that shows its steps (ex:pause) and runs now; the footer names the mode. */
+#define STEP_ROWS(mode_en, mode_zh)                                                                 \
+    {.keys = {' ', TUI_KEY_FN(KEY_RIGHT)}, .run = next_step, .en = "next step of the experiment", .zh = "实验的下一步", .hint_en = "next step", .hint_zh = "下一步", .hint_keys = 2}, \
+    {.keys = {'s'}, .run = stepping, .en = "step by step (each step waits for Space / →) or auto (each step shows for a moment)", .zh = "逐步（每一步等待 Space / →）或自动（每一步显示片刻）", .hint_en = mode_en, .hint_zh = mode_zh}
+/* the footer says what s switches to; the panel header shows the mode now ("step 3 · Space: next") */
+static const struct tui_binding watch_auto_rows[] = {STEP_ROWS("step mode", "逐步模式")};
+static const struct tui_binding watch_step_rows[] = {STEP_ROWS("auto play", "自动播放")};
 
 static const struct tui_binding answer_rows[] = {
     {.keys = {TUI_KEY_ENTER}, .run = submit_field, .en = "submit the answer", .zh = "提交答案", .hint_en = "submit", .hint_zh = "提交"},
     {.keys = {TUI_KEY_ESC}, .run = stop_editing, .en = "stop editing", .zh = "结束编辑", .hint_en = "stop editing", .hint_zh = "结束编辑"},
 };
 
+/* No Run line or answer field on screen: Enter reads on. */
+static const struct tui_binding read_rows[] = {
+    {.keys = {TUI_KEY_ENTER}, .run = enter, .en = "read on: the next page (Enter runs or answers once a Run line or an answer field is on screen)", .zh = "往下读：下一页（“运行”行或答案栏出现在屏幕上后，Enter 即运行或作答）", .hint_en = "read on", .hint_zh = "往下读"},
+};
+
+/* An exercise selected and on screen: Enter answers. */
+static const struct tui_binding exercise_rows[] = {
+    {.keys = {TUI_KEY_ENTER}, .run = enter, .en = "answer the selected exercise (edit its answer field)", .zh = "回答选中的练习（编辑答案栏）", .hint_en = "answer", .hint_zh = "作答"},
+};
+
 static const struct tui_binding rows[] = {
-    {.keys = {TUI_KEY_ENTER}, .run = enter, .en = "run the selected experiment, or answer the selected exercise (off screen: show it first)", .zh = "运行选中的实验，或回答选中的练习（不在屏幕上时先显示它）", .hint_en = "run", .hint_zh = "运行"},
+    {.keys = {TUI_KEY_ENTER}, .run = enter, .en = "run the selected experiment, or answer the selected exercise (none on screen: the next page)", .zh = "运行选中的实验，或回答选中的练习（屏幕上没有时：下一页）", .hint_en = "run", .hint_zh = "运行"},
     {.keys = {TUI_KEY_CLICK}, .run = click, .en = "a Run line runs, an answer field edits, a choice answers; the panel takes the focus", .zh = "点击“运行”行即运行，点击答案栏即编辑，点击选项即作答；点击面板获得焦点"},
     {.keys = {'\t', TUI_KEY_FN(KEY_BTAB)}, .run = focus, .en = "switch focus: lesson text / live panel (what scrolls)", .zh = "切换焦点：课文 / 实时面板（滚动哪一个）", .hint_en = "focus", .hint_zh = "焦点"},
     {.keys = {' '}, .run = page_down, .en = "scroll one page down", .zh = "向下翻页"},
@@ -849,19 +1084,34 @@ static const struct tui_binding rows[] = {
     {.keys = {'1', '2', '3', '4', '5', '6', '7', '8', '9'}, .run = choice, .en = "pick a choice of the selected multiple-choice exercise", .zh = "选择题：直接选第几项"},
     {.keys = {'e'}, .run = editor, .en = "code exercise: write the answer in $VISUAL / $EDITOR (default vi); graded when the editor " "exits, kept in $XDG_STATE_HOME/vramlab/answers", .zh = "代码练习：用 $VISUAL / $EDITOR（默认 vi）写答案；编辑器退出后评分，" "文件保存在 $XDG_STATE_HOME/vramlab/answers"},
     {.keys = {'n', 'p'}, .run = section, .en = "next / previous section", .zh = "下一节 / 上一节"},
+    {.keys = {'s'}, .run = stepping, .en = "experiments that show their steps: step by step (Space / → for the next) or auto", .zh = "分步展示的实验：逐步（Space / → 下一步）或自动"},
     {.keys = {'q'}, .run = back_key, .en = "back to the menu", .zh = "返回目录", .hint_en = "back", .hint_zh = "返回"},
 };
 
 static const struct tui_keymap running_keys =
     TUI_KEYMAP("While it runs", "运行中", TUI_TO_SCREEN, running_rows);
+static const struct tui_keymap watch_auto_keys =
+    TUI_KEYMAP("Its steps (auto)", "分步（自动）", TUI_TO_SCREEN, watch_auto_rows);
+static const struct tui_keymap watch_step_keys =
+    TUI_KEYMAP("Its steps (step by step)", "分步（逐步）", TUI_TO_SCREEN, watch_step_rows);
 static const struct tui_keymap answer_keys =
     TUI_KEYMAP("Answer field (Enter on it)", "答案栏（在其上按 Enter）", TUI_TO_SCREEN, answer_rows);
 static const struct tui_keymap lesson_keys = TUI_KEYMAP("Lesson", "课程", TUI_TO_SCREEN, rows);
+static const struct tui_keymap read_keys = TUI_KEYMAP("Reading", "阅读", TUI_TO_SCREEN, read_rows);
+static const struct tui_keymap exercise_keys = TUI_KEYMAP("Exercise", "练习", TUI_TO_SCREEN, exercise_rows);
 
 const struct tui_keymap *const tui_lesson_keys[] = {&lesson_keys, &tui_app_keys,
                                                     &tui_scroll_keys, &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_lesson_read_keys[] = {&read_keys, &lesson_keys, &tui_app_keys,
+                                                         &tui_scroll_keys, &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_lesson_exercise_keys[] = {&exercise_keys, &lesson_keys, &tui_app_keys,
+                                                             &tui_scroll_keys, &tui_loop_keys, NULL};
 const struct tui_keymap *const tui_lesson_running_keys[] = {
     &running_keys, &lesson_keys, &tui_app_keys, &tui_scroll_keys, &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_lesson_watch_keys[] = {
+    &running_keys, &watch_auto_keys, &lesson_keys, &tui_app_keys, &tui_scroll_keys, &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_lesson_step_keys[] = {
+    &running_keys, &watch_step_keys, &lesson_keys, &tui_app_keys, &tui_scroll_keys, &tui_loop_keys, NULL};
 /* editing: typed text goes to the field; the keys that are not text still act */
 const struct tui_keymap *const tui_lesson_answer_keys[] = {
     &answer_keys, &tui_lineedit_keys, &tui_app_keys, &lesson_keys,
@@ -875,12 +1125,17 @@ static const struct tui_keymap *const *keys(struct tui_app *a, const struct tui_
 {
     struct tui_lesson *v = a->lv;
     bool wheel = k && (k->code == TUI_KEY_WHEEL_UP || k->code == TUI_KEY_WHEEL_DOWN);
+    if (k && k->code != 'q') v->quit_armed = false; /* "any other key keeps it running" */
     t->screen = a, t->edit = &v->ed, t->scroll = focused(v);
     if (wheel) /* the wheel scrolls what is under the mouse */
         t->scroll = tui_rect_contains(&a->lay.panel, k->y, k->x)  ? &v->panel
                     : tui_rect_contains(&a->lay.text, k->y, k->x) ? &v->text : NULL;
     bool busy = v->running >= 0 || v->grading >= 0;
     if (v->editing && v->ls) return v->grading >= 0 ? tui_lesson_grading_keys : tui_lesson_answer_keys;
+    if (busy && v->running >= 0 && v->steps > 0) /* it shows its steps */
+        return lt_runtime_stepping(a->rt) ? tui_lesson_step_keys : tui_lesson_watch_keys;
+    if (!busy && !action_shown(v)) return tui_lesson_read_keys;
+    if (!busy && is_ex(v, v->sel)) return tui_lesson_exercise_keys;
     return busy ? tui_lesson_running_keys : tui_lesson_keys;
 }
 
@@ -914,7 +1169,11 @@ static void draw_panel(struct tui_app *a)
              a->opts->replay ? TUI_TR(a, "REPLAY panel", "回放面板") : TUI_TR(a, "Live panel", "实时面板"),
              title ? TUI_TR(a, ": ", "：") : "", title ? title : "");
     char state[64] = "";
-    if (b >= 0 && v->running == b) snprintf(state, sizeof state, "%s %s", spinner(a->ascii), TUI_TR(a, "running", "运行中"));
+    if (b >= 0 && v->running == b && v->in_pause && lt_runtime_stepping(a->rt))
+        snprintf(state, sizeof state, TUI_TR(a, "step %d · Space: next", "第 %d 步 · Space：下一步"), v->steps);
+    else if (b >= 0 && v->running == b && v->steps > 0)
+        snprintf(state, sizeof state, TUI_TR(a, "%s step %d", "%s 第 %d 步"), spinner(a->ascii), v->steps);
+    else if (b >= 0 && v->running == b) snprintf(state, sizeof state, "%s %s", spinner(a->ascii), TUI_TR(a, "running", "运行中"));
     else if (b >= 0 && v->blk[b].ran == LT_RUN_DONE) snprintf(state, sizeof state, "%s", TUI_TR(a, "done", "完成"));
     else if (b >= 0 && v->blk[b].ran == LT_RUN_FAILED) snprintf(state, sizeof state, "%s", TUI_TR(a, "failed", "失败"));
     else if (b >= 0 && v->blk[b].ran == LT_RUN_CANCELLED) snprintf(state, sizeof state, "%s", TUI_TR(a, "cancelled", "已取消"));

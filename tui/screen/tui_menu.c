@@ -6,6 +6,7 @@
 #include <curses.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tui_app.h"
@@ -20,6 +21,15 @@ static void para(struct tui_app *a, const char *s, int style, const char *first,
 {
     struct tui_render_opts o = {width, tui_app_lang(a), a->ascii, entry};
     tui_render_para(&a->menu_lines, s, strlen(s), style, false, first, style, &o);
+}
+
+/* Exercises of catalog entry i solved in saved progress. */
+static int entry_solved(const struct tui_app *a, int i)
+{
+    const struct lt_catalog_entry *e = &a->cat[i];
+    if (!a->saved || e->error || !e->id) return 0;
+    int n = tui_progress_solved(a->saved, e->id);
+    return n < e->nexercises ? n : e->nexercises;
 }
 
 static void build(struct tui_app *a, int width)
@@ -82,11 +92,18 @@ static void build(struct tui_app *a, int width)
         int ch = e->error ? -1 : e->chapter;
         if (ch != last_ch) {
             if (last_ch != INT_MIN) tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+            int solved = 0, total = 0; /* the chapter's exercises */
+            for (int k = i; k < a->ncat && !e->error && !a->cat[k].error && a->cat[k].chapter == ch; k++)
+                solved += entry_solved(a, k), total += a->cat[k].nexercises;
+            char count[96] = "";
+            if (total)
+                snprintf(count, sizeof count, TUI_TR(a, "   %d/%d exercises solved", "   已答对 %d/%d 道练习"),
+                         solved, total);
             if (e->error)
                 snprintf(buf, sizeof buf, "%s", TUI_TR(a, "Lessons with errors", "有错误的课程"));
             else
-                snprintf(buf, sizeof buf, TUI_TR(a, "Chapter %d · %s", "第 %d 章 · %s"), e->chapter,
-                         e->chapter_title[li] ? e->chapter_title[li] : "");
+                snprintf(buf, sizeof buf, TUI_TR(a, "Chapter %d · %s%s", "第 %d 章 · %s%s"), e->chapter,
+                         e->chapter_title[li] ? e->chapter_title[li] : "", count);
             para(a, buf, TS_H2, "", width, -1);
             last_ch = ch;
         }
@@ -98,6 +115,10 @@ static void build(struct tui_app *a, int width)
         snprintf(first, sizeof first, "  %s %-5s ", mark, e->error ? "" : (e->id ? e->id : ""));
         const char *title = e->title[li] ? e->title[li] : (e->path ? e->path : "?");
         int sty = e->error ? TS_BAD : TS_PLAIN;
+        if (!e->error && e->nexercises > 0) { /* "What VRAM holds · 1/3" */
+            snprintf(buf, sizeof buf, "%s · %d/%d", title, entry_solved(a, i), e->nexercises);
+            title = buf;
+        }
         para(a, title, sty, first, width, i);
         if (e->error) para(a, e->error, TS_DIM, "          ", width, i);
     }
@@ -137,8 +158,10 @@ static void menu_draw(struct tui_app *a)
     if (a->menu_width != r->w - 2) build(a, r->w - 2);
     if (a->menu_sel >= a->ncat) a->menu_sel = a->ncat - 1;
     if (a->menu_sel < 0) a->menu_sel = 0;
-    tui_scroll_resize(&a->menu_sc, a->menu_lines.n, r->h);
-    for (int i = 0; i < r->h; i++) {
+    /* a list longer than the screen gives its last row to "more above / more below" */
+    int h = a->menu_lines.n > r->h && r->h > 3 ? r->h - 1 : r->h;
+    tui_scroll_resize(&a->menu_sc, a->menu_lines.n, h);
+    for (int i = 0; i < h; i++) {
         int li = a->menu_sc.top + i;
         const struct tui_line *l = li < a->menu_lines.n ? &a->menu_lines.v[li] : NULL;
         bool sel = l && a->ncat && l->block == a->menu_sel;
@@ -153,7 +176,17 @@ static void menu_draw(struct tui_app *a)
             tui_term_line(r->y + i, r->x + 1, r->w - 1, l, TS_PLAIN);
         }
     }
-    tui_scroll_marks(&a->menu_sc, r->y, r->x + r->w - 1, r->h, a->ascii);
+    tui_scroll_marks(&a->menu_sc, r->y, r->x + r->w - 1, h, a->ascii);
+    if (h < r->h) {
+        bool up = tui_scroll_above(&a->menu_sc), down = tui_scroll_below(&a->menu_sc);
+        char m[160];
+        snprintf(m, sizeof m, "%s%s%s", up ? TUI_TR(a, "↑ more above", "↑ 上面还有") : "",
+                 up && down ? "  ·  " : "", down ? TUI_TR(a, "↓ more below (PgDn)", "↓ 下面还有（PgDn）") : "");
+        char *f = a->ascii ? tui_ascii_fold(m, strlen(m), NULL, NULL) : NULL;
+        tui_term_fill(r->y + h, r->x, 1, r->w, TS_PLAIN);
+        tui_term_text(r->y + h, r->x + 1, r->w - 2, f ? f : m, TS_DIM);
+        free(f);
+    }
 }
 
 /* ---- keys ------------------------------------------------------------------------------------ */
@@ -181,7 +214,9 @@ static void half_page(void *ud, const struct tui_key *k)
 static void ends(void *ud, const struct tui_key *k)
 {
     struct tui_app *a = ud;
-    select_to(a, k->code == TUI_KEY_FN(KEY_HOME) || k->code == 'g' ? 0 : a->ncat - 1);
+    bool home = k->code == TUI_KEY_FN(KEY_HOME) || k->code == 'g';
+    select_to(a, home ? 0 : a->ncat - 1);
+    if (!home) tui_scroll_end(&a->menu_sc); /* the lines after the last entry too */
 }
 
 static void open_sel(void *ud, const struct tui_key *k)

@@ -120,13 +120,13 @@ bool tui_repl_enter(struct tui_app *a)
         char err[512], dir[1024];
         if (!r || !(r->ps = tui_panelset_new(a->ascii))) {
             free(r);
-            snprintf(a->notice, sizeof a->notice, "out of memory");
+            tui_app_error(a, "out of memory");
             return false;
         }
         if (!(r->vm = lt_vm_new(a->rt, err, sizeof err))) {
             tui_panelset_free(r->ps);
             free(r);
-            snprintf(a->notice, sizeof a->notice, "%s", err);
+            tui_app_error(a, "%s", err);
             return false;
         }
         lt_vm_repl_setup(r->vm);
@@ -184,7 +184,7 @@ static void finish(struct tui_app *a, enum lt_eval_status st, const char *out)
     if (st == LT_EVAL_ERROR) add_item(r, IT_ERROR, out);
     char err[1200];
     if (r->hist && !tui_history_add(r->hist, src, err, sizeof err))
-        snprintf(a->notice, sizeof a->notice, "history not saved: %s", err);
+        tui_app_error(a, "history not saved: %s", err);
     tui_lineedit_history_reset(&r->ed);
     free(src);
     a->dirty = true;
@@ -208,7 +208,7 @@ static void submit(void *ud, const struct tui_key *k)
         src = strdup(r->ed.s);
     }
     if (!src) {
-        snprintf(a->notice, sizeof a->notice, "out of memory");
+        tui_app_error(a, "out of memory");
         return;
     }
     add_item(r, r->pending ? IT_CONT : IT_INPUT, r->ed.s);
@@ -291,10 +291,42 @@ static void ctrl_d(void *ud, const struct tui_key *k)
     else tui_lineedit_delete(&r->ed);
 }
 
-static void indent(void *ud, const struct tui_key *k)
+/* Tab: complete the name before the cursor ("gpu." → gpu.alloc gpu.backend …): what every
+ * candidate shares is inserted and, when there are several, they are listed in the transcript;
+ * with no name before the cursor, two spaces (an indent). */
+static void tab(void *ud, const struct tui_key *k)
 {
     struct tui_app *a = ud;
-    tui_lineedit_insert(&a->repl->ed, "  ", 2);
+    struct tui_repl *r = a->repl;
+    const char *s = r->ed.s;
+    int start = r->ed.cur;
+    while (start > 0 && (s[start - 1] == '_' || s[start - 1] == '.' || ((s[start - 1] | 32) >= 'a' && (s[start - 1] | 32) <= 'z') ||
+                         (s[start - 1] >= '0' && s[start - 1] <= '9')))
+        start--;
+    if (start == r->ed.cur || r->ed.cur - start > 200) {
+        tui_lineedit_insert(&r->ed, "  ", 2);
+        return;
+    }
+    char word[256], out[8192];
+    snprintf(word, sizeof word, "%.*s", r->ed.cur - start, s + start);
+    int n = lt_vm_complete(r->vm, word, out, sizeof out);
+    if (n == 0) {
+        snprintf(a->notice, sizeof a->notice, TUI_TR(a, "Nothing to complete: no name starts with %s", "无可补全：没有以 %s 开头的名字"), word);
+        return;
+    }
+    /* the longest start every candidate shares */
+    size_t common = strcspn(out, "\n");
+    for (const char *c = strchr(out, '\n'); c; c = strchr(c + 1, '\n')) {
+        size_t i = 0;
+        while (i < common && c[1 + i] == out[i]) i++;
+        common = i;
+    }
+    size_t wl = strlen(word);
+    if (common > wl) tui_lineedit_insert(&r->ed, out + wl, common - wl);
+    if (n > 1) {
+        for (char *c = out; (c = strchr(c, '\n')); c++) *c = ' ';
+        add_item(r, IT_INFO, out);
+    }
 }
 
 static const struct tui_binding busy_rows[] = {
@@ -317,7 +349,7 @@ static const struct tui_binding rows[] = {
     {.keys = {TUI_CTRL('D')}, .run = ctrl_d,
      .en = "on an empty line, go back; else delete the glyph under the cursor",
      .zh = "空行时返回；否则删除光标处的字"},
-    {.keys = {'\t'}, .run = indent, .en = "indent (two spaces)", .zh = "缩进（两个空格）"},
+    {.keys = {'\t'}, .run = tab, .en = "complete a name (gpu. lists gpu's functions); at the start of a line, indent", .zh = "补全名字（gpu. 列出 gpu 的函数）；行首时缩进", .hint_en = "complete", .hint_zh = "补全"},
 };
 
 static const struct tui_keymap busy_keys = TUI_KEYMAP("Sandbox, while an entry runs", "沙箱（运行中）", TUI_TO_SCREEN, busy_rows);

@@ -50,6 +50,7 @@ struct watch {
     const struct tui_screen_ops *ops; /* to paint "checking…" before a check */
     struct tui_progress *prog;
     char notice[512], backend[256];
+    char notice_bad[512]; /* the last error given: the notice is in the error style only while it is that */
     bool ascii, zh, quit, dirty;
 };
 
@@ -73,11 +74,18 @@ static bool solved(const struct watch *w, int i)
     return w->prog && tui_progress_exercise_solved(w->prog, w->it[i].lesson, w->it[i].exercise);
 }
 
+/* An error or a warning on the status line (plain snprintf into notice is information). */
+static void bad(struct watch *w, const char *msg)
+{
+    snprintf(w->notice, sizeof w->notice, "%s", msg);
+    memcpy(w->notice_bad, w->notice, sizeof w->notice_bad);
+}
+
 static void save_progress(struct watch *w)
 {
     char err[1200];
     if (w->prog && !tui_progress_save(w->prog, err, sizeof err))
-        snprintf(w->notice, sizeof w->notice, "%s", err);
+        bad(w, err);
 }
 
 /* Read, and grade when it changed. `force`: grade even when the file looks the same. */
@@ -90,6 +98,9 @@ static void check(struct watch *w, bool force)
         w->state = W_MISSING, w->have_seen = false;
         return;
     }
+    /* an editor or a shell that truncates before it writes shows an empty file for a moment:
+     * not an attempt (the write that follows is) */
+    if (!force && st.st_size == 0) return;
     if (!force && w->have_seen && st.st_mtim.tv_sec == w->seen.st_mtim.tv_sec &&
         st.st_mtim.tv_nsec == w->seen.st_mtim.tv_nsec && st.st_size == w->seen.st_size &&
         st.st_ino == w->seen.st_ino)
@@ -146,7 +157,7 @@ static void open_current(struct watch *w)
     tui_scroll_to(&w->sc, 0);
     w->fb[0] = w->when[0] = 0;
     if (!w->ls) {
-        snprintf(w->notice, sizeof w->notice, "%s", err);
+        bad(w, err);
     } else {
         w->template_text = tui_ws_template(w->ls, it->block, lt_runtime_lang(w->rt));
         if (w->prog) tui_progress_visit(w->prog, it->lesson), save_progress(w);
@@ -288,7 +299,7 @@ static void draw(void *ud)
     tui_lines_free(&L);
     tui_keys_hints(w->help.open ? tui_help_keys : keys(w), w->zh, "  ", cols / 2, right, sizeof right);
     tui_term_bar(rows - 1, cols, *w->notice ? w->notice : w->backend, right,
-                 *w->notice ? TS_BAD : TS_STATUS);
+                 *w->notice && !strcmp(w->notice, w->notice_bad) ? TS_BAD : TS_STATUS);
     if (w->help.open) {
         struct tui_layout lay;
         tui_layout_compute(rows, cols, &lay);
@@ -458,7 +469,7 @@ int tui_watch(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir
     char dir[1024], note[1400], err[256];
     tui_progress_dir(dir, sizeof dir);
     w.prog = tui_progress_load(dir, note, sizeof note);
-    if (note[0]) snprintf(w.notice, sizeof w.notice, "%s", note);
+    if (note[0]) bad(&w, note);
     lt_runtime_backend_line(rt, w.backend, sizeof w.backend);
     for (w.cur = 0; w.cur < w.n && solved(&w, w.cur); w.cur++) {}
     if (w.cur == w.n) {
@@ -481,7 +492,7 @@ int tui_watch(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir
     char keep[512];
     snprintf(keep, sizeof keep, "%s", w.notice);
     open_current(&w);
-    if (!w.notice[0]) snprintf(w.notice, sizeof w.notice, "%s", keep);
+    if (!w.notice[0]) snprintf(w.notice, sizeof w.notice, "%s", keep); /* notice_bad kept too */
     int rc = tui_loop_run(&ops);
     tui_term_done();
     lt_lesson_free(w.ls);
