@@ -179,7 +179,7 @@ ASAN_MAKE = $(MAKE) --no-print-directory BUILD=$(ASAN_DIR) CUDA=0 CC=clang WERRO
 
 # make test and CI build with warnings as errors, unless WERROR is given (WERROR=0 to look past one).
 TEST_WERROR := $(if $(filter command line environment,$(origin WERROR)),$(WERROR),1)
-# The three builds use every CPU (a plain make test would otherwise compile one file at a time).
+# The two builds use every CPU (a plain make test would otherwise compile one file at a time).
 NPROC       := $(shell nproc 2>/dev/null || echo 2)
 # Each build's CPU seconds go to $(BUILD)/test-logs/build-*.cpu (tests/run.sh --cpu), and the
 # summary's --times table lists them with every test's.
