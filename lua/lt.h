@@ -113,14 +113,17 @@ enum lt_block_kind { LT_BLOCK_TEXT, LT_BLOCK_EXPERIMENT, LT_BLOCK_EXERCISE };
 
 struct lt_lesson;
 
-/* The lessons under a folder (recursively, *.lua), loaded and validated, sorted by chapter then
- * id. A file that fails to load is kept with its error (and a title made from its file name). */
+/* The lessons under a folder, or colon-separated folders (recursively, *.lua but not a lesson's
+ * *.answers.lua), loaded and validated, sorted by chapter then id. A file that fails to load is
+ * kept with its error (and a title made from its file name); so is the second file of an id,
+ * with an error naming both files. */
 struct lt_catalog_entry {
     char *path, *id, *error;  /* error: NULL when the lesson loaded */
     int chapter;
     char *title[2];           /* [0] en, [1] zh */
     char *chapter_title[2];
     int nexercises;           /* exercise blocks (progress: "done" = all of them solved) */
+    int folder;               /* which of the colon-separated folders it is in (0: the first) */
 };
 int lt_catalog_scan(struct lt_runtime *rt, const char *dir, struct lt_catalog_entry **out);
 /* The same, but only the files named for lesson `id` (ID-*.lua, ID.lua) are loaded: a command
@@ -136,6 +139,10 @@ void lt_lesson_free(struct lt_lesson *ls);
 /* The course rules `vramlab check` adds to the loader's (lesson.lua's lint: every errata callout
  * names its source, every lesson ends with a Sources callout): false with "file:line: what". */
 bool lt_lesson_lint(struct lt_lesson *ls, char *err, size_t n);
+/* A draft (lesson{ draft = "en" }: written in one language): true with "file:line: a draft in en:
+ * N text(s) not yet translated into zh" (or, when nothing is missing, that `draft` can go), which
+ * `vramlab check` prints as a warning, and as an error with --strict. */
+bool lt_lesson_draft(struct lt_lesson *ls, char *warn, size_t n);
 
 const char *lt_lesson_id(const struct lt_lesson *ls);      /* "1.3" */
 int lt_lesson_chapter(const struct lt_lesson *ls);
@@ -194,6 +201,22 @@ bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char 
 enum lt_run_state lt_lesson_answer_start(struct lt_lesson *ls, int block, const char *answer,
                                          char *err, size_t n);
 bool lt_lesson_answer_result(const struct lt_lesson *ls, char *feedback, size_t n);
+/* Set the tries an exercise has had in this session: the next grading is try tries + 1 (its
+ * hint, or after the third the answer and the explanation). */
+void lt_lesson_set_tries(struct lt_lesson *ls, int block, int tries);
+/* The reference answers beside a lesson (N.M-slug.answers.lua; docs/lesson-format.md), each
+ * graded through lt_lesson_answer as a first try, in English and then in Chinese: a right
+ * answer must be graded right, a wrong one wrong (with its `says` in the English feedback), a
+ * predict exercise's figure right once a wrong guess measured it, and labelled as `figure`
+ * says. report(ud, "file:line: what") for each failure (a lesson with exercises and no answers
+ * file is one); returns the failures and sets *graded to the answers graded. */
+int lt_lesson_check_answers(struct lt_lesson *ls, int *graded,
+                            void (*report)(void *ud, const char *line), void *ud);
+/* `vramlab new-lesson`: the source of a new lesson N.M (id) with its title, and of its
+ * reference answers (malloc'ed), and the file name's slug; lang NULL for both languages, "en"
+ * or "zh" for a draft in one. False with err. */
+bool lt_scaffold(struct lt_runtime *rt, const char *id, const char *title, const char *lang,
+                 char **lesson, char **answers, char *slug, size_t nslug, char *err, size_t n);
 /* Is the current (or last) run a grading rather than an experiment? */
 bool lt_lesson_run_grading(const struct lt_lesson *ls);
 

@@ -70,6 +70,8 @@ struct lt_vm {
     double slice_end;          /* async: when the running call gives the screen its turn */
     double paused_at;          /* when the running call yielded without a measurement (0: not) */
     bool tripped;              /* a limit fired: every later hook call raises again */
+    char stop_at[600];         /* where the code was when it first fired ("answer:3:"): the
+                                * raises after it (a pcall caught the first) say the same */
     double wall_end;           /* the run's wall-time limit, measurements included (0: no run) */
     bool wall_tripped;         /* the run's wall time ran out: it stays stopped until it ends */
     bool nested_ok;            /* the coroutine running now can pass a yield up to the call the
@@ -157,6 +159,14 @@ void lt_charge_install(lua_State *L);
 void lt_coro_install(lua_State *L);
 /* Turn a Lua error on the stack top into "file:line: message" (translating limit trips). */
 void lt_vm_errmsg(struct lt_vm *vm, int status, char *err, size_t n);
+
+/* A loaded lesson's insides, for lt_answers.c: its VM and state, block i of the copy C reads
+ * (the lesson itself for -1) and a function of lesson.lua, pushed. */
+struct lt_lesson;
+lua_State *lt_lesson_state(const struct lt_lesson *ls);
+struct lt_vm *lt_lesson_vm(const struct lt_lesson *ls);
+void lt_lesson_push_block(const struct lt_lesson *ls, int i);
+void lt_lesson_push_fn(lua_State *L, const char *fn);
 
 /* Run a file in the sandbox; with `keep`, its first result stays on the stack top. */
 bool lt_vm_dofile_keep(struct lt_vm *vm, const char *path, bool keep, char *err, size_t n);

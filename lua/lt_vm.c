@@ -104,7 +104,10 @@ void lt_vm_push_stop(struct lt_vm *vm, lua_State *L)
 static int stop(lua_State *L, struct lt_vm *vm)
 {
     char at[600];
-    where(vm, L, at, sizeof at);
+    /* where the limit first ran out: a learner's loop inside a check's pcall is the answer's
+     * line, not the line of the check that goes on after catching it */
+    if (!vm->stop_at[0]) where(vm, L, vm->stop_at, sizeof vm->stop_at);
+    snprintf(at, sizeof at, "%s", vm->stop_at);
     lua_pushstring(L, at);
     if (at[0]) lua_pushliteral(L, " ");
     lt_vm_push_stop(vm, L);
@@ -243,6 +246,7 @@ void lt_vm_arm(struct lt_vm *vm, lua_State *th)
 {
     vm->count = 0;
     vm->tripped = vm->wall_tripped;
+    if (!vm->tripped) vm->stop_at[0] = 0;
     vm->mem_refused = false;
     vm->deadline = gpu_now() + vm->rt->lim.seconds;
     vm->slice_end = gpu_now() + SLICE_SECONDS;
@@ -292,6 +296,15 @@ void lt_vm_errmsg(struct lt_vm *vm, int status, char *err, size_t n)
      * frames are still there to look at). */
     at[0] = 0;
     if (!has_position(what)) where(vm, vm->L, at, sizeof at);
+    /* Lua cuts a long file name to "...tail" (LUA_IDSIZE): the chunk's full path goes back in,
+     * so that file:line can be opened */
+    const char *colon = strncmp(what, "...", 3) ? NULL : strchr(what + 3, ':');
+    size_t tail = colon ? (size_t)(colon - what - 3) : 0, full = vm->chunk ? strlen(vm->chunk + 1) : 0;
+    if (colon && vm->chunk && vm->chunk[0] == '@' && full > tail &&
+        !strncmp(vm->chunk + 1 + full - tail, what + 3, tail)) {
+        snprintf(err, n, "%s%s%s%s", at, at[0] ? " " : "", vm->chunk + 1, colon);
+        return;
+    }
     snprintf(err, n, "%s%s%s", at, at[0] ? " " : "", what);
 }
 

@@ -131,6 +131,7 @@ static int global_options(struct tui_ctx *c, int argc, char **argv)
         if (o->id == TUI_O_VERSION) return print_version(), 0;
         if (o->id == TUI_O_HELP_MAN) return tui_cmd_man(stdout), 0;
         c->opt[o->id] = o->arg ? optarg : "";
+        if (o->id == TUI_O_LESSONS) tui_cmd_add_lessons(c, optarg);
     }
     return -1;
 }
@@ -224,12 +225,35 @@ static int open_needs(struct tui_ctx *c, const struct settings *s)
 {
     unsigned needs = c->cmd->needs;
     char perr[256];
-    snprintf(c->lessons, sizeof c->lessons, "%s/lessons", c->datadir);
+    /* the course: the installation's lessons, then a teacher's folders (added, not replacing) */
+    const char *env = getenv("VRAMLAB_LESSONS");
+    snprintf(c->lessons, sizeof c->lessons, "%s/lessons%s%s%s%s", c->datadir,
+             env && *env ? ":" : "", env && *env ? env : "", c->more_lessons[0] ? ":" : "",
+             c->more_lessons);
+    /* a teacher's folder with its own assets/ overrides the installation's profiles by name */
+    size_t al = 0;
+    c->assets[0] = 0;
+    for (const char *p = c->lessons + strlen(c->datadir) + 8; *p;) {
+        size_t l = strcspn(p, ":");
+        char probe[4200];
+        snprintf(probe, sizeof probe, "%.*s", (int)l, p);
+        if (l && !is_dir(probe) && (needs & (TUI_CMD_DATA | TUI_CMD_LESSONS))) { /* a typo would add nothing */
+            fprintf(stderr, "vramlab: %s: no such folder of lessons (%s)\n", probe,
+                    env && *env && p < c->lessons + strlen(c->datadir) + 9 + strlen(env)
+                        ? "VRAMLAB_LESSONS" : "--lessons");
+            return 2;
+        }
+        snprintf(probe, sizeof probe, "%.*s/assets", (int)l, p);
+        if (l && is_dir(probe) && al < sizeof c->assets)
+            al += (size_t)snprintf(c->assets + al, sizeof c->assets - al, "%.*s:", (int)l, p);
+        p += l + (p[l] == ':');
+    }
+    if (al < sizeof c->assets) snprintf(c->assets + al, sizeof c->assets - al, "%s", c->datadir);
     if (!(needs & (TUI_CMD_DEVICE | TUI_CMD_LESSONS))) return -1;
-    struct gpu_config cfg = {.datadir = c->datadir, .deterministic = true, .cap_fraction = s->cap};
+    struct gpu_config cfg = {.datadir = c->assets, .deterministic = true, .cap_fraction = s->cap};
     const char *backend = "sim";
     if (needs & TUI_CMD_DEVICE) {
-        cfg = (struct gpu_config){.profile = s->profile, .datadir = c->datadir, .seed = s->seed,
+        cfg = (struct gpu_config){.profile = s->profile, .datadir = c->assets, .seed = s->seed,
                                   .deterministic = s->deterministic, .cap_fraction = s->cap,
                                   .device = s->device};
         if (!tui_env_config(&cfg, perr, sizeof perr)) { /* test hooks and the host cap */

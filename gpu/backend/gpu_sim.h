@@ -37,14 +37,16 @@ struct gpu_profile {
     double noise;              /* relative noise of a timing (one-sided), e.g. 0.02 */
 };
 
-/* Load assets/gpus/<id>.txt from datadir; on error write "file:line: what" into err. */
+/* Load assets/gpus/<id>.txt from datadir ("A:B": the first folder that has it); on error write
+ * "file:line: what" into err. */
 gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_profile *p, char *err,
                             size_t n);
 /* Call fn(key, source text) for each numeric field of p and each source it names, in file
  * order; a field with a *_source line of its own (ce_efficiency) gets that text. */
 void gpu_profile_sources(const struct gpu_profile *p,
                          void (*fn)(const char *key, const char *text, void *ud), void *ud);
-/* Call fn for each profile id found in datadir/assets/gpus (sorted). Returns the count. */
+/* Call fn for each profile id found in datadir/assets/gpus ("A:B": in every folder, each id
+ * once), sorted. Returns the count. */
 int gpu_profile_list(const char *datadir, void (*fn)(const char *id, void *ud), void *ud);
 
 /* PCIe payload rate in bytes/s per direction: GT/s x lanes x encoding / 8. */

@@ -12,9 +12,11 @@ local units = require "units"
 
 local META = setmetatable({}, { __mode = "k" }) -- block table -> {kind=, file=, line=, snap=}
 local MEASURED = setmetatable({}, { __mode = "k" }) -- predict exercise -> {value=, how=, profile=}
+local BLOCKS = setmetatable({}, { __mode = "k" }) -- a lesson snapshot's block -> its record in META
 
-local loading = { file = "?", line = 0, lines = {} }
+local loading = { file = "?", line = 0, lines = {}, missing = {} }
 local LINT -- what `vramlab check` refuses beyond the loader: see M.lint
+local DRAFT -- a draft's "file:line: ..." warning for `vramlab check` (an error with --strict)
 
 --- For C: the file being loaded. Its `return lesson {` is a tail call, which leaves no caller
 -- frame, so the validator finds that line in the source.
@@ -26,8 +28,8 @@ function M.set_loading(file, src)
   end
   local lines = {}
   for l in (src .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = l end
-  loading = { file = file, line = line, lines = lines }
-  LINT = nil
+  loading = { file = file, line = line, lines = lines, missing = {} }
+  LINT, DRAFT = nil, nil
 end
 
 local function origin(level)
@@ -45,15 +47,45 @@ end
 
 local function is_lang(v) return type(v) == "table" and type(v.en) == "string" and type(v.zh) == "string" end
 
+-- The file's line of line n of text v[lang], a long string whose block starts at m.line: its
+-- first line is found in the source from there (after the other language's text), or nil.
+local function text_line(m, v, lang, n)
+  local from = m.line
+  for _, l in ipairs { "en", "zh" } do
+    if type(v[l]) == "string" then
+      local first, at = match(v[l], "^([^\n]*)")
+      if first == "" then return nil end
+      for i = from, #loading.lines do
+        if loading.lines[i]:sub(-#first) == first then at = i break end
+      end
+      if not at then return nil end
+      if l == lang then return at + n - 1 end
+      from = at + select(2, v[l]:gsub("\n", ""))
+    end
+  end
+end
+
+-- A text in both languages; one may be missing in a draft (lesson{}'s `draft = "en"` decides,
+-- as it runs last: the missing ones are noted here and judged there).
 local function check_lang(m, v, what, markup)
-  if not is_lang(v) then
+  local en, zh = type(v) == "table" and v.en, type(v) == "table" and v.zh
+  if not is_lang(v) and not (type(v) == "table" and (type(en) == "string" and zh == nil or type(zh) == "string" and en == nil)) then
     fail(m, "%s must be a table { en = \"...\", zh = \"...\" } with both languages", what)
+  end
+  if en == nil or zh == nil then
+    loading.missing[#loading.missing + 1] = { m = m, what = what, lang = en == nil and "en" or "zh" }
   end
   for _, l in ipairs { "en", "zh" } do
     if v[l] == "" then fail(m, "%s.%s is empty", what, l) end
-    if markup then
+    if markup and v[l] ~= nil then
       local err = markup_check(v[l])
-      if err then fail(m, "%s (%s), %s", what, l, err) end
+      if err then
+        -- "line N: what" counts inside the text: say the file's line
+        local n, why = match(err, "^line (%d+): (.*)$")
+        local at = n and text_line(m, v, l, tonumber(n))
+        if at then fail({ file = m.file, line = at }, "%s (%s): %s", what, l, why) end
+        fail(m, "%s (%s), %s", what, l, err)
+      end
     end
   end
 end
@@ -206,6 +238,15 @@ M.exercise = constructor("exercise", function(m, t)
     fail(m, "%s: tolerance is a relative error such as 0.05", w)
   end
   if t.unit ~= nil and type(t.unit) ~= "string" then fail(m, "%s: unit must be a string", w) end
+  -- the unit an answer is typed in: one the parser reads (then any unit of its kind converts),
+  -- or a plain word (x, %, tok/s) typed as it is; one that looks like a size, rate or time but
+  -- is not read ("GB/sec", "Gbit", "msec") would refuse the answers a learner types
+  if type(t.unit) == "string" and t.unit ~= "" and not units.parse("1" .. t.unit) then
+    local u = string.lower(t.unit)
+    if match(u, "^[kmgtp]?i?b") or match(u, "sec$") or match(u, "^[kmgtp]?i?b[%a]*/") or match(u, "^[mnuµμ]?s/") then
+      fail(m, "%s: unit '%s' is not one the answer parser reads: use a size (B, KB..TB, KiB..TiB), a rate (GB/s, GiB/s; Gb/s and Gbps are bits), a time (ns, us, ms, s) or a plain word (x, %%, tok/s)", w, t.unit)
+    end
+  end
   if t.kind == "choice" then
     if type(t.choices) ~= "table" or #t.choices < 2 or #t.choices > 9 then fail(m, "%s: give 2 to 9 choices", w) end
     for i, c in ipairs(t.choices) do check_lang(m, c, w .. " choice " .. i) end
@@ -283,7 +324,7 @@ local function lint(m, t, orig)
     if bm and bm.kind == "text" then
       last = { bm = bm, snap = t[i] }
       for _, lang in ipairs { "en", "zh" } do
-        for _, c in ipairs((callouts(t[i][lang]))) do
+        for _, c in ipairs(t[i][lang] and (callouts(t[i][lang])) or {}) do -- a draft lacks one
           if c.kind == "errata" and not has_source(c.body, lang) then
             return fmt("%s:%d: errata callout '%s' (%s) has no source: end it with a line '%s'",
                        bm.file, line_of("> [!errata] " .. c.title, bm.line), c.title, lang,
@@ -295,7 +336,7 @@ local function lint(m, t, orig)
   end
   if not last then return fmt("%s:%d: the lesson has no text{} to end with a Sources block", m.file, m.line) end
   for _, lang in ipairs { "en", "zh" } do
-    local text = last.snap[lang]:gsub("%s+$", "")
+    local text = (last.snap[lang] or "> [!source] -"):gsub("%s+$", "") -- a draft lacks one
     local cs, n = callouts(text)
     local c = cs[#cs]
     if not c or c.kind ~= "source" or c.last ~= n then
@@ -306,12 +347,13 @@ local function lint(m, t, orig)
   return nil
 end
 
---- For `vramlab check`: the first course rule the last lesson loaded in this VM breaks, or nil.
-function M.lint() return LINT end
+--- For `vramlab check`: the first course rule the last lesson loaded in this VM breaks, or nil;
+-- and as a second value a draft's warning (not yet translated), or nil.
+function M.lint() return LINT, DRAFT end
 
 local REQUIRES = set { "host", "gpu", "cuda" }
 M.lesson = constructor("lesson", function(m, t, orig)
-  local allowed = set { "id", "chapter", "chapter_title", "title", "requires" }
+  local allowed = set { "id", "chapter", "chapter_title", "title", "requires", "draft" }
   for k in pairs(t) do
     if type(k) == "string" and not allowed[k] then fail(m, "lesson: unknown field '%s'", k) end
   end
@@ -320,6 +362,21 @@ M.lesson = constructor("lesson", function(m, t, orig)
   if tostring(t.chapter) ~= match(t.id, "^(%d+)") then fail(m, "lesson: id '%s' is not in chapter %d", t.id, t.chapter) end
   check_lang(m, t.title, "lesson title")
   check_lang(m, t.chapter_title, "lesson chapter_title")
+  -- a draft is written in one language; the other may be missing ("not yet translated")
+  if t.draft ~= nil and t.draft ~= "en" and t.draft ~= "zh" then fail(m, "lesson: 'draft' is the language the draft is written in, \"en\" or \"zh\"") end
+  local other = { en = "zh", zh = "en" }
+  for _, x in ipairs(loading.missing) do
+    if t.draft == nil then
+      fail(x.m, "%s has no %s text: give both languages, or mark the lesson a draft written in %s (draft = \"%s\" in lesson{})", x.what, x.lang, other[x.lang], other[x.lang])
+    elseif x.lang == t.draft then
+      fail(x.m, "%s has no %s text, the language this draft is written in", x.what, x.lang)
+    end
+  end
+  if t.draft then
+    local n = #loading.missing
+    DRAFT = n > 0 and fmt("%s:%d: a draft in %s: %d text(s) not yet translated into %s (shown in %s, marked)", m.file, m.line, t.draft, n, other[t.draft], t.draft)
+      or fmt("%s:%d: every text has both languages: remove draft = \"%s\"", m.file, m.line, t.draft)
+  end
   if t.requires ~= nil then
     if type(t.requires) ~= "table" then fail(m, "lesson: 'requires' must be a list such as { \"host\" }") end
     for _, r in ipairs(t.requires) do
@@ -341,6 +398,7 @@ M.lesson = constructor("lesson", function(m, t, orig)
       if ids[b.id] then fail(bm, "%s id '%s' is used twice in this lesson", bm.kind, b.id) end
       ids[b.id] = true
     end
+    BLOCKS[b] = bm -- the reference answers name exercises of the copy C reads
   end
   LINT = lint(m, t, orig)
 end)
@@ -353,9 +411,19 @@ local Ex = {}
 Ex.__index = Ex
 Ex.__metatable = "locked"
 
+-- error() at a level names the file by Lua's short_src, which cuts a long path to "...": an
+-- `ex` mistake is reported at the lesson's full path, so that file:line can be opened
+local function raise(level, msg)
+  local info = getinfo(level + 1, "Sl")
+  if info and info.currentline and info.currentline > 0 and info.source:sub(1, 1) == "@" then
+    error(fmt("%s:%d: %s", info.source:sub(2), info.currentline, msg), 0)
+  end
+  error(msg, level + 1)
+end
+
 local function check_panel(self, panel)
   if not self.panels[panel] then
-    error(fmt("no panel '%s' in experiment '%s'", tostring(panel), self.id), 3)
+    raise(3, fmt("no panel '%s' in experiment '%s'", tostring(panel), self.id))
   end
 end
 
@@ -367,7 +435,7 @@ local function style(opts, self)
   local s = opts and opts.style
   if not s and opts and type(opts.from) == "table" then s = opts.from.simulated and "simulated" or "measured" end
   s = s or (self.simulated and "simulated" or "measured")
-  if not STYLES[s] then error("style must be measured, simulated, theoretical or reference", 3) end
+  if not STYLES[s] then raise(3, "style must be measured, simulated, theoretical or reference") end
   return s
 end
 
@@ -410,7 +478,7 @@ function Ex:pause(seconds)
   if type(seconds) ~= "number" then error("ex:pause(seconds) needs a number", 2) end
   pause(seconds)
 end
-function Ex:t(v) if type(v) == "table" then return v[self.lang] or v.en end return tostring(v) end
+function Ex:t(v) if type(v) == "table" then return v[self.lang] or v.en or v.zh end return tostring(v) end
 
 function M.new_ex(exp, lang, simulated)
   local panels = {}
@@ -420,7 +488,7 @@ end
 
 --- Grading. Returns ok, feedback (in lang). `simulated` is the simulated device's name (its
 -- profile), or false on a real GPU.
-local function pick(v, lang) return type(v) == "table" and (v[lang] or v.en) or tostring(v) end
+local function pick(v, lang) return type(v) == "table" and (v[lang] or v.en or v.zh) or tostring(v) end
 
 -- An answer as a number in the exercise's unit, or nil, message. The answer may carry a unit of
 -- the same kind as the exercise's (size, rate, time; converted), or the exercise's own unit word
@@ -591,20 +659,265 @@ function M.grade(ex, input, lang, tries, simulated)
     if not okc then ok, detail = false, t("code_err", lang, errtext(res))
     else ok, detail = res and true or false, msg and pick(msg, lang) or nil end
   end
-  local parts = { t(ok and "right" or "wrong", lang) }
-  if detail then
-    -- a check's message may end without a full stop: it must not run into the hint
-    if not detail:find("[%.!?%)。！？）]%s*$") then detail = detail .. (lang == "zh" and "。" or ".") end
-    parts[#parts + 1] = detail
+  -- a sentence that may end without a full stop (a check's message, a choice's text, the
+  -- answer's figure) must not run into the next one
+  local function sentence(x)
+    x = x:gsub("%s+$", "")
+    if not x:find("[%.!?%)。！？）]$") then x = x .. (lang == "zh" and "。" or ".") end
+    return x
   end
+  local parts = { t(ok and "right" or "wrong", lang) }
+  if detail then parts[#parts + 1] = sentence(detail) end
   if ok or tries + 1 >= 3 then
-    if not ok and ex.kind == "choice" then parts[#parts + 1] = t("reveal", lang) .. pick(ex.choices[ex.answer], lang) end
-    if not ok and ex.kind == "number" then parts[#parts + 1] = t("reveal", lang) .. fmt("%.4g %s", ex.answer, ex.unit or "") end
+    if not ok and ex.kind == "choice" then parts[#parts + 1] = sentence(t("reveal", lang) .. pick(ex.choices[ex.answer], lang)) end
+    if not ok and ex.kind == "number" then parts[#parts + 1] = sentence(t("reveal", lang) .. fmt("%.4g %s", ex.answer, ex.unit or "")) end
     parts[#parts + 1] = pick(ex.explain, lang)
   else
     parts[#parts + 1] = pick(ex.hints[(tries % #ex.hints) + 1], lang)
   end
   return ok, concat(parts, lang == "zh" and "" or " ") -- Chinese sentences need no space
+end
+
+--- Reference answers (docs/lesson-format.md, "Reference answers"): the file beside a lesson,
+-- N.M-slug.answers.lua, a list of `answer "exercise-id" { right = ..., wrong = ... }`. Returns
+-- the cases `vramlab check --answers` grades, in lesson order: {block = (0-based), line =,
+-- input =, right = true|false (nil: a predict's figure), says =, figure =, what =}; or nil and
+-- a list of "file:line: what". `lesson` is the snapshot C reads, `lfile` its file.
+local FIGURES = set { "measured", "simulated", "model" }
+function M.answers(src, file, lesson, lfile)
+  local errs, by_id, exercises = {}, {}, {}
+  local function bad(line, msg, ...) errs[#errs + 1] = fmt("%s:%d: " .. msg, file, line, ...) end
+  for i = 1, #lesson do
+    local bm = BLOCKS[lesson[i]]
+    if bm and bm.kind == "exercise" then
+      exercises[#exercises + 1] = { block = i - 1, ex = lesson[i], line = bm.line }
+      by_id[lesson[i].id] = exercises[#exercises]
+    end
+  end
+  local function names()
+    local l = {}
+    for _, e in ipairs(exercises) do l[#l + 1] = e.ex.id end
+    return #l > 0 and concat(l, ", ") or "none"
+  end
+  local function list(v) return type(v) == "string" and { v } or v end
+  local env = {}
+  env.answer = function(id)
+    local line = getinfo(2, "l").currentline
+    return function(t)
+      local e = by_id[id]
+      if type(id) ~= "string" or type(t) ~= "table" then
+        return bad(line, "write answer \"exercise-id\" { right = ..., wrong = ... }")
+      end
+      if not e then return bad(line, "lesson %s has no exercise '%s' (its exercises: %s)", lesson.id, id, names()) end
+      if e.answers then return bad(line, "exercise '%s' has answers already (line %d)", id, e.answers.line) end
+      e.answers = { line = line } -- filled in below when valid (else the error above is the one)
+      for k in pairs(t) do
+        if k ~= "right" and k ~= "wrong" and k ~= "figure" then
+          return bad(line, "answer '%s': unknown field '%s' (fields: figure, right, wrong)", id, tostring(k))
+        end
+      end
+      -- one answer alone, or a list: "x", { "x", says = "..." }, { "x", { "y", says = "..." } }
+      local right = list(t.right)
+      local wrong = (type(t.wrong) == "table" and t.wrong.says ~= nil) and { t.wrong } or list(t.wrong)
+      if e.ex.kind == "predict" then
+        if right ~= nil or not FIGURES[t.figure] then
+          return bad(line, "answer '%s': a predict exercise's right answer is the figure it measures: give figure = \"measured\", \"simulated\" or \"model\" (where that figure comes from on the simulator) and wrong guesses, no 'right'", id)
+        end
+      else
+        if t.figure ~= nil then return bad(line, "answer '%s': 'figure' is for predict exercises", id) end
+        if type(right) ~= "table" or #right == 0 then return bad(line, "answer '%s': give at least one right answer (right = \"...\")", id) end
+        for i, r in pairs(right) do
+          if type(r) ~= "string" or type(i) ~= "number" then return bad(line, "answer '%s': right answers are strings, as a learner types them", id) end
+        end
+      end
+      if type(wrong) ~= "table" or #wrong == 0 then
+        return bad(line, "answer '%s': give at least one wrong answer, a real mistake (wrong = { { \"...\", says = \"the feedback\" } })", id)
+      end
+      for i, w in pairs(wrong) do
+        local ok = type(i) == "number" and (type(w) == "string" or (type(w) == "table" and type(w[1]) == "string"
+          and (w.says == nil or type(w.says) == "string") and #w == 1))
+        if ok and type(w) == "table" then for k in pairs(w) do ok = ok and (k == 1 or k == "says") end end
+        if not ok then return bad(line, "answer '%s': wrong answer %s must be a string or { \"answer\", says = \"part of its feedback\" }", id, tostring(i)) end
+      end
+      e.answers = { line = line, right = right, wrong = wrong, figure = t.figure }
+    end
+  end
+  local chunk, err = load(src, "@" .. file, "t", env)
+  if not chunk then return nil, { err } end
+  local ok, rerr = pcall(chunk)
+  if not ok then return nil, { type(rerr) == "string" and rerr or file .. ":1: error object is not a string" } end
+  local cases = {}
+  for _, e in ipairs(exercises) do
+    local a = e.answers
+    if not a then
+      errs[#errs + 1] = fmt("%s:%d: exercise '%s' has no reference answers in %s", lfile, e.line, e.ex.id, file)
+    elseif #errs == 0 then
+      local function add(input, right, what, says)
+        cases[#cases + 1] = { block = e.block, line = a.line, input = input, right = right, what = what, says = says, figure = a.figure }
+      end
+      for i, w in ipairs(a.wrong) do
+        if type(w) == "table" then add(w[1], false, fmt("wrong answer %d", i), w.says)
+        else add(w, false, fmt("wrong answer %d", i)) end
+      end
+      if e.ex.kind == "predict" then add(nil, nil, "the measured figure")
+      else for i, r in ipairs(a.right) do add(r, true, fmt("right answer %d", i)) end end
+    end
+  end
+  if #errs > 0 then return nil, errs end
+  return cases
+end
+
+--- For `check --answers`: a predict exercise's figure as its feedback shows it, and where it came
+-- from ("measured", "simulated", "model"); nil before a grading measured it.
+function M.figure(ex)
+  local m = MEASURED[ex]
+  if not m then return nil end
+  return fmt("%.4g", m.value), m.how
+end
+
+--- `vramlab new-lesson`: a lesson that passes `check --run --answers` as written, and its answers
+-- file. lang nil: both languages; "en" or "zh": a draft in that language, the other missing.
+-- Returns the lesson's source, the answers' source and the file name's slug.
+function M.scaffold(id, title, lang)
+  local ch = match(id, "^(%d+)%.%d+$")
+  local slug = title:lower():gsub("[^%w]+", "-"):gsub("^%-+", ""):gsub("%-+$", ""):sub(1, 40):gsub("%-+$", "")
+  if slug == "" then slug = "lesson" end
+  local function q(str) return fmt("%q", str) end
+  -- a { en =, zh = } table as source: one language only in a draft
+  local function L(en, zh, long)
+    local function one(v)
+      if not long then return q(v) end
+      local eq = ""
+      while v:find("]" .. eq .. "]", 1, true) do eq = eq .. "=" end
+      return "[" .. eq .. "[\n" .. v .. "]" .. eq .. "]"
+    end
+    if lang == "en" then return "{ en = " .. one(en) .. " }" end
+    if lang == "zh" then return "{ zh = " .. one(zh) .. " }" end
+    return "{ en = " .. one(en) .. ", zh = " .. one(zh) .. " }"
+  end
+  local en_text = fmt([[
+# %s
+
+What this section teaches, in a few short paragraphs. Markup: **emphasis**, `code`, lists, tables
+and callouts (docs/lesson-format.md). Predict first: the exercise below asks for a figure before
+the experiment measures it.
+]], title)
+  local zh_text = fmt([[
+# %s
+
+本节要讲的内容，写几段短文即可。标记：**强调**、`代码`、列表、表格和提示框（见 docs/lesson-format.md）。
+先预测：下面的练习先请学习者估一个数，再由实验测量。
+]], title)
+  local src = {
+    fmt("-- %s %s: made by `vramlab new-lesson` (docs/writing-lessons.md). Edit the text, the experiment\n", id, title),
+    "-- and the exercises, then: vramlab --lessons DIR check --run --answers " .. id .. "\n",
+    "return lesson {\n",
+    fmt("  id = %q,\n  chapter = %s,\n", id, ch),
+    fmt("  chapter_title = %s,\n", L("Chapter " .. ch, "第 " .. ch .. " 章")),
+    fmt("  title = %s,\n", L(title, title)),
+    "  requires = { \"gpu\" },\n",
+    lang and fmt("  draft = %q, -- written in %s only: the other language shows \"not yet translated\"\n", lang, lang) or "",
+    "\n  text " .. L(en_text, zh_text, true) .. ",\n\n",
+    [[
+  exercise {
+    id = "predict", kind = "predict",
+    prompt = ]] .. L("Before you run the experiment: predict the bandwidth of a 64 MiB host-to-device copy, in GB/s.",
+                     "运行实验之前，先预测：64 MiB 的主机到设备拷贝带宽是多少 GB/s？") .. [[,
+    unit = "GB/s",
+    measure = function()
+      local r = assert(gpu.copy { dir = "h2d", bytes = "64MiB" })
+      return r.bytes_per_s / 1e9, r -- in `unit`; r labels the figure (measured or SIMULATED)
+    end,
+    hints = { ]] .. L("The copy crosses the PCIe link: what is its peak (gpu.info().pcie_bytes_per_s)?",
+                      "拷贝要经过 PCIe 链路：它的峰值是多少（gpu.info().pcie_bytes_per_s）？") .. [[ },
+    explain = ]] .. L("A large pinned copy reaches about 80-90 % of the PCIe link's peak per direction.",
+                      "大块的锁页拷贝大约能达到 PCIe 单向峰值的 80-90 %。") .. [[,
+  },
+
+  experiment {
+    id = "copy",
+    title = ]] .. L("Host-to-device copies by size", "按大小的主机到设备拷贝") .. [[,
+    intro = ]] .. L("Copies of 1 MiB to 64 MiB, host to device: where does the curve flatten?",
+                    "从 1 MiB 到 64 MiB 的主机到设备拷贝：曲线在哪里变平？", true) .. [[,
+    panels = {
+      { id = "bw", kind = "curve", title = ]] .. L("Bandwidth by size", "带宽与大小") .. [[,
+        x = "bytes", y = "GB/s", logx = true },
+    },
+    run = function(ex)
+      for _, size in ipairs { "1MiB", "4MiB", "16MiB", "64MiB" } do
+        local r = assert(gpu.copy { dir = "h2d", bytes = size })
+        ex:point("bw", "h2d", units.parse(size), r.bytes_per_s / 1e9, { from = r })
+      end
+    end,
+  },
+
+  exercise {
+    id = "link", kind = "choice",
+    prompt = ]] .. L("Which link does a host-to-device copy cross?", "主机到设备的拷贝经过哪条链路？") .. [[,
+    choices = {
+      ]] .. L("NVLink", "NVLink") .. [[,
+      ]] .. L("PCIe", "PCIe") .. [[,
+      ]] .. L("The GPU's memory bus (HBM or GDDR)", "GPU 的显存总线（HBM 或 GDDR）") .. [[,
+    },
+    answer = 2,
+    why = { [1] = ]] .. L("NVLink connects GPUs to each other (and to a few CPUs); a PC's GPU talks to the host over PCIe.",
+                          "NVLink 连接 GPU 与 GPU（以及少数 CPU）；普通机器上 GPU 经 PCIe 与主机通信。") .. [[ },
+    hints = { ]] .. L("What is the card plugged into?", "显卡插在什么插槽上？") .. [[ },
+    explain = ]] .. L("Host memory reaches the GPU over PCIe; the memory bus only connects the GPU to its own VRAM.",
+                      "主机内存经 PCIe 到达 GPU；显存总线只连接 GPU 和它自己的显存。") .. [[,
+  },
+
+  exercise {
+    id = "time", kind = "number",
+    prompt = ]] .. L("How many ms does a 1 GiB copy take at 25 GB/s?", "以 25 GB/s 拷贝 1 GiB 需要多少毫秒？") .. [[,
+    answer = 2^30 / 25e9 * 1e3, unit = "ms", tolerance = 0.02,
+    mistakes = { "gib_gb", "x1000" },
+    hints = { ]] .. L("Time = bytes / (bytes per second); 1 GiB is 2^30 bytes, 1 GB/s is 10^9 B/s.",
+                      "时间 = 字节数 / 每秒字节数；1 GiB 是 2^30 字节，1 GB/s 是 10^9 B/s。") .. [[ },
+    explain = ]] .. L("2^30 B / 25e9 B/s = 42.9 ms.", "2^30 B / 25e9 B/s = 42.9 ms。") .. [[,
+  },
+
+  exercise {
+    id = "seconds", kind = "code",
+    prompt = ]] .. L("Write `copy_seconds(bytes, bytes_per_s)`: the seconds a copy takes.",
+                     "编写 `copy_seconds(bytes, bytes_per_s)`：一次拷贝所需的秒数。") .. [[,
+    entry = "copy_seconds",
+    starter = "function copy_seconds(bytes, bytes_per_s)\n  return 0\nend\n",
+    check = function(fn)
+      for _, c in ipairs { { 2^30, 25e9 }, { 4096, 1e9 } } do
+        local want, got = c[1] / c[2], fn(c[1], c[2])
+        if type(got) ~= "number" or math.abs(got - want) > 1e-9 * want then
+          return false, { en = ("copy_seconds(%g, %g) returned %s, expected %g"):format(c[1], c[2], tostring(got), want),
+                          zh = ("copy_seconds(%g, %g) 返回 %s，应为 %g"):format(c[1], c[2], tostring(got), want) }
+        end
+      end
+      return true
+    end,
+    hints = { ]] .. L("Divide, do not multiply: more bytes per second means less time.",
+                      "用除法而不是乘法：每秒字节数越多，时间越短。") .. [[ },
+    explain = ]] .. L("bytes / bytes_per_s.", "bytes / bytes_per_s。") .. [[,
+  },
+
+  text ]] .. L([[
+> [!source] Sources
+> - Where each figure of this section comes from: a datasheet, a standard, a paper, a measurement.
+]], [[
+> [!source] 出处
+> - 本节每个数字的来源：数据手册、标准、论文或测量。
+]], true) .. ",\n}\n",
+  }
+  local answers = fmt([[
+-- Reference answers of lesson %s: graded by `vramlab check --answers` (docs/lesson-format.md,
+-- "Reference answers"). Each exercise: right answers, and wrong ones with what the feedback says.
+answer "predict" { figure = "simulated", wrong = "1e-6" } -- on the simulator, the device is simulated
+answer "link" { right = "2", wrong = { { "1", says = %q } } }
+answer "time" { right = { "42.95", "0.04295 s" }, wrong = { { "40", says = "GB/GiB ratio" }, { "42950", says = "factor of 1000" } } }
+answer "seconds" {
+  right = "function copy_seconds(bytes, bytes_per_s) return bytes / bytes_per_s end",
+  wrong = { "function copy_seconds(bytes, bytes_per_s) return bytes * bytes_per_s end", says = "expected 0.0429" },
+}
+]], id, lang == "zh" and "NVLink 连接 GPU" or "NVLink connects GPUs") -- `says` is read in English, or the draft's language
+  return concat(src), answers, slug
 end
 
 --- Install the constructors into a sandbox environment.

@@ -5,11 +5,12 @@ local fmt, floor, abs, tonumber, type = string.format, math.floor, math.abs, ton
 local lower, match = string.lower, string.match
 
 local factors = {
-  b = 1, byte = 1, bytes = 1,
+  b = 1, byte = 1, bytes = 1, bit = 1 / 8, bits = 1 / 8,
   kb = 1e3, mb = 1e6, gb = 1e9, tb = 1e12, pb = 1e15,
   kib = 2^10, mib = 2^20, gib = 2^30, tib = 2^40, pib = 2^50,
   k = 2^10, m = 2^20, g = 2^30, -- shell-style shorthands (as dd and numfmt read them)
 }
+local BIT_PREFIX = { [""] = 1, k = 1e3, K = 1e3, M = 1e6, G = 1e9, T = 1e12, P = 1e15 }
 M.KiB, M.MiB, M.GiB, M.TiB = 2^10, 2^20, 2^30, 2^40
 M.KB, M.MB, M.GB, M.TB = 1e3, 1e6, 1e9, 1e12
 
@@ -17,6 +18,7 @@ M.KB, M.MB, M.GB, M.TB = 1e3, 1e6, 1e9, 1e12
 local times = { ns = 1e-9, us = 1e-6, ["µs"] = 1e-6, ["μs"] = 1e-6, ms = 1e-3, s = 1, sec = 1 }
 
 --- units.parse("16GiB") -> 17179869184, "size"; units.parse("936 GB/s") -> 936e9, "rate";
+-- units.parse("100 Gbps") -> 12.5e9, "rate" (bits: a lower-case b in a rate, Gb/s, Mbps);
 -- units.parse("2 ms") -> 0.002, "time"; units.parse("512") -> 512, "count".
 -- Returns value (bytes, bytes/s, seconds or the plain number), kind, or nil, message.
 -- A Lua number is taken as bytes ("size"), as the modules pass sizes.
@@ -26,6 +28,9 @@ function M.parse(s)
   local num, unit = match(s, "^%s*([%d%.eE%+%-]+)%s*(%S-)%s*$")
   local v = tonumber(num or "")
   if not v then return nil, fmt("cannot read '%s' as a size, rate or time (try '16GiB', '1.5 GB', '936 GB/s', '2 ms')", s) end
+  -- a rate's case matters: b is a bit, B a byte (Gbps, Gb/s = 1e9 bits/s = 125 MB/s; decimal)
+  local p = match(unit, "^([kKMGTP]?)bps$") or match(unit, "^([kKMGTP]?)b/s$") or match(unit, "^([kKMGTP]?)bits?/s$")
+  if p then return v * BIT_PREFIX[p] / 8, "rate" end
   unit = lower(unit or "")
   if unit == "" then return v, "count" end
   if times[unit] then return v * times[unit], "time" end

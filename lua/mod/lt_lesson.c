@@ -17,6 +17,7 @@ struct lt_lesson {
     char id[32];
     int chapter;
     int ref; /* the private copy of the lesson table the validator checked: what C reads */
+    char title[512]; /* a draft's title with its "not yet translated" marker */
     int nblocks;
     unsigned char *kinds; /* enum lt_block_kind of each block, from the validator's records */
     /* the experiment or grading being run (its coroutine is vm->task) */
@@ -265,6 +266,17 @@ static bool id_ok(const char *s, bool lesson)
     return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == n;
 }
 
+bool lt_lesson_draft(struct lt_lesson *ls, char *warn, size_t n)
+{
+    lua_State *L = ls->vm->L;
+    int top = lua_gettop(L);
+    push_module_fn(L, "lint");
+    bool draft = lua_pcall(L, 0, 2, 0) == LUA_OK && str(L, -1);
+    if (draft) snprintf(warn, n, "%s", str(L, -1));
+    lua_settop(L, top);
+    return draft;
+}
+
 bool lt_lesson_lint(struct lt_lesson *ls, char *err, size_t n)
 {
     lua_State *L = ls->vm->L;
@@ -390,25 +402,50 @@ static void push_block(const struct lt_lesson *ls, int i)
     }
 }
 
+/* The {en=,zh=} table on top in language `lang`; in a draft that lacks it, the other language
+ * (the title says "not yet translated"). Pops nothing; the string is anchored by the table. */
+static const char *in_lang(lua_State *L, const char *lang)
+{
+    field(L, -1, lang);
+    const char *s = str(L, -1);
+    lua_pop(L, 1);
+    if (!s) {
+        field(L, -1, strcmp(lang, "zh") ? "zh" : "en");
+        s = str(L, -1);
+        lua_pop(L, 1);
+    }
+    return s;
+}
+
 /* The string of field k (a {en=,zh=} table) of the table on top, in the runtime's language.
  * Pops nothing; the string is anchored by the lesson table. */
 static const char *lang_field(const struct lt_lesson *ls, const char *k)
 {
     lua_State *L = ls->vm->L;
     const char *s = NULL;
-    if (field(L, -1, k) == LUA_TTABLE) {
-        field(L, -1, ls->rt->lang);
-        s = str(L, -1);
-        lua_pop(L, 1);
-    }
+    if (field(L, -1, k) == LUA_TTABLE) s = in_lang(L, ls->rt->lang);
     lua_pop(L, 1);
     return s;
+}
+
+/* A draft written in another language than lang: its titles say so. */
+static const char *const untranslated[] = {" (not yet translated)", "（尚未翻译）"};
+static bool draft_other(lua_State *L, const char *lang)
+{
+    bool other = field(L, -1, "draft") == LUA_TSTRING && strcmp(lua_tostring(L, -1), lang);
+    lua_pop(L, 1);
+    return other;
 }
 
 const char *lt_lesson_title(const struct lt_lesson *ls)
 {
     push_block(ls, -1);
     const char *s = lang_field(ls, "title");
+    if (s && draft_other(ls->vm->L, ls->rt->lang)) {
+        struct lt_lesson *w = (struct lt_lesson *)(uintptr_t)ls; /* the title's buffer only */
+        snprintf(w->title, sizeof w->title, "%s%s", s, untranslated[!strcmp(ls->rt->lang, "zh")]);
+        s = w->title;
+    }
     lua_pop(ls->vm->L, 1);
     return s ? s : ls->id;
 }
@@ -425,11 +462,7 @@ const char *lt_lesson_block_text(const struct lt_lesson *ls, int i)
     const char *s = NULL;
     push_block(ls, i);
     switch (lt_lesson_block_kind(ls, i)) {
-    case LT_BLOCK_TEXT:
-        field(L, -1, ls->rt->lang);
-        s = str(L, -1);
-        lua_pop(L, 1);
-        break;
+    case LT_BLOCK_TEXT: s = in_lang(L, ls->rt->lang); break;
     case LT_BLOCK_EXPERIMENT: s = lang_field(ls, "intro"); break;
     case LT_BLOCK_EXERCISE: s = lang_field(ls, "prompt"); break;
     }
@@ -480,6 +513,17 @@ int lt_lesson_panels(const struct lt_lesson *ls, int block, struct lt_panel *out
     }
     lua_pop(L, 3);
     return n;
+}
+
+/* For lt_answers.c (lt_int.h). */
+lua_State *lt_lesson_state(const struct lt_lesson *ls) { return ls->vm->L; }
+struct lt_vm *lt_lesson_vm(const struct lt_lesson *ls) { return ls->vm; }
+void lt_lesson_push_block(const struct lt_lesson *ls, int i) { push_block(ls, i); }
+void lt_lesson_push_fn(lua_State *L, const char *fn) { push_module_fn(L, fn); }
+
+void lt_lesson_set_tries(struct lt_lesson *ls, int block, int tries)
+{
+    if (lt_lesson_block_kind(ls, block) == LT_BLOCK_EXERCISE) ls->tries[block] = tries < 0 ? 0 : tries;
 }
 
 /* ---- running an experiment ---------------------------------------------------------------- */
@@ -630,9 +674,8 @@ bool lt_lesson_exercise(const struct lt_lesson *ls, int block, struct lt_exercis
     lua_pop(L, 1);
     if (field(L, -1, "hints") == LUA_TTABLE) {
         for (int i = 1; i <= 8 && lua_rawgeti(L, -1, i) == LUA_TTABLE; i++) {
-            field(L, -1, ls->rt->lang);
-            out->hints[out->nhints++] = str(L, -1);
-            lua_pop(L, 2);
+            out->hints[out->nhints++] = in_lang(L, ls->rt->lang);
+            lua_pop(L, 1);
         }
         lua_pop(L, 1);
     }
@@ -640,9 +683,8 @@ bool lt_lesson_exercise(const struct lt_lesson *ls, int block, struct lt_exercis
     out->prompt = lang_field(ls, "prompt");
     if (field(L, -1, "choices") == LUA_TTABLE) {
         for (int i = 1; i <= 10 && lua_rawgeti(L, -1, i) == LUA_TTABLE; i++) {
-            field(L, -1, ls->rt->lang);
-            out->choices[out->nchoices++] = str(L, -1);
-            lua_pop(L, 2);
+            out->choices[out->nchoices++] = in_lang(L, ls->rt->lang);
+            lua_pop(L, 1);
         }
         lua_pop(L, 1);
     }
@@ -722,7 +764,7 @@ bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char 
 struct scan {
     struct lt_runtime *rt;
     struct lt_catalog_entry *e;
-    int n, cap;
+    int n, cap, folder;
     const char *only; /* lt_catalog_find: only files named ID-*.lua or ID.lua are loaded */
 };
 
@@ -745,6 +787,7 @@ static void add_entry(struct scan *s, const char *path)
     struct lt_catalog_entry *e = &s->e[s->n++];
     memset(e, 0, sizeof *e);
     e->path = strdup(path);
+    e->folder = s->folder;
     struct lt_lesson *ls = lt_lesson_load(s->rt, path, err, sizeof err);
     if (!ls) {
         const char *base = strrchr(path, '/');
@@ -763,14 +806,17 @@ static void add_entry(struct scan *s, const char *path)
     push_block(ls, -1);
     static const char *const langs[] = {"en", "zh"};
     for (int l = 0; l < 2; l++) {
+        char t[512];
+        bool other = draft_other(L, langs[l]);
         field(L, -1, "title");
-        field(L, -1, langs[l]);
-        e->title[l] = strdup(str(L, -1) ? str(L, -1) : "?");
-        lua_pop(L, 2);
+        const char *v = in_lang(L, langs[l]);
+        snprintf(t, sizeof t, "%s%s", v ? v : "?", other ? untranslated[l] : "");
+        e->title[l] = strdup(t);
+        lua_pop(L, 1);
         field(L, -1, "chapter_title");
-        field(L, -1, langs[l]);
-        e->chapter_title[l] = strdup(str(L, -1) ? str(L, -1) : "?");
-        lua_pop(L, 2);
+        v = in_lang(L, langs[l]);
+        e->chapter_title[l] = strdup(v ? v : "?");
+        lua_pop(L, 1);
     }
     lua_pop(L, 1);
     for (int b = 0; b < ls->nblocks; b++)
@@ -806,6 +852,7 @@ static void scan_dir(struct scan *s, const char *dir, int depth, struct seen *se
         /* regular files only: a FIFO, socket or device named x.lua is not opened at all (and
          * the loader checks the opened file again, so a swap in between is refused too) */
         else if (S_ISREG(st.st_mode) && l > 4 && !strcmp(de->d_name + l - 4, ".lua") &&
+                 !(l > 12 && !strcmp(de->d_name + l - 12, ".answers.lua")) && /* a lesson's answers */
                  (!s->only || named_for(de->d_name, s->only)))
             add_entry(s, path);
     }
@@ -820,6 +867,7 @@ static int cmp_entry(const void *a, const void *b)
     const char *dx = strchr(x->id, '.'), *dy = strchr(y->id, '.');
     long sx = dx ? strtol(dx + 1, NULL, 10) : 0, sy = dy ? strtol(dy + 1, NULL, 10) : 0;
     if (sx != sy) return sx < sy ? -1 : 1;
+    if (x->folder != y->folder) return x->folder < y->folder ? -1 : 1; /* the course's first */
     return strcmp(x->path, y->path);
 }
 
@@ -829,9 +877,17 @@ static int scan(struct lt_runtime *rt, const char *dir, const char *only,
     struct scan s = {.rt = rt, .only = only};
     struct seen seen[256];
     int nseen = 0;
-    scan_dir(&s, dir, 0, seen, &nseen);
+    char one[4096];
+    for (const char *p = dir; *p;) { /* "A:B:C": each folder in turn (an empty part is none) */
+        size_t l = strcspn(p, ":");
+        snprintf(one, sizeof one, "%.*s", (int)l, p);
+        if (l) scan_dir(&s, one, 0, seen, &nseen);
+        p += l + (p[l] == ':');
+        s.folder++;
+    }
     if (s.n) qsort(s.e, (size_t)s.n, sizeof *s.e, cmp_entry);
-    /* duplicate ids: the later file is reported, not silently hidden */
+    /* duplicate ids: the later file (a teacher's folder after the course) is reported, not
+     * silently hidden */
     for (int i = 1; i < s.n; i++)
         if (!s.e[i].error && !s.e[i - 1].error && !strcmp(s.e[i].id, s.e[i - 1].id)) {
             char msg[1200];

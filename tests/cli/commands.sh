@@ -12,7 +12,7 @@ export XDG_STATE_HOME="$d/state"
 vl() { "$b" --backend sim --deterministic --seed 1 --lang en "$@" </dev/null; }
 
 # --- every command in the usage, each with its own --help
-cmds=$("$b" --help | sed -n '/^commands:/,/^options/{/^  [a-z]/s/^  \([a-z]*\).*/\1/p}')
+cmds=$("$b" --help | sed -n '/^commands:/,/^options/{/^  [a-z]/s/^  \([a-z-]*\).*/\1/p}')
 [ "$(echo "$cmds" | wc -l)" -ge 17 ] || fail "usage lists too few commands: $cmds"
 [ "$("$b" --help | wc -l)" -le 45 ] || fail "vramlab --help is long: $("$b" --help | wc -l) lines"
 "$b" --help | grep -q "^vramlab COMMAND --help" || fail "usage does not point at COMMAND --help"

@@ -63,6 +63,6 @@ bad() { # FIELD-TEXT EXPECTED
 bad 'mistakes = { "gb_gib" }' "unknown mistake 'gb_gib' (built-in: gib_gb, mib_mb, x1000, x2, x4, x8)"
 bad 'mistakes = { { value = 4.01, say = { en = "s", zh = "s" } } }' "matches the right answer"
 bad 'mistakes = { { value = 3, factor = 2, say = { en = "s", zh = "s" } } }' "give 'factor' or 'value'"
-bad 'mistakes = { { value = 3, say = { en = "s" } } }' "say must be a table"
+bad 'mistakes = { { value = 3, say = { en = "s" } } }' "say has no zh text"
 bad 'why = { [2] = { en = "s", zh = "s" } }' "'why' is for choice exercises"
 echo ok

@@ -35,3 +35,12 @@ assert(not okr and tostring(er):find("'936 GB/s' is a rate, not a size"), tostri
 local okt, et = pcall(gpu.alloc, "2 ms")
 assert(not okt and tostring(et):find("'2 ms' is a time, not a size"), tostring(et))
 local buf = gpu.alloc("4096"); eq(buf:size(), 4096, "a plain count is bytes"); buf:free()
+
+-- bits vs bytes in a rate: a lower-case b is a bit (Gbps, Gb/s: decimal, 1/8 of a byte)
+for _, c in ipairs { { "100 Gbps", 12.5e9 }, { "100 Gb/s", 12.5e9 }, { "1 Mbit/s", 125e3 }, { "1 kbps", 125 },
+                     { "100 GB/s", 100e9 }, { "100 GBps", 100e9 } } do
+  local v, k = units.parse(c[1])
+  eq(v, c[2], c[1]); eq(k, "rate", c[1] .. " is a rate")
+end
+local vb, kb = units.parse("4 bits")
+eq(vb, 0.5, "4 bits is half a byte"); eq(kb, "size", "bits are a size")

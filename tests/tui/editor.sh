@@ -41,7 +41,7 @@ cp "$T/right.lua" "$T/next.lua"
 keys e
 wait_for 'Right\.' 5
 cmp -s "$T/seen.lua" "$T/wrong.lua" || fail "the editor did not get the kept answer back"
-wait_for 'a line of Lua +✓ solved|✓ solved' 3
+wait_for 'write Lua code +✓ solved|✓ solved' 3
 alive
 check_width 100 49
 keys q

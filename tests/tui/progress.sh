@@ -30,7 +30,7 @@ wait_for '◐ 9\.1 +Test lesson'
 keys Enter
 wait_for 'choose one +✓ solved' 5
 keys ']'
-wait_for 'a line of Lua'
+wait_for 'write Lua code'
 keys Enter
 keys -l 'function double(x) return x + 1 end'
 keys Enter
@@ -39,7 +39,7 @@ keys Enter # grading left the field: Enter edits it again
 keys C-u
 keys -l 'function double(x) return 2 * x end'
 keys Enter
-wait_for 'a line of Lua +✓ solved' 5
+wait_for 'write Lua code +✓ solved' 5
 keys Escape q
 wait_for '✓ 9\.1 +Test lesson' 5
 keys q

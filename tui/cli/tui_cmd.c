@@ -25,6 +25,7 @@ const struct tui_opt tui_globals[] = {
     {TUI_O_LANG, "lang", 'l', "en|zh", "language (env VRAMLAB_LANG; default from the locale)", DATA},
     {TUI_O_THEME, "theme", 0, "dark|light|mono", "colours for the background, or none (VRAMLAB_THEME; default COLORFGBG)", DATA},
     {TUI_O_DATADIR, "datadir", 'D', "DIR", "where lessons/ and assets/ are (env VRAMLAB_DATADIR)", DATA},
+    {TUI_O_LESSONS, "lessons", 'L', "DIR", "add a folder of lessons to the course; repeatable (env VRAMLAB_LESSONS, DIR:DIR)", DATA},
     {TUI_O_RECORD, "record", 0, "FILE", "save every experiment result, with the machine, as JSON lines", RECORD},
     {TUI_O_REPLAY, "replay", 0, "FILE", "play a recording back instead of measuring (labelled REPLAY)", RECORD},
     {TUI_O_HELP, "help", 'h', NULL, "this text; after a command, that command's", 0},
@@ -57,6 +58,18 @@ static const struct tui_opt o_snapshot[] = {
     {TUI_O_SNAP_DEVICE, "device", 0, "N", "the device to replay (default: the first with a trace)", 0},
     {TUI_O_TUI, "tui", 0, NULL, "the snapshot screen instead (as `vramlab FILE.pickle`): timeline, cursor, map, stack, what-if", 0},
     OPT_END};
+static const struct tui_opt o_check[] = {
+    {TUI_O_ANSWERS, "answers", 0, NULL, "grade every exercise's reference answers (N.M-slug.answers.lua)", 0},
+    {TUI_O_RUN, "run", 0, NULL, "run every experiment on the simulator too (fixed seed, small host sizes)", 0},
+    {TUI_O_STRICT, "strict", 0, NULL, "a draft (not yet translated) is an error, not a warning", 0},
+    OPT_END};
+static const struct tui_opt o_grade[] = {
+    {TUI_O_TRY, "try", 0, "N", "grade as try N (default 1): its hint, from 3 on the explanation", 0},
+    OPT_END};
+static const struct tui_opt o_new[] = {
+    {TUI_O_DRAFT, "lang", 0, "en|zh", "a draft in one language (default: both)", 0},
+    {TUI_O_DIR, "dir", 0, "DIR", "the lessons folder to write into (default .)", 0},
+    OPT_END};
 static const struct tui_opt o_none[] = {OPT_END};
 
 const struct tui_cmd tui_cmds[] = {
@@ -72,12 +85,21 @@ const struct tui_cmd tui_cmds[] = {
     {"eval", "FILE.lua|-", "run a Lua file in the lesson sandbox (-: standard input)",
      "Errors say file:line (stdin:line for -); the sandbox limits stop runaway code.",
      o_json_lines, DATA | DEVICE, 1, 1, tui_cmd_eval},
-    {"check", "[FILE...]", "validate lesson files (all without FILE): file:line: what",
-     NULL, o_none, DATA | LESSONS, 0, -1, tui_cmd_check},
+    {"check", "[LESSON|DIR|FILE...]", "validate lessons (all without operands): file:line: what",
+     "LESSON is an id, DIR a folder of lessons, FILE a lesson file or assets/gpus/ID.txt.\n"
+     "--answers grades each exercise's reference answers in this one process, --run runs each\n"
+     "experiment (undeclared panels, unknown styles, Lua errors), both on the simulator with\n"
+     "small host sizes; one line per failure.", o_check, DATA | LESSONS, 0, -1, tui_cmd_check},
     {"grade", "LESSON EXERCISE ANSWER", "check one answer (@FILE reads it from a file, @- from stdin)",
      "Exit 0 right, 1 wrong, 2 an answer it cannot read (not counted as a try).\n"
-     "The exercise ids: vramlab exercises --list. A negative ANSWER goes after --.", o_none, DATA | LESSONS | DEVICE, 3, 3,
+     "The exercise ids: vramlab exercises --list. A negative ANSWER goes after --.\n"
+     "Nothing is saved: --try N shows what try N would (its hint, or the explanation).", o_grade, DATA | LESSONS | DEVICE, 3, 3,
      tui_cmd_grade},
+    {"new-lesson", "N.M TITLE", "write a new lesson and its reference answers into a lessons folder",
+     "Writes DIR/chNN/N.M-title.lua and N.M-title.answers.lua (never over a file): a text, an\n"
+     "experiment with a panel and one exercise of each kind, valid as written. Add the folder with\n"
+     "--lessons DIR; the tutorial is docs/writing-lessons.md.", o_new, DATA | LESSONS, 2, 2,
+     tui_cmd_new_lesson},
     {"profiles", "", "the simulator's GPU profiles", NULL, o_json_lines, DATA, 0, 0,
      tui_cmd_profiles},
     {"ledger", "", "where the device memory goes (per process, with NVML)",
@@ -120,6 +142,12 @@ const struct tui_cmd *tui_cmd_find(const char *name)
 }
 
 const char *tui_cmd_label(const struct tui_cmd *cmd) { return cmd->name ? cmd->name : "vramlab"; }
+
+void tui_cmd_add_lessons(struct tui_ctx *c, const char *dir)
+{
+    size_t l = strlen(c->more_lessons);
+    snprintf(c->more_lessons + l, sizeof c->more_lessons - l, "%s%s", l ? ":" : "", dir);
+}
 
 /* ---- parsing ------------------------------------------------------------------------------ */
 
@@ -222,6 +250,7 @@ int tui_cmd_parse(struct tui_ctx *c, int argc, char **argv)
         }
         if (o) {
             c->opt[o->id] = o->arg ? optarg : "";
+            if (o->id == TUI_O_LESSONS) tui_cmd_add_lessons(c, optarg);
             continue;
         }
         bad_word(argv, optind - 1, optopt, word, sizeof word);

@@ -20,9 +20,10 @@
 enum tui_opt_id {
     TUI_O_BACKEND, TUI_O_PROFILE, TUI_O_SEED, TUI_O_DETERMINISTIC, TUI_O_LANG, TUI_O_DEVICE,
     TUI_O_CAP, TUI_O_DATADIR, TUI_O_RECORD, TUI_O_REPLAY, TUI_O_HELP, TUI_O_VERSION,
-    TUI_O_HELP_MAN, TUI_O_THEME,
+    TUI_O_HELP_MAN, TUI_O_THEME, TUI_O_LESSONS,
     TUI_O_JSON, TUI_O_CSV, TUI_O_YES, TUI_O_LIST, TUI_O_TOP, TUI_O_WHATIF, TUI_O_CAPACITY,
-    TUI_O_SNAP_DEVICE, TUI_O_TUI,
+    TUI_O_SNAP_DEVICE, TUI_O_TUI, TUI_O_ANSWERS, TUI_O_RUN, TUI_O_STRICT, TUI_O_TRY,
+    TUI_O_DRAFT, TUI_O_DIR,
     TUI_O_N
 };
 
@@ -70,7 +71,11 @@ struct tui_ctx {
     const char *lang;         /* "en" or "zh" */
     const char *version;
     char datadir[PATH_MAX];   /* normalised (realpath) */
-    char lessons[PATH_MAX + 16];
+    char more_lessons[4096];  /* --lessons DIR (repeatable), colon-separated, in order given */
+    char lessons[8192];       /* DATADIR/lessons, then VRAMLAB_LESSONS, then --lessons: the
+                                 folders lt_catalog_scan reads, colon-separated */
+    char assets[8192];        /* where simulator profiles are found: the lessons folders that
+                                 have an assets/ of their own, then DATADIR (colon-separated) */
     /* opened by main, per cmd->needs */
     struct gpu_dev *dev;      /* DEVICE: the chosen backend; LESSONS: the simulator (or NULL) */
     struct lt_runtime *rt;    /* DEVICE or LESSONS (NULL when the simulator could not open) */
@@ -84,6 +89,8 @@ extern const struct tui_opt tui_globals[]; /* ends with {.name = NULL} */
 
 /* A command by name (NULL: not one; hidden ones included). */
 const struct tui_cmd *tui_cmd_find(const char *name);
+/* --lessons DIR: one more folder of lessons (kept in c->more_lessons). */
+void tui_cmd_add_lessons(struct tui_ctx *c, const char *dir);
 /* "run", or "vramlab" for the tutor: how messages name the command. */
 const char *tui_cmd_label(const struct tui_cmd *cmd);
 
@@ -115,6 +122,7 @@ int tui_cmd_run(struct tui_ctx *c);
 int tui_cmd_eval(struct tui_ctx *c);
 int tui_cmd_check(struct tui_ctx *c);
 int tui_cmd_grade(struct tui_ctx *c);
+int tui_cmd_new_lesson(struct tui_ctx *c); /* tui_cmd_author.c */
 int tui_cmd_info(struct tui_ctx *c);
 int tui_cmd_profiles(struct tui_ctx *c);
 int tui_cmd_ledger(struct tui_ctx *c);

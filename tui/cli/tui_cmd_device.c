@@ -191,14 +191,18 @@ static void print_profile(const char *id, void *ud)
 int tui_cmd_profiles(struct tui_ctx *c)
 {
     struct tui_json j;
-    struct profiles ps = {c->datadir, c->opt[TUI_O_JSON] ? &j : NULL, 0};
+    struct profiles ps = {c->assets, c->opt[TUI_O_JSON] ? &j : NULL, 0};
     tui_json_init(&j, stdout);
+    if (!gpu_profile_list(c->assets, NULL, NULL)) { /* no header above nothing: say why */
+        fprintf(stderr, "vramlab: no simulator profiles in %s/assets/gpus (--datadir names the "
+                "folder that holds lessons/ and assets/)\n", c->datadir);
+        return 3;
+    }
     if (!ps.j)
         printf("Simulator profiles (%s/assets/gpus; peak = 2 x clock x bus/8, GB/s = 1e9 B/s;\n"
                "capacity = the total CUDA reports, GiB = 2^30 B):\n", c->datadir);
-    if (gpu_profile_list(c->datadir, print_profile, &ps)) return ps.bad ? 1 : 0;
-    fprintf(stderr, "vramlab: no simulator profiles in %s/assets/gpus\n", c->datadir);
-    return 3;
+    gpu_profile_list(c->assets, print_profile, &ps);
+    return ps.bad ? 1 : 0;
 }
 
 /* ---- ledger -------------------------------------------------------------------------------- */

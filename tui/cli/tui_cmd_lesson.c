@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gpu_file.h"
@@ -277,7 +278,8 @@ int tui_cmd_eval(struct tui_ctx *c)
 
 struct check_ctx {
     const char *datadir;
-    int bad, total;
+    bool answers, strict, run;
+    int bad, total, graded, wrong, runs, run_bad;
 };
 
 static void check_profile(const char *id, void *ud)
@@ -291,49 +293,116 @@ static void check_profile(const char *id, void *ud)
     else printf("ok    profile %s\n", id);
 }
 
-/* A lesson passes the loader and the course rules (sources); a profile, its loader. */
+static void report_line(void *ud, const char *line)
+{
+    (void)ud;
+    fprintf(stderr, "%s\n", line);
+}
+
+/* --run: every experiment runs to its end (on the simulator: check opens no GPU); what it
+ * shows is not printed. The number that failed, each said as "file:line: what". */
+static void discard(void *ud, const struct lt_event *ev) { (void)ud, (void)ev; }
+
+static int run_all(struct lt_runtime *rt, struct lt_lesson *ls, int *runs)
+{
+    char err[1024];
+    int bad = 0;
+    lt_runtime_set_sink(rt, discard, NULL);
+    for (int b = 0; b < lt_lesson_nblocks(ls); b++) {
+        if (lt_lesson_block_kind(ls, b) != LT_BLOCK_EXPERIMENT) continue;
+        (*runs)++;
+        err[0] = 0;
+        enum lt_run_state st = lt_lesson_run_start(ls, b, err, sizeof err);
+        while (st == LT_RUN_BUSY) st = lt_lesson_run_step(ls, err, sizeof err);
+        if (st != LT_RUN_DONE) {
+            fprintf(stderr, "%s (experiment '%s')\n", err[0] ? err : "did not finish",
+                    lt_lesson_block_id(ls, b));
+            bad++;
+        }
+    }
+    lt_runtime_set_sink(rt, NULL, NULL);
+    return bad;
+}
+
+/* A lesson passes the loader and the course rules (sources); with --run its experiments run, and
+ * with --answers its reference answers are graded as they should be. */
 static void check_lesson(struct lt_runtime *rt, const char *path, struct check_ctx *c)
 {
     char err[1024];
+    int graded = 0, wrong = 0, failed = 0;
     c->total++;
     struct lt_lesson *ls = lt_lesson_load(rt, path, err, sizeof err);
+    bool draft = ls && lt_lesson_draft(ls, err, sizeof err);
+    if (draft) fprintf(stderr, "%s: %s\n", c->strict ? "error" : "warning", err);
     if (!ls || !lt_lesson_lint(ls, err, sizeof err)) fprintf(stderr, "%s\n", err), c->bad++;
-    else printf("ok    %s  %s\n", lt_lesson_id(ls), path);
+    else if (draft && c->strict) c->bad++;
+    else {
+        if (c->run) failed = run_all(rt, ls, &c->runs);
+        if (c->answers) wrong = lt_lesson_check_answers(ls, &graded, report_line, NULL);
+        c->graded += graded, c->wrong += wrong, c->run_bad += failed;
+        c->bad += wrong + failed > 0;
+        if (!wrong && !failed && c->answers)
+            printf("ok    %s  %s  (%d answers)\n", lt_lesson_id(ls), path, graded);
+        else if (!wrong && !failed) printf("ok    %s  %s\n", lt_lesson_id(ls), path);
+    }
     lt_lesson_free(ls);
+}
+
+/* Every lesson of a folder (or colon-separated folders). False when there is none. */
+static bool check_dir(struct tui_ctx *c, const char *dir, struct check_ctx *cc)
+{
+    struct lt_catalog_entry *e;
+    int k = lt_catalog_scan(c->rt, dir, &e);
+    for (int i = 0; i < k; i++) {
+        if (e[i].error) fprintf(stderr, "%s\n", e[i].error), cc->bad++, cc->total++;
+        else check_lesson(c->rt, e[i].path, cc);
+    }
+    lt_catalog_free(e, k);
+    if (k == 0) fprintf(stderr, "vramlab: no lessons found in %s\n", dir);
+    return k > 0;
 }
 
 int tui_cmd_check(struct tui_ctx *c)
 {
-    struct check_ctx cc = {c->datadir, 0, 0};
+    struct check_ctx cc = {c->assets, c->opt[TUI_O_ANSWERS] != NULL, c->opt[TUI_O_STRICT] != NULL,
+                           c->opt[TUI_O_RUN] != NULL, 0, 0, 0, 0, 0, 0};
     if (!c->rt) return no_runtime(c);
+    /* grading measures: small host sizes, as tests use, so that checking stays quick */
+    if ((cc.answers || cc.run) && c->dev && !c->dev->host_max) c->dev->host_max = 4u << 20;
     if (c->argc == 0) {
-        struct lt_catalog_entry *e;
-        int k = lt_catalog_scan(c->rt, c->lessons, &e);
-        for (int i = 0; i < k; i++) {
-            if (e[i].error) fprintf(stderr, "%s\n", e[i].error), cc.bad++, cc.total++;
-            else check_lesson(c->rt, e[i].path, &cc);
-        }
-        lt_catalog_free(e, k);
-        if (k == 0) {
-            fprintf(stderr, "vramlab: no lessons found in %s\n", c->lessons);
-            return 3;
-        }
+        if (!check_dir(c, c->lessons, &cc)) return 3;
         gpu_profile_list(c->datadir, check_profile, &cc);
     }
     for (int i = 0; i < c->argc; i++) {
-        /* DIR/assets/gpus/ID.txt is a profile; anything else a lesson */
+        /* DIR/assets/gpus/ID.txt is a profile; a folder, its lessons; an id, that lesson;
+         * X.answers.lua, the lesson X.lua; anything else a lesson file */
         const char *f = c->argv[i], *g = strstr(f, "assets/gpus/");
         size_t l = strlen(f);
+        struct stat st;
         if (g && l > 4 && !strcmp(f + l - 4, ".txt")) {
             char dd[1024], id[64];
             snprintf(dd, sizeof dd, "%.*s", g > f ? (int)(g - f - 1) : 1, g > f ? f : ".");
             snprintf(id, sizeof id, "%.*s", (int)(l - 4 - (size_t)(g + 12 - f)), g + 12);
-            struct check_ctx one = {dd, 0, 0};
+            struct check_ctx one = {dd, false, false, false, 0, 0, 0, 0, 0, 0};
             check_profile(id, &one);
             cc.bad += one.bad, cc.total += one.total;
-        } else check_lesson(c->rt, f, &cc);
+        } else if (stat(f, &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (!check_dir(c, f, &cc)) cc.bad++;
+        } else if (l > 12 && !strcmp(f + l - 12, ".answers.lua")) {
+            char lf[2048];
+            snprintf(lf, sizeof lf, "%.*s.lua", (int)(l - 12), f);
+            check_lesson(c->rt, lf, &cc);
+        } else {
+            char *path = tui_cli_lesson_path(c, f);
+            if (path) check_lesson(c->rt, path, &cc);
+            else cc.bad++, cc.total++;
+            free(path);
+        }
     }
     printf("%d file(s) checked (lessons and GPU profiles), %d with errors\n", cc.total, cc.bad);
+    if (cc.run) printf("%d experiment(s) run on the simulator, %d failed\n", cc.runs, cc.run_bad);
+    if (cc.answers)
+        printf("%d reference answer(s) graded, %d not as expected\n", cc.graded, cc.wrong);
     return cc.bad ? 1 : 0;
 }
 
@@ -370,7 +439,17 @@ int tui_cmd_grade(struct tui_ctx *c)
         fprintf(stderr, "%s\n", err);
         return 2;
     }
-    int b = find_exercise(c, ls, c->argv[1]), rc = 2;
+    int b = find_exercise(c, ls, c->argv[1]), rc = 2, tries = 1;
+    if (c->opt[TUI_O_TRY]) {
+        char *end;
+        long t = strtol(c->opt[TUI_O_TRY], &end, 10);
+        if (*end || end == c->opt[TUI_O_TRY] || t < 1 || t > 99) {
+            lt_lesson_free(ls);
+            return tui_cmd_usage_error(c->cmd, "--try wants a try number from 1 to 99, not '%s'",
+                                       c->opt[TUI_O_TRY]);
+        }
+        tries = (int)t;
+    }
     const char *given = c->argv[2];
     char *answer = NULL;
     if (b >= 0 && given[0] == '@' &&
@@ -378,6 +457,7 @@ int tui_cmd_grade(struct tui_ctx *c)
         fprintf(stderr, "%s\n", err);
     if (b >= 0 && (answer || given[0] != '@')) {
         struct lt_exercise_info before, after;
+        lt_lesson_set_tries(ls, b, tries - 1);
         lt_lesson_exercise(ls, b, &before);
         bool ok = lt_lesson_answer(ls, b, answer ? answer : given, feedback, sizeof feedback);
         lt_lesson_exercise(ls, b, &after);

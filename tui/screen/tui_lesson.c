@@ -236,11 +236,16 @@ static void render_experiment(struct tui_app *a, int b, const struct tui_render_
         tui_render_para(L, why, strlen(why), TS_BAD, false, "  ", TS_BAD, o);
 }
 
-static const char *ex_heading(struct tui_app *a, const char *kind)
+static const char *ex_heading(struct tui_app *a, const struct lt_exercise_info *info)
 {
+    const char *kind = info->kind, *st = info->starter ? info->starter : "";
     if (kind && !strcmp(kind, "choice")) return TUI_TR(a, "Exercise: choose one", "练习：单选");
     if (kind && !strcmp(kind, "predict")) return TUI_TR(a, "Exercise: predict, then measure", "练习：先预测，再实测");
-    if (kind && !strcmp(kind, "code")) return TUI_TR(a, "Exercise: a line of Lua", "练习：写一行 Lua");
+    /* "a line" only when the answer is one: a starter of several lines is a function to write */
+    size_t nl = strcspn(st, "\n");
+    bool one_line = !st[nl] || !st[nl + 1 + strspn(st + nl + 1, " \t\n")];
+    if (kind && !strcmp(kind, "code") && one_line) return TUI_TR(a, "Exercise: a line of Lua", "练习：写一行 Lua");
+    if (kind && !strcmp(kind, "code")) return TUI_TR(a, "Exercise: write Lua code", "练习：编写 Lua 代码");
     return TUI_TR(a, "Exercise: a number", "练习：填数字");
 }
 
@@ -302,7 +307,7 @@ static void render_exercise(struct tui_app *a, int b, const struct tui_render_op
     if (!lt_lesson_exercise(v->ls, b, &info)) return;
     char head[160];
     bool solved = info.solved || v->blk[b].was_solved;
-    snprintf(head, sizeof head, "%s%s", ex_heading(a, info.kind),
+    snprintf(head, sizeof head, "%s%s", ex_heading(a, &info),
              solved ? (a->ascii ? "  (solved)" : TUI_TR(a, "  ✓ solved", "  ✓ 已答对")) : "");
     tui_render_para(L, head, strlen(head), TS_H3, false, "", TS_H3, o);
     if (info.prompt) tui_render_markup(L, info.prompt, strlen(info.prompt), o);

@@ -1,0 +1,23 @@
+-- Reference answers of lesson 4.6, "Will it fit? The planner": for each exercise a right answer and a
+-- wrong one (a mistake a learner makes, with what its feedback says), graded by
+-- `vramlab check --answers` (docs/lesson-format.md, "Reference answers").
+
+answer "states-gib" { right = "19.61", wrong = "21.05" }  -- 16 B/param / 2^30; wrong: the same bytes in GB (1e9)
+answer "one-change" { right = "4", wrong = "1" }  -- wrong: "micro-batch 1": the peak is the optimizer step
+-- wrong: full checkpointing without offload (optimizer peak)
+answer "keep-master" {
+  right = [[
+-- the master copy and Adam's state go to the host; selective recomputation drops the attention scores
+function plan()
+  return { precision = "amp_bf16", checkpointing = "selective", stage = 0, offload = true }
+end
+]],
+  wrong = { [[
+-- mistake: full checkpointing without offload - it shrinks activations, but the peak is the
+-- optimizer step (model states + foreach temporary), which does not fit on 24 GB
+function plan()
+  return { precision = "amp_bf16", checkpointing = "full", stage = 0, offload = false }
+end
+]], says = "the optimizer state dominates" },
+}
+answer "predict-reserved" { figure = "simulated", wrong = "16.1" }  -- replayed on a model of the 3090; wrong: the planner's live bytes

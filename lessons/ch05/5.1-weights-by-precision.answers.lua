@@ -1,0 +1,7 @@
+-- Reference answers of lesson 5.1, "Weights by precision": for each exercise a right answer and a
+-- wrong one (a mistake a learner makes, with what its feedback says), graded by
+-- `vramlab check --answers` (docs/lesson-format.md, "Reference answers").
+
+answer "bits" { right = "4.156", wrong = "4" }  -- 4 + 16/128 + 4/128; wrong: "int4 is half a byte"
+answer "load" { right = "2", wrong = "1" }  -- wrong: optimizer states at load time
+answer "context" { figure = "simulated", wrong = "1000" }  -- from the simulated device's free memory
