@@ -73,6 +73,7 @@ LT_LUA  := $(LT_FIRST) $(filter-out $(LT_FIRST),$(sort $(wildcard lua/lib/*.lua)
 # later (the driver compiles it at load).
 CU_WANT := 75 80 86 89 90 100 120
 empty   :=
+comma   := ,
 ifneq ($(NVCC),)
 CU_KNOWN := $(shell $(NVCC) --list-gpu-code 2>/dev/null | sed -n 's/^sm_//p')
 CU_ARCHS := $(if $(CU_KNOWN),$(filter $(CU_KNOWN),$(CU_WANT)),75 80 86 89 90)
@@ -89,7 +90,6 @@ GPU_SRC += gpu/backend/gpu_cuda.c
 CU_SRC  := $(wildcard gpu/backend/*.cu)
 CU_OBJ  := $(CU_SRC:%.cu=$(BUILD)/%.o)
 CU_PTX  := $(lastword $(CU_ARCHS))
-comma   := ,
 NVWARN  := -Xcompiler -Wall$(if $(filter 1,$(WERROR)),$(comma)-Werror)
 # the host compiler gets CPPFLAGS (nvcc itself does not know every gcc option in them)
 NVCPP   := $(if $(strip $(CPPFLAGS)),-Xcompiler $(subst $(empty) $(empty),$(comma),$(strip $(CPPFLAGS))))
@@ -164,24 +164,33 @@ run: deps
 	$(BIN)
 
 # The suite runs twice: the normal build, then unit/Lua/CLI tests under ASan + UBSan (clang).
-ASAN_DIR := build/asan
-ASAN_MAKE = $(MAKE) --no-print-directory BUILD=$(ASAN_DIR) CUDA=0 CC=clang WERROR=$(TEST_WERROR) \
-	CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-
 # Then a short, fixed-seed pass of every fuzz target (where clang has libFuzzer).
 FUZZ_PROBE = printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | \
 	clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1
+# 1 where clang has libFuzzer: probed once, and only by the targets that use it
+HAVE_FUZZER = $(eval HAVE_FUZZER := $$(shell $$(FUZZ_PROBE) && echo 1))$(HAVE_FUZZER)
+# One sanitizer tree serves both: the ASan pass and the fuzz targets link the same objects, which
+# also carry libFuzzer's coverage hooks where clang has it (-fsanitize=fuzzer-no-link), so the
+# sources are compiled once for the two, not twice. The hooks cost the ASan unit tests some CPU
+# (docs/reliability.md, "Test-suite time": a small net gain).
+ASAN_DIR := build/asan
+ASAN_MAKE = $(MAKE) --no-print-directory BUILD=$(ASAN_DIR) CUDA=0 CC=clang WERROR=$(TEST_WERROR) \
+	CFLAGS="-O1 -g -fsanitize=$(if $(HAVE_FUZZER),fuzzer-no-link$(comma))address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
 # make test and CI build with warnings as errors, unless WERROR is given (WERROR=0 to look past one).
 TEST_WERROR := $(if $(filter command line environment,$(origin WERROR)),$(WERROR),1)
-# The three builds use every CPU (a plain make test would otherwise compile one file at a time).
+# The two builds use every CPU (a plain make test would otherwise compile one file at a time).
 NPROC       := $(shell nproc 2>/dev/null || echo 2)
+# Each build's CPU seconds go to $(BUILD)/test-logs/build-*.cpu (tests/run.sh --cpu), and the
+# summary's --times table lists them with every test's.
+CPU_LOG = sh tests/run.sh --cpu $(BUILD)/test-logs/build-$(1).cpu
 test: test-deps
-	@$(MAKE) --no-print-directory -j$(NPROC) WERROR=$(TEST_WERROR) $(BIN) $(MAN) $(UNIT)
-	@$(ASAN_MAKE) -j$(NPROC) $(ASAN_DIR)/vramlab $(patsubst $(BUILD)/%,$(ASAN_DIR)/%,$(UNIT))
-	@if $(FUZZ_PROBE); then $(FUZZ_MAKE) -j$(NPROC) $(FUZZ_TARGETS); \
-	else echo "fuzz targets not built: clang has no libFuzzer (-fsanitize=fuzzer)"; fi
-	@sh tests/run.sh $(BUILD) --asan $(ASAN_DIR) --fuzz $(FUZZ_DIR)
+	@mkdir -p $(BUILD)/test-logs && rm -f $(BUILD)/test-logs/build-*.cpu
+	@$(call CPU_LOG,normal) $(MAKE) --no-print-directory -j$(NPROC) WERROR=$(TEST_WERROR) $(BIN) $(MAN) $(UNIT)
+	@$(call CPU_LOG,asan) $(ASAN_MAKE) -j$(NPROC) $(ASAN_DIR)/vramlab \
+	    $(patsubst $(BUILD)/%,$(ASAN_DIR)/%,$(UNIT)) $(if $(HAVE_FUZZER),$(FUZZ_TARGETS))
+	@$(if $(HAVE_FUZZER),:,echo "fuzz targets not built: clang has no libFuzzer (-fsanitize=fuzzer)")
+	@sh tests/run.sh $(BUILD) --asan $(ASAN_DIR) --fuzz $(FUZZ_DIR) --times
 check: test
 
 # The GPU checks' own programs: no device code of their own (the kernels come from
@@ -247,11 +256,11 @@ tsan: test-deps
 #   make fuzz-ci   the same, 10 s each; skipped with a message without clang's libFuzzer
 #   (make test runs each target for a fixed 5000 inputs with seed 1; 1000 for the panel and
 #   recording pipelines, 500 for the lesson and sandbox targets, whose inputs each start a VM)
-FUZZ_DIR     := build/fuzz
+# The targets live in the sanitizer tree (ASAN_DIR/fuzz/), built by ASAN_MAKE.
+FUZZ_DIR     := $(ASAN_DIR)
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_MAKE = $(MAKE) --no-print-directory BUILD=$(FUZZ_DIR) CUDA=0 CC=clang WERROR=$(TEST_WERROR) \
-	CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+FUZZ_MAKE = $(ASAN_MAKE)
 
 .PHONY: fuzz-build fuzz-ci
 fuzz-build:

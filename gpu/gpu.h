@@ -99,6 +99,8 @@ struct gpu_config {
 };
 #define GPU_SIM_OTHER_ALL UINT64_MAX
 
+enum { GPU_FAULT_SITES = 32, GPU_FAULT_LOG = 4096 };
+
 /* Public part of an open device. Each backend embeds it first in its private state. */
 struct gpu_dev {
     const struct gpu_backend *be;
@@ -111,6 +113,13 @@ struct gpu_dev {
     int live_host;        /* host buffers (gpu_host_alloc) not yet freed */
     long alloc_count;     /* allocations attempted, for fault injection */
     long fail_alloc;      /* fail the allocation with this number (0 = never) */
+    /* The code that asked for each allocation, for fault injection to pick one per place:
+     * site_of[k] is allocation k+1's site, numbered 1.. in order of first use (by the caller's
+     * return address; the last number is shared past GPU_FAULT_SITES places), for the first
+     * GPU_FAULT_LOG allocations. */
+    const void *site_addr[GPU_FAULT_SITES];
+    int nsites;
+    unsigned char site_of[GPU_FAULT_LOG];
     bool fault_corrupt;   /* gpu_config.fault_corrupt, for the host experiments too */
     uint64_t host_max;    /* gpu_config.host_max */
     /* Device memory this process's context took when the backend opened: measured on cuda as

@@ -128,15 +128,21 @@ uint64_t gpu_alloc_budget(struct gpu_dev *dev)
 }
 
 /* Fault injection (VRAMLAB_FAULT_ALLOC=N): the Nth allocation fails as an out-of-memory would,
- * so every error path of every experiment can be driven and checked for leaks. */
-static bool injected(struct gpu_dev *dev)
+ * so every error path of every experiment can be driven and checked for leaks. `site` is the
+ * caller's address: allocations from the same place share a site number (gpu.h). */
+static bool injected(struct gpu_dev *dev, const void *site)
 {
+    int s = 0;
+    while (s < dev->nsites && dev->site_addr[s] != site) s++;
+    if (s == dev->nsites && s < GPU_FAULT_SITES) dev->site_addr[dev->nsites++] = site;
+    if (s == GPU_FAULT_SITES) s--;
+    if (dev->alloc_count < GPU_FAULT_LOG) dev->site_of[dev->alloc_count] = (unsigned char)(s + 1);
     if (++dev->alloc_count != dev->fail_alloc) return false;
     gpu_set_why(dev, "out of memory (injected fault: allocation #%ld)", dev->alloc_count);
     return true;
 }
 
-gpu_status gpu_alloc_uncapped(struct gpu_dev *dev, uint64_t bytes, void **ptr)
+static gpu_status alloc_at(struct gpu_dev *dev, uint64_t bytes, void **ptr, const void *site)
 {
     *ptr = NULL;
     if (dev->failed) return GPU_ERR_STICKY;
@@ -144,13 +150,18 @@ gpu_status gpu_alloc_uncapped(struct gpu_dev *dev, uint64_t bytes, void **ptr)
         gpu_set_why(dev, "cannot allocate 0 bytes");
         return GPU_ERR_ARG;
     }
-    if (injected(dev)) return GPU_ERR_NOMEM;
+    if (injected(dev, site)) return GPU_ERR_NOMEM;
     gpu_status st = dev->be->alloc(dev, bytes, ptr);
     if (st == GPU_OK) {
         dev->live_bytes += bytes;
         dev->live_allocs++;
     }
     return st;
+}
+
+gpu_status gpu_alloc_uncapped(struct gpu_dev *dev, uint64_t bytes, void **ptr)
+{
+    return alloc_at(dev, bytes, ptr, __builtin_return_address(0));
 }
 
 gpu_status gpu_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
@@ -168,14 +179,14 @@ gpu_status gpu_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
                         dev->cap_fraction * 100, budget / 1048576.0);
         return GPU_ERR_CAP;
     }
-    return gpu_alloc_uncapped(dev, bytes, ptr);
+    return alloc_at(dev, bytes, ptr, __builtin_return_address(0));
 }
 
 gpu_status gpu_host_alloc(struct gpu_dev *dev, uint64_t bytes, bool pinned, void **ptr)
 {
     *ptr = NULL;
     if (dev->failed) return GPU_ERR_STICKY;
-    if (injected(dev)) return GPU_ERR_HOST_NOMEM;
+    if (injected(dev, __builtin_return_address(0))) return GPU_ERR_HOST_NOMEM;
     gpu_status st = dev->be->host_alloc(dev, bytes, pinned, ptr);
     if (st == GPU_OK) dev->live_host++;
     return st;

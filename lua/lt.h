@@ -139,6 +139,11 @@ struct lt_catalog_entry {
     int folder;               /* which of the colon-separated folders it is in (0: the first) */
 };
 int lt_catalog_scan(struct lt_runtime *rt, const char *dir, struct lt_catalog_entry **out);
+/* The same, but only the files named for lesson `id` (ID-*.lua, ID.lua) are loaded: a command
+ * that opens one lesson by id validates that one, not the whole course (every vramlab start
+ * would otherwise load and validate every lesson). */
+int lt_catalog_find(struct lt_runtime *rt, const char *dir, const char *id,
+                    struct lt_catalog_entry **out);
 void lt_catalog_free(struct lt_catalog_entry *e, int n);
 
 /* Load and validate one lesson file in a fresh VM. On error: NULL and "file:line: what". */

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_buf.h"
+
 #define SHOW_MAX 40 /* table entries shown before "..." */
 
 /* ---- plot: the REPL's panel helpers --------------------------------------------------------- */
@@ -146,23 +148,9 @@ void lt_vm_repl_setup(struct lt_vm *vm)
 
 /* ---- pretty printing ------------------------------------------------------------------------ */
 
-struct out {
-    char *p;
-    size_t n, len;
-};
+static void puts_(struct gpu_buf *o, const char *s) { gpu_buf_add(o, s, strlen(s)); }
 
-static void put(struct out *o, const char *s, size_t l)
-{
-    if (o->len + 1 >= o->n) return;
-    if (l > o->n - 1 - o->len) l = o->n - 1 - o->len;
-    memcpy(o->p + o->len, s, l);
-    o->len += l;
-    o->p[o->len] = 0;
-}
-
-static void puts_(struct out *o, const char *s) { put(o, s, strlen(s)); }
-
-static void put_string(struct out *o, const char *s, size_t l)
+static void put_string(struct gpu_buf *o, const char *s, size_t l)
 {
     char esc[8];
     puts_(o, "\"");
@@ -180,7 +168,7 @@ static void put_string(struct out *o, const char *s, size_t l)
 
 /* A scalar as Lua would write it; tables one level deep are handled by the caller. Metamethods
  * are never called: formatting must not run learner code outside the limits. */
-static void put_scalar(lua_State *L, int i, struct out *o, bool quote)
+static void put_scalar(lua_State *L, int i, struct gpu_buf *o, bool quote)
 {
     char buf[64];
     switch (lua_type(L, i)) {
@@ -203,7 +191,7 @@ static void put_scalar(lua_State *L, int i, struct out *o, bool quote)
         size_t l;
         const char *s = lua_tolstring(L, i, &l);
         if (quote) put_string(o, s, l);
-        else put(o, s, l);
+        else gpu_buf_add(o, s, l);
         break;
     }
     case LUA_TTABLE: puts_(o, "{...}"); break;
@@ -247,7 +235,7 @@ static bool key_less(lua_State *L, int a, int b)
     return false;
 }
 
-static void put_table(lua_State *L, int t, struct out *o)
+static void put_table(lua_State *L, int t, struct gpu_buf *o)
 {
     t = lua_absindex(L, t);
     lua_Integer seq = 0;
@@ -319,7 +307,7 @@ static void put_table(lua_State *L, int t, struct out *o)
     lua_pop(L, 1);
 }
 
-static void put_value(lua_State *L, int i, struct out *o)
+static void put_value(lua_State *L, int i, struct gpu_buf *o)
 {
     if (lua_type(L, i) == LUA_TTABLE) put_table(L, i, o);
     else put_scalar(L, i, o, true);
@@ -382,7 +370,7 @@ enum lt_eval_status lt_vm_eval(struct lt_vm *vm, const char *src, char *out, siz
 
 enum lt_eval_status lt_vm_eval_step(struct lt_vm *vm, char *out, size_t n)
 {
-    struct out o = {out, n, 0};
+    struct gpu_buf o = GPU_BUF_FIXED(out, n);
     int nres = 0, st = lt_task_step(vm, &nres, out, n);
     if (st == LUA_YIELD) return LT_EVAL_BUSY;
     lua_State *co = vm->task.co;
@@ -530,7 +518,7 @@ static const struct {
 static const char *const help_modules[] = {"gpu", "host", "alloc", "vram", "units", "plot"};
 
 /* A module without lines of its own here (vram): its function names, from the table itself. */
-static void list_fields(lua_State *L, int t, const char *mod, struct out *b)
+static void list_fields(lua_State *L, int t, const char *mod, struct gpu_buf *b)
 {
     const char *names[256];
     size_t nn = 0;
@@ -556,7 +544,7 @@ int lt_help(lua_State *L)
 {
     lua_settop(L, 1);
     char text[4096] = "";
-    struct out b = {text, sizeof text, 0};
+    struct gpu_buf b = GPU_BUF_FIXED(text, sizeof text);
     if (lua_type(L, 1) == LUA_TSTRING) { /* help("gpu.copy"), help("plot") outside the tutor */
         const char *name = lua_tostring(L, 1);
         for (size_t i = 0; i < sizeof docs / sizeof *docs; i++)

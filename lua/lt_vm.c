@@ -529,6 +529,50 @@ static int no_plot(lua_State *L)
                       lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?");
 }
 
+/* The embedded modules compiled once per process: every VM after the first (the catalog makes one
+ * per lesson, `check` one per file) loads their bytecode instead of parsing 190 KB of Lua again,
+ * which was most of a VM's set-up. Trusted code only, dumped here with its debug information
+ * (messages keep their file:line); the sandbox's own load() stays text-only. */
+struct dumped {
+    char *p;
+    size_t len, cap;
+};
+static struct dumped g_dumped[64];
+static pthread_mutex_t g_dump_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int dump_writer(lua_State *L, const void *p, size_t sz, void *ud)
+{
+    struct dumped *d = ud;
+    if (d->len + sz > d->cap) {
+        size_t nc = (d->len + sz) * 2;
+        char *np = realloc(d->p, nc);
+        if (!np) return 1;
+        d->p = np, d->cap = nc;
+    }
+    memcpy(d->p + d->len, p, sz);
+    d->len += sz;
+    return 0;
+}
+
+/* Module i's chunk on the stack: from the process's bytecode when there is one, else parsed
+ * (and dumped for the next VM). */
+static int load_module(lua_State *L, int i, const struct lt_embedded *e, const char *chunk)
+{
+    struct dumped *d = i < (int)(sizeof g_dumped / sizeof *g_dumped) ? &g_dumped[i] : NULL;
+    pthread_mutex_lock(&g_dump_mu);
+    int st = d && d->len ? luaL_loadbufferx(L, d->p, d->len, chunk, "b") : -1;
+    if (st == -1) {
+        st = luaL_loadbufferx(L, e->src, e->len, chunk, "t");
+        if (st == LUA_OK && d && !d->len) {
+            struct dumped nd = {0};
+            if (lua_dump(L, dump_writer, &nd, 0) == 0) *d = nd;
+            else free(nd.p);
+        }
+    }
+    pthread_mutex_unlock(&g_dump_mu);
+    return st;
+}
+
 /* Load the embedded support modules with the trusted globals, then expose them to the sandbox:
  * lt.modules[name] = module. `lesson` gets the constructors and the runner's helpers. */
 static int load_embedded(lua_State *L, char *err, size_t n)
@@ -538,7 +582,7 @@ static int load_embedded(lua_State *L, char *err, size_t n)
     for (const struct lt_embedded *e = lt_embedded; e->name; e++) {
         char chunk[128];
         snprintf(chunk, sizeof chunk, "@%s", e->file);
-        if (luaL_loadbufferx(L, e->src, e->len, chunk, "t") != LUA_OK ||
+        if (load_module(L, (int)(e - lt_embedded), e, chunk) != LUA_OK ||
             lua_pcall(L, 0, 1, 0) != LUA_OK) {
             snprintf(err, n, "%s", lua_tostring(L, -1));
             lua_pop(L, 1);

@@ -1,11 +1,12 @@
 #!/bin/sh
-# run.sh BUILD [--no-tui] [--asan ASAN_BUILD] [--fuzz FUZZ_BUILD] [-j N] - run every test that
-# works on a CPU-only machine and print one summary line "N passed, M failed, K skipped". Unit
-# tests (cmocka) count per test case; Lua, CLI, TUI and fuzz tests per file. A script that exits
-# 77 is skipped (it says why).
+# run.sh BUILD [--no-tui] [--asan ASAN_BUILD] [--fuzz FUZZ_BUILD] [-j N] [--times] - run every
+# test that works on a CPU-only machine and print one summary line "N passed, M failed, K
+# skipped". Unit tests (cmocka) count per test case; Lua, CLI, TUI and fuzz tests per file. A
+# script that exits 77 is skipped (it says why).
 # With --asan, the unit, Lua and CLI tests run a second time against the AddressSanitizer + UBSan
-# build. With --fuzz, each libFuzzer target runs a fixed number of inputs (FUZZ_RUNS, default
-# 5000; fewer for the slow targets, see fuzz_runs below) from its seed corpus with seed 1.
+# build, but for the CLI scripts that say "# Not in the ASan pass: why". With --fuzz, each
+# libFuzzer target runs a fixed number of inputs (FUZZ_RUNS, default 5000; fewer for the slow
+# targets, see fuzz_runs below) from its seed corpus with seed 1.
 # Every test is one job; N jobs (default: the number of CPUs, VRAMLAB_TEST_JOBS) run at once,
 # the longest of the last run first. Each job has its own state folder (XDG_STATE_HOME) and its
 # output in BUILD/test-logs/ID.log; a failing job's output is shown after the others finish,
@@ -13,12 +14,24 @@
 # checks what the code does with the numbers, and real sizes are for make bench.
 # One job: run.sh --job LOGDIR ID KIND WHAT TAG (xargs calls it): WHAT is a unit test or fuzz
 # binary, or BUILD|PATH for a Lua test or a script; TAG is asan or -.
+# CPU time: every job records the user + sys seconds of all it ran (the shell's `times` of its
+# waited-for children, plus what a TUI test's tmux server and panes used, which tmux.lib adds to
+# $VRAMLAB_TEST_CPU as the server is daemonized out of that count); --times prints them sorted,
+# with the builds' (run.sh --cpu FILE COMMAND... records one command, as make test does).
+
+# cpu_secs: cpu= user + sys seconds of this shell's finished children, from `times` (never call
+# it in a $(...) subshell, which would see only its own children)
+cpu_secs() {
+    times >"$state/.times"
+    cpu=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] } }
+               END { printf "%.1f", s }' "$state/.times")
+}
 
 job() {
     logs=$1 id=$2 kind=$3 bin=$4 tag=$5
     log="$logs/$id.log" res="$logs/$id.res"
     state=$(mktemp -d)
-    export XDG_STATE_HOME="$state"
+    export XDG_STATE_HOME="$state" VRAMLAB_TEST_CPU="$state/.cpu-extra"
     if [ "$tag" = asan ]; then
         export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
         export VRAMLAB_TEST_TAG=asan # scripts that split work between the builds read it
@@ -77,9 +90,12 @@ job() {
         ;;
     esac
     secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    cpu_secs
+    [ -f "$VRAMLAB_TEST_CPU" ] &&
+        cpu=$(awk -v c="$cpu" '{ c += $1 } END { printf "%.1f", c }' "$VRAMLAB_TEST_CPU")
     if [ "$f" -ne 0 ]; then word=FAIL; elif [ "$s" -ne 0 ]; then word=skip; else word="ok  "; fi
-    line="$word $label $what [${secs}s]"
-    printf '%s %s %s %s\n%s\n' "$p" "$f" "$s" "$secs" "$line" >"$res"
+    line="$word $label $what [${secs}s, ${cpu} s CPU]"
+    printf '%s %s %s %s %s\n%s\n' "$p" "$f" "$s" "$secs" "$cpu" "$line" >"$res"
     printf '%s\n' "$line"
     rm -rf "$state"
 }
@@ -108,9 +124,21 @@ if [ "$1" = --job ]; then
     job "$@"
     exit 0
 fi
+if [ "$1" = --cpu ]; then # --cpu FILE COMMAND...: run COMMAND, write "CPU WALL" seconds to FILE
+    out=$2 state=$(mktemp -d)
+    shift 2
+    t0=$(date +%s.%N)
+    "$@"
+    rc=$?
+    cpu_secs
+    awk -v c="$cpu" -v a="$t0" -v b="$(date +%s.%N)" \
+        'BEGIN { printf "%s %.1f\n", c, b - a }' >"$out"
+    rm -rf "$state"
+    exit $rc
+fi
 
 build=${1:-build}
-skip_tui=0 asan="" fuzz="" jobs=${VRAMLAB_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+skip_tui=0 asan="" fuzz="" show_times=0 jobs=${VRAMLAB_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 shift
 while [ $# -gt 0 ]; do
     case $1 in
@@ -118,6 +146,7 @@ while [ $# -gt 0 ]; do
     --asan) asan=$2; shift ;;
     --fuzz) fuzz=$2; shift ;;
     -j) jobs=$2; shift ;;
+    --times) show_times=1 ;;
     esac
     shift
 done
@@ -133,7 +162,12 @@ suite() { # BUILD TAG: unit, Lua and CLI tests of one build
     b=$1 tag=$2 pre=${2:+$2-}
     for t in "$b"/tests/test_*; do [ -x "$t" ] && add "${pre}unit-$(basename "$t")" unit "$t" "$tag"; done
     for t in tests/lua/*.lua; do add "${pre}lua-$(basename "$t" .lua)" lua "$b|$t" "$tag"; done
-    for t in tests/cli/*.sh; do add "${pre}cli-$(basename "$t" .sh)" cli "$b|$t" "$tag"; done
+    for t in tests/cli/*.sh; do
+        # a script that runs no C path the sanitizer pass does not already run says so and why
+        # in a line "# Not in the ASan pass: ..." (docs/reliability.md lists them)
+        [ -n "$tag" ] && grep -q '^# Not in the ASan pass: ' "$t" && continue
+        add "${pre}cli-$(basename "$t" .sh)" cli "$b|$t" "$tag"
+    done
 }
 suite "$build" ""
 [ $skip_tui -eq 0 ] && for t in tests/tui/*.sh; do add "tui-$(basename "$t" .sh)" tui "$build|$t"; done
@@ -159,9 +193,9 @@ while read -r id kind bin tag; do
     if [ ! -f "$logs/$id.res" ]; then
         fail=$((fail + 1)); echo "FAIL $id: no result (the job did not finish)"; continue
     fi
-    { read -r p f s secs; read -r line; } <"$logs/$id.res"
+    { read -r p f s secs cpu; read -r line; } <"$logs/$id.res"
     pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-    echo "$id $secs" >>"$logs/times.new"
+    echo "$id $secs $cpu" >>"$logs/times.new"
     if [ "$f" -ne 0 ]; then
         echo
         echo "$line  (output: $logs/$id.log)"
@@ -178,6 +212,24 @@ done <"$list"
 mv "$logs/times.new" "$logs/times"
 if [ "$fuzz_missing" -eq 1 ]; then
     skip=$((skip + 1)); echo "skip fuzz: no fuzz targets in $fuzz (clang without libFuzzer)"
+fi
+
+# --times: CPU seconds (user + sys) per job, most first, then per part and in all, the builds
+# included when make test recorded them ($logs/build-*.cpu)
+if [ "$show_times" -eq 1 ]; then
+    echo
+    { cat "$logs/times"
+      for f in "$logs"/build-*.cpu; do
+          [ -f "$f" ] && read -r c w <"$f" && echo "$(basename "$f" .cpu) $w $c"
+      done; } | sort -k3,3 -g -r | awk '
+        { part = $1; sub(/-[^-]*$/, "", part); if (part ~ /^build/) part = "build"
+          cpu[part] += $3; wall[part] += $2; n[part]++; tc += $3; tw += $2; tn++
+          if (NR <= 25) printf "%8.1f s CPU %8.1f s wall  %s\n", $3, $2, $1 }
+        END { print ""; printf "%-10s %5s %10s %10s\n", "part", "jobs", "CPU s", "wall s"
+              srt = "sort -k3,3 -g -r"
+              for (p in cpu) printf "%-10s %5d %10.1f %10.1f\n", p, n[p], cpu[p], wall[p] | srt
+              close(srt)
+              printf "%-10s %5d %10.1f %10.1f\n", "all", tn, tc, tw }'
 fi
 
 echo

@@ -3,10 +3,10 @@
  * torch.cuda.memory_snapshot(), PyTorch's format_size and torch.cuda.memory_summary(). */
 #include "gpu_caching.h"
 #include "gpu_cache_int.h"
+#include "gpu_buf.h"
 #include "gpu_err.h"
 #include "gpu_parse.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,22 +218,6 @@ void gpu_cache_format_size(uint64_t size, char *buf, size_t n)
 
 /* ---- memory_summary ------------------------------------------------------------------------ */
 
-struct out {
-    char *buf;
-    size_t n, len;
-};
-
-static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = o->len < o->n ? o->n - o->len : 0;
-    int k = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
-    va_end(ap);
-    if (k > 0) o->len += (size_t)k;
-}
-
 /* torch/cuda/memory.py _format_size: scale by the row's reference value. */
 static void fmt_size(char *s, size_t n, uint64_t sz, double pref)
 {
@@ -261,7 +245,7 @@ static void fmt_count(char *s, size_t n, uint64_t cnt, double pref)
 
 typedef void (*fmt_fn)(char *, size_t, uint64_t, double);
 
-static void row(struct out *o, const char *name, const struct gpu_cache_stat *s,
+static void row(struct gpu_buf *o, const char *name, const struct gpu_cache_stat *s,
                 const struct gpu_cache_stat *ref, fmt_fn f)
 {
     char a[32], b[32], c[32], d[32];
@@ -269,12 +253,12 @@ static void row(struct out *o, const char *name, const struct gpu_cache_stat *s,
     f(b, sizeof b, s->peak, (double)ref->peak);
     f(c, sizeof c, s->allocated, (double)ref->allocated);
     f(d, sizeof d, s->freed, (double)ref->freed);
-    put(o, "| %-21s | %s | %s | %s | %s |\n", name, a, b, c, d);
+    gpu_buf_printf(o, "| %-21s | %s | %s | %s | %s |\n", name, a, b, c, d);
 }
 
 size_t gpu_caching_summary(const struct gpu_caching *c, char *buf, size_t n)
 {
-    struct out o = {buf, n, 0};
+    struct gpu_buf o = GPU_BUF_FIXED(buf, n);
     if (buf && n) buf[0] = '\0';
     if (!c) return 0;
     struct gpu_caching_stats st;
@@ -297,15 +281,15 @@ size_t gpu_caching_summary(const struct gpu_caching *c, char *buf, size_t n)
         {st.segment, "GPU reserved segments", fmt_count},
         {st.inactive_split, "Non-releasable allocs", fmt_count},
     };
-    put(&o, "|%s|\n", eq);
-    put(&o, "| %16s PyTorch CUDA memory summary, device ID %-17d |\n", "", 0);
-    put(&o, "|%s|\n", dash);
-    put(&o, "|  %9s CUDA OOMs: %-12llu | %6s cudaMalloc retries: %-8llu  |\n", "",
+    gpu_buf_printf(&o, "|%s|\n", eq);
+    gpu_buf_printf(&o, "| %16s PyTorch CUDA memory summary, device ID %-17d |\n", "", 0);
+    gpu_buf_printf(&o, "|%s|\n", dash);
+    gpu_buf_printf(&o, "|  %9s CUDA OOMs: %-12llu | %6s cudaMalloc retries: %-8llu  |\n", "",
         (unsigned long long)st.num_ooms, "", (unsigned long long)st.num_alloc_retries);
-    put(&o, "|%s|\n", eq);
-    put(&o, "|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n");
+    gpu_buf_printf(&o, "|%s|\n", eq);
+    gpu_buf_printf(&o, "|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n");
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        put(&o, "|%s|\n", dash);
+        gpu_buf_printf(&o, "|%s|\n", dash);
         row(&o, rows[i].name, &rows[i].s[GPU_CACHE_ALL], &rows[i].s[GPU_CACHE_ALL], rows[i].f);
         /* PyTorch lists the large pool first */
         row(&o, sub[GPU_CACHE_LARGE], &rows[i].s[GPU_CACHE_LARGE], &rows[i].s[GPU_CACHE_ALL],
@@ -313,10 +297,10 @@ size_t gpu_caching_summary(const struct gpu_caching *c, char *buf, size_t n)
         row(&o, sub[GPU_CACHE_SMALL], &rows[i].s[GPU_CACHE_SMALL], &rows[i].s[GPU_CACHE_ALL],
             rows[i].f);
     }
-    put(&o, "|%s|\n", dash);
+    gpu_buf_printf(&o, "|%s|\n", dash);
     row(&o, "Oversize allocations", &st.oversize_allocations, &st.oversize_allocations, fmt_count);
-    put(&o, "|%s|\n", dash);
+    gpu_buf_printf(&o, "|%s|\n", dash);
     row(&o, "Oversize GPU segments", &st.oversize_segments, &st.oversize_segments, fmt_count);
-    put(&o, "|%s|\n", eq);
+    gpu_buf_printf(&o, "|%s|\n", eq);
     return o.len;
 }

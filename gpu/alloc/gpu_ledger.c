@@ -4,10 +4,11 @@
  * statistics. Parts without a source are never guessed: their bytes land in "unaccounted". */
 #include "gpu_ledger.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "gpu_buf.h"
 
 static const char *const keys[GPU_LEDGER_NPARTS] = {
     "other_processes", "context", "unaccounted", "other_allocations",
@@ -161,23 +162,7 @@ gpu_status gpu_ledger_fill(struct gpu_dev *dev, const struct gpu_caching_stats *
 
 /* ---- text and JSON ------------------------------------------------------------------------- */
 
-struct sb {
-    char *buf;
-    size_t n, len;
-};
-
-static void put(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct sb *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(b->len < b->n ? b->buf + b->len : NULL, b->len < b->n ? b->n - b->len : 0,
-                      fmt, ap);
-    va_end(ap);
-    if (k > 0) b->len += (size_t)k;
-}
-
-static void row(struct sb *b, int indent, const char *label, uint64_t v, const char *src)
+static void row(struct gpu_buf *b, int indent, const char *label, uint64_t v, const char *src)
 {
     /* pad by display columns: CJK labels are double width but count 3 bytes per glyph */
     int cols = 0;
@@ -185,16 +170,16 @@ static void row(struct sb *b, int indent, const char *label, uint64_t v, const c
         if ((*p & 0xc0) == 0x80) continue;
         cols += *p >= 0xe0 ? 2 : 1;
     }
-    put(b, "  %*s%s%*s %12.2f MiB %9.2f GiB  %s\n", indent, "", label,
+    gpu_buf_printf(b, "  %*s%s%*s %12.2f MiB %9.2f GiB  %s\n", indent, "", label,
         cols + indent < 40 ? 40 - cols - indent : 1, "", v / 1048576.0, v / 1073741824.0, src);
 }
 
 size_t gpu_ledger_text(const struct gpu_ledger *l, bool zh, char *buf, size_t n)
 {
-    struct sb b = {buf, n, 0};
+    struct gpu_buf b = GPU_BUF_FIXED(buf, n);
     if (n) buf[0] = 0;
     const char *na = zh ? "未知" : "unknown";
-    put(&b, zh ? "显存去哪儿了 - %s（%s%s；MiB = 2^20 B，GiB = 2^30 B）\n"
+    gpu_buf_printf(&b, zh ? "显存去哪儿了 - %s（%s%s；MiB = 2^20 B，GiB = 2^30 B）\n"
                : "Where the VRAM goes - %s (%s%s; MiB = 2^20 B, GiB = 2^30 B)\n",
         l->device, l->backend, l->simulated ? ", SIMULATED" : "");
     row(&b, 0, zh ? "总容量" : "total capacity", l->total,
@@ -240,14 +225,14 @@ size_t gpu_ledger_text(const struct gpu_ledger *l, bool zh, char *buf, size_t n)
         }
     }
     if (!l->simulated) {
-        put(&b, zh ? "nvidia-smi 的视角（NVML）：%s\n" : "As nvidia-smi sees it (NVML): %s\n",
+        gpu_buf_printf(&b, zh ? "nvidia-smi 的视角（NVML）：%s\n" : "As nvidia-smi sees it (NVML): %s\n",
             l->nvml_note);
         for (int i = 0; i < l->nprocs; i++) {
             const struct gpu_nvml_proc *pr = &l->procs[i];
             char used[48];
             if (pr->has_used) snprintf(used, sizeof used, "%.2f MiB", pr->used / 1048576.0);
             else snprintf(used, sizeof used, "%s", na);
-            put(&b, "  pid %-8u %c %-28.28s %14s%s\n", pr->pid, pr->graphics ? 'G' : 'C',
+            gpu_buf_printf(&b, "  pid %-8u %c %-28.28s %14s%s\n", pr->pid, pr->graphics ? 'G' : 'C',
                 pr->name[0] ? pr->name : "?", used,
                 l->self[i] ? (zh ? "  ← 本进程" : "  <- this process") : "");
         }

@@ -15,14 +15,8 @@ local function shape(mode)
   return t
 end
 
--- The GPU whose published FLOP/s time the step: this device's profile, else the A100.
-local function gpu_id()
-  local i = gpu.info()
-  for _, id in ipairs { i.profile, i.published_profile } do
-    if id and pcall(vram.gpu_spec, id) then return id end
-  end
-  return "a100-80gb"
-end
+-- The GPU whose published FLOP/s time the step: this device's, else the A100.
+local function gpu_id() return (vram.device_spec(gpu.info()) or vram.gpu_spec("a100-80gb")).id end
 
 -- One step's events through the caching allocator (vram.replay: this backend's, or a model
 -- device of `capacity` when `model` is set or the device runs short midway; SIMULATED then).

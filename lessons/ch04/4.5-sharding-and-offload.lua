@@ -6,14 +6,8 @@ local GB, MiB = units.GB, units.MiB
 
 local OFF = { params = 1.3e9, tokens = 4096 } -- the offload example: a 1.3B model, 4096 tokens a step
 
--- The GPU whose published FLOP/s time the step: this device's profile, else the A100.
-local function gpu_id()
-  local i = gpu.info()
-  for _, id in ipairs { i.profile, i.published_profile } do
-    if id and pcall(vram.gpu_spec, id) then return id end
-  end
-  return "a100-80gb"
-end
+-- The GPU whose published FLOP/s time the step: this device's, else the A100.
+local function gpu_id() return (vram.device_spec(gpu.info()) or vram.gpu_spec("a100-80gb")).id end
 
 -- This machine's pinned H2D and D2H bandwidth (n/t, bytes/s) over 64 MiB, and the options that
 -- label figures derived from them (from = the H2D result: measured on a GPU, SIMULATED on the

@@ -13,11 +13,8 @@ end
 
 -- this device's dense 16-bit tensor FLOP/s from its published figures, or nil
 local function peak_flops()
-  local i = gpu.info()
-  local id = i.published_profile or i.profile
-  for _, g in ipairs(vram.gpu_specs()) do
-    if g.id == id then return g.flops, g end
-  end
+  local g = vram.device_spec(gpu.info())
+  if g then return g.flops, g end
 end
 
 local CTX = 1024

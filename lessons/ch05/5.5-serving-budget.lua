@@ -26,11 +26,8 @@ end
 local function swap_seconds(bytes, out, back) return bytes / out.bytes_per_s + bytes / back.bytes_per_s end
 
 local function peak_flops()
-  local i = gpu.info()
-  local id = i.published_profile or i.profile
-  for _, g in ipairs(vram.gpu_specs()) do
-    if g.id == id then return g.flops, g end
-  end
+  local g = vram.device_spec(gpu.info())
+  if g then return g.flops, g end
 end
 
 return lesson {

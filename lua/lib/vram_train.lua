@@ -879,6 +879,20 @@ end
 -- gpu=, an id or a table with those fields ({capacity=, flops=, bandwidth=, pcie=}) works.
 function M.gpu_spec(id) return gpu_of("gpu_spec", id) end
 
+--- vram.device_spec(info) -> the row of vram.gpu_specs() for the device a gpu.info() table
+-- describes (its simulator profile, or on a real GPU the profile of the same name,
+-- published_profile), or nil when neither is one of the GPUs listed. Pure: the caller hands in
+-- gpu.info() (`vram.device_spec(gpu.info()) or vram.gpu_spec("a100-80gb")`).
+function M.device_spec(info)
+  if type(info) ~= "table" then raise("vram.device_spec: expects the table of gpu.info()") end
+  for _, id in ipairs { info.profile or "", info.published_profile or "" } do
+    for _, g in ipairs(GPUS) do
+      if g.id == id then return gpu_of("device_spec", id) end
+    end
+  end
+  return nil
+end
+
 -- flops from t.flops, else from t.gpu
 function flops_of(fn, t)
   if t.flops == nil and t.gpu ~= nil then

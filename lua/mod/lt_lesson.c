@@ -781,7 +781,15 @@ struct scan {
     struct lt_runtime *rt;
     struct lt_catalog_entry *e;
     int n, cap, folder;
+    const char *only; /* lt_catalog_find: only files named ID-*.lua or ID.lua are loaded */
 };
+
+/* A file named for the lesson id wanted: "4.3-checkpointing.lua" or "4.3.lua" for "4.3". */
+static bool named_for(const char *name, const char *id)
+{
+    size_t k = strlen(id);
+    return !strncmp(name, id, k) && (name[k] == '-' || !strcmp(name + k, ".lua"));
+}
 
 static void add_entry(struct scan *s, const char *path)
 {
@@ -860,7 +868,8 @@ static void scan_dir(struct scan *s, const char *dir, int depth, struct seen *se
         /* regular files only: a FIFO, socket or device named x.lua is not opened at all (and
          * the loader checks the opened file again, so a swap in between is refused too) */
         else if (S_ISREG(st.st_mode) && l > 4 && !strcmp(de->d_name + l - 4, ".lua") &&
-                 !(l > 12 && !strcmp(de->d_name + l - 12, ".answers.lua"))) /* a lesson's answers */
+                 !(l > 12 && !strcmp(de->d_name + l - 12, ".answers.lua")) && /* a lesson's answers */
+                 (!s->only || named_for(de->d_name, s->only)))
             add_entry(s, path);
     }
     closedir(d);
@@ -878,9 +887,10 @@ static int cmp_entry(const void *a, const void *b)
     return strcmp(x->path, y->path);
 }
 
-int lt_catalog_scan(struct lt_runtime *rt, const char *dir, struct lt_catalog_entry **out)
+static int scan(struct lt_runtime *rt, const char *dir, const char *only,
+                struct lt_catalog_entry **out)
 {
-    struct scan s = {.rt = rt};
+    struct scan s = {.rt = rt, .only = only};
     struct seen seen[256];
     int nseen = 0;
     char one[4096];
@@ -903,6 +913,17 @@ int lt_catalog_scan(struct lt_runtime *rt, const char *dir, struct lt_catalog_en
         }
     *out = s.e;
     return s.n;
+}
+
+int lt_catalog_scan(struct lt_runtime *rt, const char *dir, struct lt_catalog_entry **out)
+{
+    return scan(rt, dir, NULL, out);
+}
+
+int lt_catalog_find(struct lt_runtime *rt, const char *dir, const char *id,
+                    struct lt_catalog_entry **out)
+{
+    return scan(rt, dir, id, out);
 }
 
 void lt_catalog_free(struct lt_catalog_entry *e, int n)

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_buf.h"
+
 #define LT_X_NAME(id, en, zh) #id,
 static const char *const callout_names[] = {LT_CALLOUT_LIST(LT_X_NAME)};
 #undef LT_X_NAME
@@ -25,34 +27,15 @@ const char *lt_callout_label(int c, const char *lang)
     return lang && !strcmp(lang, "zh") ? callout_zh[c] : callout_en[c];
 }
 
-struct buf {
-    char *p;
-    size_t len, cap;
-};
-
-static bool buf_add(struct buf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t nc = (b->len + n + 1) * 2;
-        char *np = realloc(b->p, nc);
-        if (!np) return false;
-        b->p = np, b->cap = nc;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = 0;
-    return true;
-}
-
 /* Joining wrapped source lines: a space between words, none between two CJK characters (a
  * byte >= 0x80 on both sides is close enough: the wrapper re-breaks anyway). */
-static bool buf_join(struct buf *b, const char *s, size_t n)
+static bool buf_join(struct gpu_buf *b, const char *s, size_t n)
 {
     if (b->len && n) {
         bool wide = (unsigned char)b->p[b->len - 1] >= 0x80 && (unsigned char)s[0] >= 0x80;
-        if (!wide && !buf_add(b, " ", 1)) return false;
+        if (!wide && !gpu_buf_add(b, " ", 1)) return false;
     }
-    return buf_add(b, s, n);
+    return gpu_buf_add(b, s, n);
 }
 
 static const char *skip_ws(const char *s, const char *e)
@@ -137,7 +120,7 @@ int lt_markup_parse(const char *src, size_t len, struct lt_mk_doc *doc, char *er
     int line = 0;
     struct lt_mk_block *cur = NULL; /* paragraph, item or callout being continued */
     struct lt_mk_block *tbl = NULL;
-    struct buf text = {0};
+    struct gpu_buf text = GPU_BUF_GROW;
     bool in_code = false;
     int code_line = 0, code_lines = 0;
     memset(doc, 0, sizeof *doc);
@@ -151,7 +134,7 @@ int lt_markup_parse(const char *src, size_t len, struct lt_mk_doc *doc, char *er
         if (cur) {                                                                                \
             cur->text = text.p ? text.p : strdup("");                                             \
             if (!cur->text) FAIL("line %d: out of memory", line);                                 \
-            text = (struct buf){0};                                                               \
+            text = GPU_BUF_GROW;                                                                  \
             cur = NULL;                                                                           \
         }                                                                                         \
         tbl = NULL;                                                                               \
@@ -172,8 +155,8 @@ int lt_markup_parse(const char *src, size_t len, struct lt_mk_doc *doc, char *er
                 continue;
             }
             /* code keeps its own indentation and line breaks */
-            if (code_lines++ && !buf_add(&text, "\n", 1)) FAIL("line %d: out of memory", line);
-            if (!buf_add(&text, ls, (size_t)(rtrim(ls, le) - ls))) FAIL("line %d: out of memory", line);
+            if (code_lines++ && !gpu_buf_add(&text, "\n", 1)) FAIL("line %d: out of memory", line);
+            if (!gpu_buf_add(&text, ls, (size_t)(rtrim(ls, le) - ls))) FAIL("line %d: out of memory", line);
             continue;
         }
         if (s == e) { /* blank line ends paragraphs, items, callouts, tables */
@@ -197,7 +180,7 @@ int lt_markup_parse(const char *src, size_t len, struct lt_mk_doc *doc, char *er
             if (!(cur = push(doc, LT_MK_HEADING, line))) FAIL("line %d: out of memory", line);
             cur->level = lvl;
             const char *h = skip_ws(s + lvl, e);
-            if (!buf_add(&text, h, (size_t)(e - h))) FAIL("line %d: out of memory", line);
+            if (!gpu_buf_add(&text, h, (size_t)(e - h))) FAIL("line %d: out of memory", line);
             FLUSH();
             continue;
         }
@@ -255,15 +238,15 @@ int lt_markup_parse(const char *src, size_t len, struct lt_mk_doc *doc, char *er
                 if (!(cur = push(doc, LT_MK_CALLOUT, line))) FAIL("line %d: out of memory", line);
                 cur->callout = c;
                 b = skip_ws(close + 1, e);
-                if (b < e && !buf_add(&text, b, (size_t)(e - b)))
+                if (b < e && !gpu_buf_add(&text, b, (size_t)(e - b)))
                     FAIL("line %d: out of memory", line);
                 continue;
             }
             if (!cur || cur->kind != LT_MK_CALLOUT)
                 FAIL("line %d: a quote must start with a callout such as '> [!note]'", line);
             /* Callout bodies keep their line breaks: list items inside read as lists. */
-            if (text.len && !buf_add(&text, "\n", 1)) FAIL("line %d: out of memory", line);
-            if (!buf_add(&text, b, (size_t)(e - b))) FAIL("line %d: out of memory", line);
+            if (text.len && !gpu_buf_add(&text, "\n", 1)) FAIL("line %d: out of memory", line);
+            if (!gpu_buf_add(&text, b, (size_t)(e - b))) FAIL("line %d: out of memory", line);
             continue;
         }
         bool bullet = (*s == '-' || *s == '*') && e - s > 1 && s[1] == ' ';
@@ -277,7 +260,7 @@ int lt_markup_parse(const char *src, size_t len, struct lt_mk_doc *doc, char *er
             cur->level = (int)(ind / 2);
             cur->number = numbered ? num : 0;
             const char *t = skip_ws(bullet ? s + 2 : q + 2, e);
-            if (!buf_add(&text, t, (size_t)(e - t))) FAIL("line %d: out of memory", line);
+            if (!gpu_buf_add(&text, t, (size_t)(e - t))) FAIL("line %d: out of memory", line);
             continue;
         }
         if (cur && (cur->kind == LT_MK_PARA || cur->kind == LT_MK_ITEM)) {
@@ -288,7 +271,7 @@ int lt_markup_parse(const char *src, size_t len, struct lt_mk_doc *doc, char *er
             FAIL("line %d: callout lines start with '>' (leave a blank line after a callout)", line);
         FLUSH();
         if (!(cur = push(doc, LT_MK_PARA, line))) FAIL("line %d: out of memory", line);
-        if (!buf_add(&text, s, (size_t)(e - s))) FAIL("line %d: out of memory", line);
+        if (!gpu_buf_add(&text, s, (size_t)(e - s))) FAIL("line %d: out of memory", line);
     }
     if (in_code) FAIL("line %d: code block opened here is never closed with ```", code_line);
     FLUSH();

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The CUDA backend is compiled in whenever nvcc exists, and without a driver or device it says
 # why and vramlab falls back to the simulator.
+# Not in the ASan pass: the CUDA backend, which the ASan build (CUDA=0) does not have.
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
 nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)

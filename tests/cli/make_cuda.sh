@@ -5,6 +5,7 @@
 # rejects), gives a build without the CUDA backend and a warning, never a failed build. The
 # native architectures are those this nvcc knows, from the wanted list, plus PTX of the newest.
 # (The first was the cause of a CI failure.)
+# Not in the ASan pass: the Makefile's toolkit detection; no vramlab code runs.
 fail() { echo "FAIL: $*"; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT

@@ -1,6 +1,8 @@
 #!/bin/sh
 # The shipped example snapshots are exactly what tests/snapshot/make_example.py writes, so the
 # script and the files never drift: regenerate both variants and compare bytes.
+# Not in the ASan pass: Python alone (the example files against their generator); no vramlab
+# code runs.
 fail() { echo "FAIL: $*"; exit 1; }
 case "$1" in */asan*) echo "SKIP: the examples do not depend on the build (checked in the normal pass)"; exit 77 ;; esac
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is needed to regenerate the examples"; exit 77; }

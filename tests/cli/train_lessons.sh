@@ -17,13 +17,15 @@ n=0
 for id in 4.1 4.2 4.3 4.4 4.6; do
     vl --lang en run "$id" >"$d/full" 2>&1 || fail "run $id exited $?: $(tail -n 5 "$d/full")"
     vl --cap 0.01 --lang en run "$id" >"$d/tiny" 2>&1 || fail "run $id --cap 0.01 exited $?: $(tail -n 5 "$d/tiny")"
-    vl --cap 0.01 --lang zh run "$id" >"$d/zh" 2>&1 || fail "run $id --cap 0.01 --lang zh exited $?: $(tail -n 5 "$d/zh")"
+    # the Chinese run checks text only (the same C paths as the English one): not under ASan
+    [ "$VRAMLAB_TEST_TAG" = asan ] || { vl --cap 0.01 --lang zh run "$id" >"$d/zh" 2>&1 ||
+        fail "run $id --cap 0.01 --lang zh exited $?: $(tail -n 5 "$d/zh")"; }
     figs "$d/full" >"$d/f1"; figs "$d/tiny" >"$d/f2"
     [ -s "$d/f1" ] || fail "$id: no allocator figures in the headless run"
     cmp -s "$d/f1" "$d/f2" || fail "$id: the model device's figures differ from the backend allocator's:
 $(diff "$d/f1" "$d/f2")"
     grep -q 'model device' "$d/tiny" || fail "$id --cap 0.01: no note that the replay used a model device"
-    grep -q '模型设备' "$d/zh" || fail "$id --cap 0.01 --lang zh: no note that the replay used a model device"
+    [ "$VRAMLAB_TEST_TAG" = asan ] || grep -q '模型设备' "$d/zh" || fail "$id --cap 0.01 --lang zh: no note that the replay used a model device"
     ! grep -q '(measured)' "$d/f2" || fail "$id: a model device's figure labelled measured"
     n=$((n + 1))
 done

@@ -1,6 +1,7 @@
 #!/bin/sh
 # version.sh BUILD - one version string: the VERSION file's, in `vramlab --version` and in the
 # man page the Makefile makes from docs/vramlab.1 (which says @VERSION@).
+# Not in the ASan pass: --version prints a constant string, and make writes the man page.
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
 T=$(mktemp -d)

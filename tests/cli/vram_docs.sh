@@ -2,6 +2,8 @@
 # vram_docs.sh BUILD - every Lua example in docs/vram-train.md and docs/vram-infer.md runs in the
 # sandbox (on the simulator, deterministic) and prints exactly what its "--> " comments say, in
 # order (print's tabs written as two spaces). A doc that drifts from the code fails here.
+# Not in the ASan pass: the docs' printed text; every function they call runs under ASan in
+# tests/lua/vram*.lua.
 build=${1:-build}
 bin="$build/vramlab"
 [ -x "$bin" ] || { echo "no $bin"; exit 1; }

@@ -212,6 +212,15 @@ end
 gs1[1].flops = 1
 assert(vram.gpu_spec("t4").flops == 65e12, "gpu_specs hands out copies")
 eq(vram.gpu_spec("h100-sxm").capacity, 81089 * 2^20, "H100 as CUDA reports it")
+-- this device's row: from the simulator's profile, or a real GPU's published profile alone
+-- (profile nil: a list { nil, id } would stop before the id), a copy; nil for an unlisted GPU
+eq(vram.device_spec { profile = "t4", published_profile = nil }.id, "t4", "device_spec from the profile")
+eq(vram.device_spec { profile = nil, published_profile = "h100-sxm" }.id, "h100-sxm", "from the published profile")
+eq(vram.device_spec { name = "NVIDIA GeForce GTX 1080" }, nil, "an unlisted GPU")
+eq(vram.device_spec(gpu.info()).id, gpu.info().profile, "the simulator's profile (rtx3090 in tests)")
+vram.device_spec { profile = "t4" }.flops = 1
+eq(vram.gpu_spec("t4").flops, 65e12, "device_spec hands out a copy")
+raises("expects the table of gpu.info", vram.device_spec, "t4")
 
 -- the planner: deterministic, sorted by cost, every plan fits; its memory is train_step's peak
 local prob = { layers = 4, hidden = 256, heads = 4, seq = 256, batch = 8, vocab = 1000, gpu = "t4" }

@@ -475,6 +475,30 @@ static void test_fault_injection(void **s)
     }
 }
 
+/* Each allocation's site is the code that asked: the same place gets the same number each time
+ * (a loop, a second copy), different places different numbers, in order of first use. */
+static void test_fault_sites(void **s)
+{
+    struct gpu_dev *dev = open_sim("rtx3090", 1, true);
+    struct gpu_copy_req q = {.dir = GPU_H2D, .bytes = 1u << 20, .pinned = true};
+    struct gpu_result r;
+    for (int i = 0; i < 2; i++) assert_int_equal(gpu_bench_copy(dev, &q, &r, NULL), GPU_OK);
+    void *p[3];
+    for (int i = 0; i < 3; i++) assert_int_equal(gpu_alloc(dev, 4096, &p[i]), GPU_OK);
+    for (int i = 0; i < 3; i++) gpu_free(dev, p[i], 4096);
+    assert_int_equal(dev->alloc_count, 7);
+    const unsigned char *k = dev->site_of;
+    assert_int_equal(k[0], 1);              /* the copy's device buffer */
+    assert_int_equal(k[1], 2);              /* and its pinned host buffer */
+    assert_int_equal(k[2], 1);              /* the second copy: the same two places */
+    assert_int_equal(k[3], 2);
+    assert_int_equal(k[4], 3);              /* this test's loop: a third place, three times */
+    assert_int_equal(k[5], 3);
+    assert_int_equal(k[6], 3);
+    assert_int_equal(dev->nsites, 3);
+    gpu_close(dev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -486,7 +510,7 @@ int main(void)
         cmocka_unit_test(test_host_bench), cmocka_unit_test(test_host_latency),
         cmocka_unit_test(test_bench_latency_sim), cmocka_unit_test(test_copy_rules),
         cmocka_unit_test(test_fault_injection), cmocka_unit_test(test_plateaus),
-        cmocka_unit_test(test_validity_warnings),
+        cmocka_unit_test(test_validity_warnings), cmocka_unit_test(test_fault_sites),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

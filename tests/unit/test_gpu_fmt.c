@@ -1,13 +1,18 @@
 /* test_gpu_fmt.c - numbers read like a person wrote them: no exponents, no ".0" on whole values,
- * commas in large counts, byte units scaled to the value, short axis ticks. */
+ * commas in large counts, byte units scaled to the value, short axis ticks; and the string
+ * builder the text reports write through (gpu_buf: cut at a fixed buffer's end, counting what
+ * the whole text needs, or grown on the heap). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
+#include "gpu_buf.h"
 #include "gpu_fmt.h"
 
 static const char *num(double v)
@@ -84,9 +89,38 @@ static void test_tick(void **state)
     assert_string_equal(tick(0.5), "0.500");
 }
 
+static void test_buf(void **state)
+{
+    (void)state;
+    char small[8];
+    struct gpu_buf f = GPU_BUF_FIXED(small, sizeof small);
+    assert_true(gpu_buf_add(&f, "abc", 3));
+    assert_true(gpu_buf_printf(&f, "%d", 42));
+    assert_string_equal(small, "abc42");
+    assert_false(gpu_buf_printf(&f, "%s", "xyz")); /* one byte short: cut, still terminated */
+    assert_string_equal(small, "abc42xy");
+    assert_false(gpu_buf_add(&f, "more", 4));
+    assert_string_equal(small, "abc42xy");
+    assert_int_equal(f.len, 12); /* what the whole text needs, as snprintf counts */
+    assert_int_equal(gpu_buf_used(&f), 7);
+    struct gpu_buf none = GPU_BUF_FIXED(NULL, 0); /* a size query only */
+    gpu_buf_printf(&none, "%s", "twelve bytes");
+    assert_int_equal(none.len, 12);
+
+    struct gpu_buf g = GPU_BUF_GROW;
+    for (int i = 0; i < 1000; i++) assert_true(gpu_buf_printf(&g, "%03d,", i));
+    assert_true(gpu_buf_add(&g, "end", 3));
+    assert_int_equal(g.len, 4003);
+    assert_int_equal(strlen(g.p), 4003);
+    assert_memory_equal(g.p, "000,001,", 8);
+    assert_string_equal(g.p + 3996, "999,end");
+    assert_false(g.oom);
+    free(g.p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_num), cmocka_unit_test(test_qty),
-                                       cmocka_unit_test(test_tick)};
+                                       cmocka_unit_test(test_tick), cmocka_unit_test(test_buf)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,12 +42,18 @@ static bool is_file(const char *what)
     return strchr(what, '/') || (l > 4 && !strcmp(what + l - 4, ".lua"));
 }
 
-/* The catalog's path of a lesson id (malloc'ed), or NULL. */
+/* The catalog's path of a lesson id (malloc'ed), or NULL. The file named for the id is loaded
+ * alone first; only when that is not one lesson with this id (no such file, two of them, a file
+ * that does not load or names another id) is the whole catalog read, as `list` does. */
 static char *catalog_path(struct tui_ctx *c, const char *id)
 {
     struct lt_catalog_entry *e;
-    int n = c->rt ? lt_catalog_scan(c->rt, c->lessons, &e) : 0;
+    int n = c->rt ? lt_catalog_find(c->rt, c->lessons, id, &e) : 0;
     char *path = NULL;
+    if (n == 1 && !e[0].error && !strcmp(e[0].id, id)) path = strdup(e[0].path);
+    if (n) lt_catalog_free(e, n);
+    if (path) return path;
+    n = c->rt ? lt_catalog_scan(c->rt, c->lessons, &e) : 0;
     for (int i = 0; i < n && !path; i++)
         if (!e[i].error && !strcmp(e[i].id, id)) path = strdup(e[i].path);
     if (n) lt_catalog_free(e, n);

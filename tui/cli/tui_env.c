@@ -50,6 +50,10 @@ bool tui_env_config(struct gpu_config *cfg, char *err, size_t n)
 
 void tui_env_report(const struct gpu_dev *dev, FILE *f)
 {
-    if (dev && getenv("VRAMLAB_FAULT_REPORT"))
-        fprintf(f, "vramlab: %ld allocation(s) attempted\n", dev->alloc_count);
+    if (!dev || !getenv("VRAMLAB_FAULT_REPORT")) return;
+    fprintf(f, "vramlab: %ld allocation(s) attempted\n", dev->alloc_count);
+    fprintf(f, "vramlab: allocation sites:");
+    for (long k = 0; k < dev->alloc_count && k < GPU_FAULT_LOG; k++)
+        fprintf(f, " %d", dev->site_of[k]);
+    fprintf(f, "\n");
 }

@@ -9,7 +9,8 @@
  *   VRAMLAB_SIM_OTHER_BYTES=N   simulator: other processes hold N bytes (or "all")
  *   VRAMLAB_HOST_MAX=SIZE       host experiments take at most SIZE in all (host.budget())
  *   VRAMLAB_NO_NVML=1           leave NVML unused
- *   VRAMLAB_FAULT_REPORT        (set) print how many allocations were attempted, at exit
+ *   VRAMLAB_FAULT_REPORT        (set) print how many allocations were attempted, and the site
+ *                               of each, at exit
  * docs/reliability.md says what each is for. */
 #ifndef TUI_ENV_H
 #define TUI_ENV_H
@@ -22,7 +23,9 @@
 
 /* Fill those fields of cfg. False with "VAR: what is wrong" in err. */
 bool tui_env_config(struct gpu_config *cfg, char *err, size_t n);
-/* VRAMLAB_FAULT_REPORT: "vramlab: N allocation(s) attempted" on f, before the device closes. */
+/* VRAMLAB_FAULT_REPORT: "vramlab: N allocation(s) attempted" on f, before the device closes, then
+ * "vramlab: allocation sites: S1 S2 ..." (the place in the code each allocation came from,
+ * numbered 1.. in order of first use: tests inject one fault per place, gpu.h). */
 void tui_env_report(const struct gpu_dev *dev, FILE *f);
 
 #endif

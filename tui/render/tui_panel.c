@@ -885,6 +885,11 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
     if (p.logy) { /* whole decades: 1, 10, 100 */
         p.y0 = pow(10, floor(log10(ymin) + 1e-9));
         p.ymax = pow(10, ceil(log10(ymax) - 1e-9));
+        /* decades a double holds: past them y0 underflows to 0 or ymax overflows to inf, and
+         * the loops over the decades in between would never end */
+        if (!(p.y0 >= 1e-307)) p.y0 = 1e-307;
+        if (!(p.y0 <= 1e307)) p.y0 = 1e307;
+        if (!(p.ymax <= 1e308)) p.ymax = 1e308;
         if (!(p.ymax > p.y0)) p.ymax = p.y0 * 10;
         decade_label(p.ymax, ytop, sizeof ytop);
         decade_label(p.y0, ybot, sizeof ybot);

@@ -1,6 +1,6 @@
-/* tui_file.h - small file helpers the learner-data writers share (REPL history, the exercise
- * workspace, recordings): create a folder path, write a file crash-safely, read a whole file.
- * No ncurses. (tui_progress.c predates these and keeps its own copy of the same recipe.) */
+/* tui_file.h - small file helpers the learner-data writers share (progress, REPL history, the
+ * exercise workspace, recordings): create a folder path, write a file crash-safely, read a whole
+ * file. No ncurses. */
 #ifndef TUI_FILE_H
 #define TUI_FILE_H
 

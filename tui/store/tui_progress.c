@@ -7,15 +7,14 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "gpu_file.h"
 #include "gpu_parse.h"
+#include "tui_file.h"
 
 struct rec {
     bool is_ex;
@@ -176,33 +175,11 @@ void tui_progress_free(struct tui_progress *p)
     free(p);
 }
 
-static bool mkdirs(const char *dir)
-{
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    for (char *s = tmp + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            if (mkdir(tmp, 0700) && errno != EEXIST) return false;
-            *s = '/';
-        }
-    return !mkdir(tmp, 0700) || errno == EEXIST;
-}
-
 bool tui_progress_save(struct tui_progress *p, char *err, size_t n)
 {
-    char tmp[1200];
-    if (!mkdirs(p->dir)) {
-        snprintf(err, n, "cannot create %s: %s", p->dir, strerror(errno));
-        return false;
-    }
-    snprintf(tmp, sizeof tmp, "%s/.progress-XXXXXX", p->dir);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, n, "cannot write in %s: %s", p->dir, strerror(errno));
-        return false;
-    }
-    FILE *f = fdopen(fd, "w");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
     bool ok = f && fprintf(f, "vramlab-progress %d\n", TUI_PROGRESS_VERSION) > 0;
     for (int i = 0; ok && i < p->n; i++) {
         const struct rec *r = &p->r[i];
@@ -211,27 +188,12 @@ bool tui_progress_save(struct tui_progress *p, char *err, size_t n)
                          r->solved, r->when, r->answer) > 0;
         else ok = fprintf(f, "visit %s %ld\n", r->lesson, r->when) > 0;
     }
-    /* data on disk before the rename makes it visible; the rename on disk before we say done */
-    ok = ok && fflush(f) == 0 && fsync(fd) == 0;
-    int saved = errno;
-    if (f) fclose(f);
-    else close(fd);
-    if (!ok) {
-        snprintf(err, n, "cannot write %s: %s", tmp, strerror(saved ? saved : EIO));
-        unlink(tmp);
-        return false;
-    }
-    if (rename(tmp, p->path) != 0) {
-        snprintf(err, n, "cannot replace %s: %s", p->path, strerror(errno));
-        unlink(tmp);
-        return false;
-    }
-    int dfd = open(p->dir, O_RDONLY | O_DIRECTORY);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    return true;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) snprintf(err, n, "cannot write %s: out of memory", p->path);
+    /* the old file or the new one after a crash, never half of either */
+    else ok = tui_file_write_atomic(p->dir, "progress", text, len, err, n);
+    free(text);
+    return ok;
 }
 
 static struct rec *find(const struct tui_progress *p, bool is_ex, const char *lesson,
