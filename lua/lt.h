@@ -150,6 +150,8 @@ const char *lt_lesson_block_id(const struct lt_lesson *ls, int i);
 struct lt_panel {
     const char *id, *kind, *title, *x_label, *y_label, *unit;
     bool logx;
+    double scale; /* declared scale: a bar's full length (in unit), a map's bytes; 0 = from data */
+    bool key;     /* the experiment names this panel its key figure (`key = "id"`) */
 };
 int lt_lesson_panels(const struct lt_lesson *ls, int block, struct lt_panel *out, int max);
 

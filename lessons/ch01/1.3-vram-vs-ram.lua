@@ -144,7 +144,9 @@ transfer and a pointer chase on the GPU backend (real on a GPU, SIMULATED otherw
 ]], zh = [[
 先在主机上运行 STREAM triad 和指针追逐（始终是真实测量），再在 GPU 后端上做显存内拷贝、PCIe 传输和指针追逐（有 GPU 时是真实测量，否则为模拟）。
 ]] },
+    key = "ratio",
     panels = {
+      { id = "ratio", kind = "bars", title = { en = "VRAM vs RAM bandwidth (lecture: 10-20x)", zh = "显存 vs 内存带宽（讲义：10–20 倍）" }, unit = "x" },
       { id = "bw", kind = "bars", title = { en = "Bandwidth (read+write, GB/s)", zh = "带宽（读+写，GB/s）" }, unit = "GB/s" },
       { id = "t", kind = "table", title = { en = "Lecture vs this machine", zh = "讲义 vs 本机" } },
     },
@@ -161,6 +163,7 @@ transfer and a pointer chase on the GPU backend (real on a GPU, SIMULATED otherw
       ex:row("t", { ex:t { en = "Latency", zh = "延迟" }, "~100 ns", "~200 ns",
                     string.format("%.0f ns", m.hlat.ns_per_load), string.format("%.0f ns", m.dlat.ns_per_load) })
       local ratio = m.d2d.rw_bytes_per_s / m.triad.bytes_per_s
+      ex:bar("ratio", ex:t { en = "VRAM / RAM", zh = "显存 / 内存" }, ratio, { from = m.d2d })
       ex:note("t", ex:t { en = string.format("VRAM/RAM bandwidth: %.1fx for this pair (lecture: 10-20x; it depends on the pair, see the errata). PCIe H2D: %s, %.0fx slower than VRAM.",
                                              ratio, units.rate(m.h2d.bytes_per_s), m.d2d.rw_bytes_per_s / m.h2d.bytes_per_s),
                           zh = string.format("显存/内存带宽比：本机这一对是 %.1f 倍（讲义：10–20 倍；取决于拿谁比，见勘误）。PCIe H2D：%s，比显存慢 %.0f 倍。",

@@ -466,6 +466,9 @@ int lt_lesson_panels(const struct lt_lesson *ls, int block, struct lt_panel *out
         lua_pop(L, 2);
         return 0;
     }
+    field(L, -2, "key");
+    const char *key = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    lua_insert(L, -2); /* the key string stays below the panels while they are read */
     for (int i = 1; n < max && lua_rawgeti(L, -1, i) == LUA_TTABLE; i++) {
         struct lt_panel *p = &out[n++];
         memset(p, 0, sizeof *p);
@@ -475,10 +478,13 @@ int lt_lesson_panels(const struct lt_lesson *ls, int block, struct lt_panel *out
         field(L, -1, "x"), p->x_label = str(L, -1), lua_pop(L, 1);
         field(L, -1, "y"), p->y_label = str(L, -1), lua_pop(L, 1);
         field(L, -1, "logx"), p->logx = lua_toboolean(L, -1), lua_pop(L, 1);
+        field(L, -1, "scale"), p->scale = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+        lua_pop(L, 1);
+        p->key = key && p->id && !strcmp(key, p->id);
         p->title = lang_field(ls, "title");
         lua_pop(L, 1);
     }
-    lua_pop(L, 3);
+    lua_pop(L, 4);
     return n;
 }
 
