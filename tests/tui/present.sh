@@ -26,7 +26,7 @@ keys Enter
 wait_for ' · SIMULATED' 20
 wait_for '^ +done' 20
 [ "$(big_rows)" -ge 5 ] || fail "no big digits on screen"
-screen | grep -q 'GB/s' || fail "no unit"
+screen | grep -q 'VRAM / RAM · SIMULATED' || fail "the key figure is not the lesson's (VRAM / RAM)"
 check_width 80
 keys q
 wait_exit 5

@@ -1,9 +1,9 @@
 /* tui_present.c - `vramlab present [LESSON]`: a lesson for a projector. One step on screen at a
  * time (a title slide, then each text, experiment and exercise block), large-type key figures,
  * nothing else: no menu, no panes, a dim line on top and at the bottom. An experiment runs when
- * its step is reached and Enter is pressed (live, or from --replay); its key figure - the last
- * measured or simulated bar or gauge - is drawn in a 5-row block font with its unit and how it
- * was obtained. Made to be read at 80x24 from the back of a room. Its keys are the tables at the
+ * its step is reached and Enter is pressed (live, or from --replay); its key figure - the one
+ * the experiment names (`key =`), else the last measured or simulated bar or gauge - is drawn in
+ * a 5-row block font with its unit and how it was obtained. Made to be read at 80x24 from the back of a room. Its keys are the tables at the
  * end (? lists them); it runs in the shared event loop. */
 #include <curses.h>
 #include <locale.h>
@@ -74,8 +74,8 @@ static void sink(void *ud, const struct lt_event *in)
     char *text; /* a text with NUL bytes shows them, and what follows them */
     const struct lt_event *ev = tui_event_visible(in, "\u2400", &copy, &text);
     tui_panelset_apply(p->ps, ev);
-    /* the key figure: the last bar or gauge that was measured or simulated (a theoretical peak
-     * or a reference figure is context, not the result) */
+    /* without a key named by the lesson: the last bar or gauge that was measured or simulated (a
+     * theoretical peak or a reference figure is context, not the result) */
     if ((ev->type == LT_EV_BAR || ev->type == LT_EV_GAUGE) &&
         (ev->style == LT_MEASURED || ev->style == LT_SIMULATED || !p->fig.have)) {
         p->fig.have = true;
@@ -83,6 +83,22 @@ static void sink(void *ud, const struct lt_event *in)
         p->fig.style = ev->style;
         snprintf(p->fig.label, sizeof p->fig.label, "%s", ev->series ? ev->series : "");
         snprintf(p->fig.unit, sizeof p->fig.unit, "%s", ev->unit ? ev->unit : "");
+    }
+    /* the lesson's own key figure wins as soon as it has a value */
+    struct tui_keyfig k;
+    if (tui_panelset_key(p->ps, &k)) {
+        p->fig.have = true;
+        p->fig.value = k.value;
+        p->fig.style = k.style;
+        snprintf(p->fig.unit, sizeof p->fig.unit, "%s", k.unit ? k.unit : "");
+        if (k.curve) {
+            char x[32];
+            if (k.bytes_x) tui_fmt_bytes(k.x, x, sizeof x);
+            else tui_fmt_num(k.x, x, sizeof x);
+            snprintf(p->fig.label, sizeof p->fig.label, "%s%s @ %s", TR(p, "peak ", "峰值 "), k.label, x);
+        } else {
+            snprintf(p->fig.label, sizeof p->fig.label, "%s", k.label ? k.label : "");
+        }
     }
     p->dirty = true;
     free(text);
@@ -330,11 +346,17 @@ static void draw(void *ud)
         tui_term_line(y0 + i, x0, width, &L.v[p->sc.top + i], TS_PLAIN);
     tui_scroll_marks(&p->sc, y0, x0 + width, body, p->ascii);
     tui_lines_free(&L);
-    char hints[256];
+    char hints[256], shortb[256];
     tui_keys_hints(p->help.open ? tui_help_keys : keys(p), zh(p), " · ", cols / 2, hints, sizeof hints);
+    /* the backend's short form ("SIM · rtx3090") when the whole one would crowd the hints */
+    const char *be = p->backend;
+    if (tui_width(be, strlen(be)) + tui_width(hints, strlen(hints)) + 4 > cols) {
+        tui_backend_short(be, shortb, sizeof shortb);
+        be = shortb;
+    }
     char *fh = p->ascii ? tui_ascii_fold(hints, strlen(hints), NULL, NULL) : NULL;
-    char *bl = p->ascii ? tui_ascii_fold(p->backend, strlen(p->backend), NULL, NULL) : NULL;
-    tui_term_bar(rows - 1, cols, *p->notice ? p->notice : bl ? bl : p->backend, fh ? fh : hints,
+    char *bl = p->ascii ? tui_ascii_fold(be, strlen(be), NULL, NULL) : NULL;
+    tui_term_bar(rows - 1, cols, *p->notice ? p->notice : bl ? bl : be, fh ? fh : hints,
                  *p->notice ? TS_BAD : TS_DIM);
     free(fh), free(bl);
     if (p->help.open) {
