@@ -219,10 +219,10 @@ kernel. Bandwidth counts bytes read + written (2n/t), the way the peak counts th
       ex:status(T("SM copy kernel, ", "SM 拷贝核函数，") .. units.bytes(n) .. "…")
       local sm = assert(gpu.copy { dir = "d2d", bytes = n, method = "sm" })
       local peak = i.peak_bytes_per_s
-      if peak then ex:bar("bw", T("theoretical peak", "理论峰值"), peak / 1e9, { style = "theoretical" }) end
+      -- the theoretical peak is the marker on each copy's bar
       if i.published_bytes_per_s then ex:bar("bw", T("published", "官方标称"), i.published_bytes_per_s / 1e9, { style = "reference" }) end
-      ex:bar("bw", T("D2D copy engine", "D2D 拷贝引擎"), ce.rw_bytes_per_s / 1e9, { from = ce })
-      ex:bar("bw", T("D2D SM kernel", "D2D SM 核函数"), sm.rw_bytes_per_s / 1e9, { from = sm })
+      ex:bar("bw", T("D2D copy engine", "D2D 拷贝引擎"), ce.rw_bytes_per_s / 1e9, { from = ce, peak = peak and peak / 1e9 })
+      ex:bar("bw", T("D2D SM kernel", "D2D SM 核函数"), sm.rw_bytes_per_s / 1e9, { from = sm, peak = peak and peak / 1e9 })
       local best = sm.rw_bytes_per_s >= ce.rw_bytes_per_s and sm or ce
       if peak then ex:bar("pct", best == sm and T("D2D SM kernel", "D2D SM 核函数") or T("D2D copy engine", "D2D 拷贝引擎"),
                           100 * best.rw_bytes_per_s / peak, { from = best }) end

@@ -387,10 +387,13 @@ local function style(opts, self)
   return s
 end
 
+-- opts.peak: the theoretical peak this bar is measured against, drawn as a marker on its row
 function Ex:bar(panel, label, value, opts)
   check_panel(self, panel)
+  local peak = opts and opts.peak
+  if peak ~= nil and not (type(peak) == "number" and peak > 0 and peak < huge) then error("peak must be a positive number", 2) end
   emit { type = "bar", panel = panel, series = tostring(label), value = value, style = style(opts, self),
-         unit = opts and opts.unit or self.panels[panel].unit }
+         unit = opts and opts.unit or self.panels[panel].unit, max = peak }
 end
 function Ex:point(panel, series, x, y, opts)
   check_panel(self, panel)

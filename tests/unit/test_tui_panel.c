@@ -114,7 +114,7 @@ static void test_content(void **state)
     struct tui_panelset *ps = sample(false);
     struct tui_lines L = {0};
     tui_panelset_render(ps, &L, 60, false, "en");
-    assert_true(contains(&L, "11.83 GB/s"));
+    assert_true(contains(&L, " 11.8 GB/s")); /* the panel's one precision */
     assert_true(contains(&L, "936.2 GB/s"));
     assert_true(contains(&L, "[SIMULATED]"));
     assert_true(contains(&L, "SIM"));
@@ -557,6 +557,81 @@ static void test_key_figure(void **state)
     tui_panelset_free(ps);
 }
 
+/* Bars read like a table: values right-aligned with one precision per panel (decimal points in
+ * one column), a declared scale that holds while results arrive, a paired theoretical peak as a
+ * marker on its bar; a gauge on one line with a track, turning alarming near full. */
+static void test_bars_and_gauges(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = tui_panelset_new(false);
+    struct lt_panel d[] = {{"bw", "bars", "Bandwidth", "", "", "GB/s", false, 1000, false},
+                           {"g", "gauge", "Cap", "", "", "GiB", false, 0, false}};
+    tui_panelset_declare(ps, d, 2);
+    ev_bar(ps, "bw", "RAM (triad)", 59.9, "GB/s", LT_MEASURED);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 60, false, "en");
+    /* the declared scale: 59.9 of 1000 is a short bar, not the whole width */
+    const char *row = L.v[1].s;
+    int cells = 0;
+    for (const char *q = row; (q = strstr(q, "█")); q += 3) cells++;
+    assert_true(cells >= 1 && cells <= 4);
+    tui_lines_free(&L);
+    struct lt_event v = {.type = LT_EV_BAR, .panel = "bw", .series = "VRAM (D2D copy)", .value = 813.7,
+                         .max = 936.1, .unit = "GB/s", .style = LT_SIMULATED};
+    tui_panelset_apply(ps, &v);
+    ev_bar(ps, "bw", "PCIe H2D", 25.97, "GB/s", LT_SIMULATED);
+    tui_panelset_render(ps, &L, 70, false, "en");
+    int dots[3], k = 0;
+    for (int i = 0; i < L.n && k < 3; i++) {
+        const char *dp = strstr(L.v[i].s, " GB/s");
+        if (!dp || !strchr(L.v[i].s, '.')) continue;
+        /* the column of the decimal point, in display cells */
+        const char *pt = dp;
+        while (pt > L.v[i].s && *pt != '.') pt--;
+        dots[k++] = tui_width(L.v[i].s, (size_t)(pt - L.v[i].s));
+    }
+    assert_int_equal(k, 3);
+    assert_int_equal(dots[0], dots[1]);
+    assert_int_equal(dots[1], dots[2]);
+    assert_true(contains(&L, " 59.9 GB/s"));
+    assert_true(contains(&L, "813.7 GB/s SIM"));
+    assert_true(contains(&L, " 26.0 GB/s SIM"));
+    /* the peak: a marker on the VRAM row, past its fill, and said once in words */
+    for (int i = 0; i < L.n; i++)
+        if (strstr(L.v[i].s, "VRAM (D2D copy)") && strstr(L.v[i].s, "SIM")) {
+            const char *mk = strstr(L.v[i].s, "│");
+            assert_non_null(mk);
+            assert_int_equal(L.v[i].st[mk - L.v[i].s], TS_THEORETICAL);
+        }
+    assert_true(contains(&L, "│ theoretical peak 936.1 GB/s (VRAM (D2D copy))"));
+    assert_false(contains(&L, "▓"));
+    tui_lines_free(&L);
+    /* gauges: one line, a dim track, the fill colour by level */
+    struct lt_event g = {.type = LT_EV_GAUGE, .panel = "g", .series = "reserved", .value = 18,
+                         .max = 24, .unit = "GiB", .style = LT_MEASURED};
+    tui_panelset_apply(ps, &g);
+    tui_panelset_render(ps, &L, 60, false, "en");
+    int gi = -1;
+    for (int i = 0; i < L.n; i++)
+        if (strstr(L.v[i].s, "reserved [")) gi = i;
+    assert_true(gi >= 0);
+    assert_non_null(strstr(L.v[gi].s, "░"));
+    assert_non_null(strstr(L.v[gi].s, "18 / 24 GiB  75%"));
+    const char *full = strstr(L.v[gi].s, "█");
+    assert_int_equal(L.v[gi].st[full - L.v[gi].s], TS_WARN_LABEL); /* 75 %: a warning */
+    tui_lines_free(&L);
+    g.value = 24;
+    tui_panelset_apply(ps, &g);
+    tui_panelset_render(ps, &L, 60, false, "en");
+    for (int i = 0; i < L.n; i++)
+        if ((full = strstr(L.v[i].s, "reserved ["))) {
+            full = strstr(L.v[i].s, "█");
+            assert_int_equal(L.v[i].st[full - L.v[i].s], TS_BAD); /* a full cap: alarming */
+        }
+    tui_lines_free(&L);
+    tui_panelset_free(ps);
+}
+
 int main(void)
 {
     if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8")) {
@@ -576,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_placeholder_only_when_empty),
         cmocka_unit_test(test_map_to_scale),
         cmocka_unit_test(test_key_figure),
+        cmocka_unit_test(test_bars_and_gauges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

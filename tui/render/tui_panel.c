@@ -20,7 +20,7 @@
 
 struct pbar {
     char *label, *unit;
-    double value;
+    double value, peak; /* peak: the theoretical peak the lesson pairs with it (0: none) */
     int style;
 };
 struct pseries {
@@ -376,6 +376,7 @@ static bool apply(struct tui_panelset *ps, const struct lt_event *ev)
         }
         set_str(&b->unit, ev->unit && *ev->unit ? ev->unit : m->unit);
         b->value = ev->value, b->style = style_of(ev->style);
+        b->peak = ev->max > 0 && isfinite(ev->max) ? ev->max : 0;
         return true;
     }
     case LT_EV_ROW: return add_row(m, ev);
@@ -547,54 +548,92 @@ static const char *style_tag(int style, bool ascii)
     }
 }
 
-/* Fill glyph by meaning, so the kinds differ without colour too. */
+/* Every bar is solid: the colour and the word beside it (SIM, theory, ref) say its kind. */
 static const char *fill_of(int style, bool ascii)
 {
-    switch (style) {
-    case TS_SIMULATED: return ascii ? "=" : "▓";
-    case TS_THEORETICAL: return ascii ? "-" : "░";
-    case TS_REFERENCE: return ascii ? ":" : "▒";
-    default: return ascii ? "#" : "█";
-    }
+    (void)style;
+    return ascii ? "#" : "█";
 }
 
-static void bar_run(struct tui_lb *b, double frac, int w, int style, bool ascii)
+/* A run of `w` cells filled to `frac`, eighths for the last cell; the rest is `track` (a dim
+ * glyph, or blanks when NULL). */
+static void bar_run(struct tui_lb *b, double frac, int w, int style, bool ascii, const char *track)
 {
     static const char *const eighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
     if (!(frac >= 0)) frac = 0;
     if (frac > 1) frac = 1;
     int units = clamp_index(frac * w * 8, 0, w * 8);
     if (units == 0 && frac > 0) units = 1; /* a small value still shows */
-    bool eighths_ok = style == TS_MEASURED && !ascii;
-    if (!eighths_ok) units = (units + 7) / 8 * 8;
+    if (ascii) units = (units + 7) / 8 * 8;
     if (units > w * 8) units = w * 8;
     int full = units / 8, part = units % 8;
-    const char *fill = fill_of(style, ascii);
-    tui_lb_repeat(b, fill, full, style);
+    tui_lb_repeat(b, fill_of(style, ascii), full, style);
     int used = full;
-    if (part && used < w && eighths_ok) {
+    if (part && used < w) {
         tui_lb_puts(b, eighths[part], style);
         used++;
     }
-    tui_lb_repeat(b, " ", w - used, TS_PLAIN);
+    if (track) tui_lb_repeat(b, track, w - used, TS_DIM);
+    else tui_lb_repeat(b, " ", w - used, TS_PLAIN);
 }
 
+/* One precision per panel, so the decimal points line up: enough for the smallest value shown
+ * to keep three significant digits, at most two decimals (none when every value is whole). */
+static int panel_decimals(double minabs)
+{
+    return minabs >= 100 ? 0 : minabs >= 10 ? 1 : 2;
+}
+
+/* A value in the panel's precision, or the shared short form where fixed decimals would need an
+ * exponent or lose the value (a count past 1e6, a size below 0.01 of its unit). */
+static void bar_value(double v, const char *unit, int dec, char *num, size_t nn, char *u, size_t un)
+{
+    double a = fabs(v);
+    if (isfinite(v) && a < 1e6 && (a >= 0.01 || !(a > 0))) {
+        snprintf(num, nn, "%.*f", dec, v);
+        snprintf(u, un, "%s", unit);
+        return;
+    }
+    char q[64];
+    gpu_fmt_qty(v, unit, q, sizeof q); /* "780 KB", "1.2e+09 calls" */
+    const char *sp = strchr(q, ' ');
+    snprintf(num, nn, "%.*s", sp ? (int)(sp - q) : (int)strlen(q), q);
+    snprintf(u, un, "%s", sp ? sp + 1 : "");
+}
+
+/* Bars: one scale for the panel - the lesson's `scale`, the largest value or the largest paired
+ * peak - so a bar keeps its length while later results arrive; a peak paired with a bar
+ * (`peak =`) is a "│" on that bar's row; values right-aligned, decimal points in one column. */
 static void w_bars(const struct ctx *c, const struct pmodel *m)
 {
-    double max = 0;
-    int lw = 0, vw = 0, tagw = 0;
-    char val[MAX_ITEMS][64];
+    double max = m->scale > 0 ? m->scale : 0, minabs = INFINITY;
+    int lw = 0, nw = 0, uw = 0, tagw = 0;
+    char num[MAX_ITEMS][48], unit[MAX_ITEMS][48];
+    bool peaks = false;
     for (int i = 0; i < m->nbars; i++) {
         const struct pbar *b = &m->bars[i];
         if (b->value > max) max = b->value;
+        if (b->peak > max && isfinite(b->peak)) max = b->peak;
+        peaks |= b->peak > 0 && isfinite(b->peak);
+        if (isfinite(b->value) && fabs(b->value) > 0 && fabs(b->value) < minabs) minabs = fabs(b->value);
+    }
+    int dec = panel_decimals(minabs);
+    bool whole = true; /* counts stay whole: 400 calls, not 400.00 */
+    for (int i = 0; i < m->nbars; i++)
+        whole &= isfinite(m->bars[i].value) && fabs(m->bars[i].value - round(m->bars[i].value)) < 1e-9;
+    if (whole) dec = 0;
+    for (int i = 0; i < m->nbars; i++) {
+        const struct pbar *b = &m->bars[i];
         int l = tui_width(b->label, strlen(b->label));
         if (l > lw) lw = l;
-        gpu_fmt_qty(b->value, b->unit, val[i], sizeof val[i]); /* 780 KB, not 7.80e-04 GB */
-        int v = tui_width(val[i], strlen(val[i]));
-        if (v > vw) vw = v;
+        bar_value(b->value, b->unit, dec, num[i], sizeof num[i], unit[i], sizeof unit[i]);
+        int v = tui_width(num[i], strlen(num[i])), u = tui_width(unit[i], strlen(unit[i]));
+        if (v > nw) nw = v;
+        if (u > uw) uw = u;
         int t = (int)strlen(style_tag(b->style, c->ascii));
         if (t > tagw) tagw = t;
     }
+    int vw = nw + (uw ? uw + 1 : 0);
     if (lw > c->width / 3) lw = c->width / 3;
     int barw = c->width - lw - vw - 3 - (tagw ? tagw + 1 : 0);
     bool two = barw < 6; /* label on its own line, the bar under it */
@@ -609,9 +648,31 @@ static void w_bars(const struct ctx *c, const struct pmodel *m)
             tui_lb_fit(&b, p->label, lw, TUI_LEFT, c->ascii, TS_PLAIN);
             tui_lb_puts(&b, " ", TS_PLAIN);
         }
-        if (barw > 0) bar_run(&b, max > 0 ? p->value / max : 0, barw, p->style, c->ascii);
+        if (barw > 0 && !(p->peak > 0 && isfinite(p->peak) && max > 0)) {
+            bar_run(&b, max > 0 ? p->value / max : 0, barw, p->style, c->ascii, NULL);
+        } else if (barw > 0) {
+            /* the bar, then copied cell by cell with the peak's cell a marker */
+            int at = clamp_index(p->peak / max * barw - 0.5, 0, barw - 1);
+            {
+                struct tui_lb run = {.L = c->L};
+                bar_run(&run, p->value / max, barw, p->style, c->ascii, NULL);
+                /* copy cell by cell, the peak's cell replaced */
+                int cell = 0;
+                for (int k = 0; k < run.len && cell < barw;) {
+                    int l = (run.s[k] & 0x80) ? ((run.s[k] & 0xe0) == 0xc0 ? 2 : (run.s[k] & 0xf0) == 0xe0 ? 3 : 4) : 1;
+                    if (cell == at) tui_lb_puts(&b, c->ascii ? "|" : "│", TS_THEORETICAL);
+                    else tui_lb_put(&b, run.s + k, (size_t)l, run.st[k]);
+                    k += l, cell++;
+                }
+                tui_lb_free(&run);
+            }
+        }
         tui_lb_puts(&b, " ", TS_PLAIN);
-        tui_lb_fit(&b, val[i], vw, TUI_RIGHT, c->ascii, p->style);
+        tui_lb_fit(&b, num[i], nw, TUI_RIGHT, c->ascii, p->style);
+        if (uw) {
+            tui_lb_puts(&b, " ", TS_PLAIN);
+            tui_lb_fit(&b, unit[i], uw, TUI_LEFT, c->ascii, p->style);
+        }
         if (tagw) {
             tui_lb_puts(&b, " ", TS_PLAIN);
             tui_lb_fit(&b, style_tag(p->style, c->ascii), tagw, TUI_LEFT, c->ascii, p->style);
@@ -626,34 +687,74 @@ static void w_bars(const struct ctx *c, const struct pmodel *m)
         tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
     }
     tui_lb_free(&b);
+    /* what the marker is, once per panel, with each paired peak's value */
+    for (int i = 0; peaks && i < m->nbars; i++) {
+        const struct pbar *p = &m->bars[i];
+        if (!(p->peak > 0) || !isfinite(p->peak)) continue;
+        char n[48], u[48], line[256];
+        bar_value(p->peak, p->unit, dec, n, sizeof n, u, sizeof u);
+        snprintf(line, sizeof line, zh(c) && !c->ascii ? "%s 理论峰值 %s %s（%s）" : "%s theoretical peak %s %s (%s)",
+                 c->ascii ? "|" : "│", n, u, p->label);
+        text_line(c, line, TS_DIM);
+    }
 }
 
+/* The style of a gauge's fill by how full it is: its own colour up to 75 %, then the warning
+ * colour, and the error colour from 90 %: a full cap looks alarming (the words say the role). */
+static int gauge_fill_style(double frac, int style)
+{
+    if (frac >= 0.9) return TS_BAD;
+    if (frac >= 0.75) return TS_WARN_LABEL;
+    return style;
+}
+
+/* Gauges: one line each - label, a bracketed bar with a dim track, value / max unit and the
+ * percentage - or the label on a line of its own when the panel is narrow. */
 static void w_gauges(const struct ctx *c, const struct pmodel *m)
 {
     struct tui_lb b = {.L = c->L};
+    int lw = 0;
+    for (int i = 0; i < m->ngauges; i++) {
+        int l = tui_width(m->gauges[i].label, strlen(m->gauges[i].label));
+        if (l > lw) lw = l;
+    }
     for (int i = 0; i < m->ngauges; i++) {
         const struct pgauge *g = &m->gauges[i];
         char v[32], mx[32], txt[128];
         tui_fmt_num(g->value, v, sizeof v);
         tui_fmt_num(g->max, mx, sizeof mx);
         double frac = g->max > 0 ? g->value / g->max : 0;
+        const char *tag = style_tag(g->style, c->ascii);
         if (g->max > 0 && fabs(frac) < 1000)
-            snprintf(txt, sizeof txt, "%s / %s %s %3.0f%%", v, mx, g->unit, frac * 100);
+            snprintf(txt, sizeof txt, "%s / %s %s %3.0f%%%s%s", v, mx, g->unit, frac * 100, *tag ? " " : "", tag);
         else if (g->max > 0)
-            snprintf(txt, sizeof txt, "%s / %s %s %.3g%%", v, mx, g->unit, frac * 100);
+            snprintf(txt, sizeof txt, "%s / %s %s %.3g%%%s%s", v, mx, g->unit, frac * 100, *tag ? " " : "", tag);
         else
-            snprintf(txt, sizeof txt, "%s %s", v, g->unit);
-        tui_lb_fit(&b, g->label, c->width, TUI_LEFT, c->ascii, TS_PLAIN);
-        tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+            snprintf(txt, sizeof txt, "%s %s%s%s", v, g->unit, *tag ? " " : "", tag);
         int tw = tui_width(txt, strlen(txt));
-        int bw = c->width - tw - 3;
+        int one = lw + 1 + 2 + 8 + 1 + tw; /* label, brackets, at least 8 cells of bar, text */
+        bool inline_label = lw <= c->width / 3 && one <= c->width;
+        if (inline_label) {
+            tui_lb_fit(&b, g->label, lw, TUI_LEFT, c->ascii, TS_PLAIN);
+            tui_lb_puts(&b, " ", TS_PLAIN);
+        } else {
+            tui_lb_fit(&b, g->label, c->width, TUI_LEFT, c->ascii, TS_PLAIN);
+            tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+        }
+        int bw = c->width - (inline_label ? lw + 1 : 0) - tw - 3;
         if (bw >= 4) {
             tui_lb_puts(&b, "[", TS_RULE);
-            bar_run(&b, frac, bw, g->style, c->ascii);
+            bar_run(&b, frac, bw, gauge_fill_style(frac, g->style), c->ascii, c->ascii ? "." : "░");
             tui_lb_puts(&b, "] ", TS_RULE);
             tui_lb_puts(&b, txt, g->style);
         } else {
-            tui_lb_fit(&b, txt, c->width, TUI_LEFT, c->ascii, g->style);
+            tui_lb_fit(&b, txt, c->width - b.width > 0 ? c->width - b.width : c->width, TUI_LEFT, c->ascii, g->style);
+        }
+        if (b.width > c->width) {
+            char *s = strndup(b.s, (size_t)b.len);
+            b.len = b.width = 0;
+            if (s) tui_lb_fit(&b, s, c->width, TUI_LEFT, c->ascii, g->style);
+            free(s);
         }
         tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
     }
