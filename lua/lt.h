@@ -178,6 +178,8 @@ struct lt_exercise_info {
     const char *entry, *starter;
     int nhints;            /* hints, in the runtime's language (at most 8) */
     const char *hints[8];
+    const char *explain;   /* the explanation shown once solved, in the runtime's language */
+    int answer_choice;     /* choice: the right choice, 1-based (0 for other kinds) */
 };
 bool lt_lesson_exercise(const struct lt_lesson *ls, int block, struct lt_exercise_info *out);
 /* Grade an answer (typed text). feedback: a hint, the result, or after three tries the

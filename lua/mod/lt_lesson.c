@@ -644,6 +644,10 @@ bool lt_lesson_exercise(const struct lt_lesson *ls, int block, struct lt_exercis
     }
     lua_pop(L, 1);
     out->prompt = lang_field(ls, "prompt");
+    out->explain = lang_field(ls, "explain");
+    if (out->kind && !strcmp(out->kind, "choice") && field(L, -1, "answer") == LUA_TNUMBER)
+        out->answer_choice = (int)lua_tointeger(L, -1);
+    if (out->kind && !strcmp(out->kind, "choice")) lua_pop(L, 1);
     if (field(L, -1, "choices") == LUA_TTABLE) {
         for (int i = 1; i <= 10 && lua_rawgeti(L, -1, i) == LUA_TTABLE; i++) {
             field(L, -1, ls->rt->lang);
