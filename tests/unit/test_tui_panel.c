@@ -632,6 +632,33 @@ static void test_bars_and_gauges(void **state)
     tui_panelset_free(ps);
 }
 
+/* A curve fits the rows the screen gives it (title, unit line, plot, axis, legend, footer), and
+ * its unit stands at the top of its y axis. */
+static void test_curve_fits_rows(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = tui_panelset_new(false);
+    struct lt_panel d = {"c", "curve", "Sweep", "bytes", "GB/s", "GB/s", true, 0, false};
+    tui_panelset_declare(ps, &d, 1);
+    for (int i = 10; i <= 30; i++) {
+        ev_point(ps, "c", "H2D", pow(2, i), 25.0 * pow(2, i) / (pow(2, i) + 2e5), LT_SIMULATED);
+        ev_point(ps, "c", "D2D", pow(2, i), 900.0 * pow(2, i) / (pow(2, i) + 4e6), LT_SIMULATED);
+    }
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 78, false, "en");
+    int tall = L.n;
+    assert_string_equal(L.v[1].s, "GB/s");
+    tui_lines_free(&L);
+    for (int rows = 10; rows <= 16; rows++) {
+        tui_panelset_set_rows(ps, rows);
+        tui_panelset_render(ps, &L, 78, false, "en");
+        if (L.n > rows) fail_msg("%d rows given, the curve takes %d", rows, L.n);
+        tui_lines_free(&L);
+    }
+    assert_true(tall > 16);
+    tui_panelset_free(ps);
+}
+
 int main(void)
 {
     if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8")) {
@@ -652,6 +679,7 @@ int main(void)
         cmocka_unit_test(test_map_to_scale),
         cmocka_unit_test(test_key_figure),
         cmocka_unit_test(test_bars_and_gauges),
+        cmocka_unit_test(test_curve_fits_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -66,6 +66,7 @@ struct pmodel {
 
 struct tui_panelset {
     bool ascii;
+    int rows; /* the viewport's height: a curve fits it */
     char *tag;
     struct pmodel *p; /* grown as panels appear (a model is 9 KiB; most sets hold a few) */
     int n, cap;
@@ -134,6 +135,8 @@ void tui_panelset_free(struct tui_panelset *ps)
     free(ps->tag);
     free(ps);
 }
+
+void tui_panelset_set_rows(struct tui_panelset *ps, int rows) { ps->rows = rows > 0 ? rows : 0; }
 
 void tui_panelset_set_tag(struct tui_panelset *ps, const char *tag)
 {
@@ -498,6 +501,7 @@ struct ctx {
     const struct tui_glyphs *g;
     const char *tag; /* the panel set's tag ("REPLAY") or NULL */
     double map_scale; /* the bytes every map of the set is drawn against */
+    int rows;         /* the viewport's rows, when the screen said (0: no limit) */
 };
 
 static bool zh(const struct ctx *c) { return c->lang && !strcmp(c->lang, "zh"); }
@@ -577,11 +581,11 @@ static void bar_run(struct tui_lb *b, double frac, int w, int style, bool ascii,
     else tui_lb_repeat(b, " ", w - used, TS_PLAIN);
 }
 
-/* One precision per panel, so the decimal points line up: enough for the smallest value shown
- * to keep three significant digits, at most two decimals (none when every value is whole). */
+/* One precision per panel, so the decimal points line up: one decimal, two when the smallest
+ * value shown is below 10 (none when every value is whole). */
 static int panel_decimals(double minabs)
 {
-    return minabs >= 100 ? 0 : minabs >= 10 ? 1 : 2;
+    return minabs >= 10 ? 1 : 2;
 }
 
 /* A value in the panel's precision, or the shared short form where fixed decimals would need an
@@ -1086,6 +1090,11 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
     p.ph = c->width / 5;
     if (p.ph < 5) p.ph = 5;
     if (p.ph > 10) p.ph = 10;
+    /* the whole curve in the viewport: title, unit, axis, labels, legend and footer around it */
+    if (c->rows > 0) {
+        int room = c->rows - (6 + m->nseries);
+        if (room < p.ph) p.ph = room < 3 ? 3 : room;
+    }
     p.dw = braille ? p.pw * 2 : p.pw;
     p.dh = braille ? p.ph * 4 : p.ph;
     p.bits = calloc((size_t)(p.pw * p.ph), 1);
@@ -1120,6 +1129,11 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
         }
     }
     struct tui_lb b = {.L = c->L};
+    if (*m->y_label) { /* the y unit at the top of its axis */
+        int uw = tui_width(m->y_label, strlen(m->y_label));
+        tui_lb_fit(&b, m->y_label, uw < c->width ? uw : c->width, TUI_LEFT, c->ascii, TS_DIM);
+        tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    }
     int mid = (p.ph - 1) / 2;
     for (int r = 0; r < p.ph; r++) {
         const char *lab = r == 0 ? ytop : r == p.ph - 1 ? ybot : r == mid ? ymid : "";
@@ -1352,7 +1366,7 @@ static void headline(const struct ctx *c, const struct pmodel *m)
 void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int width, bool ascii,
                          const char *lang)
 {
-    struct ctx c = {L, width < 1 ? 1 : width, ascii, lang, tui_glyphs(ascii), ps->tag, 0};
+    struct ctx c = {L, width < 1 ? 1 : width, ascii, lang, tui_glyphs(ascii), ps->tag, 0, ps->rows};
     /* one scale for every map: the lesson's, or the largest map */
     for (int i = 0; i < ps->n; i++) {
         const struct pmodel *m = &ps->p[i];

@@ -27,6 +27,9 @@ void tui_panelset_declare(struct tui_panelset *ps, const struct lt_panel *p, int
  * one whose kind follows the event. Strings are copied. */
 bool tui_panelset_apply(struct tui_panelset *ps, const struct lt_event *ev);
 
+/* The rows the panels are shown in (0: no limit): a curve is drawn short enough to be seen whole. */
+void tui_panelset_set_rows(struct tui_panelset *ps, int rows);
+
 /* A word every panel's header shows (e.g. "REPLAY": the data was recorded elsewhere), or NULL. */
 void tui_panelset_set_tag(struct tui_panelset *ps, const char *tag);
 

@@ -955,6 +955,7 @@ static void draw_panel(struct tui_app *a)
     if (logh < 1 && nlog > 0 && h >= 8) logh = 1;
     int body = h - (logh ? logh + 1 : 0);
     struct tui_lines L = {0};
+    tui_panelset_set_rows(ps, body); /* a curve fits the viewport */
     tui_panelset_render(ps, &L, r->w - 1, a->ascii, tui_app_lang(a));
     tui_scroll_resize(&v->panel, L.n, body);
     for (int i = 0; i < body; i++) {
