@@ -3,7 +3,8 @@
 # scale (the 128 MiB map covers half the cells of the 256 MiB one, the rest "·"), glyphs by state
 # with segment seams and no letter soup, the key figure's headline first in the panel, "done"
 # shown once, at 120x40 in English; at 80x24 in Chinese the status bar gives the backend's short
-# form and cuts no word, and every line fits.
+# form and cuts no word, and every line fits. The maps picture in docs/visual-language.md is
+# this test's capture, checked line by line.
 . tests/tui/tmux.lib "$@"
 
 # cells a map row covers: everything but "·" and blanks
@@ -39,6 +40,24 @@ sed -n "$((r1 + 1)),$((r1 + 3))p" "$T/p" | grep -q '░.*│' || fail "no cached
 sed -n "$((r1 + 1)),$((r1 + 3))p" "$T/p" | grep -q '[a-zA-Z]' && fail "letters in the map"
 grep -q '░ seg 1 … seg 8  8 × 16.0 MiB' "$T/p" || fail "legend not one line per run"
 check_width 120
+# the maps picture in docs/visual-language.md is this capture (VRAMLAB_UPDATE_PICTURES=1 rewrites it)
+sed -E 's/[ ↑↓]+$//' "$T/p" > "$T/p2"
+end=$(awk -v s="$r2" 'NR > s && $0 == "" { print NR - 1; exit }' "$T/p2")
+[ -n "$end" ] || fail "the second map's end is not on screen"
+sed -n "${r1},${end}p" "$T/p2" > "$T/maps"
+DOC=docs/visual-language.md
+MARK='<!-- picture: lesson 2.3 at 120x40, from tests/tui/visual.sh -->'
+grep -qF -- "$MARK" "$DOC" || fail "$DOC has no '$MARK'"
+if [ -n "$VRAMLAB_UPDATE_PICTURES" ]; then
+    awk -v mark="$MARK" -v pic="$T/maps" '
+        skip && /^```/ { skip = 0 }
+        skip { next }
+        { print }
+        $0 == mark { getline; print; while ((getline l < pic) > 0) print l; skip = 1 }' "$DOC" > "$T/doc"
+    cp "$T/doc" "$DOC"
+fi
+awk -v mark="$MARK" '$0 == mark { on = 1; next } on == 1 { on = 2; next } on && /^```/ { exit } on { print }' "$DOC" > "$T/docpic"
+diff "$T/docpic" "$T/maps" > "$T/diff" || { cat "$T/diff"; fail "the maps picture in $DOC differs from the screen (VRAMLAB_UPDATE_PICTURES=1 sh $0 BUILD)"; }
 keys q
 sleep 0.2
 keys q

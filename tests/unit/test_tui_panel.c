@@ -659,6 +659,115 @@ static void test_curve_fits_rows(void **state)
     tui_panelset_free(ps);
 }
 
+/* The block under `marker` in docs/visual-language.md (between its ``` fences), or NULL. */
+static char *doc_block(const char *marker)
+{
+    FILE *f = fopen("docs/visual-language.md", "r");
+    if (!f) return NULL;
+    static char buf[1 << 17];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *at = strstr(buf, marker);
+    if (!at || !(at = strstr(at, "```\n"))) return NULL;
+    at += 4;
+    char *end = strstr(at, "```");
+    if (!end) return NULL;
+    return strndup(at, (size_t)(end - at));
+}
+
+/* Lines joined with '\n', trailing blanks dropped, as a picture in the docs shows them. */
+static char *joined(const struct tui_lines *L)
+{
+    size_t cap = 1;
+    for (int i = 0; i < L->n; i++) cap += (size_t)L->v[i].len + 1;
+    char *s = malloc(cap), *o = s;
+    for (int i = 0; i < L->n; i++) {
+        int l = L->v[i].len;
+        while (l > 0 && L->v[i].s[l - 1] == ' ') l--;
+        memcpy(o, L->v[i].s, (size_t)l), o += l, *o++ = '\n';
+    }
+    *o = 0;
+    return s;
+}
+
+/* Replace the block under `marker` with `pic` (VRAMLAB_UPDATE_PICTURES=1: the docs follow). */
+static void doc_write(const char *marker, const char *pic)
+{
+    FILE *f = fopen("docs/visual-language.md", "r");
+    assert_non_null(f);
+    static char buf[1 << 17];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *at = strstr(strstr(buf, marker), "```\n") + 4, *end = strstr(at, "```");
+    f = fopen("docs/visual-language.md", "w");
+    assert_non_null(f);
+    fwrite(buf, 1, (size_t)(at - buf), f);
+    fputs(pic, f);
+    fputs(end, f);
+    fclose(f);
+}
+
+/* L is the picture under "<!-- picture: WHAT, from tests/unit/test_tui_panel.c -->"; frees L. */
+static void doc_check(struct tui_lines *L, const char *what)
+{
+    char marker[160];
+    snprintf(marker, sizeof marker, "<!-- picture: %s, from tests/unit/test_tui_panel.c -->", what);
+    char *got = joined(L), *want = doc_block(marker);
+    if (want && strcmp(got, want) && getenv("VRAMLAB_UPDATE_PICTURES")) doc_write(marker, got);
+    else if (!want || strcmp(got, want))
+        fail_msg("docs/visual-language.md: the picture of %s is not what renders; it should be:\n%s", what, got);
+    free(got), free(want);
+    tui_lines_free(L);
+}
+
+/* The pictures in docs/visual-language.md are what this code renders. */
+static void test_doc_pictures(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = tui_panelset_new(false);
+    struct lt_panel d[] = {{"bw", "bars", "Bandwidth (read+write, GB/s)", "", "", "GB/s", false, 1000, false},
+                           {"g", "gauge", "Reserved vs the cap", "", "", "GiB", false, 0, false}};
+    tui_panelset_declare(ps, d, 2);
+    ev_bar(ps, "bw", "RAM (triad)", 59.9, "GB/s", LT_MEASURED);
+    struct lt_event v = {.type = LT_EV_BAR, .panel = "bw", .series = "VRAM (D2D copy)", .value = 813.7,
+                         .max = 936.1, .unit = "GB/s", .style = LT_SIMULATED};
+    tui_panelset_apply(ps, &v);
+    ev_bar(ps, "bw", "PCIe H2D (pinned)", 25.97, "GB/s", LT_SIMULATED);
+    struct lt_event g = {.type = LT_EV_GAUGE, .panel = "g", .series = "reserved", .value = 18,
+                         .max = 24, .unit = "GiB", .style = LT_MEASURED};
+    tui_panelset_apply(ps, &g);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 78, false, "en");
+    doc_check(&L, "bars and a gauge at 78 columns");
+    tui_panelset_free(ps);
+    /* the curves: a latency ladder (log y by itself), copy bandwidth in UTF-8 and in ASCII */
+    ps = tui_panelset_new(false);
+    struct lt_panel lat = {"lat", "curve", "Latency ladder", "bytes", "ns", "ns", true, 0, false};
+    tui_panelset_declare(ps, &lat, 1);
+    double ns[] = {1, 1.2, 4, 12, 40, 90, 400};
+    for (int i = 0; i < 7; i++) ev_point(ps, "lat", "chase", pow(2, 12 + 3 * i), ns[i], LT_MEASURED);
+    tui_panelset_render(ps, &L, 78, false, "en");
+    doc_check(&L, "a latency ladder at 78 columns");
+    tui_panelset_free(ps);
+    for (int ascii = 0; ascii < 2; ascii++) {
+        ps = tui_panelset_new(ascii);
+        struct lt_panel bw = {"bw", "curve", "Copy bandwidth", "bytes", "GB/s", "GB/s", true, 0, false};
+        tui_panelset_declare(ps, &bw, 1);
+        for (int i = 10; i <= 30; i++) {
+            double x = pow(2, i);
+            ev_point(ps, "bw", "H2D pinned", x, 25.0 * x / (x + 2e5), LT_SIMULATED);
+            ev_point(ps, "bw", "D2D", x, 900.0 * x / (x + 4e6), LT_SIMULATED);
+        }
+        struct lt_event note = {.type = LT_EV_NOTE, .panel = "bw", .text = "a neutral note"};
+        tui_panelset_apply(ps, &note);
+        tui_panelset_render(ps, &L, 78, ascii, "en");
+        doc_check(&L, ascii ? "copy bandwidth in ASCII at 78 columns" : "copy bandwidth at 78 columns");
+        tui_panelset_free(ps);
+    }
+}
+
 int main(void)
 {
     if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8")) {
@@ -680,6 +789,7 @@ int main(void)
         cmocka_unit_test(test_key_figure),
         cmocka_unit_test(test_bars_and_gauges),
         cmocka_unit_test(test_curve_fits_rows),
+        cmocka_unit_test(test_doc_pictures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
