@@ -38,7 +38,7 @@ struct present {
     struct lt_lesson *ls;
     char err[1024];
     int step, nsteps; /* step 0: the title slide; step k: block k-1 */
-    struct tui_scroll sc; /* inside a step */
+    struct tui_scroll sc; /* the key tables' scroll target (a step is paged, never scrolled) */
     struct tui_help help;
     struct tui_panelset *ps;
     int ps_block;     /* the experiment ps belongs to (-1: none) */
@@ -388,7 +388,7 @@ static void draw(void *ud)
         tui_term_line(y0 + i, x0, width, &L.v[from + i], TS_PLAIN);
     if (np > 1) { /* where in the step: "page 2/3" on the top line's right, before the count */
         char pg[64];
-        snprintf(pg, sizeof pg, "%s%d/%d", p->ascii ? "" : "", p->page + 1, np);
+        snprintf(pg, sizeof pg, "%d/%d", p->page + 1, np);
         snprintf(right, sizeof right, "%d / %d  ·  %s %s", p->step + 1, p->nsteps, TR(p, "page", "页"), pg);
         char *f2 = p->ascii ? tui_ascii_fold(left, strlen(left), NULL, NULL) : NULL;
         char *r2 = p->ascii ? tui_ascii_fold(right, strlen(right), NULL, NULL) : NULL;
@@ -517,12 +517,12 @@ static const struct tui_keymap run_keys =
 static const struct tui_keymap present_keys = TUI_KEYMAP("Presenter", "演示", TUI_TO_SCREEN, rows);
 static const struct tui_keymap ask_keys = TUI_KEYMAP("A question step", "提问步骤", TUI_TO_SCREEN, ask_rows);
 
-const struct tui_keymap *const tui_present_keys[] = {&present_keys, &tui_scroll_keys,
-                                                     &tui_loop_keys, NULL};
-const struct tui_keymap *const tui_present_run_keys[] = {&run_keys, &present_keys,
-                                                         &tui_scroll_keys, &tui_loop_keys, NULL};
-const struct tui_keymap *const tui_present_ask_keys[] = {&ask_keys, &present_keys,
-                                                         &tui_scroll_keys, &tui_loop_keys, NULL};
+/* no scroll keys: a step is shown a page at a time, and Space / ← page through it */
+const struct tui_keymap *const tui_present_keys[] = {&present_keys, &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_present_run_keys[] = {&run_keys, &present_keys, &tui_loop_keys,
+                                                         NULL};
+const struct tui_keymap *const tui_present_ask_keys[] = {&ask_keys, &present_keys, &tui_loop_keys,
+                                                         NULL};
 
 static const struct tui_keymap *const *keys(const struct present *p)
 {
