@@ -175,6 +175,8 @@ const char *lt_lesson_block_id(const struct lt_lesson *ls, int i);
 struct lt_panel {
     const char *id, *kind, *title, *x_label, *y_label, *unit;
     bool logx;
+    double scale; /* declared scale: a bar's full length (in unit), a map's bytes; 0 = from data */
+    bool key;     /* the experiment names this panel its key figure (`key = "id"`) */
 };
 int lt_lesson_panels(const struct lt_lesson *ls, int block, struct lt_panel *out, int max);
 
@@ -201,6 +203,8 @@ struct lt_exercise_info {
     const char *entry, *starter;
     int nhints;            /* hints, in the runtime's language (at most 8) */
     const char *hints[8];
+    const char *explain;   /* the explanation shown once solved, in the runtime's language */
+    int answer_choice;     /* choice: the right choice, 1-based (0 for other kinds) */
 };
 bool lt_lesson_exercise(const struct lt_lesson *ls, int block, struct lt_exercise_info *out);
 /* Grade an answer (typed text). feedback: a hint, the result, or after three tries the

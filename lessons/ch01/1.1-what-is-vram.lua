@@ -102,6 +102,7 @@ CPU 有内存，GPU 凭什么不能有自己的专用存储？因为两者的工
 
   experiment {
     id = "query",
+    key = "cap",
     title = { en = "Ask this GPU what it has", zh = "查询本机 GPU 的显存" },
     intro = { en = [[
 Reads the device's properties (cudaGetDeviceProperties / cudaDeviceGetAttribute on a real GPU; on

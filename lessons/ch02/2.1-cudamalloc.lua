@@ -103,7 +103,9 @@ counted.
 ]], zh = [[
 重复 200 次：分配一个 4 MiB 的张量再释放。`alloc.raw{}` 每次都调用后端的 `cudaMalloc` 和 `cudaFree`；`alloc.caching{}`（PyTorch 的规则）只申请一个 20 MiB 的段，之后所有请求都从缓存里拿。时间在主机端围绕每次调用测量。第一次 `cudaMalloc` 与其余调用的中位数分开显示：第一次调用可能还要扩充驱动自身的状态，并不典型。在模拟器上，设备调用不计时（记为 n/a），只计次数。
 ]] },
+    key = "fewer",
     panels = {
+      { id = "fewer", kind = "bars", title = { en = "Device calls: raw / caching", zh = "设备调用次数：raw / caching" }, unit = "x" },
       { id = "t", kind = "table", title = { en = "200 x (malloc 4 MiB, free)", zh = "200 次（分配 4 MiB，释放）" } },
       { id = "calls", kind = "bars", title = { en = "Device calls (cudaMalloc + cudaFree)", zh = "设备调用次数（cudaMalloc + cudaFree）" }, unit = "calls" },
       { id = "time", kind = "bars", title = { en = "Time per malloc", zh = "每次分配耗时" }, unit = "us" },
@@ -137,6 +139,7 @@ counted.
                     us((cs.free_seconds - c0.free_seconds) / N), first_median(cs) })
       ex:bar("calls", "alloc.raw", raw_calls)
       ex:bar("calls", "alloc.caching", c_calls)
+      ex:bar("fewer", T("fewer device calls", "设备调用减少"), raw_calls / math.max(c_calls, 1))
       if sim then
         -- no GPU: show what others measured, labelled as published (bars in microseconds)
         for _, p in ipairs(PUBLISHED) do
@@ -158,6 +161,7 @@ counted.
 
   experiment {
     id = "granularity",
+    key = "ctx",
     title = { en = "Alignment, pages and the context", zh = "对齐、页与上下文" },
     intro = { en = [[
 Six raw `cudaMalloc` calls of growing size, all kept alive: for each, the drop in free memory

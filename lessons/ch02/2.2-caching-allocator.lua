@@ -134,6 +134,7 @@ and the segment a fresh allocator would reserve for it. The last column repeats 
 
   experiment {
     id = "grows",
+    key = "c",
     title = { en = "Variable batches: allocated goes up and down, reserved only up", zh = "变长 batch：已分配有涨有落，已预留只涨不落" },
     intro = { en = [[
 A caching allocator on this machine's backend (segments are real `cudaMalloc` calls on a GPU)

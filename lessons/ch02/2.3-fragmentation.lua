@@ -113,11 +113,14 @@ split into two 16 MiB blocks: 128 MiB reserved. Same tensors, half the memory.
     title = { en = "8 x 16 MiB then 4 x 32 MiB, and the other way round", zh = "先 8 × 16 MiB 再 4 × 32 MiB，以及反过来" },
     intro = { en = [[
 Two allocators on 1 GiB model devices run the same tensors in opposite orders. The maps show each
-allocator's segments at the end: upper case = allocated, lower case = cached, dots = never reserved.
+allocator's segments at the end, on one scale: █ allocated, ░ cached, │ where a segment starts,
+· never reserved.
 ]], zh = [[
-两个分配器各自运行在 1 GiB 的模型设备上，以相反的顺序分配同样的张量。内存图显示最后各自的段：大写字母 = 已分配，小写字母 = 缓存，点 = 从未预留。
+两个分配器各自运行在 1 GiB 的模型设备上，以相反的顺序分配同样的张量。内存图以同一比例显示最后各自的段：█ 已分配，░ 缓存，│ 段的起点，· 从未预留。
 ]] },
+    key = "ratio",
     panels = {
+      { id = "ratio", kind = "bars", title = { en = "Reserved: 16 then 32 / 32 then 16", zh = "已预留：先 16 后 32 / 先 32 后 16" }, unit = "x" },
       { id = "bars", kind = "bars", title = { en = "Reserved at the end", zh = "最终已预留" }, unit = "MiB" },
       { id = "m1", kind = "map", title = { en = "16 MiB first, then 32 MiB", zh = "先 16 MiB，后 32 MiB" } },
       { id = "m2", kind = "map", title = { en = "32 MiB first, then 16 MiB", zh = "先 32 MiB，后 16 MiB" } },
@@ -141,6 +144,7 @@ allocator's segments at the end: upper case = allocated, lower case = cached, do
       end
       local s1 = play(16, 8, 32, 4, "m1", T("16 then 32", "先 16 后 32"))
       local s2 = play(32, 4, 16, 8, "m2", T("32 then 16", "先 32 后 16"))
+      ex:bar("ratio", T("same tensors, reserved", "同样的张量，已预留"), s1.reserved / s2.reserved, { style = "simulated" })
       ex:note("bars", T(string.format("Same 128 MiB of live tensors: %s vs %s reserved (model device, SIMULATED).", mib(s1.reserved), mib(s2.reserved)),
                         string.format("活着的张量同样是 128 MiB：已预留 %s vs %s（模型设备，模拟）。", mib(s1.reserved), mib(s2.reserved))))
       ex:status(T("done", "完成"))
@@ -149,6 +153,7 @@ allocator's segments at the end: upper case = allocated, lower case = cached, do
 
   experiment {
     id = "cures",
+    key = "peak",
     title = { en = "One workload, five allocator settings", zh = "同一负载，五种分配器设置" },
     intro = { en = [[
 A training loop of 16 steps with sequence lengths 2 to 10: each step allocates four activations of

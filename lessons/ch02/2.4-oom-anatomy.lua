@@ -99,6 +99,7 @@ try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentat
 
   experiment {
     id = "lab",
+    key = "g",
     title = { en = "OOM lab: fill, fail, read, recover", zh = "OOM 实验：填满、失败、解读、恢复" },
     intro = { en = [[
 A caching allocator on this machine's backend allocates tensors of 1/8 of the experiment budget

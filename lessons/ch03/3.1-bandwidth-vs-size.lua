@@ -71,6 +71,7 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
 
   experiment {
     id = "sweep",
+    key = "curve",
     title = { en = "Sweep 1 KiB → 1 GiB", zh = "扫描 1 KiB → 1 GiB" },
     panels = {
       { id = "curve", kind = "curve", title = { en = "Bandwidth vs size (n/t)", zh = "带宽随大小变化（n/t）" },

@@ -99,7 +99,9 @@ John McCalpin 的 STREAM（1991 年写于特拉华大学，主页如今在弗吉
   experiment {
     id = "stream",
     title = { en = "Run STREAM on host and device", zh = "在主机和设备上运行 STREAM" },
+    key = "triad",
     panels = {
+      { id = "triad", kind = "bars", title = { en = "Device triad (STREAM counting)", zh = "设备 triad（STREAM 计数）" }, unit = "GB/s" },
       { id = "bw", kind = "bars", title = { en = "STREAM bandwidth (GB/s, STREAM counting)", zh = "STREAM 带宽（GB/s，STREAM 计数）" }, unit = "GB/s" },
       { id = "t", kind = "table", title = { en = "Results", zh = "结果" } },
     },
@@ -119,6 +121,7 @@ John McCalpin 的 STREAM（1991 年写于特拉华大学，主页如今在弗吉
         ex:status(ex:t { en = "device " .. k.k, zh = "设备 " .. k.k })
         local d, err = gpu.stream { kernel = k.k, bytes = dev_arr }
         if d then ex:bar("bw", ex:t { en = "GPU ", zh = "GPU " } .. k.k, d.bytes_per_s / 1e9, { from = d }) else ex:note("bw", err) end
+        if d and k.k == "triad" then ex:bar("triad", ex:t { en = "GPU triad", zh = "GPU triad" }, d.bytes_per_s / 1e9, { from = d }) end
         ex:row("t", { k.k, units.rate(h.bytes_per_s), string.format("%.1f%%", 100 * h.spread),
                       d and (units.rate(d.bytes_per_s) .. (d.simulated and " SIM" or "")) or "n/a" })
         checked = checked and h.validated and (not d or d.validated)

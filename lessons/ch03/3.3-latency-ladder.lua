@@ -89,6 +89,7 @@ than 4x the L2 are not read beforehand, so the DRAM step is not partly served fr
 
   experiment {
     id = "ladder",
+    key = "curve",
     title = { en = "Chase 4 KiB → 1 GiB on host and device", zh = "在主机和设备上追逐 4 KiB → 1 GiB" },
     panels = {
       { id = "curve", kind = "curve", title = { en = "ns per dependent load vs working set", zh = "每次依赖加载的纳秒数 vs 工作集" },

@@ -116,6 +116,7 @@ and replays the best plan without offload through the caching allocator.
 
   experiment {
     id = "plan",
+    key = "g",
     title = { en = "Plan the 1.3B model", zh = "为 13 亿参数模型做规划" },
     intro = { en = [[
 The plans that fit on an RTX 3090, fastest first (a model: memory in GiB = 2^30 B, step time at

@@ -151,6 +151,7 @@ The experiment below does this sum for every precision on **this** device's free
 
   experiment {
     id = "fit",
+    key = "g",
     title = { en = "Llama-2-7B at every precision, on this device", zh = "Llama-2-7B 各种精度，放在本机设备上" },
     intro = { en = [[
 For each precision: the weights (every constant counted), then weights + KV cache (4096 tokens,

@@ -90,6 +90,7 @@ Williams、Waterman 和 Patterson 的 roofline 模型（2009）把这件事画�
 
   experiment {
     id = "ceiling",
+    key = "tok",
     title = { en = "Decode ceiling from this device's bandwidth", zh = "由本设备带宽得出的解码上限" },
     intro = { en = [[
 Measures this device's read bandwidth with BabelStream's `dot` (read-only, like a decode step;

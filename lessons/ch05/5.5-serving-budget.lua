@@ -113,6 +113,7 @@ Little 定律：同时在途的序列数 = 到达率 × 每个序列停留的时
 
   experiment {
     id = "budget",
+    key = "g",
     title = { en = "What fits on this device", zh = "本设备能装下什么" },
     intro = { en = [[
 vLLM's accounting (`vram.serving`) on this device's total memory (real on a GPU, the

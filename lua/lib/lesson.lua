@@ -128,7 +128,7 @@ end)
 
 local PANEL_KINDS = set { "bars", "curve", "table", "gauge", "map" }
 M.experiment = constructor("experiment", function(m, t)
-  check_fields(m, t, set { "id", "title", "intro", "panels", "run" }, "experiment")
+  check_fields(m, t, set { "id", "title", "intro", "panels", "run", "key" }, "experiment")
   if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") or #t.id > 64 then fail(m, "experiment: 'id' must be a word such as \"bandwidth\" (letters, digits, _ and -; at most 64)") end
   check_lang(m, t.title, "experiment '" .. t.id .. "' title")
   if t.intro ~= nil then check_lang(m, t.intro, "experiment '" .. t.id .. "' intro", true) end
@@ -137,7 +137,7 @@ M.experiment = constructor("experiment", function(m, t)
   local seen = {}
   for i, p in ipairs(t.panels) do
     if type(p) ~= "table" then fail(m, "experiment '%s': panel %d must be a table", t.id, i) end
-    check_fields(m, p, set { "id", "kind", "title", "unit", "x", "y", "logx" }, "panel " .. i)
+    check_fields(m, p, set { "id", "kind", "title", "unit", "x", "y", "logx", "scale" }, "panel " .. i)
     if type(p.id) ~= "string" or p.id == "" then fail(m, "experiment '%s': panel %d needs an 'id'", t.id, i) end
     if seen[p.id] then fail(m, "experiment '%s': two panels named '%s'", t.id, p.id) end
     seen[p.id] = true
@@ -145,6 +145,22 @@ M.experiment = constructor("experiment", function(m, t)
     check_lang(m, p.title, "panel '" .. p.id .. "' title")
     for _, k in ipairs { "unit", "x", "y" } do
       if p[k] ~= nil and type(p[k]) ~= "string" then fail(m, "panel '%s': '%s' must be a string", p.id, k) end
+    end
+    -- a bar's full length (in the panel's unit) or a map's bytes, fixed before any result arrives
+    if p.scale ~= nil and not (type(p.scale) == "number" and p.scale > 0 and p.scale < huge) then
+      fail(m, "panel '%s': 'scale' must be a positive number (a bar's full length in its unit, or a map's bytes)", p.id)
+    end
+    if p.scale ~= nil and p.kind ~= "bars" and p.kind ~= "map" then fail(m, "panel '%s': 'scale' applies to bars and map panels only", p.id) end
+  end
+  -- the key figure: the panel whose number is the experiment's point (shown first and largest)
+  if t.key ~= nil then
+    local kp
+    for _, p in ipairs(t.panels) do if p.id == t.key then kp = p end end
+    if type(t.key) ~= "string" or not kp then
+      fail(m, "experiment '%s': 'key' must name one of its panels (got %s)", t.id, tostring(t.key))
+    end
+    if kp.kind ~= "bars" and kp.kind ~= "gauge" and kp.kind ~= "curve" then
+      fail(m, "experiment '%s': key panel '%s' is a %s; the key figure is a bars, gauge or curve panel", t.id, t.key, kp.kind)
     end
   end
 end)
@@ -439,10 +455,13 @@ local function style(opts, self)
   return s
 end
 
+-- opts.peak: the theoretical peak this bar is measured against, drawn as a marker on its row
 function Ex:bar(panel, label, value, opts)
   check_panel(self, panel)
+  local peak = opts and opts.peak
+  if peak ~= nil and not (type(peak) == "number" and peak > 0 and peak < huge) then error("peak must be a positive number", 2) end
   emit { type = "bar", panel = panel, series = tostring(label), value = value, style = style(opts, self),
-         unit = opts and opts.unit or self.panels[panel].unit }
+         unit = opts and opts.unit or self.panels[panel].unit, max = peak }
 end
 function Ex:point(panel, series, x, y, opts)
   check_panel(self, panel)
@@ -462,7 +481,12 @@ end
 function Ex:map(panel, blocks, total)
   check_panel(self, panel)
   local cells = {}
-  for i, b in ipairs(blocks) do cells[i] = fmt("%s:%s:%.0f", b.owner or "?", b.state or "allocated", b.bytes or 0) end
+  -- "owner:state:bytes", then "@seg" when the block says its segment (readers that stop at the
+  -- bytes still read the bytes)
+  for i, b in ipairs(blocks) do
+    local seg = math.type(b.seg) == "integer" and fmt("@%d", b.seg) or ""
+    cells[i] = fmt("%s:%s:%.0f%s", b.owner or "?", b.state or "allocated", b.bytes or 0, seg)
+  end
   emit { type = "map", panel = panel, cells = cells, value = total }
 end
 function Ex:note(panel, text)

@@ -939,19 +939,20 @@ static int a_segments(lua_State *L)
 }
 
 /* a:map{max=16, free=true} -> blocks for ex:map, total. Written in Lua (trusted, below): it
- * merges neighbours until the map fits the panel's cell limit. */
+ * merges neighbours until the map fits the panel's cell limit. Each block says its segment
+ * (`seg`, the first of a merged group), so the map can mark where segments meet. */
 static const char map_src[] =
     "local segs, cap, reserved, max, with_free, seglabel = ...\n"
     "local out = {}\n"
-    "local function add(o, st, b) local l = out[#out]\n"
-    "  if l and l.owner == o and l.state == st then l.bytes = l.bytes + b\n"
-    "  else out[#out + 1] = { owner = o, state = st, bytes = b } end end\n"
+    "local function add(o, st, b, seg) local l = out[#out]\n"
+    "  if l and l.owner == o and l.state == st and l.seg == seg then l.bytes = l.bytes + b\n"
+    "  else out[#out + 1] = { owner = o, state = st, bytes = b, seg = seg } end end\n"
     "local function fine()\n"
     "  out = {}\n"
     "  for i, s in ipairs(segs) do\n"
     "    for _, b in ipairs(s.blocks) do\n"
-    "      if b.allocated then add(b.tag or (seglabel .. i), 'allocated', b.size)\n"
-    "      else add(seglabel .. i, b.pending and 'pending' or 'cached', b.size) end\n"
+    "      if b.allocated then add(b.tag or (seglabel .. i), 'allocated', b.size, i)\n"
+    "      else add(seglabel .. i, b.pending and 'pending' or 'cached', b.size, i) end\n"
     "    end\n"
     "  end\n"
     "end\n"
@@ -962,8 +963,8 @@ static const char map_src[] =
     "    local name = g == last and (seglabel .. g) or (seglabel .. g .. '-' .. last)\n"
     "    local al, ca = 0, 0\n"
     "    for i = g, last do al = al + segs[i].allocated; ca = ca + segs[i].size - segs[i].allocated end\n"
-    "    if al > 0 then add(name, 'allocated', al) end\n"
-    "    if ca > 0 then out[#out + 1] = { owner = name, state = 'cached', bytes = ca } end\n"
+    "    if al > 0 then add(name, 'allocated', al, g) end\n"
+    "    if ca > 0 then out[#out + 1] = { owner = name, state = 'cached', bytes = ca, seg = g } end\n"
     "  end\n"
     "end\n"
     "local room = with_free and max - 1 or max\n"

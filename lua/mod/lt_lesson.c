@@ -501,6 +501,9 @@ int lt_lesson_panels(const struct lt_lesson *ls, int block, struct lt_panel *out
         lua_pop(L, 2);
         return 0;
     }
+    field(L, -2, "key");
+    const char *key = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    lua_insert(L, -2); /* the key string stays below the panels while they are read */
     for (int i = 1; n < max && lua_rawgeti(L, -1, i) == LUA_TTABLE; i++) {
         struct lt_panel *p = &out[n++];
         memset(p, 0, sizeof *p);
@@ -510,10 +513,13 @@ int lt_lesson_panels(const struct lt_lesson *ls, int block, struct lt_panel *out
         field(L, -1, "x"), p->x_label = str(L, -1), lua_pop(L, 1);
         field(L, -1, "y"), p->y_label = str(L, -1), lua_pop(L, 1);
         field(L, -1, "logx"), p->logx = lua_toboolean(L, -1), lua_pop(L, 1);
+        field(L, -1, "scale"), p->scale = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+        lua_pop(L, 1);
+        p->key = key && p->id && !strcmp(key, p->id);
         p->title = lang_field(ls, "title");
         lua_pop(L, 1);
     }
-    lua_pop(L, 3);
+    lua_pop(L, 4);
     return n;
 }
 
@@ -690,6 +696,10 @@ bool lt_lesson_exercise(const struct lt_lesson *ls, int block, struct lt_exercis
     }
     lua_pop(L, 1);
     out->prompt = lang_field(ls, "prompt");
+    out->explain = lang_field(ls, "explain");
+    if (out->kind && !strcmp(out->kind, "choice") && field(L, -1, "answer") == LUA_TNUMBER)
+        out->answer_choice = (int)lua_tointeger(L, -1);
+    if (out->kind && !strcmp(out->kind, "choice")) lua_pop(L, 1);
     if (field(L, -1, "choices") == LUA_TTABLE) {
         for (int i = 1; i <= 10 && lua_rawgeti(L, -1, i) == LUA_TTABLE; i++) {
             out->choices[out->nchoices++] = in_lang(L, ls->rt->lang);

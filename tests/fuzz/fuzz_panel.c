@@ -101,7 +101,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             int nd = byte(&in) % 5;
             for (int i = 0; i < nd; i++)
                 decl[i] = (struct lt_panel){ids[byte(&in) % 7], kinds[byte(&in) % 6], text(&in, s1),
-                                            "bytes", "y", "GB/s", (bool)(byte(&in) & 1)};
+                                            "bytes", "y", "GB/s", (bool)(byte(&in) & 1),
+                                            byte(&in) * 1048576.0, (bool)(byte(&in) & 1)};
             for (int a = 0; a < 2; a++) tui_panelset_declare(ps[a], decl, nd);
             continue;
         }

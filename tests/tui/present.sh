@@ -1,14 +1,34 @@
 #!/bin/sh
-# present.sh BUILD - presenter mode at 80x24: a title slide, step by step with space and ←, an
-# experiment run live with Enter, its key figure drawn in the 5-row block font with its unit
-# and SIMULATED label; nothing drawn past 80 columns; the same from a --replay.
+# present.sh BUILD - presenter mode at 80x24: a title slide with the lesson number in big type,
+# step by step with space and ←, a long text step split into pages that fit (nothing scrolls), a
+# question whose answer shows on `a`, an experiment run live with Enter, its key figure (the
+# lesson's, VRAM / RAM) drawn in the 5-row block font with its SIMULATED label; nothing drawn past
+# 80 columns; the same from a --replay.
 . tests/tui/tmux.lib "$@"
 
 # big_rows: the longest run of consecutive screen rows holding block-font ink (██)
 big_rows() { screen | awk '/█.*█/ { n++; if (n > m) m = n; next } { n = 0 } END { print m + 0 }'; }
 
 start 80 24 "$APP present 1.3"
-wait_for '1\.3  VRAM vs system RAM' 5
+wait_for '^ +VRAM vs system RAM *$' 5
+wait_for '1 / [0-9]+' 3
+[ "$(big_rows)" -ge 5 ] || fail "the title slide's lesson number is not in big type"
+# a long text step is split into pages, each fits: nothing to scroll
+keys Space
+wait_for '2 / [0-9]+ +· +page 1/[2-9]' 3
+screen | grep -q '↓' && fail "a text step scrolls at 80x24"
+check_width 80
+keys Space
+wait_for 'page 2/' 3
+keys Left
+wait_for 'page 1/' 3
+# a question step: the answer and its explanation on a key
+keys End
+wait_for 'a answer' 3
+screen | grep -q '24 bytes per element' && fail "the explanation shows before it is asked for"
+keys a
+wait_for '24 bytes per element' 3
+keys Home
 wait_for '1 / [0-9]+' 3
 # forward to the first experiment step (its footer offers Enter run)
 n=0
@@ -26,7 +46,7 @@ keys Enter
 wait_for ' · SIMULATED' 20
 wait_for '^ +done' 20
 [ "$(big_rows)" -ge 5 ] || fail "no big digits on screen"
-screen | grep -q 'GB/s' || fail "no unit"
+screen | grep -q 'VRAM / RAM · SIMULATED' || fail "the key figure is not the lesson's (VRAM / RAM)"
 check_width 80
 keys q
 wait_exit 5

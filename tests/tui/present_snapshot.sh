@@ -17,10 +17,11 @@ for lang in en zh; do
         [ $n -lt 15 ] || fail "$lang: no experiment step in 2.6"
         sleep 0.2
     done
-    while ! screen | grep -q 'gpt-train-oom'; do
+    # the snapshot experiment's step: its footer offers Enter (run), its intro names the file
+    while ! { screen | grep -q 'gpt-train-oom' && screen | tail -n 1 | grep -q 'Enter'; }; do
         keys Space
         n=$((n + 1))
-        [ $n -lt 15 ] || fail "$lang: the snapshot experiment's step not found"
+        [ $n -lt 30 ] || fail "$lang: the snapshot experiment's step not found"
         sleep 0.2
     done
     keys Enter

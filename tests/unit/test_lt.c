@@ -208,6 +208,19 @@ static void test_validator(void **state)
     expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'},\n"
                                "   panels = {{id='p', kind='pie', title={en='a', zh='b'}}},\n"
                                "   run = function() end },\n}\n", 4, "kind must be bars");
+    /* the key figure names a panel of the experiment that has a number; scale is a size */
+    expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'}, key = 'nope',\n"
+                               "   panels = {{id='p', kind='bars', title={en='a', zh='b'}}},\n"
+                               "   run = function() end },\n}\n", 4, "'key' must name one of its panels");
+    expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'}, key = 't',\n"
+                               "   panels = {{id='t', kind='table', title={en='a', zh='b'}}},\n"
+                               "   run = function() end },\n}\n", 4, "key panel 't' is a table");
+    expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'},\n"
+                               "   panels = {{id='p', kind='bars', title={en='a', zh='b'}, scale=-1}},\n"
+                               "   run = function() end },\n}\n", 4, "'scale' must be a positive number");
+    expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'},\n"
+                               "   panels = {{id='c', kind='curve', title={en='a', zh='b'}, scale=5}},\n"
+                               "   run = function() end },\n}\n", 4, "'scale' applies to bars and map panels only");
     expect_lesson_error(f, HEAD " exercise { id = 'q', kind = 'choice', prompt = {en='a', zh='b'},\n"
                                " explain = {en='a', zh='b'}, hints = {{en='h', zh='h'}},\n"
                                " choices = {{en='a', zh='b'}, {en='c', zh='d'}}, answer = 3 },\n}\n",
@@ -271,7 +284,15 @@ static void test_lesson_run_and_grade(void **state)
     }
     assert_true(exp >= 0 && num >= 0 && choice >= 0);
     struct lt_panel p[8];
-    assert_true(lt_lesson_panels(ls, exp, p, 8) >= 1);
+    int np = lt_lesson_panels(ls, exp, p, 8), keys = 0;
+    assert_true(np >= 2);
+    /* the key figure's panel is marked, the others not; a declared scale comes through */
+    for (int i = 0; i < np; i++) {
+        keys += p[i].key;
+        if (p[i].key) assert_string_equal(p[i].id, "ratio");
+        if (!strcmp(p[i].id, "bw")) assert_true(p[i].scale > 999.999 && p[i].scale < 1000.001);
+    }
+    assert_int_equal(keys, 1);
     struct lt_limits lim = {64u << 20, 2000000000LL, 60.0, 300.0};
     lt_runtime_set_limits(f->rt, &lim);
     enum lt_run_state st = lt_lesson_run_start(ls, exp, err, sizeof err);

@@ -43,6 +43,7 @@ static const struct {
     {"help", tui_help_keys},
     {"presenter", tui_present_keys},
     {"presenter, experiment step", tui_present_run_keys},
+    {"presenter, question step", tui_present_ask_keys},
     {"watch", tui_watch_keys},
     {"watch, device list", tui_watch_list_keys},
 };

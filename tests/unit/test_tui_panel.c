@@ -38,11 +38,11 @@ static struct tui_panelset *sample(bool ascii)
     struct tui_panelset *ps = tui_panelset_new(ascii);
     assert_non_null(ps);
     struct lt_panel decl[] = {
-        {"bw", "bars", "Bandwidth", "", "", "GB/s", false},
-        {"sweep", "curve", "Size sweep", "bytes", "GB/s", "GB/s", true},
-        {"t", "table", "Measured vs lecture", "", "", "", false},
-        {"g", "gauge", "Device memory 显存", "", "", "GiB", false},
-        {"m", "map", "Memory map", "", "", "", false},
+        {"bw", "bars", "Bandwidth", "", "", "GB/s", false, 0, false},
+        {"sweep", "curve", "Size sweep", "bytes", "GB/s", "GB/s", true, 0, false},
+        {"t", "table", "Measured vs lecture", "", "", "", false, 0, false},
+        {"g", "gauge", "Device memory 显存", "", "", "GiB", false, 0, false},
+        {"m", "map", "Memory map", "", "", "", false, 0, false},
     };
     tui_panelset_declare(ps, decl, 5);
     ev_bar(ps, "bw", "host memcpy", 11.83, "GB/s", LT_MEASURED);
@@ -114,7 +114,7 @@ static void test_content(void **state)
     struct tui_panelset *ps = sample(false);
     struct tui_lines L = {0};
     tui_panelset_render(ps, &L, 60, false, "en");
-    assert_true(contains(&L, "11.83 GB/s"));
+    assert_true(contains(&L, " 11.8 GB/s")); /* the panel's one precision */
     assert_true(contains(&L, "936.2 GB/s"));
     assert_true(contains(&L, "[SIMULATED]"));
     assert_true(contains(&L, "SIM"));
@@ -124,8 +124,8 @@ static void test_content(void **state)
     assert_true(contains(&L, "(log)"));
     assert_true(contains(&L, "24.6 GB/s"));
     assert_true(contains(&L, "13.50 / 24 GiB"));
-    assert_true(contains(&L, "A weights"));
-    assert_true(contains(&L, "b kv cache"));
+    assert_true(contains(&L, "█ weights"));
+    assert_true(contains(&L, "░ kv cache"));
     assert_true(contains(&L, "i array smaller"));
     assert_string_equal(tui_panelset_status(ps), "running 1 GiB H2D pinned...");
     assert_int_equal(tui_panelset_nlog(ps), 1);
@@ -193,8 +193,8 @@ static void test_extreme_values(void **state)
     (void)state;
     for (int ascii = 0; ascii < 2; ascii++) {
         struct tui_panelset *ps = tui_panelset_new(ascii);
-        struct lt_panel decl[] = {{"lc", "curve", "log", "bytes", "GB/s", "GB/s", true},
-                                  {"c", "curve", "linear", "x", "y", "", false}};
+        struct lt_panel decl[] = {{"lc", "curve", "log", "bytes", "GB/s", "GB/s", true, 0, false},
+                                  {"c", "curve", "linear", "x", "y", "", false, 0, false}};
         tui_panelset_declare(ps, decl, 2);
         char cells[NEXT][2][64];
         for (int i = 0; i < NEXT; i++) {
@@ -238,8 +238,8 @@ static void test_extreme_values(void **state)
     tui_panelset_render(ps, &L, 49, true, "en");
     int rows = 0;
     for (int i = 0; i < L.n; i++)
-        if (L.v[i].len == 49 && L.v[i].s[0] == 'A') {
-            assert_int_equal(strspn(L.v[i].s, "A"), 49);
+        if (L.v[i].len == 49 && L.v[i].s[0] == '#') {
+            assert_int_equal(strspn(L.v[i].s, "#"), 49);
             rows++;
         }
     assert_int_equal(rows, 3);
@@ -289,7 +289,7 @@ static struct tui_panelset *six_series(bool ascii)
 {
     struct tui_panelset *ps = tui_panelset_new(ascii);
     assert_non_null(ps);
-    struct lt_panel d = {"c", "curve", "Six", "n", "GB/s", "GB/s", false};
+    struct lt_panel d = {"c", "curve", "Six", "n", "GB/s", "GB/s", false, 0, false};
     tui_panelset_declare(ps, &d, 1);
     static const char *const names[] = {"s0", "s1", "s2", "s3", "s4", "s5"};
     for (int k = 0; k < 6; k++)
@@ -336,7 +336,7 @@ static void test_curve_connected(void **state)
 {
     (void)state;
     struct tui_panelset *ps = tui_panelset_new(false);
-    struct lt_panel d = {"c", "curve", "Line", "x", "y", "", false};
+    struct lt_panel d = {"c", "curve", "Line", "x", "y", "", false, 0, false};
     tui_panelset_declare(ps, &d, 1);
     ev_point(ps, "c", "a", 0, 0, LT_MEASURED);
     ev_point(ps, "c", "a", 100, 100, LT_MEASURED);
@@ -376,7 +376,7 @@ static void test_curve_log_y(void **state)
 {
     (void)state;
     struct tui_panelset *ps = tui_panelset_new(false);
-    struct lt_panel d = {"lat", "curve", "Latency ladder", "bytes", "ns", "ns", true};
+    struct lt_panel d = {"lat", "curve", "Latency ladder", "bytes", "ns", "ns", true, 0, false};
     tui_panelset_declare(ps, &d, 1);
     double ns[] = {1, 1.2, 4, 12, 40, 90, 400};
     for (int i = 0; i < 7; i++) ev_point(ps, "lat", "chase", pow(2, 12 + 3 * i), ns[i], LT_MEASURED);
@@ -404,7 +404,7 @@ static void test_placeholder_only_when_empty(void **state)
 {
     (void)state;
     struct tui_panelset *ps = tui_panelset_new(false);
-    struct lt_panel d[] = {{"a", "bars", "Empty", "", "", "", false}, {"b", "bars", "Noted", "", "", "", false}};
+    struct lt_panel d[] = {{"a", "bars", "Empty", "", "", "", false, 0, false}, {"b", "bars", "Noted", "", "", "", false, 0, false}};
     tui_panelset_declare(ps, d, 2);
     struct lt_event note = {.type = LT_EV_NOTE, .panel = "b", .text = "runs on the simulator"};
     tui_panelset_apply(ps, &note);
@@ -421,6 +421,351 @@ static void test_placeholder_only_when_empty(void **state)
     assert_int_equal(L.v[note_at].st[0], TS_NOTE);     /* a neutral marker, not a warning */
     tui_lines_free(&L);
     tui_panelset_free(ps);
+}
+
+/* Cells of a rendered line that are not "·" (not reserved) or a space: what a map covers. */
+static int covered(const char *s)
+{
+    int n = 0;
+    while (*s) {
+        int l = (*s & 0x80) ? ((*s & 0xe0) == 0xc0 ? 2 : (*s & 0xf0) == 0xe0 ? 3 : 4) : 1;
+        if (strncmp(s, "·", 2) && *s != ' ') n++;
+        s += l;
+    }
+    return n;
+}
+
+static void ev_map(struct tui_panelset *ps, const char *panel, double total, int n, const char **cells)
+{
+    struct lt_event e = {.type = LT_EV_MAP, .panel = panel, .value = total, .ncells = n};
+    for (int i = 0; i < n; i++) e.cells[i] = cells[i];
+    tui_panelset_apply(ps, &e);
+}
+
+/* Maps drawn to scale: two maps of one experiment share the larger one's scale (256 MiB covers
+ * twice the cells of 128 MiB, the rest "·"), the glyph says the state, a rule marks where a
+ * segment starts, alike neighbours share one legend line, and a declared scale wins. */
+static void test_map_to_scale(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = tui_panelset_new(false);
+    struct lt_panel d[] = {{"m1", "map", "16 then 32", "", "", "", false, 0, false},
+                           {"m2", "map", "32 then 16", "", "", "", false, 0, false}};
+    tui_panelset_declare(ps, d, 2);
+    const char *a[12], *b[8];
+    char abuf[12][48], bbuf[8][48];
+    for (int i = 0; i < 8; i++) snprintf(abuf[i], sizeof abuf[i], "seg %d:cached:16777216@%d", i + 1, i + 1);
+    for (int i = 0; i < 4; i++) snprintf(abuf[8 + i], sizeof abuf[0], "32 MiB #%d:allocated:33554432@%d", i + 1, 9 + i);
+    for (int i = 0; i < 8; i++) snprintf(bbuf[i], sizeof bbuf[i], "16 MiB #%d:allocated:16777216@%d", i + 1, i / 2 + 1);
+    for (int i = 0; i < 12; i++) a[i] = abuf[i];
+    for (int i = 0; i < 8; i++) b[i] = bbuf[i];
+    ev_map(ps, "m1", 256.0 * 1048576, 12, a);
+    ev_map(ps, "m2", 128.0 * 1048576, 8, b);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 64, false, "en");
+    int t1 = -1, t2 = -1;
+    for (int i = 0; i < L.n; i++) {
+        if (!strcmp(L.v[i].s, "16 then 32")) t1 = i;
+        if (!strcmp(L.v[i].s, "32 then 16")) t2 = i;
+    }
+    assert_true(t1 >= 0 && t2 > t1);
+    int c1 = covered(L.v[t1 + 1].s) + covered(L.v[t1 + 2].s);
+    int c2 = covered(L.v[t2 + 1].s) + covered(L.v[t2 + 2].s);
+    assert_int_equal(c1, 128);                     /* 2 rows of 64: the larger map fills them */
+    assert_int_equal(c2, 64);                      /* half the reservation, half the cells */
+    assert_non_null(strstr(L.v[t2 + 2].s, "····")); /* the rest: not reserved */
+    assert_non_null(strstr(L.v[t1 + 1].s, "░"));
+    assert_non_null(strstr(L.v[t1 + 1].s, "│"));   /* segments meet */
+    assert_null(strstr(L.v[t1 + 1].s, "a"));        /* no letters */
+    assert_true(contains(&L, "░ seg 1 … seg 8  8 × 16.0 MiB"));
+    assert_true(contains(&L, "█ 32 MiB #1 … 32 MiB #4  4 × 32.0 MiB"));
+    assert_true(contains(&L, "total 128 MiB of 256 MiB"));
+    assert_true(contains(&L, "█ allocated  ░ cached  │ segment  total 256 MiB"));
+    assert_true(contains(&L, "█ allocated  · not reserved  │ segment  total 128 MiB"));
+    /* m2: four 32 MiB segments holding two blocks each: three seams, not seven */
+    int seams = 0;
+    for (int r = 1; r <= 2; r++)
+        for (const char *p = L.v[t2 + r].s; (p = strstr(p, "│")); p++) seams++;
+    assert_int_equal(seams, 3);
+    tui_lines_free(&L);
+    /* a declared scale: the lesson fixes it before any map arrives */
+    struct lt_panel big[] = {{"m1", "map", "16 then 32", "", "", "", false, 1024.0 * 1048576, false}};
+    tui_panelset_declare(ps, big, 1);
+    tui_panelset_render(ps, &L, 64, false, "zh");
+    for (int i = 0; i < L.n; i++)
+        if (!strcmp(L.v[i].s, "16 then 32")) t1 = i;
+    assert_int_equal(covered(L.v[t1 + 1].s) + covered(L.v[t1 + 2].s), 32); /* 256 of 1024 MiB */
+    assert_true(contains(&L, "已分配"));
+    tui_lines_free(&L);
+    tui_panelset_free(ps);
+}
+
+/* The key figure: the panel the experiment names comes first, with a headline row that holds
+ * the figure; a curve's key figure is its peak; no key, no headline. */
+static void test_key_figure(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = tui_panelset_new(false);
+    struct lt_panel d[] = {{"bw", "bars", "Bandwidth", "", "", "GB/s", false, 0, false},
+                           {"r", "bars", "VRAM / RAM", "", "", "x", false, 0, true}};
+    tui_panelset_declare(ps, d, 2);
+    struct tui_keyfig k;
+    assert_false(tui_panelset_key(ps, &k)); /* nothing yet */
+    ev_bar(ps, "bw", "RAM (triad)", 59.9, "GB/s", LT_MEASURED);
+    ev_bar(ps, "bw", "PCIe H2D", 25.97, "GB/s", LT_SIMULATED);
+    ev_bar(ps, "r", "VRAM/RAM", 13.6, "x", LT_SIMULATED);
+    assert_true(tui_panelset_key(ps, &k));
+    assert_string_equal(k.label, "VRAM/RAM");
+    assert_true(fabs(k.value - 13.6) < 1e-9);
+    assert_int_equal(k.style, LT_SIMULATED);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 60, false, "en");
+    assert_string_equal(L.v[0].s, "VRAM / RAM                                       [SIMULATED]");
+    assert_non_null(strstr(L.v[1].s, "▶ VRAM/RAM  13.6"));
+    assert_non_null(strstr(L.v[1].s, "SIM"));
+    assert_int_equal(L.v[1].st[0], TS_EM);
+    int bw = -1;
+    for (int i = 0; i < L.n; i++)
+        if (strstr(L.v[i].s, "Bandwidth")) bw = i;
+    assert_true(bw > 2); /* the other panel after it */
+    tui_lines_free(&L);
+    tui_panelset_free(ps);
+
+    /* a curve: the highest point of any series, and where */
+    ps = tui_panelset_new(false);
+    struct lt_panel c[] = {{"c", "curve", "Copy bandwidth", "bytes", "GB/s", "GB/s", true, 0, true}};
+    tui_panelset_declare(ps, c, 1);
+    for (int i = 10; i <= 30; i += 2) {
+        ev_point(ps, "c", "H2D pinned", pow(2, i), 25.0 * pow(2, i) / (pow(2, i) + 2e5), LT_SIMULATED);
+        ev_point(ps, "c", "D2D", pow(2, i), 900.0 * pow(2, i) / (pow(2, i) + 4e6), LT_SIMULATED);
+    }
+    assert_true(tui_panelset_key(ps, &k));
+    assert_true(k.curve);
+    assert_string_equal(k.label, "D2D");
+    assert_true(fabs(k.x - pow(2, 30)) < 1);
+    tui_panelset_render(ps, &L, 70, false, "en");
+    assert_non_null(strstr(L.v[1].s, "▶ peak D2D"));
+    assert_non_null(strstr(L.v[1].s, "@ 1G"));
+    tui_lines_free(&L);
+    /* every width: the headline fits */
+    for (int w = 1; w <= 90; w++) {
+        tui_panelset_render(ps, &L, w, w % 2, "en");
+        for (int i = 0; i < L.n; i++)
+            if (L.v[i].width > w && !(w < 2 && L.v[i].width == 2)) fail_msg("width %d: '%s'", w, L.v[i].s);
+        tui_lines_free(&L);
+    }
+    tui_panelset_free(ps);
+}
+
+/* Bars read like a table: values right-aligned with one precision per panel (decimal points in
+ * one column), a declared scale that holds while results arrive, a paired theoretical peak as a
+ * marker on its bar; a gauge on one line with a track, turning alarming near full. */
+static void test_bars_and_gauges(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = tui_panelset_new(false);
+    struct lt_panel d[] = {{"bw", "bars", "Bandwidth", "", "", "GB/s", false, 1000, false},
+                           {"g", "gauge", "Cap", "", "", "GiB", false, 0, false}};
+    tui_panelset_declare(ps, d, 2);
+    ev_bar(ps, "bw", "RAM (triad)", 59.9, "GB/s", LT_MEASURED);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 60, false, "en");
+    /* the declared scale: 59.9 of 1000 is a short bar, not the whole width */
+    const char *row = L.v[1].s;
+    int cells = 0;
+    for (const char *q = row; (q = strstr(q, "█")); q += 3) cells++;
+    assert_true(cells >= 1 && cells <= 4);
+    tui_lines_free(&L);
+    struct lt_event v = {.type = LT_EV_BAR, .panel = "bw", .series = "VRAM (D2D copy)", .value = 813.7,
+                         .max = 936.1, .unit = "GB/s", .style = LT_SIMULATED};
+    tui_panelset_apply(ps, &v);
+    ev_bar(ps, "bw", "PCIe H2D", 25.97, "GB/s", LT_SIMULATED);
+    tui_panelset_render(ps, &L, 70, false, "en");
+    int dots[3], k = 0;
+    for (int i = 0; i < L.n && k < 3; i++) {
+        const char *dp = strstr(L.v[i].s, " GB/s");
+        if (!dp || !strchr(L.v[i].s, '.')) continue;
+        /* the column of the decimal point, in display cells */
+        const char *pt = dp;
+        while (pt > L.v[i].s && *pt != '.') pt--;
+        dots[k++] = tui_width(L.v[i].s, (size_t)(pt - L.v[i].s));
+    }
+    assert_int_equal(k, 3);
+    assert_int_equal(dots[0], dots[1]);
+    assert_int_equal(dots[1], dots[2]);
+    assert_true(contains(&L, " 59.9 GB/s"));
+    assert_true(contains(&L, "813.7 GB/s SIM"));
+    assert_true(contains(&L, " 26.0 GB/s SIM"));
+    /* the peak: a marker on the VRAM row, past its fill, and said once in words */
+    for (int i = 0; i < L.n; i++)
+        if (strstr(L.v[i].s, "VRAM (D2D copy)") && strstr(L.v[i].s, "SIM")) {
+            const char *mk = strstr(L.v[i].s, "│");
+            assert_non_null(mk);
+            assert_int_equal(L.v[i].st[mk - L.v[i].s], TS_THEORETICAL);
+        }
+    assert_true(contains(&L, "│ theoretical peak 936.1 GB/s (VRAM (D2D copy))"));
+    assert_false(contains(&L, "▓"));
+    tui_lines_free(&L);
+    /* gauges: one line, a dim track, the fill colour by level */
+    struct lt_event g = {.type = LT_EV_GAUGE, .panel = "g", .series = "reserved", .value = 18,
+                         .max = 24, .unit = "GiB", .style = LT_MEASURED};
+    tui_panelset_apply(ps, &g);
+    tui_panelset_render(ps, &L, 60, false, "en");
+    int gi = -1;
+    for (int i = 0; i < L.n; i++)
+        if (strstr(L.v[i].s, "reserved [")) gi = i;
+    assert_true(gi >= 0);
+    assert_non_null(strstr(L.v[gi].s, "░"));
+    assert_non_null(strstr(L.v[gi].s, "18 / 24 GiB  75%"));
+    const char *full = strstr(L.v[gi].s, "█");
+    assert_int_equal(L.v[gi].st[full - L.v[gi].s], TS_WARN_LABEL); /* 75 %: a warning */
+    tui_lines_free(&L);
+    g.value = 24;
+    tui_panelset_apply(ps, &g);
+    tui_panelset_render(ps, &L, 60, false, "en");
+    for (int i = 0; i < L.n; i++)
+        if ((full = strstr(L.v[i].s, "reserved ["))) {
+            full = strstr(L.v[i].s, "█");
+            assert_int_equal(L.v[i].st[full - L.v[i].s], TS_BAD); /* a full cap: alarming */
+        }
+    tui_lines_free(&L);
+    tui_panelset_free(ps);
+}
+
+/* A curve fits the rows the screen gives it (title, unit line, plot, axis, legend, footer), and
+ * its unit stands at the top of its y axis. */
+static void test_curve_fits_rows(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = tui_panelset_new(false);
+    struct lt_panel d = {"c", "curve", "Sweep", "bytes", "GB/s", "GB/s", true, 0, false};
+    tui_panelset_declare(ps, &d, 1);
+    for (int i = 10; i <= 30; i++) {
+        ev_point(ps, "c", "H2D", pow(2, i), 25.0 * pow(2, i) / (pow(2, i) + 2e5), LT_SIMULATED);
+        ev_point(ps, "c", "D2D", pow(2, i), 900.0 * pow(2, i) / (pow(2, i) + 4e6), LT_SIMULATED);
+    }
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 78, false, "en");
+    int tall = L.n;
+    assert_string_equal(L.v[1].s, "GB/s");
+    tui_lines_free(&L);
+    for (int rows = 10; rows <= 16; rows++) {
+        tui_panelset_set_rows(ps, rows);
+        tui_panelset_render(ps, &L, 78, false, "en");
+        if (L.n > rows) fail_msg("%d rows given, the curve takes %d", rows, L.n);
+        tui_lines_free(&L);
+    }
+    assert_true(tall > 16);
+    tui_panelset_free(ps);
+}
+
+/* The block under `marker` in docs/visual-language.md (between its ``` fences), or NULL. */
+static char *doc_block(const char *marker)
+{
+    FILE *f = fopen("docs/visual-language.md", "r");
+    if (!f) return NULL;
+    static char buf[1 << 17];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *at = strstr(buf, marker);
+    if (!at || !(at = strstr(at, "```\n"))) return NULL;
+    at += 4;
+    char *end = strstr(at, "```");
+    if (!end) return NULL;
+    return strndup(at, (size_t)(end - at));
+}
+
+/* Lines joined with '\n', trailing blanks dropped, as a picture in the docs shows them. */
+static char *joined(const struct tui_lines *L)
+{
+    size_t cap = 1;
+    for (int i = 0; i < L->n; i++) cap += (size_t)L->v[i].len + 1;
+    char *s = malloc(cap), *o = s;
+    for (int i = 0; i < L->n; i++) {
+        int l = L->v[i].len;
+        while (l > 0 && L->v[i].s[l - 1] == ' ') l--;
+        memcpy(o, L->v[i].s, (size_t)l), o += l, *o++ = '\n';
+    }
+    *o = 0;
+    return s;
+}
+
+/* Replace the block under `marker` with `pic` (VRAMLAB_UPDATE_PICTURES=1: the docs follow). */
+static void doc_write(const char *marker, const char *pic)
+{
+    FILE *f = fopen("docs/visual-language.md", "r");
+    assert_non_null(f);
+    static char buf[1 << 17];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *at = strstr(strstr(buf, marker), "```\n") + 4, *end = strstr(at, "```");
+    f = fopen("docs/visual-language.md", "w");
+    assert_non_null(f);
+    fwrite(buf, 1, (size_t)(at - buf), f);
+    fputs(pic, f);
+    fputs(end, f);
+    fclose(f);
+}
+
+/* L is the picture under "<!-- picture: WHAT, from tests/unit/test_tui_panel.c -->"; frees L. */
+static void doc_check(struct tui_lines *L, const char *what)
+{
+    char marker[160];
+    snprintf(marker, sizeof marker, "<!-- picture: %s, from tests/unit/test_tui_panel.c -->", what);
+    char *got = joined(L), *want = doc_block(marker);
+    if (want && strcmp(got, want) && getenv("VRAMLAB_UPDATE_PICTURES")) doc_write(marker, got);
+    else if (!want || strcmp(got, want))
+        fail_msg("docs/visual-language.md: the picture of %s is not what renders; it should be:\n%s", what, got);
+    free(got), free(want);
+    tui_lines_free(L);
+}
+
+/* The pictures in docs/visual-language.md are what this code renders. */
+static void test_doc_pictures(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = tui_panelset_new(false);
+    struct lt_panel d[] = {{"bw", "bars", "Bandwidth (read+write, GB/s)", "", "", "GB/s", false, 1000, false},
+                           {"g", "gauge", "Reserved vs the cap", "", "", "GiB", false, 0, false}};
+    tui_panelset_declare(ps, d, 2);
+    ev_bar(ps, "bw", "RAM (triad)", 59.9, "GB/s", LT_MEASURED);
+    struct lt_event v = {.type = LT_EV_BAR, .panel = "bw", .series = "VRAM (D2D copy)", .value = 813.7,
+                         .max = 936.1, .unit = "GB/s", .style = LT_SIMULATED};
+    tui_panelset_apply(ps, &v);
+    ev_bar(ps, "bw", "PCIe H2D (pinned)", 25.97, "GB/s", LT_SIMULATED);
+    struct lt_event g = {.type = LT_EV_GAUGE, .panel = "g", .series = "reserved", .value = 18,
+                         .max = 24, .unit = "GiB", .style = LT_MEASURED};
+    tui_panelset_apply(ps, &g);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 78, false, "en");
+    doc_check(&L, "bars and a gauge at 78 columns");
+    tui_panelset_free(ps);
+    /* the curves: a latency ladder (log y by itself), copy bandwidth in UTF-8 and in ASCII */
+    ps = tui_panelset_new(false);
+    struct lt_panel lat = {"lat", "curve", "Latency ladder", "bytes", "ns", "ns", true, 0, false};
+    tui_panelset_declare(ps, &lat, 1);
+    double ns[] = {1, 1.2, 4, 12, 40, 90, 400};
+    for (int i = 0; i < 7; i++) ev_point(ps, "lat", "chase", pow(2, 12 + 3 * i), ns[i], LT_MEASURED);
+    tui_panelset_render(ps, &L, 78, false, "en");
+    doc_check(&L, "a latency ladder at 78 columns");
+    tui_panelset_free(ps);
+    for (int ascii = 0; ascii < 2; ascii++) {
+        ps = tui_panelset_new(ascii);
+        struct lt_panel bw = {"bw", "curve", "Copy bandwidth", "bytes", "GB/s", "GB/s", true, 0, false};
+        tui_panelset_declare(ps, &bw, 1);
+        for (int i = 10; i <= 30; i++) {
+            double x = pow(2, i);
+            ev_point(ps, "bw", "H2D pinned", x, 25.0 * x / (x + 2e5), LT_SIMULATED);
+            ev_point(ps, "bw", "D2D", x, 900.0 * x / (x + 4e6), LT_SIMULATED);
+        }
+        struct lt_event note = {.type = LT_EV_NOTE, .panel = "bw", .text = "a neutral note"};
+        tui_panelset_apply(ps, &note);
+        tui_panelset_render(ps, &L, 78, ascii, "en");
+        doc_check(&L, ascii ? "copy bandwidth in ASCII at 78 columns" : "copy bandwidth at 78 columns");
+        tui_panelset_free(ps);
+    }
 }
 
 int main(void)
@@ -440,6 +785,11 @@ int main(void)
         cmocka_unit_test(test_curve_connected),
         cmocka_unit_test(test_curve_log_y),
         cmocka_unit_test(test_placeholder_only_when_empty),
+        cmocka_unit_test(test_map_to_scale),
+        cmocka_unit_test(test_key_figure),
+        cmocka_unit_test(test_bars_and_gauges),
+        cmocka_unit_test(test_curve_fits_rows),
+        cmocka_unit_test(test_doc_pictures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -435,6 +435,35 @@ static void test_builder(void **state)
     tui_lines_free(&L);
 }
 
+/* A status bar that must cut: at a word with "…", never inside one; the backend's short form. */
+static void test_fit_words(void **state)
+{
+    (void)state;
+    char out[256];
+    const char *be = "SIMULATED · NVIDIA GeForce RTX 3090 profile (rtx3090)";
+    tui_fit_words(be, 40, false, out, sizeof out);
+    assert_string_equal(out, "SIMULATED · NVIDIA GeForce RTX 3090…    ");
+    tui_fit_words(be, 16, false, out, sizeof out);
+    assert_string_equal(out, "SIMULATED…      "); /* the dangling " ·" goes with the cut */
+    tui_fit_words(be, 60, false, out, sizeof out);
+    assert_int_equal(tui_width(out, strlen(out)), 60);
+    assert_non_null(strstr(out, "(rtx3090)"));
+    tui_fit_words("Supercalifragilistic", 8, true, out, sizeof out);
+    assert_string_equal(out, "Superca~"); /* one word wider than all: cut, with the mark */
+    for (int w = 1; w <= 60; w++) { /* every width: exactly w columns, never half a word */
+        tui_fit_words(be, w, false, out, sizeof out);
+        assert_int_equal(tui_width(out, strlen(out)), w);
+    }
+    tui_backend_short(be, out, sizeof out);
+    assert_string_equal(out, "SIM · rtx3090");
+    tui_backend_short("SIMULATED · NVIDIA GeForce RTX 3090 配置（rtx3090）", out, sizeof out);
+    assert_string_equal(out, "SIM · rtx3090");
+    tui_backend_short("CUDA device 1 · NVIDIA GeForce RTX 4090", out, sizeof out);
+    assert_string_equal(out, "CUDA 1 · RTX 4090");
+    tui_backend_short("REPLAY · a.jsonl", out, sizeof out);
+    assert_string_equal(out, "REPLAY · a.jsonl");
+}
+
 int main(void)
 {
     if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8")) {
@@ -446,6 +475,7 @@ int main(void)
         cmocka_unit_test(test_random_stable),   cmocka_unit_test(test_fit),
         cmocka_unit_test(test_fold),            cmocka_unit_test(test_render_fits),
         cmocka_unit_test(test_table_alignment), cmocka_unit_test(test_builder),
+        cmocka_unit_test(test_fit_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -352,6 +352,7 @@ static void plain_sink(struct tui_plain *p, const struct lt_event *ev)
         if (ev->type == LT_EV_BAR || ev->type == LT_EV_GAUGE || ev->type == LT_EV_MAP)
             tui_json_knum(&j, "value", ev->value);
         if (ev->type == LT_EV_GAUGE) tui_json_knum(&j, "max", ev->max);
+        if (ev->type == LT_EV_BAR && ev->max > 0) tui_json_knum(&j, "peak", ev->max);
         if (ev->type == LT_EV_BAR || ev->type == LT_EV_POINT || ev->type == LT_EV_GAUGE) {
             tui_json_kstr(&j, "style", style_name(ev->style));
             tui_json_kbool(&j, "simulated", ev->style == LT_SIMULATED);
@@ -378,7 +379,12 @@ static void plain_sink(struct tui_plain *p, const struct lt_event *ev)
         break;
     case LT_EV_BAR:
         gpu_fmt_qty(ev->value, ev->unit, n1, sizeof n1);
-        fprintf(f, "  [%s] %s: %s (%s%s)\n", ev->panel, ev->series, n1, style_name(ev->style), rp);
+        fprintf(f, "  [%s] %s: %s (%s%s)", ev->panel, ev->series, n1, style_name(ev->style), rp);
+        if (ev->max > 0) { /* the theoretical peak the lesson pairs with it */
+            gpu_fmt_qty(ev->max, ev->unit, n2, sizeof n2);
+            fprintf(f, ", theoretical peak %s", n2);
+        }
+        fputc('\n', f);
         break;
     case LT_EV_ROW:
         fprintf(f, "  [%s] ", ev->panel);

@@ -20,12 +20,13 @@
 
 struct pbar {
     char *label, *unit;
-    double value;
+    double value, peak; /* peak: the theoretical peak the lesson pairs with it (0: none) */
     int style;
 };
 struct pseries {
     char *name;
     int n, cap, style;
+    enum lt_style role; /* how its last point was obtained */
     double *x, *y;
 };
 struct pgauge {
@@ -36,6 +37,7 @@ struct pgauge {
 struct pblock {
     char *owner, *state;
     double bytes;
+    int seg; /* the allocator segment it lies in, 0 when the event does not say */
 };
 struct prow {
     int n;
@@ -45,6 +47,8 @@ struct prow {
 struct pmodel {
     char *id, *kind, *title, *x_label, *y_label, *unit;
     bool logx, simulated, measured, declared; /* measured: a live value shares the panel */
+    bool key;     /* the experiment's key figure lives here */
+    double scale; /* declared: a bar's full length, a map's bytes (0: from the data) */
     struct pbar bars[MAX_ITEMS];
     int nbars;
     struct pseries series[MAX_ITEMS];
@@ -62,6 +66,7 @@ struct pmodel {
 
 struct tui_panelset {
     bool ascii;
+    int rows; /* the viewport's height: a curve fits it */
     char *tag;
     struct pmodel *p; /* grown as panels appear (a model is 9 KiB; most sets hold a few) */
     int n, cap;
@@ -130,6 +135,8 @@ void tui_panelset_free(struct tui_panelset *ps)
     free(ps->tag);
     free(ps);
 }
+
+void tui_panelset_set_rows(struct tui_panelset *ps, int rows) { ps->rows = rows > 0 ? rows : 0; }
 
 void tui_panelset_set_tag(struct tui_panelset *ps, const char *tag)
 {
@@ -206,6 +213,8 @@ static void declare(struct tui_panelset *ps, const struct lt_panel *p, int n)
         set_str(&m->y_label, p[i].y_label);
         set_str(&m->unit, p[i].unit);
         m->logx = p[i].logx;
+        m->key = p[i].key;
+        m->scale = p[i].scale > 0 && isfinite(p[i].scale) ? p[i].scale : 0;
         /* keep the declared order */
         int at = (int)(m - ps->p);
         if (at != i && i < ps->n) {
@@ -276,6 +285,7 @@ static bool add_point(struct pmodel *m, const struct lt_event *ev)
         s->y = ny, s->cap = nc;
     }
     s->x[s->n] = ev->x, s->y[s->n] = ev->y;
+    s->role = ev->style >= LT_MEASURED && ev->style <= LT_REFERENCE ? ev->style : LT_MEASURED;
     s->n++;
     return true;
 }
@@ -313,7 +323,10 @@ static bool set_map(struct pmodel *m, const struct lt_event *ev)
         k->owner = o ? dup(o) : NULL;
         k->state = t ? dup(t) : NULL;
         free(o), free(t);
-        k->bytes = b ? atof(b + 1) : 0;
+        k->bytes = b ? atof(b + 1) : 0; /* stops at "@seg" */
+        const char *at = b ? strchr(b + 1, '@') : NULL;
+        long seg = at ? strtol(at + 1, NULL, 10) : 0;
+        k->seg = seg > 0 && seg < 1000000 ? (int)seg : 0;
         if (!k->owner || !k->state) {
             free(k->owner), free(k->state);
             return false;
@@ -366,6 +379,7 @@ static bool apply(struct tui_panelset *ps, const struct lt_event *ev)
         }
         set_str(&b->unit, ev->unit && *ev->unit ? ev->unit : m->unit);
         b->value = ev->value, b->style = style_of(ev->style);
+        b->peak = ev->max > 0 && isfinite(ev->max) ? ev->max : 0;
         return true;
     }
     case LT_EV_ROW: return add_row(m, ev);
@@ -486,6 +500,8 @@ struct ctx {
     const char *lang;
     const struct tui_glyphs *g;
     const char *tag; /* the panel set's tag ("REPLAY") or NULL */
+    double map_scale; /* the bytes every map of the set is drawn against */
+    int rows;         /* the viewport's rows, when the screen said (0: no limit) */
 };
 
 static bool zh(const struct ctx *c) { return c->lang && !strcmp(c->lang, "zh"); }
@@ -536,54 +552,92 @@ static const char *style_tag(int style, bool ascii)
     }
 }
 
-/* Fill glyph by meaning, so the kinds differ without colour too. */
+/* Every bar is solid: the colour and the word beside it (SIM, theory, ref) say its kind. */
 static const char *fill_of(int style, bool ascii)
 {
-    switch (style) {
-    case TS_SIMULATED: return ascii ? "=" : "▓";
-    case TS_THEORETICAL: return ascii ? "-" : "░";
-    case TS_REFERENCE: return ascii ? ":" : "▒";
-    default: return ascii ? "#" : "█";
-    }
+    (void)style;
+    return ascii ? "#" : "█";
 }
 
-static void bar_run(struct tui_lb *b, double frac, int w, int style, bool ascii)
+/* A run of `w` cells filled to `frac`, eighths for the last cell; the rest is `track` (a dim
+ * glyph, or blanks when NULL). */
+static void bar_run(struct tui_lb *b, double frac, int w, int style, bool ascii, const char *track)
 {
     static const char *const eighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
     if (!(frac >= 0)) frac = 0;
     if (frac > 1) frac = 1;
     int units = clamp_index(frac * w * 8, 0, w * 8);
     if (units == 0 && frac > 0) units = 1; /* a small value still shows */
-    bool eighths_ok = style == TS_MEASURED && !ascii;
-    if (!eighths_ok) units = (units + 7) / 8 * 8;
+    if (ascii) units = (units + 7) / 8 * 8;
     if (units > w * 8) units = w * 8;
     int full = units / 8, part = units % 8;
-    const char *fill = fill_of(style, ascii);
-    tui_lb_repeat(b, fill, full, style);
+    tui_lb_repeat(b, fill_of(style, ascii), full, style);
     int used = full;
-    if (part && used < w && eighths_ok) {
+    if (part && used < w) {
         tui_lb_puts(b, eighths[part], style);
         used++;
     }
-    tui_lb_repeat(b, " ", w - used, TS_PLAIN);
+    if (track) tui_lb_repeat(b, track, w - used, TS_DIM);
+    else tui_lb_repeat(b, " ", w - used, TS_PLAIN);
 }
 
+/* One precision per panel, so the decimal points line up: one decimal, two when the smallest
+ * value shown is below 10 (none when every value is whole). */
+static int panel_decimals(double minabs)
+{
+    return minabs >= 10 ? 1 : 2;
+}
+
+/* A value in the panel's precision, or the shared short form where fixed decimals would need an
+ * exponent or lose the value (a count past 1e6, a size below 0.01 of its unit). */
+static void bar_value(double v, const char *unit, int dec, char *num, size_t nn, char *u, size_t un)
+{
+    double a = fabs(v);
+    if (isfinite(v) && a < 1e6 && (a >= 0.01 || !(a > 0))) {
+        snprintf(num, nn, "%.*f", dec, v);
+        snprintf(u, un, "%s", unit);
+        return;
+    }
+    char q[64];
+    gpu_fmt_qty(v, unit, q, sizeof q); /* "780 KB", "1.2e+09 calls" */
+    const char *sp = strchr(q, ' ');
+    snprintf(num, nn, "%.*s", sp ? (int)(sp - q) : (int)strlen(q), q);
+    snprintf(u, un, "%s", sp ? sp + 1 : "");
+}
+
+/* Bars: one scale for the panel - the lesson's `scale`, the largest value or the largest paired
+ * peak - so a bar keeps its length while later results arrive; a peak paired with a bar
+ * (`peak =`) is a "│" on that bar's row; values right-aligned, decimal points in one column. */
 static void w_bars(const struct ctx *c, const struct pmodel *m)
 {
-    double max = 0;
-    int lw = 0, vw = 0, tagw = 0;
-    char val[MAX_ITEMS][64];
+    double max = m->scale > 0 ? m->scale : 0, minabs = INFINITY;
+    int lw = 0, nw = 0, uw = 0, tagw = 0;
+    char num[MAX_ITEMS][48], unit[MAX_ITEMS][48];
+    bool peaks = false;
     for (int i = 0; i < m->nbars; i++) {
         const struct pbar *b = &m->bars[i];
         if (b->value > max) max = b->value;
+        if (b->peak > max && isfinite(b->peak)) max = b->peak;
+        peaks |= b->peak > 0 && isfinite(b->peak);
+        if (isfinite(b->value) && fabs(b->value) > 0 && fabs(b->value) < minabs) minabs = fabs(b->value);
+    }
+    int dec = panel_decimals(minabs);
+    bool whole = true; /* counts stay whole: 400 calls, not 400.00 */
+    for (int i = 0; i < m->nbars; i++)
+        whole &= isfinite(m->bars[i].value) && fabs(m->bars[i].value - round(m->bars[i].value)) < 1e-9;
+    if (whole) dec = 0;
+    for (int i = 0; i < m->nbars; i++) {
+        const struct pbar *b = &m->bars[i];
         int l = tui_width(b->label, strlen(b->label));
         if (l > lw) lw = l;
-        gpu_fmt_qty(b->value, b->unit, val[i], sizeof val[i]); /* 780 KB, not 7.80e-04 GB */
-        int v = tui_width(val[i], strlen(val[i]));
-        if (v > vw) vw = v;
+        bar_value(b->value, b->unit, dec, num[i], sizeof num[i], unit[i], sizeof unit[i]);
+        int v = tui_width(num[i], strlen(num[i])), u = tui_width(unit[i], strlen(unit[i]));
+        if (v > nw) nw = v;
+        if (u > uw) uw = u;
         int t = (int)strlen(style_tag(b->style, c->ascii));
         if (t > tagw) tagw = t;
     }
+    int vw = nw + (uw ? uw + 1 : 0);
     if (lw > c->width / 3) lw = c->width / 3;
     int barw = c->width - lw - vw - 3 - (tagw ? tagw + 1 : 0);
     bool two = barw < 6; /* label on its own line, the bar under it */
@@ -598,9 +652,31 @@ static void w_bars(const struct ctx *c, const struct pmodel *m)
             tui_lb_fit(&b, p->label, lw, TUI_LEFT, c->ascii, TS_PLAIN);
             tui_lb_puts(&b, " ", TS_PLAIN);
         }
-        if (barw > 0) bar_run(&b, max > 0 ? p->value / max : 0, barw, p->style, c->ascii);
+        if (barw > 0 && !(p->peak > 0 && isfinite(p->peak) && max > 0)) {
+            bar_run(&b, max > 0 ? p->value / max : 0, barw, p->style, c->ascii, NULL);
+        } else if (barw > 0) {
+            /* the bar, then copied cell by cell with the peak's cell a marker */
+            int at = clamp_index(p->peak / max * barw - 0.5, 0, barw - 1);
+            {
+                struct tui_lb run = {.L = c->L};
+                bar_run(&run, p->value / max, barw, p->style, c->ascii, NULL);
+                /* copy cell by cell, the peak's cell replaced */
+                int cell = 0;
+                for (int k = 0; k < run.len && cell < barw;) {
+                    int l = (run.s[k] & 0x80) ? ((run.s[k] & 0xe0) == 0xc0 ? 2 : (run.s[k] & 0xf0) == 0xe0 ? 3 : 4) : 1;
+                    if (cell == at) tui_lb_puts(&b, c->ascii ? "|" : "│", TS_THEORETICAL);
+                    else tui_lb_put(&b, run.s + k, (size_t)l, run.st[k]);
+                    k += l, cell++;
+                }
+                tui_lb_free(&run);
+            }
+        }
         tui_lb_puts(&b, " ", TS_PLAIN);
-        tui_lb_fit(&b, val[i], vw, TUI_RIGHT, c->ascii, p->style);
+        tui_lb_fit(&b, num[i], nw, TUI_RIGHT, c->ascii, p->style);
+        if (uw) {
+            tui_lb_puts(&b, " ", TS_PLAIN);
+            tui_lb_fit(&b, unit[i], uw, TUI_LEFT, c->ascii, p->style);
+        }
         if (tagw) {
             tui_lb_puts(&b, " ", TS_PLAIN);
             tui_lb_fit(&b, style_tag(p->style, c->ascii), tagw, TUI_LEFT, c->ascii, p->style);
@@ -615,34 +691,74 @@ static void w_bars(const struct ctx *c, const struct pmodel *m)
         tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
     }
     tui_lb_free(&b);
+    /* what the marker is, once per panel, with each paired peak's value */
+    for (int i = 0; peaks && i < m->nbars; i++) {
+        const struct pbar *p = &m->bars[i];
+        if (!(p->peak > 0) || !isfinite(p->peak)) continue;
+        char n[48], u[48], line[256];
+        bar_value(p->peak, p->unit, dec, n, sizeof n, u, sizeof u);
+        snprintf(line, sizeof line, zh(c) && !c->ascii ? "%s 理论峰值 %s %s（%s）" : "%s theoretical peak %s %s (%s)",
+                 c->ascii ? "|" : "│", n, u, p->label);
+        text_line(c, line, TS_DIM);
+    }
 }
 
+/* The style of a gauge's fill by how full it is: its own colour up to 75 %, then the warning
+ * colour, and the error colour from 90 %: a full cap looks alarming (the words say the role). */
+static int gauge_fill_style(double frac, int style)
+{
+    if (frac >= 0.9) return TS_BAD;
+    if (frac >= 0.75) return TS_WARN_LABEL;
+    return style;
+}
+
+/* Gauges: one line each - label, a bracketed bar with a dim track, value / max unit and the
+ * percentage - or the label on a line of its own when the panel is narrow. */
 static void w_gauges(const struct ctx *c, const struct pmodel *m)
 {
     struct tui_lb b = {.L = c->L};
+    int lw = 0;
+    for (int i = 0; i < m->ngauges; i++) {
+        int l = tui_width(m->gauges[i].label, strlen(m->gauges[i].label));
+        if (l > lw) lw = l;
+    }
     for (int i = 0; i < m->ngauges; i++) {
         const struct pgauge *g = &m->gauges[i];
         char v[32], mx[32], txt[128];
         tui_fmt_num(g->value, v, sizeof v);
         tui_fmt_num(g->max, mx, sizeof mx);
         double frac = g->max > 0 ? g->value / g->max : 0;
+        const char *tag = style_tag(g->style, c->ascii);
         if (g->max > 0 && fabs(frac) < 1000)
-            snprintf(txt, sizeof txt, "%s / %s %s %3.0f%%", v, mx, g->unit, frac * 100);
+            snprintf(txt, sizeof txt, "%s / %s %s %3.0f%%%s%s", v, mx, g->unit, frac * 100, *tag ? " " : "", tag);
         else if (g->max > 0)
-            snprintf(txt, sizeof txt, "%s / %s %s %.3g%%", v, mx, g->unit, frac * 100);
+            snprintf(txt, sizeof txt, "%s / %s %s %.3g%%%s%s", v, mx, g->unit, frac * 100, *tag ? " " : "", tag);
         else
-            snprintf(txt, sizeof txt, "%s %s", v, g->unit);
-        tui_lb_fit(&b, g->label, c->width, TUI_LEFT, c->ascii, TS_PLAIN);
-        tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+            snprintf(txt, sizeof txt, "%s %s%s%s", v, g->unit, *tag ? " " : "", tag);
         int tw = tui_width(txt, strlen(txt));
-        int bw = c->width - tw - 3;
+        int one = lw + 1 + 2 + 8 + 1 + tw; /* label, brackets, at least 8 cells of bar, text */
+        bool inline_label = lw <= c->width / 3 && one <= c->width;
+        if (inline_label) {
+            tui_lb_fit(&b, g->label, lw, TUI_LEFT, c->ascii, TS_PLAIN);
+            tui_lb_puts(&b, " ", TS_PLAIN);
+        } else {
+            tui_lb_fit(&b, g->label, c->width, TUI_LEFT, c->ascii, TS_PLAIN);
+            tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+        }
+        int bw = c->width - (inline_label ? lw + 1 : 0) - tw - 3;
         if (bw >= 4) {
             tui_lb_puts(&b, "[", TS_RULE);
-            bar_run(&b, frac, bw, g->style, c->ascii);
+            bar_run(&b, frac, bw, gauge_fill_style(frac, g->style), c->ascii, c->ascii ? "." : "░");
             tui_lb_puts(&b, "] ", TS_RULE);
             tui_lb_puts(&b, txt, g->style);
         } else {
-            tui_lb_fit(&b, txt, c->width, TUI_LEFT, c->ascii, g->style);
+            tui_lb_fit(&b, txt, c->width - b.width > 0 ? c->width - b.width : c->width, TUI_LEFT, c->ascii, g->style);
+        }
+        if (b.width > c->width) {
+            char *s = strndup(b.s, (size_t)b.len);
+            b.len = b.width = 0;
+            if (s) tui_lb_fit(&b, s, c->width, TUI_LEFT, c->ascii, g->style);
+            free(s);
         }
         tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
     }
@@ -668,80 +784,135 @@ static void w_table(const struct ctx *c, const struct pmodel *m)
     free(cells);
 }
 
-/* The memory map: one letter per owner (A, B, ...), lower case when the state is not "used"
- * / "allocated", a dot for free space; a legend gives owner, state and size. */
-static void w_map(const struct ctx *c, const struct pmodel *m)
+/* The memory map, drawn to scale: every map of a panel set shares one scale (the largest map,
+ * or the lesson's `scale`), so 256 MiB reserved covers twice the cells of 128 MiB, and what lies
+ * past a map's own total stays "·" (not reserved). The glyph says the state (█ allocated, ░
+ * cached, · not reserved), a "│" where one segment meets the next; a run of alike blocks (same
+ * state and size, one after the other) shares one colour and one legend line ("8 × 16.0 MiB"). */
+enum map_state { MS_ALLOC, MS_CACHED, MS_FREE };
+
+static enum map_state map_state_of(const char *st)
 {
-    double total = m->map_total, sum = 0;
+    if (!strcasecmp(st, "free")) return MS_FREE;
+    if (!*st || !strcasecmp(st, "used") || !strcasecmp(st, "allocated") || !strcasecmp(st, "active"))
+        return MS_ALLOC;
+    return MS_CACHED;
+}
+
+static const char *map_glyph(enum map_state s, bool ascii)
+{
+    static const char *const u[] = {"█", "░", "·"}, *const a[] = {"#", ":", "."};
+    return (ascii ? a : u)[s];
+}
+
+static double map_sum(const struct pmodel *m)
+{
+    double sum = 0;
     for (int i = 0; i < m->nmap; i++)
         sum += m->map[i].bytes > 0 && isfinite(m->map[i].bytes) ? m->map[i].bytes : 0;
-    if (!(total > 0) || !isfinite(total)) total = sum;
-    if (!(total > 0) || !isfinite(total)) return;
+    return sum;
+}
+
+/* What a map covers: its declared total, or its blocks; the larger, so no block is cut off. */
+static double map_extent(const struct pmodel *m)
+{
+    double sum = map_sum(m), t = m->map_total > 0 && isfinite(m->map_total) ? m->map_total : 0;
+    return t > sum ? t : sum;
+}
+
+static const char *map_word(const struct ctx *c, int which)
+{
+    static const char *const en[] = {"allocated", "cached", "not reserved", "segment", "total",
+                                     "of"};
+    static const char *const zhw[] = {"已分配", "缓存", "未预留", "段边界", "总计", "/ 全宽"};
+    return (zh(c) && !c->ascii ? zhw : en)[which];
+}
+
+static void w_map(const struct ctx *c, const struct pmodel *m)
+{
+    double total = map_extent(m);
+    if (!(total > 0)) return;
+    double scale = c->map_scale > total && isfinite(c->map_scale) ? c->map_scale : total;
     int rows = c->width < 60 ? 3 : 2, len = c->width * rows;
-    char owners[MAX_ITEMS][64];
-    int nown = 0, who[MAX_ITEMS];
+    /* runs of alike neighbours: one colour, one legend line */
+    int run[MAX_ITEMS], nrun = 0, runlen[MAX_ITEMS];
     for (int i = 0; i < m->nmap; i++) {
-        int k;
-        for (k = 0; k < nown; k++)
-            if (!strcmp(owners[k], m->map[i].owner)) break;
-        if (k == nown && nown < 26) snprintf(owners[nown++], sizeof owners[0], "%s", m->map[i].owner);
-        who[i] = k < 26 ? k : 25;
+        const struct pblock *k = &m->map[i], *p = i ? &m->map[i - 1] : NULL;
+        bool alike = p && map_state_of(p->state) == map_state_of(k->state) &&
+                     fabs(p->bytes - k->bytes) < 0.5; /* whole bytes */
+        if (!alike) runlen[nrun] = 0, nrun++;
+        run[i] = nrun - 1;
+        runlen[nrun - 1]++;
     }
-    char *cells = malloc((size_t)len);
+    const char **cell = malloc((size_t)len * sizeof *cell);
     unsigned char *sty = malloc((size_t)len);
-    if (!cells || !sty) {
-        free(cells), free(sty);
+    if (!cell || !sty) {
+        free(cell), free(sty);
         c->L->oom = true;
         return;
     }
-    memset(cells, '.', (size_t)len);
-    memset(sty, TS_DIM, (size_t)len);
+    for (int x = 0; x < len; x++) cell[x] = map_glyph(MS_FREE, c->ascii), sty[x] = TS_DIM;
+    bool used[3] = {false, false, false}, seams = false;
+    int colour = 0, runcol[MAX_ITEMS];
+    for (int r = 0; r < nrun; r++) runcol[r] = -1;
     double at = 0;
     for (int i = 0; i < m->nmap; i++) {
         const struct pblock *k = &m->map[i];
         if (!(k->bytes > 0) || !isfinite(k->bytes)) continue;
-        int a = clamp_index(at / total * len, 0, len);
-        int e = clamp_index((at + k->bytes) / total * len, 0, len);
+        int a = clamp_index(at / scale * len, 0, len);
+        int e = clamp_index((at + k->bytes) / scale * len, 0, len);
         if (e == a && a < len) e = a + 1; /* every block visible */
         at += k->bytes;
-        bool free_ = !strcasecmp(k->state, "free");
-        bool used = !strcasecmp(k->state, "used") || !strcasecmp(k->state, "allocated") ||
-                    !strcasecmp(k->state, "active") || !*k->state;
-        char ch = free_ ? '.' : (char)((used ? 'A' : 'a') + who[i]);
-        for (int x = a; x < e; x++) {
-            cells[x] = ch;
-            sty[x] = free_ ? TS_DIM : (unsigned char)(TS_SERIES0 + who[i] % TS_NSERIES);
+        enum map_state ms = map_state_of(k->state);
+        used[ms] = true;
+        if (ms == MS_ALLOC && runcol[run[i]] < 0) runcol[run[i]] = colour++ % TS_NSERIES;
+        int st = ms == MS_ALLOC ? TS_SERIES0 + runcol[run[i]] : ms == MS_CACHED ? TS_PLAIN : TS_DIM;
+        for (int x = a; x < e; x++) cell[x] = map_glyph(ms, c->ascii), sty[x] = (unsigned char)st;
+        /* a new segment starts here: a thin rule in its first cell, when the block has room */
+        if (i && k->seg > 0 && m->map[i - 1].seg > 0 && k->seg != m->map[i - 1].seg && e - a >= 3) {
+            cell[a] = c->ascii ? "|" : "│", sty[a] = TS_RULE;
+            seams = true;
         }
     }
+    for (int x = 0; x < len; x++) used[MS_FREE] |= cell[x] == map_glyph(MS_FREE, c->ascii);
     struct tui_lb b = {.L = c->L};
     for (int r = 0; r < rows; r++) {
-        for (int x = 0; x < c->width; x++) {
-            char ch = cells[r * c->width + x];
-            if (ch == '.' && !c->ascii) tui_lb_puts(&b, "·", TS_DIM);
-            else tui_lb_put(&b, &ch, 1, sty[r * c->width + x]);
-        }
+        for (int x = 0; x < c->width; x++) tui_lb_puts(&b, cell[r * c->width + x], sty[r * c->width + x]);
         tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
     }
-    free(cells);
+    free(cell);
     free(sty);
-    for (int i = 0; i < m->nmap; i++) {
-        const struct pblock *k = &m->map[i];
-        char sz[32], line[256];
+    /* one legend line per run: glyph, owners, count x size */
+    struct tui_render_opts o = {c->width, c->lang, c->ascii, -1};
+    for (int i = 0, r = 0; i < m->nmap; i += runlen[r], r++) {
+        const struct pblock *k = &m->map[i], *last = &m->map[i + runlen[r] - 1];
+        enum map_state ms = map_state_of(k->state);
+        char sz[32], line[320], first[8];
         tui_fmt_bytes(k->bytes, sz, sizeof sz);
-        bool free_ = !strcasecmp(k->state, "free");
-        bool used = !strcasecmp(k->state, "used") || !strcasecmp(k->state, "allocated") ||
-                    !strcasecmp(k->state, "active") || !*k->state;
-        char ch = free_ ? '.' : (char)((used ? 'A' : 'a') + who[i]);
-        const char *sep = *k->owner && *k->state ? (c->ascii ? " / " : " · ") : "";
-        snprintf(line, sizeof line, "%c %s%s%s  %s", ch, k->owner, sep, k->state, sz);
-        struct tui_render_opts o = {c->width, c->lang, c->ascii, -1};
-        tui_render_para(c->L, line, strlen(line), free_ ? TS_DIM : TS_SERIES0 + who[i] % TS_NSERIES,
-                        false, "", TS_PLAIN, &o);
+        const char *ell = c->ascii ? "..." : "…", *times = c->ascii ? "x" : "×";
+        if (runlen[r] == 1)
+            snprintf(line, sizeof line, "%s  %s", *k->owner ? k->owner : map_word(c, ms), sz);
+        else if (strcmp(k->owner, last->owner))
+            snprintf(line, sizeof line, "%s %s %s  %d %s %s", k->owner, ell, last->owner, runlen[r], times, sz);
+        else
+            snprintf(line, sizeof line, "%s  %d %s %s", k->owner, runlen[r], times, sz);
+        snprintf(first, sizeof first, "%s ", map_glyph(ms, c->ascii));
+        int st = ms == MS_ALLOC && runcol[r] >= 0 ? TS_SERIES0 + runcol[r] : ms == MS_CACHED ? TS_PLAIN : TS_DIM;
+        tui_render_para(c->L, line, strlen(line), ms == MS_FREE ? TS_DIM : TS_PLAIN, false, first, st, &o);
     }
-    char tot[32], line[96];
+    /* the glyph key and the scale, on one line */
+    char key[320], tot[32], sc[32];
+    size_t n = 0;
+    for (int g = 0; g < 3; g++)
+        if (used[g]) n += (size_t)snprintf(key + n, sizeof key - n, "%s %s  ", map_glyph((enum map_state)g, c->ascii), map_word(c, g));
+    if (seams && n < sizeof key) n += (size_t)snprintf(key + n, sizeof key - n, "%s %s  ", c->ascii ? "|" : "│", map_word(c, 3));
     tui_fmt_bytes(total, tot, sizeof tot);
-    snprintf(line, sizeof line, zh(c) && !c->ascii ? "总计 %s" : "total %s", tot);
-    text_line(c, line, TS_DIM);
+    tui_fmt_bytes(scale, sc, sizeof sc);
+    if (n < sizeof key) {
+        if (scale > total) snprintf(key + n, sizeof key - n, "%s %s %s %s", map_word(c, 4), tot, map_word(c, 5), sc);
+        else snprintf(key + n, sizeof key - n, "%s %s", map_word(c, 4), tot);
+    }
+    text_line(c, key, TS_DIM);
     tui_lb_free(&b);
 }
 
@@ -924,6 +1095,11 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
     p.ph = c->width / 5;
     if (p.ph < 5) p.ph = 5;
     if (p.ph > 10) p.ph = 10;
+    /* the whole curve in the viewport: title, unit, axis, labels, legend and footer around it */
+    if (c->rows > 0) {
+        int room = c->rows - (6 + m->nseries);
+        if (room < p.ph) p.ph = room < 3 ? 3 : room;
+    }
     p.dw = braille ? p.pw * 2 : p.pw;
     p.dh = braille ? p.ph * 4 : p.ph;
     p.bits = calloc((size_t)(p.pw * p.ph), 1);
@@ -958,6 +1134,11 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
         }
     }
     struct tui_lb b = {.L = c->L};
+    if (*m->y_label) { /* the y unit at the top of its axis */
+        int uw = tui_width(m->y_label, strlen(m->y_label));
+        tui_lb_fit(&b, m->y_label, uw < c->width ? uw : c->width, TUI_LEFT, c->ascii, TS_DIM);
+        tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    }
     int mid = (p.ph - 1) / 2;
     for (int r = 0; r < p.ph; r++) {
         const char *lab = r == 0 ? ytop : r == p.ph - 1 ? ybot : r == mid ? ymid : "";
@@ -1091,19 +1272,126 @@ out:
     free(p.mark);
 }
 
+/* ---- the key figure ----------------------------------------------------------------------- */
+
+static const struct pmodel *key_panel(const struct tui_panelset *ps)
+{
+    for (int i = 0; i < ps->n; i++)
+        if (ps->p[i].key) return &ps->p[i];
+    return NULL;
+}
+
+static bool keyfig_of(const struct pmodel *m, struct tui_keyfig *k)
+{
+    memset(k, 0, sizeof *k);
+    if (!m) return false;
+    if (!strcmp(m->kind, "curve")) {
+        const struct pseries *best = NULL;
+        int bi = 0;
+        for (int i = 0; i < m->nseries; i++)
+            for (int j = 0; j < m->series[i].n; j++)
+                if (isfinite(m->series[i].y[j]) && (!best || m->series[i].y[j] > best->y[bi]))
+                    best = &m->series[i], bi = j;
+        if (!best) return false;
+        *k = (struct tui_keyfig){best->name, m->y_label, best->y[bi], 0, best->x[bi], best->role,
+                                 true, false, bytes_axis(m->x_label)};
+        return true;
+    }
+    if (!strcmp(m->kind, "gauge") && m->ngauges) {
+        const struct pgauge *g = &m->gauges[0];
+        *k = (struct tui_keyfig){g->label, g->unit, g->value, g->max, 0,
+                                 (enum lt_style)(g->style - TS_MEASURED), false, true, false};
+        return true;
+    }
+    if (m->nbars) {
+        const struct pbar *b = &m->bars[0];
+        *k = (struct tui_keyfig){b->label, b->unit, b->value, 0, 0,
+                                 (enum lt_style)(b->style - TS_MEASURED), false, false, false};
+        return true;
+    }
+    return false;
+}
+
+bool tui_panelset_key(const struct tui_panelset *ps, struct tui_keyfig *out)
+{
+    return keyfig_of(key_panel(ps), out);
+}
+
+/* The headline row: the key figure first and loudest - its words bold, its number in the
+ * colour of how it was obtained, with its unit and, for a peak, where it was reached. */
+static void headline(const struct ctx *c, const struct pmodel *m)
+{
+    struct tui_keyfig k;
+    if (!keyfig_of(m, &k)) return;
+    char v[48], mx[48], at[48] = "", line[160];
+    if (!strcmp(k.unit, "x") && isfinite(k.value) && fabs(k.value) < 1e6) /* a ratio: 2.0×, 13.6× */
+        snprintf(v, sizeof v, "%.*f%s", fabs(k.value) < 100 ? 1 : 0, k.value, c->ascii ? "x" : "×");
+    else gpu_fmt_qty(k.value, k.unit, v, sizeof v);
+    if (k.gauge && k.max > 0 && isfinite(k.max)) {
+        gpu_fmt_qty(k.max, k.unit, mx, sizeof mx);
+        double pct = k.value / k.max * 100;
+        snprintf(line, sizeof line, "%s / %s  %.0f%%", v, mx, fabs(pct) < 1e6 ? pct : 0);
+    } else {
+        snprintf(line, sizeof line, "%s", v);
+    }
+    if (k.curve) {
+        char x[32];
+        if (k.bytes_x) fmt_axis_bytes(k.x, x, sizeof x);
+        else tui_fmt_num(k.x, x, sizeof x);
+        snprintf(at, sizeof at, " @ %s", x);
+    }
+    const char *tag = style_tag(TS_MEASURED + (int)k.style, c->ascii);
+    const char *peak = !k.curve ? "" : zh(c) && !c->ascii ? "峰值 " : "peak ";
+    struct tui_lb b = {.L = c->L};
+    const char *mark = c->ascii ? "> " : "▶ ";
+    tui_lb_puts(&b, mark, TS_EM);
+    int need = tui_width(line, strlen(line)) + tui_width(at, strlen(at)) + (*tag ? (int)strlen(tag) + 1 : 0) + 2;
+    int room = c->width - 2 - need;
+    char lab[192];
+    snprintf(lab, sizeof lab, "%s%s", peak, k.label);
+    int lw = tui_width(lab, strlen(lab));
+    if (room >= 4) {
+        tui_lb_fit(&b, lab, lw < room ? lw : room, TUI_LEFT, c->ascii, TS_EM);
+        tui_lb_puts(&b, "  ", TS_PLAIN);
+    }
+    tui_lb_puts(&b, line, TS_MEASURED + (int)k.style);
+    if (*at) tui_lb_puts(&b, at, TS_DIM);
+    if (*tag) {
+        tui_lb_puts(&b, " ", TS_PLAIN);
+        tui_lb_puts(&b, tag, TS_MEASURED + (int)k.style);
+    }
+    if (b.width > c->width) { /* a very narrow panel: the number, cut to the width */
+        b.len = b.width = 0;
+        tui_lb_fit(&b, line, c->width, TUI_LEFT, c->ascii, TS_MEASURED + (int)k.style);
+    }
+    tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    tui_lb_free(&b);
+}
+
 void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int width, bool ascii,
                          const char *lang)
 {
-    struct ctx c = {L, width < 1 ? 1 : width, ascii, lang, tui_glyphs(ascii), ps->tag};
-    bool first = true;
+    struct ctx c = {L, width < 1 ? 1 : width, ascii, lang, tui_glyphs(ascii), ps->tag, 0, ps->rows};
+    /* one scale for every map: the lesson's, or the largest map */
     for (int i = 0; i < ps->n; i++) {
         const struct pmodel *m = &ps->p[i];
+        double e = m->nmap ? map_extent(m) : 0;
+        if (m->scale > 0 && (!strcmp(m->kind, "map") || m->nmap) && m->scale > e) e = m->scale;
+        if (e > c.map_scale) c.map_scale = e;
+    }
+    const struct pmodel *kp = key_panel(ps);
+    bool first = true;
+    for (int j = -1; j < ps->n; j++) {
+        /* the key panel first, then the rest in their declared order */
+        const struct pmodel *m = j < 0 ? kp : &ps->p[j];
+        if (!m || (j >= 0 && m == kp)) continue;
         if (!first) {
             struct tui_lb b = {.L = L};
             tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
         }
         first = false;
         header(&c, m);
+        if (m == kp) headline(&c, m);
         bool empty = !(m->nbars || m->nseries || m->nrows || m->ngauges || m->nmap);
         bool curve = !strcmp(m->kind, "curve"), table = !strcmp(m->kind, "table"),
              gauge = !strcmp(m->kind, "gauge"), map = !strcmp(m->kind, "map");
@@ -1114,7 +1402,9 @@ void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int
         if (table) w_table(&c, m);
         if (gauge) w_gauges(&c, m);
         if (map) w_map(&c, m);
-        if (m->nbars) w_bars(&c, m);
+        /* a key panel of one bar: the headline is that bar */
+        if (m->nbars && !(m == kp && m->nbars == 1 && !m->nnotes && !strcmp(m->kind, "bars")))
+            w_bars(&c, m);
         if (!gauge && m->ngauges) w_gauges(&c, m);
         if (!curve && m->nseries) w_curve(&c, m);
         if (!table && m->nrows) w_table(&c, m);

@@ -27,6 +27,9 @@ void tui_panelset_declare(struct tui_panelset *ps, const struct lt_panel *p, int
  * one whose kind follows the event. Strings are copied. */
 bool tui_panelset_apply(struct tui_panelset *ps, const struct lt_event *ev);
 
+/* The rows the panels are shown in (0: no limit): a curve is drawn short enough to be seen whole. */
+void tui_panelset_set_rows(struct tui_panelset *ps, int rows);
+
 /* A word every panel's header shows (e.g. "REPLAY": the data was recorded elsewhere), or NULL. */
 void tui_panelset_set_tag(struct tui_panelset *ps, const char *tag);
 
@@ -38,7 +41,19 @@ int tui_panelset_nlog(const struct tui_panelset *ps);
 const char *tui_panelset_log(const struct tui_panelset *ps, int i);
 bool tui_panelset_has_data(const struct tui_panelset *ps);
 
-/* Render every panel for `width` columns (a blank line between panels). */
+/* The experiment's key figure: the panel the lesson names with `key =` gives it - a bars
+ * panel its first bar, a gauge panel its first gauge, a curve panel its highest point (the
+ * peak; `x` says where). False while that panel has no data or the lesson names none. */
+struct tui_keyfig {
+    const char *label, *unit; /* owned by the panel set: valid until its next change */
+    double value, max, x;     /* max: a gauge's full scale (0 otherwise); x: a curve peak's x */
+    enum lt_style style;
+    bool curve, gauge, bytes_x; /* bytes_x: the curve's x axis counts bytes */
+};
+bool tui_panelset_key(const struct tui_panelset *ps, struct tui_keyfig *out);
+
+/* Render every panel for `width` columns (a blank line between panels); the key figure's panel
+ * comes first, its figure in a headline row above its widget. */
 void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int width, bool ascii,
                          const char *lang);
 

@@ -3,6 +3,7 @@
  * sequence, so every range it hands out starts and ends on a glyph boundary. */
 #include "tui_wrap.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -252,6 +253,67 @@ size_t tui_fit(const char *s, size_t n, int width, enum tui_align al, bool ascii
 #undef PUT
     out[o] = 0;
     return o;
+}
+
+size_t tui_fit_words(const char *s, int width, bool ascii, char *out, size_t cap)
+{
+    size_t n = strlen(s);
+    if (width < 1 || tui_width(s, n) <= width) return tui_fit(s, n, width, TUI_LEFT, ascii, out, cap);
+    int used;
+    size_t take = tui_prefix_fit(s, n, width - 1, &used), cut = 0;
+    /* the last blank inside what fits, with the blanks and a dangling separator before it gone */
+    for (size_t i = take; i > 0; i--)
+        if (s[i] == ' ' || (i == take && s[i] == 0)) {
+            size_t e = i;
+            while (e > 0 && s[e - 1] == ' ') e--;
+            if (e >= 2 && !memcmp(s + e - 2, "\xc2\xb7", 2)) e -= 2; /* " ·" */
+            else if (e >= 1 && (s[e - 1] == '-' || s[e - 1] == ',' || s[e - 1] == ':')) e--;
+            while (e > 0 && s[e - 1] == ' ') e--;
+            if (e > 0) {
+                cut = e;
+                break;
+            }
+        }
+    if (!cut) return tui_fit(s, n, width, TUI_LEFT, ascii, out, cap);
+    char *tmp = malloc(cut + 8);
+    if (!tmp) return tui_fit(s, n, width, TUI_LEFT, ascii, out, cap);
+    memcpy(tmp, s, cut);
+    strcpy(tmp + cut, ascii ? "~" : "\xe2\x80\xa6");
+    size_t r = tui_fit(tmp, strlen(tmp), width, TUI_LEFT, ascii, out, cap);
+    free(tmp);
+    return r;
+}
+
+void tui_backend_short(const char *full, char *out, size_t cap)
+{
+    static const char *const sim[] = {"SIMULATED \xc2\xb7 ", "SIMULATED "};
+    const char *open = NULL, *close = NULL;
+    if (!strncmp(full, sim[0], strlen(sim[0]))) {
+        /* the profile id in the last parentheses, ASCII or full-width */
+        const char *a = strrchr(full, '('), *b = strstr(full, "\xef\xbc\x88"); /* （ */
+        if (b && (!a || b > a)) open = b + 3, close = strstr(open, "\xef\xbc\x89");
+        else if (a) open = a + 1, close = strchr(open, ')');
+    }
+    if (open && close && close > open) {
+        snprintf(out, cap, "SIM \xc2\xb7 %.*s", (int)(close - open), open);
+        return;
+    }
+    /* "CUDA device N · NAME" (or "CUDA 设备 N · NAME") */
+    static const char *const cuda[] = {"CUDA device ", "CUDA \xe8\xae\xbe\xe5\xa4\x87 "};
+    for (int k = 0; k < 2; k++) {
+        size_t l = strlen(cuda[k]);
+        const char *dot = strstr(full, " \xc2\xb7 ");
+        if (strncmp(full, cuda[k], l) || !dot) continue;
+        char *end;
+        long dev = strtol(full + l, &end, 10);
+        if (end == full + l || end != dot) continue;
+        const char *nm = dot + 4;
+        if (!strncmp(nm, "NVIDIA ", 7)) nm += 7;
+        if (!strncmp(nm, "GeForce ", 8)) nm += 8;
+        snprintf(out, cap, "CUDA %ld \xc2\xb7 %s", dev, nm);
+        return;
+    }
+    snprintf(out, cap, "%s", full);
 }
 
 static const struct {

@@ -49,6 +49,16 @@ enum tui_align { TUI_LEFT, TUI_RIGHT, TUI_CENTER };
 size_t tui_fit(const char *s, size_t n, int width, enum tui_align al, bool ascii, char *out,
                size_t cap);
 
+/* Like tui_fit (left-aligned, padded), but a text too wide is cut at the last word boundary
+ * (a blank, or a " · " separator) that leaves room for the ellipsis, so no word is cut in half;
+ * a first word wider than everything is cut at a glyph boundary. */
+size_t tui_fit_words(const char *s, int width, bool ascii, char *out, size_t cap);
+
+/* The short form of a backend line for a narrow status bar: "SIMULATED · NVIDIA GeForce RTX 3090
+ * profile (rtx3090)" -> "SIM · rtx3090" (also its Chinese form), "CUDA device 0 · NVIDIA H100
+ * 80GB HBM3" -> "CUDA 0 · H100 80GB HBM3"; anything else unchanged. */
+void tui_backend_short(const char *full, char *out, size_t cap);
+
 /* ASCII transliteration for non-UTF-8 terminals ("—" -> "--", "×" -> "x", "≥" -> ">=", CJK and
  * anything unknown -> "?"). Returns a malloc'd string (NULL when out of memory); with `map`, also a
  * malloc'd array giving, for each output byte, the input byte it came from. */

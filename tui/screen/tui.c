@@ -135,7 +135,15 @@ static void draw_bars(struct tui_app *a)
     snprintf(right, sizeof right, "%s", a->ascii ? "EN" : TUI_TR(a, "EN  L:中文", "中文  L:EN"));
     tui_term_bar(a->lay.title.y, cols, left, right, TS_TITLE);
 
-    fold_into(a, *a->notice ? a->notice : a->backend, left, sizeof left);
+    /* the backend whole when it leaves the key hints a third of the line, else its short form
+     * ("SIM · rtx3090"): the status bar drops words before it cuts one */
+    char shortb[256];
+    const char *be = a->backend;
+    if (tui_width(be, strlen(be)) + 4 > cols - cols / 3) {
+        tui_backend_short(be, shortb, sizeof shortb);
+        be = shortb;
+    }
+    fold_into(a, *a->notice ? a->notice : be, left, sizeof left);
     if (*a->notice) { /* the backend stays on screen, on the right, while a notice shows */
         snprintf(tmp, sizeof tmp, "%s", a->backend);
     } else { /* key hints, as many as leave the backend whole (a third of the line at least) */

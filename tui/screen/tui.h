@@ -23,10 +23,10 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts);
 /* Presenter mode (tui_present.c): one lesson step by step, key figures in big digits. */
 int tui_present(struct lt_runtime *rt, const struct tui_opts *opts);
 
-/* The key contexts of the presenter (on an experiment step: run_keys) and of `vramlab watch`
- * (tui_watch.c), for the test that help lists exactly what the keys do. */
+/* The key contexts of the presenter (on an experiment step: run_keys; on a question: ask_keys)
+ * and of `vramlab watch` (tui_watch.c), for the test that help lists exactly what the keys do. */
 struct tui_keymap;
 extern const struct tui_keymap *const tui_present_keys[], *const tui_present_run_keys[],
-    *const tui_watch_keys[], *const tui_watch_list_keys[];
+    *const tui_present_ask_keys[], *const tui_watch_keys[], *const tui_watch_list_keys[];
 
 #endif

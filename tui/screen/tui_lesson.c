@@ -1180,7 +1180,9 @@ static void draw_panel(struct tui_app *a)
     int sw = tui_width(state, strlen(state));
     if (sw > r->w / 2) sw = 0, state[0] = 0;
     if (v->focus == 1) tui_term_extra(A_REVERSE);
-    tui_term_text(y, r->x, r->w - sw - (sw ? 1 : 0), head, TS_PANEL_HEAD);
+    char headfit[700]; /* a long title ends in "…" at a word, clear of the state */
+    tui_fit_words(head, r->w - sw - (sw ? 1 : 0), a->ascii, headfit, sizeof headfit);
+    tui_term_text(y, r->x, r->w - sw - (sw ? 1 : 0), headfit, TS_PANEL_HEAD);
     if (sw) {
         tui_term_fill(y, r->x + r->w - sw - 1, 1, 1, TS_PLAIN);
         int ss = b >= 0 && v->blk[b].ran == LT_RUN_FAILED && v->running != b ? TS_BAD : TS_GOOD;
@@ -1207,7 +1209,7 @@ static void draw_panel(struct tui_app *a)
         int k;
         for (k = 0; k < S.n && k < 3 && h > 1; k++, y++, h--) tui_term_line(y, r->x, r->w, &S.v[k], TS_PLAIN);
         tui_lines_free(&S);
-    } else {
+    } else if (!*state || strcmp(st, state)) { /* "done" once: the header says it already */
         tui_term_text(y, r->x, r->w, st, TS_DIM);
         y++, h--;
     }
@@ -1217,6 +1219,7 @@ static void draw_panel(struct tui_app *a)
     if (logh < 1 && nlog > 0 && h >= 8) logh = 1;
     int body = h - (logh ? logh + 1 : 0);
     struct tui_lines L = {0};
+    tui_panelset_set_rows(ps, body); /* a curve fits the viewport */
     tui_panelset_render(ps, &L, r->w - 1, a->ascii, tui_app_lang(a));
     tui_scroll_resize(&v->panel, L.n, body);
     for (int i = 0; i < body; i++) {

@@ -1,9 +1,9 @@
 /* tui_present.c - `vramlab present [LESSON]`: a lesson for a projector. One step on screen at a
  * time (a title slide, then each text, experiment and exercise block), large-type key figures,
  * nothing else: no menu, no panes, a dim line on top and at the bottom. An experiment runs when
- * its step is reached and Enter is pressed (live, or from --replay); its key figure - the last
- * measured or simulated bar or gauge - is drawn in a 5-row block font with its unit and how it
- * was obtained. Made to be read at 80x24 from the back of a room. Its keys are the tables at the
+ * its step is reached and Enter is pressed (live, or from --replay); its key figure - the one
+ * the experiment names (`key =`), else the last measured or simulated bar or gauge - is drawn in
+ * a 5-row block font with its unit and how it was obtained. Made to be read at 80x24 from the back of a room. Its keys are the tables at the
  * end (? lists them); it runs in the shared event loop. */
 #include <curses.h>
 #include <locale.h>
@@ -38,7 +38,7 @@ struct present {
     struct lt_lesson *ls;
     char err[1024];
     int step, nsteps; /* step 0: the title slide; step k: block k-1 */
-    struct tui_scroll sc; /* inside a step */
+    struct tui_scroll sc; /* the key tables' scroll target (a step is paged, never scrolled) */
     struct tui_help help;
     struct tui_panelset *ps;
     int ps_block;     /* the experiment ps belongs to (-1: none) */
@@ -47,6 +47,8 @@ struct present {
     struct tui_player player;
     char run_err[1024];
     struct figure fig;
+    bool reveal;      /* a question step shows its answer */
+    int page, npages; /* a step longer than the screen is shown a page (a slide) at a time */
     char backend[256];
     char notice[256];
     bool ascii, quit, dirty;
@@ -74,8 +76,8 @@ static void sink(void *ud, const struct lt_event *in)
     char *text; /* a text with NUL bytes shows them, and what follows them */
     const struct lt_event *ev = tui_event_visible(in, "\u2400", &copy, &text);
     tui_panelset_apply(p->ps, ev);
-    /* the key figure: the last bar or gauge that was measured or simulated (a theoretical peak
-     * or a reference figure is context, not the result) */
+    /* without a key named by the lesson: the last bar or gauge that was measured or simulated (a
+     * theoretical peak or a reference figure is context, not the result) */
     if ((ev->type == LT_EV_BAR || ev->type == LT_EV_GAUGE) &&
         (ev->style == LT_MEASURED || ev->style == LT_SIMULATED || !p->fig.have)) {
         p->fig.have = true;
@@ -83,6 +85,22 @@ static void sink(void *ud, const struct lt_event *in)
         p->fig.style = ev->style;
         snprintf(p->fig.label, sizeof p->fig.label, "%s", ev->series ? ev->series : "");
         snprintf(p->fig.unit, sizeof p->fig.unit, "%s", ev->unit ? ev->unit : "");
+    }
+    /* the lesson's own key figure wins as soon as it has a value */
+    struct tui_keyfig k;
+    if (tui_panelset_key(p->ps, &k)) {
+        p->fig.have = true;
+        p->fig.value = k.value;
+        p->fig.style = k.style;
+        snprintf(p->fig.unit, sizeof p->fig.unit, "%s", k.unit ? k.unit : "");
+        if (k.curve) {
+            char x[32];
+            if (k.bytes_x) tui_fmt_bytes(k.x, x, sizeof x);
+            else tui_fmt_num(k.x, x, sizeof x);
+            snprintf(p->fig.label, sizeof p->fig.label, "%s%s @ %s", TR(p, "peak ", "峰值 "), k.label, x);
+        } else {
+            snprintf(p->fig.label, sizeof p->fig.label, "%s", k.label ? k.label : "");
+        }
     }
     p->dirty = true;
     free(text);
@@ -131,6 +149,7 @@ static void run(struct present *p)
     reset_panels(p, b);
     if (!p->ps) return;
     p->running = true;
+    p->page = 0; /* the figure's page */
     const char *eid = lt_lesson_block_id(p->ls, b);
     if (p->opts->replay) {
         const struct tui_replay_run *r = tui_replay_find(p->opts->replay, lt_lesson_id(p->ls), eid);
@@ -175,6 +194,8 @@ static void go_step(struct present *p, int s)
     if (s >= p->nsteps) s = p->nsteps - 1;
     if (s == p->step && p->ls) return;
     p->step = s;
+    p->reveal = false;
+    p->page = 0;
     tui_scroll_to(&p->sc, 0);
     reset_panels(p, block_of(p));
     p->dirty = true;
@@ -229,8 +250,16 @@ static void title_slide(struct present *p, struct tui_lines *L, int width)
     snprintf(buf, sizeof buf, TR(p, "Chapter %d", "第 %d 章"), lt_lesson_chapter(p->ls));
     para(p, L, buf, TS_DIM, width);
     blank(L);
-    snprintf(buf, sizeof buf, "%s  %s", lt_lesson_id(p->ls), lt_lesson_title(p->ls));
-    para(p, L, buf, TS_H1, width);
+    /* the lesson's number in big type, its title under it; the two on one line when narrow */
+    const char *id = lt_lesson_id(p->ls);
+    int bw = tui_big_width(id);
+    if (bw > 0 && bw <= width && tui_big_render(L, id, p->ascii, TS_H1)) {
+        blank(L);
+        para(p, L, lt_lesson_title(p->ls), TS_H1, width);
+    } else {
+        snprintf(buf, sizeof buf, "%s  %s", id, lt_lesson_title(p->ls));
+        para(p, L, buf, TS_H1, width);
+    }
     blank(L);
     para(p, L, p->backend, TS_DIM, width);
     blank(L);
@@ -250,8 +279,20 @@ static void exercise_step(struct present *p, struct tui_lines *L, int b, int wid
         snprintf(first, sizeof first, "  %d) ", i + 1);
         struct tui_render_opts o = {width, zh(p) ? "zh" : "en", p->ascii, -1};
         const char *c = x.choices[i] ? x.choices[i] : "";
-        tui_render_para(L, c, strlen(c), TS_PLAIN, true, first, TS_MARK, &o);
+        bool right = p->reveal && x.answer_choice == i + 1;
+        tui_render_para(L, c, strlen(c), right ? TS_GOOD : TS_PLAIN, true, first, right ? TS_GOOD : TS_MARK, &o);
     }
+    blank(L);
+    if (!p->reveal) {
+        para(p, L, TR(p, "[ a: show the answer ]", "[ a：显示答案 ]"), TS_BUTTON, width);
+        return;
+    }
+    if (x.answer_choice > 0 && x.answer_choice <= x.nchoices) {
+        char buf[64];
+        snprintf(buf, sizeof buf, TR(p, "Answer: %d", "答案：%d"), x.answer_choice);
+        para(p, L, buf, TS_GOOD, width);
+    }
+    markup(p, L, x.explain, width);
 }
 
 /* The experiment step: its title, then either the intro and how to run it, or the key figure
@@ -322,19 +363,50 @@ static void draw(void *ud)
     else if (lt_lesson_block_kind(p->ls, b) == LT_BLOCK_EXERCISE) exercise_step(p, &L, b, width);
     else markup(p, &L, lt_lesson_block_text(p->ls, b), width);
     int body = rows - 3;
-    tui_scroll_resize(&p->sc, L.n, body);
+    /* a step longer than the screen is split into pages, each a slide of its own (at a blank
+     * line where one falls in the page's second half): Space shows the next, nothing scrolls */
+    int starts[256], np = 0;
+    for (int at = 0; np < 256 && (at < L.n || np == 0);) {
+        starts[np++] = at;
+        int end = at + (body > 1 ? body : 1);
+        if (end < L.n)
+            for (int k = end - 1; k > at + body / 2; k--)
+                if (L.v[k].len == 0) {
+                    end = k + 1;
+                    break;
+                }
+        at = end;
+    }
+    p->npages = np;
+    if (p->page >= np) p->page = np - 1;
+    int from = starts[p->page], to = p->page + 1 < np ? starts[p->page + 1] : L.n;
+    while (to > from && L.v[to - 1].len == 0) to--; /* no blank tail on a page */
     /* a short step sits a little below the top, a title slide in the middle */
     int y0 = 2;
     if (p->step == 0 && L.n < body) y0 = 1 + (body - L.n) / 2;
-    for (int i = 0; i < body && p->sc.top + i < L.n; i++)
-        tui_term_line(y0 + i, x0, width, &L.v[p->sc.top + i], TS_PLAIN);
-    tui_scroll_marks(&p->sc, y0, x0 + width, body, p->ascii);
+    for (int i = 0; i < body && from + i < to; i++)
+        tui_term_line(y0 + i, x0, width, &L.v[from + i], TS_PLAIN);
+    if (np > 1) { /* where in the step: "page 2/3" on the top line's right, before the count */
+        char pg[64];
+        snprintf(pg, sizeof pg, "%d/%d", p->page + 1, np);
+        snprintf(right, sizeof right, "%d / %d  ·  %s %s", p->step + 1, p->nsteps, TR(p, "page", "页"), pg);
+        char *f2 = p->ascii ? tui_ascii_fold(left, strlen(left), NULL, NULL) : NULL;
+        char *r2 = p->ascii ? tui_ascii_fold(right, strlen(right), NULL, NULL) : NULL;
+        tui_term_bar(0, cols, f2 ? f2 : left, r2 ? r2 : right, TS_DIM);
+        free(f2), free(r2);
+    }
     tui_lines_free(&L);
-    char hints[256];
+    char hints[256], shortb[256];
     tui_keys_hints(p->help.open ? tui_help_keys : keys(p), zh(p), " · ", cols / 2, hints, sizeof hints);
+    /* the backend's short form ("SIM · rtx3090") when the whole one would crowd the hints */
+    const char *be = p->backend;
+    if (tui_width(be, strlen(be)) + tui_width(hints, strlen(hints)) + 4 > cols) {
+        tui_backend_short(be, shortb, sizeof shortb);
+        be = shortb;
+    }
     char *fh = p->ascii ? tui_ascii_fold(hints, strlen(hints), NULL, NULL) : NULL;
-    char *bl = p->ascii ? tui_ascii_fold(p->backend, strlen(p->backend), NULL, NULL) : NULL;
-    tui_term_bar(rows - 1, cols, *p->notice ? p->notice : bl ? bl : p->backend, fh ? fh : hints,
+    char *bl = p->ascii ? tui_ascii_fold(be, strlen(be), NULL, NULL) : NULL;
+    tui_term_bar(rows - 1, cols, *p->notice ? p->notice : bl ? bl : be, fh ? fh : hints,
                  *p->notice ? TS_BAD : TS_DIM);
     free(fh), free(bl);
     if (p->help.open) {
@@ -349,13 +421,20 @@ static void draw(void *ud)
 static void next(void *ud, const struct tui_key *k)
 {
     struct present *p = ud;
-    go_step(p, p->step + 1);
+    if (p->page + 1 < p->npages) p->page++;
+    else go_step(p, p->step + 1);
 }
 
 static void prev(void *ud, const struct tui_key *k)
 {
     struct present *p = ud;
+    if (p->page > 0) {
+        p->page--;
+        return;
+    }
+    int was = p->step;
     go_step(p, p->step - 1);
+    if (p->step != was) p->page = 1 << 20; /* back into the last page of the step before */
 }
 
 static void ends(void *ud, const struct tui_key *k)
@@ -401,6 +480,17 @@ static void help(void *ud, const struct tui_key *k)
     tui_help_open(&p->help, ctx, 1, NULL, 0);
 }
 
+static void reveal_key(void *ud, const struct tui_key *k)
+{
+    struct present *p = ud;
+    p->reveal = !p->reveal;
+}
+
+static const struct tui_binding ask_rows[] = {
+    {.keys = {'a'}, .run = reveal_key, .en = "show / hide the answer and its explanation",
+     .zh = "显示 / 隐藏答案与解释", .hint_en = "answer", .hint_zh = "答案"},
+};
+
 static const struct tui_binding run_rows[] = {
     {.keys = {TUI_KEY_ENTER}, .run = run_key, .en = "run the experiment (live, or the recorded run)",
      .zh = "运行实验（现场运行，或播放记录）", .hint_en = "run", .hint_zh = "运行"},
@@ -425,15 +515,22 @@ static const struct tui_binding rows[] = {
 static const struct tui_keymap run_keys =
     TUI_KEYMAP("An experiment step", "实验步骤", TUI_TO_SCREEN, run_rows);
 static const struct tui_keymap present_keys = TUI_KEYMAP("Presenter", "演示", TUI_TO_SCREEN, rows);
+static const struct tui_keymap ask_keys = TUI_KEYMAP("A question step", "提问步骤", TUI_TO_SCREEN, ask_rows);
 
-const struct tui_keymap *const tui_present_keys[] = {&present_keys, &tui_scroll_keys,
-                                                     &tui_loop_keys, NULL};
-const struct tui_keymap *const tui_present_run_keys[] = {&run_keys, &present_keys,
-                                                         &tui_scroll_keys, &tui_loop_keys, NULL};
+/* no scroll keys: a step is shown a page at a time, and Space / ← page through it */
+const struct tui_keymap *const tui_present_keys[] = {&present_keys, &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_present_run_keys[] = {&run_keys, &present_keys, &tui_loop_keys,
+                                                         NULL};
+const struct tui_keymap *const tui_present_ask_keys[] = {&ask_keys, &present_keys, &tui_loop_keys,
+                                                         NULL};
 
 static const struct tui_keymap *const *keys(const struct present *p)
 {
-    return is_exp(p, block_of(p)) ? tui_present_run_keys : tui_present_keys;
+    if (is_exp(p, block_of(p))) return tui_present_run_keys;
+    int b = block_of(p);
+    if (p->ls && b >= 0 && b < lt_lesson_nblocks(p->ls) && lt_lesson_block_kind(p->ls, b) == LT_BLOCK_EXERCISE)
+        return tui_present_ask_keys;
+    return tui_present_keys;
 }
 
 static void key(void *ud, const struct tui_key *k)

@@ -76,7 +76,7 @@ static void declare(struct tui_app *a, const char *id)
         if (!strcmp(known[i].id, id)) {
             struct lt_panel p = {known[i].id, known[i].kind, TUI_TR(a, known[i].en, known[i].zh),
                                  *r->xl ? r->xl : "x", *r->yl ? r->yl : "y", "",
-                                 r->logx && !strcmp(id, "curve")};
+                                 r->logx && !strcmp(id, "curve"), 0, false};
             tui_panelset_declare(r->ps, &p, 1);
         }
 }

@@ -382,6 +382,12 @@ void tui_term_bar(int y, int w, const char *left, const char *right, int style)
     int rw = tui_width(right, strlen(right));
     if (rw + 12 > w) rw = 0;
     tui_term_fill(y, 0, 1, w, style);
-    tui_term_text(y, 1, w - 1 - (rw ? rw + 2 : 0), left, style);
+    /* cut at a word, with an ellipsis: never "…RTX 3090 profi" */
+    int lw = w - 1 - (rw ? rw + 2 : 0);
+    size_t cap = strlen(left) + (size_t)(lw > 0 ? lw : 0) + 8;
+    char *fit = malloc(cap);
+    if (fit && lw > 0) tui_fit_words(left, lw, !T.utf8, fit, cap);
+    tui_term_text(y, 1, lw, fit && lw > 0 ? fit : left, style);
+    free(fit);
     if (rw) tui_term_text(y, w - rw - 1, rw, right, style);
 }
