@@ -102,8 +102,8 @@ int tui_cmd_list(struct tui_ctx *c)
             printf("  !!   %s\n       %s\n", e[i].title[lang], e[i].error);
         } else {
             if (e[i].chapter != last_ch) {
-                printf("%sChapter %d: %s\n", last_ch < 0 ? "" : "\n", e[i].chapter,
-                       e[i].chapter_title[lang]);
+                printf(lang ? "%s第 %d 章：%s\n" : "%sChapter %d: %s\n", last_ch < 0 ? "" : "\n",
+                       e[i].chapter, e[i].chapter_title[lang]);
                 last_ch = e[i].chapter;
             }
             printf("  %-5s %s\n", e[i].id, e[i].title[lang]);
@@ -127,6 +127,8 @@ static void run_sink_fn(void *ud, const struct lt_event *ev)
     tui_plain_sink(s->p, ev);
 }
 
+static bool zh(const struct tui_plain *p) { return p->lang && !strcmp(p->lang, "zh"); }
+
 /* An experiment block: run it (or play its recorded run back). False when it failed. */
 static bool run_experiment(struct tui_ctx *c, struct lt_lesson *ls, int b, struct tui_plain *p)
 {
@@ -139,8 +141,9 @@ static bool run_experiment(struct tui_ctx *c, struct lt_lesson *ls, int b, struc
         if (run) tui_player_step(&pl, 0, tui_plain_sink, p);
         else {
             struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .series = "", .unit = "",
-                                  .text = "REPLAY: the recording has no run of this experiment "
-                                          "(nothing measured)"};
+                                  .text = zh(p) ? "REPLAY：录制里没有这个实验的运行（没有测量）"
+                                                : "REPLAY: the recording has no run of this experiment "
+                                                  "(nothing measured)"};
             tui_plain_sink(p, &ev);
         }
         return true;
@@ -166,7 +169,16 @@ static void run_exercise(struct lt_lesson *ls, int b, struct tui_plain *p, struc
         tui_json_end(j);
         return;
     }
-    printf("\n?? Exercise (%s)\n", x.kind);
+    if (zh(p)) {
+        static const char *const kinds[][2] = {
+            {"choice", "选择题"}, {"number", "数值题"}, {"predict", "预测题"}, {"code", "编程题"}};
+        const char *k = x.kind;
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+            if (!strcmp(x.kind, kinds[i][0])) k = kinds[i][1];
+        printf("\n?? 练习（%s）\n", k);
+    } else {
+        printf("\n?? Exercise (%s)\n", x.kind);
+    }
     tui_plain_markup(p, x.prompt);
     for (int k = 0; k < x.nchoices; k++) printf("  %d) %s\n", k + 1, x.choices[k]);
     if (x.nchoices) putchar('\n');
@@ -214,7 +226,7 @@ static int run_lesson(struct tui_ctx *c, const char *what)
                 tui_json_kstr(&j, "title", lt_lesson_block_title(ls, b));
                 tui_json_end(&j);
             } else {
-                printf("\n>> Experiment: %s\n", lt_lesson_block_title(ls, b));
+                printf(zh(&p) ? "\n>> 实验：%s\n" : "\n>> Experiment: %s\n", lt_lesson_block_title(ls, b));
             }
             tui_plain_markup(&p, lt_lesson_block_text(ls, b));
             fflush(stdout);
