@@ -99,12 +99,36 @@ struct gpu_config {
 };
 #define GPU_SIM_OTHER_ALL UINT64_MAX
 
+/* What a refusal of the device layer is about, with its numbers, so that the layer above can
+ * say it in the learner's language (lua/lt_util.c). why[] holds the English text in any case;
+ * GPU_WHY_TEXT: no key, why[] is all there is (a driver's error, an argument check). */
+#define GPU_WHY_LIST(X)                                                                          \
+    X(GPU_WHY_TEXT, "%s")                                                                        \
+    X(GPU_WHY_ZERO, "cannot allocate 0 bytes")                                                   \
+    X(GPU_WHY_INJECTED, "out of memory (injected fault: allocation #%.0f)")                      \
+    X(GPU_WHY_NO_FREE, "%.2f MiB requested, but the GPU has no free memory: other processes "    \
+                       "(or this one) hold all of it")                                           \
+    X(GPU_WHY_CAP, "%.2f MiB requested, but experiments may take at most %.0f%% of free memory " \
+                   "(%.2f MiB now)")                                                             \
+    X(GPU_WHY_SIM_OOM, "cudaMalloc(%.2f MiB): out of memory (SIMULATED, %.2f MiB free)")         \
+    X(GPU_WHY_COPY_CAP, "copy of %.2f MiB needs %.2f MiB of device memory; experiments may "     \
+                        "take at most %.0f%% of free memory (%.2f MiB)")                         \
+    X(GPU_WHY_LATENCY_CAP, "latency working set of %.2f MiB exceeds the experiment cap "         \
+                           "(%.2f MiB)")                                                         \
+    X(GPU_WHY_STREAM_CAP, "STREAM needs 3 x %.2f MiB of device memory; experiments may take at " \
+                          "most %.2f MiB")
+#define GPU_X_WHY(name, en) name,
+enum gpu_why_key { GPU_WHY_LIST(GPU_X_WHY) GPU_WHY_COUNT };
+#undef GPU_X_WHY
+
 /* Public part of an open device. Each backend embeds it first in its private state. */
 struct gpu_dev {
     const struct gpu_backend *be;
     struct gpu_info info;
     gpu_status failed;    /* sticky: once set, every call returns GPU_ERR_STICKY */
     char why[256];        /* the last error, with its origin (expression, file:line) */
+    enum gpu_why_key why_key; /* what why[] says, for a translation (GPU_WHY_TEXT: only why[]) */
+    double why_arg[4];    /* its numbers, in the order of its format */
     double cap_fraction;
     uint64_t live_bytes;  /* device bytes allocated through this interface and not yet freed */
     int live_allocs;
@@ -203,6 +227,10 @@ uint64_t gpu_alloc_budget(struct gpu_dev *dev);
 const char *gpu_why(const struct gpu_dev *dev);
 void gpu_set_why(struct gpu_dev *dev, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Set why[] from a key and its numbers (as many as its format takes, at most 4). */
+void gpu_set_why_key(struct gpu_dev *dev, enum gpu_why_key key, double a, double b, double c, double d);
+/* The English format of a key. */
+const char *gpu_why_format(enum gpu_why_key key);
 
 /* ---- measurements (gpu_stats.c, gpu_bench.c, gpu_host.c) -------------------------------- */
 #define GPU_MAX_SAMPLES 64

@@ -112,6 +112,25 @@ void gpu_set_why(struct gpu_dev *dev, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(dev->why, sizeof dev->why, fmt, ap);
     va_end(ap);
+    dev->why_key = GPU_WHY_TEXT;
+}
+
+const char *gpu_why_format(enum gpu_why_key key)
+{
+#define GPU_X_WHY(name, en) en,
+    static const char *const en[] = {GPU_WHY_LIST(GPU_X_WHY)};
+#undef GPU_X_WHY
+    return (unsigned)key < GPU_WHY_COUNT ? en[key] : "%s";
+}
+
+void gpu_set_why_key(struct gpu_dev *dev, enum gpu_why_key key, double a, double b, double c, double d)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral" /* the formats are the table's, all doubles */
+    if (key != GPU_WHY_TEXT) snprintf(dev->why, sizeof dev->why, gpu_why_format(key), a, b, c, d);
+#pragma GCC diagnostic pop
+    dev->why_key = key;
+    dev->why_arg[0] = a, dev->why_arg[1] = b, dev->why_arg[2] = c, dev->why_arg[3] = d;
 }
 
 gpu_status gpu_mem_info(struct gpu_dev *dev, uint64_t *free_b, uint64_t *total_b)
@@ -132,7 +151,7 @@ uint64_t gpu_alloc_budget(struct gpu_dev *dev)
 static bool injected(struct gpu_dev *dev)
 {
     if (++dev->alloc_count != dev->fail_alloc) return false;
-    gpu_set_why(dev, "out of memory (injected fault: allocation #%ld)", dev->alloc_count);
+    gpu_set_why_key(dev, GPU_WHY_INJECTED, (double)dev->alloc_count, 0, 0, 0);
     return true;
 }
 
@@ -141,7 +160,7 @@ gpu_status gpu_alloc_uncapped(struct gpu_dev *dev, uint64_t bytes, void **ptr)
     *ptr = NULL;
     if (dev->failed) return GPU_ERR_STICKY;
     if (bytes == 0) {
-        gpu_set_why(dev, "cannot allocate 0 bytes");
+        gpu_set_why_key(dev, GPU_WHY_ZERO, 0, 0, 0, 0);
         return GPU_ERR_ARG;
     }
     if (injected(dev)) return GPU_ERR_NOMEM;
@@ -160,12 +179,10 @@ gpu_status gpu_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
     if (dev->failed) return GPU_ERR_STICKY;
     if (bytes > budget) {
         if (budget < (1u << 20)) /* nothing to take: say why instead of a cap of 0 MiB */
-            gpu_set_why(dev, "%.2f MiB requested, but the GPU has no free memory: other "
-                        "processes (or this one) hold all of it", bytes / 1048576.0);
+            gpu_set_why_key(dev, GPU_WHY_NO_FREE, bytes / 1048576.0, 0, 0, 0);
         else
-            gpu_set_why(dev, "%.2f MiB requested, but experiments may take at most %.0f%% of "
-                        "free memory (%.2f MiB now)", bytes / 1048576.0,
-                        dev->cap_fraction * 100, budget / 1048576.0);
+            gpu_set_why_key(dev, GPU_WHY_CAP, bytes / 1048576.0, dev->cap_fraction * 100,
+                            budget / 1048576.0, 0);
         return GPU_ERR_CAP;
     }
     return gpu_alloc_uncapped(dev, bytes, ptr);

@@ -112,7 +112,8 @@ static int l_alloc(lua_State *L)
     pthread_mutex_unlock(&vm->rt->devlock);
     if (st != GPU_OK) {
         lua_pushnil(L);
-        lua_pushstring(L, vm->rt->dev->why[0] ? vm->rt->dev->why : gpu_status_str(st));
+        char why[512];
+        lua_pushstring(L, lt_dev_why(vm->rt, vm->rt->dev, st, why, sizeof why));
         return 2;
     }
     b->bytes = (uint64_t)n;
@@ -153,7 +154,9 @@ static void push_info(lua_State *L, const struct gpu_info *i)
     set_str(L, "memory_type", i->memory_type);
     set_str(L, "profile", i->profile);
     set_str(L, "source", i->source);
-    set_str(L, "driver", i->driver);
+    /* the simulator's "driver" is a phrase, not a version: said in the learner's language */
+    bool zh = !strcmp(lt_runtime_lang(lt_vm_of(L)->rt), "zh");
+    set_str(L, "driver", i->simulated && zh ? "模拟器（无驱动）" : i->driver);
     lua_pushboolean(L, i->simulated);
     lua_setfield(L, -2, "simulated");
     set_int(L, "total_bytes", (long long)i->total_bytes);
@@ -333,7 +336,7 @@ static void copy_fn(struct lt_job *j)
     else if (c->mode == JOB_STREAM)
         j->st = gpu_bench_stream(dev, c->kernel, c->q.bytes, c->q.trials, &c->r, &j->rt->cancel);
     else j->st = gpu_bench_copy(dev, &c->q, &c->r, &j->rt->cancel);
-    snprintf(j->why, sizeof j->why, "%s", dev->why[0] ? dev->why : gpu_status_str(j->st));
+    lt_dev_why(j->rt, dev, j->st, j->why, sizeof j->why);
 }
 
 static int copy_push(lua_State *L, struct lt_job *j)
