@@ -8,10 +8,11 @@ What is not English prose, and so is taken out before looking:
   - names, units and code: identifiers (snake_case, camelCase, a.b, f(x)), paths, command
     options, words with digits (fp16, RTX 3090, 4K), acronyms (OOM, GPU, STREAM), `code`,
     code blocks (indented four spaces by the plain renderer);
-  - quotations and titles: "...", “...”, 《...》, and an English gloss in full-width brackets
-    right after its Chinese term (小池（small pool）), as Chinese technical writing does;
-  - citations: a line from 出处/来源 on, and a 出处/参考 section up to the next heading;
-    "et al", "issue #N", "pull request #N";
+  - quotations and titles: "...", “...”, 《...》, and a short English gloss (five words at
+    most) in full-width brackets after its Chinese term (小池（small pool）), as Chinese
+    technical writing does;
+  - citations and verbatim quotes of data: a line from 出处/来源/原文 on, a 出处/参考 section
+    up to the next heading, "et al", "issue #N", "pull request #N";
   - PyTorch's own messages (the OOM message, memory_summary's rows), quoted verbatim so the
     learner recognises them in their own logs;
   - the short ALLOW list below, each with its reason.
@@ -28,12 +29,15 @@ import sys
 # Kept in English on purpose: product, vendor and model names and title-case multi-word names
 # (matched below), the SIMULATED/REPLAY labels (one word everywhere, so they are recognised),
 # key names, the names of the languages on the L key, "vs" (used as is in Chinese technical
-# writing), Lua keywords (the sandbox shows code to type).
+# writing), Lua keywords and Python's del (lessons show code to type); and three terms Chinese
+# ML writing keeps in English (the lecture itself writes "batch size"), BatchNorm's buffers.
 ALLOW = r"""vs EN English SIMULATED REPLAY SIM NVIDIA GeForce Tesla Radeon Jetson Orin Spark
 Hopper Ampere Ada Turing Volta Blackwell Micron Intel AMD EPYC Xeon Ryzen Linux PyTorch Lua
-Adam AdamW SGD Llama Mistral DeepSeek Transformer Transformers Hugging Face Esc Enter Tab Ctrl
-Shift PgUp PgDn Home End for do end local function return in pairs ipairs""".split()
-UNITS = r"(?:[KMGTP]i?B(?:/s)?|B/s|ns|us|µs|ms|bit|bits|GHz|MHz|Gbps|GT/s|tok/s|tokens/s)"
+Adam AdamW SGD Llama Mistral DeepSeek Transformer Transformers Hugging Face Orca Esc Enter Tab
+Ctrl Shift PgUp PgDn Home End for do end local function return in pairs ipairs if then else
+and or not nil true false del""".split() + ["batch size", "running mean", "running var"]
+# units, and the count abbreviations panels use beside a number (8 seqs, 2048 tok)
+UNITS = r"(?:[KMGTP]i?B(?:/s)?|B/s|ns|us|µs|ms|bit|bits|GHz|MHz|Gbps|GT/s|tok/s|tokens/s|seqs|tok)"
 
 PYTORCH = [  # the OOM message and memory_summary, word for word
     r"CUDA out of memory\.?", r"Tried to allocate", r"GPU \d+ has a total capacity of",
@@ -53,10 +57,19 @@ CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 WORD = r"[A-Za-z][A-Za-z'’-]*[A-Za-z]"
 
 
+def gloss(m):
+    inner = m.group(1)
+    short = len(re.findall(r"[A-Za-z]+", inner)) <= 5
+    return " " if short and not CJK.search(inner) else m.group(0)
+
+
 def scrub(s):
+    for p in sorted(PYTORCH, key=len, reverse=True):  # the longest phrase first
+        s = re.sub(r"(?<![A-Za-z])" + p + r"(?![A-Za-z])", " ", s)
     s = re.sub(r"`[^`]*`", " ", s)
     s = re.sub(r'"[^"\n]*"|“[^”]*”|《[^》]*》|「[^」]*」', " ", s)
-    s = re.sub(r"（([^（）]*)）", lambda m: " " if not CJK.search(m.group(1)) else m.group(0), s)
+    s = re.sub(r"（([^（）]*)）", gloss, s)
+    s = re.sub(r"\bvramlab [a-z]+", " ", s)  # commands
     s = re.sub(r"\bet al\b\.?|\b(?:issue|pull request|PR) #\d+", " ", s)
     s = re.sub(r"\S*/\S*", " ", s)  # paths, URLs, n/t
     s = re.sub(r"--?[A-Za-z][\w-]*", " ", s)
@@ -65,10 +78,8 @@ def scrub(s):
     s = re.sub(r"\b\w*_\w*\b", " ", s)  # snake_case
     s = re.sub(r"\b[a-z]+[A-Z]\w*\b", " ", s)  # camelCase
     s = re.sub(r"\b[A-Z][A-Za-z]*[A-Z0-9]\w*\b", " ", s)  # acronyms, GeForce, DataLoader
-    s = re.sub(r"\b\w*\d\w*\b", " ", s)  # words with digits
-    for p in PYTORCH:
-        s = re.sub(r"(?<![A-Za-z])" + p + r"(?![A-Za-z])", " ", s)
-    s = re.sub(r"\b(?:" + "|".join(ALLOW) + r")\b", " ", s)
+    s = re.sub(r"[A-Za-z0-9_.-]*\d[A-Za-z0-9_.-]*", " ", s)  # with digits: fp16, llama-2-7b, 4K
+    s = re.sub(r"\b(?:" + "|".join(a.replace(" ", r"\s+") for a in ALLOW) + r")\b", " ", s)
     s = re.sub(r"(?<![A-Za-z])" + UNITS + r"(?![A-Za-z])", " ", s)
     # title-case runs are names (Best Practices Guide, Programming Guide, Tensor Core)
     s = re.sub(r"\b[A-Z][a-z]+(?:[ -](?:of|for|and|the|to|on|in|with|[A-Z][a-z]+))*[ -][A-Z][a-z]+\b",
@@ -76,15 +87,14 @@ def scrub(s):
     return s
 
 
-# The program's frame around lesson content in `vramlab run` output: these parts must have
-# no English word at all (after the scrub above).
+# The labels `vramlab run` puts around lesson content: each must have no English word at all
+# (after the scrub above), though it is a single word.
 FRAME = [
-    re.compile(r"^(>>|\?\?) ?([^:：(（]*)"),           # >> 实验：  ?? 练习（数值）
-    re.compile(r"^\?\? .*[(（]([^)）]*)[)）]$"),         # the exercise's kind
-    re.compile(r"^  \[[^\]]*\] ([^:：]*)[:：] "),        # a panel's note label
-    re.compile(r"^  \[[^\]]*\] .*[(（]([^()（）]*)[)）]$"),  # a value's style tag
-    re.compile(r"^  \[[^\]]*\] .*: \S+ (\S+) \S+ "),    # a gauge's "x of y"
-    re.compile(r"^  -- (.*)$"),                          # an experiment's end state
+    re.compile(r"^(?:>>|\?\?) ?([^:：(（]*)"),           # >> 实验：  ?? 练习（数值题）
+    re.compile(r"^\?\? .*[(（]([^)）]*)[)）]$"),          # the exercise's kind
+    re.compile(r"^  \[[^\]]*\] (note): "),               # a panel's note label
+    re.compile(r"^  \[[^\]]*\] .*: .* \(([^()]*)\)$"),  # a value's style tag
+    re.compile(r"^  \[[^\]]*\] .*: \S+ ([a-z]+) \S+ "),  # a gauge's "x of y"
 ]
 
 
@@ -98,13 +108,13 @@ def check(fn, strict, out):
             cite = bool(re.search(r"出处|参考|来源|文献", line))
         if cite or line.startswith("    ") and not line.lstrip().startswith("- "):
             continue  # a citation section, a code block
-        line = re.sub(r"(出处|来源)[:：(（].*", "", line)
+        line = re.sub(r"(出处|来源|原文)[\s:：(（].*", "", line)
         s = scrub(line)
         words = re.findall(WORD, s)
         if strict:
             found = words
         else:
-            found = [m.group(0) for m in re.finditer(WORD + r"(?:[\s,;:.!?·&+]+" + WORD + ")+", s)]
+            found = [m.group(0) for m in re.finditer(WORD + r"(?:[\s,;:.!?·]+" + WORD + ")+", s)]
             for f in FRAME:
                 m = f.search(line)
                 if m and not found:
