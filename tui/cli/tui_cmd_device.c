@@ -203,7 +203,7 @@ static void print_profile(const char *id, void *ud)
     } else if (!ok) {
         printf("  %-12s %s\n", id, err);
     } else {
-        printf("  %-12s %-26s %-7s %6.0f GB/s peak  %6.1f GiB\n", id, p.info.name,
+        printf(T("  %-12s %-26s %-7s %6.0f GB/s peak  %6.1f GiB\n", "  %-12s %-26s %-7s 峰值 %6.0f GB/s  %6.1f GiB\n"), id, p.info.name,
                p.info.memory_type, p.info.peak_bytes_per_s / 1e9,
                p.info.total_bytes / 1073741824.0);
     }
@@ -214,9 +214,12 @@ int tui_cmd_profiles(struct tui_ctx *c)
     struct tui_json j;
     struct profiles ps = {c->datadir, c->opt[TUI_O_JSON] ? &j : NULL, 0};
     tui_json_init(&j, stdout);
+    g_zh = c->lang && !strcmp(c->lang, "zh");
     if (!ps.j)
-        printf("Simulator profiles (%s/assets/gpus; peak = 2 x clock x bus/8, GB/s = 1e9 B/s;\n"
-               "capacity = the total CUDA reports, GiB = 2^30 B):\n", c->datadir);
+        printf(T("Simulator profiles (%s/assets/gpus; peak = 2 x clock x bus/8, GB/s = 1e9 B/s;\n"
+                 "capacity = the total CUDA reports, GiB = 2^30 B):\n",
+                 "模拟器配置（%s/assets/gpus；峰值 = 2 x 频率 x 位宽/8，GB/s = 1e9 B/s；\n"
+                 "容量 = CUDA 报告的总量，GiB = 2^30 B）：\n"), c->datadir);
     if (gpu_profile_list(c->datadir, print_profile, &ps)) return ps.bad ? 1 : 0;
     fprintf(stderr, "vramlab: no simulator profiles in %s/assets/gpus\n", c->datadir);
     return 3;

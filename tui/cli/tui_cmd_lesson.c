@@ -127,6 +127,15 @@ static void run_sink_fn(void *ud, const struct lt_event *ev)
     tui_plain_sink(s->p, ev);
 }
 
+const char *tui_kind_label(const char *kind, bool zh)
+{
+    static const char *const kinds[][2] = {
+        {"choice", "选择题"}, {"number", "数值题"}, {"predict", "预测题"}, {"code", "编程题"}};
+    for (size_t i = 0; zh && i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strcmp(kind, kinds[i][0])) return kinds[i][1];
+    return kind;
+}
+
 static bool zh(const struct tui_plain *p) { return p->lang && !strcmp(p->lang, "zh"); }
 
 /* An experiment block: run it (or play its recorded run back). False when it failed. */
@@ -169,16 +178,7 @@ static void run_exercise(struct lt_lesson *ls, int b, struct tui_plain *p, struc
         tui_json_end(j);
         return;
     }
-    if (zh(p)) {
-        static const char *const kinds[][2] = {
-            {"choice", "选择题"}, {"number", "数值题"}, {"predict", "预测题"}, {"code", "编程题"}};
-        const char *k = x.kind;
-        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-            if (!strcmp(x.kind, kinds[i][0])) k = kinds[i][1];
-        printf("\n?? 练习（%s）\n", k);
-    } else {
-        printf("\n?? Exercise (%s)\n", x.kind);
-    }
+    printf(zh(p) ? "\n?? 练习（%s）\n" : "\n?? Exercise (%s)\n", tui_kind_label(x.kind, zh(p)));
     tui_plain_markup(p, x.prompt);
     for (int k = 0; k < x.nchoices; k++) printf("  %d) %s\n", k + 1, x.choices[k]);
     if (x.nchoices) putchar('\n');
@@ -284,6 +284,7 @@ int tui_cmd_eval(struct tui_ctx *c)
 struct check_ctx {
     const char *datadir;
     int bad, total;
+    bool zh;
 };
 
 static void check_profile(const char *id, void *ud)
@@ -294,7 +295,7 @@ static void check_profile(const char *id, void *ud)
     c->total++;
     if (gpu_profile_load(c->datadir, id, &p, err, sizeof err) != GPU_OK)
         fprintf(stderr, "%s\n", err), c->bad++;
-    else printf("ok    profile %s\n", id);
+    else printf(!c->zh ? "ok    profile %s\n" : "通过  配置 %s\n", id);
 }
 
 /* A lesson passes the loader and the course rules (sources); a profile, its loader. */
@@ -304,13 +305,13 @@ static void check_lesson(struct lt_runtime *rt, const char *path, struct check_c
     c->total++;
     struct lt_lesson *ls = lt_lesson_load(rt, path, err, sizeof err);
     if (!ls || !lt_lesson_lint(ls, err, sizeof err)) fprintf(stderr, "%s\n", err), c->bad++;
-    else printf("ok    %s  %s\n", lt_lesson_id(ls), path);
+    else printf(!c->zh ? "ok    %s  %s\n" : "通过  %s  %s\n", lt_lesson_id(ls), path);
     lt_lesson_free(ls);
 }
 
 int tui_cmd_check(struct tui_ctx *c)
 {
-    struct check_ctx cc = {c->datadir, 0, 0};
+    struct check_ctx cc = {c->datadir, 0, 0, !strcmp(c->lang, "zh")};
     if (!c->rt) return no_runtime(c);
     if (c->argc == 0) {
         struct lt_catalog_entry *e;
@@ -334,12 +335,13 @@ int tui_cmd_check(struct tui_ctx *c)
             char dd[1024], id[64];
             snprintf(dd, sizeof dd, "%.*s", g > f ? (int)(g - f - 1) : 1, g > f ? f : ".");
             snprintf(id, sizeof id, "%.*s", (int)(l - 4 - (size_t)(g + 12 - f)), g + 12);
-            struct check_ctx one = {dd, 0, 0};
+            struct check_ctx one = {dd, 0, 0, cc.zh};
             check_profile(id, &one);
             cc.bad += one.bad, cc.total += one.total;
         } else check_lesson(c->rt, f, &cc);
     }
-    printf("%d file(s) checked (lessons and GPU profiles), %d with errors\n", cc.total, cc.bad);
+    printf(strcmp(c->lang, "zh") ? "%d file(s) checked (lessons and GPU profiles), %d with errors\n"
+                                 : "检查了 %d 个文件（课程和 GPU 配置），%d 个有错误\n", cc.total, cc.bad);
     return cc.bad ? 1 : 0;
 }
 
