@@ -2,6 +2,8 @@
  * caller goes through: sticky failure, the cap on free memory, live-allocation accounting. */
 #include "gpu.h"
 
+#include "gpu_fmt.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 
 #ifdef GPU_HAVE_CUDA
 #include "gpu_cuda.h"
+#include "gpu_fmt.h"
 #endif
 #include "gpu_nvml.h"
 #include "gpu_sim.h"
@@ -115,22 +118,35 @@ void gpu_set_why(struct gpu_dev *dev, const char *fmt, ...)
     dev->why_key = GPU_WHY_TEXT;
 }
 
-const char *gpu_why_format(enum gpu_why_key key)
+void gpu_why_args(const struct gpu_dev *dev, char out[4][48])
 {
-#define GPU_X_WHY(name, en) en,
-    static const char *const en[] = {GPU_WHY_LIST(GPU_X_WHY)};
+#define GPU_X_WHY(name, kinds, en) kinds,
+    static const char *const kinds[] = {GPU_WHY_LIST(GPU_X_WHY)};
 #undef GPU_X_WHY
-    return (unsigned)key < GPU_WHY_COUNT ? en[key] : "%s";
+    const char *k = (unsigned)dev->why_key < GPU_WHY_COUNT ? kinds[dev->why_key] : "";
+    for (int i = 0; i < 4; i++) {
+        double v = dev->why_arg[i];
+        out[i][0] = 0;
+        if (!k[i]) continue;
+        if (k[i] == 'M') gpu_fmt_qty(v / 1024, "GiB", out[i], sizeof out[i]); /* 0.5 -> 512 MiB */
+        else snprintf(out[i], sizeof out[i], "%.0f", v);
+    }
 }
 
 void gpu_set_why_key(struct gpu_dev *dev, enum gpu_why_key key, double a, double b, double c, double d)
 {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral" /* the formats are the table's, all doubles */
-    if (key != GPU_WHY_TEXT) snprintf(dev->why, sizeof dev->why, gpu_why_format(key), a, b, c, d);
-#pragma GCC diagnostic pop
+#define GPU_X_WHY(name, kinds, en) en,
+    static const char *const en[] = {GPU_WHY_LIST(GPU_X_WHY)};
+#undef GPU_X_WHY
+    char s[4][48];
     dev->why_key = key;
     dev->why_arg[0] = a, dev->why_arg[1] = b, dev->why_arg[2] = c, dev->why_arg[3] = d;
+    if (key == GPU_WHY_TEXT || (unsigned)key >= GPU_WHY_COUNT) return;
+    gpu_why_args(dev, s);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral" /* the table's formats: %s for each number */
+    snprintf(dev->why, sizeof dev->why, en[key], s[0], s[1], s[2], s[3]);
+#pragma GCC diagnostic pop
 }
 
 gpu_status gpu_mem_info(struct gpu_dev *dev, uint64_t *free_b, uint64_t *total_b)

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""zh_english.py [--strict] FILE... - English left in 中文 output.
+"""zh_english.py [--strict] [--ids A,B,...] FILE... - English left in 中文 output.
 
 Reads what vramlab printed with --lang zh and prints each line that still carries English, as
-FILE:LINE: WORDS | the line. Exit 1 when there is any, 0 when none.
+FILE:LINE: WORDS | the line. Exit 1 when there is any, 0 when none. --ids: identifiers the
+caller knows the output shows as they are (a recording's experiment and panel ids).
 
 What is not English prose, and so is taken out before looking:
   - names, units and code: identifiers (snake_case, camelCase, a.b, f(x)), paths, command
@@ -29,13 +30,14 @@ import sys
 # Kept in English on purpose: product, vendor and model names and title-case multi-word names
 # (matched below), the SIMULATED/REPLAY labels (one word everywhere, so they are recognised),
 # key names, the names of the languages on the L key, "vs" (used as is in Chinese technical
-# writing), Lua keywords and Python's del (lessons show code to type); and three terms Chinese
-# ML writing keeps in English (the lecture itself writes "batch size"), BatchNorm's buffers.
+# writing), Lua keywords and Python's del (lessons show code to type), the backends' and STREAM's
+# kernels' names (what --backend and gpu.stream take); and three terms Chinese ML writing keeps
+# in English (the lecture itself writes "batch size"), BatchNorm's buffers.
 ALLOW = r"""vs EN English SIMULATED REPLAY SIM NVIDIA GeForce Tesla Radeon Jetson Orin Spark
 Hopper Ampere Ada Turing Volta Blackwell Micron Intel AMD EPYC Xeon Ryzen Linux PyTorch Lua
 Adam AdamW SGD Llama Mistral DeepSeek Transformer Transformers Hugging Face Orca Esc Enter Tab
 Ctrl Shift PgUp PgDn Home End for do end local function return in pairs ipairs if then else
-and or not nil true false del""".split() + ["batch size", "running mean", "running var"]
+and or not nil true false del vramlab sim cuda copy scale add triad dot""".split() + ["batch size", "running mean", "running var"]
 # units, and the count abbreviations panels use beside a number (8 seqs, 2048 tok)
 UNITS = r"(?:[KMGTP]i?B(?:/s)?|B/s|ns|us|µs|ms|bit|bits|GHz|MHz|Gbps|GT/s|tok/s|tokens/s|seqs|tok)"
 
@@ -132,6 +134,9 @@ def main():
     strict = bool(args) and args[0] == "--strict"
     if strict:
         args = args[1:]
+    if len(args) > 1 and args[0] == "--ids":
+        ALLOW.extend(w for w in args[1].split(",") if re.fullmatch(r"[\w.-]+", w))
+        args = args[2:]
     bad = sum(check(fn, strict, sys.stdout) for fn in args)
     return 1 if bad else 0
 
