@@ -412,36 +412,64 @@ void lt_vm_eval_cancel(struct lt_vm *vm) { lt_task_cancel(vm); }
 /* One line and one example per public function of gpu, host and alloc (docs/lua-api.md has the
  * full text; tests/lua/help.lua fails on a function missing here). */
 static const struct {
-    const char *name, *doc, *example;
+    const char *name, *doc, *example, *zh;
 } docs[] = {
-    {"gpu.backend", "the backend's name: \"cuda\" or \"sim\"", "gpu.backend()"},
-    {"gpu.info", "the device: name, memory, clocks, bus, caches, PCIe (nil when unknown)", "gpu.info().total_bytes"},
-    {"gpu.mem", "free and total device memory in bytes", "free, total = gpu.mem()"},
-    {"gpu.budget", "bytes an experiment may allocate (the cap)", "gpu.budget()"},
-    {"gpu.alloc", "allocate device memory: a buffer, or nil, message", "b = gpu.alloc(\"1GiB\")"},
-    {"gpu.copy", "measure a copy {dir = h2d|d2h|d2d, bytes, method = ce|sm, pinned, trials, reps}", "gpu.copy{dir = \"h2d\", bytes = \"256MiB\"}"},
-    {"gpu.latency", "pointer-chase latency over {bytes}", "gpu.latency{bytes = \"64MiB\"}"},
-    {"gpu.stream", "STREAM kernels on the device {kernel = copy|scale|add|triad|dot, bytes, trials}", "gpu.stream{kernel = \"triad\", bytes = \"256MiB\"}"},
-    {"gpu.plateaus", "group latency points {{bytes, ns}} into cache levels {where = gpu|host, levels}", "gpu.plateaus(points, {where = \"host\"})"},
-    {"gpu.peak", "theoretical bandwidth from memory clock (kHz) and bus width (bits)", "gpu.peak(9751000, 384)"},
-    {"gpu.profiles", "the simulator's GPU profiles", "gpu.profiles()"},
-    {"gpu.profile", "one simulator profile's figures", "gpu.profile(\"h100-sxm\")"},
-    {"host.info", "this CPU: threads, RAM, last-level cache", "host.info()"},
-    {"host.copy", "host memory copy bandwidth {method = memcpy|loop, bytes, trials, threads}", "host.copy{bytes = \"64MiB\"}"},
-    {"host.stream", "STREAM on the CPU {kernel = copy|scale|add|triad|dot, bytes, trials, threads}", "host.stream{kernel = \"add\", bytes = \"64MiB\"}"},
-    {"host.triad", "STREAM triad on all threads {bytes, trials, threads}", "host.triad{bytes = \"64MiB\"}"},
-    {"host.latency", "host pointer-chase latency {bytes, trials, threads}", "host.latency{bytes = \"8MiB\"}"},
-    {"host.caches", "this CPU's data caches (one core's), smallest first", "host.caches()"},
-    {"host.budget", "bytes one host experiment may take in all its arrays", "host.stream{bytes = host.budget() // 3}"},
-    {"alloc.caching", "PyTorch's caching allocator on this device {max_split_size_mb, roundup_power2_divisions, expandable_segments, memory_fraction, conf, capacity}", "a = alloc.caching()"},
-    {"alloc.model", "the caching allocator on a model device {capacity, ...}", "a = alloc.model{capacity = \"80GiB\"}"},
-    {"alloc.raw", "plain cudaMalloc/cudaFree, no cache {capacity}", "r = alloc.raw()"},
-    {"alloc.async_pool", "a stream-ordered pool (cudaMallocAsync) {capacity, release_threshold, reuse_*}", "p = alloc.async_pool{capacity = \"24GiB\"}"},
-    {"alloc.trace_replay", "replay an allocation trace into a model allocator", "alloc.trace_replay(text, {capacity = \"80GiB\"})"},
-    {"alloc.ledger", "where device memory went (driver, allocator, other)", "alloc.ledger(a).text"},
-    {"alloc.format_size", "PyTorch's format_size text", "alloc.format_size(\"1GiB\")"},
-    {"alloc.snapshot", "read a shipped PyTorch memory snapshot {device, top, columns, replay, capacity}", "alloc.snapshot(\"assets/snapshots/gpt-train.pickle\").peak"},
-    {"alloc.round_size", "the block size, pool and segment a request gets", "alloc.round_size(\"1000B\")"},
+    {"gpu.backend", "the backend's name: \"cuda\" or \"sim\"", "gpu.backend()",
+     "后端的名字：\"cuda\" 或 \"sim\""},
+    {"gpu.info", "the device: name, memory, clocks, bus, caches, PCIe (nil when unknown)", "gpu.info().total_bytes",
+     "设备：名称、显存、频率、位宽、缓存、PCIe（未知时为 nil）"},
+    {"gpu.mem", "free and total device memory in bytes", "free, total = gpu.mem()",
+     "设备的空闲显存和总显存，单位字节"},
+    {"gpu.budget", "bytes an experiment may allocate (the cap)", "gpu.budget()",
+     "一个实验最多可以分配的字节数（上限）"},
+    {"gpu.alloc", "allocate device memory: a buffer, or nil, message", "b = gpu.alloc(\"1GiB\")",
+     "分配显存：返回一块缓冲，或 nil 和原因"},
+    {"gpu.copy", "measure a copy {dir = h2d|d2h|d2d, bytes, method = ce|sm, pinned, trials, reps}", "gpu.copy{dir = \"h2d\", bytes = \"256MiB\"}",
+     "测一次拷贝 {dir = h2d|d2h|d2d, bytes, method = ce|sm, pinned, trials, reps}"},
+    {"gpu.latency", "pointer-chase latency over {bytes}", "gpu.latency{bytes = \"64MiB\"}",
+     "在 {bytes} 上做指针追逐，测延迟"},
+    {"gpu.stream", "STREAM kernels on the device {kernel = copy|scale|add|triad|dot, bytes, trials}", "gpu.stream{kernel = \"triad\", bytes = \"256MiB\"}",
+     "设备上的 STREAM 核函数 {kernel = copy|scale|add|triad|dot, bytes, trials}"},
+    {"gpu.plateaus", "group latency points {{bytes, ns}} into cache levels {where = gpu|host, levels}", "gpu.plateaus(points, {where = \"host\"})",
+     "把延迟点 {{bytes, ns}} 分成各级缓存 {where = gpu|host, levels}"},
+    {"gpu.peak", "theoretical bandwidth from memory clock (kHz) and bus width (bits)", "gpu.peak(9751000, 384)",
+     "由显存频率（kHz）和位宽（bit）算出的理论带宽"},
+    {"gpu.profiles", "the simulator's GPU profiles", "gpu.profiles()",
+     "模拟器的 GPU 配置列表"},
+    {"gpu.profile", "one simulator profile's figures", "gpu.profile(\"h100-sxm\")",
+     "一个模拟器配置里的数字"},
+    {"host.info", "this CPU: threads, RAM, last-level cache", "host.info()",
+     "这颗 CPU：线程数、内存、末级缓存"},
+    {"host.copy", "host memory copy bandwidth {method = memcpy|loop, bytes, trials, threads}", "host.copy{bytes = \"64MiB\"}",
+     "主机内存拷贝带宽 {method = memcpy|loop, bytes, trials, threads}"},
+    {"host.stream", "STREAM on the CPU {kernel = copy|scale|add|triad|dot, bytes, trials, threads}", "host.stream{kernel = \"add\", bytes = \"64MiB\"}",
+     "CPU 上的 STREAM {kernel = copy|scale|add|triad|dot, bytes, trials, threads}"},
+    {"host.triad", "STREAM triad on all threads {bytes, trials, threads}", "host.triad{bytes = \"64MiB\"}",
+     "所有线程上的 STREAM triad {bytes, trials, threads}"},
+    {"host.latency", "host pointer-chase latency {bytes, trials, threads}", "host.latency{bytes = \"8MiB\"}",
+     "主机上的指针追逐延迟 {bytes, trials, threads}"},
+    {"host.caches", "this CPU's data caches (one core's), smallest first", "host.caches()",
+     "这颗 CPU 的数据缓存（单核可用的），从小到大"},
+    {"host.budget", "bytes one host experiment may take in all its arrays", "host.stream{bytes = host.budget() // 3}",
+     "一个主机实验的全部数组最多可用的字节数"},
+    {"alloc.caching", "PyTorch's caching allocator on this device {max_split_size_mb, roundup_power2_divisions, expandable_segments, memory_fraction, conf, capacity}", "a = alloc.caching()",
+     "本设备上的 PyTorch 缓存分配器 {max_split_size_mb, roundup_power2_divisions, expandable_segments, memory_fraction, conf, capacity}"},
+    {"alloc.model", "the caching allocator on a model device {capacity, ...}", "a = alloc.model{capacity = \"80GiB\"}",
+     "模型设备上的缓存分配器 {capacity, ...}"},
+    {"alloc.raw", "plain cudaMalloc/cudaFree, no cache {capacity}", "r = alloc.raw()",
+     "直接调用 cudaMalloc/cudaFree，不缓存 {capacity}"},
+    {"alloc.async_pool", "a stream-ordered pool (cudaMallocAsync) {capacity, release_threshold, reuse_*}", "p = alloc.async_pool{capacity = \"24GiB\"}",
+     "流有序内存池（cudaMallocAsync）{capacity, release_threshold, reuse_*}"},
+    {"alloc.trace_replay", "replay an allocation trace into a model allocator", "alloc.trace_replay(text, {capacity = \"80GiB\"})",
+     "把一份分配轨迹重放到模型分配器里"},
+    {"alloc.ledger", "where device memory went (driver, allocator, other)", "alloc.ledger(a).text",
+     "显存去了哪里（驱动、分配器、其他）"},
+    {"alloc.format_size", "PyTorch's format_size text", "alloc.format_size(\"1GiB\")",
+     "PyTorch 的 format_size 文本"},
+    {"alloc.snapshot", "read a shipped PyTorch memory snapshot {device, top, columns, replay, capacity}", "alloc.snapshot(\"assets/snapshots/gpt-train.pickle\").peak",
+     "读取随附的 PyTorch 显存快照 {device, top, columns, replay, capacity}"},
+    {"alloc.round_size", "the block size, pool and segment a request gets", "alloc.round_size(\"1000B\")",
+     "一次申请得到的块大小、池和段"},
 };
 
 static const char *const help_modules[] = {"gpu", "host", "alloc", "vram", "units", "plot"};
@@ -453,10 +481,14 @@ int lt_help(lua_State *L)
     lua_settop(L, 1);
     char text[4096] = "";
     struct out b = {text, sizeof text, 0};
+    bool zh = !strcmp(lt_runtime_lang(lt_vm_of(L)->rt), "zh");
     if (lua_isnoneornil(L, 1)) {
-        puts_(&b, "modules: gpu (the device), host (this CPU), alloc (allocators), vram "
-                           "(memory estimates), units (sizes), plot (the sandbox panel; tutor only). "
-                           "help(gpu) lists a module, help(gpu.copy) shows one function.");
+        puts_(&b, zh ? "模块：gpu（设备）、host（这颗 CPU）、alloc（分配器）、vram（显存估算）、"
+                       "units（大小）、plot（沙盒面板；仅在导师界面）。help(gpu) 列出一个模块，"
+                       "help(gpu.copy) 显示一个函数。"
+                     : "modules: gpu (the device), host (this CPU), alloc (allocators), vram "
+                       "(memory estimates), units (sizes), plot (the sandbox panel; tutor only). "
+                       "help(gpu) lists a module, help(gpu.copy) shows one function.");
     } else if (lua_istable(L, 1)) {
         lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
         for (size_t m = 0; m < sizeof help_modules / sizeof *help_modules; m++) {
@@ -472,7 +504,7 @@ int lt_help(lua_State *L)
                     puts_(&b, "\n  ");
                     puts_(&b, docs[i].name);
                     puts_(&b, "  ");
-                    puts_(&b, docs[i].doc);
+                    puts_(&b, zh ? docs[i].zh : docs[i].doc);
                 }
             break;
         }
@@ -489,15 +521,16 @@ int lt_help(lua_State *L)
             lua_settop(L, 2);
             if (!same) continue;
             puts_(&b, docs[i].name);
-            puts_(&b, ": ");
-            puts_(&b, docs[i].doc);
-            puts_(&b, "\n  e.g. ");
+            puts_(&b, zh ? "：" : ": ");
+            puts_(&b, zh ? docs[i].zh : docs[i].doc);
+            puts_(&b, zh ? "\n  例：" : "\n  e.g. ");
             puts_(&b, docs[i].example);
             break;
         }
         lua_pop(L, 1);
     }
-    lua_pushstring(L, *text ? text : "no help for that: help() lists the modules");
+    lua_pushstring(L, *text ? text : zh ? "没有这一项的帮助：help() 列出所有模块"
+                                        : "no help for that: help() lists the modules");
     lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
     lua_getfield(L, -1, "print");
     lua_pushvalue(L, -3);

@@ -8,7 +8,7 @@ caller knows the output shows as they are (a recording's experiment and panel id
 What is not English prose, and so is taken out before looking:
   - names, units and code: identifiers (snake_case, camelCase, a.b, f(x)), paths, command
     options, words with digits (fp16, RTX 3090, 4K), acronyms (OOM, GPU, STREAM), `code`,
-    code blocks (indented four spaces by the plain renderer);
+    Lua tables ({dir = h2d, bytes}), code blocks (indented four spaces by the plain renderer);
   - quotations and titles: "...", “...”, 《...》, and a short English gloss (five words at
     most) in full-width brackets after its Chinese term (小池（small pool）), as Chinese
     technical writing does;
@@ -31,13 +31,14 @@ import sys
 # (matched below), the SIMULATED/REPLAY labels (one word everywhere, so they are recognised),
 # key names, the names of the languages on the L key, "vs" (used as is in Chinese technical
 # writing), Lua keywords and Python's del (lessons show code to type), the backends' and STREAM's
-# kernels' names (what --backend and gpu.stream take); and three terms Chinese ML writing keeps
+# kernels' names (what --backend and gpu.stream take), the sandbox's modules; and three terms Chinese ML writing keeps
 # in English (the lecture itself writes "batch size"), BatchNorm's buffers.
 ALLOW = r"""vs EN English SIMULATED REPLAY SIM NVIDIA GeForce Tesla Radeon Jetson Orin Spark
 Hopper Ampere Ada Turing Volta Blackwell Micron Intel AMD EPYC Xeon Ryzen Linux PyTorch Lua
 Adam AdamW SGD Llama Mistral DeepSeek Transformer Transformers Hugging Face Orca Esc Enter Tab
 Ctrl Shift PgUp PgDn Home End for do end local function return in pairs ipairs if then else
-and or not nil true false del vramlab sim cuda copy scale add triad dot""".split() + ["batch size", "running mean", "running var"]
+and or not nil true false del vramlab sim cuda copy scale add triad dot gpu host alloc vram units
+plot""".split() + ["batch size", "running mean", "running var"]
 # units, and the count abbreviations panels use beside a number (8 seqs, 2048 tok)
 UNITS = r"(?:[KMGTP]i?B(?:/s)?|B/s|ns|us|µs|ms|bit|bits|GHz|MHz|Gbps|GT/s|tok/s|tokens/s|seqs|tok)"
 
@@ -69,6 +70,8 @@ def scrub(s):
     for p in sorted(PYTORCH, key=len, reverse=True):  # the longest phrase first
         s = re.sub(r"(?<![A-Za-z])" + p + r"(?![A-Za-z])", " ", s)
     s = re.sub(r"`[^`]*`", " ", s)
+    for _ in range(2):  # a Lua table, nested once: code
+        s = re.sub(r"\{[^{}]*\}", " ", s)
     s = re.sub(r'"[^"\n]*"|“[^”]*”|《[^》]*》|「[^」]*」', " ", s)
     s = re.sub(r"（([^（）]*)）", gloss, s)
     s = re.sub(r"\bvramlab [a-z]+", " ", s)  # commands

@@ -1,8 +1,9 @@
 #!/bin/sh
 # zh_output.sh BUILD - in 中文 the command line's own output carries no English: info, list,
 # profiles, progress, exercises --list, check, results and compare of a recording, ledger, a
-# graded answer, and the device's refusals as a script sees them (an impossible allocation, an
-# out-of-memory in the simulator, a copy over the experiment cap). Every word is checked
+# graded answer, the sandbox's help(), and the device's refusals as a script sees them (an
+# impossible allocation, an allocator over its cap, a copy and a latency run over the
+# experiment cap). Every word is checked
 # (tests/cli/zh_english.py --strict): all of it is the program's text, so a single English word
 # left is a failure unless it is a name, unit, identifier or on the checker's short allow list.
 # Lessons' headless runs in 中文 are checked by tests/cli/lessons.sh.
@@ -36,8 +37,10 @@ print(select(2, gpu.copy{ dir = "d2d", bytes = 16 * 2^30 }))
 print(select(2, gpu.latency{ bytes = 2^40 }))
 EOF
 out refuse eval "$T/refuse.lua"
+printf 'help()\nhelp(gpu)\nhelp(host)\nhelp(alloc)\nhelp(gpu.copy)\nhelp(1)\n' > "$T/help.lua"
+out help eval "$T/help.lua" || fail "help: $(cat "$T/help")"
 grep -q '申请 40 GiB' "$T/refuse" || fail "the allocation cap is not said in Chinese: $(cat "$T/refuse")"
-for f in info list profiles progress exercises check ledger grade results compare refuse; do
+for f in info list profiles progress exercises check ledger grade results compare refuse help; do
     [ -s "$T/$f" ] || fail "$f printed nothing"
 done
 # the recording's experiment and panel ids are shown as they are (results' columns, compare's
@@ -46,7 +49,7 @@ ids=$($app results --json "$T/rec.jsonl" | python3 -c '
 import json, sys
 print(",".join(sorted({v for l in sys.stdin for k, v in json.loads(l).items() if k in ("experiment", "panel")})))')
 left=$(cd "$T" && python3 "$OLDPWD/tests/cli/zh_english.py" --strict --ids "$ids" info list profiles \
-       progress exercises check ledger grade results compare refuse) || fail "English left in 中文:
+       progress exercises check ledger grade results compare refuse help) || fail "English left in 中文:
 $left"
 # the checker itself finds what it is for: English labels in a copy of the output
 printf '设备：模拟\n  Backend  sim\n' > "$T/bad"
@@ -55,4 +58,4 @@ printf '  [m] 注：已用 3 GiB\n  [m] note: used 3 GiB\n' > "$T/bad"
 python3 tests/cli/zh_english.py "$T/bad" > /dev/null && fail "the checker let a note label through"
 printf '  [bars] 权重: 3 GiB (theoretical)\n' > "$T/bad"
 python3 tests/cli/zh_english.py "$T/bad" > /dev/null && fail "the checker let a style tag through"
-echo "ok: 11 commands' output in 中文 without English"
+echo "ok: 12 commands' output in 中文 without English"

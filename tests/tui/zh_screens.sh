@@ -49,6 +49,11 @@ keys q
 keys :
 sleep 0.5
 check_zh sandbox
+# help() in the sandbox is the same text `vramlab --lang zh eval` prints, checked word by word
+# (option tables and all) by tests/cli/zh_output.sh; here: it reaches the screen in Chinese
+keys -l 'help(gpu)'
+keys Enter
+wait_for '分配显存' 10
 keys Escape
 keys q
 wait_exit 5
