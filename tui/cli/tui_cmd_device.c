@@ -88,7 +88,8 @@ static void info_device(const struct gpu_dev *dev, const char *fallback, bool ha
                  "measurement\n", "设备：SIMULATED · %s 配置（%s）：数字取自配置文件，不是实测\n"),
                i->name, i->profile);
     else printf(T("Device: CUDA device %d · %s\n", "设备：CUDA 设备 %d · %s\n"), i->device, i->name);
-    if (fallback && *fallback) printf(T("  (no GPU found: %s)\n", "  （没有找到 GPU：%s）\n"), fallback);
+    if (fallback && *fallback)
+        printf(T("  (no GPU found: %s)\n", "  （没有可用的 GPU，由模拟器代替。驱动原文：%s）\n"), fallback);
     kv(T("Backend", "后端"), "%s%s", i->backend, i->simulated ? " (SIMULATED)" : "");
     kv(T("Driver", "驱动"), "%s", i->simulated ? T("simulator (no driver)", "模拟器（无驱动）")
                                               : i->driver[0] ? i->driver : "n/a");
