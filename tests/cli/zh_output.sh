@@ -1,7 +1,7 @@
 #!/bin/sh
 # zh_output.sh BUILD - in 中文 the command line's own output carries no English: info, list,
 # profiles, progress, exercises --list, check, results and compare of a recording, ledger, a
-# graded answer, the sandbox's help(), and the device's refusals as a script sees them (an
+# graded answer, the sandbox's help(), a snapshot's report and what-if replay, and the device's refusals as a script sees them (an
 # impossible allocation, an allocator over its cap, a copy and a latency run over the
 # experiment cap). Every word is checked
 # (tests/cli/zh_english.py --strict): all of it is the program's text, so a single English word
@@ -39,8 +39,13 @@ EOF
 out refuse eval "$T/refuse.lua"
 printf 'help()\nhelp(gpu)\nhelp(host)\nhelp(alloc)\nhelp(gpu.copy)\nhelp(1)\n' > "$T/help.lua"
 out help eval "$T/help.lua" || fail "help: $(cat "$T/help")"
+# a snapshot's report and its what-if replay; the frames it lists (FILE.py:LINE function) are the
+# snapshot's data, as are the model's own notes on a mismatch (the lines under 模型的原文)
+$app snapshot assets/snapshots/gpt-train-oom.pickle --capacity 24GiB > "$T/snap.all" 2>&1 ||
+    fail "snapshot: $(cat "$T/snap.all")"
+grep -vE '\.py:[0-9]+ |^    - ' "$T/snap.all" > "$T/snapshot"
 grep -q '申请 40 GiB' "$T/refuse" || fail "the allocation cap is not said in Chinese: $(cat "$T/refuse")"
-for f in info list profiles progress exercises check ledger grade results compare refuse help; do
+for f in info list profiles progress exercises check ledger grade results compare refuse help snapshot; do
     [ -s "$T/$f" ] || fail "$f printed nothing"
 done
 # the recording's experiment and panel ids are shown as they are (results' columns, compare's
@@ -48,8 +53,10 @@ done
 ids=$($app results --json "$T/rec.jsonl" | python3 -c '
 import json, sys
 print(",".join(sorted({v for l in sys.stdin for k, v in json.loads(l).items() if k in ("experiment", "panel")})))')
+# and the snapshot's own names: PyTorch's block states and trace actions, Python's pickle format
+ids="$ids,inactive,snapshot,oom,pickle"
 left=$(cd "$T" && python3 "$OLDPWD/tests/cli/zh_english.py" --strict --ids "$ids" info list profiles \
-       progress exercises check ledger grade results compare refuse help) || fail "English left in 中文:
+       progress exercises check ledger grade results compare refuse help snapshot) || fail "English left in 中文:
 $left"
 # the checker itself finds what it is for: English labels in a copy of the output
 printf '设备：模拟\n  Backend  sim\n' > "$T/bad"
@@ -58,4 +65,4 @@ printf '  [m] 注：已用 3 GiB\n  [m] note: used 3 GiB\n' > "$T/bad"
 python3 tests/cli/zh_english.py "$T/bad" > /dev/null && fail "the checker let a note label through"
 printf '  [bars] 权重: 3 GiB (theoretical)\n' > "$T/bad"
 python3 tests/cli/zh_english.py "$T/bad" > /dev/null && fail "the checker let a style tag through"
-echo "ok: 12 commands' output in 中文 without English"
+echo "ok: 13 commands' output in 中文 without English"

@@ -475,6 +475,6 @@ int tui_cmd_snapshot(struct tui_ctx *c)
     struct tui_snapshot_args a = {
         .file = c->argv[0], .json = c->opt[TUI_O_JSON] != NULL, .top = c->opt[TUI_O_TOP],
         .conf = c->opt[TUI_O_WHATIF], .capacity = c->opt[TUI_O_CAPACITY],
-        .device = c->opt[TUI_O_SNAP_DEVICE]};
+        .device = c->opt[TUI_O_SNAP_DEVICE], .zh = c->lang && !strcmp(c->lang, "zh")};
     return tui_snapshot_cmd(&a, stdout, stderr);
 }

@@ -249,7 +249,8 @@ int tui_cmd_tutor(struct tui_ctx *c)
     size_t wl = want ? strlen(want) : 0;
     if (wl > 7 && !strcmp(want + wl - 7, ".pickle")) { /* vramlab FILE.pickle: a memory snapshot */
         if (tty) return tui_snapview(want, c->lang && !strcmp(c->lang, "zh"));
-        struct tui_snapshot_args a = {.file = want, .json = c->opt[TUI_O_JSON] != NULL};
+        struct tui_snapshot_args a = {.file = want, .json = c->opt[TUI_O_JSON] != NULL,
+                                      .zh = c->lang && !strcmp(c->lang, "zh")};
         return tui_snapshot_cmd(&a, stdout, stderr);
     }
     if (!want) return tty ? tui_run(c->rt, &(struct tui_opts){c->lessons, NULL, c->why, c->rec,
