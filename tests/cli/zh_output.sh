@@ -1,7 +1,8 @@
 #!/bin/sh
 # zh_output.sh BUILD - in 中文 the command line's own output carries no English: info, list,
 # profiles, progress, exercises --list, check, results and compare of a recording, ledger, a
-# graded answer, the sandbox's help(), a snapshot's report and what-if replay, and the device's refusals as a script sees them (an
+# graded answer, the sandbox's help(), a snapshot's report and what-if replay, a trace replay,
+# and the device's refusals as a script sees them (an
 # impossible allocation, an allocator over its cap, a copy and a latency run over the
 # experiment cap). Every word is checked
 # (tests/cli/zh_english.py --strict): all of it is the program's text, so a single English word
@@ -44,8 +45,12 @@ out help eval "$T/help.lua" || fail "help: $(cat "$T/help")"
 $app snapshot assets/snapshots/gpt-train-oom.pickle --capacity 24GiB > "$T/snap.all" 2>&1 ||
     fail "snapshot: $(cat "$T/snap.all")"
 grep -vE '\.py:[0-9]+ |^    - ' "$T/snap.all" > "$T/snapshot"
+# a trace replayed into the allocator model, to an OOM (PyTorch's message and memory_summary)
+printf '# vramlab allocator trace v1\na 1 40MiB\na 2 40MiB\nf 1\nf 2\na 3 30MiB\na 4 30MiB\na 5 30MiB\n' > "$T/frag.trace"
+out trace trace replay "$T/frag.trace" 100MiB || fail "trace replay: $(cat "$T/trace")"
+grep -q 'OOM 次数  1' "$T/trace" || fail "trace replay: no OOM: $(cat "$T/trace")"
 grep -q '申请 40 GiB' "$T/refuse" || fail "the allocation cap is not said in Chinese: $(cat "$T/refuse")"
-for f in info list profiles progress exercises check ledger grade results compare refuse help snapshot; do
+for f in info list profiles progress exercises check ledger grade results compare refuse help snapshot trace; do
     [ -s "$T/$f" ] || fail "$f printed nothing"
 done
 # the recording's experiment and panel ids are shown as they are (results' columns, compare's
@@ -53,10 +58,11 @@ done
 ids=$($app results --json "$T/rec.jsonl" | python3 -c '
 import json, sys
 print(",".join(sorted({v for l in sys.stdin for k, v in json.loads(l).items() if k in ("experiment", "panel")})))')
-# and the snapshot's own names: PyTorch's block states and trace actions, Python's pickle format
-ids="$ids,inactive,snapshot,oom,pickle"
+# and the names of the data: PyTorch's block states and trace actions, Python's pickle format,
+# the allocator calls a trace counts
+ids="$ids,inactive,snapshot,oom,pickle,malloc,free"
 left=$(cd "$T" && python3 "$OLDPWD/tests/cli/zh_english.py" --strict --ids "$ids" info list profiles \
-       progress exercises check ledger grade results compare refuse help snapshot) || fail "English left in 中文:
+       progress exercises check ledger grade results compare refuse help snapshot trace) || fail "English left in 中文:
 $left"
 # the checker itself finds what it is for: English labels in a copy of the output
 printf '设备：模拟\n  Backend  sim\n' > "$T/bad"
@@ -65,4 +71,4 @@ printf '  [m] 注：已用 3 GiB\n  [m] note: used 3 GiB\n' > "$T/bad"
 python3 tests/cli/zh_english.py "$T/bad" > /dev/null && fail "the checker let a note label through"
 printf '  [bars] 权重: 3 GiB (theoretical)\n' > "$T/bad"
 python3 tests/cli/zh_english.py "$T/bad" > /dev/null && fail "the checker let a style tag through"
-echo "ok: 13 commands' output in 中文 without English"
+echo "ok: 14 commands' output in 中文 without English"

@@ -359,19 +359,26 @@ static void trace_text(const struct trace_run *t, const struct gpu_replay_result
     const struct gpu_caching_stats *s = &r->stats;
     char size[32];
     gpu_cache_format_size(t->cap, size, sizeof size);
-    printf("%s: %zu events replayed into a model device of %s (SIMULATED: the caching-"
-           "allocator model, no GPU involved)\n", t->file, t->events, size);
-    printf("  options   %s\n", t->conf[0] ? t->conf : "(PyTorch defaults)");
-    printf("  time      parse %.1f ms, replay %.1f ms\n", t->parse_s * 1e3, t->replay_s * 1e3);
-    printf("  events    %zu malloc, %zu free, %zu empty_cache, %zu skipped frees\n", r->allocs,
-           r->frees, r->empties, r->skipped_frees);
-    printf("  peak      reserved %.2f MiB, allocated %.2f MiB (MiB = 2^20 B)\n",
+    printf(T("%s: %zu events replayed into a model device of %s (SIMULATED: the caching-"
+             "allocator model, no GPU involved)\n",
+             "%s：%zu 条记录回放到一台 %s 的模型设备里（SIMULATED：缓存分配器的模型，不用 GPU）\n"),
+           t->file, t->events, size);
+    printf(T("  options   %s\n", "  设置      %s\n"), t->conf[0] ? t->conf : T("(PyTorch defaults)", "（PyTorch 默认值）"));
+    printf(T("  time      parse %.1f ms, replay %.1f ms\n", "  时间      解析 %.1f ms，回放 %.1f ms\n"),
+           t->parse_s * 1e3, t->replay_s * 1e3);
+    printf(T("  events    %zu malloc, %zu free, %zu empty_cache, %zu skipped frees\n",
+             "  记录      malloc %zu 次，free %zu 次，empty_cache %zu 次，跳过的 free %zu 次\n"),
+           r->allocs, r->frees, r->empties, r->skipped_frees);
+    printf(T("  peak      reserved %.2f MiB, allocated %.2f MiB (MiB = 2^20 B)\n",
+             "  峰值      已预留 %.2f MiB，已分配 %.2f MiB（MiB = 2^20 B）\n"),
            s->reserved_bytes[0].peak / 1048576.0, s->allocated_bytes[0].peak / 1048576.0);
-    printf("  OOMs      %zu", r->ooms);
+    printf(T("  OOMs      %zu", "  OOM 次数  %zu"), r->ooms);
     for (size_t i = 0; i < r->noom_list && i < 10; i++)
-        printf("%s line %u", i ? "," : " at", r->oom_list[i].line);
-    printf("%s\n", r->noom_list > 10 ? ", ..." : "");
-    if (r->ooms) printf("  first OOM (line %u): %s\n", r->first_oom_line, r->first_oom);
+        printf(g_zh ? "%s第 %u 行" : "%s line %u", i ? (g_zh ? "、" : ",") : (g_zh ? "，在" : " at"),
+               r->oom_list[i].line);
+    printf("%s\n", r->noom_list > 10 ? T(", ...", "……") : "");
+    /* PyTorch's own message, word for word: the learner will meet it in their logs */
+    if (r->ooms) printf(T("  first OOM (line %u): %s\n", "  第一次 OOM（第 %u 行）：%s\n"), r->first_oom_line, r->first_oom);
     size_t n = gpu_caching_summary(c, NULL, 0) + 1;
     char *buf = malloc(n);
     if (buf) {
@@ -452,6 +459,7 @@ int tui_cmd_trace(struct tui_ctx *c)
     } else if (c->opt[TUI_O_JSON]) {
         trace_json(&t, r);
     } else {
+        g_zh = c->lang && !strcmp(c->lang, "zh");
         trace_text(&t, r, cm);
     }
     gpu_caching_destroy(cm);
