@@ -1,6 +1,6 @@
 #!/bin/sh
 # zh_output.sh BUILD - in 中文 the command line's own output carries no English: info, list,
-# profiles, progress, exercises --list, check, results and compare of a recording, ledger, a
+# profiles, progress, exercises (--list and a new workspace), check, results and compare of a recording, ledger, a
 # graded answer, the sandbox's help(), a snapshot's report and what-if replay, a trace replay,
 # and the device's refusals as a script sees them (an
 # impossible allocation, an allocator over its cap, a copy and a latency run over the
@@ -23,6 +23,7 @@ out list list || fail "list: $(cat "$T/list")"
 out profiles profiles || fail "profiles: $(cat "$T/profiles")"
 out progress progress || fail "progress: $(cat "$T/progress")"
 out exercises exercises --list || fail "exercises --list: $(cat "$T/exercises")"
+out workspace exercises "$T/ws" || fail "exercises DIR: $(cat "$T/workspace")"
 out check check lessons/ch01/1.1-what-is-vram.lua || fail "check: $(cat "$T/check")"
 out ledger ledger || fail "ledger: $(cat "$T/ledger")"
 out grade grade 1.1 adam-gb 16; [ $? = 1 ] || fail "a wrong answer graded as right: $(cat "$T/grade")"
@@ -50,7 +51,7 @@ printf '# vramlab allocator trace v1\na 1 40MiB\na 2 40MiB\nf 1\nf 2\na 3 30MiB\
 out trace trace replay "$T/frag.trace" 100MiB || fail "trace replay: $(cat "$T/trace")"
 grep -q 'OOM 次数  1' "$T/trace" || fail "trace replay: no OOM: $(cat "$T/trace")"
 grep -q '申请 40 GiB' "$T/refuse" || fail "the allocation cap is not said in Chinese: $(cat "$T/refuse")"
-for f in info list profiles progress exercises check ledger grade results compare refuse help snapshot trace; do
+for f in info list profiles progress exercises check ledger grade results compare refuse help snapshot trace workspace; do
     [ -s "$T/$f" ] || fail "$f printed nothing"
 done
 # the recording's experiment and panel ids are shown as they are (results' columns, compare's
@@ -62,7 +63,7 @@ print(",".join(sorted({v for l in sys.stdin for k, v in json.loads(l).items() if
 # the allocator calls a trace counts
 ids="$ids,inactive,snapshot,oom,pickle,malloc,free"
 left=$(cd "$T" && python3 "$OLDPWD/tests/cli/zh_english.py" --strict --ids "$ids" info list profiles \
-       progress exercises check ledger grade results compare refuse help snapshot trace) || fail "English left in 中文:
+       progress exercises workspace check ledger grade results compare refuse help snapshot trace) || fail "English left in 中文:
 $left"
 # the checker itself finds what it is for: English labels in a copy of the output
 printf '设备：模拟\n  Backend  sim\n' > "$T/bad"
@@ -71,4 +72,4 @@ printf '  [m] 注：已用 3 GiB\n  [m] note: used 3 GiB\n' > "$T/bad"
 python3 tests/cli/zh_english.py "$T/bad" > /dev/null && fail "the checker let a note label through"
 printf '  [bars] 权重: 3 GiB (theoretical)\n' > "$T/bad"
 python3 tests/cli/zh_english.py "$T/bad" > /dev/null && fail "the checker let a style tag through"
-echo "ok: 14 commands' output in 中文 without English"
+echo "ok: 15 commands' output in 中文 without English"
