@@ -1016,7 +1016,9 @@ static int a_map(lua_State *L)
     lua_pushinteger(L, (lua_Integer)reserved);
     lua_pushinteger(L, max);
     lua_pushboolean(L, with_free);
-    lua_pushstring(L, a->kind == K_ASYNC ? "chunk " : a->kind == K_RAW ? "cudaMalloc " : "seg ");
+    bool zh = !strcmp(lt_runtime_lang(a->vm->rt), "zh"); /* the map's owner labels */
+    lua_pushstring(L, a->kind == K_ASYNC ? (zh ? "池块 " : "chunk ") : a->kind == K_RAW ? "cudaMalloc "
+                                                                        : zh ? "段 " : "seg ");
     lua_call(L, 6, 2);
     return 2;
 }

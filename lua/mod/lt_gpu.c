@@ -89,12 +89,17 @@ static int no_room(lua_State *L, const char *what)
     uint64_t budget = gpu_alloc_budget(vm->rt->dev);
     bool failed = vm->rt->dev->failed != 0;
     pthread_mutex_unlock(&vm->rt->devlock);
+    bool zh = !strcmp(lt_runtime_lang(vm->rt), "zh");
     if (failed)
-        return luaL_error(L, "%s: size 0, and the GPU is in a failed state (sticky error): device "
-                          "experiments cannot run until vramlab restarts", what);
+        return luaL_error(L, zh ? "%s：大小为 0，而且 GPU 处于失败状态（粘滞错误）：重启 vramlab 之前"
+                                  "设备实验都无法运行"
+                                : "%s: size 0, and the GPU is in a failed state (sticky error): device "
+                                  "experiments cannot run until vramlab restarts", what);
     if (budget < (1u << 20))
-        return luaL_error(L, "%s: size 0 - the GPU has no free memory for experiments "
-                          "(gpu.budget() is %d bytes: other processes hold it)", what, (int)budget);
+        return luaL_error(L, zh ? "%s：大小为 0：GPU 没有可供实验的空闲显存（gpu.budget() 是 %d 字节："
+                                  "其他进程占着它）"
+                                : "%s: size 0 - the GPU has no free memory for experiments "
+                                  "(gpu.budget() is %d bytes: other processes hold it)", what, (int)budget);
     return 0;
 }
 

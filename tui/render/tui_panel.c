@@ -668,6 +668,17 @@ static void w_table(const struct ctx *c, const struct pmodel *m)
     free(cells);
 }
 
+/* A block's state in the legend, in the panel's language (the map's cells carry the English
+ * keys: used, allocated, active, cached, free). */
+static const char *state_label(const struct ctx *c, const char *state)
+{
+    static const char *const zh_names[][2] = {{"used", "已用"}, {"allocated", "已分配"}, {"active", "活跃"},
+                                              {"cached", "已缓存"}, {"free", "空闲"}, {"inactive", "空闲块"}};
+    for (size_t i = 0; zh(c) && !c->ascii && i < sizeof zh_names / sizeof zh_names[0]; i++)
+        if (!strcasecmp(state, zh_names[i][0])) return zh_names[i][1];
+    return state;
+}
+
 /* The memory map: one letter per owner (A, B, ...), lower case when the state is not "used"
  * / "allocated", a dot for free space; a legend gives owner, state and size. */
 static void w_map(const struct ctx *c, const struct pmodel *m)
@@ -733,7 +744,7 @@ static void w_map(const struct ctx *c, const struct pmodel *m)
                     !strcasecmp(k->state, "active") || !*k->state;
         char ch = free_ ? '.' : (char)((used ? 'A' : 'a') + who[i]);
         const char *sep = *k->owner && *k->state ? (c->ascii ? " / " : " · ") : "";
-        snprintf(line, sizeof line, "%c %s%s%s  %s", ch, k->owner, sep, k->state, sz);
+        snprintf(line, sizeof line, "%c %s%s%s  %s", ch, k->owner, sep, state_label(c, k->state), sz);
         struct tui_render_opts o = {c->width, c->lang, c->ascii, -1};
         tui_render_para(c->L, line, strlen(line), free_ ? TS_DIM : TS_SERIES0 + who[i] % TS_NSERIES,
                         false, "", TS_PLAIN, &o);
