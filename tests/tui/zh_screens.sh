@@ -1,8 +1,8 @@
 #!/bin/sh
 # zh_screens.sh BUILD - in 中文 the tutor's own screens carry no English: the menu, the keys help,
-# a lesson's footer and live panel, the sandbox and its help, 2.3's memory maps. A run of two or more Latin words is
-# a failure unless it is a name, a unit or a term kept in English on purpose (the allow list
-# below, each with its reason).
+# a lesson's footer and live panel, the sandbox and its help, 2.3's memory maps. A Latin word
+# (two letters or more) is a failure unless it is a name, a unit or a term kept in English on
+# purpose (the allow list below, each with its reason).
 . tests/tui/tmux.lib "$@"
 
 # Kept in English on purpose: product and hardware names, units, the SIMULATED label (one word
