@@ -31,22 +31,22 @@ import sys
 # (matched below), the SIMULATED/REPLAY labels (one word everywhere, so they are recognised),
 # key names, the names of the languages on the L key, "vs" (used as is in Chinese technical
 # writing), Lua keywords and Python's del and literals (lessons show code to type, snapshots
-# PyTorch's settings), the backends' and STREAM's
-# kernels' names (what --backend and gpu.stream take), the sandbox's modules; and three terms Chinese ML writing keeps
-# in English (the lecture itself writes "batch size"), BatchNorm's buffers.
+# PyTorch's settings), the backends' and STREAM's kernels' names (what --backend and
+# gpu.stream take), the sandbox's modules; and three terms Chinese ML writing keeps in English
+# (the lecture itself writes "batch size"), BatchNorm's buffers.
 ALLOW = r"""vs EN English SIMULATED REPLAY SIM NVIDIA GeForce Tesla Radeon Jetson Orin Spark
 Hopper Ampere Ada Turing Volta Blackwell Micron Intel AMD EPYC Xeon Ryzen Linux PyTorch Lua
 Adam AdamW SGD Llama Mistral DeepSeek Transformer Transformers Hugging Face Orca Esc Enter Tab
 Ctrl Shift PgUp PgDn Home End for do end local function return in pairs ipairs if then else
-and or not nil true false del True False None vramlab sim cuda copy scale add triad dot gpu host alloc vram units
-plot""".split() + ["batch size", "running mean", "running var"]
+and or not nil true false del True False None vramlab sim cuda copy scale add triad dot
+gpu host alloc vram units plot""".split() + ["batch size", "running mean", "running var"]
 # units, and the count abbreviations panels use beside a number (8 seqs, 2048 tok)
 UNITS = r"(?:[KMGTP]i?B(?:/s)?|B/s|ns|us|µs|ms|bit|bits|GHz|MHz|Gbps|GT/s|tok/s|tokens/s|seqs|tok)"
 
 PYTORCH = [  # the OOM message and memory_summary, word for word
     r"CUDA out of memory\.?", r"Tried to allocate", r"GPU \d+ has a total capacity of",
     r"total capacity of", r"of which", r"is free\.?", r"Of the allocated memory",
-    r"is allocated by PyTorch", r"allocated by PyTorch", r"and", r"is reserved by PyTorch",
+    r"is allocated by PyTorch", r"allocated by PyTorch", r"is reserved by PyTorch",
     r"reserved by PyTorch", r"but unallocated", r"reserved but unallocated", r"allowed",
     r"If reserved but unallocated memory is large", r"try setting", r"to avoid fragmentation",
     r"See documentation for Memory Management", r"Including non-PyTorch memory, this process has",
