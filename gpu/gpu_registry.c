@@ -124,10 +124,9 @@ void gpu_why_args(const struct gpu_dev *dev, char out[4][48])
     static const char *const kinds[] = {GPU_WHY_LIST(GPU_X_WHY)};
 #undef GPU_X_WHY
     const char *k = (unsigned)dev->why_key < GPU_WHY_COUNT ? kinds[dev->why_key] : "";
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 4; i++) out[i][0] = 0;
+    for (int i = 0; i < 4 && k[i]; i++) { /* k holds as many kinds as the key has numbers */
         double v = dev->why_arg[i];
-        out[i][0] = 0;
-        if (!k[i]) continue;
         if (k[i] == 'M') gpu_fmt_qty(v / 1024, "GiB", out[i], sizeof out[i]); /* 0.5 -> 512 MiB */
         else snprintf(out[i], sizeof out[i], "%.0f", v);
     }

@@ -38,7 +38,7 @@ print(select(2, a:malloc(30 * 2^30)))
 print(select(2, gpu.copy{ dir = "d2d", bytes = 16 * 2^30 }))
 print(select(2, gpu.latency{ bytes = 2^40 }))
 EOF
-out refuse eval "$T/refuse.lua"
+out refuse eval "$T/refuse.lua" || fail "the refusals script: $(cat "$T/refuse")"
 printf 'help()\nhelp(gpu)\nhelp(host)\nhelp(alloc)\nhelp(gpu.copy)\nhelp(1)\n' > "$T/help.lua"
 out help eval "$T/help.lua" || fail "help: $(cat "$T/help")"
 # a snapshot's report and its what-if replay; the frames it lists (FILE.py:LINE function) are the
