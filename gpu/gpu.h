@@ -101,12 +101,37 @@ struct gpu_config {
 
 enum { GPU_FAULT_SITES = 32, GPU_FAULT_LOG = 4096 };
 
+/* What a refusal of the device layer is about, with its numbers, so that the layer above can
+ * say it in the learner's language (lua/lt_util.c). why[] holds the English text in any case;
+ * GPU_WHY_TEXT: no key, why[] is all there is (a driver's error, an argument check). Each key
+ * has the kinds of its numbers (M: MiB, written as a size, "40 GiB"; P: a percentage; N: a
+ * count) and its English text, with one %s per number. */
+#define GPU_WHY_LIST(X)                                                                          \
+    X(GPU_WHY_TEXT, "", "%s")                                                                    \
+    X(GPU_WHY_ZERO, "", "cannot allocate 0 bytes")                                               \
+    X(GPU_WHY_INJECTED, "N", "out of memory (injected fault: allocation #%s)")                   \
+    X(GPU_WHY_NO_FREE, "M", "%s requested, but the GPU has no free memory: other processes (or " \
+                            "this one) hold all of it")                                          \
+    X(GPU_WHY_CAP, "MPM", "%s requested, but experiments may take at most %s%% of free memory "  \
+                          "(%s now)")                                                            \
+    X(GPU_WHY_SIM_OOM, "MM", "cudaMalloc(%s): out of memory (SIMULATED, %s free)")               \
+    X(GPU_WHY_COPY_CAP, "MMPM", "copy of %s needs %s of device memory; experiments may take at " \
+                                "most %s%% of free memory (%s)")                                 \
+    X(GPU_WHY_LATENCY_CAP, "MM", "latency working set of %s exceeds the experiment cap (%s)")    \
+    X(GPU_WHY_STREAM_CAP, "MM", "STREAM needs 3 x %s of device memory; experiments may take at " \
+                                "most %s")
+#define GPU_X_WHY(name, kinds, en) name,
+enum gpu_why_key { GPU_WHY_LIST(GPU_X_WHY) GPU_WHY_COUNT };
+#undef GPU_X_WHY
+
 /* Public part of an open device. Each backend embeds it first in its private state. */
 struct gpu_dev {
     const struct gpu_backend *be;
     struct gpu_info info;
     gpu_status failed;    /* sticky: once set, every call returns GPU_ERR_STICKY */
     char why[256];        /* the last error, with its origin (expression, file:line) */
+    enum gpu_why_key why_key; /* what why[] says, for a translation (GPU_WHY_TEXT: only why[]) */
+    double why_arg[4];    /* its numbers, in the order of its format */
     double cap_fraction;
     uint64_t live_bytes;  /* device bytes allocated through this interface and not yet freed */
     int live_allocs;
@@ -212,6 +237,10 @@ uint64_t gpu_alloc_budget(struct gpu_dev *dev);
 const char *gpu_why(const struct gpu_dev *dev);
 void gpu_set_why(struct gpu_dev *dev, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Set why[] from a key and its numbers (as many as its format takes, at most 4). */
+void gpu_set_why_key(struct gpu_dev *dev, enum gpu_why_key key, double a, double b, double c, double d);
+/* The numbers of dev's last keyed refusal as text, in the order of its format ("40 GiB", "90"). */
+void gpu_why_args(const struct gpu_dev *dev, char out[4][48]);
 
 /* ---- measurements (gpu_stats.c, gpu_bench.c, gpu_host.c) -------------------------------- */
 #define GPU_MAX_SAMPLES 64

@@ -92,9 +92,8 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
 
     uint64_t need = d2d ? 2 * q->bytes : q->bytes, budget = gpu_alloc_budget(dev);
     if (need > budget) {
-        gpu_set_why(dev, "copy of %.2f MiB needs %.2f MiB of device memory; experiments may take "
-                    "at most %.0f%% of free memory (%.2f MiB)", q->bytes / 1048576.0,
-                    need / 1048576.0, dev->cap_fraction * 100, budget / 1048576.0);
+        gpu_set_why_key(dev, GPU_WHY_COPY_CAP, q->bytes / 1048576.0, need / 1048576.0,
+                        dev->cap_fraction * 100, budget / 1048576.0);
         return GPU_ERR_CAP;
     }
     /* The host buffer goes on the GPU's NUMA node: pinned next to it while it is allocated. */
@@ -156,8 +155,7 @@ gpu_status gpu_bench_latency(struct gpu_dev *dev, uint64_t bytes, struct gpu_res
     }
     uint64_t budget = gpu_alloc_budget(dev);
     if (bytes > budget) {
-        gpu_set_why(dev, "latency working set of %.2f MiB exceeds the experiment cap (%.2f MiB)",
-                    bytes / 1048576.0, budget / 1048576.0);
+        gpu_set_why_key(dev, GPU_WHY_LATENCY_CAP, bytes / 1048576.0, budget / 1048576.0, 0, 0);
         return GPU_ERR_CAP;
     }
     if (gpu_cancelled(cancel)) return GPU_ERR_CANCELLED;
@@ -207,8 +205,7 @@ gpu_status gpu_bench_stream(struct gpu_dev *dev, int kind, uint64_t bytes, int t
     bytes = bytes / 8 * 8;
     uint64_t budget = gpu_alloc_budget(dev);
     if (3 * bytes > budget) {
-        gpu_set_why(dev, "STREAM needs 3 x %.2f MiB of device memory; experiments may take at most "
-                    "%.2f MiB", bytes / 1048576.0, budget / 1048576.0);
+        gpu_set_why_key(dev, GPU_WHY_STREAM_CAP, bytes / 1048576.0, budget / 1048576.0, 0, 0);
         return GPU_ERR_CAP;
     }
     gpu_status st = gpu_alloc(dev, bytes, &a);

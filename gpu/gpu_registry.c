@@ -2,6 +2,8 @@
  * caller goes through: sticky failure, the cap on free memory, live-allocation accounting. */
 #include "gpu.h"
 
+#include "gpu_fmt.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 
 #ifdef GPU_HAVE_CUDA
 #include "gpu_cuda.h"
+#include "gpu_fmt.h"
 #endif
 #include "gpu_nvml.h"
 #include "gpu_sim.h"
@@ -112,6 +115,37 @@ void gpu_set_why(struct gpu_dev *dev, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(dev->why, sizeof dev->why, fmt, ap);
     va_end(ap);
+    dev->why_key = GPU_WHY_TEXT;
+}
+
+void gpu_why_args(const struct gpu_dev *dev, char out[4][48])
+{
+#define GPU_X_WHY(name, kinds, en) kinds,
+    static const char *const kinds[] = {GPU_WHY_LIST(GPU_X_WHY)};
+#undef GPU_X_WHY
+    const char *k = (unsigned)dev->why_key < GPU_WHY_COUNT ? kinds[dev->why_key] : "";
+    for (int i = 0; i < 4; i++) out[i][0] = 0;
+    for (int i = 0; i < 4 && k[i]; i++) { /* k holds as many kinds as the key has numbers */
+        double v = dev->why_arg[i];
+        if (k[i] == 'M') gpu_fmt_qty(v / 1024, "GiB", out[i], sizeof out[i]); /* 0.5 -> 512 MiB */
+        else snprintf(out[i], sizeof out[i], "%.0f", v);
+    }
+}
+
+void gpu_set_why_key(struct gpu_dev *dev, enum gpu_why_key key, double a, double b, double c, double d)
+{
+#define GPU_X_WHY(name, kinds, en) en,
+    static const char *const en[] = {GPU_WHY_LIST(GPU_X_WHY)};
+#undef GPU_X_WHY
+    char s[4][48];
+    dev->why_key = key;
+    dev->why_arg[0] = a, dev->why_arg[1] = b, dev->why_arg[2] = c, dev->why_arg[3] = d;
+    if (key == GPU_WHY_TEXT || (unsigned)key >= GPU_WHY_COUNT) return;
+    gpu_why_args(dev, s);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral" /* the table's formats: %s for each number */
+    snprintf(dev->why, sizeof dev->why, en[key], s[0], s[1], s[2], s[3]);
+#pragma GCC diagnostic pop
 }
 
 gpu_status gpu_mem_info(struct gpu_dev *dev, uint64_t *free_b, uint64_t *total_b)
@@ -138,7 +172,7 @@ static bool injected(struct gpu_dev *dev, const void *site)
     if (s == GPU_FAULT_SITES) s--;
     if (dev->alloc_count < GPU_FAULT_LOG) dev->site_of[dev->alloc_count] = (unsigned char)(s + 1);
     if (++dev->alloc_count != dev->fail_alloc) return false;
-    gpu_set_why(dev, "out of memory (injected fault: allocation #%ld)", dev->alloc_count);
+    gpu_set_why_key(dev, GPU_WHY_INJECTED, (double)dev->alloc_count, 0, 0, 0);
     return true;
 }
 
@@ -147,7 +181,7 @@ static gpu_status alloc_at(struct gpu_dev *dev, uint64_t bytes, void **ptr, cons
     *ptr = NULL;
     if (dev->failed) return GPU_ERR_STICKY;
     if (bytes == 0) {
-        gpu_set_why(dev, "cannot allocate 0 bytes");
+        gpu_set_why_key(dev, GPU_WHY_ZERO, 0, 0, 0, 0);
         return GPU_ERR_ARG;
     }
     if (injected(dev, site)) return GPU_ERR_NOMEM;
@@ -171,12 +205,10 @@ gpu_status gpu_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
     if (dev->failed) return GPU_ERR_STICKY;
     if (bytes > budget) {
         if (budget < (1u << 20)) /* nothing to take: say why instead of a cap of 0 MiB */
-            gpu_set_why(dev, "%.2f MiB requested, but the GPU has no free memory: other "
-                        "processes (or this one) hold all of it", bytes / 1048576.0);
+            gpu_set_why_key(dev, GPU_WHY_NO_FREE, bytes / 1048576.0, 0, 0, 0);
         else
-            gpu_set_why(dev, "%.2f MiB requested, but experiments may take at most %.0f%% of "
-                        "free memory (%.2f MiB now)", bytes / 1048576.0,
-                        dev->cap_fraction * 100, budget / 1048576.0);
+            gpu_set_why_key(dev, GPU_WHY_CAP, bytes / 1048576.0, dev->cap_fraction * 100,
+                            budget / 1048576.0, 0);
         return GPU_ERR_CAP;
     }
     return alloc_at(dev, bytes, ptr, __builtin_return_address(0));

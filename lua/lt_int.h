@@ -178,6 +178,9 @@ void lt_lesson_push_fn(lua_State *L, const char *fn);
 bool lt_vm_dofile_keep(struct lt_vm *vm, const char *path, bool keep, char *err, size_t n);
 
 /* Modules (each file registers one). */
+/* dev->why (or st's message) in the runtime's language, into buf; returns buf. */
+const char *lt_dev_why(const struct lt_runtime *rt, const struct gpu_dev *dev, gpu_status st,
+                       char *buf, size_t n);
 int lt_open_gpu(lua_State *L);
 int lt_open_host(lua_State *L);
 void lt_gpu_free_generation(struct lt_vm *vm, int generation); /* free buffers made since */

@@ -470,55 +470,96 @@ int lt_vm_complete(struct lt_vm *vm, const char *word, char *out, size_t n)
 /* One line and one example per public function of gpu, host and alloc (docs/lua-api.md has the
  * full text; tests/lua/help.lua fails on a function missing here). */
 static const struct {
-    const char *name, *doc, *example;
+    const char *name, *doc, *example, *zh;
 } docs[] = {
-    {"gpu.backend", "the backend's name: \"cuda\" or \"sim\"", "gpu.backend()"},
-    {"gpu.info", "the device: name, memory, clocks, bus, caches, PCIe (nil when unknown)", "gpu.info().total_bytes"},
-    {"gpu.mem", "free and total device memory in bytes", "free, total = gpu.mem()"},
-    {"gpu.budget", "bytes an experiment may allocate (the cap)", "gpu.budget()"},
-    {"gpu.alloc", "allocate device memory: a buffer, or nil, message", "b = gpu.alloc(\"1GiB\")"},
-    {"gpu.copy", "measure a copy {dir = h2d|d2h|d2d, bytes, method = ce|sm, pinned, trials, reps}", "gpu.copy{dir = \"h2d\", bytes = \"256MiB\"}"},
-    {"gpu.latency", "pointer-chase latency over {bytes}", "gpu.latency{bytes = \"64MiB\"}"},
-    {"gpu.stream", "STREAM kernels on the device {kernel = copy|scale|add|triad|dot, bytes, trials}", "gpu.stream{kernel = \"triad\", bytes = \"256MiB\"}"},
-    {"gpu.plateaus", "group latency points {{bytes, ns}} into cache levels {where = gpu|host, levels}", "gpu.plateaus(points, {where = \"host\"})"},
-    {"gpu.peak", "theoretical bandwidth from memory clock (kHz) and bus width (bits)", "gpu.peak(9751000, 384)"},
-    {"gpu.profiles", "the simulator's GPU profiles", "gpu.profiles()"},
-    {"gpu.profile", "one simulator profile's figures", "gpu.profile(\"h100-sxm\")"},
-    {"host.info", "this CPU: threads, RAM, last-level cache", "host.info()"},
-    {"host.copy", "host memory copy bandwidth {method = memcpy|loop, bytes, trials, threads}", "host.copy{bytes = \"64MiB\"}"},
-    {"host.stream", "STREAM on the CPU {kernel = copy|scale|add|triad|dot, bytes, trials, threads}", "host.stream{kernel = \"add\", bytes = \"64MiB\"}"},
-    {"host.triad", "STREAM triad on all threads {bytes, trials, threads}", "host.triad{bytes = \"64MiB\"}"},
-    {"host.latency", "host pointer-chase latency {bytes, trials, threads}", "host.latency{bytes = \"8MiB\"}"},
-    {"host.caches", "this CPU's data caches (one core's), smallest first", "host.caches()"},
-    {"host.budget", "bytes one host experiment may take in all its arrays", "host.stream{bytes = host.budget() // 3}"},
-    {"alloc.caching", "PyTorch's caching allocator on this device {max_split_size_mb, roundup_power2_divisions, expandable_segments, memory_fraction, conf, capacity}", "a = alloc.caching()"},
-    {"alloc.model", "the caching allocator on a model device {capacity, ...}", "a = alloc.model{capacity = \"80GiB\"}"},
-    {"alloc.raw", "plain cudaMalloc/cudaFree, no cache {capacity}", "r = alloc.raw()"},
-    {"alloc.async_pool", "a stream-ordered pool (cudaMallocAsync) {capacity, release_threshold, reuse_*}", "p = alloc.async_pool{capacity = \"24GiB\"}"},
-    {"alloc.trace_replay", "replay an allocation trace into a model allocator", "alloc.trace_replay(text, {capacity = \"80GiB\"})"},
-    {"alloc.ledger", "where device memory went (driver, allocator, other)", "alloc.ledger(a).text"},
-    {"alloc.format_size", "PyTorch's format_size text", "alloc.format_size(\"1GiB\")"},
-    {"alloc.snapshot", "read a shipped PyTorch memory snapshot {device, top, columns, replay, capacity}", "alloc.snapshot(\"assets/snapshots/gpt-train.pickle\").peak"},
-    {"alloc.round_size", "the block size, pool and segment a request gets", "alloc.round_size(\"1000B\")"},
-    {"units.parse", "a size, rate, time or count from text: value, kind (nil, message when unreadable)", "units.parse(\"16GiB\")"},
-    {"units.bytes", "bytes in binary units, as capacity is counted", "units.bytes(7e9 * 2)"},
-    {"units.si", "bytes in decimal units, as vendors print capacity", "units.si(7e9 * 2)"},
-    {"units.rate", "bytes per second in GB/s (decimal)", "units.rate(936e9)"},
-    {"units.time", "seconds as ns, us, ms or s", "units.time(93.4e-9)"},
-    {"units.gbs", "n / 1e9", "units.gbs(r.bytes_per_s)"},
-    {"units.gib", "n / 2^30", "units.gib(gpu.info().total_bytes)"},
-    {"plot.point", "add a curve point (series, x, y [, {style=, from=, x=, y=}])", "plot.point(\"memcpy\", 2^20, 12.5)"},
-    {"plot.bar", "set a bar (label, value, unit or {unit=, style=, from=})", "plot.bar(\"triad\", 41.2, \"GB/s\")"},
-    {"plot.gauge", "set a gauge (label, value, max, unit or {unit=, style=})", "plot.gauge(\"used\", 3, 24, \"GiB\")"},
-    {"plot.row", "add a table row (the first is the header)", "plot.row{\"size\", \"GB/s\"}"},
-    {"plot.note", "a line under the panels", "plot.note(\"pinned beats pageable\")"},
-    {"plot.clear", "empty every panel", "plot.clear()"},
+    {"gpu.backend", "the backend's name: \"cuda\" or \"sim\"", "gpu.backend()",
+     "后端的名字：\"cuda\" 或 \"sim\""},
+    {"gpu.info", "the device: name, memory, clocks, bus, caches, PCIe (nil when unknown)", "gpu.info().total_bytes",
+     "设备：名称、显存、频率、位宽、缓存、PCIe（未知时为 nil）"},
+    {"gpu.mem", "free and total device memory in bytes", "free, total = gpu.mem()",
+     "设备的空闲显存和总显存，单位字节"},
+    {"gpu.budget", "bytes an experiment may allocate (the cap)", "gpu.budget()",
+     "一个实验最多可以分配的字节数（上限）"},
+    {"gpu.alloc", "allocate device memory: a buffer, or nil, message", "b = gpu.alloc(\"1GiB\")",
+     "分配显存：返回一块缓冲，或 nil 和原因"},
+    {"gpu.copy", "measure a copy {dir = h2d|d2h|d2d, bytes, method = ce|sm, pinned, trials, reps}", "gpu.copy{dir = \"h2d\", bytes = \"256MiB\"}",
+     "测一次拷贝 {dir = h2d|d2h|d2d, bytes, method = ce|sm, pinned, trials, reps}"},
+    {"gpu.latency", "pointer-chase latency over {bytes}", "gpu.latency{bytes = \"64MiB\"}",
+     "在 {bytes} 上做指针追逐，测延迟"},
+    {"gpu.stream", "STREAM kernels on the device {kernel = copy|scale|add|triad|dot, bytes, trials}", "gpu.stream{kernel = \"triad\", bytes = \"256MiB\"}",
+     "设备上的 STREAM 核函数 {kernel = copy|scale|add|triad|dot, bytes, trials}"},
+    {"gpu.plateaus", "group latency points {{bytes, ns}} into cache levels {where = gpu|host, levels}", "gpu.plateaus(points, {where = \"host\"})",
+     "把延迟点 {{bytes, ns}} 分成各级缓存 {where = gpu|host, levels}"},
+    {"gpu.peak", "theoretical bandwidth from memory clock (kHz) and bus width (bits)", "gpu.peak(9751000, 384)",
+     "由显存频率（kHz）和位宽（bit）算出的理论带宽"},
+    {"gpu.profiles", "the simulator's GPU profiles", "gpu.profiles()",
+     "模拟器的 GPU 配置列表"},
+    {"gpu.profile", "one simulator profile's figures", "gpu.profile(\"h100-sxm\")",
+     "一个模拟器配置里的数字"},
+    {"host.info", "this CPU: threads, RAM, last-level cache", "host.info()",
+     "这颗 CPU：线程数、内存、末级缓存"},
+    {"host.copy", "host memory copy bandwidth {method = memcpy|loop, bytes, trials, threads}", "host.copy{bytes = \"64MiB\"}",
+     "主机内存拷贝带宽 {method = memcpy|loop, bytes, trials, threads}"},
+    {"host.stream", "STREAM on the CPU {kernel = copy|scale|add|triad|dot, bytes, trials, threads}", "host.stream{kernel = \"add\", bytes = \"64MiB\"}",
+     "CPU 上的 STREAM {kernel = copy|scale|add|triad|dot, bytes, trials, threads}"},
+    {"host.triad", "STREAM triad on all threads {bytes, trials, threads}", "host.triad{bytes = \"64MiB\"}",
+     "所有线程上的 STREAM triad {bytes, trials, threads}"},
+    {"host.latency", "host pointer-chase latency {bytes, trials, threads}", "host.latency{bytes = \"8MiB\"}",
+     "主机上的指针追逐延迟 {bytes, trials, threads}"},
+    {"host.caches", "this CPU's data caches (one core's), smallest first", "host.caches()",
+     "这颗 CPU 的数据缓存（单核可用的），从小到大"},
+    {"host.budget", "bytes one host experiment may take in all its arrays", "host.stream{bytes = host.budget() // 3}",
+     "一个主机实验的全部数组最多可用的字节数"},
+    {"alloc.caching", "PyTorch's caching allocator on this device {max_split_size_mb, roundup_power2_divisions, expandable_segments, memory_fraction, conf, capacity}", "a = alloc.caching()",
+     "本设备上的 PyTorch 缓存分配器 {max_split_size_mb, roundup_power2_divisions, expandable_segments, memory_fraction, conf, capacity}"},
+    {"alloc.model", "the caching allocator on a model device {capacity, ...}", "a = alloc.model{capacity = \"80GiB\"}",
+     "模型设备上的缓存分配器 {capacity, ...}"},
+    {"alloc.raw", "plain cudaMalloc/cudaFree, no cache {capacity}", "r = alloc.raw()",
+     "直接调用 cudaMalloc/cudaFree，不缓存 {capacity}"},
+    {"alloc.async_pool", "a stream-ordered pool (cudaMallocAsync) {capacity, release_threshold, reuse_*}", "p = alloc.async_pool{capacity = \"24GiB\"}",
+     "流有序内存池（cudaMallocAsync）{capacity, release_threshold, reuse_*}"},
+    {"alloc.trace_replay", "replay an allocation trace into a model allocator", "alloc.trace_replay(text, {capacity = \"80GiB\"})",
+     "把一份分配轨迹重放到模型分配器里"},
+    {"alloc.ledger", "where device memory went (driver, allocator, other)", "alloc.ledger(a).text",
+     "显存去了哪里（驱动、分配器、其他）"},
+    {"alloc.format_size", "PyTorch's format_size text", "alloc.format_size(\"1GiB\")",
+     "PyTorch 的 format_size 文本"},
+    {"alloc.snapshot", "read a shipped PyTorch memory snapshot {device, top, columns, replay, capacity}", "alloc.snapshot(\"assets/snapshots/gpt-train.pickle\").peak",
+     "读取随附的 PyTorch 显存快照 {device, top, columns, replay, capacity}"},
+    {"alloc.round_size", "the block size, pool and segment a request gets", "alloc.round_size(\"1000B\")",
+     "一次申请得到的块大小、池和段"},
+    {"units.parse", "a size, rate, time or count from text: value, kind (nil, message when unreadable)", "units.parse(\"16GiB\")",
+     "从文本读出大小、速率、时间或数量：值和种类（读不懂时为 nil 和原因）"},
+    {"units.bytes", "bytes in binary units, as capacity is counted", "units.bytes(7e9 * 2)",
+     "以二进制单位写字节数，容量按这种方式计"},
+    {"units.si", "bytes in decimal units, as vendors print capacity", "units.si(7e9 * 2)",
+     "以十进制单位写字节数，厂商标称容量用这种方式"},
+    {"units.rate", "bytes per second in GB/s (decimal)", "units.rate(936e9)",
+     "以 GB/s（十进制）写每秒字节数"},
+    {"units.time", "seconds as ns, us, ms or s", "units.time(93.4e-9)",
+     "以 ns、us、ms 或 s 写秒数"},
+    {"units.gbs", "n / 1e9", "units.gbs(r.bytes_per_s)",
+     "n / 1e9"},
+    {"units.gib", "n / 2^30", "units.gib(gpu.info().total_bytes)",
+     "n / 2^30"},
+    {"plot.point", "add a curve point (series, x, y [, {style=, from=, x=, y=}])", "plot.point(\"memcpy\", 2^20, 12.5)",
+     "给曲线加一个点 (series, x, y [, {style=, from=, x=, y=}])"},
+    {"plot.bar", "set a bar (label, value, unit or {unit=, style=, from=})", "plot.bar(\"triad\", 41.2, \"GB/s\")",
+     "设置一根柱 (label, value, unit 或 {unit=, style=, from=})"},
+    {"plot.gauge", "set a gauge (label, value, max, unit or {unit=, style=})", "plot.gauge(\"used\", 3, 24, \"GiB\")",
+     "设置一个仪表 (label, value, max, unit 或 {unit=, style=})"},
+    {"plot.row", "add a table row (the first is the header)", "plot.row{\"size\", \"GB/s\"}",
+     "给表格加一行（第一行是表头）"},
+    {"plot.note", "a line under the panels", "plot.note(\"pinned beats pageable\")",
+     "面板下方的一行注释"},
+    {"plot.clear", "empty every panel", "plot.clear()",
+     "清空所有面板"},
 };
 
 static const char *const help_modules[] = {"gpu", "host", "alloc", "vram", "units", "plot"};
 
 /* A module without lines of its own here (vram): its function names, from the table itself. */
-static void list_fields(lua_State *L, int t, const char *mod, struct gpu_buf *b)
+static void list_fields(lua_State *L, int t, const char *mod, bool zh, struct gpu_buf *b)
 {
     const char *names[256];
     size_t nn = 0;
@@ -535,7 +576,9 @@ static void list_fields(lua_State *L, int t, const char *mod, struct gpu_buf *b)
         puts_(b, ".");
         puts_(b, names[i]);
     }
-    if (!strcmp(mod, "vram")) puts_(b, "\n  (documented with examples in docs/vram-api.md, vram-train.md and vram-infer.md)");
+    if (!strcmp(mod, "vram"))
+        puts_(b, zh ? "\n  （带示例的说明见 docs/vram-api.md、vram-train.md 和 vram-infer.md）"
+                    : "\n  (documented with examples in docs/vram-api.md, vram-train.md and vram-infer.md)");
 }
 
 /* help([module or function, or its name]): prints what it knows, through the sandbox's print
@@ -545,14 +588,15 @@ int lt_help(lua_State *L)
     lua_settop(L, 1);
     char text[4096] = "";
     struct gpu_buf b = GPU_BUF_FIXED(text, sizeof text);
+    bool zh = !strcmp(lt_runtime_lang(lt_vm_of(L)->rt), "zh");
     if (lua_type(L, 1) == LUA_TSTRING) { /* help("gpu.copy"), help("plot") outside the tutor */
         const char *name = lua_tostring(L, 1);
         for (size_t i = 0; i < sizeof docs / sizeof *docs; i++)
             if (!strcmp(docs[i].name, name)) {
                 puts_(&b, docs[i].name);
-                puts_(&b, ": ");
-                puts_(&b, docs[i].doc);
-                puts_(&b, "\n  e.g. ");
+                puts_(&b, zh ? "：" : ": ");
+                puts_(&b, zh ? docs[i].zh : docs[i].doc);
+                puts_(&b, zh ? "\n  例：" : "\n  e.g. ");
                 puts_(&b, docs[i].example);
             }
         for (size_t m = 0; !*text && m < sizeof help_modules / sizeof *help_modules; m++) {
@@ -566,18 +610,21 @@ int lt_help(lua_State *L)
                     puts_(&b, "\n  ");
                     puts_(&b, docs[i].name);
                     puts_(&b, "  ");
-                    puts_(&b, docs[i].doc);
+                    puts_(&b, zh ? docs[i].zh : docs[i].doc);
                 }
             if (b.len == head) { /* vram: the module's own names */
                 lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
-                if (lua_getfield(L, -1, name) == LUA_TTABLE) list_fields(L, lua_gettop(L), name, &b);
+                if (lua_getfield(L, -1, name) == LUA_TTABLE) list_fields(L, lua_gettop(L), name, zh, &b);
                 lua_settop(L, 1);
             }
         }
     } else if (lua_isnoneornil(L, 1)) {
-        puts_(&b, "modules: gpu (the device), host (this CPU), alloc (allocators), vram "
-                           "(memory estimates), units (sizes), plot (the sandbox panel; tutor only). "
-                           "help(gpu) lists a module, help(gpu.copy) shows one function.");
+        puts_(&b, zh ? "模块：gpu（设备）、host（这颗 CPU）、alloc（分配器）、vram（显存估算）、"
+                       "units（大小）、plot（沙盒面板；仅在导师界面）。help(gpu) 列出一个模块，"
+                       "help(gpu.copy) 显示一个函数。"
+                     : "modules: gpu (the device), host (this CPU), alloc (allocators), vram "
+                       "(memory estimates), units (sizes), plot (the sandbox panel; tutor only). "
+                       "help(gpu) lists a module, help(gpu.copy) shows one function.");
     } else if (lua_istable(L, 1)) {
         lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
         for (size_t m = 0; m < sizeof help_modules / sizeof *help_modules; m++) {
@@ -594,9 +641,9 @@ int lt_help(lua_State *L)
                     puts_(&b, "\n  ");
                     puts_(&b, docs[i].name);
                     puts_(&b, "  ");
-                    puts_(&b, docs[i].doc);
+                    puts_(&b, zh ? docs[i].zh : docs[i].doc);
                 }
-            if (b.len == head) list_fields(L, 1, help_modules[m], &b);
+            if (b.len == head) list_fields(L, 1, help_modules[m], zh, &b);
             break;
         }
         lua_pop(L, 1);
@@ -612,15 +659,16 @@ int lt_help(lua_State *L)
             lua_settop(L, 2);
             if (!same) continue;
             puts_(&b, docs[i].name);
-            puts_(&b, ": ");
-            puts_(&b, docs[i].doc);
-            puts_(&b, "\n  e.g. ");
+            puts_(&b, zh ? "：" : ": ");
+            puts_(&b, zh ? docs[i].zh : docs[i].doc);
+            puts_(&b, zh ? "\n  例：" : "\n  e.g. ");
             puts_(&b, docs[i].example);
             break;
         }
         lua_pop(L, 1);
     }
-    lua_pushstring(L, *text ? text : "no help for that: help() lists the modules");
+    lua_pushstring(L, *text ? text : zh ? "没有这一项的帮助：help() 列出所有模块"
+                                        : "no help for that: help() lists the modules");
     lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
     lua_getfield(L, -1, "print");
     lua_pushvalue(L, -3);

@@ -267,3 +267,33 @@ void lt_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const lua
     lua_setfield(L, -2, "__metatable");
     lua_pop(L, 1);
 }
+
+/* The device layer's refusals in the learner's language: the layer gives a key and numbers
+ * (gpu.h, GPU_WHY_LIST), this says them; one %s per number, in the English text's order. */
+const char *lt_dev_why(const struct lt_runtime *rt, const struct gpu_dev *dev, gpu_status st,
+                       char *buf, size_t n)
+{
+    static const char *const zh[GPU_WHY_COUNT] = {
+        [GPU_WHY_ZERO] = "不能分配 0 字节",
+        [GPU_WHY_INJECTED] = "显存不足（注入的故障：第 %s 次分配）",
+        [GPU_WHY_NO_FREE] = "申请 %s，但 GPU 已没有空闲显存：其他进程（或本进程）占满了它",
+        [GPU_WHY_CAP] = "申请 %s，但实验最多只能用空闲显存的 %s%%（现在是 %s）",
+        [GPU_WHY_SIM_OOM] = "cudaMalloc(%s)：显存不足（SIMULATED，空闲 %s）",
+        [GPU_WHY_COPY_CAP] = "拷贝 %s 需要 %s 显存；实验最多只能用空闲显存的 %s%%（%s）",
+        [GPU_WHY_LATENCY_CAP] = "延迟测量的工作集 %s 超过了实验上限（%s）",
+        [GPU_WHY_STREAM_CAP] = "STREAM 需要 3 x %s 显存；实验最多只能用 %s",
+    };
+    const char *en = dev->why[0] ? dev->why : gpu_status_str(st);
+    unsigned k = (unsigned)dev->why_key;
+    if (!dev->why[0] || k >= GPU_WHY_COUNT || !zh[k] || strcmp(lt_runtime_lang(rt), "zh"))
+        snprintf(buf, n, "%s", en);
+    else {
+        char a[4][48];
+        gpu_why_args(dev, a);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral" /* the table's formats: %s for each number */
+        snprintf(buf, n, zh[k], a[0], a[1], a[2], a[3]);
+#pragma GCC diagnostic pop
+    }
+    return buf;
+}

@@ -526,7 +526,7 @@ static bool user_frame(const struct gpu_snapshot *s, struct fcache *c, const str
         g->where_len = fr.file_n + (size_t)k;
         return set_text(&g->function, &g->function_len, fr.name, fr.name_n);
     }
-    static const char l[] = "<torch or Python internals only>";
+    static const char l[] = GPU_SNAP_NO_USER_FRAME;
     return set_text(&g->where, &g->where_len, l, sizeof l - 1) &&
            set_text(&g->function, &g->function_len, "", 0);
 }

@@ -110,6 +110,10 @@ struct gpu_snap_count {
     uint64_t count, bytes, requested;
 };
 
+/* The `where` of a group whose stack has no frame of the user's code (a caller may say it in
+ * another language by comparing with this). */
+#define GPU_SNAP_NO_USER_FRAME "<torch or Python internals only>"
+
 /* One group of live allocations at the peak: where = "FILE:LINE" of the first user frame, or
  * a label in <>; function = that frame's name. */
 struct gpu_snap_group {

@@ -66,6 +66,7 @@ static void cu_why(struct gpu_dev *dev, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(dev->why, sizeof dev->why, fmt, ap);
     va_end(ap);
+    dev->why_key = GPU_WHY_TEXT;
 }
 
 /* Errors after which the context is unusable: every later call returns the same error, and only a

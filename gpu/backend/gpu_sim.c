@@ -218,8 +218,8 @@ static gpu_status sim_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
     /* cudaMalloc hands out memory in 2 MiB pages; capacity is counted that way too. */
     uint64_t rounded = (bytes + (2u << 20) - 1) / (2u << 20) * (2u << 20);
     if (rounded > d->pub.info.total_bytes - d->used) {
-        gpu_set_why(dev, "cudaMalloc(%.2f MiB): out of memory (SIMULATED, %.2f MiB free)",
-                    bytes / 1048576.0, (d->pub.info.total_bytes - d->used) / 1048576.0);
+        gpu_set_why_key(dev, GPU_WHY_SIM_OOM, bytes / 1048576.0,
+                        (d->pub.info.total_bytes - d->used) / 1048576.0, 0, 0);
         return GPU_ERR_NOMEM;
     }
     gpu_status st = track(d, rounded, false, ptr);

@@ -107,7 +107,7 @@ the table. Then the simulator's GPU profiles, checked the same way.
       for _, m in ipairs(vram.memory_types()) do
         ex:row("gen", { m.name, tostring(m.year), m.card, m.bus_bits .. "-bit",
                         string.format("%.2f%s", m.gbps, m.derived and "*" or ""), gbs(m.peak_bytes_per_s),
-                        string.format("%g GB/s", m.published_gbs), m.capacity })
+                        string.format("%g GB/s", m.published_gbs), ex.lang == "zh" and m.capacity_zh or m.capacity })
         ex:bar("bw", m.name .. " · " .. m.card, m.peak_bytes_per_s / 1e9, { style = "reference" })
       end
       ex:note("gen", T("* per-pin rate derived from the published total: published / (bus / 8).", "* 每针脚速率由官方总带宽反推：官方值 / (位宽 / 8)。"))

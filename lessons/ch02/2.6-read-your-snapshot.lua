@@ -117,11 +117,11 @@ not measured.
       end
       ex:row("t", { T("figure", "指标"), T("value", "数值") })
       ex:row("t", { T("trace entries", "记录条数"), tostring(s.entries) })
-      ex:row("t", { T("peak requested (live)", "已申请峰值（活着）"), string.format("%s (%d B) after entry %d", gib(s.peak), s.peak, s.peak_entry) })
-      ex:row("t", { T("peak reserved", "已预留峰值"), string.format("%s after entry %d", gib(s.reserved_peak), s.reserved_peak_entry) })
+      ex:row("t", { T("peak requested (live)", "已申请峰值（活着）"), T(string.format("%s (%d B) after entry %d", gib(s.peak), s.peak, s.peak_entry), string.format("%s（%d B），第 %d 条记录之后", gib(s.peak), s.peak, s.peak_entry)) })
+      ex:row("t", { T("peak reserved", "已预留峰值"), T(string.format("%s after entry %d", gib(s.reserved_peak), s.reserved_peak_entry), string.format("%s，第 %d 条记录之后", gib(s.reserved_peak), s.reserved_peak_entry)) })
       local o = s.ooms[1]
       if o then
-        ex:row("t", { T("OOM request", "OOM 时的申请"), string.format("%s at entry %d", size(o.size), o.entry) })
+        ex:row("t", { T("OOM request", "OOM 时的申请"), T(string.format("%s at entry %d", size(o.size), o.entry), string.format("%s，第 %d 条记录", size(o.size), o.entry)) })
         ex:row("t", { T("live + request", "活着的 + 申请"), gib(o.live + o.size) })
         ex:row("t", { T("reserved + CUDA free", "已预留 + CUDA 空闲"), gib(o.reserved + (o.device_free or 0)) })
       end
@@ -165,7 +165,7 @@ allocator on a model device of the capacity you give, and compares with what was
 - 两条线之间的差是缓存：段里空闲的块。其中一部分 `empty_cache()` 能还回去；其余的夹在活着的块旁边（外部碎片）。
 - 表格最后两行决定了这是哪一种 OOM。如果*活着的 + 申请*大于*已预留 + CUDA 空闲*，任何分配器设置都救不了：那一刻活着的张量加上要申请的这个，放不进进程能拿到的内存。如果小于，说明内存是有的，只是不连续，这时分配器设置才有用。
 
-## What if：换一种设置回放
+## 假如换一种设置：回放
 PyTorch 从 `PYTORCH_CUDA_ALLOC_CONF` 读取分配器设置（PyTorch 文档，"CUDA semantics → Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF"）：
 - `expandable_segments:True` 让每个流、每个池只有一个段，需要时往里映射更多的页，而不是每个段一次 `cudaMalloc`：段尾释放出来的空间可以给更大的块复用，所以已预留会贴近已申请。
 - `max_split_size_mb:N` 不再切分大于 N MiB 的缓存块，让大块保持完整、留给大的申请（代价是段更多）。

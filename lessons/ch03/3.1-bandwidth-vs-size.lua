@@ -128,7 +128,7 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
         if m then
           ex:note("t", ex:t { en = string.format("Model of large D2D copies: copy engine %.0f%% of peak (%s); SM kernel %.0f%% (%s).",
                                                  100 * m.ce_efficiency, m.ce_source, 100 * m.sm_efficiency, m.sm_source),
-                              zh = string.format("大块 D2D 拷贝的模型：拷贝引擎为峰值的 %.0f%%（%s）；SM 核函数 %.0f%%（%s）。",
+                              zh = string.format("大块 D2D 拷贝的模型：拷贝引擎为峰值的 %.0f%%（配置文件原文：%s）；SM 核函数 %.0f%%（配置文件原文：%s）。",
                                                  100 * m.ce_efficiency, m.ce_source, 100 * m.sm_efficiency, m.sm_source) })
         end
       end

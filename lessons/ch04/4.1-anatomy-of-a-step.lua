@@ -130,7 +130,7 @@ estimator's peak, every layer's share, and the allocator's peaks.
         local v = r.peak.live[k]
         if v > 0 then ex:bar("kind", ex.lang == "zh" and KIND_ZH[k] or k, v / MB, { style = "theoretical", unit = "MB" }) end
       end
-      ex:note("kind", T("Where: " .. r.peak.why, "位置：" .. r.peak.why))
+      ex:note("kind", T("Where: " .. r.peak.why, "位置：" .. r.peak.why_zh))
       local per = {}
       for _, e in ipairs(ev) do
         if e.op == "alloc" and e.layer then

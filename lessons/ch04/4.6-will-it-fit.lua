@@ -138,17 +138,17 @@ model device of the 3090's capacity).
       ex:row("t", { T("plan", "方案"), T("memory", "显存"), T("step", "每步"), "tokens/s" })
       for i, e in ipairs(p.plans) do
         if i > 6 then break end
-        ex:row("t", { e.name, units.bytes(e.memory.total), units.time(e.cost.step_seconds), string.format("%.0f", e.tokens_per_s) })
+        ex:row("t", { T(e.name, e.name_zh), units.bytes(e.memory.total), units.time(e.cost.step_seconds), string.format("%.0f", e.tokens_per_s) })
       end
       ex:note("t", T(string.format("%d of %d combinations fit in %s; %.2f B parameters.", #p.plans, #p.plans + #p.rejected, units.bytes(p.capacity), p.params / 1e9),
                      string.format("%d 种组合中有 %d 种装得下 %s；%.2f B 参数。", #p.plans + #p.rejected, #p.plans, units.bytes(p.capacity), p.params / 1e9)))
       local best = p.plans[1]
-      ex:gauge("g", best.name, best.memory.total / GiB, p.capacity / GiB, { unit = "GiB", style = "theoretical" })
+      ex:gauge("g", T(best.name, best.name_zh), best.memory.total / GiB, p.capacity / GiB, { unit = "GiB", style = "theoretical" })
       ex:row("gpus", { "GPU", T("fit", "可行"), T("best plan", "最优方案"), "tokens/s" })
       for _, id in ipairs(OTHERS) do
         local q = vram.plan(problem { gpu = id })
         local b = q.plans[1]
-        ex:row("gpus", { vram.gpu_spec(id).name, tostring(#q.plans), b and b.name or T("none", "无"), b and string.format("%.0f", b.tokens_per_s) or "-" })
+        ex:row("gpus", { vram.gpu_spec(id).name, tostring(#q.plans), b and T(b.name, b.name_zh) or T("none", "无"), b and string.format("%.0f", b.tokens_per_s) or "-" })
       end
       local s, e = replay_best()
       if not s then
@@ -159,7 +159,7 @@ model device of the 3090's capacity).
         ex:bar("check", T("peak reserved", "已预留峰值"), s.peak_reserved / GiB, { from = s, unit = "GiB" })
         local where = s.backend == "model" and T(" Replayed on a model device of the RTX 3090's capacity less the context (SIMULATED).", "在容量为 RTX 3090 减去上下文的模型设备上回放（SIMULATED）。") or ""
         ex:note("check", T(string.format("%s: the planner's memory less the %s of CUDA context; reserved adds the allocator's rounding and cache.", e.name, units.bytes(e.memory.reserve)),
-                           string.format("%s：规划器的显存减去 %s 的 CUDA 上下文；已预留还包括分配器的取整和缓存。", e.name, units.bytes(e.memory.reserve))) .. where)
+                           string.format("%s：规划器的显存减去 %s 的 CUDA 上下文；已预留还包括分配器的取整和缓存。", e.name_zh, units.bytes(e.memory.reserve))) .. where)
       end
       ex:status(T("done", "完成"))
     end,

@@ -4,15 +4,16 @@ local M = {}
 local fmt, floor, abs, tonumber, type = string.format, math.floor, math.abs, tonumber, type
 local lower, match = string.lower, string.match
 
+-- Byte factors are integers, so a whole size prints as one (17179869184, not 17179869184.0).
 local factors = {
   b = 1, byte = 1, bytes = 1, bit = 1 / 8, bits = 1 / 8,
-  kb = 1e3, mb = 1e6, gb = 1e9, tb = 1e12, pb = 1e15,
-  kib = 2^10, mib = 2^20, gib = 2^30, tib = 2^40, pib = 2^50,
-  k = 2^10, m = 2^20, g = 2^30, -- shell-style shorthands (as dd and numfmt read them)
+  kb = 1000, mb = 1000000, gb = 1000000000, tb = 1000000000000, pb = 1000000000000000,
+  kib = 1 << 10, mib = 1 << 20, gib = 1 << 30, tib = 1 << 40, pib = 1 << 50,
+  k = 1 << 10, m = 1 << 20, g = 1 << 30, -- shell-style shorthands (as dd and numfmt read them)
 }
 local BIT_PREFIX = { [""] = 1, k = 1e3, K = 1e3, M = 1e6, G = 1e9, T = 1e12, P = 1e15 }
-M.KiB, M.MiB, M.GiB, M.TiB = 2^10, 2^20, 2^30, 2^40
-M.KB, M.MB, M.GB, M.TB = 1e3, 1e6, 1e9, 1e12
+M.KiB, M.MiB, M.GiB, M.TiB = 1 << 10, 1 << 20, 1 << 30, 1 << 40
+M.KB, M.MB, M.GB, M.TB = 1000, 1000000, 1000000000, 1000000000000
 
 -- times, in seconds; "µs" and "μs" (micro sign, Greek mu) are UTF-8, hence the wider unit match
 local times = { ns = 1e-9, us = 1e-6, ["µs"] = 1e-6, ["μs"] = 1e-6, ms = 1e-3, s = 1, sec = 1 }
@@ -39,7 +40,10 @@ function M.parse(s)
   if base then unit, kind = base, "rate" end
   local f = factors[unit]
   if not f then return nil, fmt("unknown unit '%s' in '%s' (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB; GB/s, GiB/s; ns, us, ms, s)", unit, s) end
-  return v * f, kind
+  v = v * f
+  -- a whole size is an integer (1.5 MiB = 1572864); past 2^53 a float is no longer exact
+  if kind == "size" and abs(v) < 2^53 then v = math.tointeger(v) or v end
+  return v, kind
 end
 
 local function scaled(n, base, names, digits)

@@ -445,15 +445,15 @@ local MEMORY_TYPES = {
   -- enabled, 3996 MHz), not derived from the first datasheets' 8 TB/s, which no enabled bus x
   -- reported clock reproduces; NVIDIA's later Blackwell datasheet says 7.7 TB/s.
   { family = "HBM", name = "HBM3e", year = 2024, card = "B200 (SXM)", bus_bits = 7680, gbps = 7.992, published_gbs = 7700,
-    capacity = "180 GB (of 8 x 24 GB stacks)", signalling = "NRZ DDR; 8 stacks, 7680 of 8192 bits enabled",
+    capacity = "180 GB (of 8 x 24 GB stacks)", capacity_zh = "180 GB（8 个 24 GB 堆栈中的）", signalling = "NRZ DDR; 8 stacks, 7680 of 8192 bits enabled",
     standard = "vendor extension of JESD238",
     source = "NVIDIA Blackwell datasheet: B200 SXM 180 GB HBM3e, 7.7 TB/s; CUDA device query on a B200: 7680-bit bus, 3996 MHz memory clock (pytorch/ao PR 4002)" },
   { family = "LPDDR", name = "LPDDR5", year = 2022, card = "Jetson AGX Orin 64GB", bus_bits = 256, gbps = 6.4, published_gbs = 204.8,
-    capacity = "64 GB (shared with the CPU)", signalling = "NRZ; 16-bit channels",
+    capacity = "64 GB (shared with the CPU)", capacity_zh = "64 GB（与 CPU 共用）", signalling = "NRZ; 16-bit channels",
     standard = "JEDEC JESD209-5",
     source = "NVIDIA Jetson AGX Orin series datasheet: 64 GB 256-bit LPDDR5, 204.8 GB/s" },
   { family = "LPDDR", name = "LPDDR5X", year = 2025, card = "DGX Spark (GB10)", bus_bits = 256, gbps = 8.533, published_gbs = 273,
-    capacity = "128 GB (unified)", signalling = "NRZ; 16-bit channels",
+    capacity = "128 GB (unified)", capacity_zh = "128 GB（统一内存）", signalling = "NRZ; 16-bit channels",
     standard = "JEDEC JESD209-5B",
     source = "NVIDIA DGX Spark specifications: 128 GB LPDDR5X, 256-bit, 273 GB/s" },
 }
@@ -461,7 +461,7 @@ local MEMORY_TYPES = {
 --- vram.memory_types() -> a fresh list, one row per example card, oldest first within each family
 -- (GDDR, HBM, LPDDR). Fields: family, name (GDDR6X, HBM3e ...), year, card, bus_bits, gbps (per
 -- pin), peak_bytes_per_s (= bus_bits/8 x gbps x 1e9, computed), published_gbs (the maker's figure),
--- capacity (text), signalling, standard, derived (true when gbps was derived from the published
+-- capacity (text; capacity_zh the same in Chinese), signalling, standard, derived (true when gbps was derived from the published
 -- total), source (document the figures come from).
 function M.memory_types()
   local out = {}
@@ -469,6 +469,7 @@ function M.memory_types()
     local c = {}
     for k, v in pairs(row) do c[k] = v end
     c.derived = row.derived or false
+    c.capacity_zh = row.capacity_zh or row.capacity
     c.peak_bytes_per_s = M.peak(row.bus_bits, row.gbps)
     out[i] = c
   end

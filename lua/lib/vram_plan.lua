@@ -146,9 +146,14 @@ local function cost(pb, o, nparams, c)
   return r
 end
 
+local CKPT_ZH = { none = "不做检查点", selective = "选择性检查点", full = "完全检查点", sqrt = "√n 分段检查点" }
+
+-- A plan's name in English and in Chinese (name, name_zh).
 local function name_of(prec, ckpt, c, gpus)
   local z = gpus > 1 and fmt(", ZeRO-%d over %d GPUs", c.stage, gpus) or ""
-  return fmt("%s, checkpointing %s%s%s", prec, ckpt, z, c.offload and ", CPU offload" or "")
+  local zz = gpus > 1 and fmt("，ZeRO-%d，%d 张 GPU", c.stage, gpus) or ""
+  return fmt("%s, checkpointing %s%s%s", prec, ckpt, z, c.offload and ", CPU offload" or ""),
+         fmt("%s，%s%s%s", prec, CKPT_ZH[ckpt] or ckpt, zz, c.offload and "，卸载到 CPU" or "")
 end
 
 local function entry(pb, prec, ckpt, c, b, o, nparams, layer_w)
@@ -158,7 +163,8 @@ local function entry(pb, prec, ckpt, c, b, o, nparams, layer_w)
   mem.total = b.bytes + mem.gather + mem.reserve
   for k, v in pairs(mem) do mem[k] = E.int(floor(v + 0.5)) end
   local cs = cost(pb, o, nparams, c)
-  return { name = name_of(prec, ckpt, c, pb.gpus), precision = prec, checkpointing = ckpt, stage = c.stage,
+  local name, name_zh = name_of(prec, ckpt, c, pb.gpus)
+  return { name = name, name_zh = name_zh, precision = prec, checkpointing = ckpt, stage = c.stage,
            offload = c.offload, memory = mem, peak_phase = b.phase, peak_at = b.name, fits = mem.total <= pb.capacity,
            cost = cs, tokens_per_s = cs.tokens_per_s }
 end

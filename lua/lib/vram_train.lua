@@ -556,6 +556,11 @@ local function scan(ev)
   return peak, phase_peak, live, by
 end
 
+-- The peak's place and what is live there, in English (why) and in Chinese (why_zh).
+local KIND_ZH = { weights = "权重", gradients = "梯度", master = "fp32 主副本", optimizer = "优化器状态",
+                  activations = "保存的激活", temporaries = "临时张量", workspace = "工作区", input = "输入" }
+local PHASE_ZH = { setup = "准备", forward = "前向", backward = "反向", optimizer = "优化器更新" }
+
 local function why(peak, ev)
   local x = ev[peak.event]
   local parts = {}
@@ -563,10 +568,16 @@ local function why(peak, ev)
     if peak.live[k] > 0 then parts[#parts + 1] = { k, peak.live[k] } end
   end
   sort(parts, function(u, v) return u[2] > v[2] end)
-  local txt = {}
-  for _, pv in ipairs(parts) do txt[#txt + 1] = fmt("%s %s", pv[1], units.si(pv[2])) end
+  local txt, zh = {}, {}
+  for _, pv in ipairs(parts) do
+    txt[#txt + 1] = fmt("%s %s", pv[1], units.si(pv[2]))
+    zh[#zh + 1] = fmt("%s %s", KIND_ZH[pv[1]], units.si(pv[2]))
+  end
   local where = x.layer and (x.layer == 0 and "embedding" or fmt("layer %d", x.layer)) or "all layers"
-  return fmt("%s, %s, allocating '%s' (%s): %s", x.phase, where, x.name, units.si(x.bytes), concat(txt, " + "))
+  local where_zh = x.layer and (x.layer == 0 and "嵌入层" or fmt("第 %d 层", x.layer)) or "所有层"
+  return fmt("%s, %s, allocating '%s' (%s): %s", x.phase, where, x.name, units.si(x.bytes), concat(txt, " + ")),
+         fmt("%s，%s，分配 '%s'（%s）时：%s", PHASE_ZH[x.phase] or x.phase, where_zh, x.name, units.si(x.bytes),
+             concat(zh, " + "))
 end
 
 --- vram.train_step{layers=, hidden=, heads=, seq=, batch=1, vocab=50257, ffn=4*hidden,
@@ -579,7 +590,7 @@ end
 --   (intermediate results and activation gradients, freed soon after), workspace, input;
 --   phase is setup, forward, backward or optimizer; layer is 0 (embedding), 1..layers, layers+1
 --   (final LayerNorm and LM head) or nil (the whole model).
--- peak = {bytes, event (index into events), phase, layer, name, live = bytes by kind, why}: the
+-- peak = {bytes, event (index into events), phase, layer, name, live = bytes by kind, why, why_zh}: the
 --   largest sum of live bytes, where it falls and what is live then.
 -- phase_peaks, persistent (live bytes by kind after setup), saved_activations (kept for backward
 --   after the last block's forward), live_at_end (the model, master copy, optimizer state and
@@ -605,7 +616,7 @@ function M.train_step(t)
   local peak, phase_peak, _, by_end = scan(ev)
   local x = ev[peak.event]
   peak.phase, peak.layer, peak.name = x.phase, x.layer, x.name
-  peak.why = why(peak, ev)
+  peak.why, peak.why_zh = why(peak, ev)
   local persistent = {}
   do
     local by = {}

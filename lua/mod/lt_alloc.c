@@ -464,9 +464,15 @@ static void raw_oom(struct lt_allocator *a, uint64_t bytes, bool capped, char *e
     gpu_cache_format_size(f, fr, sizeof fr);
     gpu_cache_format_size(t, tot, sizeof tot);
     gpu_cache_format_size(a->cap_bytes, capb, sizeof capb);
-    if (capped)
+    bool zh = !strcmp(lt_runtime_lang(a->vm->rt), "zh");
+    if (capped && zh)
+        snprintf(err, n, "cudaMalloc(%s)：被拒绝：这个分配器最多只能持有 %s（实验上限：创建它时"
+                 "空闲显存的一部分）", want, capb);
+    else if (capped)
         snprintf(err, n, "cudaMalloc(%s): refused: this allocator may hold at most %s (the "
                  "experiment cap: a share of the free memory when it was created)", want, capb);
+    else if (zh)
+        snprintf(err, n, "CUDA 错误：显存不足（cudaMalloc %s；GPU 空闲 %s，共 %s）", want, fr, tot);
     else
         snprintf(err, n, "CUDA error: out of memory (cudaMalloc of %s; the GPU has %s free of "
                  "%s)", want, fr, tot);
@@ -497,7 +503,10 @@ static gpu_status raw_malloc(struct lt_allocator *a, uint64_t bytes, uint64_t *a
         return st;
     }
     if (st != GPU_OK) {
-        snprintf(err, n, "cudaMalloc failed: %s", dev_of(a)->why[0] ? dev_of(a)->why : gpu_status_str(st));
+        char why[512];
+        lt_dev_why(a->vm->rt, dev_of(a), st, why, sizeof why);
+        snprintf(err, n, strcmp(lt_runtime_lang(a->vm->rt), "zh") ? "cudaMalloc failed: %s"
+                                                                   : "cudaMalloc 失败：%s", why);
         return st;
     }
     a->raw[a->nraw++] = (struct raw_ent){*addr, bytes};
@@ -1008,7 +1017,9 @@ static int a_map(lua_State *L)
     lua_pushinteger(L, (lua_Integer)reserved);
     lua_pushinteger(L, max);
     lua_pushboolean(L, with_free);
-    lua_pushstring(L, a->kind == K_ASYNC ? "chunk " : a->kind == K_RAW ? "cudaMalloc " : "seg ");
+    bool zh = !strcmp(lt_runtime_lang(a->vm->rt), "zh"); /* the map's owner labels */
+    lua_pushstring(L, a->kind == K_ASYNC ? (zh ? "池块 " : "chunk ") : a->kind == K_RAW ? "cudaMalloc "
+                                                                        : zh ? "段 " : "seg ");
     lua_call(L, 6, 2);
     return 2;
 }

@@ -89,12 +89,17 @@ static int no_room(lua_State *L, const char *what)
     uint64_t budget = gpu_alloc_budget(vm->rt->dev);
     bool failed = vm->rt->dev->failed != 0;
     pthread_mutex_unlock(&vm->rt->devlock);
+    bool zh = !strcmp(lt_runtime_lang(vm->rt), "zh");
     if (failed)
-        return luaL_error(L, "%s: size 0, and the GPU is in a failed state (sticky error): device "
-                          "experiments cannot run until vramlab restarts", what);
+        return luaL_error(L, zh ? "%s：大小为 0，而且 GPU 处于失败状态（粘滞错误）：重启 vramlab 之前"
+                                  "设备实验都无法运行"
+                                : "%s: size 0, and the GPU is in a failed state (sticky error): device "
+                                  "experiments cannot run until vramlab restarts", what);
     if (budget < (1u << 20))
-        return luaL_error(L, "%s: size 0 - the GPU has no free memory for experiments "
-                          "(gpu.budget() is %d bytes: other processes hold it)", what, (int)budget);
+        return luaL_error(L, zh ? "%s：大小为 0：GPU 没有可供实验的空闲显存（gpu.budget() 是 %d 字节："
+                                  "其他进程占着它）"
+                                : "%s: size 0 - the GPU has no free memory for experiments "
+                                  "(gpu.budget() is %d bytes: other processes hold it)", what, (int)budget);
     return 0;
 }
 
@@ -112,7 +117,8 @@ static int l_alloc(lua_State *L)
     pthread_mutex_unlock(&vm->rt->devlock);
     if (st != GPU_OK) {
         lua_pushnil(L);
-        lua_pushstring(L, vm->rt->dev->why[0] ? vm->rt->dev->why : gpu_status_str(st));
+        char why[512];
+        lua_pushstring(L, lt_dev_why(vm->rt, vm->rt->dev, st, why, sizeof why));
         return 2;
     }
     b->bytes = (uint64_t)n;
@@ -153,7 +159,9 @@ static void push_info(lua_State *L, const struct gpu_info *i)
     set_str(L, "memory_type", i->memory_type);
     set_str(L, "profile", i->profile);
     set_str(L, "source", i->source);
-    set_str(L, "driver", i->driver);
+    /* the simulator's "driver" is a phrase, not a version: said in the learner's language */
+    bool zh = !strcmp(lt_runtime_lang(lt_vm_of(L)->rt), "zh");
+    set_str(L, "driver", i->simulated && zh ? "模拟器（无驱动）" : i->driver);
     lua_pushboolean(L, i->simulated);
     lua_setfield(L, -2, "simulated");
     set_int(L, "total_bytes", (long long)i->total_bytes);
@@ -333,7 +341,7 @@ static void copy_fn(struct lt_job *j)
     else if (c->mode == JOB_STREAM)
         j->st = gpu_bench_stream(dev, c->kernel, c->q.bytes, c->q.trials, &c->r, &j->rt->cancel);
     else j->st = gpu_bench_copy(dev, &c->q, &c->r, &j->rt->cancel);
-    snprintf(j->why, sizeof j->why, "%s", dev->why[0] ? dev->why : gpu_status_str(j->st));
+    lt_dev_why(j->rt, dev, j->st, j->why, sizeof j->why);
 }
 
 static int copy_push(lua_State *L, struct lt_job *j)

@@ -50,7 +50,9 @@ static void host_fn(struct lt_job *j)
                         : gpu_host_bench(j->rt->dev, (enum gpu_host_kind)h->kind, h->bytes,
                                          h->threads, h->trials, &h->r, &j->rt->cancel);
     if (j->st == GPU_ERR_HOST_NOMEM)
-        snprintf(j->why, sizeof j->why, "cannot allocate %.2f MiB of host memory",
+        snprintf(j->why, sizeof j->why, strcmp(lt_runtime_lang(j->rt), "zh")
+                                            ? "cannot allocate %.2f MiB of host memory"
+                                            : "无法分配 %.2f MiB 主机内存",
                  h->bytes / 1048576.0 * (h->kind >= GPU_HOST_COPY ? 3 : h->kind < 0 ? 1 : 2));
     else snprintf(j->why, sizeof j->why, "%s", gpu_status_str(j->st));
 }

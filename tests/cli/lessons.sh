@@ -3,9 +3,11 @@
 # and exits 0 (its experiments finish, nothing leaks at exit). A lesson the catalog cannot load
 # fails here too, with its error. Each lesson's experiments run once, recorded (--record), in one
 # language; the other language plays that recording back (--replay): its text and its replay
-# are checked without measuring again. The normal build runs English and replays Chinese; the
+# are checked without measuring again. The normal build runs Chinese and replays English; the
 # sanitizer build (VRAMLAB_TEST_TAG=asan, set by tests/run.sh) the other way round, so the code
-# of both languages' experiments runs for real in one build or the other.
+# of both languages' experiments runs for real in one build or the other. Where Chinese runs for
+# real, its whole output (text, panels, labels, exercises) must carry no English left
+# (tests/cli/zh_english.py: names, units, code, citations and a short allow list pass).
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
 . tests/cli/catalog.lib
@@ -13,16 +15,22 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 ids=$(lesson_ids "$b" 2>&1) || fail "catalog (a lesson does not load?): $ids"
 [ -n "$ids" ] || fail "no lessons listed"
-real=en replay=zh
-[ "$VRAMLAB_TEST_TAG" = asan ] && real=zh replay=en
+real=zh replay=en
+[ "$VRAMLAB_TEST_TAG" = asan ] && real=en replay=zh
 app="$b --backend sim --deterministic --seed 1"
 n=0
 for id in $ids; do
     out=$($app --lang $real --record "$T/$id.jsonl" run "$id" 2>&1) ||
         fail "run $id --lang $real exited $?: $(printf '%s\n' "$out" | tail -n 15)"
+    if [ $real = zh ]; then
+        printf '%s\n' "$out" > "$T/$id.zh"
+        left=$(cd "$T" && python3 "$OLDPWD/tests/cli/zh_english.py" "$id.zh") ||
+            fail "English left in 中文 (run $id):
+$left"
+    fi
     out=$($app --lang $replay --replay "$T/$id.jsonl" run "$id" 2>&1) ||
         fail "run $id --lang $replay --replay exited $?: $(printf '%s\n' "$out" | tail -n 15)"
     n=$((n + 1))
 done
-echo "$n lessons run ($real, recorded) and replayed ($replay)"
+echo "$n lessons run ($real, recorded$([ $real = zh ] && echo ', no English left')) and replayed ($replay)"
 exit 0

@@ -110,10 +110,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tui_panelset_free(ps);
     tui_replay_free(rp);
     /* results in one of its formats and compare, by turns (each reads the file again) */
-    if (size % 4 < 3) CHECK(tui_results_cmd(path, (enum tui_results_format)(size % 4), devnull) == 0);
+    if (size % 4 < 3) CHECK(tui_results_cmd(path, (enum tui_results_format)(size % 4), size % 2, devnull) == 0);
     else {
         char *two[] = {path, path};
-        CHECK(tui_compare_cmd(two, 2, false, devnull) == 0);
+        CHECK(tui_compare_cmd(two, 2, false, size % 2, devnull) == 0);
     }
     rewind(devnull);
     return 0;

@@ -143,6 +143,8 @@ int tui_cmd_complete(struct tui_ctx *c);
  * after saying on stderr "vramlab: CMD: no lesson 'X'; known: 1.1 1.2 ... (vramlab list)". */
 char *tui_cli_lesson_path(struct tui_ctx *c, const char *what);
 /* Is id a lesson of the catalog (one that loads)? */
+/* An exercise kind ("choice", "number", "predict", "code") as a learner reads it. */
+const char *tui_kind_label(const char *kind, bool zh);
 bool tui_cli_has_lesson(struct tui_ctx *c, const char *id);
 /* The ids of the catalog's lessons that load, space-separated, into buf (for messages). */
 void tui_cli_lesson_ids(struct tui_ctx *c, char *buf, size_t n);

@@ -26,7 +26,7 @@ int tui_cmd_results(struct tui_ctx *c)
     return tui_results_cmd(c->argv[0], c->opt[TUI_O_CSV]    ? TUI_RES_CSV
                                        : c->opt[TUI_O_JSON] ? TUI_RES_JSON
                                                             : TUI_RES_TEXT,
-                           stdout);
+                           c->lang && !strcmp(c->lang, "zh"), stdout);
 }
 
 /* Block bars need UTF-8; elsewhere compare draws them in ASCII. */
@@ -38,5 +38,5 @@ static bool utf8_locale(void)
 
 int tui_cmd_compare(struct tui_ctx *c)
 {
-    return tui_compare_cmd(c->argv, c->argc, !utf8_locale(), stdout);
+    return tui_compare_cmd(c->argv, c->argc, !utf8_locale(), c->lang && !strcmp(c->lang, "zh"), stdout);
 }

@@ -12,16 +12,21 @@
 #include "gpu_parse.h"
 #include "gpu_sim.h"
 #include "tui_json.h"
+#include "tui_plain.h"
 #include "tui_snapshot.h"
 #include "tui_snapview.h"
 
 /* ---- info --------------------------------------------------------------------------------- */
 
+static bool g_zh; /* info in Chinese: set by tui_cmd_info */
+#define T(en, zh) (g_zh ? (zh) : (en))
+
+/* "  Key    value": the key padded by display width, so Chinese keys line up too. */
 static void kv(const char *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void kv(const char *k, const char *fmt, ...)
 {
     va_list ap;
-    printf("  %-20s ", k);
+    printf("  %s%*s ", k, 20 - tui_str_width(k) > 0 ? 20 - tui_str_width(k) : 0, "");
     va_start(ap, fmt);
     vprintf(fmt, ap);
     va_end(ap);
@@ -79,52 +84,66 @@ static void info_device(const struct gpu_dev *dev, const char *fallback, bool ha
 {
     const struct gpu_info *i = &dev->info;
     if (i->simulated)
-        printf("Device: SIMULATED · %s profile (%s) - figures from the profile, not a "
-               "measurement\n", i->name, i->profile);
-    else printf("Device: CUDA device %d · %s\n", i->device, i->name);
-    if (fallback && *fallback) printf("  (no GPU found: %s)\n", fallback);
-    kv("Backend", "%s%s", i->backend, i->simulated ? " (SIMULATED)" : "");
-    kv("Driver", "%s", i->driver[0] ? i->driver : "n/a");
+        printf(T("Device: SIMULATED · %s profile (%s) - figures from the profile, not a "
+                 "measurement\n", "设备：SIMULATED · %s 配置（%s）：数字取自配置文件，不是实测\n"),
+               i->name, i->profile);
+    else printf(T("Device: CUDA device %d · %s\n", "设备：CUDA 设备 %d · %s\n"), i->device, i->name);
+    if (fallback && *fallback)
+        printf(T("  (no GPU found: %s)\n", "  （没有可用的 GPU，由模拟器代替。驱动原文：%s）\n"), fallback);
+    kv(T("Backend", "后端"), "%s%s", i->backend, i->simulated ? " (SIMULATED)" : "");
+    kv(T("Driver", "驱动"), "%s", i->simulated ? T("simulator (no driver)", "模拟器（无驱动）")
+                                              : i->driver[0] ? i->driver : "n/a");
     if (have_mem)
-        kv("Memory", "%.2f GiB total, %.2f GiB free (GiB = 2^30 B)", tot / 1073741824.0,
-           fr / 1073741824.0);
-    kv("Memory type", "%s", i->memory_type[0] ? i->memory_type : "n/a");
-    if (i->bus_width_bits) kv("Bus width", "%d bit", i->bus_width_bits);
-    else kv("Bus width", "n/a");
+        kv(T("Memory", "显存"), T("%.2f GiB total, %.2f GiB free (GiB = 2^30 B)",
+                                  "共 %.2f GiB，空闲 %.2f GiB（GiB = 2^30 B）"),
+           tot / 1073741824.0, fr / 1073741824.0);
+    kv(T("Memory type", "显存类型"), "%s", i->memory_type[0] ? i->memory_type : "n/a");
+    if (i->bus_width_bits) kv(T("Bus width", "位宽"), "%d bit", i->bus_width_bits);
+    else kv(T("Bus width", "位宽"), "n/a");
     if (i->mem_clock_khz)
-        kv("Memory clock", "%d MHz as reported (x2 = %.2f Gbps per pin)", i->mem_clock_khz / 1000,
-           2.0 * i->mem_clock_khz / 1e6);
-    else kv("Memory clock", "n/a");
+        kv(T("Memory clock", "显存频率"), T("%d MHz as reported (x2 = %.2f Gbps per pin)",
+                                           "报告值 %d MHz（x2 = 每针脚 %.2f Gbps）"),
+           i->mem_clock_khz / 1000, 2.0 * i->mem_clock_khz / 1e6);
+    else kv(T("Memory clock", "显存频率"), "n/a");
     if (i->peak_bytes_per_s > 0)
-        kv("Theoretical peak", "%.1f GB/s = 2 x %d MHz x %d bit / 8 (GB/s = 1e9 B/s; %s)",
+        kv(T("Theoretical peak", "理论峰值"),
+           T("%.1f GB/s = 2 x %d MHz x %d bit / 8 (GB/s = 1e9 B/s; %s)",
+             "%.1f GB/s = 2 x %d MHz x %d bit / 8（GB/s = 1e9 B/s；%s）"),
            i->peak_bytes_per_s / 1e9, i->mem_clock_khz / 1000, i->bus_width_bits,
-           i->simulated ? "from the profile" : "from the driver's attributes");
-    else kv("Theoretical peak", "n/a");
+           i->simulated ? T("from the profile", "取自配置文件") : T("from the driver's attributes", "取自驱动报告的属性"));
+    else kv(T("Theoretical peak", "理论峰值"), "n/a");
     if (i->published_bytes_per_s > 0)
-        kv("Published", "%.0f GB/s (vendor spec sheet, profile %s)",
+        kv(T("Published", "官方标称"), T("%.0f GB/s (vendor spec sheet, profile %s)",
+                                        "%.0f GB/s（厂商规格表，配置 %s）"),
            i->published_bytes_per_s / 1e9, i->published_profile[0] ? i->published_profile : "?");
-    else kv("Published", "n/a (no profile named '%s' in assets/gpus)", i->name);
+    else kv(T("Published", "官方标称"), T("n/a (no profile named '%s' in assets/gpus)",
+                                         "n/a（assets/gpus 里没有名为 '%s' 的配置）"), i->name);
     if (i->peak_bytes_per_s > 0 && i->published_bytes_per_s > 0) {
         double d = (i->peak_bytes_per_s / i->published_bytes_per_s - 1) * 100;
-        kv("Peak vs published", "%+.1f %%%s", d,
-           d > 3 || d < -3 ? ": the attributes disagree with the spec sheet; % of peak below "
-                             "says which it uses" : "");
+        kv(T("Peak vs published", "峰值 vs 标称"), "%+.1f %%%s", d,
+           d > 3 || d < -3 ? T(": the attributes disagree with the spec sheet; % of peak below "
+                               "says which it uses", "：驱动属性与规格表不符；下文的峰值百分比注明用的是哪个")
+                           : "");
     }
     if (i->mig)
-        kv("MIG", "a MIG slice%s: memory is the slice's; bus, clock, peak and published figure "
-           "are the whole GPU's", i->mig_instance >= 0 ? "" : " (instance not identified in NVML)");
-    if (i->l1_bytes) kv("L1 + shared", "%.0f KiB per SM", i->l1_bytes / 1024.0);
-    if (i->l2_bytes) kv("L2 cache", "%.1f MiB", i->l2_bytes / 1048576.0);
-    else kv("L2 cache", "n/a");
-    if (i->sm_count) kv("SMs", "%d", i->sm_count);
-    if (i->cc_major) kv("Compute capability", "%d.%d", i->cc_major, i->cc_minor);
+        kv("MIG", T("a MIG slice%s: memory is the slice's; bus, clock, peak and published figure "
+                    "are the whole GPU's", "MIG 分片%s：显存是分片的；位宽、频率、峰值和标称值是整张 GPU 的"),
+           i->mig_instance >= 0 ? "" : T(" (instance not identified in NVML)", "（NVML 未识别出实例）"));
+    if (i->l1_bytes) kv(T("L1 + shared", "L1 + 共享内存"), T("%.0f KiB per SM", "每个 SM %.0f KiB"), i->l1_bytes / 1024.0);
+    if (i->l2_bytes) kv(T("L2 cache", "L2 缓存"), "%.1f MiB", i->l2_bytes / 1048576.0);
+    else kv(T("L2 cache", "L2 缓存"), "n/a");
+    if (i->sm_count) kv(T("SMs", "SM 数"), "%d", i->sm_count);
+    if (i->cc_major) kv(T("Compute capability", "计算能力"), "%d.%d", i->cc_major, i->cc_minor);
     if (i->pcie_gen)
-        kv("PCIe", "gen %d x%d: %.1f GB/s per direction after encoding", i->pcie_gen,
-           i->pcie_width, pcie / 1e9);
+        kv("PCIe", T("gen %d x%d: %.1f GB/s per direction after encoding",
+                     "第 %d 代 x%d：编码后每方向 %.1f GB/s"), i->pcie_gen, i->pcie_width, pcie / 1e9);
     else kv("PCIe", "n/a");
-    if (i->numa_node >= 0) kv("NUMA node", "%d (host buffers for copies are placed there)", i->numa_node);
-    if (i->source[0]) kv("Source", "%s", i->source);
-    kv("Experiment cap", "%.0f%% of free device memory", dev->cap_fraction * 100);
+    if (i->numa_node >= 0)
+        kv(T("NUMA node", "NUMA 节点"), T("%d (host buffers for copies are placed there)",
+                                          "%d（拷贝用的主机缓冲放在这里）"), i->numa_node);
+    if (i->source[0]) kv(T("Source", "出处"), "%s", i->source);
+    kv(T("Experiment cap", "实验上限"), T("%.0f%% of free device memory", "空闲显存的 %.0f%%"),
+       dev->cap_fraction * 100);
 }
 
 int tui_cmd_info(struct tui_ctx *c)
@@ -139,17 +158,20 @@ int tui_cmd_info(struct tui_ctx *c)
         info_json(i, &h, c->why, have_mem, fr, pcie);
         return 0;
     }
+    g_zh = c->lang && !strcmp(c->lang, "zh");
     info_device(c->dev, c->why, have_mem, fr, tot, pcie);
-    printf("Host (measured live by every backend)\n");
+    printf(T("Host (measured live by every backend)\n", "主机（每个后端都实时测量）\n"));
     kv("CPU", "%s", h.cpu);
-    kv("Threads", "%d", h.threads);
-    kv("RAM", "%.1f GiB", h.ram_bytes / 1073741824.0);
-    if (h.llc_bytes) kv("Last-level cache", "%.1f MiB per instance, %.1f MiB in all (%s)",
+    kv(T("Threads", "线程数"), "%d", h.threads);
+    kv(T("RAM", "内存"), "%.1f GiB", h.ram_bytes / 1073741824.0);
+    const char *llc = T("Last-level cache", "末级缓存");
+    if (h.llc_bytes) kv(llc, T("%.1f MiB per instance, %.1f MiB in all (%s)", "每个实例 %.1f MiB，共 %.1f MiB（%s）"),
                         h.llc_bytes / 1048576.0, h.llc_total_bytes / 1048576.0, h.llc_source);
     else if (h.llc_read_bytes)
-        kv("Last-level cache", "n/a: %s reads %.1f MiB, more than any core has (a package total?)",
+        kv(llc, T("n/a: %s reads %.1f MiB, more than any core has (a package total?)",
+                  "n/a：%s 读到 %.1f MiB，比任何一个核能用的都多（整颗封装的总量？）"),
            h.llc_source, h.llc_read_bytes / 1048576.0);
-    else kv("Last-level cache", "n/a");
+    else kv(llc, "n/a");
     return 0;
 }
 
@@ -182,7 +204,7 @@ static void print_profile(const char *id, void *ud)
     } else if (!ok) {
         printf("  %-12s %s\n", id, err);
     } else {
-        printf("  %-12s %-26s %-7s %6.0f GB/s peak  %6.1f GiB\n", id, p.info.name,
+        printf(T("  %-12s %-26s %-7s %6.0f GB/s peak  %6.1f GiB\n", "  %-12s %-26s %-7s 峰值 %6.0f GB/s  %6.1f GiB\n"), id, p.info.name,
                p.info.memory_type, p.info.peak_bytes_per_s / 1e9,
                p.info.total_bytes / 1073741824.0);
     }
@@ -198,9 +220,12 @@ int tui_cmd_profiles(struct tui_ctx *c)
                 "folder that holds lessons/ and assets/)\n", c->datadir);
         return 3;
     }
+    g_zh = c->lang && !strcmp(c->lang, "zh");
     if (!ps.j)
-        printf("Simulator profiles (%s/assets/gpus; peak = 2 x clock x bus/8, GB/s = 1e9 B/s;\n"
-               "capacity = the total CUDA reports, GiB = 2^30 B):\n", c->datadir);
+        printf(T("Simulator profiles (%s/assets/gpus; peak = 2 x clock x bus/8, GB/s = 1e9 B/s;\n"
+                 "capacity = the total CUDA reports, GiB = 2^30 B):\n",
+                 "模拟器配置（%s/assets/gpus；峰值 = 2 x 频率 x 位宽/8，GB/s = 1e9 B/s；\n"
+                 "容量 = CUDA 报告的总量，GiB = 2^30 B）：\n"), c->datadir);
     gpu_profile_list(c->assets, print_profile, &ps);
     return ps.bad ? 1 : 0;
 }
@@ -338,19 +363,26 @@ static void trace_text(const struct trace_run *t, const struct gpu_replay_result
     const struct gpu_caching_stats *s = &r->stats;
     char size[32];
     gpu_cache_format_size(t->cap, size, sizeof size);
-    printf("%s: %zu events replayed into a model device of %s (SIMULATED: the caching-"
-           "allocator model, no GPU involved)\n", t->file, t->events, size);
-    printf("  options   %s\n", t->conf[0] ? t->conf : "(PyTorch defaults)");
-    printf("  time      parse %.1f ms, replay %.1f ms\n", t->parse_s * 1e3, t->replay_s * 1e3);
-    printf("  events    %zu malloc, %zu free, %zu empty_cache, %zu skipped frees\n", r->allocs,
-           r->frees, r->empties, r->skipped_frees);
-    printf("  peak      reserved %.2f MiB, allocated %.2f MiB (MiB = 2^20 B)\n",
+    printf(T("%s: %zu events replayed into a model device of %s (SIMULATED: the caching-"
+             "allocator model, no GPU involved)\n",
+             "%s：%zu 条记录回放到一台 %s 的模型设备里（SIMULATED：缓存分配器的模型，不用 GPU）\n"),
+           t->file, t->events, size);
+    printf(T("  options   %s\n", "  设置      %s\n"), t->conf[0] ? t->conf : T("(PyTorch defaults)", "（PyTorch 默认值）"));
+    printf(T("  time      parse %.1f ms, replay %.1f ms\n", "  时间      解析 %.1f ms，回放 %.1f ms\n"),
+           t->parse_s * 1e3, t->replay_s * 1e3);
+    printf(T("  events    %zu malloc, %zu free, %zu empty_cache, %zu skipped frees\n",
+             "  记录      malloc %zu 次，free %zu 次，empty_cache %zu 次，跳过的 free %zu 次\n"),
+           r->allocs, r->frees, r->empties, r->skipped_frees);
+    printf(T("  peak      reserved %.2f MiB, allocated %.2f MiB (MiB = 2^20 B)\n",
+             "  峰值      已预留 %.2f MiB，已分配 %.2f MiB（MiB = 2^20 B）\n"),
            s->reserved_bytes[0].peak / 1048576.0, s->allocated_bytes[0].peak / 1048576.0);
-    printf("  OOMs      %zu", r->ooms);
+    printf(T("  OOMs      %zu", "  OOM 次数  %zu"), r->ooms);
     for (size_t i = 0; i < r->noom_list && i < 10; i++)
-        printf("%s line %u", i ? "," : " at", r->oom_list[i].line);
-    printf("%s\n", r->noom_list > 10 ? ", ..." : "");
-    if (r->ooms) printf("  first OOM (line %u): %s\n", r->first_oom_line, r->first_oom);
+        printf(g_zh ? "%s第 %u 行" : "%s line %u", i ? (g_zh ? "、" : ",") : (g_zh ? "，在" : " at"),
+               r->oom_list[i].line);
+    printf("%s\n", r->noom_list > 10 ? T(", ...", "……") : "");
+    /* PyTorch's own message, word for word: the learner will meet it in their logs */
+    if (r->ooms) printf(T("  first OOM (line %u): %s\n", "  第一次 OOM（第 %u 行）：%s\n"), r->first_oom_line, r->first_oom);
     size_t n = gpu_caching_summary(c, NULL, 0) + 1;
     char *buf = malloc(n);
     if (buf) {
@@ -431,6 +463,7 @@ int tui_cmd_trace(struct tui_ctx *c)
     } else if (c->opt[TUI_O_JSON]) {
         trace_json(&t, r);
     } else {
+        g_zh = c->lang && !strcmp(c->lang, "zh");
         trace_text(&t, r, cm);
     }
     gpu_caching_destroy(cm);
@@ -454,6 +487,6 @@ int tui_cmd_snapshot(struct tui_ctx *c)
     struct tui_snapshot_args a = {
         .file = c->argv[0], .json = c->opt[TUI_O_JSON] != NULL, .top = c->opt[TUI_O_TOP],
         .conf = c->opt[TUI_O_WHATIF], .capacity = c->opt[TUI_O_CAPACITY],
-        .device = c->opt[TUI_O_SNAP_DEVICE]};
+        .device = c->opt[TUI_O_SNAP_DEVICE], .zh = c->lang && !strcmp(c->lang, "zh")};
     return tui_snapshot_cmd(&a, stdout, stderr);
 }

@@ -89,6 +89,16 @@ static int cmp_row(const void *pa, const void *pb)
     return strcmp(a->r.is_ex ? a->r.exercise : "", b->r.is_ex ? b->r.exercise : "");
 }
 
+static bool g_zh; /* progress and reset in Chinese */
+#define T(en, zh) (g_zh ? (zh) : (en))
+
+/* s, then spaces to w display columns (Chinese words are two columns each). */
+static void padw(const char *s, int w)
+{
+    fputs(s, stdout);
+    for (int k = tui_str_width(s); k < w; k++) putchar(' ');
+}
+
 static void print_row(const struct prow *w, int exw)
 {
     char when[32] = "?", answer[256];
@@ -97,12 +107,15 @@ static void print_row(const struct prow *w, int exw)
     if (!localtime_r(&t, &tm) || !strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm))
         snprintf(when, sizeof when, "?");
     if (!w->r.is_ex) {
-        printf("  %-7s %-*s  %-7s %5s  %s\n", w->r.lesson, exw, "-", "visited", "", when);
+        printf("  %-7s %-*s  ", w->r.lesson, exw, "-");
+        padw(T("visited", "看过"), 7);
+        printf(" %5s  %s\n", "", when);
         return;
     }
     fit(w->r.answer, 48, answer, sizeof answer);
-    printf("  %-7s %-*s  %-7s %5d  %-16s  %s\n", w->r.lesson, exw, w->r.exercise,
-           w->r.solved ? "solved" : "open", w->r.tries, when, answer);
+    printf("  %-7s %-*s  ", w->r.lesson, exw, w->r.exercise);
+    padw(w->r.solved ? T("solved", "已解出") : T("open", "未解出"), 7);
+    printf(" %5d  %-16s  %s\n", w->r.tries, when, answer);
 }
 
 /* The rows in the lessons' order: each record placed by its section and exercise. */
@@ -177,14 +190,21 @@ int tui_cmd_progress(struct tui_ctx *c)
     int exw = 8, solved = 0, total = 0, visited = 0;
     for (int i = 0; i < n; i++)
         if (rows[i].r.is_ex && (int)strlen(rows[i].r.exercise) > exw) exw = (int)strlen(rows[i].r.exercise);
-    printf("Progress (%s)\n", tui_progress_path(p));
-    if (!n) printf("  nothing yet: open a lesson with `vramlab`\n");
-    else printf("  %-7s %-*s  %-7s %5s  %-16s  %s\n", "section", exw, "exercise", "state", "tries",
-                "last", "last answer");
+    g_zh = c->lang && !strcmp(c->lang, "zh");
+    printf(T("Progress (%s)\n", "进度（%s）\n"), tui_progress_path(p));
+    if (!n) printf(T("  nothing yet: open a lesson with `vramlab`\n", "  还没有记录：用 `vramlab` 打开一节课\n"));
+    else {
+        fputs("  ", stdout);
+        padw(T("section", "节"), 7), putchar(' '), padw(T("exercise", "练习"), exw), fputs("  ", stdout);
+        padw(T("state", "状态"), 7);
+        printf(" %5s  ", T("tries", "次数"));
+        padw(T("last", "最近一次"), 16);
+        printf("  %s\n", T("last answer", "最近的答案"));
+    }
     for (int i = 0; i < n; i++) {
         const struct prow *w = &rows[i];
         if (w->sec == NOT_THERE && (!i || rows[i - 1].sec != NOT_THERE))
-            printf("  not in the lessons of %s:\n", c->lessons);
+            printf(T("  not in the lessons of %s:\n", "  不在 %s 的课程里：\n"), c->lessons);
         print_row(w, exw);
         if (w->sec == NOT_THERE) continue;
         solved += w->r.is_ex && w->r.solved && w->order != NOT_THERE;
@@ -192,8 +212,9 @@ int tui_cmd_progress(struct tui_ctx *c)
     }
     for (int k = 0; k < nsec; k++) total += sec[k].e->nexercises, visited += sec[k].touched;
     if (nsec)
-        printf("%d/%d exercises solved, %d/%d sections visited\n", solved, total, visited, nsec);
-    else printf("(no totals: no lessons in %s)\n", c->lessons);
+        printf(T("%d/%d exercises solved, %d/%d sections visited\n", "已解出 %d/%d 道练习，看过 %d/%d 节\n"),
+               solved, total, visited, nsec);
+    else printf(T("(no totals: no lessons in %s)\n", "（没有合计：%s 里没有课程）\n"), c->lessons);
     free(rows);
     free_sections(cat, ncat, sec, nsec);
     tui_progress_free(p);
@@ -220,8 +241,10 @@ int tui_cmd_reset(struct tui_ctx *c)
         return 2;
     }
     int rc = 0;
+    g_zh = c->lang && !strcmp(c->lang, "zh");
     if (!c->opt[TUI_O_YES]) {
-        printf("Forget %s in %s? [y/N] ", what ? what : "all progress", tui_progress_path(p));
+        printf(T("Forget %s in %s? [y/N] ", "忘掉 %s（%s）？[y/N] "), what ? what : T("all progress", "全部进度"),
+               tui_progress_path(p));
         fflush(stdout);
         if (!fgets(answer, sizeof answer, stdin)) answer[0] = 0;
     }
@@ -230,8 +253,8 @@ int tui_cmd_reset(struct tui_ctx *c)
         if (!tui_progress_save(p, err, sizeof err)) {
             fprintf(stderr, "vramlab: %s\n", err);
             rc = 1;
-        } else printf("forgot %d record(s)\n", gone);
-    } else printf("nothing changed\n");
+        } else printf(T("forgot %d record(s)\n", "忘掉了 %d 条记录\n"), gone);
+    } else printf(T("nothing changed\n", "什么都没改\n"));
     tui_progress_free(p);
     return rc;
 }
@@ -271,13 +294,16 @@ static int list_exercises(struct tui_ctx *c)
             struct lt_exercise_info x;
             if (!lt_lesson_exercise(ls, b, &x)) continue;
             prompt_line(c, x.prompt, prompt, sizeof prompt);
-            printf("      %-20s %-8s %s\n", x.id, x.kind, prompt);
+            printf("      %-20s ", x.id);
+            padw(tui_kind_label(x.kind, lang), 8);
+            printf(" %s\n", prompt);
             all++;
         }
         lt_lesson_free(ls);
     }
     if (n) lt_catalog_free(e, n);
-    printf("%d exercise(s); grade one with: vramlab grade LESSON EXERCISE ANSWER\n", all);
+    printf(lang ? "共 %d 道练习；批改一道：vramlab grade 节 练习 答案\n"
+                : "%d exercise(s); grade one with: vramlab grade LESSON EXERCISE ANSWER\n", all);
     return 0;
 }
 

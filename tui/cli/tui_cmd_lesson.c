@@ -109,8 +109,8 @@ int tui_cmd_list(struct tui_ctx *c)
             printf("  !!   %s\n       %s\n", e[i].title[lang], e[i].error);
         } else {
             if (e[i].chapter != last_ch) {
-                printf("%sChapter %d: %s\n", last_ch < 0 ? "" : "\n", e[i].chapter,
-                       e[i].chapter_title[lang]);
+                printf(lang ? "%s第 %d 章：%s\n" : "%sChapter %d: %s\n", last_ch < 0 ? "" : "\n",
+                       e[i].chapter, e[i].chapter_title[lang]);
                 last_ch = e[i].chapter;
             }
             printf("  %-5s %s\n", e[i].id, e[i].title[lang]);
@@ -134,6 +134,17 @@ static void run_sink_fn(void *ud, const struct lt_event *ev)
     tui_plain_sink(s->p, ev);
 }
 
+const char *tui_kind_label(const char *kind, bool zh)
+{
+    static const char *const kinds[][2] = {
+        {"choice", "选择题"}, {"number", "数值题"}, {"predict", "预测题"}, {"code", "编程题"}};
+    for (size_t i = 0; zh && i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strcmp(kind, kinds[i][0])) return kinds[i][1];
+    return kind;
+}
+
+static bool zh(const struct tui_plain *p) { return p->lang && !strcmp(p->lang, "zh"); }
+
 /* An experiment block: run it (or play its recorded run back). False when it failed. */
 static bool run_experiment(struct tui_ctx *c, struct lt_lesson *ls, int b, struct tui_plain *p)
 {
@@ -146,8 +157,9 @@ static bool run_experiment(struct tui_ctx *c, struct lt_lesson *ls, int b, struc
         if (run) tui_player_step(&pl, 0, tui_plain_sink, p);
         else {
             struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .series = "", .unit = "",
-                                  .text = "REPLAY: the recording has no run of this experiment "
-                                          "(nothing measured)"};
+                                  .text = zh(p) ? "REPLAY：录制里没有这个实验的运行（没有测量）"
+                                                : "REPLAY: the recording has no run of this experiment "
+                                                  "(nothing measured)"};
             tui_plain_sink(p, &ev);
         }
         return true;
@@ -173,7 +185,7 @@ static void run_exercise(struct lt_lesson *ls, int b, struct tui_plain *p, struc
         tui_json_end(j);
         return;
     }
-    printf("\n?? Exercise (%s)\n", x.kind);
+    printf(zh(p) ? "\n?? 练习（%s）\n" : "\n?? Exercise (%s)\n", tui_kind_label(x.kind, zh(p)));
     tui_plain_markup(p, x.prompt);
     for (int k = 0; k < x.nchoices; k++) printf("  %d) %s\n", k + 1, x.choices[k]);
     if (x.nchoices) putchar('\n');
@@ -221,7 +233,7 @@ static int run_lesson(struct tui_ctx *c, const char *what)
                 tui_json_kstr(&j, "title", lt_lesson_block_title(ls, b));
                 tui_json_end(&j);
             } else {
-                printf("\n>> Experiment: %s\n", lt_lesson_block_title(ls, b));
+                printf(zh(&p) ? "\n>> 实验：%s\n" : "\n>> Experiment: %s\n", lt_lesson_block_title(ls, b));
             }
             tui_plain_markup(&p, lt_lesson_block_text(ls, b));
             fflush(stdout);
@@ -244,7 +256,8 @@ int tui_cmd_tutor(struct tui_ctx *c)
     size_t wl = want ? strlen(want) : 0;
     if (wl > 7 && !strcmp(want + wl - 7, ".pickle")) { /* vramlab FILE.pickle: a memory snapshot */
         if (tty) return tui_snapview(want, c->lang && !strcmp(c->lang, "zh"));
-        struct tui_snapshot_args a = {.file = want, .json = c->opt[TUI_O_JSON] != NULL};
+        struct tui_snapshot_args a = {.file = want, .json = c->opt[TUI_O_JSON] != NULL,
+                                      .zh = c->lang && !strcmp(c->lang, "zh")};
         return tui_snapshot_cmd(&a, stdout, stderr);
     }
     if (!want) return tty ? tui_run(c->rt, &(struct tui_opts){c->lessons, NULL, c->why, c->rec,
@@ -278,7 +291,7 @@ int tui_cmd_eval(struct tui_ctx *c)
 
 struct check_ctx {
     const char *datadir;
-    bool answers, strict, run;
+    bool answers, strict, run, zh;
     int bad, total, graded, wrong, runs, run_bad;
 };
 
@@ -290,7 +303,7 @@ static void check_profile(const char *id, void *ud)
     c->total++;
     if (gpu_profile_load(c->datadir, id, &p, err, sizeof err) != GPU_OK)
         fprintf(stderr, "%s\n", err), c->bad++;
-    else printf("ok    profile %s\n", id);
+    else printf(!c->zh ? "ok    profile %s\n" : "通过  配置 %s\n", id);
 }
 
 static void report_line(void *ud, const char *line)
@@ -341,9 +354,11 @@ static void check_lesson(struct lt_runtime *rt, const char *path, struct check_c
         if (c->answers) wrong = lt_lesson_check_answers(ls, &graded, report_line, NULL);
         c->graded += graded, c->wrong += wrong, c->run_bad += failed;
         c->bad += wrong + failed > 0;
+        const char *ok = c->zh ? "通过" : "ok  ";
         if (!wrong && !failed && c->answers)
-            printf("ok    %s  %s  (%d answers)\n", lt_lesson_id(ls), path, graded);
-        else if (!wrong && !failed) printf("ok    %s  %s\n", lt_lesson_id(ls), path);
+            printf(c->zh ? "%s  %s  %s  （%d 个答案）\n" : "%s  %s  %s  (%d answers)\n", ok,
+                   lt_lesson_id(ls), path, graded);
+        else if (!wrong && !failed) printf("%s  %s  %s\n", ok, lt_lesson_id(ls), path);
     }
     lt_lesson_free(ls);
 }
@@ -365,7 +380,7 @@ static bool check_dir(struct tui_ctx *c, const char *dir, struct check_ctx *cc)
 int tui_cmd_check(struct tui_ctx *c)
 {
     struct check_ctx cc = {c->assets, c->opt[TUI_O_ANSWERS] != NULL, c->opt[TUI_O_STRICT] != NULL,
-                           c->opt[TUI_O_RUN] != NULL, 0, 0, 0, 0, 0, 0};
+                           c->opt[TUI_O_RUN] != NULL, !strcmp(c->lang, "zh"), 0, 0, 0, 0, 0, 0};
     if (!c->rt) return no_runtime(c);
     /* grading measures: small host sizes, as tests use, so that checking stays quick */
     if ((cc.answers || cc.run) && c->dev && !c->dev->host_max) c->dev->host_max = 4u << 20;
@@ -383,7 +398,7 @@ int tui_cmd_check(struct tui_ctx *c)
             char dd[1024], id[64];
             snprintf(dd, sizeof dd, "%.*s", g > f ? (int)(g - f - 1) : 1, g > f ? f : ".");
             snprintf(id, sizeof id, "%.*s", (int)(l - 4 - (size_t)(g + 12 - f)), g + 12);
-            struct check_ctx one = {dd, false, false, false, 0, 0, 0, 0, 0, 0};
+            struct check_ctx one = {dd, false, false, false, cc.zh, 0, 0, 0, 0, 0, 0};
             check_profile(id, &one);
             cc.bad += one.bad, cc.total += one.total;
         } else if (stat(f, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -399,10 +414,14 @@ int tui_cmd_check(struct tui_ctx *c)
             free(path);
         }
     }
-    printf("%d file(s) checked (lessons and GPU profiles), %d with errors\n", cc.total, cc.bad);
-    if (cc.run) printf("%d experiment(s) run on the simulator, %d failed\n", cc.runs, cc.run_bad);
+    printf(!cc.zh ? "%d file(s) checked (lessons and GPU profiles), %d with errors\n"
+                  : "检查了 %d 个文件（课程和 GPU 配置），%d 个有错误\n", cc.total, cc.bad);
+    if (cc.run)
+        printf(!cc.zh ? "%d experiment(s) run on the simulator, %d failed\n"
+                      : "在模拟器上运行了 %d 个实验，%d 个失败\n", cc.runs, cc.run_bad);
     if (cc.answers)
-        printf("%d reference answer(s) graded, %d not as expected\n", cc.graded, cc.wrong);
+        printf(!cc.zh ? "%d reference answer(s) graded, %d not as expected\n"
+                      : "批改了 %d 个参考答案，%d 个与预期不符\n", cc.graded, cc.wrong);
     return cc.bad ? 1 : 0;
 }
 

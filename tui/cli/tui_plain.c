@@ -322,6 +322,42 @@ static const char *style_name(enum lt_style s)
     return (unsigned)s <= LT_REFERENCE ? n[s] : n[0];
 }
 
+static bool is_zh(const struct tui_plain *p) { return p->lang && !strcmp(p->lang, "zh"); }
+
+/* The style beside a value, in the reader's language; SIMULATED stays one word everywhere so
+ * it is recognised (JSON keeps the English names: they are keys for programs). */
+static const char *style_label(const struct tui_plain *p, enum lt_style s)
+{
+    static const char *const zh[] = {"实测", "SIMULATED", "理论值", "参考值"};
+    return is_zh(p) ? zh[(unsigned)s <= LT_REFERENCE ? s : 0] : style_name(s);
+}
+
+/* A memory map cell "label:kind:bytes" as "label 1.50 GiB (kind)": the label may hold colons
+ * itself, so kind and bytes are taken from the end. */
+static void print_map_cell(const struct tui_plain *p, FILE *f, const char *cell, bool first)
+{
+    static const char *const kinds[][2] = {
+        {"used", "已用"}, {"allocated", "已分配"}, {"cached", "已缓存"}, {"free", "空闲"}};
+    const char *c2 = strrchr(cell, ':'), *c1 = NULL;
+    for (const char *q = cell; c2 && q < c2; q++)
+        if (*q == ':') c1 = q;
+    const char *sep = is_zh(p) ? (first ? "" : "；") : first ? " " : "; ";
+    if (!c1) {
+        fprintf(f, "%s%s", sep, cell);
+        return;
+    }
+    char size[64], kind[32];
+    gpu_fmt_qty(strtod(c2 + 1, NULL) / 1073741824.0, "GiB", size, sizeof size);
+    snprintf(kind, sizeof kind, "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+    const char *k = kind;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strcmp(kind, kinds[i][0])) k = kinds[i][is_zh(p)];
+    int ll = (int)(c1 - cell);
+    bool same = (int)strlen(k) == ll && !strncmp(cell, k, (size_t)ll); /* "free 2 GiB", not "free 2 GiB free" */
+    fprintf(f, "%s%.*s%s%s", sep, ll, cell, ll ? " " : "", size);
+    if (!same) fprintf(f, is_zh(p) ? "（%s）" : " (%s)", k);
+}
+
 static void plain_sink(struct tui_plain *p, const struct lt_event *ev);
 
 void tui_plain_sink(void *ud, const struct lt_event *ev)
@@ -369,20 +405,21 @@ static void plain_sink(struct tui_plain *p, const struct lt_event *ev)
         return;
     }
     const char *rp = p->replay ? ", REPLAY" : "";
+    bool zh = is_zh(p);
     char n1[96], n2[96]; /* numbers as a person writes them (gpu_fmt) */
     switch (ev->type) {
     case LT_EV_PRINT: fprintf(f, "%s\n", ev->text); break;
     case LT_EV_POINT:
         gpu_fmt_num(ev->x, n1, sizeof n1), gpu_fmt_num(ev->y, n2, sizeof n2);
         fprintf(f, "  [%s] %s: x=%s y=%s (%s%s)\n", ev->panel, ev->series, n1, n2,
-                style_name(ev->style), rp);
+                style_label(p, ev->style), rp);
         break;
     case LT_EV_BAR:
         gpu_fmt_qty(ev->value, ev->unit, n1, sizeof n1);
-        fprintf(f, "  [%s] %s: %s (%s%s)", ev->panel, ev->series, n1, style_name(ev->style), rp);
+        fprintf(f, "  [%s] %s: %s (%s%s)", ev->panel, ev->series, n1, style_label(p, ev->style), rp);
         if (ev->max > 0) { /* the theoretical peak the lesson pairs with it */
             gpu_fmt_qty(ev->max, ev->unit, n2, sizeof n2);
-            fprintf(f, ", theoretical peak %s", n2);
+            fprintf(f, zh ? "，理论峰值 %s" : ", theoretical peak %s", n2);
         }
         fputc('\n', f);
         break;
@@ -393,14 +430,14 @@ static void plain_sink(struct tui_plain *p, const struct lt_event *ev)
         break;
     case LT_EV_GAUGE:
         gpu_fmt_num(ev->value, n1, sizeof n1), gpu_fmt_num(ev->max, n2, sizeof n2);
-        fprintf(f, "  [%s] %s: %s of %s %s (%s%s)\n", ev->panel, ev->series, n1, n2, ev->unit,
-                style_name(ev->style), rp);
+        fprintf(f, "  [%s] %s: %s %s %s %s (%s%s)\n", ev->panel, ev->series, n1, zh ? "/" : "of",
+                n2, ev->unit, style_label(p, ev->style), rp);
         break;
-    case LT_EV_NOTE: fprintf(f, "  [%s] note: %s\n", ev->panel, ev->text); break;
+    case LT_EV_NOTE: fprintf(f, "  [%s] %s%s\n", ev->panel, zh ? "注：" : "note: ", ev->text); break;
     case LT_EV_MAP:
-        fprintf(f, "  [%s] memory map (%.*g bytes):", ev->panel, fabs(ev->value) < 1e15 ? 15 : 3,
-                ev->value);
-        for (int i = 0; i < ev->ncells; i++) fprintf(f, " %s", ev->cells[i]);
+        gpu_fmt_qty(ev->value / 1073741824.0, "GiB", n1, sizeof n1);
+        fprintf(f, zh ? "  [%s] 显存布局（共 %s）：" : "  [%s] memory map (%s in all):", ev->panel, n1);
+        for (int i = 0; i < ev->ncells; i++) print_map_cell(p, f, ev->cells[i], i == 0);
         fputc('\n', f);
         break;
     case LT_EV_CLEAR: break;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_fmt.h"
 #include "tui_hash.h"
 #include "tui_json.h"
 #include "tui_plain.h"
@@ -42,10 +43,32 @@ static const char *kind_name(enum lt_event_type t)
     return t == LT_EV_BAR ? "bar" : t == LT_EV_GAUGE ? "gauge" : "point";
 }
 
+/* Text output is for people, in their language; CSV and JSON keep the English names above,
+ * which programs match on. */
+#define TR(zh, en, cn) ((zh) ? (cn) : (en))
+
+static const char *kind_text(enum lt_event_type t, bool zh)
+{
+    return zh ? (t == LT_EV_BAR ? "柱" : t == LT_EV_GAUGE ? "仪表" : "曲线") : kind_name(t);
+}
+
+/* s padded with spaces to w display columns (CJK counts two). */
+static void pad(FILE *f, const char *s, int w)
+{
+    fputs(s, f);
+    for (int k = tui_str_width(s); k < w; k++) fputc(' ', f);
+}
+
 static const char *style_name(enum lt_style s)
 {
     static const char *const n[] = {"measured", "simulated", "theoretical", "reference"};
     return (unsigned)s <= LT_REFERENCE ? n[s] : "measured";
+}
+
+static const char *style_text(enum lt_style s)
+{
+    static const char *const n[] = {"实测", "SIMULATED", "理论值", "参考值"};
+    return (unsigned)s <= LT_REFERENCE ? n[s] : n[0];
 }
 
 static bool push(struct rows *R, struct row r)
@@ -126,7 +149,7 @@ static void csv_num(FILE *f, double v)
     if (isfinite(v)) fprintf(f, "%.17g", v);
 }
 
-int tui_results_cmd(const char *path, enum tui_results_format fmt, FILE *out)
+int tui_results_cmd(const char *path, enum tui_results_format fmt, bool zh, FILE *out)
 {
     char err[1024], machine[256], label[300];
     struct tui_replay *rp = tui_replay_load(path, err, sizeof err);
@@ -154,14 +177,26 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, FILE *out)
     if (fmt == TUI_RES_TEXT) {
         tui_replay_label(rp, label, sizeof label);
         fprintf(out, "%s: %s\n", path, label + strlen("REPLAY · "));
-        fprintf(out, "  backend %s%s, driver %s, host CPU %s, vramlab %s\n", rp->backend,
-                rp->simulated ? " (SIMULATED: device figures come from the simulator's model)" : "",
-                *rp->driver ? rp->driver : "n/a", *rp->host_cpu ? rp->host_cpu : "n/a",
-                *rp->version ? rp->version : "?");
-        fprintf(out, "  %d run(s), %d result row(s)%s\n\n", rp->nruns, nlive,
-                rp->bad_lines ? " (some unreadable lines were skipped)" : "");
-        fprintf(out, "  %-6s %-16s %-3s %-10s %-5s %-28s %12s  %-8s %s\n", "lesson", "experiment",
-                "run", "panel", "kind", "label", "value", "unit", "style");
+        const char *drv = *rp->driver ? rp->driver : "n/a";
+        if (zh && !strcmp(drv, "simulator (no driver)")) drv = "模拟器（无驱动）";
+        fprintf(out, TR(zh, "  backend %s%s, driver %s, host CPU %s, vramlab %s\n",
+                        "  后端 %s%s，驱动 %s，主机 CPU %s，vramlab %s\n"), rp->backend,
+                rp->simulated ? TR(zh, " (SIMULATED: device figures come from the simulator's model)",
+                                   "（SIMULATED：设备数字来自模拟器的模型）") : "",
+                drv, *rp->host_cpu ? rp->host_cpu : "n/a", *rp->version ? rp->version : "?");
+        fprintf(out, TR(zh, "  %d run(s), %d result row(s)%s\n\n", "  %d 次运行，%d 行结果%s\n\n"),
+                rp->nruns, nlive, rp->bad_lines ? TR(zh, " (some unreadable lines were skipped)",
+                                                     "（跳过了一些读不懂的行）") : "");
+        static const char *const head[][9] = {
+            {"lesson", "experiment", "run", "panel", "kind", "label", "value", "unit", "style"},
+            {"课程", "实验", "次", "面板", "类型", "标签", "数值", "单位", "方式"}};
+        static const int hw[] = {6, 16, 3, 10, 5, 28};
+        fputs("  ", out);
+        for (int c = 0; c < 6; c++) pad(out, head[zh][c], hw[c]), fputc(' ', out);
+        for (int k = tui_str_width(head[zh][6]); k < 12; k++) fputc(' ', out);
+        fprintf(out, "%s  ", head[zh][6]);
+        pad(out, head[zh][7], 8);
+        fprintf(out, " %s\n", head[zh][8]);
     }
     for (int i = 0; i < R.n; i++) {
         if (!live(&R, i)) continue;
@@ -209,16 +244,17 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, FILE *out)
         case TUI_RES_TEXT: {
             char lab[128], num[64];
             if (ev->type == LT_EV_POINT) {
-                char l2[160];
-                snprintf(l2, sizeof l2, "%s @ %.4g", ev->series, ev->x);
+                char l2[160], x[64];
+                gpu_fmt_num(ev->x, x, sizeof x);
+                snprintf(l2, sizeof l2, "%s @ %s", ev->series, x);
                 tui_fit(l2, strlen(l2), 28, TUI_LEFT, false, lab, sizeof lab);
             } else {
                 tui_fit(ev->series, strlen(ev->series), 28, TUI_LEFT, false, lab, sizeof lab);
             }
-            snprintf(num, sizeof num, "%.4g", value);
-            fprintf(out, "  %-6s %-16s %-3d %-10s %-5s %s %12s  %-8s %s\n", run->lesson,
-                    run->experiment, run->run, ev->panel, kind_name(ev->type), lab, num,
-                    ev->unit, style_name(ev->style));
+            gpu_fmt_num(value, num, sizeof num);
+            fprintf(out, "  %-6s %-16s %-3d %-10s ", run->lesson, run->experiment, run->run, ev->panel);
+            pad(out, kind_text(ev->type, zh), 5);
+            fprintf(out, " %s %12s  %-8s %s\n", lab, num, ev->unit, zh ? style_text(ev->style) : style_name(ev->style));
             break;
         }
         }
@@ -311,7 +347,7 @@ static struct ckey *key_get(struct ctab *T, const struct tui_replay_run *run,
     return k;
 }
 
-static bool add_machine(struct ctab *T, const struct tui_replay *rp, int m, const char **why)
+static bool add_machine(struct ctab *T, const struct tui_replay *rp, int m, bool zh, const char **why)
 {
     for (int i = 0; i < rp->nruns; i++) {
         const struct tui_replay_run *run = &rp->runs[i];
@@ -325,7 +361,8 @@ static bool add_machine(struct ctab *T, const struct tui_replay *rp, int m, cons
             struct lt_event evb, *ev = &evb;
             tui_replay_get(run, R.v[j].i, ev);
             char label[300];
-            if (ev->type == LT_EV_POINT) snprintf(label, sizeof label, "%s (peak)", ev->series);
+            if (ev->type == LT_EV_POINT)
+                snprintf(label, sizeof label, TR(zh, "%s (peak)", "%s（峰值）"), ev->series);
             else snprintf(label, sizeof label, "%s", ev->series);
             struct ckey *k = key_get(T, run, ev, label, why);
             if (!k) return rows_free(&R), false;
@@ -343,10 +380,10 @@ static bool add_machine(struct ctab *T, const struct tui_replay *rp, int m, cons
 }
 
 /* After a number: how it was obtained, in the words the panels use. */
-static const char *style_tag(int style)
+static const char *style_tag(int style, bool zh)
 {
-    return style == LT_SIMULATED ? " SIM" : style == LT_THEORETICAL ? " theory"
-                                  : style == LT_REFERENCE ? " ref" : "";
+    return style == LT_SIMULATED ? " SIM" : style == LT_THEORETICAL ? TR(zh, " theory", " 理论")
+                                  : style == LT_REFERENCE ? TR(zh, " ref", " 参考") : "";
 }
 
 static void fit(FILE *f, const char *s, int w, enum tui_align al)
@@ -356,7 +393,7 @@ static void fit(FILE *f, const char *s, int w, enum tui_align al)
     fputs(buf, f);
 }
 
-int tui_compare_cmd(char **paths, int n, bool ascii, FILE *out)
+int tui_compare_cmd(char **paths, int n, bool ascii, bool zh, FILE *out)
 {
     char err[1024], m[256], lab[320];
     struct tui_replay *rp[MAXM] = {0};
@@ -371,7 +408,7 @@ int tui_compare_cmd(char **paths, int n, bool ascii, FILE *out)
         if (!(rp[i] = tui_replay_load(paths[i], err, sizeof err))) {
             fprintf(stderr, "vramlab: %s\n", err);
             rc = 1;
-        } else if (!add_machine(&T, rp[i], i, &why)) {
+        } else if (!add_machine(&T, rp[i], i, zh, &why)) {
             fprintf(stderr, "vramlab: %s: %s\n", paths[i], why);
             rc = 1;
         }
@@ -388,31 +425,37 @@ int tui_compare_cmd(char **paths, int n, bool ascii, FILE *out)
         rc = 1;
     }
     if (!rc) {
-        fprintf(out, "Comparing %d recording(s). GB/s = 1e9 B/s; SIM = simulated (the simulator's "
-                "model, not a measurement); theory = theoretical peak; ref = a reference figure.\n", n);
+        fprintf(out, TR(zh, "Comparing %d recording(s). GB/s = 1e9 B/s; SIM = simulated (the simulator's "
+                            "model, not a measurement); theory = theoretical peak; ref = a reference figure.\n",
+                        "比较 %d 份录制。GB/s = 1e9 B/s；SIM = 模拟（模拟器的模型，不是实测）；"
+                        "理论 = 理论峰值；参考 = 参考数字。\n"), n);
         for (int i = 0; i < n; i++) {
             tui_replay_label(rp[i], lab, sizeof lab);
             fprintf(out, "  %c  %s  (%s)\n", 'A' + i, lab + strlen("REPLAY · "), paths[i]);
         }
-        if (!T.n) fprintf(out, "\nNo bar, gauge or curve results in these recordings.\n");
+        if (!T.n)
+            fputs(TR(zh, "\nNo bar, gauge or curve results in these recordings.\n",
+                     "\n这些录制里没有柱状图、仪表或曲线结果。\n"), out);
         const int lw = 30, cw = 13;
         const char *full = ascii ? "#" : "█";
         for (int i = 0; i < T.n; i++) {
             struct ckey *k = &T.k[ord[i]], *prev = i ? &T.k[ord[i - 1]] : NULL;
             if (!prev || strcmp(k->lesson, prev->lesson) || strcmp(k->experiment, prev->experiment)) {
                 fprintf(out, "\n%s %s (%s)\n  ", k->lesson, k->title, k->experiment);
-                fit(out, "label", lw, TUI_LEFT);
+                fit(out, TR(zh, "label", "标签"), lw, TUI_LEFT);
                 for (int j = 0; j < n; j++) {
                     snprintf(m, sizeof m, "%c", 'A' + j);
                     fputc(' ', out), fit(out, m, cw, TUI_RIGHT);
                 }
-                fputs("  unit\n", out);
+                fputs(TR(zh, "  unit\n", "  单位\n"), out);
             }
             fputs("  ", out);
             fit(out, k->label, lw, TUI_LEFT);
             for (int j = 0; j < n; j++) {
                 char num[64];
-                if (isfinite(k->v[j])) snprintf(num, sizeof num, "%.4g%s", k->v[j], style_tag(k->style[j]));
+                char v[48];
+                gpu_fmt_num(k->v[j], v, sizeof v);
+                if (isfinite(k->v[j])) snprintf(num, sizeof num, "%s%s", v, style_tag(k->style[j], zh));
                 else snprintf(num, sizeof num, "-");
                 fputc(' ', out), fit(out, num, cw, TUI_RIGHT);
             }
@@ -427,7 +470,9 @@ int tui_compare_cmd(char **paths, int n, bool ascii, FILE *out)
             for (int j = 0; j < n; j++)
                 if (isfinite(k->v[j])) have++, max = fabs(k->v[j]) > max ? fabs(k->v[j]) : max;
             if (have < 2 || max <= 0) continue;
-            if (!any) fputs("\nSide by side (each label on its own scale)\n", out);
+            if (!any)
+                fputs(TR(zh, "\nSide by side (each label on its own scale)\n",
+                         "\n并排对比（每个标签各用自己的刻度）\n"), out);
             any = true;
             fprintf(out, "  %s %s · %s%s%s%s\n", k->lesson, k->experiment, k->label,
                     *k->unit ? " [" : "", k->unit, *k->unit ? "]" : "");
@@ -436,7 +481,9 @@ int tui_compare_cmd(char **paths, int n, bool ascii, FILE *out)
                 int w = isfinite(k->v[j]) ? (int)lround(fabs(k->v[j]) / max * 40) : 0;
                 for (int c = 0; c < w; c++) fputs(full, out);
                 for (int c = w; c < 40; c++) fputc(' ', out);
-                if (isfinite(k->v[j])) fprintf(out, " %.4g%s\n", k->v[j], style_tag(k->style[j]));
+                char v[48];
+                gpu_fmt_num(k->v[j], v, sizeof v);
+                if (isfinite(k->v[j])) fprintf(out, " %s%s\n", v, style_tag(k->style[j], zh));
                 else fputs(" -\n", out);
             }
         }

@@ -10,7 +10,8 @@
 enum tui_results_format { TUI_RES_TEXT, TUI_RES_CSV, TUI_RES_JSON };
 
 /* Exit codes as main's: 0 ok, 1 a file could not be read. */
-int tui_results_cmd(const char *path, enum tui_results_format fmt, FILE *out);
-int tui_compare_cmd(char **paths, int n, bool ascii, FILE *out);
+/* zh: the text format's headers and words in Chinese (CSV and JSON do not change). */
+int tui_results_cmd(const char *path, enum tui_results_format fmt, bool zh, FILE *out);
+int tui_compare_cmd(char **paths, int n, bool ascii, bool zh, FILE *out);
 
 #endif

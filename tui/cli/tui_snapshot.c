@@ -11,6 +11,7 @@
 
 #include "gpu_snapshot.h"
 #include "tui_json.h"
+#include "tui_plain.h"
 
 #define DEFAULT_TOP 10
 #define MAX_CAPACITY (1ull << 42)
@@ -41,6 +42,20 @@ static const char *SB(int64_t b, char *buf, size_t n)
 
 /* Text from the file for a terminal: control characters (C0, DEL, C1) become \xNN, and very
  * long text is cut at a character boundary. The bytes are valid UTF-8 (the reader checks). */
+static bool g_zh; /* the text report in Chinese (tui_snapshot_cmd sets it) */
+#define T(en, zh) (g_zh ? (zh) : (en))
+
+static void put_safe(FILE *f, const char *s, size_t n, size_t max);
+
+/* A group's place: FILE:LINE, or the placeholder of a stack without user code, said in Chinese. */
+static void put_where(FILE *f, const struct gpu_snap_group *g, const char *w, size_t wn, size_t max)
+{
+    if (g_zh && g->where_len == strlen(GPU_SNAP_NO_USER_FRAME) &&
+        !memcmp(g->where, GPU_SNAP_NO_USER_FRAME, g->where_len))
+        fputs("<只有 torch 或 Python 内部的帧>", f);
+    else put_safe(f, w, wn, max);
+}
+
 static void put_safe(FILE *f, const char *s, size_t n, size_t max)
 {
     size_t i = 0;
@@ -89,15 +104,23 @@ static void short_where(const struct gpu_snap_group *g, const char **s, size_t *
         }
 }
 
+/* "  label       " in the report's label column: 12 display columns, Chinese labels too. */
+static void label(FILE *f, const char *en, const char *zh)
+{
+    const char *l = T(en, zh);
+    fprintf(f, "  %s", l);
+    for (int k = tui_str_width(l); k < 12; k++) fputc(' ', f);
+}
+
 static void put_rel_time(FILE *f, const struct gpu_snap_device *d, bool has, int64_t t)
 {
     if (!has || !d->has_times) {
-        fputs("(no time)", f);
+        fputs(T("(no time)", "（无时间）"), f);
         return;
     }
     double ms = (double)(t - d->first_time) / 1e3;
-    if (fabs(ms) < 1e4) fprintf(f, "%.1f ms after the first entry", ms);
-    else fprintf(f, "%.2f s after the first entry", ms / 1e3);
+    if (fabs(ms) < 1e4) fprintf(f, T("%.1f ms after the first entry", "第一条记录之后 %.1f ms"), ms);
+    else fprintf(f, T("%.2f s after the first entry", "第一条记录之后 %.2f s"), ms / 1e3);
 }
 
 /* ---- the summary as text ------------------------------------------------------------------- */
@@ -106,16 +129,17 @@ static void text_settings(FILE *f, const struct gpu_snapshot *s)
 {
     const struct gpu_snap_settings *st = &s->settings;
     char b[32];
-    fputs("  options     ", f);
+    label(f, "options", "设置");
     if (!st->present) {
-        fputs("not recorded (no allocator_settings: PyTorch before 2.2)\n", f);
+        fputs(T("not recorded (no allocator_settings: PyTorch before 2.2)\n",
+                "没有记录（没有 allocator_settings：PyTorch 2.2 之前）\n"), f);
         return;
     }
     fputs("PYTORCH_CUDA_ALLOC_CONF=\"", f);
     if (st->conf) put_safe(f, st->conf, st->conf_len, 200);
     fprintf(f, "\"; expandable_segments %s, max_split_size %s",
             st->expandable < 0 ? "n/a" : st->expandable ? "True" : "False",
-            st->max_split_size ? B(st->max_split_size, b, sizeof b) : "unlimited");
+            st->max_split_size ? B(st->max_split_size, b, sizeof b) : T("unlimited", "不限"));
     if (st->has_gc) fprintf(f, ", garbage_collection_threshold %g", st->gc_threshold);
     fputc('\n', f);
 }
@@ -123,96 +147,116 @@ static void text_settings(FILE *f, const struct gpu_snapshot *s)
 static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_snap_device *d)
 {
     char b1[32], b2[32], b3[32], b4[32];
-    fprintf(f, "Device %d\n", d->device);
-    fprintf(f, "  reserved    %s in %llu segments (%llu large, %llu small", B(d->reserved, b1, sizeof b1),
-            (unsigned long long)d->nsegs, (unsigned long long)d->nlarge,
-            (unsigned long long)d->nsmall);
-    if (d->nexpandable) fprintf(f, "; %llu expandable", (unsigned long long)d->nexpandable);
-    fputs(")\n", f);
-    fputs("  blocks     ", f);
+    fprintf(f, T("Device %d\n", "设备 %d\n"), d->device);
+    label(f, "reserved", "已预留");
+    fprintf(f, T("%s in %llu segments (%llu large, %llu small", "%s，%llu 个段（大 %llu，小 %llu"),
+            B(d->reserved, b1, sizeof b1), (unsigned long long)d->nsegs,
+            (unsigned long long)d->nlarge, (unsigned long long)d->nsmall);
+    if (d->nexpandable) fprintf(f, T("; %llu expandable", "；可扩展 %llu"), (unsigned long long)d->nexpandable);
+    fputs(T(")\n", "）\n"), f);
+    label(f, "blocks", "块");
     for (int i = 0; i < GPU_SNAP_NSTATES; i++)
-        fprintf(f, "%s %s %llu = %s", i ? "," : "", gpu_snap_state_names[i],
+        fprintf(f, "%s%s %llu = %s", i ? ", " : "", gpu_snap_state_names[i],
                 (unsigned long long)d->blocks[i].count, B(d->blocks[i].bytes, b1, sizeof b1));
     fputc('\n', f);
     const struct gpu_snap_count *a = &d->blocks[GPU_SNAP_ACTIVE_ALLOCATED];
-    fprintf(f, "  allocated   %s in blocks for %s requested: %s lost to rounding (internal "
-               "fragmentation)\n", B(a->bytes, b1, sizeof b1), B(a->requested, b2, sizeof b2),
+    label(f, "allocated", "已分配");
+    fprintf(f, T("%s in blocks for %s requested: %s lost to rounding (internal fragmentation)\n",
+                 "块里 %s，申请的是 %s：%s 因取整而浪费（内部碎片）\n"),
+            B(a->bytes, b1, sizeof b1), B(a->requested, b2, sizeof b2),
             SB((int64_t)a->bytes - (int64_t)a->requested, b3, sizeof b3));
-    fprintf(f, "  cached      %s free in segments: %s releasable by empty_cache, %s not (beside "
-               "live blocks: external fragmentation); largest free block %s\n",
+    label(f, "cached", "缓存");
+    fprintf(f, T("%s free in segments: %s releasable by empty_cache, %s not (beside live blocks: "
+                 "external fragmentation); largest free block %s\n",
+                 "段里空闲 %s：empty_cache 能释放 %s，%s 不能（夹在活着的块旁边：外部碎片）；"
+                 "最大的空闲块 %s\n"),
             B(d->blocks[GPU_SNAP_INACTIVE].bytes, b1, sizeof b1), B(d->releasable, b2, sizeof b2),
             B(d->non_releasable, b3, sizeof b3), B(d->largest_free, b4, sizeof b4));
     if (!d->events) {
-        fputs("  trace       none (record with torch.cuda.memory._record_memory_history())\n", f);
+        label(f, "trace", "记录");
+        fputs(T("none (record with torch.cuda.memory._record_memory_history())\n",
+                "没有（用 torch.cuda.memory._record_memory_history() 记录）\n"), f);
         return;
     }
-    fprintf(f, "  trace       %zu entries", d->events);
+    label(f, "trace", "记录");
+    fprintf(f, T("%zu entries", "%zu 条"), d->events);
     if (d->has_times) {
         double span = (double)(d->last_time - d->first_time) / 1e3;
-        if (span < 1e4) fprintf(f, " over %.1f ms", span);
-        else fprintf(f, " over %.2f s", span / 1e3);
+        if (span < 1e4) fprintf(f, T(" over %.1f ms", "，历时 %.1f ms"), span);
+        else fprintf(f, T(" over %.2f s", "，历时 %.2f s"), span / 1e3);
     }
-    fprintf(f, " on %zu stream%s:", d->streams, d->streams == 1 ? "" : "s");
+    if (g_zh) fprintf(f, "，%zu 个流：", d->streams);
+    else fprintf(f, " on %zu stream%s:", d->streams, d->streams == 1 ? "" : "s");
     bool first = true;
     for (int i = 0; i < GPU_SNAP_NACTIONS; i++)
         if (d->actions[i]) {
-            fprintf(f, "%s %s %zu", first ? "" : ",", gpu_snap_action_names[i], d->actions[i]);
+            fprintf(f, "%s%s %zu", first ? (g_zh ? "" : " ") : ", ", gpu_snap_action_names[i], d->actions[i]);
             first = false;
         }
     fputc('\n', f);
-    fprintf(f, "  peak        %s live (requested bytes) ", SB(d->peak_bytes, b1, sizeof b1));
-    if (d->peak_event < 0) fputs("before the first entry", f);
+    label(f, "peak", "峰值");
+    fprintf(f, T("%s live (requested bytes) ", "活着 %s（申请的字节）"), SB(d->peak_bytes, b1, sizeof b1));
+    if (d->peak_event < 0) fputs(T("before the first entry", "，在第一条记录之前"), f);
     else {
         int64_t t = 0;
         bool has = gpu_snapshot_event_time(s, d->device, d->peak_event, &t);
-        fprintf(f, "after entry %lld, ", (long long)d->peak_event);
+        fprintf(f, T("after entry %lld, ", "，第 %lld 条记录之后，"), (long long)d->peak_event);
         put_rel_time(f, d, has, t);
     }
-    fprintf(f, "; %s live before the trace (%zu blocks), %s at its end\n",
+    fprintf(f, T("; %s live before the trace (%zu blocks), %s at its end\n",
+                 "；记录开始前活着 %s（%zu 个块），结束时 %s\n"),
             SB(d->start_bytes, b1, sizeof b1), d->pre_trace_blocks, SB(d->end_bytes, b2, sizeof b2));
     if ((uint64_t)d->end_bytes != d->snapshot_active_requested || d->end_bytes < 0)
-        fprintf(f, "              (the trace ends with %s live but the segments hold %s active: "
-                   "the two disagree)\n", SB(d->end_bytes, b1, sizeof b1),
-                B(d->snapshot_active_requested, b2, sizeof b2));
-    fprintf(f, "  reserved    peak %s ", SB(d->reserved_peak, b1, sizeof b1));
-    if (d->reserved_peak_event < 0) fputs("before the first entry", f);
+        fprintf(f, T("              (the trace ends with %s live but the segments hold %s active: "
+                     "the two disagree)\n",
+                     "              （记录结束时活着 %s，但段里活跃的是 %s：两者不一致）\n"),
+                SB(d->end_bytes, b1, sizeof b1), B(d->snapshot_active_requested, b2, sizeof b2));
+    label(f, "reserved", "已预留");
+    fprintf(f, T("peak %s ", "峰值 %s"), SB(d->reserved_peak, b1, sizeof b1));
+    if (d->reserved_peak_event < 0) fputs(T("before the first entry", "，在第一条记录之前"), f);
     else {
         int64_t t = 0;
         bool has = gpu_snapshot_event_time(s, d->device, d->reserved_peak_event, &t);
-        fprintf(f, "after entry %lld, ", (long long)d->reserved_peak_event);
+        fprintf(f, T("after entry %lld, ", "，第 %lld 条记录之后，"), (long long)d->reserved_peak_event);
         put_rel_time(f, d, has, t);
     }
-    fprintf(f, "; %s before the trace (the final segments, back through segment_* entries)\n",
+    fprintf(f, T("; %s before the trace (the final segments, back through segment_* entries)\n",
+                 "；记录开始前 %s（从最后的段沿 segment_* 记录倒推）\n"),
             SB(d->reserved_start, b2, sizeof b2));
-    if (d->ntop) fputs("  live at the peak, by first user frame (largest first):\n", f);
+    if (d->ntop)
+        fputs(T("  live at the peak, by first user frame (largest first):\n",
+                "  峰值时活着的张量，按第一个用户代码帧分组（从大到小）：\n"), f);
     for (size_t i = 0; i < d->ntop; i++) {
         const struct gpu_snap_group *g = &d->top[i];
         const char *w;
         size_t wn;
         short_where(g, &w, &wn);
         fprintf(f, "    %11s %6llu  ", B(g->bytes, b1, sizeof b1), (unsigned long long)g->count);
-        put_safe(f, w, wn, 120);
+        put_where(f, g, w, wn, 120);
         if (g->function_len) fputc(' ', f), put_safe(f, g->function, g->function_len, 80);
         fputc('\n', f);
     }
     for (size_t i = 0; i < d->nooms && i < 10; i++) {
         const struct gpu_snap_oom *m = &d->ooms[i];
-        fprintf(f, "  OOM         entry %zu, ", m->event);
+        label(f, "OOM", "OOM");
+        fprintf(f, T("entry %zu, ", "第 %zu 条记录，"), m->event);
         put_rel_time(f, d, m->has_time, m->time_us);
-        fprintf(f, ": asked for %s (rounded); CUDA reported %s free; the allocator held %s "
-                   "reserved, %s of it requested by live tensors\n",
+        fprintf(f, T(": asked for %s (rounded); CUDA reported %s free; the allocator held %s "
+                     "reserved, %s of it requested by live tensors\n",
+                     "：申请 %s（取整后）；CUDA 报告空闲 %s；分配器已预留 %s，其中活着的张量申请了 %s\n"),
                 B(m->size, b1, sizeof b1), m->has_free ? B(m->device_free, b2, sizeof b2) : "n/a",
                 SB(m->reserved, b3, sizeof b3), SB(m->live_requested, b4, sizeof b4));
-        fputs("              at ", f);
-        put_safe(f, m->where.where, m->where.where_len, 160);
+        fputs(T("              at ", "              位置 "), f);
+        put_where(f, &m->where, m->where.where, m->where.where_len, 160);
         if (m->where.function_len) fputc(' ', f), put_safe(f, m->where.function, m->where.function_len, 80);
         fputc('\n', f);
         if (m->has_free && m->reserved >= 0)
-            fprintf(f, "              reserved + free = %s: what this process could have held "
-                       "(try --capacity with it)\n",
+            fprintf(f, T("              reserved + free = %s: what this process could have held "
+                         "(try --capacity with it)\n",
+                         "              已预留 + 空闲 = %s：这个进程最多能拿到的量（可用 --capacity 试试）\n"),
                     B((uint64_t)m->reserved + m->device_free, b1, sizeof b1));
     }
-    if (d->nooms > 10) fprintf(f, "  OOM         ... %zu in all\n", d->nooms);
+    if (d->nooms > 10) fprintf(f, T("  OOM         ... %zu in all\n", "  OOM         …共 %zu 次\n"), d->nooms);
 }
 
 /* ---- the summary as JSON (the keys of tests/snapshot/summary_ref.py) ------------------------ */
@@ -421,10 +465,17 @@ static void json_replay(struct tui_json *j, const struct gpu_snap_replay *r)
     tui_json_end(j);
 }
 
-static void row(FILE *f, const char *label, const char *a, const char *b, const char *c,
+/* s padded to w display columns */
+static void padw(FILE *f, const char *s, int w)
+{
+    fputs(s, f);
+    for (int k = tui_str_width(s); k < w; k++) fputc(' ', f);
+}
+
+static void row(FILE *f, const char *lab, const char *a, const char *b, const char *c,
                 bool three)
 {
-    fprintf(f, "  %-24s %-18s %-18s", label, a, b);
+    fputs("  ", f), padw(f, lab, 24), fputc(' ', f), padw(f, a, 18), fputc(' ', f), padw(f, b, 18);
     if (three) fprintf(f, " %s", c);
     fputc('\n', f);
 }
@@ -436,11 +487,17 @@ static void text_replay(FILE *f, const struct gpu_snap_replay *r)
     char v[3][48], rc[256], wc[256];
     gpu_snap_conf_text(&r->recorded_opts, rc, sizeof rc);
     gpu_snap_conf_text(&r->whatif_opts, wc, sizeof wc);
-    fprintf(f, "\nWhat if - SIMULATED: the trace of device %d replayed through vramlab's model of "
-               "PyTorch's caching allocator (no GPU involved)\n", r->device);
-    if (r->capacity) fprintf(f, "  capacity: %s the allocator may hold\n", B(r->capacity, v[0], 48));
-    fprintf(f, "  %-24s %-18s %-18s%s\n", "", "recorded run", "model, recorded", three ? " model, what if" : "");
-    fprintf(f, "  %-24s %-37s%s%s\n", "options", rc, three ? " " : "", three ? wc : "");
+    fprintf(f, T("\nWhat if - SIMULATED: the trace of device %d replayed through vramlab's model of "
+                 "PyTorch's caching allocator (no GPU involved)\n",
+                 "\n假如换一种设置（SIMULATED）：设备 %d 的记录在 vramlab 的 PyTorch 缓存分配器模型里"
+                 "回放（不用 GPU）\n"), r->device);
+    if (r->capacity)
+        fprintf(f, T("  capacity: %s the allocator may hold\n", "  容量：分配器最多可持有 %s\n"),
+                B(r->capacity, v[0], 48));
+    row(f, "", T("recorded run", "记录里的运行"), T("model, recorded", "模型，原设置"),
+        T("model, what if", "模型，新设置"), three);
+    fputs("  ", f), padw(f, T("options", "设置"), 24), fputc(' ', f), padw(f, rc, 37);
+    fprintf(f, "%s%s\n", three ? " " : "", three ? wc : "");
 #define ROW(label, expr)                                                                           \
     do {                                                                                           \
         for (int i = 0; i < 3; i++) B(s[i]->expr, v[i], 48);                                       \
@@ -451,44 +508,49 @@ static void text_replay(FILE *f, const struct gpu_snap_replay *r)
         for (int i = 0; i < 3; i++) snprintf(v[i], 48, "%llu", (unsigned long long)s[i]->expr);   \
         row(f, label, v[0], v[1], v[2], three);                                                    \
     } while (0)
-    ROW("peak reserved", peak_reserved);
-    ROW("peak requested (live)", peak_requested);
-    NROW("cudaMalloc + maps", device_allocs);
-    NROW("cudaFree + unmaps", device_frees);
-    ROW("reserved at the end", end_reserved);
-    ROW("allocated at the end", end_active);
-    ROW("non-releasable at end", end_non_releasable);
-    NROW("segments at the end", end_segments);
+    ROW(T("peak reserved", "已预留峰值"), peak_reserved);
+    ROW(T("peak requested (live)", "已申请峰值（活着）"), peak_requested);
+    NROW(T("cudaMalloc + maps", "cudaMalloc + 映射"), device_allocs);
+    NROW(T("cudaFree + unmaps", "cudaFree + 解除映射"), device_frees);
+    ROW(T("reserved at the end", "结束时已预留"), end_reserved);
+    ROW(T("allocated at the end", "结束时已分配"), end_active);
+    ROW(T("non-releasable at end", "结束时不可释放"), end_non_releasable);
+    NROW(T("segments at the end", "结束时的段数"), end_segments);
 #undef ROW
 #undef NROW
     snprintf(v[0], 48, "%zu", s[0]->ooms);
     for (int i = 1; i < 3; i++)
         if (r->capacity) snprintf(v[i], 48, "%zu", s[i]->ooms);
-        else snprintf(v[i], 48, "n/a (no capacity)");
-    row(f, "OOMs", v[0], v[1], v[2], three);
+        else snprintf(v[i], 48, "%s", T("n/a (no capacity)", "n/a（没给容量）"));
+    row(f, T("OOMs", "OOM 次数"), v[0], v[1], v[2], three);
     for (int i = 1; i < 3; i++) {
         if (i == 2 && !three) break;
         if (!r->capacity) continue;
         if (s[i]->ooms) {
-            fprintf(f, "  %s: first OOM at ", i == 1 ? "model, recorded" : "model, what if");
-            if (s[i]->first_oom_event < 0) fputs("the blocks live before the trace", f);
-            else fprintf(f, "entry %lld", (long long)s[i]->first_oom_event);
-            fprintf(f, ": %s\n", s[i]->first_oom);
+            const char *side = i == 1 ? T("model, recorded", "模型，原设置") : T("model, what if", "模型，新设置");
+            fprintf(f, T("  %s: first OOM at ", "  %s：第一次 OOM 在"), side);
+            if (s[i]->first_oom_event < 0) fputs(T("the blocks live before the trace", "记录开始前就活着的块"), f);
+            else fprintf(f, T("entry %lld", "第 %lld 条记录"), (long long)s[i]->first_oom_event);
+            fprintf(f, T(": %s\n", "：%s\n"), s[i]->first_oom);
         }
         if (r->recorded.ooms)
-            fprintf(f, "  %s: %zu of the %zu requests PyTorch refused would fit\n",
-                    i == 1 ? "model, recorded" : "model, what if", s[i]->recorded_ooms_fit,
-                    r->recorded.ooms);
+            fprintf(f, T("  %s: %zu of the %zu requests PyTorch refused would fit\n",
+                         "  %s：PyTorch 拒绝的申请里，有 %zu 次放得下（共 %zu 次）\n"),
+                    i == 1 ? T("model, recorded", "模型，原设置") : T("model, what if", "模型，新设置"),
+                    s[i]->recorded_ooms_fit, r->recorded.ooms);
     }
     if (r->ndiffs) {
-        fputs("  The model differs from the recorded run under the recorded options:\n", f);
+        fputs(T("  The model differs from the recorded run under the recorded options:\n",
+                "  在原设置下，模型与记录里的运行不一致（模型的原文）：\n"), f);
         for (size_t i = 0; i < r->ndiffs; i++) fprintf(f, "    - %s\n", r->diffs[i]);
     } else {
-        fputs("  The model agrees with the recorded run under the recorded options.\n", f);
+        fputs(T("  The model agrees with the recorded run under the recorded options.\n",
+                "  在原设置下，模型与记录里的运行一致。\n"), f);
     }
-    for (size_t i = 0; i < r->nnotes; i++) fprintf(f, "  note: %s\n", r->notes[i]);
+    for (size_t i = 0; i < r->nnotes; i++) fprintf(f, T("  note: %s\n", "  注（模型的原文）：%s\n"), r->notes[i]);
     if (r->empty_caches)
-        fprintf(f, "  note: %zu empty_cache() calls read from segment_free runs\n", r->empty_caches);
+        fprintf(f, T("  note: %zu empty_cache() calls read from segment_free runs\n",
+                     "  注：从连续的 segment_free 记录读出 %zu 次 empty_cache() 调用\n"), r->empty_caches);
 }
 
 /* ---- the command ------------------------------------------------------------------------------ */
@@ -526,6 +588,7 @@ int tui_snapshot_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *errf)
 {
     const char *file = a->file, *conf = a->conf;
     uint64_t capacity = 0;
+    g_zh = a->zh;
     long device = -1, top = DEFAULT_TOP;
     /* any of the what-if options asks for the replay */
     bool replay = a->conf || a->capacity || a->device, json = a->json;
@@ -597,18 +660,23 @@ int tui_snapshot_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *errf)
         if (r) json_replay(&j, r);
         tui_json_end(&j);
     } else if (rc == 0) {
-        fprintf(out, "PyTorch memory snapshot ");
+        fputs(T("PyTorch memory snapshot ", "PyTorch 显存快照 "), out);
         put_safe(out, file, strlen(file), 300);
-        fprintf(out, " (recorded by PyTorch, not measured by vramlab; GiB = 2^30 B, MiB = 2^20 B)\n");
-        fprintf(out, "  file        %zu bytes, pickle protocol %d; read and summarised in %.1f ms",
+        fputs(T(" (recorded by PyTorch, not measured by vramlab; GiB = 2^30 B, MiB = 2^20 B)\n",
+                "（由 PyTorch 记录，不是 vramlab 测的；GiB = 2^30 B，MiB = 2^20 B）\n"), out);
+        label(out, "file", "文件");
+        fprintf(out, T("%zu bytes, pickle protocol %d; read and summarised in %.1f ms",
+                       "%zu 字节，pickle 协议 %d；读取并汇总用了 %.1f ms"),
                 gpu_pk_file_bytes(s->doc), gpu_pk_protocol(s->doc), (t1 - t0) * 1e3);
-        if (r) fprintf(out, ", replayed in %.1f ms", (t2 - t1) * 1e3);
+        if (r) fprintf(out, T(", replayed in %.1f ms", "，回放用了 %.1f ms"), (t2 - t1) * 1e3);
         fputc('\n', out);
         text_settings(out, s);
-        if (s->legacy_history_blocks)
-            fprintf(out, "  format      %zu blocks in the older format (history, no frames)\n",
-                    s->legacy_history_blocks);
-        if (!sum.ndev) fputs("No segments and no trace: nothing was allocated.\n", out);
+        if (s->legacy_history_blocks) {
+            label(out, "format", "格式");
+            fprintf(out, T("%zu blocks in the older format (history, no frames)\n",
+                           "%zu 个块是旧格式（history，没有调用栈）\n"), s->legacy_history_blocks);
+        }
+        if (!sum.ndev) fputs(T("No segments and no trace: nothing was allocated.\n", "没有段也没有记录：什么都没分配。\n"), out);
         for (size_t i = 0; i < sum.ndev; i++) text_device(out, s, &sum.dev[i]);
         if (r) text_replay(out, r);
     }

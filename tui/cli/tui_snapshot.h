@@ -12,6 +12,7 @@ struct tui_snapshot_args {
     const char *file;
     bool json;
     const char *top, *conf, *capacity, *device; /* as given; NULL: not given */
+    bool zh; /* the text report in Chinese (JSON does not change) */
 };
 
 /* Exit codes as main's: 0 ok, 1 the file could not be read or is not a snapshot, 2 a bad

@@ -145,6 +145,7 @@ int tui_ws_create(struct lt_runtime *rt, const char *lessons_dir, const char *ws
         return 1;
     }
     int made = 0, kept = 0, rc = 0;
+    bool zh = !strcmp(lt_runtime_lang(rt), "zh");
     for (int i = 0; i < n; i++) {
         struct lt_lesson *ls = lt_lesson_load(rt, it[i].lesson_path, err, sizeof err);
         char *text = ls ? tui_ws_template(ls, it[i].block, lt_runtime_lang(rt)) : NULL;
@@ -158,14 +159,15 @@ int tui_ws_create(struct lt_runtime *rt, const char *lessons_dir, const char *ws
             fprintf(stderr, "vramlab: %s\n", ls && !text ? "out of memory" : err);
             rc = 1;
         } else {
-            fprintf(out, "  %s  %s\n", r ? "created" : "kept   ", it[i].file);
+            fprintf(out, "  %s  %s\n", r ? (zh ? "新建" : "created") : (zh ? "保留" : "kept   "), it[i].file);
             made += r, kept += !r;
         }
         free(text);
         lt_lesson_free(ls);
     }
-    fprintf(out, "%d exercise file(s) in %s: %d created, %d already there (left as they are).\n"
-                 "Next: vramlab watch %s\n", n, ws_dir, made, kept, ws_dir);
+    fprintf(out, zh ? "%d 个练习文件在 %s：新建 %d 个，已有 %d 个（原样保留）。\n下一步：vramlab watch %s\n"
+                    : "%d exercise file(s) in %s: %d created, %d already there (left as they are).\n"
+                      "Next: vramlab watch %s\n", n, ws_dir, made, kept, ws_dir);
     tui_ws_free(it, n);
     return rc;
 }
