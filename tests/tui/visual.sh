@@ -16,6 +16,7 @@ keys Enter   # to the first Run line
 sleep 0.3
 keys Enter   # run it
 wait_for 'not reserved' 20
+wait_for 'done: results in the live panel' 30 # the run pauses between its two orders
 keys Tab     # focus the panel: its lines are what we read
 sleep 0.3
 screen > "$T/s"
@@ -69,10 +70,9 @@ start 80 24 "$APP --lang zh 2.3"
 wait_for '碎片' 5
 screen | tail -n 1 | grep -q '^ SIM · rtx3090 ' || fail "status bar: $(screen | tail -n 1)"
 screen | tail -n 1 | grep -q 'profi' && fail "status bar cut mid-word"
-keys Enter
-sleep 0.3
-keys Enter
+keys r       # run the experiment the live panel shows (at 80x24 Enter reads on first)
 wait_for '未预留' 20
+wait_for '完成：结果见实时面板' 30
 check_width 80
 keys q
 sleep 0.2
