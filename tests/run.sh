@@ -7,8 +7,7 @@
 # build, but for the CLI scripts that say "# Not in the ASan pass: why". With --fuzz, each
 # libFuzzer target runs a fixed number of inputs (FUZZ_RUNS, default 5000; fewer for the slow
 # targets, see fuzz_runs below) from its seed corpus with seed 1.
-# Every test is one job; N jobs (default: the number of CPUs plus one, VRAMLAB_TEST_JOBS) run at
-# once (a tmux test spends about half its time waiting for the screen: the extra job fills it),
+# Every test is one job; N jobs (default: the number of CPUs, VRAMLAB_TEST_JOBS) run at once,
 # the longest of the last run first. Each job has its own state folder (XDG_STATE_HOME) and its
 # output in BUILD/test-logs/ID.log; a failing job's output is shown after the others finish,
 # with its time. Host measurements are capped (VRAMLAB_HOST_MAX, docs/reliability.md): a test
@@ -139,7 +138,7 @@ if [ "$1" = --cpu ]; then # --cpu FILE COMMAND...: run COMMAND, write "CPU WALL"
 fi
 
 build=${1:-build}
-skip_tui=0 asan="" fuzz="" show_times=0 jobs=${VRAMLAB_TEST_JOBS:-$(($(nproc 2>/dev/null || echo 2) + 1))}
+skip_tui=0 asan="" fuzz="" show_times=0 jobs=${VRAMLAB_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 shift
 while [ $# -gt 0 ]; do
     case $1 in
