@@ -4,9 +4,7 @@
 # stays usable (it can run again, q goes back).
 . tests/tui/tmux.lib "$@"
 
-d="$T/data"
-mkdir -p "$d/lessons/ch09"
-ln -s "$(pwd)/assets" "$d/assets"
+test_course
 cat > "$d/lessons/ch09/9.1-fails.lua" <<'LUA'
 return lesson {
   id = "9.1", chapter = 9,

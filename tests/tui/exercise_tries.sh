@@ -4,9 +4,7 @@
 # section ends with a summary (solved/total, tries) and "n: next section", which n follows.
 . tests/tui/tmux.lib "$@"
 
-d="$T/data"
-mkdir -p "$d/lessons/ch09"
-ln -s "$(pwd)/assets" "$d/assets"
+test_course
 cat > "$d/lessons/ch09/9.1-tries.lua" <<'LUA'
 return lesson {
   id = "9.1", chapter = 9,

@@ -5,9 +5,7 @@
 # a run left in one language and opened again after L shows in the new one.
 . tests/tui/tmux.lib "$@"
 
-d="$T/data"
-mkdir -p "$d/lessons/ch09"
-ln -s "$(pwd)/assets" "$d/assets"
+test_course
 cat > "$d/lessons/ch09/9.1-lang.lua" <<'LUA'
 return lesson {
   id = "9.1", chapter = 9,

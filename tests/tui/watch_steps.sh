@@ -6,9 +6,7 @@
 # only: every pause waits for a key, so nothing depends on this machine's speed.
 . tests/tui/tmux.lib "$@"
 
-d="$T/data"
-mkdir -p "$d/lessons/ch09"
-ln -s "$(pwd)/assets" "$d/assets"
+test_course
 cat > "$d/lessons/ch09/9.1-steps.lua" <<'LUA'
 return lesson {
   id = "9.1", chapter = 9,

@@ -17,6 +17,7 @@
 #include "tui_json.h"
 #include "tui_jsonl.h"
 #include "tui_plain.h"
+#include "safe_filter.h"
 
 /* What the writer wrote, as one string (freed at the next call). */
 struct out {
@@ -43,27 +44,6 @@ static const char *finish(struct out *o)
     return o->s;
 }
 
-struct buf {
-    char s[4096];
-    size_t n;
-};
-
-static void put(void *ud, const char *p, size_t n)
-{
-    struct buf *b = ud;
-    assert_true(b->n + n < sizeof b->s);
-    memcpy(b->s + b->n, p, n);
-    b->n += n;
-    b->s[b->n] = 0;
-}
-
-static const char *filter(const char *s, size_t n)
-{
-    static struct buf b;
-    b.n = 0, b.s[0] = 0;
-    assert_int_equal(tui_safe_filter(s, n, true, put, &b), n);
-    return b.s;
-}
 
 /* Any bytes: the JSON reader takes them back, as UTF-8 with nothing raw that a terminal would
  * act on; text without such characters comes back unchanged. */
