@@ -581,6 +581,38 @@ static void list_fields(lua_State *L, int t, const char *mod, bool zh, struct gp
                     : "\n  (documented with examples in docs/vram-api.md, vram-train.md and vram-infer.md)");
 }
 
+/* One function's line: "gpu.copy: what it does\n  e.g. example". */
+static void put_doc(struct gpu_buf *b, size_t i, bool zh)
+{
+    puts_(b, docs[i].name);
+    puts_(b, zh ? "：" : ": ");
+    puts_(b, zh ? docs[i].zh : docs[i].doc);
+    puts_(b, zh ? "\n  例：" : "\n  e.g. ");
+    puts_(b, docs[i].example);
+}
+
+/* A module's functions, a line each; a module without lines here (vram) lists its own names. */
+static void put_module(lua_State *L, size_t m, bool zh, struct gpu_buf *b)
+{
+    const char *name = help_modules[m];
+    size_t len = strlen(name);
+    puts_(b, name);
+    puts_(b, ":");
+    size_t head = b->len;
+    for (size_t i = 0; i < sizeof docs / sizeof *docs; i++)
+        if (!strncmp(docs[i].name, name, len) && docs[i].name[len] == '.') {
+            puts_(b, "\n  ");
+            puts_(b, docs[i].name);
+            puts_(b, "  ");
+            puts_(b, zh ? docs[i].zh : docs[i].doc);
+        }
+    if (b->len != head) return;
+    int top = lua_gettop(L);
+    lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
+    if (lua_getfield(L, -1, name) == LUA_TTABLE) list_fields(L, lua_gettop(L), name, zh, b);
+    lua_settop(L, top);
+}
+
 /* help([module or function, or its name]): prints what it knows, through the sandbox's print
  * (the REPL's transcript, eval's stdout). */
 int lt_help(lua_State *L)
@@ -589,35 +621,13 @@ int lt_help(lua_State *L)
     char text[4096] = "";
     struct gpu_buf b = GPU_BUF_FIXED(text, sizeof text);
     bool zh = !strcmp(lt_runtime_lang(lt_vm_of(L)->rt), "zh");
+    const size_t nmod = sizeof help_modules / sizeof *help_modules;
     if (lua_type(L, 1) == LUA_TSTRING) { /* help("gpu.copy"), help("plot") outside the tutor */
         const char *name = lua_tostring(L, 1);
-        for (size_t i = 0; i < sizeof docs / sizeof *docs; i++)
-            if (!strcmp(docs[i].name, name)) {
-                puts_(&b, docs[i].name);
-                puts_(&b, zh ? "：" : ": ");
-                puts_(&b, zh ? docs[i].zh : docs[i].doc);
-                puts_(&b, zh ? "\n  例：" : "\n  e.g. ");
-                puts_(&b, docs[i].example);
-            }
-        for (size_t m = 0; !*text && m < sizeof help_modules / sizeof *help_modules; m++) {
-            if (strcmp(name, help_modules[m])) continue;
-            size_t len = strlen(name);
-            puts_(&b, name);
-            puts_(&b, ":");
-            size_t head = b.len;
-            for (size_t i = 0; i < sizeof docs / sizeof *docs; i++)
-                if (!strncmp(docs[i].name, name, len) && docs[i].name[len] == '.') {
-                    puts_(&b, "\n  ");
-                    puts_(&b, docs[i].name);
-                    puts_(&b, "  ");
-                    puts_(&b, zh ? docs[i].zh : docs[i].doc);
-                }
-            if (b.len == head) { /* vram: the module's own names */
-                lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
-                if (lua_getfield(L, -1, name) == LUA_TTABLE) list_fields(L, lua_gettop(L), name, zh, &b);
-                lua_settop(L, 1);
-            }
-        }
+        for (size_t i = 0; !*text && i < sizeof docs / sizeof *docs; i++)
+            if (!strcmp(docs[i].name, name)) put_doc(&b, i, zh);
+        for (size_t m = 0; !*text && m < nmod; m++)
+            if (!strcmp(name, help_modules[m])) put_module(L, m, zh, &b);
     } else if (lua_isnoneornil(L, 1)) {
         puts_(&b, zh ? "模块：gpu（设备）、host（这颗 CPU）、alloc（分配器）、vram（显存估算）、"
                        "units（大小）、plot（沙盒面板；仅在导师界面）。help(gpu) 列出一个模块，"
@@ -627,45 +637,26 @@ int lt_help(lua_State *L)
                        "help(gpu) lists a module, help(gpu.copy) shows one function.");
     } else if (lua_istable(L, 1)) {
         lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
-        for (size_t m = 0; m < sizeof help_modules / sizeof *help_modules; m++) {
-            lua_getfield(L, -1, help_modules[m]);
+        for (size_t m = 0; !*text && m < nmod; m++) {
+            lua_getfield(L, 2, help_modules[m]);
             bool same = lua_rawequal(L, -1, 1);
             lua_pop(L, 1);
-            if (!same) continue;
-            size_t len = strlen(help_modules[m]);
-            puts_(&b, help_modules[m]);
-            puts_(&b, ":");
-            size_t head = b.len;
-            for (size_t i = 0; i < sizeof docs / sizeof *docs; i++)
-                if (!strncmp(docs[i].name, help_modules[m], len) && docs[i].name[len] == '.') {
-                    puts_(&b, "\n  ");
-                    puts_(&b, docs[i].name);
-                    puts_(&b, "  ");
-                    puts_(&b, zh ? docs[i].zh : docs[i].doc);
-                }
-            if (b.len == head) list_fields(L, 1, help_modules[m], zh, &b);
-            break;
+            if (same) put_module(L, m, zh, &b);
         }
-        lua_pop(L, 1);
+        lua_settop(L, 1);
     } else if (lua_isfunction(L, 1)) {
         lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
-        for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+        for (size_t i = 0; !*text && i < sizeof docs / sizeof *docs; i++) {
             char mod[16];
             const char *dot = strchr(docs[i].name, '.');
             snprintf(mod, sizeof mod, "%.*s", (int)(dot - docs[i].name), docs[i].name);
-            lua_getfield(L, -1, mod);
+            lua_getfield(L, 2, mod);
             bool same = lua_istable(L, -1) && lua_getfield(L, -1, dot + 1) != LUA_TNIL &&
                         lua_rawequal(L, -1, 1);
             lua_settop(L, 2);
-            if (!same) continue;
-            puts_(&b, docs[i].name);
-            puts_(&b, zh ? "：" : ": ");
-            puts_(&b, zh ? docs[i].zh : docs[i].doc);
-            puts_(&b, zh ? "\n  例：" : "\n  e.g. ");
-            puts_(&b, docs[i].example);
-            break;
+            if (same) put_doc(&b, i, zh);
         }
-        lua_pop(L, 1);
+        lua_settop(L, 1);
     }
     lua_pushstring(L, *text ? text : zh ? "没有这一项的帮助：help() 列出所有模块"
                                         : "no help for that: help() lists the modules");
