@@ -1074,9 +1074,7 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
     yl = (int)strlen(ytop);
     if ((int)strlen(ymid) > yl) yl = (int)strlen(ymid);
     if ((int)strlen(ybot) > yl) yl = (int)strlen(ybot);
-    /* from the smallest double's decade at most: a bottom of 0 gives log10 = -inf, and -inf + 1
-     * never reaches the top */
-    for (double e = fmax(log10(p.y0), -330) + 1; p.logy && e < log10(p.ymax) - 0.5; e++) {
+    for (double e = log10(p.y0) + 1; p.logy && e < log10(p.ymax) - 0.5; e++) { /* y0, ymax clamped above */
         char t[32];
         decade_label(pow(10, e), t, sizeof t);
         if ((int)strlen(t) > yl) yl = (int)strlen(t);
@@ -1147,7 +1145,7 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
         char dec[32];
         if (p.logy && r > 0 && r < p.ph - 1) { /* the decades in between, where they land */
             lab = "";
-            for (double e = fmax(log10(p.y0), -330) + 1; e < log10(p.ymax) - 0.5; e++)
+            for (double e = log10(p.y0) + 1; e < log10(p.ymax) - 0.5; e++)
                 if (row_of(&p, pow(10, e)) / (braille ? 4 : 1) == r) {
                     decade_label(pow(10, e), dec, sizeof dec);
                     lab = dec;
