@@ -168,6 +168,7 @@ static int settings(struct tui_ctx *c, struct settings *s)
         return 2;
     }
     if (!c->lang) c->lang = locale_lang();
+    tui_cli_zh = !strcmp(c->lang, "zh");
     v = opt[TUI_O_THEME] ? opt[TUI_O_THEME] : getenv("VRAMLAB_THEME");
     if (v && *v && tui_theme_parse(v) < 0) {
         fprintf(stderr, "vramlab: %s must be dark, light or mono, not '%s'\n",

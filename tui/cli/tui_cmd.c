@@ -15,6 +15,8 @@ enum { DATA = TUI_CMD_DATA, LESSONS = TUI_CMD_LESSONS, DEVICE = TUI_CMD_DEVICE,
 
 /* Global options: before the command they apply to whatever runs; after it, a command takes
  * those whose need it has. An option without help is not listed (kept for scripts). */
+bool tui_cli_zh;
+
 const struct tui_opt tui_globals[] = {
     {TUI_O_BACKEND, "backend", 'b', "cuda|sim|auto", "device backend (env VRAMLAB_BACKEND; default auto)", DEVICE},
     {TUI_O_PROFILE, "profile", 'p', "PROFILE", "simulator profile (env VRAMLAB_PROFILE; default rtx3090)", DEVICE},

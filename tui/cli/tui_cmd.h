@@ -62,6 +62,11 @@ struct tui_cmd {
 };
 
 /* What a handler gets: the parsed command line and what main opened for it. */
+/* The command line speaks Chinese (--lang zh, VRAMLAB_LANG or the locale): set once by main
+ * when the language is known; TUI_CLI_T(en, zh) picks a command's text by it. */
+extern bool tui_cli_zh;
+#define TUI_CLI_T(en, zh) (tui_cli_zh ? (zh) : (en))
+
 struct tui_ctx {
     const struct tui_cmd *cmd;
     const char *opt[TUI_O_N]; /* each option's value as given, "" for a flag; NULL: not given */

@@ -18,8 +18,7 @@
 
 /* ---- info --------------------------------------------------------------------------------- */
 
-static bool g_zh; /* info in Chinese: set by tui_cmd_info */
-#define T(en, zh) (g_zh ? (zh) : (en))
+#define T TUI_CLI_T
 
 /* "  Key    value": the key padded by display width, so Chinese keys line up too. */
 static void kv(const char *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -158,7 +157,6 @@ int tui_cmd_info(struct tui_ctx *c)
         info_json(i, &h, c->why, have_mem, fr, pcie);
         return 0;
     }
-    g_zh = c->lang && !strcmp(c->lang, "zh");
     info_device(c->dev, c->why, have_mem, fr, tot, pcie);
     printf(T("Host (measured live by every backend)\n", "主机（每个后端都实时测量）\n"));
     kv("CPU", "%s", h.cpu);
@@ -220,7 +218,6 @@ int tui_cmd_profiles(struct tui_ctx *c)
                 "folder that holds lessons/ and assets/)\n", c->datadir);
         return 3;
     }
-    g_zh = c->lang && !strcmp(c->lang, "zh");
     if (!ps.j)
         printf(T("Simulator profiles (%s/assets/gpus; peak = 2 x clock x bus/8, GB/s = 1e9 B/s;\n"
                  "capacity = the total CUDA reports, GiB = 2^30 B):\n",
@@ -378,7 +375,7 @@ static void trace_text(const struct trace_run *t, const struct gpu_replay_result
            s->reserved_bytes[0].peak / 1048576.0, s->allocated_bytes[0].peak / 1048576.0);
     printf(T("  OOMs      %zu", "  OOM 次数  %zu"), r->ooms);
     for (size_t i = 0; i < r->noom_list && i < 10; i++)
-        printf(g_zh ? "%s第 %u 行" : "%s line %u", i ? (g_zh ? "、" : ",") : (g_zh ? "，在" : " at"),
+        printf(tui_cli_zh ? "%s第 %u 行" : "%s line %u", i ? (tui_cli_zh ? "、" : ",") : (tui_cli_zh ? "，在" : " at"),
                r->oom_list[i].line);
     printf("%s\n", r->noom_list > 10 ? T(", ...", "……") : "");
     /* PyTorch's own message, word for word: the learner will meet it in their logs */
@@ -463,7 +460,6 @@ int tui_cmd_trace(struct tui_ctx *c)
     } else if (c->opt[TUI_O_JSON]) {
         trace_json(&t, r);
     } else {
-        g_zh = c->lang && !strcmp(c->lang, "zh");
         trace_text(&t, r, cm);
     }
     gpu_caching_destroy(cm);

@@ -89,8 +89,7 @@ static int cmp_row(const void *pa, const void *pb)
     return strcmp(a->r.is_ex ? a->r.exercise : "", b->r.is_ex ? b->r.exercise : "");
 }
 
-static bool g_zh; /* progress and reset in Chinese */
-#define T(en, zh) (g_zh ? (zh) : (en))
+#define T TUI_CLI_T
 
 /* s, then spaces to w display columns (Chinese words are two columns each). */
 static void padw(const char *s, int w)
@@ -190,7 +189,6 @@ int tui_cmd_progress(struct tui_ctx *c)
     int exw = 8, solved = 0, total = 0, visited = 0;
     for (int i = 0; i < n; i++)
         if (rows[i].r.is_ex && (int)strlen(rows[i].r.exercise) > exw) exw = (int)strlen(rows[i].r.exercise);
-    g_zh = c->lang && !strcmp(c->lang, "zh");
     printf(T("Progress (%s)\n", "进度（%s）\n"), tui_progress_path(p));
     if (!n) printf(T("  nothing yet: open a lesson with `vramlab`\n", "  还没有记录：用 `vramlab` 打开一节课\n"));
     else {
@@ -241,7 +239,6 @@ int tui_cmd_reset(struct tui_ctx *c)
         return 2;
     }
     int rc = 0;
-    g_zh = c->lang && !strcmp(c->lang, "zh");
     if (!c->opt[TUI_O_YES]) {
         printf(T("Forget %s in %s? [y/N] ", "忘掉 %s（%s）？[y/N] "), what ? what : T("all progress", "全部进度"),
                tui_progress_path(p));
