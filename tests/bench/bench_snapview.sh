@@ -15,20 +15,8 @@ if [ ! -f "$f" ] || [ tests/snapshot/make_example.py -nt "$f" ]; then
     echo "# writing $f (1,000,000 trace entries, once)"
     python3 tests/snapshot/make_example.py --events 1000000 -o "$f" || exit 1
 fi
-N=0 S="" ALL=""
-cleanup() { for s in $ALL; do tmux -L "$s" kill-server >/dev/null 2>&1; done; }
-trap cleanup EXIT
-now() { date +%s.%N; }
-calc() { awk "BEGIN { printf \"%.6f\\n\", $1 }"; }
-screen() { tmux -L "$S" capture-pane -p 2>/dev/null; }
-start() {
-    N=$((N + 1)) S="vramlab-bench-sv-$$-$N" ALL="$ALL $S"
-    tmux -L "$S" -f /dev/null new-session -d -x 120 -y 40 "$1; sleep 60"
-}
-wait_for() {
-    end=$(($(date +%s) + 20))
-    until screen | grep -q "$1"; do [ "$(date +%s)" -lt $end ] || { echo "# timed out waiting for '$1'" >&2; return 1; }; done
-}
+BENCH_TAG=sv BENCH_WAIT=20
+. tests/bench/tmux_bench.lib
 changed() { # KEY: seconds from KEY to a changed screen
     before=$(screen | md5sum)
     t0=$(now)

@@ -8,24 +8,11 @@
 #                         VM instructions), vs the same key when idle
 BUILD=${1:-build}
 BIN="$BUILD/vramlab"
-N=0 S=""
 export LC_ALL=C.UTF-8 VRAMLAB_DATADIR="$(pwd)" XDG_STATE_HOME="$(mktemp -d)"
 command -v tmux >/dev/null || { echo "# tmux not installed: TUI benchmarks skipped"; exit 0; }
-cleanup() { for s in $ALL; do tmux -L "$s" kill-server >/dev/null 2>&1; done; rm -rf "$XDG_STATE_HOME"; }
-trap cleanup EXIT
-now() { date +%s.%N; }
-calc() { awk "BEGIN { printf \"%.6f\\n\", $1 }"; }
-screen() { tmux -L "$S" capture-pane -p 2>/dev/null; }
-# start COMMAND: a fresh tmux server (a new socket each time: no race with one shutting down)
-start() {
-    N=$((N + 1)) S="vramlab-bench-$$-$N" ALL="$ALL $S"
-    tmux -L "$S" -f /dev/null new-session -d -x 120 -y 40 "$1; sleep 60"
-}
-# wait_for TEXT: poll the screen until TEXT shows (10 s at most)
-wait_for() {
-    end=$(($(date +%s) + 10))
-    until screen | grep -q "$1"; do [ "$(date +%s)" -lt $end ] || { echo "# timed out waiting for '$1'" >&2; return 1; }; done
-}
+bench_cleanup_more() { rm -rf "$XDG_STATE_HOME"; }
+BENCH_TAG=tui
+. tests/bench/tmux_bench.lib
 first_frame() {
     t0=$(now)
     start "$1"
