@@ -169,13 +169,16 @@ FUZZ_PROBE = printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) 
 	clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1
 # 1 where clang has libFuzzer: probed once, and only by the targets that use it
 HAVE_FUZZER = $(eval HAVE_FUZZER := $$(shell $$(FUZZ_PROBE) && echo 1))$(HAVE_FUZZER)
-# One sanitizer tree serves both: the ASan pass and the fuzz targets link the same objects, which
-# also carry libFuzzer's coverage hooks where clang has it (-fsanitize=fuzzer-no-link), so the
-# sources are compiled once for the two, not twice. The hooks cost the ASan unit tests some CPU
-# (docs/reliability.md, "Test-suite time": a small net gain).
+# One sanitizer tree for make test: the ASan pass and the fuzz targets' fixed runs link the same
+# objects, compiled once. Where clang has libFuzzer they carry its edge counters alone
+# (-fsanitize-coverage=inline-8bit-counters,pc-table), which libFuzzer needs to run; make fuzz
+# builds its own tree (FUZZ_DIR, below) with the full hooks (-fsanitize=fuzzer-no-link, every
+# comparison traced), which made the ASan unit tests 1.5-3 times slower (docs/reliability.md).
 ASAN_DIR := build/asan
-ASAN_MAKE = $(MAKE) --no-print-directory BUILD=$(ASAN_DIR) CUDA=0 CC=clang WERROR=$(TEST_WERROR) \
-	CFLAGS="-O1 -g -fsanitize=$(if $(HAVE_FUZZER),fuzzer-no-link$(comma))address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+SAN_CFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_MAKE = $(MAKE) --no-print-directory CUDA=0 CC=clang WERROR=$(TEST_WERROR)
+ASAN_MAKE = $(SAN_MAKE) BUILD=$(ASAN_DIR) \
+	CFLAGS="$(SAN_CFLAGS)$(if $(HAVE_FUZZER), -fsanitize-coverage=inline-8bit-counters$(comma)pc-table)"
 
 # make test and CI build with warnings as errors, unless WERROR is given (WERROR=0 to look past one).
 TEST_WERROR := $(if $(filter command line environment,$(origin WERROR)),$(WERROR),1)
@@ -188,9 +191,9 @@ test: test-deps
 	@mkdir -p $(BUILD)/test-logs && rm -f $(BUILD)/test-logs/build-*.cpu
 	@$(call CPU_LOG,normal) $(MAKE) --no-print-directory -j$(NPROC) WERROR=$(TEST_WERROR) $(BIN) $(MAN) $(UNIT)
 	@$(call CPU_LOG,asan) $(ASAN_MAKE) -j$(NPROC) $(ASAN_DIR)/vramlab \
-	    $(patsubst $(BUILD)/%,$(ASAN_DIR)/%,$(UNIT)) $(if $(HAVE_FUZZER),$(FUZZ_TARGETS))
+	    $(patsubst $(BUILD)/%,$(ASAN_DIR)/%,$(UNIT)) $(if $(HAVE_FUZZER),$(ASAN_FUZZ))
 	@$(if $(HAVE_FUZZER),:,echo "fuzz targets not built: clang has no libFuzzer (-fsanitize=fuzzer)")
-	@sh tests/run.sh $(BUILD) --asan $(ASAN_DIR) --fuzz $(FUZZ_DIR) --times
+	@sh tests/run.sh $(BUILD) --asan $(ASAN_DIR) --fuzz $(ASAN_DIR) --times
 check: test
 
 # The GPU checks' own programs: no device code of their own (the kernels come from
@@ -256,11 +259,14 @@ tsan: test-deps
 #   make fuzz-ci   the same, 10 s each; skipped with a message without clang's libFuzzer
 #   (make test runs each target for a fixed 5000 inputs with seed 1; 1000 for the panel and
 #   recording pipelines, 500 for the lesson and sandbox targets, whose inputs each start a VM)
-# The targets live in the sanitizer tree (ASAN_DIR/fuzz/), built by ASAN_MAKE.
-FUZZ_DIR     := $(ASAN_DIR)
+# make fuzz's targets live in their own tree, every comparison traced for libFuzzer; make test
+# runs the same targets from the ASan tree (ASAN_FUZZ), which counts edges only.
+FUZZ_DIR     := build/fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_MAKE = $(ASAN_MAKE)
+FUZZ_NAMES   := $(patsubst tests/fuzz/%.c,fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_TARGETS := $(addprefix $(FUZZ_DIR)/,$(FUZZ_NAMES))
+ASAN_FUZZ    := $(addprefix $(ASAN_DIR)/,$(FUZZ_NAMES))
+FUZZ_MAKE = $(SAN_MAKE) BUILD=$(FUZZ_DIR) CFLAGS="$(SAN_CFLAGS) -fsanitize=fuzzer-no-link"
 
 .PHONY: fuzz-build fuzz-ci
 fuzz-build:

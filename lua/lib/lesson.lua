@@ -14,22 +14,30 @@ local META = setmetatable({}, { __mode = "k" }) -- block table -> {kind=, file=,
 local MEASURED = setmetatable({}, { __mode = "k" }) -- predict exercise -> {value=, how=, profile=}
 local BLOCKS = setmetatable({}, { __mode = "k" }) -- a lesson snapshot's block -> its record in META
 
-local loading = { file = "?", line = 0, lines = {}, missing = {} }
+local loading = { file = "?", line = 0, src = "", missing = {} }
 local LINT -- what `vramlab check` refuses beyond the loader: see M.lint
+local LINT_ARGS -- the last lesson's lint() arguments, checked only when M.lint asks
 local DRAFT -- a draft's "file:line: ..." warning for `vramlab check` (an error with --strict)
 
 --- For C: the file being loaded. Its `return lesson {` is a tail call, which leaves no caller
--- frame, so the validator finds that line in the source.
+-- frame, so the validator finds that line in the source. (One search: every lesson of the
+-- catalog passes here, and only an error message needs the source's lines, see source_lines.)
 function M.set_loading(file, src)
-  local line, n = 1, 0
-  for l in (src .. "\n"):gmatch("(.-)\n") do
-    n = n + 1
-    if l:match("^%s*return%s+lesson%s*{") or l:match("^%s*return%s+lesson%s*$") then line = n break end
+  local s = "\n" .. src .. "\n"
+  local at = s:find("\n[ \t\r\v\f]*return[ \t\r\v\f]+lesson[ \t\r\v\f]*[{\n]")
+  local line = at and select(2, s:sub(1, at):gsub("\n", "")) or 1
+  loading = { file = file, line = line, src = src, missing = {} }
+  LINT, LINT_ARGS, DRAFT = nil, nil, nil
+end
+
+-- the loading file's lines, split when an error first asks for them
+local function source_lines()
+  if not loading.lines then
+    local lines = {}
+    for l in (loading.src .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = l end
+    loading.lines = lines
   end
-  local lines = {}
-  for l in (src .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = l end
-  loading = { file = file, line = line, lines = lines, missing = {} }
-  LINT, DRAFT = nil, nil
+  return loading.lines
 end
 
 local function origin(level)
@@ -55,8 +63,9 @@ local function text_line(m, v, lang, n)
     if type(v[l]) == "string" then
       local first, at = match(v[l], "^([^\n]*)")
       if first == "" then return nil end
-      for i = from, #loading.lines do
-        if loading.lines[i]:sub(-#first) == first then at = i break end
+      local lines = source_lines()
+      for i = from, #lines do
+        if lines[i]:sub(-#first) == first then at = i break end
       end
       if not at then return nil end
       if l == lang then return at + n - 1 end
@@ -319,8 +328,9 @@ end
 
 -- the source line of `needle` at or after line `from` (the callout's header), else `from`
 local function line_of(needle, from)
-  for i = from, #loading.lines do
-    if loading.lines[i] == needle then return i end
+  local lines = source_lines()
+  for i = from, #lines do
+    if lines[i] == needle then return i end
   end
   return from
 end
@@ -365,7 +375,10 @@ end
 
 --- For `vramlab check`: the first course rule the last lesson loaded in this VM breaks, or nil;
 -- and as a second value a draft's warning (not yet translated), or nil.
-function M.lint() return LINT, DRAFT end
+function M.lint()
+  if LINT_ARGS then LINT, LINT_ARGS = lint(unpack(LINT_ARGS, 1, 3)), nil end
+  return LINT, DRAFT
+end
 
 local REQUIRES = set { "host", "gpu", "cuda" }
 M.lesson = constructor("lesson", function(m, t, orig)
@@ -416,7 +429,7 @@ M.lesson = constructor("lesson", function(m, t, orig)
     end
     BLOCKS[b] = bm -- the reference answers name exercises of the copy C reads
   end
-  LINT = lint(m, t, orig)
+  LINT_ARGS = { m, t, orig } -- the catalog loads every lesson; only `check` asks
 end)
 
 --- For C: the kind and line of a block / the lesson's own record.

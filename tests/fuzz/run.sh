@@ -4,7 +4,7 @@
 # FUZZ_BUILD/corpus/<name>), and print how many inputs each one tried. Counts also go to
 # FUZZ_BUILD/fuzz-counts.txt. A crash, leak, UB report or timeout fails the run and leaves the
 # reproducer in FUZZ_BUILD/crashes/<name>/ (replay: FUZZ_BUILD/fuzz/<name> FILE).
-build=${1:-build/asan}
+build=${1:-build/fuzz}
 secs=${2:-60}
 export VRAMLAB_DATADIR="$(pwd)" LC_ALL=C.UTF-8
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"

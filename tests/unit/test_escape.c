@@ -47,7 +47,11 @@ static void sink(void *ud, const struct lt_event *ev)
     }
 }
 
-static const struct lt_limits limits = {16u << 20, 5000000, 3.0, 30.0};
+/* Small limits, so that each of the ~360 attacks that runs into one gets there fast (the product's
+ * are larger; the same code stops both). The heap cap and the instruction budget keep the ratio
+ * a full collection's charge needs: collecting a full 4 MiB heap twice (alive()) costs about
+ * 1.05 million of the 1.25 million instructions. */
+static const struct lt_limits limits = {4u << 20, 1250000, 3.0, 30.0};
 
 static int setup(void **state)
 {
@@ -77,8 +81,8 @@ static int teardown(void **state)
     return 0;
 }
 
-/* The VM is usable again with fresh limits: a loop of ~4 million instructions (most of the
- * 5 million budget, so a count that was not reset would trip) runs, and after a collection no
+/* The VM is usable again with fresh limits: a loop of about 1.05 million instructions (most of
+ * the 1.25 million budget, so a count that was not reset would trip) runs, and after a collection no
  * device memory is held. */
 static void alive(struct fixture *f, const char *after)
 {
@@ -87,10 +91,10 @@ static void alive(struct fixture *f, const char *after)
     /* the collection first, on its own: it is charged by the heap's size, and an attack may
      * leave the heap full of garbage */
     if (!lt_vm_dostring(f->vm, "collectgarbage() collectgarbage()", "alive", err, sizeof err) ||
-        !lt_vm_dostring(f->vm, "local x = 0 for i = 1, 1500000 do x = x + i end print(x)",
+        !lt_vm_dostring(f->vm, "local x = 0 for i = 1, 500000 do x = x + i end print(x)",
                         "alive", err, sizeof err))
         fail_msg("VM not usable after '%s': %s", after, err);
-    assert_string_equal(f->out, "1125000750000\n");
+    assert_string_equal(f->out, "125000250000\n");
     if (f->dev->live_allocs) fail_msg("'%s' left %d device buffer(s)", after, f->dev->live_allocs);
 }
 
@@ -268,7 +272,7 @@ static void test_runaway(void **state)
         NULL};
     for (const char *const *l = loops; *l; l++) refused(f, *l, "sandbox limit");
     /* plain find is linear (memmem), not quadratic */
-    contained(f, "assert(not ('a'):rep(2^22):find(('a'):rep(2^18) .. 'b', 1, true))");
+    contained(f, "assert(not ('a'):rep(2^20):find(('a'):rep(2^16) .. 'b', 1, true))");
     /* error objects are never converted by calling their metamethods */
     refused(f, "error(setmetatable({}, {__tostring = function() while true do end end}))",
             "error object is a table value");
@@ -321,7 +325,7 @@ static void test_memory(void **state)
     contained(f, "assert(not pcall(string.rep, 'x', 1e9)) local t = {} for i = 1, 1e4 do t[i] = i end");
     contained(f, "local ok = pcall(function() local t = {} while true do t[#t + 1] = {} end end) "
                  "assert(not ok) assert(#('x'):rep(1000) == 1000)");
-    contained(f, "assert(collectgarbage('count') < 16 * 1024)");
+    contained(f, "assert(collectgarbage('count') < 4 * 1024)");
 }
 
 /* ---- recursion ------------------------------------------------------------------------------- */
@@ -334,7 +338,7 @@ static void test_recursion(void **state)
                "return t[k] end return t.x", "stack overflow");
     refused(f, "local t = {} setmetatable(t, {__index = t}) return t.x",
             "'__index' chain too long");
-    refused(f, "local t = {} for i = 1, 1e5 do t = setmetatable({}, {__index = t}) end return t.x",
+    refused(f, "local t = {} for i = 1, 1e4 do t = setmetatable({}, {__index = t}) end return t.x",
             "'__index' chain too long");
     refused(f, "local t = {} setmetatable(t, {__newindex = t}) t.x = 1",
             "'__newindex' chain too long");
@@ -728,17 +732,17 @@ static void test_c_loops(void **state)
         "string.rep('x', 2^26)",
         "string.rep('', 2^40, 'y')",
         "local s = ('x'):rep(2^20) for i = 1, 1e9 do local r = s:rep(2) end",
-        "local t = {} for i = 1, 2e5 do t[i] = 65 end for i = 1, 1e4 do utf8.char(table.unpack(t)) end",
-        "for _ in utf8.codes(('x'):rep(2^23)) do end",
-        "local s = ('\\u{10FFFF}'):rep(2^20) for i = 1, 1e9 do utf8.len(s) end",
+        "local t = {} for i = 1, 5e4 do t[i] = 65 end for i = 1, 1e4 do utf8.char(table.unpack(t)) end",
+        "for _ in utf8.codes(('x'):rep(2^20)) do end",
+        "local s = ('\\u{10FFFF}'):rep(2^18) for i = 1, 1e9 do utf8.len(s) end",
         "for i = 1, 1e9 do local s = string.format('%99.99f', 1e308) end",
         "local t = {} for i = 1, 1000 do t[i] = 1 end local fm = ('%99d'):rep(1000) "
         "for i = 1, 1e9 do fm:format(table.unpack(t)) end",
-        "local s = ('x'):rep(2^22) for i = 1, 1e9 do local p = string.pack('s8', s) end",
-        "local s = ('x'):rep(2^22) for i = 1, 1e9 do local u = s:upper() end",
-        "local s = ('x'):rep(2^22) for i = 1, 1e9 do tostring(s) select('#', s) end",
-        "local s = ('x = 1 '):rep(2^18) for i = 1, 1e9 do load(s) end",
-        "local t = {} for i = 1, 2e5 do t[i] = {} end for i = 1, 1e9 do collectgarbage() end",
+        "local s = ('x'):rep(2^20) for i = 1, 1e9 do local p = string.pack('s8', s) end",
+        "local s = ('x'):rep(2^20) for i = 1, 1e9 do local u = s:upper() end",
+        "local s = ('x'):rep(2^20) for i = 1, 1e9 do tostring(s) select('#', s) end",
+        "local s = ('x = 1 '):rep(2^16) for i = 1, 1e9 do load(s) end",
+        "local t = {} for i = 1, 2e4 do t[i] = {} end for i = 1, 1e9 do collectgarbage() end",
         NULL};
     for (const char *const *b = bombs; *b; b++)
         refused(f, *b, "sandbox limit|memory limit|too many results|too large");
@@ -953,12 +957,12 @@ static void test_costs(void **state)
         "local a = alloc.async_pool{capacity = '4TiB'} for i = 1, 1e9 do a:malloc(512) end",
         "local a = alloc.model{capacity = '4TiB'} a:record() "
         "for i = 1, 1e9 do a:free(a:malloc(512)) end",
-        "alloc.trace_replay(('a 1 1MiB\\n'):rep(2^20 // 9 * 8))",
+        "alloc.trace_replay(('a 1 1MiB\\n'):rep(2^18 // 9 * 8))",
         /* C maps built into tables until the heap is full: nothing leaks (the ASan pass) */
-        "local a = alloc.model{capacity = '1TiB'} local k = {} for i = 1, 2e4 do k[i] = a:malloc(512) "
+        "local a = alloc.model{capacity = '1TiB'} local k = {} for i = 1, 5e3 do k[i] = a:malloc(512) "
         "end local fill = {} while true do fill[#fill + 1] = a:segments() end",
-        "local a = alloc.raw{capacity = '1TiB'} local k = {} for i = 1, 2e4 do k[i] = a:malloc(512) "
-        "end for i = 1, 2e4, 2 do a:free(k[i]) end local fill = {} "
+        "local a = alloc.raw{capacity = '1TiB'} local k = {} for i = 1, 5e3 do k[i] = a:malloc(512) "
+        "end for i = 1, 5e3, 2 do a:free(k[i]) end local fill = {} "
         "while true do fill[#fill + 1] = a:segments() end",
         "local a = alloc.async_pool{capacity = '1TiB'} for i = 1, 2e4 do a:malloc(4096) end "
         "local fill = {} while true do fill[#fill + 1] = a:segments() end",
@@ -967,7 +971,7 @@ static void test_costs(void **state)
         NULL};
     for (const char *const *b = bombs; *b; b++) refused(f, *b, "memory limit|sandbox limit");
     contained(f, "local a <close> = alloc.model{capacity = '1GiB'} for i = 1, 1000 do "
-                 "a:free(a:malloc(512)) end assert(collectgarbage('count') < 16 * 1024)");
+                 "a:free(a:malloc(512)) end assert(collectgarbage('count') < 4 * 1024)");
     /* a run's wall time counts its measurements: a loop of them ends */
     struct lt_limits lim = limits;
     lim.wall_seconds = 0.5;
