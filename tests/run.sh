@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh BUILD [--no-tui] [--asan ASAN_BUILD] [--fuzz FUZZ_BUILD] [-j N] [--times] - run every
+# run.sh BUILD [--no-tui] [--asan ASAN_BUILD [--asan-build CMD]] [--fuzz FUZZ_BUILD|-] [-j N] [--times] - run every
 # test that works on a CPU-only machine and print one summary line "N passed, M failed, K
 # skipped". Unit tests (cmocka) count per test case; Lua, CLI, TUI and fuzz tests per file. A
 # script that exits 77 is skipped (it says why).
@@ -7,6 +7,9 @@
 # build, but for the CLI scripts that say "# Not in the ASan pass: why". With --fuzz, each
 # libFuzzer target runs a fixed number of inputs (FUZZ_RUNS, default 5000; fewer for the slow
 # targets, see fuzz_runs below) from its seed corpus with seed 1.
+# --fuzz -: clang has no libFuzzer (one skip). --asan-build CMD: CMD builds ASAN_BUILD (and the fuzz
+# targets) in the background while the normal build's jobs run, the TUI tests' waits among them;
+# the sanitizer jobs come after those and each waits for the build (make test does this).
 # Every test is one job; N jobs (default: the number of CPUs, VRAMLAB_TEST_JOBS) run at once,
 # the longest of the last run first. Each job has its own state folder (XDG_STATE_HOME) and its
 # output in BUILD/test-logs/ID.log; a failing job's output is shown after the others finish,
@@ -44,8 +47,16 @@ job() {
         unset VRAMLAB_TEST_TAG
         label=$kind
     fi
-    t0=$(date +%s.%N)
     p=0 f=0 s=0 what=$bin
+    if [ -n "$VRAMLAB_TEST_BUILT" ] && { [ "$tag" = asan ] || [ "$kind" = fuzz ]; }; then
+        while [ ! -f "$VRAMLAB_TEST_BUILT" ]; do sleep 0.2; done
+        if [ "$(cat "$VRAMLAB_TEST_BUILT")" != 0 ]; then # counted once, as the build's failure
+            printf '0 0 0 0 0\nnot run %s %s: the sanitizer build failed\n' "$label" "$bin" >"$res"
+            rm -rf "$state"
+            return
+        fi
+    fi
+    t0=$(date +%s.%N)
     case $kind in
     unit)
         timeout -k 10 "$limit" "$bin" >"$log" 2>&1
@@ -138,12 +149,13 @@ if [ "$1" = --cpu ]; then # --cpu FILE COMMAND...: run COMMAND, write "CPU WALL"
 fi
 
 build=${1:-build}
-skip_tui=0 asan="" fuzz="" show_times=0 jobs=${VRAMLAB_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+skip_tui=0 asan="" asan_build="" fuzz="" show_times=0 jobs=${VRAMLAB_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 shift
 while [ $# -gt 0 ]; do
     case $1 in
     --no-tui) skip_tui=1 ;;
     --asan) asan=$2; shift ;;
+    --asan-build) asan_build=$2; shift ;;
     --fuzz) fuzz=$2; shift ;;
     -j) jobs=$2; shift ;;
     --times) show_times=1 ;;
@@ -152,6 +164,13 @@ while [ $# -gt 0 ]; do
 done
 logs="$build/test-logs"
 mkdir -p "$logs"
+# python3 found once: a version manager's shim (pyenv's) takes about 0.3 s of CPU a call, and the
+# scripts call python3 a few hundred times; the interpreter it resolves to is linked in PATH
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+if [ -x "$py" ]; then
+    mkdir -p "$logs/bin" && ln -sf "$py" "$logs/bin/python3" && PATH="$(cd "$logs/bin" && pwd):$PATH"
+    export PATH
+fi
 rm -f "$logs"/*.log "$logs"/*.res
 list=$(mktemp)
 trap 'rm -f "$list" "$list.order"' EXIT
@@ -160,7 +179,7 @@ trap 'rm -f "$list" "$list.order"' EXIT
 add() { printf '%s %s %s %s\n' "$1" "$2" "$3" "${4:--}" >>"$list"; }
 suite() { # BUILD TAG: unit, Lua and CLI tests of one build
     b=$1 tag=$2 pre=${2:+$2-}
-    for t in "$b"/tests/test_*; do [ -x "$t" ] && add "${pre}unit-$(basename "$t")" unit "$t" "$tag"; done
+    for t in tests/unit/test_*.c; do t=$(basename "$t" .c); add "${pre}unit-$t" unit "$b/tests/$t" "$tag"; done
     for t in tests/lua/*.lua; do add "${pre}lua-$(basename "$t" .lua)" lua "$b|$t" "$tag"; done
     for t in tests/cli/*.sh; do
         # a script that runs no C path the sanitizer pass does not already run says so and why
@@ -172,25 +191,39 @@ suite() { # BUILD TAG: unit, Lua and CLI tests of one build
 suite "$build" ""
 [ $skip_tui -eq 0 ] && for t in tests/tui/*.sh; do add "tui-$(basename "$t" .sh)" tui "$build|$t"; done
 [ -n "$asan" ] && suite "$asan" asan
-fuzz_missing=0
-if [ -n "$fuzz" ]; then
-    [ -d "$fuzz/fuzz" ] || fuzz_missing=1
-    for f in "$fuzz"/fuzz/fuzz_*; do [ -x "$f" ] && add "fuzz-$(basename "$f")" fuzz "$f"; done
+if [ -n "$fuzz" ] && [ "$fuzz" != - ]; then
+    for f in tests/fuzz/fuzz_*.c; do f=$(basename "$f" .c); add "fuzz-$f" fuzz "$fuzz/fuzz/$f"; done
 fi
 
 # The longest of the last run first (new tests count as long), so the slowest job does not
 # start last; the previous times are in $logs/times.
 # A first run (a fresh clone) takes the order of tests/times.seed, measured on 2 idle CPUs.
+# While the sanitizer tree builds in the background, the jobs that need it come last.
 touch "$logs/times"
 order=$logs/times
 [ -s "$order" ] || order=tests/times.seed
 while read -r id kind bin tag; do
     secs=$(awk -v id="$id" '$1 == id { print $2 }' "$order")
-    printf '%s %s %s %s %s\n' "${secs:-9999}" "$id" "$kind" "$bin" "$tag"
-done <"$list" | sort -k1,1 -g -r | cut -d' ' -f2- >"$list.order"
+    late=0
+    [ -n "$asan_build" ] && { [ "$tag" = asan ] || [ "$kind" = fuzz ]; } && late=1
+    printf '%s %s %s %s %s %s\n' "$late" "${secs:-9999}" "$id" "$kind" "$bin" "$tag"
+done <"$list" | sort -k1,1n -k2,2gr | cut -d' ' -f3- >"$list.order"
+if [ -n "$asan_build" ]; then
+    VRAMLAB_TEST_BUILT=$(pwd)/$logs/asan-build.rc
+    rm -f "$VRAMLAB_TEST_BUILT"
+    export VRAMLAB_TEST_BUILT
+    { sh "$0" --cpu "$logs/build-asan.cpu" sh -c "$asan_build" >"$logs/build-asan.log" 2>&1
+      echo $? >"$VRAMLAB_TEST_BUILT.tmp" && mv "$VRAMLAB_TEST_BUILT.tmp" "$VRAMLAB_TEST_BUILT"; } &
+fi
 xargs -P "$jobs" -L 1 sh "$0" --job "$logs" <"$list.order"
+wait
 
 pass=0 fail=0 skip=0
+if [ -n "$asan_build" ] && [ "$(cat "$VRAMLAB_TEST_BUILT")" != 0 ]; then
+    fail=1
+    echo "FAIL: the sanitizer build ($logs/build-asan.log), so its tests did not run:"
+    tail -n 30 "$logs/build-asan.log"
+fi
 : >"$logs/times.new"
 while read -r id kind bin tag; do
     if [ ! -f "$logs/$id.res" ]; then
@@ -198,6 +231,7 @@ while read -r id kind bin tag; do
     fi
     { read -r p f s secs cpu; read -r line; } <"$logs/$id.res"
     pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+    case $line in "not run "*) continue ;; esac
     echo "$id $secs $cpu" >>"$logs/times.new"
     if [ "$f" -ne 0 ]; then
         echo
@@ -213,8 +247,8 @@ while read -r id kind bin tag; do
     fi
 done <"$list"
 mv "$logs/times.new" "$logs/times"
-if [ "$fuzz_missing" -eq 1 ]; then
-    skip=$((skip + 1)); echo "skip fuzz: no fuzz targets in $fuzz (clang without libFuzzer)"
+if [ "$fuzz" = - ]; then
+    skip=$((skip + 1)); echo "skip fuzz: no fuzz targets (clang without libFuzzer)"
 fi
 
 # --times: CPU seconds (user + sys) per job, most first, then per part and in all, the builds
