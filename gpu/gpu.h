@@ -88,6 +88,10 @@ struct gpu_config {
     /* Host experiments take at most this many bytes in all their arrays (0 = no cap besides
      * half of the RAM): tests keep real host measurements small with it (VRAMLAB_HOST_MAX). */
     uint64_t host_max;
+    /* Host experiments time short passes: 1 ms a bandwidth pass (else 20 ms) and 16 384 loads a
+     * chase trial (else 2^20). Figures are noisier; a test checks what the code does with them
+     * (VRAMLAB_HOST_QUICK, set by the test suite). */
+    bool host_quick;
     bool no_nvml;         /* leave NVML unused (VRAMLAB_NO_NVML) */
     /* Test set-ups and fault injection, read from the environment by the front end
      * (docs/reliability.md): nothing in gpu/ reads the environment. */
@@ -147,6 +151,7 @@ struct gpu_dev {
     unsigned char site_of[GPU_FAULT_LOG];
     bool fault_corrupt;   /* gpu_config.fault_corrupt, for the host experiments too */
     uint64_t host_max;    /* gpu_config.host_max */
+    bool host_quick;      /* gpu_config.host_quick */
     /* Device memory this process's context took when the backend opened: measured on cuda as
      * NVML's free memory before vs after creating it (unknown without NVML); the profile's
      * figure on sim. Read by the ledger (gpu_ledger.c). */
@@ -351,7 +356,8 @@ gpu_status gpu_host_bench(const struct gpu_dev *dev, enum gpu_host_kind k, uint6
  * unknown. */
 const char *gpu_host_kind_name(enum gpu_host_kind k);
 int gpu_host_kind_parse(const char *name);
-gpu_status gpu_host_latency(uint64_t bytes, struct gpu_result *r, gpu_cancel_flag *cancel);
+gpu_status gpu_host_latency(const struct gpu_dev *dev, uint64_t bytes, struct gpu_result *r,
+                            gpu_cancel_flag *cancel);
 
 /* A cache level by size: {"L1", 48 KiB}. */
 struct gpu_level {

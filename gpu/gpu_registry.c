@@ -58,6 +58,7 @@ static void configure(struct gpu_dev *dev, const struct gpu_config *cfg)
     dev->fail_alloc = cfg->fail_alloc;
     dev->fault_corrupt = cfg->fault_corrupt;
     dev->host_max = cfg->host_max;
+    dev->host_quick = cfg->host_quick;
     add_published(dev, cfg);
 }
 

@@ -46,7 +46,7 @@ struct host_job {
 static void host_fn(struct lt_job *j)
 {
     struct host_job *h = (struct host_job *)j;
-    j->st = h->kind < 0 ? gpu_host_latency(h->bytes, &h->r, &j->rt->cancel)
+    j->st = h->kind < 0 ? gpu_host_latency(j->rt->dev, h->bytes, &h->r, &j->rt->cancel)
                         : gpu_host_bench(j->rt->dev, (enum gpu_host_kind)h->kind, h->bytes,
                                          h->threads, h->trials, &h->r, &j->rt->cancel);
     if (j->st == GPU_ERR_HOST_NOMEM)

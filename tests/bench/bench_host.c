@@ -143,7 +143,7 @@ int main(int argc, char **argv)
         double o = 1e9, rf = 1e9;
         for (int r = 0; r < rounds; r++) {
             struct gpu_result res;
-            if (gpu_host_latency(sizes[i], &res, NULL) == GPU_OK) o = fmin(o, res.ns_per_load);
+            if (gpu_host_latency(NULL, sizes[i], &res, NULL) == GPU_OK) o = fmin(o, res.ns_per_load);
             rf = fmin(rf, ref_chase(sizes[i]));
         }
         printf("latency chase %7.0f KiB %7.2f ns   vs lmbench-style %7.2f ns      ratio %.3f  (goal 0.90..1.10)\n",

@@ -28,4 +28,14 @@ for bad in 12abc -1 0 1KiB 2TiB x; do
     [ $rc -eq 2 ] || fail "VRAMLAB_HOST_MAX='$bad': exit $rc, expected 2: $out"
     echo "$out" | grep -q "VRAMLAB_HOST_MAX: " || fail "VRAMLAB_HOST_MAX='$bad': no reason: $out"
 done
+# the short passes' switch is read as strictly: 0 or 1
+for bad in 2 yes x; do
+    out=$(VRAMLAB_HOST_QUICK="$bad" $app info 2>&1); rc=$?
+    [ $rc -eq 2 ] || fail "VRAMLAB_HOST_QUICK='$bad': exit $rc, expected 2: $out"
+    [ "$out" = "vramlab: VRAMLAB_HOST_QUICK: '$bad' is not 0 or 1" ] ||
+        fail "VRAMLAB_HOST_QUICK='$bad': $out"
+done
+for ok in 0 1; do
+    out=$(VRAMLAB_HOST_MAX=8MiB VRAMLAB_HOST_QUICK=$ok $app eval "$T/c.lua" 2>&1) || fail "VRAMLAB_HOST_QUICK=$ok: $out"
+done
 echo "ok: host.budget() is half of the RAM or the cap; past it, a refusal naming the cap"

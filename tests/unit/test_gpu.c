@@ -334,15 +334,15 @@ static void test_host_latency(void **s)
     /* What the chase reports, not how fast this machine is (the cache ladder's figures are
      * make bench's: tests/bench/bench_host.c) */
     struct gpu_result small, big;
-    assert_int_equal(gpu_host_latency(16u << 10, &small, NULL), GPU_OK);
-    assert_int_equal(gpu_host_latency(2u << 20, &big, NULL), GPU_OK);
+    assert_int_equal(gpu_host_latency(NULL, 16u << 10, &small, NULL), GPU_OK);
+    assert_int_equal(gpu_host_latency(NULL, 2u << 20, &big, NULL), GPU_OK);
     assert_true(small.ns_per_load > 0 && big.ns_per_load > 0 && isfinite(big.ns_per_load));
     assert_true(small.best_s <= small.median_s && small.median_s <= small.worst_s);
     assert_int_equal(small.bytes, 16u << 10);
     assert_int_equal(big.bytes, 2u << 20);
-    assert_int_equal(gpu_host_latency(100, &small, NULL), GPU_ERR_ARG);
+    assert_int_equal(gpu_host_latency(NULL, 100, &small, NULL), GPU_ERR_ARG);
     gpu_cancel_flag cancel = 1;
-    assert_int_equal(gpu_host_latency(1u << 20, &small, &cancel), GPU_ERR_CANCELLED);
+    assert_int_equal(gpu_host_latency(NULL, 1u << 20, &small, &cancel), GPU_ERR_CANCELLED);
 }
 
 static void test_bench_latency_sim(void **s)

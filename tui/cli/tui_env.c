@@ -40,6 +40,12 @@ bool tui_env_config(struct gpu_config *cfg, char *err, size_t n)
         snprintf(err, n, "VRAMLAB_SIM_OTHER_BYTES: %s (or all)", perr);
         return false;
     }
+    const char *q = getenv("VRAMLAB_HOST_QUICK");
+    if (q && *q && strcmp(q, "0") && strcmp(q, "1")) {
+        snprintf(err, n, "VRAMLAB_HOST_QUICK: '%.40s' is not 0 or 1", q);
+        return false;
+    }
+    cfg->host_quick = q && !strcmp(q, "1");
     const char *hm = getenv("VRAMLAB_HOST_MAX");
     if (hm && *hm && !gpu_parse_size(hm, 64u << 10, 1ull << 40, &cfg->host_max, perr, sizeof perr)) {
         snprintf(err, n, "VRAMLAB_HOST_MAX: %s", perr);

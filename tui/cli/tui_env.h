@@ -8,6 +8,7 @@
  *   VRAMLAB_FAULT_CORRUPT       (set) every copy and STREAM kernel spoils one element
  *   VRAMLAB_SIM_OTHER_BYTES=N   simulator: other processes hold N bytes (or "all")
  *   VRAMLAB_HOST_MAX=SIZE       host experiments take at most SIZE in all (host.budget())
+ *   VRAMLAB_HOST_QUICK=1        host experiments time short passes (gpu_config.host_quick)
  *   VRAMLAB_NO_NVML=1           leave NVML unused
  *   VRAMLAB_FAULT_REPORT        (set) print how many allocations were attempted, and the site
  *                               of each, at exit
