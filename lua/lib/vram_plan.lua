@@ -175,14 +175,35 @@ local function order(a, b)
   return a.name < b.name
 end
 
+-- evaluate()'s results depend on the shape and options, the precision, the checkpointing and the
+-- GPU count, not on which GPU: a lesson that plans one model on six GPUs builds each schedule's
+-- events once. Read only by entry(); the cache starts again past 64 schedules (a sandbox that
+-- plans many shapes).
+local EVALUATED, NEVALUATED = {}, 0
+local SHAPE_KEYS = { "layers", "hidden", "heads", "seq", "batch", "vocab", "ffn", "positions", "optimizer",
+                     "optimizer_impl", "flash" }
+
+local function evaluated(pb, prec, ckpt, list)
+  local key = { prec, ckpt, pb.gpus }
+  for _, k in ipairs(SHAPE_KEYS) do key[#key + 1] = tostring(pb.shape[k]) end
+  key = concat(key, " ")
+  local r = EVALUATED[key]
+  if not r then
+    if NEVALUATED >= 64 then EVALUATED, NEVALUATED = {}, 0 end
+    r = { evaluate(pb, prec, ckpt, list) }
+    EVALUATED[key], NEVALUATED = r, NEVALUATED + 1
+    collectgarbage() -- the schedule's events are garbage now; 16 of them would not fit the heap cap
+  end
+  return r[1], r[2], r[3], r[4]
+end
+
 local function all_entries(pb)
   local out = {}
   for _, prec in ipairs(pb.precisions) do
     local list = combos(prec, pb.gpus)
     for _, ckpt in ipairs(CKPTS) do
-      local best, nparams, o, layer_w = evaluate(pb, prec, ckpt, list)
+      local best, nparams, o, layer_w = evaluated(pb, prec, ckpt, list)
       for i, c in ipairs(list) do out[#out + 1] = entry(pb, prec, ckpt, c, best[i], o, nparams, layer_w) end
-      collectgarbage() -- a schedule's events are garbage now; 16 of them would not fit the heap cap
     end
   end
   return out
