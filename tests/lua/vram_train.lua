@@ -222,6 +222,13 @@ vram.device_spec { profile = "t4" }.flops = 1
 eq(vram.gpu_spec("t4").flops, 65e12, "device_spec hands out a copy")
 raises("expects the table of gpu.info", vram.device_spec, "t4")
 
+local function with_gpu(t, id, n)
+  local c = {}
+  for k, v in pairs(t) do c[k] = v end
+  c.gpu, c.gpus = id, n
+  return c
+end
+
 -- the planner: deterministic, sorted by cost, every plan fits; its memory is train_step's peak
 local prob = { layers = 4, hidden = 256, heads = 4, seq = 256, batch = 8, vocab = 1000, gpu = "t4" }
 local pl = vram.plan(prob)
@@ -239,6 +246,13 @@ local ts = vram.train_step { layers = 4, hidden = 256, heads = 4, seq = 256, bat
 eq(one.memory.total, ts.peak.bytes + 446693376, "plan memory = the step's peak + the CUDA context reserve")
 assert(one.fits and one.rank and one.reasons[1] == nil, "a fitting plan has a rank and no reasons")
 eq(vram.plan_check(prob, { precision = pl.plans[1].precision, checkpointing = pl.plans[1].checkpointing, offload = pl.plans[1].offload }).rank, 1, "the best plan ranks first")
+-- the same shape on another GPU (its schedules come from the planner's cache): memory is still
+-- the step's peak, capacity and cost are the new GPU's, and the GPU count is part of the key
+local pa = vram.plan_check(with_gpu(prob, "a100-80gb"), { precision = "amp_fp16", checkpointing = "full" })
+eq(pa.memory.total, ts.peak.bytes + 446693376, "the cached schedule's peak, on an A100")
+near(pa.cost.compute_seconds / one.cost.compute_seconds, 65e12 / 312e12, 1e-9, "the A100's 16-bit rate")
+local p8 = vram.plan_check(with_gpu(prob, "a100-80gb", 8), { precision = "amp_fp16", checkpointing = "full", stage = 3 })
+assert(p8.memory.weights < pa.memory.weights, "8 GPUs at ZeRO-3 shard the weights")
 -- fp32 runs at the T4's 8.1 TFLOP/s, 16-bit at 65
 local f32 = vram.plan_check(prob, { precision = "fp32" })
 near(f32.cost.compute_seconds / one.cost.compute_seconds, 65 / 8.1, 1e-9, "fp32 on CUDA cores")
