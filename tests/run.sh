@@ -211,7 +211,7 @@ while read -r id kind bin tag; do
     printf '%s %s %s %s %s %s\n' "$late" "${secs:-9999}" "$id" "$kind" "$bin" "$tag"
 done <"$list" | sort -k1,1n -k2,2gr | cut -d' ' -f3- >"$list.order"
 if [ -n "$asan_build" ]; then
-    VRAMLAB_TEST_BUILT=$(pwd)/$logs/asan-build.rc
+    VRAMLAB_TEST_BUILT=$(cd "$logs" && pwd)/asan-build.rc
     rm -f "$VRAMLAB_TEST_BUILT"
     export VRAMLAB_TEST_BUILT
     { sh "$0" --cpu "$logs/build-asan.cpu" sh -c "$asan_build" >"$logs/build-asan.log" 2>&1
