@@ -214,7 +214,9 @@ if [ -n "$asan_build" ]; then
     VRAMLAB_TEST_BUILT=$(cd "$logs" && pwd)/asan-build.rc
     rm -f "$VRAMLAB_TEST_BUILT"
     export VRAMLAB_TEST_BUILT
-    { sh "$0" --cpu "$logs/build-asan.cpu" sh -c "$asan_build" >"$logs/build-asan.log" 2>&1
+    # at a lower priority: the jobs go first, the build takes the CPU they leave (a TUI test's
+    # waits); its jobs come last anyway
+    { nice -n 10 sh "$0" --cpu "$logs/build-asan.cpu" sh -c "$asan_build" >"$logs/build-asan.log" 2>&1
       echo $? >"$VRAMLAB_TEST_BUILT.tmp" && mv "$VRAMLAB_TEST_BUILT.tmp" "$VRAMLAB_TEST_BUILT"; } &
 fi
 xargs -P "$jobs" -L 1 sh "$0" --job "$logs" <"$list.order"
