@@ -22,6 +22,15 @@ echo "$out" | grep -q "$d/bad.lua:5: exercise 'q': answer must be a number" || f
 printf 'return lesson {\n  id = "1.9",\n' > "$d/trunc.lua"
 out=$("$b" check "$d/trunc.lua" 2>&1); [ $? -eq 1 ] || fail "truncated file accepted"
 echo "$out" | grep -q "$d/trunc.lua:3:" || fail "truncated: $out"
+# the same file in a teacher's folder, named by its id: every command that takes the id says it
+# does not load, with its file:line, not that there is no such lesson
+mkdir -p "$d/course/ch09" && cp "$d/trunc.lua" "$d/course/ch09/9.4-broken.lua"
+for args in "check 9.4" "check --answers 9.4" "run 9.4" "grade 9.4 q 1"; do
+    out=$("$b" --backend sim --lessons "$d/course" $args 2>&1); rc=$?
+    [ $rc -ne 0 ] || fail "$args: a lesson that does not load gave exit 0"
+    echo "$out" | grep -q "^vramlab: lesson 9.4 does not load: $d/course/ch09/9.4-broken.lua:3: " ||
+        fail "$args: $out"
+done
 
 # --- sources: a lesson that ends with its Sources and sources its errata passes
 ok_lesson() { # FILE ERRATA_BODY_EN ERRATA_BODY_ZH LAST_EN LAST_ZH

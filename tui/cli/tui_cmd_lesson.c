@@ -68,11 +68,29 @@ bool tui_cli_has_lesson(struct tui_ctx *c, const char *id)
     return known;
 }
 
+/* The load error of a file named for lesson `id` (ID-*.lua; "file:line: what"), malloc'ed, or
+ * NULL: a lesson that is there but does not load is reported as such, not as unknown. */
+static char *load_error(struct tui_ctx *c, const char *id)
+{
+    struct lt_catalog_entry *e;
+    int n = c->rt ? lt_catalog_find(c->rt, c->lessons, id, &e) : 0;
+    char *err = NULL;
+    for (int i = 0; i < n && !err; i++)
+        if (e[i].error) err = strdup(e[i].error);
+    if (n) lt_catalog_free(e, n);
+    return err;
+}
+
 char *tui_cli_lesson_path(struct tui_ctx *c, const char *what)
 {
     if (is_file(what)) return strdup(what);
     char *path = catalog_path(c, what);
-    if (!path) {
+    char *err = path ? NULL : load_error(c, what);
+    if (err) {
+        fprintf(stderr, TUI_CLI_T("vramlab: lesson %s does not load: %s\n", "vramlab：课程 %s 无法载入：%s\n"),
+                what, err);
+        free(err);
+    } else if (!path) {
         char ids[2048];
         tui_cli_lesson_ids(c, ids, sizeof ids);
         if (!c->cmd->name) /* `vramlab WORD`: a mistyped command is as likely as a lesson */
