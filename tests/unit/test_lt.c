@@ -38,7 +38,8 @@ static void sink(void *ud, const struct lt_event *ev)
 static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof *f);
-    struct gpu_config c = {.datadir = ".", .deterministic = true, .cap_fraction = 0.9};
+    /* host experiments time short passes, as in every test (VRAMLAB_HOST_QUICK) */
+    struct gpu_config c = {.datadir = ".", .deterministic = true, .cap_fraction = 0.9, .host_quick = true};
     char why[512], err[512];
     assert_int_equal(gpu_open("sim", &c, &f->dev, why, sizeof why), GPU_OK);
     f->rt = lt_runtime_new(f->dev, ".");
@@ -295,6 +296,7 @@ static void test_lesson_run_and_grade(void **state)
     assert_int_equal(keys, 1);
     struct lt_limits lim = {64u << 20, 2000000000LL, 60.0, 300.0};
     lt_runtime_set_limits(f->rt, &lim);
+    f->dev->host_max = 8u << 20; /* the lesson sizes its host arrays by host.budget() */
     enum lt_run_state st = lt_lesson_run_start(ls, exp, err, sizeof err);
     while (st == LT_RUN_BUSY) st = lt_lesson_run_step(ls, err, sizeof err);
     if (st != LT_RUN_DONE) fail_msg("experiment failed: %s", err);
