@@ -86,6 +86,15 @@ comp list --c | grep -q . && fail "complete offers an option list does not take:
 exs=$("$b" exercises --list </dev/null | awk '$1 == "1.1" { l = 1; next } /^[0-9]/ { l = 0 } l { print $1 }')
 [ -n "$exs" ] || fail "exercises --list shows nothing for 1.1"
 [ "$(comp grade 1.1 "")" = "$exs" ] || fail "complete grade 1.1: $(comp grade 1.1 "")"
+# a teacher's folder named in the words (--lessons, -L, --lessons=) or by VRAMLAB_LESSONS adds its
+# lessons and their exercises
+"$b" new-lesson 9.1 "Teacher's lesson" --dir "$d/course" >/dev/null || fail "new-lesson for completion"
+for w in "--lessons $d/course run" "-L $d/course run" "run --lessons=$d/course"; do
+    [ "$(comp $w 9)" = "9.1" ] || fail "complete $w 9: $(comp $w 9)"
+done
+[ "$(VRAMLAB_LESSONS="$d/course" comp run 9)" = "9.1" ] || fail "complete run 9 with VRAMLAB_LESSONS"
+[ "$(comp run 9)" = "" ] || fail "complete run 9 without the folder: $(comp run 9)"
+comp -L "$d/course" grade 9.1 "" | grep -qx predict || fail "complete -L DIR grade 9.1: $(comp -L "$d/course" grade 9.1 "")"
 # the bash script passes the line to the binary and keeps --opt=value one word
 if command -v bash >/dev/null; then
     out=$(PATH="$(cd "$(dirname "$b")" && pwd):$PATH" bash -c '. tui/cli/vramlab.bash

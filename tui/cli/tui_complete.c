@@ -1,7 +1,8 @@
 /* tui_complete.c - `vramlab __complete WORD...`: what bash completion offers for the last WORD
  * (the words after "vramlab", the last one being completed), from the command table itself:
  * commands, each command's options and the global ones it uses, option values (choices such
- * as en|zh, profiles), lesson ids, a lesson's exercise ids. One candidate a line, those that
+ * as en|zh, profiles), lesson ids (of the course with the words' --datadir and --lessons), a
+ * lesson's exercise ids. One candidate a line, those that
  * start with the word; "@file" or "@dir" alone asks the shell to complete a path instead.
  * tui/cli/vramlab.bash calls it. */
 #include "tui_cmd.h"
@@ -15,7 +16,7 @@
 struct comp {
     struct tui_ctx *c;
     const char *prefix;
-    char datadir[PATH_MAX], lessons[PATH_MAX + 16];
+    char datadir[PATH_MAX], lessons[PATH_MAX + 16 + sizeof ((struct tui_ctx *)0)->more_lessons + 4096];
 };
 
 static void offer(const struct comp *k, const char *s, size_t n)
@@ -120,10 +121,25 @@ static int options_at(const struct tui_cmd *cmd, const struct tui_opt **out, int
     return n;
 }
 
+/* The course the words name, as main() builds it for a command: the data folder's lessons, then
+ * VRAMLAB_LESSONS, then each --lessons folder. */
+static void set_lessons(struct comp *k)
+{
+    const char *env = getenv("VRAMLAB_LESSONS"), *more = k->c->more_lessons;
+    snprintf(k->lessons, sizeof k->lessons, "%s/lessons%s%.4000s%s%s", k->datadir,
+             env && *env ? ":" : "", env && *env ? env : "", more[0] ? ":" : "", more);
+}
+
 static void set_datadir(struct comp *k, const char *dir)
 {
     if (!realpath(dir, k->datadir)) snprintf(k->datadir, sizeof k->datadir, "%s", dir);
-    snprintf(k->lessons, sizeof k->lessons, "%s/lessons", k->datadir);
+    set_lessons(k);
+}
+
+static void add_lessons(struct comp *k, const char *dir)
+{
+    tui_cmd_add_lessons(k->c, dir);
+    set_lessons(k);
 }
 
 int tui_cmd_complete(struct tui_ctx *c)
@@ -139,6 +155,7 @@ int tui_cmd_complete(struct tui_ctx *c)
         const char *w = c->argv[i];
         if (pending) {
             if (pending->id == TUI_O_DATADIR) set_datadir(&k, w);
+            if (pending->id == TUI_O_LESSONS) add_lessons(&k, w);
             pending = NULL;
         } else if (!dashdash && !strcmp(w, "--")) {
             dashdash = true;
@@ -146,8 +163,9 @@ int tui_cmd_complete(struct tui_ctx *c)
             const struct tui_opt *o = find_opt(opts, nopt, w);
             bool attached = w[1] == '-' ? strchr(w, '=') != NULL : w[2] != 0;
             if (o && o->arg && !attached) pending = o;
-            if (o && o->id == TUI_O_DATADIR && attached)
-                set_datadir(&k, w[1] == '-' ? strchr(w, '=') + 1 : w + 2);
+            const char *val = !attached ? NULL : w[1] == '-' ? strchr(w, '=') + 1 : w + 2;
+            if (o && o->id == TUI_O_DATADIR && val) set_datadir(&k, val);
+            if (o && o->id == TUI_O_LESSONS && val) add_lessons(&k, val);
         } else if (!cmd && (cmd = tui_cmd_find(w))) {
             nopt = options_at(cmd, opts, 64);
         } else {
