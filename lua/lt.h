@@ -100,6 +100,10 @@ void lt_runtime_set_stepping(struct lt_runtime *rt, bool on);
 bool lt_runtime_stepping(const struct lt_runtime *rt);
 struct gpu_dev *lt_runtime_dev(struct lt_runtime *rt);
 const char *lt_runtime_datadir(const struct lt_runtime *rt);
+/* The folders a lesson's assets are looked up in, colon-separated, first match wins: a teacher's
+ * lessons folders before the data folder (which it is when never set). */
+void lt_runtime_set_assets(struct lt_runtime *rt, const char *folders);
+const char *lt_runtime_assets(const struct lt_runtime *rt);
 /* One line for a status bar: "CUDA device 0 · NVIDIA H200" or "SIMULATED · RTX 3090 profile". */
 void lt_runtime_backend_line(struct lt_runtime *rt, char *buf, size_t n);
 

@@ -33,6 +33,7 @@ struct lt_allocator; /* an allocator owned by a VM (lt_alloc.c) */
 struct lt_runtime {
     struct gpu_dev *dev;
     char datadir[1024];
+    char assets[8192]; /* folders with lesson assets, first match wins (lt_runtime_set_assets) */
     char lang[4];
     lt_sink_fn sink;
     void *sink_ud;

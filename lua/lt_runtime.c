@@ -119,6 +119,16 @@ struct gpu_dev *lt_runtime_dev(struct lt_runtime *rt) { return rt->dev; }
 bool lt_runtime_computing(const struct lt_runtime *rt) { return rt->run_thread && !rt->job; }
 const char *lt_runtime_datadir(const struct lt_runtime *rt) { return rt->datadir; }
 
+void lt_runtime_set_assets(struct lt_runtime *rt, const char *folders)
+{
+    snprintf(rt->assets, sizeof rt->assets, "%s", folders ? folders : "");
+}
+
+const char *lt_runtime_assets(const struct lt_runtime *rt)
+{
+    return rt->assets[0] ? rt->assets : rt->datadir;
+}
+
 void lt_runtime_backend_line(struct lt_runtime *rt, char *buf, size_t n)
 {
     const struct gpu_info *i = &rt->dev->info;

@@ -204,6 +204,7 @@ static int open_runtime(struct tui_ctx *c)
         return 3;
     }
     lt_runtime_set_lang(c->rt, c->lang);
+    lt_runtime_set_assets(c->rt, c->assets); /* a teacher's snapshots, as its profiles */
     const char *env = getenv("VRAMLAB_LIMITS");
     if (env) { /* smaller limits for tests and classrooms; larger for long lessons */
         struct lt_limits lim;

@@ -1,8 +1,9 @@
 /* lt_snapshot.c - alloc.snapshot(path [, opts]): a PyTorch memory snapshot read for a lesson
  * (the summary `vramlab snapshot` prints, a decimated timeline, and the what-if replay), with
  * the reading, parsing and replay on the worker so the screen stays live. A lesson reads only
- * files the project ships: the path is relative to the data folder and must lie, after every
- * symlink is resolved, in assets/snapshots/ or lessons/assets/. Absolute paths, `..` and links
+ * files the project ships: the path is relative to the data folder (or to a teacher's lessons
+ * folder, looked in first) and must lie, after every symlink is resolved, in assets/snapshots/
+ * or lessons/assets/ of that folder. Absolute paths, `..` and links
  * that lead out are refused before anything is opened, and the opened file is checked again
  * (through /proc/self/fd) so a folder swapped for a link in between is caught too. */
 #include "lt_alloc_int.h"
@@ -118,6 +119,23 @@ static int open_checked(lua_State *L, const char *datadir, const char *path, siz
     }
     *bytes = (uint64_t)st.st_size;
     return fd;
+}
+
+/* open_checked in the first of the colon-separated folders that has the path (a teacher's
+ * lessons folder before the data folder); none: the last one's refusal. */
+static int open_first(lua_State *L, const char *folders, const char *path, size_t len,
+                      uint64_t *bytes)
+{
+    char dir[PATH_MAX], full[2 * PATH_MAX];
+    const char *p = folders;
+    for (;;) {
+        size_t l = strcspn(p, ":");
+        snprintf(dir, sizeof dir, "%.*s", (int)l, p);
+        snprintf(full, sizeof full, "%s/%s", dir, path);
+        if (!p[l] || (strlen(path) == len && access(full, F_OK) == 0))
+            return open_checked(L, dir, path, len, bytes);
+        p += l + 1;
+    }
 }
 
 static void snap_fn(struct lt_job *j)
@@ -423,7 +441,7 @@ int lt_alloc_snapshot(lua_State *L)
             sj->replay = true;
         }
     }
-    sj->fd = open_checked(L, lt_runtime_datadir(vm->rt), path, len, &sj->file_bytes);
+    sj->fd = open_first(L, lt_runtime_assets(vm->rt), path, len, &sj->file_bytes);
     /* what the parsed snapshot takes in C, roughly (a value per few bytes of pickle) */
     sj->charged = (long long)sj->file_bytes * 12 + (long long)sj->columns * 64 + (64 << 10);
     lt_vm_charge(L, (long long)(sj->file_bytes / 16));

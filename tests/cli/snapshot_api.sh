@@ -1,7 +1,8 @@
 #!/bin/sh
 # snapshot_api.sh BUILD - alloc.snapshot refuses links that lead out of the allowed folders (a
 # file link, a folder link, a link to a sibling folder, the allowed folder itself a link out), reads a link that stays inside, and
-# says "FILE: ..." for a file in an allowed folder that is not a snapshot.
+# says "FILE: ..." for a file in an allowed folder that is not a snapshot; a teacher's lessons
+# folder's own assets/snapshots is looked in first, under the same rules.
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
@@ -33,4 +34,24 @@ ln -s "$d/out" "$d/data/lessons/assets"
 printf 'print(alloc.snapshot("lessons/assets/secret.pickle"))\n' > "$d/t.lua"
 out=$(run) && fail "read through an allowed folder that links out: $out"
 echo "$out" | grep -q "leads outside the allowed folders" || fail "folder link: message: $out"
+# a teacher's lessons folder (--lessons) with its own assets/snapshots: looked in first, under the
+# same rules; a path it lacks comes from the data folder; a link out of it is refused
+t="$d/course"
+mkdir -p "$t/ch09" "$t/assets/snapshots"
+cp assets/snapshots/gpt-train-oom.pickle "$t/assets/snapshots/mine.pickle"
+ln -s "$d/out/secret.pickle" "$t/assets/snapshots/out.pickle"
+trun() { "$b" --backend sim --deterministic --seed 1 -D "$d/data" --lessons "$t" eval "$d/t.lua" 2>&1; }
+printf 'local s = assert(alloc.snapshot("assets/snapshots/mine.pickle")); print("ooms", #s.ooms)
+' > "$d/t.lua"
+out=$(trun) || fail "a teacher's snapshot: $out"
+echo "$out" | grep -q "^ooms	[1-9]" || fail "a teacher's snapshot (the OOM one): $out"
+out=$(run) && fail "the teacher's snapshot read without --lessons: $out"
+printf 'local s = assert(alloc.snapshot("assets/snapshots/gpt-train.pickle")); print("ooms", #s.ooms)
+' > "$d/t.lua"
+out=$(trun) || fail "the data folder's snapshot with --lessons: $out"
+echo "$out" | grep -q "^ooms	0" || fail "the data folder's snapshot with --lessons: $out"
+printf 'print(alloc.snapshot("assets/snapshots/out.pickle"))
+' > "$d/t.lua"
+out=$(trun) && fail "a teacher's link out was read: $out"
+echo "$out" | grep -q "leads outside the allowed folders" || fail "teacher's link out: message: $out"
 echo "ok: alloc.snapshot keeps to assets/snapshots and lessons/assets, links included"
