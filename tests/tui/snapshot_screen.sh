@@ -101,6 +101,22 @@ keys q
 wait_exit 5
 [ "$RC" = 0 ] || fail "tutor: exit code $RC"
 
+# a teacher's lessons folder with its own snapshots: listed with the shipped ones
+mkdir -p "$T/course/assets/snapshots"
+cp "$F" "$T/course/assets/snapshots/class-run.pickle"
+fresh course
+start 100 30 "$APP --lessons $T/course"
+wait_for 'o: your own program' 5
+keys o
+wait_for 'Shipped examples' 3
+screen | grep -q 'class-run\.pickle' || fail "a teacher's snapshot is not listed: $(screen)"
+screen | grep -q 'gpt-train-oom\.pickle' || fail "the shipped examples went with --lessons"
+keys Escape
+wait_for 'Chapter 1' 3
+keys q
+wait_exit 5
+[ "$RC" = 0 ] || fail "tutor with --lessons: exit code $RC"
+
 # not a snapshot: the message, exit 1, terminal restored
 fresh three
 printf 'not a pickle' > "$T/bad.pickle"

@@ -240,7 +240,7 @@ static void quit(void *ud, const struct tui_key *k) { ((struct tui_app *)ud)->qu
 static void own_snapshot(void *ud, const struct tui_key *k) /* tui_snapview.c */
 {
     struct tui_app *a = ud;
-    tui_snapview_pick(lt_runtime_datadir(a->rt), tui_app_zh(a));
+    tui_snapview_pick(lt_runtime_assets(a->rt), tui_app_zh(a));
     tui_menu_invalidate(a);
     clearok(curscr, TRUE);
     a->dirty = true;

@@ -726,19 +726,25 @@ struct picker {
 
 static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
 
-static void pick_examples(struct picker *p, const char *datadir)
+/* The .pickle files in assets/snapshots/ of each colon-separated folder (a teacher's lessons
+ * folders and the data folder, as alloc.snapshot looks in them), sorted by path. */
+static void pick_examples(struct picker *p, const char *folders)
 {
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/assets/snapshots", datadir);
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d)) && p->nex < PICK_MAX) {
-        size_t n = strlen(e->d_name);
-        if (n > 7 && !strcmp(e->d_name + n - 7, ".pickle"))
-            snprintf(p->ex[p->nex++], PATH_MAX, "%s/%s", dir, e->d_name);
+    for (const char *f = folders; *f;) {
+        size_t l = strcspn(f, ":");
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%.*s/assets/snapshots", (int)l, f);
+        f += l + (f[l] == ':');
+        DIR *d = opendir(dir);
+        if (!d) continue;
+        struct dirent *e;
+        while ((e = readdir(d)) && p->nex < PICK_MAX) {
+            size_t n = strlen(e->d_name);
+            if (n > 7 && !strcmp(e->d_name + n - 7, ".pickle"))
+                snprintf(p->ex[p->nex++], PATH_MAX, "%s/%s", dir, e->d_name);
+        }
+        closedir(d);
     }
-    closedir(d);
     qsort(p->ex, (size_t)p->nex, sizeof p->ex[0], cmp_str);
 }
 
@@ -858,12 +864,12 @@ static void pick_key(void *ud, const struct tui_key *k)
 static void pick_draw_op(void *ud) { pick_draw(ud); }
 static bool pick_quit(void *ud) { return ((struct picker *)ud)->quit; }
 
-void tui_snapview_pick(const char *datadir, bool zh)
+void tui_snapview_pick(const char *folders, bool zh)
 {
     struct picker *p = calloc(1, sizeof *p);
     if (!p) return;
     p->zh = zh;
-    pick_examples(p, datadir);
+    pick_examples(p, folders);
     p->sel = p->nex ? 0 : -1;
     struct tui_screen_ops ops = {.ud = p, .draw = pick_draw_op, .key = pick_key, .quit = pick_quit,
                                  .min_rows = 8, .min_cols = 40};

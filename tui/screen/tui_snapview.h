@@ -10,8 +10,9 @@
  * exit code: 0, 1 when the file cannot be read as a snapshot (the message is shown first), 3
  * without a terminal, 128 + N after a quit signal. */
 int tui_snapview(const char *path, bool zh);
-/* From the tutor's menu, on its terminal: a file prompt with Tab completion and the shipped
- * examples (DATADIR/assets/snapshots), then the screen for the file chosen; Esc comes back. */
-void tui_snapview_pick(const char *datadir, bool zh);
+/* From the tutor's menu, on its terminal: a file prompt with Tab completion and the examples
+ * (assets/snapshots/ of each colon-separated folder: a teacher's lessons folders, then the data
+ * folder), then the screen for the file chosen; Esc comes back. */
+void tui_snapview_pick(const char *folders, bool zh);
 
 #endif
