@@ -9,19 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* mkdir -p, for folders a teacher shares (0755). */
-static bool mkdirs(const char *dir)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0755) && errno != EEXIST) return false;
-            *p = '/';
-        }
-    return !mkdir(tmp, 0755) || errno == EEXIST;
-}
+#include "tui_file.h"
 
 /* A new file with src; never over one that exists. */
 static bool write_new(const char *path, const char *src)
@@ -75,7 +63,7 @@ int tui_cmd_new_lesson(struct tui_ctx *c)
     snprintf(lf, sizeof lf, "%s/%s-%s.lua", sub, id, slug);
     snprintf(af, sizeof af, "%s/%s-%s.answers.lua", sub, id, slug);
     int rc = 1;
-    if (!mkdirs(sub)) fprintf(stderr, "vramlab: new-lesson: %s: %s\n", sub, strerror(errno));
+    if (!tui_file_mkdirs(sub, 0755)) fprintf(stderr, "vramlab: new-lesson: %s: %s\n", sub, strerror(errno));
     else if (write_new(lf, lesson)) {
         if (write_new(af, answers)) rc = 0;
         else unlink(lf);

@@ -835,7 +835,7 @@ static void edit_external(struct tui_app *a, int b)
     char *head = answer_header(a, &info, path);
     size_t hl = head ? strlen(head) : 0, cl = strlen(code);
     char *text = malloc(hl + cl + 1);
-    bool ok = text && tui_file_mkdirs(dir);
+    bool ok = text && tui_file_mkdirs(dir, 0700);
     if (ok) {
         memcpy(text, head ? head : "", hl);
         memcpy(text + hl, code, cl + 1);

@@ -11,17 +11,17 @@
 
 #include "gpu_file.h"
 
-bool tui_file_mkdirs(const char *dir)
+bool tui_file_mkdirs(const char *dir, unsigned mode)
 {
-    char tmp[1024];
+    char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s", dir);
     for (char *s = tmp + 1; *s; s++)
         if (*s == '/') {
             *s = 0;
-            if (mkdir(tmp, 0700) && errno != EEXIST) return false;
+            if (mkdir(tmp, (mode_t)mode) && errno != EEXIST) return false;
             *s = '/';
         }
-    return !mkdir(tmp, 0700) || errno == EEXIST;
+    return !mkdir(tmp, (mode_t)mode) || errno == EEXIST;
 }
 
 static bool write_all(int fd, const char *p, size_t len)
@@ -39,7 +39,7 @@ bool tui_file_write_atomic(const char *dir, const char *name, const char *data, 
                            char *err, size_t n)
 {
     char tmp[1200], path[1200];
-    if (!tui_file_mkdirs(dir)) {
+    if (!tui_file_mkdirs(dir, 0700)) {
         snprintf(err, n, "cannot create %s: %s", dir, strerror(errno));
         return false;
     }

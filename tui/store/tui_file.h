@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* mkdir -p with mode 0700 (learner data is private). */
-bool tui_file_mkdirs(const char *dir);
+/* mkdir -p: mode 0700 for learner data (private), 0755 for what a teacher shares. */
+bool tui_file_mkdirs(const char *dir, unsigned mode);
 /* Replace dir/name with data: temp file in the same folder, fsync, rename, fsync the folder, so
  * a crash leaves the old file or the new one, never half of either. */
 bool tui_file_write_atomic(const char *dir, const char *name, const char *data, size_t len,

@@ -139,7 +139,7 @@ int tui_ws_create(struct lt_runtime *rt, const char *lessons_dir, const char *ws
         tui_ws_free(it, n);
         return 3;
     }
-    if (!tui_file_mkdirs(ws_dir)) {
+    if (!tui_file_mkdirs(ws_dir, 0700)) {
         fprintf(stderr, "vramlab: cannot create %s: %s\n", ws_dir, strerror(errno));
         tui_ws_free(it, n);
         return 1;
