@@ -188,12 +188,10 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
     }
     /* datadir may be "A:B:C": the first folder that has the profile wins (a teacher's folder
      * before the installation's, overriding a profile by name) */
-    const char *dirs = datadir ? datadir : ".";
-    for (const char *q = dirs; *q;) {
-        size_t l = strcspn(q, ":");
-        snprintf(path, sizeof path, "%.*s/assets/gpus/%s.txt", (int)l, q, id);
-        if (!access(path, F_OK) || !q[l]) break;
-        q += l + 1;
+    char dir[1024];
+    for (const char *q = datadir ? datadir : "."; (q = gpu_path_next(q, dir, sizeof dir));) {
+        snprintf(path, sizeof path, "%s/assets/gpus/%s.txt", dir, id);
+        if (!access(path, F_OK) || !*q) break;
     }
     /* a data folder may come from anyone: a regular file, 64 KiB at most (a profile is ~1 KiB) */
     char *text = gpu_file_read(path, 64u << 10, 0, NULL, err, n);
@@ -332,20 +330,18 @@ static int cmp_str(const void *a, const void *b)
 
 int gpu_profile_list(const char *datadir, void (*fn)(const char *id, void *ud), void *ud)
 {
-    char path[1024], *ids[128];
+    char dir[1024], path[1100], *ids[128];
     int cnt = 0, out = 0;
     /* "A:B:C": the profiles of every folder, each name once (gpu_profile_load picks its file) */
-    for (const char *q = datadir ? datadir : "."; *q;) {
-        size_t l = strcspn(q, ":");
-        snprintf(path, sizeof path, "%.*s/assets/gpus", (int)l, q);
-        DIR *d = l ? opendir(path) : NULL;
+    for (const char *q = datadir ? datadir : "."; (q = gpu_path_next(q, dir, sizeof dir));) {
+        snprintf(path, sizeof path, "%s/assets/gpus", dir);
+        DIR *d = dir[0] ? opendir(path) : NULL;
         struct dirent *e;
         while (d && (e = readdir(d)) && cnt < 128) {
             size_t k = strlen(e->d_name);
             if (k > 4 && !strcmp(e->d_name + k - 4, ".txt")) ids[cnt++] = strndup(e->d_name, k - 4);
         }
         if (d) closedir(d);
-        q += l + (q[l] == ':');
     }
     qsort(ids, (size_t)cnt, sizeof ids[0], cmp_str);
     for (int i = 0; i < cnt; i++) {

@@ -122,3 +122,11 @@ char *gpu_file_read(const char *path, size_t max, unsigned flags, size_t *len, c
     if (len) *len = used;
     return buf;
 }
+
+const char *gpu_path_next(const char *list, char *out, size_t n)
+{
+    if (!list || !*list) return NULL;
+    size_t l = strcspn(list, ":");
+    snprintf(out, n, "%.*s", (int)l, list);
+    return list + l + (list[l] == ':');
+}

@@ -24,5 +24,10 @@ char *gpu_file_read(const char *path, size_t max, unsigned flags, size_t *len, c
 /* The limit message, for streaming readers: "PATH: too large (more than M MiB; ...)" when
  * size is 0 (unknown: a pipe, or a file that grew). */
 void gpu_file_too_large(const char *path, size_t size, size_t max, char *err, size_t n);
+/* The next folder of a colon-separated list ("A:B:C": a teacher's folders before the
+ * installation's) into out (an empty part is ""); returns where the rest starts ("" after the
+ * last), or NULL when none is left:
+ *   for (const char *p = list; (p = gpu_path_next(p, dir, sizeof dir));) ... (!*p: the last) */
+const char *gpu_path_next(const char *list, char *out, size_t n);
 
 #endif

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gpu_file.h"
+
 struct lt_lesson {
     struct lt_runtime *rt;
     struct lt_vm *vm;
@@ -904,13 +906,9 @@ static int scan(struct lt_runtime *rt, const char *dir, const char *only,
     struct seen seen[256];
     int nseen = 0;
     char one[4096];
-    for (const char *p = dir; *p;) { /* "A:B:C": each folder in turn (an empty part is none) */
-        size_t l = strcspn(p, ":");
-        snprintf(one, sizeof one, "%.*s", (int)l, p);
-        if (l) scan_dir(&s, one, 0, seen, &nseen);
-        p += l + (p[l] == ':');
-        s.folder++;
-    }
+    /* "A:B:C": each folder in turn (an empty part is none) */
+    for (const char *p = dir; (p = gpu_path_next(p, one, sizeof one)); s.folder++)
+        if (one[0]) scan_dir(&s, one, 0, seen, &nseen);
     if (s.n) qsort(s.e, (size_t)s.n, sizeof *s.e, cmp_entry);
     /* duplicate ids: the later file (a teacher's folder after the course) is reported, not
      * silently hidden */

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gpu_file.h"
 #include "gpu_snap_timeline.h"
 #include "gpu_snapshot.h"
 
@@ -126,16 +127,12 @@ static int open_checked(lua_State *L, const char *datadir, const char *path, siz
 static int open_first(lua_State *L, const char *folders, const char *path, size_t len,
                       uint64_t *bytes)
 {
-    char dir[PATH_MAX], full[2 * PATH_MAX];
-    const char *p = folders;
-    for (;;) {
-        size_t l = strcspn(p, ":");
-        snprintf(dir, sizeof dir, "%.*s", (int)l, p);
+    char dir[PATH_MAX] = ".", full[2 * PATH_MAX];
+    for (const char *p = folders; (p = gpu_path_next(p, dir, sizeof dir));) {
         snprintf(full, sizeof full, "%s/%s", dir, path);
-        if (!p[l] || (strlen(path) == len && access(full, F_OK) == 0))
-            return open_checked(L, dir, path, len, bytes);
-        p += l + 1;
+        if (!*p || (strlen(path) == len && access(full, F_OK) == 0)) break;
     }
+    return open_checked(L, dir, path, len, bytes);
 }
 
 static void snap_fn(struct lt_job *j)

@@ -1,7 +1,8 @@
 /* test_tui_file.c - file names made from lesson data: the one function that turns ids into names
  * refuses every id that could leave the folder (separators, "..", leading dots, controls, empty,
  * over-long), and the exclusive create writes only inside its folder, never over a file or
- * through a link, and leaves no temporary file behind. */
+ * through a link, and leaves no temporary file behind; mkdir -p makes every level with the mode
+ * asked for; a colon-separated folder list is walked part by part. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gpu_file.h"
 #include "tui_file.h"
 
 static char dir[64];
@@ -101,11 +103,53 @@ static void test_create_excl(void **s)
     assert_non_null(strstr(err, "/nonexistent-vramlab-dir"));
 }
 
+static void test_mkdirs(void **state)
+{
+    (void)state;
+    char path[128];
+    struct stat st;
+    umask(022); /* the usual one: the modes asked for come through whole */
+    snprintf(path, sizeof path, "%s/a/b/c", dir);
+    assert_true(tui_file_mkdirs(path, 0755));
+    assert_true(tui_file_mkdirs(path, 0755)); /* there already: fine */
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0755);
+    snprintf(path, sizeof path, "%s/a", dir);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0755); /* every level */
+    snprintf(path, sizeof path, "%s/private/x", dir);
+    assert_true(tui_file_mkdirs(path, 0700));
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700);
+    snprintf(path, sizeof path, "%s/a/b/c/file", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/a/b/c/file/under", dir); /* a file in the way */
+    assert_false(tui_file_mkdirs(path, 0755));
+}
+
+static void test_path_list(void **state)
+{
+    (void)state;
+    char one[8], got[128] = "";
+    for (const char *p = "A:bb::c"; (p = gpu_path_next(p, one, sizeof one));)
+        snprintf(got + strlen(got), sizeof got - strlen(got), "[%s]%s", one, *p ? "" : " last");
+    assert_string_equal(got, "[A][bb][][c] last");
+    assert_null(gpu_path_next("", one, sizeof one));
+    assert_null(gpu_path_next(NULL, one, sizeof one));
+    const char *p = gpu_path_next("toolongname:x", one, sizeof one); /* cut to fit, the rest kept */
+    assert_string_equal(one, "toolong");
+    assert_string_equal(p, "x");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_id_names),
         cmocka_unit_test_setup_teardown(test_create_excl, mkdir_tmp, rm_tmp),
+        cmocka_unit_test_setup_teardown(test_mkdirs, mkdir_tmp, rm_tmp),
+        cmocka_unit_test(test_path_list),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

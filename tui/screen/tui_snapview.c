@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_file.h"
 #include "gpu_snap_timeline.h"
 #include "gpu_snapshot.h"
 #include "tui_panel.h"
@@ -730,11 +731,9 @@ static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
  * folders and the data folder, as alloc.snapshot looks in them), sorted by path. */
 static void pick_examples(struct picker *p, const char *folders)
 {
-    for (const char *f = folders; *f;) {
-        size_t l = strcspn(f, ":");
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%.*s/assets/snapshots", (int)l, f);
-        f += l + (f[l] == ':');
+    char one[PATH_MAX], dir[PATH_MAX + 32];
+    for (const char *f = folders; (f = gpu_path_next(f, one, sizeof one));) {
+        snprintf(dir, sizeof dir, "%s/assets/snapshots", one);
         DIR *d = opendir(dir);
         if (!d) continue;
         struct dirent *e;
