@@ -229,9 +229,7 @@ static int open_needs(struct tui_ctx *c, const struct settings *s)
     char perr[256];
     /* the course: the installation's lessons, then a teacher's folders (added, not replacing) */
     const char *env = getenv("VRAMLAB_LESSONS");
-    snprintf(c->lessons, sizeof c->lessons, "%s/lessons%s%s%s%s", c->datadir,
-             env && *env ? ":" : "", env && *env ? env : "", c->more_lessons[0] ? ":" : "",
-             c->more_lessons);
+    tui_cmd_course(c, c->datadir, c->lessons, sizeof c->lessons);
     /* a teacher's folder with its own assets/ overrides the installation's profiles by name */
     size_t al = 0;
     c->assets[0] = 0;

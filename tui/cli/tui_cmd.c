@@ -151,6 +151,13 @@ void tui_cmd_add_lessons(struct tui_ctx *c, const char *dir)
     snprintf(c->more_lessons + l, sizeof c->more_lessons - l, "%s%s", l ? ":" : "", dir);
 }
 
+void tui_cmd_course(const struct tui_ctx *c, const char *datadir, char *out, size_t n)
+{
+    const char *env = getenv("VRAMLAB_LESSONS"), *more = c->more_lessons;
+    snprintf(out, n, "%s/lessons%s%s%s%s", datadir, env && *env ? ":" : "", env && *env ? env : "",
+             more[0] ? ":" : "", more);
+}
+
 /* ---- parsing ------------------------------------------------------------------------------ */
 
 /* Does a global option apply after this command? A command's own option of the same name

@@ -96,6 +96,9 @@ extern const struct tui_opt tui_globals[]; /* ends with {.name = NULL} */
 const struct tui_cmd *tui_cmd_find(const char *name);
 /* --lessons DIR: one more folder of lessons (kept in c->more_lessons). */
 void tui_cmd_add_lessons(struct tui_ctx *c, const char *dir);
+/* The course's folders into out: DATADIR/lessons, then VRAMLAB_LESSONS, then the --lessons ones
+ * (c->lessons for a command; completion builds it for the words it reads). */
+void tui_cmd_course(const struct tui_ctx *c, const char *datadir, char *out, size_t n);
 /* "run", or "vramlab" for the tutor: how messages name the command. */
 const char *tui_cmd_label(const struct tui_cmd *cmd);
 

@@ -16,7 +16,7 @@
 struct comp {
     struct tui_ctx *c;
     const char *prefix;
-    char datadir[PATH_MAX], lessons[PATH_MAX + 16 + sizeof ((struct tui_ctx *)0)->more_lessons + 4096];
+    char datadir[PATH_MAX], lessons[sizeof ((struct tui_ctx *)0)->lessons];
 };
 
 static void offer(const struct comp *k, const char *s, size_t n)
@@ -121,14 +121,8 @@ static int options_at(const struct tui_cmd *cmd, const struct tui_opt **out, int
     return n;
 }
 
-/* The course the words name, as main() builds it for a command: the data folder's lessons, then
- * VRAMLAB_LESSONS, then each --lessons folder. */
-static void set_lessons(struct comp *k)
-{
-    const char *env = getenv("VRAMLAB_LESSONS"), *more = k->c->more_lessons;
-    snprintf(k->lessons, sizeof k->lessons, "%s/lessons%s%.4000s%s%s", k->datadir,
-             env && *env ? ":" : "", env && *env ? env : "", more[0] ? ":" : "", more);
-}
+/* the course the words name, as a command's (tui_cmd_course) */
+static void set_lessons(struct comp *k) { tui_cmd_course(k->c, k->datadir, k->lessons, sizeof k->lessons); }
 
 static void set_datadir(struct comp *k, const char *dir)
 {
