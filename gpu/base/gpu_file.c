@@ -28,7 +28,43 @@ void gpu_file_too_large(const char *path, size_t size, size_t max, char *err, si
 static const char *kind_of(mode_t m)
 {
     return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
-           : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a plain file";
+           : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : S_ISLNK(m) ? "a symbolic link"
+           : "not a plain file";
+}
+
+/* refused: close fd (if any), keep `e` in errno for the caller */
+static void *refuse(int fd, int e)
+{
+    if (fd >= 0) close(fd);
+    errno = e;
+    return NULL;
+}
+
+FILE *gpu_file_fdopen(int fd, const char *path, size_t max, char *err, size_t n)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        snprintf(err, n, "%s: %s", path, strerror(e));
+        return refuse(fd, e);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, n, "%s: not a regular file (%s)", path, kind_of(st.st_mode));
+        return refuse(fd, EINVAL);
+    }
+    if ((uintmax_t)st.st_size > max) {
+        gpu_file_too_large(path, (size_t)st.st_size, max, err, n);
+        return refuse(fd, EFBIG);
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0 && (fl & O_NONBLOCK)) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        snprintf(err, n, "%s: %s", path, strerror(e));
+        return refuse(fd, e);
+    }
+    return f;
 }
 
 FILE *gpu_file_open(const char *path, size_t max, unsigned flags, char *err, size_t n)
@@ -37,48 +73,32 @@ FILE *gpu_file_open(const char *path, size_t max, unsigned flags, char *err, siz
         int fd = dup(STDIN_FILENO); /* the caller's fclose must not close stdin itself */
         FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
         if (!f) {
-            snprintf(err, n, "-: cannot read standard input: %s", strerror(errno));
-            if (fd >= 0) close(fd);
+            int e = errno;
+            snprintf(err, n, "-: cannot read standard input: %s", strerror(e));
+            return refuse(fd, e);
         }
         return f;
     }
     /* O_NONBLOCK: opening a FIFO with no writer would wait for ever; the type is then checked on
      * the opened file itself, so nothing can swap the path in between */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    bool nofollow = flags & GPU_FILE_NOFOLLOW;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
     if (fd < 0) {
-        snprintf(err, n, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
+        int e = errno;
+        struct stat st;
+        if (e == ELOOP && nofollow && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+            snprintf(err, n, "%s: not a regular file (a symbolic link)", path);
+        else snprintf(err, n, "%s: cannot open: %s", path, strerror(e));
+        return refuse(-1, e);
     }
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        snprintf(err, n, "%s: %s", path, strerror(errno));
-        close(fd);
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, n, "%s: not a regular file (%s)%s", path, kind_of(st.st_mode),
-                 flags & GPU_FILE_STDIN ? "; use - for standard input" : "");
-        close(fd);
-        return NULL;
-    }
-    if ((uintmax_t)st.st_size > max) {
-        gpu_file_too_large(path, (size_t)st.st_size, max, err, n);
-        close(fd);
-        return NULL;
-    }
-    int fl = fcntl(fd, F_GETFL);
-    if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        snprintf(err, n, "%s: %s", path, strerror(errno));
-        close(fd);
-    }
+    FILE *f = gpu_file_fdopen(fd, path, max, err, n);
+    if (!f && errno == EINVAL && (flags & GPU_FILE_STDIN) && strlen(err) + 32 < n)
+        strcat(err, "; use - for standard input");
     return f;
 }
 
-char *gpu_file_read(const char *path, size_t max, unsigned flags, size_t *len, char *err, size_t n)
+static char *read_all(FILE *f, const char *path, size_t max, size_t *len, char *err, size_t n)
 {
-    FILE *f = gpu_file_open(path, max, flags, err, n);
     if (!f) return NULL;
     size_t cap = 4096, used = 0;
     char *buf = malloc(cap);
@@ -111,16 +131,34 @@ char *gpu_file_read(const char *path, size_t max, unsigned flags, size_t *len, c
     fclose(f);
     if (too_big) {
         gpu_file_too_large(path, 0, max, err, n);
-        return NULL;
+        return refuse(-1, EFBIG);
     }
     if (!buf || bad) {
-        snprintf(err, n, "%s: %s", path, buf ? strerror(saved ? saved : EIO) : "out of memory");
+        int e = buf ? (saved ? saved : EIO) : ENOMEM;
+        snprintf(err, n, "%s: %s", path, buf ? strerror(e) : "out of memory");
         free(buf);
-        return NULL;
+        return refuse(-1, e);
     }
     buf[used] = 0;
     if (len) *len = used;
     return buf;
+}
+
+char *gpu_file_read(const char *path, size_t max, unsigned flags, size_t *len, char *err, size_t n)
+{
+    return read_all(gpu_file_open(path, max, flags, err, n), path, max, len, err, n);
+}
+
+char *gpu_file_read_fd(int fd, const char *path, size_t max, size_t *len, char *err, size_t n)
+{
+    return read_all(gpu_file_fdopen(fd, path, max, err, n), path, max, len, err, n);
+}
+
+bool gpu_file_ok(const char *path, size_t max, unsigned flags)
+{
+    struct stat st;
+    int r = flags & GPU_FILE_NOFOLLOW ? lstat(path, &st) : stat(path, &st);
+    return r == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size <= max;
 }
 
 const char *gpu_path_next(const char *list, char *out, size_t n)

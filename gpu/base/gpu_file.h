@@ -1,11 +1,14 @@
-/* gpu_file.h - reading the files a user or a third party hands to vramlab (lessons, scripts,
- * answers, traces, recordings, progress, history, profiles), shared by every layer: gpu/ is the
- * bottom one. Only regular files are read (a FIFO, a device or a directory is refused at once,
- * never waited on: the open does not block and the check is on the opened file), never more than
- * a stated limit, and every refusal names the file:
+/* gpu_file.h - the one safe reader: every file a user or a third party hands to vramlab (lessons,
+ * scripts, answers, traces, recordings, snapshots, progress, history, profiles) is read through
+ * it, in every layer: gpu/ is the bottom one. Only regular files are read (a FIFO, a device or a
+ * directory is refused at once, never waited on: the open does not block and the check is on the
+ * opened file), never more than the caller's stated limit, and every refusal names the file:
  *   "trace.txt: too large (300 MiB; the limit is 256 MiB)"
  *   "x.lua: not a regular file (a FIFO)"
- * "-" is standard input where the caller allows it (GPU_FILE_STDIN), under the same limit. */
+ * "-" is standard input where the caller allows it (GPU_FILE_STDIN), under the same limit.
+ * After a refusal errno says which: ENOENT (no such file: the only one a caller may read as
+ * "nothing there yet"), EFBIG (over the limit), ELOOP (a link, with GPU_FILE_NOFOLLOW), EINVAL
+ * (not a regular file), else the system's reason. */
 #ifndef GPU_FILE_H
 #define GPU_FILE_H
 
@@ -13,14 +16,25 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum { GPU_FILE_STDIN = 1 }; /* flags: "-" reads standard input */
+enum {
+    GPU_FILE_STDIN = 1,    /* "-" reads standard input */
+    GPU_FILE_NOFOLLOW = 2, /* a symbolic link is refused ("not a regular file (a symbolic link)") */
+};
 
 /* Open for reading after those checks (a regular file larger than `max` is refused by its size;
  * a caller that streams counts what it reads against `max` too). NULL with err on refusal. */
 FILE *gpu_file_open(const char *path, size_t max, unsigned flags, char *err, size_t n);
+/* The same checks on a descriptor the caller opened itself (with O_NONBLOCK where it may be a
+ * FIFO); `path` names it in messages. The descriptor is the FILE's, or closed on refusal. */
+FILE *gpu_file_fdopen(int fd, const char *path, size_t max, char *err, size_t n);
 /* The whole file, NUL-terminated (it may hold other NULs: *len is its length), at most `max`
  * bytes. NULL with err when it cannot be read, is not a regular file or is over the limit. */
 char *gpu_file_read(const char *path, size_t max, unsigned flags, size_t *len, char *err, size_t n);
+/* gpu_file_read of a descriptor (taken, as gpu_file_fdopen). */
+char *gpu_file_read_fd(int fd, const char *path, size_t max, size_t *len, char *err, size_t n);
+/* Whether gpu_file_open would accept path now (a regular file within max; links followed unless
+ * GPU_FILE_NOFOLLOW): pickers and listings offer only these. */
+bool gpu_file_ok(const char *path, size_t max, unsigned flags);
 /* The limit message, for streaming readers: "PATH: too large (more than M MiB; ...)" when
  * size is 0 (unknown: a pipe, or a file that grew). */
 void gpu_file_too_large(const char *path, size_t size, size_t max, char *err, size_t n);

@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +145,64 @@ static void test_path_list(void **state)
     assert_string_equal(p, "x");
 }
 
+/* the safe reader: what a refusal leaves in errno (only ENOENT means "no such file"), a link
+ * refused under GPU_FILE_NOFOLLOW, a descriptor checked like a path, and gpu_file_ok saying
+ * beforehand what the reader would accept */
+static void test_safe_reader(void **state)
+{
+    (void)state;
+    char path[128], fifo[128], link[128], err[256];
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/ok.txt", dir);
+    snprintf(fifo, sizeof fifo, "%s/f.txt", dir);
+    snprintf(link, sizeof link, "%s/l.txt", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("0123456789", f);
+    fclose(f);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(symlink(path, link), 0);
+
+    char *t = gpu_file_read(path, 10, 0, &len, err, sizeof err);
+    assert_non_null(t);
+    assert_int_equal(len, 10);
+    free(t);
+    errno = 0;
+    assert_null(gpu_file_read(path, 9, 0, &len, err, sizeof err));
+    assert_int_equal(errno, EFBIG);
+    assert_non_null(strstr(err, "too large"));
+    snprintf(err, sizeof err, "x");
+    assert_null(gpu_file_read("/nonexistent-vramlab/x", 9, 0, &len, err, sizeof err));
+    assert_int_equal(errno, ENOENT);
+    assert_null(gpu_file_read(fifo, 100, 0, &len, err, sizeof err));
+    assert_int_equal(errno, EINVAL);
+    assert_non_null(strstr(err, "not a regular file (a FIFO)"));
+    t = gpu_file_read(link, 100, 0, &len, err, sizeof err); /* followed by default */
+    assert_non_null(t);
+    free(t);
+    assert_null(gpu_file_read(link, 100, GPU_FILE_NOFOLLOW, &len, err, sizeof err));
+    assert_int_equal(errno, ELOOP);
+    assert_non_null(strstr(err, "l.txt: not a regular file (a symbolic link)"));
+
+    int fd = open(fifo, O_RDONLY | O_NONBLOCK);
+    assert_true(fd >= 0);
+    assert_null(gpu_file_read_fd(fd, "named", 100, &len, err, sizeof err));
+    assert_string_equal(err, "named: not a regular file (a FIFO)");
+    fd = open(path, O_RDONLY);
+    t = gpu_file_read_fd(fd, "named", 100, &len, err, sizeof err);
+    assert_non_null(t);
+    assert_string_equal(t, "0123456789");
+    free(t);
+
+    assert_true(gpu_file_ok(path, 10, 0));
+    assert_false(gpu_file_ok(path, 9, 0));
+    assert_false(gpu_file_ok(fifo, 100, 0));
+    assert_false(gpu_file_ok(dir, 1 << 20, 0));
+    assert_true(gpu_file_ok(link, 100, 0));
+    assert_false(gpu_file_ok(link, 100, GPU_FILE_NOFOLLOW));
+    assert_false(gpu_file_ok("/dev/zero", 1 << 20, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -150,6 +210,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_create_excl, mkdir_tmp, rm_tmp),
         cmocka_unit_test_setup_teardown(test_mkdirs, mkdir_tmp, rm_tmp),
         cmocka_unit_test(test_path_list),
+        cmocka_unit_test_setup_teardown(test_safe_reader, mkdir_tmp, rm_tmp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
