@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -152,6 +153,77 @@ char *gpu_file_read(const char *path, size_t max, unsigned flags, size_t *len, c
 char *gpu_file_read_fd(int fd, const char *path, size_t max, size_t *len, char *err, size_t n)
 {
     return read_all(gpu_file_fdopen(fd, path, max, err, n), path, max, len, err, n);
+}
+
+/* f checked by gpu_file_open/_fdopen: map it (its descriptor stays open until the mapping is
+ * made; the mapping keeps the file) */
+static bool map_file(FILE *f, const char *path, struct gpu_file_map *m, char *err, size_t n)
+{
+    static const unsigned char empty[1];
+    memset(m, 0, sizeof *m);
+    if (!f) return false;
+    struct stat st;
+    bool ok = fstat(fileno(f), &st) == 0;
+    int e = errno;
+    if (ok && st.st_size == 0) { /* mmap refuses a length of 0 */
+        m->data = empty;
+        m->mapped = true;    /* nothing to free */
+    } else if (ok) {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+        ok = p != MAP_FAILED;
+        e = errno;
+        if (ok) {
+#ifdef MADV_SEQUENTIAL
+            madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL); /* a hint: read ahead */
+#endif
+            m->data = p;
+            m->len = (size_t)st.st_size;
+            m->mapped = true;
+        }
+    }
+    fclose(f);
+    if (!ok) {
+        snprintf(err, n, "%s: cannot map: %s", path, strerror(e));
+        errno = e;
+    }
+    return ok;
+}
+
+bool gpu_file_map(const char *path, size_t max, unsigned flags, struct gpu_file_map *m, char *err,
+                  size_t n)
+{
+    memset(m, 0, sizeof *m);
+    if ((flags & GPU_FILE_STDIN) && !strcmp(path, "-")) {
+        size_t len = 0;
+        char *b = gpu_file_read(path, max, flags, &len, err, n);
+        if (!b) return false;
+        m->data = (const unsigned char *)b;
+        m->len = len;
+        return true;
+    }
+    return map_file(gpu_file_open(path, max, flags, err, n), path, m, err, n);
+}
+
+bool gpu_file_map_fd(int fd, const char *path, size_t max, struct gpu_file_map *m, char *err,
+                     size_t n)
+{
+    return map_file(gpu_file_fdopen(fd, path, max, err, n), path, m, err, n);
+}
+
+void gpu_file_map_drop(struct gpu_file_map *m, size_t upto)
+{
+    if (!m->mapped || !m->len) return;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (upto > m->len) upto = m->len;
+    upto -= upto % page;
+    if (upto) madvise((void *)(uintptr_t)m->data, upto, MADV_DONTNEED);
+}
+
+void gpu_file_unmap(struct gpu_file_map *m)
+{
+    if (m->mapped && m->len) munmap((void *)(uintptr_t)m->data, m->len);
+    else if (!m->mapped) free((void *)(uintptr_t)m->data);
+    memset(m, 0, sizeof *m);
 }
 
 bool gpu_file_ok(const char *path, size_t max, unsigned flags)
