@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "gpu.h"
+#include "lt_limits.h"
 
 /* ---- runtime: what every VM shares -------------------------------------------------------- */
 
@@ -121,7 +122,6 @@ bool lt_vm_dostring(struct lt_vm *vm, const char *src, const char *name, char *e
 /* Read a whole text file (a regular file of at most LT_MAX_FILE bytes; "-" is standard input,
  * under the same limit), NUL-terminated; NULL with "path: why" in err ("path: too large (...)",
  * "path: not a regular file (a FIFO)"). */
-#define LT_MAX_FILE (4u << 20)
 char *lt_read_file(const char *path, size_t *len, char *err, size_t n);
 
 /* ---- lessons ------------------------------------------------------------------------------ */

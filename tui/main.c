@@ -286,11 +286,15 @@ static int open_needs(struct tui_ctx *c, const struct settings *s)
 /* Close what was opened; everything a lesson or script allocated must be gone by now. */
 static int close_needs(struct tui_ctx *c, int rc)
 {
+    char err[1400];
     if (tui_rec_error(c->rec)) {
-        fprintf(stderr, "vramlab: %s\n", tui_rec_error(c->rec));
+        fprintf(stderr, "vramlab: %s; %s left as it was\n", tui_rec_error(c->rec), c->opt[TUI_O_RECORD]);
         if (!rc) rc = 1;
     }
-    tui_rec_close(c->rec);
+    if (!tui_rec_close(c->rec, rc == 0, err, sizeof err)) {
+        fprintf(stderr, "vramlab: %s\n", err);
+        if (!rc) rc = 1;
+    }
     tui_replay_free(c->rp);
     if (c->rt) tui_watchdog_stop();
     lt_runtime_free(c->rt);

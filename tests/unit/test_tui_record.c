@@ -111,7 +111,7 @@ static void test_round_trip(void **state)
     tui_rec_event(r, &bar);
     tui_rec_end(r, LT_RUN_FAILED, "boom");
     assert_null(tui_rec_error(r));
-    tui_rec_close(r);
+    assert_true(tui_rec_close(r, true, err, sizeof err));
 
     struct tui_replay *rp = tui_replay_load(f->path, err, sizeof err);
     assert_non_null(rp);

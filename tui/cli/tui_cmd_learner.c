@@ -10,6 +10,7 @@
 
 #include "tui_plain.h"
 #include "tui_progress.h"
+#include "tui_state.h"
 #include "tui_workspace.h"
 
 /* The bytes of s that fit in `cols` display columns, whole characters only; "…" marks a cut. */
@@ -162,20 +163,33 @@ static void free_sections(struct lt_catalog_entry *cat, int ncat, struct section
     if (ncat) lt_catalog_free(cat, ncat);
 }
 
-static struct tui_progress *load_progress(void)
+/* NULL with the exit code in *rc: no private state folder (1), out of memory (3) */
+static struct tui_progress *load_progress(int *rc)
 {
     char dir[1024], note[1400];
-    tui_progress_dir(dir, sizeof dir);
+    if (!tui_state_dir(dir, sizeof dir, note, sizeof note)) { /* refused, in one line */
+        fprintf(stderr, "vramlab: %s\n", note);
+        *rc = 1;
+        return NULL;
+    }
     struct tui_progress *p = tui_progress_load(dir, note, sizeof note);
+    *rc = 3;
     if (!p) fprintf(stderr, "vramlab: out of memory\n");
+    else if (!tui_progress_read(p)) { /* refused: nothing to show, nothing to change */
+        fprintf(stderr, "vramlab: %s\n", note);
+        tui_progress_free(p);
+        *rc = 1;
+        return NULL;
+    }
     else if (note[0]) fprintf(stderr, "vramlab: %s\n", note);
     return p;
 }
 
 int tui_cmd_progress(struct tui_ctx *c)
 {
-    struct tui_progress *p = load_progress();
-    if (!p) return 3;
+    int rc;
+    struct tui_progress *p = load_progress(&rc);
+    if (!p) return rc;
     struct lt_catalog_entry *cat = NULL;
     struct section *sec;
     int ncat, nsec = sections(c, &cat, &ncat, &sec), n = tui_progress_count(p);
@@ -224,8 +238,9 @@ int tui_cmd_progress(struct tui_ctx *c)
 int tui_cmd_reset(struct tui_ctx *c)
 {
     const char *what = c->argc ? c->argv[0] : NULL;
-    struct tui_progress *p = load_progress();
-    if (!p) return 3;
+    int rc;
+    struct tui_progress *p = load_progress(&rc);
+    if (!p) return rc;
     bool known = !what;
     char ids[2048] = "", err[1400], answer[16] = "";
     for (int i = 0; !known && i < tui_progress_count(p); i++) {
@@ -238,7 +253,7 @@ int tui_cmd_reset(struct tui_ctx *c)
         tui_progress_free(p);
         return 2;
     }
-    int rc = 0;
+    rc = 0;
     if (!c->opt[TUI_O_YES]) {
         printf(T("Forget %s in %s? [y/N] ", "忘掉 %s（%s）？[y/N] "), what ? what : T("all progress", "全部进度"),
                tui_progress_path(p));

@@ -460,11 +460,8 @@ static int find_exercise(struct tui_ctx *c, struct lt_lesson *ls, const char *id
     return -1;
 }
 
-/* An answer file is Lua source of one exercise: a lesson file's limit is plenty. */
-#define ANSWER_MAX (4u << 20)
-
 /* Grade one answer: for tests, scripts and teachers checking an exercise from the shell. An
- * answer of @FILE reads the answer (a code exercise's Lua source) from FILE. */
+ * answer of @FILE reads the answer (a code exercise's Lua source) from FILE, within LT_MAX_FILE. */
 int tui_cmd_grade(struct tui_ctx *c)
 {
     char err[1024], feedback[2048];
@@ -490,7 +487,7 @@ int tui_cmd_grade(struct tui_ctx *c)
     const char *given = c->argv[2];
     char *answer = NULL;
     if (b >= 0 && given[0] == '@' &&
-        !(answer = gpu_file_read(given + 1, ANSWER_MAX, GPU_FILE_STDIN, NULL, err, sizeof err)))
+        !(answer = gpu_file_read(given + 1, LT_MAX_FILE, GPU_FILE_STDIN, NULL, err, sizeof err)))
         fprintf(stderr, "%s\n", err);
     if (b >= 0 && (answer || given[0] != '@')) {
         struct lt_exercise_info before, after;

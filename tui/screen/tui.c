@@ -394,9 +394,8 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
         snprintf(a.backend, sizeof a.backend, "%s", a.replay_label);
     }
     find_offer(&a);
-    char pdir[1024], pnote[1400];
-    tui_progress_dir(pdir, sizeof pdir);
-    a.saved = tui_progress_load(pdir, pnote, sizeof pnote);
+    char pnote[1400];
+    a.saved = tui_progress_open(pnote, sizeof pnote);
     char err[256];
     if (!a.progress || !tui_term_init(err, sizeof err)) {
         fprintf(stderr, "vramlab: %s. The tutor needs a terminal that can draw a screen; "

@@ -12,6 +12,7 @@
 #include "tui_file.h"
 #include "tui_lineedit.h"
 #include "tui_plain.h"
+#include "tui_state.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
 
@@ -798,6 +799,30 @@ static const char *after_header(const char *src)
     return e ? e + strlen(HEAD_END) : src;
 }
 
+struct answer_file {
+    struct tui_app *a;
+    const struct lt_exercise_info *info;
+    const char *path, *code; /* the code when there is no file yet */
+};
+
+/* tui_state_update's function: the header written again over the code the file holds now */
+static enum tui_state_verdict answer_fn(void *ud, const char *text, size_t len, char **out,
+                                        size_t *olen, char *aside, size_t naside, char *why,
+                                        size_t nwhy)
+{
+    const struct answer_file *af = ud;
+    const char *code = text ? after_header(text) : af->code ? af->code : "";
+    char *head = answer_header(af->a, af->info, af->path);
+    size_t hl = head ? strlen(head) : 0, cl = strlen(code);
+    if (head && (*out = malloc(hl + cl + 1))) {
+        memcpy(*out, head, hl);
+        memcpy(*out + hl, code, cl + 1);
+        *olen = hl + cl;
+    }
+    free(head);
+    return TUI_STATE_WRITE;
+}
+
 /* e: a code exercise's answer in $VISUAL / $EDITOR (default vi), in a file kept in the state
  * folder (answers/LESSON-EXERCISE.lua: the header, then the starter or the code written
  * before), graded when the editor exits 0. */
@@ -818,8 +843,11 @@ static void edit_external(struct tui_app *a, int b)
     const char *ed = getenv("VISUAL");
     if (!ed || !*ed) ed = getenv("EDITOR");
     if (!ed || !*ed) ed = "vi";
-    char dir[1024], name[2 * TUI_ID_MAX + 8], path[1200], err[1200];
-    tui_progress_dir(dir, sizeof dir);
+    char dir[1024], name[2 * LT_ID_MAX + 8], path[1200], err[1200];
+    if (!tui_state_dir(dir, sizeof dir, err, sizeof err) || !tui_state_ready(dir, "answers", err, sizeof err)) {
+        tui_app_error(a, "%s", err);
+        return;
+    }
     if (strlen(dir) + 9 < sizeof dir) strcat(dir, "/answers");
     if (!tui_file_id_name(name, sizeof name, lt_lesson_id(v->ls), info.id, ".lua")) {
         tui_app_error(a, "%s", TUI_TR(a, "This exercise's id cannot name a file: not edited.",
@@ -827,23 +855,21 @@ static void edit_external(struct tui_app *a, int b)
         return;
     }
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    /* the code: what the file already holds, else what was typed on one line, else the starter */
+    /* the file, when there, is the learner's code: one that cannot be read (too large, not a
+     * regular file, unreadable) is never replaced; only when there is none yet does the code
+     * come from what was typed on one line, else the starter */
     size_t len;
-    char *old = tui_file_read(path, 64 * 1024, &len, err, sizeof err);
-    const char *code = old ? after_header(old)
-                       : v->blk[b].answer && *v->blk[b].answer ? v->blk[b].answer : info.starter;
-    char *head = answer_header(a, &info, path);
-    size_t hl = head ? strlen(head) : 0, cl = strlen(code);
-    char *text = malloc(hl + cl + 1);
-    bool ok = text && tui_file_mkdirs(dir, 0700);
-    if (ok) {
-        memcpy(text, head ? head : "", hl);
-        memcpy(text + hl, code, cl + 1);
-        ok = tui_file_write_atomic(dir, name, text, hl + cl, err, sizeof err);
+    bool missing;
+    char *old = tui_state_read(dir, name, LT_MAX_FILE, &len, &missing, err, sizeof err);
+    free(old);
+    if (!old && !missing) {
+        tui_app_error(a, TUI_TR(a, "%s: not edited, the file is left as it is", "%s：未编辑，文件保持原样"), err);
+        return;
     }
-    free(old), free(head), free(text);
-    if (!ok) {
-        tui_app_error(a, TUI_TR(a, "cannot write %s", "无法写入 %s"), path);
+    struct answer_file af = {a, &info, path, v->blk[b].answer && *v->blk[b].answer ? v->blk[b].answer : info.starter};
+    char note[1400];
+    if (!tui_state_update(dir, name, LT_MAX_FILE, answer_fn, &af, note, sizeof note, err, sizeof err)) {
+        tui_app_error(a, "%s", err);
         return;
     }
     v->editing = false;
@@ -853,9 +879,9 @@ static void edit_external(struct tui_app *a, int b)
         tui_app_error(a, TUI_TR(a, "the editor exited with status %d: not graded", "编辑器退出状态 %d：未评分"), rc);
         return;
     }
-    char *src = tui_file_read(path, 64 * 1024, &len, err, sizeof err);
+    char *src = tui_state_read(dir, name, LT_MAX_FILE, &len, &missing, err, sizeof err);
     if (!src) {
-        tui_app_error(a, "%s", err);
+        tui_app_error(a, TUI_TR(a, "%s: not graded", "%s：未评分"), err);
         return;
     }
     const char *answer = after_header(src);

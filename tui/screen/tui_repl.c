@@ -14,6 +14,7 @@
 #include "tui_app.h"
 #include "tui_history.h"
 #include "tui_lineedit.h"
+#include "tui_state.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
 
@@ -130,8 +131,8 @@ bool tui_repl_enter(struct tui_app *a)
             return false;
         }
         lt_vm_repl_setup(r->vm);
-        tui_progress_dir(dir, sizeof dir);
-        r->hist = tui_history_load(dir);
+        if (tui_state_dir(dir, sizeof dir, err, sizeof err)) r->hist = tui_history_load(dir);
+        else tui_app_error(a, "%s", err); /* no history kept: said once */
         tui_lineedit_init(&r->ed, 0);
         if (r->hist) r->ed.hist = (struct tui_history_hook){r->hist, hist_count, hist_get};
         tui_lineedit_history_reset(&r->ed);
@@ -185,6 +186,8 @@ static void finish(struct tui_app *a, enum lt_eval_status st, const char *out)
     char err[1200];
     if (r->hist && !tui_history_add(r->hist, src, err, sizeof err))
         tui_app_error(a, "history not saved: %s", err);
+    else if (r->hist && err[0]) /* saved, but a file that could not be used was kept aside */
+        tui_app_error(a, "%s", err);
     tui_lineedit_history_reset(&r->ed);
     free(src);
     a->dirty = true;

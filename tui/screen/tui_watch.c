@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gpu_file.h"
 #include "tui.h"
-#include "tui_file.h"
 #include "tui_help.h"
 #include "tui_loop.h"
 #include "tui_plain.h"
@@ -107,7 +107,7 @@ static void check(struct watch *w, bool force)
         return;
     w->seen = st, w->have_seen = true, w->dirty = true;
     char err[1024];
-    char *src = tui_file_read(it->file, 1u << 20, NULL, err, sizeof err);
+    char *src = gpu_file_read(it->file, LT_MAX_FILE, 0, NULL, err, sizeof err);
     if (!src) {
         w->state = W_FAIL;
         snprintf(w->fb, sizeof w->fb, "%s", err);
@@ -466,9 +466,8 @@ int tui_watch(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir
         fprintf(stderr, "vramlab: %s\n", w.n < 0 ? "out of memory" : "no code exercises found");
         return w.n < 0 ? 1 : 3;
     }
-    char dir[1024], note[1400], err[256];
-    tui_progress_dir(dir, sizeof dir);
-    w.prog = tui_progress_load(dir, note, sizeof note);
+    char note[1400], err[256];
+    w.prog = tui_progress_open(note, sizeof note);
     if (note[0]) bad(&w, note);
     lt_runtime_backend_line(rt, w.backend, sizeof w.backend);
     for (w.cur = 0; w.cur < w.n && solved(&w, w.cur); w.cur++) {}

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui_file.h"
+#include "tui_state.h"
 
 struct tui_history {
     char dir[1024];
@@ -50,14 +50,17 @@ static void push(struct tui_history *h, char *s)
     h->e[h->n++] = s;
 }
 
-struct tui_history *tui_history_load(const char *dir)
+static void clear(struct tui_history *h)
 {
-    struct tui_history *h = calloc(1, sizeof *h);
-    char path[1100], err[256];
-    if (!h) return NULL;
-    snprintf(h->dir, sizeof h->dir, "%s", dir);
-    snprintf(path, sizeof path, "%s/history", dir);
-    char *buf = tui_file_read(path, 4u << 20, NULL, err, sizeof err);
+    for (int i = 0; i < h->n; i++) free(h->e[i]);
+    h->n = 0;
+}
+
+/* The entries of a history file's text (NULL: none) into h, which is emptied first. */
+static void parse(struct tui_history *h, const char *text)
+{
+    clear(h);
+    char *buf = text ? strdup(text) : NULL;
     for (char *line = buf, *next; line && *line; line = next) {
         next = strchr(line, '\n');
         if (next) *next++ = 0;
@@ -67,55 +70,91 @@ struct tui_history *tui_history_load(const char *dir)
         if (e) push(h, e);
     }
     free(buf);
+}
+
+struct tui_history *tui_history_load(const char *dir)
+{
+    struct tui_history *h = calloc(1, sizeof *h);
+    char err[256];
+    bool missing;
+    if (!h) return NULL;
+    snprintf(h->dir, sizeof h->dir, "%s", dir);
+    /* one that cannot be read is left alone here; the next entry keeps it aside */
+    char *text = tui_state_read(dir, "history", TUI_HISTORY_MAX_FILE, NULL, &missing, err, sizeof err);
+    parse(h, text);
+    free(text);
     return h;
 }
 
 void tui_history_free(struct tui_history *h)
 {
     if (!h) return;
-    for (int i = 0; i < h->n; i++) free(h->e[i]);
+    clear(h);
     free(h);
 }
 
-static bool save(struct tui_history *h, char *err, size_t n)
+/* The file's text: one escaped entry a line, the newest last, the oldest dropped past
+ * TUI_HISTORY_MAX_FILE bytes so that it always reads back. */
+static char *serialise(const struct tui_history *h, size_t *len)
 {
-    size_t cap = 1, len = 0;
+    size_t cap = 1, used = 0;
     char **esc = calloc((size_t)h->n + 1, sizeof *esc);
     bool ok = esc != NULL;
+    int first = 0;
     for (int i = 0; ok && i < h->n; i++) {
         ok = (esc[i] = tui_history_escape(h->e[i])) != NULL;
         if (ok) cap += strlen(esc[i]) + 1;
     }
+    while (ok && first < h->n && cap > TUI_HISTORY_MAX_FILE) cap -= strlen(esc[first++]) + 1;
     char *buf = ok ? malloc(cap) : NULL;
-    if (buf) {
-        for (int i = 0; i < h->n; i++) {
-            size_t l = strlen(esc[i]);
-            memcpy(buf + len, esc[i], l);
-            len += l;
-            buf[len++] = '\n';
-        }
-        ok = tui_file_write_atomic(h->dir, "history", buf, len, err, n);
-    } else {
-        snprintf(err, n, "out of memory");
-        ok = false;
+    for (int i = first; buf && i < h->n; i++) {
+        size_t l = strlen(esc[i]);
+        memcpy(buf + used, esc[i], l);
+        used += l;
+        buf[used++] = '\n';
     }
     for (int i = 0; esc && i < h->n; i++) free(esc[i]);
     free(esc);
-    free(buf);
-    return ok;
+    if (buf) buf[used] = 0, *len = used;
+    return buf;
+}
+
+struct adding {
+    struct tui_history *h;
+    const char *entry;
+};
+
+/* tui_state_update's function: the history on disk now, the entry added */
+static enum tui_state_verdict add_fn(void *ud, const char *text, size_t len, char **out,
+                                     size_t *olen, char *aside, size_t naside, char *why,
+                                     size_t nwhy)
+{
+    struct adding *a = ud;
+    struct tui_history *h = a->h;
+    parse(h, text);
+    if (h->n && !strcmp(h->e[h->n - 1], a->entry)) return TUI_STATE_SAME;
+    char *c = strdup(a->entry);
+    if (!c) return TUI_STATE_WRITE; /* *out NULL: out of memory */
+    push(h, c);
+    *out = serialise(h, olen);
+    return TUI_STATE_WRITE;
 }
 
 bool tui_history_add(struct tui_history *h, const char *entry, char *err, size_t n)
 {
     const char *s = entry + strspn(entry, " \t\n");
+    if (n) err[0] = 0;
     if (!*s || (h->n && !strcmp(h->e[h->n - 1], entry))) return true;
-    char *c = strdup(entry);
-    if (!c) {
-        snprintf(err, n, "out of memory");
-        return false;
+    struct adding a = {h, entry};
+    char note[1400];
+    if (tui_state_update(h->dir, "history", TUI_HISTORY_MAX_FILE, add_fn, &a, note, sizeof note, err, n)) {
+        snprintf(err, n, "%s", note); /* a file kept aside on the way: said, though saved */
+        return true;
     }
-    push(h, c);
-    return save(h, err, n);
+    /* not saved: kept for this session at least */
+    char *c = strdup(entry);
+    if (c) push(h, c);
+    return false;
 }
 
 int tui_history_count(const struct tui_history *h) { return h->n; }

@@ -1,21 +1,25 @@
 /* tui_history.h - the sandbox REPL's input history: entries (possibly several lines each) kept
- * in memory and in $XDG_STATE_HOME/vramlab/history, rewritten crash-safely after each entry.
- * One entry per file line, with "\n" and "\\" escaped. No ncurses: unit-tested. */
+ * in memory and in the state folder's `history`, to which each entry is added through the state
+ * module (tui_state.h): under the lock, to the file as it is then, so two tutors keep each
+ * other's entries. One entry per file line, with "\n" and "\\" escaped. No ncurses:
+ * unit-tested. */
 #ifndef TUI_HISTORY_H
 #define TUI_HISTORY_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#define TUI_HISTORY_MAX 500 /* the oldest entries go beyond this */
+#define TUI_HISTORY_MAX 500 /* the oldest entries go beyond this, */
+#define TUI_HISTORY_MAX_FILE (4u << 20) /* or beyond this many bytes of file */
 
 struct tui_history;
 
 /* Load dir/history (missing: empty). NULL only when out of memory. */
 struct tui_history *tui_history_load(const char *dir);
 void tui_history_free(struct tui_history *h);
-/* Append an entry (blank ones and a repeat of the last are skipped) and save. False with err
- * when the file could not be written (the entry is still in memory). */
+/* Append an entry (blank ones and a repeat of the last are skipped) to the file and show what it
+ * holds now. False with err when the file could not be written (the entry is still in memory);
+ * true with a note in err when a file that could not be used was kept aside. */
 bool tui_history_add(struct tui_history *h, const char *entry, char *err, size_t n);
 int tui_history_count(const struct tui_history *h);
 /* Entry i, 0 = oldest. */

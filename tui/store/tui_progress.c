@@ -15,40 +15,43 @@
 #include "gpu_file.h"
 #include "gpu_parse.h"
 #include "tui_file.h"
+#include "tui_state.h"
 
 struct rec {
     bool is_ex;
-    char lesson[16], exercise[48];
+    char lesson[LT_ID_MAX + 1], exercise[LT_ID_MAX + 1];
     int tries;
     bool solved;
     long when;
     char answer[96];
 };
 
-struct tui_progress {
-    char dir[1024], path[1100];
+struct recs {
     struct rec *r;
     int n, cap;
 };
 
-void tui_progress_dir(char *buf, size_t n)
-{
-    const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    if (x && *x == '/') snprintf(buf, n, "%s/vramlab", x);
-    else snprintf(buf, n, "%s/.local/state/vramlab", home && *home ? home : "/tmp");
-}
+/* What this process changed, kept until it is on disk: a save applies these to the file as it
+ * is then, so another process's records in between are kept. */
+enum op_kind { OP_VISIT, OP_ATTEMPT, OP_RESET };
+struct op {
+    enum op_kind kind;
+    struct rec r; /* reset: r.lesson, or "" for everything */
+};
 
-static bool valid_id(const char *s)
-{
-    if (!*s) return false;
-    for (; *s; s++)
-        if (!(*s == '.' || *s == '_' || *s == '-' || (*s >= '0' && *s <= '9') ||
-              (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
-            return false;
-    return true;
-}
+struct tui_progress {
+    char dir[1024], path[1100];
+    bool no_dir; /* no private folder: nothing is kept (said once, at load) */
+    bool unread; /* the file could not be read at load (the note says why) */
+    struct recs now; /* the file as last read or written, with the pending operations applied */
+    struct op *ops;
+    int nops, capops;
+};
 
-static struct rec *add(struct tui_progress *p)
+/* the ids a record holds are the ones a file name may hold (tui_file.h): one rule, one length */
+static bool valid_id(const char *s) { return tui_file_id_ok(s); }
+
+static struct rec *add(struct recs *p)
 {
     if (p->n == p->cap) {
         int nc = p->cap ? p->cap * 2 : 32;
@@ -76,15 +79,15 @@ static char *field(char **p)
  * strftime handle those everywhere; a larger one made localtime fail). */
 #define WHEN_MAX 253402300799ull
 
-static bool parse_line(struct tui_progress *p, char *line)
+static bool parse_line(struct recs *p, char *line)
 {
     char *rest = line, *kind = field(&rest), *lesson = field(&rest), *exercise = NULL;
     char *tries_s = NULL, *solved_s = NULL, *when_s, why[128];
     uint64_t tries = 0, solved = 0, when;
-    if (!kind || !lesson || !valid_id(lesson) || strlen(lesson) >= 16) return false;
+    if (!kind || !lesson || !valid_id(lesson)) return false;
     bool ex = !strcmp(kind, "ex");
     if (!ex && strcmp(kind, "visit")) return false;
-    if (ex && (!(exercise = field(&rest)) || !valid_id(exercise) || strlen(exercise) >= 48 ||
+    if (ex && (!(exercise = field(&rest)) || !valid_id(exercise) ||
                !(tries_s = field(&rest)) || !(solved_s = field(&rest)) ||
                !gpu_parse_u64(tries_s, 0, INT_MAX, &tries, why, sizeof why) ||
                !gpu_parse_u64(solved_s, 0, 1, &solved, why, sizeof why)))
@@ -102,84 +105,49 @@ static bool parse_line(struct tui_progress *p, char *line)
     return true;
 }
 
-/* Move an unreadable file aside so the learner's data is never silently overwritten. */
-static void keep_aside(struct tui_progress *p, const char *suffix, const char *why, char *note,
-                       size_t n)
+/* The records of a progress file's text (NULL: none yet) into out; DAMAGED with why and the
+ * name to keep it aside under when it is not one this version reads. */
+static enum tui_state_verdict parse(const char *text, size_t len, struct recs *out, char *aside,
+                                    size_t naside, char *why, size_t nwhy)
 {
-    char aside[1200];
-    snprintf(aside, sizeof aside, "%s.%s", p->path, suffix);
-    if (rename(p->path, aside) == 0)
-        snprintf(note, n, "progress file %s; kept it as %s and started afresh", why, aside);
-    else
-        snprintf(note, n, "progress file %s and could not be kept aside (%s)", why,
-                 strerror(errno));
-}
-
-struct tui_progress *tui_progress_load(const char *dir, char *note, size_t n)
-{
-    struct tui_progress *p = calloc(1, sizeof *p);
-    char why[1200];
-    if (n) note[0] = 0;
-    if (!p) return NULL;
-    snprintf(p->dir, sizeof p->dir, "%s", dir);
-    snprintf(p->path, sizeof p->path, "%s/progress", dir);
-    struct stat st;
-    if (lstat(p->path, &st) != 0 && errno == ENOENT) return p; /* nothing saved yet */
-    size_t len;
-    char *text = gpu_file_read(p->path, TUI_PROGRESS_MAX_FILE, 0, &len, why, sizeof why);
-    if (!text) { /* too large, not a regular file, unreadable: kept aside like a damaged one */
-        char suffix[48], what[1300];
-        const char *colon = strstr(why, ": ");
-        snprintf(suffix, sizeof suffix, "corrupt-%ld", (long)time(NULL));
-        snprintf(what, sizeof what, "cannot be read (%s)", colon ? colon + 2 : why);
-        keep_aside(p, suffix, what, note, n);
-        return p;
+    out->n = 0;
+    if (!text) return TUI_STATE_SAME;
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        snprintf(why, nwhy, "could not be read (out of memory)");
+        return TUI_STATE_DAMAGED;
     }
-    char *line = text, *next;
-    int version = 0, ln = 1;
-    bool ok = strlen(text) == len; /* a NUL inside: not a file vramlab wrote */
-    next = line + strcspn(line, "\n");
+    memcpy(copy, text, len + 1);
+    char *line = copy, *next = line + strcspn(line, "\n");
     if (*next) *next++ = 0;
     uint64_t v = 0;
-    ok = ok && !strncmp(line, "vramlab-progress ", 17) &&
-         gpu_parse_u64(line + 17, 1, INT_MAX, &v, why, sizeof why);
-    version = (int)v;
-    if (ok && version > TUI_PROGRESS_VERSION) {
-        free(text);
-        char suffix[32];
-        snprintf(suffix, sizeof suffix, "v%d", version);
-        keep_aside(p, suffix, "was written by a newer vramlab", note, n);
-        return p;
+    char e[128];
+    bool ok = strlen(text) == len && /* a NUL inside: not a file vramlab wrote */
+              !strncmp(line, "vramlab-progress ", 17) && gpu_parse_u64(line + 17, 1, INT_MAX, &v, e, sizeof e);
+    int ln = 1;
+    if (ok && v > TUI_PROGRESS_VERSION) {
+        free(copy);
+        snprintf(aside, naside, "v%d", (int)v);
+        snprintf(why, nwhy, "was written by a newer vramlab");
+        return TUI_STATE_DAMAGED;
     }
     for (line = next; ok && *line; line = next) {
         next = line + strcspn(line, "\n");
         if (*next) *next++ = 0;
         ln++;
-        ok = parse_line(p, line);
+        ok = parse_line(out, line);
     }
-    free(text);
-    if (!ok) {
-        char suffix[48], what[64];
-        snprintf(suffix, sizeof suffix, "corrupt-%ld", (long)time(NULL));
-        snprintf(what, sizeof what, "is damaged at line %d", ln);
-        p->n = 0;
-        keep_aside(p, suffix, what, note, n);
-    }
-    return p;
+    free(copy);
+    if (ok) return TUI_STATE_SAME;
+    out->n = 0;
+    snprintf(why, nwhy, "is damaged at line %d", ln);
+    return TUI_STATE_DAMAGED;
 }
 
-void tui_progress_free(struct tui_progress *p)
-{
-    if (!p) return;
-    free(p->r);
-    free(p);
-}
-
-bool tui_progress_save(struct tui_progress *p, char *err, size_t n)
+static char *serialise(const struct recs *p, size_t *len)
 {
     char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+    FILE *f = open_memstream(&text, len);
     bool ok = f && fprintf(f, "vramlab-progress %d\n", TUI_PROGRESS_VERSION) > 0;
     for (int i = 0; ok && i < p->n; i++) {
         const struct rec *r = &p->r[i];
@@ -189,15 +157,11 @@ bool tui_progress_save(struct tui_progress *p, char *err, size_t n)
         else ok = fprintf(f, "visit %s %ld\n", r->lesson, r->when) > 0;
     }
     if (f && fclose(f) != 0) ok = false;
-    if (!ok) snprintf(err, n, "cannot write %s: out of memory", p->path);
-    /* the old file or the new one after a crash, never half of either */
-    else ok = tui_file_write_atomic(p->dir, "progress", text, len, err, n);
-    free(text);
-    return ok;
+    if (!ok) free(text);
+    return ok ? text : NULL;
 }
 
-static struct rec *find(const struct tui_progress *p, bool is_ex, const char *lesson,
-                        const char *exercise)
+static struct rec *find(const struct recs *p, bool is_ex, const char *lesson, const char *exercise)
 {
     for (int i = 0; i < p->n; i++)
         if (p->r[i].is_ex == is_ex && !strcmp(p->r[i].lesson, lesson) &&
@@ -206,12 +170,136 @@ static struct rec *find(const struct tui_progress *p, bool is_ex, const char *le
     return NULL;
 }
 
+/* One operation on a list of records; the records it removed (reset), or -1 out of memory. */
+static int apply(struct recs *p, const struct op *o)
+{
+    if (o->kind == OP_RESET) {
+        int kept = 0, gone = 0;
+        for (int i = 0; i < p->n; i++) {
+            if (!o->r.lesson[0] || !strcmp(p->r[i].lesson, o->r.lesson)) gone++;
+            else p->r[kept++] = p->r[i];
+        }
+        p->n = kept;
+        return gone;
+    }
+    bool ex = o->kind == OP_ATTEMPT;
+    struct rec *r = find(p, ex, o->r.lesson, o->r.exercise);
+    if (!r) {
+        if (!(r = add(p))) return -1;
+        r->is_ex = ex;
+        memcpy(r->lesson, o->r.lesson, sizeof r->lesson);
+        if (ex) memcpy(r->exercise, o->r.exercise, sizeof r->exercise);
+    }
+    r->when = o->r.when;
+    if (ex) {
+        if (r->tries < INT_MAX) r->tries++;
+        r->solved |= o->r.solved;
+        memcpy(r->answer, o->r.answer, sizeof r->answer);
+    }
+    return 0;
+}
+
+/* Record an operation and apply it to what this process shows. */
+static int push(struct tui_progress *p, const struct op *o)
+{
+    if (p->nops == p->capops) {
+        int nc = p->capops ? p->capops * 2 : 16;
+        struct op *no = realloc(p->ops, (size_t)nc * sizeof *no);
+        if (!no) return -1;
+        p->ops = no, p->capops = nc;
+    }
+    p->ops[p->nops++] = *o;
+    return apply(&p->now, o);
+}
+
+struct merge {
+    struct tui_progress *p;
+    struct recs got;
+};
+
+/* tui_state_update's function: the file as it is now, this process's operations on top */
+static enum tui_state_verdict merge_fn(void *ud, const char *text, size_t len, char **out,
+                                       size_t *olen, char *aside, size_t naside, char *why,
+                                       size_t nwhy)
+{
+    struct merge *m = ud;
+    enum tui_state_verdict v = parse(text, len, &m->got, aside, naside, why, nwhy);
+    if (v == TUI_STATE_DAMAGED || !m->p) return v;
+    for (int i = 0; i < m->p->nops; i++)
+        if (apply(&m->got, &m->p->ops[i]) < 0) return TUI_STATE_WRITE; /* *out NULL: no memory */
+    *out = serialise(&m->got, olen);
+    return TUI_STATE_WRITE;
+}
+
+struct tui_progress *tui_progress_load(const char *dir, char *note, size_t n)
+{
+    struct tui_progress *p = calloc(1, sizeof *p);
+    if (n) note[0] = 0;
+    if (!p) return NULL;
+    snprintf(p->dir, sizeof p->dir, "%s", dir);
+    snprintf(p->path, sizeof p->path, "%s/progress", dir);
+    size_t len = 0;
+    bool missing = false;
+    char err[1400], aside[48], why[128];
+    char *text = tui_state_read(dir, "progress", TUI_PROGRESS_MAX_FILE, &len, &missing, err, sizeof err);
+    if ((text || missing) && parse(text, len, &p->now, aside, sizeof aside, why, sizeof why) == TUI_STATE_SAME) {
+        free(text);
+        return p;
+    }
+    free(text);
+    free(p->now.r);
+    p->now = (struct recs){0};
+    /* there but not usable: read again under the lock and kept aside, or a reason it cannot be */
+    struct merge m = {NULL, {0}};
+    if (!tui_state_update(dir, "progress", TUI_PROGRESS_MAX_FILE, merge_fn, &m, note, n, err, sizeof err)) {
+        snprintf(note, n, "%s", err);
+        p->unread = true;
+    }
+    p->now = m.got;
+    return p;
+}
+
+struct tui_progress *tui_progress_open(char *note, size_t n)
+{
+    char dir[1024], err[512];
+    if (tui_state_dir(dir, sizeof dir, err, sizeof err)) return tui_progress_load(dir, note, n);
+    struct tui_progress *p = calloc(1, sizeof *p);
+    if (p) p->no_dir = p->unread = true;
+    snprintf(note, n, "%s", err);
+    return p;
+}
+
+void tui_progress_free(struct tui_progress *p)
+{
+    if (!p) return;
+    free(p->now.r);
+    free(p->ops);
+    free(p);
+}
+
+bool tui_progress_save(struct tui_progress *p, char *err, size_t n)
+{
+    if (p->no_dir || !p->nops) return true;
+    struct merge m = {p, {0}};
+    char note[1400];
+    bool ok = tui_state_update(p->dir, "progress", TUI_PROGRESS_MAX_FILE, merge_fn, &m,
+                               note, sizeof note, err, n);
+    if (ok) { /* what is on disk now, everyone's records, is what this process shows */
+        free(p->now.r);
+        p->now = m.got;
+        p->nops = 0;
+    } else {
+        free(m.got.r);
+    }
+    return ok;
+}
+
 void tui_progress_visit(struct tui_progress *p, const char *lesson)
 {
-    if (!valid_id(lesson) || strlen(lesson) >= 16) return;
-    struct rec *r = find(p, false, lesson, NULL);
-    if (!r && (r = add(p))) snprintf(r->lesson, sizeof r->lesson, "%s", lesson);
-    if (r) r->when = (long)time(NULL);
+    if (!valid_id(lesson)) return;
+    struct op o = {OP_VISIT, {.when = (long)time(NULL)}};
+    snprintf(o.r.lesson, sizeof o.r.lesson, "%s", lesson);
+    push(p, &o);
 }
 
 /* The last answer on one line of the file: line breaks and tabs as \n, \r, \t; when it does
@@ -240,67 +328,59 @@ static void keep_answer(char *out, size_t n, const char *a)
 void tui_progress_attempt(struct tui_progress *p, const char *lesson, const char *exercise,
                           bool solved, const char *answer)
 {
-    if (!valid_id(lesson) || !valid_id(exercise) || strlen(lesson) >= 16 || strlen(exercise) >= 48)
-        return;
-    struct rec *r = find(p, true, lesson, exercise);
-    if (!r && (r = add(p))) {
-        r->is_ex = true;
-        snprintf(r->lesson, sizeof r->lesson, "%s", lesson);
-        snprintf(r->exercise, sizeof r->exercise, "%s", exercise);
-    }
-    if (!r) return;
-    r->tries++;
-    r->solved |= solved;
-    r->when = (long)time(NULL);
-    keep_answer(r->answer, sizeof r->answer, answer ? answer : "");
+    if (!valid_id(lesson) || !valid_id(exercise)) return;
+    struct op o = {OP_ATTEMPT, {.is_ex = true, .solved = solved, .when = (long)time(NULL)}};
+    snprintf(o.r.lesson, sizeof o.r.lesson, "%s", lesson);
+    snprintf(o.r.exercise, sizeof o.r.exercise, "%s", exercise);
+    keep_answer(o.r.answer, sizeof o.r.answer, answer ? answer : "");
+    push(p, &o);
 }
 
 bool tui_progress_visited(const struct tui_progress *p, const char *lesson)
 {
-    return find(p, false, lesson, NULL) != NULL;
+    return find(&p->now, false, lesson, NULL) != NULL;
 }
 
 int tui_progress_solved(const struct tui_progress *p, const char *lesson)
 {
     int k = 0;
-    for (int i = 0; i < p->n; i++) k += p->r[i].is_ex && p->r[i].solved && !strcmp(p->r[i].lesson, lesson);
+    for (int i = 0; i < p->now.n; i++) k += p->now.r[i].is_ex && p->now.r[i].solved && !strcmp(p->now.r[i].lesson, lesson);
     return k;
 }
 
 int tui_progress_attempted(const struct tui_progress *p, const char *lesson)
 {
     int k = 0;
-    for (int i = 0; i < p->n; i++) k += p->r[i].is_ex && !strcmp(p->r[i].lesson, lesson);
+    for (int i = 0; i < p->now.n; i++) k += p->now.r[i].is_ex && !strcmp(p->now.r[i].lesson, lesson);
     return k;
 }
 
 bool tui_progress_exercise_solved(const struct tui_progress *p, const char *lesson,
                                   const char *exercise)
 {
-    const struct rec *r = find(p, true, lesson, exercise);
+    const struct rec *r = find(&p->now, true, lesson, exercise);
     return r && r->solved;
 }
 
 int tui_progress_reset(struct tui_progress *p, const char *lesson)
 {
-    int kept = 0, gone = 0;
-    for (int i = 0; i < p->n; i++) {
-        if (!lesson || !strcmp(p->r[i].lesson, lesson)) gone++;
-        else p->r[kept++] = p->r[i];
-    }
-    p->n = kept;
-    return gone;
+    struct op o = {OP_RESET, {0}};
+    if (lesson && !valid_id(lesson)) return 0;
+    snprintf(o.r.lesson, sizeof o.r.lesson, "%s", lesson ? lesson : "");
+    return push(p, &o);
 }
 
-int tui_progress_count(const struct tui_progress *p) { return p->n; }
+int tui_progress_count(const struct tui_progress *p) { return p->now.n; }
 
 bool tui_progress_get(const struct tui_progress *p, int i, struct tui_progress_rec *out)
 {
-    if (i < 0 || i >= p->n) return false;
-    const struct rec *r = &p->r[i];
+    if (i < 0 || i >= p->now.n) return false;
+    const struct rec *r = &p->now.r[i];
     *out = (struct tui_progress_rec){r->is_ex, r->lesson, r->exercise, r->tries, r->solved,
                                      r->when, r->answer};
     return true;
 }
 
 const char *tui_progress_path(const struct tui_progress *p) { return p->path; }
+
+bool tui_progress_read(const struct tui_progress *p) { return !p->unread; }

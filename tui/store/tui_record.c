@@ -15,6 +15,7 @@
 #include "tui_json.h"
 #include "tui_jsonl.h"
 #include "tui_plain.h"
+#include "tui_state.h"
 
 static const char *const ev_names[] = {"print", "point", "bar", "row", "gauge",
                                        "note",  "map",   "clear", "status"};
@@ -30,10 +31,11 @@ double tui_now(void)
 /* ---- writing -------------------------------------------------------------------------------- */
 
 struct tui_rec {
+    struct tui_state_out *out; /* the file is put in place by tui_rec_close */
     FILE *f;
     char path[1024];
     char err[512];
-    int run;
+    int run, ended;
     bool in_run;
     double t0;
 };
@@ -62,11 +64,13 @@ struct tui_rec *tui_rec_open(const char *path, struct lt_runtime *rt, const char
         return NULL;
     }
     snprintf(r->path, sizeof r->path, "%s", path);
-    if (!(r->f = fopen(path, "w"))) {
-        snprintf(err, n, "cannot record to %s: %s", path, strerror(errno));
+    char why[1200];
+    if (!(r->out = tui_state_out_open(path, why, sizeof why))) {
+        snprintf(err, n, "cannot record: %s", why);
         free(r);
         return NULL;
     }
+    r->f = tui_state_out_file(r->out);
     const struct gpu_info *i = &lt_runtime_dev(rt)->info;
     struct gpu_host_info h;
     char line[256], date[64];
@@ -99,18 +103,23 @@ struct tui_rec *tui_rec_open(const char *path, struct lt_runtime *rt, const char
     check(r);
     if (r->err[0]) {
         snprintf(err, n, "%s", r->err);
-        tui_rec_close(r);
+        tui_rec_close(r, false, NULL, 0);
         return NULL;
     }
     return r;
 }
 
-void tui_rec_close(struct tui_rec *r)
+bool tui_rec_close(struct tui_rec *r, bool ok, char *err, size_t n)
 {
-    if (!r) return;
+    if (!r) return true;
     if (r->in_run) tui_rec_end(r, LT_RUN_CANCELLED, "the session ended during the run");
-    fclose(r->f);
+    bool keep = !r->err[0] && (ok || r->ended > 0), done = true;
+    char why[1200];
+    if (keep && !(done = tui_state_out_commit(r->out, why, sizeof why)))
+        snprintf(err, n, "recording not kept: %s", why);
+    if (!keep) tui_state_out_abort(r->out);
     free(r);
+    return done;
 }
 
 void tui_rec_begin(struct tui_rec *r, const char *lesson, const char *experiment,
@@ -169,6 +178,7 @@ void tui_rec_end(struct tui_rec *r, enum lt_run_state st, const char *err)
     if (!r || !r->in_run) return;
     r->in_run = false;
     if (r->err[0]) return;
+    r->ended++;
     struct tui_json j;
     tui_json_init(&j, r->f);
     tui_json_obj(&j);

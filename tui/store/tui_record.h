@@ -19,10 +19,15 @@
 /* ---- writing ---- */
 
 struct tui_rec;
-/* Create (truncate) path and write the header. */
+/* Start a recording to path and write the header: into a temporary file beside it (tui_state.h),
+ * so path is not touched until tui_rec_close; refused when path is there and is not a regular
+ * file (a link, a FIFO, a device). */
 struct tui_rec *tui_rec_open(const char *path, struct lt_runtime *rt, const char *version,
                              char *err, size_t n);
-void tui_rec_close(struct tui_rec *r);
+/* End it. The recording replaces path when it was written whole and the command succeeded (ok)
+ * or recorded at least one run to its end; otherwise path is left as it was. False with err when
+ * it could not be put in place. NULL is fine. */
+bool tui_rec_close(struct tui_rec *r, bool ok, char *err, size_t n);
 /* A run of lesson/experiment starts; events until tui_rec_end belong to it. */
 void tui_rec_begin(struct tui_rec *r, const char *lesson, const char *experiment,
                    const char *title);

@@ -1,5 +1,5 @@
 /* tui_workspace.c - `vramlab exercises`: the workspace files (see tui_workspace.h). A file is
- * named from its ids by tui_file_id_name alone and created by tui_file_create_excl, so a learner's
+ * named from its ids by tui_file_id_name alone and created by tui_state_create, so a learner's
  * file is never overwritten, even by two runs at once, and nothing is written outside DIR. */
 #include "tui_workspace.h"
 
@@ -12,6 +12,7 @@
 
 #include "tui_file.h"
 #include "tui_plain.h"
+#include "tui_state.h"
 #include "tui_wrap.h"
 
 void tui_ws_free(struct tui_ws_item *items, int n)
@@ -30,7 +31,7 @@ int tui_ws_scan(struct lt_runtime *rt, const char *lessons_dir, const char *ws_d
     int ncat = lt_catalog_scan(rt, lessons_dir, &cat), n = 0, cap = 0;
     struct tui_ws_item *v = NULL;
     bool oom = false;
-    char err[1024], file[2048], name[2 * TUI_ID_MAX + 8];
+    char err[1024], file[2048], name[2 * LT_ID_MAX + 8];
     for (int c = 0; c < ncat && !oom; c++) {
         if (cat[c].error || cat[c].nexercises == 0) continue;
         struct lt_lesson *ls = lt_lesson_load(rt, cat[c].path, err, sizeof err);
@@ -149,10 +150,10 @@ int tui_ws_create(struct lt_runtime *rt, const char *lessons_dir, const char *ws
     for (int i = 0; i < n; i++) {
         struct lt_lesson *ls = lt_lesson_load(rt, it[i].lesson_path, err, sizeof err);
         char *text = ls ? tui_ws_template(ls, it[i].block, lt_runtime_lang(rt)) : NULL;
-        char name[2 * TUI_ID_MAX + 8];
+        char name[2 * LT_ID_MAX + 8];
         int r = -1;
         if (text && tui_file_id_name(name, sizeof name, it[i].lesson, it[i].exercise, ".lua"))
-            r = tui_file_create_excl(ws_dir, name, text, strlen(text), err, sizeof err);
+            r = tui_state_create(ws_dir, name, text, strlen(text), err, sizeof err);
         else if (text)
             snprintf(err, sizeof err, "%s: an id cannot name a file", it[i].lesson_path);
         if (r < 0) {
