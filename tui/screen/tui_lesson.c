@@ -863,7 +863,9 @@ static void edit_external(struct tui_app *a, int b)
     char *old = tui_state_read(dir, name, LT_MAX_FILE, &len, &missing, err, sizeof err);
     free(old);
     if (!old && !missing) {
-        tui_app_error(a, TUI_TR(a, "%s: not edited, the file is left as it is", "%s：未编辑，文件保持原样"), err);
+        size_t pl = strlen(path);
+        const char *why = !strncmp(err, path, pl) && err[pl] == ':' ? err + pl + 2 : err;
+        tui_app_error(a, TUI_TR(a, "Not edited, %s left as it is: %s", "未编辑，%s 保持原样：%s"), name, why);
         return;
     }
     struct answer_file af = {a, &info, path, v->blk[b].answer && *v->blk[b].answer ? v->blk[b].answer : info.starter};
@@ -881,7 +883,7 @@ static void edit_external(struct tui_app *a, int b)
     }
     char *src = tui_state_read(dir, name, LT_MAX_FILE, &len, &missing, err, sizeof err);
     if (!src) {
-        tui_app_error(a, TUI_TR(a, "%s: not graded", "%s：未评分"), err);
+        tui_app_error(a, TUI_TR(a, "Not graded: %s", "未评分：%s"), err);
         return;
     }
     const char *answer = after_header(src);
