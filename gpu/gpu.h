@@ -71,6 +71,7 @@ struct gpu_info {
     int mig_instance;             /* NVML GPU instance id; -1 = not MIG or not identified */
     int numa_node;                /* the host NUMA node the GPU hangs off; -1 = unknown */
     char published_profile[32];   /* the simulator profile the published figure came from */
+    int async_engines;            /* copy engines (cudaDevAttrAsyncEngineCount); 0 = unknown */
 };
 
 /* Theoretical peak in bytes/s from what cudaDevAttrMemoryClockRate and the bus width report:
@@ -183,6 +184,8 @@ struct gpu_chase {
     int sm[GPU_MAX_CHASES];      /* out: the SM that chased; -1 = unknown */
 };
 
+struct gpu_feed_ops; /* host memory of every kind, streams and programs (gpu_feed.h) */
+
 /* The backend table (the nvtop `struct gpu_vendor` pattern). Every function returns a status and
  * leaves a readable reason in dev->why on failure. Times are seconds per repetition. */
 struct gpu_backend {
@@ -217,6 +220,9 @@ struct gpu_backend {
                         const struct gpu_content *want, struct gpu_mismatch *m);
     /* Whether other processes hold memory on this device now (NVML on cuda). */
     bool (*shared)(struct gpu_dev *dev);
+    /* Pinned, registered, mapped and managed memory, and programs of copies, kernels and
+     * prefetches on streams (gpu_feed.h); NULL: the backend has none. */
+    const struct gpu_feed_ops *feed;
 };
 
 /* ---- registry (gpu_registry.c) ---------------------------------------------------------- */

@@ -390,6 +390,7 @@ static gpu_status cu_fill_info(struct cu_dev *d)
     in->cc_major = cu_attr(cudaDevAttrComputeCapabilityMajor, o);
     in->cc_minor = cu_attr(cudaDevAttrComputeCapabilityMinor, o);
     in->l1_bytes = cu_l1_bytes(in->cc_major, in->cc_minor);
+    in->async_engines = cu_attr(cudaDevAttrAsyncEngineCount, o);
     cu_pcie(o, &in->pcie_gen, &in->pcie_width);
     cu_mig(&prop, in);
     in->numa_node = gpu_numa_node("/sys", dev->pci_bus_id);

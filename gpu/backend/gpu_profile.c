@@ -55,6 +55,14 @@ static const struct field fields[] = {
     {"l2_ns", K_DBL, PP(l2_ns), 0, true},
     {"dram_ns", K_DBL, PP(dram_ns), 0, true},
     {"noise", K_DBL, PP(noise), 0, true},
+    {"async_engines", K_INT, PP(async_engines), 0, true},
+    {"pin_alloc_s_per_gib", K_DBL, PP(pin_alloc_s_per_gib), 0, true},
+    {"pin_register_s_per_gib", K_DBL, PP(pin_register_s_per_gib), 0, true},
+    {"launch_us", K_DBL, PP(launch_us), 0, true},
+    {"zerocopy_efficiency", K_DBL, PP(zerocopy_efficiency), 0, true},
+    {"um_fault_efficiency", K_DBL, PP(um_fault_efficiency), 0, true},
+    {"um_prefetch_efficiency", K_DBL, PP(um_prefetch_efficiency), 0, true},
+    {"um_evict_efficiency", K_DBL, PP(um_evict_efficiency), 0, true},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 _Static_assert(NFIELDS <= sizeof ((struct gpu_profile *)0)->field_src /
@@ -311,14 +319,24 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
             st = GPU_ERR_PROFILE;
         }
     if (st == GPU_OK && (p->ce_efficiency > 1 || p->sm_efficiency > 1 || p->pcie_efficiency > 1 ||
-                         p->pageable_factor > 1 || p->noise > 0.5)) {
+                         p->pageable_factor > 1 || p->noise > 0.5 || p->zerocopy_efficiency > 1 ||
+                         p->um_fault_efficiency > 1 || p->um_prefetch_efficiency > 1 ||
+                         p->um_evict_efficiency > 1)) {
         snprintf(err, n, "%s: efficiencies and factors must be at most 1 (noise at most 0.5)", path);
+        st = GPU_ERR_PROFILE;
+    }
+    /* a link rate times 0 would make a simulated copy take forever */
+    if (st == GPU_OK && (p->async_engines < 1 || p->async_engines > 8 ||
+                         !(p->zerocopy_efficiency > 0) || !(p->um_fault_efficiency > 0) ||
+                         !(p->um_prefetch_efficiency > 0) || !(p->um_evict_efficiency > 0))) {
+        snprintf(err, n, "%s: async_engines must be 1 to 8 and the link efficiencies above 0", path);
         st = GPU_ERR_PROFILE;
     }
     if (st == GPU_OK) {
         snprintf(p->info.profile, sizeof p->info.profile, "%s", id);
         p->info.peak_bytes_per_s = gpu_peak_bytes_per_s(p->info.mem_clock_khz,
                                                         p->info.bus_width_bits);
+        p->info.async_engines = p->async_engines;
     }
     return st;
 }

@@ -79,7 +79,7 @@ double gpu_sim_copy_seconds(const struct gpu_profile *p, enum gpu_dir dir, enum 
     }
     double link = gpu_pcie_bytes_per_s(p->info.pcie_gen, p->info.pcie_width) * p->pcie_efficiency;
     if (!pinned) link *= p->pageable_factor; /* staged through a driver-owned pinned buffer */
-    if (m == GPU_SM) link *= 0.95;           /* zero-copy loads over the link */
+    if (m == GPU_SM) link *= p->zerocopy_efficiency; /* zero-copy loads over the link */
     return oh + bytes / link;
 }
 

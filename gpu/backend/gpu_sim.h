@@ -8,7 +8,7 @@ extern const struct gpu_backend gpu_sim_backend;
 
 /* Where a profile's figures come from: `source.<tag> = text` lines, named at the end of each
  * numeric field's line as [tag] (docs/simulator.md). */
-#define GPU_PROFILE_SOURCES 12
+#define GPU_PROFILE_SOURCES 16
 struct gpu_profile_source {
     char tag[24];
     char text[400];
@@ -22,7 +22,7 @@ struct gpu_profile {
     double marketed_gb;        /* the capacity as sold, in GB as the maker prints it */
     struct gpu_profile_source src[GPU_PROFILE_SOURCES];
     int nsrc;
-    unsigned char field_src[40][3]; /* per field (gpu_profile_fields order): src index + 1 */
+    unsigned char field_src[64][3]; /* per field (gpu_profile_fields order): src index + 1 */
     uint64_t context_bytes;    /* device memory a CUDA context takes before any allocation */
     double ce_efficiency;      /* large D2D copy-engine copy: share of peak (counted 2n) */
     char ce_source[256];       /* where that share comes from (and whether it is disputed) */
@@ -35,6 +35,17 @@ struct gpu_profile {
     double l1_bytes;           /* per-SM L1 used by the latency model */
     double l1_ns, l2_ns, dram_ns; /* dependent-load latency at each level */
     double noise;              /* relative noise of a timing (one-sided), e.g. 0.02 */
+    /* Feeding the GPU (gpu_sim_feed.c): copy engines, the cost of pinning, kernels reading host
+     * memory over the link, unified memory's faults, prefetches and evictions. */
+    int async_engines;             /* cudaDevAttrAsyncEngineCount: 1 = one copy at a time */
+    double pin_alloc_s_per_gib;    /* cudaHostAlloc: seconds per GiB allocated and pinned */
+    double pin_register_s_per_gib; /* cudaHostRegister of touched pageable memory, per GiB */
+    double launch_us;              /* host time to issue one asynchronous call */
+    double zerocopy_efficiency;    /* a kernel reading mapped host memory: share of the pinned
+                                    * copy rate over the link */
+    double um_fault_efficiency;    /* migration on page faults: share of the pinned copy rate */
+    double um_prefetch_efficiency; /* cudaMemPrefetchAsync: share of the pinned copy rate */
+    double um_evict_efficiency;    /* writing evicted pages back: share of the pinned copy rate */
 };
 
 /* Load assets/gpus/<id>.txt from datadir ("A:B": the first folder that has it); on error write

@@ -192,6 +192,7 @@ static void push_info(lua_State *L, const struct gpu_info *i)
         lua_setfield(L, -2, "numa_node");
     }
     set_str(L, "published_profile", i->published_profile);
+    set_int(L, "async_engines", i->async_engines);
 }
 
 /* The simulator's model of the two copy paths, with where each figure comes from. */

@@ -227,7 +227,10 @@ static void test_profiles_consistent(void **s)
         assert_true(strlen(p.info.source) > 20);
         int n = 0;
         gpu_profile_sources(&p, count_source, &n);
-        assert_true(n >= 23); /* 23 numeric fields, each with one source or more */
+        assert_true(n >= 31); /* 31 numeric fields, each with one source or more */
+        /* every GPU since Fermi copies both ways while it computes: two engines or more */
+        assert_true(p.async_engines >= 2 && p.info.async_engines == p.async_engines);
+        assert_true(p.um_fault_efficiency < p.um_prefetch_efficiency);
         /* capacities three ways: CUDA's total below nvidia-smi's, nvidia-smi's below the box's */
         assert_true(p.info.total_bytes < p.smi_total_bytes);
         assert_true((double)p.smi_total_bytes < p.marketed_gb * 1073741824.0 + 1);
@@ -288,6 +291,13 @@ static void test_profile_errors(void **s)
     write_file(path, edit);
     assert_int_equal(gpu_profile_load(dir, "bad", &p, err, sizeof err), GPU_ERR_PROFILE);
     assert_non_null(strstr(err, "bad.txt:1: source 'extra' is named by no field"));
+    at = strstr(full, "async_engines = 2");
+    assert_non_null(at);
+    snprintf(edit, sizeof edit, "%.*sasync_engines = 0 [engines]\n%s", (int)(at - full), full,
+             strchr(at, '\n') + 1);
+    write_file(path, edit);
+    assert_int_equal(gpu_profile_load(dir, "bad", &p, err, sizeof err), GPU_ERR_PROFILE);
+    assert_non_null(strstr(err, "async_engines must be 1 to 8"));
     write_file(path, full);
     assert_int_equal(gpu_profile_load(dir, "bad", &p, err, sizeof err), GPU_OK);
     assert_int_equal(gpu_profile_load(dir, "../etc", &p, err, sizeof err), GPU_ERR_PROFILE);
