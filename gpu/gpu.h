@@ -250,8 +250,9 @@ void gpu_set_why(struct gpu_dev *dev, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Set why[] from a key and its numbers (as many as its format takes, at most 4). */
 void gpu_set_why_key(struct gpu_dev *dev, enum gpu_why_key key, double a, double b, double c, double d);
-/* The numbers of dev's last keyed refusal as text, in the order of its format ("40 GiB", "90"). */
-void gpu_why_args(const struct gpu_dev *dev, char out[4][48]);
+/* The numbers of a keyed refusal (dev->why_key, dev->why_arg) as text, in the order of its
+ * format ("40 GiB", "90"). */
+void gpu_why_args(enum gpu_why_key key, const double arg[4], char out[4][48]);
 
 /* ---- measurements (gpu_stats.c, gpu_bench.c, gpu_host.c) -------------------------------- */
 #define GPU_MAX_SAMPLES 64
@@ -279,20 +280,32 @@ struct gpu_result {
     int sm[GPU_MAX_CHASES];
 };
 
-enum {
-    GPU_WARN_FEW_TICKS = 1u << 0,    /* best time < 20 timer ticks */
-    GPU_WARN_SPREAD = 1u << 1,       /* spread above 10 % */
-    GPU_WARN_SMALL_ARRAY = 1u << 2,  /* host array < 4 x last-level cache */
-    GPU_WARN_SHARED_GPU = 1u << 3,   /* other processes on the GPU */
-    GPU_WARN_CLAMPED = 1u << 4,      /* size reduced to fit the memory cap */
-    GPU_WARN_THREADS = 1u << 5,      /* a host STREAM kernel ran on fewer threads than CPUs */
-    GPU_WARN_HOLD_TIMEOUT = 1u << 6, /* the stream hold ended before the batch was queued */
-    GPU_WARN_MIG = 1u << 7,          /* a MIG slice: peak figures are the whole GPU's */
-    GPU_WARN_LLC_UNKNOWN = 1u << 8,  /* host STREAM: no last-level cache size to check against */
-    GPU_WARN_LAST = GPU_WARN_LLC_UNKNOWN,
+/* Warnings a measurement carries beside its figure: a bit each, with a key; the sentence a
+ * learner reads is the layer above's (lua/lt_say.h, one WARN_ row per bit in this order). */
+#define GPU_WARN_LIST(X)                                                                          \
+    X(GPU_WARN_FEW_TICKS, "few_ticks")         /* best time < 20 timer ticks */                   \
+    X(GPU_WARN_SPREAD, "spread")               /* spread above 10 % */                            \
+    X(GPU_WARN_SMALL_ARRAY, "small_array")     /* host array < 4 x last-level cache */            \
+    X(GPU_WARN_SHARED_GPU, "shared_gpu")       /* other processes on the GPU */                   \
+    X(GPU_WARN_CLAMPED, "clamped")             /* size reduced to fit the memory cap */           \
+    X(GPU_WARN_THREADS, "threads")             /* a host STREAM kernel ran on fewer threads */    \
+    X(GPU_WARN_HOLD_TIMEOUT, "hold_timeout")   /* the stream hold ended before the batch queued */ \
+    X(GPU_WARN_MIG, "mig")                     /* a MIG slice: peak figures are the whole GPU's */ \
+    X(GPU_WARN_LLC_UNKNOWN, "llc_unknown")     /* host STREAM: no last-level cache size known */
+enum gpu_warn_bit_index {
+#define GPU_X_WARN(name, key) name##_BIT,
+    GPU_WARN_LIST(GPU_X_WARN)
+#undef GPU_X_WARN
+    GPU_WARN_COUNT
 };
-const char *gpu_warn_str(unsigned bit);
-const char *gpu_warn_text(unsigned bit, bool zh); /* gpu_warn_str in English or Chinese */
+enum {
+#define GPU_X_WARN(name, key) name = 1u << name##_BIT,
+    GPU_WARN_LIST(GPU_X_WARN)
+#undef GPU_X_WARN
+    GPU_WARN_LAST = 1u << (GPU_WARN_COUNT - 1),
+};
+/* A warning bit's key ("few_ticks"); "" for a value that is not one bit of the list. */
+const char *gpu_warn_key(unsigned bit);
 
 /* Statistics over timed trials (seconds). Fills best/median/worst/spread/samples. */
 void gpu_stats(struct gpu_result *r, const double *t, int n);

@@ -119,15 +119,15 @@ void gpu_set_why(struct gpu_dev *dev, const char *fmt, ...)
     dev->why_key = GPU_WHY_TEXT;
 }
 
-void gpu_why_args(const struct gpu_dev *dev, char out[4][48])
+void gpu_why_args(enum gpu_why_key key, const double arg[4], char out[4][48])
 {
 #define GPU_X_WHY(name, kinds, en) kinds,
     static const char *const kinds[] = {GPU_WHY_LIST(GPU_X_WHY)};
 #undef GPU_X_WHY
-    const char *k = (unsigned)dev->why_key < GPU_WHY_COUNT ? kinds[dev->why_key] : "";
+    const char *k = (unsigned)key < GPU_WHY_COUNT ? kinds[key] : "";
     for (int i = 0; i < 4; i++) out[i][0] = 0;
     for (int i = 0; i < 4 && k[i]; i++) { /* k holds as many kinds as the key has numbers */
-        double v = dev->why_arg[i];
+        double v = arg[i];
         if (k[i] == 'M') gpu_fmt_qty(v / 1024, "GiB", out[i], sizeof out[i]); /* 0.5 -> 512 MiB */
         else snprintf(out[i], sizeof out[i], "%.0f", v);
     }
@@ -142,7 +142,7 @@ void gpu_set_why_key(struct gpu_dev *dev, enum gpu_why_key key, double a, double
     dev->why_key = key;
     dev->why_arg[0] = a, dev->why_arg[1] = b, dev->why_arg[2] = c, dev->why_arg[3] = d;
     if (key == GPU_WHY_TEXT || (unsigned)key >= GPU_WHY_COUNT) return;
-    gpu_why_args(dev, s);
+    gpu_why_args(key, dev->why_arg, s);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral" /* the table's formats: %s for each number */
     snprintf(dev->why, sizeof dev->why, en[key], s[0], s[1], s[2], s[3]);

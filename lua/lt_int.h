@@ -24,7 +24,9 @@ struct lt_job {
     atomic_int done;
     bool pause;      /* ex:pause: the screen may end it early; not a measurement */
     gpu_status st;
-    char why[256];
+    char why[256];            /* the refusal in English; its key and numbers, for lt_job_why */
+    enum gpu_why_key why_key;
+    double why_arg[4];
 };
 
 struct lt_buffer; /* a device buffer owned by a VM (lt_gpu.c) */
@@ -179,9 +181,14 @@ void lt_lesson_push_fn(lua_State *L, const char *fn);
 bool lt_vm_dofile_keep(struct lt_vm *vm, const char *path, bool keep, char *err, size_t n);
 
 /* Modules (each file registers one). */
-/* dev->why (or st's message) in the runtime's language, into buf; returns buf. */
+/* dev->why (or st's message) in the runtime's language, into buf; returns buf. The Lua thread
+ * only (it reads the language): a job's fn keeps the refusal with lt_job_keep_why on the
+ * worker, and its push says it with lt_job_why. */
 const char *lt_dev_why(const struct lt_runtime *rt, const struct gpu_dev *dev, gpu_status st,
                        char *buf, size_t n);
+int lt_fmt_bytes(lua_State *L); /* __lt_fmt_bytes: units.bytes/si/rate */
+void lt_job_keep_why(struct lt_job *j, const struct gpu_dev *dev);
+const char *lt_job_why(const struct lt_job *j, char *buf, size_t n);
 int lt_open_gpu(lua_State *L);
 int lt_open_host(lua_State *L);
 void lt_gpu_free_generation(struct lt_vm *vm, int generation); /* free buffers made since */

@@ -3,9 +3,12 @@
 #include "lt_int.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gpu_float.h"
+#include "gpu_fmt.h"
+#include "lt_say.h"
 
 /* Field k of the option table at t, read raw: an option table is sandbox data, and a
  * metamethod run from here could make the value it returns (a string nothing else anchors),
@@ -244,14 +247,38 @@ void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backen
                                            "written / t; GB/s = 1e9 B/s; best of N after warm-up");
     lua_setfield(L, -2, "convention");
     lua_newtable(L);
-    int w = 0;
-    bool zh = !strcmp(lt_vm_of(L)->rt->lang, "zh"); /* warnings in the learner's language */
+    int nw = 0;
+    const char *lang = lt_runtime_lang(lt_vm_of(L)->rt); /* warnings in the learner's language */
     for (unsigned bit = 1; bit && bit <= GPU_WARN_LAST; bit <<= 1)
         if (r->warn & bit) {
-            lua_pushstring(L, gpu_warn_text(bit, zh));
-            lua_rawseti(L, -2, ++w);
+            char w[256];
+            lua_pushstring(L, lt_say_warn(bit, lang, w, sizeof w));
+            lua_rawseti(L, -2, ++nw);
         }
     lua_setfield(L, -2, "warnings");
+}
+
+/* __lt_fmt_bytes(n, kind, digits) -> text: units.bytes ("bin"), units.si ("dec") and units.rate
+ * ("rate") are this, so a lesson and a screen write the same figure the same way (gpu_fmt_bytes). */
+int lt_fmt_bytes(lua_State *L)
+{
+    static const char *const kinds[] = {"bin", "dec", "rate", NULL};
+    static const char *const names[] = {"units.bytes", "units.si", "units.rate"};
+    int k = luaL_checkoption(L, 2, NULL, kinds);
+    if (!lua_isnumber(L, 1))
+        return luaL_error(L, "bad argument #1 to '%s' (number expected, got %s)", names[k],
+                          luaL_typename(L, 1));
+    unsigned flags = k == 0 ? GPU_FMT_BIN : k == 1 ? GPU_FMT_DEC : GPU_FMT_DEC | GPU_FMT_RATE;
+    if (!lua_isnoneornil(L, 3)) {
+        lua_Integer d = luaL_checkinteger(L, 3);
+        if (d < 0 || d > 9)
+            return luaL_error(L, "bad argument #2 to '%s' (digits: 0 to 9)", names[k]);
+        flags |= GPU_FMT_DIGITS(d);
+    }
+    char buf[64];
+    gpu_fmt_bytes(lua_tonumber(L, 1), flags, buf, sizeof buf);
+    lua_pushstring(L, buf);
+    return 1;
 }
 
 void lt_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods)
@@ -268,32 +295,22 @@ void lt_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const lua
     lua_pop(L, 1);
 }
 
-/* The device layer's refusals in the learner's language: the layer gives a key and numbers
- * (gpu.h, GPU_WHY_LIST), this says them; one %s per number, in the English text's order. */
 const char *lt_dev_why(const struct lt_runtime *rt, const struct gpu_dev *dev, gpu_status st,
                        char *buf, size_t n)
 {
-    static const char *const zh[GPU_WHY_COUNT] = {
-        [GPU_WHY_ZERO] = "不能分配 0 字节",
-        [GPU_WHY_INJECTED] = "显存不足（注入的故障：第 %s 次分配）",
-        [GPU_WHY_NO_FREE] = "申请 %s，但 GPU 已没有空闲显存：其他进程（或本进程）占满了它",
-        [GPU_WHY_CAP] = "申请 %s，但实验最多只能用空闲显存的 %s%%（现在是 %s）",
-        [GPU_WHY_SIM_OOM] = "cudaMalloc(%s)：显存不足（SIMULATED，空闲 %s）",
-        [GPU_WHY_COPY_CAP] = "拷贝 %s 需要 %s 显存；实验最多只能用空闲显存的 %s%%（%s）",
-        [GPU_WHY_LATENCY_CAP] = "延迟测量的工作集 %s 超过了实验上限（%s）",
-        [GPU_WHY_STREAM_CAP] = "STREAM 需要 3 x %s 显存；实验最多只能用 %s",
-    };
     const char *en = dev->why[0] ? dev->why : gpu_status_str(st);
-    unsigned k = (unsigned)dev->why_key;
-    if (!dev->why[0] || k >= GPU_WHY_COUNT || !zh[k] || strcmp(lt_runtime_lang(rt), "zh"))
-        snprintf(buf, n, "%s", en);
-    else {
-        char a[4][48];
-        gpu_why_args(dev, a);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral" /* the table's formats: %s for each number */
-        snprintf(buf, n, zh[k], a[0], a[1], a[2], a[3]);
-#pragma GCC diagnostic pop
-    }
-    return buf;
+    return lt_say_why(dev->why[0] ? dev->why_key : GPU_WHY_TEXT, dev->why_arg, en,
+                      lt_runtime_lang(rt), buf, n);
+}
+
+void lt_job_keep_why(struct lt_job *j, const struct gpu_dev *dev)
+{
+    snprintf(j->why, sizeof j->why, "%s", dev->why[0] ? dev->why : gpu_status_str(j->st));
+    j->why_key = dev->why[0] ? dev->why_key : GPU_WHY_TEXT;
+    memcpy(j->why_arg, dev->why_arg, sizeof j->why_arg);
+}
+
+const char *lt_job_why(const struct lt_job *j, char *buf, size_t n)
+{
+    return lt_say_why(j->why_key, j->why_arg, j->why, lt_runtime_lang(j->rt), buf, n);
 }

@@ -645,6 +645,8 @@ static int vm_setup(lua_State *L)
     lua_setglobal(L, "__lt_same");
     lua_pushcfunction(L, sandbox_env);
     lua_setglobal(L, "__lt_answer_env");
+    lua_pushcfunction(L, lt_fmt_bytes);
+    lua_setglobal(L, "__lt_fmt_bytes");
     if (load_embedded(L, err, errn) != 0) return luaL_error(L, "%s", err);
     assert(lua_gettop(L) == base);
 

@@ -1,6 +1,6 @@
-/* gpu_cache_index.c - the caching-allocator model's two indexes: a treap per pool holding free
- * blocks by (size, address), so best fit is O(log n) as with PyTorch's std::set, and an open
- * addressing hash from address to live block, PyTorch's allocated_blocks map. */
+/* gpu_cache_index.c - the caching-allocator model's free-block index: a treap per pool holding
+ * free blocks by (size, address), so best fit is O(log n) as with PyTorch's std::set. Live
+ * blocks by address (PyTorch's allocated_blocks) are a gpu_u64map in struct gpu_caching. */
 #include "gpu_cache_int.h"
 
 #include <stdlib.h>
@@ -91,72 +91,4 @@ struct blk *gpu_cache_tree_max(struct blk *t)
 {
     while (t && t->r) t = t->r;
     return t;
-}
-
-/* ---- address -> live block (open addressing, backward-shift deletion) --------------------- */
-
-static size_t am_slot(const struct amap *m, uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (size_t)k & (m->cap - 1);
-}
-
-bool gpu_cache_amap_reserve(struct amap *m)
-{
-    if ((m->n + 1) * 2 <= m->cap) return true;
-    size_t cap = m->cap ? m->cap * 2 : 256;
-    struct amap nm = {malloc(cap * sizeof *nm.keys), calloc(cap, sizeof *nm.vals), cap, 0};
-    if (!nm.keys || !nm.vals) {
-        free(nm.keys);
-        free(nm.vals);
-        return false;
-    }
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->vals[i]) continue;
-        size_t j = am_slot(&nm, m->keys[i]);
-        while (nm.vals[j]) j = (j + 1) & (cap - 1);
-        nm.keys[j] = m->keys[i];
-        nm.vals[j] = m->vals[i];
-    }
-    nm.n = m->n;
-    free(m->keys);
-    free(m->vals);
-    *m = nm;
-    return true;
-}
-
-void gpu_cache_amap_put(struct amap *m, uint64_t k, struct blk *v) /* after gpu_cache_amap_reserve */
-{
-    size_t i = am_slot(m, k);
-    while (m->vals[i]) i = (i + 1) & (m->cap - 1);
-    m->keys[i] = k;
-    m->vals[i] = v;
-    m->n++;
-}
-
-size_t gpu_cache_amap_find(const struct amap *m, uint64_t k)
-{
-    if (!m->cap) return SIZE_MAX;
-    for (size_t i = am_slot(m, k); m->vals[i]; i = (i + 1) & (m->cap - 1))
-        if (m->keys[i] == k) return i;
-    return SIZE_MAX;
-}
-
-void gpu_cache_amap_del_at(struct amap *m, size_t i)
-{
-    size_t mask = m->cap - 1;
-    m->vals[i] = NULL;
-    m->n--;
-    for (size_t j = (i + 1) & mask; m->vals[j]; j = (j + 1) & mask) {
-        size_t h = am_slot(m, m->keys[j]);
-        /* move j back to the hole unless its home lies cyclically in (i, j] */
-        bool stays = i <= j ? (h > i && h <= j) : (h > i || h <= j);
-        if (stays) continue;
-        m->keys[i] = m->keys[j];
-        m->vals[i] = m->vals[j];
-        m->vals[j] = NULL;
-        i = j;
-    }
 }

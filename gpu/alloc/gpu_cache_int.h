@@ -4,6 +4,7 @@
 #define GPU_CACHE_INT_H
 
 #include "gpu_caching.h"
+#include "gpu_u64map.h"
 
 enum { SMALL, LARGE }; /* pool index; its stat index is 1 + pool */
 
@@ -38,12 +39,6 @@ struct pool {
     struct blk *unmapped; /* unmapped ranges of expandable segments by addr */
 };
 
-struct amap {
-    uint64_t *keys;
-    struct blk **vals;
-    size_t cap, n;
-};
-
 struct slab {
     struct slab *next;
     struct blk b[255];
@@ -59,7 +54,7 @@ struct gpu_caching {
     bool set_fraction;
     struct pool pools[2];
     struct seg *segs;
-    struct amap live;
+    struct gpu_u64map live; /* live blocks: address -> struct blk * */
     struct gpu_caching_stats st;
     /* inactive_split changes of the current call: PyTorch applies the net change once */
     int64_t isplit_bytes[2], isplit_n[2];
@@ -80,10 +75,5 @@ struct blk *gpu_cache_tree_next(struct blk *root, const struct blk *x);
 struct blk *gpu_cache_tree_prev(struct blk *t, uint64_t key, uint64_t addr);  /* last < */
 struct blk *gpu_cache_tree_max(struct blk *t);
 
-/* Live blocks by address. Reserve before put: put itself cannot fail. */
-bool gpu_cache_amap_reserve(struct amap *m);
-void gpu_cache_amap_put(struct amap *m, uint64_t k, struct blk *v);
-size_t gpu_cache_amap_find(const struct amap *m, uint64_t k); /* SIZE_MAX when absent */
-void gpu_cache_amap_del_at(struct amap *m, size_t i);
 
 #endif

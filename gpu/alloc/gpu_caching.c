@@ -568,7 +568,7 @@ static struct blk *alloc_found_block(struct gpu_caching *c, struct blk *b, uint6
     }
     b->allocated = true;
     b->req = orig;
-    gpu_cache_amap_put(&c->live, b->addr, b);
+    (void)gpu_u64map_put(&c->live, b->addr, (uint64_t)(uintptr_t)b); /* reserved */
     stats_inc(c->st.allocation, pool, 1);
     stats_inc(c->st.allocated_bytes, pool, b->size);
     stats_inc(c->st.active, pool, 1);
@@ -622,7 +622,7 @@ gpu_status gpu_caching_malloc(struct gpu_caching *c, uint64_t bytes, uint64_t *a
         gpu_errf(err, n, "CUDA out of memory. Tried to allocate more than 1EB memory.");
         return GPU_ERR_NOMEM;
     }
-    if (!reserve_blks(c, 4) || !gpu_cache_amap_reserve(&c->live)) {
+    if (!reserve_blks(c, 4) || !gpu_u64map_reserve(&c->live, 1)) {
         gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
         return GPU_ERR_HOST_NOMEM;
     }
@@ -677,10 +677,10 @@ gpu_status gpu_caching_malloc(struct gpu_caching *c, uint64_t bytes, uint64_t *a
 gpu_status gpu_caching_free(struct gpu_caching *c, uint64_t addr)
 {
     if (!c) return GPU_ERR_ARG;
-    size_t at = gpu_cache_amap_find(&c->live, addr);
+    size_t at = gpu_u64map_find(&c->live, addr);
     if (at == SIZE_MAX) return GPU_ERR_ARG;
-    struct blk *b = c->live.vals[at];
-    gpu_cache_amap_del_at(&c->live, at);
+    struct blk *b = (struct blk *)(uintptr_t)c->live.val[at];
+    gpu_u64map_del_at(&c->live, at);
     int pool = b->seg->pool;
     if (c->sink) {
         if (b->trace_id) emit(c, "f %llu\n", (unsigned long long)b->trace_id);
@@ -811,8 +811,7 @@ void gpu_caching_destroy(struct gpu_caching *c)
         free(c->slabs);
         c->slabs = nx;
     }
-    free(c->live.keys);
-    free(c->live.vals);
+    gpu_u64map_free(&c->live);
     gpu_model_dev_free(c->own_dev);
     free(c);
 }
@@ -825,7 +824,7 @@ void gpu_caching_record(struct gpu_caching *c, gpu_trace_sink sink, void *ud)
     c->next_id = 1;
     /* ids restart, so blocks from before must not be freed under an old id */
     for (size_t i = 0; i < c->live.cap; i++)
-        if (c->live.vals[i]) c->live.vals[i]->trace_id = 0;
+        if (c->live.used[i]) ((struct blk *)(uintptr_t)c->live.val[i])->trace_id = 0;
     if (!sink) return;
     /* the options as a PYTORCH_CUDA_ALLOC_CONF string gpu_caching_parse_conf takes back */
     char conf[128] = "";

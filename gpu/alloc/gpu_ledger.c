@@ -1,33 +1,22 @@
 /* gpu_ledger.c - the "where did my VRAM go" reconciliation: the device's total split into other
  * processes, this process's context, its allocations (the caching allocator's reserved bytes
  * down to what was requested) and free memory, from cudaMemGetInfo, NVML and the allocator's
- * statistics. Parts without a source are never guessed: their bytes land in "unaccounted". */
+ * statistics. Parts without a source are never guessed: their bytes land in "unaccounted".
+ * Numbers and keys only: lua/lt_ledger.c writes it for a person. */
 #include "gpu_ledger.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu_buf.h"
 
 static const char *const keys[GPU_LEDGER_NPARTS] = {
     "other_processes", "context", "unaccounted", "other_allocations",
     "requested",       "rounding", "cached",     "free"};
-static const char *const labels[2][GPU_LEDGER_NPARTS] = {
-    {"other processes", "CUDA context (this process)", "unaccounted (driver, unknown)",
-     "other allocations (this process)", "requested by the program", "rounding waste",
-     "cached free (reserved - allocated)", "free"},
-    {"其他进程", "CUDA 上下文（本进程）", "未归属（驱动或未知）", "本进程的其他分配",
-     "程序实际请求", "取整浪费", "缓存但空闲（保留 - 已分配）", "空闲"}};
 
 const char *gpu_ledger_part_key(enum gpu_ledger_part p)
 {
     return p < GPU_LEDGER_NPARTS ? keys[p] : "?";
-}
-
-const char *gpu_ledger_part_label(enum gpu_ledger_part p, bool zh)
-{
-    return p < GPU_LEDGER_NPARTS ? labels[zh ? 1 : 0][p] : "?";
 }
 
 static void take_allocator(struct gpu_ledger *l, const struct gpu_caching_stats *st)
@@ -158,84 +147,4 @@ gpu_status gpu_ledger_fill(struct gpu_dev *dev, const struct gpu_caching_stats *
                                                 ? over : l->part[GPU_LEDGER_OTHER_ALLOCS];
     }
     return GPU_OK;
-}
-
-/* ---- text and JSON ------------------------------------------------------------------------- */
-
-static void row(struct gpu_buf *b, int indent, const char *label, uint64_t v, const char *src)
-{
-    /* pad by display columns: CJK labels are double width but count 3 bytes per glyph */
-    int cols = 0;
-    for (const unsigned char *p = (const unsigned char *)label; *p; p++) {
-        if ((*p & 0xc0) == 0x80) continue;
-        cols += *p >= 0xe0 ? 2 : 1;
-    }
-    gpu_buf_printf(b, "  %*s%s%*s %12.2f MiB %9.2f GiB  %s\n", indent, "", label,
-        cols + indent < 40 ? 40 - cols - indent : 1, "", v / 1048576.0, v / 1073741824.0, src);
-}
-
-size_t gpu_ledger_text(const struct gpu_ledger *l, bool zh, char *buf, size_t n)
-{
-    struct gpu_buf b = GPU_BUF_FIXED(buf, n);
-    if (n) buf[0] = 0;
-    const char *na = zh ? "未知" : "unknown";
-    gpu_buf_printf(&b, zh ? "显存去哪儿了 - %s（%s%s；MiB = 2^20 B，GiB = 2^30 B）\n"
-               : "Where the VRAM goes - %s (%s%s; MiB = 2^20 B, GiB = 2^30 B)\n",
-        l->device, l->backend, l->simulated ? ", SIMULATED" : "");
-    row(&b, 0, zh ? "总容量" : "total capacity", l->total,
-        l->model ? (zh ? "模型设备" : "model device") : "cudaMemGetInfo");
-    for (int p = 0; p < GPU_LEDGER_NPARTS; p++) {
-        const char *src = "";
-        int ind = 2;
-        switch (p) {
-        case GPU_LEDGER_OTHER_PROCS:
-            src = l->model ? (zh ? "模型：无" : "model: none")
-                  : l->simulated ? (zh ? "模拟：无" : "SIMULATED: none") : l->nvml ? "NVML" : na;
-            break;
-        case GPU_LEDGER_CONTEXT:
-            src = l->model ? (zh ? "模型：无" : "model: none")
-                  : l->simulated ? (zh ? "模拟：GPU 配置" : "SIMULATED: GPU profile")
-                  : l->has_self ? (zh ? "NVML 本进程 - 分配" : "NVML this process - allocations")
-                  : l->known[p] ? (zh ? "实测：创建前后空闲之差" : "measured: free before/after creation")
-                               : na;
-            break;
-        case GPU_LEDGER_UNACCOUNTED: src = zh ? "已用 - 以上各项" : "used - the parts above"; break;
-        case GPU_LEDGER_OTHER_ALLOCS: src = "gpu.alloc, alloc.raw"; break;
-        case GPU_LEDGER_REQUESTED: ind = 6; src = "requested_bytes"; break;
-        case GPU_LEDGER_ROUNDING: ind = 6; src = zh ? "已分配 - 请求" : "allocated - requested"; break;
-        case GPU_LEDGER_CACHED: ind = 4; src = zh ? "碎片" : "fragmentation"; break;
-        case GPU_LEDGER_FREE: src = l->model ? (zh ? "模型设备" : "model device") : "cudaMemGetInfo"; break;
-        }
-        if (p >= GPU_LEDGER_REQUESTED && p <= GPU_LEDGER_CACHED && !l->has_allocator) {
-            if (p == GPU_LEDGER_REQUESTED)
-                row(&b, 2, zh ? "缓存分配器" : "caching allocator", 0,
-                    zh ? "本进程没有" : "none in this process");
-            continue;
-        }
-        if (p == GPU_LEDGER_REQUESTED) {
-            row(&b, 2, zh ? "缓存分配器：保留 (reserved)" : "caching allocator: reserved",
-                l->reserved, l->has_allocator ? "reserved_bytes" : (zh ? "无分配器" : "no allocator"));
-            row(&b, 4, zh ? "已分配 (allocated)" : "allocated", l->allocated, "allocated_bytes");
-        }
-        row(&b, ind, gpu_ledger_part_label((enum gpu_ledger_part)p, zh), l->part[p], src);
-        if (p == GPU_LEDGER_CACHED && l->has_allocator) {
-            row(&b, 6, zh ? "最大空闲块" : "largest free block", l->largest_free, "cacheInfo");
-            row(&b, 6, zh ? "不可释放（分裂段中）" : "non-releasable (split segments)",
-                l->inactive_split, "inactive_split_bytes");
-        }
-    }
-    if (!l->simulated) {
-        gpu_buf_printf(&b, zh ? "nvidia-smi 的视角（NVML）：%s\n" : "As nvidia-smi sees it (NVML): %s\n",
-            l->nvml_note);
-        for (int i = 0; i < l->nprocs; i++) {
-            const struct gpu_nvml_proc *pr = &l->procs[i];
-            char used[48];
-            if (pr->has_used) snprintf(used, sizeof used, "%.2f MiB", pr->used / 1048576.0);
-            else snprintf(used, sizeof used, "%s", na);
-            gpu_buf_printf(&b, "  pid %-8u %c %-28.28s %14s%s\n", pr->pid, pr->graphics ? 'G' : 'C',
-                pr->name[0] ? pr->name : "?", used,
-                l->self[i] ? (zh ? "  ← 本进程" : "  <- this process") : "");
-        }
-    }
-    return b.len;
 }

@@ -1,7 +1,7 @@
 /* gpu_ledger.h - "where did my VRAM go": one reconciliation of a device's memory, from its total
  * capacity down to the bytes a program asked for. Each part says whether it was measured, taken
  * from NVML, modelled or is unknown; the parts of `total` always add up to it exactly (what no
- * source explains is its own part, "unaccounted"). */
+ * source explains is its own part, "unaccounted"). Numbers, sources and keys: no words. */
 #ifndef GPU_LEDGER_H
 #define GPU_LEDGER_H
 
@@ -26,7 +26,6 @@ enum gpu_ledger_part {
     GPU_LEDGER_NPARTS
 };
 const char *gpu_ledger_part_key(enum gpu_ledger_part p); /* "other_processes", "context", ... */
-const char *gpu_ledger_part_label(enum gpu_ledger_part p, bool zh);
 
 #define GPU_LEDGER_MAX_PROCS 32
 
@@ -60,8 +59,7 @@ gpu_status gpu_ledger_fill(struct gpu_dev *dev, const struct gpu_caching_stats *
 /* Fill for an allocator on a model device of `capacity` bytes (no backend involved). */
 void gpu_ledger_fill_model(uint64_t capacity, const struct gpu_caching_stats *st,
                            struct gpu_ledger *l);
-/* Text (a table with every figure in MiB and GiB); like snprintf. The JSON is the command
- * line's (tui_cmd_device.c), from the fields and gpu_ledger_part_key/_label. */
-size_t gpu_ledger_text(const struct gpu_ledger *l, bool zh, char *buf, size_t n);
+/* Said for a person by lua/lt_ledger.h; the JSON is the command line's (tui_cmd_device.c),
+ * from the fields and gpu_ledger_part_key. */
 
 #endif

@@ -4,6 +4,7 @@
 #include "gpu_caching.h"
 #include "gpu_err.h"
 #include "gpu_file.h"
+#include "gpu_u64map.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,86 +216,6 @@ static gpu_status model_info(void *ctx, uint64_t *free_b, uint64_t *total_b)
 
 const struct gpu_seg_ops gpu_model_dev_ops = {model_alloc, model_free, model_info};
 
-/* ---- id -> slot map for the parser (open addressing, backward-shift deletion) -------------- */
-
-struct idmap {
-    uint64_t *keys;
-    uint32_t *slot, *line;
-    bool *used;
-    size_t cap, n;
-};
-
-static size_t id_home(const struct idmap *m, uint64_t k)
-{
-    k ^= k >> 31;
-    k *= 0x9e3779b97f4a7c15ull;
-    k ^= k >> 29;
-    return (size_t)k & (m->cap - 1);
-}
-
-static void idmap_free(struct idmap *m)
-{
-    free(m->keys);
-    free(m->slot);
-    free(m->line);
-    free(m->used);
-    memset(m, 0, sizeof *m);
-}
-
-static bool idmap_reserve(struct idmap *m)
-{
-    if ((m->n + 1) * 2 <= m->cap) return true;
-    struct idmap nm = {0};
-    nm.cap = m->cap ? m->cap * 2 : 1024;
-    nm.keys = malloc(nm.cap * sizeof *nm.keys);
-    nm.slot = malloc(nm.cap * sizeof *nm.slot);
-    nm.line = malloc(nm.cap * sizeof *nm.line);
-    nm.used = calloc(nm.cap, sizeof *nm.used);
-    if (!nm.keys || !nm.slot || !nm.line || !nm.used) {
-        idmap_free(&nm);
-        return false;
-    }
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->used[i]) continue;
-        size_t j = id_home(&nm, m->keys[i]);
-        while (nm.used[j]) j = (j + 1) & (nm.cap - 1);
-        nm.keys[j] = m->keys[i];
-        nm.slot[j] = m->slot[i];
-        nm.line[j] = m->line[i];
-        nm.used[j] = true;
-    }
-    nm.n = m->n;
-    idmap_free(m);
-    *m = nm;
-    return true;
-}
-
-static size_t idmap_find(const struct idmap *m, uint64_t k)
-{
-    if (!m->cap) return SIZE_MAX;
-    for (size_t i = id_home(m, k); m->used[i]; i = (i + 1) & (m->cap - 1))
-        if (m->keys[i] == k) return i;
-    return SIZE_MAX;
-}
-
-static void idmap_del_at(struct idmap *m, size_t i)
-{
-    size_t mask = m->cap - 1;
-    m->used[i] = false;
-    m->n--;
-    for (size_t j = (i + 1) & mask; m->used[j]; j = (j + 1) & mask) {
-        size_t h = id_home(m, m->keys[j]);
-        bool stays = i <= j ? (h > i && h <= j) : (h > i || h <= j);
-        if (stays) continue;
-        m->keys[i] = m->keys[j];
-        m->slot[i] = m->slot[j];
-        m->line[i] = m->line[j];
-        m->used[i] = true;
-        m->used[j] = false;
-        i = j;
-    }
-}
-
 /* ---- parser ----------------------------------------------------------------------------------- */
 
 struct tok {
@@ -388,7 +309,7 @@ gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, ch
     if (err && n) err[0] = '\0';
     if (!t || (!text && len)) return GPU_ERR_ARG;
     memset(t, 0, sizeof *t);
-    struct idmap ids = {0};
+    struct gpu_u64map ids = {0}; /* live id -> its slot << 32 | the line that allocated it */
     uint32_t *spare = NULL; /* slots of freed ids, reused first */
     size_t nspare = 0, spare_cap = 0;
     gpu_status st = GPU_OK;
@@ -446,26 +367,20 @@ gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, ch
             st = GPU_ERR_ARG;
             break;
         }
-        size_t at = want ? idmap_find(&ids, ev.id) : SIZE_MAX;
+        size_t at = want ? gpu_u64map_find(&ids, ev.id) : SIZE_MAX;
         if (ev.op == GPU_TRACE_ALLOC) {
             if (at != SIZE_MAX) {
                 gpu_errf(err, n, "line %u: id %llu is already live (allocated on line %u)", line,
-                        (unsigned long long)ev.id, ids.line[at]);
+                        (unsigned long long)ev.id, (unsigned)(ids.val[at] & 0xffffffffu));
                 st = GPU_ERR_ARG;
                 break;
             }
-            if (!idmap_reserve(&ids)) {
+            if (!gpu_u64map_reserve(&ids, 1)) {
                 st = GPU_ERR_HOST_NOMEM;
                 break;
             }
             ev.slot = nspare ? spare[--nspare] : (uint32_t)t->nslots++;
-            size_t j = id_home(&ids, ev.id);
-            while (ids.used[j]) j = (j + 1) & (ids.cap - 1);
-            ids.keys[j] = ev.id;
-            ids.slot[j] = ev.slot;
-            ids.line[j] = line;
-            ids.used[j] = true;
-            ids.n++;
+            (void)gpu_u64map_put(&ids, ev.id, (uint64_t)ev.slot << 32 | line); /* reserved */
         } else if (ev.op == GPU_TRACE_FREE) {
             if (at == SIZE_MAX) {
                 gpu_errf(err, n, "line %u: free of id %llu, which is not live", line,
@@ -473,8 +388,8 @@ gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, ch
                 st = GPU_ERR_ARG;
                 break;
             }
-            ev.slot = ids.slot[at];
-            idmap_del_at(&ids, at);
+            ev.slot = (uint32_t)(ids.val[at] >> 32);
+            gpu_u64map_del_at(&ids, at);
             if (nspare == spare_cap) {
                 size_t cap = spare_cap ? spare_cap * 2 : 256;
                 uint32_t *s = realloc(spare, cap * sizeof *s);
@@ -495,7 +410,7 @@ gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, ch
         if (!push_ev(t, ev)) st = GPU_ERR_HOST_NOMEM;
     }
     if (st == GPU_ERR_HOST_NOMEM) gpu_errf(err, n, "line %u: %s", line, gpu_status_str(st));
-    idmap_free(&ids);
+    gpu_u64map_free(&ids);
     free(spare);
     if (st != GPU_OK) gpu_trace_free(t);
     return st;

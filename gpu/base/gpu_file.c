@@ -10,18 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* "300 MiB", "1.5 MiB", "64 KiB": sizes as the limits are stated */
-static void human(size_t b, char *buf, size_t n)
-{
-    if (b >= (1u << 20)) snprintf(buf, n, "%.*f MiB", b % (1u << 20) ? 1 : 0, b / 1048576.0);
-    else snprintf(buf, n, "%.*f KiB", b % 1024 ? 1 : 0, b / 1024.0);
-}
+#include "gpu_fmt.h"
 
 void gpu_file_too_large(const char *path, size_t size, size_t max, char *err, size_t n)
 {
     char got[32], lim[32];
-    human(size, got, sizeof got);
-    human(max, lim, sizeof lim);
+    gpu_fmt_bytes((double)size, GPU_FMT_BIN, got, sizeof got); /* "300 MiB", "64 KiB" */
+    gpu_fmt_bytes((double)max, GPU_FMT_BIN, lim, sizeof lim);
     snprintf(err, n, "%s: too large (%s%s; the limit is %s)", path, size ? "" : "more than ",
              size ? got : lim, lim);
 }

@@ -2,6 +2,7 @@
 #include "gpu_fmt.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -70,6 +71,35 @@ void gpu_fmt_qty(double v, const char *unit, char *buf, size_t n)
     }
     gpu_fmt_num(v, num, sizeof num);
     snprintf(buf, n, "%s %s", num, unit);
+}
+
+void gpu_fmt_bytes(double v, unsigned flags, char *buf, size_t n)
+{
+    static const char *const bin[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    static const char *const dec[] = {"B", "KB", "MB", "GB", "TB", "PB"};
+    static const char *const tick[] = {"", "K", "M", "G", "T", "P"};
+    bool is_tick = flags & GPU_FMT_TICK;
+    const char *const *u = is_tick ? tick : flags & GPU_FMT_DEC ? dec : bin;
+    double base = flags & GPU_FMT_DEC ? 1000 : 1024;
+    int fixed = (int)(flags >> 8 & 0xf) - 1, i = 0;
+    char num[64];
+    if (!isfinite(v)) {
+        snprintf(buf, n, "n/a");
+        return;
+    }
+    while (fabs(v) >= base && i < 5) v /= base, i++;
+    /* the decimals gpu_fmt_num (or the caller) gives it; a value that rounds up to the base,
+     * 1023.999 KiB, reads "1.00 MiB" rather than "1024 KiB" */
+    int d = fixed >= 0 ? fixed : is_tick ? (gpu_feq(v, round(v)) || fabs(v) >= 100 ? 0 : 1)
+                                         : fabs(v) >= 1000 ? 0 : fabs(v) >= 100 ? 1 : 2;
+    if (i == 0) d = 0; /* a byte count is whole: 780 B */
+    double p = pow(10, d);
+    if (i < 5 && round(fabs(v) * p) / p >= base) v = v < 0 ? -1 : 1, i++;
+    if (i == 0) v = round(v);
+    if (fixed >= 0 && i > 0) snprintf(num, sizeof num, "%.*f", fixed, v);
+    else if (is_tick) snprintf(num, sizeof num, "%.*f", gpu_feq(v, round(v)) || fabs(v) >= 100 ? 0 : 1, v);
+    else gpu_fmt_num(v, num, sizeof num);
+    snprintf(buf, n, "%s%s%s%s", num, is_tick ? "" : " ", u[i], flags & GPU_FMT_RATE ? "/s" : "");
 }
 
 void gpu_fmt_tick(double v, char *buf, size_t n)

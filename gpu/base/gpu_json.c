@@ -5,26 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* One UTF-8 sequence at s (n bytes left): its length, or 0 when it is not valid UTF-8 (cut,
- * overlong, a surrogate, past U+10FFFF). */
-static int utf8_len(const unsigned char *s, size_t n, unsigned *cp)
-{
-    unsigned c = s[0], min;
-    int len;
-    if (c < 0x80) return *cp = c, 1;
-    if (c >= 0xc2 && c <= 0xdf) len = 2, c &= 0x1f, min = 0x80;
-    else if (c >= 0xe0 && c <= 0xef) len = 3, c &= 0x0f, min = 0x800;
-    else if (c >= 0xf0 && c <= 0xf4) len = 4, c &= 0x07, min = 0x10000;
-    else return 0;
-    if ((size_t)len > n) return 0;
-    for (int i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80) return 0;
-        c = c << 6 | (s[i] & 0x3f);
-    }
-    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return 0;
-    *cp = c;
-    return len;
-}
+#include "gpu_utf8.h"
 
 static bool escaped(unsigned cp)
 {
@@ -41,7 +22,7 @@ void gpu_json_str(const char *s, void (*put)(void *ud, const char *p, size_t n),
     put(ud, "\"", 1);
     while (i < n) {
         unsigned cp;
-        int k = utf8_len(u + i, n - i, &cp);
+        int k = gpu_utf8_next((const char *)u + i, n - i, &cp, 0);
         if (k && cp != '"' && cp != '\\' && !escaped(cp)) {
             i += (size_t)k;
             continue;

@@ -22,7 +22,7 @@ void gpu_u64map_free(struct gpu_u64map *m)
 
 bool gpu_u64map_init(struct gpu_u64map *m, size_t want)
 {
-    size_t cap = 1024;
+    size_t cap = 64;
     while (cap < want * 2) cap *= 2;
     m->cap = cap;
     m->n = 0;
@@ -42,16 +42,30 @@ size_t gpu_u64map_find(const struct gpu_u64map *m, uint64_t k)
     return SIZE_MAX;
 }
 
+bool gpu_u64map_get(const struct gpu_u64map *m, uint64_t k, uint64_t *v)
+{
+    size_t i = gpu_u64map_find(m, k);
+    if (i == SIZE_MAX) return false;
+    *v = m->val[i];
+    return true;
+}
+
+bool gpu_u64map_reserve(struct gpu_u64map *m, size_t extra)
+{
+    if ((m->n + extra) * 2 <= m->cap) return true;
+    struct gpu_u64map g;
+    /* at least twice the room (cap >= 2 x want), so growing one key at a time stays linear */
+    if (!gpu_u64map_init(&g, m->cap > m->n + extra ? m->cap : m->n + extra)) return false;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->used[i]) gpu_u64map_put(&g, m->key[i], m->val[i]);
+    gpu_u64map_free(m);
+    *m = g;
+    return true;
+}
+
 bool gpu_u64map_put(struct gpu_u64map *m, uint64_t k, uint64_t v)
 {
-    if ((m->n + 1) * 2 > m->cap) {
-        struct gpu_u64map g;
-        if (!gpu_u64map_init(&g, m->cap)) return false; /* twice the room: cap >= 2 x want */
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->used[i]) gpu_u64map_put(&g, m->key[i], m->val[i]);
-        gpu_u64map_free(m);
-        *m = g;
-    }
+    if (!gpu_u64map_reserve(m, 1)) return false;
     size_t i = gpu_u64_mix(k) & (m->cap - 1);
     while (m->used[i] && m->key[i] != k) i = (i + 1) & (m->cap - 1);
     if (!m->used[i]) m->n++;

@@ -1,7 +1,7 @@
 -- units.lua - sizes, rates and times, with SI (GB = 1e9 B) and binary (GiB = 2^30 B) kept apart.
 -- Preloaded into every sandbox as `units`. Bandwidth is always SI: 1 GB/s = 1e9 B/s.
 local M = {}
-local fmt, floor, abs, tonumber, type = string.format, math.floor, math.abs, tonumber, type
+local fmt, abs, tonumber, type = string.format, math.abs, tonumber, type
 local lower, match = string.lower, string.match
 
 -- Byte factors are integers, so a whole size prints as one (17179869184, not 17179869184.0).
@@ -46,25 +46,18 @@ function M.parse(s)
   return v, kind
 end
 
-local function scaled(n, base, names, digits)
-  local i, a = 1, abs(n)
-  while a >= base and i < #names do a = a / base; i = i + 1 end
-  local v = n / base ^ (i - 1)
-  if i == 1 and floor(v) == v then return fmt("%d %s", v, names[1]) end
-  return fmt("%." .. (digits or 2) .. "f %s", v, names[i])
-end
+-- The one byte formatter (gpu_fmt_bytes in C, which the screens and the command line use too):
+-- three significant digits, "512 B", "1.50 GiB", "16.0 GiB", "512 MiB"; digits fixes the decimals.
+local cfmt = __lt_fmt_bytes
 
---- units.bytes(n) -> "16.00 GiB" (binary, as capacity is counted)
-function M.bytes(n, digits) return scaled(n, 1024, { "B", "KiB", "MiB", "GiB", "TiB", "PiB" }, digits) end
---- units.si(n) -> "17.18 GB" (decimal, as vendors print capacity)
-function M.si(n, digits) return scaled(n, 1000, { "B", "KB", "MB", "GB", "TB", "PB" }, digits) end
---- units.rate(bytes_per_s) -> "936.0 GB/s" (always decimal: 1 GB/s = 1e9 B/s)
+--- units.bytes(n) -> "16.0 GiB" (binary, as capacity is counted)
+function M.bytes(n, digits) return cfmt(n, "bin", digits) end
+--- units.si(n) -> "17.2 GB" (decimal, as vendors print capacity)
+function M.si(n, digits) return cfmt(n, "dec", digits) end
+--- units.rate(bytes_per_s) -> "936 GB/s" (always decimal: 1 GB/s = 1e9 B/s)
 function M.rate(n, digits)
   if n == nil then return "n/a" end
-  local names = { "B/s", "KB/s", "MB/s", "GB/s", "TB/s" }
-  local i, a = 1, abs(n)
-  while a >= 1000 and i < #names do a = a / 1000; i = i + 1 end
-  return fmt("%." .. (digits or 1) .. "f %s", n / 1000 ^ (i - 1), names[i])
+  return cfmt(n, "rate", digits)
 end
 --- units.ns(seconds) -> "93.4 ns"; units.time(seconds) -> "12.5 ms"
 function M.time(s)

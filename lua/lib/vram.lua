@@ -476,7 +476,7 @@ function M.memory_types()
   return out
 end
 
---- vram.both(bytes) -> a size printed both ways, SI first: vram.both(14e9) --> "14.00 GB (13.04 GiB)".
+--- vram.both(bytes) -> a size printed both ways, SI first: vram.both(14e9) --> "14 GB (13.04 GiB)".
 function M.both(n)
   return fmt("%s (%s)", units.si(n), units.bytes(n))
 end

@@ -19,6 +19,7 @@
 #include "gpu_caching.h"
 #include "gpu_ledger.h"
 #include "gpu_mempool.h"
+#include "lt_ledger.h"
 
 #define ALLOC_MT "vramlab.allocator"
 #define BLOCK_MT "vramlab.block"
@@ -1094,7 +1095,7 @@ static int p_set_release_threshold(lua_State *L)
 
 /* ---- the ledger ---------------------------------------------------------------------------- */
 
-static void push_ledger(lua_State *L, const struct gpu_ledger *l, bool zh)
+static void push_ledger(lua_State *L, const struct gpu_ledger *l, const char *lang)
 {
     lua_createtable(L, 0, 16);
     lt_seti(L, "total", l->total);
@@ -1114,7 +1115,7 @@ static void push_ledger(lua_State *L, const struct gpu_ledger *l, bool zh)
         lua_createtable(L, 0, 4);
         lua_pushstring(L, gpu_ledger_part_key((enum gpu_ledger_part)p));
         lua_setfield(L, -2, "key");
-        lua_pushstring(L, gpu_ledger_part_label((enum gpu_ledger_part)p, zh));
+        lua_pushstring(L, lt_ledger_label((enum gpu_ledger_part)p, lang));
         lua_setfield(L, -2, "label");
         lt_seti(L, "bytes", l->part[p]);
         lua_pushboolean(L, l->known[p]);
@@ -1156,10 +1157,10 @@ static void push_ledger(lua_State *L, const struct gpu_ledger *l, bool zh)
     }
     lua_setfield(L, -2, "processes");
     /* in Lua's memory: an error raised while it is built (the heap cap) leaks nothing */
-    size_t need = gpu_ledger_text(l, zh, NULL, 0) + 1;
+    size_t need = lt_ledger_text(l, lang, NULL, 0) + 1;
     luaL_Buffer b;
     char *buf = luaL_buffinitsize(L, &b, need);
-    gpu_ledger_text(l, zh, buf, need);
+    lt_ledger_text(l, lang, buf, need);
     luaL_pushresultsize(&b, strlen(buf));
     lua_setfield(L, -2, "text");
 }
@@ -1170,7 +1171,7 @@ static int l_ledger(lua_State *L)
     lua_settop(L, 1);
     bool none = lua_isnil(L, 1);
     struct gpu_ledger *l = lua_newuserdatauv(L, sizeof *l, 0); /* large: not on the C stack */
-    bool zh = !strcmp(vm->rt->lang, "zh");
+    const char *lang = lt_runtime_lang(vm->rt);
     if (none) {
         pthread_mutex_lock(&vm->rt->devlock);
         gpu_status st = gpu_ledger_fill(vm->rt->dev, NULL, l);
@@ -1199,7 +1200,7 @@ static int l_ledger(lua_State *L)
             }
         }
     }
-    push_ledger(L, l, zh);
+    push_ledger(L, l, lang);
     return 1;
 }
 

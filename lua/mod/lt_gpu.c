@@ -342,7 +342,7 @@ static void copy_fn(struct lt_job *j)
     else if (c->mode == JOB_STREAM)
         j->st = gpu_bench_stream(dev, c->kernel, c->q.bytes, c->q.trials, &c->r, &j->rt->cancel);
     else j->st = gpu_bench_copy(dev, &c->q, &c->r, &j->rt->cancel);
-    lt_dev_why(j->rt, dev, j->st, j->why, sizeof j->why);
+    lt_job_keep_why(j, dev); /* said in the learner's language by copy_push, on the Lua thread */
 }
 
 static int copy_push(lua_State *L, struct lt_job *j)
@@ -350,8 +350,9 @@ static int copy_push(lua_State *L, struct lt_job *j)
     struct copy_job *c = (struct copy_job *)j;
     if (j->st == GPU_ERR_CANCELLED) return luaL_error(L, "cancelled");
     if (j->st != GPU_OK) {
+        char why[512];
         lua_pushnil(L);
-        lua_pushstring(L, j->why);
+        lua_pushstring(L, lt_job_why(j, why, sizeof why));
         return 2;
     }
     lt_push_result(L, &c->r, j->rt->dev->be->name);

@@ -4,6 +4,9 @@
 
 #include <string.h>
 
+#include "gpu_fmt.h"
+#include "lt_say.h"
+
 static int l_info(lua_State *L)
 {
     struct gpu_host_info h;
@@ -49,12 +52,7 @@ static void host_fn(struct lt_job *j)
     j->st = h->kind < 0 ? gpu_host_latency(j->rt->dev, h->bytes, &h->r, &j->rt->cancel)
                         : gpu_host_bench(j->rt->dev, (enum gpu_host_kind)h->kind, h->bytes,
                                          h->threads, h->trials, &h->r, &j->rt->cancel);
-    if (j->st == GPU_ERR_HOST_NOMEM)
-        snprintf(j->why, sizeof j->why, strcmp(lt_runtime_lang(j->rt), "zh")
-                                            ? "cannot allocate %.2f MiB of host memory"
-                                            : "无法分配 %.2f MiB 主机内存",
-                 h->bytes / 1048576.0 * (h->kind >= GPU_HOST_COPY ? 3 : h->kind < 0 ? 1 : 2));
-    else snprintf(j->why, sizeof j->why, "%s", gpu_status_str(j->st));
+    /* the status only: host_push says it in the learner's language on the Lua thread */
 }
 
 static int host_push(lua_State *L, struct lt_job *j)
@@ -62,8 +60,15 @@ static int host_push(lua_State *L, struct lt_job *j)
     struct host_job *h = (struct host_job *)j;
     if (j->st == GPU_ERR_CANCELLED) return luaL_error(L, "cancelled");
     if (j->st != GPU_OK) {
+        char why[256], size[32];
         lua_pushnil(L);
-        lua_pushstring(L, j->why);
+        if (j->st == GPU_ERR_HOST_NOMEM) {
+            double arrays = h->kind >= GPU_HOST_COPY ? 3 : h->kind < 0 ? 1 : 2;
+            gpu_fmt_bytes((double)h->bytes * arrays, GPU_FMT_BIN, size, sizeof size);
+            lua_pushstring(L, lt_say(why, sizeof why, lt_runtime_lang(j->rt), LT_SAY_HOST_NOMEM, size));
+        } else {
+            lua_pushstring(L, gpu_status_str(j->st));
+        }
         return 2;
     }
     lt_push_result(L, &h->r, "host");

@@ -53,7 +53,7 @@ static char *fixed(const char *s)
     CHECK(o);
     for (size_t i = 0; i < n;) {
         unsigned cp;
-        int l = tui_utf8_decode(s + i, n - i, &cp);
+        int l = gpu_utf8_decode(s + i, n - i, &cp);
         if (cp == 0xfffd && l == 1) memcpy(o + k, "\xef\xbf\xbd", 3), k += 3;
         else memcpy(o + k, s + i, (size_t)l), k += (size_t)l;
         i += (size_t)l;

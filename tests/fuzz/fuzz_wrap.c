@@ -39,7 +39,7 @@ static int glyph_count(const char *s, size_t n)
     int g = 0;
     for (size_t i = 0; i < n; g++) {
         unsigned cp;
-        i += (size_t)tui_utf8_decode(s + i, n - i, &cp);
+        i += (size_t)gpu_utf8_decode(s + i, n - i, &cp);
     }
     return g;
 }
@@ -82,7 +82,7 @@ static bool *boundaries(const char *s, size_t n)
     for (size_t i = 0; i < n;) {
         unsigned cp;
         b[i] = true;
-        int l = tui_utf8_decode(s + i, n - i, &cp);
+        int l = gpu_utf8_decode(s + i, n - i, &cp);
         CHECK(l >= 1 && l <= 4 && (size_t)l <= n - i);
         i += (size_t)l;
     }

@@ -140,7 +140,7 @@ for _, g in ipairs { "GDDR5", "GDDR5X", "GDDR6", "GDDR6X", "GDDR7", "HBM", "HBM2
 end
 rows[1].gbps = 1e9 -- a copy: the module's own data is untouched
 assert(vram.memory_types()[1].gbps == 7.0, "memory_types hands out copies")
-eq(vram.both(14e9), "14.00 GB (13.04 GiB)", "both")
+eq(vram.both(14e9), "14 GB (13.04 GiB)", "both")
 
 -- the module exposes only functions (no tables a lesson could use to reach trusted state)
 for k, v in pairs(vram) do assert(type(v) == "function", "vram." .. k .. " is a " .. type(v)) end

@@ -19,7 +19,7 @@ wait_for '^entry 1631 / 1635' 3          # opens at the peak
 screen | grep -q 'Largest live at the cursor' || fail "no live list"
 screen | grep -q 'model.py:176 forward' || fail "the logits not among the largest at the peak"
 screen | grep -q 'its segment at the cursor' || fail "no segment map"
-screen | grep -q 'total 1.5 GiB' || fail "the selected block's segment is not its 1.5 GiB one"
+screen | grep -q 'total 1.54 GiB' || fail "the selected block's segment is not its 1.54 GiB one"
 check_width 80
 s0=$(stack_of)
 keys Down
@@ -44,11 +44,11 @@ wait_for 'view 0-1634' 3
 screen | grep -q 'What if' && fail "what-if shown before it was asked for"
 keys w
 wait_for 'What if \(SIMULATED model\): expandable_segments:True' 10
-wait_for 'peak reserved: model 6\.2 GiB' 10
+wait_for 'peak reserved: model 6\.15 GiB' 10
 screen | grep -q "── model reserved (SIMULATED)" || fail "no model line in the legend"
 screen | sed -n 3,12p | grep -q "─" || fail "no model line on the timeline"
 keys c
-wait_for 'capacity 16\.0 GiB' 10
+wait_for 'capacity 16 GiB' 10
 line_a=$(screen | sed -n 3,12p)
 keys w w w
 wait_for 'What if \(SIMULATED model\): expandable_segments:False, capacity 16' 10

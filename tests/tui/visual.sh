@@ -39,7 +39,7 @@ d=$((a - 2 * b)); [ "${d#-}" -le 2 ] || fail "maps not on one scale: $a vs $b ce
 sed -n "$((r2 + 1)),$((r2 + 3))p" "$T/p" | grep -q '······' || fail "no 'not reserved' dots"
 sed -n "$((r1 + 1)),$((r1 + 3))p" "$T/p" | grep -q '░.*│' || fail "no cached glyphs with seams"
 sed -n "$((r1 + 1)),$((r1 + 3))p" "$T/p" | grep -q '[a-zA-Z]' && fail "letters in the map"
-grep -q '░ seg 1 … seg 8  8 × 16.0 MiB' "$T/p" || fail "legend not one line per run"
+grep -q '░ seg 1 … seg 8  8 × 16 MiB' "$T/p" || fail "legend not one line per run"
 check_width 120
 # the maps picture in docs/visual-language.md is this capture (VRAMLAB_UPDATE_PICTURES=1 rewrites it)
 sed -E 's/[ ↑↓]+$//' "$T/p" > "$T/p2"

@@ -196,7 +196,7 @@ static void test_string_metatable(void **state)
     contained(f, "assert(('').dump == nil and string.dump == nil and ('x').dump == nil)");
     /* the sandbox's string table is a copy: changing it does not reach the shared one */
     contained(f, "string.rep = nil assert(('ab'):rep(2) == 'abab')");
-    contained(f, "string.format = error assert(units.bytes(1024) == '1.00 KiB')");
+    contained(f, "string.format = error assert(units.bytes(1024) == '1 KiB')");
     contained(f, "for k in pairs(string) do string[k] = nil end assert(('%d'):format(7) == '7')");
 }
 
@@ -407,7 +407,7 @@ static void test_libraries(void **state)
     contained(f, "units.parse = function() print('escaped') end local a <close> = alloc.caching{} "
                  "a:free(a:malloc('1MiB')) host.copy{bytes = '64KiB', trials = 1}");
     contained(f, "units.bytes = function() print('escaped') return '' end "
-                 "assert(vram.both(2^30) == '1.07 GB (1.00 GiB)')");
+                 "assert(vram.both(2^30) == '1.07 GB (1 GiB)')");
     contained(f, "units.si = nil vram.both = nil assert(vram.both == nil)");
     contained(f, "gpu.alloc = function() print('escaped') end host.copy = gpu.alloc "
                  "alloc.caching = gpu.alloc");

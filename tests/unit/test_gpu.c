@@ -450,7 +450,7 @@ static void test_validity_warnings(void **s)
     double t[] = {1e-6, 1.02e-6, 1.01e-6};
     gpu_stats(&r, t, 3);
     assert_false(r.warn & GPU_WARN_SPREAD);
-    assert_string_equal(gpu_warn_str(GPU_WARN_SMALL_ARRAY), "array smaller than 4x the last-level cache");
+    assert_string_equal(gpu_warn_key(GPU_WARN_SMALL_ARRAY), "small_array");
     /* host STREAM on fewer threads than CPUs is flagged */
     struct gpu_host_info h;
     gpu_host_info(&h);

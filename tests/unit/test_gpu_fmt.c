@@ -36,6 +36,44 @@ static const char *tick(double v)
     return b;
 }
 
+static const char *bytes(double v, unsigned flags)
+{
+    static char b[64];
+    gpu_fmt_bytes(v, flags, b, sizeof b);
+    return b;
+}
+
+/* The one byte formatter (units.bytes/si/rate in Lua are this): the number as gpu_fmt_num
+ * writes it, whole bytes whole, a rounding that reaches the next unit says the next unit. */
+static void test_bytes(void **state)
+{
+    (void)state;
+    assert_string_equal(bytes(0, GPU_FMT_BIN), "0 B");
+    assert_string_equal(bytes(512, GPU_FMT_BIN), "512 B");
+    assert_string_equal(bytes(1023, GPU_FMT_BIN), "1023 B");
+    assert_string_equal(bytes(1024, GPU_FMT_BIN), "1 KiB");
+    assert_string_equal(bytes(1.5 * 1073741824, GPU_FMT_BIN), "1.50 GiB");
+    assert_string_equal(bytes(14.75 * 1073741824, GPU_FMT_BIN), "14.75 GiB");
+    assert_string_equal(bytes(16.0 * 1073741824, GPU_FMT_BIN), "16 GiB");
+    assert_string_equal(bytes(512.0 * 1048576, GPU_FMT_BIN), "512 MiB");
+    assert_string_equal(bytes(300.25 * 1048576, GPU_FMT_BIN), "300.2 MiB");
+    assert_string_equal(bytes(1023.999 * 1024, GPU_FMT_BIN), "1 MiB"); /* not "1024 KiB" */
+    assert_string_equal(bytes(-3.0 * 1048576, GPU_FMT_BIN), "-3 MiB");
+    assert_string_equal(bytes(17179869184.0, GPU_FMT_DEC), "17.18 GB");
+    assert_string_equal(bytes(936e9, GPU_FMT_DEC | GPU_FMT_RATE), "936 GB/s");
+    assert_string_equal(bytes(12.5e9, GPU_FMT_DEC | GPU_FMT_RATE), "12.50 GB/s");
+    assert_string_equal(bytes(3e18, GPU_FMT_DEC), "3000 PB"); /* past the last unit: stays */
+    assert_string_equal(bytes(1073741824.0, GPU_FMT_BIN | GPU_FMT_DIGITS(2)), "1.00 GiB");
+    assert_string_equal(bytes(16.0 * 1073741824, GPU_FMT_BIN | GPU_FMT_DIGITS(1)), "16.0 GiB");
+    assert_string_equal(bytes(16.4 * 1073741824, GPU_FMT_BIN | GPU_FMT_DIGITS(0)), "16 GiB");
+    assert_string_equal(bytes(4096, GPU_FMT_TICK), "4K");
+    assert_string_equal(bytes(1.5 * 1048576, GPU_FMT_TICK), "1.5M");
+    assert_string_equal(bytes(256.0 * 1048576, GPU_FMT_TICK), "256M");
+    assert_string_equal(bytes(1073741824.0, GPU_FMT_TICK), "1G");
+    assert_string_equal(bytes(NAN, GPU_FMT_BIN), "n/a");
+    assert_string_equal(bytes(INFINITY, GPU_FMT_DEC | GPU_FMT_RATE), "n/a");
+}
+
 static void test_num(void **state)
 {
     (void)state;
@@ -121,6 +159,7 @@ static void test_buf(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_num), cmocka_unit_test(test_qty),
+                                       cmocka_unit_test(test_bytes),
                                        cmocka_unit_test(test_tick), cmocka_unit_test(test_buf)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

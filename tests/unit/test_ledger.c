@@ -14,6 +14,7 @@
 #include "gpu_ledger.h"
 #include "gpu_mempool.h"
 #include "gpu_nvml.h"
+#include "lt_ledger.h"
 
 #define MiB (1ull << 20)
 #define GiB (1ull << 30)
@@ -73,13 +74,13 @@ static void test_ledger_sim_device(void **state)
     gpu_free(dev, p, 64 * MiB);
 
     char buf[4096];
-    size_t n = gpu_ledger_text(&l, false, buf, sizeof buf);
+    size_t n = lt_ledger_text(&l, "en", buf, sizeof buf);
     assert_true(n < sizeof buf);
     assert_non_null(strstr(buf, "SIMULATED"));
     assert_non_null(strstr(buf, "300.00 MiB"));
     assert_string_equal(gpu_ledger_part_key(GPU_LEDGER_ROUNDING), "rounding");
-    assert_string_equal(gpu_ledger_part_label(GPU_LEDGER_ROUNDING, false), "rounding waste");
-    assert_int_equal(gpu_ledger_text(&l, true, NULL, 0), gpu_ledger_text(&l, true, buf, sizeof buf));
+    assert_string_equal(lt_ledger_label(GPU_LEDGER_ROUNDING, "en"), "rounding waste");
+    assert_int_equal(lt_ledger_text(&l, "zh", NULL, 0), lt_ledger_text(&l, "zh", buf, sizeof buf));
     gpu_close(dev);
 }
 

@@ -33,7 +33,7 @@ static void type(struct tui_lineedit *e, const char *s)
 {
     for (size_t i = 0; s[i];) {
         unsigned cp;
-        i += (size_t)tui_utf8_decode(s + i, strlen(s + i), &cp);
+        i += (size_t)gpu_utf8_decode(s + i, strlen(s + i), &cp);
         key(e, (int)cp);
     }
 }
@@ -206,7 +206,7 @@ static void test_view(void **state)
             assert_true(col >= 0 && col <= w - 1 + (w == 1));
             for (size_t i = 0; out[i];) { /* whole sequences only */
                 unsigned cp;
-                int l = tui_utf8_decode(out + i, strlen(out + i), &cp);
+                int l = gpu_utf8_decode(out + i, strlen(out + i), &cp);
                 assert_int_not_equal(cp, 0xfffd);
                 assert_int_not_equal(cp, '\n'); /* shown as ↵ */
                 i += (size_t)l;
@@ -215,12 +215,12 @@ static void test_view(void **state)
                 size_t off = 0;
                 while (out[off] && tui_width(out, off) < col) {
                     unsigned cp;
-                    off += (size_t)tui_utf8_decode(out + off, strlen(out + off), &cp);
+                    off += (size_t)gpu_utf8_decode(out + off, strlen(out + off), &cp);
                 }
                 unsigned want, got;
-                tui_utf8_decode(ed.s + cur, (size_t)(ed.len - cur), &want);
+                gpu_utf8_decode(ed.s + cur, (size_t)(ed.len - cur), &want);
                 if (tui_width(out, off) == col && out[off]) {
-                    tui_utf8_decode(out + off, strlen(out + off), &got);
+                    gpu_utf8_decode(out + off, strlen(out + off), &got);
                     assert_int_equal(got, want);
                 } else { /* only a glyph too wide for what is left of the field may be missing */
                     assert_true(tui_cp_width(want) > w - col);

@@ -26,7 +26,7 @@ static bool *boundaries(const char *s, size_t n)
     for (size_t i = 0; i < n;) {
         unsigned cp;
         b[i] = true;
-        i += (size_t)tui_utf8_decode(s + i, n - i, &cp);
+        i += (size_t)gpu_utf8_decode(s + i, n - i, &cp);
     }
     b[n] = true;
     return b;
@@ -37,7 +37,7 @@ static int glyphs(const char *s, size_t n)
     int g = 0;
     for (size_t i = 0; i < n; g++) {
         unsigned cp;
-        i += (size_t)tui_utf8_decode(s + i, n - i, &cp);
+        i += (size_t)gpu_utf8_decode(s + i, n - i, &cp);
     }
     return g;
 }
@@ -321,7 +321,7 @@ static void bar_cols(const struct tui_line *l, unsigned char *cols, int max)
     int x = 0;
     for (int i = 0; i < l->len;) {
         unsigned cp;
-        int k = tui_utf8_decode(l->s + i, (size_t)(l->len - i), &cp);
+        int k = gpu_utf8_decode(l->s + i, (size_t)(l->len - i), &cp);
         if (vbar(cp) && x < max) cols[x] = 1;
         x += tui_cp_width(cp);
         i += k;
@@ -345,7 +345,7 @@ static void check_lines(const struct tui_lines *L, int width, bool ascii)
         }
         unsigned cp;
         for (int k = 0; k < l->len;) {
-            k += tui_utf8_decode(l->s + k, (size_t)(l->len - k), &cp);
+            k += gpu_utf8_decode(l->s + k, (size_t)(l->len - k), &cp);
             if (cp == 0xfffd) fail_msg("width %d: broken UTF-8 in rendered line '%s'", width, l->s);
         }
     }

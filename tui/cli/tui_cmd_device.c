@@ -8,24 +8,35 @@
 #include <string.h>
 
 #include "gpu_caching.h"
+#include "gpu_fmt.h"
 #include "gpu_ledger.h"
 #include "gpu_parse.h"
 #include "gpu_sim.h"
+#include "lt_ledger.h"
 #include "tui_json.h"
 #include "tui_plain.h"
 #include "tui_snapshot.h"
 #include "tui_snapview.h"
+#include "tui_wrap.h"
 
 /* ---- info --------------------------------------------------------------------------------- */
 
 #define T TUI_CLI_T
+
+/* A byte count as every figure is written (gpu_fmt_bytes): "24 GiB", "1.50 MiB". */
+static const char *B(uint64_t v, char buf[32])
+{
+    gpu_fmt_bytes((double)v, GPU_FMT_BIN, buf, 32);
+    return buf;
+}
 
 /* "  Key    value": the key padded by display width, so Chinese keys line up too. */
 static void kv(const char *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void kv(const char *k, const char *fmt, ...)
 {
     va_list ap;
-    printf("  %s%*s ", k, 20 - tui_str_width(k) > 0 ? 20 - tui_str_width(k) : 0, "");
+    int w = tui_width(k, strlen(k));
+    printf("  %s%*s ", k, w < 20 ? 20 - w : 0, "");
     va_start(ap, fmt);
     vprintf(fmt, ap);
     va_end(ap);
@@ -82,6 +93,7 @@ static void info_device(const struct gpu_dev *dev, const char *fallback, bool ha
                         uint64_t fr, uint64_t tot, double pcie)
 {
     const struct gpu_info *i = &dev->info;
+    char b1[32], b2[32];
     if (i->simulated)
         printf(T("Device: SIMULATED · %s profile (%s) - figures from the profile, not a "
                  "measurement\n", "设备：SIMULATED · %s 配置（%s）：数字取自配置文件，不是实测\n"),
@@ -93,9 +105,8 @@ static void info_device(const struct gpu_dev *dev, const char *fallback, bool ha
     kv(T("Driver", "驱动"), "%s", i->simulated ? T("simulator (no driver)", "模拟器（无驱动）")
                                               : i->driver[0] ? i->driver : "n/a");
     if (have_mem)
-        kv(T("Memory", "显存"), T("%.2f GiB total, %.2f GiB free (GiB = 2^30 B)",
-                                  "共 %.2f GiB，空闲 %.2f GiB（GiB = 2^30 B）"),
-           tot / 1073741824.0, fr / 1073741824.0);
+        kv(T("Memory", "显存"), T("%s total, %s free (GiB = 2^30 B)", "共 %s，空闲 %s（GiB = 2^30 B）"),
+           B(tot, b1), B(fr, b2));
     kv(T("Memory type", "显存类型"), "%s", i->memory_type[0] ? i->memory_type : "n/a");
     if (i->bus_width_bits) kv(T("Bus width", "位宽"), "%d bit", i->bus_width_bits);
     else kv(T("Bus width", "位宽"), "n/a");
@@ -129,7 +140,7 @@ static void info_device(const struct gpu_dev *dev, const char *fallback, bool ha
                     "are the whole GPU's", "MIG 分片%s：显存是分片的；位宽、频率、峰值和标称值是整张 GPU 的"),
            i->mig_instance >= 0 ? "" : T(" (instance not identified in NVML)", "（NVML 未识别出实例）"));
     if (i->l1_bytes) kv(T("L1 + shared", "L1 + 共享内存"), T("%.0f KiB per SM", "每个 SM %.0f KiB"), i->l1_bytes / 1024.0);
-    if (i->l2_bytes) kv(T("L2 cache", "L2 缓存"), "%.1f MiB", i->l2_bytes / 1048576.0);
+    if (i->l2_bytes) kv(T("L2 cache", "L2 缓存"), "%s", B(i->l2_bytes, b1));
     else kv(T("L2 cache", "L2 缓存"), "n/a");
     if (i->sm_count) kv(T("SMs", "SM 数"), "%d", i->sm_count);
     if (i->cc_major) kv(T("Compute capability", "计算能力"), "%d.%d", i->cc_major, i->cc_minor);
@@ -158,17 +169,18 @@ int tui_cmd_info(struct tui_ctx *c)
         return 0;
     }
     info_device(c->dev, c->why, have_mem, fr, tot, pcie);
+    char b1[32], b2[32];
     printf(T("Host (measured live by every backend)\n", "主机（每个后端都实时测量）\n"));
     kv("CPU", "%s", h.cpu);
     kv(T("Threads", "线程数"), "%d", h.threads);
-    kv(T("RAM", "内存"), "%.1f GiB", h.ram_bytes / 1073741824.0);
+    kv(T("RAM", "内存"), "%s", B(h.ram_bytes, b1));
     const char *llc = T("Last-level cache", "末级缓存");
-    if (h.llc_bytes) kv(llc, T("%.1f MiB per instance, %.1f MiB in all (%s)", "每个实例 %.1f MiB，共 %.1f MiB（%s）"),
-                        h.llc_bytes / 1048576.0, h.llc_total_bytes / 1048576.0, h.llc_source);
+    if (h.llc_bytes) kv(llc, T("%s per instance, %s in all (%s)", "每个实例 %s，共 %s（%s）"),
+                        B(h.llc_bytes, b1), B(h.llc_total_bytes, b2), h.llc_source);
     else if (h.llc_read_bytes)
-        kv(llc, T("n/a: %s reads %.1f MiB, more than any core has (a package total?)",
-                  "n/a：%s 读到 %.1f MiB，比任何一个核能用的都多（整颗封装的总量？）"),
-           h.llc_source, h.llc_read_bytes / 1048576.0);
+        kv(llc, T("n/a: %s reads %s, more than any core has (a package total?)",
+                  "n/a：%s 读到 %s，比任何一个核能用的都多（整颗封装的总量？）"),
+           h.llc_source, B(h.llc_read_bytes, b1));
     else kv(llc, "n/a");
     return 0;
 }
@@ -202,9 +214,9 @@ static void print_profile(const char *id, void *ud)
     } else if (!ok) {
         printf("  %-12s %s\n", id, err);
     } else {
-        printf(T("  %-12s %-26s %-7s %6.0f GB/s peak  %6.1f GiB\n", "  %-12s %-26s %-7s 峰值 %6.0f GB/s  %6.1f GiB\n"), id, p.info.name,
-               p.info.memory_type, p.info.peak_bytes_per_s / 1e9,
-               p.info.total_bytes / 1073741824.0);
+        char b1[32];
+        printf(T("  %-12s %-26s %-7s %6.0f GB/s peak  %10s\n", "  %-12s %-26s %-7s 峰值 %6.0f GB/s  %10s\n"),
+               id, p.info.name, p.info.memory_type, p.info.peak_bytes_per_s / 1e9, B(p.info.total_bytes, b1));
     }
 }
 
@@ -248,7 +260,7 @@ static void ledger_json(const struct gpu_ledger *l)
     for (int p = 0; p < GPU_LEDGER_NPARTS; p++) { /* the parts add up to the total */
         tui_json_obj(&j);
         tui_json_kstr(&j, "key", gpu_ledger_part_key((enum gpu_ledger_part)p));
-        tui_json_kstr(&j, "label", gpu_ledger_part_label((enum gpu_ledger_part)p, false));
+        tui_json_kstr(&j, "label", lt_ledger_label((enum gpu_ledger_part)p, "en"));
         tui_json_kuint(&j, "bytes", l->part[p]);
         tui_json_kbool(&j, "known", l->known[p]);
         tui_json_end(&j);
@@ -296,10 +308,10 @@ int tui_cmd_ledger(struct tui_ctx *c)
         return 0;
     }
     bool zh = !strcmp(c->lang, "zh");
-    size_t n = gpu_ledger_text(&l, zh, NULL, 0) + 1;
+    size_t n = lt_ledger_text(&l, c->lang, NULL, 0) + 1;
     char *buf = malloc(n);
     if (!buf) return 1;
-    gpu_ledger_text(&l, zh, buf, n);
+    lt_ledger_text(&l, c->lang, buf, n);
     fputs(buf, stdout);
     free(buf);
     if (zh)
@@ -370,9 +382,9 @@ static void trace_text(const struct trace_run *t, const struct gpu_replay_result
     printf(T("  events    %zu malloc, %zu free, %zu empty_cache, %zu skipped frees\n",
              "  记录      malloc %zu 次，free %zu 次，empty_cache %zu 次，跳过的 free %zu 次\n"),
            r->allocs, r->frees, r->empties, r->skipped_frees);
-    printf(T("  peak      reserved %.2f MiB, allocated %.2f MiB (MiB = 2^20 B)\n",
-             "  峰值      已预留 %.2f MiB，已分配 %.2f MiB（MiB = 2^20 B）\n"),
-           s->reserved_bytes[0].peak / 1048576.0, s->allocated_bytes[0].peak / 1048576.0);
+    char b1[32], b2[32];
+    printf(T("  peak      reserved %s, allocated %s (MiB = 2^20 B)\n", "  峰值      已预留 %s，已分配 %s（MiB = 2^20 B）\n"),
+           B(s->reserved_bytes[0].peak, b1), B(s->allocated_bytes[0].peak, b2));
     printf(T("  OOMs      %zu", "  OOM 次数  %zu"), r->ooms);
     for (size_t i = 0; i < r->noom_list && i < 10; i++)
         printf(tui_cli_zh ? "%s第 %u 行" : "%s line %u", i ? (tui_cli_zh ? "、" : ",") : (tui_cli_zh ? "，在" : " at"),

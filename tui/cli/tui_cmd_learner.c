@@ -12,6 +12,7 @@
 #include "tui_progress.h"
 #include "tui_state.h"
 #include "tui_workspace.h"
+#include "tui_wrap.h"
 
 /* The bytes of s that fit in `cols` display columns, whole characters only; "…" marks a cut. */
 static void fit(const char *s, int cols, char *out, size_t n)
@@ -19,11 +20,9 @@ static void fit(const char *s, int cols, char *out, size_t n)
     size_t o = 0;
     int w = 0;
     for (const char *c = s; *c;) {
-        size_t k = 1;
-        while (((unsigned char)c[k] & 0xc0) == 0x80) k++;
-        char ch[8];
-        snprintf(ch, sizeof ch, "%.*s", (int)(k < sizeof ch ? k : sizeof ch - 1), c);
-        int cw = tui_str_width(ch);
+        unsigned cp;
+        size_t k = (size_t)gpu_utf8_decode(c, strlen(c), &cp);
+        int cw = tui_cp_width(cp);
         if (w + cw > cols - 1 && c[k]) { /* room for the mark only */
             snprintf(out + o, n - o, "\xe2\x80\xa6");
             return;
@@ -96,7 +95,7 @@ static int cmp_row(const void *pa, const void *pb)
 static void padw(const char *s, int w)
 {
     fputs(s, stdout);
-    for (int k = tui_str_width(s); k < w; k++) putchar(' ');
+    for (int k = tui_width(s, strlen(s)); k < w; k++) putchar(' ');
 }
 
 static void print_row(const struct prow *w, int exw)

@@ -1,37 +1,15 @@
 /* tui_plain.c - headless output (see tui_plain.h). */
 #include "tui_plain.h"
 
-
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <wchar.h>
 
 #include "gpu_fmt.h"
 #include "tui_json.h"
 #include "tui_wrap.h"
-
-int tui_str_width(const char *s)
-{
-    mbstate_t st;
-    memset(&st, 0, sizeof st);
-    int w = 0;
-    size_t len = strlen(s);
-    while (len) {
-        wchar_t wc;
-        size_t k = mbrtowc(&wc, s, len, &st);
-        if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
-            memset(&st, 0, sizeof st);
-            k = 1, wc = L'?';
-        }
-        int cw = wcwidth(wc);
-        w += cw < 0 ? 1 : cw;
-        s += k, len -= k;
-    }
-    return w;
-}
 
 /* Code points a terminal acts on rather than shows: C0 (all of it: callers let \n and \t
  * through), DEL, C1, and the bidi controls that reorder what is shown. */
@@ -40,17 +18,6 @@ static bool controls(unsigned cp)
     return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c ||
            cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
            (cp >= 0x2066 && cp <= 0x2069);
-}
-
-/* A UTF-8 sequence that is valid so far but cut by the end of the buffer. */
-static bool cut_sequence(const unsigned char *p, size_t m)
-{
-    int len = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
-              : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
-    if (!len || (size_t)len <= m) return false;
-    for (size_t i = 1; i < m; i++)
-        if ((p[i] & 0xc0) != 0x80) return false;
-    return true;
 }
 
 size_t tui_safe_filter(const char *s, size_t n, bool final,
@@ -66,8 +33,8 @@ size_t tui_safe_filter(const char *s, size_t n, bool final,
         unsigned cp = c;
         int k = 1;
         if (c >= 0x80) {
-            if (!final && cut_sequence((const unsigned char *)s + i, n - i)) break;
-            k = tui_utf8_decode(s + i, n - i, &cp);
+            if (!final && gpu_utf8_partial(s + i, n - i)) break; /* the rest comes next time */
+            k = gpu_utf8_decode(s + i, n - i, &cp);
             if (!(cp == 0xfffd && k == 1) && !controls(cp)) {
                 i += (size_t)k;
                 continue;
@@ -228,7 +195,8 @@ static void print_table(FILE *f, const struct lt_mk_block *b)
     char buf[1024];
     for (int r = 0; r < b->rows; r++)
         for (int c = 0; c < cols; c++) {
-            int cw = tui_str_width(plain_cell(b->cells[r * b->cols + c], buf, sizeof buf));
+            const char *cell = plain_cell(b->cells[r * b->cols + c], buf, sizeof buf);
+            int cw = tui_width(cell, strlen(cell));
             if (cw > w[c]) w[c] = cw;
         }
     for (int r = 0; r < b->rows; r++) {
@@ -237,7 +205,7 @@ static void print_table(FILE *f, const struct lt_mk_block *b)
             const char *cell = plain_cell(b->cells[r * b->cols + c], buf, sizeof buf);
             fprintf(f, "%s%s", c ? " | " : "", cell);
             if (c + 1 < cols)
-                for (int k = tui_str_width(cell); k < w[c]; k++) fputc(' ', f);
+                for (int k = tui_width(cell, strlen(cell)); k < w[c]; k++) fputc(' ', f);
         }
         fputc('\n', f);
         if (r == 0) {
@@ -277,7 +245,7 @@ void tui_plain_markup(struct tui_plain *p, const char *src)
             fputc('\n', f);
             print_inline(f, b->text);
             fputc('\n', f);
-            int w = tui_str_width(b->text);
+            int w = tui_width(b->text, strlen(b->text));
             for (int k = 0; k < w; k++) fputc(b->level == 1 ? '=' : '-', f);
             fputc('\n', f);
             break;

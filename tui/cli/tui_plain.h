@@ -47,7 +47,5 @@ FILE *tui_plain_terminal(void);
 /* At exit: flush and close both; 0, or the errno of the first write that failed (a full disk,
  * a closed stdout). A closed pipe ends the process by SIGPIPE first, as it ends cat. */
 int tui_plain_close(void);
-/* Display width of a UTF-8 string (wcwidth; invalid bytes count 1). */
-int tui_str_width(const char *s);
 
 #endif

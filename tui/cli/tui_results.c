@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "gpu_fmt.h"
-#include "tui_hash.h"
+#include "gpu_strtab.h"
+#include "gpu_u64map.h"
 #include "tui_json.h"
 #include "tui_plain.h"
 #include "tui_record.h"
@@ -56,7 +57,7 @@ static const char *kind_text(enum lt_event_type t, bool zh)
 static void pad(FILE *f, const char *s, int w)
 {
     fputs(s, f);
-    for (int k = tui_str_width(s); k < w; k++) fputc(' ', f);
+    for (int k = tui_width(s, strlen(s)); k < w; k++) fputc(' ', f);
 }
 
 static const char *style_name(enum lt_style s)
@@ -87,7 +88,7 @@ static bool push(struct rows *R, struct row r)
  * the replay's interned strings, so a run costs O(events). */
 static bool run_rows(struct rows *R, const struct tui_replay_run *run)
 {
-    struct tui_map panels = {0}, bars = {0}; /* panel -> slot; (kind, panel, series) -> row */
+    struct gpu_u64map panels = {0}, bars = {0}; /* panel -> slot; (kind, panel, series) -> row */
     bool ok = true;
     for (int i = 0; i < run->nev && ok; i++) {
         struct lt_event ev;
@@ -95,12 +96,13 @@ static bool run_rows(struct rows *R, const struct tui_replay_run *run)
         if (ev.type != LT_EV_BAR && ev.type != LT_EV_GAUGE && ev.type != LT_EV_POINT &&
             ev.type != LT_EV_CLEAR)
             continue;
-        uint32_t pid = tui_replay_str_id(run->rp, ev.panel), slot;
-        if (!tui_map_get(&panels, pid, &slot)) {
-            slot = (uint32_t)R->ngens;
+        uint32_t pid = tui_replay_str_id(run->rp, ev.panel);
+        uint64_t slot;
+        if (!gpu_u64map_get(&panels, pid, &slot)) {
+            slot = (uint64_t)R->ngens;
             size_t nc = R->gcap ? 2 * R->gcap : 64;
             uint32_t *ng = R->ngens < R->gcap ? R->gens : realloc(R->gens, nc * sizeof *ng);
-            if (!ng || !tui_map_put(&panels, pid, slot)) {
+            if (!ng || !gpu_u64map_put(&panels, pid, slot)) {
                 ok = false;
                 break;
             }
@@ -111,19 +113,19 @@ static bool run_rows(struct rows *R, const struct tui_replay_run *run)
             R->gens[slot]++;
             continue;
         }
-        struct row r = {run, i, slot, R->gens[slot]};
+        struct row r = {run, i, (uint32_t)slot, R->gens[slot]};
         if (ev.type == LT_EV_POINT) {
             ok = push(R, r);
             continue;
         }
         uint64_t key = (uint64_t)(ev.type == LT_EV_GAUGE) << 63 | (uint64_t)pid << 32 |
                        tui_replay_str_id(run->rp, ev.series);
-        uint32_t j;
-        if (tui_map_get(&bars, key, &j) && live(R, (int)j)) R->v[j].i = i;
-        else ok = push(R, r) && tui_map_put(&bars, key, (uint32_t)(R->n - 1));
+        uint64_t j;
+        if (gpu_u64map_get(&bars, key, &j) && live(R, (int)j)) R->v[j].i = i;
+        else ok = push(R, r) && gpu_u64map_put(&bars, key, (uint64_t)(R->n - 1));
     }
-    tui_map_free(&panels);
-    tui_map_free(&bars);
+    gpu_u64map_free(&panels);
+    gpu_u64map_free(&bars);
     return ok;
 }
 
@@ -193,7 +195,7 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, bool zh, FILE
         static const int hw[] = {6, 16, 3, 10, 5, 28};
         fputs("  ", out);
         for (int c = 0; c < 6; c++) pad(out, head[zh][c], hw[c]), fputc(' ', out);
-        for (int k = tui_str_width(head[zh][6]); k < 12; k++) fputc(' ', out);
+        for (int k = tui_width(head[zh][6], strlen(head[zh][6])); k < 12; k++) fputc(' ', out);
         fprintf(out, "%s  ", head[zh][6]);
         pad(out, head[zh][7], 8);
         fprintf(out, " %s\n", head[zh][8]);
@@ -281,14 +283,14 @@ struct ckey {
 struct ctab {
     struct ckey *k;
     int n, cap, ngroups;
-    struct tui_map by_hash;  /* label hash -> first key with it */
-    struct tui_map groups;   /* lesson/experiment hash -> first key of the group */
+    struct gpu_u64map by_hash; /* label hash -> first key with it */
+    struct gpu_u64map groups;  /* lesson/experiment hash -> first key of the group */
 };
 
 static uint64_t hash_strs(const char *const *s, int n)
 {
-    uint64_t h = TUI_HASH_INIT;
-    for (int i = 0; i < n; i++) h = tui_hash(h, s[i], strlen(s[i]) + 1); /* NULs separate */
+    uint64_t h = GPU_HASH_INIT;
+    for (int i = 0; i < n; i++) h = gpu_hash(h, s[i], strlen(s[i]) + 1); /* NULs separate */
     return h;
 }
 
@@ -298,8 +300,8 @@ static struct ckey *key_get(struct ctab *T, const struct tui_replay_run *run,
 {
     const char *parts[] = {run->lesson, run->experiment, ev->panel, label};
     uint64_t h = hash_strs(parts, 4);
-    uint32_t first;
-    bool have = tui_map_get(&T->by_hash, h, &first);
+    uint64_t first;
+    bool have = gpu_u64map_get(&T->by_hash, h, &first);
     for (int i = have ? (int)first : -1; i >= 0; i = T->k[i].next) {
         struct ckey *k = &T->k[i];
         if (!strcmp(k->lesson, run->lesson) && !strcmp(k->experiment, run->experiment) &&
@@ -318,9 +320,9 @@ static struct ckey *key_get(struct ctab *T, const struct tui_replay_run *run,
         T->k = nk, T->cap = nc;
     }
     uint64_t gh = hash_strs(parts, 2);
-    uint32_t g0;
+    uint64_t g0;
     int group = -1;
-    bool gseen = tui_map_get(&T->groups, gh, &g0);
+    bool gseen = gpu_u64map_get(&T->groups, gh, &g0);
     /* the group's first key; every key only after a hash collision */
     for (int pass = 0; gseen && pass < 2 && group < 0; pass++)
         for (int i = pass ? 0 : (int)g0; i < (pass ? T->n : (int)g0 + 1) && group < 0; i++)
@@ -335,8 +337,8 @@ static struct ckey *key_get(struct ctab *T, const struct tui_replay_run *run,
     k->next = have ? (int)first : -1;
     k->group = group >= 0 ? group : T->ngroups;
     if (!k->lesson || !k->experiment || !k->title || !k->panel || !k->label || !k->unit ||
-        !tui_map_put(&T->by_hash, h, (uint32_t)T->n) ||
-        (!gseen && !tui_map_put(&T->groups, gh, (uint32_t)T->n))) {
+        !gpu_u64map_put(&T->by_hash, h, (uint64_t)T->n) ||
+        (!gseen && !gpu_u64map_put(&T->groups, gh, (uint64_t)T->n))) {
         free(k->lesson), free(k->experiment), free(k->title), free(k->panel), free(k->label);
         free(k->unit);
         return NULL;
@@ -495,8 +497,8 @@ int tui_compare_cmd(char **paths, int n, bool ascii, bool zh, FILE *out)
         free(k->unit);
     }
     free(T.k);
-    tui_map_free(&T.by_hash);
-    tui_map_free(&T.groups);
+    gpu_u64map_free(&T.by_hash);
+    gpu_u64map_free(&T.groups);
     for (int i = 0; i < n; i++) tui_replay_free(rp[i]);
     return rc;
 }

@@ -12,6 +12,7 @@
 #include "gpu_snapshot.h"
 #include "tui_json.h"
 #include "tui_plain.h"
+#include "tui_wrap.h"
 
 #define DEFAULT_TOP 10
 #define MAX_CAPACITY (1ull << 42)
@@ -109,7 +110,7 @@ static void label(FILE *f, const char *en, const char *zh)
 {
     const char *l = T(en, zh);
     fprintf(f, "  %s", l);
-    for (int k = tui_str_width(l); k < 12; k++) fputc(' ', f);
+    for (int k = tui_width(l, strlen(l)); k < 12; k++) fputc(' ', f);
 }
 
 static void put_rel_time(FILE *f, const struct gpu_snap_device *d, bool has, int64_t t)
@@ -469,7 +470,7 @@ static void json_replay(struct tui_json *j, const struct gpu_snap_replay *r)
 static void padw(FILE *f, const char *s, int w)
 {
     fputs(s, f);
-    for (int k = tui_str_width(s); k < w; k++) fputc(' ', f);
+    for (int k = tui_width(s, strlen(s)); k < w; k++) fputc(' ', f);
 }
 
 static void row(FILE *f, const char *lab, const char *a, const char *b, const char *c,

@@ -451,35 +451,6 @@ bool tui_panelset_has_data(const struct tui_panelset *ps)
     return ps->nlog > 0;
 }
 
-/* ---- formatting --------------------------------------------------------------------------- */
-
-void tui_fmt_num(double v, char *buf, size_t n) { gpu_fmt_num(v, buf, n); }
-
-void tui_fmt_bytes(double b, char *buf, size_t n)
-{
-    static const char *const u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int i = 0;
-    if (isnan(b) || isinf(b)) {
-        snprintf(buf, n, "n/a");
-        return;
-    }
-    while (fabs(b) >= 1024 && i < 4) b /= 1024, i++;
-    if (fabs(b) >= 1e6) snprintf(buf, n, "%.3g %s", b, u[i]); /* past any real device: short */
-    else if (i == 0) snprintf(buf, n, "%.0f B", b);
-    else snprintf(buf, n, "%.*f %s", fabs(b) >= 100 ? 0 : 1, b, u[i]);
-}
-
-/* Short byte labels for an axis: 4K, 64K, 1M, 256M, 1G. */
-static void fmt_axis_bytes(double b, char *buf, size_t n)
-{
-    static const char *const u[] = {"", "K", "M", "G", "T"};
-    int i = 0;
-    while (b >= 1024 && i < 4) b /= 1024, i++;
-    if (fabs(b) >= 1e6) snprintf(buf, n, "%.3g%s", b, u[i]);
-    else if (fabs(b - round(b)) < 1e-9) snprintf(buf, n, "%.0f%s", b, u[i]);
-    else snprintf(buf, n, "%.1f%s", b, u[i]);
-}
-
 /* ---- widgets ------------------------------------------------------------------------------ */
 
 /* Every cell, column or row index a widget computes from event values goes through here: the
@@ -725,8 +696,8 @@ static void w_gauges(const struct ctx *c, const struct pmodel *m)
     for (int i = 0; i < m->ngauges; i++) {
         const struct pgauge *g = &m->gauges[i];
         char v[32], mx[32], txt[128];
-        tui_fmt_num(g->value, v, sizeof v);
-        tui_fmt_num(g->max, mx, sizeof mx);
+        gpu_fmt_num(g->value, v, sizeof v);
+        gpu_fmt_num(g->max, mx, sizeof mx);
         double frac = g->max > 0 ? g->value / g->max : 0;
         const char *tag = style_tag(g->style, c->ascii);
         if (g->max > 0 && fabs(frac) < 1000)
@@ -888,7 +859,7 @@ static void w_map(const struct ctx *c, const struct pmodel *m)
         const struct pblock *k = &m->map[i], *last = &m->map[i + runlen[r] - 1];
         enum map_state ms = map_state_of(k->state);
         char sz[32], line[320], first[8];
-        tui_fmt_bytes(k->bytes, sz, sizeof sz);
+        gpu_fmt_bytes(k->bytes, GPU_FMT_BIN, sz, sizeof sz);
         const char *ell = c->ascii ? "..." : "…", *times = c->ascii ? "x" : "×";
         if (runlen[r] == 1)
             snprintf(line, sizeof line, "%s  %s", *k->owner ? k->owner : map_word(c, ms), sz);
@@ -906,8 +877,8 @@ static void w_map(const struct ctx *c, const struct pmodel *m)
     for (int g = 0; g < 3; g++)
         if (used[g]) n += (size_t)snprintf(key + n, sizeof key - n, "%s %s  ", map_glyph((enum map_state)g, c->ascii), map_word(c, g));
     if (seams && n < sizeof key) n += (size_t)snprintf(key + n, sizeof key - n, "%s %s  ", c->ascii ? "|" : "│", map_word(c, 3));
-    tui_fmt_bytes(total, tot, sizeof tot);
-    tui_fmt_bytes(scale, sc, sizeof sc);
+    gpu_fmt_bytes(total, GPU_FMT_BIN, tot, sizeof tot);
+    gpu_fmt_bytes(scale, GPU_FMT_BIN, sc, sizeof sc);
     if (n < sizeof key) {
         if (scale > total) snprintf(key + n, sizeof key - n, "%s %s %s %s", map_word(c, 4), tot, map_word(c, 5), sc);
         else snprintf(key + n, sizeof key - n, "%s %s", map_word(c, 4), tot);
@@ -1067,8 +1038,8 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
         ymid[0] = 0;
     } else {
         p.ymax = nice_ceil(ymax);
-        tui_fmt_num(p.ymax, ytop, sizeof ytop);
-        tui_fmt_num(p.ymax / 2, ymid, sizeof ymid);
+        gpu_fmt_num(p.ymax, ytop, sizeof ytop);
+        gpu_fmt_num(p.ymax / 2, ymid, sizeof ymid);
         snprintf(ybot, sizeof ybot, "0");
     }
     yl = (int)strlen(ytop);
@@ -1084,9 +1055,9 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
         for (int s = 0; s < m->nseries; s++)
             for (int i = 0; i < m->series[s].n; i++) {
                 char xs[32], ys[32], line[96];
-                if (bytes) fmt_axis_bytes(m->series[s].x[i], xs, sizeof xs);
-                else tui_fmt_num(m->series[s].x[i], xs, sizeof xs);
-                tui_fmt_num(m->series[s].y[i], ys, sizeof ys);
+                if (bytes) gpu_fmt_bytes(m->series[s].x[i], GPU_FMT_TICK, xs, sizeof xs);
+                else gpu_fmt_num(m->series[s].x[i], xs, sizeof xs);
+                gpu_fmt_num(m->series[s].y[i], ys, sizeof ys);
                 snprintf(line, sizeof line, "%s %s", xs, ys);
                 text_line(c, line, m->series[s].style);
             }
@@ -1162,7 +1133,7 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
                 tui_lb_put(&b, " ", 1, TS_PLAIN);
             } else if (braille) {
                 char u[4];
-                int l = tui_utf8_encode(0x2800u + v, u);
+                int l = gpu_utf8_encode(0x2800u + v, 0, u);
                 tui_lb_put(&b, u, (size_t)l, sty);
             } else {
                 tui_lb_puts(&b, series_marker(p.own[r * p.pw + x], true), sty);
@@ -1210,7 +1181,7 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
     int last_end = -1;
     for (int i = 0; i < nt; i++) {
         char t[32];
-        if (bytes) fmt_axis_bytes(ticks[i], t, sizeof t);
+        if (bytes) gpu_fmt_bytes(ticks[i], GPU_FMT_TICK, t, sizeof t);
         else gpu_fmt_tick(ticks[i], t, sizeof t); /* 10K 100K 1M, not 10000 1e+07 */
         int cx = col_of(&p, ticks[i]) / (braille ? 2 : 1), tl = (int)strlen(t);
         int start = cx - tl / 2;
@@ -1245,8 +1216,8 @@ static void w_curve(const struct ctx *c, const struct pmodel *m)
         for (int i = 0; i < se->n; i++)
             if (!isnan(se->y[i]) && (isnan(ly) || se->x[i] >= lx)) lx = se->x[i], ly = se->y[i];
         char val[192], xs[32], ys[32];
-        tui_fmt_num(ly, ys, sizeof ys);
-        if (bytes) fmt_axis_bytes(lx, xs, sizeof xs);
+        gpu_fmt_num(ly, ys, sizeof ys);
+        if (bytes) gpu_fmt_bytes(lx, GPU_FMT_TICK, xs, sizeof xs);
         else gpu_fmt_tick(lx, xs, sizeof xs);
         const char *u = *m->unit ? m->unit : m->y_label;
         snprintf(val, sizeof val, " %s%s%.64s @ %s", ys, *u ? " " : "", u, xs);
@@ -1336,8 +1307,8 @@ static void headline(const struct ctx *c, const struct pmodel *m)
     }
     if (k.curve) {
         char x[32];
-        if (k.bytes_x) fmt_axis_bytes(k.x, x, sizeof x);
-        else tui_fmt_num(k.x, x, sizeof x);
+        if (k.bytes_x) gpu_fmt_bytes(k.x, GPU_FMT_TICK, x, sizeof x);
+        else gpu_fmt_num(k.x, x, sizeof x);
         snprintf(at, sizeof at, " @ %s", x);
     }
     const char *tag = style_tag(TS_MEASURED + (int)k.style, c->ascii);

@@ -57,9 +57,4 @@ bool tui_panelset_key(const struct tui_panelset *ps, struct tui_keyfig *out);
 void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int width, bool ascii,
                          const char *lang);
 
-/* Number formatting shared by the views: "n/a" for NaN/inf; about four significant digits. */
-void tui_fmt_num(double v, char *buf, size_t n);
-/* Capacities in binary units (KiB, MiB, GiB), as the design asks. */
-void tui_fmt_bytes(double b, char *buf, size_t n);
-
 #endif

@@ -279,7 +279,7 @@ static int longest_word(const char *s, size_t n)
     int best = 0, cur = 0;
     for (size_t i = 0; i < n;) {
         unsigned cp;
-        i += (size_t)tui_utf8_decode(s + i, n - i, &cp);
+        i += (size_t)gpu_utf8_decode(s + i, n - i, &cp);
         int cw = tui_cp_width(cp);
         if (cp == ' ' || cp == '\t') cur = 0;
         else if (cw == 2) cur = 2;

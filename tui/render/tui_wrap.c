@@ -8,68 +8,6 @@
 #include <string.h>
 #include <wchar.h>
 
-int tui_utf8_decode(const char *s, size_t n, unsigned *cp)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    unsigned c = u[0], min;
-    int len;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xc2 && c <= 0xdf) len = 2, c &= 0x1f, min = 0x80;
-    else if (c >= 0xe0 && c <= 0xef) len = 3, c &= 0x0f, min = 0x800;
-    else if (c >= 0xf0 && c <= 0xf4) len = 4, c &= 0x07, min = 0x10000;
-    else goto bad;
-    if ((size_t)len > n) goto bad;
-    for (int i = 1; i < len; i++) {
-        if ((u[i] & 0xc0) != 0x80) goto bad;
-        c = c << 6 | (u[i] & 0x3f);
-    }
-    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) goto bad;
-    *cp = c;
-    return len;
-bad:
-    *cp = 0xfffd;
-    return 1;
-}
-
-size_t tui_utf8_prev(const char *s, size_t i)
-{
-    if (i == 0) return 0;
-    size_t j = i - 1;
-    for (int k = 0; k < 3 && j > 0 && ((unsigned char)s[j] & 0xc0) == 0x80; k++) j--;
-    unsigned cp;
-    /* only a sequence that decodes to exactly [j, i) is one glyph; else one stray byte */
-    return j + (size_t)tui_utf8_decode(s + j, i - j, &cp) == i ? j : i - 1;
-}
-
-int tui_utf8_encode(unsigned cp, char *out)
-{
-    unsigned char *o = (unsigned char *)out;
-    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) cp = 0xfffd;
-    if (cp < 0x80) {
-        o[0] = (unsigned char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (unsigned char)(0xc0 | cp >> 6);
-        o[1] = (unsigned char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (unsigned char)(0xe0 | cp >> 12);
-        o[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
-        o[2] = (unsigned char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    o[0] = (unsigned char)(0xf0 | cp >> 18);
-    o[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3f));
-    o[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
-    o[3] = (unsigned char)(0x80 | (cp & 0x3f));
-    return 4;
-}
-
 static bool is_control(unsigned cp) { return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0); }
 
 int tui_cp_width(unsigned cp)
@@ -90,7 +28,7 @@ int tui_width(const char *s, size_t n)
     int w = 0;
     for (size_t i = 0; i < n;) {
         unsigned cp;
-        i += (size_t)tui_utf8_decode(s + i, n - i, &cp);
+        i += (size_t)gpu_utf8_decode(s + i, n - i, &cp);
         w += tui_cp_width(cp);
     }
     return w;
@@ -155,7 +93,7 @@ int tui_wrap(const char *s, size_t n, int width, struct tui_wline **out)
     int p = 0;
     while ((size_t)p < n && !o.oom) {
         unsigned cp;
-        int l = tui_utf8_decode(s + p, n - (size_t)p, &cp);
+        int l = gpu_utf8_decode(s + p, n - (size_t)p, &cp);
         if (cp == '\n') {
             emit(&o, s, ls, p, true, true);
             ls = p + l, lw = 0, soft = false, content = false, brk_end = -1, prev = 0;
@@ -216,7 +154,7 @@ size_t tui_prefix_fit(const char *s, size_t n, int width, int *used)
     int w = 0;
     while (i < n) {
         unsigned cp;
-        int l = tui_utf8_decode(s + i, n - i, &cp);
+        int l = gpu_utf8_decode(s + i, n - i, &cp);
         int cw = tui_cp_width(cp);
         if (w + cw > width) break;
         w += cw, i += (size_t)l;
@@ -343,7 +281,7 @@ char *tui_ascii_fold(const char *s, size_t n, size_t *outlen, int **map)
     if (!out || (map && !m)) goto oom;
     for (size_t i = 0; i < n;) {
         unsigned cp;
-        int l = tui_utf8_decode(s + i, n - i, &cp);
+        int l = gpu_utf8_decode(s + i, n - i, &cp);
         char one[2] = {(char)cp, 0};
         const char *a = "?";
         if (cp < 0x80) a = one;

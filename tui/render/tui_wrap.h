@@ -1,21 +1,15 @@
 /* tui_wrap.h - UTF-8 text measured by display width (wcwidth), wrapped and fitted to columns.
  * Pure: no ncurses. Every boundary it returns is a glyph boundary, so no caller can split a UTF-8
  * sequence or half a wide glyph. Needs a UTF-8 LC_CTYPE for wcwidth of non-ASCII characters; in
- * any other locale non-ASCII glyphs count as one column (tui_ascii_fold makes them ASCII first). */
+ * any other locale non-ASCII glyphs count as one column (tui_ascii_fold makes them ASCII first).
+ * The bytes-to-code-points part is gpu_utf8.h's, which every layer shares. */
 #ifndef TUI_WRAP_H
 #define TUI_WRAP_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Decode one sequence of s[0..n) (n >= 1). Returns the bytes it takes (1..4); an invalid or cut
- * sequence takes 1 byte and decodes as U+FFFD. */
-int tui_utf8_decode(const char *s, size_t n, unsigned *cp);
-/* Where the sequence that ends at s[i] starts (i > 0; an invalid byte is a sequence of its
- * own, as tui_utf8_decode reads it). 0 when i is 0. */
-size_t tui_utf8_prev(const char *s, size_t i);
-/* Encode cp into out (4 bytes room); returns the length. */
-int tui_utf8_encode(unsigned cp, char *out);
+#include "gpu_utf8.h" /* the codec: gpu_utf8_decode, _prev, _encode */
 
 /* Columns a code point takes: 0 (combining, zero-width), 1 or 2. Controls and anything wcwidth
  * rejects count 1: they are drawn as '?'. */

@@ -46,7 +46,7 @@ int tui_key_name(int code, bool zh, char *out, size_t n)
     if (code > 0 && code < 32) return snprintf(out, n, "Ctrl-%c", '@' + code);
     if (tui_key_printable(code)) {
         char u[5] = {0};
-        tui_utf8_encode((unsigned)code, u);
+        gpu_utf8_encode((unsigned)code, 0, u);
         return snprintf(out, n, "%s", u);
     }
     return snprintf(out, n, "key-%d", code);

@@ -16,7 +16,7 @@ void tui_lineedit_init(struct tui_lineedit *e, int max)
 
 static int cp_at(const struct tui_lineedit *e, int i, unsigned *cp)
 {
-    return tui_utf8_decode(e->s + i, (size_t)(e->len - i), cp);
+    return gpu_utf8_decode(e->s + i, (size_t)(e->len - i), cp);
 }
 
 int tui_lineedit_next(const struct tui_lineedit *e, int i)
@@ -36,7 +36,7 @@ int tui_lineedit_prev(const struct tui_lineedit *e, int i)
 {
     unsigned cp;
     while (i > 0) {
-        i = (int)tui_utf8_prev(e->s, (size_t)i);
+        i = (int)gpu_utf8_prev(e->s, (size_t)i);
         cp_at(e, i, &cp);
         if (tui_cp_width(cp) != 0 || cp == '\n') break;
     }
@@ -47,8 +47,7 @@ void tui_lineedit_set(struct tui_lineedit *e, const char *s)
 {
     size_t n = strlen(s);
     if (n > (size_t)e->max) { /* cut at a sequence boundary */
-        n = (size_t)e->max;
-        while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80) n--;
+        n = gpu_utf8_cut(s, (size_t)e->max);
     }
     memcpy(e->s, s, n);
     e->s[n] = 0;
@@ -131,7 +130,7 @@ static void kill_word(void *to, const struct tui_key *k)
 static void text(void *to, const struct tui_key *k)
 {
     char u[4];
-    tui_lineedit_insert(to, u, (size_t)tui_utf8_encode((unsigned)k->code, u));
+    tui_lineedit_insert(to, u, (size_t)gpu_utf8_encode((unsigned)k->code, 0, u));
 }
 
 static const struct tui_binding rows[] = {
@@ -208,12 +207,12 @@ void tui_lineedit_view(const struct tui_lineedit *e, int width, const char *nl, 
     size_t start = 0;
     while (start < at && tui_width(shown + start, at - start) > width - 1) {
         unsigned cp;
-        start += (size_t)tui_utf8_decode(shown + start, k - start, &cp);
+        start += (size_t)gpu_utf8_decode(shown + start, k - start, &cp);
     }
     int used;
     size_t take = tui_prefix_fit(shown + start, k - start, width, &used);
     if (take >= cap) take = cap ? cap - 1 : 0;
-    while (take > 0 && ((unsigned char)shown[start + take] & 0xc0) == 0x80) take--;
+    take = gpu_utf8_cut(shown + start, take);
     memcpy(out, shown + start, take);
     if (cap) out[take] = 0;
     *cursor = tui_width(shown + start, at - start);

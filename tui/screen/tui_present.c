@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_fmt.h"
 #include "tui.h"
 #include "tui_bigfont.h"
 #include "tui_help.h"
@@ -95,8 +96,8 @@ static void sink(void *ud, const struct lt_event *in)
         snprintf(p->fig.unit, sizeof p->fig.unit, "%s", k.unit ? k.unit : "");
         if (k.curve) {
             char x[32];
-            if (k.bytes_x) tui_fmt_bytes(k.x, x, sizeof x);
-            else tui_fmt_num(k.x, x, sizeof x);
+            if (k.bytes_x) gpu_fmt_bytes(k.x, GPU_FMT_BIN, x, sizeof x);
+            else gpu_fmt_num(k.x, x, sizeof x);
             snprintf(p->fig.label, sizeof p->fig.label, "%s%s @ %s", TR(p, "peak ", "峰值 "), k.label, x);
         } else {
             snprintf(p->fig.label, sizeof p->fig.label, "%s", k.label ? k.label : "");

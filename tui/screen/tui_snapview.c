@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "gpu_file.h"
+#include "gpu_fmt.h"
 #include "gpu_snap_timeline.h"
 #include "gpu_snapshot.h"
 #include "tui_panel.h"
@@ -244,7 +245,10 @@ static void user_where(const struct snapview *v, const struct gpu_pk *frames, ch
     snprintf(buf, n, "%s", k ? "<torch internals>" : "<no frames>");
 }
 
-static void fmt_bytes(int64_t b, char *buf, size_t n) { tui_fmt_bytes((double)b, buf, n); }
+static void fmt_bytes(int64_t b, char *buf, size_t n)
+{
+    gpu_fmt_bytes((double)b, GPU_FMT_BIN, buf, n);
+}
 
 /* ---- the segment map at the cursor -------------------------------------------------------- */
 
@@ -343,7 +347,7 @@ static void make_map(struct snapview *v, char *title, size_t tn)
     }
     tui_panelset_apply(v->ps, &ev);
     char sz[32];
-    tui_fmt_bytes((double)ssz, sz, sizeof sz);
+    gpu_fmt_bytes((double)ssz, GPU_FMT_BIN, sz, sizeof sz);
     snprintf(title, tn, v->zh ? "光标处选中块所在的段：0x%llx，%s" : "its segment at the cursor: 0x%llx, %s",
              (unsigned long long)sa, sz);
     struct lt_panel mp = {.id = "map", .kind = "map", .title = title};

@@ -333,7 +333,7 @@ int tui_term_put(int y, int x, int w, const char *s, size_t n, const unsigned ch
     if (x + w > COLS) w = COLS - x;
     for (size_t i = 0; i < n;) {
         unsigned cp;
-        int l = tui_utf8_decode(s + i, n - i, &cp);
+        int l = gpu_utf8_decode(s + i, n - i, &cp);
         int sty = st ? st[i] : style;
         i += (size_t)l;
         int cw = tui_cp_width(cp);

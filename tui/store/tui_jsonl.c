@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gpu_float.h"
+#include "gpu_utf8.h"
 
 struct rd {
     const char *p, *start;
@@ -47,20 +48,6 @@ static int hex4(const char *p)
         else return -1;
     }
     return v;
-}
-
-static int utf8_put(char *o, unsigned cp)
-{
-    if (cp < 0x80) return o[0] = (char)cp, 1;
-    if (cp < 0x800) return o[0] = (char)(0xc0 | cp >> 6), o[1] = (char)(0x80 | (cp & 0x3f)), 2;
-    if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | cp >> 12), o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    o[0] = (char)(0xf0 | cp >> 18), o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), o[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
 }
 
 /* At the opening quote. */
@@ -109,7 +96,7 @@ static char *string(struct rd *r)
                 goto bad_escape;
             }
             if (cp == 0) cp = 0xfffd; /* strings are C strings here */
-            o += utf8_put(o, cp);
+            o += gpu_utf8_encode(cp, 0, o);
             break;
         }
         default: goto bad_escape;

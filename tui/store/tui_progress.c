@@ -14,6 +14,7 @@
 
 #include "gpu_file.h"
 #include "gpu_parse.h"
+#include "gpu_utf8.h"
 #include "tui_file.h"
 #include "tui_state.h"
 
@@ -317,8 +318,8 @@ static void keep_answer(char *out, size_t n, const char *a)
         if (esc) out[o++] = '\\', out[o++] = esc;
         else out[o++] = *c;
     }
-    if (*c) { /* cut: drop a character's first bytes, then mark the cut */
-        while (o > 0 && ((unsigned char)*c & 0xc0) == 0x80) o--, c--;
+    if (*c) { /* cut: drop a character's first bytes (never escaped: o and c step alike), mark it */
+        o -= (size_t)(c - a) - gpu_utf8_cut(a, (size_t)(c - a));
         memcpy(out + o, mark, sizeof mark);
         return;
     }

@@ -10,8 +10,9 @@
 #include <time.h>
 
 #include "gpu_file.h"
+#include "gpu_strtab.h"
+#include "gpu_u64map.h"
 #include "tui_file.h"
-#include "tui_hash.h"
 #include "tui_json.h"
 #include "tui_jsonl.h"
 #include "tui_plain.h"
@@ -195,23 +196,20 @@ const char *tui_rec_error(const struct tui_rec *r) { return r && r->err[0] ? r->
 
 /* ---- reading -------------------------------------------------------------------------------- */
 
-/* One event, whatever its line held. Strings are offsets of interned strings in the pool (0 is
- * ""); cells are ncells offsets in cellv from `cells`. */
+/* One event, whatever its line held. Strings are ids of interned strings (gpu_strtab; 0 is
+ * ""); cells are ncells ids in cellv from `cells`. */
 struct rev {
     double t, x, y, value, max;
     uint32_t panel, series, text, unit, cells, run;
     uint8_t type, style, ncells;
 };
 
-struct rrun { /* a run's strings while loading (the pool may still move) */
+struct rrun { /* a run's strings while loading (ids until the file is read) */
     uint32_t lesson, experiment, title, state, error;
 };
 
 struct tui_replay_store {
-    char *pool;
-    size_t plen, pcap;
-    uint32_t *itab; /* interned strings: pool offsets by hash, 0 = empty */
-    size_t icap, in;
+    struct gpu_strtab strs; /* interned strings by id; id 0 is "" */
     struct rev *ev;
     size_t nev, evcap;
     uint32_t *cellv;
@@ -220,8 +218,8 @@ struct tui_replay_store {
     struct rrun *rs;
     int rcap;
     uint32_t hdr[9];       /* the header's strings (see header()) */
-    struct tui_map runno;  /* "run" number -> run index */
-    struct tui_map chosen; /* lesson/experiment -> the run tui_replay_find gives */
+    struct gpu_u64map runno;  /* "run" number -> run index */
+    struct gpu_u64map chosen; /* lesson/experiment -> the run tui_replay_find gives */
 };
 
 static bool grow_array(void **p, size_t *cap, size_t need, size_t size)
@@ -235,53 +233,23 @@ static bool grow_array(void **p, size_t *cap, size_t need, size_t size)
     return true;
 }
 
-static uint64_t str_hash(const char *s) { return tui_hash(TUI_HASH_INIT, s, strlen(s)); }
-
-/* The offset of s in the pool, stored once: equal strings get equal offsets. UINT32_MAX when
- * memory ran out. */
+/* The id of s, stored once: equal strings get equal ids. UINT32_MAX when memory ran out. */
 static uint32_t intern(struct tui_replay_store *st, const char *s)
 {
     if (!s || !*s) return 0;
-    if ((st->in + 1) * 2 > st->icap) {
-        size_t cap = st->icap ? st->icap * 2 : 1024;
-        uint32_t *t = calloc(cap, sizeof *t);
-        if (!t) return UINT32_MAX;
-        for (size_t i = 0; i < st->icap; i++) {
-            if (!st->itab[i]) continue;
-            size_t j = str_hash(st->pool + st->itab[i]) & (cap - 1);
-            while (t[j]) j = (j + 1) & (cap - 1);
-            t[j] = st->itab[i];
-        }
-        free(st->itab);
-        st->itab = t, st->icap = cap;
-    }
-    size_t i = str_hash(s) & (st->icap - 1);
-    for (; st->itab[i]; i = (i + 1) & (st->icap - 1))
-        if (!strcmp(st->pool + st->itab[i], s)) return st->itab[i];
-    size_t l = strlen(s) + 1;
-    if (st->plen + l > UINT32_MAX || !grow_array((void **)&st->pool, &st->pcap, st->plen + l, 1))
-        return UINT32_MAX;
-    uint32_t off = (uint32_t)st->plen;
-    memcpy(st->pool + off, s, l);
-    st->plen += l;
-    st->itab[i] = off;
-    st->in++;
-    return off;
+    return gpu_strtab_intern(&st->strs, s, strlen(s)); /* GPU_STRTAB_NONE is UINT32_MAX */
 }
 
-/* The offset of s if it was interned, else UINT32_MAX (a lookup that adds nothing). */
+/* The id of s if it was interned, else UINT32_MAX (a lookup that adds nothing). */
 static uint32_t interned(const struct tui_replay_store *st, const char *s)
 {
     if (!s || !*s) return 0;
-    if (!st->icap) return UINT32_MAX;
-    for (size_t i = str_hash(s) & (st->icap - 1); st->itab[i]; i = (i + 1) & (st->icap - 1))
-        if (!strcmp(st->pool + st->itab[i], s)) return st->itab[i];
-    return UINT32_MAX;
+    return gpu_strtab_find(&st->strs, s, strlen(s));
 }
 
-static const char *str_at(const struct tui_replay_store *st, uint32_t off)
+static const char *str_at(const struct tui_replay_store *st, uint32_t id)
 {
-    return st->pool + off;
+    return gpu_strtab_str(&st->strs, id, NULL);
 }
 
 void tui_replay_free(struct tui_replay *rp)
@@ -289,10 +257,10 @@ void tui_replay_free(struct tui_replay *rp)
     if (!rp) return;
     struct tui_replay_store *st = rp->store;
     if (st) {
-        free(st->pool), free(st->itab), free(st->ev), free(st->cellv), free(st->evi);
-        free(st->rs);
-        tui_map_free(&st->runno);
-        tui_map_free(&st->chosen);
+        gpu_strtab_free(&st->strs);
+        free(st->ev), free(st->cellv), free(st->evi), free(st->rs);
+        gpu_u64map_free(&st->runno);
+        gpu_u64map_free(&st->chosen);
         free(st);
     }
     free(rp->runs);
@@ -311,8 +279,9 @@ static int lookup(const char *const *names, int n, const char *s)
 static int run_of(struct tui_replay *rp, const struct tui_jobj *o)
 {
     long long num;
-    uint32_t idx;
-    if (!tui_jobj_int(o, "run", 1, 999999999, &num) || !tui_map_get(&rp->store->runno, (uint64_t)num, &idx))
+    uint64_t idx;
+    if (!tui_jobj_int(o, "run", 1, 999999999, &num) ||
+        !gpu_u64map_get(&rp->store->runno, (uint64_t)num, &idx))
         return -1;
     return (int)idx;
 }
@@ -398,7 +367,7 @@ static int add_run(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
     s->title = intern(st, tui_jobj_str(o, "title", exp));
     s->state = intern(st, "incomplete"), s->error = 0;
     if (s->lesson == UINT32_MAX || s->experiment == UINT32_MAX || s->title == UINT32_MAX ||
-        s->state == UINT32_MAX || !tui_map_put(&st->runno, (uint64_t)num, (uint32_t)rp->nruns))
+        s->state == UINT32_MAX || !gpu_u64map_put(&st->runno, (uint64_t)num, (uint64_t)rp->nruns))
         goto oom;
     rp->nruns++;
     return LINE_OK;
@@ -435,7 +404,7 @@ static bool header(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
                  TUI_RECORD_VERSION);
         return false;
     }
-    /* the machine's strings, interned like the rest; pointers are set when the pool is final */
+    /* the machine's strings, interned like the rest; pointers are set when the file is read */
     static const char *const keys[] = {"gpu", "backend", "profile", "driver", "memory_type",
                                        "host_cpu", "date", "vramlab", "backend_line"};
     for (int i = 0; i < 9; i++)
@@ -450,7 +419,7 @@ static bool header(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
 
 static uint64_t pair_key(uint32_t a, uint32_t b) { return (uint64_t)a << 32 | b; }
 
-/* The pool is final: pointers for the header and the runs, each run's event list, and the run
+/* The file is read: pointers for the header and the runs, each run's event list, and the run
  * tui_replay_find gives for each lesson/experiment (the last one that completed, else the last). */
 static bool finish_load(struct tui_replay *rp)
 {
@@ -477,16 +446,16 @@ static bool finish_load(struct tui_replay *rp)
     for (int i = rp->nruns - 1; i >= 0; i--) {
         const struct rrun *s = &st->rs[i];
         uint64_t k = pair_key(s->lesson, s->experiment);
-        uint32_t c;
+        uint64_t c;
         bool done = !strcmp(rp->runs[i].state, "done");
-        if (tui_map_get(&st->chosen, k, &c) && (!done || !strcmp(rp->runs[c].state, "done")))
+        if (gpu_u64map_get(&st->chosen, k, &c) && (!done || !strcmp(rp->runs[c].state, "done")))
             continue;
-        if (!tui_map_put(&st->chosen, k, (uint32_t)i)) return false;
+        if (!gpu_u64map_put(&st->chosen, k, (uint64_t)i)) return false;
     }
     for (int i = 0; i < rp->nruns; i++) {
-        uint32_t c = UINT32_MAX;
-        tui_map_get(&st->chosen, pair_key(st->rs[i].lesson, st->rs[i].experiment), &c);
-        rp->runs[i].chosen = c == (uint32_t)i;
+        uint64_t c = UINT64_MAX;
+        gpu_u64map_get(&st->chosen, pair_key(st->rs[i].lesson, st->rs[i].experiment), &c);
+        rp->runs[i].chosen = c == (uint64_t)i;
     }
     return true;
 }
@@ -506,13 +475,12 @@ struct tui_replay *tui_replay_load_max(const char *path, size_t max_events, char
     }
     struct tui_replay *rp = calloc(1, sizeof *rp);
     if (!rp || !(rp->path = strdup(path)) || !(rp->store = calloc(1, sizeof *rp->store)) ||
-        !grow_array((void **)&rp->store->pool, &rp->store->pcap, 1, 1)) {
+        gpu_strtab_intern(&rp->store->strs, "", 0) != 0) { /* id 0 is "" */
         snprintf(err, n, "out of memory");
         fclose(f);
         tui_replay_free(rp);
         return NULL;
     }
-    rp->store->pool[0] = 0, rp->store->plen = 1; /* offset 0 is "" */
     char *line = NULL;
     size_t lcap = 0, total = 0;
     ssize_t got;
@@ -601,14 +569,15 @@ double tui_replay_get(const struct tui_replay_run *run, int i, struct lt_event *
 
 uint32_t tui_replay_str_id(const struct tui_replay *rp, const char *s)
 {
-    return (uint32_t)(s - rp->store->pool);
+    return interned(rp->store, s);
 }
 
 const struct tui_replay_run *tui_replay_find(const struct tui_replay *rp, const char *lesson,
                                              const char *experiment)
 {
-    uint32_t l = interned(rp->store, lesson), x = interned(rp->store, experiment), c;
-    if (l == UINT32_MAX || x == UINT32_MAX || !tui_map_get(&rp->store->chosen, pair_key(l, x), &c))
+    uint32_t l = interned(rp->store, lesson), x = interned(rp->store, experiment);
+    uint64_t c;
+    if (l == UINT32_MAX || x == UINT32_MAX || !gpu_u64map_get(&rp->store->chosen, pair_key(l, x), &c))
         return NULL;
     return &rp->runs[c];
 }
