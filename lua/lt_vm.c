@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_esc.h"
 #include "gpu_file.h"
 #include "lt_embed.h"
 
@@ -220,10 +221,14 @@ void lt_vm_publish(struct lt_vm *vm, bool computing)
 
 void lt_vm_label(struct lt_vm *vm, const char *fmt, ...)
 {
+    char raw[sizeof vm->label];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(vm->label, sizeof vm->label, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    /* escaped now, once: the watchdog, which may not allocate, writes it to the terminal as it
+     * is (a file name or a REPL entry can hold any byte) */
+    gpu_esc_field(vm->label, sizeof vm->label, raw);
 }
 
 void lt_vm_run_begin(struct lt_vm *vm)

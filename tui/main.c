@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "gpu.h"
+#include "gpu_esc.h"
 #include "gpu_parse.h"
 #include "lt.h"
 #include "tui_cmd.h"
@@ -310,13 +311,30 @@ static int close_needs(struct tui_ctx *c, int rc)
     return rc;
 }
 
+/* The VRAMLAB_* settings name things (folders, profiles, limits), as options do: one holding a
+ * control character is refused (tui_cmd_parse says the same of options and operands). */
+static int clean_environment(void)
+{
+    extern char **environ;
+    for (char **e = environ; *e; e++)
+        if (!strncmp(*e, "VRAMLAB_", 8) && !gpu_esc_clean(*e, false)) {
+            char shown[300];
+            fprintf(stderr, "vramlab: %s: the setting holds a control character (vramlab --help)\n",
+                    gpu_esc_field(shown, sizeof shown, *e));
+            return 2;
+        }
+    return -1;
+}
+
 static int run(int argc, char **argv)
 {
     struct tui_ctx c = {.version = VRAMLAB_VERSION};
     struct settings s = {0};
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C"); /* Lua formats and reads numbers with '.', whatever the locale */
-    int rc = global_options(&c, argc, argv);
+    int rc = clean_environment();
+    if (rc >= 0) return rc;
+    rc = global_options(&c, argc, argv);
     if (rc >= 0) return rc;
     c.cmd = optind < argc ? tui_cmd_find(argv[optind]) : NULL;
     /* the command's argv starts at its name; the tutor's at the word before its lesson */

@@ -10,14 +10,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gpu_esc.h"
 #include "gpu_fmt.h"
+
+/* a path as messages show it: one field, escaped (gpu_esc.h) */
+#define SHOWN(path) char shown[600]; gpu_esc_field(shown, sizeof shown, path)
 
 void gpu_file_too_large(const char *path, size_t size, size_t max, char *err, size_t n)
 {
+    SHOWN(path);
     char got[32], lim[32];
     gpu_fmt_bytes((double)size, GPU_FMT_BIN, got, sizeof got); /* "300 MiB", "64 KiB" */
     gpu_fmt_bytes((double)max, GPU_FMT_BIN, lim, sizeof lim);
-    snprintf(err, n, "%s: too large (%s%s; the limit is %s)", path, size ? "" : "more than ",
+    snprintf(err, n, "%s: too large (%s%s; the limit is %s)", shown, size ? "" : "more than ",
              size ? got : lim, lim);
 }
 
@@ -38,14 +43,15 @@ static void *refuse(int fd, int e)
 
 FILE *gpu_file_fdopen(int fd, const char *path, size_t max, char *err, size_t n)
 {
+    SHOWN(path);
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
-        snprintf(err, n, "%s: %s", path, strerror(e));
+        snprintf(err, n, "%s: %s", shown, strerror(e));
         return refuse(fd, e);
     }
     if (!S_ISREG(st.st_mode)) {
-        snprintf(err, n, "%s: not a regular file (%s)", path, kind_of(st.st_mode));
+        snprintf(err, n, "%s: not a regular file (%s)", shown, kind_of(st.st_mode));
         return refuse(fd, EINVAL);
     }
     if ((uintmax_t)st.st_size > max) {
@@ -57,7 +63,7 @@ FILE *gpu_file_fdopen(int fd, const char *path, size_t max, char *err, size_t n)
     FILE *f = fdopen(fd, "rb");
     if (!f) {
         int e = errno;
-        snprintf(err, n, "%s: %s", path, strerror(e));
+        snprintf(err, n, "%s: %s", shown, strerror(e));
         return refuse(fd, e);
     }
     return f;
@@ -75,6 +81,11 @@ FILE *gpu_file_open(const char *path, size_t max, unsigned flags, char *err, siz
         }
         return f;
     }
+    SHOWN(path);
+    if (!gpu_esc_clean(path, false)) { /* it would write lines of its own in every message */
+        snprintf(err, n, "%s: the file name holds a control character: not read", shown);
+        return refuse(-1, EINVAL);
+    }
     /* O_NONBLOCK: opening a FIFO with no writer would wait for ever; the type is then checked on
      * the opened file itself, so nothing can swap the path in between */
     bool nofollow = flags & GPU_FILE_NOFOLLOW;
@@ -83,8 +94,8 @@ FILE *gpu_file_open(const char *path, size_t max, unsigned flags, char *err, siz
         int e = errno;
         struct stat st;
         if (e == ELOOP && nofollow && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-            snprintf(err, n, "%s: not a regular file (a symbolic link)", path);
-        else snprintf(err, n, "%s: cannot open: %s", path, strerror(e));
+            snprintf(err, n, "%s: not a regular file (a symbolic link)", shown);
+        else snprintf(err, n, "%s: cannot open: %s", shown, strerror(e));
         return refuse(-1, e);
     }
     FILE *f = gpu_file_fdopen(fd, path, max, err, n);
@@ -131,7 +142,8 @@ static char *read_all(FILE *f, const char *path, size_t max, size_t *len, char *
     }
     if (!buf || bad) {
         int e = buf ? (saved ? saved : EIO) : ENOMEM;
-        snprintf(err, n, "%s: %s", path, buf ? strerror(e) : "out of memory");
+        SHOWN(path);
+        snprintf(err, n, "%s: %s", shown, buf ? strerror(e) : "out of memory");
         free(buf);
         return refuse(-1, e);
     }
@@ -178,7 +190,8 @@ static bool map_file(FILE *f, const char *path, struct gpu_file_map *m, char *er
     }
     fclose(f);
     if (!ok) {
-        snprintf(err, n, "%s: cannot map: %s", path, strerror(e));
+        SHOWN(path);
+        snprintf(err, n, "%s: cannot map: %s", shown, strerror(e));
         errno = e;
     }
     return ok;
@@ -223,6 +236,7 @@ void gpu_file_unmap(struct gpu_file_map *m)
 
 bool gpu_file_ok(const char *path, size_t max, unsigned flags)
 {
+    if (!gpu_esc_clean(path, false)) return false;
     struct stat st;
     int r = flags & GPU_FILE_NOFOLLOW ? lstat(path, &st) : stat(path, &st);
     return r == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size <= max;

@@ -5,7 +5,9 @@
  * opened file), never more than the caller's stated limit, and every refusal names the file:
  *   "trace.txt: too large (300 MiB; the limit is 256 MiB)"
  *   "x.lua: not a regular file (a FIFO)"
- * "-" is standard input where the caller allows it (GPU_FILE_STDIN), under the same limit.
+ * "-" is standard input where the caller allows it (GPU_FILE_STDIN), under the same limit. A path
+ * holding a control character (gpu_esc.h) is refused: it would forge lines in every message
+ * that names it; messages show paths escaped.
  * After a refusal errno says which: ENOENT (no such file: the only one a caller may read as
  * "nothing there yet"), EFBIG (over the limit), ELOOP (a link, with GPU_FILE_NOFOLLOW), EINVAL
  * (not a regular file), else the system's reason. */

@@ -5,14 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpu_esc.h"
 #include "gpu_utf8.h"
 
-static bool escaped(unsigned cp)
-{
-    return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c || cp == 0x200e ||
-           cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
-           cp == 0x2028 || cp == 0x2029;
-}
+/* what a terminal acts on, and the two separators JavaScript reads as line ends */
+static bool escaped(unsigned cp) { return gpu_esc_control(cp) || cp == 0x2028 || cp == 0x2029; }
 
 void gpu_json_str(const char *s, void (*put)(void *ud, const char *p, size_t n), void *ud)
 {

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_esc.h"
+
 /* Digits of s from *i on, into v; false on none or overflow (then *over tells which). */
 static bool digits(const char *s, size_t *i, uint64_t *v, bool *over)
 {
@@ -23,13 +25,7 @@ static bool digits(const char *s, size_t *i, uint64_t *v, bool *over)
 }
 
 /* "'TEXT'" for messages, cut short: the text may be anything a user typed or a file held. */
-static void quote(const char *s, char *buf, size_t n)
-{
-    size_t k = 0;
-    for (; *s && k + 8 < n; s++) buf[k++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
-    if (*s) buf[k++] = '.', buf[k++] = '.', buf[k++] = '.';
-    buf[k] = 0;
-}
+static void quote(const char *s, char *buf, size_t n) { gpu_esc_field(buf, n, s); }
 
 static bool range_err(const char *what, unsigned long long lo, unsigned long long hi, char *err,
                       size_t n)

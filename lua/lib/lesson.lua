@@ -851,7 +851,8 @@ the experiment measures it.
 先预测：下面的练习先请学习者估一个数，再由实验测量。
 ]], title)
   local src = {
-    fmt("-- %s %s: made by `vramlab new-lesson` (docs/writing-lessons.md). Edit the text, the experiment\n", id, title),
+    -- the title never goes into a comment (a CR would end it there): only into strings below
+    fmt("-- Lesson %s: made by `vramlab new-lesson` (docs/writing-lessons.md). Edit the text, the experiment\n", id),
     "-- and the exercises, then: vramlab --lessons DIR check --run --answers " .. id .. "\n",
     "return lesson {\n",
     fmt("  id = %q,\n  chapter = %s,\n", id, ch),

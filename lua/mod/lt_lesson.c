@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gpu_esc.h"
 #include "gpu_file.h"
 
 struct lt_lesson {
@@ -819,9 +820,10 @@ static void add_entry(struct scan *s, const char *path)
     struct lt_lesson *ls = lt_lesson_load(s->rt, path, err, sizeof err);
     if (!ls) {
         const char *base = strrchr(path, '/');
-        e->error = strdup(err);
+        char shown[512], why[2048]; /* a file name is a title here: one field, escaped */
+        e->error = strdup(gpu_esc_field(why, sizeof why, err)); /* and the error one record */
         e->id = strdup("");
-        e->title[0] = strdup(base ? base + 1 : path);
+        e->title[0] = strdup(gpu_esc_field(shown, sizeof shown, base ? base + 1 : path));
         e->title[1] = strdup(e->title[0]);
         e->chapter_title[0] = strdup("");
         e->chapter_title[1] = strdup("");

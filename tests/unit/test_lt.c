@@ -16,6 +16,7 @@
 
 #include "gpu.h"
 #include "lt.h"
+#include "lt_int.h"
 
 struct fixture {
     struct gpu_dev *dev;
@@ -518,6 +519,19 @@ static void test_catalog(void **state)
     lt_catalog_free(e, n);
 }
 
+/* What the watchdog prints of what runs is escaped when the label is made: the watchdog thread
+ * may not allocate, so it copies the label as it is (a file name or a REPL entry holds anything). */
+static void test_label_escaped(void **state)
+{
+    struct fixture *f = *state;
+    struct lt_activity a;
+    lt_vm_label(f->vm, "file %s", "run\x1b]52;c;UFdORUQ=\a\nFORGED\r\xc2\x85.lua");
+    lt_vm_publish(f->vm, true);
+    lt_runtime_activity(f->rt, &a);
+    assert_string_equal(a.what, "file run\\x1b]52;c;UFdORUQ=\\x07\\x0aFORGED\\x0d\\u0085.lua");
+    lt_vm_publish(f->vm, false);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -531,6 +545,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_async_calls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_steps_and_translations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_catalog, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_label_escaped, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_esc.h"
+
 /* ---- the table ---------------------------------------------------------------------------- */
 
 enum { DATA = TUI_CMD_DATA, LESSONS = TUI_CMD_LESSONS, DEVICE = TUI_CMD_DEVICE,
@@ -183,13 +185,14 @@ int tui_cmd_options(const struct tui_cmd *cmd, const struct tui_opt **out, int m
 int tui_cmd_usage_error(const struct tui_cmd *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fputs(cmd->name ? "vramlab: " : "vramlab", stderr);
-    fputs(cmd->name ? cmd->name : "", stderr);
-    fputs(": ", stderr);
+    char msg[1024], shown[1200];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (vramlab%s%s --help)\n", cmd->name ? " " : "", cmd->name ? cmd->name : "");
+    /* one line whatever the words typed hold (gpu_esc.h) */
+    fprintf(stderr, "vramlab%s%s: %s (vramlab%s%s --help)\n", cmd->name ? ": " : "",
+            cmd->name ? cmd->name : "", gpu_esc_field(shown, sizeof shown, msg), cmd->name ? " " : "",
+            cmd->name ? cmd->name : "");
     return 2;
 }
 
@@ -223,6 +226,23 @@ static void bad_word(char **argv, int at, int optopt_, char *buf, size_t n)
 {
     if (optopt_ > 0 && optopt_ < 256) snprintf(buf, n, "-%c", optopt_);
     else snprintf(buf, n, "%.*s", (int)strcspn(argv[at], "="), argv[at]);
+}
+
+/* Operand i of cmd is text, not a name: its placeholder is ANSWER, TITLE or WORD (the last one
+ * of "FILE..." stands for every operand after it). */
+static bool text_operand(const struct tui_cmd *cmd, int i)
+{
+    const char *p = cmd->operands, *tok = "";
+    size_t len = 0;
+    for (int k = 0; *p && k <= i; k++) {
+        p += strspn(p, " ");
+        if (!*p) break; /* past the last: it repeats */
+        tok = p, len = strcspn(p, " ");
+        p += len;
+    }
+    for (const char *const *t = (const char *const[]){"ANSWER", "TITLE", "WORD", NULL}; *t; t++)
+        if (len >= strlen(*t) && memmem(tok, len, *t, strlen(*t))) return true;
+    return false;
 }
 
 int tui_cmd_parse(struct tui_ctx *c, int argc, char **argv)
@@ -289,6 +309,15 @@ int tui_cmd_parse(struct tui_ctx *c, int argc, char **argv)
         return tui_cmd_usage_error(cmd, "unknown command '%s'", c->argv[0]);
     if (cmd->max_args >= 0 && c->argc > cmd->max_args)
         return tui_cmd_usage_error(cmd, "unexpected operand '%s'", c->argv[cmd->max_args]);
+    /* what names a thing (an id, a path, a size, a folder) holds no control character: repeated
+     * in a message it would write lines of its own; a text operand (an answer, a title) is its
+     * command's to check */
+    for (int i = 0; i < TUI_O_N; i++)
+        if (c->opt[i] && !gpu_esc_clean(c->opt[i], false))
+            return tui_cmd_usage_error(cmd, "an option's value holds a control character: '%s'", c->opt[i]);
+    for (int i = 0; i < c->argc; i++)
+        if (!text_operand(cmd, i) && !gpu_esc_clean(c->argv[i], false))
+            return tui_cmd_usage_error(cmd, "operand %d holds a control character: '%s'", i + 1, c->argv[i]);
     return check_literals(cmd, c->argc, c->argv);
 }
 

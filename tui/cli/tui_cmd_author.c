@@ -3,28 +3,22 @@
 #include "tui_cmd.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "gpu_esc.h"
 #include "tui_file.h"
+#include "tui_state.h"
 
-/* A new file with src; never over one that exists. */
-static bool write_new(const char *path, const char *src)
+/* A new file dir/name with src; never over one that exists (tui_state_create). */
+static bool write_new(const char *dir, const char *name, const char *src)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        fprintf(stderr, "vramlab: new-lesson: %s: %s%s\n", path, strerror(errno),
-                errno == EEXIST ? " (not overwritten)" : "");
-        return false;
-    }
-    size_t len = strlen(src);
-    bool ok = write(fd, src, len) == (ssize_t)len;
-    ok = !close(fd) && ok;
-    if (!ok) fprintf(stderr, "vramlab: new-lesson: %s: %s\n", path, strerror(errno)), unlink(path);
-    return ok;
+    char err[4600];
+    int r = tui_state_create(dir, name, src, strlen(src), err, sizeof err);
+    if (r == 0) fprintf(stderr, "vramlab: new-lesson: %s/%s: it exists (not overwritten)\n", dir, name);
+    if (r < 0) fprintf(stderr, "vramlab: new-lesson: %s\n", err);
+    return r == 1;
 }
 
 int tui_cmd_new_lesson(struct tui_ctx *c)
@@ -33,10 +27,15 @@ int tui_cmd_new_lesson(struct tui_ctx *c)
     const char *dir = c->opt[TUI_O_DIR] ? c->opt[TUI_O_DIR] : ".";
     size_t a = strspn(id, "0123456789");
     if (!a || id[a] != '.' || !id[a + 1] || strspn(id + a + 1, "0123456789") != strlen(id + a + 1) ||
-        strlen(id) > 31 || atol(id) < 1 || atol(id) > 9999)
-        return tui_cmd_usage_error(c->cmd, "the section is chapter.section, e.g. 9.1, not '%s'", id);
-    if (!*title || strchr(title, '\n'))
-        return tui_cmd_usage_error(c->cmd, "the title is one line of text");
+        strlen(id) > LT_ID_MAX || atol(id) < 1 || atol(id) > 9999) {
+        char shown[200];
+        return tui_cmd_usage_error(c->cmd, "the section is chapter.section, e.g. 9.1, not '%s'",
+                                   gpu_esc_field(shown, sizeof shown, id));
+    }
+    /* the title goes into the lesson's source (as %q strings): text only, no control character
+     * (a CR or a newline would end a line of source), valid UTF-8 */
+    if (!*title || !gpu_esc_clean(title, true))
+        return tui_cmd_usage_error(c->cmd, "the title is one line of text, without control characters");
     if (lang && strcmp(lang, "en") && strcmp(lang, "zh"))
         return tui_cmd_usage_error(c->cmd, "--lang is en or zh (a draft in that language), not '%s'", lang);
     if (!c->rt) {
@@ -64,8 +63,8 @@ int tui_cmd_new_lesson(struct tui_ctx *c)
     snprintf(af, sizeof af, "%s/%s-%s.answers.lua", sub, id, slug);
     int rc = 1;
     if (!tui_file_mkdirs(sub, 0755)) fprintf(stderr, "vramlab: new-lesson: %s: %s\n", sub, strerror(errno));
-    else if (write_new(lf, lesson)) {
-        if (write_new(af, answers)) rc = 0;
+    else if (write_new(sub, lf + strlen(sub) + 1, lesson)) {
+        if (write_new(sub, af + strlen(sub) + 1, answers)) rc = 0;
         else unlink(lf);
     }
     free(lesson), free(answers);

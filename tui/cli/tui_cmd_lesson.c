@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gpu_esc.h"
 #include "gpu_file.h"
 #include "gpu_sim.h"
 #include "tui.h"
@@ -307,6 +308,14 @@ int tui_cmd_eval(struct tui_ctx *c)
     return ok ? 0 : 1;
 }
 
+/* One record of check's report on stderr: what a lesson's own text put in it (an error message,
+ * a file name) cannot start a line of its own (gpu_esc.h). */
+static void report(const char *prefix, const char *msg)
+{
+    char shown[4096];
+    fprintf(stderr, "%s%s\n", prefix, gpu_esc_field(shown, sizeof shown, msg));
+}
+
 struct check_ctx {
     const char *datadir;
     bool answers, strict, run, zh;
@@ -320,14 +329,14 @@ static void check_profile(const char *id, void *ud)
     char err[1024];
     c->total++;
     if (gpu_profile_load(c->datadir, id, &p, err, sizeof err) != GPU_OK)
-        fprintf(stderr, "%s\n", err), c->bad++;
+        report("", err), c->bad++;
     else printf(!c->zh ? "ok    profile %s\n" : "通过  配置 %s\n", id);
 }
 
 static void report_line(void *ud, const char *line)
 {
     (void)ud;
-    fprintf(stderr, "%s\n", line);
+    report("", line);
 }
 
 /* --run: every experiment runs to its end (on the simulator: check opens no GPU); what it
@@ -346,8 +355,10 @@ static int run_all(struct lt_runtime *rt, struct lt_lesson *ls, int *runs)
         enum lt_run_state st = lt_lesson_run_start(ls, b, err, sizeof err);
         while (st == LT_RUN_BUSY) st = lt_lesson_run_step(ls, err, sizeof err);
         if (st != LT_RUN_DONE) {
-            fprintf(stderr, "%s (experiment '%s')\n", err[0] ? err : "did not finish",
-                    lt_lesson_block_id(ls, b));
+            char line[1200];
+            snprintf(line, sizeof line, "%s (experiment '%s')", err[0] ? err : "did not finish",
+                     lt_lesson_block_id(ls, b));
+            report("", line);
             bad++;
         }
     }
@@ -364,8 +375,8 @@ static void check_lesson(struct lt_runtime *rt, const char *path, struct check_c
     c->total++;
     struct lt_lesson *ls = lt_lesson_load(rt, path, err, sizeof err);
     bool draft = ls && lt_lesson_draft(ls, err, sizeof err);
-    if (draft) fprintf(stderr, "%s: %s\n", c->strict ? "error" : "warning", err);
-    if (!ls || !lt_lesson_lint(ls, err, sizeof err)) fprintf(stderr, "%s\n", err), c->bad++;
+    if (draft) report(c->strict ? "error: " : "warning: ", err);
+    if (!ls || !lt_lesson_lint(ls, err, sizeof err)) report("", err), c->bad++;
     else if (draft && c->strict) c->bad++;
     else {
         if (c->run) failed = run_all(rt, ls, &c->runs);

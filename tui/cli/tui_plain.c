@@ -7,18 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_esc.h"
 #include "gpu_fmt.h"
 #include "tui_json.h"
 #include "tui_wrap.h"
-
-/* Code points a terminal acts on rather than shows: C0 (all of it: callers let \n and \t
- * through), DEL, C1, and the bidi controls that reorder what is shown. */
-static bool controls(unsigned cp)
-{
-    return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c ||
-           cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
-           (cp >= 0x2066 && cp <= 0x2069);
-}
 
 size_t tui_safe_filter(const char *s, size_t n, bool final,
                        void (*emit)(void *ud, const char *p, size_t n), void *ud)
@@ -35,7 +27,7 @@ size_t tui_safe_filter(const char *s, size_t n, bool final,
         if (c >= 0x80) {
             if (!final && gpu_utf8_partial(s + i, n - i)) break; /* the rest comes next time */
             k = gpu_utf8_decode(s + i, n - i, &cp);
-            if (!(cp == 0xfffd && k == 1) && !controls(cp)) {
+            if (!(cp == 0xfffd && k == 1) && !gpu_esc_control(cp)) {
                 i += (size_t)k;
                 continue;
             }

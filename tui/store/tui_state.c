@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gpu_esc.h"
 #include "gpu_file.h"
 #include "tui_file.h"
 
@@ -37,8 +38,9 @@ bool tui_state_dir(char *buf, size_t n, char *err, size_t en)
         }
         k = snprintf(buf, n, "%s/.local/state/vramlab", home);
     }
-    if (k < 0 || (size_t)k >= n) {
-        snprintf(err, en, "the state folder's path is too long");
+    if (k < 0 || (size_t)k >= n || !gpu_esc_clean(buf, false)) {
+        snprintf(err, en, "the state folder's path %s: progress and history are not kept",
+                 k < 0 || (size_t)k >= n ? "is too long" : "holds a control character");
         if (n) buf[0] = 0;
         return false;
     }
@@ -372,7 +374,11 @@ struct tui_state_out *tui_state_out_open(const char *path, char *err, size_t n)
     else snprintf(dir, sizeof dir, ".");
     struct stat st;
     int there = -1;
-    if (!*base || !strcmp(base, ".") || !strcmp(base, "..") || strlen(base) >= sizeof o->name) {
+    char shown[600];
+    if (!gpu_esc_clean(path, false)) {
+        snprintf(err, n, "%s: the file name holds a control character: not written",
+                 gpu_esc_field(shown, sizeof shown, path));
+    } else if (!*base || !strcmp(base, ".") || !strcmp(base, "..") || strlen(base) >= sizeof o->name) {
         snprintf(err, n, "%s: not a file name", path);
     } else if ((o->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
         snprintf(err, n, "%s: %s", dir, strerror(errno));
