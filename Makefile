@@ -59,7 +59,7 @@ override CFLAGS += -std=c11 $(WARN) -D_GNU_SOURCE -pthread -MMD -MP $(INC) $(PKG
                    -DVRAMLAB_VERSION='"$(VERSION)"'
 LDLIBS  := $(PKG_LIBS) -lm -pthread
 
-GPU_SRC := $(filter-out gpu/backend/gpu_cuda.c,$(wildcard gpu/*.c gpu/*/*.c))
+GPU_SRC := $(filter-out gpu/backend/gpu_cuda%.c,$(wildcard gpu/*.c gpu/*/*.c))
 LT_SRC  := $(wildcard lua/*.c lua/*/*.c)
 TUI_SRC := $(wildcard tui/*/*.c)
 # units, estimate and vram first: the other support modules require them while they load
@@ -86,7 +86,7 @@ endif
 
 ifneq ($(NVCC),)
 override CFLAGS += -DGPU_HAVE_CUDA=1
-GPU_SRC += gpu/backend/gpu_cuda.c
+GPU_SRC += $(wildcard gpu/backend/gpu_cuda*.c)
 CU_SRC  := $(wildcard gpu/backend/*.cu)
 CU_OBJ  := $(CU_SRC:%.cu=$(BUILD)/%.o)
 CU_PTX  := $(lastword $(CU_ARCHS))
@@ -97,7 +97,7 @@ NVFLAGS := -O3 -std=c++17 $(NVWARN) $(NVCPP) -Igpu \
            $(foreach a,$(CU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_$(CU_PTX),code=compute_$(CU_PTX)
 LDLIBS  += $(CUDA_HOME)/lib64/libcudart_static.a -ldl -lrt -lstdc++
-$(BUILD)/gpu/backend/gpu_cuda.o: override CFLAGS += -I$(CUDA_HOME)/include \
+$(BUILD)/gpu/backend/gpu_cuda.o $(BUILD)/gpu/backend/gpu_cuda_access.o: override CFLAGS += -I$(CUDA_HOME)/include \
     -DGPU_CUDA_ARCHS='"$(subst $(empty) $(empty),/,$(CU_ARCHS))"'
 endif
 
@@ -140,7 +140,8 @@ $(BUILD)/%.o: %.c $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/%.o: %.cu gpu/backend/gpu_kernels.h gpu/gpu_pattern.h $(STAMP)
+$(BUILD)/%.o: %.cu gpu/backend/gpu_kernels.h gpu/backend/gpu_kernels_access.h gpu/gpu_pattern.h \
+              gpu/gpu_access_mix.h $(STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c -o $@ $<
 

@@ -72,7 +72,21 @@ struct gpu_info {
     int numa_node;                /* the host NUMA node the GPU hangs off; -1 = unknown */
     char published_profile[32];   /* the simulator profile the published figure came from */
     int async_engines;            /* copy engines (cudaDevAttrAsyncEngineCount); 0 = unknown */
+    /* The L2's persistence controls (compute capability 8.0 on): the most a process may set aside
+     * for persisting accesses (cudaDevAttrMaxPersistingL2CacheSize) and the largest access
+     * policy window (cudaDevAttrMaxAccessPolicyWindowSize); 0 = none or unknown. */
+    uint64_t l2_persist_max_bytes, l2_window_max_bytes;
+    /* FP32 FMA lanes per SM (by compute capability), the SM clock at boost (kHz) and the peak
+     * they give: SMs x lanes x 2 FLOPs x clock; 0 = unknown. */
+    int fp32_lanes_per_sm, sm_clock_khz;
+    double fp32_flops;
 };
+
+/* Peak FP32 FLOP/s: SMs x FMA lanes per SM x 2 x clock (0 when any is unknown); and the FP32
+ * lanes of one SM by compute capability (CUDA Programming Guide, arithmetic instruction
+ * throughput: 64 on 7.x and 8.0, 128 on 8.6 on; 0 = unknown). */
+double gpu_fp32_flops(int sms, int lanes, int sm_clock_khz);
+int gpu_fp32_lanes(int cc_major, int cc_minor);
 
 /* Theoretical peak in bytes/s from what cudaDevAttrMemoryClockRate and the bus width report:
  * the memory clock is counted double (DDR), so peak = 2 x clock x bus_width/8. */
@@ -124,7 +138,9 @@ enum { GPU_FAULT_SITES = 32, GPU_FAULT_LOG = 4096 };
                                 "most %s%% of free memory (%s)")                                 \
     X(GPU_WHY_LATENCY_CAP, "MM", "latency working set of %s exceeds the experiment cap (%s)")    \
     X(GPU_WHY_STREAM_CAP, "MM", "STREAM needs 3 x %s of device memory; experiments may take at " \
-                                "most %s")
+                                "most %s")                                                       \
+    X(GPU_WHY_ACCESS_CAP, "MM", "this access pattern needs %s of device memory; experiments may "\
+                                "take at most %s")
 #define GPU_X_WHY(name, kinds, en) name,
 enum gpu_why_key { GPU_WHY_LIST(GPU_X_WHY) GPU_WHY_COUNT };
 #undef GPU_X_WHY
@@ -185,6 +201,7 @@ struct gpu_chase {
 };
 
 struct gpu_feed_ops; /* host memory of every kind, streams and programs (gpu_feed.h) */
+struct gpu_access;
 
 /* The backend table (the nvtop `struct gpu_vendor` pattern). Every function returns a status and
  * leaves a readable reason in dev->why on failure. Times are seconds per repetition. */
@@ -223,6 +240,9 @@ struct gpu_backend {
     /* Pinned, registered, mapped and managed memory, and programs of copies, kernels and
      * prefetches on streams (gpu_feed.h); NULL: the backend has none. */
     const struct gpu_feed_ops *feed;
+    /* How a kernel touches memory (gpu_access.h): one phase of one access-pattern experiment on
+     * buffers the bench allocated. NULL: the backend has none. */
+    gpu_status (*access)(struct gpu_dev *dev, struct gpu_access *a);
 };
 
 /* ---- registry (gpu_registry.c) ---------------------------------------------------------- */
@@ -335,6 +355,12 @@ struct gpu_copy_req {
     int trials;   /* timed trials (default 10) */
     int reps;     /* copies per trial (0 = auto: ~20 ms per trial) */
 };
+/* Repetitions per timed trial for work that takes one_s once: about 20 ms worth, 1..1000. */
+int gpu_bench_reps(double one_s);
+/* What every device result carries besides its times: the warnings the backend raised during the
+ * timed calls, other processes on the GPU, a MIG slice's whole-GPU peak, too few timer ticks
+ * (`reps` operations per trial). */
+void gpu_bench_finish(struct gpu_dev *dev, struct gpu_result *r, int reps);
 /* Allocate, warm up, time, free. Nothing stays allocated, also on error or cancel. */
 gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, struct gpu_result *r,
                           gpu_cancel_flag *cancel);

@@ -12,10 +12,10 @@
 #define EVENT_RES_S 0.5e-6  /* cudaEventElapsedTime resolution (CUDA runtime API docs) */
 #define EPS 2.220446049250313e-16 /* DBL_EPSILON */
 
-static int auto_reps(double one_copy_s)
+int gpu_bench_reps(double one_s)
 {
-    if (!(one_copy_s > 0)) return 1;
-    double r = ceil(TARGET_TRIAL_S / one_copy_s);
+    if (!(one_s > 0)) return 1;
+    double r = ceil(TARGET_TRIAL_S / one_s);
     return r < 1 ? 1 : r > 1000 ? 1000 : (int)r;
 }
 
@@ -66,7 +66,7 @@ static gpu_status validate(struct gpu_dev *dev, const void *p, uint64_t bytes, b
 
 /* What every device result carries besides its times: warnings the backend raised during the
  * timed calls, other processes on the GPU, a MIG slice's whole-GPU peak. */
-static void finish(struct gpu_dev *dev, struct gpu_result *r, int reps)
+void gpu_bench_finish(struct gpu_dev *dev, struct gpu_result *r, int reps)
 {
     r->warn |= dev->op_warn;
     if (dev->be->shared && dev->be->shared(dev)) r->warn |= GPU_WARN_SHARED_GPU;
@@ -114,7 +114,7 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
     dev->op_warn = 0;
     /* Warm-up: first-touch, context and clock ramp-up stay out of the timed trials. */
     if (st == GPU_OK) st = be->copy(dev, q->dir, q->method, dst, src, q->bytes, 1, &one);
-    if (st == GPU_OK && !reps) reps = auto_reps(one);
+    if (st == GPU_OK && !reps) reps = gpu_bench_reps(one);
     if (st == GPU_OK) st = be->copy(dev, q->dir, q->method, dst, src, q->bytes, reps, &one);
     dev->op_warn = 0; /* what the warm-up raised does not concern the timed trials */
     for (int i = 0; st == GPU_OK && i < trials; i++) {
@@ -135,7 +135,7 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
     r->moved_bytes = 2 * q->bytes;
     r->bytes_per_s = q->bytes / r->best_s;
     r->rw_bytes_per_s = d2d ? 2.0 * q->bytes / r->best_s : 0;
-    finish(dev, r, reps);
+    gpu_bench_finish(dev, r, reps);
     return GPU_OK;
 }
 
@@ -176,7 +176,7 @@ gpu_status gpu_bench_latency(struct gpu_dev *dev, uint64_t bytes, struct gpu_res
     r->ns_per_load = r->best_s * 1e9;
     r->cycles_per_load = c.cycles[best];
     if (c.cycles[best] > 0 && c.ns[best] > 0) r->sm_clock_mhz = 1e3 * c.cycles[best] / c.ns[best];
-    finish(dev, r, 1);
+    gpu_bench_finish(dev, r, 1);
     r->warn &= ~GPU_WARN_FEW_TICKS; /* timed in-kernel over 2^18 loads, not by events */
     r->ticks = 0;
     return GPU_OK;
@@ -219,7 +219,7 @@ gpu_status gpu_bench_stream(struct gpu_dev *dev, int kind, uint64_t bytes, int t
     }
     dev->op_warn = 0;
     if (st == GPU_OK) st = be->stream(dev, kind, a, b, c, bytes, 1, &one, &dot);
-    if (st == GPU_OK) reps = auto_reps(one);
+    if (st == GPU_OK) reps = gpu_bench_reps(one);
     dev->op_warn = 0;
     for (int i = 0; st == GPU_OK && i < trials; i++) {
         if (gpu_cancelled(cancel)) st = GPU_ERR_CANCELLED;
@@ -251,6 +251,6 @@ gpu_status gpu_bench_stream(struct gpu_dev *dev, int kind, uint64_t bytes, int t
     r->moved_bytes = (kind == GPU_HOST_ADD || kind == GPU_HOST_TRIAD ? 3 : 2) * bytes;
     r->bytes_per_s = r->moved_bytes / r->best_s;
     r->rw_bytes_per_s = r->bytes_per_s;
-    finish(dev, r, reps);
+    gpu_bench_finish(dev, r, reps);
     return GPU_OK;
 }

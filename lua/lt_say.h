@@ -52,6 +52,9 @@
       "延迟测量的工作集 %s 超过了实验上限（%s）")                                                  \
     X(WHY_STREAM_CAP, "STREAM needs 3 x %s of device memory; experiments may take at most %s",    \
       "STREAM 需要 3 x %s 显存；实验最多只能用 %s")                                                \
+    X(WHY_ACCESS_CAP, "this access pattern needs %s of device memory; experiments may take at "  \
+                      "most %s",                                                                 \
+      "这个访问模式需要 %s 显存；实验最多只能用 %s")                                               \
     X(HOST_NOMEM, "cannot allocate %s of host memory", "无法分配 %s 主机内存")                   \
     X(CUDA_MALLOC_FAILED, "cudaMalloc failed: %s", "cudaMalloc 失败：%s")                         \
     /* the ledger ("where did my VRAM go"): one row per gpu_ledger_part, then the report's words */ \

@@ -6,6 +6,7 @@
  * Builds with CUDA toolkits from 12.0 on: enumerators newer than that are guarded by
  * CUDART_VERSION. */
 #include "gpu_cuda.h"
+#include "gpu_cuda_int.h"
 
 #include <cuda_runtime_api.h>
 #include <limits.h>
@@ -32,28 +33,6 @@
  * and with a timeout well under a display watchdog's two seconds. */
 #define CU_SPIN_MAX_OPS 256
 #define CU_SPIN_TIMEOUT_NS 1000000000ull
-/* Device scratch the backend keeps: validation counters, dot partial sums, the chase's state. */
-struct cu_scratch {
-    unsigned long long res[2];
-    struct gpu_k_chase_io io;
-    double partial[GPU_K_DOT_MAX_BLOCKS];
-};
-
-struct cu_dev {
-    struct gpu_dev pub; /* first: the registry sees only this */
-    int ordinal;
-    cudaStream_t stream; /* dedicated, non-blocking: no implicit sync with the legacy stream */
-    cudaEvent_t ev0, ev1;
-    bool have_stream, have_ev0, have_ev1;
-    pthread_mutex_t lock; /* the stream and the two events serve one timed run at a time */
-    struct gpu_k_launch launch;
-    /* mapped page-locked {release, timed out} pair; NULL: no spin, batches start at once */
-    volatile int *spin_host;
-    volatile int *spin_dev;
-    struct cu_scratch *scratch; /* device memory */
-    uint64_t rng;
-};
-
 static struct cu_dev *cu(struct gpu_dev *dev)
 {
     return (struct cu_dev *)dev;
@@ -130,22 +109,6 @@ static gpu_status cu_fail(struct gpu_dev *dev, cudaError_t e, const char *expr, 
         return GPU_ERR_DRIVER;
     }
 }
-
-/* Kernel wrappers return cudaError_t as int; the cast makes one macro serve both. */
-#define CU_CHECK(dev, expr)                                                                        \
-    do {                                                                                           \
-        const cudaError_t cu_e_ = (cudaError_t)(expr);                                             \
-        if (cu_e_ != cudaSuccess) return cu_fail((dev), cu_e_, #expr, __FILE__, __LINE__);         \
-    } while (0)
-
-#define CU_TRY(dev, st, expr, label)                                                               \
-    do {                                                                                           \
-        const cudaError_t cu_e_ = (cudaError_t)(expr);                                             \
-        if (cu_e_ != cudaSuccess) {                                                                \
-            (st) = cu_fail((dev), cu_e_, #expr, __FILE__, __LINE__);                               \
-            goto label;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 /* The current device is per host thread and experiments run on worker threads: select ours on
  * every entry (cheap when it already is). Also refuses work once a sticky error was seen. */
@@ -391,6 +354,11 @@ static gpu_status cu_fill_info(struct cu_dev *d)
     in->cc_minor = cu_attr(cudaDevAttrComputeCapabilityMinor, o);
     in->l1_bytes = cu_l1_bytes(in->cc_major, in->cc_minor);
     in->async_engines = cu_attr(cudaDevAttrAsyncEngineCount, o);
+    in->l2_persist_max_bytes = (uint64_t)cu_attr(cudaDevAttrMaxPersistingL2CacheSize, o);
+    in->l2_window_max_bytes = (uint64_t)cu_attr(cudaDevAttrMaxAccessPolicyWindowSize, o);
+    in->fp32_lanes_per_sm = gpu_fp32_lanes(in->cc_major, in->cc_minor);
+    in->sm_clock_khz = cu_attr(cudaDevAttrClockRate, o); /* the boost clock, kHz */
+    in->fp32_flops = gpu_fp32_flops(in->sm_count, in->fp32_lanes_per_sm, in->sm_clock_khz);
     cu_pcie(o, &in->pcie_gen, &in->pcie_width);
     cu_mig(&prop, in);
     in->numa_node = gpu_numa_node("/sys", dev->pci_bus_id);
@@ -512,6 +480,7 @@ static gpu_status cu_kernels_init(struct cu_dev *d)
 static void cu_release(struct cu_dev *d)
 {
     if (d->have_stream) (void)cudaStreamSynchronize(d->stream);
+    gpu_cu_access_release(d);
     /* spin_host is volatile (the GPU writes it); the cast through uintptr_t drops that on purpose */
     if (d->spin_host) (void)cudaFreeHost((void *)(uintptr_t)d->spin_host);
     if (d->scratch) (void)cudaFree(d->scratch);
@@ -1081,6 +1050,24 @@ out_host:
     return st;
 }
 
+/* ---- for the backend's other files (gpu_cuda_int.h) ------------------------------------- */
+
+gpu_status gpu_cu_fail(struct gpu_dev *dev, cudaError_t e, const char *expr, const char *file,
+                       int line)
+{
+    return cu_fail(dev, e, expr, file, line);
+}
+
+gpu_status gpu_cu_enter(struct gpu_dev *dev)
+{
+    return cu_enter(dev);
+}
+
+void gpu_cu_drain(struct cu_dev *d)
+{
+    cu_drain(d);
+}
+
 const struct gpu_backend gpu_cuda_backend = {
     .name = "cuda",
     .caps = GPU_CAP_REAL | GPU_CAP_SM_COPY | GPU_CAP_LATENCY | GPU_CAP_PINNED,
@@ -1098,4 +1085,5 @@ const struct gpu_backend gpu_cuda_backend = {
     .fill = cu_fill,
     .check = cu_check,
     .shared = cu_shared,
+    .access = gpu_cu_access,
 };

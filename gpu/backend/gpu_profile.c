@@ -63,6 +63,14 @@ static const struct field fields[] = {
     {"um_fault_efficiency", K_DBL, PP(um_fault_efficiency), 0, true},
     {"um_prefetch_efficiency", K_DBL, PP(um_prefetch_efficiency), 0, true},
     {"um_evict_efficiency", K_DBL, PP(um_evict_efficiency), 0, true},
+    {"fp32_tflops", K_DBL, PP(fp32_tflops), 0, true},
+    {"fp32_lanes_per_sm", K_INT, PI(fp32_lanes_per_sm), 0, true},
+    {"l2_persist_max_bytes", K_U64, PI(l2_persist_max_bytes), 0, true},
+    {"l2_window_max_bytes", K_U64, PI(l2_window_max_bytes), 0, true},
+    {"tlb_l1_reach_bytes", K_DBL, PP(tlb_l1_reach), 0, true},
+    {"tlb_l2_reach_bytes", K_DBL, PP(tlb_l2_reach), 0, true},
+    {"tlb_l1_miss_ns", K_DBL, PP(tlb_l1_miss_ns), 0, true},
+    {"tlb_l2_miss_ns", K_DBL, PP(tlb_l2_miss_ns), 0, true},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 _Static_assert(NFIELDS <= sizeof ((struct gpu_profile *)0)->field_src /
@@ -318,6 +326,14 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
                      p->src[j].tag);
             st = GPU_ERR_PROFILE;
         }
+    if (st == GPU_OK && p->info.l2_persist_max_bytes > p->info.l2_bytes) {
+        snprintf(err, n, "%s: l2_persist_max_bytes is more than the L2 (l2_bytes)", path);
+        st = GPU_ERR_PROFILE;
+    }
+    if (st == GPU_OK && (p->tlb_l1_reach <= 0 || p->tlb_l2_reach < p->tlb_l1_reach)) {
+        snprintf(err, n, "%s: the TLBs' reach must be > 0 and grow from L1 to L2", path);
+        st = GPU_ERR_PROFILE;
+    }
     if (st == GPU_OK && (p->ce_efficiency > 1 || p->sm_efficiency > 1 || p->pcie_efficiency > 1 ||
                          p->pageable_factor > 1 || p->noise > 0.5 || p->zerocopy_efficiency > 1 ||
                          p->um_fault_efficiency > 1 || p->um_prefetch_efficiency > 1 ||
@@ -337,6 +353,11 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
         p->info.peak_bytes_per_s = gpu_peak_bytes_per_s(p->info.mem_clock_khz,
                                                         p->info.bus_width_bits);
         p->info.async_engines = p->async_engines;
+        /* the boost clock the published FP32 figure implies: SMs x lanes x 2 FLOPs x clock */
+        const double per_clock = 2.0 * p->info.sm_count * p->info.fp32_lanes_per_sm;
+        p->info.sm_clock_khz = per_clock > 0 ? (int)(p->fp32_tflops * 1e9 / per_clock + 0.5) : 0;
+        p->info.fp32_flops = gpu_fp32_flops(p->info.sm_count, p->info.fp32_lanes_per_sm,
+                                            p->info.sm_clock_khz);
     }
     return st;
 }

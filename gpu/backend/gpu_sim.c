@@ -109,6 +109,16 @@ static double noisy(struct sim_dev *d, double t)
     return t * (1.0 + d->prof.noise * u * u * 3.0);
 }
 
+double gpu_sim_noisy(struct gpu_dev *dev, double t)
+{
+    return noisy((struct sim_dev *)dev, t);
+}
+
+bool gpu_sim_fault(struct gpu_dev *dev, const char *what)
+{
+    return sticky_fault((struct sim_dev *)dev, what);
+}
+
 static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, char *why, size_t n)
 {
     if (cfg && cfg->device != 0) {
@@ -368,4 +378,5 @@ const struct gpu_backend gpu_sim_backend = {
     .fill = sim_fill,
     .check = sim_check,
     .shared = sim_shared,
+    .access = gpu_sim_access,
 };

@@ -46,6 +46,13 @@ struct gpu_profile {
     double um_fault_efficiency;    /* migration on page faults: share of the pinned copy rate */
     double um_prefetch_efficiency; /* cudaMemPrefetchAsync: share of the pinned copy rate */
     double um_evict_efficiency;    /* writing evicted pages back: share of the pinned copy rate */
+    /* The memory-system model of chapter 7 (docs/simulator.md, "Access patterns"): published
+     * FP32 peak and lanes per SM (the SM clock follows: info.sm_clock_khz), the L2's persistence
+     * limits (info.l2_persist_max_bytes, info.l2_window_max_bytes), the TLBs' reach and what a
+     * miss in each adds to a load. */
+    double fp32_tflops;
+    double tlb_l1_reach, tlb_l2_reach;   /* bytes of address space each TLB level maps */
+    double tlb_l1_miss_ns, tlb_l2_miss_ns;
 };
 
 /* Load assets/gpus/<id>.txt from datadir ("A:B": the first folder that has it); on error write
@@ -69,6 +76,16 @@ double gpu_sim_copy_seconds(const struct gpu_profile *p, enum gpu_dir dir, enum 
                             bool pinned, uint64_t bytes);
 double gpu_sim_latency_ns(const struct gpu_profile *p, uint64_t bytes);
 double gpu_sim_stream_seconds(const struct gpu_profile *p, int kind, uint64_t bytes);
+
+/* For the simulator's other files (gpu_sim_access.c): a device operation counted for fault
+ * injection, true when it fails now (the device is then in the sticky state); and a modelled
+ * time with the device's seeded noise. */
+bool gpu_sim_fault(struct gpu_dev *dev, const char *what);
+double gpu_sim_noisy(struct gpu_dev *dev, double t);
+/* The access-pattern experiments on the simulator (gpu_access.h), and their timing model without
+ * noise: seconds per launch, ns per load for GPU_ACC_PAGES. */
+gpu_status gpu_sim_access(struct gpu_dev *dev, struct gpu_access *a);
+double gpu_sim_access_seconds(const struct gpu_profile *p, const struct gpu_access *a);
 
 /* The profile a simulator device was opened with (NULL for any other backend). */
 const struct gpu_profile *gpu_sim_profile(const struct gpu_dev *dev);
