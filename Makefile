@@ -141,7 +141,7 @@ $(BUILD)/%.o: %.c $(STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: %.cu gpu/backend/gpu_kernels.h gpu/backend/gpu_kernels_access.h gpu/gpu_pattern.h \
-              gpu/gpu_access_mix.h $(STAMP)
+              gpu/gpu_access_mix.h gpu/backend/gpu_kernels_dev.cuh $(STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c -o $@ $<
 

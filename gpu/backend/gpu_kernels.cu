@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 
+#include "gpu_kernels_dev.cuh"
 #include "gpu_pattern.h"
 
 namespace
@@ -174,15 +175,6 @@ __global__ void __launch_bounds__(k_threads)
     }
 }
 
-/* Counts per thread, one atomic per thread that found something: an all-right buffer costs no
- * atomics at all. */
-__device__ void k_report(unsigned long long bad, unsigned long long first, unsigned long long *res)
-{
-    if (!bad) return;
-    atomicAdd(&res[0], bad);
-    atomicMin(&res[1], first);
-}
-
 __global__ void __launch_bounds__(k_threads)
     k_check(const unsigned char *p, size_t bytes, uint64_t seed, unsigned long long *res)
 {
@@ -203,7 +195,7 @@ __global__ void __launch_bounds__(k_threads)
                 if (p[i] != gpu_pattern_byte(seed, i) && (!bad++ || i < first)) first = i;
         }
     }
-    k_report(bad, first, res);
+    gpu_dev_report(bad, first, res);
 }
 
 __global__ void __launch_bounds__(k_threads) k_fill_f64(double *p, size_t n, double v)
@@ -219,7 +211,7 @@ __global__ void __launch_bounds__(k_threads)
     unsigned long long bad = 0, first = ~0ull;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
         if (!(fabs(p[i] - v) <= tol) && (!bad++ || i < first)) first = i; /* NaN differs */
-    k_report(bad, first, res);
+    gpu_dev_report(bad, first, res);
 }
 
 /* Written only when an XOR of the data hits one particular value: the compiler has to keep every
@@ -240,21 +232,6 @@ __global__ void __launch_bounds__(k_threads)
     if (acc == 0x9e3779b9u) k_sink = acc;
 }
 
-__device__ __forceinline__ uint64_t k_globaltimer(void)
-{
-    uint64_t t;
-    /* "memory": no load may be moved across the timer read. */
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : : "memory");
-    return t;
-}
-
-__device__ __forceinline__ uint64_t k_clock(void)
-{
-    uint64_t t;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t) : : "memory");
-    return t;
-}
-
 /* Each load's result is the next load's address: the time per step is the load-to-use latency
  * of whichever level holds the line, with no address arithmetic between the loads (an index
  * chase adds a shift and an add to every step). Plain loads, through L1, as a real kernel's
@@ -265,27 +242,14 @@ __device__ __forceinline__ uint64_t k_clock(void)
  * way of choosing where a chase runs; %smid says which SM that was. */
 __global__ void k_chase(gpu_k_chase_io *io, uint64_t warm, uint64_t steps, int target)
 {
-    if ((int)blockIdx.x != target) return;
-    void *const *p = reinterpret_cast<void *const *>(io->p);
-    for (uint64_t k = 0; k < warm; k++) p = reinterpret_cast<void *const *>(*p);
-    const uint64_t t0 = k_globaltimer(), c0 = k_clock();
-#pragma unroll 8
-    for (uint64_t k = 0; k < steps; k++) p = reinterpret_cast<void *const *>(*p);
-    const uint64_t c1 = k_clock(), t1 = k_globaltimer();
-    unsigned sm;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    io->p = reinterpret_cast<uint64_t>(p);
-    io->ns = t1 - t0;
-    io->cycles = c1 - c0;
-    io->sm = sm;
-    io->ran = 1;
+    if ((int)blockIdx.x == target) gpu_dev_chase<false>(io, warm, steps);
 }
 
 __global__ void k_spin(volatile int *flag, uint64_t timeout_ns)
 {
-    const uint64_t t0 = k_globaltimer();
+    const uint64_t t0 = gpu_dev_globaltimer();
     while (flag[0] == 0) {
-        if (k_globaltimer() - t0 >= timeout_ns) {
+        if (gpu_dev_globaltimer() - t0 >= timeout_ns) {
             flag[1] = 1; /* the host reads it after the batch: that trial is flagged */
             return;
         }

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include "gpu_access_mix.h"
+#include "gpu_kernels_dev.cuh"
 
 namespace
 {
@@ -32,21 +33,14 @@ __device__ void ka_block_sum(unsigned long long acc, unsigned long long *partial
     if (lane == 0) partial[blockIdx.x] = acc;
 }
 
-/* Loads that skip L1 (PTX ld.global.cg: "cache at global level"), kept by asm volatile: the
- * same address re-read on every pass must be read again. */
+/* 16-byte loads that skip L1 (PTX ld.global.cg: "cache at global level"), kept by asm
+ * volatile: the same address re-read on every pass must be read again. */
 __device__ __forceinline__ uint4 ka_ldcg4(const uint4 *p)
 {
     uint4 v;
     asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
                  : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
                  : "l"(p));
-    return v;
-}
-
-__device__ __forceinline__ uint64_t ka_ldcg8(const uint64_t *p)
-{
-    uint64_t v;
-    asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
 }
 
@@ -185,14 +179,6 @@ __global__ void __launch_bounds__(ka_threads)
     }
 }
 
-/* Counts per thread, one atomic per thread that found something. */
-__device__ void ka_report(unsigned long long bad, unsigned long long first, unsigned long long *res)
-{
-    if (!bad) return;
-    atomicAdd(&res[0], bad);
-    atomicMin(&res[1], first);
-}
-
 __global__ void __launch_bounds__(ka_threads)
     k_particles_check(const float *r2, uint64_t n, unsigned long long *res)
 {
@@ -203,7 +189,7 @@ __global__ void __launch_bounds__(ka_threads)
         /* integers below 2^24: every product and sum is exact, in any order */
         if (r2[k] != x * x + y * y + z * z && (!bad++ || k < first)) first = k;
     }
-    ka_report(bad, first, res);
+    gpu_dev_report(bad, first, res);
 }
 
 /* The transposes, as in the CUDA samples' transpose and Harris's article: a block of 32 x 8
@@ -249,7 +235,7 @@ __global__ void __launch_bounds__(ka_threads)
         const uint32_t want = (uint32_t)(transposed ? c * n + r : i);
         if (out[i] != want && (!bad++ || i < first)) first = i;
     }
-    ka_report(bad, first, res);
+    gpu_dev_report(bad, first, res);
 }
 
 /* Lane k reads word (k * stride + j) % 4096 for j = 0, 1, ...: 32 loads at a time from one
@@ -309,7 +295,7 @@ __global__ void __launch_bounds__(ka_threads)
             (!bad++ || i < first))
             first = i;
     (void)x;
-    ka_report(bad, first, res);
+    gpu_dev_report(bad, first, res);
 }
 
 __device__ __forceinline__ uint64_t ka_line(uint64_t k, uint64_t step)
@@ -326,36 +312,10 @@ __global__ void __launch_bounds__(ka_threads)
             reinterpret_cast<uint64_t>(buf + ka_line(next[k], step));
 }
 
-__device__ __forceinline__ uint64_t ka_globaltimer(void)
-{
-    uint64_t t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : : "memory");
-    return t;
-}
-
-__device__ __forceinline__ uint64_t ka_clock(void)
-{
-    uint64_t t;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t) : : "memory");
-    return t;
-}
-
+/* through L2 only: the lines' data stays in one level, whatever their number */
 __global__ void k_page_chase(gpu_k_chase_io *io, uint64_t warm, uint64_t steps, int target)
 {
-    if ((int)blockIdx.x != target) return;
-    uint64_t p = io->p;
-    for (uint64_t k = 0; k < warm; k++) p = ka_ldcg8(reinterpret_cast<const uint64_t *>(p));
-    const uint64_t t0 = ka_globaltimer(), c0 = ka_clock();
-#pragma unroll 8
-    for (uint64_t k = 0; k < steps; k++) p = ka_ldcg8(reinterpret_cast<const uint64_t *>(p));
-    const uint64_t c1 = ka_clock(), t1 = ka_globaltimer();
-    unsigned sm;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    io->p = p;
-    io->ns = t1 - t0;
-    io->cycles = c1 - c0;
-    io->sm = sm;
-    io->ran = 1;
+    if ((int)blockIdx.x == target) gpu_dev_chase<true>(io, warm, steps);
 }
 
 bool ka_ok(const gpu_ka_launch *cfg)

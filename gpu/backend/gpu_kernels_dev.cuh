@@ -1,0 +1,71 @@
+/* gpu_kernels_dev.cuh - device code the .cu files of the cuda backend share (gpu_kernels.cu,
+ * gpu_kernels_access.cu): the validation kernels' report, the GPU's clocks and the pointer chase
+ * every latency probe times. Device functions only, each file gets its own copy (static inline,
+ * no relocatable device code needed). */
+#ifndef GPU_KERNELS_DEV_CUH
+#define GPU_KERNELS_DEV_CUH
+
+#include <stdint.h>
+
+#include "gpu_kernels.h"
+
+/* Counts per thread, one atomic per thread that found something: an all-right buffer costs no
+ * atomics at all. */
+static __device__ __forceinline__ void gpu_dev_report(unsigned long long bad,
+                                                      unsigned long long first,
+                                                      unsigned long long *res)
+{
+    if (!bad) return;
+    atomicAdd(&res[0], bad);
+    atomicMin(&res[1], first);
+}
+
+static __device__ __forceinline__ uint64_t gpu_dev_globaltimer(void)
+{
+    uint64_t t;
+    /* "memory": no load may be moved across the timer read. */
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : : "memory");
+    return t;
+}
+
+static __device__ __forceinline__ uint64_t gpu_dev_clock(void)
+{
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t) : : "memory");
+    return t;
+}
+
+/* The next line's address, loaded from this one: through L1 as a plain load, or through L2 only
+ * (PTX ld.global.cg), kept by asm volatile. */
+template <bool L2_ONLY> static __device__ __forceinline__ uint64_t gpu_dev_next(uint64_t p)
+{
+    if (L2_ONLY) {
+        uint64_t v;
+        asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+        return v;
+    }
+    return reinterpret_cast<uint64_t>(*reinterpret_cast<void *const *>(p));
+}
+
+/* One chase on the calling thread: `warm` untimed loads, then `steps` timed ones, each load's
+ * result the next one's address (no address arithmetic between them); io gets where it stopped,
+ * the nanoseconds (%globaltimer) and SM cycles (clock64) of the timed loads, and the SM. */
+template <bool L2_ONLY>
+static __device__ void gpu_dev_chase(gpu_k_chase_io *io, uint64_t warm, uint64_t steps)
+{
+    uint64_t p = io->p;
+    for (uint64_t k = 0; k < warm; k++) p = gpu_dev_next<L2_ONLY>(p);
+    const uint64_t t0 = gpu_dev_globaltimer(), c0 = gpu_dev_clock();
+#pragma unroll 8
+    for (uint64_t k = 0; k < steps; k++) p = gpu_dev_next<L2_ONLY>(p);
+    const uint64_t c1 = gpu_dev_clock(), t1 = gpu_dev_globaltimer();
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    io->p = p;
+    io->ns = t1 - t0;
+    io->cycles = c1 - c0;
+    io->sm = sm;
+    io->ran = 1;
+}
+
+#endif
