@@ -292,32 +292,17 @@ bool cfg_ok(const gpu_k_launch *cfg)
 
 template <typename K> cudaError_t occupancy(gpu_k_launch *cfg, int id, K kernel)
 {
-    int per_sm = 0;
-    cudaFuncAttributes a;
-    /* Querying a kernel's attributes also loads its module now rather than at its first launch. */
-    cudaError_t e = cudaFuncGetAttributes(&a, kernel);
-    if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, k_threads, 0);
-    cfg->blocks[id] = cfg->sms * (per_sm > 0 ? per_sm : 1);
-    cfg->regs[id] = e == cudaSuccess ? a.numRegs : 0;
-    return e;
+    return gpu_dev_occupancy(kernel, k_threads, cfg->sms, &cfg->blocks[id], &cfg->regs[id]);
 }
 
 } // namespace
 
-#define K_TRY(expr)                                                                                \
-    do {                                                                                           \
-        const cudaError_t k_e_ = (expr);                                                           \
-        if (k_e_ != cudaSuccess) return (int)k_e_;                                                 \
-    } while (0)
+#define K_TRY GPU_DEV_TRY
 
 extern "C" int gpu_k_init(struct gpu_k_launch *cfg)
 {
-    int dev = 0, sms = 0;
-    K_TRY(cudaGetDevice(&dev));
-    K_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    K_TRY(gpu_dev_sms(&cfg->sms));
     cfg->threads = k_threads;
-    cfg->sms = sms > 0 ? sms : 1;
     K_TRY(occupancy(cfg, GPU_K_COPY16, k_copy<uint4>));
     K_TRY(occupancy(cfg, GPU_K_COPY8, k_copy<uint2>));
     K_TRY(occupancy(cfg, GPU_K_COPY4, k_copy<unsigned int>));

@@ -331,16 +331,11 @@ unsigned ka_grid(const gpu_ka_launch *cfg, int id, uint64_t items)
     return b < 1 ? 1u : (unsigned)b;
 }
 
-/* A full device of blocks for one kernel (its resident blocks per SM x SMs), within the partial
- * sums' room; loading its module on the way. */
+/* A full device of blocks for one kernel, within the partial sums' room. */
 template <typename K> cudaError_t ka_size(gpu_ka_launch *cfg, int id, K kernel)
 {
-    int per_sm = 0;
-    cudaFuncAttributes attr;
-    cudaError_t e = cudaFuncGetAttributes(&attr, kernel);
-    if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, ka_threads, 0);
-    const int b = cfg->sms * (per_sm > 0 ? per_sm : 1);
+    int b = 0;
+    const cudaError_t e = gpu_dev_occupancy(kernel, ka_threads, cfg->sms, &b, NULL);
     cfg->blocks[id] = b < GPU_KA_MAX_BLOCKS ? b : GPU_KA_MAX_BLOCKS;
     return e;
 }
@@ -356,19 +351,12 @@ template <typename F> int ka_read(const gpu_ka_launch *cfg, int id, uint64_t ite
 
 } // namespace
 
-#define KA_TRY(expr)                                                                               \
-    do {                                                                                           \
-        const cudaError_t ka_e_ = (expr);                                                          \
-        if (ka_e_ != cudaSuccess) return (int)ka_e_;                                               \
-    } while (0)
+#define KA_TRY GPU_DEV_TRY
 
 extern "C" int gpu_ka_init(struct gpu_ka_launch *cfg)
 {
-    int dev = 0, sms = 0;
-    KA_TRY(cudaGetDevice(&dev));
-    KA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    KA_TRY(gpu_dev_sms(&cfg->sms));
     cfg->threads = ka_threads;
-    cfg->sms = sms > 0 ? sms : 1;
     KA_TRY(ka_size(cfg, GPU_KA_INDEX, k_fill_index));
     KA_TRY(ka_size(cfg, GPU_KA_STRIDE, k_stride));
     KA_TRY(ka_size(cfg, GPU_KA_RANDOM, k_random));

@@ -1,10 +1,11 @@
-/* gpu_kernels_dev.cuh - device code the .cu files of the cuda backend share (gpu_kernels.cu,
- * gpu_kernels_access.cu): the validation kernels' report, the GPU's clocks and the pointer chase
- * every latency probe times. Device functions only, each file gets its own copy (static inline,
- * no relocatable device code needed). */
+/* gpu_kernels_dev.cuh - what the .cu files of the cuda backend share (gpu_kernels.cu,
+ * gpu_kernels_access.cu): on the device, the validation kernels' report, the GPU's clocks and the
+ * pointer chase every latency probe times; on the host, sizing a kernel's grid for the device.
+ * Each file gets its own copy (static inline: no relocatable device code needed). */
 #ifndef GPU_KERNELS_DEV_CUH
 #define GPU_KERNELS_DEV_CUH
 
+#include <cuda_runtime.h>
 #include <stdint.h>
 
 #include "gpu_kernels.h"
@@ -66,6 +67,41 @@ static __device__ void gpu_dev_chase(gpu_k_chase_io *io, uint64_t warm, uint64_t
     io->cycles = c1 - c0;
     io->sm = sm;
     io->ran = 1;
+}
+
+/* ---- host side ---------------------------------------------------------------------------- */
+
+/* In an extern "C" wrapper: return a failed call's cudaError_t as int. */
+#define GPU_DEV_TRY(expr)                                                                          \
+    do {                                                                                           \
+        const cudaError_t gpu_dev_e_ = (expr);                                                     \
+        if (gpu_dev_e_ != cudaSuccess) return (int)gpu_dev_e_;                                     \
+    } while (0)
+
+/* The current device's multiprocessors (at least 1). */
+static inline cudaError_t gpu_dev_sms(int *sms)
+{
+    int dev = 0, n = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev);
+    *sms = n > 0 ? n : 1;
+    return e;
+}
+
+/* A full device of `threads`-thread blocks for this kernel: its own resident blocks per SM x the
+ * SMs, not another kernel's; its registers per thread into *regs when asked. Querying a kernel's
+ * attributes also loads its module now rather than at its first launch (CUDA 12+ loads lazily,
+ * and that delay must not land inside a timed run). */
+template <typename K>
+static inline cudaError_t gpu_dev_occupancy(K kernel, int threads, int sms, int *blocks, int *regs)
+{
+    int per_sm = 0;
+    cudaFuncAttributes a;
+    cudaError_t e = cudaFuncGetAttributes(&a, kernel);
+    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0);
+    *blocks = sms * (per_sm > 0 ? per_sm : 1);
+    if (regs) *regs = e == cudaSuccess ? a.numRegs : 0;
+    return e;
 }
 
 #endif
