@@ -229,9 +229,13 @@ void lt_lesson_set_tries(struct lt_lesson *ls, int block, int tries);
  * graded through lt_lesson_answer as a first try, in English and then in Chinese: a right
  * answer must be graded right, a wrong one wrong (with its `says` in the English feedback), a
  * predict exercise's figure right once a wrong guess measured it, and labelled as `figure`
- * says. report(ud, "file:line: what") for each failure (a lesson with exercises and no answers
- * file is one); returns the failures and sets *graded to the answers graded. */
-int lt_lesson_check_answers(struct lt_lesson *ls, int *graded,
+ * says. Then the tolerance audit of every number exercise (grading.lua): generated right
+ * answers (roundings, other units) graded right, typical wrong ones (GB for GiB, bits for
+ * bytes, the fraction for a percentage, x2, each declared mistake) wrong and naming their
+ * mistake in both languages. report(ud, "file:line: what") for each failure (a lesson with
+ * exercises and no answers file is one); returns the failures and sets *graded to the answers
+ * of the file graded, *audited to the audit's. */
+int lt_lesson_check_answers(struct lt_lesson *ls, int *graded, int *audited,
                             void (*report)(void *ud, const char *line), void *ud);
 /* `vramlab new-lesson`: the source of a new lesson N.M (id) with its title, and of its
  * reference answers (malloc'ed), and the file name's slug; lang NULL for both languages, "en"

@@ -203,6 +203,9 @@ int lt_emit(lua_State *L);
 int lt_pause(lua_State *L);
 /* __lt_tr(en, zh): ex:t picked one of a pair; kept for lt_runtime_translate (lt_runtime.c). */
 int lt_tr_add(lua_State *L);
+/* __lt_units_read and __lt_units_parse, which lua/lib/units.lua exposes as units.read and
+ * units.parse: the unit grammar of gpu_units.h (lt_units.c). */
+void lt_units_install(lua_State *L);
 /* __lt_markup_check(s) -> nil, or "line N: what" (lt_lesson.c). */
 int lt_markup_check(lua_State *L);
 /* __lt_snapshot(t) -> a private deep copy of lesson data (plain tables only); __lt_same(t, snap)

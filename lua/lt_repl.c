@@ -530,6 +530,8 @@ static const struct {
      "一次申请得到的块大小、池和段"},
     {"units.parse", "a size, rate, time or count from text: value, kind (nil, message when unreadable)", "units.parse(\"16GiB\")",
      "从文本读出大小、速率、时间或数量：值和种类（读不懂时为 nil 和原因）"},
+    {"units.read", "how a quantity was written: value, number, unit, bits/binary/decimal, percent; or the two readings of '912 gb/s'", "units.read(\"912 Gb/s\")",
+     "一个量是怎么写的：值、数字、单位、位/二进制/十进制、百分数；或“912 gb/s”的两种读法"},
     {"units.bytes", "bytes in binary units, as capacity is counted", "units.bytes(7e9 * 2)",
      "以二进制单位写字节数，容量按这种方式计"},
     {"units.si", "bytes in decimal units, as vendors print capacity", "units.si(7e9 * 2)",

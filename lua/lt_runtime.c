@@ -13,6 +13,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpu_parse.h"
+#include "gpu_units.h"
+
 #define WALL_DEFAULT 300.0 /* s: a run's wall time, measurements included */
 
 struct lt_runtime *lt_runtime_new(struct gpu_dev *dev, const char *datadir)
@@ -79,20 +82,23 @@ bool lt_limits_parse(const char *s, struct lt_limits *lim, char *err, size_t n)
             snprintf(err, n, "'%.*s': expected seconds=, instructions=, memory= or wall=", (int)kl, s);
             return false;
         }
-        char *end;
-        errno = 0;
-        double v = strtod(s + kl + 1, &end);
-        double mul = 1;
-        if (i == 2) { /* memory: bytes, or KiB/MiB/GiB */
-            if (!strncmp(end, "KiB", 3)) mul = 1024, end += 3;
-            else if (!strncmp(end, "MiB", 3)) mul = 1 << 20, end += 3;
-            else if (!strncmp(end, "GiB", 3)) mul = 1 << 30, end += 3;
+        /* memory is a size in the one grammar (gpu_units.h): 64MiB, 1GiB, 500MB */
+        const char *val = s + kl + 1, *end = val + strcspn(val, ",");
+        double v = NAN;
+        struct gpu_qty q;
+        char num[64];
+        if (i == 2) {
+            if (gpu_qty_read(val, (size_t)(end - val), &q) == GPU_QR_OK &&
+                (q.kind == GPU_QK_SIZE || (q.kind == GPU_QK_COUNT && !q.unit[0])))
+                v = q.value;
+        } else if ((size_t)(end - val) < sizeof num) {
+            memcpy(num, val, (size_t)(end - val));
+            num[end - val] = 0;
+            if (!gpu_parse_double(num, keys[i].min, keys[i].max, &v, NULL, 0)) v = NAN;
         }
-        v *= mul;
-        if (end == s + kl + 1 || (*end && *end != ',') || errno || !isfinite(v) ||
-            v < keys[i].min || v > keys[i].max) {
+        if (!isfinite(v) || v < keys[i].min || v > keys[i].max) {
             snprintf(err, n, "%s must be a number between %g and %g%s", keys[i].k, keys[i].min,
-                     keys[i].max, i == 2 ? " bytes (or with KiB, MiB, GiB)" : "");
+                     keys[i].max, i == 2 ? " bytes (or a size such as 64MiB)" : "");
             return false;
         }
         if (i == 0) lim->seconds = v;

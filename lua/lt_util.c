@@ -8,6 +8,7 @@
 
 #include "gpu_float.h"
 #include "gpu_fmt.h"
+#include "gpu_units.h"
 #include "lt_say.h"
 
 /* Field k of the option table at t, read raw: an option table is sandbox data, and a
@@ -79,20 +80,26 @@ bool lt_opt_bool(lua_State *L, int t, const char *k, bool def)
 
 static bool to_bytes(lua_State *L, int idx, uint64_t *out)
 {
-    if (lua_type(L, idx) == LUA_TSTRING) {
-        lua_getfield(L, LUA_REGISTRYINDEX, "lt.modules");
-        lua_getfield(L, -1, "units");
-        lua_getfield(L, -1, "parse");
-        lua_pushvalue(L, idx < 0 ? idx - 3 : idx);
-        lua_call(L, 1, 2);
-        if (lua_isnil(L, -2)) luaL_error(L, "%s", lua_tostring(L, -1));
+    if (lua_type(L, idx) == LUA_TSTRING) { /* the unit grammar, as units.parse reads it */
+        size_t len;
+        const char *s = lua_tolstring(L, idx, &len);
+        struct gpu_qty q;
+        char msg[256];
+        enum gpu_qread r = gpu_qty_read(s, len, &q);
+        if (r != GPU_QR_OK) {
+            gpu_qty_explain(s, len, r, &q, msg, sizeof msg);
+            luaL_error(L, "%s", msg);
+        }
         /* a rate or a time is not a size: "936 GB/s" must not allocate 936 GB */
-        const char *kind = lua_tostring(L, -1);
-        if (kind && strcmp(kind, "size") != 0 && strcmp(kind, "count") != 0)
-            luaL_error(L, "'%s' is a %s, not a size (try '256MiB')",
-                       lua_tostring(L, idx < 0 ? idx - 4 : idx), kind);
-        double v = lua_tonumber(L, -2);
-        lua_pop(L, 4);
+        if (q.kind != GPU_QK_SIZE && (q.kind != GPU_QK_COUNT || q.unit[0]))
+            luaL_error(L, "'%s' is a %s, not a size (try '256MiB')", s,
+                       q.unit[0] == '%' || (q.flags & GPU_QF_TIMES) ? "plain number" : gpu_qkind_name(q.kind));
+        if (q.flags & GPU_QF_EXACT) {
+            if (q.exact >= (uint64_t)1 << 63) return false;
+            *out = q.exact;
+            return true;
+        }
+        double v = q.value;
         if (!(v >= 0 && v < SIZE_LIMIT)) return false;
         *out = (uint64_t)llround(v);
         return true;

@@ -652,6 +652,7 @@ static int vm_setup(lua_State *L)
     lua_setglobal(L, "__lt_answer_env");
     lua_pushcfunction(L, lt_fmt_bytes);
     lua_setglobal(L, "__lt_fmt_bytes");
+    lt_units_install(L);
     if (load_embedded(L, err, errn) != 0) return luaL_error(L, "%s", err);
     assert(lua_gettop(L) == base);
 

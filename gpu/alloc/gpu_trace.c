@@ -5,6 +5,7 @@
 #include "gpu_err.h"
 #include "gpu_file.h"
 #include "gpu_u64map.h"
+#include "gpu_units.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,20 +266,16 @@ static bool parse_id(struct tok t, uint64_t *v)
     return parse_u64(t.s, t.len, v, &used) && used == t.len;
 }
 
+/* A size: plain digits or 0x hex bytes (as ids are written), else the one size grammar of
+ * gpu_units.h ("1536KiB", "1.5MiB", "2GB"), which must come to whole bytes. */
 static bool parse_size(struct tok t, uint64_t *v)
 {
     size_t used;
-    if (!parse_u64(t.s, t.len, v, &used)) return false;
-    const char *suf = t.s + used;
-    size_t sl = t.len - used;
-    unsigned shift = 0;
-    if (sl == 0 || (sl == 1 && suf[0] == 'B')) shift = 0;
-    else if (sl == 3 && !memcmp(suf, "KiB", 3)) shift = 10;
-    else if (sl == 3 && !memcmp(suf, "MiB", 3)) shift = 20;
-    else if (sl == 3 && !memcmp(suf, "GiB", 3)) shift = 30;
-    else return false;
-    if (*v > (UINT64_MAX >> shift)) return false;
-    *v <<= shift;
+    if (parse_u64(t.s, t.len, v, &used) && used == t.len) return true;
+    struct gpu_qty q;
+    if (gpu_qty_read(t.s, t.len, &q) != GPU_QR_OK || !(q.flags & GPU_QF_EXACT)) return false;
+    if (q.kind != GPU_QK_SIZE) return false;
+    *v = q.exact;
     return true;
 }
 
@@ -362,7 +359,7 @@ gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, ch
             break;
         }
         if (want == 2 && (!parse_size(a2, &ev.bytes) || ev.bytes == 0)) {
-            gpu_errf(err, n, "line %u: bad size '%.*s' (bytes > 0, optionally KiB, MiB or GiB)",
+            gpu_errf(err, n, "line %u: bad size '%.*s' (whole bytes > 0: 4096, 0x1000, 1536KiB, 1.5MiB, 2GB)",
                     line, tok_print_len(a2), a2.s);
             st = GPU_ERR_ARG;
             break;

@@ -55,7 +55,6 @@ char *gpu_esc_field(char *out, size_t n, const char *s)
 
 bool gpu_esc_clean(const char *s, bool utf8)
 {
-    const unsigned char *u = (const unsigned char *)s;
     size_t len = strlen(s);
     for (size_t i = 0; i < len;) {
         unsigned cp = 0;

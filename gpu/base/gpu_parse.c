@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpu_esc.h"
+#include "gpu_units.h"
 
 /* Digits of s from *i on, into v; false on none or overflow (then *over tells which). */
 static bool digits(const char *s, size_t *i, uint64_t *v, bool *over)
@@ -92,34 +93,31 @@ static void exact(uint64_t b, char *buf, size_t n)
 
 bool gpu_parse_size(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char *err, size_t n)
 {
-    static const struct {
-        const char *suf;
-        unsigned shift;
-    } u[] = {{"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
-    char q[48];
+    char q[48], l[32], h[32];
+    struct gpu_qty v;
+    size_t len = s ? strlen(s) : 0;
+    enum gpu_qread r = s ? gpu_qty_read(s, len, &v) : GPU_QR_BAD;
     quote(s ? s : "", q, sizeof q);
-    size_t i = 0;
-    uint64_t v;
-    bool over = false;
-    bool num = s && digits(s, &i, &v, &over);
-    for (size_t k = 0; num && k < sizeof u / sizeof u[0]; k++) {
-        if (strcmp(s + i, u[k].suf)) continue;
-        if (v > (hi >> u[k].shift) || (v << u[k].shift) < lo) break;
-        *out = v << u[k].shift;
-        return true;
+    exact(lo, l, sizeof l);
+    exact(hi, h, sizeof h);
+    if (r == GPU_QR_AMBIGUOUS) {
+        gpu_qty_explain(s, len, r, &v, err, n);
+        return false;
     }
-    if (s && (num || over)) {
-        size_t k = 0;
-        while (k < sizeof u / sizeof u[0] && strcmp(s + i, u[k].suf)) k++;
-        if (k < sizeof u / sizeof u[0]) {
-            char l[32], h[32];
-            exact(lo, l, sizeof l);
-            exact(hi, h, sizeof h);
-            snprintf(err, n, "%s is out of range [%s, %s]", q, l, h);
-            return false;
-        }
+    if (r != GPU_QR_OK || !(v.kind == GPU_QK_SIZE || (v.kind == GPU_QK_COUNT && !v.unit[0]))) {
+        snprintf(err, n, "'%s' is not a size such as 80GiB or 1.5 GB (a number with B, KB, MB, GB, "
+                         "TB, KiB, MiB, GiB or TiB; bits as b, Gb)", q);
+        return false;
     }
-    snprintf(err, n, "'%s' is not a size such as 80GiB (a whole number, optionally with B, KiB, "
-                     "MiB, GiB or TiB)", q);
-    return false;
+    if (v.value < 0 || !(v.value < 0x1p64) || ((v.flags & GPU_QF_EXACT) && (v.exact < lo || v.exact > hi)) ||
+        (!(v.flags & GPU_QF_EXACT) && (v.value < (double)lo || v.value > (double)hi))) {
+        snprintf(err, n, "%s is out of range [%s, %s]", q, l, h);
+        return false;
+    }
+    if (!(v.flags & GPU_QF_EXACT)) {
+        snprintf(err, n, "'%s' is not a whole number of bytes (%.10g B)", q, v.value);
+        return false;
+    }
+    *out = v.exact;
+    return true;
 }

@@ -15,8 +15,9 @@
 bool gpu_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char *err, size_t n);
 /* A decimal number (digits, '.', an exponent; an optional sign) in [lo, hi]. */
 bool gpu_parse_double(const char *s, double lo, double hi, double *out, char *err, size_t n);
-/* Bytes: a whole number with an optional binary suffix B, KiB, MiB, GiB or TiB ("80GiB",
- * "1073741824"), in [lo, hi] bytes. */
+/* Bytes, in [lo, hi]: a size in the one grammar of gpu_units.h ("80GiB", "1.5 GB", "1,024",
+ * "1073741824", "8Gb" = 1 GB) that comes to a whole number of bytes. Text that reads two ways
+ * ("80gb": bits or bytes?) is refused with the question. */
 bool gpu_parse_size(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char *err, size_t n);
 
 #endif

@@ -3,7 +3,7 @@
 -- `vramlab check --answers` (docs/lesson-format.md, "Reference answers").
 
 answer "image-fp32" { right = "602.112", wrong = { { "150.528", says = "Off by 4: an fp32 value is 4 bytes" } } }  -- 224*224*3*4 B; wrong: one byte per value
-answer "params-mb" { right = "102.228", wrong = "25.557" }  -- wrong: the parameter count in millions taken as MB
+answer "params-mb" { right = { "102.228", "102 MB" }, wrong = { { "25.557", says = "count in millions" }, { "97.49", says = "MB/MiB ratio" } } }  -- wrong: the parameter count in millions taken as MB
 answer "dominant" { right = "4", wrong = "1" }  -- wrong: the weights
 answer "backward" { right = "2", wrong = "1" }  -- wrong: "every activation gets a gradient"
 -- wrong: BatchNorm's running statistics counted as parameters

@@ -265,7 +265,11 @@ figure, and the ledger that connects them.
     kind = "number",
     prompt = { en = "In the message at the top of this lesson: how much device memory is used by something other than PyTorch's allocator (context, libraries, other processes), in GiB?",
                zh = "就本节开头那条报错而言：被 PyTorch 分配器以外的东西（上下文、库、其他进程）占用的显存有多少 GiB？" },
-    answer = 0.53, unit = "GiB", tolerance = 0.1,
+    -- the message's figures have two decimals: 0.5285 GiB to about +-0.01 (2 %)
+    answer = 79.15 - 11.62 / 1024 - 78.20 - 420 / 1024, unit = "GiB", tolerance = 0.03,
+    mistakes = { "gib_gb",
+                 { value = 79.15 - 11.62 / 1024 - 78.20, say = { en = "The 420 MiB reserved but unallocated are PyTorch's too: its cache holds them.",
+                                                                  zh = "那 420 MiB reserved but unallocated 也属于 PyTorch：在它的缓存里。" } } },
     hints = { { en = "used = total - free; PyTorch holds allocated + reserved-but-unallocated. Convert 11.62 MiB and 420 MiB to GiB (divide by 1024).",
                 zh = "已用 = 总量 − 空闲；PyTorch 持有的是 allocated 加上 reserved-but-unallocated。把 11.62 MiB 和 420 MiB 换算成 GiB（除以 1024）。" } },
     explain = { en = "79.15 - 0.0113 = 79.139 GiB used; 78.20 + 0.410 = 78.610 GiB PyTorch: 0.53 GiB elsewhere, typically this process's context with its loaded library kernels and handles (cuBLAS/cuDNN workspaces are inside PyTorch's allocated bytes).",

@@ -197,12 +197,18 @@ fp32 和 AMP 的模型状态柱一样高；纯 bf16 把它减半，8 位 Adam �
   exercise {
     id = "adam8bit-7b",
     kind = "number",
-    prompt = { en = "A 7B-parameter model with bf16 mixed precision (fp32 master copy) and 8-bit Adam with one fp32 absmax per 256 values: how many GB (1e9 B) of model states and gradients?",
-               zh = "一个 70 亿参数的模型，bf16 混合精度（fp32 主副本）加 8 位 Adam（每 256 个值一个 fp32 absmax）：模型状态加梯度共多少 GB（1e9 B）？" },
-    answer = 70.22, unit = "GB", tolerance = 0.01,
-    hints = { { en = "Only m and v change: two 1-byte codes per parameter plus their share of the scales.", zh = "只有 m 和 v 变了：每个参数两个 1 字节的编码，加上分摊的缩放因子。" } },
-    explain = { en = "2 + 2 + 4 + 2 x (1 + 4/256) = 10.03 B/param x 7e9 = 70.2 GB, against 112 GB with 32-bit Adam.",
-                zh = "2 + 2 + 4 + 2 × (1 + 4/256) = 每参数 10.03 B × 7e9 = 70.2 GB，而 32 位 Adam 是 112 GB。" },
+    prompt = { en = "A 7B-parameter model trained with 8-bit Adam as bitsandbytes stores it: m and v each as 8-bit codes, with one fp32 absmax per block of 256 values of each. How many MB (1e6 B) do the absmax scales take in all?",
+               zh = "一个 70 亿参数的模型用 bitsandbytes 的 8 位 Adam 训练：m 和 v 各存成 8 位编码，各自每 256 个值一块、每块一个 fp32 absmax。这些 absmax 缩放因子一共占多少 MB（1e6 B）？" },
+    answer = 218.75, unit = "MB", tolerance = 0.02,
+    mistakes = {
+      { value = 7e9 / 2048 * 2 * 4 / 1e6, say = { en = "That is with the paper's blocks of 2048 values; bitsandbytes today uses blocks of 256 (Optimizer2State.init_state).",
+                                                  zh = "那是论文里每块 2048 个值的算法；如今的 bitsandbytes 每块 256 个值（Optimizer2State.init_state）。" } },
+      { factor = 2, say = { en = "m and v each have their own scales: two sets of 7e9/256 blocks.",
+                            zh = "m 和 v 各有自己的缩放因子：两组，每组 7e9/256 块。" } },
+    },
+    hints = { { en = "Blocks: 7e9 / 256 per state; one 4-byte absmax per block; two states.", zh = "每个状态有 7e9 / 256 块；每块一个 4 字节的 absmax；共两个状态。" } },
+    explain = { en = "2 x 7e9 / 256 x 4 B = 218.75 MB, 0.03 B per parameter: 2 + 2 + 4 + 2 x (1 + 4/256) = 10.03 B/param x 7e9 = 70.2 GB of states and gradients, against 112 GB with 32-bit Adam. The scales are 0.3 % of it: a rounding of 70 GB would hide them, which is why this asks for them alone.",
+                zh = "2 × 7e9 / 256 × 4 B = 218.75 MB，每参数 0.03 B：2 + 2 + 4 + 2 × (1 + 4/256) = 每参数 10.03 B × 7e9 = 70.2 GB 的模型状态加梯度，而 32 位 Adam 是 112 GB。缩放因子只占其中 0.3 %：把总量四舍五入成 70 GB 就看不见它们了，所以这里单独问它们。" },
   },
 
   exercise {

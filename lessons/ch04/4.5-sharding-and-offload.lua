@@ -221,7 +221,11 @@ ZeRO 的柱子按表中的比例下降：阶段 1 就把 120 GB 降到了 31 GB�
     kind = "number",
     prompt = { en = "ZeRO stage 2, Ψ = 7.5B parameters, N_d = 64 GPUs, mixed precision with Adam (K = 12): how many GB (1e9 B) of model states per GPU?",
                zh = "ZeRO 阶段 2，Ψ = 75 亿参数，N_d = 64 张 GPU，混合精度加 Adam（K = 12）：每张 GPU 有多少 GB（1e9 B）的模型状态？" },
-    answer = 16.64, unit = "GB", tolerance = 0.01,
+    answer = 16.64, unit = "GB", tolerance = 0.03,
+    mistakes = {
+      { value = 4 * 7.5 + 12 * 7.5 / 64, say = { en = "That is stage 1: stage 2 shards the gradients too.", zh = "那是阶段 1：阶段 2 连梯度也切分了。" } },
+      { value = 16 * 7.5 / 64, say = { en = "That is stage 3: in stage 2 every GPU still holds all the 16-bit weights.", zh = "那是阶段 3：阶段 2 里每张 GPU 仍持有完整的 16 位权重。" } },
+    },
     hints = { { en = "Stage 2 shards the optimizer state and the gradients; the 16-bit weights stay whole on every GPU.", zh = "阶段 2 切分优化器状态和梯度；16 位权重在每张 GPU 上仍是完整的。" } },
     explain = { en = "2Ψ + (2 + 12)Ψ/64 = 15 GB + 1.64 GB = 16.64 GB (the paper's 16.6).",
                 zh = "2Ψ + (2 + 12)Ψ/64 = 15 GB + 1.64 GB = 16.64 GB（论文中的 16.6）。" },

@@ -2,7 +2,7 @@
 -- wrong one (a mistake a learner makes, with what its feedback says), graded by
 -- `vramlab check --answers` (docs/lesson-format.md, "Reference answers").
 
-answer "states-gib" { right = "19.61", wrong = "21.05" }  -- 16 B/param / 2^30; wrong: the same bytes in GB (1e9)
+answer "states-gib" { right = { "19.61", "20 GiB" }, wrong = { { "21.05", says = "GB/GiB ratio" }, { "17.16", says = "gradients count too" } } }  -- 16 B/param / 2^30; wrong: the same bytes in GB (1e9)
 answer "one-change" { right = "4", wrong = "1" }  -- wrong: "micro-batch 1": the peak is the optimizer step
 -- wrong: full checkpointing without offload (optimizer peak)
 answer "keep-master" {

@@ -9,6 +9,7 @@ local rawget, getmt, pack, unpack = rawget, debug.getmetatable, table.pack, tabl
 local emit, markup_check, pause, tr = __lt_emit, __lt_markup_check, __lt_pause, __lt_tr
 local snapshot, same, answer_env = __lt_snapshot, __lt_same, __lt_answer_env
 local units = require "units"
+local grading = require "grading"
 
 local META = setmetatable({}, { __mode = "k" }) -- block table -> {kind=, file=, line=, snap=}
 local MEASURED = setmetatable({}, { __mode = "k" }) -- predict exercise -> {value=, how=, profile=}
@@ -177,27 +178,8 @@ end)
 local EX_KINDS = set { "choice", "number", "predict", "code" }
 
 -- Common mistakes a number or predict exercise may name in `mistakes` (docs/lesson-format.md,
--- "Mistakes"). A factor matches the answer multiplied or divided by it; %s is the exercise's unit.
-local MISTAKES = {
-  gib_gb = { factor = 2^30 / 1e9,
-    say = { en = "That is off by the GB/GiB ratio (2^30/10^9 = 1.074): 1 GB is 10^9 bytes, 1 GiB is 2^30 bytes; the question asks in %s.",
-            zh = "差了 GB 与 GiB 之比（2^30/10^9 = 1.074）：1 GB 是 10^9 字节，1 GiB 是 2^30 字节；题目要的单位是 %s。" } },
-  mib_mb = { factor = 2^20 / 1e6,
-    say = { en = "That is off by the MB/MiB ratio (2^20/10^6 = 1.049): 1 MB is 10^6 bytes, 1 MiB is 2^20 bytes; the question asks in %s.",
-            zh = "差了 MB 与 MiB 之比（2^20/10^6 = 1.049）：1 MB 是 10^6 字节，1 MiB 是 2^20 字节；题目要的单位是 %s。" } },
-  x1000 = { factor = 1000,
-    say = { en = "That is off by a factor of 1000: check the unit prefix (k, M, G; ms, us, ns); the question asks in %s.",
-            zh = "差了 1000 倍：检查单位前缀（k、M、G；ms、us、ns）；题目要的单位是 %s。" } },
-  x2 = { factor = 2,
-    say = { en = "That is off by a factor of 2: check what is counted once and what twice (K and V, read and write, n vs 2n bytes moved).",
-            zh = "差了 2 倍：检查哪些该算一次、哪些该算两次（K 和 V、读和写、搬运 n 还是 2n 字节）。" } },
-  x4 = { factor = 4,
-    say = { en = "That is off by a factor of 4: check the bytes per element (fp32 = 4 B, fp16/bf16 = 2 B, fp8/int8 = 1 B).",
-            zh = "差了 4 倍：检查每个元素的字节数（fp32 = 4 B，fp16/bf16 = 2 B，fp8/int8 = 1 B）。" } },
-  x8 = { factor = 8,
-    say = { en = "That is off by a factor of 8: bits or bytes? 1 byte is 8 bits.",
-            zh = "差了 8 倍：是位还是字节？1 字节 = 8 位。" } },
-}
+-- "Mistakes"): grading.lua's table.
+local MISTAKES = grading.MISTAKES
 M.MISTAKES = MISTAKES
 local MISTAKE_NAMES = {}
 for k in pairs(MISTAKES) do MISTAKE_NAMES[#MISTAKE_NAMES + 1] = k end
@@ -266,9 +248,13 @@ M.exercise = constructor("exercise", function(m, t)
   -- the unit an answer is typed in: one the parser reads (then any unit of its kind converts),
   -- or a plain word (x, %, tok/s) typed as it is; one that looks like a size, rate or time but
   -- is not read ("GB/sec", "Gbit", "msec") would refuse the answers a learner types
-  if type(t.unit) == "string" and t.unit ~= "" and not units.parse("1" .. t.unit) then
+  if type(t.unit) == "string" and t.unit ~= "" then
+    local r = units.read("1" .. t.unit)
+    if r and r.ambiguous then
+      fail(m, "%s: unit '%s' reads two ways (%s or %s): write the one meant", w, t.unit, r.alt[1], r.alt[2])
+    end
     local u = string.lower(t.unit)
-    if match(u, "^[kmgtp]?i?b") or match(u, "sec$") or match(u, "^[kmgtp]?i?b[%a]*/") or match(u, "^[mnuµμ]?s/") then
+    if (not r or r.word) and (match(u, "^[kmgtp]?i?b") or match(u, "sec$") or match(u, "^[kmgtp]?i?b[%a]*/") or match(u, "^[mnuµμ]?s/")) then
       fail(m, "%s: unit '%s' is not one the answer parser reads: use a size (B, KB..TB, KiB..TiB), a rate (GB/s, GiB/s; Gb/s and Gbps are bits), a time (ns, us, ms, s) or a plain word (x, %%, tok/s)", w, t.unit)
     end
   end
@@ -532,37 +518,10 @@ end
 -- profile), or false on a real GPU.
 local function pick(v, lang) return type(v) == "table" and (v[lang] or v.en or v.zh) or tostring(v) end
 
--- An answer as a number in the exercise's unit, or nil, message. The answer may carry a unit of
--- the same kind as the exercise's (size, rate, time; converted), or the exercise's own unit word
--- ("3 x", "50%", "120 tok/s"); one of another kind is refused, not graded (it is not a try).
-local KIND = { size = { en = "a size", zh = "大小" }, rate = { en = "a rate", zh = "速率" },
-               time = { en = "a time", zh = "时间" }, count = { en = "a plain number", zh = "纯数字" } }
-local function read_number(input, unit, lang)
-  local v = tonumber(input)
-  if v then return v end
-  unit = unit or ""
-  if unit ~= "" then
-    local num, u = match(input, "^([%d%.eE%+%-]+)%s*(.-)$")
-    if num and tonumber(num) and string.lower(u) == string.lower(unit) then return tonumber(num) end
-  end
-  local value, kind = units.parse(input)
-  if not value then return nil end
-  local one, want = nil, "count"
-  if unit ~= "" then one, want = units.parse("1" .. unit) end
-  if not one then want = "count" end
-  if kind ~= want then
-    local u = unit ~= "" and fmt(lang == "zh" and "（%s）" or " (%s)", unit) or ""
-    return nil, fmt(lang == "zh" and "这道题的答案是%s%s；%s 是%s。" or "This answer is %s%s; %s is %s.",
-                    pick(KIND[want], lang), u, input, pick(KIND[kind], lang))
-  end
-  return value / one
-end
-
 local TXT = {
   right = { en = "Right.", zh = "答对了。" },
   wrong = { en = "Not quite.", zh = "还不对。" },
   choose = { en = "Type a number from 1 to %d.", zh = "请输入 1 到 %d 之间的数字。" },
-  number = { en = "Type a number%s, e.g. %s.", zh = "请输入一个数字%s，例如 %s。" },
   reveal = { en = "The answer: ", zh = "答案：" },
   measured = { en = "Measured on this machine: %s %s (measured). Your prediction: %s %s.", zh = "本机实测：%s %s（实测）。你的预测：%s %s。" },
   simulated = { en = "Simulated (%s profile): %s %s. Your prediction: %s %s.", zh = "模拟（%s 配置）：%s %s。你的预测：%s %s。" },
@@ -621,27 +580,6 @@ guard = function(fn)
   end
 end
 
--- the first declared mistake that v (in the exercise's unit) matches, as text in lang; or nil
-local function mistake(ex, v, right, tol, lang)
-  if not ex.mistakes then return nil end
-  local function near(x) return abs(v - x) <= tol * abs(x) + 1e-12 end
-  for _, k in ipairs(ex.mistakes) do
-    local d = type(k) == "string" and MISTAKES[k] or k
-    if (d.value and near(d.value)) or (d.factor and (near(right * d.factor) or near(right / d.factor))) then
-      local say = pick(d.say, lang)
-      return type(k) == "string" and fmt(say, ex.unit and ex.unit ~= "" and ex.unit or (lang == "zh" and "题目给的单位" or "the one given")) or say
-    end
-  end
-end
-
--- "Type a number (ms), e.g. 12 or 12 ms.": the example in the exercise's own unit
-local function number_help(ex, lang)
-  local u = ex.unit or ""
-  if u == "" then return t("number", lang, "", "12") end
-  return t("number", lang, lang == "zh" and "（" .. u .. "）" or " (" .. u .. ")",
-           "12" .. (lang == "zh" and " 或 " or " or ") .. "12 " .. u)
-end
-
 function M.grade(ex, input, lang, tries, simulated)
   lang = lang == "zh" and "zh" or "en"
   input = tostring(input or ""):match("^%s*(.-)%s*$")
@@ -652,14 +590,14 @@ function M.grade(ex, input, lang, tries, simulated)
     ok = n == ex.answer
     if not ok and ex.why and ex.why[n] then detail = pick(ex.why[n], lang) end
   elseif ex.kind == "number" then
-    local v, why = read_number(input, ex.unit, lang)
-    if not v then return nil, why or number_help(ex, lang) end
+    local v, how = grading.read(ex, input, lang)
+    if not v then return nil, how end
     local tol = ex.tolerance or 0.02
-    ok = abs(v - ex.answer) <= tol * abs(ex.answer) + 1e-12
-    if not ok then detail = mistake(ex, v, ex.answer, tol, lang) end
+    ok = grading.right(v, how, ex.answer, tol)
+    if not ok then detail = grading.explain(ex, v, how, ex.answer, tol, lang) end
   elseif ex.kind == "predict" then
-    local v, why = read_number(input, ex.unit, lang)
-    if not v then return nil, why or number_help(ex, lang) end
+    local v, how = grading.read(ex, input, lang)
+    if not v then return nil, how end
     -- measured once: a later try is graded against the figure the feedback showed, not a new
     -- measurement that may differ by the machine's noise
     local m = MEASURED[ex]
@@ -677,13 +615,13 @@ function M.grade(ex, input, lang, tries, simulated)
     end
     local measured = m.value
     local tol = ex.tolerance or 0.5
-    ok = abs(v - measured) <= tol * abs(measured)
+    ok = grading.right(v, how, measured, tol)
     local fig, unit, guess = fmt("%.4g", measured), ex.unit or "", fmt("%.4g", v)
     if m.how == "simulated" then detail = t("simulated", lang, m.profile, fig, unit, guess, unit)
     else detail = t(m.how, lang, fig, unit, guess, unit) end
     if ok then detail = detail .. " " .. t("close_" .. m.how, lang, math.floor(tol * 100 + 0.5))
     else
-      local say = mistake(ex, v, measured, tol, lang)
+      local say = grading.explain(ex, v, how, measured, tol, lang)
       if say then detail = detail .. (lang == "zh" and "" or " ") .. say end
     end
   elseif ex.kind == "code" then
@@ -803,6 +741,17 @@ function M.answers(src, file, lesson, lfile)
       end
       if e.ex.kind == "predict" then add(nil, nil, "the measured figure")
       else for i, r in ipairs(a.right) do add(r, true, fmt("right answer %d", i)) end end
+    end
+  end
+  -- the tolerance audit (grading.audit): generated answers every number exercise must grade as
+  -- a careful teacher would, reported at the exercise's line in the lesson
+  for _, e in ipairs(#errs == 0 and exercises or {}) do
+    if e.ex.kind == "number" then
+      for _, c in ipairs(grading.audit(e.ex)) do
+        cases[#cases + 1] = { block = e.block, line = e.line, file = lfile, input = c.input, right = c.right,
+                              what = fmt("exercise '%s': audit: %s", e.ex.id, c.what),
+                              says = c.says and c.says.en, says_zh = c.says and c.says.zh, audit = true }
+      end
     end
   end
   if #errs > 0 then return nil, errs end

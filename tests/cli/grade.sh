@@ -17,8 +17,11 @@ out=$(vl check --answers --strict 2>&1) || fail "check --answers --strict on the
 $(printf '%s\n' "$out" | grep -v '^ok ')"
 n=$(printf '%s\n' "$out" | sed -n 's/^\([0-9]*\) reference answer(s) graded, 0 not as expected$/\1/p')
 [ -n "$n" ] && [ "$n" -gt 100 ] || fail "check --answers graded too few answers: $(printf '%s\n' "$out" | tail -n 1)"
-bad=$(printf '%s\n' "$out" | grep -c 'answers)$' )
+bad=$(printf '%s\n' "$out" | grep -c 'answers, [0-9]* audited)$' )
 [ "$bad" -gt 20 ] || fail "check --answers: only $bad lessons with answers"
+# the tolerance audit ran over every number exercise of the course (tests/cli/audit.sh tests it)
+na=$(printf '%s\n' "$out" | sed -n 's/^\([0-9]*\) answer(s) of the tolerance audit graded (every number exercise)$/\1/p')
+[ -n "$na" ] && [ "$na" -gt 300 ] || fail "check --answers: the audit graded too few: $(printf '%s\n' "$out" | tail -n 2)"
 
 # --- a teacher's folder, outside the repository: each kind of mistake in an answers file
 mkdir -p "$d/t/ch09"
@@ -95,11 +98,16 @@ out=$(VRAMLAB_LIMITS=instructions=2000000 vl grade "$l14" peak-code 'function pe
   local t = 0 for i = 1, 1e12 do t = t + i end return t end' 2>&1)
 case $out in "answer:2: stopped: the code ran past the sandbox limit"*) ;;
 *) fail "a runaway loop in the answer is not reported at its line: $out" ;; esac
-# a unit the answer parser does not read is a load error at the exercise
-sed 's/unit = "GiB"/unit = "GB\/sec"/' "$d/t/ch09/9.1-t.lua" >"$d/unit.lua"
-out=$(vl check "$d/unit.lua" 2>&1) && fail "check passed a number exercise in 'GB/sec'"
-case $out in *"unit.lua:3: exercise 'n': unit 'GB/sec' is not one the answer parser reads"*) ;;
-*) fail "unit GB/sec: $out" ;; esac
+# a unit the answer parser does not read is a load error at the exercise, and so is one that
+# reads two ways (bits or bytes?)
+sed 's/unit = "GiB"/unit = "GB\/hr"/' "$d/t/ch09/9.1-t.lua" >"$d/unit.lua"
+out=$(vl check "$d/unit.lua" 2>&1) && fail "check passed a number exercise in 'GB/hr'"
+case $out in *"unit.lua:3: exercise 'n': unit 'GB/hr' is not one the answer parser reads"*) ;;
+*) fail "unit GB/hr: $out" ;; esac
+sed 's/unit = "GiB"/unit = "gb\/s"/' "$d/t/ch09/9.1-t.lua" >"$d/unit.lua"
+out=$(vl check "$d/unit.lua" 2>&1) && fail "check passed a number exercise in 'gb/s'"
+case $out in *"unit.lua:3: exercise 'n': unit 'gb/s' reads two ways (GB/s or Gb/s): write the one meant"*) ;;
+*) fail "unit gb/s: $out" ;; esac
 printf 'function peak_gbs(bus_bits, clock_mhz)\n  return 2 * clock_mhz * 1e6 * bus_bits / 8 / 1e9\nend\n' >"$d/a.lua"
 grade "$l14" peak-code "@$d/a.lua"
 [ $rc -eq 0 ] || fail "grade @FILE: rc $rc: $out $(cat "$d/err")"

@@ -47,6 +47,6 @@ assert d["ooms"] == 0 and d["allocs"] == 5 and d["conf"] == "expandable_segments
 printf 'a 1 10\nf 2\n' > "$d/bad.trace"
 out=$("$b" --backend sim trace replay "$d/bad.trace" 2>&1); [ $? -eq 1 ] || fail "bad trace exit"
 echo "$out" | grep -q "bad.trace:2: free of id 2, which is not live" || fail "bad trace message: $out"
-"$b" --backend sim trace replay "$d/frag.trace" 80GB >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad capacity accepted"
+"$b" --backend sim trace replay "$d/frag.trace" 80gb >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad capacity accepted (80gb: bits or bytes?)"
 "$b" --backend sim trace >/dev/null 2>&1; [ $? -eq 2 ] || fail "trace without replay accepted"
 exit 0

@@ -60,7 +60,7 @@ bad() { # FIELD-TEXT EXPECTED
     out=$("$b" check "$d/bad.lua" 2>&1) && fail "accepted: $1"
     case "$out" in *"bad.lua:3: "*"$2"*) ;; *) fail "$1: want '$2' in: $out" ;; esac
 }
-bad 'mistakes = { "gb_gib" }' "unknown mistake 'gb_gib' (built-in: gib_gb, mib_mb, x1000, x2, x4, x8)"
+bad 'mistakes = { "gb_gib" }' "unknown mistake 'gb_gib' (built-in: gib_gb, kib_kb, mib_mb, tib_tb, x1000, x2, x4, x8)"
 bad 'mistakes = { { value = 4.01, say = { en = "s", zh = "s" } } }' "matches the right answer"
 bad 'mistakes = { { value = 3, factor = 2, say = { en = "s", zh = "s" } } }' "give 'factor' or 'value'"
 bad 'mistakes = { { value = 3, say = { en = "s" } } }' "say has no zh text"

@@ -41,8 +41,16 @@ echo "$out" | grep -q "GiB free" || fail "info with other processes: $out"
 printf 'a 1 1MiB\nf 1\n' > "$t/t.trace"
 refused - "capacity: 1 is out of range [2 MiB, 4 TiB]" --backend sim trace replay "$t/t.trace" 1
 refused - "out of range [2 MiB, 4 TiB]" --backend sim trace replay "$t/t.trace" 5TiB
-refused - "capacity: '80GB' is not a size" --backend sim trace replay "$t/t.trace" 80GB
-refused - "capacity: '1.5GiB' is not a size" --backend sim trace replay "$t/t.trace" 1.5GiB
+# sizes are read by the one unit grammar: decimal and binary units, bits converted, whole bytes
+refused - "capacity: '0x10GiB' is not a size" --backend sim trace replay "$t/t.trace" 0x10GiB
+refused - "capacity: '3.3MBs' is not a size such as 80GiB" --backend sim trace replay "$t/t.trace" 3.3MBs
+refused - "capacity: '80gb': bits or bytes? Write 80 GB for gigabytes or 80 Gb for gigabits" --backend sim trace replay "$t/t.trace" 80gb
+refused - "capacity: '24G': decimal or binary? Write 24 GB for gigabytes or 24 GiB for gibibytes" --backend sim trace replay "$t/t.trace" 24G
+refused - "capacity: '1,5GiB': is the comma a decimal point? Write 1.5GiB, or 15GiB" --backend sim trace replay "$t/t.trace" 1,5GiB
+refused - "capacity: '2097152.5' is not a whole number of bytes" --backend sim trace replay "$t/t.trace" 2097152.5
+for c in 80GB 1.5GiB 16Gb 1,073,741,824 "2 GiB" 2e9; do
+    "$b" --backend sim trace replay "$t/t.trace" "$c" >/dev/null || fail "capacity $c refused"
+done
 "$b" --backend sim trace replay "$t/t.trace" 2MiB >/dev/null || fail "2MiB refused"
 for c in max_split_size_mb:99999999999999999999 max_split_size_mb:128abc roundup_power2_divisions:4x; do
     refused "PYTORCH_CUDA_ALLOC_CONF=$c" "PYTORCH_CUDA_ALLOC_CONF" --backend sim trace replay "$t/t.trace" 1GiB

@@ -158,7 +158,17 @@ echo "$out" | grep -q "live before the trace" || fail "pre-trace blocks not note
 "$b" snapshot >/dev/null 2>&1; [ $? -eq 2 ] || fail "no file accepted"
 out=$("$b" snapshot --help) || fail "snapshot --help exit $?"
 echo "$out" | grep -q "usage: vramlab snapshot FILE" || fail "snapshot --help"
-"$b" snapshot "$ex" --capacity 80GB >/dev/null 2>&1; [ $? -eq 2 ] || fail "80GB accepted"
+# --capacity reads sizes as every option does (gpu_parse_size): decimal and binary units, no hex,
+# and a unit that could be bits or bytes is asked about, not guessed
+for c in 0x10GiB 80gb 1.3B 5TiB; do
+    out=$("$b" snapshot "$ex" --capacity "$c" 2>&1); [ $? -eq 2 ] || fail "--capacity $c accepted"
+    echo "$out" | grep -q "^vramlab: snapshot: --capacity: " || fail "--capacity $c: $out"
+done
+out=$("$b" snapshot "$ex" --capacity 80gb 2>&1)
+echo "$out" | grep -qF "'80gb': bits or bytes? Write 80 GB for gigabytes or 80 Gb for gigabits" || fail "80gb: $out"
+for c in 80GB 1e1GiB 16Gb; do
+    "$b" snapshot "$ex" --capacity "$c" >/dev/null || fail "--capacity $c refused"
+done
 out=$("$b" snapshot "$ex" --replay nonsense:1 2>&1); [ $? -eq 2 ] || fail "bad conf exit"
 echo "$out" | grep -q "nonsense" || fail "bad conf not named: $out"
 out=$("$b" --replay expandable_segments:True snapshot "$ex" 2>&1); [ $? -eq 2 ] || fail "global --replay taken"

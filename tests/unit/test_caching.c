@@ -1242,14 +1242,14 @@ static void test_trace_parse(void **state)
     expect_parse_error("a 1 10\nx 2\n", "line 2: unknown event 'x' (expected a, f, e or #)");
     expect_parse_error("\n\na 1\n", "line 3: 'a' needs an id and a size");
     expect_parse_error("f\n", "line 1: 'f' needs an id");
-    expect_parse_error("a 1 12x\n", "line 1: bad size '12x' (bytes > 0, optionally KiB, MiB or GiB)");
-    expect_parse_error("a 1 0\n", "line 1: bad size '0' (bytes > 0, optionally KiB, MiB or GiB)");
+    expect_parse_error("a 1 12x\n", "line 1: bad size '12x' (whole bytes > 0: 4096, 0x1000, 1536KiB, 1.5MiB, 2GB)");
+    expect_parse_error("a 1 0\n", "line 1: bad size '0' (whole bytes > 0: 4096, 0x1000, 1536KiB, 1.5MiB, 2GB)");
     expect_parse_error("a one 5\n", "line 1: bad id 'one' (a decimal or 0x number)");
     expect_parse_error("a 1 5\na 1 6\n", "line 2: id 1 is already live (allocated on line 1)");
     expect_parse_error("a 1 5\nf 1\nf 1\n", "line 3: free of id 1, which is not live");
     expect_parse_error("e now\n", "line 1: unexpected 'now' after the event");
     expect_parse_error("a 1 99999999999999999999\n",
-                       "line 1: bad size '99999999999999999999' (bytes > 0, optionally KiB, MiB or GiB)");
+                       "line 1: bad size '99999999999999999999' (whole bytes > 0: 4096, 0x1000, 1536KiB, 1.5MiB, 2GB)");
 }
 
 static void test_trace_replay_oom(void **state)

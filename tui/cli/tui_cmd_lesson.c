@@ -319,7 +319,7 @@ static void report(const char *prefix, const char *msg)
 struct check_ctx {
     const char *datadir;
     bool answers, strict, run, zh;
-    int bad, total, graded, wrong, runs, run_bad;
+    int bad, total, graded, wrong, runs, run_bad, audited;
 };
 
 static void check_profile(const char *id, void *ud)
@@ -371,7 +371,7 @@ static int run_all(struct lt_runtime *rt, struct lt_lesson *ls, int *runs)
 static void check_lesson(struct lt_runtime *rt, const char *path, struct check_ctx *c)
 {
     char err[1024];
-    int graded = 0, wrong = 0, failed = 0;
+    int graded = 0, audited = 0, wrong = 0, failed = 0;
     c->total++;
     struct lt_lesson *ls = lt_lesson_load(rt, path, err, sizeof err);
     bool draft = ls && lt_lesson_draft(ls, err, sizeof err);
@@ -380,13 +380,13 @@ static void check_lesson(struct lt_runtime *rt, const char *path, struct check_c
     else if (draft && c->strict) c->bad++;
     else {
         if (c->run) failed = run_all(rt, ls, &c->runs);
-        if (c->answers) wrong = lt_lesson_check_answers(ls, &graded, report_line, NULL);
-        c->graded += graded, c->wrong += wrong, c->run_bad += failed;
+        if (c->answers) wrong = lt_lesson_check_answers(ls, &graded, &audited, report_line, NULL);
+        c->graded += graded, c->audited += audited, c->wrong += wrong, c->run_bad += failed;
         c->bad += wrong + failed > 0;
         const char *ok = c->zh ? "通过" : "ok  ";
         if (!wrong && !failed && c->answers)
-            printf(c->zh ? "%s  %s  %s  （%d 个答案）\n" : "%s  %s  %s  (%d answers)\n", ok,
-                   lt_lesson_id(ls), path, graded);
+            printf(c->zh ? "%s  %s  %s  （%d 个答案，审查 %d 个）\n" : "%s  %s  %s  (%d answers, %d audited)\n",
+                   ok, lt_lesson_id(ls), path, graded, audited);
         else if (!wrong && !failed) printf("%s  %s  %s\n", ok, lt_lesson_id(ls), path);
     }
     lt_lesson_free(ls);
@@ -409,7 +409,7 @@ static bool check_dir(struct tui_ctx *c, const char *dir, struct check_ctx *cc)
 int tui_cmd_check(struct tui_ctx *c)
 {
     struct check_ctx cc = {c->assets, c->opt[TUI_O_ANSWERS] != NULL, c->opt[TUI_O_STRICT] != NULL,
-                           c->opt[TUI_O_RUN] != NULL, !strcmp(c->lang, "zh"), 0, 0, 0, 0, 0, 0};
+                           c->opt[TUI_O_RUN] != NULL, !strcmp(c->lang, "zh"), 0, 0, 0, 0, 0, 0, 0};
     if (!c->rt) return no_runtime(c);
     /* grading measures: small host sizes, as tests use, so that checking stays quick */
     if ((cc.answers || cc.run) && c->dev && !c->dev->host_max) c->dev->host_max = 4u << 20;
@@ -427,7 +427,7 @@ int tui_cmd_check(struct tui_ctx *c)
             char dd[1024], id[64];
             snprintf(dd, sizeof dd, "%.*s", g > f ? (int)(g - f - 1) : 1, g > f ? f : ".");
             snprintf(id, sizeof id, "%.*s", (int)(l - 4 - (size_t)(g + 12 - f)), g + 12);
-            struct check_ctx one = {dd, false, false, false, cc.zh, 0, 0, 0, 0, 0, 0};
+            struct check_ctx one = {dd, false, false, false, cc.zh, 0, 0, 0, 0, 0, 0, 0};
             check_profile(id, &one);
             cc.bad += one.bad, cc.total += one.total;
         } else if (stat(f, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -448,9 +448,12 @@ int tui_cmd_check(struct tui_ctx *c)
     if (cc.run)
         printf(!cc.zh ? "%d experiment(s) run on the simulator, %d failed\n"
                       : "在模拟器上运行了 %d 个实验，%d 个失败\n", cc.runs, cc.run_bad);
-    if (cc.answers)
+    if (cc.answers) {
+        printf(!cc.zh ? "%d answer(s) of the tolerance audit graded (every number exercise)\n"
+                      : "容差审查批改了 %d 个答案（每道数值题）\n", cc.audited);
         printf(!cc.zh ? "%d reference answer(s) graded, %d not as expected\n"
                       : "批改了 %d 个参考答案，%d 个与预期不符\n", cc.graded, cc.wrong);
+    }
     return cc.bad ? 1 : 0;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_parse.h"
 #include "gpu_snapshot.h"
 #include "tui_json.h"
 #include "tui_plain.h"
@@ -556,31 +557,15 @@ static void text_replay(FILE *f, const struct gpu_snap_replay *r)
 
 /* ---- the command ------------------------------------------------------------------------------ */
 
-static bool parse_size(const char *s, uint64_t *v)
-{
-    char *end;
-    if (!s || *s < '0' || *s > '9') return false;
-    double n = strtod(s, &end);
-    static const struct {
-        const char *suf;
-        unsigned shift;
-    } u[] = {{"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
-    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
-        if (!strcmp(end, u[i].suf)) {
-            double b = ldexp(n, (int)u[i].shift);
-            if (!(b >= 1 && b <= (double)MAX_CAPACITY)) return false;
-            *v = (uint64_t)b;
-            return true;
-        }
-    return false;
-}
-
 /* A whole number in [0, max] for an option: false after saying so on errf. */
 static bool whole(const char *opt, const char *v, long max, long *out, FILE *errf)
 {
-    char *end;
-    *out = strtol(v, &end, 10);
-    if (*v >= '0' && *v <= '9' && !*end && *out >= 0 && *out <= max) return true;
+    uint64_t u;
+    char err[160];
+    if (gpu_parse_u64(v, 0, (uint64_t)max, &u, err, sizeof err)) {
+        *out = (long)u;
+        return true;
+    }
     fprintf(errf, "vramlab: snapshot: --%s needs a whole number 0..%ld, not '%s'\n", opt, max, v);
     return false;
 }
@@ -593,9 +578,9 @@ int tui_snapshot_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *errf)
     long device = -1, top = DEFAULT_TOP;
     /* any of the what-if options asks for the replay */
     bool replay = a->conf || a->capacity || a->device, json = a->json;
-    if (a->capacity && !parse_size(a->capacity, &capacity)) {
-        fprintf(errf, "vramlab: snapshot: capacity '%s' is not a size such as 24GiB "
-                      "(binary units: KiB, MiB, GiB, TiB; at most 4 TiB)\n", a->capacity);
+    char perr[256];
+    if (a->capacity && !gpu_parse_size(a->capacity, 1, MAX_CAPACITY, &capacity, perr, sizeof perr)) {
+        fprintf(errf, "vramlab: snapshot: --capacity: %s\n", perr);
         return 2;
     }
     if (a->device && !whole("device", a->device, 4095, &device, errf)) return 2;
