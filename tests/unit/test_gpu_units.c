@@ -140,6 +140,7 @@ static void test_numbers(void **state)
     for (const char *const *b = bad; *b; b++)
         if (rd(*b, &q) != GPU_QR_BAD && rd(*b, &q) != GPU_QR_WORD) fail_msg("'%s' was read", *b);
     assert_int_equal(gpu_qty_read("12\0GB", 5, &q), GPU_QR_BAD); /* a NUL inside */
+    assert_int_equal(rd("12 \xff", &q), GPU_QR_BAD);            /* not UTF-8 */
     char longs[300];
     memset(longs, '1', sizeof longs - 1), longs[sizeof longs - 1] = 0;
     assert_int_equal(rd(longs, &q), GPU_QR_BAD);
