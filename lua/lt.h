@@ -105,6 +105,10 @@ const char *lt_runtime_datadir(const struct lt_runtime *rt);
  * lessons folders before the data folder (which it is when never set). */
 void lt_runtime_set_assets(struct lt_runtime *rt, const char *folders);
 const char *lt_runtime_assets(const struct lt_runtime *rt);
+/* The snapshot file the learner named (vramlab eval/repl --snapshot, the REPL's :open): what
+ * alloc.snapshot() reads, with the CLI's limits. NULL when none. */
+void lt_runtime_set_snapshot(struct lt_runtime *rt, const char *path);
+const char *lt_runtime_snapshot(const struct lt_runtime *rt);
 /* One line for a status bar: "CUDA device 0 · NVIDIA H200" or "SIMULATED · RTX 3090 profile". */
 void lt_runtime_backend_line(struct lt_runtime *rt, char *buf, size_t n);
 

@@ -36,6 +36,7 @@ struct lt_runtime {
     struct gpu_dev *dev;
     char datadir[1024];
     char assets[8192]; /* folders with lesson assets, first match wins (lt_runtime_set_assets) */
+    char snapshot[4096]; /* the learner's snapshot file (lt_runtime_set_snapshot), "" none */
     char lang[4];
     lt_sink_fn sink;
     void *sink_ud;

@@ -135,6 +135,16 @@ const char *lt_runtime_assets(const struct lt_runtime *rt)
     return rt->assets[0] ? rt->assets : rt->datadir;
 }
 
+void lt_runtime_set_snapshot(struct lt_runtime *rt, const char *path)
+{
+    snprintf(rt->snapshot, sizeof rt->snapshot, "%s", path ? path : "");
+}
+
+const char *lt_runtime_snapshot(const struct lt_runtime *rt)
+{
+    return rt->snapshot[0] ? rt->snapshot : NULL;
+}
+
 void lt_runtime_backend_line(struct lt_runtime *rt, char *buf, size_t n)
 {
     const struct gpu_info *i = &rt->dev->info;

@@ -16,10 +16,11 @@ struct blk {
     uint64_t key;             /* tree key: size in the free tree, 0 in the unmapped tree */
     struct blk *prev, *next;  /* neighbours in the segment, address order */
     struct blk *l, *r;        /* treap children; r also links the spare list */
+    struct blk *rel_prev, *rel_next; /* the pool's releasable list (while on it) */
     struct seg *seg;
     uint64_t trace_id;
     uint32_t prio;
-    bool allocated, mapped;
+    bool allocated, mapped, releasable;
 };
 
 struct seg {
@@ -37,6 +38,10 @@ struct seg {
 struct pool {
     struct blk *free;     /* mapped free blocks by (size, addr) */
     struct blk *unmapped; /* unmapped ranges of expandable segments by addr */
+    /* the free blocks empty_cache would act on: a whole segment, or an expandable segment's
+     * block holding a whole page; kept as blocks enter and leave the free tree, so releasing
+     * costs what is released, not what is cached */
+    struct blk *releasable;
 };
 
 struct slab {

@@ -6,6 +6,7 @@
 #include "gpu_caching.h"
 #include "gpu_cache_int.h"
 #include "gpu_err.h"
+#include "gpu_model_dev.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -104,17 +105,43 @@ static void isplit_apply(struct gpu_caching *c)
     }
 }
 
+/* What empty_cache would act on: a free block that is a whole segment, or a free block of an
+ * expandable segment with a whole page inside it (release_blocks). Its neighbours change only
+ * while it is out of the free tree, so this is decided as it goes in. */
+static bool is_releasable(const struct blk *b)
+{
+    const struct seg *s = b->seg;
+    if (!s->expandable) return !b->prev && !b->next;
+    uint64_t rel = b->addr - s->addr;
+    return (rel + s->page - 1) / s->page < (rel + b->size) / s->page;
+}
+
 static void free_insert(struct gpu_caching *c, struct blk *b)
 {
+    struct pool *p = &c->pools[b->seg->pool];
     b->key = b->size;
-    gpu_cache_tree_insert(&c->pools[b->seg->pool].free, b);
+    gpu_cache_tree_insert(&p->free, b);
     isplit_track(c, b, +1);
+    b->releasable = is_releasable(b);
+    if (b->releasable) {
+        b->rel_prev = NULL;
+        b->rel_next = p->releasable;
+        if (p->releasable) p->releasable->rel_prev = b;
+        p->releasable = b;
+    }
 }
 
 static void free_erase(struct gpu_caching *c, struct blk *b)
 {
-    gpu_cache_tree_erase(&c->pools[b->seg->pool].free, b);
+    struct pool *p = &c->pools[b->seg->pool];
+    gpu_cache_tree_erase(&p->free, b);
     isplit_track(c, b, -1);
+    if (b->releasable) {
+        if (b->rel_prev) b->rel_prev->rel_next = b->rel_next;
+        else p->releasable = b->rel_next;
+        if (b->rel_next) b->rel_next->rel_prev = b->rel_prev;
+        b->releasable = false;
+    }
 }
 
 static void unmapped_insert(struct gpu_caching *c, struct blk *b)
@@ -184,6 +211,14 @@ static uint64_t get_allocation_size(uint64_t size)
     if (size <= GPU_CACHE_SMALL_SIZE) return GPU_CACHE_SMALL_BUFFER;
     if (size < GPU_CACHE_MIN_LARGE_ALLOC) return GPU_CACHE_LARGE_BUFFER;
     return (size + GPU_CACHE_ROUND_LARGE - 1) / GPU_CACHE_ROUND_LARGE * GPU_CACHE_ROUND_LARGE;
+}
+
+void gpu_caching_sizes(const struct gpu_caching *c, uint64_t bytes, uint64_t *rounded,
+                       uint64_t *segment)
+{
+    uint64_t r = round_size(c, bytes);
+    if (rounded) *rounded = r;
+    if (segment) *segment = get_allocation_size(r);
 }
 
 static bool should_split(const struct gpu_caching *c, const struct blk *b, uint64_t size)
@@ -397,23 +432,10 @@ static bool has_available_address_space(const struct blk *b, uint64_t size)
     return bytes >= size;
 }
 
-/* The lowest address where free and unmapped space together fit `size`; a new segment when
- * none does. */
-static gpu_status find_expandable_block(struct gpu_caching *c, int pool, uint64_t size,
-                                        struct blk **out)
+/* A new expandable segment of the pool, all of it unmapped: *out is its one block. */
+static gpu_status new_expandable_seg(struct gpu_caching *c, int pool, struct blk **out)
 {
-    struct pool *p = &c->pools[pool];
-    for (struct blk *u = gpu_cache_tree_lower(p->unmapped, 0, 0); u; u = gpu_cache_tree_next(p->unmapped, u)) {
-        struct blk *cand = allocatable(u->prev) ? u->prev : u;
-        if (has_available_address_space(cand, size)) {
-            *out = cand;
-            return GPU_OK;
-        }
-    }
     uint64_t page = pool == SMALL ? GPU_CACHE_SMALL_BUFFER : GPU_CACHE_LARGE_BUFFER;
-    /* a request larger than a whole segment's address space can never be mapped in one: an
-     * OOM, as in PyTorch when the reserved range runs out (the model reserves at most 1 TiB) */
-    if (size > exp_va_size(c, page)) return GPU_ERR_NOMEM;
     unsigned slot = 0;
     for (bool taken = true; taken; ) {
         taken = false;
@@ -442,6 +464,26 @@ static gpu_status find_expandable_block(struct gpu_caching *c, int pool, uint64_
     return GPU_OK;
 }
 
+/* The lowest address where free and unmapped space together fit `size`; a new segment when
+ * none does. */
+static gpu_status find_expandable_block(struct gpu_caching *c, int pool, uint64_t size,
+                                        struct blk **out)
+{
+    struct pool *p = &c->pools[pool];
+    for (struct blk *u = gpu_cache_tree_lower(p->unmapped, 0, 0); u; u = gpu_cache_tree_next(p->unmapped, u)) {
+        struct blk *cand = allocatable(u->prev) ? u->prev : u;
+        if (has_available_address_space(cand, size)) {
+            *out = cand;
+            return GPU_OK;
+        }
+    }
+    uint64_t page = pool == SMALL ? GPU_CACHE_SMALL_BUFFER : GPU_CACHE_LARGE_BUFFER;
+    /* a request larger than a whole segment's address space can never be mapped in one: an
+     * OOM, as in PyTorch when the reserved range runs out (the model reserves at most 1 TiB) */
+    if (size > exp_va_size(c, page)) return GPU_ERR_NOMEM;
+    return new_expandable_seg(c, pool, out);
+}
+
 static gpu_status try_allocate_expandable_block(struct gpu_caching *c, int pool, uint64_t size,
                                                 struct blk **out)
 {
@@ -468,6 +510,23 @@ static gpu_status try_allocate_expandable_block(struct gpu_caching *c, int pool,
     return GPU_OK;
 }
 
+/* A cudaMalloc'ed range becomes segment s with one block over it (counted, not yet free). */
+static struct blk *add_segment(struct gpu_caching *c, struct seg *s, uint64_t addr, uint64_t size,
+                               int pool)
+{
+    s->addr = addr;
+    s->size = size;
+    s->pool = pool;
+    struct blk *b = new_blk(c, s, addr, size);
+    s->head = b;
+    seg_link(c, s);
+    stats_inc(c->st.segment, pool, 1);
+    stats_inc(c->st.reserved_bytes, pool, size);
+    if (size >= c->o.max_split_size) stat_inc(&c->st.oversize_segments, 1);
+    c->st.num_device_alloc++;
+    return b;
+}
+
 static gpu_status alloc_block(struct gpu_caching *c, int pool, uint64_t size, uint64_t alloc_size,
                               bool is_retry, struct blk **out)
 {
@@ -484,17 +543,7 @@ static gpu_status alloc_block(struct gpu_caching *c, int pool, uint64_t size, ui
         free(s);
         return st;
     }
-    s->addr = addr;
-    s->size = alloc_size;
-    s->pool = pool;
-    struct blk *b = new_blk(c, s, addr, alloc_size);
-    s->head = b;
-    seg_link(c, s);
-    stats_inc(c->st.segment, pool, 1);
-    stats_inc(c->st.reserved_bytes, pool, alloc_size);
-    if (alloc_size >= c->o.max_split_size) stat_inc(&c->st.oversize_segments, 1);
-    c->st.num_device_alloc++;
-    *out = b;
+    *out = add_segment(c, s, addr, alloc_size, pool);
     return GPU_OK;
 }
 
@@ -523,27 +572,26 @@ static bool release_available_cached_blocks(struct gpu_caching *c, int pool, uin
 }
 
 /* release_blocks: free every segment nothing lives in; expandable segments give back the
- * pages lying wholly inside free blocks, and vanish once nothing is mapped. */
+ * pages lying wholly inside free blocks, and vanish once nothing is mapped. It walks the pool's
+ * releasable list only (each block leaves it as it is released or unmapped, and what unmapping
+ * leaves behind holds no whole page), so it costs what it releases. */
 static void release_blocks(struct gpu_caching *c, int pool)
 {
-    struct seg *s = c->segs;
-    while (s) {
-        struct seg *nx = s->next;
-        if (s->pool != pool) {
-            s = nx;
-            continue;
-        }
+    struct blk *b;
+    while ((b = c->pools[pool].releasable)) {
+        struct seg *s = b->seg;
         if (!s->expandable) {
-            if (!s->head->allocated && !s->head->next) release_block(c, s->head);
-            s = nx;
+            release_block(c, b);
             continue;
         }
-        /* unmap_block leaves b valid (it absorbs its unmapped neighbours), so b->next is
-         * always the next range still to look at */
-        for (struct blk *b = s->head; b; b = b->next)
-            if (!b->allocated && b->mapped) unmap_block(c, b);
+        if (unmap_block(c, b) != GPU_OK) { /* host memory: leave it cached, off the list */
+            free_erase(c, b);
+            b->key = b->size;
+            gpu_cache_tree_insert(&c->pools[pool].free, b);
+            isplit_track(c, b, +1);
+            continue;
+        }
         if (!s->head->mapped && !s->head->next) release_expandable_segment(c, s->head);
-        s = nx;
     }
 }
 
@@ -709,6 +757,90 @@ void gpu_caching_empty_cache(struct gpu_caching *c)
     if (c->sink) emit(c, "e\n");
     release_cached_blocks(c);
     isplit_apply(c);
+}
+
+/* ---- seeding from a recorded state ------------------------------------------------------------ */
+
+gpu_status gpu_caching_seed_segment(struct gpu_caching *c, uint64_t addr, uint64_t size, bool small)
+{
+    if (!c || !size || !c->ops.seg_take || c->o.expandable_segments) return GPU_ERR_ARG;
+    if (!reserve_blks(c, 1)) return GPU_ERR_HOST_NOMEM;
+    struct seg *s = calloc(1, sizeof *s);
+    if (!s) return GPU_ERR_HOST_NOMEM;
+    gpu_status st = c->ops.seg_take(c->ctx, addr, size);
+    if (st != GPU_OK) {
+        free(s);
+        return st;
+    }
+    free_insert(c, add_segment(c, s, addr, size, small ? SMALL : LARGE));
+    isplit_apply(c);
+    return GPU_OK;
+}
+
+gpu_status gpu_caching_seed_expandable(struct gpu_caching *c, bool small, uint64_t offset,
+                                       uint64_t size, uint64_t *base)
+{
+    if (!c || !c->o.expandable_segments) return GPU_ERR_ARG;
+    int pool = small ? SMALL : LARGE;
+    struct seg *s = c->segs;
+    while (s && !(s->expandable && s->pool == pool && s->slot == 0)) s = s->next;
+    struct blk *u;
+    gpu_status st;
+    if (!s) {
+        if ((st = new_expandable_seg(c, pool, &u)) != GPU_OK) return st;
+        s = u->seg;
+    }
+    *base = s->addr;
+    if (!size) return GPU_OK;
+    if (offset % s->page || size % s->page || offset >= s->size || size > s->size - offset)
+        return GPU_ERR_ARG;
+    uint64_t a = s->addr + offset;
+    for (u = s->head; u && !(u->addr <= a && a - u->addr < u->size); u = u->next) {}
+    if (!u || u->mapped || u->addr + u->size < a + size) return GPU_ERR_ARG; /* mapped already */
+    if (!reserve_blks(c, 3)) return GPU_ERR_HOST_NOMEM;
+    if (u->addr < a) { /* the part before stays unmapped */
+        struct blk *before = new_blk(c, s, u->addr, a - u->addr);
+        before->mapped = false;
+        unmapped_erase(c, u);
+        splice_before(before, u);
+        u->addr = a;
+        u->size -= before->size;
+        unmapped_insert(c, before);
+        unmapped_insert(c, u);
+    }
+    st = map_block(c, u, size);
+    isplit_apply(c);
+    return st;
+}
+
+gpu_status gpu_caching_seed_block(struct gpu_caching *c, uint64_t addr, uint64_t size,
+                                  uint64_t requested)
+{
+    if (!c || !size) return GPU_ERR_ARG;
+    struct seg *s = c->segs;
+    while (s && !(s->addr <= addr && addr - s->addr < s->size)) s = s->next;
+    if (!s) return GPU_ERR_ARG;
+    struct blk *b = s->head;
+    while (b && !(b->addr <= addr && addr - b->addr < b->size)) b = b->next;
+    if (!b || b->allocated || !b->mapped || b->addr + b->size - addr < size) return GPU_ERR_ARG;
+    if (!reserve_blks(c, 2) || !gpu_u64map_reserve(&c->live, 1)) return GPU_ERR_HOST_NOMEM;
+    free_erase(c, b);
+    if (b->addr < addr) {
+        struct blk *before = new_blk(c, s, b->addr, addr - b->addr);
+        splice_before(before, b);
+        b->size -= before->size;
+        b->addr = addr;
+        free_insert(c, before);
+    }
+    if (b->size > size) {
+        struct blk *after = new_blk(c, s, addr + size, b->size - size);
+        splice_after(after, b);
+        b->size = size;
+        free_insert(c, after);
+    }
+    alloc_found_block(c, b, size, requested ? requested : size, false);
+    isplit_apply(c);
+    return GPU_OK;
 }
 
 /* ---- lifecycle ------------------------------------------------------------------------------ */

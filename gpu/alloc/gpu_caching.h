@@ -2,8 +2,8 @@
  * as a plain C library: block rounding, small/large pools, best-fit reuse, splitting, coalescing,
  * the OOM retry ladder, empty_cache, the PYTORCH_CUDA_ALLOC_CONF options that shape memory, the
  * statistics of torch.cuda.memory_stats(), a memory map and memory_summary().
- * It also holds the allocation-trace format (record, parse, replay) and a "model device" that
- * hands out segments with a capacity limit, so lessons and tests can run it without a GPU.
+ * Segments come through gpu_seg_ops (the model device of gpu_model_dev.h, a GPU backend, a
+ * replay's device); traces of its calls are gpu_trace.h.
  * The rules and their sources are in docs/allocator.md. Not thread-safe: serialise calls. */
 #ifndef GPU_CACHING_H
 #define GPU_CACHING_H
@@ -38,6 +38,9 @@ struct gpu_seg_ops {
     gpu_status (*seg_alloc)(void *ctx, uint64_t bytes, uint64_t *addr);
     void (*seg_free)(void *ctx, uint64_t addr, uint64_t bytes);
     gpu_status (*mem_info)(void *ctx, uint64_t *free_b, uint64_t *total_b);
+    /* Optional: hold [addr, addr + bytes) exactly (seeding from a recorded state); GPU_ERR_ARG
+     * when that range cannot be had. NULL: seeding refused. */
+    gpu_status (*seg_take)(void *ctx, uint64_t addr, uint64_t bytes);
 };
 
 /* The options of PYTORCH_CUDA_ALLOC_CONF that change where memory goes, plus
@@ -78,6 +81,24 @@ void gpu_caching_empty_cache(struct gpu_caching *c);
 /* torch.cuda.reset_peak_memory_stats(): every peak becomes its current value. */
 void gpu_caching_reset_peak(struct gpu_caching *c);
 
+/* Seeding from a recorded state (a snapshot taken mid-run: the cache as it was before its
+ * trace). Counted like the allocator's own segments and allocations; a caller compares device
+ * calls and peaks from after the seeding (gpu_caching_reset_peak, a stats baseline).
+ * A segment held at `addr` (the backend's seg_take places it; not with expandable segments): */
+gpu_status gpu_caching_seed_segment(struct gpu_caching *c, uint64_t addr, uint64_t size, bool small);
+/* Expandable segments: map [offset, offset + size) (whole pages) of the pool's first segment,
+ * made if needed; *base is that segment's address, so a recorded offset becomes an address. */
+gpu_status gpu_caching_seed_expandable(struct gpu_caching *c, bool small, uint64_t offset,
+                                       uint64_t size, uint64_t *base);
+/* A block of `size` bytes (already rounded) allocated at `addr`, inside a free block of a
+ * segment; requested: what the program asked for. GPU_ERR_ARG when no free block holds it. */
+gpu_status gpu_caching_seed_block(struct gpu_caching *c, uint64_t addr, uint64_t size,
+                                  uint64_t requested);
+/* The rounded size and the segment size PyTorch gives a request of `bytes` under c's options
+ * (round_size, get_allocation_size). */
+void gpu_caching_sizes(const struct gpu_caching *c, uint64_t bytes, uint64_t *rounded,
+                       uint64_t *segment);
+
 /* ---- statistics: torch.cuda.memory_stats(), key for key ---------------------------------- */
 /* "<stat>.<pool>.<field>": pool index GPU_CACHE_ALL/SMALL/LARGE = all/small_pool/large_pool. */
 enum { GPU_CACHE_ALL, GPU_CACHE_SMALL, GPU_CACHE_LARGE, GPU_CACHE_NPOOL };
@@ -110,6 +131,12 @@ size_t gpu_caching_summary(const struct gpu_caching *c, char *buf, size_t n);
 /* PyTorch's format_size: "512 bytes", "1.50 KiB", "20.00 MiB", "1.50 GiB". */
 void gpu_cache_format_size(uint64_t bytes, char *buf, size_t n);
 
+/* Recording: every malloc/free/empty_cache of c is written as a trace line to the sink (NULL
+ * stops). Ids are numbered from 1 in allocation order. Start on a fresh allocator for an exact
+ * round trip: frees of blocks allocated before recording started become comments. */
+typedef void (*gpu_trace_sink)(void *ud, const char *line, size_t len);
+void gpu_caching_record(struct gpu_caching *c, gpu_trace_sink sink, void *ud);
+
 /* ---- memory map (the segments of torch.cuda.memory_snapshot()) ---------------------------- */
 struct gpu_cache_block_info {
     uint64_t addr, offset, size;
@@ -133,76 +160,5 @@ struct gpu_cache_map {
  * gpu_cache_map_free. */
 gpu_status gpu_caching_segments(const struct gpu_caching *c, struct gpu_cache_map *m);
 void gpu_cache_map_free(struct gpu_cache_map *m);
-
-/* ---- model device (gpu_trace.c) ----------------------------------------------------------- */
-/* Capacity is enforced by bytes, as cudaMalloc does (physical pages need not be contiguous);
- * addresses are handed out first-fit from 0 (512-byte aligned), so they stay small and reused.
- * Free ranges are indexed (O(log n) per segment allocation or free, however fragmented). */
-struct gpu_model_dev;
-gpu_status gpu_model_dev_new(uint64_t capacity, struct gpu_model_dev **out);
-void gpu_model_dev_free(struct gpu_model_dev *d);
-uint64_t gpu_model_dev_used(const struct gpu_model_dev *d);
-extern const struct gpu_seg_ops gpu_model_dev_ops; /* ctx = struct gpu_model_dev * */
-
-/* ---- traces (gpu_trace.c; format in docs/allocator.md) ------------------------------------ */
-/*   a <id> <bytes>   allocate (bytes may end in KiB, MiB or GiB)
- *   f <id>           free the allocation made under <id>
- *   e                empty_cache
- *   # ...            comment (also blank lines) */
-enum gpu_trace_op { GPU_TRACE_ALLOC, GPU_TRACE_FREE, GPU_TRACE_EMPTY };
-struct gpu_trace_ev {
-    uint64_t id, bytes;
-    uint32_t line;
-    uint32_t slot;  /* dense index of the id among live ids: what the replayer indexes */
-    uint8_t op;     /* enum gpu_trace_op */
-};
-struct gpu_trace {
-    struct gpu_trace_ev *ev;
-    size_t n, cap;
-    size_t nslots;  /* most ids live at once */
-};
-/* Errors read "line N: what". A bad trace leaves *t empty. At most GPU_TRACE_MAX_EVENTS events
- * (32 bytes each once parsed). */
-#define GPU_TRACE_MAX_EVENTS (1u << 24)
-gpu_status gpu_trace_parse(const char *text, size_t len, struct gpu_trace *t, char *err, size_t n);
-/* A trace file (a regular file of at most GPU_TRACE_MAX_FILE bytes; "-" is standard input):
- * errors read "path:N: what". conf (may be NULL) gets the recorder's "# conf:" line, "" if none. */
-#define GPU_TRACE_MAX_FILE (256u << 20)
-gpu_status gpu_trace_load(const char *path, struct gpu_trace *t, char *conf, size_t conf_n,
-                          char *err, size_t n);
-void gpu_trace_free(struct gpu_trace *t);
-
-#define GPU_REPLAY_OOM_LIST 64
-struct gpu_replay_result {
-    size_t allocs, frees, empties;
-    size_t ooms;            /* allocations that failed; their later frees are skipped */
-    size_t skipped_frees;
-    uint32_t first_oom_line;
-    char first_oom[512];    /* PyTorch's message for the first OOM */
-    size_t noom_list;       /* the first GPU_REPLAY_OOM_LIST OOMs: trace line and bytes asked */
-    struct { uint32_t line; uint64_t bytes; } oom_list[GPU_REPLAY_OOM_LIST];
-    struct gpu_caching_stats stats; /* after the last event */
-};
-/* Replays into c. OOMs are results, not errors: the call still returns GPU_OK. Every 4096
- * events it looks at *cancel (NULL: never cancelled) and stops with GPU_ERR_CANCELLED, err "line
- * N: cancelled", r holding the counts so far. Time is linear in the events: the model device
- * and the allocator index their free ranges. */
-gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
-                            struct gpu_replay_result *r, const gpu_cancel_flag *cancel, char *err,
-                            size_t n);
-
-/* Recording: every malloc/free/empty_cache of c is written as a trace line to the sink (NULL
- * stops). Ids are numbered from 1 in allocation order. Start on a fresh allocator for an exact
- * round trip: frees of blocks allocated before recording started become comments. */
-typedef void (*gpu_trace_sink)(void *ud, const char *line, size_t len);
-void gpu_caching_record(struct gpu_caching *c, gpu_trace_sink sink, void *ud);
-void gpu_trace_sink_file(void *ud, const char *line, size_t len); /* ud = FILE * */
-struct gpu_trace_buf {
-    char *data;   /* NUL-terminated */
-    size_t len, cap;
-    bool failed;  /* ran out of host memory; data holds what fitted */
-};
-void gpu_trace_sink_buf(void *ud, const char *line, size_t len); /* ud = struct gpu_trace_buf * */
-void gpu_trace_buf_free(struct gpu_trace_buf *b);
 
 #endif

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_caching.h" /* the model device hands out chunk addresses */
+#include "gpu_model_dev.h" /* the model device hands out chunk addresses */
 
 struct mblk {
     uint64_t addr, size;

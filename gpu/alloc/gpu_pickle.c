@@ -9,6 +9,7 @@
  * that nests it), and it rules out self-referencing structures, so every walk over a document
  * ends. */
 #include "gpu_pickle.h"
+#include "gpu_u64map.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -17,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 
 #define INTERN_MAX 128
 #define CHUNK (64u << 10)      /* the first arena chunk; each next one doubles, up to */
@@ -295,7 +295,11 @@ struct parser {
     size_t nmarks, mcap;
     struct gpu_pk *memo;
     size_t memo_cap, memo_count;
+    struct gpu_u64map sparse; /* memo indexes far beyond the values made: index -> value word */
     uint64_t objects;
+    const gpu_cancel_flag *cancel;
+    void (*consumed)(void *ud, size_t upto);
+    void *ud;
     char *err;
     size_t errn;
     char *tmp; /* scratch for decoded text (protocol 0 strings) */
@@ -510,6 +514,9 @@ static gpu_status fill(struct parser *p, size_t base, uint32_t want, const char 
     return GPU_OK;
 }
 
+/* The memo: a table for the indexes a pickler writes (0, 1, 2 ... as values are made), a map
+ * for any others (a hand-made pickle may name index 2^28 after nine bytes: Python accepts it,
+ * and a table that size is gigabytes), so memory follows the values and PUTs in the file. */
 static gpu_status memo_put(struct parser *p, uint64_t idx)
 {
     gpu_status st = need(p, 1);
@@ -517,6 +524,13 @@ static gpu_status memo_put(struct parser *p, uint64_t idx)
     if (idx >= p->lim.max_objects)
         return fail(p, "memo index %llu is larger than a snapshot can need",
                     (unsigned long long)idx);
+    if (idx >= p->memo_cap && idx > 2 * p->objects + 1024) {
+        size_t at = gpu_u64map_find(&p->sparse, idx);
+        if (at == SIZE_MAX && !p->sparse.cap && !gpu_u64map_init(&p->sparse, 64)) return oom(p);
+        if (at == SIZE_MAX) p->memo_count++;
+        if (!gpu_u64map_put(&p->sparse, idx, p->stack[p->sp - 1].w)) return oom(p);
+        return GPU_OK;
+    }
     if (idx >= p->memo_cap) {
         size_t cap = p->memo_cap ? p->memo_cap : 1024;
         while (cap <= idx) cap *= 2;
@@ -526,16 +540,24 @@ static gpu_status memo_put(struct parser *p, uint64_t idx)
         p->memo = m;
         p->memo_cap = cap;
     }
-    if (p->memo[idx].w == TAG_UNSET) p->memo_count++;
+    if (p->memo[idx].w == TAG_UNSET && gpu_u64map_find(&p->sparse, idx) == SIZE_MAX) p->memo_count++;
     p->memo[idx] = p->stack[p->sp - 1];
     return GPU_OK;
+}
+
+static gpu_status memo_get_slow(struct parser *p, uint64_t idx)
+{
+    size_t at = gpu_u64map_find(&p->sparse, idx);
+    if (at == SIZE_MAX)
+        return fail(p, "%s of memo %llu, which was never stored", p->op_name,
+                    (unsigned long long)idx);
+    return push(p, W(p->sparse.val[at]));
 }
 
 static inline gpu_status memo_get(struct parser *p, uint64_t idx)
 {
     if (__builtin_expect(idx >= p->memo_cap || p->memo[idx].w == TAG_UNSET, 0))
-        return fail(p, "%s of memo %llu, which was never stored", p->op_name,
-                    (unsigned long long)idx);
+        return memo_get_slow(p, idx);
     return push(p, p->memo[idx]);
 }
 
@@ -975,11 +997,22 @@ void gpu_pk_free(struct gpu_pk_doc *d)
 gpu_status gpu_pk_parse(const void *buf, size_t len, const struct gpu_pk_limits *lim,
                         struct gpu_pk_doc **out, char *err, size_t n)
 {
+    struct gpu_pk_run run = {.lim = lim};
+    return gpu_pk_parse_run(buf, len, &run, out, err, n);
+}
+
+#define CHECK_EVERY 8192        /* opcodes between looks at the cancel flag */
+#define CONSUMED_EVERY (4u << 20) /* bytes between reports of what was read */
+
+gpu_status gpu_pk_parse_run(const void *buf, size_t len, const struct gpu_pk_run *run,
+                            struct gpu_pk_doc **out, char *err, size_t n)
+{
     if (err && n) err[0] = 0;
-    if (!out || (!buf && len)) return GPU_ERR_ARG;
+    if (!out || (!buf && len) || !run) return GPU_ERR_ARG;
     *out = NULL;
-    struct parser p = {.buf = buf, .len = len, .err = err, .errn = n};
-    limits_fill(&p.lim, lim);
+    struct parser p = {.buf = buf, .len = len, .err = err, .errn = n, .cancel = run->cancel,
+                       .consumed = run->consumed, .ud = run->ud};
+    limits_fill(&p.lim, run->lim);
     if (len > p.lim.max_file) {
         snprintf(err, n, "%zu bytes: larger than the limit for a snapshot (%llu bytes)", len,
                  (unsigned long long)p.lim.max_file);
@@ -995,7 +1028,18 @@ gpu_status gpu_pk_parse(const void *buf, size_t len, const struct gpu_pk_limits 
     p.stack = malloc(p.scap * sizeof *p.stack);
     gpu_status st = p.stack ? GPU_OK : oom(&p);
     bool stop = false;
-    while (st == GPU_OK && !stop) {
+    size_t reported = 0;
+    for (unsigned k = 0; st == GPU_OK && !stop; k++) {
+        if (k == CHECK_EVERY) {
+            k = 0;
+            if (gpu_cancelled(p.cancel)) {
+                p.op_at = p.pos;
+                fail(&p, "%s", gpu_status_str(GPU_ERR_CANCELLED));
+                st = GPU_ERR_CANCELLED;
+                break;
+            }
+            if (p.consumed && p.pos - reported >= CONSUMED_EVERY) p.consumed(p.ud, reported = p.pos);
+        }
         if (p.pos >= p.len) {
             p.op_at = p.len;
             st = len ? fail(&p, "truncated: the pickle ends before its STOP opcode")
@@ -1007,8 +1051,9 @@ gpu_status gpu_pk_parse(const void *buf, size_t len, const struct gpu_pk_limits 
     free(p.stack);
     free(p.marks);
     free(p.memo);
+    gpu_u64map_free(&p.sparse);
     free(p.tmp);
-    if (st != GPU_OK && len && p.buf[0] != 0x80 && p.op_at < 64 && err) {
+    if (st == GPU_ERR_ARG && len && p.buf[0] != 0x80 && p.op_at < 64 && err) {
         /* most likely some other file: say so rather than leave only an opcode's name */
         size_t k = strlen(err);
         snprintf(err + k, n > k ? n - k : 0, " (snapshots are pickles of protocol 2 or later, "
@@ -1020,70 +1065,6 @@ gpu_status gpu_pk_parse(const void *buf, size_t len, const struct gpu_pk_limits 
     }
     *out = p.d;
     return GPU_OK;
-}
-
-/* The whole file into memory, at most max bytes: one small function so a shared helper can
- * take its place. */
-static unsigned char *read_whole(const char *path, uint64_t max, size_t *len, char *err, size_t n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, n, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct stat sb;
-    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        snprintf(err, n, "%s: is a directory, not a snapshot file", path);
-        fclose(f);
-        return NULL;
-    }
-    size_t cap = sb.st_size > 0 && (uint64_t)sb.st_size <= max ? (size_t)sb.st_size + 1 : 1 << 16;
-    unsigned char *buf = big_alloc(&cap);
-    size_t got = 0, k;
-    while (buf && (k = fread(buf + got, 1, cap - got, f)) > 0) {
-        got += k;
-        if (got > max) break;
-        if (got == cap) {
-            unsigned char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (!buf || bad || got > max) {
-        if (!buf) snprintf(err, n, "%s: %s", path, gpu_status_str(GPU_ERR_HOST_NOMEM));
-        else if (bad) snprintf(err, n, "%s: read error", path);
-        else snprintf(err, n, "%s: larger than the limit for a snapshot (%llu bytes)", path,
-                      (unsigned long long)max);
-        free(buf);
-        return NULL;
-    }
-    *len = got;
-    return buf;
-}
-
-gpu_status gpu_pk_load(const char *path, const struct gpu_pk_limits *lim, struct gpu_pk_doc **out,
-                       char *err, size_t n)
-{
-    if (err && n) err[0] = 0;
-    if (!path || !out) return GPU_ERR_ARG;
-    *out = NULL;
-    struct gpu_pk_limits l;
-    limits_fill(&l, lim);
-    size_t len;
-    unsigned char *buf = read_whole(path, l.max_file, &len, err, n);
-    if (!buf) return GPU_ERR_ARG;
-    char why[512];
-    gpu_status st = gpu_pk_parse(buf, len, &l, out, why, sizeof why);
-    free(buf);
-    if (st != GPU_OK) snprintf(err, n, "%s: %s", path, why);
-    return st;
 }
 
 /* ---- access ------------------------------------------------------------------------------- */

@@ -41,7 +41,7 @@ struct gpu_pk_limits {
     uint32_t max_depth;    /* containers nested in containers, and open MARKs */
     uint64_t max_string;   /* bytes in one str or bytes value */
 };
-#define GPU_PK_DEFAULT_MAX_FILE (8ull << 30)
+#define GPU_PK_DEFAULT_MAX_FILE (8ull << 30) /* the parser's own; files come through gpu_file */
 #define GPU_PK_DEFAULT_MAX_OBJECTS (256ull << 20)
 #define GPU_PK_DEFAULT_MAX_DEPTH 64u
 #define GPU_PK_DEFAULT_MAX_STRING (256ull << 20)
@@ -53,9 +53,18 @@ struct gpu_pk_doc;
  * BINUNICODE". On failure *out is NULL. lim may be NULL (defaults). */
 gpu_status gpu_pk_parse(const void *buf, size_t len, const struct gpu_pk_limits *lim,
                         struct gpu_pk_doc **out, char *err, size_t n);
-/* The same for a file; errors are prefixed with "PATH: ". */
-gpu_status gpu_pk_load(const char *path, const struct gpu_pk_limits *lim, struct gpu_pk_doc **out,
-                       char *err, size_t n);
+/* The same, for a long read on a worker: every few thousand opcodes it looks at *cancel (NULL:
+ * never cancelled; GPU_ERR_CANCELLED, "offset N: cancelled") and tells consumed(ud, upto) that
+ * the bytes below upto will not be read again (NULL: nobody asks), so a mapped file's pages can
+ * go as the parse passes them. */
+struct gpu_pk_run {
+    const struct gpu_pk_limits *lim;
+    const gpu_cancel_flag *cancel;
+    void (*consumed)(void *ud, size_t upto);
+    void *ud;
+};
+gpu_status gpu_pk_parse_run(const void *buf, size_t len, const struct gpu_pk_run *run,
+                            struct gpu_pk_doc **out, char *err, size_t n);
 void gpu_pk_free(struct gpu_pk_doc *d);
 
 const struct gpu_pk *gpu_pk_root(const struct gpu_pk_doc *d);

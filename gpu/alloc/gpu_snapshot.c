@@ -1,15 +1,18 @@
 /* gpu_snapshot.c - reading a PyTorch memory snapshot out of its pickle (the dictionary that
- * torch/csrc/cuda/Module.cpp builds for torch.cuda.memory._snapshot()) and the summary vramlab
- * prints. The definitions follow docs/snapshot.md; tests/snapshot/summary_ref.py computes the
- * same numbers in Python, and the two must agree exactly, so the order of every walk here
- * matches the reference. */
-#include "gpu_snapshot.h"
+ * torch/csrc/cuda/memory_snapshot.cpp builds for torch.cuda.memory._snapshot()) into the
+ * compact model of gpu_snapshot.h, and its accessors. The file comes through the safe reader
+ * (mapped; its pages are dropped as the parse passes them), the document is freed once the
+ * model is made. Every container the file shares (frame dicts, frame lists, the memo) is read
+ * once, by identity; what is built (entries, blocks, segments) is budgeted by the file's bytes,
+ * so a small file whose lists are references to one list cannot make a large model. */
+#include "gpu_snap_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_file.h"
 #include "gpu_u64map.h"
 
 #define GPU_SNAP_X_NAME(id, name) name,
@@ -20,6 +23,11 @@ const char *const gpu_snap_state_names[GPU_SNAP_NSTATES] = {"active_allocated",
 
 #define MAGNITUDE_LIMIT (1ull << 62) /* bytes one device's sizes may add up to */
 #define MAX_DEVICE 4095
+#define MAX_STREAMS 65535
+/* Entries, blocks and segments a file may make: a real one spends tens of bytes on each (a
+ * dict of six keys); only references to one shared container come this cheap. */
+#define BYTES_PER_ITEM 2
+#define ITEM_ALLOWANCE 4096
 
 static gpu_status bad(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static gpu_status bad(char *err, size_t n, const char *fmt, ...)
@@ -41,13 +49,47 @@ static gpu_status nomem(char *err, size_t n)
     return GPU_ERR_HOST_NOMEM;
 }
 
-/* ---- reading ------------------------------------------------------------------------------ */
+static gpu_status cancelled(char *err, size_t n)
+{
+    if (err && n) snprintf(err, n, "%s", gpu_status_str(GPU_ERR_CANCELLED));
+    return GPU_ERR_CANCELLED;
+}
+
+/* ---- text storage: chunks that never move ------------------------------------------------- */
+
+struct gpu_snap_chunk {
+    struct gpu_snap_chunk *next;
+    size_t used, cap;
+    char data[];
+};
+
+static const char *text_copy(struct gpu_snapshot *s, const char *t, size_t n)
+{
+    struct gpu_snap_chunk *c = s->text;
+    if (!c || c->cap - c->used < n + 1) {
+        size_t cap = n + 1 > (256u << 10) ? n + 1 : (256u << 10);
+        c = malloc(sizeof *c + cap);
+        if (!c) return NULL;
+        c->cap = cap;
+        c->used = 0;
+        c->next = s->text;
+        s->text = c;
+    }
+    char *p = c->data + c->used;
+    memcpy(p, t, n);
+    p[n] = 0;
+    c->used += n + 1;
+    return p;
+}
+
+/* ---- the file's keys -------------------------------------------------------------------- */
 
 struct keys {
     const char *segments, *device_traces, *allocator_settings, *device, *address, *total_size,
         *blocks, *segment_type, *is_expandable, *stream, *size, *state, *requested_size, *frames,
         *history, *real_size, *action, *addr, *device_free, *time_us, *conf, *max_split_size,
-        *expandable_segments, *gc, *roundup, *overflowed;
+        *expandable_segments, *gc, *roundup, *overflowed, *filename, *line, *name, *pool_id,
+        *annotations, *stage;
     const char *actions[GPU_SNAP_NACTIONS];
 };
 
@@ -63,7 +105,9 @@ static void keys_init(struct keys *k, const struct gpu_pk_doc *d)
     K(device_free, "device_free"); K(time_us, "time_us"); K(conf, "PYTORCH_CUDA_ALLOC_CONF");
     K(max_split_size, "max_split_size"); K(expandable_segments, "expandable_segments");
     K(gc, "garbage_collection_threshold"); K(roundup, "roundup_power2_divisions");
-    K(overflowed, "trace_alloc_overflowed");
+    K(overflowed, "trace_alloc_overflowed"); K(filename, "filename"); K(line, "line");
+    K(name, "name"); K(pool_id, "segment_pool_id"); K(annotations, "external_annotations");
+    K(stage, "stage");
 #undef K
     for (int i = 0; i < GPU_SNAP_OTHER; i++) k->actions[i] = gpu_pk_intern(d, gpu_snap_action_names[i]);
 }
@@ -106,16 +150,117 @@ static gpu_status get_size(const struct gpu_pk *d, const char *key, const char *
     return GPU_OK;
 }
 
-static bool frames_of(const struct gpu_pk *v, const struct gpu_pk **out)
+/* ---- stacks and frames, each read once ------------------------------------------------------ */
+
+struct reader {
+    struct gpu_snapshot *s;
+    struct keys k;
+    struct gpu_u64map frame_of, stack_of, stream_of; /* by the file's identity / by value */
+    size_t frames_cap, stacks_cap, sf_cap;
+    size_t budget;                                   /* items still allowed */
+};
+
+static bool grow(void **p, size_t *cap, size_t want, size_t size)
 {
-    *out = gpu_pk_type(v) == GPU_PK_LIST ? v : NULL;
+    if (want <= *cap) return true;
+    size_t c = *cap ? *cap : 64;
+    while (c < want) c *= 2;
+    void *q = realloc(*p, c * size);
+    if (!q) return false;
+    *p = q;
+    *cap = c;
     return true;
 }
 
-static gpu_status read_block(const struct keys *k, const struct gpu_pk *b, struct gpu_snap_block *o,
-                             uint64_t *addr, size_t *legacy, const struct where *where, char *err,
-                             size_t n)
+static bool take_budget(struct reader *r, size_t k)
 {
+    if (k > r->budget) return false;
+    r->budget -= k;
+    return true;
+}
+
+static gpu_status over_budget(const struct reader *r, const char *what, char *err, size_t n)
+{
+    return bad(err, n, "%s: more entries than a file of %zu bytes can hold without pointing many "
+                       "times at one shared list", what, r->s->file_bytes);
+}
+
+/* The frame id of one element of a frames list (0: not a frame dict). */
+static bool frame_id(struct reader *r, const struct gpu_pk *f, uint32_t *out)
+{
+    struct gpu_snapshot *s = r->s;
+    *out = 0;
+    if (gpu_pk_type(f) != GPU_PK_DICT) return true;
+    uint64_t key = (uint64_t)(uintptr_t)gpu_pk_identity(f);
+    size_t at = gpu_u64map_find(&r->frame_of, key);
+    if (at != SIZE_MAX) {
+        *out = (uint32_t)r->frame_of.val[at];
+        return true;
+    }
+    if (!grow((void **)&s->frames, &r->frames_cap, s->nframes + 1, sizeof *s->frames)) return false;
+    struct gpu_snap_frame *fr = &s->frames[s->nframes];
+    memset(fr, 0, sizeof *fr);
+    size_t fn = 0, nn = 0;
+    const char *file = gpu_pk_str(gpu_pk_get(f, r->k.filename), &fn);
+    const char *name = gpu_pk_str(gpu_pk_get(f, r->k.name), &nn);
+    int64_t line = 0;
+    bool ok = file && name && gpu_pk_int(gpu_pk_get(f, r->k.line), &line) && fn < UINT32_MAX &&
+              nn < UINT32_MAX;
+    if (ok) {
+        fr->file = text_copy(s, file, fn);
+        fr->name = text_copy(s, name, nn);
+        if (!fr->file || !fr->name) return false;
+        fr->file_len = (uint32_t)fn, fr->name_len = (uint32_t)nn;
+        fr->line = line;
+        fr->kind = (uint8_t)gpu_snap_frame_classify(name, nn, file, fn);
+    } else {
+        fr->file = fr->name = "";
+        fr->kind = GPU_SNAP_FRAME_BAD;
+    }
+    *out = (uint32_t)s->nframes++;
+    return gpu_u64map_put(&r->frame_of, key, *out);
+}
+
+/* The stack id of a frames value (0: none, or not a list). */
+static gpu_status stack_id(struct reader *r, const struct gpu_pk *v, uint32_t *out, char *err,
+                           size_t n)
+{
+    struct gpu_snapshot *s = r->s;
+    *out = 0;
+    size_t nf = gpu_pk_type(v) == GPU_PK_LIST ? gpu_pk_len(v) : 0;
+    if (!nf) return GPU_OK;
+    uint64_t key = (uint64_t)(uintptr_t)gpu_pk_identity(v);
+    size_t at = gpu_u64map_find(&r->stack_of, key);
+    if (at != SIZE_MAX) {
+        *out = (uint32_t)r->stack_of.val[at];
+        return GPU_OK;
+    }
+    if (s->nstacks >= UINT32_MAX - 1 || s->nstack_frames + nf >= UINT32_MAX)
+        return bad(err, n, "more stacks than a snapshot can hold");
+    if (!grow((void **)&s->stacks, &r->stacks_cap, s->nstacks + 1, sizeof *s->stacks) ||
+        !grow((void **)&s->stack_frames, &r->sf_cap, s->nstack_frames + nf, sizeof *s->stack_frames))
+        return nomem(err, n);
+    struct gpu_snap_stack *st = &s->stacks[s->nstacks];
+    st->first = (uint32_t)s->nstack_frames;
+    st->n = (uint32_t)nf;
+    st->user = -1;
+    for (size_t i = 0; i < nf; i++) {
+        uint32_t id;
+        if (!frame_id(r, gpu_pk_at(v, i), &id)) return nomem(err, n);
+        s->stack_frames[s->nstack_frames++] = id;
+        if (st->user < 0 && s->frames[id].kind == GPU_SNAP_FRAME_USER) st->user = (int32_t)i;
+    }
+    *out = (uint32_t)s->nstacks++;
+    if (!gpu_u64map_put(&r->stack_of, key, *out)) return nomem(err, n);
+    return GPU_OK;
+}
+
+/* ---- segments and blocks ------------------------------------------------------------------ */
+
+static gpu_status read_block(struct reader *r, const struct gpu_pk *b, struct gpu_snap_block *o,
+                             uint64_t *addr, const struct where *where, char *err, size_t n)
+{
+    const struct keys *k = &r->k;
     char wb[128];
     if (gpu_pk_type(b) != GPU_PK_DICT) return bad(err, n, "%s is not a dict", where_text(where, wb, sizeof wb));
     gpu_status st = get_size(b, k->size, "size", -1, &o->size, where, err, n);
@@ -128,26 +273,25 @@ static gpu_status read_block(const struct keys *k, const struct gpu_pk *b, struc
         return bad(err, n, "%s.state is not one of active_allocated, active_pending_free, "
                            "inactive", where_text(where, wb, sizeof wb));
     const struct gpu_pk *fr = gpu_pk_get(b, k->frames);
+    o->stack = 0;
     if (fr) {
-        frames_of(fr, &o->frames);
+        if ((st = stack_id(r, fr, &o->stack, err, n)) != GPU_OK) return st;
         if ((st = get_size(b, k->requested_size, "requested_size", (int64_t)o->size, &o->requested,
                            where, err, n)) != GPU_OK)
             return st;
     } else { /* the older format: the allocation's history */
         const struct gpu_pk *h = gpu_pk_get(b, k->history);
-        if (h && gpu_pk_type(h) != GPU_PK_NONE) (*legacy)++;
+        if (h && gpu_pk_type(h) != GPU_PK_NONE) r->s->legacy_blocks++;
         const struct gpu_pk *h0 = gpu_pk_type(h) == GPU_PK_LIST ? gpu_pk_at(h, 0) : NULL;
         if (gpu_pk_type(h0) == GPU_PK_DICT) {
-            frames_of(gpu_pk_get(h0, k->frames), &o->frames);
+            if ((st = stack_id(r, gpu_pk_get(h0, k->frames), &o->stack, err, n)) != GPU_OK) return st;
             struct where w = {W_HISTORY, where->i, where->j};
             if ((st = get_size(h0, k->real_size, "real_size", -1, &o->requested, &w, err, n)) !=
                 GPU_OK)
                 return st;
-        } else {
-            o->frames = NULL;
-            if ((st = get_size(b, k->requested_size, "requested_size", (int64_t)o->size,
-                               &o->requested, where, err, n)) != GPU_OK)
-                return st;
+        } else if ((st = get_size(b, k->requested_size, "requested_size", (int64_t)o->size,
+                                  &o->requested, where, err, n)) != GPU_OK) {
+            return st;
         }
     }
     const struct gpu_pk *av = gpu_pk_get(b, k->address);
@@ -163,9 +307,11 @@ static gpu_status read_block(const struct keys *k, const struct gpu_pk *b, struc
     return GPU_OK;
 }
 
-static gpu_status read_segments(struct gpu_snapshot *s, const struct keys *k,
-                                const struct gpu_pk *segs, char *err, size_t n)
+static gpu_status read_segments(struct reader *r, const struct gpu_pk *segs,
+                                const gpu_cancel_flag *cancel, char *err, size_t n)
 {
+    struct gpu_snapshot *s = r->s;
+    const struct keys *k = &r->k;
     size_t nseg = gpu_pk_len(segs), nblk = 0;
     for (size_t i = 0; i < nseg; i++) {
         const struct gpu_pk *sg = gpu_pk_at(segs, i);
@@ -174,11 +320,13 @@ static gpu_status read_segments(struct gpu_snapshot *s, const struct keys *k,
         if (gpu_pk_type(bl) != GPU_PK_LIST)
             return bad(err, n, "segments[%zu] has no 'blocks' list", i);
         nblk += gpu_pk_len(bl);
+        if (!take_budget(r, 1 + gpu_pk_len(bl))) return over_budget(r, "segments", err, n);
     }
     s->segs = calloc(nseg ? nseg : 1, sizeof *s->segs);
     s->blocks = calloc(nblk ? nblk : 1, sizeof *s->blocks);
     if (!s->segs || !s->blocks) return nomem(err, n);
     for (size_t i = 0; i < nseg; i++) {
+        if ((i & (GPU_SNAP_CHECK_EVERY - 1)) == 0 && gpu_cancelled(cancel)) return cancelled(err, n);
         const struct gpu_pk *sg = gpu_pk_at(segs, i);
         struct gpu_snap_segment *o = &s->segs[s->nsegs++];
         struct where where = {W_SEG, i, 0};
@@ -190,26 +338,33 @@ static gpu_status read_segments(struct gpu_snapshot *s, const struct keys *k,
         o->device = (int)dev;
         gpu_status st = get_size(sg, k->address, "address", -1, &o->addr, &where, err, n);
         if (st == GPU_OK) st = get_size(sg, k->total_size, "total_size", -1, &o->size, &where, err, n);
+        if (st == GPU_OK) st = stack_id(r, gpu_pk_get(sg, k->frames), &o->stack, err, n);
         if (st != GPU_OK) return st;
         o->small = gpu_pk_is_str(gpu_pk_get(sg, k->segment_type), "small");
-        const struct gpu_pk *ex = gpu_pk_get(sg, k->is_expandable);
         bool bv = false;
-        o->expandable = gpu_pk_bool(ex, &bv) && bv;
+        o->expandable = gpu_pk_bool(gpu_pk_get(sg, k->is_expandable), &bv) && bv;
         o->stream = 0;
         gpu_pk_int(gpu_pk_get(sg, k->stream), &o->stream);
+        const struct gpu_pk *pool = gpu_pk_get(sg, k->pool_id);
+        enum gpu_pk_type pt = gpu_pk_type(pool);
+        if ((pt == GPU_PK_TUPLE || pt == GPU_PK_LIST) && gpu_pk_len(pool) == 2)
+            for (int j = 0; j < 2; j++)
+                if (!gpu_pk_int(gpu_pk_at(pool, (size_t)j), &o->pool[j])) o->pool[j] = 0;
         const struct gpu_pk *bl = gpu_pk_get(sg, k->blocks);
         o->first_block = s->nblocks;
         o->nblocks = gpu_pk_len(bl);
         uint64_t addr = o->addr;
         for (size_t j = 0; j < o->nblocks; j++) {
             struct where bw = {W_BLOCK, i, j};
-            if ((st = read_block(k, gpu_pk_at(bl, j), &s->blocks[s->nblocks++], &addr,
-                                 &s->legacy_history_blocks, &bw, err, n)) != GPU_OK)
+            if ((st = read_block(r, gpu_pk_at(bl, j), &s->blocks[s->nblocks++], &addr, &bw, err, n)) !=
+                GPU_OK)
                 return st;
         }
     }
     return GPU_OK;
 }
+
+/* ---- trace entries ------------------------------------------------------------------------ */
 
 static uint8_t action_of(const struct keys *k, const struct gpu_pk *v)
 {
@@ -218,21 +373,38 @@ static uint8_t action_of(const struct keys *k, const struct gpu_pk *v)
     return GPU_SNAP_OTHER;
 }
 
-static gpu_status read_event(const struct keys *k, const struct gpu_pk *e, struct gpu_snap_event *o,
+static gpu_status stream_index(struct reader *r, int64_t v, uint16_t *out, char *err, size_t n)
+{
+    struct gpu_snapshot *s = r->s;
+    size_t at = gpu_u64map_find(&r->stream_of, (uint64_t)v);
+    if (at != SIZE_MAX) {
+        *out = (uint16_t)r->stream_of.val[at];
+        return GPU_OK;
+    }
+    if (s->nstreams >= MAX_STREAMS) return bad(err, n, "more than %d streams", MAX_STREAMS);
+    int64_t *p = realloc(s->streams, (s->nstreams + 1) * sizeof *p);
+    if (!p) return nomem(err, n);
+    s->streams = p;
+    p[s->nstreams] = v;
+    *out = (uint16_t)s->nstreams++;
+    return gpu_u64map_put(&r->stream_of, (uint64_t)v, *out) ? GPU_OK : nomem(err, n);
+}
+
+static gpu_status read_event(struct reader *r, const struct gpu_pk *e, struct gpu_snap_event *o,
                              size_t d, size_t i, char *err, size_t n)
 {
+    const struct keys *k = &r->k;
     struct where wh = {W_EVENT, d, i}, *w = &wh;
     char wb[128];
     if (gpu_pk_type(e) != GPU_PK_DICT) return bad(err, n, "%s is not a dict", where_text(w, wb, sizeof wb));
     const struct gpu_pk *a = gpu_pk_get(e, k->action);
     if (gpu_pk_type(a) != GPU_PK_STR)
         return bad(err, n, "%s has no 'action'", where_text(w, wb, sizeof wb));
+    memset(o, 0, sizeof *o);
     o->action = action_of(k, a);
     gpu_status st = get_size(e, k->size, "size", o->action == GPU_SNAP_OTHER ? 0 : -1, &o->size,
                              w, err, n);
     if (st != GPU_OK) return st;
-    o->has_addr = false;
-    o->addr = 0;
     if (o->action == GPU_SNAP_OOM) {
         const struct gpu_pk *f = gpu_pk_get(e, k->device_free);
         int64_t fv;
@@ -240,26 +412,54 @@ static gpu_status read_event(const struct keys *k, const struct gpu_pk *e, struc
             if (!gpu_pk_int(f, &fv) || fv < 0)
                 return bad(err, n, "%s.device_free is not a size", where_text(w, wb, sizeof wb));
             o->addr = (uint64_t)fv;
-            o->has_addr = true;
+            o->flags |= GPU_SNAP_HAS_ADDR;
         }
     } else if (o->action != GPU_SNAP_OTHER) {
         if ((st = get_size(e, k->addr, "addr", -1, &o->addr, w, err, n)) != GPU_OK) return st;
-        o->has_addr = true;
+        o->flags |= GPU_SNAP_HAS_ADDR;
     }
     const struct gpu_pk *sv = gpu_pk_get(e, k->stream);
-    o->stream = 0;
-    if (sv && !gpu_pk_int(sv, &o->stream))
+    int64_t stream = 0;
+    if (sv && !gpu_pk_int(sv, &stream))
         return bad(err, n, "%s.stream is not a whole number", where_text(w, wb, sizeof wb));
+    if ((st = stream_index(r, stream, &o->stream, err, n)) != GPU_OK) return st;
     const struct gpu_pk *tv = gpu_pk_get(e, k->time_us);
-    o->has_time = false;
     if (tv && gpu_pk_type(tv) != GPU_PK_NONE) {
         if (!gpu_pk_int(tv, &o->time_us))
             return bad(err, n, "%s.time_us is not a whole number", where_text(w, wb, sizeof wb));
-        o->has_time = true;
+        o->flags |= GPU_SNAP_HAS_TIME;
     }
-    frames_of(gpu_pk_get(e, k->frames), &o->frames);
+    return stack_id(r, gpu_pk_get(e, k->frames), &o->stack, err, n);
+}
+
+static gpu_status read_traces(struct reader *r, const struct gpu_pk *traces,
+                              const gpu_cancel_flag *cancel, char *err, size_t n)
+{
+    struct gpu_snapshot *s = r->s;
+    s->ntraces = gpu_pk_len(traces);
+    if (s->ntraces > MAX_DEVICE + 1) return bad(err, n, "more than %d device traces", MAX_DEVICE + 1);
+    s->dev = calloc(s->ntraces ? s->ntraces : 1, sizeof *s->dev);
+    if (!s->dev) return nomem(err, n);
+    for (size_t d = 0; d < s->ntraces; d++) {
+        const struct gpu_pk *tr = gpu_pk_at(traces, d);
+        if (gpu_pk_type(tr) != GPU_PK_LIST) return bad(err, n, "device_traces[%zu] is not a list", d);
+        size_t ne = gpu_pk_len(tr);
+        if (!take_budget(r, ne)) return over_budget(r, "device_traces", err, n);
+        if (ne >= UINT32_MAX - 1) return bad(err, n, "device_traces[%zu] is too long", d);
+        struct gpu_snap_dev *dv = &s->dev[d];
+        dv->ev = malloc((ne ? ne : 1) * sizeof *dv->ev);
+        if (!dv->ev) return nomem(err, n);
+        for (size_t i = 0; i < ne; i++) {
+            if ((i & (GPU_SNAP_CHECK_EVERY - 1)) == 0 && gpu_cancelled(cancel)) return cancelled(err, n);
+            gpu_status st = read_event(r, gpu_pk_at(tr, i), &dv->ev[i], d, i, err, n);
+            if (st != GPU_OK) return st;
+            dv->n++;
+        }
+    }
     return GPU_OK;
 }
+
+/* ---- settings and annotations ------------------------------------------------------------- */
 
 /* Python's key equality for what can be a key here: str, bytes, int and bool by value. */
 static bool key_equal(const struct gpu_pk *x, const struct gpu_pk *y)
@@ -284,14 +484,16 @@ static bool key_equal(const struct gpu_pk *x, const struct gpu_pk *y)
     }
 }
 
-static void read_settings(struct gpu_snapshot *s, const struct keys *k, const struct gpu_pk *st)
+static bool read_settings(struct reader *r, const struct gpu_pk *st)
 {
-    struct gpu_snap_settings *o = &s->settings;
+    const struct keys *k = &r->k;
+    struct gpu_snap_settings *o = &r->s->settings;
     memset(o, 0, sizeof *o);
     o->expandable = -1;
-    if (gpu_pk_type(st) != GPU_PK_DICT) return;
+    if (gpu_pk_type(st) != GPU_PK_DICT) return true;
     o->present = true;
-    o->conf = gpu_pk_str(gpu_pk_get(st, k->conf), &o->conf_len);
+    const char *conf = gpu_pk_str(gpu_pk_get(st, k->conf), &o->conf_len);
+    if (conf && !(o->conf = text_copy(r->s, conf, o->conf_len))) return false;
     int64_t i;
     bool b;
     if (gpu_pk_int(gpu_pk_get(st, k->max_split_size), &i) && i > 0) o->max_split_size = (uint64_t)i;
@@ -299,37 +501,80 @@ static void read_settings(struct gpu_snapshot *s, const struct keys *k, const st
     o->has_gc = gpu_pk_float(gpu_pk_get(st, k->gc), &o->gc_threshold);
     o->trace_overflowed = gpu_pk_bool(gpu_pk_get(st, k->overflowed), &b) && b;
     const struct gpu_pk *v = gpu_pk_get(st, k->roundup);
-    if (gpu_pk_type(v) != GPU_PK_DICT) return;
+    if (gpu_pk_type(v) != GPU_PK_DICT) return true;
     o->has_roundup = true;
-    /* dict.values(): the first position of each key, the last value given for it */
+    /* dict.values(): the first position of each key, the last value given for it (a file has
+     * a few; at most 64 are looked at, so this stays small) */
     size_t np = gpu_pk_len(v);
+    if (np > 256) np = 256;
     for (size_t j = 0; j < np && o->nroundup < 64; j++) {
         const struct gpu_pk *key = gpu_pk_at(v, j);
         bool seen = false;
         for (size_t m = 0; m < j && !seen; m++) seen = key_equal(gpu_pk_at(v, m), key);
         if (seen) continue;
         const struct gpu_pk *val = gpu_pk_dict_value(v, j);
-        for (size_t m = j + 1; m < np; m++)
+        for (size_t m = j + 1; m < gpu_pk_len(v); m++)
             if (key_equal(gpu_pk_at(v, m), key)) val = gpu_pk_dict_value(v, m);
         o->roundup_ok[o->nroundup] = gpu_pk_int(val, &o->roundup[o->nroundup]);
         if (!o->roundup_ok[o->nroundup]) o->roundup[o->nroundup] = 0;
         o->nroundup++;
     }
+    return true;
 }
+
+/* external_annotations: entries without a str name and a str stage are left out. */
+static gpu_status read_annotations(struct reader *r, const struct gpu_pk *v, char *err, size_t n)
+{
+    struct gpu_snapshot *s = r->s;
+    if (gpu_pk_type(v) != GPU_PK_LIST) return GPU_OK;
+    size_t na = gpu_pk_len(v);
+    if (!take_budget(r, na)) return over_budget(r, "external_annotations", err, n);
+    s->ann = calloc(na ? na : 1, sizeof *s->ann);
+    if (!s->ann) return nomem(err, n);
+    for (size_t i = 0; i < na; i++) {
+        const struct gpu_pk *e = gpu_pk_at(v, i);
+        size_t nl = 0;
+        const char *name = gpu_pk_str(gpu_pk_get(e, r->k.name), &nl);
+        const struct gpu_pk *stage = gpu_pk_get(e, r->k.stage);
+        if (!name || gpu_pk_type(stage) != GPU_PK_STR || nl >= UINT32_MAX) continue;
+        struct gpu_snap_annotation *a = &s->ann[s->nann];
+        int64_t dev = 0;
+        const struct gpu_pk *dv = gpu_pk_get(e, r->k.device);
+        if (dv && (!gpu_pk_int(dv, &dev) || dev < 0 || dev > MAX_DEVICE)) continue;
+        a->device = (int)dev;
+        a->start = gpu_pk_is_str(stage, "START");
+        a->has_time = gpu_pk_int(gpu_pk_get(e, r->k.time_us), &a->time_us);
+        if (!(a->name = text_copy(s, name, nl))) return nomem(err, n);
+        a->name_len = (uint32_t)nl;
+        s->nann++;
+    }
+    return GPU_OK;
+}
+
+/* ---- loading ------------------------------------------------------------------------------ */
 
 void gpu_snapshot_free(struct gpu_snapshot *s)
 {
     if (!s) return;
-    for (size_t i = 0; i < s->ntraces; i++) free(s->traces[i].ev);
-    free(s->traces);
+    for (size_t i = 0; i < s->ntraces; i++) gpu_snap_walk_free(&s->dev[i]);
+    free(s->dev);
     free(s->segs);
     free(s->blocks);
-    gpu_pk_free(s->doc);
+    free(s->streams);
+    free(s->ann);
+    free(s->frames);
+    free(s->stacks);
+    free(s->stack_frames);
+    while (s->text) {
+        struct gpu_snap_chunk *nx = s->text->next;
+        free(s->text);
+        s->text = nx;
+    }
     free(s);
 }
 
-gpu_status gpu_snapshot_from_doc(struct gpu_pk_doc *doc, struct gpu_snapshot **out, char *err,
-                                 size_t n)
+gpu_status gpu_snapshot_from_doc(struct gpu_pk_doc *doc, const gpu_cancel_flag *cancel,
+                                 struct gpu_snapshot **out, char *err, size_t n)
 {
     if (err && n) err[0] = 0;
     if (!out || !doc) {
@@ -337,47 +582,51 @@ gpu_status gpu_snapshot_from_doc(struct gpu_pk_doc *doc, struct gpu_snapshot **o
         return GPU_ERR_ARG;
     }
     *out = NULL;
-    struct gpu_snapshot *s = calloc(1, sizeof *s);
+    struct reader r = {0};
+    struct gpu_snapshot *s = r.s = calloc(1, sizeof *s);
     if (!s) {
         gpu_pk_free(doc);
         return nomem(err, n);
     }
-    s->doc = doc;
-    struct keys k;
-    keys_init(&k, doc);
-    s->k_filename = gpu_pk_intern(doc, "filename");
-    s->k_line = gpu_pk_intern(doc, "line");
-    s->k_name = gpu_pk_intern(doc, "name");
-    const struct gpu_pk *root = gpu_pk_root(doc);
+    s->file_bytes = gpu_pk_file_bytes(doc);
+    s->protocol = gpu_pk_protocol(doc);
+    r.budget = s->file_bytes / BYTES_PER_ITEM + ITEM_ALLOWANCE;
+    keys_init(&r.k, doc);
     gpu_status st = GPU_OK;
-    const struct gpu_pk *segs = gpu_pk_get(root, k.segments);
-    const struct gpu_pk *traces = gpu_pk_get(root, k.device_traces);
-    if (gpu_pk_type(root) != GPU_PK_DICT)
-        st = bad(err, n, "the pickle holds a %s, not a dict", gpu_pk_type_name(root));
-    else if (!segs) st = bad(err, n, "no 'segments' key");
-    else if (gpu_pk_type(segs) != GPU_PK_LIST) st = bad(err, n, "'segments' is not a list");
-    else if (traces && gpu_pk_type(traces) != GPU_PK_NONE && gpu_pk_type(traces) != GPU_PK_LIST)
-        st = bad(err, n, "'device_traces' is not a list");
-    if (st == GPU_OK) st = read_segments(s, &k, segs, err, n);
-    if (st == GPU_OK && gpu_pk_type(traces) == GPU_PK_LIST) {
-        s->ntraces = gpu_pk_len(traces);
-        s->traces = calloc(s->ntraces ? s->ntraces : 1, sizeof *s->traces);
-        if (!s->traces) st = nomem(err, n);
-        for (size_t d = 0; st == GPU_OK && d < s->ntraces; d++) {
-            const struct gpu_pk *tr = gpu_pk_at(traces, d);
-            if (gpu_pk_type(tr) != GPU_PK_LIST) {
-                st = bad(err, n, "device_traces[%zu] is not a list", d);
-                break;
-            }
-            size_t ne = gpu_pk_len(tr);
-            s->traces[d].ev = malloc((ne ? ne : 1) * sizeof *s->traces[d].ev);
-            if (!s->traces[d].ev) st = nomem(err, n);
-            for (size_t i = 0; st == GPU_OK && i < ne; i++)
-                st = read_event(&k, gpu_pk_at(tr, i), &s->traces[d].ev[s->traces[d].n++], d, i,
-                                err, n);
-        }
+    /* stack 0: no frames; frame 0: not a frame */
+    s->stacks = calloc(1, sizeof *s->stacks);
+    s->frames = calloc(1, sizeof *s->frames);
+    if (!s->stacks || !s->frames || !gpu_u64map_init(&r.frame_of, 1024) ||
+        !gpu_u64map_init(&r.stack_of, 1024) || !gpu_u64map_init(&r.stream_of, 16)) {
+        st = nomem(err, n);
+    } else {
+        s->stacks[0].user = -1;
+        s->nstacks = r.stacks_cap = 1;
+        s->frames[0].file = s->frames[0].name = "";
+        s->nframes = r.frames_cap = 1;
     }
-    if (st == GPU_OK) read_settings(s, &k, gpu_pk_get(root, k.allocator_settings));
+    const struct gpu_pk *root = gpu_pk_root(doc);
+    const struct gpu_pk *segs = gpu_pk_get(root, r.k.segments);
+    const struct gpu_pk *traces = gpu_pk_get(root, r.k.device_traces);
+    if (st != GPU_OK) {
+    } else if (gpu_pk_type(root) != GPU_PK_DICT) {
+        st = bad(err, n, "the pickle holds a %s, not a dict", gpu_pk_type_name(root));
+    } else if (!segs) {
+        st = bad(err, n, "no 'segments' key");
+    } else if (gpu_pk_type(segs) != GPU_PK_LIST) {
+        st = bad(err, n, "'segments' is not a list");
+    } else if (traces && gpu_pk_type(traces) != GPU_PK_NONE && gpu_pk_type(traces) != GPU_PK_LIST) {
+        st = bad(err, n, "'device_traces' is not a list");
+    }
+    if (st == GPU_OK) st = read_segments(&r, segs, cancel, err, n);
+    if (st == GPU_OK && gpu_pk_type(traces) == GPU_PK_LIST) st = read_traces(&r, traces, cancel, err, n);
+    if (st == GPU_OK && !read_settings(&r, gpu_pk_get(root, r.k.allocator_settings))) st = nomem(err, n);
+    if (st == GPU_OK) st = read_annotations(&r, gpu_pk_get(root, r.k.annotations), err, n);
+    gpu_u64map_free(&r.frame_of);
+    gpu_u64map_free(&r.stack_of);
+    gpu_u64map_free(&r.stream_of);
+    gpu_pk_free(doc); /* the model holds copies of what it needs */
+    if (st == GPU_OK) st = gpu_snap_walk_prepare(s, cancel, err, n);
     if (st != GPU_OK) {
         gpu_snapshot_free(s);
         return st;
@@ -386,187 +635,137 @@ gpu_status gpu_snapshot_from_doc(struct gpu_pk_doc *doc, struct gpu_snapshot **o
     return GPU_OK;
 }
 
-gpu_status gpu_snapshot_load(const char *path, const struct gpu_pk_limits *lim,
-                             struct gpu_snapshot **out, char *err, size_t n)
+gpu_status gpu_snapshot_parse(const void *buf, size_t len, const struct gpu_pk_limits *lim,
+                              const gpu_cancel_flag *cancel, struct gpu_snapshot **out, char *err,
+                              size_t n)
 {
-    if (!out) return GPU_ERR_ARG;
-    *out = NULL;
+    if (out) *out = NULL;
     struct gpu_pk_doc *doc;
-    gpu_status st = gpu_pk_load(path, lim, &doc, err, n);
+    struct gpu_pk_run run = {.lim = lim, .cancel = cancel};
+    gpu_status st = gpu_pk_parse_run(buf, len, &run, &doc, err, n);
     if (st != GPU_OK) return st;
+    return gpu_snapshot_from_doc(doc, cancel, out, err, n);
+}
+
+static void drop_pages(void *ud, size_t upto) { gpu_file_map_drop(ud, upto); }
+
+/* A file mapped or read: parse, model, unmap; errors prefixed with the path. */
+static gpu_status load_map(struct gpu_file_map *m, const char *path, const gpu_cancel_flag *cancel,
+                           struct gpu_snapshot **out, char *err, size_t n)
+{
+    struct gpu_pk_limits lim = {.max_file = GPU_SNAPSHOT_MAX_FILE};
+    struct gpu_pk_run run = {.lim = &lim, .cancel = cancel, .consumed = drop_pages, .ud = m};
+    struct gpu_pk_doc *doc = NULL;
     char why[512];
-    st = gpu_snapshot_from_doc(doc, out, why, sizeof why);
+    gpu_status st = gpu_pk_parse_run(m->data, m->len, &run, &doc, why, sizeof why);
+    gpu_file_unmap(m); /* the document holds copies */
+    if (st == GPU_OK) st = gpu_snapshot_from_doc(doc, cancel, out, why, sizeof why);
     if (st != GPU_OK) snprintf(err, n, "%s: %s", path, why);
     return st;
 }
 
-/* ---- hashing helpers ---------------------------------------------------------------------- */
-
-/* ---- the first user frame ----------------------------------------------------------------- */
-
-static bool has(const char *s, size_t n, const char *pat)
+gpu_status gpu_snapshot_load(const char *path, const gpu_cancel_flag *cancel,
+                             struct gpu_snapshot **out, char *err, size_t n)
 {
-    return memmem(s, n, pat, strlen(pat)) != NULL;
+    if (err && n) err[0] = 0;
+    if (!path || !out) return GPU_ERR_ARG;
+    *out = NULL;
+    struct gpu_file_map m;
+    if (!gpu_file_map(path, GPU_SNAPSHOT_MAX_FILE, GPU_FILE_STDIN, &m, err, n)) return GPU_ERR_ARG;
+    return load_map(&m, path, cancel, out, err, n);
 }
 
-/* memory_viz's frameFilter (torch/utils/viz/MemoryViz.js): interpreter and dispatcher noise */
-static bool frame_filter(const char *name, size_t nn, const char *file, size_t fn)
+gpu_status gpu_snapshot_load_fd(int fd, const char *path, uint64_t max, const gpu_cancel_flag *cancel,
+                                struct gpu_snapshot **out, char *err, size_t n)
 {
-    static const char *const funcs[] = {"unwind::unwind", "CapturedTraceback::gather",
-                                        "gather_with_cpp", "_start", "__libc_start_main",
-                                        "PyEval_", "PyObject_", "PyFunction_"};
-    static const char *const files[] = {"core/boxing", "/Register", "/Redispatch", "pythonrun.c",
-                                        "Modules/main.c", "Objects/call.c",
-                                        "Objects/methodobject.c", "pycore_ceval.h", "ceval.c",
-                                        "cpython/abstract.h"};
-    for (size_t i = 0; i < sizeof funcs / sizeof *funcs; i++)
-        if (has(name, nn, funcs[i])) return false;
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
-        if (has(file, fn, files[i])) return false;
+    if (err && n) err[0] = 0;
+    if (!path || !out) return GPU_ERR_ARG;
+    *out = NULL;
+    if (max > GPU_SNAPSHOT_MAX_FILE) max = GPU_SNAPSHOT_MAX_FILE;
+    struct gpu_file_map m;
+    if (!gpu_file_map_fd(fd, path, (size_t)max, &m, err, n)) return GPU_ERR_ARG;
+    return load_map(&m, path, cancel, out, err, n);
+}
+
+/* ---- accessors ---------------------------------------------------------------------------- */
+
+size_t gpu_snapshot_file_bytes(const struct gpu_snapshot *s) { return s->file_bytes; }
+int gpu_snapshot_protocol(const struct gpu_snapshot *s) { return s->protocol; }
+size_t gpu_snapshot_legacy_blocks(const struct gpu_snapshot *s) { return s->legacy_blocks; }
+const struct gpu_snap_settings *gpu_snapshot_settings(const struct gpu_snapshot *s) { return &s->settings; }
+size_t gpu_snapshot_nsegs(const struct gpu_snapshot *s) { return s->nsegs; }
+const struct gpu_snap_segment *gpu_snapshot_seg(const struct gpu_snapshot *s, size_t i)
+{
+    return i < s->nsegs ? &s->segs[i] : NULL;
+}
+const struct gpu_snap_block *gpu_snapshot_block(const struct gpu_snapshot *s, size_t i)
+{
+    return i < s->nblocks ? &s->blocks[i] : NULL;
+}
+size_t gpu_snapshot_ntraces(const struct gpu_snapshot *s) { return s->ntraces; }
+const struct gpu_snap_event *gpu_snapshot_trace(const struct gpu_snapshot *s, int d, size_t *n)
+{
+    bool has = d >= 0 && (size_t)d < s->ntraces;
+    if (n) *n = has ? s->dev[d].n : 0;
+    return has ? s->dev[d].ev : NULL;
+}
+int64_t gpu_snapshot_stream(const struct gpu_snapshot *s, uint16_t idx)
+{
+    return idx < s->nstreams ? s->streams[idx] : 0;
+}
+size_t gpu_snapshot_nannotations(const struct gpu_snapshot *s) { return s->nann; }
+const struct gpu_snap_annotation *gpu_snapshot_annotation(const struct gpu_snapshot *s, size_t i)
+{
+    return i < s->nann ? &s->ann[i] : NULL;
+}
+const struct gpu_snap_stack *gpu_snapshot_stack(const struct gpu_snapshot *s, uint32_t id)
+{
+    return &s->stacks[id < s->nstacks ? id : 0];
+}
+const uint32_t *gpu_snapshot_stack_frames(const struct gpu_snapshot *s) { return s->stack_frames; }
+const struct gpu_snap_frame *gpu_snapshot_frame(const struct gpu_snapshot *s, uint32_t id)
+{
+    return &s->frames[id < s->nframes ? id : 0];
+}
+const struct gpu_snap_frame *gpu_snapshot_stack_frame(const struct gpu_snapshot *s, uint32_t stack,
+                                                      uint32_t k)
+{
+    const struct gpu_snap_stack *st = gpu_snapshot_stack(s, stack);
+    return k < st->n ? &s->frames[s->stack_frames[st->first + k]] : NULL;
+}
+
+bool gpu_snapshot_event_time(const struct gpu_snapshot *s, int d, int64_t i, int64_t *t)
+{
+    size_t n;
+    const struct gpu_snap_event *ev = gpu_snapshot_trace(s, d, &n);
+    if (i < 0 || (size_t)i >= n || !(ev[i].flags & GPU_SNAP_HAS_TIME)) return false;
+    *t = ev[i].time_us;
     return true;
 }
 
-/* The user's own Python code: past memory_viz's filter, a .py file, not "<frozen ...>", not
- * inside torch, not Python's standard library (lib/pythonX.Y outside site-/dist-packages). */
-static bool user_code(const char *name, size_t nn, const char *f, size_t n)
+static int cmp_int(const void *a, const void *b)
 {
-    if (!frame_filter(name, nn, f, n)) return false;
-    if (n < 3 || memcmp(f + n - 3, ".py", 3)) return false;
-    if (f[0] == '<') return false;
-    if (has(f, n, "/torch/") || (n >= 6 && !memcmp(f, "torch/", 6))) return false;
-    if (has(f, n, "/lib/python") && !has(f, n, "-packages/")) return false;
-    return true;
-}
-
-struct fcache { /* verdict per frame dict (frames are shared dicts in a snapshot) */
-    const void **key;
-    signed char *val; /* 1 user frame, 0 not, -1 not a frame */
-    size_t cap, n;
-};
-
-struct frame { /* one frame dict's fields */
-    const char *file, *name;
-    size_t file_n, name_n;
-    int64_t line;
-};
-
-static int frame_verdict(const struct gpu_snapshot *s, struct fcache *c, const struct gpu_pk *f,
-                         struct frame *fr)
-{
-    if (gpu_pk_type(f) != GPU_PK_DICT) return -1;
-    fr->file = gpu_pk_str(gpu_pk_get(f, s->k_filename), &fr->file_n);
-    fr->name = gpu_pk_str(gpu_pk_get(f, s->k_name), &fr->name_n);
-    bool ok = fr->file && fr->name && gpu_pk_int(gpu_pk_get(f, s->k_line), &fr->line);
-    const void *key = gpu_pk_identity(f);
-    size_t i = c->cap ? gpu_u64_mix((uint64_t)(uintptr_t)key) & (c->cap - 1) : 0;
-    if (c->cap)
-        for (; c->key[i]; i = (i + 1) & (c->cap - 1))
-            if (c->key[i] == key) return c->val[i];
-    int v = !ok ? -1 : user_code(fr->name, fr->name_n, fr->file, fr->file_n) ? 1 : 0;
-    if ((c->n + 1) * 2 > c->cap) { /* grow, then insert */
-        size_t cap = c->cap ? c->cap * 2 : 256;
-        const void **k = calloc(cap, sizeof *k);
-        signed char *vv = malloc(cap);
-        if (!k || !vv) {
-            free(k);
-            free(vv);
-            return v; /* no cache: still correct */
-        }
-        for (size_t j = 0; j < c->cap; j++) {
-            if (!c->key[j]) continue;
-            size_t h = gpu_u64_mix((uint64_t)(uintptr_t)c->key[j]) & (cap - 1);
-            while (k[h]) h = (h + 1) & (cap - 1);
-            k[h] = c->key[j];
-            vv[h] = c->val[j];
-        }
-        free(c->key);
-        free(c->val);
-        c->key = k;
-        c->val = vv;
-        c->cap = cap;
-        i = gpu_u64_mix((uint64_t)(uintptr_t)key) & (cap - 1);
-        while (c->key[i]) i = (i + 1) & (cap - 1);
-    }
-    c->key[i] = key;
-    c->val[i] = (signed char)v;
-    c->n++;
-    return v;
-}
-
-static bool set_text(char **dst, size_t *len, const char *s, size_t n)
-{
-    *dst = malloc(n + 1);
-    if (!*dst) return false;
-    memcpy(*dst, s, n);
-    (*dst)[n] = 0;
-    *len = n;
-    return true;
-}
-
-/* The group an allocation counts under: its first user frame, or a label. */
-static bool user_frame(const struct gpu_snapshot *s, struct fcache *c, const struct gpu_pk *frames,
-                       struct gpu_snap_group *g)
-{
-    memset(g, 0, sizeof *g);
-    size_t nf = gpu_pk_len(frames);
-    if (!frames || nf == 0) {
-        static const char l[] = "<no frames recorded>";
-        return set_text(&g->where, &g->where_len, l, sizeof l - 1) &&
-               set_text(&g->function, &g->function_len, "", 0);
-    }
-    for (size_t i = 0; i < nf; i++) {
-        struct frame fr;
-        if (frame_verdict(s, c, gpu_pk_at(frames, i), &fr) != 1) continue;
-        char num[32];
-        int k = snprintf(num, sizeof num, ":%lld", (long long)fr.line);
-        g->where = malloc(fr.file_n + (size_t)k + 1);
-        if (!g->where) return false;
-        memcpy(g->where, fr.file, fr.file_n);
-        memcpy(g->where + fr.file_n, num, (size_t)k + 1);
-        g->where_len = fr.file_n + (size_t)k;
-        return set_text(&g->function, &g->function_len, fr.name, fr.name_n);
-    }
-    static const char l[] = GPU_SNAP_NO_USER_FRAME;
-    return set_text(&g->where, &g->where_len, l, sizeof l - 1) &&
-           set_text(&g->function, &g->function_len, "", 0);
-}
-
-static void group_free(struct gpu_snap_group *g)
-{
-    free(g->where);
-    free(g->function);
-    g->where = g->function = NULL;
-}
-
-/* Python's str order: UTF-8 bytes compare like code points */
-static int text_cmp(const char *a, size_t an, const char *b, size_t bn)
-{
-    int c = memcmp(a, b, an < bn ? an : bn);
-    if (c) return c;
-    return an < bn ? -1 : an > bn;
-}
-
-static int group_rank(const void *pa, const void *pb)
-{
-    const struct gpu_snap_group *a = pa, *b = pb;
-    if (a->bytes != b->bytes) return a->bytes > b->bytes ? -1 : 1;
-    if (a->count != b->count) return a->count > b->count ? -1 : 1;
-    int c = text_cmp(a->where, a->where_len, b->where, b->where_len);
-    return c ? c : text_cmp(a->function, a->function_len, b->function, b->function_len);
-}
-
-/* ---- the summary -------------------------------------------------------------------------- */
-
-struct entry {
-    uint64_t size;
-    const struct gpu_pk *frames;
-    int64_t birth, death; /* event indexes; birth -1: before the trace; death -1: still live */
-};
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    int x = *(const int *)a, y = *(const int *)b;
     return x < y ? -1 : x > y;
+}
+
+size_t gpu_snapshot_devices(const struct gpu_snapshot *s, int *out, size_t max)
+{
+    /* at most MAX_DEVICE + 1 devices: a bitmap, then ascending */
+    static const size_t words = (MAX_DEVICE + 64) / 64;
+    uint64_t seen[(MAX_DEVICE + 64) / 64] = {0};
+    for (size_t i = 0; i < s->nsegs; i++) seen[s->segs[i].device / 64] |= 1ull << (s->segs[i].device % 64);
+    for (size_t i = 0; i < s->ntraces; i++)
+        if (s->dev[i].n) seen[i / 64] |= 1ull << (i % 64);
+    size_t k = 0;
+    for (size_t w = 0; w < words; w++)
+        for (int b = 0; b < 64; b++)
+            if ((seen[w] >> b) & 1) {
+                if (k < max) out[k] = (int)(w * 64 + (size_t)b);
+                k++;
+            }
+    (void)cmp_int;
+    return k < max ? k : max;
 }
 
 static gpu_status add_limited(uint64_t *m, uint64_t v, int dev, char *err, size_t n)
@@ -580,69 +779,11 @@ static gpu_status add_limited(uint64_t *m, uint64_t v, int dev, char *err, size_
     return GPU_OK;
 }
 
-/* groups by (where, function): a small open-addressing table over the group array */
-struct gtab {
-    struct gpu_snap_group *g;
-    size_t n, cap;
-    size_t *slot;
-    size_t scap;
-};
-
-static size_t text_hash(const char *s, size_t n, size_t h)
-{
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
-
-static bool gtab_add(struct gtab *t, struct gpu_snap_group *k, uint64_t bytes)
-{
-    if ((t->n + 1) * 2 > t->scap) {
-        size_t cap = t->scap ? t->scap * 2 : 64;
-        size_t *s = malloc(cap * sizeof *s);
-        if (!s) return false;
-        for (size_t i = 0; i < cap; i++) s[i] = SIZE_MAX;
-        for (size_t j = 0; j < t->n; j++) {
-            size_t h = text_hash(t->g[j].function, t->g[j].function_len,
-                                 text_hash(t->g[j].where, t->g[j].where_len, 14695981039346656037ull));
-            h &= cap - 1;
-            while (s[h] != SIZE_MAX) h = (h + 1) & (cap - 1);
-            s[h] = j;
-        }
-        free(t->slot);
-        t->slot = s;
-        t->scap = cap;
-    }
-    size_t h = text_hash(k->function, k->function_len,
-                         text_hash(k->where, k->where_len, 14695981039346656037ull)) & (t->scap - 1);
-    for (; t->slot[h] != SIZE_MAX; h = (h + 1) & (t->scap - 1)) {
-        struct gpu_snap_group *g = &t->g[t->slot[h]];
-        if (!text_cmp(g->where, g->where_len, k->where, k->where_len) &&
-            !text_cmp(g->function, g->function_len, k->function, k->function_len)) {
-            g->bytes += bytes;
-            g->count++;
-            group_free(k);
-            return true;
-        }
-    }
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 32;
-        struct gpu_snap_group *g = realloc(t->g, cap * sizeof *g);
-        if (!g) return false;
-        t->g = g;
-        t->cap = cap;
-    }
-    k->bytes = bytes;
-    k->count = 1;
-    t->g[t->n] = *k;
-    t->slot[h] = t->n++;
-    return true;
-}
-
 gpu_status gpu_snapshot_check_sizes(const struct gpu_snapshot *s, int d, size_t *nactive,
                                     char *err, size_t n)
 {
-    const struct gpu_snap_trace *tr =
-        (size_t)d < s->ntraces ? &s->traces[d] : &(const struct gpu_snap_trace){NULL, 0};
+    size_t ne;
+    const struct gpu_snap_event *ev = gpu_snapshot_trace(s, d, &ne);
     uint64_t mag = 0;
     size_t na = 0;
     gpu_status st = GPU_OK;
@@ -659,247 +800,7 @@ gpu_status gpu_snapshot_check_sizes(const struct gpu_snapshot *s, int d, size_t 
             }
         }
     }
-    for (size_t i = 0; i < tr->n && st == GPU_OK; i++) st = add_limited(&mag, tr->ev[i].size, d, err, n);
+    for (size_t i = 0; i < ne && st == GPU_OK; i++) st = add_limited(&mag, ev[i].size, d, err, n);
     if (nactive) *nactive = na;
     return st;
-}
-
-static gpu_status summarize_device(const struct gpu_snapshot *s, int d, size_t top,
-                                   struct gpu_snap_device *o, struct fcache *fc, char *err, size_t n)
-{
-    memset(o, 0, sizeof *o);
-    o->device = d;
-    o->peak_event = o->reserved_peak_event = -1;
-    const struct gpu_snap_trace *tr =
-        (size_t)d < s->ntraces ? &s->traces[d] : &(const struct gpu_snap_trace){NULL, 0};
-    /* first the size check, so no sum below can overflow */
-    size_t nactive = 0;
-    gpu_status st = gpu_snapshot_check_sizes(s, d, &nactive, err, n);
-    if (st != GPU_OK) return st;
-
-    /* the final state */
-    for (size_t i = 0; i < s->nsegs; i++) {
-        const struct gpu_snap_segment *sg = &s->segs[i];
-        if (sg->device != d) continue;
-        o->nsegs++;
-        if (sg->small) o->nsmall++;
-        else o->nlarge++;
-        o->nexpandable += sg->expandable;
-        o->reserved += sg->size;
-        bool busy = false;
-        uint64_t free_here = 0;
-        for (size_t j = 0; j < sg->nblocks; j++) {
-            const struct gpu_snap_block *b = &s->blocks[sg->first_block + j];
-            struct gpu_snap_count *c = &o->blocks[b->state];
-            c->count++;
-            c->bytes += b->size;
-            if (b->state != GPU_SNAP_INACTIVE) {
-                c->requested += b->requested;
-                o->snapshot_active_requested += b->requested;
-                busy = true;
-            } else {
-                free_here += b->size;
-                if (b->size > o->largest_free) o->largest_free = b->size;
-            }
-        }
-        if (busy) o->non_releasable += free_here;
-        else o->releasable += free_here;
-    }
-
-    /* the trace: counts, streams, times */
-    o->events = tr->n;
-    int64_t *streams = malloc((tr->n ? tr->n : 1) * sizeof *streams);
-    if (!streams) return nomem(err, n);
-    for (size_t i = 0; i < tr->n; i++) {
-        const struct gpu_snap_event *e = &tr->ev[i];
-        o->actions[e->action]++;
-        streams[i] = e->stream;
-        if (e->has_time) {
-            if (!o->has_times) o->first_time = e->time_us;
-            o->has_times = true;
-            o->last_time = e->time_us;
-        }
-    }
-    bool one = true; /* the usual case needs no sort */
-    for (size_t i = 1; i < tr->n && one; i++) one = streams[i] == streams[0];
-    if (!one) qsort(streams, tr->n, sizeof *streams, cmp_i64);
-    for (size_t i = 0; i < tr->n; i++) o->streams += i == 0 || streams[i] != streams[i - 1];
-    free(streams);
-
-    /* every allocation known, with the events that made and freed it */
-    size_t cap = o->actions[GPU_SNAP_ALLOC] + o->actions[GPU_SNAP_FREE_COMPLETED] + nactive + 1;
-    struct entry *en = malloc(cap * sizeof *en);
-    struct gpu_u64map live = {0};
-    if (!en || !gpu_u64map_init(&live, o->actions[GPU_SNAP_ALLOC] + nactive + 1)) {
-        free(en);
-        gpu_u64map_free(&live);
-        return nomem(err, n);
-    }
-    size_t ne = 0;
-    for (size_t i = 0; i < tr->n; i++) {
-        const struct gpu_snap_event *e = &tr->ev[i];
-        if (e->action == GPU_SNAP_ALLOC) {
-            (void)gpu_u64map_put(&live, e->addr, ne); /* a second alloc at a live address: the first stays
-                                             live, as memory_viz shows it */
-            en[ne++] = (struct entry){e->size, e->frames, (int64_t)i, -1};
-        } else if (e->action == GPU_SNAP_FREE_COMPLETED) {
-            size_t at = gpu_u64map_find(&live, e->addr);
-            if (at == SIZE_MAX) {
-                en[ne++] = (struct entry){e->size, e->frames, -1, (int64_t)i};
-            } else {
-                en[live.val[at]].death = (int64_t)i;
-                gpu_u64map_del_at(&live, at);
-            }
-        }
-    }
-    for (size_t i = 0; i < s->nsegs; i++) {
-        const struct gpu_snap_segment *sg = &s->segs[i];
-        if (sg->device != d) continue;
-        for (size_t j = 0; j < sg->nblocks; j++) {
-            const struct gpu_snap_block *b = &s->blocks[sg->first_block + j];
-            if (b->state != GPU_SNAP_INACTIVE && gpu_u64map_find(&live, b->addr) == SIZE_MAX)
-                en[ne++] = (struct entry){b->requested, b->frames, -1, -1};
-        }
-    }
-    gpu_u64map_free(&live);
-    for (size_t i = 0; i < ne; i++)
-        if (en[i].birth < 0) o->start_bytes += (int64_t)en[i].size, o->pre_trace_blocks++;
-
-    /* live requested bytes forward from the start; reserved bytes back from the end */
-    int64_t sum_delta = 0;
-    for (size_t i = 0; i < tr->n; i++) {
-        uint8_t a = tr->ev[i].action;
-        if (a == GPU_SNAP_SEGMENT_ALLOC || a == GPU_SNAP_SEGMENT_MAP) sum_delta += (int64_t)tr->ev[i].size;
-        if (a == GPU_SNAP_SEGMENT_FREE || a == GPU_SNAP_SEGMENT_UNMAP) sum_delta -= (int64_t)tr->ev[i].size;
-    }
-    o->reserved_start = (int64_t)o->reserved - sum_delta;
-    int64_t cur = o->start_bytes, rcur = o->reserved_start;
-    o->peak_bytes = cur;
-    o->reserved_peak = rcur;
-    o->nooms = 0;
-    if (o->actions[GPU_SNAP_OOM]) {
-        o->ooms = calloc(o->actions[GPU_SNAP_OOM], sizeof *o->ooms);
-        if (!o->ooms) {
-            free(en);
-            return nomem(err, n);
-        }
-    }
-    for (size_t i = 0; i < tr->n; i++) {
-        const struct gpu_snap_event *e = &tr->ev[i];
-        switch (e->action) {
-        case GPU_SNAP_ALLOC: cur += (int64_t)e->size; break;
-        case GPU_SNAP_FREE_COMPLETED: cur -= (int64_t)e->size; break;
-        case GPU_SNAP_SEGMENT_ALLOC:
-        case GPU_SNAP_SEGMENT_MAP: rcur += (int64_t)e->size; break;
-        case GPU_SNAP_SEGMENT_FREE:
-        case GPU_SNAP_SEGMENT_UNMAP: rcur -= (int64_t)e->size; break;
-        }
-        if (cur > o->peak_bytes) o->peak_bytes = cur, o->peak_event = (int64_t)i;
-        if (rcur > o->reserved_peak) o->reserved_peak = rcur, o->reserved_peak_event = (int64_t)i;
-        if (e->action == GPU_SNAP_OOM) {
-            struct gpu_snap_oom *m = &o->ooms[o->nooms++];
-            m->event = i;
-            m->has_time = e->has_time;
-            m->time_us = e->time_us;
-            m->stream = e->stream;
-            m->size = e->size;
-            m->has_free = e->has_addr;
-            m->device_free = e->addr;
-            m->live_requested = cur;
-            m->reserved = rcur;
-            if (!user_frame(s, fc, e->frames, &m->where)) {
-                free(en);
-                return nomem(err, n);
-            }
-        }
-    }
-    o->end_bytes = cur;
-    o->reserved_end = rcur;
-
-    /* what was live at the peak, grouped by the first user frame */
-    int64_t p = o->peak_event;
-    struct gtab t = {0};
-    bool ok = true;
-    for (size_t i = 0; i < ne && ok; i++) {
-        if (en[i].birth > p || (en[i].death >= 0 && en[i].death <= p)) continue;
-        struct gpu_snap_group g;
-        ok = user_frame(s, fc, en[i].frames, &g) && gtab_add(&t, &g, en[i].size);
-        if (!ok) group_free(&g);
-    }
-    free(en);
-    free(t.slot);
-    if (!ok) {
-        for (size_t i = 0; i < t.n; i++) group_free(&t.g[i]);
-        free(t.g);
-        return nomem(err, n);
-    }
-    if (t.n) qsort(t.g, t.n, sizeof *t.g, group_rank);
-    for (size_t i = top; i < t.n; i++) group_free(&t.g[i]);
-    o->top = t.g;
-    o->ntop = t.n < top ? t.n : top;
-    return GPU_OK;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return x < y ? -1 : x > y;
-}
-
-void gpu_snap_summary_free(struct gpu_snap_summary *sum)
-{
-    if (!sum) return;
-    for (size_t i = 0; i < sum->ndev; i++) {
-        struct gpu_snap_device *d = &sum->dev[i];
-        for (size_t j = 0; j < d->ntop; j++) group_free(&d->top[j]);
-        free(d->top);
-        for (size_t j = 0; j < d->nooms; j++) group_free(&d->ooms[j].where);
-        free(d->ooms);
-    }
-    free(sum->dev);
-    memset(sum, 0, sizeof *sum);
-}
-
-gpu_status gpu_snapshot_summarize(const struct gpu_snapshot *s, size_t top,
-                                  struct gpu_snap_summary *out, char *err, size_t n)
-{
-    if (err && n) err[0] = 0;
-    if (!s || !out) return GPU_ERR_ARG;
-    memset(out, 0, sizeof *out);
-    /* devices: those with segments, and those with a non-empty trace */
-    int *ids = malloc((s->nsegs + s->ntraces + 1) * sizeof *ids);
-    if (!ids) return nomem(err, n);
-    size_t k = 0;
-    for (size_t i = 0; i < s->nsegs; i++) ids[k++] = s->segs[i].device;
-    for (size_t i = 0; i < s->ntraces; i++)
-        if (s->traces[i].n) ids[k++] = (int)i;
-    qsort(ids, k, sizeof *ids, cmp_int);
-    size_t nd = 0;
-    for (size_t i = 0; i < k; i++)
-        if (i == 0 || ids[i] != ids[i - 1]) ids[nd++] = ids[i];
-    out->dev = calloc(nd ? nd : 1, sizeof *out->dev);
-    if (!out->dev) {
-        free(ids);
-        return nomem(err, n);
-    }
-    struct fcache fc = {0};
-    gpu_status st = GPU_OK;
-    for (size_t i = 0; i < nd && st == GPU_OK; i++) {
-        st = summarize_device(s, ids[i], top, &out->dev[i], &fc, err, n);
-        out->ndev = i + 1;
-    }
-    free(fc.key);
-    free(fc.val);
-    free(ids);
-    if (st != GPU_OK) gpu_snap_summary_free(out);
-    return st;
-}
-
-bool gpu_snapshot_event_time(const struct gpu_snapshot *s, int device, int64_t i, int64_t *t)
-{
-    if (!s || device < 0 || (size_t)device >= s->ntraces || i < 0 ||
-        (size_t)i >= s->traces[device].n || !s->traces[device].ev[i].has_time)
-        return false;
-    *t = s->traces[device].ev[i].time_us;
-    return true;
 }

@@ -1,9 +1,13 @@
-/* gpu_snapshot.h - PyTorch memory snapshots (torch.cuda.memory._snapshot(), pickled by
- * _dump_snapshot): the model read from the pickle (segments, blocks, per-device trace entries,
- * allocator settings), the analysis vramlab prints (states, fragmentation, the trace's peak and
- * what was live at it, OOMs), and the what-if replay of the trace through the caching-allocator
- * model (gpu_caching.h). Every number is defined in docs/snapshot.md; a stdlib-only Python
- * reference (tests/snapshot/summary_ref.py) computes the same summary. */
+/* gpu_snapshot.h - a PyTorch memory snapshot (torch.cuda.memory._snapshot(), pickled by
+ * _dump_snapshot) read into a compact model: segments and their blocks, each device's trace as
+ * an array of 32-byte entries, the allocator settings, profiler annotations, and every stack
+ * once (frames and frame lists are shared in the file and stay shared here). The pickle is
+ * parsed (gpu_pickle.h), copied into this model and freed, so what stays in memory is the model,
+ * not the document. Reading goes through the safe file reader (regular files, "-", a size limit),
+ * is budgeted by the file's size and can be cancelled. The struct is opaque; callers read it
+ * through the accessors below. The walk over a trace is gpu_snap_walk.h, the summary
+ * gpu_snap_summary.h, the what-if replay gpu_snap_replay.h; docs/snapshot.md defines every
+ * number. */
 #ifndef GPU_SNAPSHOT_H
 #define GPU_SNAPSHOT_H
 
@@ -12,8 +16,10 @@
 #include <stdint.h>
 
 #include "gpu.h"
-#include "gpu_caching.h"
 #include "gpu_pickle.h"
+
+/* The largest snapshot file read: real training snapshots run to hundreds of MB. */
+#define GPU_SNAPSHOT_MAX_FILE (2ull << 30)
 
 /* Trace actions, in PyTorch's TraceEntry::Action order; anything else is OTHER. */
 #define GPU_SNAP_ACTIONS(X)                                                                        \
@@ -36,189 +42,136 @@ enum gpu_snap_state { GPU_SNAP_ACTIVE_ALLOCATED, GPU_SNAP_ACTIVE_PENDING_FREE, G
                       GPU_SNAP_NSTATES };
 extern const char *const gpu_snap_state_names[GPU_SNAP_NSTATES];
 
+/* What a frame is to the reader (gpu_snap_walk.c decides, once per frame). */
+enum gpu_snap_frame_kind {
+    GPU_SNAP_FRAME_BAD,    /* not a dict with a str filename and name and an int line: skipped */
+    GPU_SNAP_FRAME_HIDDEN, /* dropped by memory_viz's frame filter (interpreter, dispatcher) */
+    GPU_SNAP_FRAME_LIB,    /* shown, but torch's, Python's own, or C++ */
+    GPU_SNAP_FRAME_USER,   /* the user's own Python code */
+};
+
+struct gpu_snap_frame {
+    const char *file, *name;       /* NUL-terminated (they may hold other NULs: the lengths) */
+    uint32_t file_len, name_len;
+    int64_t line;
+    uint8_t kind;                  /* enum gpu_snap_frame_kind */
+};
+
+/* A stack: frame ids, innermost first. Stack 0 is "no frames recorded". */
+struct gpu_snap_stack {
+    uint32_t first, n;             /* into the stack frame array (gpu_snapshot_stack_frames) */
+    int32_t user;                  /* position of the first user frame, -1: none */
+};
+
 struct gpu_snap_block {
     uint64_t addr, size, requested; /* requested: the size asked for (active blocks) */
-    const struct gpu_pk *frames;    /* a list of frame dicts, innermost first, or NULL */
-    uint8_t state;                  /* enum gpu_snap_state */
+    uint32_t stack;
+    uint8_t state;                 /* enum gpu_snap_state */
 };
 
 struct gpu_snap_segment {
-    uint64_t addr, size;            /* address, total_size */
+    uint64_t addr, size;           /* address, total_size */
     int64_t stream;
+    int64_t pool[2];               /* segment_pool_id; (0, 0): the default pool */
     int device;
     bool small, expandable;
-    size_t first_block, nblocks;    /* into gpu_snapshot.blocks, in address order */
+    uint32_t stack;                /* where the segment was allocated */
+    size_t first_block, nblocks;   /* into the block array, in address order */
 };
 
-struct gpu_snap_event {
-    uint64_t addr;                  /* oom: device_free (has_addr false when absent) */
-    uint64_t size;                  /* alloc, free_*: bytes asked for; segment_*: segment or
-                                       mapping size; oom: the rounded request */
-    int64_t stream, time_us;
-    const struct gpu_pk *frames;
-    uint8_t action;                 /* enum gpu_snap_action */
-    bool has_addr, has_time;
+enum { GPU_SNAP_HAS_ADDR = 1, GPU_SNAP_HAS_TIME = 2 };
+struct gpu_snap_event {            /* 32 bytes: a million entries take 32 MB */
+    uint64_t addr;                 /* oom: device_free (GPU_SNAP_HAS_ADDR when present) */
+    uint64_t size;                 /* alloc, free_*: bytes asked for; segment_*: segment or
+                                      mapping size; oom: the rounded request */
+    int64_t time_us;
+    uint32_t stack;
+    uint16_t stream;               /* index: gpu_snapshot_stream() gives the value */
+    uint8_t action;                /* enum gpu_snap_action */
+    uint8_t flags;                 /* GPU_SNAP_HAS_* */
 };
 
-struct gpu_snap_trace {
-    struct gpu_snap_event *ev;
-    size_t n;
+/* external_annotations: profiler record_function ranges (PyTorch 2.5 and later). */
+struct gpu_snap_annotation {
+    const char *name;
+    uint32_t name_len;
+    int device;
+    bool start;                    /* stage "START"; else "END" */
+    bool has_time;
+    int64_t time_us;
 };
 
 /* allocator_settings (PyTorch 2.2 and later); present false for older snapshots. */
 struct gpu_snap_settings {
     bool present;
-    const char *conf;               /* PYTORCH_CUDA_ALLOC_CONF as recorded, or NULL */
-    size_t conf_len;                /* its bytes (it may hold a NUL) */
-    uint64_t max_split_size;        /* 0: unlimited or not recorded */
-    int expandable;                 /* -1 not recorded, else 0 / 1 */
+    const char *conf;              /* PYTORCH_CUDA_ALLOC_CONF as recorded, or NULL */
+    size_t conf_len;               /* its bytes (it may hold a NUL) */
+    uint64_t max_split_size;       /* 0: unlimited or not recorded */
+    int expandable;                /* -1 not recorded, else 0 / 1 */
     bool has_gc;
     double gc_threshold;
     bool has_roundup;
-    size_t nroundup;                /* roundup_power2_divisions, one per size interval */
+    size_t nroundup;               /* roundup_power2_divisions, one per size interval */
     int64_t roundup[64];
-    bool roundup_ok[64];            /* that value was a whole number */
-    bool trace_overflowed;          /* trace_alloc_overflowed, where recorded */
+    bool roundup_ok[64];           /* that value was a whole number */
+    bool trace_overflowed;         /* trace_alloc_overflowed, where recorded */
 };
 
-struct gpu_snapshot {
-    struct gpu_pk_doc *doc;
-    struct gpu_snap_segment *segs;
-    size_t nsegs;
-    struct gpu_snap_block *blocks;
-    size_t nblocks;
-    struct gpu_snap_trace *traces;  /* index = device */
-    size_t ntraces;
-    struct gpu_snap_settings settings;
-    size_t legacy_history_blocks;   /* blocks in the older format (history, no frames) */
-    const char *k_filename, *k_line, *k_name; /* interned frame keys (NULL: none in the file) */
-};
+struct gpu_snapshot;
 
-/* Load and check a snapshot. Errors read "PATH: offset N: ..." (pickle) or "PATH: not a
- * PyTorch memory snapshot (no 'segments' key)" (shape). */
-gpu_status gpu_snapshot_load(const char *path, const struct gpu_pk_limits *lim,
+/* Read a snapshot file (through gpu_file: regular files only, "-" is standard input, at most
+ * GPU_SNAPSHOT_MAX_FILE bytes). cancel may be NULL. Errors read "PATH: offset N: ..."
+ * (pickle), "PATH: not a PyTorch memory snapshot (...)" (shape), "PATH: not a regular file (a
+ * FIFO)", "PATH: too large (...)"; GPU_ERR_CANCELLED when *cancel was set. */
+gpu_status gpu_snapshot_load(const char *path, const gpu_cancel_flag *cancel,
                              struct gpu_snapshot **out, char *err, size_t n);
-/* From a parsed document, which the snapshot then owns (freed also on failure). Errors read
- * "not a PyTorch memory snapshot (...)". */
-gpu_status gpu_snapshot_from_doc(struct gpu_pk_doc *doc, struct gpu_snapshot **out, char *err,
-                                 size_t n);
+/* The same from a descriptor the caller opened and checked (taken). */
+gpu_status gpu_snapshot_load_fd(int fd, const char *path, uint64_t max, const gpu_cancel_flag *cancel,
+                                struct gpu_snapshot **out, char *err, size_t n);
+/* From bytes in memory (tests, fuzzing). Errors without a path. */
+gpu_status gpu_snapshot_parse(const void *buf, size_t len, const struct gpu_pk_limits *lim,
+                              const gpu_cancel_flag *cancel, struct gpu_snapshot **out, char *err,
+                              size_t n);
+/* From a parsed document, which is freed here whatever happens. */
+gpu_status gpu_snapshot_from_doc(struct gpu_pk_doc *doc, const gpu_cancel_flag *cancel,
+                                 struct gpu_snapshot **out, char *err, size_t n);
 void gpu_snapshot_free(struct gpu_snapshot *s);
 
-/* ---- the summary (docs/snapshot.md defines each number) --------------------------------- */
+/* ---- what is in it ---------------------------------------------------------------------- */
 
-struct gpu_snap_count {
-    uint64_t count, bytes, requested;
-};
+size_t gpu_snapshot_file_bytes(const struct gpu_snapshot *s);
+int gpu_snapshot_protocol(const struct gpu_snapshot *s);
+size_t gpu_snapshot_legacy_blocks(const struct gpu_snapshot *s); /* blocks in the 'history' format */
+const struct gpu_snap_settings *gpu_snapshot_settings(const struct gpu_snapshot *s);
 
-/* The `where` of a group whose stack has no frame of the user's code (a caller may say it in
- * another language by comparing with this). */
-#define GPU_SNAP_NO_USER_FRAME "<torch or Python internals only>"
+size_t gpu_snapshot_nsegs(const struct gpu_snapshot *s);
+const struct gpu_snap_segment *gpu_snapshot_seg(const struct gpu_snapshot *s, size_t i);
+const struct gpu_snap_block *gpu_snapshot_block(const struct gpu_snapshot *s, size_t i);
 
-/* One group of live allocations at the peak: where = "FILE:LINE" of the first user frame, or
- * a label in <>; function = that frame's name. */
-struct gpu_snap_group {
-    char *where, *function;
-    size_t where_len, function_len; /* they may hold NUL bytes */
-    uint64_t bytes, count;
-};
+/* Device d's trace (NULL and 0 when it has none), and how many device_traces lists there are. */
+const struct gpu_snap_event *gpu_snapshot_trace(const struct gpu_snapshot *s, int d, size_t *n);
+size_t gpu_snapshot_ntraces(const struct gpu_snapshot *s);
+int64_t gpu_snapshot_stream(const struct gpu_snapshot *s, uint16_t idx);
+/* The time of event i of device d's trace, if it has one. */
+bool gpu_snapshot_event_time(const struct gpu_snapshot *s, int d, int64_t i, int64_t *t);
+/* The devices with segments or a non-empty trace, ascending; returns how many (at most max). */
+size_t gpu_snapshot_devices(const struct gpu_snapshot *s, int *out, size_t max);
 
-struct gpu_snap_oom {
-    size_t event;
-    bool has_time, has_free;
-    int64_t time_us, stream;
-    uint64_t size, device_free;
-    int64_t live_requested, reserved;
-    struct gpu_snap_group where; /* bytes/count unused */
-};
+size_t gpu_snapshot_nannotations(const struct gpu_snapshot *s);
+const struct gpu_snap_annotation *gpu_snapshot_annotation(const struct gpu_snapshot *s, size_t i);
 
-struct gpu_snap_device {
-    int device;
-    uint64_t nsegs, nlarge, nsmall, nexpandable, reserved;
-    struct gpu_snap_count blocks[GPU_SNAP_NSTATES];
-    uint64_t releasable, non_releasable, largest_free;
-    size_t events, actions[GPU_SNAP_NACTIONS], streams;
-    bool has_times;
-    int64_t first_time, last_time;
-    /* live requested bytes over the trace */
-    int64_t start_bytes, end_bytes, peak_bytes;
-    size_t pre_trace_blocks;
-    uint64_t snapshot_active_requested;
-    int64_t peak_event;                       /* -1: before the first event */
-    /* reserved bytes over the trace, back from the final segments */
-    int64_t reserved_start, reserved_end, reserved_peak;
-    int64_t reserved_peak_event;
-    struct gpu_snap_group *top;               /* largest first */
-    size_t ntop;
-    struct gpu_snap_oom *ooms;
-    size_t nooms;
-};
+/* Stacks and frames: gpu_snapshot_stack(s, id) for ids from blocks, segments and events; its
+ * frames are gpu_snapshot_frame(s, gpu_snapshot_stack_frames(s)[st->first + k]). */
+const struct gpu_snap_stack *gpu_snapshot_stack(const struct gpu_snapshot *s, uint32_t id);
+const uint32_t *gpu_snapshot_stack_frames(const struct gpu_snapshot *s);
+const struct gpu_snap_frame *gpu_snapshot_frame(const struct gpu_snapshot *s, uint32_t id);
+/* The k-th frame of a stack (innermost first), NULL past its end. */
+const struct gpu_snap_frame *gpu_snapshot_stack_frame(const struct gpu_snapshot *s, uint32_t stack,
+                                                      uint32_t k);
 
-struct gpu_snap_summary {
-    struct gpu_snap_device *dev;
-    size_t ndev;
-};
-
-/* Up to `top` groups at each device's peak. */
-gpu_status gpu_snapshot_summarize(const struct gpu_snapshot *s, size_t top,
-                                  struct gpu_snap_summary *out, char *err, size_t n);
-void gpu_snap_summary_free(struct gpu_snap_summary *sum);
 /* Every size of one device added up stays within 2^62 bytes (so no sum of them overflows);
  * else "sizes on device D add up past 2^62 bytes". nactive (may be NULL): active blocks. */
 gpu_status gpu_snapshot_check_sizes(const struct gpu_snapshot *s, int device, size_t *nactive,
                                     char *err, size_t n);
-/* The time of event i of a device's trace, if it has one. */
-bool gpu_snapshot_event_time(const struct gpu_snapshot *s, int device, int64_t i, int64_t *t);
-
-/* ---- what if: the trace through the caching-allocator model (gpu_snap_replay.c) --------- */
-
-/* What happened on one side of the comparison over the trace window. */
-struct gpu_snap_side {
-    uint64_t peak_reserved, end_reserved, end_active, end_non_releasable;
-    uint64_t peak_requested;       /* live requested bytes (model: requested_bytes.peak) */
-    uint64_t device_allocs, device_frees; /* cudaMalloc + cuMemMap / cudaFree + cuMemUnmap */
-    uint64_t end_segments;
-    uint64_t end_sizes_sig;        /* a hash of the sorted segment sizes at the end */
-    size_t ooms;                   /* recorded: oom entries; model: requests that failed */
-    int64_t first_oom_event;       /* -1: none */
-    uint64_t first_oom_bytes;
-    char first_oom[512];           /* model: PyTorch's message */
-    size_t recorded_ooms_fit;      /* model: recorded OOM requests the model could serve */
-};
-
-struct gpu_snap_replay {
-    int device;
-    uint64_t capacity;             /* 0: unlimited (OOMs not judged) */
-    struct gpu_caching_opts recorded_opts, whatif_opts;
-    bool have_whatif;
-    struct gpu_snap_side recorded, model_recorded, model_whatif;
-    size_t seeds;                  /* blocks live before the trace, allocated first */
-    uint64_t seed_bytes;
-    size_t empty_caches;           /* segment_free/unmap runs read as empty_cache() */
-    size_t streams;
-    char notes[8][256];            /* approximations that apply to this snapshot */
-    size_t nnotes;
-    char diffs[8][256];            /* where the model disagrees with the recorded run */
-    size_t ndiffs;
-};
-
-/* The allocator options the snapshot recorded, as gpu_caching_opts (defaults where it has no
- * allocator_settings; expandable when a segment says so). Options the model cannot follow
- * (per-interval roundup, garbage_collection_threshold) are named in note (may be NULL). */
-void gpu_snapshot_recorded_opts(const struct gpu_snapshot *s, struct gpu_caching_opts *o,
-                                char *note, size_t n);
-/* Options as PYTORCH_CUDA_ALLOC_CONF text ("max_split_size_mb:128,expandable_segments:False"). */
-void gpu_snap_conf_text(const struct gpu_caching_opts *o, char *buf, size_t n);
-/* Replay device `device`'s alloc/free_completed stream under the recorded options and, when
- * whatif is not NULL, under those. capacity 0 = unlimited. */
-gpu_status gpu_snapshot_replay(const struct gpu_snapshot *s, int device, uint64_t capacity,
-                               const struct gpu_caching_opts *whatif, struct gpu_snap_replay *r,
-                               char *err, size_t n);
-/* The same, and the model's reserved bytes after each entry of the device's trace into
- * reserved[0 .. trace length) (the what-if model when whatif is given, else the one under the
- * recorded options); reserved may be NULL. For a timeline beside the recorded reserved bytes. */
-gpu_status gpu_snapshot_replay_series(const struct gpu_snapshot *s, int device, uint64_t capacity,
-                                      const struct gpu_caching_opts *whatif,
-                                      struct gpu_snap_replay *r, uint64_t *reserved, char *err,
-                                      size_t n);
 
 #endif

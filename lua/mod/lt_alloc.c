@@ -123,7 +123,7 @@ static gpu_status ad_info(void *ctx, uint64_t *free_b, uint64_t *total_b)
     return st;
 }
 
-static const struct gpu_seg_ops ad_ops = {ad_alloc, ad_free, ad_info};
+static const struct gpu_seg_ops ad_ops = {ad_alloc, ad_free, ad_info, NULL};
 
 /* ---- lifetime ------------------------------------------------------------------------------ */
 

@@ -6,6 +6,8 @@
 #include "lt_int.h"
 
 #include "gpu_caching.h"
+#include "gpu_model_dev.h"
+#include "gpu_trace.h"
 
 /* t.k = v on the table at the stack top */
 void lt_seti(lua_State *L, const char *k, uint64_t v);

@@ -1,11 +1,17 @@
-/* lt_snapshot.c - alloc.snapshot(path [, opts]): a PyTorch memory snapshot read for a lesson
- * (the summary `vramlab snapshot` prints, a decimated timeline, and the what-if replay), with
- * the reading, parsing and replay on the worker so the screen stays live. A lesson reads only
- * files the project ships: the path is relative to the data folder (or to a teacher's lessons
- * folder, looked in first) and must lie, after every symlink is resolved, in assets/snapshots/
- * or lessons/assets/ of that folder. Absolute paths, `..` and links
- * that lead out are refused before anything is opened, and the opened file is checked again
- * (through /proc/self/fd) so a folder swapped for a link in between is caught too. */
+/* lt_snapshot.c - alloc.snapshot([path] [, opts]): a PyTorch memory snapshot read for a lesson
+ * or the learner (the summary `vramlab snapshot` prints, a decimated timeline, and the what-if
+ * replay), with the reading, parsing and replay on the worker so the screen stays live, and
+ * every step looking at the cancel flag (Esc, a limit) every few thousand entries.
+ * Two kinds of file:
+ *   - the one the learner named (`vramlab eval FILE --snapshot S`, `vramlab repl --snapshot S`,
+ *     the REPL's :open S): alloc.snapshot() with no path, or that path; read through the safe
+ *     reader with the CLI's limits (GPU_SNAPSHOT_MAX_FILE);
+ *   - files the project ships: the path is relative to the data folder (or to a teacher's
+ *     lessons folder, looked in first) and must lie, after every symlink is resolved, in
+ *     assets/snapshots/ or lessons/assets/ of that folder. Absolute paths, `..` and links that
+ *     lead out are refused before anything is opened, and the opened file is checked again
+ *     (through /proc/self/fd) so a folder swapped for a link in between is caught too; at most
+ *     MAX_FILE bytes, charged to the lesson's memory. */
 #include "lt_alloc_int.h"
 
 #include <errno.h>
@@ -18,8 +24,11 @@
 #include <unistd.h>
 
 #include "gpu_file.h"
-#include "gpu_snap_timeline.h"
+#include "gpu_snap_replay.h"
+#include "gpu_snap_summary.h"
+#include "gpu_snap_walk.h"
 #include "gpu_snapshot.h"
+#include "lt_snap_words.h"
 
 static const char *const roots[] = {"assets/snapshots", "lessons/assets"};
 #define NROOTS (sizeof roots / sizeof *roots)
@@ -30,7 +39,7 @@ static const char *const roots[] = {"assets/snapshots", "lessons/assets"};
 struct snap_job {
     struct lt_job base;
     int fd;
-    uint64_t file_bytes;
+    uint64_t file_bytes, max_file;
     char path[PATH_MAX];  /* as the lesson gave it */
     int device;           /* -1: the first with a trace */
     size_t top, columns;
@@ -138,27 +147,13 @@ static int open_first(lua_State *L, const char *folders, const char *path, size_
 static void snap_fn(struct lt_job *j)
 {
     struct snap_job *sj = (struct snap_job *)j;
-    unsigned char *buf = malloc(sj->file_bytes ? sj->file_bytes : 1);
-    if (!buf) {
-        j->st = GPU_ERR_HOST_NOMEM;
-        snprintf(j->why, sizeof j->why, "%s: out of memory", sj->path);
-        return;
-    }
-    size_t got = 0;
-    while (got < sj->file_bytes) {
-        ssize_t k = read(sj->fd, buf + got, sj->file_bytes - got);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) break;
-        got += (size_t)k;
-    }
-    struct gpu_pk_limits lim = {MAX_FILE, GPU_PK_DEFAULT_MAX_OBJECTS, GPU_PK_DEFAULT_MAX_DEPTH,
-                                GPU_PK_DEFAULT_MAX_STRING};
-    struct gpu_pk_doc *doc = NULL;
+    const gpu_cancel_flag *cancel = &j->rt->cancel;
     char why[200];
-    j->st = gpu_pk_parse(buf, got, &lim, &doc, why, sizeof why);
-    free(buf);
-    if (j->st == GPU_OK) j->st = gpu_snapshot_from_doc(doc, &sj->s, why, sizeof why);
-    if (j->st == GPU_OK) j->st = gpu_snapshot_summarize(sj->s, sj->top, &sj->sum, why, sizeof why);
+    int fd = sj->fd;
+    sj->fd = -1; /* the reader takes it */
+    j->st = gpu_snapshot_load_fd(fd, sj->path, sj->max_file, cancel, &sj->s, j->why, sizeof j->why);
+    if (j->st != GPU_OK) return;
+    j->st = gpu_snapshot_summarize(sj->s, sj->top, cancel, &sj->sum, why, sizeof why);
     if (j->st != GPU_OK) {
         snprintf(j->why, sizeof j->why, "%s: %s", sj->path, why);
         return;
@@ -187,20 +182,23 @@ static void snap_fn(struct lt_job *j)
         snprintf(j->why, sizeof j->why, "%s: out of memory", sj->path);
         return;
     }
-    gpu_snap_timeline(sj->s, d->device, d->start_bytes, d->reserved_start, 0, d->events, sj->columns,
-                      sj->cols);
+    j->st = gpu_snap_timeline(sj->s, d->device, 0, d->events, sj->columns, sj->cols, cancel);
+    if (j->st != GPU_OK) {
+        snprintf(j->why, sizeof j->why, "%s: %s", sj->path, gpu_status_str(j->st));
+        return;
+    }
     if (!sj->replay) return;
     sj->r = calloc(1, sizeof *sj->r);
     struct gpu_caching_opts w;
-    gpu_snapshot_recorded_opts(sj->s, &w, NULL, 0);
+    gpu_snapshot_recorded_opts(sj->s, &w);
     if (sj->r && sj->has_conf && gpu_caching_parse_conf(sj->conf, &w, why, sizeof why) != GPU_OK) {
         j->st = GPU_ERR_ARG;
         snprintf(j->why, sizeof j->why, "replay: %s", why);
         return;
     }
     if (!sj->r) j->st = GPU_ERR_HOST_NOMEM, snprintf(why, sizeof why, "out of memory");
-    else j->st = gpu_snapshot_replay(sj->s, d->device, sj->capacity, sj->has_conf ? &w : NULL, sj->r,
-                                     why, sizeof why);
+    else j->st = gpu_snapshot_replay(sj->s, d->device, sj->capacity, sj->has_conf ? &w : NULL, NULL,
+                                     cancel, sj->r, why, sizeof why);
     if (j->st != GPU_OK) snprintf(j->why, sizeof j->why, "%s: replay: %s", sj->path, why);
 }
 
@@ -265,11 +263,14 @@ static void push_side(lua_State *L, const char *k, const struct gpu_snap_side *s
     lua_setfield(L, -2, k);
 }
 
-static void push_lines(lua_State *L, const char *k, const char (*lines)[256], size_t n)
+/* findings in the run's language (this runs on the Lua thread) */
+static void push_findings(lua_State *L, const char *k, const struct gpu_snap_finding *f, size_t n)
 {
+    bool zh = !strcmp(lt_runtime_lang(lt_vm_of(L)->rt), "zh");
     lua_createtable(L, (int)n, 0);
     for (size_t i = 0; i < n; i++) {
-        lua_pushstring(L, lines[i]);
+        char b[512];
+        lua_pushstring(L, lt_snap_finding_text(&f[i], zh, b, sizeof b));
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
     lua_setfield(L, -2, k);
@@ -298,7 +299,7 @@ static int snap_push_results(lua_State *L, struct snap_job *sj)
         return 2;
     }
     const struct gpu_snap_device *d = &sj->sum.dev[sj->di];
-    const struct gpu_snap_settings *set = &sj->s->settings;
+    const struct gpu_snap_settings *set = gpu_snapshot_settings(sj->s);
     lua_createtable(L, 0, 40);
     lua_pushstring(L, sj->path);
     lua_setfield(L, -2, "path");
@@ -376,8 +377,8 @@ static int snap_push_results(lua_State *L, struct snap_job *sj)
         push_side(L, "recorded", &r->recorded, rc, false);
         push_side(L, "model", &r->model_recorded, rc, true);
         if (r->have_whatif) push_side(L, "whatif", &r->model_whatif, wc, true);
-        push_lines(L, "diffs", r->diffs, r->ndiffs);
-        push_lines(L, "notes", r->notes, r->nnotes);
+        push_findings(L, "diffs", r->diffs, r->ndiffs);
+        push_findings(L, "notes", r->notes, r->nnotes);
         lua_pushboolean(L, true);
         lua_setfield(L, -2, "simulated");
         lua_setfield(L, -2, "replay");
@@ -385,13 +386,30 @@ static int snap_push_results(lua_State *L, struct snap_job *sj)
     return 1;
 }
 
-/* alloc.snapshot(path [, {device=, top=, columns=, replay=CONF|true, capacity=}]) */
+/* The file the learner named, opened as the CLI opens one (the checks are the reader's). */
+static int open_named(lua_State *L, const char *path, uint64_t *bytes)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) luaL_error(L, "alloc.snapshot: %s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    *bytes = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+    return fd;
+}
+
+/* alloc.snapshot([path] [, {device=, top=, columns=, replay=CONF|true, capacity=}]) */
 int lt_alloc_snapshot(lua_State *L)
 {
     struct lt_vm *vm = lt_vm_of(L);
-    size_t len;
-    const char *path = luaL_checklstring(L, 1, &len);
+    size_t len = 0;
+    const char *path = NULL, *named = lt_runtime_snapshot(vm->rt);
     int opt = 2;
+    if (lua_isnoneornil(L, 1) || lua_istable(L, 1)) opt = 1;
+    else path = luaL_checklstring(L, 1, &len);
+    bool user = !path || (named && !strcmp(path, named));
+    if (user && !named)
+        luaL_error(L, "alloc.snapshot: no snapshot was named: give a shipped one's path, or name "
+                      "yours with vramlab eval FILE --snapshot SNAPSHOT (or :open SNAPSHOT in the REPL)");
+    if (user) path = named, len = strlen(named);
     static const char *const known[] = {"device", "top", "columns", "replay", "capacity", NULL};
     lt_opt_check(L, opt, "alloc.snapshot", true, known);
     lua_settop(L, 2);
@@ -438,9 +456,17 @@ int lt_alloc_snapshot(lua_State *L)
             sj->replay = true;
         }
     }
-    sj->fd = open_first(L, lt_runtime_assets(vm->rt), path, len, &sj->file_bytes);
-    /* what the parsed snapshot takes in C, roughly (a value per few bytes of pickle) */
-    sj->charged = (long long)sj->file_bytes * 12 + (long long)sj->columns * 64 + (64 << 10);
+    if (user) { /* the learner's own file: the CLI's limit, not the lesson's */
+        sj->fd = open_named(L, path, &sj->file_bytes);
+        sj->max_file = GPU_SNAPSHOT_MAX_FILE;
+        sj->charged = (long long)sj->columns * 64 + (64 << 10);
+    } else {
+        sj->fd = open_first(L, lt_runtime_assets(vm->rt), path, len, &sj->file_bytes);
+        sj->max_file = MAX_FILE;
+        /* what reading a shipped snapshot takes in C, roughly: the parsed document (a value per
+         * few bytes of pickle) while the compact model is made from it */
+        sj->charged = (long long)sj->file_bytes * 8 + (long long)sj->columns * 64 + (64 << 10);
+    }
     lt_vm_charge(L, (long long)(sj->file_bytes / 16));
     sj->vm = vm;
     if (!lt_vm_mem_add(vm, sj->charged)) {

@@ -17,6 +17,8 @@
 
 #include "gpu.h"
 #include "gpu_caching.h"
+#include "gpu_model_dev.h"
+#include "gpu_trace.h"
 
 #define MiB (1ull << 20)
 #define GiB (1ull << 30)

@@ -44,6 +44,19 @@ expect 1 "$t/big.trace: too large (300 MiB; the limit is 256 MiB)" trace replay 
 out=$(printf 'a 1 1MiB\nf 1\n' | run trace replay - 1GiB --json 2>&1) || fail "trace replay -: $out"
 echo "$out" | grep -q '"allocs":1' || fail "trace replay -: $out"
 
+# snapshots: the CLI, through the one reader (a FIFO, a device, a folder refused at once; the
+# limit is 2 GiB, for real training snapshots; - reads standard input)
+mkfifo "$t/fifo.pickle"
+truncate -s 3G "$t/big.pickle"
+expect 1 "$t/fifo.pickle: not a regular file (a FIFO); use - for standard input" snapshot "$t/fifo.pickle"
+expect 1 "/dev/zero: not a regular file (a character device)" snapshot /dev/zero
+expect 1 "$t: not a regular file (a directory)" snapshot "$t"
+expect 1 "$t/big.pickle: too large (3072 MiB; the limit is 2048 MiB)" snapshot "$t/big.pickle"
+out=$(run snapshot - < assets/snapshots/gpt-train.pickle 2>&1) || fail "snapshot -: $out"
+echo "$out" | grep -q "reserved    2.92 GiB in 26 segments" || fail "snapshot -: $out"
+out=$(run snapshot - --json < assets/snapshots/gpt-train.pickle 2>&1) || fail "snapshot - --json: $out"
+echo "$out" | grep -q '"file":"-"' || fail "snapshot - --json: $out"
+
 # recordings
 expect 1 "$t/fifo.jsonl: not a regular file (a FIFO)" results "$t/fifo.jsonl"
 expect 1 "$t/big.jsonl: too large (300 MiB; the limit is 256 MiB)" results "$t/big.jsonl"

@@ -2,7 +2,8 @@
 # snapshot_api.sh BUILD - alloc.snapshot refuses links that lead out of the allowed folders (a
 # file link, a folder link, a link to a sibling folder, the allowed folder itself a link out), reads a link that stays inside, and
 # says "FILE: ..." for a file in an allowed folder that is not a snapshot; a teacher's lessons
-# folder's own assets/snapshots is looked in first, under the same rules.
+# folder's own assets/snapshots is looked in first, under the same rules. The learner's own file
+# (eval --snapshot) is read with the CLI's limits.
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
@@ -54,4 +55,31 @@ printf 'print(alloc.snapshot("assets/snapshots/out.pickle"))
 ' > "$d/t.lua"
 out=$(trun) && fail "a teacher's link out was read: $out"
 echo "$out" | grep -q "leads outside the allowed folders" || fail "teacher's link out: message: $out"
-echo "ok: alloc.snapshot keeps to assets/snapshots and lessons/assets, links included"
+# the learner's own file (eval --snapshot): alloc.snapshot() reads it with the CLI's limits, so
+# a snapshot over the lesson limit (4 MiB) is read; the lesson's own paths keep their rules;
+# a FIFO is refused at once; without --snapshot alloc.snapshot() says how to name one
+python3 -c '
+import pickle, sys
+s = pickle.load(open(sys.argv[1], "rb"))
+s["padding"] = "x" * (5 << 20)   # a real training snapshot is often tens of MB
+pickle.dump(s, open(sys.argv[2], "wb"), protocol=4)' assets/snapshots/gpt-train.pickle "$d/out/big.pickle"
+printf 'local s = assert(alloc.snapshot()); print("mine", s.segments, s.file_bytes > 4 * 2^20)\n' > "$d/t.lua"
+out=$("$b" --backend sim -D "$d/data" eval "$d/t.lua" --snapshot "$d/out/big.pickle" 2>&1) ||
+    fail "eval --snapshot: $out"
+echo "$out" | grep -q "^mine	26	true" || fail "eval --snapshot: $out"
+printf 'local s = assert(alloc.snapshot("%s")); print("same", s.segments)\n' "$d/out/big.pickle" > "$d/t.lua"
+out=$("$b" --backend sim -D "$d/data" eval "$d/t.lua" --snapshot "$d/out/big.pickle" 2>&1) ||
+    fail "the named file by its path: $out"
+echo "$out" | grep -q "^same	26" || fail "the named file by its path: $out"
+printf 'print(alloc.snapshot("%s"))\n' "$d/out/secret.pickle" > "$d/t.lua"
+out=$("$b" --backend sim -D "$d/data" eval "$d/t.lua" --snapshot "$d/out/big.pickle" 2>&1) &&
+    fail "another file than the one named was read: $out"
+echo "$out" | grep -q "is absolute" || fail "another file: $out"
+printf 'print(alloc.snapshot())\n' > "$d/t.lua"
+out=$("$b" --backend sim -D "$d/data" eval "$d/t.lua" 2>&1) && fail "no file named, read: $out"
+echo "$out" | grep -q "no snapshot was named" || fail "no file named: $out"
+mkfifo "$d/out/fifo.pickle"
+out=$(timeout 10 "$b" --backend sim -D "$d/data" eval "$d/t.lua" --snapshot "$d/out/fifo.pickle" 2>&1); rc=$?
+[ $rc -eq 1 ] || fail "eval --snapshot FIFO: exit $rc: $out"
+echo "$out" | grep -q "fifo.pickle: not a regular file (a FIFO)" || fail "eval --snapshot FIFO: $out"
+echo "ok: alloc.snapshot keeps to assets/snapshots and lessons/assets, links included; reads the learner's named file"

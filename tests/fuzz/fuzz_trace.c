@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "gpu_caching.h"
+#include "gpu_model_dev.h"
+#include "gpu_trace.h"
 
 #define CHECK(c)                                                                                  \
     do {                                                                                          \

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """summary_ref.py - the reference for `vramlab snapshot FILE --json`: reads the same pickle with
-Python's own unpickler and computes every number of the summary independently, with the
-definitions written out in docs/snapshot.md. tests/cli/snapshot.sh runs both and compares the
-JSON; the numbers must agree exactly.
+Python's own unpickler and computes every number of the summary independently, from PyTorch's
+own rules rather than vramlab's code: what empty_cache() gives back follows
+c10/cuda/CUDACachingAllocator.cpp (release_blocks, ExpandableSegment::unmap), the frame filter
+torch/utils/viz/MemoryViz.js and torch/cuda/_memory_viz.py (frameFilter, _frame_filter), the
+snapshot's shape torch/csrc/cuda/memory_snapshot.cpp; the definitions are written out in
+docs/snapshot.md. tests/cli/snapshot.sh runs both and compares the JSON; the numbers must
+agree exactly.
 
     python3 tests/snapshot/summary_ref.py SNAPSHOT.pickle [--top N]
 
@@ -50,9 +54,34 @@ def size_of(d, key, where, default=None):
 
 
 def frame_filter(name, filename):
-    """memory_viz's frameFilter (torch/utils/viz/MemoryViz.js)."""
+    """memory_viz's frameFilter (torch/utils/viz/MemoryViz.js, _memory_viz._frame_filter),
+    with a Windows path's '\\' read as '/' (the patterns name POSIX paths)."""
+    filename = filename.replace("\\", "/")
     return not any(o in name for o in OMIT_FUNCTIONS) and \
         not any(o in filename for o in OMIT_FILENAMES)
+
+
+def good_frame(f):
+    """A frame dict with a str filename and name and an int line; others are skipped."""
+    return type(f) is dict and type(f.get("filename")) is str and \
+        type(f.get("name")) is str and is_int(f.get("line"))
+
+
+def is_user(f):
+    """The user's own Python code: past the filter, a .py file, not <frozen ...>, not inside
+    torch, not Python's standard library (lib/pythonX.Y/, or Lib\\ in a Windows path) unless
+    installed into site-packages or dist-packages (libraries such as transformers count)."""
+    fn, name = f["filename"], f["name"]
+    if not frame_filter(name, fn) or not fn.endswith(".py") or fn.startswith("<"):
+        return False
+    p = fn.replace("\\", "/")
+    if "/torch/" in p or p.startswith("torch/"):
+        return False
+    windows = "\\" in fn
+    stdlib = "/lib/python" in p or (windows and "/lib/" in p.lower())
+    if stdlib and "-packages/" not in p:
+        return False
+    return True
 
 
 def user_frame(frames):
@@ -60,19 +89,40 @@ def user_frame(frames):
     if type(frames) is not list or not frames:
         return ("<no frames recorded>", "")
     for f in frames:
-        if type(f) is not dict:
-            continue
-        fn, name, line = f.get("filename"), f.get("name"), f.get("line")
-        if type(fn) is not str or type(name) is not str or not is_int(line):
-            continue
-        if not frame_filter(name, fn) or not fn.endswith(".py") or fn.startswith("<"):
-            continue
-        if "/torch/" in fn or fn.startswith("torch/"):
-            continue
-        if "/lib/python" in fn and "-packages/" not in fn:
-            continue
-        return ("%s:%d" % (fn, line), name)
+        if good_frame(f) and is_user(f):
+            return ("%s:%d" % (f["filename"], f["line"]), f["name"])
     return ("<torch or Python internals only>", "")
+
+
+def stack_of(frames):
+    """The whole stack as memory_viz shows it: every frame its filter keeps, innermost first,
+    as "file:line:name" (_memory_viz._frame_fmt with the full file name)."""
+    if type(frames) is not list:
+        return []
+    return ["%s:%d:%s" % (f["filename"], f["line"], f["name"]) for f in frames
+            if good_frame(f) and frame_filter(f["name"], f["filename"])]
+
+
+def releasable(seg, blocks_info):
+    """What empty_cache() gives back from one segment of the snapshot (release_cached_blocks ->
+    release_blocks in c10/cuda/CUDACachingAllocator.cpp): a segment that is not expandable is
+    cudaFree'd when its one block is free, i.e. nothing in it is active; an expandable segment
+    (each snapshot segment is one mapped range of it, starting on a page) gives back, for every
+    free block, the pages lying wholly inside it (ExpandableSegment::unmap: segmentRight of the
+    start to segmentLeft of the end), pages of 2 MiB in the small pool and 20 MiB in the large."""
+    free = [(a, size) for a, size, state in blocks_info if state == "inactive"]
+    if seg.get("is_expandable") is not True:
+        busy = any(state != "inactive" for _, _, state in blocks_info)
+        return 0 if busy else sum(size for _, size in free)
+    page = (2 if seg.get("segment_type") == "small" else 20) << 20
+    base, out = seg["address"], 0
+    for a, size in free:
+        if a < base:
+            continue
+        first = (a - base + page - 1) // page
+        last = (a - base + size) // page
+        out += max(0, last - first) * page
+    return out
 
 
 def summarize(snap, top):
@@ -130,8 +180,19 @@ def summarize(snap, top):
         if s.get("is_expandable") is True:
             D["segments"]["expandable"] += 1
         D["segments"]["reserved_bytes"] += total
-        busy = False
+        pool = s.get("segment_pool_id")
+        pid = (0, 0)
+        if type(pool) in (tuple, list) and len(pool) == 2:
+            pid = tuple(v if is_int(v) else 0 for v in pool)
+        P = None
+        if pid != (0, 0):
+            P = D["_pools"].setdefault(pid, {"segment_pool_id": list(pid), "segments": 0,
+                                             "reserved_bytes": 0, "allocated_bytes": 0,
+                                             "cached_bytes": 0})
+            P["segments"] += 1
+            P["reserved_bytes"] += total
         free_here = 0
+        info = []
         for j, b in enumerate(blocks):
             bw = "%s.blocks[%d]" % (w, j)
             if type(b) is not dict:
@@ -160,19 +221,21 @@ def summarize(snap, top):
             c = D["blocks"][state]
             c["count"] += 1
             c["bytes"] += size
+            at = baddr if baddr is not None else addr
+            info.append((at, size, state))
+            if P is not None and state in ("active_allocated", "inactive"):
+                P["allocated_bytes" if state == "active_allocated" else "cached_bytes"] += size
             if state != "inactive":
                 c["requested_bytes"] += req
                 D["_magnitude"] += req
-                busy = True
-                D["_active"].append((baddr if baddr is not None else addr, req, frames))
+                D["_active"].append((at, req, frames))
             else:
                 free_here += size
                 D["largest_free_block_bytes"] = max(D["largest_free_block_bytes"], size)
             addr += size
-        if busy:
-            D["non_releasable_bytes"] += free_here
-        else:
-            D["releasable_bytes"] += free_here
+        rel = releasable(s, info)
+        D["releasable_bytes"] += rel
+        D["non_releasable_bytes"] += free_here - rel
     for d, tr in enumerate(traces):
         if type(tr) is not list:
             raise Bad("not a PyTorch memory snapshot (device_traces[%d] is not a list)" % d)
@@ -194,7 +257,7 @@ def new_device():
                        "active_pending_free": {"count": 0, "bytes": 0, "requested_bytes": 0},
                        "inactive": {"count": 0, "bytes": 0, "requested_bytes": 0}},
             "releasable_bytes": 0, "non_releasable_bytes": 0, "largest_free_block_bytes": 0,
-            "_active": [], "_magnitude": 0}
+            "_active": [], "_magnitude": 0, "_pools": {}}
 
 
 def device_summary(d, D, tr, top):
@@ -239,23 +302,27 @@ def device_summary(d, D, tr, top):
 
     # Every allocation the summary knows, with the event that made it (-1: before the trace)
     # and the one that freed it (None: still live at the end).
-    entries = []                            # [size, frames, birth, death]
+    entries = []                            # [size, frames, birth, death, addr]
     by_addr = {}
     for i, (act, addr, size, _, _, frames) in enumerate(events):
         if act == "alloc":
             # a second alloc at a live address: the first stays live (as memory_viz does)
             by_addr[addr] = len(entries)
-            entries.append([size, frames, i, None])
+            entries.append([size, frames, i, None, addr])
         elif act == "free_completed":
             k = by_addr.pop(addr, None)
             if k is None:                   # allocated before the trace began
-                entries.append([size, frames, -1, i])
+                entries.append([size, frames, -1, i, addr])
             else:
                 entries[k][3] = i
     for addr, req, frames in D["_active"]:
         if addr not in by_addr:
-            entries.append([req, frames, -1, None])
+            entries.append([req, frames, -1, None, addr])
     pre = [e for e in entries if e[2] < 0]
+    # the order groups meet their allocations in (the first of equal largest gives the stack):
+    # those live before the trace by address (a block still live at the end before one freed
+    # in the trace), then the trace's by entry
+    entries.sort(key=lambda e: (0, e[4], -1 if e[3] is None else e[3]) if e[2] < 0 else (1, e[2]))
     start = sum(e[0] for e in pre)
     deltas = []
     for act, _, size, _, _, _ in events:
@@ -279,20 +346,22 @@ def device_summary(d, D, tr, top):
             w, fn = user_frame(frames)
             ooms.append({"event": i, "time_us": t, "size": size, "device_free": addr,
                          "stream": stream, "live_requested_bytes": cur, "reserved_bytes": rcur,
-                         "where": w, "function": fn})
+                         "where": w, "function": fn, "stack": stack_of(frames)})
 
     # the live set at the peak, grouped by the first user frame
     p = -1 if peak_at is None else peak_at
     lv = [e for e in entries if e[2] <= p and (e[3] is None or e[3] > p)]
     groups = {}
-    for size, frames, _, _ in lv:
+    for size, frames, _, _, _ in lv:
         key = user_frame(frames)
-        g = groups.setdefault(key, [0, 0])
+        g = groups.setdefault(key, [0, 0, -1, None])
         g[0] += size
         g[1] += 1
+        if size > g[2]:                      # the largest, the first of equal ones
+            g[2], g[3] = size, frames
     ranked = sorted(groups.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0][0], kv[0][1]))
-    top_list = [{"where": k[0], "function": k[1], "bytes": v[0], "count": v[1]}
-                for k, v in ranked[:top]]
+    top_list = [{"where": k[0], "function": k[1], "bytes": v[0], "count": v[1],
+                 "stack": stack_of(v[3])} for k, v in ranked[:top]]
     t_of = lambda i: events[i][4] if i is not None else None
     return {
         "device": d,
@@ -305,6 +374,7 @@ def device_summary(d, D, tr, top):
         "releasable_bytes": D["releasable_bytes"],
         "non_releasable_bytes": D["non_releasable_bytes"],
         "largest_free_block_bytes": D["largest_free_block_bytes"],
+        "private_pools": [D["_pools"][k] for k in sorted(D["_pools"])],
         "trace": {"events": len(events), "actions": actions, "streams": len(streams),
                   "first_time_us": times[0] if times else None,
                   "last_time_us": times[-1] if times else None},

@@ -5,7 +5,9 @@
 # another allocation (its stack and map change); w turns the what-if replay on (SIMULATED, the
 # model's peak drawn as a line) and c changes the capacity; resize down to "too small" and back,
 # 80x24 within its width; Esc leaves with 0; from the tutor's menu (o: the shipped examples, a
-# typed path completed with Tab); a file that is not a snapshot says so and exits 1.
+# typed path completed with Tab); leaving while the loader or a what-if replay runs cancels it
+# and returns at once; the sandbox's :open names the learner's own file for alloc.snapshot();
+# a file that is not a snapshot says so and exits 1.
 . tests/tui/tmux.lib "$@"
 F=assets/snapshots/gpt-train-oom.pickle
 
@@ -116,6 +118,55 @@ wait_for 'Chapter 1' 3
 keys q
 wait_exit 5
 [ "$RC" = 0 ] || fail "tutor with --lessons: exit code $RC"
+
+# the sandbox's :open names the learner's own snapshot for alloc.snapshot(); a FIFO is refused
+fresh sandbox
+mkfifo "$T/fifo.pickle"
+start 100 30 "$APP"
+wait_for 'vramlab · lessons' 5
+keys :
+wait_for 'vramlab · sandbox \(Lua\)' 3
+keys -l ":open $T/fifo.pickle"
+keys Enter
+wait_for 'regular file \(a FIFO\)' 3
+keys -l ":open $F"
+keys Enter
+wait_for 'alloc\.snapshot\(\) now reads' 3
+keys -l 'print("ooms", #alloc.snapshot().ooms)'
+keys Enter
+wait_for '^ *ooms +1' 10
+keys Escape
+wait_for 'vramlab · lessons' 3
+keys q
+wait_exit 5
+[ "$RC" = 0 ] || fail "sandbox: exit code $RC"
+
+# leaving cancels the workers, never waits on one: a loader and a what-if replay that would
+# never end on their own (VRAMLAB_FAULT_SNAPSHOT) are left with Esc / q within a second
+fresh hang-load
+start 80 24 "env VRAMLAB_FAULT_SNAPSHOT=load $APP $F"
+wait_for 'Loading the snapshot' 5
+keys Escape
+wait_exit 1
+[ "$RC" = 0 ] || fail "leaving while loading: exit code $RC"
+fresh hang-whatif
+start 80 24 "env VRAMLAB_FAULT_SNAPSHOT=whatif $APP"
+wait_for 'o: your own program' 5
+keys o
+wait_for 'Shipped examples' 3
+keys Enter
+wait_for 'Largest live at the cursor' 10
+keys w
+wait_for 'What if: replaying' 5
+keys w                                  # another setting: the running one is cancelled
+keys Escape
+wait_for 'Shipped examples' 1           # back at the prompt within a second
+alive
+keys Escape
+wait_for 'Chapter 1' 3
+keys q
+wait_exit 5
+[ "$RC" = 0 ] || fail "leaving during a replay: exit code $RC"
 
 # not a snapshot: the message, exit 1, terminal restored
 fresh three

@@ -14,6 +14,8 @@
 #include <time.h>
 
 #include "gpu_caching.h"
+#include "gpu_model_dev.h"
+#include "gpu_trace.h"
 
 #define KiB (1ull << 10)
 #define MiB (1ull << 20)
@@ -341,13 +343,13 @@ static bool r_map(struct ref *r, int i, uint64_t size)
     return true;
 }
 
-static void r_unmap(struct ref *r, int i)
+static bool r_unmap(struct ref *r, int i)
 {
     int si = r->b[i].seg;
     struct rseg *s = &r->s[si];
     uint64_t rel = r->b[i].addr - s->addr;
     uint64_t begin = (rel + s->page - 1) / s->page, end = (rel + r->b[i].size) / s->page;
-    if (begin >= end) return;
+    if (begin >= end) return false;
     uint64_t us = s->addr + begin * s->page, uz = (end - begin) * s->page;
     uint64_t before = us - r->b[i].addr, after = r->b[i].size - before - uz;
     if (before) r_newb(r, si, r->b[i].addr, before, true);
@@ -362,6 +364,7 @@ static void r_unmap(struct ref *r, int i)
         s->phys[p] = R_NO_PAGE;
     }
     r_res(r, s->pool, -(int64_t)uz);
+    return true;
 }
 
 static int r_find_exp(struct ref *r, int pool, uint64_t size)
@@ -466,10 +469,13 @@ static void r_release_cached(struct ref *r)
                     }
                 continue;
             }
+            /* release_blocks walks the pool's free blocks: a segment with none mapped (a
+             * fresh one whose mapping failed) is left for the next request to use */
+            bool unmapped = false;
             for (int i = 0; i < r->nb; i++)
                 if (r->b[i].used && r->b[i].seg == si && !r->b[i].alloc && r->b[i].mapped)
-                    r_unmap(r, i);
-            for (int i = 0; i < r->nb; i++)
+                    unmapped |= r_unmap(r, i);
+            for (int i = 0; unmapped && i < r->nb; i++)
                 if (r->b[i].used && r->b[i].seg == si && !r->b[i].mapped && r->b[i].size == s->size) {
                     r->b[i].used = false;
                     s->used = false;

@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include "gpu_caching.h"
+#include "gpu_model_dev.h"
+#include "gpu_trace.h"
 #include "gpu_ledger.h"
 #include "gpu_mempool.h"
 #include "gpu_nvml.h"

@@ -16,55 +16,12 @@
 #include <cmocka.h>
 
 #include "gpu_pickle.h"
+#include "gpu_snap_replay.h"
+#include "gpu_snap_summary.h"
+#include "gpu_snap_walk.h"
 #include "gpu_snapshot.h"
+#include "snap_pickle.h"
 
-#define MiB (1ull << 20)
-
-/* ---- a pickle writer for the tests ------------------------------------------------------ */
-
-struct pb {
-    unsigned char b[1 << 16];
-    size_t n;
-};
-
-static void raw(struct pb *p, const void *s, size_t n)
-{
-    assert_true(p->n + n <= sizeof p->b);
-    memcpy(p->b + p->n, s, n);
-    p->n += n;
-}
-static void op(struct pb *p, int c) { p->b[p->n++] = (unsigned char)c; }
-static void ops(struct pb *p, const char *s) { raw(p, s, strlen(s)); }
-
-static void le_n(struct pb *p, uint64_t v, int k)
-{
-    for (int i = 0; i < k; i++) op(p, i < 8 ? (int)((v >> (8 * i)) & 0xff) : 0);
-}
-
-static void str(struct pb *p, const char *s) /* SHORT_BINUNICODE or BINUNICODE */
-{
-    size_t n = strlen(s);
-    if (n < 256) op(p, 0x8c), op(p, (int)n);
-    else op(p, 'X'), le_n(p, n, 4);
-    raw(p, s, n);
-}
-
-static void num(struct pb *p, int64_t v) /* as Python's pickler chooses */
-{
-    if (v >= 0 && v < 256) op(p, 'K'), op(p, (int)v);
-    else if (v >= 0 && v < 65536) op(p, 'M'), le_n(p, (uint64_t)v, 2);
-    else if (v >= INT32_MIN && v <= INT32_MAX) op(p, 'J'), le_n(p, (uint64_t)v, 4);
-    else op(p, 0x8a), op(p, 8), le_n(p, (uint64_t)v, 8);
-}
-
-static void begin(struct pb *p) { op(p, 0x80), op(p, 4); }
-static void stop(struct pb *p) { op(p, '.'); }
-static void dict_begin(struct pb *p) { op(p, '}'), op(p, '('); }
-static void dict_end(struct pb *p) { op(p, 'u'); }
-static void list_begin(struct pb *p) { op(p, ']'), op(p, '('); }
-static void list_end(struct pb *p) { op(p, 'e'); }
-static void kv_num(struct pb *p, const char *k, int64_t v) { str(p, k), num(p, v); }
-static void kv_str(struct pb *p, const char *k, const char *v) { str(p, k), str(p, v); }
 
 static struct gpu_pk_doc *parse_ok(const struct pb *p)
 {
@@ -481,6 +438,14 @@ static void test_pickle_limits(void **state)
     parse_fails(m.b, m.n, NULL, "more than 64 MARKs open");
     /* a memo index far beyond what the document could hold */
     parse_fails("\x80\x04Nr\xff\xff\xff\x7f.", 9, NULL, "memo index 2147483647 is larger");
+    /* nine bytes naming index 2^28 - 1: accepted as Python accepts it, without a table that size
+     * (the memo is a map past the values made; under a 64 MiB address space cap this would
+     * fail if it were a table of 2 GiB) */
+    struct gpu_pk_doc *d = NULL;
+    char err[256];
+    assert_int_equal(gpu_pk_parse("\x80\x04}r\xff\xff\xff\x0f.", 9, NULL, &d, err, sizeof err), GPU_OK);
+    assert_int_equal(gpu_pk_type(gpu_pk_root(d)), GPU_PK_DICT);
+    gpu_pk_free(d);
 }
 
 /* ---- snapshots ------------------------------------------------------------------------------ */
@@ -489,7 +454,7 @@ static struct gpu_snapshot *snap_of(const struct pb *p)
 {
     struct gpu_snapshot *s = NULL;
     char err[512];
-    gpu_status st = gpu_snapshot_from_doc(parse_ok(p), &s, err, sizeof err);
+    gpu_status st = gpu_snapshot_from_doc(parse_ok(p), NULL, &s, err, sizeof err);
     if (st != GPU_OK) fprintf(stderr, "snapshot: %s\n", err);
     assert_int_equal(st, GPU_OK);
     return s;
@@ -499,47 +464,10 @@ static void snap_fails(const struct pb *p, const char *want)
 {
     struct gpu_snapshot *s = (void *)1;
     char err[512] = "";
-    assert_int_not_equal(gpu_snapshot_from_doc(parse_ok(p), &s, err, sizeof err), GPU_OK);
+    assert_int_not_equal(gpu_snapshot_from_doc(parse_ok(p), NULL, &s, err, sizeof err), GPU_OK);
     assert_null(s);
     if (!strstr(err, want)) fprintf(stderr, "got '%s', want '%s'\n", err, want);
     assert_non_null(strstr(err, want));
-}
-
-static void frames(struct pb *p, const char *file, int line)
-{
-    str(p, "frames"), list_begin(p);
-    dict_begin(p), kv_str(p, "filename", "/x/site-packages/torch/nn/modules/linear.py");
-    kv_num(p, "line", 125), kv_str(p, "name", "forward"), dict_end(p);
-    dict_begin(p), kv_str(p, "filename", "Python/ceval.c"), kv_num(p, "line", 1);
-    kv_str(p, "name", "_PyEval_EvalFrameDefault"), dict_end(p);
-    dict_begin(p), kv_str(p, "filename", "/usr/lib/python3.11/runpy.py"), kv_num(p, "line", 88);
-    kv_str(p, "name", "_run_code"), dict_end(p);
-    if (file) {
-        dict_begin(p), kv_str(p, "filename", file), kv_num(p, "line", line);
-        kv_str(p, "name", "fwd"), dict_end(p);
-    }
-    list_end(p);
-}
-
-static void block(struct pb *p, int64_t size, int64_t req, const char *state, const char *file)
-{
-    dict_begin(p);
-    kv_num(p, "size", size), kv_num(p, "requested_size", req), kv_str(p, "state", state);
-    if (file) frames(p, file, 10);
-    else str(p, "frames"), list_begin(p), list_end(p);
-    dict_end(p);
-}
-
-static void event(struct pb *p, const char *action, int64_t addr, int64_t size, int64_t stream,
-                  int64_t t, const char *file)
-{
-    dict_begin(p);
-    kv_str(p, "action", action);
-    kv_num(p, strcmp(action, "oom") ? "addr" : "device_free", addr);
-    kv_num(p, "size", size), kv_num(p, "stream", stream);
-    if (t >= 0) kv_num(p, "time_us", t);
-    if (file) frames(p, file, 10);
-    dict_end(p);
 }
 
 /* The hand-built snapshot of test_snapshot_summary (numbers worked out there). */
@@ -594,14 +522,15 @@ static void test_snapshot_summary(void **state)
     struct pb p = {0};
     summary_snapshot(&p);
     struct gpu_snapshot *s = snap_of(&p);
-    assert_true(s->settings.present);
-    assert_string_equal(s->settings.conf, "max_split_size_mb:64");
-    assert_int_equal(s->settings.max_split_size, 64 * MiB);
-    assert_int_equal(s->settings.expandable, 0);
-    assert_int_equal(s->settings.nroundup, 2);
+    const struct gpu_snap_settings *set = gpu_snapshot_settings(s);
+    assert_true(set->present);
+    assert_string_equal(set->conf, "max_split_size_mb:64");
+    assert_int_equal(set->max_split_size, 64 * MiB);
+    assert_int_equal(set->expandable, 0);
+    assert_int_equal(set->nroundup, 2);
     struct gpu_snap_summary sum;
     char err[256];
-    assert_int_equal(gpu_snapshot_summarize(s, 10, &sum, err, sizeof err), GPU_OK);
+    assert_int_equal(gpu_snapshot_summarize(s, 10, NULL, &sum, err, sizeof err), GPU_OK);
     assert_int_equal(sum.ndev, 1);
     const struct gpu_snap_device *d = &sum.dev[0];
     assert_int_equal(d->nsegs, 2);
@@ -660,7 +589,7 @@ static void test_snapshot_summary(void **state)
     assert_string_equal(d->ooms[0].where.where, "/home/u/train.py:10");
     gpu_snap_summary_free(&sum);
     /* --top 1 keeps the largest group */
-    assert_int_equal(gpu_snapshot_summarize(s, 1, &sum, err, sizeof err), GPU_OK);
+    assert_int_equal(gpu_snapshot_summarize(s, 1, NULL, &sum, err, sizeof err), GPU_OK);
     assert_int_equal(sum.dev[0].ntop, 1);
     gpu_snap_summary_free(&sum);
     gpu_snapshot_free(s);
@@ -695,12 +624,7 @@ static void test_snapshot_shape_errors(void **state)
         str(&p, "blocks"), list_begin(&p), list_end(&p), dict_end(&p);
     }
     list_end(&p), dict_end(&p), stop(&p);
-    struct gpu_snapshot *s = snap_of(&p);
-    struct gpu_snap_summary sum;
-    char err[256];
-    assert_int_not_equal(gpu_snapshot_summarize(s, 10, &sum, err, sizeof err), GPU_OK);
-    assert_non_null(strstr(err, "add up past 2^62 bytes"));
-    gpu_snapshot_free(s);
+    snap_fails(&p, "add up past 2^62 bytes");
 }
 
 static void test_snapshot_legacy_history(void **state)
@@ -718,13 +642,13 @@ static void test_snapshot_legacy_history(void **state)
     dict_end(&p);
     list_end(&p), dict_end(&p), list_end(&p), dict_end(&p), stop(&p);
     struct gpu_snapshot *s = snap_of(&p);
-    assert_int_equal(s->legacy_history_blocks, 1);
-    assert_false(s->settings.present);
-    assert_int_equal(s->blocks[0].requested, 1000);
-    assert_int_equal(s->blocks[0].addr, 4096);
+    assert_int_equal(gpu_snapshot_legacy_blocks(s), 1);
+    assert_false(gpu_snapshot_settings(s)->present);
+    assert_int_equal(gpu_snapshot_block(s, 0)->requested, 1000);
+    assert_int_equal(gpu_snapshot_block(s, 0)->addr, 4096);
     struct gpu_snap_summary sum;
     char err[256];
-    assert_int_equal(gpu_snapshot_summarize(s, 10, &sum, err, sizeof err), GPU_OK);
+    assert_int_equal(gpu_snapshot_summarize(s, 10, NULL, &sum, err, sizeof err), GPU_OK);
     assert_int_equal(sum.dev[0].events, 0);
     assert_int_equal(sum.dev[0].start_bytes, 1000);
     assert_int_equal(sum.dev[0].peak_event, -1); /* no trace: the peak is the state itself */
@@ -780,7 +704,7 @@ static void test_snapshot_replay(void **state)
     gpu_caching_opts_default(&exp);
     exp.expandable_segments = true;
     char err[512];
-    assert_int_equal(gpu_snapshot_replay(s, 0, 100 * MiB, &exp, r, err, sizeof err), GPU_OK);
+    assert_int_equal(gpu_snapshot_replay(s, 0, 100 * MiB, &exp, NULL, NULL, r, err, sizeof err), GPU_OK);
     assert_false(r->recorded_opts.expandable_segments);
     assert_int_equal(r->recorded_opts.max_split_size, GPU_CACHE_NO_SPLIT_LIMIT);
     /* what PyTorch did */
@@ -806,14 +730,14 @@ static void test_snapshot_replay(void **state)
     assert_int_equal(r->model_whatif.ooms, 0);
     assert_int_equal(r->seeds, 0);
     /* without a capacity nothing is judged */
-    assert_int_equal(gpu_snapshot_replay(s, 0, 0, NULL, r, err, sizeof err), GPU_OK);
+    assert_int_equal(gpu_snapshot_replay(s, 0, 0, NULL, NULL, NULL, r, err, sizeof err), GPU_OK);
     assert_int_equal(r->model_recorded.recorded_ooms_fit, 0);
     assert_false(r->have_whatif);
     bool noted = false;
-    for (size_t i = 0; i < r->nnotes; i++) noted |= strstr(r->notes[i], "no --capacity") != NULL;
+    for (size_t i = 0; i < r->nnotes; i++) noted |= r->notes[i].kind == GPU_SNAP_NOTE_NO_CAPACITY;
     assert_true(noted);
     /* a capacity too small for what PyTorch held shows up as a difference */
-    assert_int_equal(gpu_snapshot_replay(s, 0, 60 * MiB, NULL, r, err, sizeof err), GPU_OK);
+    assert_int_equal(gpu_snapshot_replay(s, 0, 60 * MiB, NULL, NULL, NULL, r, err, sizeof err), GPU_OK);
     assert_true(r->model_recorded.ooms > 0);
     assert_true(r->ndiffs > 0);
     free(r);
@@ -828,14 +752,14 @@ static void test_snapshot_replay_pre_trace(void **state)
     struct gpu_snapshot *s = snap_of(&p);
     struct gpu_snap_summary sum;
     char err[512];
-    assert_int_equal(gpu_snapshot_summarize(s, 10, &sum, err, sizeof err), GPU_OK);
+    assert_int_equal(gpu_snapshot_summarize(s, 10, NULL, &sum, err, sizeof err), GPU_OK);
     assert_int_equal(sum.dev[0].pre_trace_blocks, 2);
     assert_int_equal(sum.dev[0].start_bytes, 80 * MiB);
     assert_int_equal(sum.dev[0].peak_event, -1); /* the most was live before the trace */
     assert_int_equal(sum.dev[0].reserved_start, 80 * MiB);
     gpu_snap_summary_free(&sum);
     struct gpu_snap_replay *r = calloc(1, sizeof *r);
-    assert_int_equal(gpu_snapshot_replay(s, 0, 100 * MiB, NULL, r, err, sizeof err), GPU_OK);
+    assert_int_equal(gpu_snapshot_replay(s, 0, 100 * MiB, NULL, NULL, NULL, r, err, sizeof err), GPU_OK);
     assert_int_equal(r->seeds, 2);
     assert_int_equal(r->seed_bytes, 80 * MiB);
     /* seeded first, freed at their free_completed entries: the same end state */
@@ -843,8 +767,14 @@ static void test_snapshot_replay_pre_trace(void **state)
     assert_int_equal(r->model_recorded.end_reserved, 80 * MiB);
     assert_int_equal(r->model_recorded.peak_requested, 80 * MiB);
     assert_int_equal(r->model_recorded.device_allocs, 0); /* the seeds' segments came before */
+    /* the cache before the trace: both segments, at PyTorch's addresses, with the two blocks */
+    assert_int_equal(r->seed_segments, 2);
+    assert_int_equal(r->seed_reserved, 80 * MiB);
+    assert_int_equal(r->ndiffs, 0);
     bool noted = false;
-    for (size_t i = 0; i < r->nnotes; i++) noted |= strstr(r->notes[i], "live before the trace") != NULL;
+    for (size_t i = 0; i < r->nnotes; i++)
+        noted |= r->notes[i].kind == GPU_SNAP_NOTE_PRE_TRACE && r->notes[i].v[0] == 2 &&
+                 r->notes[i].v[2] == 2;
     assert_true(noted);
     free(r);
     gpu_snapshot_free(s);
@@ -880,7 +810,7 @@ static void test_snapshot_replay_recorded_addresses(void **state)
     struct gpu_snapshot *s = snap_of(&p);
     struct gpu_snap_replay *r = calloc(1, sizeof *r);
     char err[512];
-    assert_int_equal(gpu_snapshot_replay(s, 0, 0, NULL, r, err, sizeof err), GPU_OK);
+    assert_int_equal(gpu_snapshot_replay(s, 0, 0, NULL, NULL, NULL, r, err, sizeof err), GPU_OK);
     assert_int_equal(r->empty_caches, 1);
     assert_int_equal(r->recorded.end_segments, 1);
     assert_int_equal(r->model_recorded.end_segments, 1);
@@ -888,6 +818,156 @@ static void test_snapshot_replay_recorded_addresses(void **state)
     assert_int_equal(r->model_recorded.device_frees, 1);
     assert_int_equal(r->ndiffs, 0);
     free(r);
+    gpu_snapshot_free(s);
+}
+
+
+/* A 100 KB pickle whose device_traces are 40 references to one list of 2500 references to one
+ * entry: 100,000 entries from references alone. The model is budgeted by the file's bytes, so
+ * it is refused instead of growing to what the references add up to. */
+static void test_snapshot_budget(void **state)
+{
+    (void)state;
+    size_t cap = 1 << 20, n = 0;
+    unsigned char *b = malloc(cap);
+    assert_non_null(b);
+#define PUT(c) (b[n++] = (unsigned char)(c))
+    PUT(0x80), PUT(4), PUT('}'), PUT('(');
+    PUT(0x8c), PUT(8), memcpy(b + n, "segments", 8), n += 8, PUT(']');
+    PUT(0x8c), PUT(13), memcpy(b + n, "device_traces", 13), n += 13;
+    PUT(']'), PUT('(');
+    /* the entry, memo 0 */
+    PUT('}'), PUT('(');
+    PUT(0x8c), PUT(6), memcpy(b + n, "action", 6), n += 6, PUT(0x8c), PUT(5), memcpy(b + n, "alloc", 5), n += 5;
+    PUT(0x8c), PUT(4), memcpy(b + n, "addr", 4), n += 4, PUT('K'), PUT(1);
+    PUT(0x8c), PUT(4), memcpy(b + n, "size", 4), n += 4, PUT('K'), PUT(2);
+    PUT('u'), PUT(0x94);
+    PUT('0'); /* off the stack again: the list below refers to it */
+    PUT(']'), PUT('(');
+    for (int i = 0; i < 2500; i++) PUT('h'), PUT(0);
+    PUT('e'), PUT(0x94); /* the list, memo 1 */
+    for (int i = 1; i < 40; i++) PUT('h'), PUT(1);
+    PUT('e'), PUT('u'), PUT('.');
+#undef PUT
+    struct gpu_snapshot *s = (void *)1;
+    char err[512] = "";
+    gpu_status st = gpu_snapshot_parse(b, n, NULL, NULL, &s, err, sizeof err);
+    if (!strstr(err, "more entries than a file of")) fprintf(stderr, "got '%s'\n", err);
+    assert_int_not_equal(st, GPU_OK);
+    assert_null(s);
+    assert_non_null(strstr(err, "more entries than a file of"));
+    free(b);
+}
+
+/* Entries that share one frames list share one stack: read once, looked at once. */
+static void test_snapshot_shared_stacks(void **state)
+{
+    (void)state;
+    struct pb p = {0};
+    begin(&p), dict_begin(&p), str(&p, "segments"), list_begin(&p), list_end(&p);
+    str(&p, "device_traces"), list_begin(&p), list_begin(&p);
+    dict_begin(&p), kv_str(&p, "action", "alloc"), kv_num(&p, "addr", 4096), kv_num(&p, "size", 100);
+    frames(&p, "/home/u/model.py", 3);
+    op(&p, 0x94); /* the frames list, memo 0 (the dict's items are still open) */
+    dict_end(&p);
+    dict_begin(&p), kv_str(&p, "action", "alloc"), kv_num(&p, "addr", 8192), kv_num(&p, "size", 200);
+    str(&p, "frames"), op(&p, 'h'), op(&p, 0);
+    dict_end(&p);
+    list_end(&p), list_end(&p), dict_end(&p), stop(&p);
+    struct gpu_snapshot *s = snap_of(&p);
+    size_t n;
+    const struct gpu_snap_event *ev = gpu_snapshot_trace(s, 0, &n);
+    assert_int_equal(n, 2);
+    assert_int_not_equal(ev[0].stack, 0);
+    assert_int_equal(ev[0].stack, ev[1].stack);
+    const struct gpu_snap_stack *st = gpu_snapshot_stack(s, ev[0].stack);
+    assert_int_equal(st->n, 4);
+    assert_int_equal(st->user, 3); /* linear.py is torch's, ceval.c hidden, runpy.py Python's */
+    assert_int_equal(gpu_snapshot_stack_frame(s, ev[0].stack, 1)->kind, GPU_SNAP_FRAME_HIDDEN);
+    assert_string_equal(gpu_snap_user_frame(s, ev[1].stack)->file, "/home/u/model.py");
+    gpu_snapshot_free(s);
+}
+
+/* Every long step looks at its cancel flag: the parse, the model, the summary, the timeline
+ * and the replay each stop with GPU_ERR_CANCELLED. */
+static void test_snapshot_cancel(void **state)
+{
+    (void)state;
+    struct pb p = {0};
+    begin(&p), dict_begin(&p), str(&p, "segments"), list_begin(&p), list_end(&p);
+    str(&p, "device_traces"), list_begin(&p), list_begin(&p);
+    for (int i = 0; i < 700; i++) event(&p, i % 2 ? "free_completed" : "alloc", 4096, 512, 0, i, NULL);
+    list_end(&p), list_end(&p), dict_end(&p), stop(&p);
+    gpu_cancel_flag stop_now;
+    gpu_cancel_set(&stop_now, true);
+    struct gpu_snapshot *s = NULL;
+    char err[256];
+    assert_int_equal(gpu_snapshot_parse(p.b, p.n, NULL, &stop_now, &s, err, sizeof err), GPU_ERR_CANCELLED);
+    assert_null(s);
+    assert_non_null(strstr(err, "cancelled"));
+    s = snap_of(&p);
+    struct gpu_snap_summary sum;
+    assert_int_equal(gpu_snapshot_summarize(s, 5, &stop_now, &sum, err, sizeof err), GPU_ERR_CANCELLED);
+    struct gpu_snap_column col[8];
+    assert_int_equal(gpu_snap_timeline(s, 0, 0, 700, 8, col, &stop_now), GPU_ERR_CANCELLED);
+    struct gpu_snap_replay *r = calloc(1, sizeof *r);
+    assert_int_equal(gpu_snapshot_replay(s, 0, 0, NULL, NULL, &stop_now, r, err, sizeof err),
+                     GPU_ERR_CANCELLED);
+    gpu_cancel_set(&stop_now, false);
+    assert_int_equal(gpu_snapshot_replay(s, 0, 0, NULL, NULL, &stop_now, r, err, sizeof err), GPU_OK);
+    free(r);
+    gpu_snapshot_free(s);
+}
+
+/* empty_cache() under expandable segments (release_blocks, ExpandableSegment::unmap): every
+ * whole page inside a free block goes back, busy segment or not; a segment that is not
+ * expandable goes back only when nothing in it is active. Private pools are reported apart. */
+static void test_snapshot_releasable(void **state)
+{
+    (void)state;
+    struct pb p = {0};
+    begin(&p), dict_begin(&p), str(&p, "segments"), list_begin(&p);
+    /* an expandable large range: 10 MiB live, 50 MiB free: pages [20, 40) and [40, 60) free */
+    dict_begin(&p), kv_num(&p, "address", 0x7f0000000000ll), kv_num(&p, "total_size", 60 * MiB);
+    kv_str(&p, "segment_type", "large"), str(&p, "is_expandable"), op(&p, 0x88);
+    str(&p, "blocks"), list_begin(&p);
+    block(&p, 10 * MiB, 10 * MiB, "active_allocated", NULL);
+    block(&p, 50 * MiB, 0, "inactive", NULL);
+    list_end(&p), dict_end(&p);
+    /* a small expandable range: 1 MiB live, 3 MiB free: the page [2, 4) goes back */
+    dict_begin(&p), kv_num(&p, "address", 0x7e0000000000ll), kv_num(&p, "total_size", 4 * MiB);
+    kv_str(&p, "segment_type", "small"), str(&p, "is_expandable"), op(&p, 0x88);
+    str(&p, "blocks"), list_begin(&p);
+    block(&p, 1 * MiB, 1 * MiB, "active_allocated", NULL);
+    block(&p, 3 * MiB, 0, "inactive", NULL);
+    list_end(&p), dict_end(&p);
+    /* a private pool's segment, busy */
+    dict_begin(&p), kv_num(&p, "address", 0x7d0000000000ll), kv_num(&p, "total_size", 20 * MiB);
+    kv_str(&p, "segment_type", "large"), str(&p, "segment_pool_id");
+    num(&p, 1), num(&p, 7), op(&p, 0x86);
+    str(&p, "blocks"), list_begin(&p);
+    block(&p, 4 * MiB, 4 * MiB, "active_allocated", NULL);
+    block(&p, 16 * MiB, 0, "inactive", NULL);
+    list_end(&p), dict_end(&p);
+    list_end(&p), dict_end(&p), stop(&p);
+    struct gpu_snapshot *s = snap_of(&p);
+    struct gpu_snap_summary sum;
+    char err[256];
+    assert_int_equal(gpu_snapshot_summarize(s, 5, NULL, &sum, err, sizeof err), GPU_OK);
+    const struct gpu_snap_device *d = &sum.dev[0];
+    assert_int_equal(d->nexpandable, 2);
+    assert_int_equal(gpu_snap_seg_releasable(s, 0), 40 * MiB);
+    assert_int_equal(gpu_snap_seg_releasable(s, 1), 2 * MiB);
+    assert_int_equal(gpu_snap_seg_releasable(s, 2), 0);
+    assert_int_equal(d->releasable, 42 * MiB);
+    assert_int_equal(d->non_releasable, 10 * MiB + 1 * MiB + 16 * MiB);
+    assert_int_equal(d->npools, 1);
+    assert_int_equal(d->pools[0].id[0], 1);
+    assert_int_equal(d->pools[0].id[1], 7);
+    assert_int_equal(d->pools[0].reserved, 20 * MiB);
+    assert_int_equal(d->pools[0].allocated, 4 * MiB);
+    assert_int_equal(d->pools[0].cached, 16 * MiB);
+    gpu_snap_summary_free(&sum);
     gpu_snapshot_free(s);
 }
 
@@ -909,6 +989,10 @@ int main(void)
         cmocka_unit_test(test_snapshot_replay),
         cmocka_unit_test(test_snapshot_replay_pre_trace),
         cmocka_unit_test(test_snapshot_replay_recorded_addresses),
+        cmocka_unit_test(test_snapshot_budget),
+        cmocka_unit_test(test_snapshot_shared_stacks),
+        cmocka_unit_test(test_snapshot_cancel),
+        cmocka_unit_test(test_snapshot_releasable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

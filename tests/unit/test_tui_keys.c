@@ -24,6 +24,7 @@
 #include "tui_lineedit.h"
 #include "tui_loop.h"
 #include "tui_scroll.h"
+#include "tui_snapview.h"
 
 static const struct {
     const char *name;
@@ -46,6 +47,8 @@ static const struct {
     {"presenter, question step", tui_present_ask_keys},
     {"watch", tui_watch_keys},
     {"watch, device list", tui_watch_list_keys},
+    {"snapshot", tui_snapview_keys},
+    {"snapshot file prompt", tui_snapview_pick_keys},
 };
 #define NCTX (sizeof contexts / sizeof *contexts)
 

@@ -43,6 +43,10 @@ static const struct tui_opt o_json_lines[] = {
     {TUI_O_JSON, "json", 'j', NULL, "one JSON object per line", 0}, OPT_END};
 static const struct tui_opt o_json_one[] = {
     {TUI_O_JSON, "json", 'j', NULL, "one JSON object", 0}, OPT_END};
+static const struct tui_opt o_eval[] = {
+    {TUI_O_JSON, "json", 'j', NULL, "one JSON object per line", 0},
+    {TUI_O_SNAPSHOT, "snapshot", 0, "FILE", "the PyTorch memory snapshot alloc.snapshot() reads (your own file; - is not allowed)", 0},
+    OPT_END};
 static const struct tui_opt o_tutor[] = {
     {TUI_O_JSON, "json", 'j', NULL, "when not a terminal: the list or the lesson as JSON lines", 0},
     OPT_END};
@@ -87,8 +91,9 @@ const struct tui_cmd tui_cmds[] = {
      "LESSON is an id (vramlab list) or a lesson file.", o_json_lines,
      DATA | LESSONS | DEVICE | RECORD, 1, 1, tui_cmd_run},
     {"eval", "FILE.lua|-", "run a Lua file in the lesson sandbox (-: standard input)",
-     "Errors say file:line (stdin:line for -); the sandbox limits stop runaway code.",
-     o_json_lines, DATA | DEVICE, 1, 1, tui_cmd_eval},
+     "Errors say file:line (stdin:line for -); the sandbox limits stop runaway code.\n"
+     "--snapshot FILE: alloc.snapshot() reads that file (the CLI's limits: up to 2 GiB).",
+     o_eval, DATA | DEVICE, 1, 1, tui_cmd_eval},
     {"check", "[LESSON|DIR|FILE...]", "validate lessons (all without operands): file:line: what",
      "LESSON is an id, DIR a folder of lessons, FILE a lesson file or assets/gpus/ID.txt.\n"
      "--answers grades each exercise's reference answers in this one process, --run runs each\n"

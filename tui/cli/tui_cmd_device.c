@@ -9,6 +9,8 @@
 
 #include "gpu_caching.h"
 #include "gpu_fmt.h"
+#include "gpu_model_dev.h"
+#include "gpu_trace.h"
 #include "gpu_ledger.h"
 #include "gpu_parse.h"
 #include "gpu_sim.h"

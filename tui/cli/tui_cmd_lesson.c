@@ -12,6 +12,7 @@
 
 #include "gpu_esc.h"
 #include "gpu_file.h"
+#include "gpu_snapshot.h"
 #include "gpu_sim.h"
 #include "tui.h"
 #include "tui_json.h"
@@ -296,6 +297,16 @@ int tui_cmd_eval(struct tui_ctx *c)
     struct tui_plain p = {stdout, c->opt[TUI_O_JSON] != NULL, c->dev->info.simulated, c->lang,
                           false};
     lt_runtime_set_sink(c->rt, tui_plain_sink, &p);
+    const char *snap = c->opt[TUI_O_SNAPSHOT];
+    if (snap) { /* the learner's own snapshot: checked now, read when alloc.snapshot() asks */
+        FILE *f = gpu_file_open(snap, GPU_SNAPSHOT_MAX_FILE, 0, err, sizeof err);
+        if (!f) {
+            fprintf(stderr, "vramlab: eval: --snapshot: %s\n", err);
+            return 1;
+        }
+        fclose(f);
+        lt_runtime_set_snapshot(c->rt, snap);
+    }
     struct lt_vm *vm = lt_vm_new(c->rt, err, sizeof err);
     if (!vm) {
         fprintf(stderr, "vramlab: %s\n", err);

@@ -10,7 +10,11 @@
 #include <string.h>
 
 #include "gpu_parse.h"
+#include "gpu_snap_replay.h"
+#include "gpu_snap_summary.h"
+#include "gpu_snap_walk.h"
 #include "gpu_snapshot.h"
+#include "lt_snap_words.h"
 #include "tui_json.h"
 #include "tui_plain.h"
 #include "tui_wrap.h"
@@ -55,6 +59,9 @@ static void put_where(FILE *f, const struct gpu_snap_group *g, const char *w, si
     if (g_zh && g->where_len == strlen(GPU_SNAP_NO_USER_FRAME) &&
         !memcmp(g->where, GPU_SNAP_NO_USER_FRAME, g->where_len))
         fputs("<只有 torch 或 Python 内部的帧>", f);
+    else if (g_zh && g->where_len == strlen(GPU_SNAP_NO_FRAMES) &&
+             !memcmp(g->where, GPU_SNAP_NO_FRAMES, g->where_len))
+        fputs("<没有记录调用栈>", f);
     else put_safe(f, w, wn, max);
 }
 
@@ -91,19 +98,70 @@ static void jmaybe(struct tui_json *j, const char *k, bool known, int64_t v)
     else tui_json_null(j);
 }
 
-/* "/home/a/proj/model.py:12" -> "proj/model.py:12" (the text view; JSON keeps the path) */
+/* "/home/a/proj/model.py:12" -> "proj/model.py:12", "C:\\a\\proj\\m.py:3" -> "proj\\m.py:3"
+ * (the text view; JSON keeps the path) */
 static void short_where(const struct gpu_snap_group *g, const char **s, size_t *n)
 {
-    *s = g->where;
-    *n = g->where_len;
-    if (!g->where_len || g->where[0] == '<') return;
-    int slashes = 0;
-    for (size_t i = g->where_len; i-- > 0;)
-        if (g->where[i] == '/' && ++slashes == 2) {
-            *s = g->where + i + 1;
-            *n = g->where_len - i - 1;
-            return;
+    gpu_snap_short_path(g->where, g->where_len, 2, s, n);
+}
+
+/* The group's stack as memory_viz filters it, Python frames only when it has any (the C++
+ * frames under them are the allocator's own), innermost first, one per line. */
+#define STACK_LINES 12
+static void text_stack(FILE *f, const struct gpu_snapshot *s, uint32_t stack, const char *indent)
+{
+    const struct gpu_snap_stack *st = gpu_snapshot_stack(s, stack);
+    bool py = false;
+    for (uint32_t k = 0; k < st->n && !py; k++) {
+        const struct gpu_snap_frame *fr = gpu_snapshot_stack_frame(s, stack, k);
+        py = fr->kind == GPU_SNAP_FRAME_USER || (fr->kind == GPU_SNAP_FRAME_LIB && fr->file_len > 3 &&
+                                                 !memcmp(fr->file + fr->file_len - 3, ".py", 3));
+    }
+    int shown = 0, left = 0;
+    for (uint32_t k = 0; k < st->n; k++) {
+        const struct gpu_snap_frame *fr = gpu_snapshot_stack_frame(s, stack, k);
+        if (fr->kind == GPU_SNAP_FRAME_BAD || fr->kind == GPU_SNAP_FRAME_HIDDEN) continue;
+        if (py && !(fr->file_len > 3 && !memcmp(fr->file + fr->file_len - 3, ".py", 3))) continue;
+        if (shown == STACK_LINES) {
+            left++;
+            continue;
         }
+        const char *p;
+        size_t pn;
+        gpu_snap_short_path(fr->file, fr->file_len, 3, &p, &pn);
+        fputs(indent, f);
+        fputs(fr->kind == GPU_SNAP_FRAME_USER ? "> " : "  ", f);
+        put_safe(f, p, pn, 160);
+        fprintf(f, ":%lld ", (long long)fr->line);
+        put_safe(f, fr->name, fr->name_len, 80);
+        fputc('\n', f);
+        shown++;
+    }
+    if (left) fprintf(f, T("%s  ... %d more frames\n", "%s  ……还有 %d 帧\n"), indent, left);
+}
+
+/* The same stack for JSON: every frame memory_viz's filter keeps, "file:line:name", innermost
+ * first, paths whole. */
+static void json_stack(struct tui_json *j, const struct gpu_snapshot *s, uint32_t stack)
+{
+    tui_json_key(j, "stack");
+    tui_json_arr(j);
+    const struct gpu_snap_stack *st = gpu_snapshot_stack(s, stack);
+    for (uint32_t k = 0; k < st->n; k++) {
+        const struct gpu_snap_frame *fr = gpu_snapshot_stack_frame(s, stack, k);
+        if (fr->kind == GPU_SNAP_FRAME_BAD || fr->kind == GPU_SNAP_FRAME_HIDDEN) continue;
+        char num[32];
+        int nl = snprintf(num, sizeof num, ":%lld:", (long long)fr->line);
+        size_t len = fr->file_len + (size_t)nl + fr->name_len;
+        char *t = malloc(len + 1);
+        if (!t) continue;
+        memcpy(t, fr->file, fr->file_len);
+        memcpy(t + fr->file_len, num, (size_t)nl);
+        memcpy(t + fr->file_len + (size_t)nl, fr->name, fr->name_len);
+        tui_json_strn(j, t, len);
+        free(t);
+    }
+    tui_json_end(j);
 }
 
 /* "  label       " in the report's label column: 12 display columns, Chinese labels too. */
@@ -129,7 +187,7 @@ static void put_rel_time(FILE *f, const struct gpu_snap_device *d, bool has, int
 
 static void text_settings(FILE *f, const struct gpu_snapshot *s)
 {
-    const struct gpu_snap_settings *st = &s->settings;
+    const struct gpu_snap_settings *st = gpu_snapshot_settings(s);
     char b[32];
     label(f, "options", "设置");
     if (!st->present) {
@@ -146,7 +204,8 @@ static void text_settings(FILE *f, const struct gpu_snapshot *s)
     fputc('\n', f);
 }
 
-static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_snap_device *d)
+static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_snap_device *d,
+                        bool stacks)
 {
     char b1[32], b2[32], b3[32], b4[32];
     fprintf(f, T("Device %d\n", "设备 %d\n"), d->device);
@@ -225,9 +284,22 @@ static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_
     fprintf(f, T("; %s before the trace (the final segments, back through segment_* entries)\n",
                  "；记录开始前 %s（从最后的段沿 segment_* 记录倒推）\n"),
             SB(d->reserved_start, b2, sizeof b2));
+    for (size_t i = 0; i < d->npools; i++) {
+        const struct gpu_snap_pool *p = &d->pools[i];
+        label(f, "pool", "私有池");
+        fprintf(f, T("(%lld, %lld): %llu segments holding %s, %s allocated, %s cached (a private "
+                     "pool: CUDA graphs or MemPool; counted in the figures above too)\n",
+                     "(%lld, %lld)：%llu 个段共 %s，已分配 %s，缓存 %s（私有池：CUDA graph 或 MemPool；"
+                     "也算在上面的数里）\n"),
+                (long long)p->id[0], (long long)p->id[1], (unsigned long long)p->nsegs,
+                B(p->reserved, b1, sizeof b1), B(p->allocated, b2, sizeof b2), B(p->cached, b3, sizeof b3));
+    }
     if (d->ntop)
-        fputs(T("  live at the peak, by first user frame (largest first):\n",
-                "  峰值时活着的张量，按第一个用户代码帧分组（从大到小）：\n"), f);
+        fputs(T(stacks ? "  live at the peak, by first user frame (largest first), each with the stack "
+                         "of its largest (> marks the user frame):\n"
+                       : "  live at the peak, by first user frame (largest first):\n",
+                stacks ? "  峰值时活着的张量，按第一个用户代码帧分组（从大到小），附最大那个的调用栈（> 是用户代码帧）：\n"
+                       : "  峰值时活着的张量，按第一个用户代码帧分组（从大到小）：\n"), f);
     for (size_t i = 0; i < d->ntop; i++) {
         const struct gpu_snap_group *g = &d->top[i];
         const char *w;
@@ -237,6 +309,7 @@ static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_
         put_where(f, g, w, wn, 120);
         if (g->function_len) fputc(' ', f), put_safe(f, g->function, g->function_len, 80);
         fputc('\n', f);
+        if (stacks) text_stack(f, s, g->stack, "                         ");
     }
     for (size_t i = 0; i < d->nooms && i < 10; i++) {
         const struct gpu_snap_oom *m = &d->ooms[i];
@@ -252,6 +325,7 @@ static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_
         put_where(f, &m->where, m->where.where, m->where.where_len, 160);
         if (m->where.function_len) fputc(' ', f), put_safe(f, m->where.function, m->where.function_len, 80);
         fputc('\n', f);
+        if (stacks) text_stack(f, s, m->where.stack, "              ");
         if (m->has_free && m->reserved >= 0)
             fprintf(f, T("              reserved + free = %s: what this process could have held "
                          "(try --capacity with it)\n",
@@ -275,7 +349,7 @@ static void json_count(struct tui_json *j, const char *k, const struct gpu_snap_
 
 static void json_settings(struct tui_json *j, const struct gpu_snapshot *s)
 {
-    const struct gpu_snap_settings *st = &s->settings;
+    const struct gpu_snap_settings *st = gpu_snapshot_settings(s);
     tui_json_key(j, "allocator_settings");
     if (!st->present) {
         tui_json_null(j);
@@ -379,6 +453,23 @@ static void json_device(struct tui_json *j, const struct gpu_snapshot *s,
     tui_json_kuint(j, "releasable_bytes", d->releasable);
     tui_json_kuint(j, "non_releasable_bytes", d->non_releasable);
     tui_json_kuint(j, "largest_free_block_bytes", d->largest_free);
+    tui_json_key(j, "private_pools");
+    tui_json_arr(j);
+    for (size_t i = 0; i < d->npools; i++) {
+        const struct gpu_snap_pool *p = &d->pools[i];
+        tui_json_obj(j);
+        tui_json_key(j, "segment_pool_id");
+        tui_json_arr(j);
+        tui_json_int(j, p->id[0]);
+        tui_json_int(j, p->id[1]);
+        tui_json_end(j);
+        tui_json_kuint(j, "segments", p->nsegs);
+        tui_json_kuint(j, "reserved_bytes", p->reserved);
+        tui_json_kuint(j, "allocated_bytes", p->allocated);
+        tui_json_kuint(j, "cached_bytes", p->cached);
+        tui_json_end(j);
+    }
+    tui_json_end(j);
     json_trace(j, d);
     json_timeline(j, s, d);
     tui_json_key(j, "top_at_peak");
@@ -388,6 +479,7 @@ static void json_device(struct tui_json *j, const struct gpu_snapshot *s,
         json_group(j, &d->top[i]);
         tui_json_kuint(j, "bytes", d->top[i].bytes);
         tui_json_kuint(j, "count", d->top[i].count);
+        json_stack(j, s, d->top[i].stack);
         tui_json_end(j);
     }
     tui_json_end(j);
@@ -404,6 +496,7 @@ static void json_device(struct tui_json *j, const struct gpu_snapshot *s,
         tui_json_kint(j, "live_requested_bytes", m->live_requested);
         tui_json_kint(j, "reserved_bytes", m->reserved);
         json_group(j, &m->where);
+        json_stack(j, s, m->where.stack);
         tui_json_end(j);
     }
     tui_json_end(j);
@@ -435,11 +528,23 @@ static void json_side(struct tui_json *j, const char *name, const char *conf,
     tui_json_end(j);
 }
 
-static void json_strings(struct tui_json *j, const char *key, const char (*v)[256], size_t n)
+/* findings: their kind, numbers and the English words */
+static void json_findings(struct tui_json *j, const char *key, const struct gpu_snap_finding *v,
+                          size_t n)
 {
     tui_json_key(j, key);
     tui_json_arr(j);
-    for (size_t i = 0; i < n; i++) tui_json_str(j, v[i]);
+    for (size_t i = 0; i < n; i++) {
+        char t[512];
+        tui_json_obj(j);
+        tui_json_kstr(j, "kind", gpu_snap_finding_names[v[i].kind]);
+        tui_json_key(j, "values");
+        tui_json_arr(j);
+        for (int k = 0; k < 4; k++) tui_json_uint(j, v[i].v[k]);
+        tui_json_end(j);
+        tui_json_kstr(j, "text", lt_snap_finding_text(&v[i], false, t, sizeof t));
+        tui_json_end(j);
+    }
     tui_json_end(j);
 }
 
@@ -455,6 +560,8 @@ static void json_replay(struct tui_json *j, const struct gpu_snap_replay *r)
     jmaybe(j, "capacity_bytes", r->capacity > 0, (int64_t)r->capacity);
     tui_json_kuint(j, "pre_trace_blocks", r->seeds);
     tui_json_kuint(j, "pre_trace_bytes", r->seed_bytes);
+    tui_json_kuint(j, "pre_trace_segments", r->seed_segments);
+    tui_json_kuint(j, "pre_trace_reserved_bytes", r->seed_reserved);
     tui_json_kuint(j, "empty_cache_calls", r->empty_caches);
     tui_json_key(j, "columns");
     tui_json_arr(j);
@@ -462,8 +569,8 @@ static void json_replay(struct tui_json *j, const struct gpu_snap_replay *r)
     json_side(j, "model_recorded_options", rc, &r->model_recorded, true);
     if (r->have_whatif) json_side(j, "model_what_if", wc, &r->model_whatif, true);
     tui_json_end(j);
-    json_strings(j, "differences", r->diffs, r->ndiffs);
-    json_strings(j, "notes", r->notes, r->nnotes);
+    json_findings(j, "differences", r->diffs, r->ndiffs);
+    json_findings(j, "notes", r->notes, r->nnotes);
     tui_json_end(j);
 }
 
@@ -541,18 +648,18 @@ static void text_replay(FILE *f, const struct gpu_snap_replay *r)
                     i == 1 ? T("model, recorded", "模型，原设置") : T("model, what if", "模型，新设置"),
                     s[i]->recorded_ooms_fit, r->recorded.ooms);
     }
+    char t[512];
     if (r->ndiffs) {
         fputs(T("  The model differs from the recorded run under the recorded options:\n",
-                "  在原设置下，模型与记录里的运行不一致（模型的原文）：\n"), f);
-        for (size_t i = 0; i < r->ndiffs; i++) fprintf(f, "    - %s\n", r->diffs[i]);
+                "  在原设置下，模型与记录里的运行不一致：\n"), f);
+        for (size_t i = 0; i < r->ndiffs; i++)
+            fprintf(f, "    - %s\n", lt_snap_finding_text(&r->diffs[i], g_zh, t, sizeof t));
     } else {
         fputs(T("  The model agrees with the recorded run under the recorded options.\n",
                 "  在原设置下，模型与记录里的运行一致。\n"), f);
     }
-    for (size_t i = 0; i < r->nnotes; i++) fprintf(f, T("  note: %s\n", "  注（模型的原文）：%s\n"), r->notes[i]);
-    if (r->empty_caches)
-        fprintf(f, T("  note: %zu empty_cache() calls read from segment_free runs\n",
-                     "  注：从连续的 segment_free 记录读出 %zu 次 empty_cache() 调用\n"), r->empty_caches);
+    for (size_t i = 0; i < r->nnotes; i++)
+        fprintf(f, T("  note: %s\n", "  注：%s\n"), lt_snap_finding_text(&r->notes[i], g_zh, t, sizeof t));
 }
 
 /* ---- the command ------------------------------------------------------------------------------ */
@@ -594,7 +701,7 @@ int tui_snapshot_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *errf)
         return 1;
     }
     if (conf) { /* the options named change; the others stay as recorded */
-        gpu_snapshot_recorded_opts(s, &whatif, NULL, 0);
+        gpu_snapshot_recorded_opts(s, &whatif);
         if (gpu_caching_parse_conf(conf, &whatif, err, sizeof err) != GPU_OK) {
             fprintf(errf, "vramlab: snapshot: --replay '%s': %s\n", conf, err);
             gpu_snapshot_free(s);
@@ -602,7 +709,7 @@ int tui_snapshot_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *errf)
         }
     }
     struct gpu_snap_summary sum;
-    if (gpu_snapshot_summarize(s, (size_t)top, &sum, err, sizeof err) != GPU_OK) {
+    if (gpu_snapshot_summarize(s, (size_t)top, NULL, &sum, err, sizeof err) != GPU_OK) {
         fprintf(errf, "%s: %s\n", file, err);
         gpu_snapshot_free(s);
         return 1;
@@ -616,8 +723,8 @@ int tui_snapshot_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *errf)
                 if (sum.dev[i].events) device = sum.dev[i].device;
         if (device < 0) device = sum.ndev ? sum.dev[0].device : 0;
         r = calloc(1, sizeof *r);
-        if (!r || gpu_snapshot_replay(s, (int)device, capacity, conf ? &whatif : NULL, r, err,
-                                      sizeof err) != GPU_OK) {
+        if (!r || gpu_snapshot_replay(s, (int)device, capacity, conf ? &whatif : NULL, NULL, NULL, r,
+                                      err, sizeof err) != GPU_OK) {
             fprintf(errf, "%s: %s\n", file, r ? err : "out of host memory");
             free(r);
             r = NULL;
@@ -634,11 +741,11 @@ int tui_snapshot_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *errf)
         tui_json_kstr(&j, "source", "recorded by PyTorch (not measured by vramlab)");
         tui_json_key(&j, "pickle");
         tui_json_obj(&j);
-        tui_json_kuint(&j, "bytes", gpu_pk_file_bytes(s->doc));
-        tui_json_kint(&j, "protocol", gpu_pk_protocol(s->doc));
+        tui_json_kuint(&j, "bytes", gpu_snapshot_file_bytes(s));
+        tui_json_kint(&j, "protocol", gpu_snapshot_protocol(s));
         tui_json_end(&j);
         json_settings(&j, s);
-        tui_json_kuint(&j, "legacy_history_blocks", s->legacy_history_blocks);
+        tui_json_kuint(&j, "legacy_history_blocks", gpu_snapshot_legacy_blocks(s));
         tui_json_key(&j, "devices");
         tui_json_arr(&j);
         for (size_t i = 0; i < sum.ndev; i++) json_device(&j, s, &sum.dev[i]);
@@ -653,17 +760,17 @@ int tui_snapshot_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *errf)
         label(out, "file", "文件");
         fprintf(out, T("%zu bytes, pickle protocol %d; read and summarised in %.1f ms",
                        "%zu 字节，pickle 协议 %d；读取并汇总用了 %.1f ms"),
-                gpu_pk_file_bytes(s->doc), gpu_pk_protocol(s->doc), (t1 - t0) * 1e3);
+                gpu_snapshot_file_bytes(s), gpu_snapshot_protocol(s), (t1 - t0) * 1e3);
         if (r) fprintf(out, T(", replayed in %.1f ms", "，回放用了 %.1f ms"), (t2 - t1) * 1e3);
         fputc('\n', out);
         text_settings(out, s);
-        if (s->legacy_history_blocks) {
+        if (gpu_snapshot_legacy_blocks(s)) {
             label(out, "format", "格式");
             fprintf(out, T("%zu blocks in the older format (history, no frames)\n",
-                           "%zu 个块是旧格式（history，没有调用栈）\n"), s->legacy_history_blocks);
+                           "%zu 个块是旧格式（history，没有调用栈）\n"), gpu_snapshot_legacy_blocks(s));
         }
         if (!sum.ndev) fputs(T("No segments and no trace: nothing was allocated.\n", "没有段也没有记录：什么都没分配。\n"), out);
-        for (size_t i = 0; i < sum.ndev; i++) text_device(out, s, &sum.dev[i]);
+        for (size_t i = 0; i < sum.ndev; i++) text_device(out, s, &sum.dev[i], true);
         if (r) text_replay(out, r);
     }
     free(r);

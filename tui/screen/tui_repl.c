@@ -6,11 +6,14 @@
  * sandbox limits (a runaway loop ends with a message and the session goes on); its measurements
  * run on the worker thread, so the screen stays live and Esc cancels them. */
 #include <curses.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_file.h"
 #include "gpu_float.h"
+#include "gpu_snapshot.h"
 #include "tui_app.h"
 #include "tui_history.h"
 #include "tui_lineedit.h"
@@ -193,6 +196,34 @@ static void finish(struct tui_app *a, enum lt_eval_status st, const char *out)
     a->dirty = true;
 }
 
+/* ":open FILE": the snapshot alloc.snapshot() reads from now on (the learner's own file, with
+ * the CLI's limits). True when the line was one. */
+static bool open_snapshot(struct tui_app *a, const char *line)
+{
+    struct tui_repl *r = a->repl;
+    if (strncmp(line, ":open", 5) || (line[5] && line[5] != ' ')) return false;
+    const char *path = line + 5 + strspn(line + 5, " ");
+    char msg[PATH_MAX + 200], err[PATH_MAX + 100];
+    if (!*path) {
+        const char *now = lt_runtime_snapshot(a->rt);
+        snprintf(msg, sizeof msg, TUI_TR(a, ":open FILE names the snapshot alloc.snapshot() reads (now: %s)",
+                                          ":open 文件 指定 alloc.snapshot() 读的快照（现在：%s）"),
+                 now ? now : TUI_TR(a, "none", "无"));
+        add_item(r, IT_INFO, msg);
+        return true;
+    }
+    FILE *f = gpu_file_open(path, GPU_SNAPSHOT_MAX_FILE, 0, err, sizeof err);
+    if (!f) {
+        add_item(r, IT_ERROR, err);
+        return true;
+    }
+    fclose(f);
+    lt_runtime_set_snapshot(a->rt, path);
+    snprintf(msg, sizeof msg, TUI_TR(a, "alloc.snapshot() now reads %s", "alloc.snapshot() 现在读 %s"), path);
+    add_item(r, IT_INFO, msg);
+    return true;
+}
+
 static void submit(void *ud, const struct tui_key *k)
 {
     struct tui_app *a = ud;
@@ -215,6 +246,11 @@ static void submit(void *ud, const struct tui_key *k)
         return;
     }
     add_item(r, r->pending ? IT_CONT : IT_INPUT, r->ed.s);
+    if (!r->pending && open_snapshot(a, r->ed.s)) { /* :open FILE */
+        free(src);
+        tui_lineedit_set(&r->ed, "");
+        return;
+    }
     tui_lineedit_set(&r->ed, "");
     if (!src[strspn(src, " \t\n")]) { /* an empty line: nothing to run */
         free(src);

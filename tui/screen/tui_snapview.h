@@ -6,6 +6,8 @@
 
 #include <stdbool.h>
 
+#include "tui_keys.h"
+
 /* Open `path` in the screen until q/Esc; the terminal is set up and restored here. Returns an
  * exit code: 0, 1 when the file cannot be read as a snapshot (the message is shown first), 3
  * without a terminal, 128 + N after a quit signal. */
@@ -14,5 +16,9 @@ int tui_snapview(const char *path, bool zh);
  * (assets/snapshots/ of each colon-separated folder: a teacher's lessons folders, then the data
  * folder), then the screen for the file chosen; Esc comes back. */
 void tui_snapview_pick(const char *folders, bool zh);
+
+/* The key contexts of the screen and of the file prompt (tests check help against keys). */
+extern const struct tui_keymap *const tui_snapview_keys[];
+extern const struct tui_keymap *const tui_snapview_pick_keys[];
 
 #endif
