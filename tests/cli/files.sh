@@ -51,7 +51,7 @@ truncate -s 3G "$t/big.pickle"
 expect 1 "$t/fifo.pickle: not a regular file (a FIFO); use - for standard input" snapshot "$t/fifo.pickle"
 expect 1 "/dev/zero: not a regular file (a character device)" snapshot /dev/zero
 expect 1 "$t: not a regular file (a directory)" snapshot "$t"
-expect 1 "$t/big.pickle: too large (3072 MiB; the limit is 2048 MiB)" snapshot "$t/big.pickle"
+expect 1 "$t/big.pickle: too large (3 GiB; the limit is 2 GiB)" snapshot "$t/big.pickle"
 out=$(run snapshot - < assets/snapshots/gpt-train.pickle 2>&1) || fail "snapshot -: $out"
 echo "$out" | grep -q "reserved    2.92 GiB in 26 segments" || fail "snapshot -: $out"
 out=$(run snapshot - --json < assets/snapshots/gpt-train.pickle 2>&1) || fail "snapshot - --json: $out"
