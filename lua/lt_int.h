@@ -191,6 +191,9 @@ int lt_fmt_bytes(lua_State *L); /* __lt_fmt_bytes: units.bytes/si/rate */
 void lt_job_keep_why(struct lt_job *j, const struct gpu_dev *dev);
 const char *lt_job_why(const struct lt_job *j, char *buf, size_t n);
 int lt_open_gpu(lua_State *L);
+/* gpu.strided, gpu.random, ... gpu.sectors: the access-pattern experiments, added to the gpu
+ * table on the stack's top (lt_gpu_access.c). */
+void lt_gpu_access_register(lua_State *L);
 int lt_open_host(lua_State *L);
 void lt_gpu_free_generation(struct lt_vm *vm, int generation); /* free buffers made since */
 void lt_gpu_free_all(struct lt_vm *vm);

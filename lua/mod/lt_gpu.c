@@ -192,6 +192,11 @@ static void push_info(lua_State *L, const struct gpu_info *i)
         lua_setfield(L, -2, "numa_node");
     }
     set_str(L, "published_profile", i->published_profile);
+    set_int(L, "l2_persist_max_bytes", (long long)i->l2_persist_max_bytes);
+    set_int(L, "l2_window_max_bytes", (long long)i->l2_window_max_bytes);
+    set_int(L, "fp32_lanes_per_sm", i->fp32_lanes_per_sm);
+    set_num(L, "sm_clock_mhz", i->sm_clock_khz / 1e3);
+    set_num(L, "fp32_flops", i->fp32_flops);
     set_int(L, "async_engines", i->async_engines);
 }
 
@@ -504,5 +509,6 @@ int lt_open_gpu(lua_State *L)
         {NULL, NULL}};
     lt_newclass(L, BUF_MT, buf_meta, buf_methods);
     luaL_newlib(L, funcs);
+    lt_gpu_access_register(L);
     return 1;
 }

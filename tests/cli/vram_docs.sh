@@ -1,7 +1,8 @@
 #!/bin/sh
-# vram_docs.sh BUILD - every Lua example in docs/vram-train.md and docs/vram-infer.md runs in the
-# sandbox (on the simulator, deterministic) and prints exactly what its "--> " comments say, in
-# order (print's tabs written as two spaces). A doc that drifts from the code fails here.
+# vram_docs.sh BUILD - every Lua example in docs/vram-train.md and docs/vram-infer.md, and in the
+# section "How a kernel touches memory" of docs/lua-api.md, runs in the sandbox (on the
+# simulator, deterministic) and prints exactly what its "--> " comments say, in order (print's
+# tabs written as two spaces). A doc that drifts from the code fails here.
 # Not in the ASan pass: the docs' printed text; every function they call runs under ASan in
 # tests/lua/vram*.lua.
 build=${1:-build}
@@ -10,8 +11,14 @@ bin="$build/vramlab"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LC_ALL=C.UTF-8
-for doc in docs/vram-train.md docs/vram-infer.md; do
-    awk -v dir="$tmp" -v doc="$doc" -v name="$(basename "$doc" .md)" '
+# DOC or DOC#HEADING: the whole file, or the blocks under that "## " heading
+for spec in docs/vram-train.md docs/vram-infer.md "docs/lua-api.md#How a kernel touches memory"; do
+    doc=${spec%%#*} from=""
+    [ "$doc" = "$spec" ] || from="## ${spec#*#}"
+    awk -v dir="$tmp" -v doc="$doc" -v name="$(basename "$doc" .md)" -v from="$from" '
+        BEGIN { on = from == "" }
+        /^## / && !inb && from != "" { on = $0 == from }
+        !on { next }
         /^```lua$/ { inb = 1; n++; base = sprintf("%s/%s-%03d", dir, name, n)
                      print doc ":" NR + 1 > (base ".where"); close(base ".where")
                      printf "" > (base ".lua"); printf "" > (base ".want"); next }

@@ -29,8 +29,17 @@ local cases = {
       rejects("gpu.plateaus points", gpu.plateaus, "nss", { "bytes", "ns" }, { { bytes = 4096, nss = 1 } })
       rejects("gpu.plateaus levels", gpu.plateaus, "byts", { "name", "bytes" }, points, { levels = { { name = "L1", byts = 1 } } })
     end,
+    strided = function() rejects("gpu.strided", gpu.strided, "strid", { "stride", "offset", "bytes", "trials" }, { strid = 2, bytes = "1MiB" }) end,
+    random = function() rejects("gpu.random", gpu.random, "byte", { "bytes", "trials" }, { byte = "1MiB" }) end,
+    layout = function() rejects("gpu.layout", gpu.layout, "particle", { "layout", "particles", "fields" }, { layout = "aos", particle = 4096 }) end,
+    reread = function() rejects("gpu.reread", gpu.reread, "byts", { "bytes", "trials" }, { byts = "1MiB" }) end,
+    persist = function() rejects("gpu.persist", gpu.persist, "hitratio", { "hot", "cold", "window", "hit_ratio" }, { hot = "1MiB", cold = "4MiB", hitratio = 1 }) end,
+    transpose = function() rejects("gpu.transpose", gpu.transpose, "size", { "kernel", "n", "trials" }, { kernel = "naive", size = 64 }) end,
+    banks = function() rejects("gpu.banks", gpu.banks, "strides", { "stride", "loads", "trials" }, { strides = 2 }) end,
+    fma = function() rejects("gpu.fma", gpu.fma, "fma", { "fmas", "bytes", "trials" }, { fma = 2, bytes = "1MiB" }) end,
+    pages = function() rejects("gpu.pages", gpu.pages, "stride", { "bytes", "step", "trials" }, { bytes = "64MiB", stride = "2MiB" }) end,
     alloc = false, backend = false, info = false, mem = false, budget = false, peak = false,
-    profiles = false, profile = false,
+    profiles = false, profile = false, sectors = false, bank_ways = false,
   },
   host = {
     copy = function() rejects("host.copy", host.copy, "byts", { "method", "bytes", "trials", "threads" }, { byts = "1MiB" }) end,
