@@ -44,7 +44,7 @@ type_line 'twice(50)'
 wait_for '^ 100 ' 3
 keys -l 'gpu.'
 keys Tab
-wait_for 'gpu\.alloc gpu\.backend gpu\.budget gpu\.copy' 3
+wait_for 'gpu\.alloc gpu\.backend gpu\.bank_ways gpu\.banks' 3
 keys -l 'co'
 keys Tab
 wait_for '> gpu\.copy *│' 3

@@ -53,7 +53,7 @@ check_zh sandbox
 # (option tables and all) by tests/cli/zh_output.sh; here: it reaches the screen in Chinese
 keys -l 'help(gpu)'
 keys Enter
-wait_for '分配显存' 10
+wait_for '拆成几路' 10
 keys Escape
 keys q
 wait_exit 5
