@@ -53,6 +53,9 @@ struct lt_limits {
     double seconds;          /* wall time of Lua execution per run/resume (default 10 s) */
     double wall_seconds;     /* wall time of a whole run, measurements included (default 300 s;
                               * 0 or less: the default) */
+    double course_seconds;   /* reading a course's lessons for the catalog, in all (default 5 s;
+                              * 0 or less: the default) */
+    int course_lessons;      /* lessons read from one of the catalog's folders (default 1000) */
 };
 
 struct lt_runtime; /* shared by all VMs of a process: device, language, sink, worker */
@@ -64,7 +67,8 @@ void lt_runtime_set_lang(struct lt_runtime *rt, const char *lang); /* "en" or "z
 const char *lt_runtime_lang(const struct lt_runtime *rt);
 void lt_runtime_set_limits(struct lt_runtime *rt, const struct lt_limits *lim);
 void lt_runtime_limits(const struct lt_runtime *rt, struct lt_limits *out);
-/* "seconds=1,instructions=5e6,memory=16MiB,wall=2" (any subset; VRAMLAB_LIMITS) over lim.
+/* "seconds=1,instructions=5e6,memory=16MiB,wall=2,course=5,lessons=1000" (any subset;
+ * VRAMLAB_LIMITS) over lim.
  * False with "what is wrong" in err. */
 bool lt_limits_parse(const char *s, struct lt_limits *lim, char *err, size_t n);
 
@@ -138,15 +142,23 @@ struct lt_lesson;
  * *.answers.lua), loaded and validated, sorted by chapter then id. A file that fails to load is
  * kept with its error (and a title made from its file name); so is the second file of an id,
  * with an error naming both files. */
+/* The catalog reads each lesson's header without running the file (lt_header.h): a lesson whose
+ * body does not load is listed, and says why when it is opened (or checked). A lesson not in the
+ * plain form is loaded to be listed. Reading a course stops at the runtime's course budget
+ * (lt_limits: course_seconds in all, course_lessons per folder): the lessons past it are listed
+ * with an error, "not loaded: the course took too long to load". */
 struct lt_catalog_entry {
-    char *path, *id, *error;  /* error: NULL when the lesson loaded */
+    char *path, *id, *error;  /* error: NULL when the header was read or the lesson loaded */
     int chapter;
     char *title[2];           /* [0] en, [1] zh */
     char *chapter_title[2];
     int nexercises;           /* exercise blocks (progress: "done" = all of them solved) */
+    char **exercises;         /* their ids */
     int folder;               /* which of the colon-separated folders it is in (0: the first) */
 };
 int lt_catalog_scan(struct lt_runtime *rt, const char *dir, struct lt_catalog_entry **out);
+/* The same without the course budget: `vramlab check` reads every lesson it is asked to. */
+int lt_catalog_scan_all(struct lt_runtime *rt, const char *dir, struct lt_catalog_entry **out);
 /* The same, but only the files named for lesson `id` (ID-*.lua, ID.lua) are loaded: a command
  * that opens one lesson by id validates that one, not the whole course (every vramlab start
  * would otherwise load and validate every lesson). */
@@ -164,6 +176,11 @@ bool lt_lesson_lint(struct lt_lesson *ls, char *err, size_t n);
  * N text(s) not yet translated into zh" (or, when nothing is missing, that `draft` can go), which
  * `vramlab check` prints as a warning, and as an error with --strict. */
 bool lt_lesson_draft(struct lt_lesson *ls, char *warn, size_t n);
+/* For `vramlab check`: does the catalog read the loaded lesson's file as what it is? 1: its header
+ * reads without running it, the same as the loaded lesson; 0: the file is not in the plain form,
+ * "file:line: why" in err (the catalog loads it to list it: slower, not wrong); -1: the two differ,
+ * "file:line: what" in err (the menu would show another title or count). */
+int lt_lesson_check_header(struct lt_lesson *ls, char *err, size_t n);
 
 const char *lt_lesson_id(const struct lt_lesson *ls);      /* "1.3" */
 int lt_lesson_chapter(const struct lt_lesson *ls);

@@ -17,6 +17,8 @@
 #include "gpu_units.h"
 
 #define WALL_DEFAULT 300.0 /* s: a run's wall time, measurements included */
+#define COURSE_SECONDS_DEFAULT 5.0 /* s: reading a course for the catalog (docs/lesson-format.md) */
+#define COURSE_LESSONS_DEFAULT 1000 /* lessons one catalog folder may hold */
 
 struct lt_runtime *lt_runtime_new(struct gpu_dev *dev, const char *datadir)
 {
@@ -25,7 +27,8 @@ struct lt_runtime *lt_runtime_new(struct gpu_dev *dev, const char *datadir)
     rt->dev = dev;
     snprintf(rt->datadir, sizeof rt->datadir, "%s", datadir ? datadir : ".");
     strcpy(rt->lang, "en");
-    rt->lim = (struct lt_limits){64u << 20, 200000000LL, 10.0, WALL_DEFAULT};
+    rt->lim = (struct lt_limits){64u << 20, 200000000LL, 10.0, WALL_DEFAULT,
+                                 COURSE_SECONDS_DEFAULT, COURSE_LESSONS_DEFAULT};
     pthread_mutex_init(&rt->devlock, NULL);
     pthread_mutex_init(&rt->job_mu, NULL);
     pthread_condattr_t ca;
@@ -65,6 +68,8 @@ void lt_runtime_set_limits(struct lt_runtime *rt, const struct lt_limits *lim)
 {
     rt->lim = *lim;
     if (!(rt->lim.wall_seconds > 0)) rt->lim.wall_seconds = WALL_DEFAULT;
+    if (!(rt->lim.course_seconds > 0)) rt->lim.course_seconds = COURSE_SECONDS_DEFAULT;
+    if (rt->lim.course_lessons <= 0) rt->lim.course_lessons = COURSE_LESSONS_DEFAULT;
 }
 
 void lt_runtime_limits(const struct lt_runtime *rt, struct lt_limits *out) { *out = rt->lim; }
@@ -73,13 +78,15 @@ bool lt_limits_parse(const char *s, struct lt_limits *lim, char *err, size_t n)
 {
     static const struct { const char *k; double min, max; } keys[] = {
         {"seconds", 0.01, 86400}, {"instructions", 1e4, 1e15}, {"memory", 1 << 20, 1ull << 40},
-        {"wall", 0.01, 604800}};
+        {"wall", 0.01, 604800}, {"course", 0.001, 86400}, {"lessons", 1, 1000000}};
+    const size_t nkeys = sizeof keys / sizeof keys[0];
     while (s && *s) {
         size_t kl = strcspn(s, "=,");
         size_t i = 0;
-        while (i < 4 && (strlen(keys[i].k) != kl || strncmp(s, keys[i].k, kl))) i++;
-        if (i == 4 || s[kl] != '=') {
-            snprintf(err, n, "'%.*s': expected seconds=, instructions=, memory= or wall=", (int)kl, s);
+        while (i < nkeys && (strlen(keys[i].k) != kl || strncmp(s, keys[i].k, kl))) i++;
+        if (i == nkeys || s[kl] != '=') {
+            snprintf(err, n, "'%.*s': expected seconds=, instructions=, memory=, wall=, course= or "
+                     "lessons=", (int)kl, s);
             return false;
         }
         /* memory is a size in the one grammar (gpu_units.h): 64MiB, 1GiB, 500MB */
@@ -104,7 +111,9 @@ bool lt_limits_parse(const char *s, struct lt_limits *lim, char *err, size_t n)
         if (i == 0) lim->seconds = v;
         else if (i == 1) lim->instructions = (long long)v;
         else if (i == 2) lim->mem_bytes = (size_t)v;
-        else lim->wall_seconds = v;
+        else if (i == 3) lim->wall_seconds = v;
+        else if (i == 4) lim->course_seconds = v;
+        else lim->course_lessons = (int)v;
         s = *end ? end + 1 : end;
     }
     return true;

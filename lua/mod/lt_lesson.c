@@ -1,17 +1,15 @@
 /* lt_lesson.c - a loaded lesson: its blocks for the front ends, its experiments run as
- * coroutines (yielding while the worker measures), its exercises graded, and the catalog of
- * every lesson under a folder. Everything a lesson does wrong becomes "file:line: what". */
+ * coroutines (yielding while the worker measures), its exercises graded (the catalog of every
+ * lesson under a folder is lt_catalog.c). Everything a lesson does wrong becomes
+ * "file:line: what". */
 #include "lt.h"
 #include "lt_int.h"
 
-#include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "gpu_esc.h"
-#include "gpu_file.h"
+#include "lt_header.h"
 
 struct lt_lesson {
     struct lt_runtime *rt;
@@ -455,6 +453,44 @@ const char *lt_lesson_title(const struct lt_lesson *ls)
     return s ? s : ls->id;
 }
 
+/* What the catalog shows of a loaded lesson (lt_header.h): both languages' titles as the catalog
+ * gives them (a draft's other language marked), and the exercises' ids. */
+bool lt_lesson_header(struct lt_lesson *ls, struct lt_header *h)
+{
+    static const char *const langs[] = {"en", "zh"};
+    lua_State *L = ls->vm->L;
+    bool ok = true;
+    memset(h, 0, sizeof *h);
+    snprintf(h->id, sizeof h->id, "%s", ls->id);
+    h->chapter = ls->chapter;
+    h->line = 1;
+    push_block(ls, -1);
+    for (int l = 0; l < 2; l++) {
+        char t[512];
+        bool other = draft_other(L, langs[l]);
+        field(L, -1, "title");
+        const char *v = in_lang(L, langs[l]);
+        snprintf(t, sizeof t, "%s%s", v ? v : "?", other ? untranslated[l] : "");
+        ok = ok && (h->title[l] = strdup(t));
+        lua_pop(L, 1);
+        field(L, -1, "chapter_title");
+        v = in_lang(L, langs[l]);
+        ok = ok && (h->chapter_title[l] = strdup(v ? v : "?"));
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    h->exercises = calloc((size_t)ls->nblocks + 1, sizeof *h->exercises);
+    ok = ok && h->exercises;
+    for (int b = 0; ok && b < ls->nblocks; b++) {
+        if (lt_lesson_block_kind(ls, b) != LT_BLOCK_EXERCISE) continue;
+        const char *id = lt_lesson_block_id(ls, b);
+        ok = (h->exercises[h->nexercises] = strdup(id ? id : ""));
+        h->nexercises += ok;
+    }
+    if (!ok) lt_header_free(h);
+    return ok;
+}
+
 enum lt_block_kind lt_lesson_block_kind(const struct lt_lesson *ls, int i)
 {
     if (i < 0 || i >= ls->nblocks) return LT_BLOCK_TEXT;
@@ -786,161 +822,4 @@ bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char 
     ls->rt->async = async;
     if (st == LT_RUN_FAILED && !ls->answer_fb) return false; /* feedback holds why */
     return lt_lesson_answer_result(ls, feedback, n);
-}
-
-/* ---- catalog ------------------------------------------------------------------------------ */
-
-struct scan {
-    struct lt_runtime *rt;
-    struct lt_catalog_entry *e;
-    int n, cap, folder;
-    const char *only; /* lt_catalog_find: only files named ID-*.lua or ID.lua are loaded */
-};
-
-/* A file named for the lesson id wanted: "4.3-checkpointing.lua" or "4.3.lua" for "4.3". */
-static bool named_for(const char *name, const char *id)
-{
-    size_t k = strlen(id);
-    return !strncmp(name, id, k) && (name[k] == '-' || !strcmp(name + k, ".lua"));
-}
-
-static void add_entry(struct scan *s, const char *path)
-{
-    char err[1024];
-    if (s->n == s->cap) {
-        int nc = s->cap ? s->cap * 2 : 16;
-        struct lt_catalog_entry *ne = realloc(s->e, (size_t)nc * sizeof *ne);
-        if (!ne) return;
-        s->e = ne, s->cap = nc;
-    }
-    struct lt_catalog_entry *e = &s->e[s->n++];
-    memset(e, 0, sizeof *e);
-    e->path = strdup(path);
-    e->folder = s->folder;
-    struct lt_lesson *ls = lt_lesson_load(s->rt, path, err, sizeof err);
-    if (!ls) {
-        const char *base = strrchr(path, '/');
-        char shown[512], why[2048]; /* a file name is a title here: one field, escaped */
-        e->error = strdup(gpu_esc_field(why, sizeof why, err)); /* and the error one record */
-        e->id = strdup("");
-        e->title[0] = strdup(gpu_esc_field(shown, sizeof shown, base ? base + 1 : path));
-        e->title[1] = strdup(e->title[0]);
-        e->chapter_title[0] = strdup("");
-        e->chapter_title[1] = strdup("");
-        e->chapter = 1 << 20; /* broken lessons sort last */
-        return;
-    }
-    lua_State *L = ls->vm->L;
-    e->id = strdup(ls->id);
-    e->chapter = ls->chapter;
-    push_block(ls, -1);
-    static const char *const langs[] = {"en", "zh"};
-    for (int l = 0; l < 2; l++) {
-        char t[512];
-        bool other = draft_other(L, langs[l]);
-        field(L, -1, "title");
-        const char *v = in_lang(L, langs[l]);
-        snprintf(t, sizeof t, "%s%s", v ? v : "?", other ? untranslated[l] : "");
-        e->title[l] = strdup(t);
-        lua_pop(L, 1);
-        field(L, -1, "chapter_title");
-        v = in_lang(L, langs[l]);
-        e->chapter_title[l] = strdup(v ? v : "?");
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-    for (int b = 0; b < ls->nblocks; b++)
-        e->nexercises += lt_lesson_block_kind(ls, b) == LT_BLOCK_EXERCISE;
-    lt_lesson_free(ls);
-}
-
-/* Folders already scanned, by (device, inode): a symlink back up the tree (or two folders linked
- * to each other) is read once, never again and again until the depth runs out. */
-struct seen {
-    dev_t dev;
-    ino_t ino;
-};
-
-static void scan_dir(struct scan *s, const char *dir, int depth, struct seen *seen, int *nseen)
-{
-    struct stat ds;
-    if (depth > 4 || *nseen == 256 || stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode)) return;
-    for (int i = 0; i < *nseen; i++)
-        if (seen[i].dev == ds.st_dev && seen[i].ino == ds.st_ino) return;
-    seen[(*nseen)++] = (struct seen){ds.st_dev, ds.st_ino};
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *de;
-    char path[2048];
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.') continue;
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        struct stat st;
-        if (stat(path, &st) != 0) continue; /* a dangling link */
-        size_t l = strlen(de->d_name);
-        if (S_ISDIR(st.st_mode)) scan_dir(s, path, depth + 1, seen, nseen);
-        /* regular files only: a FIFO, socket or device named x.lua is not opened at all (and
-         * the loader checks the opened file again, so a swap in between is refused too) */
-        else if (S_ISREG(st.st_mode) && l > 4 && !strcmp(de->d_name + l - 4, ".lua") &&
-                 !(l > 12 && !strcmp(de->d_name + l - 12, ".answers.lua")) && /* a lesson's answers */
-                 (!s->only || named_for(de->d_name, s->only)))
-            add_entry(s, path);
-    }
-    closedir(d);
-}
-
-/* "1.10" sorts after "1.9": compare the parts as numbers. */
-static int cmp_entry(const void *a, const void *b)
-{
-    const struct lt_catalog_entry *x = a, *y = b;
-    if (x->chapter != y->chapter) return x->chapter < y->chapter ? -1 : 1;
-    const char *dx = strchr(x->id, '.'), *dy = strchr(y->id, '.');
-    long sx = dx ? strtol(dx + 1, NULL, 10) : 0, sy = dy ? strtol(dy + 1, NULL, 10) : 0;
-    if (sx != sy) return sx < sy ? -1 : 1;
-    if (x->folder != y->folder) return x->folder < y->folder ? -1 : 1; /* the course's first */
-    return strcmp(x->path, y->path);
-}
-
-static int scan(struct lt_runtime *rt, const char *dir, const char *only,
-                struct lt_catalog_entry **out)
-{
-    struct scan s = {.rt = rt, .only = only};
-    struct seen seen[256];
-    int nseen = 0;
-    char one[4096];
-    /* "A:B:C": each folder in turn (an empty part is none) */
-    for (const char *p = dir; (p = gpu_path_next(p, one, sizeof one)); s.folder++)
-        if (one[0]) scan_dir(&s, one, 0, seen, &nseen);
-    if (s.n) qsort(s.e, (size_t)s.n, sizeof *s.e, cmp_entry);
-    /* duplicate ids: the later file (a teacher's folder after the course) is reported, not
-     * silently hidden */
-    for (int i = 1; i < s.n; i++)
-        if (!s.e[i].error && !s.e[i - 1].error && !strcmp(s.e[i].id, s.e[i - 1].id)) {
-            char msg[1200];
-            snprintf(msg, sizeof msg, "%s:1: lesson id %s is also used by %s", s.e[i].path,
-                     s.e[i].id, s.e[i - 1].path);
-            s.e[i].error = strdup(msg);
-        }
-    *out = s.e;
-    return s.n;
-}
-
-int lt_catalog_scan(struct lt_runtime *rt, const char *dir, struct lt_catalog_entry **out)
-{
-    return scan(rt, dir, NULL, out);
-}
-
-int lt_catalog_find(struct lt_runtime *rt, const char *dir, const char *id,
-                    struct lt_catalog_entry **out)
-{
-    return scan(rt, dir, id, out);
-}
-
-void lt_catalog_free(struct lt_catalog_entry *e, int n)
-{
-    for (int i = 0; i < n; i++) {
-        free(e[i].path), free(e[i].id), free(e[i].error);
-        for (int l = 0; l < 2; l++) free(e[i].title[l]), free(e[i].chapter_title[l]);
-    }
-    free(e);
 }

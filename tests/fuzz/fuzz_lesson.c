@@ -2,7 +2,9 @@
  * is written to a temporary .lua file and loaded in a fresh runtime on the simulator (tight
  * sandbox limits). Properties: it never crashes; a refusal reads "path:N: what" with N a line
  * number; an accepted lesson can be read through the whole lesson API (blocks, texts, titles,
- * panels, exercises, grading) in both languages; nothing stays allocated on the device. */
+ * panels, exercises, grading) in both languages; the catalog's reading of its header without
+ * running it (lt_header.c), when the file is in the plain form, is what the loaded lesson holds;
+ * nothing stays allocated on the device. */
 #include <ctype.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -13,6 +15,7 @@
 
 #include "gpu.h"
 #include "lt.h"
+#include "lt_header.h"
 
 #define CHECK(c)                                                                                  \
     do {                                                                                          \
@@ -105,6 +108,12 @@ static void read_all(struct lt_lesson *ls, struct lt_runtime *rt)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    struct lt_header h; /* the catalog's reader takes any bytes */
+    char why[256];
+    if (lt_header_scan((const char *)data, size, &h, why, sizeof why)) {
+        CHECK(h.id[0] && h.chapter >= 1 && h.title[0] && h.title[1] && h.chapter_title[0]);
+        lt_header_free(&h);
+    }
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     CHECK(fd >= 0);
     CHECK(write(fd, data, size) == (ssize_t)size);
@@ -112,7 +121,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     struct lt_runtime *rt = lt_runtime_new(dev, getenv("VRAMLAB_DATADIR") ? getenv("VRAMLAB_DATADIR") : ".");
     CHECK(rt);
-    struct lt_limits lim = {16u << 20, 2000000, 2.0, 4.0};
+    struct lt_limits lim = {.mem_bytes = 16u << 20, .instructions = 2000000, .seconds = 2.0,
+        .wall_seconds = 4.0};
     lt_runtime_set_limits(rt, &lim);
     lt_runtime_set_sink(rt, sink, NULL);
     char err[1024];
@@ -121,6 +131,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!ls) {
         check_message(err);
     } else {
+        /* 1 the same, 0 not plain; -1 would be a header the catalog misreads */
+        CHECK(lt_lesson_check_header(ls, err, sizeof err) >= 0);
         read_all(ls, rt);
         lt_runtime_set_lang(rt, "zh");
         read_all(ls, rt);

@@ -23,7 +23,8 @@
 
 static struct gpu_dev *dev;
 static struct lt_runtime *rt;
-static const struct lt_limits lim = {4u << 20, 500000, 1.0, 2.0};
+static const struct lt_limits lim = {.mem_bytes = 4u << 20, .instructions = 500000, .seconds = 1.0,
+    .wall_seconds = 2.0};
 
 static void sink(void *ud, const struct lt_event *ev) { (void)ud, (void)ev; }
 

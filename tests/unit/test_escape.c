@@ -51,7 +51,8 @@ static void sink(void *ud, const struct lt_event *ev)
  * are larger; the same code stops both). The heap cap and the instruction budget keep the ratio
  * a full collection's charge needs: collecting a full 4 MiB heap twice (alive()) costs about
  * 1.05 million of the 1.25 million instructions. */
-static const struct lt_limits limits = {4u << 20, 1250000, 3.0, 30.0};
+static const struct lt_limits limits = {.mem_bytes = 4u << 20, .instructions = 1250000, .seconds = 3.0,
+    .wall_seconds = 30.0};
 
 static int setup(void **state)
 {

@@ -44,7 +44,8 @@ static int setup(void **state)
     char why[512], err[512];
     assert_int_equal(gpu_open("sim", &c, &f->dev, why, sizeof why), GPU_OK);
     f->rt = lt_runtime_new(f->dev, ".");
-    struct lt_limits lim = {16u << 20, 5000000, 5.0, 60.0};
+    struct lt_limits lim = {.mem_bytes = 16u << 20, .instructions = 5000000, .seconds = 5.0,
+        .wall_seconds = 60.0};
     lt_runtime_set_limits(f->rt, &lim);
     lt_runtime_set_sink(f->rt, sink, f);
     f->vm = lt_vm_new(f->rt, err, sizeof err);
@@ -295,7 +296,8 @@ static void test_lesson_run_and_grade(void **state)
         if (!strcmp(p[i].id, "bw")) assert_true(p[i].scale > 999.999 && p[i].scale < 1000.001);
     }
     assert_int_equal(keys, 1);
-    struct lt_limits lim = {64u << 20, 2000000000LL, 60.0, 300.0};
+    struct lt_limits lim = {.mem_bytes = 64u << 20, .instructions = 2000000000LL, .seconds = 60.0,
+        .wall_seconds = 300.0};
     lt_runtime_set_limits(f->rt, &lim);
     f->dev->host_max = 8u << 20; /* the lesson sizes its host arrays by host.budget() */
     enum lt_run_state st = lt_lesson_run_start(ls, exp, err, sizeof err);
@@ -421,7 +423,8 @@ static void test_async_calls(void **state)
 {
     struct fixture *f = *state;
     char out[2048];
-    struct lt_limits lim = {64u << 20, 2000000000LL, 60.0, 300.0};
+    struct lt_limits lim = {.mem_bytes = 64u << 20, .instructions = 2000000000LL, .seconds = 60.0,
+        .wall_seconds = 300.0};
     lt_runtime_set_limits(f->rt, &lim);
     lt_runtime_set_async(f->rt, true);
     lt_vm_repl_setup(f->vm);
@@ -441,7 +444,8 @@ static void test_async_calls(void **state)
     assert_int_equal(st, LT_EVAL_OK);
     assert_string_equal(out, "450000015000000");
     /* the instruction limit still applies across slices */
-    struct lt_limits small = {64u << 20, 20000000LL, 60.0, 300.0};
+    struct lt_limits small = {.mem_bytes = 64u << 20, .instructions = 20000000LL, .seconds = 60.0,
+        .wall_seconds = 300.0};
     lt_runtime_set_limits(f->rt, &small);
     st = lt_vm_eval(f->vm, "while true do end", out, sizeof out);
     while (st == LT_EVAL_BUSY) st = lt_vm_eval_step(f->vm, out, sizeof out);

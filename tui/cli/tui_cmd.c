@@ -365,9 +365,10 @@ void tui_cmd_usage(FILE *f)
     fputs("exit codes: 0 ok, 1 a lesson, script, run or input file failed, 2 usage, 3 set-up\n"
           "  (data, backend), 4 memory still allocated at exit, 5 output not written, 6 the\n"
           "  watchdog ended a run (details: man vramlab)\n"
-          "environment: VRAMLAB_LIMITS=\"seconds=S,instructions=N,memory=SIZE,wall=S\" (any of\n"
-          "  them) sets the sandbox limits (default 10 s of Lua, 200 million instructions, 64MiB,\n"
-          "  300 s of wall time per run, measurements included)\n"
+          "environment: VRAMLAB_LIMITS=\"seconds=S,instructions=N,memory=SIZE,wall=S,course=S,\n"
+          "  lessons=N\" (any of them) sets the sandbox limits (default 10 s of Lua, 200 million\n"
+          "  instructions, 64MiB, 300 s of wall time per run, measurements included) and the\n"
+          "  course's (5 s to read a course, 1000 lessons a folder)\n"
           "vramlab COMMAND --help for more about a command.\n", f);
 }
 
