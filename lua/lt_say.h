@@ -87,6 +87,50 @@
     X(LEDGER_LARGEST_FREE, "largest free block", "最大空闲块")                                    \
     X(LEDGER_NON_RELEASABLE, "non-releasable (split segments)", "不可释放（分裂段中）")          \
     X(LEDGER_NVML, "As nvidia-smi sees it (NVML): %s", "nvidia-smi 的视角（NVML）：%s")          \
+    /* what the snapshot replay found (gpu_snap_replay.h): one row per finding kind, in its   \
+     * order; %s per number, in the order of v[] (x for the threshold) */                      \
+    X(SNAP_NOTE_NO_SETTINGS, "no allocator_settings in the snapshot (PyTorch before 2.2): the "    \
+      "recorded options are taken as the defaults",                                              \
+      "快照里没有 allocator_settings（PyTorch 2.2 之前）：原设置按默认值算")                        \
+    X(SNAP_NOTE_ROUNDUP_INTERVALS, "roundup_power2_divisions differs by size interval; the model " \
+      "uses one value for all (%s)",                                                             \
+      "roundup_power2_divisions 随大小区间而不同；模型对所有区间用同一个值（%s）")                  \
+    X(SNAP_NOTE_GC_THRESHOLD, "garbage_collection_threshold %s is not modelled: the model never "  \
+      "frees cached blocks on its own",                                                          \
+      "garbage_collection_threshold %s 没有建模：模型不会自己释放缓存的块")                         \
+    X(SNAP_NOTE_PRE_TRACE, "the model starts from the cache before the trace's first entry (%s "   \
+      "segments, %s; %s blocks live, %s requested)",                                             \
+      "模型从记录第一条之前的缓存开始（%s 个段，%s；活着的块 %s 个，申请了 %s）")                    \
+    X(SNAP_NOTE_OVERFLOWED, "the trace ring buffer overflowed: its oldest entries are gone",       \
+      "记录的环形缓冲区溢出了：最早的记录已经丢失")                                                 \
+    X(SNAP_NOTE_STREAMS, "more than one stream (%s): the model has one, so blocks freed on one "   \
+      "stream are reused by another at once (PyTorch keeps each stream's free blocks apart)",     \
+      "不止一个流（%s）：模型只有一个流，所以一个流释放的块会立刻被另一个流重用（PyTorch 把每个流的空闲块分开）") \
+    X(SNAP_NOTE_EXPANDABLE, "expandable segments were on: recorded device calls are "              \
+      "segment_map/segment_unmap entries, the model's are its page maps",                        \
+      "可扩展段是开着的：记录里的设备调用是 segment_map/segment_unmap，模型的是它的页映射")          \
+    X(SNAP_NOTE_NO_CAPACITY, "no --capacity: the model device is unlimited, so no OOM is judged",  \
+      "没给 --capacity：模型设备不限容量，所以不判断 OOM")                                         \
+    X(SNAP_NOTE_EMPTY_CACHE, "%s empty_cache() calls read from segment_free runs",                 \
+      "从连续的 segment_free 记录读出 %s 次 empty_cache() 调用")                                    \
+    X(SNAP_NOTE_PRIVATE_POOLS, "%s segments of private pools (CUDA graphs, MemPool) are replayed " \
+      "as the default pool",                                                                     \
+      "私有内存池（CUDA graph、MemPool）的 %s 个段按默认池回放")                                    \
+    X(SNAP_NOTE_PRE_TRACE_UNPLACED, "%s blocks live before the trace lie in no segment the "       \
+      "snapshot accounts for: the model placed them itself",                                      \
+      "记录开始前活着的 %s 个块不在快照能对上的段里：模型自己安放了它们")                            \
+    X(SNAP_DIFF_OOM, "out of memory on %s: the model failed %s traced allocations the recorded "   \
+      "run served, and could serve %s of the %s requests the recorded run refused",               \
+      "容量 %s 下内存不够：记录里成功的分配有 %s 次在模型里失败；模型能满足 %s 次记录里被拒绝的申请（共 %s 次）") \
+    X(SNAP_DIFF_PEAK_RESERVED, "peak reserved: recorded %s, model %s", "已预留峰值：记录 %s，模型 %s") \
+    X(SNAP_DIFF_DEVICE_CALLS, "device calls: recorded %s allocs / %s frees, model %s / %s",        \
+      "设备调用：记录 %s 次分配 / %s 次释放，模型 %s / %s")                                         \
+    X(SNAP_DIFF_END_SEGMENTS, "at the end: recorded %s segments holding %s, model %s holding %s", \
+      "结束时：记录 %s 个段共 %s，模型 %s 个段共 %s")                                               \
+    X(SNAP_DIFF_END_SIZES, "at the end: %s segments holding %s on both sides, but of other sizes", \
+      "结束时：两边都是 %s 个段共 %s，但段的大小不同")                                              \
+    X(SNAP_DIFF_NON_RELEASABLE, "non-releasable at the end: recorded %s, model %s",               \
+      "结束时不可释放：记录 %s，模型 %s")                                                           \
     X(LEDGER_THIS_PROCESS, "  <- this process", "  ← 本进程")
 
 enum lt_say_id {

@@ -9,7 +9,9 @@
  * that nests it), and it rules out self-referencing structures, so every walk over a document
  * ends. */
 #include "gpu_pickle.h"
+#include "gpu_strtab.h"
 #include "gpu_u64map.h"
+#include "gpu_utf8.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -73,16 +75,12 @@ struct chunk {
     _Alignas(16) unsigned char data[];
 };
 
-struct istr {
-    const struct pk_str *s;
-    uint32_t hash;
-};
-
 struct gpu_pk_doc {
     struct chunk *chunks;
     size_t next_chunk;
-    struct istr *intern;
-    size_t icap, icount;
+    struct gpu_strtab names;      /* short strings, each once */
+    const struct pk_str **istr;   /* by name id: the arena copy */
+    size_t icap;
     struct gpu_pk root;
     size_t bytes;
     int proto;
@@ -161,42 +159,8 @@ static bool arena_grow(struct gpu_pk_doc *d, struct gpu_pk_seq *q, uint32_t want
 
 /* ---- interned strings --------------------------------------------------------------------- */
 
-static uint32_t str_hash(const char *s, size_t n)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
-}
-
-static const struct pk_str *intern_find(const struct gpu_pk_doc *d, const char *s, size_t n,
-                                        uint32_t h, size_t *slot)
-{
-    if (!d->icap) return NULL;
-    size_t i = h & (d->icap - 1);
-    for (; d->intern[i].s; i = (i + 1) & (d->icap - 1))
-        if (d->intern[i].hash == h && d->intern[i].s->n == n && !memcmp(d->intern[i].s->s, s, n))
-            return d->intern[i].s;
-    if (slot) *slot = i;
-    return NULL;
-}
-
-static bool intern_grow(struct gpu_pk_doc *d)
-{
-    size_t cap = d->icap ? d->icap * 2 : 1024;
-    struct istr *t = calloc(cap, sizeof *t);
-    if (!t) return false;
-    for (size_t i = 0; i < d->icap; i++) {
-        if (!d->intern[i].s) continue;
-        size_t j = d->intern[i].hash & (cap - 1);
-        while (t[j].s) j = (j + 1) & (cap - 1);
-        t[j] = d->intern[i];
-    }
-    free(d->intern);
-    d->intern = t;
-    d->icap = cap;
-    return true;
-}
-
+/* The arena copy of s[0..n): long ones each their own, short ones once (the string table
+ * numbers each distinct text; istr[id] is its arena copy, so equal keys are one pointer). */
 static struct pk_str *str_new(struct gpu_pk_doc *d, const char *s, size_t n)
 {
     struct pk_str *p = arena_alloc(d, sizeof *p + n + 1);
@@ -207,70 +171,24 @@ static struct pk_str *str_new(struct gpu_pk_doc *d, const char *s, size_t n)
     return p;
 }
 
-/* The arena copy of s[0..n); short ones shared. */
 static const struct pk_str *str_store(struct gpu_pk_doc *d, const char *s, size_t n)
 {
     if (n > INTERN_MAX) return str_new(d, s, n);
-    uint32_t h = str_hash(s, n);
-    size_t slot;
-    const struct pk_str *e = intern_find(d, s, n, h, &slot);
-    if (e) return e;
-    if ((d->icount + 1) * 2 > d->icap) {
-        if (!intern_grow(d)) return NULL;
-        intern_find(d, s, n, h, &slot);
+    size_t before = d->names.count;
+    uint32_t id = gpu_strtab_intern(&d->names, s, n);
+    if (id == GPU_STRTAB_NONE) return NULL;
+    if (d->names.count == before) return d->istr[id];
+    if (id >= d->icap) {
+        size_t cap = d->icap ? d->icap * 2 : 1024;
+        const struct pk_str **t = realloc(d->istr, cap * sizeof *t);
+        if (!t) return NULL; /* the name stays in the table: a later lookup fails the same way */
+        d->istr = t;
+        d->icap = cap;
     }
-    struct pk_str *p = str_new(d, s, n);
-    if (!p) return NULL;
-    d->intern[slot] = (struct istr){p, h};
-    d->icount++;
-    return p;
+    return d->istr[id] = str_new(d, s, n);
 }
 
 /* ---- text helpers ------------------------------------------------------------------------- */
-
-/* UTF-8 as Python's pickle writes it ('surrogatepass'): lone surrogates are allowed. */
-static bool utf8_valid(const unsigned char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        int k;
-        uint32_t cp, min;
-        if (c >= 0xc2 && c <= 0xdf) k = 1, cp = c & 0x1f, min = 0x80;
-        else if (c >= 0xe0 && c <= 0xef) k = 2, cp = c & 0x0f, min = 0x800;
-        else if (c >= 0xf0 && c <= 0xf4) k = 3, cp = c & 0x07, min = 0x10000;
-        else return false;
-        if (n - i <= (size_t)k) return false;
-        for (int j = 1; j <= k; j++) {
-            if ((s[i + j] & 0xc0) != 0x80) return false;
-            cp = cp << 6 | (s[i + j] & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff) return false;
-        i += (size_t)k + 1;
-    }
-    return true;
-}
-
-static size_t utf8_put(char *o, uint32_t cp)
-{
-    if (cp < 0x80) return o[0] = (char)cp, 1;
-    if (cp < 0x800) return o[0] = (char)(0xc0 | cp >> 6), o[1] = (char)(0x80 | (cp & 0x3f)), 2;
-    if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | cp >> 12);
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    o[0] = (char)(0xf0 | cp >> 18);
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-    o[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
-}
 
 static int hexval(unsigned char c)
 {
@@ -567,7 +485,8 @@ static gpu_status push_text(struct parser *p, const char *s, size_t n, uint32_t 
         return fail(p, "a %s of %zu bytes is longer than the limit (%llu)",
                     type == GPU_PK_STR ? "str" : "bytes", n, (unsigned long long)p->lim.max_string);
     if (type == GPU_PK_STR) {
-        if (!utf8_valid((const unsigned char *)s, n)) return fail(p, "invalid UTF-8 in %s", p->op_name);
+        /* as Python's pickle writes it ('surrogatepass'): lone surrogates are allowed */
+        if (!gpu_utf8_valid(s, n, GPU_UTF8_SURROGATES)) return fail(p, "invalid UTF-8 in %s", p->op_name);
         const struct pk_str *c = str_store(p->d, s, n);
         if (!c) return oom(p);
         return push(p, tagged(c, TAG_STR));
@@ -767,12 +686,12 @@ static gpu_status push_raw_unicode(struct parser *p, const unsigned char *s, siz
                     cp = cp * 16 + (uint32_t)h;
                 }
                 if (cp > 0x10ffff) return fail(p, "UNICODE: \\U escape beyond U+10FFFF");
-                o += utf8_put(p->tmp + o, cp);
+                o += (size_t)gpu_utf8_encode(cp, GPU_UTF8_SURROGATES, p->tmp + o);
                 i += 1 + (size_t)k;
                 continue;
             }
         }
-        o += utf8_put(p->tmp + o, c);
+        o += (size_t)gpu_utf8_encode(c, GPU_UTF8_SURROGATES, p->tmp + o);
     }
     return push_text(p, p->tmp, o, GPU_PK_STR);
 }
@@ -990,7 +909,8 @@ void gpu_pk_free(struct gpu_pk_doc *d)
         free(d->chunks);
         d->chunks = nx;
     }
-    free(d->intern);
+    gpu_strtab_free(&d->names);
+    free(d->istr);
     free(d);
 }
 
@@ -1171,8 +1091,8 @@ const char *gpu_pk_intern(const struct gpu_pk_doc *d, const char *s)
     if (!d || !s) return NULL;
     size_t n = strlen(s);
     if (n > INTERN_MAX) return NULL;
-    const struct pk_str *e = intern_find(d, s, n, str_hash(s, n), NULL);
-    return e ? e->s : NULL;
+    uint32_t id = gpu_strtab_find(&d->names, s, n);
+    return id != GPU_STRTAB_NONE && id < d->icap && d->istr[id] ? d->istr[id]->s : NULL;
 }
 
 const struct gpu_pk *gpu_pk_get(const struct gpu_pk *dict, const char *interned)

@@ -590,12 +590,12 @@ gpu_status gpu_snapshot_replay(const struct gpu_snapshot *s, int device, uint64_
     if (set->trace_overflowed) add(r->notes, &r->nnotes, GPU_SNAP_NOTE_OVERFLOWED, 0, 0, 0, 0, 0);
     size_t nev;
     const struct gpu_snap_event *ev = gpu_snapshot_trace(s, device, &nev);
+    uint64_t seen[65536 / 64] = {0}; /* stream indexes are 16 bits */
     for (size_t i = 0; i < nev; i++)
-        if (ev[i].stream != ev[0].stream) {
-            r->streams = 2;
-            break;
+        if (!(seen[ev[i].stream / 64] >> (ev[i].stream % 64) & 1)) {
+            seen[ev[i].stream / 64] |= 1ull << (ev[i].stream % 64);
+            r->streams++;
         }
-    if (nev && !r->streams) r->streams = 1;
     if (r->streams > 1) add(r->notes, &r->nnotes, GPU_SNAP_NOTE_STREAMS, r->streams, 0, 0, 0, 0);
     if (exp) add(r->notes, &r->nnotes, GPU_SNAP_NOTE_EXPANDABLE, 0, 0, 0, 0, 0);
     size_t priv = 0;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_strtab.h"
 #include "gpu_u64map.h"
 
 static gpu_status nomem(char *err, size_t n)
@@ -75,24 +76,14 @@ static int group_rank(const void *pa, const void *pb)
     return c ? c : text_cmp(a->function, a->function_len, b->function, b->function_len);
 }
 
-/* Groups by (where, function) text, and each stack's group remembered by its id. */
+/* Groups by (where, function) text (a string table: the text's id is the group's index), and
+ * each stack's group remembered by the stack id. */
 struct gtab {
     struct gpu_snap_group *g;
     size_t n, cap;
-    struct gpu_u64map by_text; /* text hash -> first group index + 1 of that hash (chained) */
-    size_t *next;              /* the next group with the same hash, + 1 */
+    struct gpu_strtab text;
     struct gpu_u64map by_stack; /* stack id -> group index */
 };
-
-static uint64_t text_hash(const struct gpu_snap_group *g)
-{
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i < g->where_len; i++) h = (h ^ (unsigned char)g->where[i]) * 1099511628211ull;
-    h = (h ^ 0xff) * 1099511628211ull;
-    for (size_t i = 0; i < g->function_len; i++)
-        h = (h ^ (unsigned char)g->function[i]) * 1099511628211ull;
-    return h;
-}
 
 /* The group index of a stack: found by id, else by text, else a new group. */
 static bool gtab_group(struct gtab *t, const struct gpu_snapshot *s, uint32_t stack, size_t *out)
@@ -103,45 +94,47 @@ static bool gtab_group(struct gtab *t, const struct gpu_snapshot *s, uint32_t st
         return true;
     }
     struct gpu_snap_group k;
-    if (!gpu_snap_group_of(s, stack, &k)) {
+    bool ok = gpu_snap_group_of(s, stack, &k);
+    /* the key: where's length, where, function (either may hold any byte) */
+    size_t kn = sizeof(uint64_t) + k.where_len + k.function_len;
+    char *key = ok ? malloc(kn) : NULL;
+    uint32_t id = GPU_STRTAB_NONE;
+    if (key) {
+        uint64_t wl = k.where_len;
+        memcpy(key, &wl, sizeof wl);
+        memcpy(key + sizeof wl, k.where, k.where_len);
+        memcpy(key + sizeof wl + k.where_len, k.function, k.function_len);
+        id = gpu_strtab_intern(&t->text, key, kn);
+        free(key);
+    }
+    if (id == GPU_STRTAB_NONE) {
         gpu_snap_group_free(&k);
         return false;
     }
-    uint64_t h = text_hash(&k);
-    size_t hi = gpu_u64map_find(&t->by_text, h);
-    for (size_t j = hi == SIZE_MAX ? 0 : (size_t)t->by_text.val[hi]; j; j = t->next[j - 1]) {
-        struct gpu_snap_group *g = &t->g[j - 1];
-        if (!text_cmp(g->where, g->where_len, k.where, k.where_len) &&
-            !text_cmp(g->function, g->function_len, k.function, k.function_len)) {
-            gpu_snap_group_free(&k);
-            *out = j - 1;
-            return gpu_u64map_put(&t->by_stack, stack, *out);
+    if (id < t->n) { /* a group of that text exists */
+        gpu_snap_group_free(&k);
+    } else {
+        if (t->n == t->cap) {
+            size_t cap = t->cap ? t->cap * 2 : 32;
+            struct gpu_snap_group *g = realloc(t->g, cap * sizeof *g);
+            if (!g) {
+                gpu_snap_group_free(&k);
+                return false;
+            }
+            t->g = g;
+            t->cap = cap;
         }
+        t->g[t->n++] = k;
     }
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 32;
-        struct gpu_snap_group *g = realloc(t->g, cap * sizeof *g);
-        size_t *nx = g ? realloc(t->next, cap * sizeof *nx) : NULL;
-        if (g) t->g = g;
-        if (!nx) {
-            gpu_snap_group_free(&k);
-            return false;
-        }
-        t->next = nx;
-        t->cap = cap;
-    }
-    t->next[t->n] = hi == SIZE_MAX ? 0 : (size_t)t->by_text.val[hi];
-    t->g[t->n] = k;
-    *out = t->n++;
-    return gpu_u64map_put(&t->by_text, h, t->n) && gpu_u64map_put(&t->by_stack, stack, *out);
+    *out = id;
+    return gpu_u64map_put(&t->by_stack, stack, *out);
 }
 
 static void gtab_free(struct gtab *t, size_t keep)
 {
     for (size_t i = keep; i < t->n; i++) gpu_snap_group_free(&t->g[i]);
-    gpu_u64map_free(&t->by_text);
+    gpu_strtab_free(&t->text);
     gpu_u64map_free(&t->by_stack);
-    free(t->next);
 }
 
 static bool gtab_count(struct gtab *t, const struct gpu_snapshot *s, uint32_t stack, uint64_t bytes)
@@ -324,7 +317,7 @@ static gpu_status summarize_device(const struct gpu_snapshot *s, int d, size_t t
 
     /* what was live at the peak, grouped by the first user frame */
     struct gtab t = {0};
-    if (!gpu_u64map_init(&t.by_text, 64) || !gpu_u64map_init(&t.by_stack, 64)) {
+    if (!gpu_u64map_init(&t.by_stack, 64)) {
         gtab_free(&t, 0);
         return nomem(err, n);
     }
