@@ -628,6 +628,7 @@ static struct blk *alloc_found_block(struct gpu_caching *c, struct blk *b, uint6
 
 static void oom_message(struct gpu_caching *c, uint64_t alloc_size, char *err, size_t n)
 {
+    if (!err || !n) return; /* nobody reads it: a replay of a million OOMs asks for the first */
     char want[32], total[32], freeb[32], allowed[64] = "", alloc[32], cached[32];
     uint64_t fr = 0, tot = 0;
     bool known = c->ops.mem_info && c->ops.mem_info(c->ctx, &fr, &tot) == GPU_OK;

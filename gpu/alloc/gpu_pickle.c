@@ -62,6 +62,11 @@ struct gpu_pk_seq {
     bool sealed;      /* nested in another container: no more changes */
 };
 
+/* Lists and tuples of at least this many items share one item array with an equal one when
+ * they are nested: a snapshot writes a fresh list of the same shared frame dicts for every
+ * allocation, a million lists of a few dozen words that say a few thousand things. */
+#define SHARE_MIN 4
+
 static inline struct gpu_pk W(uint64_t w) { return (struct gpu_pk){w}; }
 static inline unsigned tag(struct gpu_pk v) { return (unsigned)(v.w & 7); }
 static inline void *ptr(struct gpu_pk v) { return (void *)(uintptr_t)(v.w & ~(uint64_t)7); }
@@ -214,6 +219,7 @@ struct parser {
     struct gpu_pk *memo;
     size_t memo_cap, memo_count;
     struct gpu_u64map sparse; /* memo indexes far beyond the values made: index -> value word */
+    struct gpu_u64map shared; /* item arrays kept once: a hash of their words -> the array */
     uint64_t objects;
     const gpu_cancel_flag *cancel;
     void (*consumed)(void *ud, size_t upto);
@@ -360,6 +366,28 @@ static gpu_status push_container(struct parser *p, uint32_t type)
 
 /* Put items[0..k) into q (which must not be nested yet): they become nested themselves.
  * pairs: q is a dict and the items are key, value, key, value ... */
+/* c is being nested for the first time: its items (sealed from now on) become the copy of an
+ * equal array seen before, and its own are given back when nothing was allocated after them. */
+static void share_items(struct parser *p, struct gpu_pk_seq *c)
+{
+    if (c->n < SHARE_MIN || (c->type != GPU_PK_LIST && c->type != GPU_PK_TUPLE)) return;
+    uint64_t h = gpu_hash(GPU_HASH_INIT, c->items, (size_t)c->n * sizeof *c->items);
+    h ^= c->n; /* and the length: a zero hash is fine, a map key is any value */
+    size_t at = gpu_u64map_find(&p->shared, h);
+    if (at == SIZE_MAX) {
+        if (p->shared.cap || gpu_u64map_init(&p->shared, 1024))
+            (void)gpu_u64map_put(&p->shared, h, (uint64_t)(uintptr_t)c); /* a cache: may fail */
+        return;
+    }
+    const struct gpu_pk_seq *o = (const struct gpu_pk_seq *)(uintptr_t)p->shared.val[at];
+    if (o->n != c->n || memcmp(o->items, c->items, (size_t)c->n * sizeof *c->items)) return;
+    struct chunk *ch = p->d->chunks;
+    size_t bytes = (size_t)c->cap * sizeof *c->items;
+    if (ch && (unsigned char *)c->items + bytes == ch->data + ch->used) ch->used -= bytes;
+    c->items = o->items;
+    c->cap = c->n;
+}
+
 static gpu_status add_items(struct parser *p, struct gpu_pk_seq *q, const struct gpu_pk *items,
                             size_t k, bool pairs)
 {
@@ -374,6 +402,7 @@ static gpu_status add_items(struct parser *p, struct gpu_pk_seq *q, const struct
         if (pairs && !(i & 1) && (c->type == GPU_PK_LIST || c->type == GPU_PK_DICT))
             return fail(p, "%s: a %s cannot be a dict key", p->op_name,
                         c->type == GPU_PK_LIST ? "list" : "dict");
+        if (!c->sealed && c != q) share_items(p, c);
         c->sealed = true;
         if (c->depth + 1 > depth) depth = c->depth + 1;
     }
@@ -972,6 +1001,7 @@ gpu_status gpu_pk_parse_run(const void *buf, size_t len, const struct gpu_pk_run
     free(p.marks);
     free(p.memo);
     gpu_u64map_free(&p.sparse);
+    gpu_u64map_free(&p.shared);
     free(p.tmp);
     if (st == GPU_ERR_ARG && len && p.buf[0] != 0x80 && p.op_at < 64 && err) {
         /* most likely some other file: say so rather than leave only an opcode's name */
@@ -1084,6 +1114,11 @@ const struct gpu_pk *gpu_pk_dict_value(const struct gpu_pk *v, size_t i)
 const void *gpu_pk_identity(const struct gpu_pk *v)
 {
     return v && (is_container(*v) || tag(*v) == TAG_STR || tag(*v) == TAG_BOX) ? ptr(*v) : NULL;
+}
+
+const void *gpu_pk_items_id(const struct gpu_pk *v)
+{
+    return v && is_container(*v) && seq(*v)->n ? (const void *)seq(*v)->items : gpu_pk_identity(v);
 }
 
 const char *gpu_pk_intern(const struct gpu_pk_doc *d, const char *s)

@@ -93,6 +93,11 @@ const struct gpu_pk *gpu_pk_at(const struct gpu_pk *v, size_t i);
 const struct gpu_pk *gpu_pk_dict_value(const struct gpu_pk *v, size_t i);
 /* The same container seen through two values (a memo reference) gives the same identity. */
 const void *gpu_pk_identity(const struct gpu_pk *v);
+/* The same for what a container holds: lists and tuples of 4 or more items that were equal
+ * when they were nested share one item array (a snapshot's per-allocation frame lists repeat a
+ * few thousand stacks a million times), so equal ones usually give the same id; a reader may
+ * key its work by it. Not a container, or empty: gpu_pk_identity. */
+const void *gpu_pk_items_id(const struct gpu_pk *v);
 
 /* Dict lookup by text. Interned keys make it a pointer comparison: gpu_pk_intern gives the
  * document's copy of a string (NULL when no str with that text exists, so no dict has it as

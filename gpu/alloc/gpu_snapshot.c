@@ -229,7 +229,7 @@ static gpu_status stack_id(struct reader *r, const struct gpu_pk *v, uint32_t *o
     *out = 0;
     size_t nf = gpu_pk_type(v) == GPU_PK_LIST ? gpu_pk_len(v) : 0;
     if (!nf) return GPU_OK;
-    uint64_t key = (uint64_t)(uintptr_t)gpu_pk_identity(v);
+    uint64_t key = (uint64_t)(uintptr_t)gpu_pk_items_id(v); /* equal lists: one stack */
     size_t at = gpu_u64map_find(&r->stack_of, key);
     if (at != SIZE_MAX) {
         *out = (uint32_t)r->stack_of.val[at];

@@ -282,7 +282,11 @@ gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
         }
         switch (e->op) {
         case GPU_TRACE_ALLOC: {
-            gpu_status a = gpu_caching_malloc(c, e->bytes, &addr[e->slot], msg, sizeof msg);
+            /* PyTorch's message is kept for the first OOM only: written for each of a million
+             * OOMs it would cost more than the allocator's own work */
+            bool say = !r->ooms;
+            gpu_status a = gpu_caching_malloc(c, e->bytes, &addr[e->slot], say ? msg : NULL,
+                                              say ? sizeof msg : 0);
             if (a == GPU_OK) {
                 state[e->slot] = SLOT_LIVE;
                 r->allocs++;
@@ -297,7 +301,7 @@ gpu_status gpu_trace_replay(const struct gpu_trace *t, struct gpu_caching *c,
                     snprintf(r->first_oom, sizeof r->first_oom, "%s", msg);
                 }
             } else {
-                gpu_errf(err, n, "line %u: %s", e->line, msg);
+                gpu_errf(err, n, "line %u: %s", e->line, say ? msg : gpu_status_str(a));
                 st = a;
             }
             break;
