@@ -20,5 +20,5 @@ end
 ]], says = "adam_bytes(1) returned 12" },
 }
 answer "amp" { right = "3", wrong = "2" }  -- wrong: "the model states halve"
-answer "checkpoint" { right = "950", wrong = "500" }  -- 9 checkpoints + one segment; wrong: forgot the checkpoints
+answer "checkpoint" { right = { "1000", "1 GB" }, wrong = { { "950", says = "first segment's input" }, { "500", says = "both are held" } } }  -- 10 checkpoints + one segment of 10 layers; wrong: the first input left out; one of the two only
 answer "zero3" { right = "14", wrong = "38.5" }  -- 112 GB / 8; wrong: shards only the optimizer states (ZeRO-1)

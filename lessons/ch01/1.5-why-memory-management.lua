@@ -535,15 +535,21 @@ end
   exercise {
     id = "checkpoint",
     kind = "number",
-    prompt = { en = "A network has 100 equal layers, each saving 50 MB of activations. With gradient checkpointing in 10 equal segments, what is the peak activation memory in **MB**?",
-               zh = "某网络有 100 个相同的层，每层保留 50 MB 激活值。分成 10 个相等的段做梯度检查点，激活值峰值是多少 **MB**？" },
-    answer = 950, unit = "MB", tolerance = 0.02,
+    prompt = { en = "A network has 100 equal layers, each saving 50 MB of activations. With gradient checkpointing in 10 equal segments, the forward pass keeps the input of every segment (50 MB each, the first segment's included) and the backward pass recomputes one segment at a time. What is the peak activation memory in **MB**?",
+               zh = "某网络有 100 个相同的层，每层保留 50 MB 激活值。分成 10 个相等的段做梯度检查点：前向传播保留每一段的输入（每个 50 MB，第一段的输入也算），反向传播一次重算一段。激活值峰值是多少 **MB**？" },
+    answer = 1000, unit = "MB", tolerance = 0.02,
+    mistakes = {
+      { value = 950, say = { en = "That leaves out the first segment's input; this question counts it, as lesson 4.3 keeps k segment inputs.",
+                             zh = "那没算第一段的输入；这道题要算它，就像第 4.3 节保留 k 个段输入那样。" } },
+      { value = 500, say = { en = "At the peak both are held: the 10 segment inputs and the 10 layers of the segment being recomputed.",
+                             zh = "峰值时两样都在：10 个段输入，加上正在重算的那一段的 10 层。" } },
+    },
     hints = {
-      { en = "During the forward pass, what is kept for each segment after the first?", zh = "前向传播时，第一段之后的每一段保留了什么？" },
+      { en = "During the forward pass, what is kept for each segment?", zh = "前向传播时，每一段保留了什么？" },
       { en = "During backward, how many layers' activations exist at once while one segment is recomputed?", zh = "反向传播重算某一段时，同时存在多少层的激活值？" },
     },
-    explain = { en = "9 segment inputs x 50 MB = 450 MB kept, plus one segment of 10 layers recomputed = 500 MB: 950 MB instead of 5000 MB, for one extra forward pass.",
-                zh = "保留 9 个段输入 × 50 MB = 450 MB，再加重算的一段 10 层 = 500 MB：共 950 MB，而不是 5000 MB，代价是多一次前向。" },
+    explain = { en = "10 segment inputs x 50 MB = 500 MB kept, plus one segment of 10 layers recomputed = 500 MB: 1000 MB, the 2√L = 20 layers' worth of the text, instead of 5000 MB, for one extra forward pass. (A framework that does not keep the first segment's input, the batch itself, would count 950 MB.)",
+                zh = "保留 10 个段输入 × 50 MB = 500 MB，再加重算的一段 10 层 = 500 MB：共 1000 MB，即正文说的 2√L = 20 层，而不是 5000 MB，代价是多一次前向。（不保留第一段输入——也就是批数据本身——的框架会算成 950 MB。）" },
   },
 
   exercise {

@@ -67,8 +67,12 @@ sequence**: batch 8 means eight caches.
 Llama-2-7B: 2 x 32 x 32 x 128 x 2 B = 524,288 B per token; x 4096 tokens = **2 GiB exactly**.
 Llama-2-70B is ten times larger than Llama-2-7B but its cache per token is smaller (320 vs 512
 KiB): GQA with 8 KV heads for 64 query heads. Mistral attends to the last 4096 tokens only (its
-sliding window), so a rolling-buffer cache (the paper's, vLLM's) stops growing there; Hugging
-Face's default `DynamicCache` keeps every token anyway. DeepSeek-V2's MLA cache is 1.76 %
+sliding window), so a rolling-buffer cache (the paper's, vLLM's) stops growing there. So does
+Hugging Face's `DynamicCache` when it is built from the model's config, as `generate()` builds it
+in current Transformers: a config with `sliding_window` gets a `DynamicSlidingWindowLayer` per
+layer, which keeps the last 4095 tokens after each step (it still grows by `torch.cat` up to
+there). An older Transformers, or a `DynamicCache()` made without the config, keeps every token.
+DeepSeek-V2's MLA cache is 1.76 %
 of what MHA with its 128 heads of 128 would store (3.75 MiB per token).
 
 > [!errata] "GQA makes the model smaller" and "the KV cache is small next to the weights"
@@ -111,7 +115,7 @@ Transformer 生成文本时，每个新 token 都要对之前所有 token 的键
 | Llama-2-70B | GQA 64/8 | 80 × 8 × 128 | 320 KiB | 1.25 GiB |
 | DeepSeek-V2（236B） | MLA | 60 × (512 + 64) | 67.5 KiB | 270 MiB |
 
-Llama-2-7B：2 × 32 × 32 × 128 × 2 B = 524,288 B 每 token；× 4096 个 token = **正好 2 GiB**。Llama-2-70B 比 Llama-2-7B 大十倍，每 token 的缓存却更小（320 vs 512 KiB）：64 个查询头配 8 个 KV 头的 GQA。Mistral 只对最近 4096 个 token 做注意力（它的滑动窗口），所以滚动缓冲区式的缓存（论文和 vLLM 的做法）到那里就不再增长；但 Hugging Face 默认的 `DynamicCache` 仍会保留每一个 token。DeepSeek-V2 的 MLA 缓存只有同样 128 个 128 维头的 MHA 的 1.76 %（后者每 token 3.75 MiB）。
+Llama-2-7B：2 × 32 × 32 × 128 × 2 B = 524,288 B 每 token；× 4096 个 token = **正好 2 GiB**。Llama-2-70B 比 Llama-2-7B 大十倍，每 token 的缓存却更小（320 vs 512 KiB）：64 个查询头配 8 个 KV 头的 GQA。Mistral 只对最近 4096 个 token 做注意力（它的滑动窗口），所以滚动缓冲区式的缓存（论文和 vLLM 的做法）到那里就不再增长。Hugging Face 的 `DynamicCache` 按模型配置构建时也是如此（当前 Transformers 的 `generate()` 就这样构建）：配置里有 `sliding_window` 的模型每层得到一个 `DynamicSlidingWindowLayer`，每步之后只保留最近 4095 个 token（在那之前仍靠 `torch.cat` 增长）。旧版 Transformers，或不带配置创建的 `DynamicCache()`，才会保留每一个 token。DeepSeek-V2 的 MLA 缓存只有同样 128 个 128 维头的 MHA 的 1.76 %（后者每 token 3.75 MiB）。
 
 > [!errata] "GQA 让模型变小了"和"KV 缓存比起权重来很小"
 > GQA 缩小的是 KV 投影和缓存，不是模型的规模：Llama-3-8B 的参数比 Llama-2-7B 多，每 token 的缓存却只有它的四分之一。缓存也并不小：Llama-2-7B 在 batch 8、4096 个 token 时缓存有 16 GiB，比它 12.55 GiB 的 fp16 权重还多。
@@ -120,6 +124,22 @@ Llama-2-7B：2 × 32 × 32 × 128 × 2 B = 524,288 B 每 token；× 4096 个 tok
 ## 缓存是怎么分配的
 Hugging Face 的 `DynamicCache` 靠**拼接**增长：每个解码步，每一层的 K 和 V 都变成 `torch.cat([past, new])`，一个长一个 token 的新张量，先分配新的再释放旧的。每个 token 都要把整个缓存复制一遍，缓存分配器看到的请求越来越大。**静态**缓存（`StaticCache`，或推理服务引擎的缓存池）一次性按最大长度分配 K 和 V。实验把两种方式都回放一遍：Llama-2-7B 从 1536 个 token 的提示开始再增长 512 个 token，经过 vramlab 的 PyTorch 缓存分配器模型（有 GPU 时段是真实的 `cudaMalloc`）。
 ]] },
+
+  exercise {
+    id = "segments",
+    kind = "predict",
+    prompt = { en = "Predict: growing Llama-2-7B's cache from 1536 to 2048 tokens by torch.cat makes 32,832 tensor allocations. How many cudaMalloc calls does the caching allocator make?",
+               zh = "预测：用 torch.cat 把 Llama-2-7B 的缓存从 1536 个 token 增长到 2048 个，共 32,832 次张量分配。缓存分配器会调用多少次 cudaMalloc？" },
+    unit = "calls", tolerance = 0.3,
+    measure = function()
+      local s = assert(grow("concat"))
+      return s.num_device_alloc, s
+    end,
+    hints = { { en = "A request larger than every cached free block needs a new segment; a shorter freed tensor can be reused only by a request that fits in it.",
+                zh = "比所有缓存空闲块都大的请求需要一个新段；释放掉的较短张量只能给装得下的请求复用。" } },
+    explain = { en = "A few hundred, not tens of thousands: the cache serves most requests, but a freed K or V is always one token short of the next request, so as the cache grows the allocator keeps reserving segments (194 with PyTorch's rules) and holds 2.65 GiB for 1 GiB of cache.",
+                zh = "是几百次，而不是几万次：大多数请求由缓存供给，但释放的 K 或 V 对下一个请求总是短一个 token，所以缓存增长时分配器不断预留新段（按 PyTorch 的规则为 194 次），为 1 GiB 的缓存占着 2.65 GiB。" },
+  },
 
   experiment {
     id = "growth",
@@ -188,7 +208,8 @@ Both caches end holding the same 1 GiB. Preallocation makes 64 tensors of 16 MiB
 layers), each in its own `cudaMalloc` segment (10 MiB and more: one segment, rounded to 2 MiB),
 and reserves exactly what it holds. The concatenating cache made 32,832 tensor allocations. Each
 K or V is over 10 MiB, so it gets a segment of its own, and the tensor it replaces, freed a
-moment later, is always one token (16 KiB) too short for the next request: the cache fills with
+moment later, is always one token (8 KiB: 32 KV heads x 128 x 2 B, for K or V alone) too short
+for the next request: the cache fills with
 free blocks that no later request fits. The allocator reserves **2.65 GiB for a 1 GiB cache**,
 and that is what `nvidia-smi` shows until `empty_cache()`. It also copied the whole cache at
 every token: 481 GB copied for 512 tokens, each byte read once and written once. This is why generation with a static
@@ -200,7 +221,7 @@ cache, and engines with a block pool (lesson 5.3), use less memory and run faste
 > reserved for 512 MiB. Check `memory_reserved()`, not only `memory_allocated()`.
 ]], zh = [[
 ## 怎么读结果
-两种缓存最后都装着同样的 1 GiB。预分配只做了 64 个 16 MiB 的张量（32 层的 K 和 V），每个占一个独立的 `cudaMalloc` 段（10 MiB 及以上：独占一个段，按 2 MiB 取整），预留的正好等于实际占用。拼接式缓存做了 32,832 次张量分配。每个 K 或 V 都超过 10 MiB，各占一个独立的段；而它所替换的、稍后被释放的旧张量，对下一个请求来说永远短了一个 token（16 KiB）：缓存里堆满了后续请求都装不进去的空闲块。分配器为 1 GiB 的缓存**预留了 2.65 GiB**，在 `empty_cache()` 之前 `nvidia-smi` 显示的就是它。而且每个 token 都把整个缓存复制一遍：512 个 token 共复制 481 GB，每个字节读一次、写一次。这就是为什么用静态缓存的生成，以及使用块池的推理引擎（第 5.3 节），显存更省、速度更快。
+两种缓存最后都装着同样的 1 GiB。预分配只做了 64 个 16 MiB 的张量（32 层的 K 和 V），每个占一个独立的 `cudaMalloc` 段（10 MiB 及以上：独占一个段，按 2 MiB 取整），预留的正好等于实际占用。拼接式缓存做了 32,832 次张量分配。每个 K 或 V 都超过 10 MiB，各占一个独立的段；而它所替换的、稍后被释放的旧张量，对下一个请求来说永远短了一个 token（8 KiB：32 个 KV 头 × 128 × 2 B，K 或 V 单独一个）：缓存里堆满了后续请求都装不进去的空闲块。分配器为 1 GiB 的缓存**预留了 2.65 GiB**，在 `empty_cache()` 之前 `nvidia-smi` 显示的就是它。而且每个 token 都把整个缓存复制一遍：512 个 token 共复制 481 GB，每个字节读一次、写一次。这就是为什么用静态缓存的生成，以及使用块池的推理引擎（第 5.3 节），显存更省、速度更快。
 
 > [!pitfall] 尺寸靠近段的分级边界
 > 预分配并不自动等于精确。1024 个 token 时每个 K 或 V 是 8 MiB，落在 1–10 MiB 这一级，共用 20 MiB 的段：每段放两个张量，各剩 4 MiB，为 512 MiB 预留了 640 MiB。要看 `memory_reserved()`，而不只是 `memory_allocated()`。
@@ -209,9 +230,11 @@ cache, and engines with a block pool (lesson 5.3), use less memory and run faste
   exercise {
     id = "kv-7b",
     kind = "number",
-    prompt = { en = "Llama-2-7B (32 layers, 32 KV heads of 128, fp16): how many GiB of KV cache does one sequence of 4096 tokens hold?",
-               zh = "Llama-2-7B（32 层，32 个 128 维 KV 头，fp16）：一个 4096 个 token 的序列有多少 GiB 的 KV 缓存？" },
+    prompt = { en = "Llama-2-7B (32 layers, 32 KV heads of 128, fp16): how many GiB of KV cache (K and V together, all layers) does one sequence of 4096 tokens hold?",
+               zh = "Llama-2-7B（32 层，32 个 128 维 KV 头，fp16）：一个 4096 个 token 的序列有多少 GiB 的 KV 缓存（K 和 V 合计，所有层）？" },
     answer = 2, unit = "GiB", tolerance = 0.01,
+    mistakes = { { factor = 2, say = { en = "Check what is counted twice: a key AND a value per KV head, per layer (and fp16 is 2 bytes).",
+                                       zh = "检查哪些要算两次：每层每个 KV 头既有键也有值（而且 fp16 是 2 字节）。" } } },
     hints = { { en = "Every layer stores a key AND a value vector for each KV head.", zh = "每一层为每个 KV 头既存键向量也存值向量。" } },
     explain = { en = "2 x 32 x 32 x 128 x 2 B = 524,288 B per token; x 4096 = 2,147,483,648 B = 2 GiB.",
                 zh = "2 × 32 × 32 × 128 × 2 B = 524,288 B 每 token；× 4096 = 2,147,483,648 B = 2 GiB。" },
@@ -220,9 +243,11 @@ cache, and engines with a block pool (lesson 5.3), use less memory and run faste
   exercise {
     id = "kv-gqa",
     kind = "number",
-    prompt = { en = "Llama-3-8B has 32 layers, 32 query heads but 8 KV heads, head dim 128. KV cache per token in fp16, in KiB?",
-               zh = "Llama-3-8B 有 32 层、32 个查询头但只有 8 个 KV 头，头维度 128。fp16 下每 token 的 KV 缓存是多少 KiB？" },
+    prompt = { en = "Llama-3-8B has 32 layers, 32 query heads but 8 KV heads, head dim 128. KV cache per token in fp16 (K and V together, all layers), in KiB?",
+               zh = "Llama-3-8B 有 32 层、32 个查询头但只有 8 个 KV 头，头维度 128。fp16 下每 token 的 KV 缓存（K 和 V 合计，所有层）是多少 KiB？" },
     answer = 128, unit = "KiB", tolerance = 0.01,
+    mistakes = { { value = 512, say = { en = "That counts the 32 query heads: only the 8 KV heads are cached.", zh = "那是按 32 个查询头算的：只有 8 个 KV 头被缓存。" } },
+                 { factor = 2, say = { en = "Check what is counted twice: K and V, 2 bytes each in fp16.", zh = "检查哪些要算两次：K 和 V，fp16 每个 2 字节。" } } },
     hints = { { en = "Only the KV heads are cached; the query heads are not.", zh = "缓存的只有 KV 头，查询头不缓存。" } },
     explain = { en = "2 x 32 x 8 x 128 x 2 B = 131,072 B = 128 KiB, a quarter of Llama-2-7B's 512 KiB.",
                 zh = "2 × 32 × 8 × 128 × 2 B = 131,072 B = 128 KiB，是 Llama-2-7B 512 KiB 的四分之一。" },
@@ -242,22 +267,6 @@ cache, and engines with a block pool (lesson 5.3), use less memory and run faste
     hints = { { en = "The L in MLA is for latent; the positional part cannot be compressed with it.", zh = "MLA 里的 L 是 latent（潜在）；位置编码的那部分无法一起压缩。" } },
     explain = { en = "(512 + 64) x 60 layers x 2 B = 69,120 B per token: 1.76 % of MHA with 128 heads of 128 (DeepSeek-V2 paper, sec. 2.1, table 1).",
                 zh = "(512 + 64) × 60 层 × 2 B = 69,120 B 每 token：是 128 个 128 维头的 MHA 的 1.76 %（DeepSeek-V2 论文第 2.1 节、表 1）。" },
-  },
-
-  exercise {
-    id = "segments",
-    kind = "predict",
-    prompt = { en = "Predict: growing Llama-2-7B's cache from 1536 to 2048 tokens by torch.cat makes 32,832 tensor allocations. How many cudaMalloc calls does the caching allocator make?",
-               zh = "预测：用 torch.cat 把 Llama-2-7B 的缓存从 1536 个 token 增长到 2048 个，共 32,832 次张量分配。缓存分配器会调用多少次 cudaMalloc？" },
-    unit = "calls", tolerance = 0.3,
-    measure = function()
-      local s = assert(grow("concat"))
-      return s.num_device_alloc, s
-    end,
-    hints = { { en = "A request larger than every cached free block needs a new segment; a shorter freed tensor can be reused only by a request that fits in it.",
-                zh = "比所有缓存空闲块都大的请求需要一个新段；释放掉的较短张量只能给装得下的请求复用。" } },
-    explain = { en = "A few hundred, not tens of thousands: the cache serves most requests, but a freed K or V is always one token short of the next request, so as the cache grows the allocator keeps reserving segments (194 with PyTorch's rules) and holds 2.65 GiB for 1 GiB of cache.",
-                zh = "是几百次，而不是几万次：大多数请求由缓存供给，但释放的 K 或 V 对下一个请求总是短一个 token，所以缓存增长时分配器不断预留新段（按 PyTorch 的规则为 194 次），为 1 GiB 的缓存占着 2.65 GiB。" },
   },
 
   exercise {
@@ -303,10 +312,12 @@ Llama-2-7B, Llama-3-8B, Mistral-7B, Llama-2-70B and OPT-13B against `vram.kv`.
 > `mistralai/Mistral-7B-v0.1`, `meta-llama/Llama-2-70b-hf`, `deepseek-ai/DeepSeek-V2`
 > (`num_hidden_layers`, `num_key_value_heads`, `kv_lora_rank`, `qk_rope_head_dim`). GQA: Ainslie
 > et al. 2023; MQA: Shazeer 2019; MLA: DeepSeek-AI 2024, "DeepSeek-V2", sec. 2.1; Mistral's
-> rolling buffer: Jiang et al. 2023, sec. 2. `DynamicCache` and `StaticCache`: Hugging Face
-> Transformers `cache_utils.py`. The allocator's rules: lesson 2.2 and `docs/allocator.md`.
+> rolling buffer: Jiang et al. 2023, sec. 2. `DynamicCache` (built from the config:
+> `DynamicSlidingWindowLayer` for sliding layers, which keeps `sliding_window - 1` tokens),
+> `StaticCache`: Hugging Face Transformers `src/transformers/cache_utils.py`; `generate()` builds
+> it with the config (`generation/utils.py`, `_prepare_cache_for_generation`). The allocator's rules: lesson 2.2 and `docs/allocator.md`.
 ]], zh = [[
 > [!source] 出处
-> `meta-llama/Llama-2-7b-hf`、`meta-llama/Meta-Llama-3-8B`、`mistralai/Mistral-7B-v0.1`、`meta-llama/Llama-2-70b-hf`、`deepseek-ai/DeepSeek-V2` 的 config.json（`num_hidden_layers`、`num_key_value_heads`、`kv_lora_rank`、`qk_rope_head_dim`）。GQA：Ainslie 等 2023；MQA：Shazeer 2019；MLA：DeepSeek-AI 2024，"DeepSeek-V2" 第 2.1 节；Mistral 的滚动缓冲区：Jiang 等 2023 第 2 节。`DynamicCache` 和 `StaticCache`：Hugging Face Transformers 的 `cache_utils.py`。分配器规则：第 2.2 节和 `docs/allocator.md`。
+> `meta-llama/Llama-2-7b-hf`、`meta-llama/Meta-Llama-3-8B`、`mistralai/Mistral-7B-v0.1`、`meta-llama/Llama-2-70b-hf`、`deepseek-ai/DeepSeek-V2` 的 config.json（`num_hidden_layers`、`num_key_value_heads`、`kv_lora_rank`、`qk_rope_head_dim`）。GQA：Ainslie 等 2023；MQA：Shazeer 2019；MLA：DeepSeek-AI 2024，"DeepSeek-V2" 第 2.1 节；Mistral 的滚动缓冲区：Jiang 等 2023 第 2 节。`DynamicCache`（按配置构建：滑动窗口层用 `DynamicSlidingWindowLayer`，保留 `sliding_window - 1` 个 token）和 `StaticCache`：Hugging Face Transformers 的 `src/transformers/cache_utils.py`；`generate()` 用配置构建它（`generation/utils.py`，`_prepare_cache_for_generation`）。分配器规则：第 2.2 节和 `docs/allocator.md`。
 ]] },
 }

@@ -143,8 +143,8 @@ function M.model(id) return model_of("model", id) end
 -- in fp16 is 512 KiB per token, 2 GiB at 4096 tokens; GQA divides by heads/kv_heads, MQA keeps
 -- one head. MLA (DeepSeek-V2): (kv_lora_rank + rope_head_dim) x layers x bytes = (512 + 64) x 60
 -- x 2 = 69,120 B per token. A sliding window (Mistral's rolling buffer cache, Jiang et al. 2023,
--- sec. 2) caps the tokens kept at the window; window = false keeps every token (Hugging Face's
--- default cache does).
+-- sec. 2; Transformers' DynamicSlidingWindowLayer) caps the tokens kept at the window; window =
+-- false keeps every token (a DynamicCache made without the model's config does).
 function M.kv(t)
   opts("kv", t)
   known("kv", t, set { "model", "layers", "kv_heads", "head_dim", "kv_lora_rank", "rope_head_dim", "heads",
