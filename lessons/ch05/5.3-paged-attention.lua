@@ -10,16 +10,17 @@ local POLICIES = {
 }
 
 -- the KV pool, in token slots, that vLLM's accounting leaves for Llama-2-7B in fp16 on this
--- device (vram.serving: 90 % of the total, minus weights, one profiled forward and the context)
+-- device (vram.serving: vLLM V1 under vllm serve, 90 % of the total minus weights and one profiled
+-- forward; the CUDA context is outside that budget), and its max_num_seqs for this device
 local function pool()
   local _, total = gpu.mem()
-  local s = vram.serving { model = "llama-2-7b", capacity = total, context = 2048 }
+  local s = vram.serving { model = "llama-2-7b", capacity = total, name = gpu.info().name, context = 2048 }
   return s.max_tokens, s
 end
 
-local function sim(policy, tokens, block)
+local function sim(policy, tokens, block, max_seqs)
   return vram.serve_sim { requests = 1000, seed = 1, workload = "sharegpt", tokens = tokens, policy = policy,
-                          block = block or 16, max_len = 2048 }
+                          block = block or 16, max_len = 2048, max_seqs = max_seqs }
 end
 
 return lesson {
@@ -57,8 +58,9 @@ announcement puts the waste "under 4 %". The attention kernel reads K and V thro
 table (PagedAttention), so the blocks need not be adjacent.
 
 When the pool runs out while running sequences still grow, vLLM **preempts** the latest-arrived
-sequence: it frees its blocks and later recomputes its cache, or swaps the blocks to host memory
-(lesson 5.5). Contiguous reservations never preempt: they refuse to start a request instead.
+sequence: it frees its blocks and later recomputes its cache (the paper's vLLM could also swap
+the blocks to host memory; the current engine, V1, only recomputes: lesson 5.5). Contiguous
+reservations never preempt: they refuse to start a request instead.
 
 > [!errata] "Paging adds overhead, so it serves fewer requests"
 > The block-table indirection costs the attention kernel some time (the paper measures 20-26 %
@@ -81,24 +83,41 @@ sequence: it frees its blocks and later recomputes its cache, or swaps the block
 ## 给 KV 缓存分页
 vLLM 把缓存池切成固定 token 数的**块**（默认 16 个），给每个序列一张**块表**，就像操作系统给进程一张页表：逻辑块按顺序排列，物理块可以在任何地方。只有序列的上一个块写满时才分配新块，所以一个序列最多浪费它最后一个块中没填满的部分，也不存在"太小而放不下"的空闲块。vLLM 中 **96.3 %** 的 KV 显存都存着 token 状态（图 2）；发布文章说浪费"低于 4 %"。注意力核函数通过块表读取 K 和 V（PagedAttention），所以块不必相邻。
 
-当正在运行的序列还在增长而缓存池用完时，vLLM 会**抢占**最晚到达的序列：释放它的块，之后重算它的缓存，或者把块换出到主机内存（第 5.5 节）。连续预留的方式从不抢占：它直接拒绝启动新请求。
+当正在运行的序列还在增长而缓存池用完时，vLLM 会**抢占**最晚到达的序列：释放它的块，之后重算它的缓存（论文里的 vLLM 也可以把块换出到主机内存；现在的引擎 V1 只做重算：第 5.5 节）。连续预留的方式从不抢占：它直接拒绝启动新请求。
 
 > [!errata] "分页有开销，所以能服务的请求更少"
 > 块表这层间接寻址确实让注意力核函数变慢一些（论文测得比 FasterTransformer 的核函数延迟高 20–26 %，第 7.1 节），但端到端来看，在相同延迟下 vLLM 每秒服务的请求数是 Orca 和 FasterTransformer 的 2–4 倍（摘要、第 6 节）：解码受限于能同时装下多少个序列（第 5.4 节），而分页能多装 2–4 倍。
 > 出处：Kwon 等 2023，"PagedAttention"，SOSP '23：摘要、第 6 节（吞吐）和第 7.1 节（核函数开销）。
 ]] },
 
+  exercise {
+    id = "concurrency",
+    kind = "predict",
+    prompt = { en = "Predict, before the experiment below: it serves 1000 ShareGPT-like requests (161 prompt and 338 output tokens on average, at most 2048) from this device's KV pool for Llama-2-7B. With a 2048-slot reservation per request, Orca (Max) batches about 8 sequences at once on the simulated RTX 3090 (23.7 GiB as CUDA reports it). How many does paging batch on average, on this device?",
+               zh = "在运行下面的实验之前先预测：它用本设备为 Llama-2-7B 留下的 KV 缓存池服务 1000 个类似 ShareGPT 的请求（平均提示 161、输出 338 个 token，最多 2048）。每个请求预留 2048 个位置时，模拟的 RTX 3090（CUDA 报告 23.7 GiB）上 Orca (Max) 平均同时批处理约 8 个序列。在本设备上，分页平均能同时批处理多少个？" },
+    unit = "seqs", tolerance = 0.3,
+    measure = function()
+      local slots, sv = pool()
+      return sim("paged", slots, nil, sv.max_num_seqs).concurrency.mean, true
+    end,
+    hints = { { en = "A reservation of 2048 slots holds about 500 tokens on average; paging gives a sequence only what it holds, plus part of one block.",
+                zh = "2048 个位置的预留平均只存约 500 个 token；分页只给序列它实际存放的量，外加一个块的一部分。" } },
+    explain = { en = "About 4x: each sequence takes only the slots its tokens fill, against 2048 reserved per sequence under Orca (Max), so the gain is near the ratio of 2048 to the ~500 tokens an average sequence holds; caches that grow until the sequence ends and preemptions that hand slots back and forth move it a little either way.",
+                zh = "约 4 倍：每个序列只占它的 token 填满的位置，而 Orca (Max) 为每个序列预留 2048 个，所以提升接近 2048 与平均每序列约 500 个 token 之比；运行中序列的缓存一直增长到结束、抢占让位置来回转手，会让它上下略有偏离。" },
+  },
+
   experiment {
     id = "serve",
     title = { en = "Serve 1000 requests: contiguous vs paged", zh = "服务 1000 个请求：连续 vs 分页" },
     intro = { en = [[
 The KV pool is what vLLM's accounting leaves for Llama-2-7B in fp16 on **this device** (90 % of
-its memory, minus weights, one profiled forward and the CUDA context; `vram.serving`). 1000
+its memory, minus weights and one profiled forward; the CUDA context sits outside that budget;
+`vram.serving`), with vLLM's `max_num_seqs` for this device as the cap on a batch. 1000
 requests with ShareGPT's mean lengths (161 prompt, 338 output tokens; exponential, at most
 2048) all wait at step 0 and are served first come, first served, under each policy
 (`vram.serve_sim`, a SIMULATION: nothing runs on the GPU).
 ]], zh = [[
-KV 缓存池是 vLLM 的记账方式在**本设备**上为 fp16 的 Llama-2-7B 留下的空间（显存的 90 %，减去权重、一次预估的前向和 CUDA 上下文；`vram.serving`）。1000 个请求采用 ShareGPT 的平均长度（提示 161、输出 338 个 token；指数分布，最多 2048），全部在第 0 步排队，按先来先服务，在每种策略下各跑一遍（`vram.serve_sim`，是模拟：GPU 上什么也不运行）。
+KV 缓存池是 vLLM 的记账方式在**本设备**上为 fp16 的 Llama-2-7B 留下的空间（显存的 90 %，减去权重和一次剖析前向；CUDA 上下文在这个预算之外；`vram.serving`），并以 vLLM 在本设备上的 `max_num_seqs` 作为一批的上限。1000 个请求采用 ShareGPT 的平均长度（提示 161、输出 338 个 token；指数分布，最多 2048），全部在第 0 步排队，按先来先服务，在每种策略下各跑一遍（`vram.serve_sim`，是模拟：GPU 上什么也不运行）。
 ]] },
     panels = {
       { id = "c", kind = "bars", title = { en = "Sequences batched at once (mean)", zh = "同时批处理的序列数（平均）" }, unit = "seqs" },
@@ -113,7 +132,7 @@ KV 缓存池是 vLLM 的记账方式在**本设备**上为 fp16 的 Llama-2-7B �
       local res = {}
       for _, p in ipairs(POLICIES) do
         ex:status(ex:t(p))
-        local x = sim(p.p, slots)
+        local x = sim(p.p, slots, nil, sv.max_num_seqs)
         res[p.p] = x
         ex:row("t", { ex:t(p), string.format("%.1f", x.concurrency.mean), string.format("%.1f %%", 100 * x.token_share),
                       tostring(x.blocked_by_fragmentation), tostring(x.preemptions), tostring(x.steps) })
@@ -126,9 +145,9 @@ KV 缓存池是 vLLM 的记账方式在**本设备**上为 fp16 的 Llama-2-7B �
                                    slots, units.bytes(sv.kv_pool), gpu.info().name or "本设备", gpu.info().simulated and "（模拟配置）" or "")))
       ex:note("s", T("Paper: Kwon et al. 2023, fig. 2 (OPT-13B on an A100 40GB, real traces); the simulation's lengths are synthetic, so compare the order and the gap, not the decimals.",
                      "论文：Kwon 等 2023 图 2（OPT-13B、A100 40GB、真实请求轨迹）；模拟的长度是合成的，比较的是排序和差距，不是小数位。"))
-      if res.paged.concurrency.max >= 256 then
-        ex:note("c", T("This pool is large: paging reaches vLLM's max_num_seqs (256 at once), which caps it before memory does.",
-                       "这个缓存池很大：分页达到了 vLLM 的 max_num_seqs（同时 256 个），先于显存成为上限。"))
+      if res.paged.concurrency.max >= sv.max_num_seqs then
+        ex:note("c", T(string.format("This pool is large: paging reaches vLLM's max_num_seqs on this device (%d at once), which caps it before memory does.", sv.max_num_seqs),
+                       string.format("这个缓存池很大：分页达到了 vLLM 在本设备上的 max_num_seqs（同时 %d 个），先于显存成为上限。", sv.max_num_seqs)))
       end
       for _, p in ipairs(POLICIES) do
         ex:bar("c", ex:t(p), res[p.p].concurrency.mean, { style = "simulated", unit = "seqs" })
@@ -153,10 +172,10 @@ for the attention kernel (the paper settles on 16, sec. 7.2).
     },
     run = function(ex)
       local T = function(en, zh) return ex:t { en = en, zh = zh } end
-      local slots = pool()
+      local slots, sv = pool()
       ex:row("t", { T("block", "块"), T("blocks", "块数"), T("mean seqs", "平均序列数"), T("KV used", "KV 利用"), T("preempted", "抢占") })
       for _, b in ipairs { 1, 4, 16, 64, 256 } do
-        local x = sim("paged", slots, b)
+        local x = sim("paged", slots, b, sv.max_num_seqs)
         ex:point("u", T("paged", "分页"), b, 100 * x.token_share)
         ex:row("t", { tostring(b), tostring(x.blocks), string.format("%.1f", x.concurrency.mean),
                       string.format("%.1f %%", 100 * x.token_share), tostring(x.preemptions) })
@@ -191,22 +210,6 @@ for the attention kernel (the paper settles on 16, sec. 7.2).
   },
 
   exercise {
-    id = "concurrency",
-    kind = "predict",
-    prompt = { en = "Predict: in the first experiment's setup, Orca (Max) batches about 7 sequences at once on the simulated RTX 3090 (23.7 GiB as CUDA reports it). How many does paging batch on average, on this device?",
-               zh = "预测：在第一个实验的设置下，模拟的 RTX 3090（CUDA 报告 23.7 GiB）上 Orca (Max) 平均同时批处理约 7 个序列。在本设备上，分页平均能同时批处理多少个？" },
-    unit = "seqs", tolerance = 0.3,
-    measure = function()
-      local slots = pool()
-      return sim("paged", slots).concurrency.mean, true
-    end,
-    hints = { { en = "A reservation of 2048 slots holds about 500 tokens on average; paging gives a sequence only what it holds, plus part of one block.",
-                zh = "2048 个位置的预留平均只存约 500 个 token；分页只给序列它实际存放的量，外加一个块的一部分。" } },
-    explain = { en = "About 4x: each sequence takes only the slots its tokens fill, against 2048 reserved per sequence under Orca (Max), so the gain is near the ratio of 2048 to the ~500 tokens an average sequence holds; caches that grow until the sequence ends and preemptions that hand slots back and forth move it a little either way.",
-                zh = "约 4 倍：每个序列只占它的 token 填满的位置，而 Orca (Max) 为每个序列预留 2048 个，所以提升接近 2048 与平均每序列约 500 个 token 之比；运行中序列的缓存一直增长到结束、抢占让位置来回转手，会让它上下略有偏离。" },
-  },
-
-  exercise {
     id = "why-block",
     kind = "choice",
     prompt = { en = "Why does vLLM not use blocks of one token, which would waste nothing?", zh = "为什么 vLLM 不用一个 token 一块，那样就完全不浪费了？" },
@@ -228,10 +231,12 @@ for the attention kernel (the paper settles on 16, sec. 7.2).
 > 96.3 %), sec. 4 (block tables, preemption), sec. 6 (throughput), sec. 7.1 (kernel overhead), 7.2
 > (block size), fig. 11 (ShareGPT and Alpaca lengths). The vLLM announcement, "vLLM: Easy, Fast,
 > and Cheap LLM Serving with PagedAttention" (vLLM blog, June 2023): "waste 60 % - 80 %", "under
-> 4 %". vLLM's defaults (`block_size` 16, `gpu_memory_utilization` 0.90, `max_num_seqs` 256):
-> `vllm/engine/arg_utils.py`. The simulation and its limits: `docs/vram-infer.md`.
+> 4 %". vLLM's defaults (`block_size` 16, `gpu_memory_utilization` 0.90; `max_num_seqs` 1024 on a
+> GPU with at least 70 GiB that is not an A100, 256 on the others, `EngineArgs.get_batch_defaults`):
+> `vllm/engine/arg_utils.py`; V1's preemption frees the blocks and recomputes
+> (`vllm/v1/core/sched/scheduler.py`). The simulation and its limits: `docs/vram-infer.md`.
 ]], zh = [[
 > [!source] 出处
-> Kwon、Li、Zhuang、Sheng、Zheng、Yu、Gonzalez、Zhang、Stoica 2023，"Efficient Memory Management for Large Language Model Serving with PagedAttention"，SOSP '23：图 2（20.4 / 26.8 / 38.2 / 96.3 %），第 4 节（块表、抢占），第 6 节（吞吐），第 7.1 节（核函数开销）、第 7.2 节（块大小），图 11（ShareGPT 和 Alpaca 的长度）。vLLM 发布文章 "vLLM: Easy, Fast, and Cheap LLM Serving with PagedAttention"（vLLM 博客，2023 年 6 月）："浪费 60 %–80 %"、"低于 4 %"。vLLM 的默认值（`block_size` 16、`gpu_memory_utilization` 0.90、`max_num_seqs` 256）：`vllm/engine/arg_utils.py`。模拟及其局限见 `docs/vram-infer.md`。
+> Kwon、Li、Zhuang、Sheng、Zheng、Yu、Gonzalez、Zhang、Stoica 2023，"Efficient Memory Management for Large Language Model Serving with PagedAttention"，SOSP '23：图 2（20.4 / 26.8 / 38.2 / 96.3 %），第 4 节（块表、抢占），第 6 节（吞吐），第 7.1 节（核函数开销）、第 7.2 节（块大小），图 11（ShareGPT 和 Alpaca 的长度）。vLLM 发布文章 "vLLM: Easy, Fast, and Cheap LLM Serving with PagedAttention"（vLLM 博客，2023 年 6 月）："浪费 60 %–80 %"、"低于 4 %"。vLLM 的默认值（`block_size` 16、`gpu_memory_utilization` 0.90；`max_num_seqs` 在至少 70 GiB 且不是 A100 的 GPU 上为 1024，其他为 256，见 `EngineArgs.get_batch_defaults`）：`vllm/engine/arg_utils.py`；V1 的抢占释放块并重算（`vllm/v1/core/sched/scheduler.py`）。模拟及其局限见 `docs/vram-infer.md`。
 ]] },
 }

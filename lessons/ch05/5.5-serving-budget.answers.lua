@@ -2,7 +2,7 @@
 -- wrong one (a mistake a learner makes, with what its feedback says), graded by
 -- `vramlab check --answers` (docs/lesson-format.md, "Reference answers").
 
-answer "a100" { right = "28", wrong = "32" }  -- (0.9*79.15-12.55-0.63-0.42)/2; wrong: forgot the 90 % budget
+answer "a100" { right = "29", wrong = { { "28", says = "subtracts the CUDA context" }, { "32", says = "90 % of 79.15 GiB" } } }  -- (0.9*79.15-12.55-0.66)/2; wrong: the context subtracted (vLLM ~0.9), the 90 % budget forgotten
 answer "swap" { figure = "simulated", wrong = "1" }  -- simulated PCIe copies; wrong: "PCIe is instant"
 answer "gpus" { right = "3", wrong = "2" }  -- 4/s * 20 s = 80 in flight / 28; wrong: rounded 2.86 down
 answer "recompute" { right = "2", wrong = "1" }  -- wrong: replaying every decode step

@@ -1,5 +1,5 @@
--- Lesson 5.5: serving within a budget. vLLM's accounting of a GPU (vram.serving): the KV pool
--- left after weights, one profiled forward and the context, and how many sequences fit; at the
+-- Lesson 5.5: serving within a budget. vLLM V1's accounting of a GPU (vram.serving): the KV pool
+-- left in 90 % of the memory after weights and one profiled forward, and how many sequences fit; at the
 -- limit, preemption by recompute vs swap at this device's measured PCIe bandwidth
 -- (vram.preemption, vram.serve_sim); sizing a deployment for a given traffic.
 local GiB = units.GiB
@@ -40,20 +40,33 @@ return lesson {
   text { en = [[
 # Serving within a budget
 
-A serving engine sizes its KV pool once, at start-up. vLLM's accounting:
+A serving engine sizes its KV pool once, at start-up. vLLM's accounting (its current engine, V1):
 
-1. **Budget** = total memory x `gpu_memory_utilization` (0.90 by default): the rest is left for
-   other processes and for what the engine does not count.
-2. Minus the **weights** (lesson 5.1), the **peak of one forward pass** over
-   `max_num_batched_tokens` tokens (vLLM runs a dummy forward at start-up and measures it), and
-   the **CUDA context** and other non-torch memory.
+1. **Budget** = total memory x `gpu_memory_utilization` (0.90 by default). At start-up the free
+   memory must be at least that much, or vLLM refuses to start: the CUDA context, NCCL's buffers
+   and other processes have to fit in the other 10 %.
+2. Minus the **weights** (lesson 5.1), the **peak of one profiling forward** over
+   `max_num_batched_tokens` tokens (vLLM runs a dummy batch at start-up and measures it, the
+   sampler over `max_num_seqs` sequences included), and the memory **outside PyTorch that grew**
+   during it. vLLM compares against a snapshot taken once the context and NCCL exist, so the
+   context is in that baseline and is not subtracted again. Since v0.21 vLLM also estimates the
+   **CUDA graphs'** memory pool and subtracts it (`VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`, on
+   by default); before, the graphs were captured after the pool was sized, on top of the budget.
 3. What is left is the **KV pool**, cut into blocks of 16 tokens (lesson 5.3). It is allocated
-   whole: `nvidia-smi` shows about 90 % used from the first second, busy or idle.
+   whole: `nvidia-smi` shows it taken from the first second, busy or idle, and shows **more than
+   90 %** used, because the context, NCCL and the graphs' pool are outside the budget.
 
-How many sequences run at once is then pool / (context x KV bytes per token). On an A100 80GB
-(79.15 GiB as CUDA reports it) with Llama-2-7B in fp16: 71.23 GiB budget - 12.55 GiB weights -
-0.63 GiB forward - 0.42 GiB context = **57.64 GiB of KV**, 28 sequences of 4096 tokens (2 GiB
-each). Quantising the weights frees memory for the cache; GQA shrinks what each sequence needs.
+The scheduler's limits depend on the device too. On a GPU with at least 70 GiB whose name is not
+an A100 (H100, H200, B200, MI300X), `max_num_seqs` is **1024** and `max_num_batched_tokens` 8192
+for `vllm serve` (16384 for the `LLM` class); on the others 256, and 2048 (8192).
+
+How many sequences run at once is then pool / (context x KV bytes per token), capped at
+`max_num_seqs`. On an H100 80GB (79.19 GiB as CUDA reports it) with Llama-2-7B in fp16 under
+`vllm serve`: 71.27 GiB budget - 12.55 GiB weights - 0.75 GiB for the profiling forward over 8192
+tokens = **57.97 GiB of KV**, 28 sequences of 4096 tokens (2 GiB each). Quantising the weights
+frees memory for the cache; GQA shrinks what each sequence needs. (Around v0.9, V1 subtracted all
+memory outside PyTorch on the device instead, the context and other processes' included: a few
+hundred MiB less for the pool.)
 
 ## At the limit: preemption
 Paging admits sequences by their prompt, not their final length, so a pool can run out while
@@ -75,8 +88,8 @@ vLLM's current engine (V1) recomputes preempted requests.
 > [!errata] "Once the model loads, the server can take any number of users"
 > Loading proves only that the weights fit. Every running sequence needs its own KV cache, so
 > the number of concurrent users is set by the memory left after the weights: 28 full-length
-> Llama-2-7B conversations on an A100 80GB, 3 on an RTX 3090 (23.7 GiB as CUDA reports it). Past that, requests wait in the
-> queue or are preempted, and latency, not an OOM, is how you notice.
+> Llama-2-7B conversations on an H100 80GB, 4 on an RTX 3090 (23.7 GiB as CUDA reports it). Past
+> that, requests wait in the queue or are preempted, and latency, not an OOM, is how you notice.
 > Source: the accounting above, with vLLM's defaults (`vllm/engine/arg_utils.py`), and the
 > experiment below (`vram.serving`); preemption: Kwon et al. 2023, sec. 4.5.
 
@@ -89,11 +102,13 @@ stream 500 tokens at 25 tokens/s stay 20 s: 80 sequences at once. At 28 per GPU,
 
 推理服务引擎在启动时一次性确定 KV 缓存池的大小。vLLM 的记账方式：
 
-1. **预算** = 总显存 × `gpu_memory_utilization`（默认 0.90）：剩下的留给其他进程和引擎不计入的部分。
-2. 减去**权重**（第 5.1 节）、对 `max_num_batched_tokens` 个 token 做**一次前向传播的峰值**（vLLM 启动时跑一次假的前向并测量它），以及 **CUDA 上下文**和其他非 torch 的显存。
-3. 剩下的就是 **KV 缓存池**，切成 16 个 token 一块（第 5.3 节）。它是整块分配的：从第一秒起 `nvidia-smi` 就显示约 90 % 已用，无论忙闲。
+1. **预算** = 总显存 × `gpu_memory_utilization`（默认 0.90）。启动时空闲显存必须至少这么多，否则 vLLM 拒绝启动：CUDA 上下文、NCCL 的缓冲区和其他进程都得装在另外那 10 % 里。
+2. 减去**权重**（第 5.1 节）、对 `max_num_batched_tokens` 个 token 做的**一次剖析前向的峰值**（vLLM 启动时跑一个假的批次并测量它，包括对 `max_num_seqs` 个序列的采样），以及这期间**在 PyTorch 之外增长**的显存。vLLM 是和上下文与 NCCL 建好之后拍下的快照比较的，所以上下文已在基准里，不会再减一次。从 v0.21 起，vLLM 还会估算 **CUDA 图**的显存池并减去它（`VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`，默认开启）；在那之前，CUDA 图在缓存池定好大小之后才捕获，占在预算之外。
+3. 剩下的就是 **KV 缓存池**，切成 16 个 token 一块（第 5.3 节）。它是整块分配的：从第一秒起 `nvidia-smi` 就显示它已被占用，无论忙闲；而且显示的已用量**超过 90 %**，因为上下文、NCCL 和 CUDA 图的显存池都在预算之外。
 
-同时能跑多少个序列 = 缓存池 / (上下文长度 × 每 token 的 KV 字节数)。在 A100 80GB（CUDA 报告 79.15 GiB）上跑 fp16 的 Llama-2-7B：预算 71.23 GiB − 权重 12.55 GiB − 前向 0.63 GiB − 上下文 0.42 GiB = **57.64 GiB 的 KV**，可容纳 28 个 4096 token 的序列（每个 2 GiB）。量化权重能为缓存腾出显存；GQA 则缩小每个序列的需求。
+调度器的上限也取决于设备。显存至少 70 GiB 且名字不是 A100 的 GPU（H100、H200、B200、MI300X）上，`max_num_seqs` 是 **1024**，`max_num_batched_tokens` 在 `vllm serve` 下是 8192（`LLM` 类是 16384）；其他 GPU 上是 256，以及 2048（8192）。
+
+同时能跑多少个序列 = 缓存池 / (上下文长度 × 每 token 的 KV 字节数)，上限是 `max_num_seqs`。在 H100 80GB（CUDA 报告 79.19 GiB）上用 `vllm serve` 跑 fp16 的 Llama-2-7B：预算 71.27 GiB − 权重 12.55 GiB − 对 8192 个 token 做剖析前向的 0.75 GiB = **57.97 GiB 的 KV**，可容纳 28 个 4096 token 的序列（每个 2 GiB）。量化权重能为缓存腾出显存；GQA 则缩小每个序列的需求。（在 v0.9 前后，V1 减去的是设备上 PyTorch 之外的全部显存，上下文和其他进程的也算在内：缓存池会少几百 MiB。）
 
 ## 到了极限：抢占
 分页按提示长度而不是最终长度接纳序列，所以序列还在增长时缓存池就可能用完。这时 vLLM 会**抢占**最晚到达的序列（Kwon 等 2023 第 4.5 节），有两种方式：
@@ -104,7 +119,7 @@ stream 500 tokens at 25 tokens/s stay 20 s: 80 sequences at once. At 28 per GPU,
 按每个 token 计，换出的代价是 2 × KV 字节 / PCIe 带宽，重算约为 2 × 参数量次浮点运算 / 实际达到的 FLOP/s。像下面的实验那样单独定价，换出看起来要便宜好几倍。但论文端到端测得，块大小 16–64 个 token 时两者接近，块小时换出更差，因为大量小传输用不满 PCIe（第 7.3 节）；而且被换出的序列要占用专门留出的主机内存（vLLM 的 `swap_space`）。vLLM 现在的引擎（V1）对被抢占的请求采用重算。
 
 > [!errata] "模型加载成功了，服务器就能接待任意多的用户"
-> 加载成功只说明权重装得下。每个运行中的序列都需要自己的 KV 缓存，所以并发用户数取决于权重之外剩下的显存：A100 80GB 上 28 个满长度的 Llama-2-7B 对话，RTX 3090（CUDA 报告 23.7 GiB）上 3 个。超过这个数，请求就在队列里等待或被抢占，你察觉到的是延迟，而不是 OOM。
+> 加载成功只说明权重装得下。每个运行中的序列都需要自己的 KV 缓存，所以并发用户数取决于权重之外剩下的显存：H100 80GB 上 28 个满长度的 Llama-2-7B 对话，RTX 3090（CUDA 报告 23.7 GiB）上 4 个。超过这个数，请求就在队列里等待或被抢占，你察觉到的是延迟，而不是 OOM。
 > 出处：上面的记账，按 vLLM 的默认值（`vllm/engine/arg_utils.py`），以及下面的实验（`vram.serving`）；抢占：Kwon 等 2023 第 4.5 节。
 
 ## 为部署估算规模
@@ -130,19 +145,19 @@ many full-length sequences run at once.
     run = function(ex)
       local T = function(en, zh) return ex:t { en = en, zh = zh } end
       local _, total = gpu.mem()
+      local info = gpu.info()
       ex:row("t", { T("model", "模型"), T("prec.", "精度"), T("ctx", "上下文"), T("weights", "权重"), T("KV pool", "KV 池"), T("seqs", "序列") })
       local first
       for _, c in ipairs(CONFIGS) do
-        local s = vram.serving { model = c.model, scheme = c.scheme, capacity = total, context = c.context }
+        local s = vram.serving { model = c.model, scheme = c.scheme, capacity = total, name = info.name, context = c.context }
         first = first or s
         ex:row("t", { c.model, c.scheme, tostring(c.context), units.bytes(s.weights), units.bytes(s.kv_pool), tostring(s.max_seqs) })
         ex:bar("n", string.format("%s %s %dK", c.model, c.scheme, c.context // 1024), s.max_seqs, { style = "theoretical", unit = "seqs" })
       end
-      local info = gpu.info()
-      ex:note("t", T(string.format("%s, %s in all%s; budget 90 %%; forward profiled over 8192 tokens; CUDA context 426 MiB (estimate). Mistral keeps a 4096-token window.",
-                                   info.name or "device", units.bytes(total), info.simulated and " (SIMULATED profile)" or ""),
-                     string.format("%s，共 %s%s；预算 90 %%；前向按 8192 个 token 预估；CUDA 上下文 426 MiB（估计值）。Mistral 只保留 4096 个 token 的窗口。",
-                                   info.name or "设备", units.bytes(total), info.simulated and "（模拟配置）" or "")))
+      ex:note("t", T(string.format("%s, %s in all%s; vLLM V1 under vllm serve: budget 90 %%; forward profiled over %d tokens, max_num_seqs %d (its defaults for this device); the CUDA context (426 MiB, estimate) is in the 10 %% outside the budget; no CUDA graphs counted. Mistral keeps a 4096-token window.",
+                                   info.name or "device", units.bytes(total), info.simulated and " (SIMULATED profile)" or "", first.batched_tokens, first.max_num_seqs),
+                     string.format("%s，共 %s%s；vLLM V1，vllm serve：预算 90 %%；前向按 %d 个 token 剖析，max_num_seqs %d（它对本设备的默认值）；CUDA 上下文（426 MiB，估计值）在预算之外的 10 %% 里；未计 CUDA 图。Mistral 只保留 4096 个 token 的窗口。",
+                                   info.name or "设备", units.bytes(total), info.simulated and "（模拟配置）" or "", first.batched_tokens, first.max_num_seqs)))
       ex:gauge("g", T("KV pool", "KV 池"), first.kv_pool / GiB, first.budget / GiB, { unit = "GiB" })
       ex:status(T("done", "完成"))
     end,
@@ -184,19 +199,20 @@ Then the serving simulation of lesson 5.3 runs on this device's pool with each p
                                    out.simulated and "，模拟" or "", fl and string.format("%s %.0f TFLOP/s × 0.5", spec.name, fl / 1e12) or "没有公布的算力：不计算重算代价")))
       ex:status(T("simulating", "模拟中"))
       local _, total = gpu.mem()
-      local slots = vram.serving { model = "llama-2-7b", capacity = total, context = 2048 }.max_tokens
+      local sv = vram.serving { model = "llama-2-7b", capacity = total, name = gpu.info().name, context = 2048 }
+      local slots = sv.max_tokens
       ex:row("t", { T("policy", "策略"), T("preempted", "抢占"), T("recomputed tok", "重算 token"), T("swapped", "换出"), T("link time", "链路时间"), T("steps", "步数") })
       local preempted = 0
       for _, mode in ipairs { "recompute", "swap" } do
         local x = vram.serve_sim { requests = 1000, seed = 1, tokens = slots, policy = "paged", preempt = mode, model = "llama-2-7b",
-                                   pcie = math.min(out.bytes_per_s, back.bytes_per_s) }
+                                   max_seqs = sv.max_num_seqs, pcie = math.min(out.bytes_per_s, back.bytes_per_s) }
         ex:row("t", { mode, tostring(x.preemptions), tostring(x.recomputed_tokens), units.si(x.swapped_bytes or 0),
                       (x.swapped_bytes or 0) > 0 and units.time(x.swap_seconds) or "-", tostring(x.steps) })
         preempted = preempted + x.preemptions
       end
       if preempted == 0 then
-        ex:note("t", T("No preemption: this pool holds every sequence the scheduler admits (at most 256 at once, vLLM's max_num_seqs).",
-                       "没有抢占：这个缓存池装得下调度器接纳的所有序列（同时最多 256 个，即 vLLM 的 max_num_seqs）。"))
+        ex:note("t", T(string.format("No preemption: this pool holds every sequence the scheduler admits (at most %d at once, vLLM's max_num_seqs on this device).", sv.max_num_seqs),
+                       string.format("没有抢占：这个缓存池装得下调度器接纳的所有序列（同时最多 %d 个，即 vLLM 在本设备上的 max_num_seqs）。", sv.max_num_seqs)))
       end
       ex:note("t", T(string.format("SIMULATED scheduling (vram.serve_sim) on a pool of %d token slots; link time at the slower measured direction.", slots),
                      string.format("模拟的调度（vram.serve_sim），缓存池 %d 个 token 位置；链路时间按实测较慢的方向计。", slots)))
@@ -209,12 +225,18 @@ Then the serving simulation of lesson 5.3 runs on this device's pool with each p
   exercise {
     id = "a100",
     kind = "number",
-    prompt = { en = "vLLM on an A100 80GB (79.15 GiB), Llama-2-7B fp16: budget 90 %, weights 12.55 GiB, profiled forward 0.63 GiB, CUDA context 0.42 GiB. Each 4096-token sequence needs 2 GiB of KV cache. How many full-length sequences run at once?",
-               zh = "A100 80GB（79.15 GiB）上的 vLLM，Llama-2-7B fp16：预算 90 %，权重 12.55 GiB，预估的前向 0.63 GiB，CUDA 上下文 0.42 GiB。每个 4096 token 的序列需要 2 GiB 的 KV 缓存。能同时运行多少个满长度的序列？" },
-    answer = 28, unit = "seqs", tolerance = 0.001,
-    hints = { { en = "Start from 90 % of 79.15 GiB, not from 80 GB; a sequence that does not fit whole does not count.", zh = "从 79.15 GiB 的 90 % 算起，而不是 80 GB；装不下一整个的序列不算。" } },
-    explain = { en = "0.9 x 79.15 = 71.23 GiB; - 12.55 - 0.63 - 0.42 = 57.64 GiB; / 2 GiB = 28.8, so 28.",
-                zh = "0.9 × 79.15 = 71.23 GiB；− 12.55 − 0.63 − 0.42 = 57.64 GiB；/ 2 GiB = 28.8，所以是 28。" },
+    prompt = { en = "vLLM V1 (accounting as in the text) with the LLM class on an A100 80GB (79.15 GiB), Llama-2-7B fp16: budget 90 %, weights 12.55 GiB, profiling forward over 8192 tokens 0.66 GiB, CUDA context 0.42 GiB, no CUDA graphs. Each 4096-token sequence needs 2 GiB of KV cache. How many full-length sequences run at once?",
+               zh = "vLLM V1（按正文的记账方式），用 LLM 类，A100 80GB（79.15 GiB），Llama-2-7B fp16：预算 90 %，权重 12.55 GiB，对 8192 个 token 的剖析前向 0.66 GiB，CUDA 上下文 0.42 GiB，不计 CUDA 图。每个 4096 token 的序列需要 2 GiB 的 KV 缓存。能同时运行多少个满长度的序列？" },
+    answer = 29, unit = "seqs", tolerance = 0.001,
+    mistakes = {
+      { value = 28, say = { en = "That subtracts the CUDA context: it exists before vLLM's start-up snapshot, so it sits in the 10 % outside the budget (vLLM around v0.9 did subtract it).",
+                            zh = "那减去了 CUDA 上下文：它在 vLLM 启动快照之前就已存在，所以在预算之外的那 10 % 里（v0.9 前后的 vLLM 确实会减去它）。" } },
+      { value = 32, say = { en = "Start from the budget, 90 % of 79.15 GiB, not from all of it.", zh = "要从预算算起，即 79.15 GiB 的 90 %，而不是全部显存。" } },
+    },
+    hints = { { en = "Start from 90 % of 79.15 GiB, not from 80 GB; what is subtracted is what vLLM measures after its start-up snapshot; a sequence that does not fit whole does not count.",
+                zh = "从 79.15 GiB 的 90 % 算起，而不是 80 GB；减去的是 vLLM 在启动快照之后测得的东西；装不下一整个的序列不算。" } },
+    explain = { en = "0.9 x 79.15 = 71.23 GiB; - 12.55 - 0.66 = 58.02 GiB; / 2 GiB = 29.01, so 29. The 0.42 GiB context is in the start-up baseline; nvidia-smi will show about 72 GiB used (budget plus context), more than 90 %.",
+                zh = "0.9 × 79.15 = 71.23 GiB；− 12.55 − 0.66 = 58.02 GiB；/ 2 GiB = 29.01，所以是 29。0.42 GiB 的上下文在启动基准里；nvidia-smi 会显示约 72 GiB 已用（预算加上下文），超过 90 %。" },
   },
 
   exercise {
@@ -235,8 +257,8 @@ Then the serving simulation of lesson 5.3 runs on this device's pool with each p
   exercise {
     id = "gpus",
     kind = "number",
-    prompt = { en = "Traffic: 4 requests/s, each streaming 500 output tokens at 25 tokens/s. One GPU holds 28 such sequences at once. How many GPUs do you need, at least?",
-               zh = "流量：每秒 4 个请求，每个以每秒 25 个 token 流式输出 500 个 token。一块 GPU 能同时容纳 28 个这样的序列。至少需要几块 GPU？" },
+    prompt = { en = "Traffic: 4 requests/s, each streaming 500 output tokens at 25 tokens/s. One GPU holds 28 such sequences at once (the H100 of the text). How many GPUs do you need, at least?",
+               zh = "流量：每秒 4 个请求，每个以每秒 25 个 token 流式输出 500 个 token。一块 GPU 能同时容纳 28 个这样的序列（正文里的 H100）。至少需要几块 GPU？" },
     answer = 3, unit = "GPUs", tolerance = 0.001,
     hints = { { en = "Little's law: in flight = arrival rate x time in the system. Then round up.", zh = "Little 定律：在途数 = 到达率 × 在系统中停留的时间。然后向上取整。" } },
     explain = { en = "Each request stays 500 / 25 = 20 s; 4/s x 20 s = 80 in flight; 80 / 28 = 2.86, so 3 GPUs, before any headroom for prefill and bursts.",
@@ -260,15 +282,19 @@ Then the serving simulation of lesson 5.3 runs on this device's pool with each p
 
   text { en = [[
 > [!source] Sources
-> vLLM's defaults (`gpu_memory_utilization` 0.90, `block_size` 16, `max_num_seqs` 256,
-> `max_num_batched_tokens`): `vllm/engine/arg_utils.py`; its start-up profiling of one forward
-> and its preemption warning: the vLLM docs, "Optimization and Tuning". Kwon et al. 2023,
+> vLLM's defaults (`gpu_memory_utilization` 0.90, `block_size` 16; `max_num_seqs` and
+> `max_num_batched_tokens` by device: `EngineArgs.get_batch_defaults`): `vllm/engine/arg_utils.py`.
+> The accounting: `vllm/v1/worker/gpu_worker.py` (`init_device`: the start-up snapshot and the
+> free-memory check; `determine_available_memory`: requested memory minus weights, the profiled
+> peak and the non-torch increase) and `vllm/utils/mem_utils.py` (`memory_profiling`); CUDA graphs:
+> `vllm/envs.py`, `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS` ("enabled by default as of v0.21.0");
+> preemption: the vLLM docs, "Optimization and Tuning". Kwon et al. 2023,
 > "Efficient Memory Management for Large Language Model Serving with PagedAttention", SOSP '23,
 > sec. 4.5 (swapping, recomputation) and 7.3. A100 80GB capacity: 79.15 GiB as PyTorch reports
-> it. Little's law: Little 1961, Operations Research 9(3). PCIe 4.0 x16: 16 GT/s x 16 lanes,
+> it; H100 SXM 80GB: 85,028,896,768 B = 79.19 GiB as CUDA reports it (`assets/gpus/h100-sxm.txt`). Little's law: Little 1961, Operations Research 9(3). PCIe 4.0 x16: 16 GT/s x 16 lanes,
 > 128b/130b, 31.5 GB/s per direction. The estimators: `docs/vram-infer.md`.
 ]], zh = [[
 > [!source] 出处
-> vLLM 的默认值（`gpu_memory_utilization` 0.90、`block_size` 16、`max_num_seqs` 256、`max_num_batched_tokens`）：`vllm/engine/arg_utils.py`；启动时对一次前向的预估和抢占警告：vLLM 文档 "Optimization and Tuning"。Kwon 等 2023，"Efficient Memory Management for Large Language Model Serving with PagedAttention"，SOSP '23，第 4.5 节（换出、重算）和第 7.3 节。A100 80GB 容量：PyTorch 报告的 79.15 GiB。Little 定律：Little 1961，Operations Research 9(3)。PCIe 4.0 x16：16 GT/s × 16 条通道，128b/130b 编码，每个方向 31.5 GB/s。估算器见 `docs/vram-infer.md`。
+> vLLM 的默认值（`gpu_memory_utilization` 0.90、`block_size` 16；按设备而定的 `max_num_seqs` 和 `max_num_batched_tokens`：`EngineArgs.get_batch_defaults`）：`vllm/engine/arg_utils.py`。记账方式：`vllm/v1/worker/gpu_worker.py`（`init_device`：启动快照与空闲显存检查；`determine_available_memory`：请求的显存减去权重、剖析到的峰值和非 torch 增量）和 `vllm/utils/mem_utils.py`（`memory_profiling`）；CUDA 图：`vllm/envs.py` 的 `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`（"enabled by default as of v0.21.0"）；抢占：vLLM 文档 "Optimization and Tuning"。Kwon 等 2023，"Efficient Memory Management for Large Language Model Serving with PagedAttention"，SOSP '23，第 4.5 节（换出、重算）和第 7.3 节。A100 80GB 容量：PyTorch 报告的 79.15 GiB；H100 SXM 80GB：CUDA 报告 85,028,896,768 B = 79.19 GiB（`assets/gpus/h100-sxm.txt`）。Little 定律：Little 1961，Operations Research 9(3)。PCIe 4.0 x16：16 GT/s × 16 条通道，128b/130b 编码，每个方向 31.5 GB/s。估算器见 `docs/vram-infer.md`。
 ]] },
 }

@@ -526,38 +526,73 @@ end
 -- ---------------------------------------------------------------------------------------
 -- serving within a budget
 
---- vram.serving{model=, scheme="fp16", bits=, group=, capacity= or gpu=, context=max_context,
--- kv_dtype="fp16", utilization=0.9, batched_tokens=8192, cuda_context=446693376, block=16} ->
--- table: budget (capacity x utilization: vLLM's gpu_memory_utilization, 0.90 by default, with
--- block_size 16 and max_num_seqs 256: vllm/engine/arg_utils.py, EngineArgs), weights,
--- activations (the peak of one forward over batched_tokens tokens, as vLLM profiles it with
--- max_num_batched_tokens), cuda_context, kv_pool (budget - the rest), per_token, per_seq
--- (context tokens), blocks (kv_pool / (block x per_token)), max_tokens (token slots), max_seqs
--- (sequences of the full context that fit at once), fits (kv_pool holds at least one sequence).
+-- vLLM's scheduler defaults by device (EngineArgs.get_batch_defaults, vllm/engine/arg_utils.py):
+-- on a GPU with at least 70 GiB whose name does not contain "a100" (H100, H200, B200, MI300X),
+-- max_num_seqs 1024 and max_num_batched_tokens 16384 for the LLM class, 8192 for the API server
+-- (`vllm serve`); elsewhere 256 and 8192 / 2048. usage: "server" (default) or "llm".
+local function vllm_defaults(capacity, name, usage)
+  local big = capacity >= 70 * 2^30 and not string.find(string.lower(name or ""), "a100", 1, true)
+  local llm = usage == "llm"
+  if big then return 1024, llm and 16384 or 8192 end
+  return 256, llm and 8192 or 2048
+end
+
+--- vram.serving{model=, scheme="fp16", bits=, group=, capacity= or gpu=, name=, usage="server",
+-- context=max_context, kv_dtype="fp16", utilization=0.9, batched_tokens=, max_num_seqs=,
+-- non_torch=0, cuda_graphs=0, cuda_context=446693376, block=16} -> table. vLLM V1's accounting
+-- (vllm/v1/worker/gpu_worker.py, determine_available_memory; vllm/utils/mem_utils.py,
+-- memory_profiling): budget = capacity x utilization (requested_memory; gpu_memory_utilization
+-- 0.90 by default); kv_pool = budget - weights - activations (the peak of one profiling forward
+-- over batched_tokens tokens, plus the sampler's fp32 logits for max_num_seqs sequences) -
+-- non_torch (memory outside PyTorch that grows during that forward) - cuda_graphs (their pool:
+-- vLLM >= 0.21 estimates it and subtracts it, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS; 0 for
+-- enforce_eager, or an older vLLM, where it comes on top of the budget). The CUDA context is not
+-- subtracted: it exists when vLLM takes its start-up snapshot, so it is in the baseline, inside
+-- the 10 % outside the budget; startup_ok says whether capacity - cuda_context >= budget (else
+-- vLLM refuses to start). batched_tokens and max_num_seqs default to vLLM's for the device
+-- (capacity and name: the gpu's, or name=; usage "server" for `vllm serve`, "llm" for the LLM
+-- class). Also: weights, cuda_context, per_token, per_seq (context tokens), blocks (kv_pool /
+-- (block x per_token)), max_tokens (token slots), max_seqs (full-context sequences that fit),
+-- concurrent (min(max_seqs, max_num_seqs)), fits (kv_pool holds at least one sequence).
 function M.serving(t)
   opts("serving", t)
-  known("serving", t, set { "model", "scheme", "bits", "group", "capacity", "gpu", "context", "kv_dtype", "utilization",
-                            "batched_tokens", "cuda_context", "block" })
+  known("serving", t, set { "model", "scheme", "bits", "group", "capacity", "gpu", "name", "usage", "context", "kv_dtype",
+                            "utilization", "batched_tokens", "max_num_seqs", "non_torch", "cuda_graphs", "cuda_context", "block" })
   local m = model_of("serving", t.model)
-  local cap = t.capacity
-  if cap == nil and t.gpu ~= nil then cap = E.train.gpu_of("serving", t.gpu).capacity end
+  local cap, name = t.capacity, t.name
+  if t.gpu ~= nil then
+    local g = E.train.gpu_of("serving", t.gpu)
+    if cap == nil then cap = g.capacity end
+    if name == nil then name = g.name end
+  end
   cap = count("serving", { capacity = cap }, "capacity")
+  if name ~= nil and type(name) ~= "string" then raise("vram.serving: 'name' must be the device's name, a string") end
+  local usage = t.usage == nil and "server" or t.usage
+  if usage ~= "server" and usage ~= "llm" then raise("vram.serving: 'usage' must be \"server\" (vllm serve) or \"llm\" (the LLM class)") end
+  local dseqs, dtok = vllm_defaults(cap, name, usage)
   local util = fraction("serving", t, "utilization", 0.9)
   local q = weights_of(m, t)
   local ctx = whole("serving", t, "context", m.max_context or 4096)
-  local bt = whole("serving", t, "batched_tokens", 8192)
+  local bt = whole("serving", t, "batched_tokens", dtok)
+  local nseq = whole("serving", t, "max_num_seqs", dseqs)
   local blk = whole("serving", t, "block", 16)
   local per = M.kv { model = t.model, tokens = 1, dtype = t.kv_dtype }
-  local r = { capacity = cap, utilization = util, budget = cap * util, weights = q.total,
-              activations = m.mlp == "moe" and 0 or forward_peak(m, bt, 1, true, false).total,
-              cuda_context = nonneg("serving", t, "cuda_context", CONTEXT), per_token = per.per_token, context = ctx, block = blk }
-  r.kv_pool = max(0, r.budget - r.weights - r.activations - r.cuda_context)
+  -- the profiling forward (its last-token logits replaced by the sampler's, fp32, per sequence)
+  local fwd = m.mlp == "moe" and 0 or forward_peak(m, bt, 1, true, false)
+  local act = fwd == 0 and 0 or fwd.total - fwd.logits + min(nseq, bt) * m.vocab * 4
+  local r = { capacity = cap, utilization = util, budget = cap * util, weights = q.total, activations = act,
+              non_torch = nonneg("serving", t, "non_torch", 0), cuda_graphs = nonneg("serving", t, "cuda_graphs", 0),
+              cuda_context = nonneg("serving", t, "cuda_context", CONTEXT), per_token = per.per_token, context = ctx,
+              block = blk, batched_tokens = bt, max_num_seqs = nseq }
+  r.kv_pool = max(0, r.budget - r.weights - r.activations - r.non_torch - r.cuda_graphs)
+  r.startup_ok = cap - r.cuda_context >= r.budget
   r.per_seq = r.per_token * min(ctx, per.window or ctx)
   r.blocks = floor(r.kv_pool / (blk * r.per_token))
   r.max_tokens = r.blocks * blk
   r.max_seqs = floor(r.max_tokens / min(ctx, per.window or ctx))
+  r.concurrent = min(r.max_seqs, nseq)
   r.fits = r.max_seqs >= 1
-  for k, v in pairs(r) do r[k] = E.int(v) end
+  for k, v in pairs(r) do if type(v) == "number" then r[k] = E.int(v) end end
   return r
 end
 
@@ -588,6 +623,6 @@ function M.preemption(t)
   return r
 end
 
-E.infer = { model_of = model_of, forward_peak = forward_peak, CONTEXT = CONTEXT }
+E.infer = { model_of = model_of, forward_peak = forward_peak, CONTEXT = CONTEXT, vllm_defaults = vllm_defaults }
 
 return M

@@ -132,8 +132,10 @@ end
 --   oracle prompt + the true output length (Orca (Oracle): knows the future).
 --          Contiguous reservations are placed first-fit in the pool, so external fragmentation
 --          can block a request while enough slots are free in pieces.
--- FCFS throughout: the oldest waiting request goes first, and nobody overtakes it. block and
--- max_seqs default to vLLM's block_size 16 and max_num_seqs 256 (vllm/engine/arg_utils.py).
+-- FCFS throughout: the oldest waiting request goes first, and nobody overtakes it. block defaults
+-- to vLLM's block_size 16; max_seqs to 256, vLLM's max_num_seqs on GPUs under 70 GiB and A100s
+-- (1024 on larger ones: vram.serving's max_num_seqs gives the device's, from
+-- EngineArgs.get_batch_defaults in vllm/engine/arg_utils.py).
 -- Result: policy, pool_tokens, block, requests, finished, rejected (requests larger than the
 -- pool), steps, generated (output tokens), throughput (generated / steps), concurrency = {mean,
 -- max} (running requests per step), shares = {token_states, reserved, internal, free}: time

@@ -147,11 +147,25 @@ near(dq.tokens_per_s / vram.decode { model = "llama-2-7b", context = 1, gpu = "h
 local pf = vram.prefill { model = "llama-2-7b", tokens = 2048, gpu = "h100-sxm" }
 eq(pf.bound, "compute", "prefill of 2048 tokens is compute-bound"); assert(pf.intensity > 1000, "about 'tokens' FLOP per byte")
 
--- serving within a budget (vLLM: gpu_memory_utilization 0.9)
+-- serving within a budget (vLLM V1: gpu_memory_utilization 0.9; the context is in the start-up
+-- baseline, outside the budget; what grows outside PyTorch and the CUDA graphs' pool come off)
 local sv = vram.serving { model = "llama-2-7b", gpu = "a100-80gb", context = 4096 }
 local budget = math.floor(79.15 * GiB) * 0.9
-local pool = budget - fp16.total - sv.activations - 426 * MiB
-eq(sv.kv_pool, pool, "KV pool = budget - weights - activations - context")
+local pool = budget - fp16.total - sv.activations
+eq(sv.kv_pool, pool, "KV pool = budget - weights - activations")
+eq(sv.cuda_context, 426 * MiB, "the context is reported, not subtracted")
+assert(sv.startup_ok, "free memory at start-up covers the budget")
+local sv2 = vram.serving { model = "llama-2-7b", gpu = "a100-80gb", context = 4096, non_torch = 100 * MiB, cuda_graphs = 500 * MiB }
+eq(sv2.kv_pool, pool - 600 * MiB, "non-torch growth and the graphs' pool come off the budget")
+assert(not vram.serving { model = "llama-2-7b", capacity = 24 * GiB, cuda_context = 3 * GiB, context = 4096 }.startup_ok,
+       "a context over 10 % of the device: vLLM refuses to start")
+-- vLLM's scheduler defaults by device (EngineArgs.get_batch_defaults)
+eq(sv.max_num_seqs, 256, "A100: 256"); eq(sv.batched_tokens, 2048, "A100, vllm serve: 2048")
+eq(vram.serving { model = "llama-2-7b", gpu = "a100-80gb", usage = "llm" }.batched_tokens, 8192, "A100, LLM class: 8192")
+eq(vram.serving { model = "llama-2-7b", gpu = "h100-sxm" }.max_num_seqs, 1024, "H100: 1024")
+eq(vram.serving { model = "llama-2-7b", gpu = "h100-sxm", usage = "llm" }.batched_tokens, 16384, "H100, LLM class: 16384")
+eq(vram.serving { model = "llama-2-7b", capacity = 80 * GiB, name = "NVIDIA A100-SXM4-80GB" }.max_num_seqs, 256, "an A100 by name: 256")
+eq(vram.serving { model = "llama-2-7b", capacity = 80 * GiB }.max_num_seqs, 1024, "80 GiB, no name: 1024")
 eq(sv.blocks, math.floor(pool / (16 * 524288)), "16-token blocks")
 eq(sv.max_seqs, math.floor(sv.blocks * 16 / 4096), "full-context sequences at once")
 assert(not vram.serving { model = "llama-2-70b", gpu = "a100-80gb" }.fits, "70B in fp16 does not fit one A100")
