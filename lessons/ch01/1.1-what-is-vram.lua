@@ -100,6 +100,19 @@ CPU 有内存，GPU 凭什么不能有自己的专用存储？因为两者的工
 - vramlab 显示的容量是 CUDA 报告的值，单位 GiB；模型大小两种单位都给。
 ]] },
 
+  exercise {
+    id = "capacity",
+    kind = "predict",
+    prompt = { en = "Predict: how many GiB of memory does CUDA report in total on this GPU? (Then the tutor asks the backend.)",
+               zh = "预测：在本机 GPU 上，CUDA 报告的显存总量是多少 GiB？（答完后由后端给出实际值。）" },
+    unit = "GiB", tolerance = 0.05, mistakes = { "gib_gb" },
+    measure = function() local i = gpu.info() return i.total_bytes / GiB, i.simulated end,
+    hints = { { en = "Start from the box's GB, then ask what the driver keeps for itself, and what ECC takes on a GDDR card.",
+                zh = "从包装盒上的 GB 出发，再想想驱动自己留了多少、GDDR 卡开启 ECC 又占掉多少。" } },
+    explain = { en = "CUDA reports less than the box and less than nvidia-smi: a \"24 GB\" RTX 3090 reports 23.70 GiB (nvidia-smi: 24576 MiB); a \"16 GB\" T4 with ECC on about 14.7 GiB (nvidia-smi: 15360 MiB); an \"80 GB\" H100 79.2 GiB (nvidia-smi: 81559 MiB). Public deviceQuery, PyTorch and nvidia-smi logs; the profiles cite each.",
+                zh = "CUDA 报告的比包装盒上的少，也比 nvidia-smi 的少：标称\"24 GB\"的 RTX 3090 报告 23.70 GiB（nvidia-smi：24576 MiB）；\"16 GB\"的 T4 开启 ECC 后约 14.7 GiB（nvidia-smi：15360 MiB）；\"80 GB\"的 H100 是 79.2 GiB（nvidia-smi：81559 MiB）。数据来自公开的 deviceQuery、PyTorch 和 nvidia-smi 日志，各配置文件逐项注明。" },
+  },
+
   experiment {
     id = "query",
     key = "cap",
@@ -432,16 +445,4 @@ fits in 16 GiB (a single buffer: fragmentation and the context are left out).
                 zh = "2 × 32 × 8 × 128 × 8192 × 4 × 2 B = 4,294,967,296 B = 4 GiB。如果有 32 个 KV 头（不用 GQA），就是 16 GiB。" },
   },
 
-  exercise {
-    id = "capacity",
-    kind = "predict",
-    prompt = { en = "Predict: how many GiB of memory does CUDA report in total on this GPU? (Then the tutor asks the backend.)",
-               zh = "预测：在本机 GPU 上，CUDA 报告的显存总量是多少 GiB？（答完后由后端给出实际值。）" },
-    unit = "GiB", tolerance = 0.05, mistakes = { "gib_gb" },
-    measure = function() local i = gpu.info() return i.total_bytes / GiB, i.simulated end,
-    hints = { { en = "Start from the box's GB, then ask what the driver keeps for itself, and what ECC takes on a GDDR card.",
-                zh = "从包装盒上的 GB 出发，再想想驱动自己留了多少、GDDR 卡开启 ECC 又占掉多少。" } },
-    explain = { en = "CUDA reports less than the box and less than nvidia-smi: a \"24 GB\" RTX 3090 reports 23.70 GiB (nvidia-smi: 24576 MiB); a \"16 GB\" T4 with ECC on about 14.7 GiB (nvidia-smi: 15360 MiB); an \"80 GB\" H100 79.2 GiB (nvidia-smi: 81559 MiB). Public deviceQuery, PyTorch and nvidia-smi logs; the profiles cite each.",
-                zh = "CUDA 报告的比包装盒上的少，也比 nvidia-smi 的少：标称\"24 GB\"的 RTX 3090 报告 23.70 GiB（nvidia-smi：24576 MiB）；\"16 GB\"的 T4 开启 ECC 后约 14.7 GiB（nvidia-smi：15360 MiB）；\"80 GB\"的 H100 是 79.2 GiB（nvidia-smi：81559 MiB）。数据来自公开的 deviceQuery、PyTorch 和 nvidia-smi 日志，各配置文件逐项注明。" },
-  },
 }

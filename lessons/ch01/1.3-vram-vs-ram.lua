@@ -96,9 +96,11 @@ your machine.
 - A copy of n bytes reads n and writes n. The bars show **bytes read + written per second**, the
   way a spec-sheet peak and STREAM count, so RAM and VRAM are compared alike. (bandwidthTest counts a
   device copy as 2n/t; nvbandwidth counts n/t: same measurement, half the number.)
-- The VRAM bar is a copy by an **SM kernel**, which gets close to the DRAM peak. `cudaMemcpy`
-  between two device buffers runs on a copy engine instead, and on Hopper GPUs public measurements
-  put that at about half of the peak (lesson 3.1 measures both and gives the sources).
+- The VRAM bar is a copy by an **SM kernel**, which gets close to the DRAM peak. A `cudaMemcpy`
+  between two device buffers is the copy engine's job; on most GPUs it runs about as fast. On
+  Hopper it is **disputed**: public reports put copy-engine device copies at 46-75 % of the peak,
+  other reports of H200 device copies near 90 % (lesson 3.1 measures both paths and gives the
+  sources).
 - GB/s = 1e9 bytes/s; capacities in GiB = 2^30 bytes.
 - Best of 10 timed trials after a warm-up; the spread is kept with each result. Every copy's data is
   checked afterwards, so a copy that went wrong is an error, not a fast number.
@@ -129,10 +131,28 @@ your machine.
 
 ## 本课的带宽怎么算
 - 拷贝 n 字节要读 n、写 n。柱状图显示的是**每秒读 + 写的字节数**，和规格表峰值、STREAM 的算法一致，内存和显存才能公平比较。（bandwidthTest 把显存内拷贝记为 2n/t，nvbandwidth 记为 n/t：同一次测量，数字差一半。）
-- 显存那根柱子是 **SM 核函数**做的拷贝，它接近显存峰值。两块显存之间的 `cudaMemcpy` 走的是拷贝引擎，在 Hopper GPU 上公开的测量只有峰值的一半左右（第 3.1 节同时测两条路径并给出来源）。
+- 显存那根柱子是 **SM 核函数**做的拷贝，它接近显存峰值。两块显存之间的 `cudaMemcpy` 由拷贝引擎完成；在大多数 GPU 上它差不多一样快。在 Hopper 上**有争议**：公开报告中拷贝引擎的显存内拷贝只有峰值的 46–75%，也有报告说 H200 的显存内拷贝接近 90%（第 3.1 节同时测两条路径并给出来源）。
 - GB/s = 每秒 1e9 字节；容量用 GiB = 2^30 字节。
 - 预热后计时 10 次取最好值，并保留离散度。每次拷贝后都会核对数据，拷错的结果报错，而不是给出一个"很快"的数字。
 ]] },
+
+  exercise {
+    id = "predict-ram",
+    kind = "predict",
+    prompt = { en = "Predict this machine's host memory bandwidth with STREAM triad over all threads, in GB/s (read+write).",
+               zh = "预测本机用全部线程跑 STREAM triad 的内存带宽，单位 GB/s（读+写）。" },
+    unit = "GB/s", tolerance = 0.5,
+    measure = function()
+      local hi = host.info()
+      local r = assert(host.triad { bytes = math.min(math.max(4 * (hi.llc_bytes or 16 * MiB), 64 * MiB),
+                                                    host.budget() // 3 // 4096 * 4096), trials = 5 })
+      return r.bytes_per_s / 1e9, r
+    end,
+    hints = { { en = "Dual-channel DDR4-3200 peaks at 51.2 GB/s; STREAM usually reaches 60-80% of peak. Servers have many more channels.",
+                zh = "双通道 DDR4-3200 峰值 51.2 GB/s；STREAM 一般能跑到峰值的 60–80%。服务器的通道数要多得多。" } },
+    explain = { en = "Peak DRAM bandwidth = channels x 8 bytes x transfer rate; STREAM triad measures what the cores can actually pull, counting 24 bytes per element.",
+                zh = "内存峰值带宽 = 通道数 × 8 字节 × 传输速率；STREAM triad 测的是 CPU 核心实际能拉动的带宽，每个元素计 24 字节。" },
+  },
 
   experiment {
     id = "measure",
@@ -205,6 +225,7 @@ then, when VRAM is short, I reach for gradient checkpointing or model parallelis
 > - PCI-SIG PCIe 4.0 base specification (16 GT/s, 128b/130b: 31.5 GB/s per direction at x16); NVIDIA nvbandwidth (host-device copy measurements).
 > - McCalpin, STREAM benchmark (triad, 24 bytes per element); the pointer chase and its method in lesson 3.3.
 > - AMD EPYC 9004 series product specifications (12 DDR5 channels, up to 6 TB per socket).
+> - Device-to-device copies by the copy engine, disputed on Hopper: NVIDIA nvbandwidth issue #48 (H20-3e: 1116 GB/s n/t, 46 % of the peak counted read + write), cuda-samples issue #366 (H20: 2.0 TB/s by the copy engine, 3.3 TB/s by a kernel), NCCL issue #1264 (HGX H100: about 75 %); the simulator's figures and their sources: `assets/gpus/*.txt`, `ce_efficiency` and `ce_source` (lesson 3.1).
 > - PyTorch docs "torch.amp"; Ren et al., "ZeRO-Offload", USENIX ATC 2021; PyTorch FSDP `CPUOffload`; Dettmers et al., "QLoRA", 2023.
 ]], zh = [[
 ## 没有显存，训练就只剩 "1/30 的速度"？
@@ -227,6 +248,7 @@ then, when VRAM is short, I reach for gradient checkpointing or model parallelis
 > - PCI-SIG PCIe 4.0 基础规范（16 GT/s，128b/130b：x16 每方向 31.5 GB/s）；NVIDIA nvbandwidth（主机与设备间拷贝的实测）。
 > - McCalpin，STREAM 基准（triad 每元素 24 字节）；指针追逐及其方法见第 3.3 节。
 > - AMD EPYC 9004 系列产品规格（12 个 DDR5 通道，每颗最多 6 TB）。
+> - 拷贝引擎做的显存内拷贝（在 Hopper 上有争议）：NVIDIA nvbandwidth issue #48（H20-3e：1116 GB/s，n/t，按读 + 写计为峰值的 46%）、cuda-samples issue #366（H20：拷贝引擎 2.0 TB/s，核函数 3.3 TB/s）、NCCL issue #1264（HGX H100：约 75%）；模拟器的数字及其来源：`assets/gpus/*.txt` 的 `ce_efficiency` 和 `ce_source`（第 3.1 节）。
 > - PyTorch 文档"torch.amp"；Ren 等，《ZeRO-Offload》，USENIX ATC 2021；PyTorch FSDP `CPUOffload`；Dettmers 等，《QLoRA》，2023。
 ]] },
 
@@ -257,21 +279,4 @@ then, when VRAM is short, I reach for gradient checkpointing or model parallelis
                 zh = "系统内存和 GPU 之间的一切数据都要经过 PCIe（Grace Hopper 上是 NVLink-C2C）。锁页内存约 26 GB/s，比背后的 DDR 还慢，比 GDDR6X 慢约 35 倍。" },
   },
 
-  exercise {
-    id = "predict-ram",
-    kind = "predict",
-    prompt = { en = "Predict this machine's host memory bandwidth with STREAM triad over all threads, in GB/s (read+write).",
-               zh = "预测本机用全部线程跑 STREAM triad 的内存带宽，单位 GB/s（读+写）。" },
-    unit = "GB/s", tolerance = 0.5,
-    measure = function()
-      local hi = host.info()
-      local r = assert(host.triad { bytes = math.min(math.max(4 * (hi.llc_bytes or 16 * MiB), 64 * MiB),
-                                                    host.budget() // 3 // 4096 * 4096), trials = 5 })
-      return r.bytes_per_s / 1e9, r
-    end,
-    hints = { { en = "Dual-channel DDR4-3200 peaks at 51.2 GB/s; STREAM usually reaches 60-80% of peak. Servers have many more channels.",
-                zh = "双通道 DDR4-3200 峰值 51.2 GB/s；STREAM 一般能跑到峰值的 60–80%。服务器的通道数要多得多。" } },
-    explain = { en = "Peak DRAM bandwidth = channels x 8 bytes x transfer rate; STREAM triad measures what the cores can actually pull, counting 24 bytes per element.",
-                zh = "内存峰值带宽 = 通道数 × 8 字节 × 传输速率；STREAM triad 测的是 CPU 核心实际能拉动的带宽，每个元素计 24 字节。" },
-  },
 }

@@ -194,6 +194,23 @@ GDDR 芯片则分布在 GPU 周围的电路板上，隔着几厘米的 PCB 走�
 > 出处：NVIDIA Jetson AGX Orin 系列数据表（64 GB LPDDR5，204.8 GB/s）；NVIDIA DGX Spark 规格（128 GB LPDDR5X，273 GB/s）；JEDEC JESD209-5（LPDDR5）。
 ]] },
 
+  exercise {
+    id = "pct-peak",
+    kind = "predict",
+    prompt = { en = "Predict: what **percentage** of its theoretical peak does a large device-to-device copy (copy engine) reach on this GPU?",
+               zh = "预测：在本机 GPU 上，大块的显存内拷贝（拷贝引擎）能达到理论峰值的**百分之多少**？" },
+    unit = "%", tolerance = 0.1,
+    measure = function()
+      local i = gpu.info()
+      local r = assert(gpu.copy { dir = "d2d", bytes = copy_size(), method = "ce", trials = 5 })
+      return 100 * r.rw_bytes_per_s / assert(i.peak_bytes_per_s, "no theoretical peak on this backend"), r
+    end,
+    hints = { { en = "Refresh, row switches and read/write turnaround each take a few per cent; nobody gets 100. And a copy engine is not an SM kernel.",
+                zh = "刷新、换行、读写切换各吃掉几个百分点；谁也跑不到 100。而且拷贝引擎不是 SM 核函数。" } },
+    explain = { en = "The copy engine reaches about what an SM kernel does (85-90 % of peak) on most GPUs; on Hopper public reports give it 46-75 % and others near 90 % (disputed: lesson 3.1; the h100-sxm and h200 profiles take 75 % and 50 %). The rest goes to refresh, row and bank overheads, bus turnaround and the copier's own limits.",
+                zh = "在大多数 GPU 上，拷贝引擎能达到与 SM 核函数差不多的水平（峰值的 85–90%）；在 Hopper 上，公开报告有 46–75% 的，也有接近 90% 的（有争议：第 3.1 节；h100-sxm 和 h200 配置分别取 75% 和 50%）。其余被刷新、行和 bank 开销、总线换向以及拷贝者自身的限制吃掉了。" },
+  },
+
   experiment {
     id = "place",
     title = { en = "Place this GPU on the table", zh = "把本机 GPU 放到表里" },
@@ -286,14 +303,17 @@ The peak assumes every pin moves data on every clock. Real DRAM cannot:
 - **The copier itself**: the copy engine or the kernel's loads and stores must keep enough requests
   in flight to cover the latency, and clocks may not boost fully.
 
-A large device-to-device copy typically reaches 80-93 % of the theoretical peak. The % you measured
-above is the honest number to plan with.
+A large device-to-device copy by an SM kernel typically reaches 85-90 % of the theoretical peak.
+By the copy engine it reaches about as much on most GPUs; on Hopper that is disputed, 46-75 % in
+some public reports and near 90 % in others (lesson 3.1). The % you measured above is the honest
+number to plan with.
 
 > [!source] Sources
 > - NVIDIA datasheets and whitepapers for every card named (GTX 980 and 980 Ti specifications, GA102 and Ada whitepapers, V100, A100, H100, H200, B200 datasheets, Jetson AGX Orin and DGX Spark); each row of the generations table prints its own source and JEDEC standard.
 > - JEDEC: JESD212 (GDDR5), JESD232 (GDDR5X), JESD250 (GDDR6), JESD239 (GDDR7), JESD235/235A/235D (HBM, HBM2, HBM2E), JESD238 (HBM3), JESD270-4 (HBM4), JESD209-5 (LPDDR5); Micron GDDR6X technical brief (PAM4).
 > - CUDA Runtime API, `cudaDeviceGetAttribute` (`cudaDevAttrMemoryClockRate`, `cudaDevAttrGlobalMemoryBusWidth`); nvidia-smi and TensorRT-LLM logs of an H200 (3201 MHz maximum memory clock), cited in assets/gpus/h200.txt.
 > - AMD Radeon R9 390X and R9 Fury X specifications.
+> - Device-to-device copies by the copy engine, disputed on Hopper: NVIDIA nvbandwidth issue #48 (H20-3e: 1116 GB/s n/t, 46 % of the peak counted read + write), cuda-samples issue #366 (H20: 2.0 TB/s by the copy engine, 3.3 TB/s by a kernel), NCCL issue #1264 (HGX H100: about 75 %); the simulator's figures and their sources: `assets/gpus/*.txt`, `ce_efficiency` and `ce_source` (lesson 3.1).
 ]], zh = [[
 ## 为什么拷贝永远达不到峰值
 峰值假设每根针脚在每个时钟都在传数据。真实的 DRAM 做不到：
@@ -304,13 +324,14 @@ above is the honest number to plan with.
 - **ECC**：HBM 的校验位走额外的边带线，不占带宽；开启 ECC 的 GDDR 卡（T4、A10、RTX A6000……）把校验位和数据存在一起，既占容量（标称"16 GB"的 T4，nvidia-smi 显示 15 GiB，CUDA 报告 14.75 GiB），也吃掉一些带宽。
 - **拷贝者本身**：拷贝引擎或核函数的读写必须挂起足够多的请求才能掩盖延迟，时钟也未必能升到最高。
 
-大块的显存内拷贝一般能跑到理论峰值的 80–93%。上面实测出的百分比，才是做规划时该用的数字。
+大块的显存内拷贝用 SM 核函数一般能跑到理论峰值的 85–90%。用拷贝引擎在大多数 GPU 上差不多；在 Hopper 上有争议，有的公开报告只有 46–75%，也有接近 90% 的（第 3.1 节）。上面实测出的百分比，才是做规划时该用的数字。
 
 > [!source] 出处
 > - 文中每张卡的 NVIDIA 数据表与白皮书（GTX 980、980 Ti 规格，GA102、Ada 白皮书，V100、A100、H100、H200、B200 数据表，Jetson AGX Orin、DGX Spark）；代际表的每一行都打印了自己的出处和 JEDEC 标准。
 > - JEDEC：JESD212（GDDR5）、JESD232（GDDR5X）、JESD250（GDDR6）、JESD239（GDDR7）、JESD235/235A/235D（HBM、HBM2、HBM2E）、JESD238（HBM3）、JESD270-4（HBM4）、JESD209-5（LPDDR5）；美光 GDDR6X 技术简介（PAM4）。
 > - CUDA Runtime API `cudaDeviceGetAttribute`（`cudaDevAttrMemoryClockRate`、`cudaDevAttrGlobalMemoryBusWidth`）；H200 的 nvidia-smi 与 TensorRT-LLM 日志（最高显存频率 3201 MHz），见 assets/gpus/h200.txt。
 > - AMD Radeon R9 390X、R9 Fury X 规格。
+> - 拷贝引擎做的显存内拷贝（在 Hopper 上有争议）：NVIDIA nvbandwidth issue #48（H20-3e：1116 GB/s，n/t，按读 + 写计为峰值的 46%）、cuda-samples issue #366（H20：拷贝引擎 2.0 TB/s，核函数 3.3 TB/s）、NCCL issue #1264（HGX H100：约 75%）；模拟器的数字及其来源：`assets/gpus/*.txt` 的 `ce_efficiency` 和 `ce_source`（第 3.1 节）。
 ]] },
 
   exercise {
@@ -362,23 +383,6 @@ above is the honest number to plan with.
     hints = { { en = "Compare the two figures each machine gives, capacity and bandwidth, as ratios.", zh = "把两台机器的容量和带宽分别做个比值。" } },
     explain = { en = "128 / 32 = 4x the capacity; 1792 / 273 = 6.6x less bandwidth. Token generation reads every weight once per token, so it runs about 6.6x slower, but a 70B model in 8 bits fits at all.",
                 zh = "容量 128 / 32 = 4 倍；带宽 1792 / 273，低 6.6 倍。生成每个 token 都要把权重读一遍，所以速度慢约 6.6 倍，但 8 位的 70B 模型至少装得下。" },
-  },
-
-  exercise {
-    id = "pct-peak",
-    kind = "predict",
-    prompt = { en = "Predict: what **percentage** of its theoretical peak does a large device-to-device copy (copy engine) reach on this GPU?",
-               zh = "预测：在本机 GPU 上，大块的显存内拷贝（拷贝引擎）能达到理论峰值的**百分之多少**？" },
-    unit = "%", tolerance = 0.1,
-    measure = function()
-      local i = gpu.info()
-      local r = assert(gpu.copy { dir = "d2d", bytes = copy_size(), method = "ce", trials = 5 })
-      return 100 * r.rw_bytes_per_s / assert(i.peak_bytes_per_s, "no theoretical peak on this backend"), r
-    end,
-    hints = { { en = "Refresh, row switches and read/write turnaround each take a few per cent; nobody gets 100.",
-                zh = "刷新、换行、读写切换各吃掉几个百分点；谁也跑不到 100。" } },
-    explain = { en = "Large copies typically reach 80-93 % of peak; the rest goes to refresh, row and bank overheads, bus turnaround and the copier's own limits.",
-                zh = "大块拷贝通常能到峰值的 80–93%；其余被刷新、行和 bank 开销、总线换向以及拷贝者自身的限制吃掉了。" },
   },
 
   exercise {

@@ -106,6 +106,24 @@ tensor of that size reuses them without a `cudaMalloc`. Other processes cannot u
 `del x` 只会让第一个数变小，后两个不变。缓存的字节仍归你所有：下一个同样大小的张量直接复用，不用再调 `cudaMalloc`。但别的进程用不了，`nvidia-smi` 也一直显示它们被占着。`torch.cuda.empty_cache()` 只归还**完全**空闲的段；段里只要还有一个活着的块，整个段就留着。
 ]] },
 
+  exercise {
+    id = "reserved",
+    kind = "predict",
+    prompt = { en = "Predict, then measure on this GPU's backend: a caching allocator serves one 1000 MiB tensor, which is then freed (`del`). How many **MiB** does the allocator still reserve?",
+               zh = "先预测，再在本机 GPU 后端上实测：缓存分配器分配一个 1000 MiB 的张量，随后释放（`del`）。分配器还预留着多少 **MiB**？" },
+    unit = "MiB", tolerance = 0.05,
+    measure = function()
+      local a <close> = assert(alloc, "this build has no alloc module").caching {}
+      local b = assert(a:malloc(math.min(1000 * MiB, gpu.budget() // 2)))
+      a:free(b)
+      return a:stats().reserved / MiB
+    end,
+    hints = { { en = "Freeing a tensor returns its block to whom? Large requests get their own segment, rounded up to 2 MiB.",
+                zh = "释放张量后，块还给了谁？大请求单独占一个段，大小向上取整到 2 MiB。" } },
+    explain = { en = "1000 MiB is already a multiple of 2 MiB, so the segment is exactly 1000 MiB, and after del it stays reserved (cached) until empty_cache().",
+                zh = "1000 MiB 本来就是 2 MiB 的倍数，所以段正好 1000 MiB；del 之后它仍被预留（缓存着），直到调用 empty_cache()。" },
+  },
+
   experiment {
     id = "cache",
     title = { en = "del, the cache and empty_cache, step by step", zh = "逐步观察 del、缓存与 empty_cache" },
@@ -458,24 +476,6 @@ allocation mechanism: how the GPU, the driver and PyTorch actually manage this "
     hints = { { en = "Who owns the block after the tensor dies: the driver, or the allocator's cache?", zh = "张量销毁之后，这块显存归谁：驱动，还是分配器的缓存？" } },
     explain = { en = "The block goes back to the caching allocator, not to the driver: allocated drops, reserved stays, and nvidia-smi (reserved + context) stays. torch.cuda.empty_cache() would return it. (CPython frees x at once when its reference count reaches zero.)",
                 zh = "这块显存回到缓存分配器，而不是驱动：allocated 下降，reserved 不变，nvidia-smi（reserved + 上下文）也不变。调用 torch.cuda.empty_cache() 才会还回去。（CPython 在引用计数归零时立刻释放 x。）" },
-  },
-
-  exercise {
-    id = "reserved",
-    kind = "predict",
-    prompt = { en = "Predict, then measure on this GPU's backend: a caching allocator serves one 1000 MiB tensor, which is then freed (`del`). How many **MiB** does the allocator still reserve?",
-               zh = "先预测，再在本机 GPU 后端上实测：缓存分配器分配一个 1000 MiB 的张量，随后释放（`del`）。分配器还预留着多少 **MiB**？" },
-    unit = "MiB", tolerance = 0.05,
-    measure = function()
-      local a <close> = assert(alloc, "this build has no alloc module").caching {}
-      local b = assert(a:malloc(math.min(1000 * MiB, gpu.budget() // 2)))
-      a:free(b)
-      return a:stats().reserved / MiB
-    end,
-    hints = { { en = "Freeing a tensor returns its block to whom? Large requests get their own segment, rounded up to 2 MiB.",
-                zh = "释放张量后，块还给了谁？大请求单独占一个段，大小向上取整到 2 MiB。" } },
-    explain = { en = "1000 MiB is already a multiple of 2 MiB, so the segment is exactly 1000 MiB, and after del it stays reserved (cached) until empty_cache().",
-                zh = "1000 MiB 本来就是 2 MiB 的倍数，所以段正好 1000 MiB；del 之后它仍被预留（缓存着），直到调用 empty_cache()。" },
   },
 
   exercise {

@@ -90,6 +90,23 @@ come from the caching allocator of the next lesson.
 进程的第一个 CUDA 调用会创建它的**上下文**（context）：这个进程在 GPU 上的页表、加载的核函数、`printf` 缓冲区和局部内存（栈）缓冲区。你的程序还没分配一个字节，它就已经占了显存。这就是为什么一个"什么都没干"的进程在 `nvidia-smi` 里也显示占用几百 MiB。从 CUDA 12.2 起（Linux；Windows 是 12.3），核函数默认按需加载（`CUDA_MODULE_LOADING=LAZY`；PyTorch 从 1.13 起自己设置它，实测把一个上下文从 667 MB 降到了 287 MB），所以每个库的核函数第一次运行时，上下文还会再涨一点。创建 cuBLAS、cuDNN 句柄还会在任何分配器之外再占一点；它们的工作区在 PyTorch 里则是从下一节的缓存分配器申请的。
 ]] },
 
+  exercise {
+    id = "segments",
+    kind = "predict",
+    prompt = { en = "A fresh caching allocator receives 200 requests of 100 KiB each and frees none. How many `cudaMalloc` calls (segments) does it make? Predict, then it runs on this machine.",
+               zh = "一个全新的缓存分配器收到 200 个 100 KiB 的请求，一个都不释放。它会调用多少次 `cudaMalloc`（申请多少个段）？先预测，再在本机上运行。" },
+    unit = "calls", tolerance = 0.05,
+    measure = function()
+      local a <close> = alloc.caching {}
+      for _ = 1, 200 do assert(a:malloc(100 * KiB)) end
+      return a:stats().num_device_alloc
+    end,
+    hints = { { en = "Requests up to 1 MiB share 2 MiB segments. How many 100 KiB blocks (102,400 B, already a multiple of 512) fit in 2 MiB?",
+                zh = "不超过 1 MiB 的请求共用 2 MiB 的段。2 MiB 里能放几个 100 KiB 的块（102,400 B，已经是 512 的倍数）？" } },
+    explain = { en = "2 MiB / 102,400 B = 20.48, so 20 blocks per segment and 200 / 20 = 10 segments: 10 cudaMalloc calls instead of 200, and 10 x 2 MiB = 20 MiB reserved for 19.5 MiB requested.",
+                zh = "2 MiB / 102,400 B = 20.48，每段放 20 块，200 / 20 = 10 个段：10 次 cudaMalloc 而不是 200 次，预留 10 × 2 MiB = 20 MiB，请求的是 19.5 MiB。" },
+  },
+
   experiment {
     id = "cost",
     title = { en = "A cudaMalloc per tensor vs a cached block", zh = "每个张量一次 cudaMalloc vs 缓存里的块" },
@@ -263,23 +280,6 @@ segments, and keeps freed blocks for the next tensor.
     hints = { { en = "Look at the alignment column of the second experiment, and the quote in the text.", zh = "看第二个实验的对齐那一列，以及正文里的引文。" } },
     explain = { en = "\"Always aligned to at least 256 bytes\" (Programming Guide, Device Memory Accesses). Addresses are often aligned more, but 256 B is the guarantee; 2 MiB is the page size that free memory moves by, not an alignment promise.",
                 zh = "\"总是至少 256 字节对齐\"（Programming Guide，Device Memory Accesses）。实际地址往往对齐得更多，但保证的只有 256 B；2 MiB 是空闲显存变化的页大小，不是对齐承诺。" },
-  },
-
-  exercise {
-    id = "segments",
-    kind = "predict",
-    prompt = { en = "A fresh caching allocator receives 200 requests of 100 KiB each and frees none. How many `cudaMalloc` calls (segments) does it make? Predict, then it runs on this machine.",
-               zh = "一个全新的缓存分配器收到 200 个 100 KiB 的请求，一个都不释放。它会调用多少次 `cudaMalloc`（申请多少个段）？先预测，再在本机上运行。" },
-    unit = "calls", tolerance = 0.05,
-    measure = function()
-      local a <close> = alloc.caching {}
-      for _ = 1, 200 do assert(a:malloc(100 * KiB)) end
-      return a:stats().num_device_alloc
-    end,
-    hints = { { en = "Requests up to 1 MiB share 2 MiB segments. How many 100 KiB blocks (102,400 B, already a multiple of 512) fit in 2 MiB?",
-                zh = "不超过 1 MiB 的请求共用 2 MiB 的段。2 MiB 里能放几个 100 KiB 的块（102,400 B，已经是 512 的倍数）？" } },
-    explain = { en = "2 MiB / 102,400 B = 20.48, so 20 blocks per segment and 200 / 20 = 10 segments: 10 cudaMalloc calls instead of 200, and 10 x 2 MiB = 20 MiB reserved for 19.5 MiB requested.",
-                zh = "2 MiB / 102,400 B = 20.48，每段放 20 块，200 / 20 = 10 个段：10 次 cudaMalloc 而不是 200 次，预留 10 × 2 MiB = 20 MiB，请求的是 19.5 MiB。" },
   },
 
   exercise {

@@ -151,6 +151,21 @@ allocator's segments at the end, on one scale: █ allocated, ░ cached, │ wh
     end,
   },
 
+  exercise {
+    id = "empty",
+    kind = "predict",
+    prompt = { en = "The experiment below replays a training loop of 16 steps (sequence lengths 2 to 10; each step allocates four activations of L x 12 MiB and one 20 MiB tensor that lives four more steps) on a roomy 8 GiB model device; with the default settings the allocator makes 13 `cudaMalloc` calls. Predict: with `empty_cache()` after every step, how many does it make?",
+               zh = "下面的实验在宽裕的 8 GiB 模型设备上回放一个 16 步的训练循环（序列长度 2 到 10；每一步分配四个 L × 12 MiB 的激活，外加一个多活四步的 20 MiB 张量）；默认设置下分配器调用 13 次 `cudaMalloc`。预测：每一步之后都调用 `empty_cache()` 时，它会调用多少次？" },
+    unit = "calls", tolerance = 0.25,
+    measure = function()
+      local r = assert(alloc.trace_replay(workload(true), { capacity = "8GiB" }))
+      return r.stats.num_device_alloc, "model" -- a model device: the same figure on every machine
+    end,
+    hints = { { en = "After each step only the segments holding a live 20 MiB tensor survive; the four activations need new segments every step.", zh = "每一步之后，只有装着活着的 20 MiB 张量的段能留下；四个激活值每一步都要新段。" } },
+    explain = { en = "Emptying the cache each step makes the allocator reserve the activations again every step: several times the default's cudaMalloc count, each one a slow, synchronising call on a real GPU.",
+                zh = "每步都清空缓存，分配器每一步都得重新为激活值申请段：cudaMalloc 的次数是默认设置的好几倍，而在真实 GPU 上每一次都又慢又会同步。" },
+  },
+
   experiment {
     id = "cures",
     key = "peak",
@@ -271,18 +286,4 @@ more memory (lesson 1.5's remedies).
                 zh = "可扩展段在一段预留好的虚拟地址范围里按需映射物理页；空闲块的页可以解除映射，再映射到末尾。max_split_size_mb 只是不切分大块；empty_cache 只释放完全空闲的整段。" },
   },
 
-  exercise {
-    id = "empty",
-    kind = "predict",
-    prompt = { en = "Replay the lesson's workload with `empty_cache()` after every step on the roomy model device. How many `cudaMalloc` calls does the allocator make? (The default setting makes 13.)",
-               zh = "在宽裕的模型设备上回放本节的负载，每一步之后都调用 `empty_cache()`。分配器一共调用多少次 `cudaMalloc`？（默认设置是 13 次。）" },
-    unit = "calls", tolerance = 0.25,
-    measure = function()
-      local r = assert(alloc.trace_replay(workload(true), { capacity = "8GiB" }))
-      return r.stats.num_device_alloc, "model" -- a model device: the same figure on every machine
-    end,
-    hints = { { en = "After each step only the segments holding a live 20 MiB tensor survive; the four activations need new segments every step.", zh = "每一步之后，只有装着活着的 20 MiB 张量的段能留下；四个激活值每一步都要新段。" } },
-    explain = { en = "Emptying the cache each step makes the allocator reserve the activations again every step: several times the default's cudaMalloc count, each one a slow, synchronising call on a real GPU.",
-                zh = "每步都清空缓存，分配器每一步都得重新为激活值申请段：cudaMalloc 的次数是默认设置的好几倍，而在真实 GPU 上每一次都又慢又会同步。" },
-  },
 }

@@ -97,6 +97,23 @@ try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentat
 把各部分加起来：已用 = 79.15 GiB − 11.62 MiB ≈ 79.14 GiB，PyTorch 持有 78.20 GiB + 0.41 GiB = 78.61 GiB。剩下约 0.53 GiB 属于**本进程的 CUDA 上下文**（包括已加载的库的核函数，以及 cuBLAS、cuDNN 的句柄；它们的工作区在 PyTorch 里来自缓存分配器，算在已分配里）、**其他进程**，以及任何绕过 PyTorch 分配器申请的内存。**账本**把这笔账明明白白拆开：总容量 → 其他进程 → 本进程上下文 → 本进程的其他分配 → 已预留 → 已分配 → 请求，剩下的是空闲。
 ]] },
 
+  exercise {
+    id = "context",
+    kind = "predict",
+    prompt = { en = "Predict how much device memory this process's CUDA context takes on this machine, in MiB (the ledger's context row).",
+               zh = "预测本机上这个进程的 CUDA 上下文占用多少显存，单位 MiB（账本中的上下文一行）。" },
+    unit = "MiB", tolerance = 0.5,
+    measure = function()
+      local l = alloc.ledger()
+      if l.context then return l.context / MiB end
+      return l.used / MiB -- without NVML: everything used on the device before we allocate
+    end,
+    hints = { { en = "Typically a few hundred MiB: page tables, kernels of the CUDA runtime and of vramlab, stack and printf buffers; more on GPUs with many SMs.",
+                zh = "通常是几百 MiB：页表、CUDA 运行时和 vramlab 的核函数、栈和 printf 缓冲区；SM 越多的 GPU 越大。" } },
+    explain = { en = "The context is measured as NVML's free memory before vs after the backend opened (on the simulator: the profile's figure). It is memory nvidia-smi charges to your process that no allocator statistic shows.",
+                zh = "上下文的测量方法是：后端打开前后 NVML 报告的空闲显存之差（模拟器上取配置中的数字）。nvidia-smi 把它算在你的进程头上，但任何分配器统计里都看不到它。" },
+  },
+
   experiment {
     id = "lab",
     key = "g",
@@ -292,20 +309,4 @@ figure, and the ledger that connects them.
                 zh = "缓存里没有合适的块，分配器只好向设备申请新段：1–10 MiB 的请求分到 20 MiB（kLargeBuffer）。报错里报的是这次申请（alloc_size），不是张量本身。" },
   },
 
-  exercise {
-    id = "context",
-    kind = "predict",
-    prompt = { en = "Predict how much device memory this process's CUDA context takes on this machine, in MiB (the ledger's context row).",
-               zh = "预测本机上这个进程的 CUDA 上下文占用多少显存，单位 MiB（账本中的上下文一行）。" },
-    unit = "MiB", tolerance = 0.5,
-    measure = function()
-      local l = alloc.ledger()
-      if l.context then return l.context / MiB end
-      return l.used / MiB -- without NVML: everything used on the device before we allocate
-    end,
-    hints = { { en = "Typically a few hundred MiB: page tables, kernels of the CUDA runtime and of vramlab, stack and printf buffers; more on GPUs with many SMs.",
-                zh = "通常是几百 MiB：页表、CUDA 运行时和 vramlab 的核函数、栈和 printf 缓冲区；SM 越多的 GPU 越大。" } },
-    explain = { en = "The context is measured as NVML's free memory before vs after the backend opened (on the simulator: the profile's figure). It is memory nvidia-smi charges to your process that no allocator statistic shows.",
-                zh = "上下文的测量方法是：后端打开前后 NVML 报告的空闲显存之差（模拟器上取配置中的数字）。nvidia-smi 把它算在你的进程头上，但任何分配器统计里都看不到它。" },
-  },
 }

@@ -174,6 +174,21 @@ PyTorch 从 `PYTORCH_CUDA_ALLOC_CONF` 读取分配器设置（PyTorch 文档，"
 回放把快照里的分配和释放按顺序送进 vramlab 的分配器模型，在你给定容量的模型设备上运行，再和记录下来的结果比较。
 ]] },
 
+  exercise {
+    id = "predict-expandable",
+    kind = "predict",
+    prompt = { en = "Predict, then replay: with `expandable_segments:True`, what would the example's peak reserved be, in GiB? (Recorded: 6.28 GiB reserved for 6.13 GiB requested.)",
+               zh = "先预测，再回放：用 `expandable_segments:True` 时，示例的已预留峰值会是多少 GiB？（记录值：已申请 6.13 GiB 时已预留 6.28 GiB。）" },
+    unit = "GiB", tolerance = 0.05,
+    measure = function()
+      local r = assert(alloc.snapshot(SNAP, { replay = "expandable_segments:True" })).replay
+      return r.whatif.peak_reserved / GiB, r
+    end,
+    hints = { { en = "Expandable segments reuse freed space at a segment's end for larger blocks: reserved can get close to requested, never below it.", zh = "可扩展段可以把段尾释放出来的空间给更大的块复用：已预留可以接近已申请，但不会低于它。" } },
+    explain = { en = "The model reserves 6.15 GiB at the peak: 0.03 GiB above the 6.13 GiB requested, against 0.15 GiB with the defaults. 2 segments at the end instead of the recorded 29. MODEL, SIMULATED.",
+                zh = "模型在峰值时预留 6.15 GiB：比已申请的 6.13 GiB 只多 0.03 GiB，默认设置下多 0.15 GiB。最后的段数从记录中的 29 个变成 2 个。模型，模拟。" },
+  },
+
   experiment {
     id = "whatif",
     title = { en = "Replay: three settings, 8 GiB and 16 GiB", zh = "回放：三种设置，8 GiB 与 16 GiB" },
@@ -283,18 +298,4 @@ first; it is what PyTorch's own OOM message suggests "if reserved but unallocate
                 zh = "活着的张量加上 1.54 GiB 的申请需要 7.66 GiB；进程最多能拿 7.61 GiB。怎么排布都放不下，所以在 7792 MiB 上任何设置的回放都满足不了它。在 16 GiB 上记录时的默认设置就能满足（模型中已预留峰值 7.81 GiB）。" },
   },
 
-  exercise {
-    id = "predict-expandable",
-    kind = "predict",
-    prompt = { en = "Predict, then replay: with `expandable_segments:True`, what would the example's peak reserved be, in GiB? (Recorded: 6.28 GiB reserved for 6.13 GiB requested.)",
-               zh = "先预测，再回放：用 `expandable_segments:True` 时，示例的已预留峰值会是多少 GiB？（记录值：已申请 6.13 GiB 时已预留 6.28 GiB。）" },
-    unit = "GiB", tolerance = 0.05,
-    measure = function()
-      local r = assert(alloc.snapshot(SNAP, { replay = "expandable_segments:True" })).replay
-      return r.whatif.peak_reserved / GiB, r
-    end,
-    hints = { { en = "Expandable segments reuse freed space at a segment's end for larger blocks: reserved can get close to requested, never below it.", zh = "可扩展段可以把段尾释放出来的空间给更大的块复用：已预留可以接近已申请，但不会低于它。" } },
-    explain = { en = "The model reserves 6.15 GiB at the peak: 0.03 GiB above the 6.13 GiB requested, against 0.15 GiB with the defaults. 2 segments at the end instead of the recorded 29. MODEL, SIMULATED.",
-                zh = "模型在峰值时预留 6.15 GiB：比已申请的 6.13 GiB 只多 0.03 GiB，默认设置下多 0.15 GiB。最后的段数从记录中的 29 个变成 2 个。模型，模拟。" },
-  },
 }

@@ -69,6 +69,22 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
 - 这里的带宽是 **n/t**，即每秒完成的单次传输字节数（nvbandwidth 的算法）。显存内拷贝时显存实际搬运两倍：读 n、写 n（bandwidthTest 报告 2n/t）。
 ]] },
 
+  exercise {
+    id = "predict-h2d",
+    kind = "predict",
+    prompt = { en = "Predict the pinned host-to-device bandwidth of this machine for a 64 MiB transfer, in GB/s (n/t).",
+               zh = "预测本机 64 MiB 锁页内存主机到设备传输的带宽，单位 GB/s（n/t）。" },
+    unit = "GB/s", tolerance = 0.3,
+    measure = function()
+      local r = assert(gpu.copy { dir = "h2d", bytes = math.min(64 * MiB, gpu.budget()), pinned = true, trials = 5 })
+      return r.bytes_per_s / 1e9, r
+    end,
+    hints = { { en = "Start from the link: PCIe gen3 x16 is 15.8 GB/s, gen4 31.5 GB/s, gen5 63 GB/s per direction; DMA reaches about 80-85% of it.",
+                zh = "从链路算起：PCIe 3.0 x16 每方向 15.8 GB/s，4.0 是 31.5 GB/s，5.0 是 63 GB/s；DMA 能跑到约 80–85%。" } },
+    explain = { en = "Payload rate = GT/s × lanes × 128/130 / 8; packet headers and flow control leave about 80-85% of that for data.",
+                zh = "有效速率 = GT/s × 通道数 × 128/130 / 8；包头和流控开销之后，数据大约能用到其中的 80–85%。" },
+  },
+
   experiment {
     id = "sweep",
     key = "curve",
@@ -150,15 +166,19 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
   copy is served from cache. On a GPU with a large L2 (RTX 4090: 72 MB, H100: 50 MB) that region
   runs well above the DRAM rate (try `--profile rtx4090`); a benchmark that only copies buffers
   of a few MB measures the cache, not VRAM.
-- **Copy engine vs SM kernel**: `cudaMemcpy` between two device buffers runs on a copy engine, a
-  DMA unit that leaves the SMs free for compute; an SM copy kernel uses the SMs and gets close to
-  the DRAM peak (a good one ~90 %). The two are not equal, and on Hopper the gap is large: NVIDIA's
+- **Copy engine vs SM kernel**: `cudaMemcpy` between two device buffers is the copy engine's job,
+  a DMA unit that leaves the SMs free for compute; an SM copy kernel uses the SMs and gets close to
+  the DRAM peak (a good one ~90 %). On most GPUs the two are close. On Hopper the gap can be large:
+  NVIDIA's
   nvbandwidth on an H20-3e (the H200's 4.8 TB/s HBM3e) measured its copy-engine device-local copy
   at 1116 GB/s n/t, 46 % of the peak counted read + written (nvbandwidth issue #48); on an H20,
   2.0 TB/s by the copy engine against 3.3 TB/s by a copy kernel (cuda-samples issue #366); on HGX
   H100 SXM, p2pBandwidthLatencyTest's local copies reach about 2.5 TB/s counted 2n, 75 % of
-  3.35 TB/s (NCCL issue #1264). How limited every Hopper copy engine is remains **disputed**: other
-  reports of H200 device copies come near 90 %. On a GPU this sweep measures both paths; on the
+  3.35 TB/s (NCCL issue #1264). How limited every Hopper copy engine is, and whether a same-device
+  `cudaMemcpy` runs on one at all, remains **disputed**: other reports of H200 device copies come
+  near 90 %, as an SM kernel would. The simulator takes the nearest public report for each profile,
+  marked DISPUTED: h100-sxm 75 % (NCCL #1264), h200 50 % (from the H20-3e, the same HBM3e); the
+  other profiles assume 80-90 %, unverified. On a GPU this sweep measures both paths; on the
   simulator the two figures are the profile's, with their sources (`gpu.profile(id).model`).
 
 > [!pitfall] Benchmarking with one small tensor
@@ -175,7 +195,7 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
 - **n½ 左边是延迟的天下。** 把许多小拷贝合并成一次大拷贝，比怎么优化单次拷贝都更有用。这就是框架在 all-reduce 前把参数打包成扁平缓冲区的原因。
 - **除了很小的拷贝，锁页内存都快于可分页内存**：可分页拷贝多付出一次到中转缓冲区的主机内存拷贝，而且不能与计算重叠。几百 KB 以下，可分页的 `cudaMemcpy` 可能和锁页的一样快（驱动用一次 CPU 拷贝完成中转），模拟器用的固定系数没有模拟这一点。PyTorch DataLoader 里的 `pin_memory=True` 正是为此而设。
 - **D2D 曲线在 L2 大小附近可能鼓起一块**：源和目标都能放进 L2 时，拷贝由缓存提供。L2 很大的 GPU（RTX 4090 有 72 MB，H100 有 50 MB）在这一段会明显高于显存速率（可以试试 `--profile rtx4090`）；只拷贝几 MB 缓冲区的测试测到的是缓存，不是显存。
-- **拷贝引擎 vs SM 核函数**：两块显存之间的 `cudaMemcpy` 由拷贝引擎完成，它是独立的 DMA 单元，不占用 SM 做计算；SM 拷贝核函数要占用 SM，但能接近显存峰值（写得好的约 90%）。两者并不相等，在 Hopper 上差距很大：NVIDIA 的 nvbandwidth 在 H20-3e（与 H200 相同的 4.8 TB/s HBM3e）上测得拷贝引擎的设备内拷贝为 1116 GB/s（n/t），按读 + 写计只有峰值的 46%（nvbandwidth issue #48）；在 H20 上，拷贝引擎 2.0 TB/s，拷贝核函数 3.3 TB/s（cuda-samples issue #366）；在 HGX H100 SXM 上，p2pBandwidthLatencyTest 的本地拷贝按 2n 计约 2.5 TB/s，即 3.35 TB/s 的 75%（NCCL issue #1264）。所有 Hopper 拷贝引擎是否都受这么大的限制**仍有争议**：也有 H200 设备内拷贝接近 90% 的报告。有 GPU 时本扫描会实测两条路径；在模拟器上，这两个数字来自配置文件，并附来源（`gpu.profile(id).model`）。
+- **拷贝引擎 vs SM 核函数**：两块显存之间的 `cudaMemcpy` 由拷贝引擎完成，它是独立的 DMA 单元，不占用 SM 做计算；SM 拷贝核函数要占用 SM，但能接近显存峰值（写得好的约 90%）。在大多数 GPU 上两者接近。在 Hopper 上差距可能很大：NVIDIA 的 nvbandwidth 在 H20-3e（与 H200 相同的 4.8 TB/s HBM3e）上测得拷贝引擎的设备内拷贝为 1116 GB/s（n/t），按读 + 写计只有峰值的 46%（nvbandwidth issue #48）；在 H20 上，拷贝引擎 2.0 TB/s，拷贝核函数 3.3 TB/s（cuda-samples issue #366）；在 HGX H100 SXM 上，p2pBandwidthLatencyTest 的本地拷贝按 2n 计约 2.5 TB/s，即 3.35 TB/s 的 75%（NCCL issue #1264）。所有 Hopper 拷贝引擎是否都受这么大的限制，以及同一设备内的 `cudaMemcpy` 是否真的走拷贝引擎，**仍有争议**：也有 H200 设备内拷贝接近 90% 的报告，和 SM 核函数差不多。模拟器为每个配置取最接近的公开报告，并标明有争议：h100-sxm 取 75%（NCCL #1264），h200 取 50%（来自 H20-3e，同样的 HBM3e）；其他配置假设 80–90%，未经核实。有 GPU 时本扫描会实测两条路径；在模拟器上，这两个数字来自配置文件，并附来源（`gpu.profile(id).model`）。
 
 > [!pitfall] 用一个小张量做测速
 > 给一个 1 MB 的张量计时 `x.to("cuda")` 再做除法，会得到几 GB/s，进而得出 "PCIe 很慢" 的结论。你测到的是固定开销，不是链路。要在 n½ 以上测，或者直接给出整条曲线。
@@ -215,19 +235,4 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
                 zh = "操作系统随时可能换出或移动可分页页面，所以拷贝引擎只能对锁页内存做 DMA。驱动要先把可分页数据拷进自己的锁页缓冲区：CPU 多一次内存拷贝，也无法与计算重叠。" },
   },
 
-  exercise {
-    id = "predict-h2d",
-    kind = "predict",
-    prompt = { en = "Predict the pinned host-to-device bandwidth of this machine for a 64 MiB transfer, in GB/s (n/t).",
-               zh = "预测本机 64 MiB 锁页内存主机到设备传输的带宽，单位 GB/s（n/t）。" },
-    unit = "GB/s", tolerance = 0.3,
-    measure = function()
-      local r = assert(gpu.copy { dir = "h2d", bytes = math.min(64 * MiB, gpu.budget()), pinned = true, trials = 5 })
-      return r.bytes_per_s / 1e9, r
-    end,
-    hints = { { en = "Start from the link: PCIe gen3 x16 is 15.8 GB/s, gen4 31.5 GB/s, gen5 63 GB/s per direction; DMA reaches about 80-85% of it.",
-                zh = "从链路算起：PCIe 3.0 x16 每方向 15.8 GB/s，4.0 是 31.5 GB/s，5.0 是 63 GB/s；DMA 能跑到约 80–85%。" } },
-    explain = { en = "Payload rate = GT/s × lanes × 128/130 / 8; packet headers and flow control leave about 80-85% of that for data.",
-                zh = "有效速率 = GT/s × 通道数 × 128/130 / 8；包头和流控开销之后，数据大约能用到其中的 80–85%。" },
-  },
 }

@@ -56,13 +56,15 @@ reduction, so it also tests how well the machine adds up partial sums from many 
 On a GPU the same kernels run as grid-stride CUDA kernels over device arrays; the counting is the
 same, so host and device numbers compare directly. Each GPU thread loads 64 bytes before it
 stores (BabelStream's batching: Little's law wants many bytes in flight), so copy and scale reach
-the rate of an SM copy kernel. They are not a `cudaMemcpy`: that one runs on a copy engine, which
-on Hopper reaches much less (lesson 3.1).
+the rate of an SM copy kernel. They are not a `cudaMemcpy`, which is the copy engine's job: about
+as fast on most GPUs, and on Hopper disputed, 46-75 % of the peak in some public reports and near
+90 % in others (lesson 3.1).
 
 > [!source] Sources
 > - J. D. McCalpin, "Memory Bandwidth and Machine Balance in Current High Performance Computers", IEEE TCCA Newsletter, 1995; the STREAM home page (www.cs.virginia.edu/stream) and its run rules (arrays at least 4x the caches, 20 clock ticks, best of 10, byte counts).
 > - Deakin et al., "GPU-STREAM v2.0: Benchmarking the Achievable Memory Bandwidth of Many-Core Processors Across Diverse Parallel Programming Models", 2016 (BabelStream: dot, initial values 0.1, 0.2, 0.0 and the scalar 0.4; vramlab uses c = 0.05 and s = 3 so a kernel writing zeros fails).
 > - Linux sysfs `/sys/devices/system/cpu/cpu0/cache/`; Intel SDM and AMD APM, CPUID leaf 4 / 0x8000001D (cache parameters).
+> - Device-to-device copies by the copy engine, disputed on Hopper: NVIDIA nvbandwidth issue #48 (H20-3e: 1116 GB/s n/t, 46 % of the peak counted read + write), cuda-samples issue #366 (H20: 2.0 TB/s by the copy engine, 3.3 TB/s by a kernel), NCCL issue #1264 (HGX H100: about 75 %); the simulator's figures and their sources: `assets/gpus/*.txt`, `ce_efficiency` and `ce_source` (lesson 3.1).
 ]], zh = [[
 # STREAM：可持续内存带宽
 
@@ -88,12 +90,13 @@ John McCalpin 的 STREAM（1991 年写于特拉华大学，主页如今在弗吉
 > [!note] 写分配流量不计入
 > 向不在缓存中的行写数据时，CPU 会先把这一行读进来（写分配），所以在大多数 CPU 上 copy 实际每个元素搬运 24 字节，而不是 16。STREAM 按定义只计 16；和内存规格比较时要记得真实流量更高。
 
-在 GPU 上，这些核函数以 grid-stride 方式的 CUDA 核函数在显存数组上运行；计数方法相同，所以主机和设备的数字可以直接比较。每个 GPU 线程先发出 64 字节的加载再写回（BabelStream 的批处理：Little 定律要求大量字节同时在途），所以 copy 和 scale 能达到 SM 拷贝核函数的速率。它们不是 `cudaMemcpy`：后者走拷贝引擎，在 Hopper 上要慢得多（第 3.1 节）。
+在 GPU 上，这些核函数以 grid-stride 方式的 CUDA 核函数在显存数组上运行；计数方法相同，所以主机和设备的数字可以直接比较。每个 GPU 线程先发出 64 字节的加载再写回（BabelStream 的批处理：Little 定律要求大量字节同时在途），所以 copy 和 scale 能达到 SM 拷贝核函数的速率。它们不是 `cudaMemcpy`：后者由拷贝引擎完成，在大多数 GPU 上差不多一样快；在 Hopper 上有争议，有的公开报告只有峰值的 46–75%，也有接近 90% 的（第 3.1 节）。
 
 > [!source] 出处
 > - J. D. McCalpin，《Memory Bandwidth and Machine Balance in Current High Performance Computers》，IEEE TCCA Newsletter，1995；STREAM 主页（www.cs.virginia.edu/stream）及其运行规则（数组至少为缓存的 4 倍、20 个时钟滴答、10 次取最好、字节计数）。
 > - Deakin 等，《GPU-STREAM v2.0: Benchmarking the Achievable Memory Bandwidth of Many-Core Processors Across Diverse Parallel Programming Models》，2016（BabelStream：dot，初值 0.1、0.2、0.0 与标量 0.4；vramlab 用 c = 0.05、s = 3，写零的核函数过不了检查）。
 > - Linux sysfs `/sys/devices/system/cpu/cpu0/cache/`；Intel SDM 与 AMD APM 中的 CPUID 叶 4 / 0x8000001D（缓存参数）。
+> - 拷贝引擎做的显存内拷贝（在 Hopper 上有争议）：NVIDIA nvbandwidth issue #48（H20-3e：1116 GB/s，n/t，按读 + 写计为峰值的 46%）、cuda-samples issue #366（H20：拷贝引擎 2.0 TB/s，核函数 3.3 TB/s）、NCCL issue #1264（HGX H100：约 75%）；模拟器的数字及其来源：`assets/gpus/*.txt` 的 `ce_efficiency` 和 `ce_source`（第 3.1 节）。
 ]] },
 
   experiment {

@@ -87,6 +87,22 @@ than 4x the L2 are not read beforehand, so the DRAM step is not partly served fr
 > 越过缓存以后曲线仍在缓慢上爬：4 KiB 页面时 TLB 只能覆盖几 MiB，每次加载还要查页表。用大页可以把它压平。
 ]] },
 
+  exercise {
+    id = "predict-dram",
+    kind = "predict",
+    prompt = { en = "Predict this host's latency per dependent load over a 256 MiB working set, in ns.",
+               zh = "预测本机在 256 MiB 工作集上每次依赖加载的延迟，单位纳秒。" },
+    unit = "ns", tolerance = 0.4,
+    measure = function()
+      local r = assert(host.latency { bytes = math.min(256 * MiB, host.budget()) })
+      return r.ns_per_load, r
+    end,
+    hints = { { en = "DRAM on a desktop is about 70-100 ns; add TLB misses at this size, and more on a server or a virtual machine.",
+                zh = "桌面机内存约 70–100 纳秒；这个大小还要加上 TLB 缺失，服务器和虚拟机会更高。" } },
+    explain = { en = "The chase at 256 MiB misses every cache level and most TLB entries: DRAM latency plus a page walk.",
+                zh = "256 MiB 的追逐会穿透所有缓存层，也错过大多数 TLB 项：内存延迟再加一次页表遍历。" },
+  },
+
   experiment {
     id = "ladder",
     key = "curve",
@@ -196,19 +212,4 @@ GPU 的显存延迟有几百纳秒；空闲 CPU 的内存延迟约 80–120 纳�
                 zh = "顺序访问正是预取器最擅长识别的模式，测到的会是预取后的速度，而不是延迟。单个环还保证工作集中的每一行都会被访问到。" },
   },
 
-  exercise {
-    id = "predict-dram",
-    kind = "predict",
-    prompt = { en = "Predict this host's latency per dependent load over a 256 MiB working set, in ns.",
-               zh = "预测本机在 256 MiB 工作集上每次依赖加载的延迟，单位纳秒。" },
-    unit = "ns", tolerance = 0.4,
-    measure = function()
-      local r = assert(host.latency { bytes = math.min(256 * MiB, host.budget()) })
-      return r.ns_per_load, r
-    end,
-    hints = { { en = "DRAM on a desktop is about 70-100 ns; add TLB misses at this size, and more on a server or a virtual machine.",
-                zh = "桌面机内存约 70–100 纳秒；这个大小还要加上 TLB 缺失，服务器和虚拟机会更高。" } },
-    explain = { en = "The chase at 256 MiB misses every cache level and most TLB entries: DRAM latency plus a page walk.",
-                zh = "256 MiB 的追逐会穿透所有缓存层，也错过大多数 TLB 项：内存延迟再加一次页表遍历。" },
-  },
 }

@@ -105,6 +105,29 @@ Transformer 的一个训练步——前向、反向、优化器更新——会�
 实验用 `vram.train_step` 生成一个 4 层 GPT-2 式模型（hidden 512，8 个头，序列 512，micro-batch 4，bf16 混合精度，AdamW；3860 万参数，其中 2570 万在共享的词嵌入里）一个训练步的全部分配和释放，再按 PyTorch 缓存分配器的规则（`alloc`）回放：有 GPU 时每个段都是真实的 `cudaMalloc`；在模拟器上则按模拟显卡记账，并标注为 SIMULATED。
 ]] },
 
+  exercise {
+    id = "predict-reserved",
+    kind = "predict",
+    prompt = { en = [[
+Before the experiment below runs: predict the **peak reserved** memory (MB, 1e6 B) of its step
+through the caching allocator. The model's peak of live bytes is 2,100 MB (the experiment's first
+bar in "Allocator peaks"); think about what the allocator adds.
+]], zh = [[
+在下面的实验运行之前，预测这一步经过缓存分配器后的**已预留峰值**（MB，1e6 B）。模型的存活字节峰值是 2,100 MB（实验"分配器峰值"里的第一根柱子）；想想分配器会额外加上什么。
+]] },
+    unit = "MB", tolerance = 0.15,
+    measure = function()
+      local r = vram.train_step(SHAPE)
+      local s, err = replay(r)
+      if not s then error(err) end
+      return s.peak_reserved / MB, s
+    end,
+    hints = { { en = "Every block is rounded up to 512 B, blocks of 1-10 MiB share 20 MiB segments, and freed blocks stay cached: reserved is a little above the live peak, not twice it.",
+                zh = "每个块向上取整到 512 B，1–10 MiB 的块共用 20 MiB 的段，释放的块留在缓存里：已预留比存活峰值高一些，但不会翻倍。" } },
+    explain = { en = "The allocator holds the live peak plus rounding, the unused tails of shared segments and cached blocks that a later, larger request could not reuse: here a few percent to ~20 % above the model's live bytes.",
+                zh = "分配器持有的是存活峰值，加上取整、共用段中没用到的尾部，以及后来更大的请求无法复用的缓存块：这里比模型的存活字节高几个百分点到约 20%。" },
+  },
+
   experiment {
     id = "step",
     title = { en = "One step through the caching allocator", zh = "一步训练经过缓存分配器" },
@@ -255,26 +278,4 @@ estimator's peak, every layer's share, and the allocator's peaks.
                 zh = "前向结束时每一层的激活都保存着；反向一开始又叠加上损失和 logits 的梯度，之后释放激活的速度快于权重梯度（每参数 2 B）出现的速度。优化器阶段只有模型状态、梯度和一个临时张量。" },
   },
 
-  exercise {
-    id = "predict-reserved",
-    kind = "predict",
-    prompt = { en = [[
-Predict the **peak reserved** memory (MB, 1e6 B) of the experiment's step through the caching
-allocator. Start from the model's peak of live bytes (the experiment's first bar in "Allocator
-peaks"), then think about what the allocator adds.
-]], zh = [[
-预测实验中这一步经过缓存分配器后的**已预留峰值**（MB，1e6 B）。从模型的存活字节峰值（"分配器峰值"里的第一根柱子）出发，再想想分配器会额外加上什么。
-]] },
-    unit = "MB", tolerance = 0.15,
-    measure = function()
-      local r = vram.train_step(SHAPE)
-      local s, err = replay(r)
-      if not s then error(err) end
-      return s.peak_reserved / MB, s
-    end,
-    hints = { { en = "Every block is rounded up to 512 B, blocks of 1-10 MiB share 20 MiB segments, and freed blocks stay cached: reserved is a little above the live peak, not twice it.",
-                zh = "每个块向上取整到 512 B，1–10 MiB 的块共用 20 MiB 的段，释放的块留在缓存里：已预留比存活峰值高一些，但不会翻倍。" } },
-    explain = { en = "The allocator holds the live peak plus rounding, the unused tails of shared segments and cached blocks that a later, larger request could not reuse: here a few percent to ~20 % above the model's live bytes.",
-                zh = "分配器持有的是存活峰值，加上取整、共用段中没用到的尾部，以及后来更大的请求无法复用的缓存块：这里比模型的存活字节高几个百分点到约 20%。" },
-  },
 }

@@ -138,6 +138,28 @@ FlashAttention（Dao et al. 2022）在片上 SRAM 中分块计算 softmax(QKᵀ)
 > 34 这个系数对应宽度 4h、带 dropout 的 GeLU MLP。LLaMA 式的层（宽 8h/3、三个矩阵的 SwiGLU MLP，RMSNorm，无 dropout）保存的量不同；`vram.activations` 接受 `ffn=` 和 `dropout=false` 来重新清点。能迁移的是方法：把反向要读的每个张量列出来。
 ]] },
 
+  exercise {
+    id = "predict-double",
+    kind = "predict",
+    prompt = { en = [[
+The small model of 4.1 at micro-batch 1, **eager** attention: by what factor does the whole
+step's peak reserved memory grow when the sequence doubles from 2048 to 4096? (Linear would be
+2, purely quadratic 4.) Measured by replaying both steps through the caching allocator.
+]], zh = [[
+4.1 节的小模型，micro-batch 1，**朴素**注意力：序列从 2048 加倍到 4096 时，整步的已预留峰值变为原来的几倍？（线性是 2，纯二次是 4。）通过分配器回放两个训练步来测量。
+]] },
+    unit = "x", tolerance = 0.08,
+    measure = function()
+      local a = assert(step_reserved(2048, false))
+      local b = assert(step_reserved(4096, false))
+      return b.peak_reserved / a.peak_reserved, b
+    end,
+    hints = { { en = "Split the peak into parts that do not grow (model states), grow like s (logits, 34sbh) and grow like s^2 (scores): which dominates at 2048 in this small, wide-vocabulary model?",
+                zh = "把峰值拆成不增长的部分（模型状态）、随 s 增长的部分（logits、34sbh）和随 s² 增长的部分（分数）：在这个词表大、模型小的例子里，2048 时谁占主导？" } },
+    explain = { en = "Neither 2 nor 4: 618 MB of model states stay, the fp32 logits and their gradient (about 0.4 GB each at s = 2048) double, and the 5as^2b scores of 4 layers quadruple. The sum grows by a factor in between, and it tends to 4 as s grows.",
+                zh = "既不是 2 也不是 4：618 MB 的模型状态不变，fp32 logits 及其梯度（s = 2048 时各约 0.4 GB）翻倍，4 层的 5as²b 分数变为 4 倍。总和的倍数介于两者之间，并随 s 增大趋向 4。" },
+  },
+
   experiment {
     id = "context",
     title = { en = "Activations against the context length", zh = "激活随上下文长度的变化" },
@@ -262,25 +284,4 @@ the step's peak is a sum of a constant, a linear and a quadratic term.
                 zh = "它在 SRAM 中分块计算 softmax(QKᵀ)V，每个头每个 token 只保留一个 log-sum-exp（4asb，fp32）和随机数状态；反向时重算分数。Q、K、V 以及 MLP 和 LayerNorm 的输入仍然要保存。" },
   },
 
-  exercise {
-    id = "predict-double",
-    kind = "predict",
-    prompt = { en = [[
-The small model of 4.1 at micro-batch 1, **eager** attention: by what factor does the whole
-step's peak reserved memory grow when the sequence doubles from 2048 to 4096? (Linear would be
-2, purely quadratic 4.) Measured by replaying both steps through the caching allocator.
-]], zh = [[
-4.1 节的小模型，micro-batch 1，**朴素**注意力：序列从 2048 加倍到 4096 时，整步的已预留峰值变为原来的几倍？（线性是 2，纯二次是 4。）通过分配器回放两个训练步来测量。
-]] },
-    unit = "x", tolerance = 0.08,
-    measure = function()
-      local a = assert(step_reserved(2048, false))
-      local b = assert(step_reserved(4096, false))
-      return b.peak_reserved / a.peak_reserved, b
-    end,
-    hints = { { en = "Split the peak into parts that do not grow (model states), grow like s (logits, 34sbh) and grow like s^2 (scores): which dominates at 2048 in this small, wide-vocabulary model?",
-                zh = "把峰值拆成不增长的部分（模型状态）、随 s 增长的部分（logits、34sbh）和随 s² 增长的部分（分数）：在这个词表大、模型小的例子里，2048 时谁占主导？" } },
-    explain = { en = "Neither 2 nor 4: 618 MB of model states stay, the fp32 logits and their gradient (about 0.4 GB each at s = 2048) double, and the 5as^2b scores of 4 layers quadruple. The sum grows by a factor in between, and it tends to 4 as s grows.",
-                zh = "既不是 2 也不是 4：618 MB 的模型状态不变，fp32 logits 及其梯度（s = 2048 时各约 0.4 GB）翻倍，4 层的 5as²b 分数变为 4 倍。总和的倍数介于两者之间，并随 s 增大趋向 4。" },
-  },
 }

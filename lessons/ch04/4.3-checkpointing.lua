@@ -96,6 +96,29 @@ why selective recomputation costs nothing more with it.
 > 出处：Chen et al. 2016，第 4 节（多一次前向）；Kaplan et al. 2020，第 2.1 节（每个 token 6N FLOPs，其中前向 2N）；下面的实验（完全重计算 +28%，各模式的峰值）。
 ]] },
 
+  exercise {
+    id = "predict-full",
+    kind = "predict",
+    prompt = { en = [[
+Before running the experiment: predict the **peak reserved** memory (GB, 1e9 B) of GPT-2 small's
+step (s = 1024, micro-batch 8, bf16 AMP, AdamW) with **full** checkpointing. Its 124 M parameters
+take 16 B each; the fp32 logits are 8192 × 50,257 × 4 B = 1.65 GB.
+]], zh = [[
+运行实验之前先预测：GPT-2 small 的一步（s = 1024，micro-batch 8，bf16 AMP，AdamW）在**完全**检查点下的**已预留峰值**（GB，1e9 B）。它的 1.24 亿参数每个占 16 B；fp32 logits 为 8192 × 50,257 × 4 B = 1.65 GB。
+]] },
+    unit = "GB", tolerance = 0.2,
+    measure = function()
+      local r = vram.train_step(shape("full"))
+      local none = vram.train_step(shape("none"))
+      local s = assert(replay(r, use_model(none.peak.bytes)))
+      return s.peak_reserved / GB, s
+    end,
+    hints = { { en = "Add the model states, the logits in 16-bit and fp32, their gradient in fp32, the blocks' inputs (2sbh each), then the allocator's rounding and cache.",
+                zh = "把模型状态、16 位和 fp32 的 logits、它们的 fp32 梯度、各块的输入（每个 2sbh）加起来，再加上分配器的取整和缓存。" } },
+    explain = { en = "About 2 GB of model states, 0.8 + 1.65 + 1.65 GB of logits and their gradient, a few hundred MB of block inputs and a recomputed block, plus cached blocks: checkpointing cannot go below the head and the model states.",
+                zh = "约 2 GB 模型状态，0.8 + 1.65 + 1.65 GB 的 logits 及其梯度，几百 MB 的块输入和一个重算中的块，再加上缓存的块：检查点无法低于 head 和模型状态所占的量。" },
+  },
+
   experiment {
     id = "modes",
     title = { en = "Four checkpointing modes on one step", zh = "同一步上的四种检查点模式" },
@@ -228,26 +251,4 @@ GPT-2 small（1.24 亿参数，12 层，h = 768），s = 1024，micro-batch 8，
                 zh = "在 GPT-3 的 s = 2048 时，核心占一层激活的 80/114 = 70%，却只占其矩阵乘法 FLOPs 的 2048/(6 × 12288) = 2.8%：用最少的计算换回最多的显存。" },
   },
 
-  exercise {
-    id = "predict-full",
-    kind = "predict",
-    prompt = { en = [[
-Before running the experiment: predict the **peak reserved** memory (GB, 1e9 B) of GPT-2 small's
-step (s = 1024, micro-batch 8, bf16 AMP, AdamW) with **full** checkpointing. Its 124 M parameters
-take 16 B each; the fp32 logits are 8192 × 50,257 × 4 B = 1.65 GB.
-]], zh = [[
-运行实验之前先预测：GPT-2 small 的一步（s = 1024，micro-batch 8，bf16 AMP，AdamW）在**完全**检查点下的**已预留峰值**（GB，1e9 B）。它的 1.24 亿参数每个占 16 B；fp32 logits 为 8192 × 50,257 × 4 B = 1.65 GB。
-]] },
-    unit = "GB", tolerance = 0.2,
-    measure = function()
-      local r = vram.train_step(shape("full"))
-      local none = vram.train_step(shape("none"))
-      local s = assert(replay(r, use_model(none.peak.bytes)))
-      return s.peak_reserved / GB, s
-    end,
-    hints = { { en = "Add the model states, the logits in 16-bit and fp32, their gradient in fp32, the blocks' inputs (2sbh each), then the allocator's rounding and cache.",
-                zh = "把模型状态、16 位和 fp32 的 logits、它们的 fp32 梯度、各块的输入（每个 2sbh）加起来，再加上分配器的取整和缓存。" } },
-    explain = { en = "About 2 GB of model states, 0.8 + 1.65 + 1.65 GB of logits and their gradient, a few hundred MB of block inputs and a recomputed block, plus cached blocks: checkpointing cannot go below the head and the model states.",
-                zh = "约 2 GB 模型状态，0.8 + 1.65 + 1.65 GB 的 logits 及其梯度，几百 MB 的块输入和一个重算中的块，再加上缓存的块：检查点无法低于 head 和模型状态所占的量。" },
-  },
 }

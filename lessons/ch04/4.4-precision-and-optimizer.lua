@@ -109,6 +109,28 @@ PyTorch 的 `torch.autocast`（`torch.amp`）做法不同，总量相同：权�
 实验取 GPT-2 small，s = 1024，micro-batch 4，把每种配置的一步都经缓存分配器回放。
 ]] },
 
+  exercise {
+    id = "predict-amp",
+    kind = "predict",
+    prompt = { en = [[
+GPT-2 small at s = 1024, micro-batch 4, AdamW: predict the ratio of the step's peak reserved in
+**fp32** to its peak reserved with **bf16 mixed precision** (both through the caching allocator).
+]], zh = [[
+GPT-2 small，s = 1024，micro-batch 4，AdamW：预测该步在 **fp32** 下的已预留峰值与 **bf16 混合精度**下的已预留峰值之比（都经缓存分配器回放）。
+]] },
+    unit = "x", tolerance = 0.08,
+    measure = function()
+      local model = use_model()
+      local a = assert(replay(step("fp32", "adamw"), model))
+      local b = assert(replay(step("amp_bf16", "adamw"), model))
+      return a.peak_reserved / b.peak_reserved, b
+    end,
+    hints = { { en = "Which parts of the peak are 4 bytes in fp32 and 2 in AMP, and which are the same in both (model states, the loss's fp32 logits)?",
+                zh = "峰值中哪些部分在 fp32 下是 4 字节、在 AMP 下是 2 字节？哪些在两者中一样（模型状态、损失函数的 fp32 logits）？" } },
+    explain = { en = "Well under 2: the activations halve, but the 16 B/param of model states, the fp32 logits and their gradient, and the allocator's cache do not.",
+                zh = "远小于 2：激活减半了，但每参数 16 B 的模型状态、fp32 的 logits 及其梯度、分配器的缓存都没有减少。" },
+  },
+
   experiment {
     id = "precisions",
     title = { en = "Four setups, one step each", zh = "四种配置，各跑一步" },
@@ -211,25 +233,4 @@ fp32 和 AMP 的模型状态柱一样高；纯 bf16 把它减半，8 位 Adam �
                 zh = "2 × 7e9 / 256 × 4 B = 218.75 MB，每参数 0.03 B：2 + 2 + 4 + 2 × (1 + 4/256) = 每参数 10.03 B × 7e9 = 70.2 GB 的模型状态加梯度，而 32 位 Adam 是 112 GB。缩放因子只占其中 0.3 %：把总量四舍五入成 70 GB 就看不见它们了，所以这里单独问它们。" },
   },
 
-  exercise {
-    id = "predict-amp",
-    kind = "predict",
-    prompt = { en = [[
-GPT-2 small at s = 1024, micro-batch 4, AdamW: predict the ratio of the step's peak reserved in
-**fp32** to its peak reserved with **bf16 mixed precision** (both through the caching allocator).
-]], zh = [[
-GPT-2 small，s = 1024，micro-batch 4，AdamW：预测该步在 **fp32** 下的已预留峰值与 **bf16 混合精度**下的已预留峰值之比（都经缓存分配器回放）。
-]] },
-    unit = "x", tolerance = 0.08,
-    measure = function()
-      local model = use_model()
-      local a = assert(replay(step("fp32", "adamw"), model))
-      local b = assert(replay(step("amp_bf16", "adamw"), model))
-      return a.peak_reserved / b.peak_reserved, b
-    end,
-    hints = { { en = "Which parts of the peak are 4 bytes in fp32 and 2 in AMP, and which are the same in both (model states, the loss's fp32 logits)?",
-                zh = "峰值中哪些部分在 fp32 下是 4 字节、在 AMP 下是 2 字节？哪些在两者中一样（模型状态、损失函数的 fp32 logits）？" } },
-    explain = { en = "Well under 2: the activations halve, but the 16 B/param of model states, the fp32 logits and their gradient, and the allocator's cache do not.",
-                zh = "远小于 2：激活减半了，但每参数 16 B 的模型状态、fp32 的 logits 及其梯度、分配器的缓存都没有减少。" },
-  },
 }

@@ -120,6 +120,28 @@ GPU's compute for the step, 6Ψ × tokens FLOPs, takes longer than those 4Ψ byt
 > 出处：Ren et al. 2021，"ZeRO-Offload"（16 位梯度下行、权重上行）；PCI-SIG（PCIe 4.0 x16，`vram.pcie`）；下面的实验（按本机 `gpu.copy` 带宽算出的盈亏平衡点）。
 ]] },
 
+  exercise {
+    id = "predict-pcie",
+    kind = "predict",
+    prompt = { en = [[
+Predict the PCIe time per step (seconds) of ZeRO-Offload for a **1.3B** model on this machine:
+2 B/param of gradients down, then 2 B/param of weights up, at this machine's pinned H2D and D2H
+bandwidth (measured after you answer; lesson 3.1 measured it too).
+]], zh = [[
+预测本机上一个 **13 亿**参数模型做 ZeRO-Offload 时每步的 PCIe 时间（秒）：每参数 2 B 的梯度送下去，再把每参数 2 B 的权重送上来，按本机锁页内存的 H2D 和 D2H 带宽计算（你回答之后测量；3.1 节也测过）。
+]] },
+    unit = "s", tolerance = 0.25,
+    measure = function()
+      local h, d, lab, why = pcie()
+      if not h then error(why) end
+      local o = vram.offload { params = OFF.params, tokens = OFF.tokens, h2d = h, d2h = d, gpu = gpu_id() }
+      return o.transfer_seconds, lab.from or true -- a theoretical rate is never labelled measured
+    end,
+    hints = { { en = "Count the bytes each way (2 B per parameter), then divide by what a pinned copy reaches over this machine's link: a PCIe link's rate per direction, less packet overhead (lesson 3.1).", zh = "先算每个方向的字节数（每参数 2 B），再除以本机链路上锁页内存拷贝能达到的速率：PCIe 每方向的速率，减去包开销（3.1 节）。" } },
+    explain = { en = "2.6 GB / B_d2h + 2.6 GB / B_h2d: about 0.2 s at 26 GB/s, 0.1 s on gen 5. Against the compute of 4096 tokens (6 x 1.3e9 x 4096 FLOPs) the transfer is small on most GPUs.",
+                zh = "2.6 GB / B_d2h + 2.6 GB / B_h2d：26 GB/s 时约 0.2 s，PCIe 5.0 上约 0.1 s。与 4096 个 token 的计算量（6 × 1.3e9 × 4096 FLOPs）相比，在大多数 GPU 上传输时间都很小。" },
+  },
+
   experiment {
     id = "shard-offload",
     title = { en = "ZeRO's stages, and offload over this machine's PCIe", zh = "ZeRO 的各阶段，以及经本机 PCIe 的卸载" },
@@ -259,25 +281,4 @@ ZeRO 的柱子按表中的比例下降：阶段 1 就把 120 GB 降到了 31 GB�
                 zh = "T = 4·F·MFU / (6·B) = 4 × 989.4e12 × 0.4 / (6 × 63.0e9) = 4187 个 token，与模型大小无关：大约每步两条 2048 token 的序列。" },
   },
 
-  exercise {
-    id = "predict-pcie",
-    kind = "predict",
-    prompt = { en = [[
-Predict the PCIe time per step (seconds) of ZeRO-Offload for a **1.3B** model on this machine:
-2 B/param of gradients down, then 2 B/param of weights up, at this machine's pinned H2D and D2H
-bandwidth (measured after you answer; lesson 3.1 measured it too).
-]], zh = [[
-预测本机上一个 **13 亿**参数模型做 ZeRO-Offload 时每步的 PCIe 时间（秒）：每参数 2 B 的梯度送下去，再把每参数 2 B 的权重送上来，按本机锁页内存的 H2D 和 D2H 带宽计算（你回答之后测量；3.1 节也测过）。
-]] },
-    unit = "s", tolerance = 0.25,
-    measure = function()
-      local h, d, lab, why = pcie()
-      if not h then error(why) end
-      local o = vram.offload { params = OFF.params, tokens = OFF.tokens, h2d = h, d2h = d, gpu = gpu_id() }
-      return o.transfer_seconds, lab.from or true -- a theoretical rate is never labelled measured
-    end,
-    hints = { { en = "Count the bytes each way (2 B per parameter), then divide by what a pinned copy reaches over this machine's link: a PCIe link's rate per direction, less packet overhead (lesson 3.1).", zh = "先算每个方向的字节数（每参数 2 B），再除以本机链路上锁页内存拷贝能达到的速率：PCIe 每方向的速率，减去包开销（3.1 节）。" } },
-    explain = { en = "2.6 GB / B_d2h + 2.6 GB / B_h2d: about 0.2 s at 26 GB/s, 0.1 s on gen 5. Against the compute of 4096 tokens (6 x 1.3e9 x 4096 FLOPs) the transfer is small on most GPUs.",
-                zh = "2.6 GB / B_d2h + 2.6 GB / B_h2d：26 GB/s 时约 0.2 s，PCIe 5.0 上约 0.1 s。与 4096 个 token 的计算量（6 × 1.3e9 × 4096 FLOPs）相比，在大多数 GPU 上传输时间都很小。" },
-  },
 }

@@ -114,6 +114,27 @@ and replays the best plan without offload through the caching allocator.
 实验在 RTX 3090 和另外五种 GPU 配置上为这个问题运行规划器，并把不带卸载的最优方案经缓存分配器回放。
 ]] },
 
+  exercise {
+    id = "predict-reserved",
+    kind = "predict",
+    prompt = { en = [[
+The planner's best plan without offload is pure bf16 with selective recomputation, 16.5 GiB with
+the CUDA context (16.1 GiB without). Predict its step's **peak reserved** (GiB) through the caching
+allocator.
+]], zh = [[
+不带卸载的最优方案是纯 bf16 加选择性重计算，含 CUDA 上下文 16.5 GiB（不含 16.1 GiB）。预测这一步经缓存分配器后的**已预留峰值**（GiB）。
+]] },
+    unit = "GiB", tolerance = 0.05,
+    measure = function()
+      local s, e = replay_best()
+      if not s then error(e) end
+      return s.peak_reserved / GiB, s
+    end,
+    hints = { { en = "Reserved = live bytes + rounding + cached blocks that later, larger requests could not reuse: a few percent more, as in 4.1.", zh = "已预留 = 存活字节 + 取整 + 后来更大的请求无法复用的缓存块：多出几个百分点，和 4.1 节一样。" } },
+    explain = { en = "A few percent above the planned 16.1 GiB: that margin, plus the context, is what the card must hold. The planner counts live bytes; leave the allocator room.",
+                zh = "比规划的 16.1 GiB 高几个百分点：显卡必须装下这部分余量再加上上下文。规划器计的是存活字节；要给分配器留出空间。" },
+  },
+
   experiment {
     id = "plan",
     key = "g",
@@ -251,24 +272,4 @@ It is graded by `vram.plan_check`, which tells you why a plan does not fit.
                 zh = "{ precision = \"amp_bf16\", checkpointing = \"selective\", offload = true }：11.6 GiB，是最优方案（纯 bf16 加选择性重计算）的 1.14 倍。完全检查点加卸载也装得下，但要 1.43 倍；不卸载的话，任何 AMP 方案都装不下。" },
   },
 
-  exercise {
-    id = "predict-reserved",
-    kind = "predict",
-    prompt = { en = [[
-The planner's best plan without offload is pure bf16 with selective recomputation, 16.5 GiB with
-the CUDA context (16.1 GiB without). Predict its step's **peak reserved** (GiB) through the caching
-allocator.
-]], zh = [[
-不带卸载的最优方案是纯 bf16 加选择性重计算，含 CUDA 上下文 16.5 GiB（不含 16.1 GiB）。预测这一步经缓存分配器后的**已预留峰值**（GiB）。
-]] },
-    unit = "GiB", tolerance = 0.05,
-    measure = function()
-      local s, e = replay_best()
-      if not s then error(e) end
-      return s.peak_reserved / GiB, s
-    end,
-    hints = { { en = "Reserved = live bytes + rounding + cached blocks that later, larger requests could not reuse: a few percent more, as in 4.1.", zh = "已预留 = 存活字节 + 取整 + 后来更大的请求无法复用的缓存块：多出几个百分点，和 4.1 节一样。" } },
-    explain = { en = "A few percent above the planned 16.1 GiB: that margin, plus the context, is what the card must hold. The planner counts live bytes; leave the allocator room.",
-                zh = "比规划的 16.1 GiB 高几个百分点：显卡必须装下这部分余量再加上上下文。规划器计的是存活字节；要给分配器留出空间。" },
-  },
 }

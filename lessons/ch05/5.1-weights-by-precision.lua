@@ -149,6 +149,22 @@ The experiment below does this sum for every precision on **this** device's free
 下面的实验在**本机**设备的空闲显存上，对每种精度都做一遍这个加法。
 ]] },
 
+  exercise {
+    id = "context",
+    kind = "predict",
+    prompt = { en = "Predict: with Llama-2-7B in fp16 (batch 1), how many tokens of context fit in this device's free memory, counting KV cache, one forward, the CUDA context and the workspace?",
+               zh = "预测：Llama-2-7B 用 fp16（batch 1），算上 KV 缓存、一次前向、CUDA 上下文和工作区，本设备的空闲显存能装下多少个 token 的上下文？" },
+    unit = "tokens", tolerance = 0.25,
+    measure = function()
+      local free = gpu.mem()
+      return max_context("fp16", free)
+    end,
+    hints = { { en = "Free memory minus the 12.55 GiB of weights and 0.43 GiB of runtime, divided by 512 KiB of KV cache per token (plus about 100 KB of activations per token).",
+                zh = "空闲显存减去 12.55 GiB 权重和 0.43 GiB 运行时，再除以每个 token 512 KiB 的 KV 缓存（外加每个 token 约 100 KB 的激活值）。" } },
+    explain = { en = "Each token costs 2 x 32 layers x 32 heads x 128 x 2 B = 512 KiB of cache, and about 96 KiB of forward activations at its peak. What the weights leave over, divided by that, is the context.",
+                zh = "每个 token 要 2 × 32 层 × 32 头 × 128 × 2 B = 512 KiB 的缓存，外加峰值时约 96 KiB 的前向激活。权重剩下的空间除以它，就是能装下的上下文。" },
+  },
+
   experiment {
     id = "fit",
     key = "g",
@@ -232,22 +248,6 @@ last column is the longest context that fits here. Estimates: `vram.quantized`,
                 zh = "加载模型时什么都没训练。不指定时，from_pretrained 会选什么数据类型？" } },
     explain = { en = "Transformers 4.x loads torch.float32 unless torch_dtype is given: 6.74e9 x 4 B = 26.95 GB = 25.10 GiB. With torch_dtype=torch.float16 the weights are 12.55 GiB and load; optimizer states exist only once training starts.",
                 zh = "Transformers 4.x 不指定 torch_dtype 时按 torch.float32 加载：6.74e9 × 4 B = 26.95 GB = 25.10 GiB。指定 torch_dtype=torch.float16 后权重为 12.55 GiB，能加载；优化器状态只在开始训练后才存在。" },
-  },
-
-  exercise {
-    id = "context",
-    kind = "predict",
-    prompt = { en = "Predict: with Llama-2-7B in fp16 (batch 1), how many tokens of context fit in this device's free memory, counting KV cache, one forward, the CUDA context and the workspace?",
-               zh = "预测：Llama-2-7B 用 fp16（batch 1），算上 KV 缓存、一次前向、CUDA 上下文和工作区，本设备的空闲显存能装下多少个 token 的上下文？" },
-    unit = "tokens", tolerance = 0.25,
-    measure = function()
-      local free = gpu.mem()
-      return max_context("fp16", free)
-    end,
-    hints = { { en = "Free memory minus the 12.55 GiB of weights and 0.43 GiB of runtime, divided by 512 KiB of KV cache per token (plus about 100 KB of activations per token).",
-                zh = "空闲显存减去 12.55 GiB 权重和 0.43 GiB 运行时，再除以每个 token 512 KiB 的 KV 缓存（外加每个 token 约 100 KB 的激活值）。" } },
-    explain = { en = "Each token costs 2 x 32 layers x 32 heads x 128 x 2 B = 512 KiB of cache, and about 96 KiB of forward activations at its peak. What the weights leave over, divided by that, is the context.",
-                zh = "每个 token 要 2 × 32 层 × 32 头 × 128 × 2 B = 512 KiB 的缓存，外加峰值时约 96 KiB 的前向激活。权重剩下的空间除以它，就是能装下的上下文。" },
   },
 
   text { en = [[

@@ -88,6 +88,22 @@ Williams、Waterman 和 Patterson 的 roofline 模型（2009）把这件事画�
 > 出处：NVIDIA H100 和 H200 数据手册（稠密 fp16 989.4 TFLOP/s，3.35 和 4.8 TB/s）；Williams 等 2009（roofline）；下面在本设备上的实验。
 ]] },
 
+  exercise {
+    id = "predict-decode",
+    kind = "predict",
+    prompt = { en = "Predict: the decode ceiling of Llama-2-7B fp16, batch 1, 1024 tokens of context, on this device (tokens/s), from its read bandwidth.",
+               zh = "预测：由本设备的读带宽计算，Llama-2-7B fp16、batch 1、1024 个 token 上下文的解码上限（每秒 token 数）。" },
+    unit = "tok/s", tolerance = 0.2,
+    measure = function()
+      local r = assert(read_bw())
+      local d = vram.decode { model = "llama-2-7b", context = CTX, bandwidth = r.bytes_per_s, flops = peak_flops() or 1e15 }
+      return d.tokens_per_s_memory, r
+    end,
+    hints = { { en = "Bandwidth divided by 13.48 GB of weights plus 0.54 GB of cache (1024 x 512 KiB).", zh = "带宽除以 13.48 GB 权重加 0.54 GB 缓存（1024 × 512 KiB）。" } },
+    explain = { en = "tokens/s <= read bandwidth / (weights + KV cache) per step. Compare the spec sheet's bandwidth: measured bandwidth is what a real decoder can approach.",
+                zh = "每秒 token 数 <= 读带宽 / 每步（权重 + KV 缓存）。和规格上的带宽比一比：真实的解码器能接近的是实测带宽。" },
+  },
+
   experiment {
     id = "ceiling",
     key = "tok",
@@ -213,22 +229,6 @@ caches no longer fit in the free memory.
     hints = { { en = "Where min(peak, intensity x bandwidth) switches: intensity = peak / bandwidth.", zh = "min(峰值，强度 × 带宽) 切换的地方：强度 = 峰值 / 带宽。" } },
     explain = { en = "989.4e12 / 3.35e12 = 295 FLOP/B. Decode at batch 1 does about 1 FLOP/B. Batching does not carry it to the ridge: every sequence also reads its own KV cache, about 1 FLOP per byte of cache, so Llama-2-7B at 1024 tokens of context reaches only 23 FLOP/B at batch 256.",
                 zh = "989.4e12 / 3.35e12 = 295 FLOP/B。batch 1 的解码约为 1 FLOP/B。批处理也到不了脊点：每个序列还要读它自己的 KV 缓存，每字节缓存约 1 次浮点运算，所以 Llama-2-7B 在 1024 个 token 上下文、batch 256 时也只有 23 FLOP/B。" },
-  },
-
-  exercise {
-    id = "predict-decode",
-    kind = "predict",
-    prompt = { en = "Predict: the decode ceiling of Llama-2-7B fp16, batch 1, 1024 tokens of context, on this device (tokens/s), from its read bandwidth.",
-               zh = "预测：由本设备的读带宽计算，Llama-2-7B fp16、batch 1、1024 个 token 上下文的解码上限（每秒 token 数）。" },
-    unit = "tok/s", tolerance = 0.2,
-    measure = function()
-      local r = assert(read_bw())
-      local d = vram.decode { model = "llama-2-7b", context = CTX, bandwidth = r.bytes_per_s, flops = peak_flops() or 1e15 }
-      return d.tokens_per_s_memory, r
-    end,
-    hints = { { en = "Bandwidth divided by 13.48 GB of weights plus 0.54 GB of cache (1024 x 512 KiB).", zh = "带宽除以 13.48 GB 权重加 0.54 GB 缓存（1024 × 512 KiB）。" } },
-    explain = { en = "tokens/s <= read bandwidth / (weights + KV cache) per step. Compare the spec sheet's bandwidth: measured bandwidth is what a real decoder can approach.",
-                zh = "每秒 token 数 <= 读带宽 / 每步（权重 + KV 缓存）。和规格上的带宽比一比：真实的解码器能接近的是实测带宽。" },
   },
 
   exercise {

@@ -163,6 +163,21 @@ many full-length sequences run at once.
     end,
   },
 
+  exercise {
+    id = "swap",
+    kind = "predict",
+    prompt = { en = "Predict: how many milliseconds does it take to swap the 1 GiB KV cache of a 2048-token Llama-2-7B sequence out to host memory and back, on this device's PCIe link?",
+               zh = "预测：在本设备的 PCIe 链路上，把一个 2048 token 的 Llama-2-7B 序列的 1 GiB KV 缓存换出到主机内存再换回来，需要多少毫秒？" },
+    unit = "ms", tolerance = 0.3,
+    measure = function()
+      local out, back = assert(pcie())
+      return 1e3 * swap_seconds(vram.kv { model = "llama-2-7b", tokens = 2048 }.total, out, back), out
+    end,
+    hints = { { en = "PCIe 4.0 x16 is 31.5 GB/s per direction in theory, about 25 in practice; the bytes cross twice.", zh = "PCIe 4.0 x16 理论上每个方向 31.5 GB/s，实际约 25；这些字节要过两次链路。" } },
+    explain = { en = "2 x 1.07 GB / the measured bandwidth: tens of milliseconds, the time of several decode steps for the whole batch.",
+                zh = "2 × 1.07 GB / 实测带宽：几十毫秒，相当于整个 batch 的好几个解码步。" },
+  },
+
   experiment {
     id = "preempt",
     title = { en = "Preemption: swap vs recompute, at this device's PCIe bandwidth", zh = "抢占：换出 vs 重算，按本设备的 PCIe 带宽" },
@@ -237,21 +252,6 @@ Then the serving simulation of lesson 5.3 runs on this device's pool with each p
                 zh = "从 79.15 GiB 的 90 % 算起，而不是 80 GB；减去的是 vLLM 在启动快照之后测得的东西；装不下一整个的序列不算。" } },
     explain = { en = "0.9 x 79.15 = 71.23 GiB; - 12.55 - 0.66 = 58.02 GiB; / 2 GiB = 29.01, so 29. The 0.42 GiB context is in the start-up baseline; nvidia-smi will show about 72 GiB used (budget plus context), more than 90 %.",
                 zh = "0.9 × 79.15 = 71.23 GiB；− 12.55 − 0.66 = 58.02 GiB；/ 2 GiB = 29.01，所以是 29。0.42 GiB 的上下文在启动基准里；nvidia-smi 会显示约 72 GiB 已用（预算加上下文），超过 90 %。" },
-  },
-
-  exercise {
-    id = "swap",
-    kind = "predict",
-    prompt = { en = "Predict: how many milliseconds does it take to swap the 1 GiB KV cache of a 2048-token Llama-2-7B sequence out to host memory and back, on this device's PCIe link?",
-               zh = "预测：在本设备的 PCIe 链路上，把一个 2048 token 的 Llama-2-7B 序列的 1 GiB KV 缓存换出到主机内存再换回来，需要多少毫秒？" },
-    unit = "ms", tolerance = 0.3,
-    measure = function()
-      local out, back = assert(pcie())
-      return 1e3 * swap_seconds(vram.kv { model = "llama-2-7b", tokens = 2048 }.total, out, back), out
-    end,
-    hints = { { en = "PCIe 4.0 x16 is 31.5 GB/s per direction in theory, about 25 in practice; the bytes cross twice.", zh = "PCIe 4.0 x16 理论上每个方向 31.5 GB/s，实际约 25；这些字节要过两次链路。" } },
-    explain = { en = "2 x 1.07 GB / the measured bandwidth: tens of milliseconds, the time of several decode steps for the whole batch.",
-                zh = "2 × 1.07 GB / 实测带宽：几十毫秒，相当于整个 batch 的好几个解码步。" },
   },
 
   exercise {

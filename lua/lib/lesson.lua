@@ -347,6 +347,18 @@ local function lint(m, t, orig)
     end
   end
   if not last then return fmt("%s:%d: the lesson has no text{} to end with a Sources block", m.file, m.line) end
+  -- a predict exercise is offered before the figure it asks for is shown: it may not come after
+  -- every experiment of its lesson (an experiment, and the text after it, show what it measures)
+  local experiments, predict = 0, nil
+  for i = 1, #t do
+    local bm = META[rawget(orig, i)]
+    if bm and bm.kind == "experiment" then experiments, predict = experiments + 1, nil
+    elseif bm and bm.kind == "exercise" and t[i].kind == "predict" and not predict then predict = { bm = bm, id = t[i].id } end
+  end
+  if predict and experiments > 0 then
+    return fmt("%s:%d: predict exercise '%s' comes after every experiment of the lesson: offer it before the experiment that measures its figure (lesson-format.md, \"Exercises\")",
+               predict.bm.file, predict.bm.line, predict.id)
+  end
   for _, lang in ipairs { "en", "zh" } do
     local text = (last.snap[lang] or "> [!source] -"):gsub("%s+$", "") -- a draft lacks one
     local cs, n = callouts(text)

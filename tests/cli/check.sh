@@ -84,6 +84,22 @@ echo "$out" | grep -q "the lesson does not end with its Sources.*(zh)" || fail "
 # the loader itself still opens such a lesson: the rule is the course's, held by check
 out=$("$b" --backend sim --deterministic run "$d/src.lua" 2>&1) || fail "run refused a lesson check refuses: $out"
 
+# --- a predict exercise is offered before the experiment that shows its figure: one after every
+# experiment is refused at its line (moving it before the experiment passes)
+cp lessons/ch03/3.1-bandwidth-vs-size.lua "$d/pred.lua"
+python3 - "$d/pred.lua" <<'PY'
+import re, sys
+p = sys.argv[1]; s = open(p).read()
+m = re.search(r'\n  exercise \{\n    id = "predict-h2d",', s); a = m.start() + 1
+b = s.index('\n  },\n', a) + 5; block = s[a:b]; s = s[:a] + s[b:]
+e = s.rindex('\n  text {') + 1
+open(p, 'w').write(s[:e] + block + s[e:])
+PY
+line=$(grep -n 'id = "predict-h2d"' "$d/pred.lua" | cut -d: -f1); line=$((line - 1))
+out=$("$b" check "$d/pred.lua" 2>&1); [ $? -eq 1 ] || fail "a predict after every experiment accepted: $out"
+echo "$out" | grep -q "pred.lua:$line: predict exercise 'predict-h2d' comes after every experiment of the lesson" || fail "predict order: $out"
+"$b" check lessons/ch03/3.1-bandwidth-vs-size.lua >/dev/null 2>&1 || fail "the shipped 3.1 (predict first) refused"
+
 # --- profiles: every number names a source that exists, and every source is named
 mkdir -p "$d/data/assets/gpus" "$d/data/lessons"
 cp lessons/ch01/1.1-what-is-vram.lua "$d/data/lessons/"
