@@ -33,13 +33,14 @@ import sys
 # writing), Lua keywords and Python's del and literals (lessons show code to type, snapshots
 # PyTorch's settings), the backends' and STREAM's kernels' names (what --backend and
 # gpu.stream take), the sandbox's modules; and three terms Chinese ML writing keeps in English
-# (the lecture itself writes "batch size"), BatchNorm's buffers.
+# (the lecture itself writes "batch size"), BatchNorm's buffers, and vLLM's server command as a
+# learner types it ("vllm serve").
 ALLOW = r"""vs EN English SIMULATED REPLAY SIM NVIDIA GeForce Tesla Radeon Jetson Orin Spark
 Hopper Ampere Ada Turing Volta Blackwell Micron Intel AMD EPYC Xeon Ryzen Linux PyTorch Lua
 Adam AdamW SGD Llama Mistral DeepSeek Transformer Transformers Hugging Face Orca Esc Enter Tab
 Ctrl Shift PgUp PgDn Home End for do end local function return in pairs ipairs if then else
 and or not nil true false del True False None vramlab sim cuda copy scale add triad dot
-gpu host alloc vram units plot""".split() + ["batch size", "running mean", "running var"]
+gpu host alloc vram units plot""".split() + ["batch size", "running mean", "running var", "vllm serve"]
 # units, and the count abbreviations panels use beside a number (8 seqs, 2048 tok)
 UNITS = r"(?:[KMGTP]i?B(?:/s)?|B/s|ns|us|µs|ms|bit|bits|GHz|MHz|Gbps|GT/s|tok/s|tokens/s|seqs|tok)"
 

@@ -24,7 +24,7 @@ wait_for 'Backend: REPLAY · NVIDIA GeForce RTX 3090 \(SIMULATED\) · ' 3
 screen | tail -n 1 | grep -q 'REPLAY · NVIDIA GeForce RTX 3090 (SIMULATED)' || fail "status line: $(screen | tail -n 1)"
 keys Enter
 wait_for 'vramlab · 1\.1 ' 5
-keys ']'
+to_run
 wait_for 'Run: ' 3
 keys Enter
 wait_for 'REPLAY panel' 5

@@ -18,7 +18,7 @@ sleep 0.3
 mouse 64 5 10
 mouse 64 5 10
 # run, then cancel with Esc
-keys ']'
+to_run
 wait_for 'Run: Measure'
 keys Enter
 wait_for 'Running:' 5

@@ -13,6 +13,9 @@ i=1
 while [ "$i" -lt "$idx" ]; do keys Down; i=$((i + 1)); done
 keys Enter
 wait_for 'vramlab · 5\.2 The KV cache'
+# ] moves to the next experiment or exercise: the predict comes first, then the experiment
+keys ']'
+wait_for 'Exercise: predict, then measure'
 keys ']'
 wait_for 'Run: Grow a KV cache'
 keys Enter

@@ -15,7 +15,7 @@ keys Enter
 wait_for 'vramlab · 1\.3 VRAM vs system RAM'
 wait_for 'Live panel'
 # select the experiment's Run line and press Enter on it
-keys ']'
+to_run
 wait_for 'Run: Measure'
 keys Enter
 wait_for 'running|Running' 5

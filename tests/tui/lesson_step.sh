@@ -17,7 +17,7 @@ while [ "$i" -lt "$idx" ]; do keys Down; i=$((i + 1)); done
 wait_for '4\.1 +Anatomy of a step'
 keys Enter
 wait_for 'vramlab · 4\.1 Anatomy of a step'
-keys ']'
+to_run
 wait_for 'Run: One step through the caching allocator'
 keys Enter
 wait_for 'allocated vs reserved over the step +\[SIMULATED\]' 30

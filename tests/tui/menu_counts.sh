@@ -43,12 +43,18 @@ sleep 0.3
 [ "$(screen | sed -n 3p)" != "$top" ] || fail "Enter did not read on"
 screen | grep -q 'Running:' && fail "the first Enter ran an experiment"
 n=0
-while ! screen | grep -q 'Enter run'; do # read on until a Run line shows, then Enter runs it
+# read on until a Run line or an answer field shows (1.1 offers its predict exercise before the
+# experiment that measures it); past the predict with ], then Enter runs
+while ! screen | grep -Eq 'Enter run|Enter answer'; do
     keys Enter
     sleep 0.2
     n=$((n + 1))
     [ $n -lt 30 ] || fail "no Run line came into view"
 done
+if screen | grep -q 'Enter answer'; then
+    keys ']'
+    wait_for 'Enter run' 5
+fi
 keys Enter
 wait_for 'Run again:|Running:' 10
 keys q

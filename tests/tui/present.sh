@@ -25,9 +25,9 @@ wait_for 'page 1/' 3
 # a question step: the answer and its explanation on a key
 keys End
 wait_for 'a answer' 3
-screen | grep -q '24 bytes per element' && fail "the explanation shows before it is asked for"
+screen | grep -q 'Answer: 2' && fail "the explanation shows before it is asked for"
 keys a
-wait_for '24 bytes per element' 3
+wait_for 'Answer: 2' 3
 keys Home
 wait_for '1 / [0-9]+' 3
 # forward to the first experiment step (its footer offers Enter run)

@@ -25,7 +25,7 @@ echo "$out" | grep -q "VRAM (D2D copy): $v GB/s (SIMULATED, REPLAY)" || fail "re
 start 100 30 "VRAMLAB_FAULT_ALLOC=1 $APP --profile rtx3090 --replay $A 1.3"
 wait_for 'vramlab · 1\.3 ' 5
 wait_for 'REPLAY · NVIDIA H100 80GB HBM3 \(SIMULATED\) · 20[0-9-]+ [0-9:]+' 3
-keys ']'
+to_run
 wait_for 'Run: Measure'
 keys Enter
 # the panel's one precision: one decimal, two when a value of the panel is below 10
@@ -44,7 +44,7 @@ B="$T/tui.jsonl"
 fresh two
 start 100 30 "$APP --record $B 1.3"
 wait_for 'vramlab · 1\.3 ' 5
-keys ']'
+to_run
 wait_for 'Run: Measure'
 keys Enter
 wait_for '✓ done' 20
