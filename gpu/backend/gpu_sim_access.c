@@ -23,11 +23,18 @@ static double mem_time(const struct gpu_profile *p, double bytes, double h)
     return fmax(bytes * (1 - h) / dram, bytes / l2);
 }
 
-/* the share of repeated reads over `span` bytes an L2 of C bytes serves: min(1, C / span), the
- * rule of the latency model (random replacement) */
+/* The share of a sweep's re-reads a cache of c bytes serves, when `span` bytes are read in the
+ * same order each time: all of them up to its size, none past twice its size (a least-recently-
+ * used cache would miss on every line past it; a real L2 keeps some), in a straight line between. */
+static double sweep(double c, double span)
+{
+    if (span <= c) return 1;
+    return c > 0 ? fmax(0.0, 2.0 - span / c) : 0;
+}
+
 static double hit(const struct gpu_profile *p, double span)
 {
-    return span > 0 ? fmin(1.0, (double)p->info.l2_bytes / span) : 1;
+    return sweep((double)p->info.l2_bytes, span);
 }
 
 /* A tiled transpose moves a 32 x 32 tile per block: 32 conflict-free warp stores into shared
@@ -58,8 +65,9 @@ static double transpose_seconds(const struct gpu_profile *p, const struct gpu_ac
 static double hot_hit(const struct gpu_profile *p, const struct gpu_access *a, uint64_t setaside)
 {
     const double hot = 16.0 * a->hot_n, l2 = (double)p->info.l2_bytes, r = a->hit_ratio;
-    if (!setaside) return fmin(1.0, l2 / (2 * hot)); /* reuse distance: hot + as much cold */
-    return r * fmin(1.0, setaside / (r * hot)) + (1 - r) * fmin(1.0, (l2 - setaside) / (2 * hot));
+    if (!setaside) return sweep(l2, 2 * hot); /* reuse distance: the hot bytes + as many cold */
+    /* hitRatio x the window persists (in the set-aside), the rest competes with the stream */
+    return r * sweep((double)setaside, r * hot) + (1 - r) * sweep(l2 - setaside, 2 * (1 - r) * hot);
 }
 
 static uint64_t setaside_of(const struct gpu_profile *p, const struct gpu_access *a)

@@ -138,7 +138,7 @@ static struct gpu_access_result run(struct gpu_dev *dev, struct gpu_access_req q
 
 static double stride_bw(struct gpu_dev *dev, uint32_t stride)
 {
-    return run(dev, (struct gpu_access_req){.kind = GPU_ACC_STRIDE, .bytes = 32 << 20,
+    return run(dev, (struct gpu_access_req){.kind = GPU_ACC_STRIDE, .bytes = 256 << 20,
                                             .stride = stride}).r.bytes_per_s;
 }
 
@@ -148,7 +148,7 @@ static void test_bench_sim(void **s)
     const double dram = dev->info.peak_bytes_per_s * gpu_sim_profile(dev)->sm_efficiency;
     /* coalescing: the effective bandwidth falls with the sectors a request touches */
     const double b1 = stride_bw(dev, 1), b2 = stride_bw(dev, 2), b8 = stride_bw(dev, 8);
-    assert_true(fabs(b1 / dram - 1) < 0.02);
+    assert_true(fabs(b1 / dram - 1) < 0.03); /* less the launch overhead */
     assert_true(fabs(b1 / b2 - 2) < 0.05 && fabs(b1 / b8 - 8) < 0.3);
     assert_true(fabs(stride_bw(dev, 32) / b8 - 1) < 0.03); /* a sector per lane either way */
     struct gpu_access_result r = run(dev, (struct gpu_access_req){.kind = GPU_ACC_RANDOM,
