@@ -21,7 +21,7 @@ return lesson {
   id = "7.5",
   chapter = 7,
   chapter_title = { en = "Inside the memory system", zh = "深入内存系统" },
-  title = { en = "The roofline of a kernel", zh = "核函数的 roofline" },
+  title = { en = "The roofline of a kernel", zh = "核函数的屋顶线（roofline）" },
   requires = { "gpu" },
 
   text { en = [[
@@ -51,7 +51,7 @@ FLOP/B. At k = 1 it is a copy that does a little arithmetic; at k = 4096 it neve
 A transpose does no arithmetic at all (intensity 0): it has no place on a logarithmic axis, and no
 roof but the bandwidth, which is why lessons 7.1 and 7.3 measure it in GB/s.
 ]], zh = [[
-# 核函数的 roofline
+# 核函数的屋顶线（roofline）
 
 第 5.4 节把解码和预填充放到了 roofline 上（Williams、Waterman、Patterson，2009）：可达 FLOP/s = min(峰值 FLOP/s，强度 × 带宽)，其中**算术强度**是核函数每搬运一个字节做的浮点运算次数，两条屋顶线相交于**脊点**：峰值 / 带宽。这一节对核函数做同样的事，而且是实测的。
 
