@@ -95,6 +95,21 @@ sector; the simulator counts sectors only.
 > 出处：《CUDA C++ 最佳实践指南》"Coalesced Access to Global Memory"与"Strided Accesses"两节；下面在本设备上的实验。
 ]] },
 
+  exercise {
+    id = "predict-stride8",
+    kind = "predict",
+    prompt = { en = "Before the experiment below: predict this device's effective bandwidth at a stride of 8 words (GB/s). Its DRAM bandwidth and the sector table above are enough.",
+               zh = "在下面的实验之前：预测本设备在 8 个字的步长下的有效带宽（GB/s）。它的显存带宽加上面的扇区表就够了。" },
+    unit = "GB/s", tolerance = 0.3,
+    measure = function()
+      local r = assert(gpu.strided { stride = 8, bytes = useful() })
+      return r.bytes_per_s / GB, r
+    end,
+    hints = { { en = "At stride 8 every lane has a sector of its own: 32 bytes moved for 4 used.", zh = "步长 8 时每个线程独占一个扇区：搬 32 字节，用 4 字节。" } },
+    explain = { en = "About 1/8 of the stride-1 figure: the sectors carry 8 bytes for every byte the kernel uses. A real GPU may fall a little further (DRAM bursts longer than a sector).",
+                zh = "约为步长 1 的 1/8：核函数每用 1 字节，扇区就要搬 8 字节。真实 GPU 可能再低一些（显存的突发长度比一个扇区长）。" },
+  },
+
   experiment {
     id = "strides",
     key = "key",
@@ -260,21 +275,6 @@ per particle are counted from the addresses.
     hints = { { en = "How many sectors does one warp touch at stride 4, and how many bytes does it use?", zh = "步长 4 时一个线程束碰到几个扇区？它用到多少字节？" } },
     explain = { en = "32 lanes x 4 bytes = 128 bytes used, spread over 32 x 16 = 512 bytes: 16 sectors, 512 bytes moved. 128 / 512 = 25 %, the Best Practices Guide's 'load efficiency'.",
                 zh = "32 个线程 × 4 字节 = 用到 128 字节，分布在 32 × 16 = 512 字节里：16 个扇区，搬 512 字节。128 / 512 = 25 %，即《最佳实践指南》所说的加载效率。" },
-  },
-
-  exercise {
-    id = "predict-stride8",
-    kind = "predict",
-    prompt = { en = "Predict this device's effective bandwidth at a stride of 8 words (GB/s). The stride-1 figure of the experiment above is a good start.",
-               zh = "预测本设备在 8 个字的步长下的有效带宽（GB/s）。可以从上面实验里步长 1 的结果出发。" },
-    unit = "GB/s", tolerance = 0.3,
-    measure = function()
-      local r = assert(gpu.strided { stride = 8, bytes = useful() })
-      return r.bytes_per_s / GB, r
-    end,
-    hints = { { en = "At stride 8 every lane has a sector of its own: 32 bytes moved for 4 used.", zh = "步长 8 时每个线程独占一个扇区：搬 32 字节，用 4 字节。" } },
-    explain = { en = "About 1/8 of the stride-1 figure: the sectors carry 8 bytes for every byte the kernel uses. A real GPU may fall a little further (DRAM bursts longer than a sector).",
-                zh = "约为步长 1 的 1/8：核函数每用 1 字节，扇区就要搬 8 字节。真实 GPU 可能再低一些（显存的突发长度比一个扇区长）。" },
   },
 
   exercise {

@@ -70,6 +70,21 @@ A100 和 Hopper 系列 GPU 的 L2 分成两个分区，各自为离它近的 SM 
 当搬运字节比算术运算更费时间，核函数就受限于内存。是哪里的字节？数据从哪里来决定了带宽：反复读一个比 L2 小的工作集的核函数，受限的是 L2 的带宽而不是显存的，可以远远超过规格表上的显存带宽。Nsight Compute 把它画成**分层 roofline**，每一级存储（L1、L2、显存）各一个屋顶。第 7.5 节把核函数放在显存屋顶之下；要记住，装得进 L2 的核函数头上是一个更高的屋顶。
 ]] },
 
+  exercise {
+    id = "predict-l2",
+    kind = "predict",
+    prompt = { en = "Predict the bandwidth of re-reading a working set of half this device's L2 (GB/s).",
+               zh = "预测在本设备上反复读一个 L2 一半大小的工作集时的带宽（GB/s）。" },
+    unit = "GB/s", tolerance = 0.4,
+    measure = function()
+      local r = assert(gpu.reread { bytes = math.max(4096, (gpu.info().l2_bytes or 4 * MiB) // 2) })
+      return r.bytes_per_s / GB, r
+    end,
+    hints = { { en = "It fits in the L2: the sweep below will show it on its first plateau, several times the DRAM figure.", zh = "它装得进 L2：下面的扫描会把它画在第一个平台上，是显存带宽的好几倍。" } },
+    explain = { en = "Half the L2 is read from the L2 on every pass after the first: the L2's bandwidth, several times DRAM's, as the sweep's first plateau shows.",
+                zh = "L2 一半大小的工作集在第一遍之后每一遍都从 L2 读：是 L2 的带宽，是显存的好几倍，就是扫描的第一个平台。" },
+  },
+
   experiment {
     id = "sweep",
     key = "curve",
@@ -232,21 +247,6 @@ The window is set for the timed launches only and reset afterwards.
     hints = { { en = "The persisting part of the window must fit in the set-aside.", zh = "窗口中标为持久的部分必须装得进预留区。" } },
     explain = { en = "30 / 48 = 0.625: 62.5 % of the window's accesses are persisting (30 MiB worth, what the set-aside holds), the rest streaming. With hitRatio 1 the 48 MiB would evict each other inside 30 MiB.",
                 zh = "30 / 48 = 0.625：窗口中 62.5 % 的访问按持久处理（相当于 30 MiB，正好是预留区的大小），其余按流式处理。hitRatio 为 1 时，48 MiB 会在 30 MiB 里互相挤占。" },
-  },
-
-  exercise {
-    id = "predict-l2",
-    kind = "predict",
-    prompt = { en = "Predict the bandwidth of re-reading a working set of half this device's L2 (GB/s).",
-               zh = "预测在本设备上反复读一个 L2 一半大小的工作集时的带宽（GB/s）。" },
-    unit = "GB/s", tolerance = 0.4,
-    measure = function()
-      local r = assert(gpu.reread { bytes = math.max(4096, (gpu.info().l2_bytes or 4 * MiB) // 2) })
-      return r.bytes_per_s / GB, r
-    end,
-    hints = { { en = "It fits in the L2: the first plateau of the sweep above, several times the DRAM figure.", zh = "它装得进 L2：上面扫描的第一个平台，是显存带宽的好几倍。" } },
-    explain = { en = "Half the L2 is read from the L2 on every pass after the first: the L2's bandwidth, several times DRAM's, as the sweep's first plateau shows.",
-                zh = "L2 一半大小的工作集在第一遍之后每一遍都从 L2 读：是 L2 的带宽，是显存的好几倍，就是扫描的第一个平台。" },
   },
 
   exercise {

@@ -117,6 +117,21 @@ k x stride; the sum of what was read is checked. Strides 1 to 32, and 33.
     end,
   },
 
+  exercise {
+    id = "predict-padded",
+    kind = "predict",
+    prompt = { en = "Predict the padded transpose's effective bandwidth on this device (GB/s).",
+               zh = "预测补齐转置在本设备上的有效带宽（GB/s）。" },
+    unit = "GB/s", tolerance = 0.3,
+    measure = function()
+      local r = assert(gpu.transpose { kernel = "padded", n = side() })
+      return r.bytes_per_s / GB, r
+    end,
+    hints = { { en = "Without conflicts and with both sides coalesced, it is as close to a copy as a transpose gets.", zh = "没有冲突、两边都合并，它就是最接近拷贝的转置。" } },
+    explain = { en = "Close to the copy of the same matrix: the padded tile leaves a transpose only the copy's bytes to move.",
+                zh = "接近同一矩阵的拷贝：补齐的块让转置只剩下和拷贝一样多的字节要搬。" },
+  },
+
   experiment {
     id = "transpose",
     key = "bw",
@@ -224,21 +239,6 @@ simulating them (docs/simulator.md, "Access patterns"); on a GPU the figures are
     hints = { { en = "Look at the sectors per store in the table.", zh = "看表里每次存储的扇区数。" } },
     explain = { en = "Reading rows is coalesced, writing columns is not: 32 sectors per warp store instead of 4. The L2 combines the partial sectors before they reach DRAM, which is why it is 'only' about half as fast, but the traffic between the SMs and the L2 is 8 times larger.",
                 zh = "按行读是合并的，按列写不是：每次线程束存储 32 个扇区而不是 4 个。L2 会在写回显存之前把零散的扇区合并，所以它“只”慢了一半左右，但 SM 与 L2 之间的流量多了 8 倍。" },
-  },
-
-  exercise {
-    id = "predict-padded",
-    kind = "predict",
-    prompt = { en = "Predict the padded transpose's effective bandwidth on this device (GB/s).",
-               zh = "预测补齐转置在本设备上的有效带宽（GB/s）。" },
-    unit = "GB/s", tolerance = 0.3,
-    measure = function()
-      local r = assert(gpu.transpose { kernel = "padded", n = side() })
-      return r.bytes_per_s / GB, r
-    end,
-    hints = { { en = "Without conflicts and with both sides coalesced, it is as close to a copy as a transpose gets.", zh = "没有冲突、两边都合并，它就是最接近拷贝的转置。" } },
-    explain = { en = "Close to the copy of the same matrix: the padded tile leaves a transpose only the copy's bytes to move.",
-                zh = "接近同一矩阵的拷贝：补齐的块让转置只剩下和拷贝一样多的字节要搬。" },
   },
 
   text { en = [[

@@ -65,6 +65,21 @@ TLB 的**覆盖范围**（reach）是它的表项数乘页大小。`cudaMalloc` 
 一个 TLB 表项覆盖一页，不管在里面读什么。流式读取 1 GiB 张量的核函数用 512 个翻译，每个管 2 MiB 的读取：最坏每 65536 个扇区一次页表遍历，根本测不出来。从超出 TLB 覆盖范围的区域里随机收集小块数据的核函数（大型嵌入表的行、散布在许多 GiB 上的块），几乎每次加载都要换一页，大多要付一次页表遍历，这还要加在它的扇区开销之上（第 7.1 节）。决定代价的是加载在短时间内碰到多少个不同的页，而不是搬了多少字节。主机上也一样，没有用大页时页是 4 KiB（第 3.3 节阶梯的最后一级）。
 ]] },
 
+  exercise {
+    id = "predict-1gib",
+    kind = "predict",
+    prompt = { en = "Predict this device's latency per load chasing one line per 2 MiB page over 1 GiB (ns).",
+               zh = "预测本设备在 1 GiB 范围上每 2 MiB 页追逐一行时，每次加载的延迟（纳秒）。" },
+    unit = "ns", tolerance = 0.4,
+    measure = function()
+      local r = assert(gpu.pages { bytes = math.min(GiB, gpu.budget() - gpu.budget() % (2 * MiB)), step = 2 * MiB })
+      return r.ns_per_load, r
+    end,
+    hints = { { en = "1 GiB is past the L1 TLB's reach and within the L2 TLB's: an L2 hit for the data plus an L1 TLB miss.", zh = "1 GiB 超出了 L1 TLB 的覆盖范围，但在 L2 TLB 之内：数据命中 L2，再加一次 L1 TLB 缺失。" } },
+    explain = { en = "The second plateau of the experiment below: the L2's latency for the data plus the cost of finding the translation in the second TLB level.",
+                zh = "就是下面实验的第二个平台：数据的 L2 延迟，再加上在第二级 TLB 里找到翻译的代价。" },
+  },
+
   experiment {
     id = "reach",
     key = "curve",
@@ -161,21 +176,6 @@ of more than 40 % ends a plateau).
     hints = { { en = "2^30 bytes / 2^12 bytes per page.", zh = "2^30 字节 / 每页 2^12 字节。" } },
     explain = { en = "2^30 / 2^12 = 262144 translations, 512 times as many as with 2 MiB pages: a TLB of a few thousand entries reaches a few MiB of 4 KiB pages but several GiB of 2 MiB ones.",
                 zh = "2^30 / 2^12 = 262144 个翻译，是 2 MiB 页时的 512 倍：几千个表项的 TLB，对 4 KiB 的页只能覆盖几 MiB，对 2 MiB 的页却能覆盖好几 GiB。" },
-  },
-
-  exercise {
-    id = "predict-1gib",
-    kind = "predict",
-    prompt = { en = "Predict this device's latency per load chasing one line per 2 MiB page over 1 GiB (ns).",
-               zh = "预测本设备在 1 GiB 范围上每 2 MiB 页追逐一行时，每次加载的延迟（纳秒）。" },
-    unit = "ns", tolerance = 0.4,
-    measure = function()
-      local r = assert(gpu.pages { bytes = math.min(GiB, gpu.budget() - gpu.budget() % (2 * MiB)), step = 2 * MiB })
-      return r.ns_per_load, r
-    end,
-    hints = { { en = "1 GiB is past the L1 TLB's reach and within the L2 TLB's: an L2 hit for the data plus an L1 TLB miss.", zh = "1 GiB 超出了 L1 TLB 的覆盖范围，但在 L2 TLB 之内：数据命中 L2，再加一次 L1 TLB 缺失。" } },
-    explain = { en = "The second plateau of the experiment: the L2's latency for the data plus the cost of finding the translation in the second TLB level.",
-                zh = "就是实验的第二个平台：数据的 L2 延迟，再加上在第二级 TLB 里找到翻译的代价。" },
   },
 
   exercise {

@@ -64,6 +64,21 @@ roof but the bandwidth, which is why lessons 7.1 and 7.3 measure it in GB/s.
 转置根本不做算术（强度为 0）：它在对数坐标轴上没有位置，除了带宽也没有别的屋顶，所以第 7.1 和 7.3 节用 GB/s 来衡量它。
 ]] },
 
+  exercise {
+    id = "predict-soa",
+    kind = "predict",
+    prompt = { en = "Predict the GFLOP/s the particle kernel reaches as arrays on this device (intensity 0.31 FLOP/B).",
+               zh = "预测按数组存放的粒子核函数在本设备上能达到多少 GFLOP/s（强度 0.31 FLOP/B）。" },
+    unit = "GFLOP/s", tolerance = 0.3,
+    measure = function()
+      local r = assert(gpu.layout { layout = "soa", particles = particles() })
+      return r.flops_per_s / GB, r
+    end,
+    hints = { { en = "Below the ridge: intensity x bandwidth.", zh = "在脊点左边：强度 × 带宽。" } },
+    explain = { en = "About 0.31 FLOP/B x this device's bandwidth: a few hundred GFLOP/s at most, around 1 % of the FP32 peak. The roofline says so before the kernel runs.",
+                zh = "约为 0.31 FLOP/B × 本设备的带宽：最多几百 GFLOP/s，约为 FP32 峰值的 1 %。核函数还没跑，roofline 就已经告诉你了。" },
+  },
+
   experiment {
     id = "roofline",
     key = "r",
@@ -196,21 +211,6 @@ checked. Intensities count the bytes the sectors carry.
     hints = { { en = "Intensity = 2k FLOPs / 8 bytes; set it equal to 38.", zh = "强度 = 2k 次浮点运算 / 8 字节；令它等于 38。" } },
     explain = { en = "2k / 8 = 38 gives k = 152. Below that the kernel's FLOP/s grow with k at no cost in time; above it, each FMA costs time.",
                 zh = "2k / 8 = 38，得 k = 152。低于它，核函数的 FLOP/s 随 k 增长而不多花时间；高于它，每多一次 FMA 都要花时间。" },
-  },
-
-  exercise {
-    id = "predict-soa",
-    kind = "predict",
-    prompt = { en = "Predict the GFLOP/s the particle kernel reaches as arrays on this device (intensity 0.31 FLOP/B).",
-               zh = "预测按数组存放的粒子核函数在本设备上能达到多少 GFLOP/s（强度 0.31 FLOP/B）。" },
-    unit = "GFLOP/s", tolerance = 0.3,
-    measure = function()
-      local r = assert(gpu.layout { layout = "soa", particles = particles() })
-      return r.flops_per_s / GB, r
-    end,
-    hints = { { en = "Below the ridge: intensity x bandwidth.", zh = "在脊点左边：强度 × 带宽。" } },
-    explain = { en = "About 0.31 FLOP/B x this device's bandwidth: a few hundred GFLOP/s at most, around 1 % of the FP32 peak. The roofline says so before the kernel runs.",
-                zh = "约为 0.31 FLOP/B × 本设备的带宽：最多几百 GFLOP/s，约为 FP32 峰值的 1 %。核函数还没跑，roofline 就已经告诉你了。" },
   },
 
   exercise {
