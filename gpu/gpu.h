@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 /* One X-macro gives the status enum and its message table (gpu_status_str). */
 #define GPU_STATUS_LIST(X)                                                                         \
@@ -333,6 +334,11 @@ double gpu_median(double *t, int n); /* sorts t in place */
 
 /* Monotonic clock, seconds; and its resolution. */
 double gpu_now(void);
+/* CPU seconds the calling thread has used (CLOCK_THREAD_CPUTIME_ID): a limit on computing that
+ * a busy machine does not trip; gpu_cpu_clock gives that clock for a watchdog on another thread. */
+double gpu_cpu_now(void);
+double gpu_clock_read(clockid_t clock);
+clockid_t gpu_cpu_clock(void);
 double gpu_timer_resolution(void);
 
 /* Cancellation: set by one thread (the UI's Esc, a run's wall-time limit), polled by the thread

@@ -2,6 +2,7 @@
  * RNG shared by the simulator and the pointer-chase setup. */
 #include "gpu.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -36,6 +37,21 @@ double gpu_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double gpu_clock_read(clockid_t clock)
+{
+    struct timespec ts;
+    if (clock_gettime(clock, &ts) != 0) return 0;
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double gpu_cpu_now(void) { return gpu_clock_read(CLOCK_THREAD_CPUTIME_ID); }
+
+clockid_t gpu_cpu_clock(void)
+{
+    clockid_t c;
+    return pthread_getcpuclockid(pthread_self(), &c) == 0 ? c : CLOCK_THREAD_CPUTIME_ID;
 }
 
 double gpu_timer_resolution(void)

@@ -73,11 +73,13 @@ void lt_runtime_limits(const struct lt_runtime *rt, struct lt_limits *out);
 bool lt_limits_parse(const char *s, struct lt_limits *lim, char *err, size_t n);
 
 /* What runs now, for a watchdog on another thread (thread-safe). lua_deadline: Lua computes on
- * the calling thread and must stop by then (0: it does not compute now); wall_end: the run
+ * the calling thread and must stop when that thread's CPU time (lua_clock) reaches it (0: it
+ * does not compute now); wall_end: the run
  * must end by then, measurements included (0: nothing runs). `what` names it: "lesson 1.3,
  * experiment 'sweep'", "REPL entry: ...", "file x.lua". */
 struct lt_activity {
     double lua_deadline, lua_limit, wall_end, wall_limit;
+    clockid_t lua_clock; /* lua_deadline is on this clock: the Lua thread's CPU time */
     char what[240];
 };
 void lt_runtime_activity(struct lt_runtime *rt, struct lt_activity *out);

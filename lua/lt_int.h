@@ -76,9 +76,10 @@ struct lt_vm {
     size_t mem, mem_peak;
     bool mem_refused;          /* the allocator said no: report the cap, not "not enough memory" */
     long long count;           /* instructions in the current run, in hook quanta */
-    double deadline;
+    double deadline;           /* Lua's time limit, on `clock`: this thread's CPU seconds */
+    clockid_t clock;
     double slice_end;          /* async: when the running call gives the screen its turn */
-    double paused_at;          /* when the running call yielded without a measurement (0: not) */
+    double paused_at;          /* CPU time when the running call yielded without a measurement (0: not) */
     bool tripped;              /* a limit fired: every later hook call raises again */
     char stop_at[600];         /* where the code was when it first fired ("answer:3:"): the
                                 * raises after it (a pcall caught the first) say the same */

@@ -300,11 +300,14 @@ static void wait_here(struct lt_vm *vm, struct lt_job *j)
     bool running = vm->armed;
     double deadline = vm->wall_end, t0 = gpu_now();
     bool wall = true;
-    if (rt->async && running && (deadline <= 0 || vm->deadline < deadline))
-        deadline = vm->deadline, wall = false;
+    /* Lua's limit is on the thread's CPU time, which a wait does not use: in the TUI the wait
+     * gets what is left of it as wall time, and is charged to it afterwards */
+    double lua_end = t0 + (vm->deadline - gpu_cpu_now());
+    if (rt->async && running && (deadline <= 0 || lua_end < deadline))
+        deadline = lua_end, wall = false;
     if (!rt->async && running) lt_vm_publish(vm, false); /* not computing: the watchdog waits */
     wait_until(vm, j, deadline, wall && deadline > 0);
-    if (!rt->async) vm->deadline += gpu_now() - t0;
+    if (rt->async && running) vm->deadline -= gpu_now() - t0;
     if (running) lt_vm_publish(vm, true);
 }
 

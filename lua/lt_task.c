@@ -86,7 +86,7 @@ int lt_task_step(struct lt_vm *vm, int *nres, char *err, size_t n)
         if (st == LUA_YIELD) {
             lua_pop(t->co, nr);
             if (!rt->async) continue;
-            if (!rt->job) vm->paused_at = gpu_now(); /* its own yield or its slice ended */
+            if (!rt->job) vm->paused_at = gpu_cpu_now(); /* its own yield or its slice ended */
             return LUA_YIELD;
         }
         if (st == LUA_OK && vm->tripped) { /* stopped, and a pcall in the code swallowed it */

@@ -119,11 +119,13 @@ static int stop(lua_State *L, struct lt_vm *vm)
 int lt_vm_stop(lua_State *L) { return stop(L, lt_vm_of(L)); }
 
 /* Has a limit run out? Sets the trip flags; the wall-time limit stays tripped until the run
- * ends, whatever later arms do. */
+ * ends, whatever later arms do. `now` is the wall clock; Lua's time limit is on the CPU time of
+ * the thread that runs Lua, so a busy machine (a classroom server, a parallel test run) slows a
+ * run down without stopping it. */
 static bool spent(struct lt_vm *vm, double now)
 {
     if (vm->wall_end > 0 && now > vm->wall_end) vm->wall_tripped = true;
-    if (vm->wall_tripped || vm->count > vm->rt->lim.instructions || now > vm->deadline)
+    if (vm->wall_tripped || vm->count > vm->rt->lim.instructions || gpu_cpu_now() > vm->deadline)
         vm->tripped = true;
     return vm->tripped;
 }
@@ -212,6 +214,7 @@ void lt_vm_publish(struct lt_vm *vm, bool computing)
     struct lt_runtime *rt = vm->rt;
     pthread_mutex_lock(&rt->watch.mu);
     rt->watch.a.lua_deadline = computing ? vm->deadline : 0;
+    rt->watch.a.lua_clock = vm->clock;
     rt->watch.a.lua_limit = rt->lim.seconds;
     rt->watch.a.wall_end = vm->wall_end;
     rt->watch.a.wall_limit = rt->lim.wall_seconds;
@@ -253,7 +256,8 @@ void lt_vm_arm(struct lt_vm *vm, lua_State *th)
     vm->tripped = vm->wall_tripped;
     if (!vm->tripped) vm->stop_at[0] = 0;
     vm->mem_refused = false;
-    vm->deadline = gpu_now() + vm->rt->lim.seconds;
+    vm->clock = gpu_cpu_clock();
+    vm->deadline = gpu_cpu_now() + vm->rt->lim.seconds;
     vm->slice_end = gpu_now() + SLICE_SECONDS;
     vm->armed = true;
     lua_sethook(th, vm_hook, LUA_MASKCOUNT, vm->tripped ? 1 : HOOK_QUANTUM);
@@ -268,7 +272,9 @@ void lt_vm_continue(struct lt_vm *vm, lua_State *th)
     vm->armed = true;
     count_add(vm, HOOK_QUANTUM);
     double now = gpu_now();
-    if (vm->paused_at > 0) vm->deadline += now - vm->paused_at; /* the limit is on Lua's time */
+    /* the limit is on Lua's time: what the thread did while the call was paused (drawing the
+     * screen) is not the call's */
+    if (vm->paused_at > 0) vm->deadline += gpu_cpu_now() - vm->paused_at;
     vm->paused_at = 0;
     vm->slice_end = now + SLICE_SECONDS;
     spent(vm, now);

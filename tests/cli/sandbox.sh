@@ -137,6 +137,23 @@ out=$(VRAMLAB_FAULT_HANG=1 VRAMLAB_LIMITS="seconds=0.5,wall=1" timeout 30 "$b" -
 [ $rc -eq 6 ] || fail "stuck measurement: exit $rc (want 6): $out"
 echo "$out" | grep -q "wall time (measurements included)" || fail "watchdog message: $out"
 
+# --- Lua's time limit is CPU time: a loop that computes is stopped by it, and a run that a busy
+# machine slows down is not (a competitor on the same CPU leaves the run a tenth of it, so 0.25 s
+# of computing takes seconds of wall time, past the 0.5 s limit)
+printf 'while true do end\n' > "$d/spin.lua"
+out=$(VRAMLAB_LIMITS="seconds=0.3,instructions=1e12,wall=30" timeout 30 "$b" --backend sim eval "$d/spin.lua" 2>&1); rc=$?
+[ $rc -eq 1 ] || fail "spin: exit $rc (want 1): $out"
+echo "$out" | grep -q "spin.lua:1: stopped: the code ran past the sandbox limit (.* or 0.3 s)" ||
+    fail "spin message: $out"
+if command -v taskset >/dev/null 2>&1; then
+    printf 'local t = os.clock()\nwhile os.clock() - t < 0.25 do end\nprint("done")\n' > "$d/slow.lua"
+    taskset -c 0 sh -c 'while :; do :; done' & hog=$!
+    out=$(VRAMLAB_LIMITS="seconds=0.5,instructions=1e12,wall=120" taskset -c 0 nice -n 10 \
+          "$b" --backend sim eval "$d/slow.lua" 2>&1); rc=$?
+    kill $hog
+    [ $rc -eq 0 ] && [ "$out" = done ] || fail "a run slowed by a busy CPU was stopped: exit $rc: $out"
+fi
+
 # --- VRAMLAB_LIMITS is checked
 for bad in "seconds=x" "seconds=0" "memory=1" "nope=1" "wall=-1" "instructions=1e30"; do
     out=$(VRAMLAB_LIMITS="$bad" "$b" --backend sim eval "$d/stuck.lua" 2>&1); rc=$?

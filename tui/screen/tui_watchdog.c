@@ -69,10 +69,11 @@ static void check(void)
     char msg[800];
     double now = gpu_now(), at = 0;
     lt_runtime_activity(W.rt, &a);
-    if (a.lua_deadline > 0 && now > a.lua_deadline + tui_watchdog_margin(a.lua_limit)) {
+    double lua_now = a.lua_deadline > 0 ? gpu_clock_read(a.lua_clock) : 0;
+    if (a.lua_deadline > 0 && lua_now > a.lua_deadline + tui_watchdog_margin(a.lua_limit)) {
         snprintf(msg, sizeof msg, "\nvramlab: watchdog: %s ran %.1f s past the sandbox's limit of "
                  "%g s of Lua time without stopping (stuck inside a C call); ", a.what,
-                 now - a.lua_deadline, a.lua_limit);
+                 lua_now - a.lua_deadline, a.lua_limit);
         fire(TUI_WATCHDOG_EXIT, msg);
     }
     if (a.wall_end > 0 && now > a.wall_end + tui_watchdog_margin(a.wall_limit)) {
