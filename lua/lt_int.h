@@ -96,6 +96,7 @@ struct lt_vm {
                                 * without a position are reported at a line of it */
     int chunk_line;            /* the line of it the limit hook saw last (0: none yet) */
     bool armed;                /* sandboxed code is running: the heap cap is strict */
+    size_t text_bytes;         /* text the run has sent to the screen (lt_vm_emit) */
 };
 
 /* The VM that owns L (stored in the main thread's extra space; threads inherit it). */
@@ -131,6 +132,10 @@ void lt_task_cancel(struct lt_vm *vm);
 void lt_vm_label(struct lt_vm *vm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void lt_vm_run_begin(struct lt_vm *vm);
 void lt_vm_run_end(struct lt_vm *vm);
+/* Every event Lua code sends (print, the lesson helpers, plot.*) reaches the sink through this:
+ * each string cut at the source to its limit (lt_limits.h; the cut copies are pushed on L) and
+ * counted against the run's LT_RUN_TEXT_MAX (past it, a Lua error stops the run). */
+void lt_vm_emit(lua_State *L, struct lt_event *ev);
 /* Publish for the watchdog whether Lua computes now (lt_runtime_activity). */
 void lt_vm_publish(struct lt_vm *vm, bool computing);
 /* Push the sandbox stop message (which limit, without a position) onto L. */
@@ -220,6 +225,9 @@ int lt_same(lua_State *L);
 
 /* Result table of a measurement. */
 void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backend);
+/* A byte count to Lua: an integer, or an error past LT_SIZE_MAX (never a negative or rounded
+ * number). Every size the modules hand to Lua goes through it. */
+void lt_push_size(lua_State *L, uint64_t bytes);
 /* A class of full userdata, as liolib's createmeta: the metatable `name` with the metamethods
  * `meta`, the methods `methods` (NULL: none) as its __index, and __metatable = "locked" so
  * sandboxed code can neither read nor replace it. The stack is left as it was. */

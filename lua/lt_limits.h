@@ -12,5 +12,15 @@
 /* A Lua file read whole: a lesson, a script, an answer (typed, @FILE, the `e` editor's file, a
  * workspace file). */
 #define LT_MAX_FILE (4u << 20)
+/* Text an experiment sends to the screen, cut at the source (lt_vm_emit) whatever consumes it
+ * (panels, the event log, recordings, plain output): a panel or series name, a label, a unit
+ * or a table cell at LT_EV_LABEL_MAX bytes, a print line, note or status at LT_EV_TEXT_MAX;
+ * and all of a run's text (an experiment, a grading, a REPL entry) at LT_RUN_TEXT_MAX, past
+ * which the run stops with an error, as at its memory limit. */
+#define LT_EV_LABEL_MAX 256
+#define LT_EV_TEXT_MAX 4096
+#define LT_RUN_TEXT_MAX (4u << 20)
+/* A byte count handed to Lua (lt_push_size): Lua numbers hold integers exactly up to 2^53. */
+#define LT_SIZE_MAX (1ull << 53)
 
 #endif

@@ -48,11 +48,7 @@ static const char *plot_unit(lua_State *L, int arg)
     return "";
 }
 
-static void plot_emit(lua_State *L, struct lt_event *ev)
-{
-    struct lt_runtime *rt = lt_vm_of(L)->rt;
-    if (rt->sink) rt->sink(rt->sink_ud, ev);
-}
+static void plot_emit(lua_State *L, struct lt_event *ev) { lt_vm_emit(L, ev); }
 
 /* Each plot function first fixes the stack to its parameter count: luaL_tolstring pushes the
  * label's string, which must land above the arguments, never in an absent one's slot (where

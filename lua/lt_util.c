@@ -199,12 +199,20 @@ static void setnum(lua_State *L, const char *k, double v)
     lua_setfield(L, -2, k);
 }
 
+void lt_push_size(lua_State *L, uint64_t bytes)
+{
+    if (bytes > LT_SIZE_MAX)
+        luaL_error(L, "a size of %I bytes is past what a Lua number holds exactly (2^53)",
+                   (lua_Integer)(bytes > (uint64_t)LUA_MAXINTEGER ? LUA_MAXINTEGER : (lua_Integer)bytes));
+    lua_pushinteger(L, (lua_Integer)bytes);
+}
+
 void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backend)
 {
     lua_createtable(L, 0, 20);
-    lua_pushinteger(L, (lua_Integer)r->bytes);
+    lt_push_size(L, r->bytes);
     lua_setfield(L, -2, "bytes");
-    lua_pushinteger(L, (lua_Integer)r->moved_bytes);
+    lt_push_size(L, r->moved_bytes);
     lua_setfield(L, -2, "moved_bytes");
     lua_pushinteger(L, r->samples);
     lua_setfield(L, -2, "samples");

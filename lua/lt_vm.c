@@ -16,6 +16,7 @@
 
 #include "gpu_esc.h"
 #include "gpu_file.h"
+#include "gpu_utf8.h"
 #include "lt_embed.h"
 
 #define HOOK_QUANTUM 1000 /* instructions between limit checks */
@@ -236,6 +237,7 @@ void lt_vm_label(struct lt_vm *vm, const char *fmt, ...)
 
 void lt_vm_run_begin(struct lt_vm *vm)
 {
+    vm->text_bytes = 0;
     vm->wall_end = gpu_now() + vm->rt->lim.wall_seconds;
     vm->wall_tripped = false;
     vm->nested_ok = vm->propagate = false;
@@ -395,6 +397,41 @@ static int sb_load(lua_State *L)
     return 1;
 }
 
+/* s (len bytes) within max: itself, or a copy cut at a character and ended with "…", pushed on L
+ * (anchored until the caller returns). Its length in *out. */
+static const char *cut(lua_State *L, const char *s, size_t len, size_t max, size_t *out)
+{
+    *out = s ? len : 0;
+    if (!s || len <= max) return s;
+    lua_pushlstring(L, s, gpu_utf8_cut(s, max - 3));
+    lua_pushliteral(L, "\xe2\x80\xa6"); /* … */
+    lua_concat(L, 2);
+    return lua_tolstring(L, -1, out);
+}
+
+void lt_vm_emit(lua_State *L, struct lt_event *ev)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    size_t k, sum = 0;
+    luaL_checkstack(L, 8 + LT_MAX_CELLS, "event");
+    const char **label[] = {&ev->panel, &ev->series, &ev->unit};
+    for (size_t i = 0; i < sizeof label / sizeof label[0]; i++)
+        if (*label[i]) *label[i] = cut(L, *label[i], strlen(*label[i]), LT_EV_LABEL_MAX, &k), sum += k;
+    for (int i = 0; i < ev->ncells; i++)
+        if (ev->cells[i]) ev->cells[i] = cut(L, ev->cells[i], strlen(ev->cells[i]), LT_EV_LABEL_MAX, &k), sum += k;
+    if (ev->text) {
+        ev->text = cut(L, ev->text, ev->text_len ? ev->text_len : strlen(ev->text), LT_EV_TEXT_MAX, &k);
+        if (ev->text_len) ev->text_len = k;
+        sum += k;
+    }
+    vm->text_bytes += sum;
+    if (vm->text_bytes > LT_RUN_TEXT_MAX)
+        luaL_error(L, "stopped: the run sent more than %d MiB of text to the screen (labels, cells, "
+                   "notes, print); show less", (int)(LT_RUN_TEXT_MAX >> 20));
+    struct lt_runtime *rt = vm->rt;
+    if (rt->sink) rt->sink(rt->sink_ud, ev);
+}
+
 static int sb_print(lua_State *L)
 {
     luaL_Buffer b;
@@ -409,11 +446,9 @@ static int sb_print(lua_State *L)
     size_t len;
     const char *text = lua_tolstring(L, -1, &len);
     lt_vm_charge(L, n + (long long)(len / 8));
-    struct lt_runtime *rt = lt_vm_of(L)->rt;
-    if (rt->sink) { /* the bytes after a NUL are kept: the event carries the length */
-        struct lt_event ev = {.type = LT_EV_PRINT, .panel = "", .text = text, .text_len = len};
-        rt->sink(rt->sink_ud, &ev);
-    }
+    /* the bytes after a NUL are kept: the event carries the length */
+    struct lt_event ev = {.type = LT_EV_PRINT, .panel = "", .text = text, .text_len = len};
+    lt_vm_emit(L, &ev);
     return 0;
 }
 
@@ -659,6 +694,10 @@ static int vm_setup(lua_State *L)
     lua_pushcfunction(L, lt_fmt_bytes);
     lua_setglobal(L, "__lt_fmt_bytes");
     lt_units_install(L);
+    lua_createtable(L, 0, 1); /* what the validator holds lessons to: lt_limits.h, not a copy */
+    lua_pushinteger(L, LT_ID_MAX);
+    lua_setfield(L, -2, "id");
+    lua_setglobal(L, "__lt_limits");
     if (load_embedded(L, err, errn) != 0) return luaL_error(L, "%s", err);
     assert(lua_gettop(L) == base);
 

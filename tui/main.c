@@ -15,6 +15,7 @@
 
 #include "gpu.h"
 #include "gpu_esc.h"
+#include "gpu_file.h"
 #include "gpu_parse.h"
 #include "lt.h"
 #include "tui_cmd.h"
@@ -222,6 +223,24 @@ static int open_runtime(struct tui_ctx *c)
     return -1;
 }
 
+static void clash(const char *unused, const char *used, void *ud)
+{
+    struct tui_ctx *c = ud;
+    char a[600], b[600];
+    gpu_esc_field(a, sizeof a, unused);
+    gpu_esc_field(b, sizeof b, used);
+    fprintf(stderr, "vramlab: warning: %s is not used: the built-in %s has its name\n", a, b);
+    if (!c->warning[0])
+        snprintf(c->warning, sizeof c->warning, "%s is not used: the built-in %s has its name", a, b);
+}
+
+/* A teacher's profile or snapshot named as a built-in one: said at start (the built-in wins). */
+static void say_clashes(struct tui_ctx *c)
+{
+    gpu_path_clashes(c->assets, "assets/gpus", ".txt", clash, c);
+    gpu_path_clashes(c->assets, "assets/snapshots", ".pickle", clash, c);
+}
+
 /* What the command needs: the device (its backend, or the simulator for the lesson catalog
  * alone), a runtime, the recordings. Returns -1 when open, else an exit code. */
 static int open_needs(struct tui_ctx *c, const struct settings *s)
@@ -231,9 +250,10 @@ static int open_needs(struct tui_ctx *c, const struct settings *s)
     /* the course: the installation's lessons, then a teacher's folders (added, not replacing) */
     const char *env = getenv("VRAMLAB_LESSONS");
     tui_cmd_course(c, c->datadir, c->lessons, sizeof c->lessons);
-    /* a teacher's folder with its own assets/ overrides the installation's profiles by name */
-    size_t al = 0;
-    c->assets[0] = 0;
+    /* the installation's assets first, then a teacher's folder's own: it adds profiles and
+     * snapshots under new names, it never replaces a built-in one (a clash is said below, and is
+     * an error of `check`) */
+    size_t al = (size_t)snprintf(c->assets, sizeof c->assets, "%s", c->datadir);
     for (const char *p = c->lessons + strlen(c->datadir) + 8; *p;) {
         size_t l = strcspn(p, ":");
         char probe[4200];
@@ -246,10 +266,10 @@ static int open_needs(struct tui_ctx *c, const struct settings *s)
         }
         snprintf(probe, sizeof probe, "%.*s/assets", (int)l, p);
         if (l && is_dir(probe) && al < sizeof c->assets)
-            al += (size_t)snprintf(c->assets + al, sizeof c->assets - al, "%.*s:", (int)l, p);
+            al += (size_t)snprintf(c->assets + al, sizeof c->assets - al, ":%.*s", (int)l, p);
         p += l + (p[l] == ':');
     }
-    if (al < sizeof c->assets) snprintf(c->assets + al, sizeof c->assets - al, "%s", c->datadir);
+    if (needs & (TUI_CMD_DATA | TUI_CMD_LESSONS)) say_clashes(c);
     if (!(needs & (TUI_CMD_DEVICE | TUI_CMD_LESSONS))) return -1;
     struct gpu_config cfg = {.datadir = c->assets, .deterministic = true, .cap_fraction = s->cap};
     const char *backend = "sim";

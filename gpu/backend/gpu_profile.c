@@ -85,30 +85,32 @@ static char *trim(char *s)
     return s;
 }
 
-static bool parse_value(const struct field *f, const char *v, struct gpu_profile *p)
+/* why: the number's own complaint ("... out of range [0, N]"), or "" */
+static bool parse_value(const struct field *f, const char *v, struct gpu_profile *p, char *why,
+                        size_t wn)
 {
     void *dst = (char *)p + f->off;
-    char why[128];
     uint64_t u, mi;
     double x;
+    why[0] = 0;
     switch (f->kind) {
     case K_STR:
         if (strlen(v) >= f->len) return false;
         memcpy(dst, v, strlen(v) + 1);
         return true;
-    case K_U64: return gpu_parse_u64(v, 0, UINT64_MAX, (uint64_t *)dst, why, sizeof why);
+    case K_U64: return gpu_parse_u64(v, 0, GPU_PROFILE_MAX_BYTES, (uint64_t *)dst, why, wn);
     case K_MIB:
-        if (!gpu_parse_u64(v, 0, UINT64_MAX >> 20, &u, why, sizeof why)) return false;
+        if (!gpu_parse_u64(v, 0, GPU_PROFILE_MAX_BYTES >> 20, &u, why, wn)) return false;
         *(uint64_t *)dst = u << 20;
         return true;
     case K_INT:
-        if (!gpu_parse_u64(v, 0, 1000000000, &u, why, sizeof why)) return false;
+        if (!gpu_parse_u64(v, 0, 1000000000, &u, why, wn)) return false;
         *(int *)dst = (int)u;
         return true;
     case K_DBL:
     case K_GBS:
         /* finite and not negative: an "inf" bandwidth would make every simulated time 0 */
-        if (!gpu_parse_double(v, 0, 1e15, &x, why, sizeof why)) return false;
+        if (!gpu_parse_double(v, 0, 1e15, &x, why, wn)) return false;
         *(double *)dst = f->kind == K_GBS ? x * 1e9 : x;
         return true;
     case K_CC: { /* "9.0" */
@@ -117,8 +119,8 @@ static bool parse_value(const struct field *f, const char *v, struct gpu_profile
         if (!dot || (size_t)(dot - v) >= sizeof ma) return false;
         memcpy(ma, v, (size_t)(dot - v));
         ma[dot - v] = 0;
-        if (!gpu_parse_u64(ma, 0, 99, &u, why, sizeof why) ||
-            !gpu_parse_u64(dot + 1, 0, 99, &mi, why, sizeof why))
+        if (!gpu_parse_u64(ma, 0, 99, &u, why, wn) ||
+            !gpu_parse_u64(dot + 1, 0, 99, &mi, why, wn))
             return false;
         p->info.cc_major = (int)u;
         p->info.cc_minor = (int)mi;
@@ -173,7 +175,7 @@ void gpu_profile_sources(const struct gpu_profile *p,
 
 static bool valid_id(const char *id)
 {
-    if (!*id || strlen(id) > 24) return false;
+    if (!*id || strlen(id) > GPU_PROFILE_ID_MAX) return false;
     for (const char *c = id; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-'))
             return false;
@@ -210,7 +212,7 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
         if (!access(path, F_OK) || !*q) break;
     }
     /* a data folder may come from anyone: a regular file, 64 KiB at most (a profile is ~1 KiB) */
-    char *text = gpu_file_read(path, 64u << 10, 0, NULL, err, n);
+    char *text = gpu_file_read(path, GPU_PROFILE_MAX_FILE, 0, NULL, err, n);
     if (!text && access(path, F_OK) && errno == ENOENT) { /* a mistyped name, not a bad file */
         struct known k = {err, n, 0};
         k.l = (size_t)snprintf(err, n, "unknown profile '%s'; known:", id);
@@ -225,6 +227,7 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
         return GPU_ERR_PROFILE;
     }
     int ln = 0, line_of[NFIELDS] = {0}, src_line[GPU_PROFILE_SOURCES] = {0};
+    char why[160];
     char tags[NFIELDS][64] = {{0}};
     bool used[GPU_PROFILE_SOURCES] = {0};
     gpu_status st = GPU_OK;
@@ -273,8 +276,9 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
         } else if (seen[i]) {
             snprintf(err, n, "%s:%d: '%s' given twice", path, ln, key);
             st = GPU_ERR_PROFILE;
-        } else if (!parse_value(&fields[i], val, p)) {
-            snprintf(err, n, "%s:%d: bad value for '%s': '%s'", path, ln, key, val);
+        } else if (!parse_value(&fields[i], val, p, why, sizeof why)) {
+            snprintf(err, n, "%s:%d: bad value for '%s': '%s'%s%s%s", path, ln, key, val,
+                     *why ? " (" : "", why, *why ? ")" : "");
             st = GPU_ERR_PROFILE;
         } else {
             line_of[i] = ln;
@@ -341,6 +345,14 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
         snprintf(err, n, "%s: efficiencies and factors must be at most 1 (noise at most 0.5)", path);
         st = GPU_ERR_PROFILE;
     }
+    if (st == GPU_OK && p->context_bytes >= p->info.total_bytes) { /* else all of it shows free */
+        size_t i = 0;
+        while (strcmp(fields[i].key, "context_bytes")) i++;
+        snprintf(err, n, "%s:%d: context_bytes (%llu) must be less than total_bytes (%llu)", path,
+                 line_of[i], (unsigned long long)p->context_bytes,
+                 (unsigned long long)p->info.total_bytes);
+        st = GPU_ERR_PROFILE;
+    }
     /* a link rate times 0 would make a simulated copy take forever */
     if (st == GPU_OK && (p->async_engines < 1 || p->async_engines > 8 ||
                          !(p->zerocopy_efficiency > 0) || !(p->um_fault_efficiency > 0) ||
@@ -378,7 +390,12 @@ int gpu_profile_list(const char *datadir, void (*fn)(const char *id, void *ud), 
         struct dirent *e;
         while (d && (e = readdir(d)) && cnt < 128) {
             size_t k = strlen(e->d_name);
-            if (k > 4 && !strcmp(e->d_name + k - 4, ".txt")) ids[cnt++] = strndup(e->d_name, k - 4);
+            char file[2400];
+            snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+            /* listed only when the reader would take it (a FIFO or a device named x.txt is not) */
+            char *id = k > 4 && !strcmp(e->d_name + k - 4, ".txt") ? strndup(e->d_name, k - 4) : NULL;
+            if (id && valid_id(id) && gpu_file_ok(file, GPU_PROFILE_MAX_FILE, 0)) ids[cnt++] = id;
+            else free(id);
         }
         if (d) closedir(d);
     }

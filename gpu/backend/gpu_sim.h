@@ -55,8 +55,15 @@ struct gpu_profile {
     double tlb_l1_miss_ns, tlb_l2_miss_ns;
 };
 
+/* Sizes a profile may give (memory, caches): 1 PiB, past any GPU and within what Lua holds
+ * exactly (lt_push_size); a profile file is ~1 KiB, read (and listed) within 64 KiB. */
+#define GPU_PROFILE_MAX_BYTES (1ull << 50)
+#define GPU_PROFILE_MAX_FILE (64u << 10)
+#define GPU_PROFILE_ID_MAX 24 /* bytes of a profile's name: [a-z0-9_-] */
+
 /* Load assets/gpus/<id>.txt from datadir ("A:B": the first folder that has it); on error write
- * "file:line: what" into err. */
+ * "file:line: what" into err. Sizes are at most GPU_PROFILE_MAX_BYTES, and the context's memory
+ * less than the device's. */
 gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_profile *p, char *err,
                             size_t n);
 /* Call fn(key, source text) for each numeric field of p and each source it names, in file
@@ -64,7 +71,7 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
 void gpu_profile_sources(const struct gpu_profile *p,
                          void (*fn)(const char *key, const char *text, void *ud), void *ud);
 /* Call fn for each profile id found in datadir/assets/gpus ("A:B": in every folder, each id
- * once), sorted. Returns the count. */
+ * once), sorted: only names and files gpu_profile_load would take. Returns the count. */
 int gpu_profile_list(const char *datadir, void (*fn)(const char *id, void *ud), void *ud);
 
 /* PCIe payload rate in bytes/s per direction: GT/s x lanes x encoding / 8. */

@@ -1,6 +1,7 @@
 /* gpu_file.c - see gpu_file.h. */
 #include "gpu_file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -240,6 +241,34 @@ bool gpu_file_ok(const char *path, size_t max, unsigned flags)
     struct stat st;
     int r = flags & GPU_FILE_NOFOLLOW ? lstat(path, &st) : stat(path, &st);
     return r == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size <= max;
+}
+
+int gpu_path_clashes(const char *folders, const char *sub, const char *ext,
+                     void (*fn)(const char *unused, const char *used, void *ud), void *ud)
+{
+    char dir[1024], earlier[1024], path[2300], first[2300];
+    size_t el = strlen(ext);
+    int n = 0, k = 0;
+    struct stat st;
+    for (const char *p = folders; (p = gpu_path_next(p, dir, sizeof dir)); k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, sub);
+        DIR *d = k && dir[0] ? opendir(path) : NULL;
+        for (struct dirent *e; d && (e = readdir(d));) {
+            size_t l = strlen(e->d_name);
+            if (l <= el || strcmp(e->d_name + l - el, ext)) continue;
+            int j = 0;
+            for (const char *q = folders; j < k && (q = gpu_path_next(q, earlier, sizeof earlier)); j++) {
+                snprintf(first, sizeof first, "%s/%s/%s", earlier, sub, e->d_name);
+                if (!earlier[0] || lstat(first, &st) != 0) continue;
+                snprintf(path, sizeof path, "%s/%s/%s", dir, sub, e->d_name);
+                if (fn) fn(path, first, ud);
+                n++;
+                break;
+            }
+        }
+        if (d) closedir(d);
+    }
+    return n;
 }
 
 const char *gpu_path_next(const char *list, char *out, size_t n)

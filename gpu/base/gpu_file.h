@@ -63,5 +63,11 @@ void gpu_file_too_large(const char *path, size_t size, size_t max, char *err, si
  * last), or NULL when none is left:
  *   for (const char *p = list; (p = gpu_path_next(p, dir, sizeof dir));) ... (!*p: the last) */
 const char *gpu_path_next(const char *list, char *out, size_t n);
+/* Names a later folder of `folders` has under sub/ (files ending in ext) that an earlier one has
+ * too: the earlier one is the one used, so the later one never is (a teacher's folder adds
+ * names, it never replaces a built-in one). fn(the later file, the file used, ud) for each;
+ * returns how many. */
+int gpu_path_clashes(const char *folders, const char *sub, const char *ext,
+                     void (*fn)(const char *unused, const char *used, void *ud), void *ud);
 
 #endif

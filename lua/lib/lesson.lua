@@ -8,6 +8,7 @@ local match, abs, huge = string.match, math.abs, math.huge
 local rawget, getmt, pack, unpack = rawget, debug.getmetatable, table.pack, table.unpack
 local emit, markup_check, pause, tr = __lt_emit, __lt_markup_check, __lt_pause, __lt_tr
 local snapshot, same, answer_env = __lt_snapshot, __lt_same, __lt_answer_env
+local ID_MAX = __lt_limits.id -- bytes of a lesson, experiment or exercise id (lua/lt_limits.h)
 local units = require "units"
 local grading = require "grading"
 
@@ -139,7 +140,7 @@ end)
 local PANEL_KINDS = set { "bars", "curve", "table", "gauge", "map" }
 M.experiment = constructor("experiment", function(m, t)
   check_fields(m, t, set { "id", "title", "intro", "panels", "run", "key" }, "experiment")
-  if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") or #t.id > 64 then fail(m, "experiment: 'id' must be a word such as \"bandwidth\" (letters, digits, _ and -; at most 64)") end
+  if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") or #t.id > ID_MAX then fail(m, "experiment: 'id' must be a word such as \"bandwidth\" (letters, digits, _ and -; at most %d)", ID_MAX) end
   check_lang(m, t.title, "experiment '" .. t.id .. "' title")
   if t.intro ~= nil then check_lang(m, t.intro, "experiment '" .. t.id .. "' intro", true) end
   if type(t.run) ~= "function" then fail(m, "experiment '%s': 'run' must be a function(ex)", t.id) end
@@ -234,7 +235,7 @@ end
 M.exercise = constructor("exercise", function(m, t)
   check_fields(m, t, set { "id", "kind", "prompt", "choices", "answer", "unit", "tolerance", "hints",
                            "explain", "measure", "entry", "check", "starter", "why", "mistakes" }, "exercise")
-  if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") or #t.id > 64 then fail(m, "exercise: 'id' must be a word such as \"ratio\" (letters, digits, _ and -; at most 64)") end
+  if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") or #t.id > ID_MAX then fail(m, "exercise: 'id' must be a word such as \"ratio\" (letters, digits, _ and -; at most %d)", ID_MAX) end
   local w = "exercise '" .. t.id .. "'"
   if not EX_KINDS[t.kind] then fail(m, "%s: kind must be choice, number, predict or code", w) end
   check_lang(m, t.prompt, w .. " prompt", true)
@@ -384,7 +385,7 @@ M.lesson = constructor("lesson", function(m, t, orig)
   for k in pairs(t) do
     if type(k) == "string" and not allowed[k] then fail(m, "lesson: unknown field '%s'", k) end
   end
-  if type(t.id) ~= "string" or not match(t.id, "^%d+%.%d+$") or #t.id > 31 then fail(m, "lesson: 'id' must look like \"1.3\"") end
+  if type(t.id) ~= "string" or not match(t.id, "^%d+%.%d+$") or #t.id > ID_MAX then fail(m, "lesson: 'id' must look like \"1.3\" (at most %d characters)", ID_MAX) end
   if type(t.chapter) ~= "number" or t.chapter < 1 or t.chapter > 9999 or t.chapter % 1 ~= 0 then fail(m, "lesson: 'chapter' must be a whole number from 1 to 9999") end
   if tostring(t.chapter) ~= match(t.id, "^(%d+)") then fail(m, "lesson: id '%s' is not in chapter %d", t.id, t.chapter) end
   check_lang(m, t.title, "lesson title")

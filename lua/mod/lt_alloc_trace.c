@@ -207,8 +207,8 @@ int lt_alloc_round_size(lua_State *L)
     gpu_caching_stats(c, &s);
     gpu_caching_destroy(c);
     if (st != GPU_OK) return luaL_error(L, "%s", err);
-    lua_pushinteger(L, (lua_Integer)s.allocated_bytes[GPU_CACHE_ALL].current);
+    lt_push_size(L, s.allocated_bytes[GPU_CACHE_ALL].current);
     lua_pushstring(L, s.segment[GPU_CACHE_SMALL].current ? "small" : "large");
-    lua_pushinteger(L, (lua_Integer)s.reserved_bytes[GPU_CACHE_ALL].current);
+    lt_push_size(L, s.reserved_bytes[GPU_CACHE_ALL].current);
     return 3;
 }

@@ -56,7 +56,7 @@ static struct lt_buffer *check_buf(lua_State *L)
 
 static int buf_size(lua_State *L)
 {
-    lua_pushinteger(L, (lua_Integer)check_buf(L)->bytes);
+    lt_push_size(L, check_buf(L)->bytes);
     return 1;
 }
 
@@ -144,6 +144,13 @@ static void set_num(lua_State *L, const char *k, double v)
     lua_setfield(L, -2, k);
 }
 
+static void set_size(lua_State *L, const char *k, uint64_t v)
+{
+    if (!v) return;
+    lt_push_size(L, v);
+    lua_setfield(L, -2, k);
+}
+
 static void set_int(lua_State *L, const char *k, long long v)
 {
     if (v <= 0) return;
@@ -164,12 +171,12 @@ static void push_info(lua_State *L, const struct gpu_info *i)
     set_str(L, "driver", i->simulated && zh ? "模拟器（无驱动）" : i->driver);
     lua_pushboolean(L, i->simulated);
     lua_setfield(L, -2, "simulated");
-    set_int(L, "total_bytes", (long long)i->total_bytes);
+    set_size(L, "total_bytes", i->total_bytes);
     set_int(L, "bus_width_bits", i->bus_width_bits);
     set_int(L, "mem_clock_khz", i->mem_clock_khz);
     set_num(L, "peak_bytes_per_s", i->peak_bytes_per_s);
     set_num(L, "published_bytes_per_s", i->published_bytes_per_s);
-    set_int(L, "l2_bytes", (long long)i->l2_bytes);
+    set_size(L, "l2_bytes", i->l2_bytes);
     set_int(L, "sm_count", i->sm_count);
     if (i->cc_major > 0) {
         lua_pushfstring(L, "%d.%d", i->cc_major, i->cc_minor);
@@ -180,7 +187,7 @@ static void push_info(lua_State *L, const struct gpu_info *i)
     set_num(L, "pcie_bytes_per_s", gpu_pcie_bytes_per_s(i->pcie_gen, i->pcie_width));
     lua_pushinteger(L, i->device);
     lua_setfield(L, -2, "device");
-    set_int(L, "l1_bytes", (long long)i->l1_bytes);
+    set_size(L, "l1_bytes", i->l1_bytes);
     lua_pushboolean(L, i->mig);
     lua_setfield(L, -2, "mig");
     if (i->mig_instance >= 0) {
@@ -247,7 +254,7 @@ static int l_info(lua_State *L)
     gpu_status st = gpu_mem_info(vm->rt->dev, &fr, &tot);
     pthread_mutex_unlock(&vm->rt->devlock);
     if (st == GPU_OK) {
-        lua_pushinteger(L, (lua_Integer)fr);
+        lt_push_size(L, fr);
         lua_setfield(L, -2, "free_bytes");
     }
     return 1;
@@ -271,8 +278,8 @@ static int l_mem(lua_State *L)
         lua_pushstring(L, gpu_status_str(st));
         return 2;
     }
-    lua_pushinteger(L, (lua_Integer)fr);
-    lua_pushinteger(L, (lua_Integer)tot);
+    lt_push_size(L, fr);
+    lt_push_size(L, tot);
     return 2;
 }
 
@@ -282,7 +289,7 @@ static int l_budget(lua_State *L)
     pthread_mutex_lock(&vm->rt->devlock);
     uint64_t b = gpu_alloc_budget(vm->rt->dev);
     pthread_mutex_unlock(&vm->rt->devlock);
-    lua_pushinteger(L, (lua_Integer)b);
+    lt_push_size(L, b);
     return 1;
 }
 
@@ -483,9 +490,9 @@ static int l_plateaus(lua_State *L)
     lua_createtable(L, k, 0);
     for (int i = 0; i < k; i++) {
         lua_createtable(L, 0, 4);
-        lua_pushinteger(L, (lua_Integer)p[i].from_bytes);
+        lt_push_size(L, p[i].from_bytes);
         lua_setfield(L, -2, "from");
-        lua_pushinteger(L, (lua_Integer)p[i].to_bytes);
+        lt_push_size(L, p[i].to_bytes);
         lua_setfield(L, -2, "to");
         lua_pushnumber(L, p[i].ns);
         lua_setfield(L, -2, "ns");

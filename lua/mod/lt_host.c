@@ -16,7 +16,7 @@ static int l_info(lua_State *L)
     lua_setfield(L, -2, "cpu");
     lua_pushinteger(L, h.threads);
     lua_setfield(L, -2, "threads");
-    lua_pushinteger(L, (lua_Integer)h.ram_bytes);
+    lt_push_size(L, h.ram_bytes);
     lua_setfield(L, -2, "ram_bytes");
     /* the last-level cache: nil where unknown or judged a package's figure (gpu_hostcache.c) */
     const struct { const char *k; uint64_t v; } llc[] = {{"llc_bytes", h.llc_bytes},
@@ -24,7 +24,7 @@ static int l_info(lua_State *L)
         {"llc_shared_cpus", (uint64_t)h.llc_shared_cpus}};
     for (size_t i = 0; i < sizeof llc / sizeof llc[0]; i++)
         if (llc[i].v) {
-            lua_pushinteger(L, (lua_Integer)llc[i].v);
+            lt_push_size(L, llc[i].v);
             lua_setfield(L, -2, llc[i].k);
         }
     if (h.llc_read_bytes) {
@@ -33,7 +33,7 @@ static int l_info(lua_State *L)
     }
     lua_pushstring(L, h.llc_source ? h.llc_source : "none");
     lua_setfield(L, -2, "llc_source");
-    lua_pushinteger(L, (lua_Integer)h.page_bytes);
+    lt_push_size(L, h.page_bytes);
     lua_setfield(L, -2, "page_bytes");
     return 1;
 }
@@ -140,7 +140,7 @@ static int l_budget(lua_State *L)
 {
     struct gpu_host_info hi;
     gpu_host_info(&hi);
-    lua_pushinteger(L, (lua_Integer)budget(lt_vm_of(L)->rt->dev, &hi));
+    lt_push_size(L, budget(lt_vm_of(L)->rt->dev, &hi));
     return 1;
 }
 
@@ -172,7 +172,7 @@ static int l_caches(lua_State *L)
         lua_createtable(L, 0, 2);
         lua_pushstring(L, lv[i].name);
         lua_setfield(L, -2, "name");
-        lua_pushinteger(L, (lua_Integer)lv[i].bytes);
+        lt_push_size(L, lv[i].bytes);
         lua_setfield(L, -2, "bytes");
         lua_rawseti(L, -2, i + 1);
     }

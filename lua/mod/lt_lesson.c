@@ -15,7 +15,7 @@ struct lt_lesson {
     struct lt_runtime *rt;
     struct lt_vm *vm;
     char *path;
-    char id[32];
+    char id[LT_ID_MAX + 1];
     int chapter;
     int ref; /* the private copy of the lesson table the validator checked: what C reads */
     char title[512]; /* a draft's title with its "not yet translated" marker */
@@ -64,7 +64,6 @@ int lt_emit(lua_State *L)
 {
     static const char *const types[] = {"print", "point", "bar", "row", "gauge", "note",
                                         "map",   "clear", "status", NULL};
-    struct lt_runtime *rt = lt_vm_of(L)->rt;
     struct lt_event ev = {0};
     luaL_checktype(L, 1, LUA_TTABLE);
     lt_opt_field(L, 1, "type");
@@ -90,7 +89,7 @@ int lt_emit(lua_State *L)
         }
     }
     lua_pop(L, 1);
-    if (rt->sink) rt->sink(rt->sink_ud, &ev);
+    lt_vm_emit(L, &ev); /* cut and counted at the source */
     return 0;
 }
 

@@ -2,7 +2,7 @@
 # snapshot_api.sh BUILD - alloc.snapshot refuses links that lead out of the allowed folders (a
 # file link, a folder link, a link to a sibling folder, the allowed folder itself a link out), reads a link that stays inside, and
 # says "FILE: ..." for a file in an allowed folder that is not a snapshot; a teacher's lessons
-# folder's own assets/snapshots is looked in first, under the same rules. The learner's own file
+# folder's own assets/snapshots adds its files, under the same rules. The learner's own file
 # (eval --snapshot) is read with the CLI's limits.
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -35,7 +35,7 @@ ln -s "$d/out" "$d/data/lessons/assets"
 printf 'print(alloc.snapshot("lessons/assets/secret.pickle"))\n' > "$d/t.lua"
 out=$(run) && fail "read through an allowed folder that links out: $out"
 echo "$out" | grep -q "leads outside the allowed folders" || fail "folder link: message: $out"
-# a teacher's lessons folder (--lessons) with its own assets/snapshots: looked in first, under the
+# a teacher's lessons folder (--lessons) with its own assets/snapshots: its own names, under the
 # same rules; a path it lacks comes from the data folder; a link out of it is refused
 t="$d/course"
 mkdir -p "$t/ch09" "$t/assets/snapshots"

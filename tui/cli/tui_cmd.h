@@ -85,6 +85,7 @@ struct tui_ctx {
     struct gpu_dev *dev;      /* DEVICE: the chosen backend; LESSONS: the simulator (or NULL) */
     struct lt_runtime *rt;    /* DEVICE or LESSONS (NULL when the simulator could not open) */
     char why[1024];           /* why the GPU backend did not open ("" when it did) */
+    char warning[1400];       /* said once at start (also on the tutor's status line), or "" */
     struct tui_rec *rec;      /* RECORD: --record */
     struct tui_replay *rp;    /* RECORD: --replay */
 };

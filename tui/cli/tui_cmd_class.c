@@ -15,7 +15,7 @@ int tui_cmd_present(struct tui_ctx *c)
         fprintf(stderr, "vramlab: present needs a terminal (try `vramlab run LESSON`)\n");
         return 3;
     }
-    struct tui_opts to = {c->lessons, c->argc ? c->argv[0] : NULL, c->why, c->rec, c->rp};
+    struct tui_opts to = {c->lessons, c->argc ? c->argv[0] : NULL, c->why, c->rec, c->rp, c->warning};
     return tui_present(c->rt, &to);
 }
 

@@ -281,13 +281,13 @@ int tui_cmd_tutor(struct tui_ctx *c)
         return tui_snapshot_cmd(&a, stdout, stderr);
     }
     if (!want) return tty ? tui_run(c->rt, &(struct tui_opts){c->lessons, NULL, c->why, c->rec,
-                                                               c->rp})
+                                                               c->rp, c->warning})
                           : tui_cmd_list(c);
     if (!tty) return run_lesson(c, want);
     char *path = tui_cli_lesson_path(c, want);
     if (!path) return 2;
     free(path);
-    struct tui_opts to = {c->lessons, want, c->why, c->rec, c->rp};
+    struct tui_opts to = {c->lessons, want, c->why, c->rec, c->rp, c->warning};
     return tui_run(c->rt, &to);
 }
 
@@ -342,6 +342,16 @@ static void check_profile(const char *id, void *ud)
     if (gpu_profile_load(c->datadir, id, &p, err, sizeof err) != GPU_OK)
         report("", err), c->bad++;
     else printf(!c->zh ? "ok    profile %s\n" : "通过  配置 %s\n", id);
+}
+
+static void check_clash(const char *unused, const char *used, void *ud)
+{
+    struct check_ctx *c = ud;
+    char line[2400];
+    snprintf(line, sizeof line, "%s: a built-in file has this name (%s): this one is never used; "
+             "rename it", unused, used);
+    report("", line);
+    c->bad++, c->total++;
 }
 
 static void report_line(void *ud, const char *line)
@@ -432,6 +442,9 @@ int tui_cmd_check(struct tui_ctx *c)
     if (c->argc == 0) {
         if (!check_dir(c, c->lessons, &cc)) return 3;
         gpu_profile_list(c->datadir, check_profile, &cc);
+        /* a teacher's folder adds names: one a built-in profile or snapshot has is an error */
+        gpu_path_clashes(c->assets, "assets/gpus", ".txt", check_clash, &cc);
+        gpu_path_clashes(c->assets, "assets/snapshots", ".pickle", check_clash, &cc);
     }
     for (int i = 0; i < c->argc; i++) {
         /* DIR/assets/gpus/ID.txt is a profile; a folder, its lessons; an id, that lesson;

@@ -409,6 +409,8 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
     compute_marks(&a);
     if (pnote[0]) /* a damaged or newer progress file: said once, on the status line */
         tui_app_error(&a, "%s", pnote);
+    else if (opts->warning && *opts->warning) /* a teacher's profile named as a built-in one */
+        tui_app_error(&a, "%s", opts->warning);
     a.ascii = !tui_term_utf8();
     if (a.ascii && !strcmp(lt_runtime_lang(rt), "zh")) {
         lt_runtime_set_lang(rt, "en");

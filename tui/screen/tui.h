@@ -15,6 +15,7 @@ struct tui_opts {
     struct tui_rec *rec;              /* --record: every experiment run is saved (NULL: off) */
     const struct tui_replay *replay;  /* --replay: experiments play this back, nothing is
                                          measured (NULL: live) */
+    const char *warning;              /* said once on the status line (NULL or "": none) */
 };
 
 /* Runs until the user quits; restores the terminal on every exit path. Returns an exit code. */
