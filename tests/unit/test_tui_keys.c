@@ -47,6 +47,7 @@ static const struct {
     {"presenter, question step", tui_present_ask_keys},
     {"watch", tui_watch_keys},
     {"watch, device list", tui_watch_list_keys},
+    {"watch, checking", tui_watch_checking_keys},
     {"snapshot", tui_snapview_keys},
     {"snapshot file prompt", tui_snapview_pick_keys},
 };

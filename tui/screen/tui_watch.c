@@ -1,8 +1,10 @@
 /* tui_watch.c - `vramlab watch [DIR]`: the current exercise of the workspace, re-checked each
  * time its file changes (stat polled at 4 Hz: works on every file system and editor, including
  * the ones that save by rename), graded by the lesson's own check inside the sandbox, the
- * attempt recorded in the saved progress. Its keys are the tables below (? lists them); it runs
- * in the shared event loop. An untouched file is "not started", not a failed try. */
+ * attempt recorded in the saved progress. The check runs as the tutor's grading does: a task
+ * stepped from the loop (Lua in slices, measurements on the worker), "checking…" on the status
+ * line, Esc cancels it, keys answer meanwhile. Its keys are the tables below (? lists them); it
+ * runs in the shared event loop. An untouched file is "not started", not a failed try. */
 #include "tui_workspace.h"
 
 #include <curses.h>
@@ -25,7 +27,7 @@
 
 #define OUT_MAX 6 /* print() lines of the last check that are shown */
 
-enum wstate { W_NEW, W_MISSING, W_FAIL, W_PASS };
+enum wstate { W_NEW, W_MISSING, W_FAIL, W_PASS, W_CANCELLED };
 
 struct watch {
     struct lt_runtime *rt;
@@ -47,11 +49,11 @@ struct watch {
     int list_sel;
     struct tui_scroll sc, list_sc;
     struct tui_help help;
-    const struct tui_screen_ops *ops; /* to paint "checking…" before a check */
     struct tui_progress *prog;
     char notice[512], backend[256];
     char notice_bad[512]; /* the last error given: the notice is in the error style only while it is that */
     bool ascii, zh, quit, dirty;
+    bool grading; /* a check runs (stepped by tick) */
 };
 
 #define TR(w, en, zh_) ((w)->zh ? (zh_) : (en))
@@ -88,9 +90,12 @@ static void save_progress(struct watch *w)
         bad(w, err);
 }
 
+static void finish(struct watch *w, enum lt_run_state st, const char *err);
+
 /* Read, and grade when it changed. `force`: grade even when the file looks the same. */
 static void check(struct watch *w, bool force)
 {
+    if (w->grading) return; /* a save meanwhile is seen when this check ends */
     const struct tui_ws_item *it = &w->it[w->cur];
     struct stat st;
     if (stat(it->file, &st) != 0) {
@@ -127,14 +132,31 @@ static void check(struct watch *w, bool force)
         free(src);
         return;
     }
-    /* the check may take a moment (a sandbox limit stops a runaway loop): say so first */
-    snprintf(w->notice, sizeof w->notice, "%s", TR(w, "checking…", "检查中…"));
-    if (w->ops) tui_loop_paint(w->ops);
+    /* the check may take a while (a measurement, a loop the sandbox stops): a task stepped from
+     * the loop, as the tutor grades, so keys answer and Esc cancels it */
     w->nout = 0;
     lt_runtime_set_sink(w->rt, sink, w);
-    bool ok = lt_lesson_answer(w->ls, it->block, src, w->fb, sizeof w->fb);
+    enum lt_run_state rs = lt_lesson_answer_start(w->ls, it->block, src, err, sizeof err);
+    free(src); /* the grading holds its own copy */
+    w->grading = true;
+    if (rs != LT_RUN_BUSY) finish(w, rs, err);
+}
+
+/* The check ended (or never started: FAILED with err): its feedback, a try, the progress. */
+static void finish(struct watch *w, enum lt_run_state st, const char *err)
+{
+    const struct tui_ws_item *it = &w->it[w->cur];
+    w->grading = false;
     lt_runtime_set_sink(w->rt, NULL, NULL);
-    w->notice[0] = 0;
+    w->dirty = true;
+    if (st == LT_RUN_CANCELLED) { /* not graded, not a try: the file is checked again on r */
+        w->state = W_CANCELLED;
+        snprintf(w->fb, sizeof w->fb, "%s", TR(w, "Cancelled: not graded, not counted as a try (r checks again).",
+                                                  "已取消：未评分，不计入尝试次数（r 重新检查）。"));
+        return;
+    }
+    bool ok = lt_lesson_answer_result(w->ls, w->fb, sizeof w->fb);
+    if (!*w->fb) snprintf(w->fb, sizeof w->fb, "%s", err); /* it stopped: why */
     w->tries++;
     w->state = ok ? W_PASS : W_FAIL;
     const char *base = strrchr(it->file, '/');
@@ -142,13 +164,21 @@ static void check(struct watch *w, bool force)
         tui_progress_attempt(w->prog, it->lesson, it->exercise, ok, base ? base + 1 : it->file);
         save_progress(w);
     }
-    free(src);
+}
+
+/* Cancel a check that runs (Esc, another exercise, quitting). */
+static void cancel(struct watch *w)
+{
+    if (!w->grading) return;
+    lt_lesson_run_cancel(w->ls);
+    finish(w, LT_RUN_CANCELLED, "");
 }
 
 static void open_current(struct watch *w)
 {
     char err[1024];
     const struct tui_ws_item *it = &w->it[w->cur];
+    cancel(w);
     lt_lesson_free(w->ls);
     free(w->template_text);
     w->template_text = NULL;
@@ -193,7 +223,12 @@ static void build(struct watch *w, struct tui_lines *L, int width)
              *w->when ? TR(w, ")", "）") : "");
     para(w, L, buf, TS_DIM, "", width);
     blank(L);
-    switch (w->state) {
+    switch (w->grading ? -1 : (int)w->state) {
+    case -1: /* a check runs: the status line says how to cancel it */
+        snprintf(buf, sizeof buf, "%s %s", w->ascii ? "..." : "…",
+                 TR(w, "Checking the file with the lesson's check.", "正在用课程的检查程序检查文件。"));
+        para(w, L, buf, TS_DIM, "", width);
+        break;
     case W_NEW:
         snprintf(buf, sizeof buf, "%s %s", w->ascii ? "o" : "○",
                  TR(w, "Not started: open the file in your editor, write the function, save. "
@@ -211,6 +246,10 @@ static void build(struct watch *w, struct tui_lines *L, int width)
                  TR(w, "Not passing yet", "还没通过"), TR(w, "try", "第几次："), w->tries);
         para(w, L, buf, TS_BAD, "", width);
         if (*w->fb) para(w, L, w->fb, TS_PLAIN, "  ", width);
+        break;
+    case W_CANCELLED:
+        snprintf(buf, sizeof buf, "%s %s", w->ascii ? "o" : "○", w->fb);
+        para(w, L, buf, TS_EM, "", width);
         break;
     case W_PASS:
         snprintf(buf, sizeof buf, "%s %s", g->check,
@@ -298,8 +337,10 @@ static void draw(void *ud)
     tui_scroll_marks(sc, 1, cols - 1, body, w->ascii);
     tui_lines_free(&L);
     tui_keys_hints(w->help.open ? tui_help_keys : keys(w), w->zh, "  ", cols / 2, right, sizeof right);
-    tui_term_bar(rows - 1, cols, *w->notice ? w->notice : w->backend, right,
-                 *w->notice && !strcmp(w->notice, w->notice_bad) ? TS_BAD : TS_STATUS);
+    const char *status = w->grading ? TR(w, "checking… (Esc cancels)", "检查中…（Esc 取消）")
+                         : *w->notice ? w->notice : w->backend;
+    tui_term_bar(rows - 1, cols, status, right,
+                 !w->grading && *w->notice && !strcmp(w->notice, w->notice_bad) ? TS_BAD : TS_STATUS);
     if (w->help.open) {
         struct tui_layout lay;
         tui_layout_compute(rows, cols, &lay);
@@ -321,7 +362,14 @@ static void go(struct watch *w, int to)
     open_current(w);
 }
 
-static void quit_key(void *ud, const struct tui_key *k) { ((struct watch *)ud)->quit = true; }
+static void quit_key(void *ud, const struct tui_key *k)
+{
+    struct watch *w = ud;
+    cancel(w);
+    w->quit = true;
+}
+
+static void cancel_key(void *ud, const struct tui_key *k) { cancel(ud); }
 
 static void next(void *ud, const struct tui_key *k)
 {
@@ -341,7 +389,11 @@ static void list_open(void *ud, const struct tui_key *k)
     w->list = true, w->list_sel = w->cur;
 }
 
-static void recheck(void *ud, const struct tui_key *k) { check(ud, true); }
+static void recheck(void *ud, const struct tui_key *k)
+{
+    cancel(ud);
+    check(ud, true);
+}
 
 static void hint(void *ud, const struct tui_key *k)
 {
@@ -406,17 +458,27 @@ static const struct tui_binding list_rows[] = {
     {.keys = {'q'}, .run = quit_key, .en = "quit", .zh = "退出", .hint_en = "quit", .hint_zh = "退出"},
 };
 
+/* while a check runs: Esc cancels it; the other keys are the usual ones */
+static const struct tui_binding checking_rows[] = {
+    {.keys = {TUI_KEY_ESC}, .run = cancel_key, .en = "cancel the check", .zh = "取消检查",
+     .hint_en = "cancel", .hint_zh = "取消"},
+};
+
 static const struct tui_keymap watch_keys = TUI_KEYMAP("Watch", "练习监视", TUI_TO_SCREEN, rows);
+static const struct tui_keymap checking_keys =
+    TUI_KEYMAP("Checking", "检查中", TUI_TO_SCREEN, checking_rows);
 static const struct tui_keymap list_keys =
     TUI_KEYMAP("Exercise list", "练习列表", TUI_TO_SCREEN, list_rows);
 
 const struct tui_keymap *const tui_watch_keys[] = {&watch_keys, &tui_scroll_keys, &tui_loop_keys,
                                                    NULL};
 const struct tui_keymap *const tui_watch_list_keys[] = {&list_keys, &tui_loop_keys, NULL};
+const struct tui_keymap *const tui_watch_checking_keys[] = {&checking_keys, &watch_keys,
+                                                            &tui_scroll_keys, &tui_loop_keys, NULL};
 
 static const struct tui_keymap *const *keys(const struct watch *w)
 {
-    return w->list ? tui_watch_list_keys : tui_watch_keys;
+    return w->list ? tui_watch_list_keys : w->grading ? tui_watch_checking_keys : tui_watch_keys;
 }
 
 static void key(void *ud, const struct tui_key *k)
@@ -434,11 +496,19 @@ static void key(void *ud, const struct tui_key *k)
 static bool tick(void *ud)
 {
     struct watch *w = ud;
-    check(w, false);
+    if (w->grading) {
+        char err[1024] = "";
+        enum lt_run_state st = lt_lesson_run_step(w->ls, err, sizeof err);
+        if (st != LT_RUN_BUSY) finish(w, st, err);
+    } else {
+        check(w, false);
+    }
     bool d = w->dirty;
     w->dirty = false;
     return d;
 }
+
+static bool busy(void *ud) { return ((struct watch *)ud)->grading; }
 
 static bool quit(void *ud) { return ((struct watch *)ud)->quit; }
 
@@ -482,17 +552,18 @@ int tui_watch(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir
         return 3;
     }
     w.ascii = !tui_term_utf8();
+    lt_runtime_set_async(rt, true); /* measurements on the worker, Lua in slices: keys answer */
     struct tui_screen_ops ops = {
-        .ud = &w, .rt = rt, .draw = draw, .key = key, .quit = quit, .tick = tick,
+        .ud = &w, .rt = rt, .draw = draw, .key = key, .quit = quit, .tick = tick, .busy = busy,
         .idle_ms = 250, /* 4 Hz: a save shows within a quarter second */
         .min_rows = 6, .min_cols = 30,
     };
-    w.ops = &ops;
     char keep[512];
     snprintf(keep, sizeof keep, "%s", w.notice);
     open_current(&w);
     if (!w.notice[0]) snprintf(w.notice, sizeof w.notice, "%s", keep); /* notice_bad kept too */
     int rc = tui_loop_run(&ops);
+    cancel(&w); /* a quit signal ends the loop with a check running */
     tui_term_done();
     lt_lesson_free(w.ls);
     free(w.template_text);
