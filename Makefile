@@ -86,7 +86,8 @@ endif
 
 ifneq ($(NVCC),)
 override CFLAGS += -DGPU_HAVE_CUDA=1
-GPU_SRC += $(wildcard gpu/backend/gpu_cuda*.c)
+CU_C    := $(wildcard gpu/backend/gpu_cuda*.c)
+GPU_SRC += $(CU_C)
 CU_SRC  := $(wildcard gpu/backend/*.cu)
 CU_OBJ  := $(CU_SRC:%.cu=$(BUILD)/%.o)
 CU_PTX  := $(lastword $(CU_ARCHS))
@@ -97,7 +98,7 @@ NVFLAGS := -O3 -std=c++17 $(NVWARN) $(NVCPP) -Igpu \
            $(foreach a,$(CU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_$(CU_PTX),code=compute_$(CU_PTX)
 LDLIBS  += $(CUDA_HOME)/lib64/libcudart_static.a -ldl -lrt -lstdc++
-$(BUILD)/gpu/backend/gpu_cuda.o $(BUILD)/gpu/backend/gpu_cuda_access.o: override CFLAGS += -I$(CUDA_HOME)/include \
+$(CU_C:%.c=$(BUILD)/%.o): override CFLAGS += -I$(CUDA_HOME)/include \
     -DGPU_CUDA_ARCHS='"$(subst $(empty) $(empty),/,$(CU_ARCHS))"'
 endif
 
@@ -140,8 +141,8 @@ $(BUILD)/%.o: %.c $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/%.o: %.cu gpu/backend/gpu_kernels.h gpu/backend/gpu_kernels_access.h gpu/gpu_pattern.h \
-              gpu/gpu_access_mix.h gpu/backend/gpu_kernels_dev.cuh $(STAMP)
+$(BUILD)/%.o: %.cu $(wildcard gpu/backend/gpu_*kernels*.h) gpu/gpu_pattern.h gpu/gpu_access_mix.h \
+              gpu/backend/gpu_kernels_dev.cuh $(STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c -o $@ $<
 

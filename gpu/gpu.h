@@ -141,7 +141,20 @@ enum { GPU_FAULT_SITES = 32, GPU_FAULT_LOG = 4096 };
     X(GPU_WHY_STREAM_CAP, "MM", "STREAM needs 3 x %s of device memory; experiments may take at " \
                                 "most %s")                                                       \
     X(GPU_WHY_ACCESS_CAP, "MM", "this access pattern needs %s of device memory; experiments may "\
-                                "take at most %s")
+                                "take at most %s")                                                \
+    X(GPU_WHY_FEED_WRONG, "NNNN", "validation failed: operation %s (a read of buffer %s) found "  \
+                                  "%s of %s words not what the program put there; the timeline " \
+                                  "is not reported")                                             \
+    X(GPU_WHY_FEED_WRONG_END, "NNN", "validation failed: after the program, buffer %s held %s "  \
+                                     "of %s words not what the program put there; the timeline " \
+                                     "is not reported")                                          \
+    X(GPU_WHY_FEED_RACE, "NN", "validation failed: operations %s and %s used the same bytes at "  \
+                               "the same time (no stream order or event between them), so what " \
+                               "they left is undefined; the timeline is not reported")           \
+    X(GPU_WHY_FEED_HOST_CAP, "MM", "the program's host and managed buffers take %s; this run "   \
+                                   "allows %s (host.budget())")                                  \
+    X(GPU_WHY_FEED_MANAGED, "", "managed memory needs a GPU that takes page faults "             \
+                                "(cudaDevAttrConcurrentManagedAccess: Linux, Pascal or newer)")
 #define GPU_X_WHY(name, kinds, en) name,
 enum gpu_why_key { GPU_WHY_LIST(GPU_X_WHY) GPU_WHY_COUNT };
 #undef GPU_X_WHY
@@ -264,6 +277,9 @@ gpu_status gpu_alloc_uncapped(struct gpu_dev *dev, uint64_t bytes, void **ptr);
 gpu_status gpu_free(struct gpu_dev *dev, void *ptr, uint64_t bytes);
 gpu_status gpu_host_alloc(struct gpu_dev *dev, uint64_t bytes, bool pinned, void **ptr);
 gpu_status gpu_host_free(struct gpu_dev *dev, void *ptr, bool pinned);
+/* Fault injection for an allocation made elsewhere (gpu_feed.c): true when this one is to fail
+ * as an out-of-memory would; `site` is the code that asked (its caller's return address). */
+bool gpu_fault_at(struct gpu_dev *dev, const void *site);
 /* Most an experiment may take now: cap_fraction x free. */
 uint64_t gpu_alloc_budget(struct gpu_dev *dev);
 const char *gpu_why(const struct gpu_dev *dev);

@@ -201,6 +201,8 @@ int lt_open_gpu(lua_State *L);
  * table on the stack's top (lt_gpu_access.c). */
 void lt_gpu_access_register(lua_State *L);
 int lt_open_host(lua_State *L);
+/* Adds gpu.program and gpu.pin to the gpu table on the stack top (lt_feed.c). */
+void lt_feed_register(lua_State *L);
 void lt_gpu_free_generation(struct lt_vm *vm, int generation); /* free buffers made since */
 void lt_gpu_free_all(struct lt_vm *vm);
 int lt_open_alloc(lua_State *L);

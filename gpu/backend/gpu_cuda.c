@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_feed.h"
 #include "gpu_kernels.h"
 #include "gpu_numa.h"
 #include "gpu_nvml.h"
@@ -1086,4 +1087,5 @@ const struct gpu_backend gpu_cuda_backend = {
     .check = cu_check,
     .shared = cu_shared,
     .access = gpu_cu_access,
+    .feed = &gpu_cuda_feed_ops,
 };

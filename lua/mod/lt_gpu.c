@@ -210,11 +210,22 @@ static void push_info(lua_State *L, const struct gpu_info *i)
 /* The simulator's model of the two copy paths, with where each figure comes from. */
 static void push_model(lua_State *L, const struct gpu_profile *p)
 {
-    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, 14);
     set_num(L, "ce_efficiency", p->ce_efficiency);
     set_str(L, "ce_source", p->ce_source);
     set_num(L, "sm_efficiency", p->sm_efficiency);
     set_str(L, "sm_source", p->sm_source);
+    /* feeding the GPU (chapter 6): pinning, launches, zero-copy and unified memory */
+    set_num(L, "pin_alloc_s_per_gib", p->pin_alloc_s_per_gib);
+    set_num(L, "pin_register_s_per_gib", p->pin_register_s_per_gib);
+    set_num(L, "launch_us", p->launch_us);
+    set_num(L, "copy_overhead_us", p->copy_overhead_us);
+    set_num(L, "pcie_efficiency", p->pcie_efficiency);
+    set_num(L, "pageable_factor", p->pageable_factor);
+    set_num(L, "zerocopy_efficiency", p->zerocopy_efficiency);
+    set_num(L, "um_fault_efficiency", p->um_fault_efficiency);
+    set_num(L, "um_prefetch_efficiency", p->um_prefetch_efficiency);
+    set_num(L, "um_evict_efficiency", p->um_evict_efficiency);
     lua_setfield(L, -2, "model");
 }
 
@@ -517,5 +528,6 @@ int lt_open_gpu(lua_State *L)
     lt_newclass(L, BUF_MT, buf_meta, buf_methods);
     luaL_newlib(L, funcs);
     lt_gpu_access_register(L);
+    lt_feed_register(L); /* gpu.program, gpu.pin (lt_feed.c) */
     return 1;
 }
