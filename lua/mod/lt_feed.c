@@ -69,9 +69,9 @@ static void check_op_keys(lua_State *L, int op)
             if (op_keys[i]) continue;
         }
         const char *bad = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1);
-        luaL_error(L, "gpu.program: ops[%d]: unknown field '%s' (valid: [1] kind, [2] buffer, [3] "
-                      "source or advice, stream, bytes, off, src_off, seconds, seed, event, to, "
-                      "label)", op, bad);
+        luaL_error(L, "gpu.program: ops[%d]: unknown option '%s' (valid: [1] kind, [2] buffer, "
+                      "[3] source or advice, stream, bytes, off, src_off, seconds, seed, event, "
+                      "to, label)", op, bad);
     }
 }
 

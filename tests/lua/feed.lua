@@ -65,7 +65,7 @@ raises(function() gpu.program { buffers = { a = { "vram", 4 } }, ops = {} } end,
 raises(function() gpu.program { buffers = { a = { "device", 6 } }, ops = {} } end, "whole 4-byte words")
 raises(function() gpu.program { buffers = { a = { "device", 4 } }, ops = { { "teleport", "a" } } } end, "ops[1][1] must be copy")
 raises(function() gpu.program { buffers = { a = { "device", 4 } }, ops = { { "read", "b" } } } end, "no buffer named 'b'")
-raises(function() gpu.program { buffers = { a = { "device", 4 } }, ops = { { "read", "a", strem = 2 } } } end, "unknown field 'strem'")
+raises(function() gpu.program { buffers = { a = { "device", 4 } }, ops = { { "read", "a", strem = 2 } } } end, "unknown option 'strem'")
 raises(function() gpu.program { buffers = { a = { "device", 4 } }, ops = { { "read", "a", stream = 9 } } } end, "stream must be 1..8")
 raises(function() gpu.program { buffers = { a = { "pinned", 4 } }, ops = { { "kernel", "a" } } } end, "kernels reach device, mapped and managed memory only")
 raises(function() gpu.program { buffers = { a = { "device", 4 } }, ops = { { "wait", event = 1 } } } end, "no earlier operation records")

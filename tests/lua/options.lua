@@ -38,6 +38,12 @@ local cases = {
     banks = function() rejects("gpu.banks", gpu.banks, "strides", { "stride", "loads", "trials" }, { strides = 2 }) end,
     fma = function() rejects("gpu.fma", gpu.fma, "fma", { "fmas", "bytes", "trials" }, { fma = 2, bytes = "1MiB" }) end,
     pages = function() rejects("gpu.pages", gpu.pages, "stride", { "bytes", "step", "trials" }, { bytes = "64MiB", stride = "2MiB" }) end,
+    program = function()
+      rejects("gpu.program", gpu.program, "op", { "buffers", "ops" }, { buffers = { d = { "device", 4 } }, op = {} })
+      rejects("gpu.program ops", gpu.program, "strem", { "stream", "bytes", "seconds", "label" },
+              { buffers = { d = { "device", 4 } }, ops = { { "fill", "d", strem = 2 } } })
+    end,
+    pin = function() rejects("gpu.pin", gpu.pin, "byts", { "kind", "bytes", "trials" }, { byts = "1MiB" }) end,
     alloc = false, backend = false, info = false, mem = false, budget = false, peak = false,
     profiles = false, profile = false, sectors = false, bank_ways = false,
   },
@@ -86,6 +92,7 @@ enum("gpu.copy method", gpu.copy, { dir = "d2d", bytes = "1MiB", method = "dma" 
 enum("gpu.stream kernel", gpu.stream, { bytes = "1MiB", kernel = "fma" }, "copy, scale, add, triad, dot")
 enum("host.copy method", host.copy, { method = "fast" }, "memcpy, loop")
 enum("host.stream kernel", host.stream, { kernel = "fma" }, "copy, scale, add, triad, dot")
+enum("gpu.pin kind", gpu.pin, { bytes = "1MiB", kind = "locked" }, "pinned, registered, mapped, managed, pageable")
 
 -- sizes as strings wherever sizes are taken
 local b = assert(gpu.alloc("4MiB"))
