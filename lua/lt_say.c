@@ -17,7 +17,7 @@ static const char *const say[2][LT_SAY_COUNT] = {
 /* the rows that follow the device layer's lists keep their order */
 _Static_assert(GPU_WARN_LAST == 1u << (LT_SAY_WARN_LLC_UNKNOWN - LT_SAY_WARN_FEW_TICKS),
                "one WARN_ row per GPU_WARN_* bit, in order");
-_Static_assert(GPU_WHY_COUNT - GPU_WHY_ZERO == LT_SAY_WHY_ACCESS_CAP - LT_SAY_WHY_ZERO + 1,
+_Static_assert(GPU_WHY_COUNT - GPU_WHY_ZERO == LT_SAY_WHY_FEED_MANAGED - LT_SAY_WHY_ZERO + 1,
                "one WHY_ row per keyed GPU_WHY_LIST entry, in order");
 
 bool lt_say_zh(const char *lang) { return lang && !strcmp(lang, "zh"); }
