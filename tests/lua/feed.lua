@@ -77,4 +77,22 @@ raises(function() gpu.pin {} end, "'bytes' must be given")
 local big, why = gpu.program { buffers = { d = { "device", 64 * GiB } }, ops = {} }
 assert(big == nil and why:find("experiments may take at most", 1, true), tostring(why))
 assert(gpu.mem() == free0, "nothing held after the failures")
+
+-- the figures docs/lua-api.md states (the simulated RTX 3090, deterministic)
+local function chunks(streams, kind)
+  local o = { { "host_fill", "hin" } }
+  for i = 0, 7 do
+    local s, d = i % streams + 1, "d" .. i % 2
+    o[#o + 1] = { "copy", d, "hin", src_off = i * 16 * MiB, bytes = 16 * MiB, stream = s }
+    o[#o + 1] = { "kernel", d, seconds = 0.0006, stream = s }
+    o[#o + 1] = { "copy", "hout", d, off = i * 16 * MiB, bytes = 16 * MiB, stream = s }
+  end
+  return assert(gpu.program { buffers = { hin = { kind, 128 * MiB }, hout = { kind, 128 * MiB },
+                                          d0 = { "device", 16 * MiB }, d1 = { "device", 16 * MiB } }, ops = o })
+end
+assert(units.time(chunks(1, "pinned").seconds) == "15.26 ms")
+assert(units.time(chunks(2, "pinned").seconds) == "8.28 ms")
+assert(units.time(chunks(2, "pageable").seconds) == "41.29 ms")
+local pre = assert(gpu.program { buffers = { m = { "managed", "1GiB" } }, ops = { { "host_fill", "m" }, { "prefetch", "m" }, { "read", "m" } } })
+assert(math.floor((pre.ops[2].finish - pre.ops[2].start) * 1e3 + 0.5) == 48, "the 48 ms prefetch")
 print("gpu.program and gpu.pin ok")
