@@ -423,8 +423,28 @@ gpu_status gpu_host_bench(const struct gpu_dev *dev, enum gpu_host_kind k, uint6
  * unknown. */
 const char *gpu_host_kind_name(enum gpu_host_kind k);
 int gpu_host_kind_parse(const char *name);
+/* A pointer chase over one random cycle of `bytes` (64-byte lines). Trials are timed by length,
+ * not by count: each lasts about 5 ms (0.2 ms with host_quick), at least 4096 loads, after a
+ * warm-up that walks the whole cycle when that takes under 10 ms (so a set that fits a cache is
+ * in it) and as much as 10 ms allows otherwise. */
 gpu_status gpu_host_latency(const struct gpu_dev *dev, uint64_t bytes, struct gpu_result *r,
                             gpu_cancel_flag *cancel);
+/* Host arrays kept from one host measurement to the next: a lesson that runs five STREAM kernels,
+ * or STREAM then a chase, allocates and first-touches its memory once. The _in variants take
+ * their arrays from the arena, reusing them when they are large enough, else freeing them before
+ * allocating new ones (an arena never holds more than one measurement's arrays); with a NULL
+ * arena each call allocates and frees its own, as gpu_host_bench and gpu_host_latency do. An
+ * arena is used by one thread at a time. */
+struct gpu_host_arena;
+struct gpu_host_arena *gpu_host_arena_new(void);
+void gpu_host_arena_release(struct gpu_host_arena *ar); /* frees the arrays; the arena stays */
+void gpu_host_arena_free(struct gpu_host_arena *ar);
+size_t gpu_host_arena_held(const struct gpu_host_arena *ar); /* bytes of arrays it holds now */
+gpu_status gpu_host_bench_in(struct gpu_host_arena *ar, const struct gpu_dev *dev,
+                             enum gpu_host_kind k, uint64_t bytes, int threads, int trials,
+                             struct gpu_result *r, gpu_cancel_flag *cancel);
+gpu_status gpu_host_latency_in(struct gpu_host_arena *ar, const struct gpu_dev *dev,
+                               uint64_t bytes, struct gpu_result *r, gpu_cancel_flag *cancel);
 
 /* A cache level by size: {"L1", 48 KiB}. */
 struct gpu_level {

@@ -97,6 +97,8 @@ struct lt_vm {
     int chunk_line;            /* the line of it the limit hook saw last (0: none yet) */
     bool armed;                /* sandboxed code is running: the heap cap is strict */
     size_t text_bytes;         /* text the run has sent to the screen (lt_vm_emit) */
+    struct gpu_host_arena *host_arena; /* host arrays kept between a run's host measurements
+                                        * (lt_host.c), freed when the run ends */
 };
 
 /* The VM that owns L (stored in the main thread's extra space; threads inherit it). */
