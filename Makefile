@@ -219,6 +219,7 @@ gpu-report:
 bench: all
 	@$(MAKE) --no-print-directory $(BUILD)/tests/bench_host $(BUILD)/tests/bench_alloc \
 	    $(BUILD)/tests/bench_snapshot
+	@$(MAKE) --no-print-directory $(BUILD)/tests/bench_stream $(BUILD)/tests/bench_lessons
 	@sh tests/bench.sh $(BUILD)
 
 $(BUILD)/tests/bench_alloc: tests/bench/bench_alloc.c $(LIB)
@@ -228,6 +229,16 @@ $(BUILD)/tests/bench_alloc: tests/bench/bench_alloc.c $(LIB)
 $(BUILD)/tests/bench_snapshot: tests/bench/bench_snapshot.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# McCalpin's STREAM kernels (a reimplementation, tests/bench/bench_stream.c): the same CFLAGS
+$(BUILD)/tests/bench_stream: tests/bench/bench_stream.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -fopenmp -o $@ $< $(LIB) $(LDLIBS)
+
+# what a learner waits for: list, each lesson's first result and total, on the real program
+$(BUILD)/tests/bench_lessons: tests/bench/bench_lessons.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 $(BUILD)/tests/bench_host: tests/bench/bench_host.c $(LIB)
 	@mkdir -p $(dir $@)
