@@ -21,8 +21,9 @@ local pool = alloc.async_pool { capacity = "1GiB" }
 -- Every public function, by module: the misspelt call, or false for one that takes no option table.
 local cases = {
   gpu = {
-    copy = function() rejects("gpu.copy", gpu.copy, "byts", { "dir", "bytes", "trials", "reps" }, { dir = "d2d", byts = "1MiB" }) end,
-    latency = function() rejects("gpu.latency", gpu.latency, "byts", { "bytes" }, { byts = "1MiB" }) end,
+    copy = function() rejects("gpu.copy", gpu.copy, "byts", { "dir", "bytes", "trials", "reps", "single" }, { dir = "d2d", byts = "1MiB" }) end,
+    latency = function() rejects("gpu.latency", gpu.latency, "byts", { "bytes", "load" }, { byts = "1MiB" }) end,
+    overlap = function() rejects("gpu.overlap", gpu.overlap, "busy", { "bytes", "busy_ms" }, { busy = 50 }) end,
     stream = function() rejects("gpu.stream", gpu.stream, "kernal", { "kernel", "bytes", "trials" }, { bytes = "1MiB", kernal = "add" }) end,
     plateaus = function()
       rejects("gpu.plateaus", gpu.plateaus, "wher", { "where", "levels" }, points, { wher = "host" })
@@ -45,7 +46,7 @@ local cases = {
     end,
     pin = function() rejects("gpu.pin", gpu.pin, "byts", { "kind", "bytes", "trials" }, { byts = "1MiB" }) end,
     alloc = false, backend = false, info = false, mem = false, budget = false, peak = false,
-    profiles = false, profile = false, sectors = false, bank_ways = false,
+    profiles = false, profile = false, sectors = false, bank_ways = false, clocks = false,
   },
   host = {
     copy = function() rejects("host.copy", host.copy, "byts", { "method", "bytes", "trials", "threads" }, { byts = "1MiB" }) end,
