@@ -486,6 +486,8 @@ static const struct {
      "一个核函数占满所有 SM 时，显存内拷贝还能同时进行吗（拷贝引擎）？{bytes, busy_ms}"},
     {"gpu.clocks", "SM and memory clocks now and their maxima, in MHz (NVML)", "gpu.clocks().sm_mhz",
      "当前的 SM 与显存频率及其上限，单位 MHz（NVML）"},
+    {"gpu.free_tolerance", "how far free memory may come back off after allocating and freeing n bytes: max(2 MiB, 0.01 %)", "gpu.free_tolerance(\"16GiB\")",
+     "分配再释放 n 字节后，空闲显存允许偏离多少：max(2 MiB, 0.01%)"},
     {"gpu.stream", "STREAM kernels on the device {kernel = copy|scale|add|triad|dot, bytes, trials}", "gpu.stream{kernel = \"triad\", bytes = \"256MiB\"}",
      "设备上的 STREAM 核函数 {kernel = copy|scale|add|triad|dot, bytes, trials}"},
     {"gpu.plateaus", "group latency points {{bytes, ns}} into cache levels {where = gpu|host, levels}", "gpu.plateaus(points, {where = \"host\"})",

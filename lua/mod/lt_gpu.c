@@ -527,6 +527,14 @@ static int l_overlap(lua_State *L)
     return lt_job_run(L, &c->base);
 }
 
+/* gpu.free_tolerance(bytes): how far free memory may come back off after `bytes` were allocated
+ * and freed (gpu_free_tolerance: max(2 MiB, 0.01 %)). */
+static int l_free_tolerance(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)gpu_free_tolerance(lt_arg_bytes(L, 1, 0)));
+    return 1;
+}
+
 /* gpu.clocks(): SM and memory clocks now and their maxima (MHz), where the backend reads them. */
 static int l_clocks(lua_State *L)
 {
@@ -640,7 +648,8 @@ int lt_open_gpu(lua_State *L)
         {"budget", l_budget},   {"alloc", l_alloc},       {"copy", l_copy},
         {"latency", l_latency}, {"peak", l_peak},         {"profiles", l_profiles},
         {"profile", l_profile}, {"stream", l_stream},     {"plateaus", l_plateaus},
-        {"overlap", l_overlap}, {"clocks", l_clocks},     {NULL, NULL}};
+        {"overlap", l_overlap}, {"clocks", l_clocks},     {"free_tolerance", l_free_tolerance},
+        {NULL, NULL}};
     lt_newclass(L, BUF_MT, buf_meta, buf_methods);
     luaL_newlib(L, funcs);
     lt_gpu_access_register(L);

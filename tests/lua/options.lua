@@ -47,6 +47,7 @@ local cases = {
     pin = function() rejects("gpu.pin", gpu.pin, "byts", { "kind", "bytes", "trials" }, { byts = "1MiB" }) end,
     alloc = false, backend = false, info = false, mem = false, budget = false, peak = false,
     profiles = false, profile = false, sectors = false, bank_ways = false, clocks = false,
+    free_tolerance = false,
   },
   host = {
     copy = function() rejects("host.copy", host.copy, "byts", { "method", "bytes", "trials", "threads" }, { byts = "1MiB" }) end,
