@@ -388,7 +388,8 @@ struct gpu_result {
     X(GPU_WARN_THREADS, "threads")             /* a host STREAM kernel ran on fewer threads */    \
     X(GPU_WARN_HOLD_TIMEOUT, "hold_timeout")   /* the stream hold ended before the batch queued */ \
     X(GPU_WARN_MIG, "mig")                     /* a MIG slice: peak figures are the whole GPU's */ \
-    X(GPU_WARN_LLC_UNKNOWN, "llc_unknown")     /* host STREAM: no last-level cache size known */
+    X(GPU_WARN_LLC_UNKNOWN, "llc_unknown")     /* host STREAM: no last-level cache size known */ \
+    X(GPU_WARN_LOW_CLOCK, "low_clock")         /* a device chase below 90 % of the max SM clock */
 enum gpu_warn_bit_index {
 #define GPU_X_WARN(name, key) name##_BIT,
     GPU_WARN_LIST(GPU_X_WARN)

@@ -230,6 +230,7 @@ gpu_status gpu_bench_latency_load(struct gpu_dev *dev, uint64_t bytes, enum gpu_
     r->sm_clock_max_mhz = max_mhz;
     r->low_clock = max_mhz > 0 && r->sm_clock_mhz > 0 && r->sm_clock_mhz < LOW_CLOCK * max_mhz;
     gpu_bench_finish(dev, r, 1);
+    if (r->low_clock) r->warn |= GPU_WARN_LOW_CLOCK;
     r->warn &= ~GPU_WARN_FEW_TICKS; /* timed in-kernel over 2^18 loads, not by events */
     r->ticks = 0;
     return GPU_OK;

@@ -34,6 +34,9 @@
     X(WARN_LLC_UNKNOWN,                                                                           \
       "last-level cache size unknown (or not one core's): the arrays may partly stay in cache",  \
       "末级缓存大小未知（或读到的不是单核可用的值）：数组可能部分留在缓存里")                      \
+    X(WARN_LOW_CLOCK,                                                                             \
+      "the SM clock was below 90 %% of its maximum: the ns read slow, the cycles do not",         \
+      "SM 频率低于其上限的 90%%：纳秒数偏慢，周期数不受影响")                                        \
     /* the device layer's refusals: one row per keyed GPU_WHY_LIST entry (%s per number) */       \
     X(WHY_ZERO, "cannot allocate 0 bytes", "不能分配 0 字节")                                     \
     X(WHY_INJECTED, "out of memory (injected fault: allocation #%s)",                             \

@@ -132,6 +132,8 @@ static void test_latency_retried_then_flagged(void **s)
     assert_int_equal(gpu_bench_latency(dev, 1 << 20, &r, NULL), GPU_OK);
     assert_int_equal(F.calls, 2);
     assert_true(r.low_clock);
+    assert_true(r.warn & GPU_WARN_LOW_CLOCK);
+    assert_string_equal(gpu_warn_key(GPU_WARN_LOW_CLOCK), "low_clock");
     assert_true(r.sm_clock_mhz > 989 && r.sm_clock_mhz < 991);
     /* no maximum known: nothing to compare with, no retry, no flag */
     dev = dev_of(&full, 0);
