@@ -97,7 +97,7 @@ static struct gpu_dev *dev_of(const struct gpu_backend *be, int sm_max_khz)
     memset(&F, 0, sizeof F);
     d.be = be;
     d.cap_fraction = 0.9;
-    d.info.sm_clock_max_khz = sm_max_khz;
+    d.info.sm_clock_khz = sm_max_khz;
     return &d;
 }
 
