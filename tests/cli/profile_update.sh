@@ -54,7 +54,15 @@ want '^noise = 0\.0[0-9]+ +\[run\]$'
 want '^total_bytes = 150109945856 +\[cuda, run\]$' # confirmed: its source stays
 want '^smi_total_mib = 143771 +\[smi, run\]$'
 want '^source\.run = vramlab make gpu-report on NVIDIA H200 \(driver 13\.0 .*580\.159\.04\)\), 2026-12-20$'
-grep -q '^source\.model' "$p" && fail "source.model stays though no number names it"
+# the model's guesses the run replaced name the model no more; source.model stays while a
+# number the report does not measure (the feeding model's, say) still names it, and goes when none does
+grep -E '^(context_bytes|l2_speedup|pcie_efficiency|pageable_factor|copy_overhead_us|l1_ns|l2_ns|dram_ns|noise) .*model' "$p" &&
+    fail "a measured number still names the model"
+if grep -q '^source\.model' "$p"; then
+    grep -Eq '^[a-z0-9_]+ *= .*\[(.*, )?model(, .*)?\]$' "$p" || fail "source.model stays though no number names it"
+else
+    ! grep -Eq '\[(.*, )?model(, .*)?\]$' "$p" || fail "source.model dropped while a number names it"
+fi
 grep -q 'ce_efficiency: 0.5 -> 0.88' "$T/changes" || fail "changes not said: $(cat "$T/changes")"
 
 # a report without the latency section: the latencies and their source stay
