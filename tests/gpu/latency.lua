@@ -36,7 +36,7 @@ for k, n in ipairs(sizes) do
   if r.low_clock then
     print(fmt("WARNING: %s chased at %.0f MHz, below 90 %% of the SM clock's maximum (%s MHz): its "
       .. "ns read slow, its cycles do not", units.bytes(n), r.sm_clock_mhz,
-      tostring(i.sm_clock_khz and i.sm_clock_khz // 1000)))
+      tostring(i.sm_clock_mhz and math.floor(i.sm_clock_mhz))))
   end
   print(fmt("%10s: %7.1f ns (SMs %s: min %.1f, median %.1f, max %.1f ns), %.0f cycles at %.0f MHz",
     units.bytes(n), r.ns_per_load, table.concat(r.sms, ","), r.min_ns_per_load,

@@ -28,7 +28,7 @@ section("device", function()
   for _, k in ipairs { "name", "driver", "compute_capability", "memory_type", "published_profile",
                        "device", "total_bytes", "free_bytes", "bus_width_bits", "mem_clock_khz",
                        "peak_bytes_per_s", "published_bytes_per_s", "l1_bytes", "l2_bytes", "sm_count",
-                       "sm_clock_khz", "pcie_gen", "pcie_width", "pcie_gen_current",
+                       "sm_clock_mhz", "pcie_gen", "pcie_width", "pcie_gen_current",
                        "pcie_width_current", "pcie_source", "pcie_bytes_per_s", "numa_node",
                        "mig_instance", "nvml_total_bytes", "nvml_reserved_bytes", "context_bytes" } do
     out(k, i[k])
@@ -176,7 +176,7 @@ section("latency", function()
     n = n * 2
   end
   out("latency_load", "global")
-  out("latency_sm_clock_max_mhz", i.sm_clock_khz and i.sm_clock_khz / 1000)
+  out("latency_sm_clock_max_mhz", i.sm_clock_mhz)
   for j, p in ipairs(gpu.plateaus(pts)) do
     out(fmt("plateau_%d", j), fmt("%s %d %d %.2f", p.label:gsub(" ", "-"), p.from, p.to, p.ns))
   end
