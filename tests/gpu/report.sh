@@ -130,8 +130,13 @@ finish() {
     kv report_stopped "${stopped:-no}"
     kv report_prebuilt "$([ "$GPU_REPORT_PREBUILT" = 1 ] && echo true || echo false)"
     kv report_simulated "$([ -n "$GPU_REPORT_SIMULATE" ] && echo true || echo false)"
-    # the lessons recorded, and those the run did not reach
-    [ -f "$log/lessons.jsonl" ] || : >"$log/lessons.jsonl"
+    # the lessons recorded, and those the run did not reach. --record renames its file into place
+    # when vramlab ends; a lessons step cut at the deadline leaves it under its temporary name
+    # (.lessons.jsonl.PID.N.tmp), every event flushed: the runs done until the cut
+    if [ ! -f "$log/lessons.jsonl" ]; then
+        part=$(ls -t "$log"/.lessons.jsonl.*.tmp 2>/dev/null | head -n 1)
+        if [ -n "$part" ]; then mv "$part" "$log/lessons.jsonl"; else : >"$log/lessons.jsonl"; fi
+    fi
     kv lessons_asked "$lessons"
     kv lessons_recorded "$(sed -n 's/^{"type":"run","run":[0-9]*,"lesson":"\([^"]*\)".*/\1/p' "$log/lessons.jsonl" | awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//')"
 
