@@ -176,7 +176,7 @@ $(BUILD)/%.o: %.cu $(wildcard gpu/backend/gpu_*kernels*.h) gpu/gpu_pattern.h gpu
               gpu/backend/gpu_kernels_dev.cuh $(STAMP) $(CU_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c -o $@ $<
-$(BUILD)/gpu/backend/gpu_cuda.o $(BUILD)/gpu/backend/gpu_cuda_access.o: $(CU_STAMP)
+$(CU_C:%.c=$(BUILD)/%.o): $(CU_STAMP)
 
 # Lua support code compiled into the binary (preloaded as modules).
 $(BUILD)/lt_embed.c: $(LT_LUA) lua/lib/embed.sh
