@@ -3,8 +3,11 @@
 #ifndef GPU_SNAP_INT_H
 #define GPU_SNAP_INT_H
 
+#include "gpu_snap_summary.h"
 #include "gpu_snap_walk.h"
 #include "gpu_snapshot.h"
+#include "gpu_strtab.h"
+#include "gpu_u64map.h"
 
 struct gpu_snap_chunk; /* string storage: chunks that never move */
 
@@ -40,6 +43,23 @@ struct gpu_snapshot {
     size_t nstack_frames;
     struct gpu_snap_chunk *text;
 };
+
+/* Groups of allocations by (where, function) text (gpu_snap_summary.c): a string table whose ids
+ * are the groups' indexes, and each stack's group remembered by the stack id. count adds an
+ * allocation (the group's stack is its largest, the first of equal ones); rank sorts largest
+ * first and returns how many of top there are; free keeps the first `keep` groups' texts (the
+ * caller owns t->g then; keep 0 frees it too). */
+struct gpu_snap_gtab {
+    struct gpu_snap_group *g;
+    size_t n, cap;
+    struct gpu_strtab text;
+    struct gpu_u64map by_stack;
+};
+bool gpu_snap_gtab_init(struct gpu_snap_gtab *t);
+bool gpu_snap_gtab_count(struct gpu_snap_gtab *t, const struct gpu_snapshot *s, uint32_t stack,
+                         uint64_t bytes);
+size_t gpu_snap_gtab_rank(struct gpu_snap_gtab *t, size_t top);
+void gpu_snap_gtab_free(struct gpu_snap_gtab *t, size_t keep);
 
 /* The walk's part of loading (gpu_snap_walk.c): pairs, pre-trace allocations, start levels. */
 gpu_status gpu_snap_walk_prepare(struct gpu_snapshot *s, const gpu_cancel_flag *cancel, char *err,

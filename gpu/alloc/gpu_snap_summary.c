@@ -76,17 +76,9 @@ static int group_rank(const void *pa, const void *pb)
     return c ? c : text_cmp(a->function, a->function_len, b->function, b->function_len);
 }
 
-/* Groups by (where, function) text (a string table: the text's id is the group's index), and
- * each stack's group remembered by the stack id. */
-struct gtab {
-    struct gpu_snap_group *g;
-    size_t n, cap;
-    struct gpu_strtab text;
-    struct gpu_u64map by_stack; /* stack id -> group index */
-};
-
 /* The group index of a stack: found by id, else by text, else a new group. */
-static bool gtab_group(struct gtab *t, const struct gpu_snapshot *s, uint32_t stack, size_t *out)
+static bool gtab_group(struct gpu_snap_gtab *t, const struct gpu_snapshot *s, uint32_t stack,
+                       size_t *out)
 {
     size_t at = gpu_u64map_find(&t->by_stack, stack);
     if (at != SIZE_MAX) {
@@ -130,14 +122,28 @@ static bool gtab_group(struct gtab *t, const struct gpu_snapshot *s, uint32_t st
     return gpu_u64map_put(&t->by_stack, stack, *out);
 }
 
-static void gtab_free(struct gtab *t, size_t keep)
+bool gpu_snap_gtab_init(struct gpu_snap_gtab *t)
+{
+    memset(t, 0, sizeof *t);
+    return gpu_u64map_init(&t->by_stack, 64);
+}
+
+void gpu_snap_gtab_free(struct gpu_snap_gtab *t, size_t keep)
 {
     for (size_t i = keep; i < t->n; i++) gpu_snap_group_free(&t->g[i]);
+    if (!keep) free(t->g), t->g = NULL;
     gpu_strtab_free(&t->text);
     gpu_u64map_free(&t->by_stack);
 }
 
-static bool gtab_count(struct gtab *t, const struct gpu_snapshot *s, uint32_t stack, uint64_t bytes)
+size_t gpu_snap_gtab_rank(struct gpu_snap_gtab *t, size_t top)
+{
+    if (t->n) qsort(t->g, t->n, sizeof *t->g, group_rank);
+    return t->n < top ? t->n : top;
+}
+
+bool gpu_snap_gtab_count(struct gpu_snap_gtab *t, const struct gpu_snapshot *s, uint32_t stack,
+                         uint64_t bytes)
 {
     size_t gi;
     if (!gtab_group(t, s, stack, &gi)) return false;
@@ -153,7 +159,10 @@ static bool gtab_count(struct gtab *t, const struct gpu_snapshot *s, uint32_t st
 uint64_t gpu_snap_seg_releasable(const struct gpu_snapshot *s, size_t i)
 {
     const struct gpu_snap_segment *sg = gpu_snapshot_seg(s, i);
-    if (!sg) return 0;
+    /* a private pool's segments go back only once no CUDA graph or MemPool uses the pool
+     * (release_cached_blocks walks graph_pools_freeable), which a snapshot does not record:
+     * while its owner lives, nothing */
+    if (!sg || sg->pool[0] || sg->pool[1]) return 0;
     uint64_t rel = 0, free_bytes = 0;
     bool busy = false;
     uint64_t page = sg->small ? (2ull << 20) : (20ull << 20);
@@ -316,9 +325,9 @@ static gpu_status summarize_device(const struct gpu_snapshot *s, int d, size_t t
     o->reserved_end = rcur;
 
     /* what was live at the peak, grouped by the first user frame */
-    struct gtab t = {0};
-    if (!gpu_u64map_init(&t.by_stack, 64)) {
-        gtab_free(&t, 0);
+    struct gpu_snap_gtab t;
+    if (!gpu_snap_gtab_init(&t)) {
+        gpu_snap_gtab_free(&t, 0);
         return nomem(err, n);
     }
     struct gpu_snap_live *lv = NULL;
@@ -326,16 +335,14 @@ static gpu_status summarize_device(const struct gpu_snapshot *s, int d, size_t t
     bool ok = gpu_snap_live_in(s, d, o->peak_event, 0, UINT64_MAX, &lv, &nl) == GPU_OK;
     /* the reference's order: pre-trace ones in address order, then the trace's by entry */
     if (ok && nl) qsort(lv, nl, sizeof *lv, walk_order);
-    for (size_t i = 0; ok && i < nl; i++) ok = gtab_count(&t, s, lv[i].stack, lv[i].size);
+    for (size_t i = 0; ok && i < nl; i++) ok = gpu_snap_gtab_count(&t, s, lv[i].stack, lv[i].size);
     free(lv);
     if (!ok) {
-        gtab_free(&t, 0);
-        free(t.g);
+        gpu_snap_gtab_free(&t, 0);
         return nomem(err, n);
     }
-    if (t.n) qsort(t.g, t.n, sizeof *t.g, group_rank);
-    size_t keep = t.n < top ? t.n : top;
-    gtab_free(&t, keep);
+    size_t keep = gpu_snap_gtab_rank(&t, top);
+    gpu_snap_gtab_free(&t, keep);
     o->top = t.g;
     o->ntop = keep;
     return GPU_OK;

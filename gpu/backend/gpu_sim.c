@@ -3,8 +3,6 @@
  * one-sided noise, or none at all in deterministic mode. Everything it reports is SIMULATED. */
 #include "gpu_sim.h"
 
-#include "gpu_feed.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -381,5 +379,4 @@ const struct gpu_backend gpu_sim_backend = {
     .check = sim_check,
     .shared = sim_shared,
     .access = gpu_sim_access,
-    .feed = &gpu_sim_feed_ops,
 };

@@ -54,13 +54,7 @@ v["device_traces"][0].insert(5, {"action": "annotate", "addr": 0, "size": 0, "st
 dump("hostile", v, 1)
 dump("proto0", s, 0)
 
-def diff(a, b, path=""):
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b)): diff(a.get(k), b.get(k), path + "." + k)
-    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)): diff(x, y, "%s[%d]" % (path, i))
-    elif a != b or type(a) != type(b):
-        print("  %s: vramlab %r, reference %r" % (path, a, b))
+diff = ref.report_diff
 
 refs = {}
 for f in [ex, oom] + ["%s/%s.pickle" % (out, n) for n in

@@ -8,7 +8,12 @@ snapshot's shape torch/csrc/cuda/memory_snapshot.cpp; the definitions are writte
 docs/snapshot.md. tests/cli/snapshot.sh runs both and compares the JSON; the numbers must
 agree exactly.
 
-    python3 tests/snapshot/summary_ref.py SNAPSHOT.pickle [--top N]
+    python3 tests/snapshot/summary_ref.py SNAPSHOT.pickle [--top N] [--segments]
+    python3 tests/snapshot/summary_ref.py diff A.pickle B.pickle [--top N]
+    python3 tests/snapshot/summary_ref.py collapsed SNAPSHOT.pickle [--at peak|end] [--device N]
+
+The second and third are the references for `vramlab snapshot diff A B --json` and `vramlab
+snapshot FILE --collapsed`.
 
 Standard library only. The unpickler refuses every global (find_class), so no code from the
 file runs. Exit status 1 with a message when the file is not a snapshot vramlab reads.
@@ -103,6 +108,14 @@ def stack_of(frames):
             if good_frame(f) and frame_filter(f["name"], f["filename"])]
 
 
+def pool_id(seg):
+    """segment_pool_id as a pair of whole numbers; (0, 0), the default pool, when it is not one."""
+    pool = seg.get("segment_pool_id")
+    if type(pool) in (tuple, list) and len(pool) == 2:
+        return tuple(v if is_int(v) else 0 for v in pool)
+    return (0, 0)
+
+
 def releasable(seg, blocks_info):
     """What empty_cache() gives back from one segment of the snapshot (release_cached_blocks ->
     release_blocks in c10/cuda/CUDACachingAllocator.cpp): a segment that is not expandable is
@@ -111,6 +124,8 @@ def releasable(seg, blocks_info):
     free block, the pages lying wholly inside it (ExpandableSegment::unmap: segmentRight of the
     start to segmentLeft of the end), pages of 2 MiB in the small pool and 20 MiB in the large."""
     free = [(a, size) for a, size, state in blocks_info if state == "inactive"]
+    if pool_id(seg) != (0, 0):
+        return 0        # a private pool: released only once no graph or MemPool uses it
     if seg.get("is_expandable") is not True:
         busy = any(state != "inactive" for _, _, state in blocks_info)
         return 0 if busy else sum(size for _, size in free)
@@ -180,10 +195,7 @@ def summarize(snap, top):
         if s.get("is_expandable") is True:
             D["segments"]["expandable"] += 1
         D["segments"]["reserved_bytes"] += total
-        pool = s.get("segment_pool_id")
-        pid = (0, 0)
-        if type(pool) in (tuple, list) and len(pool) == 2:
-            pid = tuple(v if is_int(v) else 0 for v in pool)
+        pid = pool_id(s)
         P = None
         if pid != (0, 0):
             P = D["_pools"].setdefault(pid, {"segment_pool_id": list(pid), "segments": 0,
@@ -247,6 +259,7 @@ def summarize(snap, top):
         D = dev[d]
         tr = traces[d] if d < len(traces) else []
         out_devices.append(device_summary(d, D, tr, top))
+        out_devices[-1]["annotations"] = annotations_of(snap, d)
     return {"units": "bytes", "allocator_settings": settings, "legacy_history_blocks": legacy,
             "devices": out_devices}
 
@@ -389,23 +402,305 @@ def device_summary(d, D, tr, top):
     }
 
 
+def annotations_of(snap, d):
+    """external_annotations of device d as recorded (the profiler's record_function ranges):
+    entries that are dicts with a str name and a str stage; device absent is 0; a device that is
+    not a whole number 0..4095 leaves the entry out; stage START, anything else END."""
+    v = snap.get("external_annotations")
+    out = []
+    if type(v) is not list:
+        return out
+    for e in v:
+        if type(e) is not dict:
+            continue
+        name, stage = e.get("name"), e.get("stage")
+        if type(name) is not str or type(stage) is not str:
+            continue
+        dev = e.get("device", 0) if "device" in e else 0
+        if not is_int(dev) or not 0 <= dev <= 4095:
+            continue
+        if dev != d:
+            continue
+        t = e.get("time_us")
+        out.append({"name": name, "stage": "START" if stage == "START" else "END",
+                    "time_us": t if is_int(t) else None})
+    return out
+
+
+def blocks_of(snap):
+    """Every segment, in the file's order, with its blocks as (address, size, state, requested,
+    frames), read by the same rules as summarize() (which has checked the shape)."""
+    out = []
+    for s in snap["segments"]:
+        addr, blocks = s["address"], []
+        for b in s["blocks"]:
+            size = b["size"]
+            if "frames" in b:
+                frames = b["frames"]
+                req = size_of(b, "requested_size", "", size)
+            else:
+                h = b.get("history")
+                if type(h) is list and h and type(h[0]) is dict:
+                    frames, req = h[0].get("frames", []), h[0]["real_size"]
+                else:
+                    frames, req = [], size_of(b, "requested_size", "", size)
+            at = b.get("address")
+            at = addr if at is None else at
+            blocks.append((at, size, b["state"], req, frames))
+            addr += size
+        out.append((s.get("device", 0), s, blocks))
+    return out
+
+
+def segment_list(snap, d):
+    """--segments: each segment of device d in the file's order, as _memory_viz.segsum reads it:
+    the requested bytes of its active_allocated blocks (at most their size), the rest of those
+    blocks (internal), every other block (external), and one character per 20 MiB page: a-z the
+    n-th allocation alone on it, 0-9 and * the page's fill in tenths when several share it."""
+    page = 20 << 20
+    out = []
+    for dev, s, blocks in blocks_of(snap):
+        if dev != d:
+            continue
+        total = s["total_size"]
+        npages = (total + page - 1) // page
+        shown = min(npages, 200)
+        occ, frac = [" "] * shown, [0.0] * shown
+        alloc = internal = external = off = nth = 0
+        for at, size, state, req, _ in blocks:
+            if state == "active_allocated":
+                req = min(req, size)
+                alloc += req
+                internal += size - req
+                m = chr(ord("a") + nth % 26)
+                nth += 1
+                fin = off + req
+                for j in range(off // page, min(-(-fin // page), shown)):
+                    frac[j] += (min(fin, (j + 1) * page) - max(off, j * page)) / page
+                    occ[j] = "0123456789*"[min(int(frac[j] * 10), 10)] if occ[j] != " " else m
+            else:
+                external += size
+            off += size
+        info = [(at, size, state) for at, size, state, _, _ in blocks]
+        out.append({"address": s["address"], "total_size": total,
+                    "segment_type": "small" if s.get("segment_type") == "small" else "large",
+                    "is_expandable": s.get("is_expandable") is True,
+                    "stream": s.get("stream", 0), "segment_pool_id": list(pool_id(s)),
+                    "blocks": len(blocks), "allocated_bytes": alloc,
+                    "free_internal_bytes": internal, "free_external_bytes": external,
+                    "releasable_bytes": releasable(s, info),
+                    "pages": "".join(occ) + ("..." if npages > shown else "")})
+    return out
+
+
+def short_file(fn):
+    """_memory_viz._frame_fmt's file: the last path component ('/' or, Windows, '\\');
+    a name such as <frozen ...> whole."""
+    if not fn or fn.startswith("<"):
+        return fn
+    return fn.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def collapsed_stack(frames):
+    """The stack outermost first as flamegraph.pl reads it: memory_viz's filter, "file:line:name"
+    with ';' made ',' and CR, LF, NUL made ' '; <non-python> for no frames at all."""
+    if type(frames) is not list or not frames:
+        return "<non-python>"
+    parts = []
+    for f in reversed(frames):
+        if not good_frame(f) or not frame_filter(f["name"], f["filename"]):
+            continue
+        t = "%s:%d:%s" % (short_file(f["filename"]), f["line"], f["name"])
+        parts.append(t.replace(";", ",").replace("\r", " ").replace("\n", " ").replace("\0", " "))
+    return ";".join(parts)
+
+
+def collapsed(snap, at="end", device=None):
+    """--collapsed lines. end: each active_allocated block of the final state as
+    _memory_viz.memory writes it (stream_S;active_allocated;STACK requested, and ;<gaps> the
+    rest), summing to allocated_bytes; peak: each allocation live just after the device's peak
+    entry, stream_S;STACK requested, summing to the peak's live bytes."""
+    summ = summarize(snap, 0)
+    traces = snap.get("device_traces") or []
+    lines = []
+    segs = blocks_of(snap)
+    for D in summ["devices"]:
+        d = D["device"]
+        if device is not None and d != device:
+            continue
+        if at == "end":
+            for dev, s, blocks in segs:
+                if dev != d:
+                    continue
+                st = s.get("stream", 0)
+                for _, size, state, req, frames in blocks:
+                    if state != "active_allocated":
+                        continue
+                    req = min(req, size)
+                    lines.append("stream_%d;active_allocated;%s %d" % (st, collapsed_stack(frames), req))
+                    if size > req:
+                        lines.append("stream_%d;active_allocated;<gaps> %d" % (st, size - req))
+            continue
+        if device is None and not D["trace"]["events"]:
+            continue
+        tr = traces[d] if d < len(traces) else []
+        live = {}                         # addr -> [(birth, size, frames, stream)]
+        pre_end = {}                      # allocations live before the trace and at its end
+        for dev, s, blocks in segs:
+            if dev == d:
+                for baddr, size, state, req, frames in blocks:
+                    if state != "inactive":
+                        pre_end.setdefault(baddr, []).append((req, frames, s.get("stream", 0)))
+        events = []                       # (birth, death, addr, size, frames, stream)
+        open_ = {}
+        for i, e in enumerate(tr):
+            act = e.get("action")
+            if act == "alloc":
+                open_[e["addr"]] = len(events)
+                events.append([i, None, e["addr"], e["size"], e.get("frames"), e.get("stream", 0)])
+            elif act == "free_completed":
+                k = open_.pop(e["addr"], None)
+                if k is None:
+                    events.append([-1, i, e["addr"], e["size"], e.get("frames"), e.get("stream", 0)])
+                else:
+                    events[k][1] = i
+        for addr, lst in pre_end.items():
+            if addr not in open_:
+                for req, frames, st in lst:
+                    events.append([-1, None, addr, req, frames, st])
+        p = D["timeline"]["peak_event"]
+        p = -1 if p is None else p
+        lv = [e for e in events if e[0] <= p and (e[1] is None or e[1] > p)]
+        lv.sort(key=lambda e: (e[2], e[0]))
+        for _, _, _, size, frames, st in lv:
+            lines.append("stream_%d;%s %d" % (st, collapsed_stack(frames), size))
+    return lines
+
+
+def diff(sa, sb, top):
+    """`vramlab snapshot diff A B --json`: per device of either, the totals of both, the
+    segments only in one (by address and total_size), and the active_allocated blocks only in
+    one (B's is A's too when A holds an active_allocated block at that address, of that size,
+    with the same first user frame), grouped by first user frame as top_at_peak is."""
+    ua, ub = summarize(sa, 0), summarize(sb, 0)
+    devs = sorted({D["device"] for D in ua["devices"]} | {D["device"] for D in ub["devices"]})
+    ba, bb = blocks_of(sa), blocks_of(sb)
+
+    def totals(segs, d):
+        n = res = alloc = req = cached = 0
+        for dev, s, blocks in segs:
+            if dev != d:
+                continue
+            n += 1
+            res += s["total_size"]
+            for _, size, state, r, _ in blocks:
+                if state == "active_allocated":
+                    alloc += size
+                    req += r
+                elif state == "inactive":
+                    cached += size
+        return n, res, alloc, req, cached
+
+    def only_segs(x, y, d):
+        at = {}
+        for dev, s, _ in y:
+            if dev == d:
+                at[s["address"]] = s["total_size"]
+        out = sorted((s["address"], s["total_size"]) for dev, s, _ in x
+                     if dev == d and at.get(s["address"]) != s["total_size"])
+        return [{"address": a, "total_size": n} for a, n in out]
+
+    def only_live(x, y, d):
+        at = {}
+        for dev, s, blocks in y:
+            if dev == d:
+                for a, size, state, _, frames in blocks:
+                    if state == "active_allocated":
+                        at[a] = (size, frames)
+        groups, total = {}, 0
+        order = sorted((s["address"], k) for k, (dev, s, _) in enumerate(x) if dev == d)
+        for _, k in order:
+            for a, size, state, req, frames in x[k][2]:
+                if state != "active_allocated":
+                    continue
+                o = at.get(a)
+                if o is not None and o[0] == size and user_frame(o[1]) == user_frame(frames):
+                    continue
+                total += req
+                g = groups.setdefault(user_frame(frames), [0, 0, -1, None])
+                g[0] += req
+                g[1] += 1
+                if req > g[2]:
+                    g[2], g[3] = req, frames
+        ranked = sorted(groups.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0][0], kv[0][1]))
+        return total, [{"where": k[0], "function": k[1], "bytes": v[0], "count": v[1],
+                        "stack": stack_of(v[3])} for k, v in ranked[:top]]
+
+    out = []
+    for d in devs:
+        ta, tb = totals(ba, d), totals(bb, d)
+        o = {"device": d}
+        for i, key in enumerate(("segments", "reserved_bytes", "allocated_bytes",
+                                 "requested_bytes", "cached_bytes")):
+            o[key] = {"a": ta[i], "b": tb[i], "delta": tb[i] - ta[i]}
+        o["segments_only_in_a"] = only_segs(ba, bb, d)
+        o["segments_only_in_b"] = only_segs(bb, ba, d)
+        o["only_in_a_bytes"] = sum(x["total_size"] for x in o["segments_only_in_a"])
+        o["only_in_b_bytes"] = sum(x["total_size"] for x in o["segments_only_in_b"])
+        o["live_only_in_a_bytes"], o["live_only_in_a"] = only_live(ba, bb, d)
+        o["live_only_in_b_bytes"], o["live_only_in_b"] = only_live(bb, ba, d)
+        out.append(o)
+    return {"units": "bytes", "devices": out}
+
+
+def report_diff(a, b, path=""):
+    """Print where two JSON values differ (for the tests: vramlab's output against this one's)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            report_diff(a.get(k), b.get(k), path + "." + k)
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            report_diff(x, y, "%s[%d]" % (path, i))
+    elif a != b or type(a) != type(b):
+        print("  %s: vramlab %r, reference %r" % (path, a, b))
+
+
+def load(path):
+    with open(path, "rb") as f:
+        return SafeUnpickler(f).load()
+
+
 def main():
     args = sys.argv[1:]
-    top = 10
-    if "--top" in args:
-        k = args.index("--top")
-        top = int(args[k + 1])
-        del args[k:k + 2]
-    if len(args) != 1:
-        sys.exit("usage: summary_ref.py SNAPSHOT.pickle [--top N]")
-    path = args[0]
+    opts = {"--top": 10, "--at": "end", "--device": None}
+    for k in list(opts):
+        if k in args:
+            i = args.index(k)
+            opts[k] = args[i + 1] if k == "--at" else int(args[i + 1])
+            del args[i:i + 2]
+    segs = "--segments" in args
+    if segs:
+        args.remove("--segments")
     try:
-        with open(path, "rb") as f:
-            snap = SafeUnpickler(f).load()
-        out = summarize(snap, top)
+        if args[:1] == ["diff"] and len(args) == 3:
+            out = diff(load(args[1]), load(args[2]), opts["--top"])
+            out["a"], out["b"] = args[1], args[2]
+        elif args[:1] == ["collapsed"] and len(args) == 2:
+            for line in collapsed(load(args[1]), opts["--at"], opts["--device"]):
+                sys.stdout.write(line + "\n")
+            return
+        elif len(args) == 1:
+            snap = load(args[0])
+            out = summarize(snap, opts["--top"])
+            if segs:
+                for D in out["devices"]:
+                    D["segment_list"] = segment_list(snap, D["device"])
+            out["file"] = args[0]
+        else:
+            sys.exit("usage: summary_ref.py SNAPSHOT [--top N] [--segments] | diff A B [--top N] | "
+                     "collapsed SNAPSHOT [--at peak|end] [--device N]")
     except Bad as e:
-        sys.exit("%s: %s" % (path, e))
-    out["file"] = path
+        sys.exit("%s: %s" % (args[-1], e))
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")
 

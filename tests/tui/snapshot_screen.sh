@@ -7,7 +7,8 @@
 # 80x24 within its width; Esc leaves with 0; from the tutor's menu (o: the shipped examples, a
 # typed path completed with Tab); leaving while the loader or a what-if replay runs cancels it
 # and returns at once; the sandbox's :open names the learner's own file for alloc.snapshot();
-# a file that is not a snapshot says so and exits 1.
+# a second snapshot (b) is compared beside the first; a file that is not a snapshot says so and
+# exits 1.
 . tests/tui/tmux.lib "$@"
 F=assets/snapshots/gpt-train-oom.pickle
 
@@ -167,6 +168,50 @@ wait_for 'Chapter 1' 3
 keys q
 wait_exit 5
 [ "$RC" = 0 ] || fail "leaving during a replay: exit code $RC"
+
+# a second snapshot beside the first: b, its path (Tab completes), Enter: B's timeline under A's
+# and the comparison in place of the live list; d switches back; a bad B says so and A stays;
+# leaving while B loads returns at once
+fresh second
+start 100 32 "$APP $F"
+wait_for 'Largest live at the cursor' 10
+keys b
+wait_for 'B \(compare with\):' 3
+keys a s s e t s / s n a p s h o t s / g p t - t r a i n . p
+keys Tab
+wait_for 'B \(compare with\): assets/snapshots/gpt-train\.pickle' 3
+keys Enter
+wait_for 'Live only in B \(what grew\)' 10
+screen | grep -q '^B assets/snapshots/gpt-train\.pickle: device 0, [0-9]* entries' || fail "no B line: $(screen)"
+screen | grep -q 'A -> B, device 0' || fail "no comparison"
+screen | grep -q 'Live only in A (freed since)' || fail "no 'only in A'"
+screen | grep -q '  nanogpt/model.py:178 forward' || fail "the groups: $(screen)"
+screen | grep -q 'Largest live at the cursor' && fail "the live list is still shown"
+check_width 100
+keys d
+wait_for 'Largest live at the cursor' 3
+keys d
+wait_for 'A -> B, device 0' 3
+keys b
+wait_for 'B \(compare with\):' 3
+keys -l "$T/none.pickle"
+keys Enter
+wait_for 'B: .*none\.pickle' 5
+screen | grep -q 'Largest live at the cursor' || fail "A's view went with a bad B"
+keys Escape
+wait_exit 5
+[ "$RC" = 0 ] || fail "second: exit code $RC"
+fresh hang-second
+start 80 24 "env VRAMLAB_FAULT_SNAPSHOT=second $APP $F"
+wait_for 'Largest live at the cursor' 10
+keys b
+wait_for 'B \(compare with\):' 3
+keys -l "$F"
+keys Enter
+wait_for 'B: loading' 5
+keys Escape
+wait_exit 1
+[ "$RC" = 0 ] || fail "leaving while B loads: exit code $RC"
 
 # not a snapshot: the message, exit 1, terminal restored
 fresh three

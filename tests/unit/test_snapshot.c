@@ -949,6 +949,13 @@ static void test_snapshot_releasable(void **state)
     block(&p, 4 * MiB, 4 * MiB, "active_allocated", NULL);
     block(&p, 16 * MiB, 0, "inactive", NULL);
     list_end(&p), dict_end(&p);
+    /* the same pool's segment, all free: empty_cache() keeps it while the graph lives */
+    dict_begin(&p), kv_num(&p, "address", 0x7c0000000000ll), kv_num(&p, "total_size", 2 * MiB);
+    kv_str(&p, "segment_type", "small"), str(&p, "segment_pool_id");
+    num(&p, 1), num(&p, 7), op(&p, 0x86);
+    str(&p, "blocks"), list_begin(&p);
+    block(&p, 2 * MiB, 0, "inactive", NULL);
+    list_end(&p), dict_end(&p);
     list_end(&p), dict_end(&p), stop(&p);
     struct gpu_snapshot *s = snap_of(&p);
     struct gpu_snap_summary sum;
@@ -959,14 +966,15 @@ static void test_snapshot_releasable(void **state)
     assert_int_equal(gpu_snap_seg_releasable(s, 0), 40 * MiB);
     assert_int_equal(gpu_snap_seg_releasable(s, 1), 2 * MiB);
     assert_int_equal(gpu_snap_seg_releasable(s, 2), 0);
+    assert_int_equal(gpu_snap_seg_releasable(s, 3), 0);
     assert_int_equal(d->releasable, 42 * MiB);
-    assert_int_equal(d->non_releasable, 10 * MiB + 1 * MiB + 16 * MiB);
+    assert_int_equal(d->non_releasable, 10 * MiB + 1 * MiB + 16 * MiB + 2 * MiB);
     assert_int_equal(d->npools, 1);
     assert_int_equal(d->pools[0].id[0], 1);
     assert_int_equal(d->pools[0].id[1], 7);
-    assert_int_equal(d->pools[0].reserved, 20 * MiB);
+    assert_int_equal(d->pools[0].reserved, 22 * MiB);
     assert_int_equal(d->pools[0].allocated, 4 * MiB);
-    assert_int_equal(d->pools[0].cached, 16 * MiB);
+    assert_int_equal(d->pools[0].cached, 18 * MiB);
     gpu_snap_summary_free(&sum);
     gpu_snapshot_free(s);
 }

@@ -50,6 +50,7 @@ static const struct {
     {"watch, checking", tui_watch_checking_keys},
     {"snapshot", tui_snapview_keys},
     {"snapshot file prompt", tui_snapview_pick_keys},
+    {"snapshot second file prompt", tui_snapview_b_keys},
 };
 #define NCTX (sizeof contexts / sizeof *contexts)
 

@@ -64,6 +64,9 @@ static const struct tui_opt o_snapshot[] = {
     {TUI_O_WHATIF, "replay", 0, "CONF", "what if: replay the trace with these allocator options", 0},
     {TUI_O_CAPACITY, "capacity", 0, "SIZE", "what the allocator may hold, e.g. 24GiB (judges OOMs; binary units)", 0},
     {TUI_O_SNAP_DEVICE, "device", 0, "N", "the device to replay (default: the first with a trace)", 0},
+    {TUI_O_SEGMENTS, "segments", 0, NULL, "every segment: its pages, allocated and free bytes (as _memory_viz.segsum)", 0},
+    {TUI_O_COLLAPSED, "collapsed", 0, NULL, "collapsed stacks for flamegraph.pl or speedscope instead: \"frame;...;frame bytes\"", 0},
+    {TUI_O_AT, "at", 0, "peak|end", "--collapsed: the allocations live at the trace's peak, or the final state's (default end)", 0},
     {TUI_O_TUI, "tui", 0, NULL, "the snapshot screen instead (as `vramlab FILE.pickle`): timeline, cursor, map, stack, what-if", 0},
     OPT_END};
 static const struct tui_opt o_check[] = {
@@ -87,11 +90,9 @@ const struct tui_cmd tui_cmds[] = {
     {"list", "", "chapters and sections", NULL, o_json_lines, DATA | LESSONS, 0, 0, tui_cmd_list},
     {"info", "", "the device (or its simulated profile) and the host", NULL, o_json_one,
      DATA | DEVICE, 0, 0, tui_cmd_info},
-    {"run", "LESSON...", "run lessons headless: their text, then results as they arrive",
-     "LESSON is an id (vramlab list) or a lesson file. Several run one after another in this one\n"
-     "process (one device start; one --record file holds them all); the exit status is the\n"
-     "worst of theirs.", o_json_lines,
-     DATA | LESSONS | DEVICE | RECORD, 1, -1, tui_cmd_run},
+    {"run", "LESSON", "run a lesson headless: its text, then results as they arrive",
+     "LESSON is an id (vramlab list) or a lesson file.", o_json_lines,
+     DATA | LESSONS | DEVICE | RECORD, 1, 1, tui_cmd_run},
     {"eval", "FILE.lua|-", "run a Lua file in the lesson sandbox (-: standard input)",
      "Errors say file:line (stdin:line for -); the sandbox limits stop runaway code.\n"
      "--snapshot FILE: alloc.snapshot() reads that file (the CLI's limits: up to 2 GiB).",
@@ -121,10 +122,12 @@ const struct tui_cmd tui_cmds[] = {
      "the model device's size, 2MiB..4TiB (e.g. 80GiB; default the device's total). FILE - reads\n"
      "standard input; the format is in docs/allocator.md. Ctrl-C stops a long replay.",
      o_json_one, DATA | DEVICE, 2, 3, tui_cmd_trace},
-    {"snapshot", "FILE", "a PyTorch memory snapshot: fragmentation, the peak, OOMs",
-     "FILE is a pickle from torch.cuda.memory._dump_snapshot(); nothing in it is run.\n"
-     "--replay, --capacity or --device replay its trace through the caching-allocator model\n"
-     "(SIMULATED) beside what PyTorch did; --replay's options apply on top of the recorded ones.", o_snapshot, 0, 1, 1, tui_cmd_snapshot},
+    {"snapshot", "FILE|diff A B", "a PyTorch memory snapshot: fragmentation, the peak, OOMs",
+     "FILE is a pickle from torch.cuda.memory._dump_snapshot() (- reads standard input); nothing\n"
+     "in it is run. --replay, --capacity or --device replay its trace through the caching-allocator\n"
+     "model (SIMULATED) beside what PyTorch did; --replay's options apply on top of the recorded\n"
+     "ones. `snapshot diff A B` compares two snapshots: segments only in one, the deltas, and the\n"
+     "live allocations only in B (what grew) and only in A, by stack.", o_snapshot, 0, 1, 3, tui_cmd_snapshot},
     {"progress", "", "what you have visited and solved, by section, with totals", NULL, o_none,
      DATA | LESSONS, 0, 0, tui_cmd_progress},
     {"reset", "[SECTION]", "forget saved progress, of one section or all (asks first)", NULL,

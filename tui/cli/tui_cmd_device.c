@@ -486,17 +486,32 @@ int tui_cmd_trace(struct tui_ctx *c)
 
 int tui_cmd_snapshot(struct tui_ctx *c)
 {
+    bool diff = c->argc > 1 || !strcmp(c->argv[0], "diff");
+    if (diff && (c->argc != 3 || strcmp(c->argv[0], "diff"))) {
+        fprintf(stderr, "vramlab: snapshot takes one FILE, or diff A B (a file named diff: ./diff)\n");
+        return 2;
+    }
+    if (diff && (c->opt[TUI_O_TUI] || c->opt[TUI_O_WHATIF] || c->opt[TUI_O_CAPACITY] ||
+                 c->opt[TUI_O_SNAP_DEVICE] || c->opt[TUI_O_COLLAPSED] || c->opt[TUI_O_AT] ||
+                 c->opt[TUI_O_SEGMENTS])) {
+        fprintf(stderr, "vramlab: snapshot diff A B takes --json and --top only\n");
+        return 2;
+    }
     if (c->opt[TUI_O_TUI]) { /* the screen (tui_snapview.c) shows every option's figures itself */
         if (c->opt[TUI_O_JSON] || c->opt[TUI_O_TOP] || c->opt[TUI_O_WHATIF] || c->opt[TUI_O_CAPACITY] ||
-            c->opt[TUI_O_SNAP_DEVICE]) {
+            c->opt[TUI_O_SNAP_DEVICE] || c->opt[TUI_O_COLLAPSED] || c->opt[TUI_O_AT] ||
+            c->opt[TUI_O_SEGMENTS]) {
             fprintf(stderr, "vramlab: snapshot --tui takes the file alone: vramlab snapshot FILE --tui\n");
             return 2;
         }
         return tui_snapview(c->argv[0], c->lang && !strcmp(c->lang, "zh"));
     }
     struct tui_snapshot_args a = {
-        .file = c->argv[0], .json = c->opt[TUI_O_JSON] != NULL, .top = c->opt[TUI_O_TOP],
+        .file = c->argv[diff ? 1 : 0], .other = diff ? c->argv[2] : NULL,
+        .json = c->opt[TUI_O_JSON] != NULL, .top = c->opt[TUI_O_TOP],
         .conf = c->opt[TUI_O_WHATIF], .capacity = c->opt[TUI_O_CAPACITY],
-        .device = c->opt[TUI_O_SNAP_DEVICE], .zh = c->lang && !strcmp(c->lang, "zh")};
-    return tui_snapshot_cmd(&a, stdout, stderr);
+        .device = c->opt[TUI_O_SNAP_DEVICE], .at = c->opt[TUI_O_AT],
+        .collapsed = c->opt[TUI_O_COLLAPSED] != NULL, .segments = c->opt[TUI_O_SEGMENTS] != NULL,
+        .zh = c->lang && !strcmp(c->lang, "zh")};
+    return diff ? tui_snapshot_diff_cmd(&a, stdout, stderr) : tui_snapshot_cmd(&a, stdout, stderr);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gpu_parse.h"
+#include "gpu_snap_diff.h"
 #include "gpu_snap_replay.h"
 #include "gpu_snap_summary.h"
 #include "gpu_snap_walk.h"
@@ -49,9 +50,13 @@ static const char *SB(int64_t b, char *buf, size_t n)
 /* Text from the file for a terminal: control characters (C0, DEL, C1) become \xNN, and very
  * long text is cut at a character boundary. The bytes are valid UTF-8 (the reader checks). */
 static bool g_zh; /* the text report in Chinese (tui_snapshot_cmd sets it) */
+static bool g_segments; /* --segments: every segment listed (text and JSON) */
 #define T(en, zh) (g_zh ? (zh) : (en))
 
 static void put_safe(FILE *f, const char *s, size_t n, size_t max);
+static void json_annotations(struct tui_json *j, const struct gpu_snapshot *s, int device);
+static void json_segments(struct tui_json *j, const struct gpu_snapshot *s, int device);
+static void text_segments(FILE *f, const struct gpu_snapshot *s, int device);
 
 /* A group's place: FILE:LINE, or the placeholder of a stack without user code, said in Chinese. */
 static void put_where(FILE *f, const struct gpu_snap_group *g, const char *w, size_t wn, size_t max)
@@ -333,6 +338,7 @@ static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_
                     B((uint64_t)m->reserved + m->device_free, b1, sizeof b1));
     }
     if (d->nooms > 10) fprintf(f, T("  OOM         ... %zu in all\n", "  OOM         …共 %zu 次\n"), d->nooms);
+    if (g_segments) text_segments(f, s, d->device);
 }
 
 /* ---- the summary as JSON (the keys of tests/snapshot/summary_ref.py) ------------------------ */
@@ -500,6 +506,8 @@ static void json_device(struct tui_json *j, const struct gpu_snapshot *s,
         tui_json_end(j);
     }
     tui_json_end(j);
+    json_annotations(j, s, d->device);
+    if (g_segments) json_segments(j, s, d->device);
     tui_json_end(j);
 }
 
@@ -662,6 +670,231 @@ static void text_replay(FILE *f, const struct gpu_snap_replay *r)
         fprintf(f, T("  note: %s\n", "  注：%s\n"), lt_snap_finding_text(&r->notes[i], g_zh, t, sizeof t));
 }
 
+/* ---- collapsed stacks (flamegraph.pl, speedscope) ------------------------------------------ */
+
+/* One frame as _memory_viz._frame_fmt writes it, "file.py:12:name" with the file's last path
+ * component ('\' or '/'); ';', CR and LF, which the format uses, become ',' and ' '. */
+static void collapsed_frame(FILE *f, const struct gpu_snap_frame *fr)
+{
+    const char *p;
+    size_t pn;
+    gpu_snap_short_path(fr->file, fr->file_len, 1, &p, &pn);
+    char num[32];
+    snprintf(num, sizeof num, ":%lld:", (long long)fr->line);
+    for (int part = 0; part < 3; part++) {
+        const char *t = part == 0 ? p : part == 1 ? num : fr->name;
+        size_t n = part == 0 ? pn : part == 1 ? strlen(num) : fr->name_len;
+        for (size_t i = 0; i < n; i++) {
+            unsigned char c = (unsigned char)t[i];
+            fputc(c == ';' ? ',' : c == '\n' || c == '\r' || c == 0 ? ' ' : c, f);
+        }
+    }
+}
+
+/* The stack, outermost first, as memory_viz's filter keeps it; "<non-python>" when it has no
+ * frames (as _memory_viz does). */
+static void collapsed_stack(FILE *f, const struct gpu_snapshot *s, uint32_t stack)
+{
+    const struct gpu_snap_stack *st = gpu_snapshot_stack(s, stack);
+    if (!st->n) {
+        fputs("<non-python>", f);
+        return;
+    }
+    bool first = true;
+    for (uint32_t k = st->n; k-- > 0;) {
+        const struct gpu_snap_frame *fr = gpu_snapshot_stack_frame(s, stack, k);
+        if (fr->kind == GPU_SNAP_FRAME_BAD || fr->kind == GPU_SNAP_FRAME_HIDDEN) continue;
+        if (!first) fputc(';', f);
+        collapsed_frame(f, fr);
+        first = false;
+    }
+}
+
+/* --collapsed: at the end, every active_allocated block of the final state as _memory_viz.memory
+ * writes it (stream_S;active_allocated;STACK requested, then ;<gaps> size - requested), so the
+ * bytes add up to the allocated bytes; at the peak, every allocation live after the device's
+ * peak entry (stream_S;STACK requested), adding up to the peak's live bytes. */
+static int write_collapsed(FILE *out, const struct gpu_snapshot *s, const struct gpu_snap_summary *sum,
+                           bool peak, long device)
+{
+    for (size_t i = 0; i < sum->ndev; i++) {
+        const struct gpu_snap_device *d = &sum->dev[i];
+        if (device >= 0 && d->device != device) continue;
+        if (peak) {
+            if (device < 0 && !d->events) continue; /* the devices with a trace */
+            struct gpu_snap_live *lv;
+            size_t n;
+            if (gpu_snap_live_in(s, d->device, d->peak_event, 0, UINT64_MAX, &lv, &n) != GPU_OK) return 1;
+            size_t ne, np;
+            const struct gpu_snap_event *ev = gpu_snapshot_trace(s, d->device, &ne);
+            const struct gpu_snap_pre *pre = gpu_snap_pre_trace(s, d->device, &np);
+            /* the stream: the alloc entry's; for a block live before the trace, the entry that
+             * freed it, or its segment's when it is still live */
+            size_t nb = 0;
+            for (size_t g = 0; g < gpu_snapshot_nsegs(s); g++)
+                nb = gpu_snapshot_seg(s, g)->first_block + gpu_snapshot_seg(s, g)->nblocks;
+            int64_t *seg_stream = calloc(nb + 1, sizeof *seg_stream);
+            if (!seg_stream) {
+                free(lv);
+                return 1;
+            }
+            for (size_t g = 0; g < gpu_snapshot_nsegs(s); g++) {
+                const struct gpu_snap_segment *sg = gpu_snapshot_seg(s, g);
+                for (size_t k = 0; k < sg->nblocks; k++) seg_stream[sg->first_block + k] = sg->stream;
+            }
+            for (size_t k = 0; k < n; k++) {
+                int64_t stream = 0;
+                if (lv[k].event >= 0) stream = gpu_snapshot_stream(s, ev[lv[k].event].stream);
+                else if (pre[lv[k].pre].block >= 0) stream = seg_stream[pre[lv[k].pre].block];
+                else if (pre[lv[k].pre].freed_at >= 0)
+                    stream = gpu_snapshot_stream(s, ev[pre[lv[k].pre].freed_at].stream);
+                fprintf(out, "stream_%lld;", (long long)stream);
+                collapsed_stack(out, s, lv[k].stack);
+                fprintf(out, " %llu\n", (unsigned long long)lv[k].size);
+            }
+            free(seg_stream);
+            free(lv);
+            continue;
+        }
+        for (size_t g = 0; g < gpu_snapshot_nsegs(s); g++) {
+            const struct gpu_snap_segment *sg = gpu_snapshot_seg(s, g);
+            if (sg->device != d->device) continue;
+            for (size_t k = 0; k < sg->nblocks; k++) {
+                const struct gpu_snap_block *b = gpu_snapshot_block(s, sg->first_block + k);
+                if (b->state != GPU_SNAP_ACTIVE_ALLOCATED) continue;
+                uint64_t req = b->requested < b->size ? b->requested : b->size;
+                fprintf(out, "stream_%lld;active_allocated;", (long long)sg->stream);
+                collapsed_stack(out, s, b->stack);
+                fprintf(out, " %llu\n", (unsigned long long)req);
+                if (b->size > req)
+                    fprintf(out, "stream_%lld;active_allocated;<gaps> %llu\n", (long long)sg->stream,
+                            (unsigned long long)(b->size - req));
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- segments one by one (_memory_viz.segsum) ------------------------------------------------ */
+
+#define SEGSUM_PAGE (20ull << 20)
+#define SEGSUM_MAP_MAX 200 /* pages drawn; a longer segment ends in "..." */
+
+struct segsum {
+    uint64_t allocated, internal, external; /* requested bytes of active_allocated blocks; their
+                                               rounding; free (inactive and pending) */
+    char map[SEGSUM_MAP_MAX + 4];
+};
+
+/* _memory_viz.segsum's picture of one segment, one character per 20 MiB page: a-z a page filled
+ * by one block's allocation, 0-9 and * a page shared by several (tenths full), ' ' empty. */
+static void segsum_of(const struct gpu_snapshot *s, const struct gpu_snap_segment *sg, struct segsum *o)
+{
+    memset(o, 0, sizeof *o);
+    size_t np = (size_t)((sg->size + SEGSUM_PAGE - 1) / SEGSUM_PAGE), shown = np;
+    if (shown > SEGSUM_MAP_MAX) shown = SEGSUM_MAP_MAX;
+    double frac[SEGSUM_MAP_MAX] = {0};
+    for (size_t p = 0; p < shown; p++) o->map[p] = ' ';
+    uint64_t off = 0;
+    int nth = 0;
+    for (size_t k = 0; k < sg->nblocks; k++) {
+        const struct gpu_snap_block *b = gpu_snapshot_block(s, sg->first_block + k);
+        if (b->state == GPU_SNAP_ACTIVE_ALLOCATED) {
+            uint64_t req = b->requested < b->size ? b->requested : b->size;
+            o->allocated += req;
+            o->internal += b->size - req;
+            char m = (char)('a' + nth++ % 26);
+            /* pages floor(off / P) .. ceil((off + req) / P): an empty allocation inside a page
+             * marks it, as in segsum */
+            for (uint64_t p = off / SEGSUM_PAGE; p < (off + req + SEGSUM_PAGE - 1) / SEGSUM_PAGE && p < shown; p++) {
+                uint64_t a = off > p * SEGSUM_PAGE ? off : p * SEGSUM_PAGE;
+                uint64_t e = off + req < (p + 1) * SEGSUM_PAGE ? off + req : (p + 1) * SEGSUM_PAGE;
+                frac[p] += (double)(e - a) / (double)SEGSUM_PAGE;
+                if (o->map[p] != ' ') o->map[p] = "0123456789*"[(int)(frac[p] * 10) > 10 ? 10 : (int)(frac[p] * 10)];
+                else o->map[p] = m;
+            }
+        } else {
+            o->external += b->size;
+        }
+        off += b->size;
+    }
+    if (np > shown) strcpy(o->map + shown, "...");
+}
+
+static void text_segments(FILE *f, const struct gpu_snapshot *s, int device)
+{
+    char b1[32], b2[32], b3[32];
+    fprintf(f, T("  segments one by one (each character a 20 MiB page: a-z one allocation, 0-9 "
+                 "and * several (tenths full), space free):\n",
+                 "  逐个段（每个字符一页 20 MiB：a-z 一个分配，0-9 和 * 几个分配（满了几成），空格是空闲）：\n"));
+    for (size_t i = 0; i < gpu_snapshot_nsegs(s); i++) {
+        const struct gpu_snap_segment *sg = gpu_snapshot_seg(s, i);
+        if (sg->device != device) continue;
+        struct segsum m;
+        segsum_of(s, sg, &m);
+        uint64_t fr = m.internal + m.external;
+        fprintf(f, "    0x%llx %s %10s [%s] ", (unsigned long long)sg->addr,
+                sg->small ? T("small", "小") : T("large", "大"), B(sg->size, b1, sizeof b1), m.map);
+        fprintf(f, T("%s allocated, %s free", "已分配 %s，空闲 %s"), B(m.allocated, b2, sizeof b2),
+                B(fr, b3, sizeof b3));
+        if (fr) fprintf(f, T(" (%.1f%% internal)", "（%.1f%% 内部）"), 100.0 * (double)m.internal / (double)fr);
+        if (sg->expandable) fputs(T(", expandable", "，可扩展"), f);
+        if (sg->pool[0] || sg->pool[1])
+            fprintf(f, T(", pool (%lld, %lld)", "，私有池 (%lld, %lld)"), (long long)sg->pool[0], (long long)sg->pool[1]);
+        if (sg->stream) fprintf(f, ", stream_%lld", (long long)sg->stream);
+        fputc('\n', f);
+    }
+}
+
+static void json_segments(struct tui_json *j, const struct gpu_snapshot *s, int device)
+{
+    tui_json_key(j, "segment_list");
+    tui_json_arr(j);
+    for (size_t i = 0; i < gpu_snapshot_nsegs(s); i++) {
+        const struct gpu_snap_segment *sg = gpu_snapshot_seg(s, i);
+        if (sg->device != device) continue;
+        struct segsum m;
+        segsum_of(s, sg, &m);
+        tui_json_obj(j);
+        tui_json_kuint(j, "address", sg->addr);
+        tui_json_kuint(j, "total_size", sg->size);
+        tui_json_kstr(j, "segment_type", sg->small ? "small" : "large");
+        tui_json_kbool(j, "is_expandable", sg->expandable);
+        tui_json_kint(j, "stream", sg->stream);
+        tui_json_key(j, "segment_pool_id");
+        tui_json_arr(j);
+        tui_json_int(j, sg->pool[0]);
+        tui_json_int(j, sg->pool[1]);
+        tui_json_end(j);
+        tui_json_kuint(j, "blocks", sg->nblocks);
+        tui_json_kuint(j, "allocated_bytes", m.allocated);
+        tui_json_kuint(j, "free_internal_bytes", m.internal);
+        tui_json_kuint(j, "free_external_bytes", m.external);
+        tui_json_kuint(j, "releasable_bytes", gpu_snap_seg_releasable(s, i));
+        tui_json_kstr(j, "pages", m.map);
+        tui_json_end(j);
+    }
+    tui_json_end(j);
+}
+
+/* external_annotations of one device, as recorded */
+static void json_annotations(struct tui_json *j, const struct gpu_snapshot *s, int device)
+{
+    tui_json_key(j, "annotations");
+    tui_json_arr(j);
+    for (size_t i = 0; i < gpu_snapshot_nannotations(s); i++) {
+        const struct gpu_snap_annotation *a = gpu_snapshot_annotation(s, i);
+        if (a->device != device) continue;
+        tui_json_obj(j);
+        tui_json_key(j, "name");
+        tui_json_strn(j, a->name, a->name_len);
+        tui_json_kstr(j, "stage", a->start ? "START" : "END");
+        jmaybe(j, "time_us", a->has_time, a->time_us);
+        tui_json_end(j);
+    }
+    tui_json_end(j);
+}
+
 /* ---- the command ------------------------------------------------------------------------------ */
 
 /* A whole number in [0, max] for an option: false after saying so on errf. */
@@ -682,6 +915,17 @@ int tui_snapshot_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *errf)
     const char *file = a->file, *conf = a->conf;
     uint64_t capacity = 0;
     g_zh = a->zh;
+    g_segments = a->segments;
+    bool peak = a->at && !strcmp(a->at, "peak");
+    if (a->at && !peak && strcmp(a->at, "end")) {
+        fprintf(errf, "vramlab: snapshot: --at is peak or end, not '%s'\n", a->at);
+        return 2;
+    }
+    if ((a->at && !a->collapsed) || (a->collapsed && (a->json || a->conf || a->capacity || a->segments))) {
+        fprintf(errf, "vramlab: snapshot: --collapsed writes stacks alone (with --at and --device); "
+                      "--at goes with it\n");
+        return 2;
+    }
     long device = -1, top = DEFAULT_TOP;
     /* any of the what-if options asks for the replay */
     bool replay = a->conf || a->capacity || a->device, json = a->json;
@@ -717,6 +961,13 @@ int tui_snapshot_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *errf)
     double t1 = gpu_now();
     struct gpu_snap_replay *r = NULL;
     int rc = 0;
+    if (a->collapsed) {
+        rc = write_collapsed(out, s, &sum, peak, device);
+        if (rc) fprintf(errf, "%s: %s\n", file, gpu_status_str(GPU_ERR_HOST_NOMEM));
+        gpu_snap_summary_free(&sum);
+        gpu_snapshot_free(s);
+        return rc;
+    }
     if (replay) {
         if (device < 0) /* the first device with a trace */
             for (size_t i = 0; i < sum.ndev && device < 0; i++)
@@ -777,4 +1028,163 @@ int tui_snapshot_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *errf)
     gpu_snap_summary_free(&sum);
     gpu_snapshot_free(s);
     return rc;
+}
+
+/* ---- two snapshots ---------------------------------------------------------------------------- */
+
+static void json_diff_groups(struct tui_json *j, const char *key, const struct gpu_snapshot *s,
+                             const struct gpu_snap_group *g, size_t n)
+{
+    tui_json_key(j, key);
+    tui_json_arr(j);
+    for (size_t i = 0; i < n; i++) {
+        tui_json_obj(j);
+        json_group(j, &g[i]);
+        tui_json_kuint(j, "bytes", g[i].bytes);
+        tui_json_kuint(j, "count", g[i].count);
+        json_stack(j, s, g[i].stack);
+        tui_json_end(j);
+    }
+    tui_json_end(j);
+}
+
+static void json_pair(struct tui_json *j, const char *key, const uint64_t v[2])
+{
+    tui_json_key(j, key);
+    tui_json_obj(j);
+    tui_json_kuint(j, "a", v[0]);
+    tui_json_kuint(j, "b", v[1]);
+    tui_json_kint(j, "delta", (int64_t)v[1] - (int64_t)v[0]);
+    tui_json_end(j);
+}
+
+static void json_only(struct tui_json *j, const char *key, const struct gpu_snap_seg_ref *v, size_t n)
+{
+    tui_json_key(j, key);
+    tui_json_arr(j);
+    for (size_t i = 0; i < n; i++) {
+        tui_json_obj(j);
+        tui_json_kuint(j, "address", v[i].addr);
+        tui_json_kuint(j, "total_size", v[i].size);
+        tui_json_end(j);
+    }
+    tui_json_end(j);
+}
+
+static void text_delta(FILE *f, const char *en, const char *zh, const uint64_t v[2])
+{
+    char x[32], y[32], z[32];
+    label(f, en, zh);
+    int64_t d = (int64_t)v[1] - (int64_t)v[0];
+    fprintf(f, "%s -> %s (%s%s)\n", B(v[0], x, sizeof x), B(v[1], y, sizeof y), d >= 0 ? "+" : "",
+            SB(d, z, sizeof z));
+}
+
+static void text_diff_groups(FILE *f, const struct gpu_snapshot *s, const struct gpu_snap_group *g,
+                             size_t n)
+{
+    char b1[32];
+    for (size_t i = 0; i < n; i++) {
+        const char *w;
+        size_t wn;
+        short_where(&g[i], &w, &wn);
+        fprintf(f, "    %11s %6llu  ", B(g[i].bytes, b1, sizeof b1), (unsigned long long)g[i].count);
+        put_where(f, &g[i], w, wn, 120);
+        if (g[i].function_len) fputc(' ', f), put_safe(f, g[i].function, g[i].function_len, 80);
+        fputc('\n', f);
+        text_stack(f, s, g[i].stack, "                         ");
+    }
+}
+
+int tui_snapshot_diff_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *errf)
+{
+    g_zh = a->zh;
+    long top = DEFAULT_TOP;
+    if (a->top && !whole("top", a->top, 100000, &top, errf)) return 2;
+    if (!strcmp(a->file, "-") && !strcmp(a->other, "-")) {
+        fprintf(errf, "vramlab: snapshot diff: standard input can be one of the two, not both\n");
+        return 2;
+    }
+    char err[1024];
+    struct gpu_snapshot *sa = NULL, *sb = NULL;
+    if (gpu_snapshot_load(a->file, NULL, &sa, err, sizeof err) != GPU_OK ||
+        gpu_snapshot_load(a->other, NULL, &sb, err, sizeof err) != GPU_OK) {
+        fprintf(errf, "%s\n", err);
+        gpu_snapshot_free(sa);
+        return 1;
+    }
+    struct gpu_snap_diff d;
+    if (gpu_snapshot_diff(sa, sb, (size_t)top, &d, err, sizeof err) != GPU_OK) {
+        fprintf(errf, "vramlab: snapshot diff: %s\n", err);
+        gpu_snapshot_free(sa);
+        gpu_snapshot_free(sb);
+        return 1;
+    }
+    if (a->json) {
+        struct tui_json j;
+        tui_json_init_ascii(&j, out);
+        tui_json_obj(&j);
+        tui_json_kstr(&j, "a", a->file);
+        tui_json_kstr(&j, "b", a->other);
+        tui_json_kstr(&j, "units", "bytes");
+        tui_json_kstr(&j, "source", "recorded by PyTorch (not measured by vramlab)");
+        tui_json_key(&j, "devices");
+        tui_json_arr(&j);
+        for (size_t i = 0; i < d.ndev; i++) {
+            const struct gpu_snap_diff_dev *o = &d.dev[i];
+            tui_json_obj(&j);
+            tui_json_kint(&j, "device", o->device);
+            json_pair(&j, "segments", o->nsegs);
+            json_pair(&j, "reserved_bytes", o->reserved);
+            json_pair(&j, "allocated_bytes", o->allocated);
+            json_pair(&j, "requested_bytes", o->requested);
+            json_pair(&j, "cached_bytes", o->cached);
+            json_only(&j, "segments_only_in_a", o->only[0], o->nonly[0]);
+            json_only(&j, "segments_only_in_b", o->only[1], o->nonly[1]);
+            tui_json_kuint(&j, "only_in_a_bytes", o->only_bytes[0]);
+            tui_json_kuint(&j, "only_in_b_bytes", o->only_bytes[1]);
+            tui_json_kuint(&j, "live_only_in_a_bytes", o->gone_bytes);
+            tui_json_kuint(&j, "live_only_in_b_bytes", o->grown_bytes);
+            json_diff_groups(&j, "live_only_in_a", sa, o->gone, o->ngone);
+            json_diff_groups(&j, "live_only_in_b", sb, o->grown, o->ngrown);
+            tui_json_end(&j);
+        }
+        tui_json_end(&j);
+        tui_json_end(&j);
+    } else {
+        fputs(T("PyTorch memory snapshots compared (recorded by PyTorch, not measured by vramlab; "
+                "GiB = 2^30 B, MiB = 2^20 B)\n  A  ",
+                "两个 PyTorch 显存快照的比较（由 PyTorch 记录，不是 vramlab 测的；GiB = 2^30 B，MiB = 2^20 B）\n  A  "),
+              out);
+        put_safe(out, a->file, strlen(a->file), 300);
+        fputs("\n  B  ", out);
+        put_safe(out, a->other, strlen(a->other), 300);
+        fputc('\n', out);
+        char b1[32], b2[32];
+        for (size_t i = 0; i < d.ndev; i++) {
+            const struct gpu_snap_diff_dev *o = &d.dev[i];
+            fprintf(out, T("Device %d\n", "设备 %d\n"), o->device);
+            text_delta(out, "reserved", "已预留", o->reserved);
+            text_delta(out, "allocated", "已分配", o->allocated);
+            text_delta(out, "requested", "已申请", o->requested);
+            text_delta(out, "cached", "缓存", o->cached);
+            label(out, "segments", "段");
+            fprintf(out, T("%llu -> %llu: %zu only in A (%s), %zu only in B (%s)\n",
+                           "%llu -> %llu：只在 A 里 %zu 个（%s），只在 B 里 %zu 个（%s）\n"),
+                    (unsigned long long)o->nsegs[0], (unsigned long long)o->nsegs[1], o->nonly[0],
+                    B(o->only_bytes[0], b1, sizeof b1), o->nonly[1], B(o->only_bytes[1], b2, sizeof b2));
+            fprintf(out, T("  live only in B (what grew): %s, by first user frame, each with the "
+                           "stack of its largest:\n",
+                           "  只在 B 里活着的（增长的部分）：%s，按第一个用户代码帧分组，附最大那个的调用栈：\n"),
+                    B(o->grown_bytes, b1, sizeof b1));
+            text_diff_groups(out, sb, o->grown, o->ngrown);
+            fprintf(out, T("  live only in A (freed since): %s\n", "  只在 A 里活着的（之后释放了）：%s\n"),
+                    B(o->gone_bytes, b1, sizeof b1));
+            text_diff_groups(out, sa, o->gone, o->ngone);
+        }
+    }
+    gpu_snap_diff_free(&d);
+    gpu_snapshot_free(sa);
+    gpu_snapshot_free(sb);
+    return 0;
 }

@@ -11,7 +11,10 @@
  * segment (the map widget the allocator lessons use) and its whole stack. Its keys are one key
  * table (tui_snapview_keys) that drives the dispatch, the help overlay and the footer. The
  * file prompt is the shared line editor (Tab completes a path) over the shared scroll list of
- * the files opened before in this run and the shipped examples. */
+ * the files opened before in this run and the shipped examples. A second snapshot (B: `b`, the
+ * same line editor) loads on a thread of its own beside the first: its timeline under A's, on
+ * one scale, and the comparison of gpu_snap_diff.h (what grew, what went) in place of the live
+ * list (`d` switches between them). */
 #include "tui_snapview.h"
 
 #include <curses.h>
@@ -28,6 +31,7 @@
 
 #include "gpu_file.h"
 #include "gpu_fmt.h"
+#include "gpu_snap_diff.h"
 #include "gpu_snap_replay.h"
 #include "gpu_snap_summary.h"
 #include "gpu_snap_walk.h"
@@ -41,6 +45,7 @@
 #include "tui_panel.h"
 #include "tui_scroll.h"
 #include "tui_style.h"
+#include "tui_wrap.h"
 #include "tui_term.h"
 
 #define LIVE_MAX 64   /* allocations listed at the cursor */
@@ -58,6 +63,20 @@ struct band { /* a profiler range over entries [first, last] */
     int depth;
     const char *name;
     uint32_t name_len;
+};
+
+/* The second snapshot's loader: its own allocation, so a loader left behind frees it alone (it
+ * never touches A). */
+struct second {
+    char path[PATH_MAX];
+    pthread_t th;
+    atomic_int state; /* 0 loading, 1 done, 2 the screen was left: the loader frees all */
+    gpu_cancel_flag cancel;
+    gpu_status st;
+    char err[512];
+    struct gpu_snapshot *s;
+    struct gpu_snap_summary sum;
+    const struct gpu_snap_device *d; /* its first device with a trace */
 };
 
 struct snapview {
@@ -99,6 +118,16 @@ struct snapview {
     bool map_made;
     char map_title[200];
     struct tui_help help;
+    /* the second snapshot (B) */
+    bool b_prompt;        /* the line editor for its path is open */
+    struct tui_lineedit bed;
+    char b_matches[8][256];
+    int b_nmatch, b_recent; /* Tab's matches; ↑/↓'s place in the files opened before */
+    struct second *b;     /* loading or loaded; NULL: none */
+    bool b_started;       /* its loader thread runs (or has not been joined) */
+    struct gpu_snap_diff diff;
+    bool have_diff, show_diff;
+    char b_err[600];
 };
 
 #define TR(v, en, zh_) ((v)->zh ? (zh_) : (en))
@@ -190,6 +219,71 @@ static void *load_fn(void *ud)
     int loading = 0;
     if (!atomic_compare_exchange_strong(&v->loaded, &loading, 1)) sv_free(v); /* nobody waits */
     return NULL;
+}
+
+static void second_free(struct second *b)
+{
+    if (!b) return;
+    gpu_snap_summary_free(&b->sum);
+    gpu_snapshot_free(b->s);
+    free(b);
+}
+
+static void *second_fn(void *ud)
+{
+    struct second *b = ud;
+    char err[512] = "";
+    b->st = gpu_snapshot_load(b->path, &b->cancel, &b->s, err, sizeof err);
+    if (b->st == GPU_OK) b->st = gpu_snapshot_summarize(b->s, 5, &b->cancel, &b->sum, err, sizeof err);
+    if (b->st == GPU_OK && !b->sum.ndev) {
+        b->st = GPU_ERR_ARG;
+        snprintf(err, sizeof err, "%s: the snapshot has no device", b->path);
+    }
+    if (b->st == GPU_OK) {
+        b->d = &b->sum.dev[0];
+        for (size_t i = 0; i < b->sum.ndev; i++)
+            if (b->sum.dev[i].events > 0) {
+                b->d = &b->sum.dev[i];
+                break;
+            }
+    }
+    snprintf(b->err, sizeof b->err, "%s", err);
+    if (fault("second")) hang_until(&b->cancel);
+    int loading = 0;
+    if (!atomic_compare_exchange_strong(&b->state, &loading, 1)) second_free(b); /* nobody waits */
+    return NULL;
+}
+
+/* Leave B: a loader still running is told to stop and left to free what it made. */
+static void second_drop(struct snapview *v)
+{
+    gpu_snap_diff_free(&v->diff);
+    v->have_diff = v->show_diff = false;
+    struct second *b = v->b;
+    v->b = NULL;
+    if (!b) return;
+    gpu_cancel_set(&b->cancel, true);
+    int loading = 0;
+    if (v->b_started && atomic_compare_exchange_strong(&b->state, &loading, 2)) {
+        pthread_detach(b->th);
+        v->b_started = false;
+        return;
+    }
+    if (v->b_started) pthread_join(b->th, NULL); /* it had finished */
+    v->b_started = false;
+    second_free(b);
+}
+
+static void second_start(struct snapview *v, const char *path)
+{
+    second_drop(v);
+    v->b_err[0] = 0;
+    struct second *b = calloc(1, sizeof *b);
+    if (!b) return;
+    snprintf(b->path, sizeof b->path, "%s", path);
+    v->b = b;
+    v->b_started = pthread_create(&b->th, NULL, second_fn, b) == 0;
+    if (!v->b_started) second_fn(b);
 }
 
 static void *whatif_fn(void *ud)
@@ -360,6 +454,23 @@ static bool sv_tick(void *ud)
         /* keys pressed while it ran asked for other settings: replay those now */
         if (v->run_conf != v->conf_i || v->run_cap != v->cap_i) start_whatif(v);
     }
+    if (v->b && v->b_started && atomic_load(&v->b->state)) {
+        pthread_join(v->b->th, NULL);
+        v->b_started = false;
+        changed = true;
+    }
+    if (v->b && !v->b_started && ready(v) && !v->have_diff) { /* B is in: compare (linear in blocks) */
+        if (v->b->st != GPU_OK) {
+            snprintf(v->b_err, sizeof v->b_err, "B: %s", v->b->err);
+            second_drop(v);
+        } else {
+            char err[256];
+            if (gpu_snapshot_diff(v->s, v->b->s, LIVE_MAX, &v->diff, err, sizeof err) == GPU_OK)
+                v->have_diff = v->show_diff = true;
+            else snprintf(v->b_err, sizeof v->b_err, "B: %s", err), second_drop(v);
+        }
+        changed = true;
+    }
     if (ready(v) && v->live_for != (int64_t)v->cur) {
         make_live(v);
         changed = true;
@@ -370,7 +481,26 @@ static bool sv_tick(void *ud)
 static bool sv_busy(void *ud)
 {
     const struct snapview *v = ud;
-    return v->th_started || v->w_started;
+    return v->th_started || v->w_started || v->b_started;
+}
+
+#define PICK_MAX 32
+#define RECENT_MAX 8
+
+/* Files opened from the prompt in this run, newest first: listed above the examples. */
+static char recent[RECENT_MAX][PATH_MAX];
+static int nrecent;
+
+static const char *recent_at(int i) { return i >= 0 && i < nrecent ? recent[i] : NULL; }
+
+static void recent_add(const char *path)
+{
+    int at = nrecent < RECENT_MAX ? nrecent : RECENT_MAX - 1;
+    for (int i = 0; i < nrecent; i++)
+        if (!strcmp(recent[i], path)) at = i;
+    if (at == nrecent) nrecent++;
+    memmove(recent[1], recent[0], (size_t)at * sizeof recent[0]);
+    snprintf(recent[0], sizeof recent[0], "%s", path);
 }
 
 /* ---- keys ------------------------------------------------------------------------------------- */
@@ -445,6 +575,22 @@ static void k_whatif(void *ud, const struct tui_key *k)
     start_whatif(v);
 }
 
+static void k_second(void *ud, const struct tui_key *k)
+{
+    struct snapview *v = ud;
+    if (!ready(v)) return;
+    v->b_prompt = true;
+    v->b_nmatch = 0;
+    v->b_recent = -1;
+    tui_lineedit_set(&v->bed, "");
+}
+
+static void k_diffview(void *ud, const struct tui_key *k)
+{
+    struct snapview *v = ud;
+    if (v->have_diff) v->show_diff = !v->show_diff;
+}
+
 static void k_help(void *ud, const struct tui_key *k);
 static void k_quit(void *ud, const struct tui_key *k) { ((struct snapview *)ud)->quit = true; }
 
@@ -468,6 +614,10 @@ static const struct tui_binding sv_rows[] = {
      .zh = "what if：下一种分配器设置（模拟回放）", .hint_en = "what-if", .hint_zh = "what-if"},
     {.keys = {'c'}, .run = k_whatif, .en = "what if: next capacity (unlimited, 16, 24, 80 GiB)",
      .zh = "what if：下一种容量（不限、16、24、80 GiB）", .hint_en = "capacity", .hint_zh = "容量"},
+    {.keys = {'b'}, .run = k_second, .en = "open a second snapshot (B) beside this one (A) and compare",
+     .zh = "在这个（A）旁边打开第二个快照（B）并比较", .hint_en = "compare", .hint_zh = "比较"},
+    {.keys = {'d'}, .run = k_diffview, .en = "B loaded: the comparison / the live list",
+     .zh = "已打开 B：比较 / 活着的分配列表"},
     {.keys = {'?', TUI_KEY_FN(KEY_F(1))}, .run = k_help, .en = "this help", .zh = "本帮助",
      .hint_en = "keys", .hint_zh = "按键"},
     {.keys = {'q', TUI_KEY_ESC}, .run = k_quit, .en = "back", .zh = "返回", .hint_en = "back",
@@ -475,6 +625,57 @@ static const struct tui_binding sv_rows[] = {
 };
 static const struct tui_keymap sv_keymap = TUI_KEYMAP("Snapshot", "显存快照", TUI_TO_SCREEN, sv_rows);
 const struct tui_keymap *const tui_snapview_keys[] = {&sv_keymap, &tui_loop_keys, NULL};
+
+static void complete_path(struct tui_lineedit *ed, char (*matches)[256], int max, int *nmatch);
+static const char *recent_at(int i);
+
+static void bk_open(void *ud, const struct tui_key *k)
+{
+    struct snapview *v = ud;
+    char path[PATH_MAX];
+    const char *home = getenv("HOME");
+    if (v->bed.s[0] == '~' && home) snprintf(path, sizeof path, "%s%s", home, v->bed.s + 1);
+    else snprintf(path, sizeof path, "%s", v->bed.s);
+    if (!path[0]) return;
+    v->b_prompt = false;
+    second_start(v, path);
+}
+
+static void bk_tab(void *ud, const struct tui_key *k)
+{
+    struct snapview *v = ud;
+    complete_path(&v->bed, v->b_matches, 8, &v->b_nmatch);
+}
+
+static void bk_recent(void *ud, const struct tui_key *k)
+{
+    struct snapview *v = ud;
+    int i = v->b_recent + (k->code == TUI_KEY_FN(KEY_UP) ? 1 : -1);
+    if (i < 0) {
+        v->b_recent = -1;
+        tui_lineedit_set(&v->bed, "");
+    } else if (recent_at(i)) {
+        v->b_recent = i;
+        tui_lineedit_set(&v->bed, recent_at(i));
+    }
+}
+
+static void bk_cancel(void *ud, const struct tui_key *k) { ((struct snapview *)ud)->b_prompt = false; }
+
+static const struct tui_binding b_rows[] = {
+    {.keys = {TUI_KEY_ENTER}, .run = bk_open, .en = "open it as B", .zh = "作为 B 打开",
+     .hint_en = "open", .hint_zh = "打开"},
+    {.keys = {'\t'}, .run = bk_tab, .en = "complete the path", .zh = "补全路径", .hint_en = "complete",
+     .hint_zh = "补全"},
+    {.keys = {TUI_KEY_FN(KEY_UP), TUI_KEY_FN(KEY_DOWN)}, .run = bk_recent,
+     .en = "the files opened before in this run", .zh = "这次运行里打开过的文件", .hint_en = "recent",
+     .hint_zh = "最近", .hint_keys = 2},
+    {.keys = {TUI_KEY_ESC}, .run = bk_cancel, .en = "back to A", .zh = "回到 A", .hint_en = "back",
+     .hint_zh = "返回"},
+};
+static const struct tui_keymap b_keymap = TUI_KEYMAP("Compare with a second snapshot", "与第二个快照比较",
+                                                     TUI_TO_SCREEN, b_rows);
+const struct tui_keymap *const tui_snapview_b_keys[] = {&b_keymap, &tui_lineedit_keys, &tui_loop_keys, NULL};
 
 static void k_help(void *ud, const struct tui_key *k)
 {
@@ -490,6 +691,11 @@ static void sv_key(void *ud, const struct tui_key *k)
         tui_help_key(&v->help, k);
         return;
     }
+    if (v->b_prompt) {
+        struct tui_targets tb = {v, NULL, &v->bed};
+        if (tui_keys_dispatch(tui_snapview_b_keys, &tb, k) == &tui_lineedit_keys) v->b_nmatch = 0;
+        return;
+    }
     struct tui_targets t = {v, NULL, NULL};
     tui_keys_dispatch(tui_snapview_keys, &t, k);
     if (ready(v) && v->live_for != (int64_t)v->cur) make_live(v); /* before the paint that answers */
@@ -497,14 +703,16 @@ static void sv_key(void *ud, const struct tui_key *k)
 
 /* ---- drawing ------------------------------------------------------------------------------------ */
 
-static void draw_timeline(struct snapview *v, int y0, int h, int w)
+/* A's timeline over the view; its scale is at least min_top (B's, when B is shown, so the two
+ * read on one scale). Returns the scale used. */
+static int64_t draw_timeline(struct snapview *v, int y0, int h, int w, int64_t min_top)
 {
     int cols = w - 10;
-    if (cols < 4 || h < 2) return;
+    if (cols < 4 || h < 2) return min_top;
     if (cols > MAXCOLS) cols = MAXCOLS;
     struct gpu_snap_column col[MAXCOLS];
     gpu_snap_timeline(v->s, v->d->device, v->from, v->to, (size_t)cols, col, NULL);
-    int64_t top = 1;
+    int64_t top = min_top > 1 ? min_top : 1;
     for (int c = 0; c < cols; c++)
         if (col[c].first <= col[c].last && col[c].reserved_max > top) top = col[c].reserved_max;
     for (int c = 0; c < cols; c++)
@@ -545,6 +753,91 @@ static void draw_timeline(struct snapview *v, int y0, int h, int w)
             if (at) tui_term_extra(A_REVERSE);
             tui_term_put(y0 + r, 10 + c, 1, g, strlen(g), NULL, st);
             if (at) tui_term_extra(0);
+        }
+    }
+    return top;
+}
+
+/* B's whole trace (its first device with one) under A's, on the scale given (0: its own);
+ * returns its own highest value. */
+static int64_t draw_b_timeline(struct snapview *v, int y0, int h, int w, int64_t top, bool draw)
+{
+    const struct second *b = v->b;
+    int cols = w - 10;
+    if (cols < 4 || h < 1) return 0;
+    if (cols > MAXCOLS) cols = MAXCOLS;
+    struct gpu_snap_column col[MAXCOLS];
+    gpu_snap_timeline(b->s, b->d->device, 0, b->d->events, (size_t)cols, col, NULL);
+    int64_t own = 1;
+    for (int c = 0; c < cols; c++)
+        if (col[c].first <= col[c].last) {
+            if (col[c].reserved_max > own) own = col[c].reserved_max;
+            if (col[c].live_max > own) own = col[c].live_max;
+        }
+    if (!draw) return own;
+    if (top < own) top = own;
+    tui_term_text(y0, 0, 9, "B", TS_H3);
+    const char *full = v->ascii ? "#" : "\u2588", *light = v->ascii ? ":" : "\u2591";
+    for (int c = 0; c < cols; c++) {
+        bool has = col[c].first <= col[c].last;
+        int lh = has ? (int)((double)col[c].live_max / (double)top * h + 0.5) : 0;
+        int rh = has ? (int)((double)col[c].reserved_max / (double)top * h + 0.5) : 0;
+        for (int r = 0; r < h; r++) {
+            int from_bottom = h - r;
+            const char *g = from_bottom <= lh ? full : from_bottom <= rh ? light : " ";
+            tui_term_put(y0 + r, 10 + c, 1, g, strlen(g), NULL,
+                         from_bottom <= lh ? TS_SERIES0 : TS_SERIES1);
+        }
+    }
+    return own;
+}
+
+/* The comparison (gpu_snap_diff.h) of A's device with B's, in place of the live list. */
+static void draw_diff(struct snapview *v, int y, int H, int W)
+{
+    const struct gpu_snap_diff_dev *o = NULL;
+    for (size_t i = 0; i < v->diff.ndev; i++)
+        if (v->diff.dev[i].device == v->d->device) o = &v->diff.dev[i];
+    char buf[600], a[32], b[32], c[32];
+    if (!o) return;
+    const char *names[4][2] = {{"reserved", "已预留"}, {"allocated", "已分配"}, {"requested", "已申请"},
+                               {"cached", "缓存"}};
+    const uint64_t *vals[4] = {o->reserved, o->allocated, o->requested, o->cached};
+    snprintf(buf, sizeof buf, TR(v, "A -> B, device %d (d: the live list):", "A -> B，设备 %d（d：活着的分配列表）："),
+             o->device);
+    tui_term_text(y++, 0, W, buf, TS_H3);
+    for (int i = 0; i < 4 && y < H - 1; i++) {
+        fmt_bytes((int64_t)vals[i][0], a, sizeof a);
+        fmt_bytes((int64_t)vals[i][1], b, sizeof b);
+        int64_t dl = (int64_t)vals[i][1] - (int64_t)vals[i][0];
+        fmt_bytes(dl < 0 ? -dl : dl, c, sizeof c);
+        snprintf(buf, sizeof buf, "  %-10s %10s -> %10s  (%s%s)", v->zh ? names[i][1] : names[i][0], a, b,
+                 dl < 0 ? "-" : "+", c);
+        tui_term_text(y++, 0, W, buf, TS_PLAIN);
+    }
+    fmt_bytes((int64_t)o->only_bytes[0], a, sizeof a);
+    fmt_bytes((int64_t)o->only_bytes[1], b, sizeof b);
+    snprintf(buf, sizeof buf, TR(v, "  segments %llu -> %llu: %zu only in A (%s), %zu only in B (%s)",
+                                 "  段 %llu -> %llu：只在 A 里 %zu 个（%s），只在 B 里 %zu 个（%s）"),
+             (unsigned long long)o->nsegs[0], (unsigned long long)o->nsegs[1], o->nonly[0], a, o->nonly[1], b);
+    if (y < H - 1) tui_term_text(y++, 0, W, buf, TS_PLAIN);
+    for (int side = 1; side >= 0; side--) {
+        const struct gpu_snap_group *g = side ? o->grown : o->gone;
+        size_t n = side ? o->ngrown : o->ngone;
+        fmt_bytes((int64_t)(side ? o->grown_bytes : o->gone_bytes), a, sizeof a);
+        snprintf(buf, sizeof buf, side ? TR(v, "Live only in B (what grew): %s", "只在 B 里活着的（增长的部分）：%s")
+                                       : TR(v, "Live only in A (freed since): %s", "只在 A 里活着的（之后释放了）：%s"), a);
+        if (y < H - 1) tui_term_text(y++, 0, W, buf, TS_H3);
+        int room = side ? (H - 1 - y) * 2 / 3 : H - 1 - y;
+        for (size_t i = 0; i < n && (int)i < room && y < H - 1; i++) {
+            fmt_bytes((int64_t)g[i].bytes, a, sizeof a);
+            const char *w;
+            size_t wn;
+            gpu_snap_short_path(g[i].where, g[i].where_len, 2, &w, &wn);
+            snprintf(buf, sizeof buf, "  %10s %6llu  %.*s %.*s", a, (unsigned long long)g[i].count,
+                     (int)(wn < 300 ? wn : 300), w,
+                     (int)(g[i].function_len < 120 ? g[i].function_len : 120), g[i].function ? g[i].function : "");
+            tui_term_text(y++, 0, W, buf, TS_PLAIN);
         }
     }
 }
@@ -628,9 +921,31 @@ static void sv_draw(void *ud)
         if (v->d->nooms) x += tui_term_put(y, x, W - x, "! OOM   ", 8, NULL, TS_BAD);
         tui_term_put(y, x, W - x, "GiB = 2^30 B", 12, NULL, TS_DIM);
         y++;
-        draw_timeline(v, y, th, W);
+        bool two = v->b && !v->b_started && v->have_diff;
+        if (two) { /* A above B, one scale */
+            int hb = th / 2, ha = th - hb;
+            int64_t own = draw_b_timeline(v, 0, hb, W, 0, false);
+            int64_t top = draw_timeline(v, y, ha, W, own);
+            tui_term_text(y + 1, 0, 9, "A", TS_H3);
+            draw_b_timeline(v, y + ha, hb, W, top, true);
+        } else {
+            draw_timeline(v, y, th, W, 0);
+        }
         y += th;
         y += draw_bands(v, y, H > 30 ? 2 : 1, W);
+        if (v->b && v->b_started) {
+            snprintf(buf, sizeof buf, TR(v, "B: loading %s... (Esc leaves)", "B：正在读取 %s……（Esc 离开）"), v->b->path);
+            tui_term_text(y++, 0, W, buf, TS_DIM);
+        } else if (two) {
+            fmt_bytes(v->b->d->peak_bytes, a, sizeof a);
+            fmt_bytes(v->b->d->reserved_peak, b, sizeof b);
+            snprintf(buf, sizeof buf, TR(v, "B %s: device %d, %zu entries, peak live %s, peak reserved %s",
+                                         "B %s：设备 %d，%zu 条记录，活着峰值 %s，已预留峰值 %s"),
+                     v->b->path, v->b->d->device, v->b->d->events, a, b);
+            tui_term_text(y++, 0, W, buf, TS_PLAIN);
+        } else if (v->b_err[0]) {
+            tui_term_text(y++, 0, W, v->b_err, TS_BAD);
+        }
         int64_t live, res, t0 = 0, t = 0;
         gpu_snap_level_at(v->s, v->d->device, (int64_t)v->cur, &live, &res);
         fmt_bytes(live, a, sizeof a);
@@ -689,6 +1004,9 @@ static void sv_draw(void *ud)
             if (!v->r->ndiffs && y < H - 4)
                 tui_term_text(y++, 2, W - 2, TR(v, "The model agrees with the recorded run.", "模型与记录一致。"), TS_SIMULATED);
         }
+        if (two && v->show_diff) {
+            draw_diff(v, y, H, W);
+        } else {
         /* live at the cursor, and the selected one's segment and stack */
         if (y < H - 2)
             tui_term_text(y++, 0, W, TR(v, "Largest live at the cursor (\u2191/\u2193 selects):", "光标处最大的活着的分配（↑/↓ 选择）："), TS_H3);
@@ -745,7 +1063,18 @@ static void sv_draw(void *ud)
                 tui_term_text(yy++, left, W - left, buf, f->kind == GPU_SNAP_FRAME_USER ? TS_CODE : TS_DIM);
             }
         }
-        tui_term_bar(H - 1, W, "", right, TS_STATUS);
+        }
+        if (v->b_prompt) { /* B's path, on the last line; Tab's matches above it */
+            char view[PATH_MAX + 8];
+            int cur = 0;
+            for (int i = 0; i < v->b_nmatch && i < H - 3; i++)
+                tui_term_text(H - 2 - v->b_nmatch + i, 2, W - 2, v->b_matches[i], TS_DIM);
+            tui_lineedit_view(&v->bed, W - 20, " ", view, sizeof view, &cur);
+            snprintf(buf, sizeof buf, "%s %s", TR(v, "B (compare with):", "B（与之比较）："), view);
+            tui_term_bar(H - 1, W, buf, "", TS_INPUT);
+        } else {
+            tui_term_bar(H - 1, W, "", right, TS_STATUS);
+        }
     }
     if (v->help.open) {
         struct tui_layout lay;
@@ -757,6 +1086,18 @@ static void sv_draw(void *ud)
 /* ---- running it -------------------------------------------------------------------------------- */
 
 static bool sv_quit(void *ud) { return ((struct snapview *)ud)->quit; }
+
+static bool sv_cursor(void *ud, int *y, int *x)
+{
+    struct snapview *v = ud;
+    if (!v->b_prompt || v->help.open) return false;
+    char view[PATH_MAX + 8];
+    int cur = 0;
+    tui_lineedit_view(&v->bed, COLS - 20, " ", view, sizeof view, &cur);
+    const char *lab = TR(v, "B (compare with): ", "B（与之比较）：");
+    *y = LINES - 1, *x = tui_width(lab, strlen(lab)) + cur;
+    return true;
+}
 
 /* The screen on a terminal already set up. Returns 0, or 128 + N after a quit signal. */
 static int sv_run(struct snapview *v)
@@ -770,9 +1111,13 @@ static int sv_run(struct snapview *v)
     }
     v->th_started = pthread_create(&v->th, NULL, load_fn, v) == 0;
     if (!v->th_started) load_fn(v);
+    tui_lineedit_init(&v->bed, PATH_MAX - 1);
+    recent_add(v->path);
     struct tui_screen_ops ops = {.ud = v, .draw = sv_draw, .key = sv_key, .quit = sv_quit,
-                                 .tick = sv_tick, .busy = sv_busy, .min_rows = 12, .min_cols = 40};
+                                 .tick = sv_tick, .busy = sv_busy, .cursor = sv_cursor,
+                                 .min_rows = 12, .min_cols = 40};
     int rc = tui_loop_run(&ops);
+    second_drop(v); /* B's loader, if it runs, is told to stop and frees what it made */
     /* left while the file still loads: Esc must not wait for the read; the loader, told to stop
      * and told by the state it finds that nobody waits, frees everything when it ends */
     int loading = 0;
@@ -792,6 +1137,7 @@ static int sv_run(struct snapview *v)
 
 static void sv_free(struct snapview *v)
 {
+    second_drop(v);
     gpu_snap_summary_free(&v->sum);
     gpu_snapshot_free(v->s);
     free(v->r);
@@ -832,23 +1178,6 @@ int tui_snapview(const char *path, bool zh)
 
 /* ---- the file prompt (from the tutor's menu) -------------------------------------------------- */
 
-#define PICK_MAX 32
-#define RECENT_MAX 8
-
-/* Files opened from the prompt in this run, newest first: listed above the examples. */
-static char recent[RECENT_MAX][PATH_MAX];
-static int nrecent;
-
-static void recent_add(const char *path)
-{
-    int at = nrecent < RECENT_MAX ? nrecent : RECENT_MAX - 1;
-    for (int i = 0; i < nrecent; i++)
-        if (!strcmp(recent[i], path)) at = i;
-    if (at == nrecent) nrecent++;
-    memmove(recent[1], recent[0], (size_t)at * sizeof recent[0]);
-    snprintf(recent[0], sizeof recent[0], "%s", path);
-}
-
 struct picker {
     struct tui_lineedit ed;
     char ex[RECENT_MAX + PICK_MAX][PATH_MAX]; /* files opened before, then the shipped examples */
@@ -888,18 +1217,18 @@ static void pick_examples(struct picker *p, const char *folders)
 
 /* Tab: complete the prompt's last path component from its folder (~ is $HOME); one match
  * completes (a folder gets its /), several extend to their common prefix and are listed. */
-static void pick_complete(struct picker *p)
+static void complete_path(struct tui_lineedit *ed, char (*matches)[256], int max, int *nmatch)
 {
     char path[PATH_MAX], dir[PATH_MAX];
     const char *home = getenv("HOME");
-    if (p->ed.s[0] == '~' && home) snprintf(path, sizeof path, "%s%s", home, p->ed.s + 1);
-    else snprintf(path, sizeof path, "%s", p->ed.s);
+    if (ed->s[0] == '~' && home) snprintf(path, sizeof path, "%s%s", home, ed->s + 1);
+    else snprintf(path, sizeof path, "%s", ed->s);
     char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
     if (slash) snprintf(dir, sizeof dir, "%.*s", (int)(slash - path + 1), path);
     else snprintf(dir, sizeof dir, "./");
     DIR *d = opendir(dir);
-    p->nmatch = 0;
+    *nmatch = 0;
     if (!d) return;
     size_t bl = strlen(base), common = 0;
     char first[256] = "";
@@ -911,7 +1240,7 @@ static void pick_complete(struct picker *p)
         else
             for (size_t i = 0; i < common; i++)
                 if (first[i] != e->d_name[i]) common = i;
-        if (p->nmatch < 8) snprintf(p->matches[p->nmatch++], sizeof p->matches[0], "%s", e->d_name);
+        if (*nmatch < max) snprintf(matches[(*nmatch)++], 256, "%s", e->d_name);
         n++;
     }
     closedir(d);
@@ -922,9 +1251,9 @@ static void pick_complete(struct picker *p)
     if (n == 1) {
         struct stat st;
         if (stat(out, &st) == 0 && S_ISDIR(st.st_mode) && strlen(out) + 1 < sizeof out) strcat(out, "/");
-        p->nmatch = 0;
+        *nmatch = 0;
     }
-    tui_lineedit_set(&p->ed, out);
+    tui_lineedit_set(ed, out);
 }
 
 static void pick_draw(void *ud)
@@ -1001,7 +1330,7 @@ static void pk_tab(void *ud, const struct tui_key *k)
 {
     struct picker *p = ud;
     p->sel = -1;
-    pick_complete(p);
+    complete_path(&p->ed, p->matches, 8, &p->nmatch);
 }
 
 static void pk_list(void *ud, const struct tui_key *k)

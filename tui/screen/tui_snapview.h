@@ -20,5 +20,7 @@ void tui_snapview_pick(const char *folders, bool zh);
 /* The key contexts of the screen and of the file prompt (tests check help against keys). */
 extern const struct tui_keymap *const tui_snapview_keys[];
 extern const struct tui_keymap *const tui_snapview_pick_keys[];
+/* The second snapshot's path prompt (b). */
+extern const struct tui_keymap *const tui_snapview_b_keys[];
 
 #endif
