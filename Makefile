@@ -6,8 +6,14 @@
 #                   everything that runs on a CPU-only machine (also under ASan+UBSan, and a
 #                   short fuzz pass) in parallel; ends with "N passed, M failed" (make check)
 #   make test-gpu   checks that need a real GPU (skipped with a message without one)
-#   make gpu-report on a GPU machine: build, test-gpu, the GPU benchmarks and every lesson
-#                   recorded, into one summary ($OUT or build/gpu-report/); says so without one
+#   make gpu-report on a GPU machine, in one command under one deadline: the calibration figures,
+#                   test-gpu, the GPU benchmarks and every lesson recorded, as four files in
+#                   $OUT (or build/gpu-report/); says so in one line without a GPU. With
+#                   GPU_REPORT_PREBUILT=1 it uses BUILD as it is (make portable's) and builds nothing
+#   make portable   build/portable/: vramlab and the GPU checks' programs with Lua and ncursesw
+#                   linked in (only glibc, libstdc++ and libgcc stay dynamic), native code for
+#                   sm_90 plus PTX, and a terminfo fallback: built here, run on a GPU machine
+#                   that has no Lua or ncurses development packages (docs/benchmarks.md)
 #   make bench      benchmarks: ratios against references measured in the same run
 #   make asan       the unit and Lua tests under AddressSanitizer + UBSan
 #   make tsan       the unit, Lua and CLI tests under ThreadSanitizer (clang, build/tsan): no
@@ -16,6 +22,10 @@
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS each (make fuzz-ci: 10 s each)
 #   make install    PREFIX=/usr/local (binary, lessons, assets, man page, bash completion);
 #                   make uninstall
+# CUDA_ARCHS: the GPU code built by nvcc. auto (default): every architecture below that this nvcc
+# knows, plus PTX of the newest, where a GPU is found (nvidia-smi lists one) or for make install;
+# elsewhere one architecture (sm_75) plus its PTX, which any newer GPU compiles at load (a quick
+# first build). all: every one. A list ("90", "80 90"): native code for each, PTX of the last.
 # CPPFLAGS, CFLAGS and LDFLAGS from the environment or the command line are honoured in every
 # compile and link (a packager's dpkg-buildflags hardening). The version is the VERSION file.
 
@@ -27,9 +37,13 @@ CC      ?= cc
 CUDA    ?= auto
 PKGS    := ncursesw lua5.4
 
+# make gpu-report alone runs a script and builds what it needs itself: no toolkit probe here and
+# no build stamp written, so a build made elsewhere (make portable's) stays exactly as it is.
+REPORT_ONLY := $(if $(MAKECMDGOALS),$(if $(filter-out gpu-report,$(MAKECMDGOALS)),,1))
+
 # nvcc on the PATH or under /usr/local/cuda
 NVCC := $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
-ifeq ($(CUDA),0)
+ifneq ($(filter 0,$(CUDA))$(REPORT_ONLY),)
 NVCC :=
 endif
 # The toolkit's root as nvcc itself reports it: nvcc may be a wrapper script in /usr/local/bin.
@@ -72,11 +86,23 @@ LT_LUA  := $(LT_FIRST) $(filter-out $(LT_FIRST),$(sort $(wildcard lua/lib/*.lua)
 # fewer; without --list-gpu-code, what CUDA 12.0 has), PTX of the newest for GPUs that come
 # later (the driver compiles it at load).
 CU_WANT := 75 80 86 89 90 100 120
+CUDA_ARCHS ?= auto
 empty   :=
 comma   := ,
 ifneq ($(NVCC),)
 CU_KNOWN := $(shell $(NVCC) --list-gpu-code 2>/dev/null | sed -n 's/^sm_//p')
-CU_ARCHS := $(if $(CU_KNOWN),$(filter $(CU_KNOWN),$(CU_WANT)),75 80 86 89 90)
+CU_ALL   := $(if $(CU_KNOWN),$(filter $(CU_KNOWN),$(CU_WANT)),75 80 86 89 90)
+ifeq ($(CUDA_ARCHS),auto)
+# a GPU here (nvidia-smi lists one) or an install: every architecture; else the oldest alone
+CU_GPU   := $(shell nvidia-smi -L 2>/dev/null | grep -c '^GPU [0-9]')
+CU_ARCHS := $(if $(filter-out 0,$(CU_GPU))$(filter install,$(MAKECMDGOALS)),$(CU_ALL),$(firstword $(CU_ALL)))
+else ifeq ($(CUDA_ARCHS),all)
+CU_ARCHS := $(CU_ALL)
+else
+CU_ARCHS := $(CUDA_ARCHS)
+CU_UNKNOWN := $(if $(CU_KNOWN),$(filter-out $(CU_KNOWN),$(CU_ARCHS)))
+$(if $(CU_UNKNOWN),$(error CUDA_ARCHS: $(NVCC) does not know sm_$(firstword $(CU_UNKNOWN)) (it knows $(strip $(CU_KNOWN)))))
+endif
 CU_PROBE := $(shell sh gpu/backend/cuda_probe.sh $(BUILD)/.cuda-probe $(NVCC) '$(firstword $(CU_ARCHS))' $(CC) $(CUDA_HOME)/include)
 ifneq ($(CU_PROBE),ok)
 $(warning $(NVCC) cannot build the CUDA backend ($(CU_PROBE)): building without the CUDA backend)
@@ -86,7 +112,8 @@ endif
 
 ifneq ($(NVCC),)
 override CFLAGS += -DGPU_HAVE_CUDA=1
-GPU_SRC += $(wildcard gpu/backend/gpu_cuda*.c)
+CU_C    := $(wildcard gpu/backend/gpu_cuda*.c)
+GPU_SRC += $(CU_C)
 CU_SRC  := $(wildcard gpu/backend/*.cu)
 CU_OBJ  := $(CU_SRC:%.cu=$(BUILD)/%.o)
 CU_PTX  := $(lastword $(CU_ARCHS))
@@ -97,7 +124,7 @@ NVFLAGS := -O3 -std=c++17 $(NVWARN) $(NVCPP) -Igpu \
            $(foreach a,$(CU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_$(CU_PTX),code=compute_$(CU_PTX)
 LDLIBS  += $(CUDA_HOME)/lib64/libcudart_static.a -ldl -lrt -lstdc++
-$(BUILD)/gpu/backend/gpu_cuda.o $(BUILD)/gpu/backend/gpu_cuda_access.o: override CFLAGS += -I$(CUDA_HOME)/include \
+$(CU_C:%.c=$(BUILD)/%.o): override CFLAGS += -I$(CUDA_HOME)/include \
     -DGPU_CUDA_ARCHS='"$(subst $(empty) $(empty),/,$(CU_ARCHS))"'
 endif
 
@@ -108,11 +135,16 @@ BIN     := $(BUILD)/vramlab
 UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # Objects depend on the build configuration: changing flags (CUDA on/off, sanitizers) rebuilds.
+# The GPU code has a stamp of its own: other architectures rebuild it, not every C file.
 STAMP   := $(BUILD)/.config
+CU_STAMP := $(BUILD)/.cuda-config
 CONFIG  := $(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(NVCC) $(LDLIBS)
+ifeq ($(REPORT_ONLY),)
 $(shell mkdir -p $(BUILD); echo '$(CONFIG)' | cmp -s - $(STAMP) || echo '$(CONFIG)' > $(STAMP))
+$(shell echo '$(NVFLAGS) $(CU_ARCHS)' | cmp -s - $(CU_STAMP) || echo '$(NVFLAGS) $(CU_ARCHS)' > $(CU_STAMP))
+endif
 
-.PHONY: all deps test-deps run test check format-check test-gpu gpu-tests gpu-report bench asan \
+.PHONY: all deps test-deps run test check format-check test-gpu gpu-tests gpu-report portable bench asan \
         tsan valgrind install uninstall clean fuzz
 
 MAN     := $(BUILD)/vramlab.1
@@ -140,10 +172,11 @@ $(BUILD)/%.o: %.c $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/%.o: %.cu gpu/backend/gpu_kernels.h gpu/backend/gpu_kernels_access.h gpu/gpu_pattern.h \
-              gpu/gpu_access_mix.h gpu/backend/gpu_kernels_dev.cuh $(STAMP)
+$(BUILD)/%.o: %.cu $(wildcard gpu/backend/gpu_*kernels*.h) gpu/gpu_pattern.h gpu/gpu_access_mix.h \
+              gpu/backend/gpu_kernels_dev.cuh $(STAMP) $(CU_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c -o $@ $<
+$(CU_C:%.c=$(BUILD)/%.o): $(CU_STAMP)
 
 # Lua support code compiled into the binary (preloaded as modules).
 $(BUILD)/lt_embed.c: $(LT_LUA) lua/lib/embed.sh
@@ -161,7 +194,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # Installing Debian packages happens here and in make test (the README's two commands), never
 # in a plain make or make install (a packager's chroot does not expect apt-get).
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(NPROC) all
 	$(BIN)
 
 # The suite runs twice: the normal build, then unit/Lua/CLI tests under ASan + UBSan (clang).
@@ -190,7 +223,8 @@ NPROC       := $(shell nproc 2>/dev/null || echo 2)
 CPU_LOG = sh tests/run.sh --cpu $(BUILD)/test-logs/build-$(1).cpu
 test: test-deps
 	@mkdir -p $(BUILD)/test-logs && rm -f $(BUILD)/test-logs/build-*.cpu
-	@$(call CPU_LOG,normal) $(MAKE) --no-print-directory -j$(NPROC) WERROR=$(TEST_WERROR) $(BIN) $(MAN) $(UNIT)
+	@$(call CPU_LOG,normal) $(MAKE) --no-print-directory -j$(NPROC) WERROR=$(TEST_WERROR) $(BIN) $(MAN) $(UNIT) \
+	    $(GPU_TESTS)
 	@$(if $(HAVE_FUZZER),:,echo "fuzz targets not built: clang has no libFuzzer (-fsanitize=fuzzer)")
 	@sh tests/run.sh $(BUILD) --asan $(ASAN_DIR) --fuzz $(if $(HAVE_FUZZER),$(ASAN_DIR),-) --times \
 	    --asan-build '$(ASAN_MAKE) -j$(NPROC) $(ASAN_DIR)/vramlab \
@@ -211,13 +245,27 @@ $(BUILD)/tests/ref_bandwidth: tests/gpu/ref_bandwidth.cu
 test-gpu: all gpu-tests
 	@sh tests/gpu/run.sh $(BUILD)
 
-# One command on a GPU machine: every GPU figure and check, one summary (docs/benchmarks.md).
+# One command on a GPU machine: every GPU figure and check, four files (docs/benchmarks.md).
+# GPU_REPORT_PREBUILT=1: BUILD as it is (make portable's build/portable), nothing compiled there.
 gpu-report:
 	@sh tests/gpu/report.sh $(BUILD)
+
+# A build to take to a GPU machine whose image lacks Lua's and ncurses' development packages:
+# those two linked in statically, sm_90 native code plus PTX, the GPU checks' programs, and
+# compiled terminfo entries for a machine without the terminal's (tests/gpu/portable.sh checks
+# with ldd that only glibc, libstdc++ and libgcc stay dynamic).
+PORTABLE      := build/portable
+PORTABLE_OBJ  := build/portable-obj
+PORTABLE_LIBS := -Wl,-Bstatic -lncursesw -ltinfo -llua5.4 -Wl,-Bdynamic -ldl
+portable:
+	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=$(PORTABLE_OBJ) CUDA_ARCHS=90 \
+	    PKG_LIBS='$(PORTABLE_LIBS)' all gpu-tests
+	@sh tests/gpu/portable.sh $(PORTABLE_OBJ) $(PORTABLE)
 
 bench: all
 	@$(MAKE) --no-print-directory $(BUILD)/tests/bench_host $(BUILD)/tests/bench_alloc \
 	    $(BUILD)/tests/bench_snapshot
+	@$(MAKE) --no-print-directory $(BUILD)/tests/bench_stream $(BUILD)/tests/bench_lessons
 	@sh tests/bench.sh $(BUILD)
 
 $(BUILD)/tests/bench_alloc: tests/bench/bench_alloc.c $(LIB)
@@ -227,6 +275,16 @@ $(BUILD)/tests/bench_alloc: tests/bench/bench_alloc.c $(LIB)
 $(BUILD)/tests/bench_snapshot: tests/bench/bench_snapshot.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# McCalpin's STREAM kernels (a reimplementation, tests/bench/bench_stream.c): the same CFLAGS
+$(BUILD)/tests/bench_stream: tests/bench/bench_stream.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -fopenmp -o $@ $< $(LIB) $(LDLIBS)
+
+# what a learner waits for: list, each lesson's first result and total, on the real program
+$(BUILD)/tests/bench_lessons: tests/bench/bench_lessons.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 $(BUILD)/tests/bench_host: tests/bench/bench_host.c $(LIB)
 	@mkdir -p $(dir $@)

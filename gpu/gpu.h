@@ -81,6 +81,16 @@ struct gpu_info {
      * they give: SMs x lanes x 2 FLOPs x clock; 0 = unknown. */
     int fp32_lanes_per_sm, sm_clock_khz;
     double fp32_flops;
+    /* pcie_gen/pcie_width are the link's maximum (what a transfer trains it to), never less than
+     * its state now; *_current what it is now (an idle GPU drops it); pcie_source says where
+     * the maximum came from: "nvml" (this device and system), "sysfs-port" (the lower of the
+     * device's and its upstream port's), "sysfs-device" (the device's own, the port not
+     * visible: a VM), "sysfs-current" (only the state now), "" unknown. */
+    int pcie_gen_current, pcie_width_current;
+    char pcie_source[16];
+    /* NVML's view of the memory (nvmlDeviceGetMemoryInfo_v2): the total nvidia-smi shows and
+     * what the driver keeps for itself out of it; 0 = unknown (no NVML, or a v1-only driver) */
+    uint64_t nvml_total_bytes, nvml_reserved_bytes;
 };
 
 /* Peak FP32 FLOP/s: SMs x FMA lanes per SM x 2 x clock (0 when any is unknown); and the FP32
@@ -141,7 +151,20 @@ enum { GPU_FAULT_SITES = 32, GPU_FAULT_LOG = 4096 };
     X(GPU_WHY_STREAM_CAP, "MM", "STREAM needs 3 x %s of device memory; experiments may take at " \
                                 "most %s")                                                       \
     X(GPU_WHY_ACCESS_CAP, "MM", "this access pattern needs %s of device memory; experiments may "\
-                                "take at most %s")
+                                "take at most %s")                                                \
+    X(GPU_WHY_FEED_WRONG, "NNNN", "validation failed: operation %s (a read of buffer %s) found "  \
+                                  "%s of %s words not what the program put there; the timeline " \
+                                  "is not reported")                                             \
+    X(GPU_WHY_FEED_WRONG_END, "NNN", "validation failed: after the program, buffer %s held %s "  \
+                                     "of %s words not what the program put there; the timeline " \
+                                     "is not reported")                                          \
+    X(GPU_WHY_FEED_RACE, "NN", "validation failed: operations %s and %s used the same bytes at "  \
+                               "the same time (no stream order or event between them), so what " \
+                               "they left is undefined; the timeline is not reported")           \
+    X(GPU_WHY_FEED_HOST_CAP, "MM", "the program's host and managed buffers take %s; this run "   \
+                                   "allows %s (host.budget())")                                  \
+    X(GPU_WHY_FEED_MANAGED, "", "managed memory needs a GPU that takes page faults "             \
+                                "(cudaDevAttrConcurrentManagedAccess: Linux, Pascal or newer)")
 #define GPU_X_WHY(name, kinds, en) name,
 enum gpu_why_key { GPU_WHY_LIST(GPU_X_WHY) GPU_WHY_COUNT };
 #undef GPU_X_WHY
@@ -193,9 +216,14 @@ struct gpu_mismatch {
 
 /* One latency chase request and its answer (gpu_bench_latency fills it). */
 #define GPU_MAX_CHASES 8
+/* How a chase loads: ld.global.ca (the microbenchmark papers' way: global, cached in L1) or a
+ * generic load (what C++ compiles `p = *p` to when it cannot prove the pointer global, and what
+ * nvbandwidth's chase does); the generic one pays an address-space check per load. */
+enum gpu_chase_load { GPU_LOAD_GLOBAL, GPU_LOAD_GENERIC };
 struct gpu_chase {
     uint64_t bytes, steps;
     int n;                       /* chases, each from another SM (1..GPU_MAX_CHASES) */
+    enum gpu_chase_load load;
     double ns[GPU_MAX_CHASES];   /* out: ns per dependent load */
     double cycles[GPU_MAX_CHASES]; /* out: SM clock cycles per load; 0 = unknown */
     int sm[GPU_MAX_CHASES];      /* out: the SM that chased; -1 = unknown */
@@ -203,6 +231,30 @@ struct gpu_chase {
 
 struct gpu_feed_ops; /* host memory of every kind, streams and programs (gpu_feed.h) */
 struct gpu_access;
+/* Clocks as NVML reads them now (MHz; 0 = unknown), and the reasons the driver holds them down
+ * (nvmlDeviceGetCurrentClocksEventReasons' bits; has_reasons false when unknown). */
+struct gpu_clocks {
+    int sm_mhz, mem_mhz, sm_max_mhz, mem_max_mhz;
+    unsigned long long reasons;
+    bool has_reasons;
+};
+
+/* Does a same-device copy run while a kernel occupies every SM? Times in seconds from the busy
+ * kernel's start (events): when the copy started and ended, when the kernel ended. */
+struct gpu_overlap {
+    uint64_t bytes;
+    double busy_s;            /* how long the kernel kept every SM */
+    double copy_start_s, copy_end_s;
+    double copy_s;            /* copy_end_s - copy_start_s */
+    int busy_blocks;          /* the kernel's blocks (SMs x resident blocks: every SM full) */
+    int resident_blocks;      /* how many had started when the copy was issued (all: SMs full) */
+    double sm_busy_s;         /* the busy kernel's time in the SM copy's round */
+    /* the same with an SM copy kernel in place of the copy engine: it has to wait for the
+     * SMs, which shows the busy kernel did keep them all (else the test says nothing) */
+    double sm_copy_start_s, sm_copy_end_s;
+    bool ce_overlapped;       /* the copy ended before the busy kernel did */
+    bool sm_waited;           /* the SM copy ended after the busy kernel did */
+};
 
 /* The backend table (the nvtop `struct gpu_vendor` pattern). Every function returns a status and
  * leaves a readable reason in dev->why on failure. Times are seconds per repetition. */
@@ -244,6 +296,18 @@ struct gpu_backend {
     /* How a kernel touches memory (gpu_access.h): one phase of one access-pattern experiment on
      * buffers the bench allocated. NULL: the backend has none. */
     gpu_status (*access)(struct gpu_dev *dev, struct gpu_access *a);
+    /* Optional (NULL: not supported). copy_single: `reps` copies as an application makes them,
+     * each issued alone and waited for (cudaMemcpyAsync + cudaStreamSynchronize), host-timed:
+     * the round trip one call costs, where copy times held back-to-back batches. */
+    gpu_status (*copy_single)(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method method,
+                              void *dst, const void *src, uint64_t bytes, int reps,
+                              double *seconds);
+    /* The clocks now (NVML). */
+    gpu_status (*clocks)(struct gpu_dev *dev, struct gpu_clocks *c);
+    /* The copy-engine question (gpu_bench_overlap): a kernel that occupies every SM for busy_s,
+     * and while it runs a same-device copy of `bytes` (dst/src device buffers), both timed. */
+    gpu_status (*overlap)(struct gpu_dev *dev, void *dst, const void *src, uint64_t bytes,
+                          double busy_s, struct gpu_overlap *o);
 };
 
 /* ---- registry (gpu_registry.c) ---------------------------------------------------------- */
@@ -264,6 +328,9 @@ gpu_status gpu_alloc_uncapped(struct gpu_dev *dev, uint64_t bytes, void **ptr);
 gpu_status gpu_free(struct gpu_dev *dev, void *ptr, uint64_t bytes);
 gpu_status gpu_host_alloc(struct gpu_dev *dev, uint64_t bytes, bool pinned, void **ptr);
 gpu_status gpu_host_free(struct gpu_dev *dev, void *ptr, bool pinned);
+/* Fault injection for an allocation made elsewhere (gpu_feed.c): true when this one is to fail
+ * as an out-of-memory would; `site` is the code that asked (its caller's return address). */
+bool gpu_fault_at(struct gpu_dev *dev, const void *site);
 /* Most an experiment may take now: cap_fraction x free. */
 uint64_t gpu_alloc_budget(struct gpu_dev *dev);
 const char *gpu_why(const struct gpu_dev *dev);
@@ -299,6 +366,15 @@ struct gpu_result {
     double sm_clock_mhz;    /* cycles / ns during that chase; 0 = unknown */
     int nsm;
     int sm[GPU_MAX_CHASES];
+    int reps;               /* operations per timed trial (bandwidth) */
+    /* bandwidth on a device: NVML's clocks read between the timed trials (MHz; 0 = unknown) */
+    int run_sm_mhz, run_mem_mhz;
+    /* latency on a device: the SM clock's maximum, and whether the chase ran below 90 % of it
+     * after one retry (its ns are then slower than the hardware's: cycles are unaffected) */
+    double sm_clock_max_mhz;
+    bool low_clock;
+    enum gpu_chase_load load;
+    bool single;            /* copies issued one at a time and waited for (copy_single) */
 };
 
 /* Warnings a measurement carries beside its figure: a bit each, with a key; the sentence a
@@ -312,7 +388,8 @@ struct gpu_result {
     X(GPU_WARN_THREADS, "threads")             /* a host STREAM kernel ran on fewer threads */    \
     X(GPU_WARN_HOLD_TIMEOUT, "hold_timeout")   /* the stream hold ended before the batch queued */ \
     X(GPU_WARN_MIG, "mig")                     /* a MIG slice: peak figures are the whole GPU's */ \
-    X(GPU_WARN_LLC_UNKNOWN, "llc_unknown")     /* host STREAM: no last-level cache size known */
+    X(GPU_WARN_LLC_UNKNOWN, "llc_unknown")     /* host STREAM: no last-level cache size known */ \
+    X(GPU_WARN_LOW_CLOCK, "low_clock")         /* a device chase below 90 % of the max SM clock */
 enum gpu_warn_bit_index {
 #define GPU_X_WARN(name, key) name##_BIT,
     GPU_WARN_LIST(GPU_X_WARN)
@@ -360,6 +437,7 @@ struct gpu_copy_req {
     bool pinned;  /* host side page-locked (H2D/D2H) */
     int trials;   /* timed trials (default 10) */
     int reps;     /* copies per trial (0 = auto: ~20 ms per trial) */
+    bool single;  /* each copy issued alone and waited for, host-timed (backend copy_single) */
 };
 /* Repetitions per timed trial for work that takes one_s once: about 20 ms worth, 1..1000. */
 int gpu_bench_reps(double one_s);
@@ -372,6 +450,20 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
                           gpu_cancel_flag *cancel);
 gpu_status gpu_bench_latency(struct gpu_dev *dev, uint64_t bytes, struct gpu_result *r,
                              gpu_cancel_flag *cancel);
+/* The same with the chase's load instruction chosen (gpu_bench_latency: GPU_LOAD_GLOBAL). */
+gpu_status gpu_bench_latency_load(struct gpu_dev *dev, uint64_t bytes, enum gpu_chase_load load,
+                                  struct gpu_result *r, gpu_cancel_flag *cancel);
+/* Whether a same-device copy of `bytes` (cudaMemcpyAsync) runs while a kernel occupies every SM
+ * for busy_s: two device buffers within the cap, the backend's overlap, everything freed. */
+gpu_status gpu_bench_overlap(struct gpu_dev *dev, uint64_t bytes, double busy_s,
+                             struct gpu_overlap *o);
+/* The clocks now; GPU_ERR_UNSUPPORTED where the backend cannot read them. */
+gpu_status gpu_bench_clocks(struct gpu_dev *dev, struct gpu_clocks *c);
+/* How far free memory may be off after `bytes` were allocated and freed without counting as
+ * kept: max(2 MiB, 0.01 % of bytes). The driver keeps page-table pages and its small-allocation
+ * chunk (2 MiB) as it sees fit; a check with a fixed tolerance fails a correct GPU after tens of
+ * GB of allocations. */
+uint64_t gpu_free_tolerance(uint64_t bytes);
 /* STREAM on the device: three arrays of `bytes` each; counted as STREAM counts (copy/scale 2n,
  * add/triad 3n, dot 2n bytes per pass). Arrays start at GPU_STREAM_A/B/C and every array is
  * checked in closed form after the trials (GPU_ERR_VALIDATION when wrong). */
@@ -407,8 +499,28 @@ gpu_status gpu_host_bench(const struct gpu_dev *dev, enum gpu_host_kind k, uint6
  * unknown. */
 const char *gpu_host_kind_name(enum gpu_host_kind k);
 int gpu_host_kind_parse(const char *name);
+/* A pointer chase over one random cycle of `bytes` (64-byte lines). Trials are timed by length,
+ * not by count: each lasts about 5 ms (0.2 ms with host_quick), at least 4096 loads, after a
+ * warm-up that walks the whole cycle when that takes under 10 ms (so a set that fits a cache is
+ * in it) and as much as 10 ms allows otherwise. */
 gpu_status gpu_host_latency(const struct gpu_dev *dev, uint64_t bytes, struct gpu_result *r,
                             gpu_cancel_flag *cancel);
+/* Host arrays kept from one host measurement to the next: a lesson that runs five STREAM kernels,
+ * or STREAM then a chase, allocates and first-touches its memory once. The _in variants take
+ * their arrays from the arena, reusing them when they are large enough, else freeing them before
+ * allocating new ones (an arena never holds more than one measurement's arrays); with a NULL
+ * arena each call allocates and frees its own, as gpu_host_bench and gpu_host_latency do. An
+ * arena is used by one thread at a time. */
+struct gpu_host_arena;
+struct gpu_host_arena *gpu_host_arena_new(void);
+void gpu_host_arena_release(struct gpu_host_arena *ar); /* frees the arrays; the arena stays */
+void gpu_host_arena_free(struct gpu_host_arena *ar);
+size_t gpu_host_arena_held(const struct gpu_host_arena *ar); /* bytes of arrays it holds now */
+gpu_status gpu_host_bench_in(struct gpu_host_arena *ar, const struct gpu_dev *dev,
+                             enum gpu_host_kind k, uint64_t bytes, int threads, int trials,
+                             struct gpu_result *r, gpu_cancel_flag *cancel);
+gpu_status gpu_host_latency_in(struct gpu_host_arena *ar, const struct gpu_dev *dev,
+                               uint64_t bytes, struct gpu_result *r, gpu_cancel_flag *cancel);
 
 /* A cache level by size: {"L1", 48 KiB}. */
 struct gpu_level {

@@ -5,6 +5,7 @@
 #include "gpu.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "gpu_numa.h"
 
@@ -17,6 +18,15 @@ int gpu_bench_reps(double one_s)
     if (!(one_s > 0)) return 1;
     double r = ceil(TARGET_TRIAL_S / one_s);
     return r < 1 ? 1 : r > 1000 ? 1000 : (int)r;
+}
+
+/* NVML's clocks into r, read between timed trials (the GPU is at its running clock then). */
+static void run_clocks(struct gpu_dev *dev, struct gpu_result *r)
+{
+    struct gpu_clocks c;
+    if (!dev->be->clocks || dev->be->clocks(dev, &c) != GPU_OK) return;
+    r->run_sm_mhz = c.sm_mhz;
+    r->run_mem_mhz = c.mem_mhz;
 }
 
 static gpu_status check_copy_req(struct gpu_dev *dev, const struct gpu_copy_req *q)
@@ -37,6 +47,10 @@ static gpu_status check_copy_req(struct gpu_dev *dev, const struct gpu_copy_req 
     }
     if (q->method == GPU_SM && q->dir != GPU_D2D && !q->pinned) {
         gpu_set_why(dev, "an SM kernel can only reach host memory that is pinned (pinned=true)");
+        return GPU_ERR_UNSUPPORTED;
+    }
+    if (q->single && !dev->be->copy_single) {
+        gpu_set_why(dev, "the %s backend cannot time single copies", dev->be->name);
         return GPU_ERR_UNSUPPORTED;
     }
     return GPU_OK;
@@ -112,14 +126,18 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
     if (st == GPU_OK) st = fill(dev, src, q->bytes, q->dir == GPU_H2D, &pat);
     if (st == GPU_OK) st = fill(dev, dst, q->bytes, q->dir == GPU_D2H, &old);
     dev->op_warn = 0;
+    /* held batches (copy), or one copy at a time as an application makes them (copy_single) */
+    gpu_status (*op)(struct gpu_dev *, enum gpu_dir, enum gpu_method, void *, const void *,
+                     uint64_t, int, double *) = q->single ? be->copy_single : be->copy;
     /* Warm-up: first-touch, context and clock ramp-up stay out of the timed trials. */
-    if (st == GPU_OK) st = be->copy(dev, q->dir, q->method, dst, src, q->bytes, 1, &one);
+    if (st == GPU_OK) st = op(dev, q->dir, q->method, dst, src, q->bytes, 1, &one);
     if (st == GPU_OK && !reps) reps = gpu_bench_reps(one);
-    if (st == GPU_OK) st = be->copy(dev, q->dir, q->method, dst, src, q->bytes, reps, &one);
+    if (st == GPU_OK) st = op(dev, q->dir, q->method, dst, src, q->bytes, reps, &one);
     dev->op_warn = 0; /* what the warm-up raised does not concern the timed trials */
     for (int i = 0; st == GPU_OK && i < trials; i++) {
         if (gpu_cancelled(cancel)) st = GPU_ERR_CANCELLED;
-        else st = be->copy(dev, q->dir, q->method, dst, src, q->bytes, reps, &t[i]);
+        else st = op(dev, q->dir, q->method, dst, src, q->bytes, reps, &t[i]);
+        if (st == GPU_OK && i == trials / 2) run_clocks(dev, r);
     }
     if (st == GPU_OK)
         st = validate(dev, dst, q->bytes, q->dir == GPU_D2H, &pat, "the copy's destination",
@@ -132,6 +150,8 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
 
     gpu_stats(r, t, trials);
     r->validated = checked;
+    r->reps = reps;
+    r->single = q->single;
     r->moved_bytes = 2 * q->bytes;
     r->bytes_per_s = q->bytes / r->best_s;
     r->rw_bytes_per_s = d2d ? 2.0 * q->bytes / r->best_s : 0;
@@ -142,8 +162,31 @@ gpu_status gpu_bench_copy(struct gpu_dev *dev, const struct gpu_copy_req *q, str
 gpu_status gpu_bench_latency(struct gpu_dev *dev, uint64_t bytes, struct gpu_result *r,
                              gpu_cancel_flag *cancel)
 {
+    return gpu_bench_latency_load(dev, bytes, GPU_LOAD_GLOBAL, r, cancel);
+}
+
+/* The SM clock a chase ran at (cycles / ns of its fastest SM) against the maximum: below 90 %, a
+ * GPU that just left idle has not reached its running clock and its ns per load read slow. */
+#define LOW_CLOCK 0.9
+static double chase_mhz(const struct gpu_chase *c, int best)
+{
+    return c->cycles[best] > 0 && c->ns[best] > 0 ? 1e3 * c->cycles[best] / c->ns[best] : 0;
+}
+
+static int fastest(const struct gpu_chase *c)
+{
+    int best = 0;
+    for (int i = 1; i < c->n; i++)
+        if (c->ns[i] < c->ns[best]) best = i;
+    return best;
+}
+
+gpu_status gpu_bench_latency_load(struct gpu_dev *dev, uint64_t bytes, enum gpu_chase_load load,
+                                  struct gpu_result *r, gpu_cancel_flag *cancel)
+{
     double t[GPU_MAX_CHASES];
-    *r = (struct gpu_result){.bytes = bytes, .simulated = dev->info.simulated, .numa_node = -1};
+    *r = (struct gpu_result){.bytes = bytes, .simulated = dev->info.simulated, .numa_node = -1,
+                             .load = load};
     if (dev->failed) return GPU_ERR_STICKY;
     if (!(dev->be->caps & GPU_CAP_LATENCY)) {
         gpu_set_why(dev, "the %s backend has no latency kernel", dev->be->name);
@@ -161,22 +204,33 @@ gpu_status gpu_bench_latency(struct gpu_dev *dev, uint64_t bytes, struct gpu_res
     if (gpu_cancelled(cancel)) return GPU_ERR_CANCELLED;
     /* One chase from each of 5 SMs: an L2 hit's latency depends on which SM asks (the L2 is
      * split into partitions), so one SM's figure is not the GPU's. */
-    struct gpu_chase c = {.bytes = bytes, .steps = 1u << 18, .n = 5};
+    struct gpu_chase c = {.bytes = bytes, .steps = 1u << 18, .n = 5, .load = load};
     dev->op_warn = 0;
     gpu_status st = dev->be->latency(dev, &c);
     if (st != GPU_OK) return st;
-    int best = 0;
+    /* Below the maximum SM clock the ns are the clock's, not the memory's: once more (the
+     * backend warms the clock up before every chase), then say so. */
+    const double max_mhz = dev->info.sm_clock_khz / 1e3;
+    if (max_mhz > 0 && chase_mhz(&c, fastest(&c)) > 0 &&
+        chase_mhz(&c, fastest(&c)) < LOW_CLOCK * max_mhz && !gpu_cancelled(cancel)) {
+        struct gpu_chase again = c;
+        if ((st = dev->be->latency(dev, &again)) != GPU_OK) return st;
+        if (chase_mhz(&again, fastest(&again)) > chase_mhz(&c, fastest(&c))) c = again;
+    }
+    const int best = fastest(&c);
     for (int i = 0; i < c.n; i++) {
         t[i] = c.ns[i] * 1e-9;
-        if (c.ns[i] < c.ns[best]) best = i;
         r->sm[i] = c.sm[i];
     }
     r->nsm = c.n;
     gpu_stats(r, t, c.n);
     r->ns_per_load = r->best_s * 1e9;
     r->cycles_per_load = c.cycles[best];
-    if (c.cycles[best] > 0 && c.ns[best] > 0) r->sm_clock_mhz = 1e3 * c.cycles[best] / c.ns[best];
+    r->sm_clock_mhz = chase_mhz(&c, best);
+    r->sm_clock_max_mhz = max_mhz;
+    r->low_clock = max_mhz > 0 && r->sm_clock_mhz > 0 && r->sm_clock_mhz < LOW_CLOCK * max_mhz;
     gpu_bench_finish(dev, r, 1);
+    if (r->low_clock) r->warn |= GPU_WARN_LOW_CLOCK;
     r->warn &= ~GPU_WARN_FEW_TICKS; /* timed in-kernel over 2^18 loads, not by events */
     r->ticks = 0;
     return GPU_OK;
@@ -224,6 +278,7 @@ gpu_status gpu_bench_stream(struct gpu_dev *dev, int kind, uint64_t bytes, int t
     for (int i = 0; st == GPU_OK && i < trials; i++) {
         if (gpu_cancelled(cancel)) st = GPU_ERR_CANCELLED;
         else st = be->stream(dev, kind, a, b, c, bytes, reps, &t[i], &dot);
+        if (st == GPU_OK && i == trials / 2) run_clocks(dev, r);
     }
     /* BabelStream's check_solution: every array against the kernel's closed form (100 epsilon),
      * the dot product against n x a x b (10^7 epsilon: a long sum rounds). */
@@ -247,10 +302,51 @@ gpu_status gpu_bench_stream(struct gpu_dev *dev, int kind, uint64_t bytes, int t
     if (st != GPU_OK) return st;
     gpu_stats(r, t, trials);
     r->validated = checked;
+    r->reps = reps;
     r->dot = kind == GPU_HOST_DOT ? dot : 0;
     r->moved_bytes = (kind == GPU_HOST_ADD || kind == GPU_HOST_TRIAD ? 3 : 2) * bytes;
     r->bytes_per_s = r->moved_bytes / r->best_s;
     r->rw_bytes_per_s = r->bytes_per_s;
     gpu_bench_finish(dev, r, reps);
     return GPU_OK;
+}
+
+gpu_status gpu_bench_overlap(struct gpu_dev *dev, uint64_t bytes, double busy_s,
+                             struct gpu_overlap *o)
+{
+    void *a = NULL, *b = NULL;
+    memset(o, 0, sizeof *o);
+    if (dev->failed) return GPU_ERR_STICKY;
+    if (!dev->be->overlap) {
+        gpu_set_why(dev, "the %s backend has no copy-engine overlap test", dev->be->name);
+        return GPU_ERR_UNSUPPORTED;
+    }
+    if (bytes < 4096 || !(busy_s >= 0.001 && busy_s <= 1)) {
+        gpu_set_why(dev, "overlap: bytes >= 4 KiB and a busy time of 1 ms .. 1 s");
+        return GPU_ERR_ARG;
+    }
+    uint64_t budget = gpu_alloc_budget(dev);
+    if (2 * bytes > budget) {
+        gpu_set_why_key(dev, GPU_WHY_COPY_CAP, bytes / 1048576.0, 2 * bytes / 1048576.0,
+                        dev->cap_fraction * 100, budget / 1048576.0);
+        return GPU_ERR_CAP;
+    }
+    gpu_status st = gpu_alloc(dev, bytes, &a);
+    if (st == GPU_OK) st = gpu_alloc(dev, bytes, &b);
+    if (st == GPU_OK) st = dev->be->overlap(dev, b, a, bytes, busy_s, o);
+    if (b) gpu_free(dev, b, bytes);
+    if (a) gpu_free(dev, a, bytes);
+    if (st == GPU_OK) o->bytes = bytes;
+    return st;
+}
+
+gpu_status gpu_bench_clocks(struct gpu_dev *dev, struct gpu_clocks *c)
+{
+    memset(c, 0, sizeof *c);
+    if (dev->failed) return GPU_ERR_STICKY;
+    if (!dev->be->clocks) {
+        gpu_set_why(dev, "the %s backend cannot read clocks", dev->be->name);
+        return GPU_ERR_UNSUPPORTED;
+    }
+    return dev->be->clocks(dev, c);
 }

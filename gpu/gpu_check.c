@@ -75,3 +75,9 @@ void gpu_mismatch_str(const struct gpu_mismatch *m, const struct gpu_content *wa
                  (unsigned long long)m->count, (unsigned long long)bytes,
                  (unsigned long long)m->first);
 }
+
+uint64_t gpu_free_tolerance(uint64_t bytes)
+{
+    const uint64_t floor = 2ull << 20, scaled = bytes / 10000; /* 2 MiB, 0.01 % */
+    return scaled > floor ? scaled : floor;
+}

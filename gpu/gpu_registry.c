@@ -215,6 +215,11 @@ gpu_status gpu_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
     return alloc_at(dev, bytes, ptr, __builtin_return_address(0));
 }
 
+bool gpu_fault_at(struct gpu_dev *dev, const void *site)
+{
+    return injected(dev, site);
+}
+
 gpu_status gpu_host_alloc(struct gpu_dev *dev, uint64_t bytes, bool pinned, void **ptr)
 {
     *ptr = NULL;

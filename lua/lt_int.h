@@ -97,6 +97,8 @@ struct lt_vm {
     int chunk_line;            /* the line of it the limit hook saw last (0: none yet) */
     bool armed;                /* sandboxed code is running: the heap cap is strict */
     size_t text_bytes;         /* text the run has sent to the screen (lt_vm_emit) */
+    struct gpu_host_arena *host_arena; /* host arrays kept between a run's host measurements
+                                        * (lt_host.c), freed when the run ends */
 };
 
 /* The VM that owns L (stored in the main thread's extra space; threads inherit it). */
@@ -201,6 +203,8 @@ int lt_open_gpu(lua_State *L);
  * table on the stack's top (lt_gpu_access.c). */
 void lt_gpu_access_register(lua_State *L);
 int lt_open_host(lua_State *L);
+/* Adds gpu.program and gpu.pin to the gpu table on the stack top (lt_feed.c). */
+void lt_feed_register(lua_State *L);
 void lt_gpu_free_generation(struct lt_vm *vm, int generation); /* free buffers made since */
 void lt_gpu_free_all(struct lt_vm *vm);
 int lt_open_alloc(lua_State *L);

@@ -15,9 +15,9 @@ static const char *const say[2][LT_SAY_COUNT] = {
 };
 
 /* the rows that follow the device layer's lists keep their order */
-_Static_assert(GPU_WARN_LAST == 1u << (LT_SAY_WARN_LLC_UNKNOWN - LT_SAY_WARN_FEW_TICKS),
+_Static_assert(GPU_WARN_LAST == 1u << (LT_SAY_WARN_LOW_CLOCK - LT_SAY_WARN_FEW_TICKS),
                "one WARN_ row per GPU_WARN_* bit, in order");
-_Static_assert(GPU_WHY_COUNT - GPU_WHY_ZERO == LT_SAY_WHY_ACCESS_CAP - LT_SAY_WHY_ZERO + 1,
+_Static_assert(GPU_WHY_COUNT - GPU_WHY_ZERO == LT_SAY_WHY_FEED_MANAGED - LT_SAY_WHY_ZERO + 1,
                "one WHY_ row per keyed GPU_WHY_LIST entry, in order");
 
 bool lt_say_zh(const char *lang) { return lang && !strcmp(lang, "zh"); }
@@ -43,7 +43,7 @@ const char *lt_say(char *buf, size_t n, const char *lang, enum lt_say_id id, ...
 const char *lt_say_warn(unsigned bit, const char *lang, char *buf, size_t n)
 {
     if (n) buf[0] = 0;
-    for (int i = 0; i <= LT_SAY_WARN_LLC_UNKNOWN - LT_SAY_WARN_FEW_TICKS; i++)
+    for (int i = 0; i <= LT_SAY_WARN_LOW_CLOCK - LT_SAY_WARN_FEW_TICKS; i++)
         if (bit == 1u << i) return lt_say(buf, n, lang, (enum lt_say_id)(LT_SAY_WARN_FEW_TICKS + i));
     return buf;
 }

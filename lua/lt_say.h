@@ -34,6 +34,9 @@
     X(WARN_LLC_UNKNOWN,                                                                           \
       "last-level cache size unknown (or not one core's): the arrays may partly stay in cache",  \
       "末级缓存大小未知（或读到的不是单核可用的值）：数组可能部分留在缓存里")                      \
+    X(WARN_LOW_CLOCK,                                                                             \
+      "the SM clock was below 90 %% of its maximum: the ns read slow, the cycles do not",         \
+      "SM 频率低于其上限的 90%%：纳秒数偏慢，周期数不受影响")                                        \
     /* the device layer's refusals: one row per keyed GPU_WHY_LIST entry (%s per number) */       \
     X(WHY_ZERO, "cannot allocate 0 bytes", "不能分配 0 字节")                                     \
     X(WHY_INJECTED, "out of memory (injected fault: allocation #%s)",                             \
@@ -55,6 +58,23 @@
     X(WHY_ACCESS_CAP, "this access pattern needs %s of device memory; experiments may take at "  \
                       "most %s",                                                                 \
       "这个访问模式需要 %s 显存；实验最多只能用 %s")                                               \
+    X(WHY_FEED_WRONG, "validation failed: operation %s (a read of buffer %s) found %s of %s words " \
+                      "not what the program put there; the timeline is not reported",            \
+      "校验失败：第 %s 个操作（读取缓冲区 %s）发现 %s / %s 个字不是程序写入的内容；不报告时间线") \
+    X(WHY_FEED_WRONG_END, "validation failed: after the program, buffer %s held %s of %s words "  \
+                          "not what the program put there; the timeline is not reported",        \
+      "校验失败：程序结束后，缓冲区 %s 有 %s / %s 个字不是程序写入的内容；不报告时间线")          \
+    X(WHY_FEED_RACE, "validation failed: operations %s and %s used the same bytes at the same "   \
+                     "time (no stream order or event between them), so what they left is "       \
+                     "undefined; the timeline is not reported",                                  \
+      "校验失败：第 %s 和第 %s 个操作同时使用了同一段内存（它们之间既没有同一流的先后顺序，也没有" \
+      "事件），留下的内容是未定义的；不报告时间线")                                                 \
+    X(WHY_FEED_HOST_CAP, "the program's host and managed buffers take %s; this run allows %s "    \
+                         "(host.budget())",                                                      \
+      "程序的主机缓冲区和托管缓冲区共需 %s；本次运行最多允许 %s（host.budget()）")                 \
+    X(WHY_FEED_MANAGED, "managed memory needs a GPU that takes page faults "                      \
+                        "(cudaDevAttrConcurrentManagedAccess: Linux, Pascal or newer)",          \
+      "托管内存需要能处理缺页的 GPU（cudaDevAttrConcurrentManagedAccess：Linux，Pascal 或更新的架构）") \
     X(HOST_NOMEM, "cannot allocate %s of host memory", "无法分配 %s 主机内存")                   \
     X(CUDA_MALLOC_FAILED, "cudaMalloc failed: %s", "cudaMalloc 失败：%s")                         \
     /* the ledger ("where did my VRAM go"): one row per gpu_ledger_part, then the report's words */ \

@@ -242,6 +242,25 @@ void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backen
     }
     if (r->cycles_per_load > 0) setnum(L, "cycles_per_load", r->cycles_per_load);
     if (r->sm_clock_mhz > 0) setnum(L, "sm_clock_mhz", r->sm_clock_mhz);
+    if (r->sm_clock_max_mhz > 0) { /* a device chase: the clock's maximum and the load used */
+        setnum(L, "sm_clock_max_mhz", r->sm_clock_max_mhz);
+        lua_pushboolean(L, r->low_clock);
+        lua_setfield(L, -2, "low_clock");
+    }
+    if (r->nsm > 0) {
+        lua_pushstring(L, r->load == GPU_LOAD_GENERIC ? "generic" : "global");
+        lua_setfield(L, -2, "load");
+    }
+    if (r->reps > 0) {
+        lua_pushinteger(L, r->reps);
+        lua_setfield(L, -2, "reps");
+    }
+    if (r->single) {
+        lua_pushboolean(L, true);
+        lua_setfield(L, -2, "single");
+    }
+    if (r->run_sm_mhz > 0) setnum(L, "run_sm_mhz", r->run_sm_mhz);
+    if (r->run_mem_mhz > 0) setnum(L, "run_mem_mhz", r->run_mem_mhz);
     if (r->nsm > 0) { /* latency on a device: one sample per SM */
         setnum(L, "min_ns_per_load", r->best_s * 1e9);
         setnum(L, "max_ns_per_load", r->worst_s * 1e9);

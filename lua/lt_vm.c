@@ -247,6 +247,8 @@ void lt_vm_run_begin(struct lt_vm *vm)
 
 void lt_vm_run_end(struct lt_vm *vm)
 {
+    /* no measurement of this VM's is in flight now: its host arrays go (the arena stays) */
+    gpu_host_arena_release(vm->host_arena);
     vm->wall_end = 0;
     vm->wall_tripped = false;
     lt_vm_publish(vm, false);
@@ -774,6 +776,7 @@ void lt_vm_free(struct lt_vm *vm)
     if (vm->rt->job) lt_job_wait(vm->rt);
     lt_gpu_free_all(vm);
     lt_alloc_free_all(vm);
+    gpu_host_arena_free(vm->host_arena);
     lua_sethook(vm->L, NULL, 0, 0);
     lua_close(vm->L);
     free(vm->chunk);

@@ -4,6 +4,10 @@
 build=${1:-build}
 echo "# vramlab benchmarks, $(date -u +%Y-%m-%d), $(uname -m), $(nproc) CPUs"
 "$build/tests/bench_host" "$2" || exit 1
+# the host STREAM kernels against a reimplementation of McCalpin's stream.c (docs/benchmarks.md)
+if [ -x "$build/tests/bench_stream" ]; then "$build/tests/bench_stream" "$2" || exit 1; fi
+# vramlab list, and every lesson's wait for its first result, total and memory, on the real program
+if [ -x "$build/tests/bench_lessons" ]; then sh tests/bench/bench_lessons.sh "$build" || exit 1; fi
 # the allocator-trace replay (built by the Makefile's bench_alloc rule)
 if [ -x "$build/tests/bench_alloc" ]; then "$build/tests/bench_alloc" "$2" || exit 1; fi
 # reading a PyTorch memory snapshot of a million trace entries, against Python's pickle.load

@@ -129,7 +129,7 @@ export VRAMLAB_DATADIR="$(pwd)" LC_ALL=C.UTF-8
 # Host experiments (host.*, the ladder and STREAM lessons) take at most this much in all
 # (host.budget()): a test checks the code path, not this machine's memory system.
 export VRAMLAB_HOST_MAX="${VRAMLAB_HOST_MAX-4MiB}"
-# and time short passes: 1 ms a bandwidth pass, 16 384 loads a chase trial (VRAMLAB_HOST_QUICK)
+# and time short passes: 1 ms a bandwidth pass, 0.2 ms a chase trial (VRAMLAB_HOST_QUICK)
 export VRAMLAB_HOST_QUICK="${VRAMLAB_HOST_QUICK-1}"
 
 if [ "$1" = --job ]; then

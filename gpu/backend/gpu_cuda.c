@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_feed.h"
 #include "gpu_kernels.h"
 #include "gpu_numa.h"
 #include "gpu_nvml.h"
@@ -33,6 +34,8 @@
  * and with a timeout well under a display watchdog's two seconds. */
 #define CU_SPIN_MAX_OPS 256
 #define CU_SPIN_TIMEOUT_NS 1000000000ull
+/* How long every SM is kept busy before a latency chase, so that the SM clock is at speed. */
+#define CU_WARM_NS 30000000ull
 static struct cu_dev *cu(struct gpu_dev *dev)
 {
     return (struct cu_dev *)dev;
@@ -187,50 +190,58 @@ static int cu_pcie_gen(double gts)
     return gen;
 }
 
-/* cudart cannot report the PCIe link; sysfs can. An idle NVIDIA GPU drops its link to a slower
- * generation (and sometimes width) to save power, so current_link_* read now would often say
- * "gen 1". What a transfer gets is what the link trains to under load: the lower of the GPU's
- * and its upstream port's maximum. We use that when the upstream port is readable, and never
- * report less than the current state. Without the upstream port (some VMs) only the current
- * state is trusted. */
-static void cu_pcie_sysfs(const char *path, int *gen, int *width)
+/* cudart cannot report the PCIe link; NVML and sysfs can. An idle NVIDIA GPU drops its link to
+ * a slower generation (and sometimes width) to save power, so the state now would often say
+ * "gen 1"; what a transfer gets is what the link trains to under load. So the maximum is
+ * reported, never less than the state now: NVML's (nvmlDeviceGetMaxPcieLinkGeneration: "this
+ * device and system"), else the lower of the device's and its upstream port's maxima in sysfs,
+ * else (no upstream port visible, as in a VM whose GPU sits on the guest's root bus) the
+ * device's own maximum, else the state now. pcie_source says which. */
+static void cu_pcie_sysfs(const char *path, struct gpu_info *in)
 {
     char real[PATH_MAX];
-    *gen = cu_pcie_gen(cu_sysfs_num(path, "current_link_speed"));
-    *width = (int)cu_sysfs_num(path, "current_link_width");
-    if (!realpath(path, real)) return;
-    char *slash = strrchr(real, '/');
-    if (!slash) return;
-    *slash = '\0'; /* the parent in /sys/devices: the upstream bridge port */
-    const char *up = strrchr(real, '/');
-    if (!up || !strchr(up, ':') || !strchr(up, '.')) return; /* a root bus, not a port */
-    int up_gen = cu_pcie_gen(cu_sysfs_num(real, "max_link_speed"));
-    int up_w = (int)cu_sysfs_num(real, "max_link_width");
-    int dev_gen = cu_pcie_gen(cu_sysfs_num(path, "max_link_speed"));
-    int dev_w = (int)cu_sysfs_num(path, "max_link_width");
-    if (up_gen > 0 && dev_gen > 0) {
-        int g = up_gen < dev_gen ? up_gen : dev_gen;
-        if (g > *gen) *gen = g;
+    in->pcie_gen_current = cu_pcie_gen(cu_sysfs_num(path, "current_link_speed"));
+    in->pcie_width_current = (int)cu_sysfs_num(path, "current_link_width");
+    int gen = cu_pcie_gen(cu_sysfs_num(path, "max_link_speed"));
+    int width = (int)cu_sysfs_num(path, "max_link_width");
+    const char *src = gen > 0 ? "sysfs-device" : "sysfs-current";
+    if (realpath(path, real)) {
+        char *slash = strrchr(real, '/');
+        if (slash) *slash = '\0'; /* the parent in /sys/devices: the upstream bridge port */
+        const char *up = slash ? strrchr(real, '/') : NULL;
+        if (up && strchr(up, ':') && strchr(up, '.')) { /* a port, not a root bus */
+            int up_gen = cu_pcie_gen(cu_sysfs_num(real, "max_link_speed"));
+            int up_w = (int)cu_sysfs_num(real, "max_link_width");
+            if (up_gen > 0 && gen > 0) {
+                gen = up_gen < gen ? up_gen : gen;
+                src = "sysfs-port";
+            }
+            if (up_w > 0 && width > 0) width = up_w < width ? up_w : width;
+        }
     }
-    if (up_w > 0 && dev_w > 0) {
-        int w = up_w < dev_w ? up_w : dev_w;
-        if (w > *width) *width = w;
-    }
+    in->pcie_gen = gen > in->pcie_gen_current ? gen : in->pcie_gen_current;
+    in->pcie_width = width > in->pcie_width_current ? width : in->pcie_width_current;
+    snprintf(in->pcie_source, sizeof in->pcie_source, "%s", in->pcie_gen ? src : "");
 }
 
-static void cu_pcie(int ordinal, int *gen, int *width)
+static void cu_pcie(const char *busid, struct gpu_info *in)
 {
-    char busid[32], path[96];
+    char path[96], why[160];
     unsigned dom, bus, devn, fn;
-    *gen = *width = 0;
-    if (cudaDeviceGetPCIBusId(busid, (int)sizeof busid, ordinal) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return;
-    }
-    if (sscanf(busid, "%x:%x:%x.%x", &dom, &bus, &devn, &fn) != 4) return;
+    int mg = 0, mw = 0, cg = 0, cw = 0;
+    in->pcie_gen = in->pcie_width = in->pcie_gen_current = in->pcie_width_current = 0;
+    in->pcie_source[0] = '\0';
     /* sysfs spells it lower-case with a 4-digit domain; cudart may not. */
-    snprintf(path, sizeof path, "/sys/bus/pci/devices/%04x:%02x:%02x.%x", dom, bus, devn, fn);
-    cu_pcie_sysfs(path, gen, width);
+    if (sscanf(busid, "%x:%x:%x.%x", &dom, &bus, &devn, &fn) == 4) {
+        snprintf(path, sizeof path, "/sys/bus/pci/devices/%04x:%02x:%02x.%x", dom, bus, devn, fn);
+        cu_pcie_sysfs(path, in);
+    }
+    if (gpu_nvml_pcie(busid, &mg, &mw, &cg, &cw, why, sizeof why) != GPU_OK || mg <= 0) return;
+    if (cg > 0) in->pcie_gen_current = cg;
+    if (cw > 0) in->pcie_width_current = cw;
+    in->pcie_gen = mg > in->pcie_gen_current ? mg : in->pcie_gen_current;
+    if (mw > 0) in->pcie_width = mw > in->pcie_width_current ? mw : in->pcie_width_current;
+    snprintf(in->pcie_source, sizeof in->pcie_source, "nvml");
 }
 
 /* GUESS: cudart does not report the memory type, so it is inferred from the marketing name. The
@@ -359,8 +370,14 @@ static gpu_status cu_fill_info(struct cu_dev *d)
     in->fp32_lanes_per_sm = gpu_fp32_lanes(in->cc_major, in->cc_minor);
     in->sm_clock_khz = cu_attr(cudaDevAttrClockRate, o); /* the boost clock, kHz */
     in->fp32_flops = gpu_fp32_flops(in->sm_count, in->fp32_lanes_per_sm, in->sm_clock_khz);
-    cu_pcie(o, &in->pcie_gen, &in->pcie_width);
+    cu_pcie(dev->pci_bus_id, in);
     cu_mig(&prop, in);
+    struct gpu_nvml_memory nm;
+    char nvwhy[160];
+    if (gpu_nvml_memory(dev->pci_bus_id, &nm, nvwhy, sizeof nvwhy) == GPU_OK) {
+        in->nvml_total_bytes = nm.total;
+        in->nvml_reserved_bytes = nm.has_reserved ? nm.reserved : 0;
+    }
     in->numa_node = gpu_numa_node("/sys", dev->pci_bus_id);
 
     const char *mt = cu_memory_type_guess(in->name);
@@ -794,9 +811,10 @@ static gpu_status cu_timed(struct gpu_dev *dev, struct cu_work *w, bool spin_ok,
     return st;
 }
 
-/* A copy: checks, the host buffer's kind, then cu_timed. */
-static gpu_status cu_copy(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method method, void *dst,
-                          const void *src, uint64_t bytes, int reps, double *seconds)
+/* A copy's work: checks, the host buffer's kind (*pinned), the pointers a kernel uses. */
+static gpu_status cu_copy_work(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method method,
+                               void *dst, const void *src, uint64_t bytes, int reps,
+                               double *seconds, struct cu_work *out, bool *pinned_out)
 {
     if (!dst || !src || bytes == 0 || bytes > SIZE_MAX || reps < 1 || !seconds ||
         (dir != GPU_H2D && dir != GPU_D2H && dir != GPU_D2D) ||
@@ -843,8 +861,50 @@ static gpu_status cu_copy(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method
     } else {
         w.kind = CU_KCOPY;
     }
+    *out = w;
+    *pinned_out = pinned;
+    return GPU_OK;
+}
+
+/* A copy, timed in held batches (cu_timed). */
+static gpu_status cu_copy(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method method, void *dst,
+                          const void *src, uint64_t bytes, int reps, double *seconds)
+{
+    struct cu_work w;
+    bool pinned = true;
+    gpu_status st = cu_copy_work(dev, dir, method, dst, src, bytes, reps, seconds, &w, &pinned);
+    if (st != GPU_OK) return st;
     /* Pageable copies block the host until done, so a held stream would never be released. */
     return cu_timed(dev, &w, pinned, reps, seconds);
+}
+
+/* A copy as an application makes one: issued alone, waited for, timed by the host's clock around
+ * both; `reps` of them, the mean. The driver's call overhead and the completion's round trip
+ * are in it, which held batches leave out. */
+static gpu_status cu_copy_single(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method method,
+                                 void *dst, const void *src, uint64_t bytes, int reps,
+                                 double *seconds)
+{
+    struct cu_dev *d = cu(dev);
+    struct cu_work w;
+    bool pinned = true;
+    gpu_status st = cu_copy_work(dev, dir, method, dst, src, bytes, reps, seconds, &w, &pinned);
+    if (st != GPU_OK) return st;
+    double total = 0;
+    pthread_mutex_lock(&d->lock);
+    for (int r = 0; r < reps; r++) {
+        const double t0 = gpu_now();
+        CU_TRY(dev, st, cu_enqueue(d, &w), fail);
+        CU_TRY(dev, st, cudaStreamSynchronize(d->stream), fail);
+        total += gpu_now() - t0;
+    }
+    pthread_mutex_unlock(&d->lock);
+    *seconds = total / reps;
+    return GPU_OK;
+fail:
+    cu_drain(d);
+    pthread_mutex_unlock(&d->lock);
+    return st;
 }
 
 /* STREAM kernels and dot, timed like copies; dot's partial sums are added on the host. */
@@ -944,6 +1004,117 @@ static bool cu_shared(struct gpu_dev *dev)
     return gpu_nvml_shared(dev->pci_bus_id, dev->info.mig ? dev->info.mig_instance : -1);
 }
 
+static gpu_status cu_clocks(struct gpu_dev *dev, struct gpu_clocks *c)
+{
+    char why[160];
+    gpu_status st = gpu_nvml_clocks(dev->pci_bus_id, c, why, sizeof why);
+    if (st != GPU_OK) cu_why(dev, "clocks: %s", why);
+    return st;
+}
+
+/* ---- does a same-device copy need the SMs? ------------------------------------------------ */
+
+/* Milliseconds from event a to event b (both complete), in seconds. */
+static gpu_status cu_between(struct gpu_dev *dev, cudaEvent_t a, cudaEvent_t b, double *s)
+{
+    float ms = 0;
+    CU_CHECK(dev, cudaEventElapsedTime(&ms, a, b));
+    *s = ms / 1e3;
+    return GPU_OK;
+}
+
+/* One round: the busy kernel on our stream (every SM full for busy_s), then, once every block
+ * is resident (or a second has passed), the copy on a second stream, by the copy engine
+ * (cudaMemcpyAsync) or by the SM copy kernel. Times from the busy kernel's start: when it
+ * ended, when the copy was issued and when it ended. */
+static gpu_status cu_overlap_round(struct cu_dev *d, cudaStream_t other, cudaEvent_t ev[4],
+                                   volatile int *started, volatile int *started_dev, int blocks,
+                                   bool sm, void *dst,
+                                   const void *src, uint64_t bytes, double busy_s, double out[3],
+                                   int *resident)
+{
+    struct gpu_dev *dev = &d->pub;
+    gpu_status st = GPU_OK;
+    memset((void *)(uintptr_t)started, 0, (size_t)blocks * sizeof *started);
+    CU_TRY(dev, st, cudaEventRecord(ev[0], d->stream), fail);
+    CU_TRY(dev, st, gpu_k_busy(started_dev, (uint64_t)(busy_s * 1e9), &d->launch, d->stream),
+           fail);
+    CU_TRY(dev, st, cudaEventRecord(ev[1], d->stream), fail);
+    const double t0 = gpu_now();
+    int n = 0;
+    while (gpu_now() - t0 < 1.0) {
+        n = 0;
+        for (int b = 0; b < blocks; b++) n += __atomic_load_n(&started[b], __ATOMIC_ACQUIRE) != 0;
+        if (n == blocks) break;
+    }
+    *resident = n;
+    CU_TRY(dev, st, cudaEventRecord(ev[2], other), fail);
+    if (sm)
+        CU_TRY(dev, st, gpu_k_copy(dst, src, (size_t)bytes, &d->launch, other), fail);
+    else
+        CU_TRY(dev, st, cudaMemcpyAsync(dst, src, (size_t)bytes, cudaMemcpyDeviceToDevice, other),
+               fail);
+    CU_TRY(dev, st, cudaEventRecord(ev[3], other), fail);
+    CU_TRY(dev, st, cudaStreamSynchronize(other), fail);
+    CU_TRY(dev, st, cudaStreamSynchronize(d->stream), fail);
+    if ((st = cu_between(dev, ev[0], ev[1], &out[0])) != GPU_OK) return st;
+    if ((st = cu_between(dev, ev[0], ev[2], &out[1])) != GPU_OK) return st;
+    return cu_between(dev, ev[0], ev[3], &out[2]);
+fail:
+    if (!dev->failed) {
+        (void)cudaStreamSynchronize(other);
+        (void)cudaStreamSynchronize(d->stream);
+    }
+    (void)cudaGetLastError();
+    return st;
+}
+
+/* Whether a same-device cudaMemcpyAsync runs on a copy engine: it does if it finishes while a
+ * kernel holds every SM. The same round with the SM copy kernel in its place must wait for the
+ * SMs: that shows the busy kernel really held them all (nvbandwidth keeps the two paths apart,
+ * testcases_ce.cpp and testcases_sm.cpp; p2pBandwidthLatencyTest has --sm_copy). */
+static gpu_status cu_overlap(struct gpu_dev *dev, void *dst, const void *src, uint64_t bytes,
+                             double busy_s, struct gpu_overlap *o)
+{
+    struct cu_dev *d = cu(dev);
+    gpu_status st = cu_enter(dev);
+    if (st) return st;
+    const int blocks = d->launch.blocks[GPU_K_BUSY];
+    cudaStream_t other = NULL;
+    cudaEvent_t ev[4] = {NULL, NULL, NULL, NULL};
+    void *flags = NULL, *flags_dev = NULL;
+    double ce[3] = {0, 0, 0}, smr[3] = {0, 0, 0};
+    int res_ce = 0, res_sm = 0;
+    pthread_mutex_lock(&d->lock);
+    CU_TRY(dev, st, cudaHostAlloc(&flags, (size_t)blocks * sizeof(int), cudaHostAllocMapped), out);
+    CU_TRY(dev, st, cudaHostGetDevicePointer(&flags_dev, flags, 0), out);
+    CU_TRY(dev, st, cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), out);
+    for (int i = 0; i < 4; i++) CU_TRY(dev, st, cudaEventCreate(&ev[i]), out);
+    /* the host polls its own view of the flags; the kernel writes through the device pointer */
+    st = cu_overlap_round(d, other, ev, flags, flags_dev, blocks, false, dst, src, bytes, busy_s,
+                          ce, &res_ce);
+    if (st == GPU_OK)
+        st = cu_overlap_round(d, other, ev, flags, flags_dev, blocks, true, dst, src, bytes,
+                              busy_s, smr, &res_sm);
+    if (st == GPU_OK) {
+        *o = (struct gpu_overlap){.busy_s = ce[0], .copy_start_s = ce[1], .copy_end_s = ce[2],
+                                  .copy_s = ce[2] - ce[1], .busy_blocks = blocks,
+                                  .resident_blocks = res_ce < res_sm ? res_ce : res_sm,
+                                  .sm_busy_s = smr[0], .sm_copy_start_s = smr[1],
+                                  .sm_copy_end_s = smr[2]};
+        o->ce_overlapped = ce[2] < ce[0];
+        o->sm_waited = smr[2] >= smr[0];
+    }
+out:
+    for (int i = 0; i < 4; i++)
+        if (ev[i]) (void)cudaEventDestroy(ev[i]);
+    if (other) (void)cudaStreamDestroy(other);
+    if (flags) (void)cudaFreeHost(flags);
+    (void)cudaGetLastError();
+    pthread_mutex_unlock(&d->lock);
+    return st;
+}
+
 /* ---- latency ------------------------------------------------------------------------------ */
 
 /* Sattolo's algorithm: a uniformly random permutation that is one single cycle, so following
@@ -1008,6 +1179,9 @@ static gpu_status cu_latency(struct gpu_dev *dev, struct gpu_chase *c)
                out);
         CU_TRY(dev, st, cudaStreamSynchronize(d->stream), out); /* the slice is reused */
     }
+    /* Every SM busy for a while first: a GPU that was idle runs its SM clock at a fraction of
+     * the maximum, and a single chasing thread does not bring it up by itself. */
+    CU_TRY(dev, st, gpu_k_busy(NULL, CU_WARM_NS, &d->launch, d->stream), out);
     const uint64_t l2 = dev->info.l2_bytes;
     const bool cacheable = !l2 || c->bytes <= 4 * l2;
     if (cacheable)
@@ -1022,7 +1196,9 @@ static gpu_status cu_latency(struct gpu_dev *dev, struct gpu_chase *c)
                cudaMemcpyAsync(&d->scratch->io, &io, sizeof io, cudaMemcpyHostToDevice, d->stream),
                out);
         const int target = (int)((long long)k * d->launch.sms / c->n);
-        CU_TRY(dev, st, gpu_k_chase(&d->scratch->io, warm, steps, target, &d->launch, d->stream),
+        CU_TRY(dev, st,
+               gpu_k_chase(&d->scratch->io, warm, steps, target, c->load == GPU_LOAD_GENERIC,
+                           &d->launch, d->stream),
                out);
         CU_TRY(dev, st,
                cudaMemcpyAsync(&io, &d->scratch->io, sizeof io, cudaMemcpyDeviceToHost, d->stream),
@@ -1086,4 +1262,8 @@ const struct gpu_backend gpu_cuda_backend = {
     .check = cu_check,
     .shared = cu_shared,
     .access = gpu_cu_access,
+    .feed = &gpu_cuda_feed_ops,
+    .copy_single = cu_copy_single,
+    .clocks = cu_clocks,
+    .overlap = cu_overlap,
 };

@@ -1,7 +1,9 @@
 /* gpu_host.c - host-memory experiments, real on every backend: memcpy, a plain-loop copy, the
  * STREAM kernels (and BabelStream's dot) over all online CPUs, and a pointer chase over a random
  * cyclic permutation. STREAM's rules apply: each array >= 4x the last-level cache, >= 20 timer
- * ticks per trial; and every result is checked after the trials, as BabelStream checks its own. */
+ * ticks per trial, every page first touched by the thread that will use it; and every result is
+ * checked after the trials, as BabelStream checks its own. An arena keeps the arrays from one
+ * measurement to the next (gpu.h). */
 #include "gpu.h"
 
 #include <math.h>
@@ -56,6 +58,7 @@ struct job {
     double *a, *b, *c; /* STREAM: a = b + s*c etc.; memcpy/loop: a <- b */
     size_t n;          /* doubles per array */
     int nthreads, reps;
+    bool init;         /* this pass writes STREAM's starting values, each thread its own chunk */
     double sum[256];   /* dot: each thread's part */
 };
 
@@ -77,9 +80,11 @@ struct worker {
 #define KERNEL
 #endif
 
-/* A plain loop, kept a loop: both compilers would otherwise turn it into a call to memcpy. */
+/* A plain loop, kept a loop: both compilers would otherwise turn it into a call to memcpy (or
+ * memmove), whose large-copy path writes around the caches (non-temporal stores): another
+ * kernel than STREAM's copy loop, which writes through them and reads each line it writes. */
 #if defined(__clang__)
-#define PLAIN_LOOP __attribute__((no_builtin("memcpy")))
+#define PLAIN_LOOP __attribute__((no_builtin("memcpy", "memmove")))
 #else
 #define PLAIN_LOOP __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #endif
@@ -108,8 +113,8 @@ KERNEL static double dot(const double *restrict a, const double *restrict b, siz
     return total;
 }
 
-KERNEL static double run_kernel(enum gpu_host_kind k, double *restrict a, double *restrict b,
-                         double *restrict c, size_t n)
+PLAIN_LOOP KERNEL static double run_kernel(enum gpu_host_kind k, double *restrict a,
+                                           double *restrict b, double *restrict c, size_t n)
 {
     const double s = GPU_STREAM_S;
     switch (k) {
@@ -132,6 +137,13 @@ KERNEL static double run_kernel(enum gpu_host_kind k, double *restrict a, double
     return 0;
 }
 
+/* STREAM's starting values over one thread's chunk: the first touch of a fresh page happens on
+ * the thread whose kernel reads it (on a NUMA machine, its node's memory), as in STREAM. */
+KERNEL static void init_chunk(double *restrict a, double *restrict b, double *restrict c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) a[i] = GPU_STREAM_A, b[i] = GPU_STREAM_B, c[i] = GPU_STREAM_C;
+}
+
 static void *worker_main(void *arg)
 {
     struct worker *w = arg;
@@ -139,6 +151,10 @@ static void *worker_main(void *arg)
     size_t chunk = (j->n + j->nthreads - 1) / j->nthreads;
     size_t lo = chunk * w->id, hi = lo + chunk > j->n ? j->n : lo + chunk;
     if (lo > hi) lo = hi;
+    if (j->init) {
+        init_chunk(j->a + lo, j->b + lo, j->c + lo, hi - lo);
+        return NULL;
+    }
     for (int r = 0; r < j->reps; r++)
         j->sum[w->id] = run_kernel(j->kind, j->a + lo, j->b + lo, j->c ? j->c + lo : NULL, hi - lo);
     return NULL;
@@ -171,6 +187,61 @@ static double *alloc_array(size_t bytes)
     void *p = NULL;
     if (posix_memalign(&p, 4096, bytes ? bytes : 64)) return NULL;
     return p;
+}
+
+struct gpu_host_arena {
+    void *buf[3];
+    size_t bytes[3];
+};
+
+struct gpu_host_arena *gpu_host_arena_new(void) { return calloc(1, sizeof(struct gpu_host_arena)); }
+
+void gpu_host_arena_release(struct gpu_host_arena *ar)
+{
+    if (!ar) return;
+    for (int i = 0; i < 3; i++) free(ar->buf[i]), ar->buf[i] = NULL, ar->bytes[i] = 0;
+}
+
+size_t gpu_host_arena_held(const struct gpu_host_arena *ar)
+{
+    size_t n = 0;
+    for (int i = 0; ar && i < 3; i++) n += ar->bytes[i];
+    return n;
+}
+
+void gpu_host_arena_free(struct gpu_host_arena *ar)
+{
+    gpu_host_arena_release(ar);
+    free(ar);
+}
+
+/* `count` arrays of at least `bytes`: the arena's when it holds them (*fresh false: their pages
+ * are already touched), else new ones, the arena's old arrays freed first. Without an arena the
+ * caller frees them (give_back). False when memory runs out (nothing held then). */
+static bool take_arrays(struct gpu_host_arena *ar, int count, size_t bytes, double *out[3],
+                        bool *fresh)
+{
+    bool reuse = ar != NULL;
+    for (int i = 0; reuse && i < count; i++) reuse = ar->buf[i] && ar->bytes[i] >= bytes;
+    *fresh = !reuse;
+    for (int i = 0; reuse && i < count; i++) out[i] = ar->buf[i];
+    if (reuse) return true;
+    gpu_host_arena_release(ar);
+    for (int i = 0; i < count; i++) {
+        if (!(out[i] = alloc_array(bytes))) {
+            if (ar) gpu_host_arena_release(ar);
+            else
+                for (int k = 0; k < i; k++) free(out[k]);
+            return false;
+        }
+        if (ar) ar->buf[i] = out[i], ar->bytes[i] = bytes;
+    }
+    return true;
+}
+
+static void give_back(const struct gpu_host_arena *ar, int count, double *arr[3])
+{
+    for (int i = 0; !ar && i < count; i++) free(arr[i]);
 }
 
 /* After the trials: memcpy/loop left the source pattern in a; a STREAM kernel left its closed-form
@@ -207,6 +278,13 @@ static bool host_valid(const struct job *j, double sum, bool corrupt)
 gpu_status gpu_host_bench(const struct gpu_dev *dev, enum gpu_host_kind k, uint64_t bytes,
                           int threads, int trials, struct gpu_result *r, gpu_cancel_flag *cancel)
 {
+    return gpu_host_bench_in(NULL, dev, k, bytes, threads, trials, r, cancel);
+}
+
+gpu_status gpu_host_bench_in(struct gpu_host_arena *ar, const struct gpu_dev *dev,
+                             enum gpu_host_kind k, uint64_t bytes, int threads, int trials,
+                             struct gpu_result *r, gpu_cancel_flag *cancel)
+{
     struct gpu_host_info hi;
     struct job j = {.kind = k, .reps = 1};
     struct worker w[256];
@@ -220,18 +298,20 @@ gpu_status gpu_host_bench(const struct gpu_dev *dev, enum gpu_host_kind k, uint6
     j.nthreads = threads > 0 ? threads : stream ? hi.threads : 1; /* memcpy/loop: one thread */
     if (j.nthreads > 256) j.nthreads = 256;
     j.n = bytes / sizeof(double);
-    j.a = alloc_array(j.n * sizeof(double));
-    j.b = alloc_array(j.n * sizeof(double));
-    j.c = stream ? alloc_array(j.n * sizeof(double)) : NULL;
-    if (!j.a || !j.b || (stream && !j.c)) {
-        free(j.a), free(j.b), free(j.c);
-        return GPU_ERR_HOST_NOMEM;
-    }
-    /* Touch every page first (first-touch faults must not be timed) with the starting values:
-     * STREAM's, or for a copy a source pattern and a destination that differs from it. */
+    double *arr[3] = {NULL, NULL, NULL};
+    bool fresh;
+    int count = stream ? 3 : 2;
+    if (!take_arrays(ar, count, j.n * sizeof(double), arr, &fresh)) return GPU_ERR_HOST_NOMEM;
+    j.a = arr[0], j.b = arr[1], j.c = stream ? arr[2] : NULL;
+    /* Every page written before the clock starts (first-touch faults are not timed), with the
+     * starting values: STREAM's, by the threads that run the kernel (each its own chunk, as
+     * STREAM's parallel initialisation does), or for a copy a source pattern and a destination
+     * that differs from it. Arrays taken again from the arena are written again: the kernel is
+     * checked against its closed form from these values. */
     if (stream) {
-        for (size_t i = 0; i < j.n; i++) j.a[i] = GPU_STREAM_A, j.b[i] = GPU_STREAM_B;
-        for (size_t i = 0; i < j.n; i++) j.c[i] = GPU_STREAM_C;
+        j.init = true;
+        run_pass(&j, w);
+        j.init = false;
     } else {
         struct gpu_content src = {.kind = GPU_CONTENT_PATTERN, .seed = 1};
         struct gpu_content dst = {.kind = GPU_CONTENT_PATTERN, .seed = 2};
@@ -254,7 +334,8 @@ gpu_status gpu_host_bench(const struct gpu_dev *dev, enum gpu_host_kind k, uint6
     double sum = 0;
     for (int i = 0; i < j.nthreads; i++) sum += j.sum[i];
     if (st == GPU_OK && !host_valid(&j, sum, dev && dev->fault_corrupt)) st = GPU_ERR_VALIDATION;
-    free(j.a), free(j.b), free(j.c);
+    give_back(ar, count, arr);
+    (void)fresh;
     if (st != GPU_OK) return st;
     r->validated = true;
     r->dot = k == GPU_HOST_DOT ? sum : 0;
@@ -289,18 +370,38 @@ KERNEL static void **chase(void **p, uint64_t steps)
     return p;
 }
 
+/* Lemire's multiply-shift: a value below `range` from 32 random bits, without a division (the
+ * shuffle of a 2-million-line set made 2 million of them). */
+static uint32_t below(uint64_t *seed, uint32_t range)
+{
+    return (uint32_t)(((gpu_rand(seed) & 0xffffffffu) * (uint64_t)range) >> 32);
+}
+
 gpu_status gpu_host_latency(const struct gpu_dev *dev, uint64_t bytes, struct gpu_result *r,
                             gpu_cancel_flag *cancel)
 {
+    return gpu_host_latency_in(NULL, dev, bytes, r, cancel);
+}
+
+gpu_status gpu_host_latency_in(struct gpu_host_arena *ar, const struct gpu_dev *dev,
+                               uint64_t bytes, struct gpu_result *r, gpu_cancel_flag *cancel)
+{
     double t[GPU_MAX_SAMPLES];
     const int trials = 5;
+    const bool quick = dev && dev->host_quick;
+    /* each trial's length (its loads follow from the warm-up's rate), and the warm-up's */
+    const double trial_s = quick ? 0.0002 : 0.005, warm_s = quick ? 0.0005 : 0.01;
+    const uint64_t min_steps = quick ? 1024 : 4096, chunk = 4096;
     *r = (struct gpu_result){.bytes = bytes, .numa_node = -1};
     if (bytes < 4096 || bytes / LINE > UINT32_MAX) return GPU_ERR_ARG;
     size_t lines = bytes / LINE;
-    char *mem = (char *)alloc_array(lines * LINE);
+    double *arr[3];
+    bool fresh;
+    if (!take_arrays(ar, 1, lines * LINE, arr, &fresh)) return GPU_ERR_HOST_NOMEM;
+    char *mem = (char *)arr[0];
     uint32_t *order = malloc(lines * sizeof *order);
-    if (!mem || !order) {
-        free(mem), free(order);
+    if (!order) {
+        give_back(ar, 1, arr);
         return GPU_ERR_HOST_NOMEM;
     }
     /* Sattolo's algorithm: a random permutation that is one single cycle through every line, so
@@ -308,11 +409,12 @@ gpu_status gpu_host_latency(const struct gpu_dev *dev, uint64_t bytes, struct gp
     uint64_t seed = 0x5eed ^ bytes;
     for (size_t i = 0; i < lines; i++) order[i] = (uint32_t)i;
     for (size_t i = lines - 1; i > 0; i--) {
-        if ((i & 0xfffff) == 0 && gpu_cancelled(cancel)) { /* a 1 GiB set takes seconds to shuffle */
-            free(mem), free(order);
+        if ((i & 0xfffff) == 0 && gpu_cancelled(cancel)) { /* a 1 GiB set takes a while to shuffle */
+            free(order);
+            give_back(ar, 1, arr);
             return GPU_ERR_CANCELLED;
         }
-        size_t k = gpu_rand(&seed) % i;
+        size_t k = below(&seed, (uint32_t)i);
         uint32_t x = order[i];
         order[i] = order[k];
         order[k] = x;
@@ -320,10 +422,27 @@ gpu_status gpu_host_latency(const struct gpu_dev *dev, uint64_t bytes, struct gp
     for (size_t i = 0; i < lines; i++) *(void **)(void *)(mem + i * LINE) = mem + (size_t)order[i] * LINE;
     free(order);
 
-    uint64_t steps = dev && dev->host_quick ? 1u << 14 : 1u << 20;
-    void **p = chase((void **)(void *)mem, lines < steps ? lines : steps); /* warm-up: caches and TLB */
+    /* Warm-up, in chunks: the whole cycle when it takes under warm_s (a set that fits a cache is
+     * then in it), else what warm_s allows; the last chunk's rate sizes the trials. */
+    void **p = (void **)(void *)mem;
+    double ns = 0, w0 = gpu_now();
     gpu_status st = GPU_OK;
-    for (int i = 0; i < trials; i++) {
+    for (uint64_t done = 0;;) {
+        double c0 = gpu_now();
+        p = chase(p, chunk);
+        __asm__ volatile("" : "+r"(p)::"memory");
+        double c1 = gpu_now();
+        ns = (c1 - c0) / chunk;
+        done += chunk;
+        if (done >= lines || c1 - w0 >= warm_s) break;
+        if (gpu_cancelled(cancel)) {
+            st = GPU_ERR_CANCELLED;
+            break;
+        }
+    }
+    double want = ns > 0 ? trial_s / ns : (double)min_steps;
+    uint64_t steps = want < (double)min_steps ? min_steps : want > (double)(1u << 24) ? 1u << 24 : (uint64_t)want;
+    for (int i = 0; st == GPU_OK && i < trials; i++) {
         if (gpu_cancelled(cancel)) {
             st = GPU_ERR_CANCELLED;
             break;
@@ -333,7 +452,8 @@ gpu_status gpu_host_latency(const struct gpu_dev *dev, uint64_t bytes, struct gp
         __asm__ volatile("" : "+r"(p)::"memory"); /* the chase ends before the clock is read */
         t[i] = (gpu_now() - t0) / steps;
     }
-    free(mem);
+    give_back(ar, 1, arr);
+    (void)fresh;
     if (st != GPU_OK) return st;
     gpu_stats(r, t, trials);
     r->ns_per_load = r->best_s * 1e9;

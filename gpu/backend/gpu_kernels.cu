@@ -1,6 +1,7 @@
 /* gpu_kernels.cu - the device code of the cuda backend: an SM copy kernel, STREAM's kernels and
  * BabelStream's dot, fill and compare kernels for validation, a read-everything warm-up, a
- * pointer chase and a stream-holding spin kernel, each behind an extern "C" host wrapper declared
+ * pointer chase (global or generic loads), a stream-holding spin kernel and a kernel that keeps
+ * every SM busy, each behind an extern "C" host wrapper declared
  * in gpu_kernels.h. Wrappers return cudaError_t as int and never exit. */
 #include "gpu_kernels.h"
 
@@ -234,15 +235,17 @@ __global__ void __launch_bounds__(k_threads)
 
 /* Each load's result is the next load's address: the time per step is the load-to-use latency
  * of whichever level holds the line, with no address arithmetic between the loads (an index
- * chase adds a shift and an add to every step). Plain loads, through L1, as a real kernel's
- * would go. Warm-up and timed part run in one launch on one SM, so the warm-up fills the L1 the
- * timed part reads and no launch overhead is timed. %globaltimer counts nanoseconds (its update
+ * chase adds a shift and an add to every step). Loads through L1, as a real kernel's would go:
+ * ld.global.ca (LOAD = GPU_DEV_LOAD_L1, the papers' way) or the plain generic load (PLAIN,
+ * nvbandwidth's), gpu_kernels_dev.cuh. Warm-up and timed part run in one launch on one SM, so the warm-up fills the L1 the timed
+ * part reads and no launch overhead is timed. %globaltimer counts nanoseconds (its update
  * granularity, up to ~1 us on some parts, is small against 2^18 loads); clock64 counts this SM's
  * cycles, the unit the microbenchmark papers report. Only block `target` chases: nvbandwidth's
  * way of choosing where a chase runs; %smid says which SM that was. */
+template <int LOAD>
 __global__ void k_chase(gpu_k_chase_io *io, uint64_t warm, uint64_t steps, int target)
 {
-    if ((int)blockIdx.x == target) gpu_dev_chase<false>(io, warm, steps);
+    if ((int)blockIdx.x == target) gpu_dev_chase<LOAD>(io, warm, steps);
 }
 
 __global__ void k_spin(volatile int *flag, uint64_t timeout_ns)
@@ -255,6 +258,23 @@ __global__ void k_spin(volatile int *flag, uint64_t timeout_ns)
         }
         __nanosleep(256);
     }
+}
+
+/* Every thread of every block waits for `ns` of %globaltimer from its block's start: with the
+ * grid at the kernel's full occupancy, no SM has room for another block meanwhile. Each block
+ * says it started in started[blockIdx.x] (mapped host memory, plain stores: atomics over PCIe
+ * are not portable) once all its threads are in, so the host knows when every SM is full.
+ * Without `started` it only keeps the GPU busy (its clocks come up to speed). */
+__global__ void __launch_bounds__(k_threads) k_busy(volatile int *started, uint64_t ns)
+{
+    __shared__ uint64_t t0;
+    if (threadIdx.x == 0) t0 = gpu_dev_globaltimer();
+    __syncthreads();
+    if (threadIdx.x == 0 && started) {
+        started[blockIdx.x] = 1;
+        __threadfence_system();
+    }
+    while (gpu_dev_globaltimer() - t0 < ns) __nanosleep(1000);
 }
 
 template <typename T>
@@ -318,9 +338,11 @@ extern "C" int gpu_k_init(struct gpu_k_launch *cfg)
     K_TRY(occupancy(cfg, GPU_K_CHECK, k_check));
     K_TRY(occupancy(cfg, GPU_K_FILL_F64, k_fill_f64));
     K_TRY(occupancy(cfg, GPU_K_CHECK_F64, k_check_f64));
+    K_TRY(occupancy(cfg, GPU_K_BUSY, k_busy));
     if (cfg->blocks[GPU_K_DOT] > GPU_K_DOT_MAX_BLOCKS) cfg->blocks[GPU_K_DOT] = GPU_K_DOT_MAX_BLOCKS;
     cudaFuncAttributes a;
-    K_TRY(cudaFuncGetAttributes(&a, k_chase));
+    K_TRY(cudaFuncGetAttributes(&a, k_chase<GPU_DEV_LOAD_L1>));
+    K_TRY(cudaFuncGetAttributes(&a, k_chase<GPU_DEV_LOAD_PLAIN>));
     K_TRY(cudaFuncGetAttributes(&a, k_spin));
     return (int)cudaSuccess;
 }
@@ -425,10 +447,20 @@ extern "C" int gpu_k_touch(const void *buf, size_t bytes, const struct gpu_k_lau
 }
 
 extern "C" int gpu_k_chase(struct gpu_k_chase_io *io, uint64_t warm, uint64_t steps, int target,
-                           const struct gpu_k_launch *cfg, struct CUstream_st *stream)
+                           int generic, const struct gpu_k_launch *cfg,
+                           struct CUstream_st *stream)
 {
     if (!io || !cfg_ok(cfg) || target < 0 || target >= cfg->sms) return (int)cudaErrorInvalidValue;
-    k_chase<<<(unsigned)cfg->sms, 1, 0, stream>>>(io, warm, steps, target);
+    if (generic) k_chase<GPU_DEV_LOAD_PLAIN><<<(unsigned)cfg->sms, 1, 0, stream>>>(io, warm, steps, target);
+    else k_chase<GPU_DEV_LOAD_L1><<<(unsigned)cfg->sms, 1, 0, stream>>>(io, warm, steps, target);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gpu_k_busy(volatile int *started, uint64_t ns, const struct gpu_k_launch *cfg,
+                          struct CUstream_st *stream)
+{
+    if (!cfg_ok(cfg) || cfg->blocks[GPU_K_BUSY] < 1) return (int)cudaErrorInvalidValue;
+    k_busy<<<(unsigned)cfg->blocks[GPU_K_BUSY], (unsigned)cfg->threads, 0, stream>>>(started, ns);
     return (int)cudaGetLastError();
 }
 

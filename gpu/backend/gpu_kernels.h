@@ -20,7 +20,7 @@ struct CUstream_st;
 enum gpu_k_kernel {
     GPU_K_COPY16, GPU_K_COPY8, GPU_K_COPY4, GPU_K_COPY2, GPU_K_COPY1, /* by word size */
     GPU_K_STREAM_COPY, GPU_K_STREAM_SCALE, GPU_K_STREAM_ADD, GPU_K_STREAM_TRIAD, GPU_K_DOT,
-    GPU_K_TOUCH, GPU_K_FILL, GPU_K_CHECK, GPU_K_FILL_F64, GPU_K_CHECK_F64,
+    GPU_K_TOUCH, GPU_K_FILL, GPU_K_CHECK, GPU_K_FILL_F64, GPU_K_CHECK_F64, GPU_K_BUSY,
     GPU_K_COUNT
 };
 
@@ -84,9 +84,18 @@ struct gpu_k_chase_io {
     uint32_t ran;    /* out: 1 once a block chased */
 };
 /* Launches one block per SM (`sms` blocks of one thread); only block `target` chases: `warm`
- * untimed loads, then `steps` timed ones, in one launch (so the warm-up fills that SM's L1). */
-int gpu_k_chase(struct gpu_k_chase_io *io, uint64_t warm, uint64_t steps, int target,
+ * untimed loads, then `steps` timed ones, in one launch (so the warm-up fills that SM's L1).
+ * generic 0: ld.global.ca loads (the microbenchmark papers'); 1: generic loads (nvbandwidth's). */
+int gpu_k_chase(struct gpu_k_chase_io *io, uint64_t warm, uint64_t steps, int target, int generic,
                 const struct gpu_k_launch *cfg, struct CUstream_st *stream);
+
+/* Keep every SM full for `ns` nanoseconds: blocks[GPU_K_BUSY] blocks (SMs x the blocks one SM
+ * holds), each waiting on %globaltimer. started (mapped page-locked host memory, one int per
+ * block, zeroed by the caller, or NULL): each block sets its int once it runs, so the host sees
+ * when all are resident at once. Brings the clocks up before a latency chase; holds the SMs in
+ * the copy-engine overlap test. */
+int gpu_k_busy(volatile int *started, uint64_t ns, const struct gpu_k_launch *cfg,
+               struct CUstream_st *stream);
 
 /* Hold the stream until flag[0] (mapped page-locked host memory, device pointer) becomes
  * non-zero or timeout_ns passes, and set flag[1] when it timed out: lets the host queue a whole

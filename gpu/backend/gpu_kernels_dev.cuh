@@ -36,13 +36,27 @@ static __device__ __forceinline__ uint64_t gpu_dev_clock(void)
     return t;
 }
 
-/* The next line's address, loaded from this one: through L1 as a plain load, or through L2 only
- * (PTX ld.global.cg), kept by asm volatile. */
-template <bool L2_ONLY> static __device__ __forceinline__ uint64_t gpu_dev_next(uint64_t p)
+/* How a chase loads the next line's address. PLAIN: the C++ load, which the compiler makes a
+ * generic load (it cannot prove a loaded pointer global; nvbandwidth's chase), through L1.
+ * L2_ONLY: PTX ld.global.cg. L1: PTX ld.global.ca, a global load cached in L1, as the
+ * microbenchmark papers chase ("Dissecting the NVIDIA Volta GPU Architecture via
+ * Microbenchmarking", l1_lat): no generic-to-global check per load. cudaMalloc'd addresses are
+ * the same as generic and global ones. (false and true, as template arguments, are PLAIN and
+ * L2_ONLY.) */
+enum { GPU_DEV_LOAD_PLAIN = 0, GPU_DEV_LOAD_L2_ONLY = 1, GPU_DEV_LOAD_L1 = 2 };
+
+/* The next line's address, loaded from this one as LOAD says (the PTX ones kept by asm
+ * volatile). */
+template <int LOAD> static __device__ __forceinline__ uint64_t gpu_dev_next(uint64_t p)
 {
-    if (L2_ONLY) {
+    if (LOAD == GPU_DEV_LOAD_L2_ONLY) {
         uint64_t v;
         asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+        return v;
+    }
+    if (LOAD == GPU_DEV_LOAD_L1) {
+        uint64_t v;
+        asm volatile("ld.global.ca.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
         return v;
     }
     return reinterpret_cast<uint64_t>(*reinterpret_cast<void *const *>(p));
@@ -51,14 +65,14 @@ template <bool L2_ONLY> static __device__ __forceinline__ uint64_t gpu_dev_next(
 /* One chase on the calling thread: `warm` untimed loads, then `steps` timed ones, each load's
  * result the next one's address (no address arithmetic between them); io gets where it stopped,
  * the nanoseconds (%globaltimer) and SM cycles (clock64) of the timed loads, and the SM. */
-template <bool L2_ONLY>
+template <int LOAD>
 static __device__ void gpu_dev_chase(gpu_k_chase_io *io, uint64_t warm, uint64_t steps)
 {
     uint64_t p = io->p;
-    for (uint64_t k = 0; k < warm; k++) p = gpu_dev_next<L2_ONLY>(p);
+    for (uint64_t k = 0; k < warm; k++) p = gpu_dev_next<LOAD>(p);
     const uint64_t t0 = gpu_dev_globaltimer(), c0 = gpu_dev_clock();
 #pragma unroll 8
-    for (uint64_t k = 0; k < steps; k++) p = gpu_dev_next<L2_ONLY>(p);
+    for (uint64_t k = 0; k < steps; k++) p = gpu_dev_next<LOAD>(p);
     const uint64_t c1 = gpu_dev_clock(), t1 = gpu_dev_globaltimer();
     unsigned sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));

@@ -20,6 +20,13 @@ typedef void *nvml_device;  /* nvmlDevice_t */
 struct nvml_memory {        /* nvmlMemory_t (v1) */
     unsigned long long total, free, used;
 };
+struct nvml_memory_v2 {     /* nvmlMemory_v2_t: `reserved` is the driver's own, apart from used */
+    unsigned int version;
+    unsigned long long total, reserved, free, used;
+};
+/* NVML_STRUCT_VERSION(Memory, 2): the struct's size with the version in the top byte */
+#define NVML_MEMORY_V2 ((unsigned int)(sizeof(struct nvml_memory_v2) | (2u << 24)))
+enum { NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2 }; /* nvmlClockType_t */
 struct nvml_proc_v1 {       /* nvmlProcessInfo_v1_t */
     unsigned int pid;
     unsigned long long used;
@@ -44,6 +51,11 @@ static struct {
     const char *(*err)(nvml_ret);
     nvml_ret (*by_uuid)(const char *, nvml_device *);
     nvml_ret (*gi_id)(nvml_device, unsigned int *);
+    nvml_ret (*mem2)(nvml_device, struct nvml_memory_v2 *);
+    nvml_ret (*max_gen)(nvml_device, unsigned int *), (*max_width)(nvml_device, unsigned int *);
+    nvml_ret (*cur_gen)(nvml_device, unsigned int *), (*cur_width)(nvml_device, unsigned int *);
+    nvml_ret (*clock)(nvml_device, int, unsigned int *), (*max_clock)(nvml_device, int, unsigned int *);
+    nvml_ret (*reasons)(nvml_device, unsigned long long *);
 } nv = {.once = PTHREAD_ONCE_INIT};
 static bool nv_off; /* gpu_nvml_disable: written before the first use, read under the once */
 
@@ -77,6 +89,19 @@ static void nv_load(void)
     nv.name = (nvml_ret(*)(unsigned int, char *, unsigned int))dlsym(h, "nvmlSystemGetProcessName");
     nv.by_uuid = (nvml_ret(*)(const char *, nvml_device *))dlsym(h, "nvmlDeviceGetHandleByUUID");
     nv.gi_id = (nvml_ret(*)(nvml_device, unsigned int *))dlsym(h, "nvmlDeviceGetGpuInstanceId");
+    nv.mem2 = (nvml_ret(*)(nvml_device, struct nvml_memory_v2 *))dlsym(h, "nvmlDeviceGetMemoryInfo_v2");
+    typedef nvml_ret (*uint_fn)(nvml_device, unsigned int *);
+    nv.max_gen = (uint_fn)dlsym(h, "nvmlDeviceGetMaxPcieLinkGeneration");
+    nv.max_width = (uint_fn)dlsym(h, "nvmlDeviceGetMaxPcieLinkWidth");
+    nv.cur_gen = (uint_fn)dlsym(h, "nvmlDeviceGetCurrPcieLinkGeneration");
+    nv.cur_width = (uint_fn)dlsym(h, "nvmlDeviceGetCurrPcieLinkWidth");
+    typedef nvml_ret (*clock_fn)(nvml_device, int, unsigned int *);
+    nv.clock = (clock_fn)dlsym(h, "nvmlDeviceGetClockInfo");
+    nv.max_clock = (clock_fn)dlsym(h, "nvmlDeviceGetMaxClockInfo");
+    /* the name since driver 535; the older one is the same call */
+    typedef nvml_ret (*reasons_fn)(nvml_device, unsigned long long *);
+    nv.reasons = (reasons_fn)dlsym(h, "nvmlDeviceGetCurrentClocksEventReasons");
+    if (!nv.reasons) nv.reasons = (reasons_fn)dlsym(h, "nvmlDeviceGetCurrentClocksThrottleReasons");
     static const char *const v3[] = {"nvmlDeviceGetComputeRunningProcesses_v3",
                                      "nvmlDeviceGetGraphicsRunningProcesses_v3"};
     static const char *const v2[] = {"nvmlDeviceGetComputeRunningProcesses_v2",
@@ -123,20 +148,84 @@ static bool nv_device(const char *bus, nvml_device *d, char *why, size_t n)
     return true;
 }
 
-gpu_status gpu_nvml_mem(const char *pci_bus_id, uint64_t *free_b, uint64_t *total_b,
-                        uint64_t *used_b, char *why, size_t n)
+gpu_status gpu_nvml_memory(const char *pci_bus_id, struct gpu_nvml_memory *out, char *why,
+                           size_t n)
 {
     nvml_device d;
-    struct nvml_memory m;
+    memset(out, 0, sizeof *out);
     if (!nv_device(pci_bus_id, &d, why, n)) return GPU_ERR_UNSUPPORTED;
+    /* v2 first: it reports the driver's reservation apart, as nvidia-smi's "Reserved" row;
+     * v1 folds it into used */
+    struct nvml_memory_v2 m2 = {.version = NVML_MEMORY_V2};
+    if (nv.mem2 && nv.mem2(d, &m2) == NVML_SUCCESS) {
+        *out = (struct gpu_nvml_memory){m2.total, m2.reserved, m2.free, m2.used, true};
+        return GPU_OK;
+    }
+    struct nvml_memory m;
     nvml_ret r = nv.mem(d, &m);
     if (r != NVML_SUCCESS) {
         snprintf(why, n, "nvmlDeviceGetMemoryInfo: %s", nv_err(r));
         return GPU_ERR_DRIVER;
     }
+    *out = (struct gpu_nvml_memory){m.total, 0, m.free, m.used, false};
+    return GPU_OK;
+}
+
+gpu_status gpu_nvml_mem(const char *pci_bus_id, uint64_t *free_b, uint64_t *total_b,
+                        uint64_t *used_b, char *why, size_t n)
+{
+    struct gpu_nvml_memory m;
+    gpu_status st = gpu_nvml_memory(pci_bus_id, &m, why, n);
+    if (st != GPU_OK) return st;
     if (free_b) *free_b = m.free;
     if (total_b) *total_b = m.total;
     if (used_b) *used_b = m.used;
+    return GPU_OK;
+}
+
+gpu_status gpu_nvml_pcie(const char *pci_bus_id, int *max_gen, int *max_width, int *cur_gen,
+                         int *cur_width, char *why, size_t n)
+{
+    nvml_device d;
+    unsigned int v[4] = {0, 0, 0, 0};
+    *max_gen = *max_width = *cur_gen = *cur_width = 0;
+    if (!nv_device(pci_bus_id, &d, why, n)) return GPU_ERR_UNSUPPORTED;
+    if (!nv.max_gen || !nv.max_width) {
+        snprintf(why, n, "NVML has no PCIe link calls");
+        return GPU_ERR_UNSUPPORTED;
+    }
+    nvml_ret r = nv.max_gen(d, &v[0]);
+    if (r == NVML_SUCCESS) r = nv.max_width(d, &v[1]);
+    if (r != NVML_SUCCESS) {
+        snprintf(why, n, "nvmlDeviceGetMaxPcieLink*: %s", nv_err(r));
+        return GPU_ERR_DRIVER;
+    }
+    if (nv.cur_gen && nv.cur_gen(d, &v[2]) != NVML_SUCCESS) v[2] = 0;
+    if (nv.cur_width && nv.cur_width(d, &v[3]) != NVML_SUCCESS) v[3] = 0;
+    *max_gen = (int)v[0], *max_width = (int)v[1], *cur_gen = (int)v[2], *cur_width = (int)v[3];
+    return GPU_OK;
+}
+
+gpu_status gpu_nvml_clocks(const char *pci_bus_id, struct gpu_clocks *c, char *why, size_t n)
+{
+    nvml_device d;
+    unsigned int v = 0;
+    memset(c, 0, sizeof *c);
+    if (!nv_device(pci_bus_id, &d, why, n)) return GPU_ERR_UNSUPPORTED;
+    if (!nv.clock) {
+        snprintf(why, n, "NVML has no nvmlDeviceGetClockInfo");
+        return GPU_ERR_UNSUPPORTED;
+    }
+    nvml_ret r = nv.clock(d, NVML_CLOCK_SM, &v);
+    if (r != NVML_SUCCESS) {
+        snprintf(why, n, "nvmlDeviceGetClockInfo: %s", nv_err(r));
+        return GPU_ERR_DRIVER;
+    }
+    c->sm_mhz = (int)v;
+    if (nv.clock(d, NVML_CLOCK_MEM, &v) == NVML_SUCCESS) c->mem_mhz = (int)v;
+    if (nv.max_clock && nv.max_clock(d, NVML_CLOCK_SM, &v) == NVML_SUCCESS) c->sm_max_mhz = (int)v;
+    if (nv.max_clock && nv.max_clock(d, NVML_CLOCK_MEM, &v) == NVML_SUCCESS) c->mem_max_mhz = (int)v;
+    c->has_reasons = nv.reasons && nv.reasons(d, &c->reasons) == NVML_SUCCESS;
     return GPU_OK;
 }
 

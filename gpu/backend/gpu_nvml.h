@@ -29,6 +29,21 @@ bool gpu_nvml_available(char *why, size_t n);
 /* Device memory by PCI bus id ("0000:65:00.0"): NVML's total, free and used. */
 gpu_status gpu_nvml_mem(const char *pci_bus_id, uint64_t *free_b, uint64_t *total_b,
                         uint64_t *used_b, char *why, size_t n);
+/* The same with what the driver reserves for itself (nvmlDeviceGetMemoryInfo_v2, as
+ * nvidia-smi's "Reserved" row; has_reserved false on a driver with the v1 call only, whose used
+ * then includes it). */
+struct gpu_nvml_memory {
+    uint64_t total, reserved, free, used;
+    bool has_reserved;
+};
+gpu_status gpu_nvml_memory(const char *pci_bus_id, struct gpu_nvml_memory *m, char *why,
+                           size_t n);
+/* The PCIe link: the most this device and system can train it to (nvmlDeviceGetMaxPcieLink*),
+ * and what it runs at now (an idle GPU drops it); 0 = unknown. */
+gpu_status gpu_nvml_pcie(const char *pci_bus_id, int *max_gen, int *max_width, int *cur_gen,
+                         int *cur_width, char *why, size_t n);
+/* SM and memory clocks now and their maxima, and the reasons the driver holds them down. */
+gpu_status gpu_nvml_clocks(const char *pci_bus_id, struct gpu_clocks *c, char *why, size_t n);
 /* Processes on the device, compute and graphics merged by pid. On a MIG slice, gpu_instance
  * (>= 0) keeps only that instance's processes; -1 lists the whole GPU. Returns how many were
  * written (at most max), or -1 with why. */

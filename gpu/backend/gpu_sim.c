@@ -3,6 +3,8 @@
  * one-sided noise, or none at all in deterministic mode. Everything it reports is SIMULATED. */
 #include "gpu_sim.h"
 
+#include "gpu_feed.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,4 +381,5 @@ const struct gpu_backend gpu_sim_backend = {
     .check = sim_check,
     .shared = sim_shared,
     .access = gpu_sim_access,
+    .feed = &gpu_sim_feed_ops,
 };

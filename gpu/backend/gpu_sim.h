@@ -84,7 +84,7 @@ double gpu_sim_copy_seconds(const struct gpu_profile *p, enum gpu_dir dir, enum 
 double gpu_sim_latency_ns(const struct gpu_profile *p, uint64_t bytes);
 double gpu_sim_stream_seconds(const struct gpu_profile *p, int kind, uint64_t bytes);
 
-/* For the simulator's other files (gpu_sim_access.c): a device operation counted for fault
+/* For the simulator's other files (gpu_sim_access.c, gpu_sim_feed.c): a device operation counted for fault
  * injection, true when it fails now (the device is then in the sticky state); and a modelled
  * time with the device's seeded noise. */
 bool gpu_sim_fault(struct gpu_dev *dev, const char *what);

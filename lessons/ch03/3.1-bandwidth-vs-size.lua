@@ -8,10 +8,18 @@ local function sizes(limit)
   return out
 end
 
--- The smallest size whose bandwidth reaches half the largest measured: Hockney's n½.
+-- The smallest size whose bandwidth reaches half the sustained rate: Hockney's n½. The rate is
+-- the best of the sizes that stream from DRAM (p.dram: for a device copy, source and
+-- destination 4x past the L2, STREAM's rule); a copy that stays in L2 runs faster than the
+-- path can sustain. Without such a size, the best of those not in L2, else of all.
 local function half_point(points)
   local best = 0
-  for _, p in ipairs(points) do best = math.max(best, p.bw) end
+  for _, want in ipairs { "dram", "past_l2", "any" } do
+    for _, p in ipairs(points) do
+      if want == "any" or p[want] then best = math.max(best, p.bw) end
+    end
+    if best > 0 then break end
+  end
   for _, p in ipairs(points) do if p.bw >= best / 2 then return p.n, best end end
 end
 
@@ -100,9 +108,14 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
         { name = "H2D pinned", label = ex:t { en = "H2D pinned", zh = "H2D 锁页" }, q = { dir = "h2d", pinned = true }, cap = budget },
         { name = "H2D pageable", label = ex:t { en = "H2D pageable", zh = "H2D 可分页" }, q = { dir = "h2d", pinned = false }, cap = budget },
         { name = "D2H pinned", label = ex:t { en = "D2H pinned", zh = "D2H 锁页" }, q = { dir = "d2h", pinned = true }, cap = budget },
-        { name = "D2D copy engine", label = ex:t { en = "D2D copy engine", zh = "D2D 拷贝引擎" }, q = { dir = "d2d", method = "ce" }, cap = budget // 2 },
-        { name = "D2D SM kernel", label = ex:t { en = "D2D SM kernel", zh = "D2D SM 核函数" }, q = { dir = "d2d", method = "sm" }, cap = budget // 2 },
+        { name = "D2D copy engine", label = ex:t { en = "D2D copy engine", zh = "D2D 拷贝引擎" }, q = { dir = "d2d", method = "ce" }, cap = budget // 2,
+          l2label = ex:t { en = "D2D copy engine, in L2", zh = "D2D 拷贝引擎，在 L2 中" } },
+        { name = "D2D SM kernel", label = ex:t { en = "D2D SM kernel", zh = "D2D SM 核函数" }, q = { dir = "d2d", method = "sm" }, cap = budget // 2,
+          l2label = ex:t { en = "D2D SM kernel, in L2", zh = "D2D SM 核函数，在 L2 中" } },
       }
+      -- a device copy whose source and destination (2n) fit in L2 is served from L2: drawn as a
+      -- series of its own and left out of the sustained rate
+      local l2 = gpu.info().l2_bytes
       local bests = {}
       ex:row("t", { ex:t { en = "path", zh = "路径" }, ex:t { en = "best (n/t)", zh = "最高（n/t）" }, "n½",
                     ex:t { en = "at 64 KiB", zh = "64 KiB 时" } })
@@ -114,9 +127,11 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
           for k, v in pairs(p.q) do q[k] = v end
           local r, err = gpu.copy(q)
           if not r then ex:note("curve", p.label .. ": " .. err) break end
-          pts[#pts + 1] = { n = n, bw = r.bytes_per_s }
+          local in_l2 = p.l2label and l2 and 2 * n <= l2
+          pts[#pts + 1] = { n = n, bw = r.bytes_per_s, past_l2 = not (p.l2label and l2) or 2 * n > l2,
+                            dram = not (p.l2label and l2) or 2 * n >= 4 * l2 }
           if n == 64 * KiB then at64 = r.bytes_per_s end
-          ex:point("curve", p.label, n, r.bytes_per_s / 1e9, { from = r })
+          ex:point("curve", in_l2 and p.l2label or p.label, n, r.bytes_per_s / 1e9, { from = r })
         end
         local nh, best = half_point(pts)
         bests[p.name] = best
@@ -126,15 +141,19 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
         end
       end
       local i = gpu.info()
+      if l2 then
+        ex:note("t", ex:t { en = string.format("D2D: best and n½ from copies with source and destination at least 4x the %s L2 (STREAM's rule); the smaller ones in L2 are their own series on the curve.", units.bytes(l2)),
+                            zh = string.format("D2D：最高值和 n½ 取自源加目标至少是 %s L2 四倍的拷贝（STREAM 的规则）；能放进 L2 的较小拷贝在曲线上单列一条。", units.bytes(l2)) })
+      end
       if i.pcie_bytes_per_s then
         ex:note("t", ex:t { en = "PCIe link: " .. units.rate(i.pcie_bytes_per_s) .. " per direction after encoding",
                             zh = "PCIe 链路：扣除编码后每方向 " .. units.rate(i.pcie_bytes_per_s) })
       end
       local ce, sm, peak = bests["D2D copy engine"], bests["D2D SM kernel"], i.peak_bytes_per_s
       if ce and sm and peak and not i.simulated then
-        ex:note("t", ex:t { en = string.format("This GPU: copy engine %.0f%% of the theoretical peak, SM kernel %.0f%% (best sizes, counted 2n/t); the copy engine moves %.2fx what the SM kernel does.",
+        ex:note("t", ex:t { en = string.format("This GPU: copy engine %.0f%% of the theoretical peak, SM kernel %.0f%% (best sizes past the L2, counted 2n/t); the copy engine moves %.2fx what the SM kernel does.",
                                                200 * ce / peak, 200 * sm / peak, ce / sm),
-                            zh = string.format("本机：拷贝引擎为理论峰值的 %.0f%%，SM 核函数 %.0f%%（各自最好的大小，按 2n/t 计）；拷贝引擎的速率是 SM 核函数的 %.2f 倍。",
+                            zh = string.format("本机：拷贝引擎为理论峰值的 %.0f%%，SM 核函数 %.0f%%（各自在 L2 之外最好的大小，按 2n/t 计）；拷贝引擎的速率是 SM 核函数的 %.2f 倍。",
                                                200 * ce / peak, 200 * sm / peak, ce / sm) })
       end
       if i.simulated then

@@ -53,7 +53,8 @@ on the previous one: a **pointer chase**. Each 64-byte line (128 on the GPU) hol
 the next; the order is a random permutation with a single cycle (Sattolo's algorithm), so no
 prefetcher can guess the next address and every line is visited.
 
-Grow the working set from 4 KiB to 1 GiB and the time per load climbs in steps: each step is a
+Grow the working set from 4 KiB (to 8x the last-level cache on the host, to 1 GiB on the device)
+and the time per load climbs in steps: each step is a
 level of the memory hierarchy that no longer holds the whole set. The plateaus below are found in
 the measurement itself (a jump of more than 40 % between two sizes ends a level), then named by
 **size**: a plateau that ends within the L1's size is L1, within the L2's is L2, past the last
@@ -79,7 +80,7 @@ than 4x the L2 are not read beforehand, so the DRAM step is not partly served fr
 
 带宽说的是大量请求同时在途时每秒能到多少字节。**延迟**说的是当下一次访存依赖这一次时，单次请求要多久。要测它，就让每次加载都依赖上一次：**指针追逐**。每个 64 字节的缓存行（GPU 上是 128 字节）存着下一行的地址；顺序是只有一个环的随机排列（Sattolo 算法），预取器猜不到下一个地址，而且每一行都会被访问到。
 
-把工作集从 4 KiB 增大到 1 GiB，每次加载的时间会一级一级地上台阶：每一级台阶都意味着某一层存储已经装不下整个工作集。下面的平台是从测量结果本身找出来的（相邻两个大小之间跳升超过 40% 就算新的一级），再按**大小**命名：结束于 L1 容量以内的平台叫 L1，结束于 L2 容量以内的叫 L2，超出最后一级缓存的叫 DRAM（允许多一个 2 倍的台阶：随机追逐在刚超过缓存容量时仍大多命中）。容量取自主机的缓存（依次来自 sysfs、CPUID、`sysconf`：表下的注释写明来源；读不到缓存的主机，平台只编号、不命名）和 GPU 的 L1、L2。按大小命名，不是缓存的台阶就不会被叫作缓存：L2 分成近、远两半的 GPU（Hopper 的 L2 分为两部分）得到"L2 near"和"L2 far"，而不是"L3"；主机在末级缓存之外延迟再次上升，是超出了 TLB 的覆盖范围（"DRAM+TLB"）。
+把工作集从 4 KiB 增大（主机到末级缓存的 8 倍，设备到 1 GiB），每次加载的时间会一级一级地上台阶：每一级台阶都意味着某一层存储已经装不下整个工作集。下面的平台是从测量结果本身找出来的（相邻两个大小之间跳升超过 40% 就算新的一级），再按**大小**命名：结束于 L1 容量以内的平台叫 L1，结束于 L2 容量以内的叫 L2，超出最后一级缓存的叫 DRAM（允许多一个 2 倍的台阶：随机追逐在刚超过缓存容量时仍大多命中）。容量取自主机的缓存（依次来自 sysfs、CPUID、`sysconf`：表下的注释写明来源；读不到缓存的主机，平台只编号、不命名）和 GPU 的 L1、L2。按大小命名，不是缓存的台阶就不会被叫作缓存：L2 分成近、远两半的 GPU（Hopper 的 L2 分为两部分）得到"L2 near"和"L2 far"，而不是"L3"；主机在末级缓存之外延迟再次上升，是超出了 TLB 的覆盖范围（"DRAM+TLB"）。
 
 在 GPU 上，每一行存着下一行的地址（`p = *p`：两次加载之间没有下标运算），追逐依次在五个 SM 上运行，取最快的结果并给出最慢的（离存有该行的那半个 L2 较远的 SM，命中 L2 的代价更高），同时还统计每次加载的 SM 时钟周期数（`clock64`），这是微基准论文使用的单位。大于 L2 四倍的工作集事先不读，DRAM 那一级就不会部分由 L2 提供。
 
@@ -90,23 +91,23 @@ than 4x the L2 are not read beforehand, so the DRAM step is not partly served fr
   exercise {
     id = "predict-dram",
     kind = "predict",
-    prompt = { en = "Predict this host's latency per dependent load over a 256 MiB working set, in ns.",
-               zh = "预测本机在 256 MiB 工作集上每次依赖加载的延迟，单位纳秒。" },
+    prompt = { en = "Predict this host's latency per dependent load over a 128 MiB working set, in ns.",
+               zh = "预测本机在 128 MiB 工作集上每次依赖加载的延迟，单位纳秒。" },
     unit = "ns", tolerance = 0.4,
     measure = function()
-      local r = assert(host.latency { bytes = math.min(256 * MiB, host.budget()) })
+      local r = assert(host.latency { bytes = math.min(128 * MiB, host.budget()) })
       return r.ns_per_load, r
     end,
     hints = { { en = "DRAM on a desktop is about 70-100 ns; add TLB misses at this size, and more on a server or a virtual machine.",
                 zh = "桌面机内存约 70–100 纳秒；这个大小还要加上 TLB 缺失，服务器和虚拟机会更高。" } },
-    explain = { en = "The chase at 256 MiB misses every cache level and most TLB entries: DRAM latency plus a page walk.",
-                zh = "256 MiB 的追逐会穿透所有缓存层，也错过大多数 TLB 项：内存延迟再加一次页表遍历。" },
+    explain = { en = "The chase at 128 MiB misses the caches of most machines (at 4x a last-level cache and beyond, nearly every load) and most TLB entries: DRAM latency plus a page walk.",
+                zh = "128 MiB 的追逐在大多数机器上会穿透所有缓存层（达到末级缓存的 4 倍及以上时，几乎每次加载都不命中），也错过大多数 TLB 项：内存延迟再加一次页表遍历。" },
   },
 
   experiment {
     id = "ladder",
     key = "curve",
-    title = { en = "Chase 4 KiB → 1 GiB on host and device", zh = "在主机和设备上追逐 4 KiB → 1 GiB" },
+    title = { en = "Chase from 4 KiB up on host and device", zh = "在主机和设备上从 4 KiB 起追逐" },
     panels = {
       { id = "curve", kind = "curve", title = { en = "ns per dependent load vs working set", zh = "每次依赖加载的纳秒数 vs 工作集" },
         x = "bytes", y = "ns", logx = true },
@@ -118,7 +119,28 @@ than 4x the L2 are not read beforehand, so the DRAM step is not partly served fr
       local gi = gpu.info()
       local hname = ex:t { en = "host", zh = "主机" }
       local gname = gi.simulated and ex:t { en = "GPU (SIMULATED)", zh = "GPU（模拟）" } or "GPU"
-      local h = ladder(ex, hname, host.latency, math.min(GiB, host.budget()))
+      -- The host's ladder ends at 8x its last-level cache, where nearly every load misses it
+      -- (a set past that adds TLB misses and seconds, not a level): at most 128 MiB, which
+      -- keeps the lesson under 3 s and 256 MiB of memory.
+      local hi = host.info()
+      local want = math.max(8 * (hi.llc_bytes or 16 * MiB), 64 * MiB)
+      local top = math.min(want, 128 * MiB, host.budget())
+      local h = ladder(ex, hname, host.latency, top)
+      local why
+      if not hi.llc_bytes then
+        why = ex:t { en = "%s: the chase stops at %s: this host does not report its last-level cache, and %s is past most.",
+                     zh = "%s：追逐到 %s 为止：本机没有报告末级缓存容量，而 %s 已超过大多数机器的末级缓存。" }
+        why = string.format(why, hname, units.bytes(top), units.bytes(top))
+      elseif want > top then
+        why = string.format(ex:t { en = "%s: the chase stops at %s, the lesson's memory cap, under 8x this host's last-level cache (%s): its last sizes may still hit that cache.",
+                                   zh = "%s：追逐到 %s 为止（本课的内存上限），不到本机末级缓存（%s）的 8 倍：最后几个大小可能仍命中该缓存。" },
+                            hname, units.bytes(top), units.bytes(hi.llc_bytes))
+      else
+        why = string.format(ex:t { en = "%s: the chase stops at %s, 8x the last-level cache (%s), where nearly every load misses it; a larger set adds only TLB misses (the lesson keeps under 3 s and 256 MiB).",
+                                   zh = "%s：追逐到 %s 为止，即末级缓存（%s）的 8 倍，几乎每次加载都不命中；更大的工作集只会多出 TLB 缺失（本课控制在 3 秒、256 MiB 以内）。" },
+                            hname, units.bytes(top), units.bytes(hi.llc_bytes))
+      end
+      ex:note("curve", why)
       show(ex, hname, h, "host")
       local d, last = ladder(ex, gname, gpu.latency, math.min(GiB, gpu.budget()))
       show(ex, gname, d, "gpu")

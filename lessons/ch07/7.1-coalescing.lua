@@ -62,10 +62,11 @@ sector; the simulator counts sectors only.
 > show for these kernels when nothing else shares the line.
 
 > [!errata] "An uncoalesced access is 16 or 32 times slower"
-> That was true of the first CUDA GPUs (compute capability 1.x), where a half-warp that was not
-> coalesced issued one transaction per thread. Since the sectored caches (Fermi on), the worst
-> case is every thread in its own 32-byte sector: 8 times the bytes for 4-byte words, 4 times
-> for 8-byte ones. A stride is expensive, but it is a bandwidth bill, not a cliff.
+> That was true of the first CUDA GPUs (compute capability 1.0 and 1.1), where a half-warp that
+> was not coalesced issued one transaction per thread. On the GPUs the Best Practices Guide works
+> its examples on (compute capability 6.0 and later), loads are served in 32-byte sectors and the
+> worst case is every thread in its own sector: 8 times the bytes for 4-byte words, 4 times for
+> 8-byte ones. A stride is expensive, but it is a bandwidth bill, not a cliff.
 > Source: CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory" and "Strided
 > Accesses"; the experiment below on this device.
 ]], zh = [[
@@ -91,7 +92,7 @@ sector; the simulator counts sectors only.
 > Nsight Compute 把它报告为每次请求的扇区数：`l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum` 除以 `l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum`。下面的实验从核函数的地址算出它（`r.sectors_per_request`、`gpu.sectors`），在没有别的访问共用这些缓存行时，就是分析器对这些核函数会显示的值。
 
 > [!errata] "非合并访问要慢 16 倍或 32 倍"
-> 这在最早的 CUDA GPU（计算能力 1.x）上是对的：没有合并的半个线程束会为每个线程发一次传输。有了按扇区组织的缓存以后（Fermi 起），最坏情况是每个线程各占一个 32 字节扇区：4 字节的字是 8 倍的字节量，8 字节的是 4 倍。步长很贵，但它是一笔带宽账，不是悬崖。
+> 这在最早的 CUDA GPU（计算能力 1.0 和 1.1）上是对的：没有合并的半个线程束会为每个线程发一次传输。在《最佳实践指南》举例所用的 GPU（计算能力 6.0 及以后）上，加载按 32 字节扇区服务，最坏情况是每个线程各占一个扇区：4 字节的字是 8 倍的字节量，8 字节的是 4 倍。步长很贵，但它是一笔带宽账，不是悬崖。
 > 出处：《CUDA C++ 最佳实践指南》"Coalesced Access to Global Memory"与"Strided Accesses"两节；下面在本设备上的实验。
 ]] },
 

@@ -205,16 +205,32 @@ static void push_info(lua_State *L, const struct gpu_info *i)
     set_num(L, "sm_clock_mhz", i->sm_clock_khz / 1e3);
     set_num(L, "fp32_flops", i->fp32_flops);
     set_int(L, "async_engines", i->async_engines);
+    set_int(L, "pcie_gen_current", i->pcie_gen_current);
+    set_int(L, "pcie_width_current", i->pcie_width_current);
+    set_str(L, "pcie_source", i->pcie_source);
+    set_int(L, "nvml_total_bytes", (long long)i->nvml_total_bytes);
+    set_int(L, "nvml_reserved_bytes", (long long)i->nvml_reserved_bytes);
 }
 
 /* The simulator's model of the two copy paths, with where each figure comes from. */
 static void push_model(lua_State *L, const struct gpu_profile *p)
 {
-    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, 14);
     set_num(L, "ce_efficiency", p->ce_efficiency);
     set_str(L, "ce_source", p->ce_source);
     set_num(L, "sm_efficiency", p->sm_efficiency);
     set_str(L, "sm_source", p->sm_source);
+    /* feeding the GPU (chapter 6): pinning, launches, zero-copy and unified memory */
+    set_num(L, "pin_alloc_s_per_gib", p->pin_alloc_s_per_gib);
+    set_num(L, "pin_register_s_per_gib", p->pin_register_s_per_gib);
+    set_num(L, "launch_us", p->launch_us);
+    set_num(L, "copy_overhead_us", p->copy_overhead_us);
+    set_num(L, "pcie_efficiency", p->pcie_efficiency);
+    set_num(L, "pageable_factor", p->pageable_factor);
+    set_num(L, "zerocopy_efficiency", p->zerocopy_efficiency);
+    set_num(L, "um_fault_efficiency", p->um_fault_efficiency);
+    set_num(L, "um_prefetch_efficiency", p->um_prefetch_efficiency);
+    set_num(L, "um_evict_efficiency", p->um_evict_efficiency);
     lua_setfield(L, -2, "model");
 }
 
@@ -248,6 +264,7 @@ static int l_info(lua_State *L)
     struct lt_vm *vm = lt_vm_of(L);
     uint64_t fr = 0, tot = 0;
     push_info(L, &vm->rt->dev->info);
+    if (vm->rt->dev->has_context_bytes) set_int(L, "context_bytes", (long long)vm->rt->dev->context_bytes);
     const struct gpu_profile *prof = gpu_sim_profile(vm->rt->dev);
     if (prof) push_model(L, prof), push_published(L, prof);
     pthread_mutex_lock(&vm->rt->devlock);
@@ -343,6 +360,7 @@ struct copy_job {
     struct gpu_result r;
     enum job_mode mode;
     int kernel; /* JOB_STREAM: enum gpu_host_kind */
+    enum gpu_chase_load load; /* JOB_LATENCY */
 };
 
 static void copy_fn(struct lt_job *j)
@@ -350,7 +368,8 @@ static void copy_fn(struct lt_job *j)
     struct copy_job *c = (struct copy_job *)j;
     struct gpu_dev *dev = j->rt->dev;
     dev->why[0] = 0;
-    if (c->mode == JOB_LATENCY) j->st = gpu_bench_latency(dev, c->q.bytes, &c->r, &j->rt->cancel);
+    if (c->mode == JOB_LATENCY)
+        j->st = gpu_bench_latency_load(dev, c->q.bytes, c->load, &c->r, &j->rt->cancel);
     else if (c->mode == JOB_STREAM)
         j->st = gpu_bench_stream(dev, c->kernel, c->q.bytes, c->q.trials, &c->r, &j->rt->cancel);
     else j->st = gpu_bench_copy(dev, &c->q, &c->r, &j->rt->cancel);
@@ -379,7 +398,8 @@ static int l_copy(lua_State *L)
 {
     static const char *const dirs[] = {"h2d", "d2h", "d2d", NULL};
     static const char *const methods[] = {"ce", "sm", NULL};
-    static const char *const keys[] = {"dir", "bytes", "method", "pinned", "trials", "reps", NULL};
+    static const char *const keys[] = {"dir", "bytes", "method", "pinned", "trials", "reps",
+                                       "single", NULL};
     lt_opt_check(L, 1, "gpu.copy", false, keys);
     struct copy_job *c = lua_newuserdatauv(L, sizeof *c, 0); /* anchored on the stack */
     memset(c, 0, sizeof *c);
@@ -393,18 +413,21 @@ static int l_copy(lua_State *L)
     c->q.pinned = lt_opt_bool(L, 1, "pinned", true);
     c->q.trials = lt_opt_range(L, 1, "trials", 10, 1, GPU_MAX_SAMPLES, "gpu.copy");
     c->q.reps = lt_opt_range(L, 1, "reps", 0, 0, 100000, "gpu.copy");
+    c->q.single = lt_opt_bool(L, 1, "single", false);
     return lt_job_run(L, &c->base);
 }
 
 static int l_latency(lua_State *L)
 {
-    static const char *const keys[] = {"bytes", NULL};
+    static const char *const keys[] = {"bytes", "load", NULL};
+    static const char *const loads[] = {"global", "generic", NULL};
     lt_opt_check(L, 1, "gpu.latency", false, keys);
     struct copy_job *c = lua_newuserdatauv(L, sizeof *c, 0);
     memset(c, 0, sizeof *c);
     c->base.fn = copy_fn;
     c->base.push = copy_push;
     c->mode = JOB_LATENCY;
+    c->load = (enum gpu_chase_load)lt_opt_enum(L, 1, "load", GPU_LOAD_GLOBAL, loads, "gpu.latency");
     c->q.bytes = lt_opt_bytes(L, 1, "bytes", 0);
     if (c->q.bytes < 4096) return luaL_error(L, "gpu.latency: 'bytes' must be at least 4 KiB");
     return lt_job_run(L, &c->base);
@@ -425,6 +448,118 @@ static int l_stream(lua_State *L)
     c->q.trials = lt_opt_range(L, 1, "trials", 10, 1, GPU_MAX_SAMPLES, "gpu.stream");
     if (c->q.bytes < 4096) return luaL_error(L, "gpu.stream: 'bytes' must be at least 4 KiB");
     return lt_job_run(L, &c->base);
+}
+
+/* gpu.overlap{bytes=, busy_ms=}: does a same-device copy run while a kernel holds every SM? */
+struct overlap_job {
+    struct lt_job base;
+    uint64_t bytes;
+    double busy_s;
+    struct gpu_overlap o;
+};
+
+static void overlap_fn(struct lt_job *j)
+{
+    struct overlap_job *c = (struct overlap_job *)j;
+    j->rt->dev->why[0] = 0;
+    j->st = gpu_bench_overlap(j->rt->dev, c->bytes, c->busy_s, &c->o);
+    lt_dev_why(j->rt, j->rt->dev, j->st, j->why, sizeof j->why);
+}
+
+static void set_field_num(lua_State *L, const char *k, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void set_field_bool(lua_State *L, const char *k, bool v)
+{
+    lua_pushboolean(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static int overlap_push(lua_State *L, struct lt_job *j)
+{
+    struct overlap_job *c = (struct overlap_job *)j;
+    const struct gpu_overlap *o = &c->o;
+    if (j->st == GPU_ERR_CANCELLED) return luaL_error(L, "cancelled");
+    if (j->st != GPU_OK) {
+        lua_pushnil(L);
+        lua_pushstring(L, j->why);
+        return 2;
+    }
+    lua_createtable(L, 0, 14);
+    lua_pushinteger(L, (lua_Integer)o->bytes);
+    lua_setfield(L, -2, "bytes");
+    set_field_num(L, "busy_seconds", o->busy_s);
+    set_field_num(L, "copy_start_seconds", o->copy_start_s);
+    set_field_num(L, "copy_end_seconds", o->copy_end_s);
+    set_field_num(L, "copy_seconds", o->copy_s);
+    if (o->copy_s > 0) set_field_num(L, "copy_rw_bytes_per_s", 2.0 * o->bytes / o->copy_s);
+    set_field_num(L, "sm_busy_seconds", o->sm_busy_s);
+    set_field_num(L, "sm_copy_start_seconds", o->sm_copy_start_s);
+    set_field_num(L, "sm_copy_end_seconds", o->sm_copy_end_s);
+    lua_pushinteger(L, o->busy_blocks);
+    lua_setfield(L, -2, "busy_blocks");
+    lua_pushinteger(L, o->resident_blocks);
+    lua_setfield(L, -2, "resident_blocks");
+    set_field_bool(L, "ce_overlapped", o->ce_overlapped);
+    set_field_bool(L, "sm_waited", o->sm_waited);
+    lua_pushstring(L, "seconds from the busy kernel's start (CUDA events); the copy counted "
+                      "read + written (2n/t)");
+    lua_setfield(L, -2, "convention");
+    return 1;
+}
+
+static int l_overlap(lua_State *L)
+{
+    static const char *const keys[] = {"bytes", "busy_ms", NULL};
+    lt_opt_check(L, 1, "gpu.overlap", false, keys);
+    struct overlap_job *c = lua_newuserdatauv(L, sizeof *c, 0);
+    memset(c, 0, sizeof *c);
+    c->base.fn = overlap_fn;
+    c->base.push = overlap_push;
+    c->bytes = lt_opt_bytes(L, 1, "bytes", 256ull << 20);
+    c->busy_s = lt_opt_num(L, 1, "busy_ms", 50) / 1e3;
+    if (c->bytes < 4096) return luaL_error(L, "gpu.overlap: 'bytes' must be at least 4 KiB");
+    if (!(c->busy_s >= 0.001 && c->busy_s <= 1))
+        return luaL_error(L, "gpu.overlap: 'busy_ms' must be 1 .. 1000");
+    return lt_job_run(L, &c->base);
+}
+
+/* gpu.free_tolerance(bytes): how far free memory may come back off after `bytes` were allocated
+ * and freed (gpu_free_tolerance: max(2 MiB, 0.01 %)). */
+static int l_free_tolerance(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)gpu_free_tolerance(lt_arg_bytes(L, 1, 0)));
+    return 1;
+}
+
+/* gpu.clocks(): SM and memory clocks now and their maxima (MHz), where the backend reads them. */
+static int l_clocks(lua_State *L)
+{
+    struct lt_vm *vm = lt_vm_of(L);
+    struct gpu_clocks c;
+    char why[512];
+    pthread_mutex_lock(&vm->rt->devlock);
+    gpu_status st = gpu_bench_clocks(vm->rt->dev, &c);
+    if (st != GPU_OK) lt_dev_why(vm->rt, vm->rt->dev, st, why, sizeof why);
+    pthread_mutex_unlock(&vm->rt->devlock);
+    if (st != GPU_OK) {
+        lua_pushnil(L);
+        lua_pushstring(L, why);
+        return 2;
+    }
+    lua_createtable(L, 0, 5);
+    set_int(L, "sm_mhz", c.sm_mhz);
+    set_int(L, "mem_mhz", c.mem_mhz);
+    set_int(L, "sm_max_mhz", c.sm_max_mhz);
+    set_int(L, "mem_max_mhz", c.mem_max_mhz);
+    if (c.has_reasons) {
+        lua_pushinteger(L, (lua_Integer)c.reasons);
+        lua_setfield(L, -2, "reasons");
+    }
+    return 1;
 }
 
 /* The cache sizes a ladder is named against: opts.levels = {{name=, bytes=}, ...} (smallest
@@ -513,9 +648,11 @@ int lt_open_gpu(lua_State *L)
         {"budget", l_budget},   {"alloc", l_alloc},       {"copy", l_copy},
         {"latency", l_latency}, {"peak", l_peak},         {"profiles", l_profiles},
         {"profile", l_profile}, {"stream", l_stream},     {"plateaus", l_plateaus},
+        {"overlap", l_overlap}, {"clocks", l_clocks},     {"free_tolerance", l_free_tolerance},
         {NULL, NULL}};
     lt_newclass(L, BUF_MT, buf_meta, buf_methods);
     luaL_newlib(L, funcs);
     lt_gpu_access_register(L);
+    lt_feed_register(L); /* gpu.program, gpu.pin (lt_feed.c) */
     return 1;
 }

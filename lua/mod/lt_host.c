@@ -40,6 +40,7 @@ static int l_info(lua_State *L)
 
 struct host_job {
     struct lt_job base;
+    struct gpu_host_arena *arena; /* the VM's: arrays kept for the run's next measurement */
     int kind; /* enum gpu_host_kind, or -1: latency */
     uint64_t bytes;
     int threads, trials;
@@ -49,9 +50,9 @@ struct host_job {
 static void host_fn(struct lt_job *j)
 {
     struct host_job *h = (struct host_job *)j;
-    j->st = h->kind < 0 ? gpu_host_latency(j->rt->dev, h->bytes, &h->r, &j->rt->cancel)
-                        : gpu_host_bench(j->rt->dev, (enum gpu_host_kind)h->kind, h->bytes,
-                                         h->threads, h->trials, &h->r, &j->rt->cancel);
+    j->st = h->kind < 0 ? gpu_host_latency_in(h->arena, j->rt->dev, h->bytes, &h->r, &j->rt->cancel)
+                        : gpu_host_bench_in(h->arena, j->rt->dev, (enum gpu_host_kind)h->kind,
+                                            h->bytes, h->threads, h->trials, &h->r, &j->rt->cancel);
     /* the status only: host_push says it in the learner's language on the Lua thread */
 }
 
@@ -105,8 +106,11 @@ static int start(lua_State *L, int kind, uint64_t def_bytes, const char *fn, con
     uint64_t room = budget(dev, &hi);
     /* the default size fits the budget (whole pages); a size asked for is checked against it */
     if (def_bytes > room / arrays) def_bytes = room / arrays / 4096 * 4096;
+    struct lt_vm *vm = lt_vm_of(L);
+    if (!vm->host_arena) vm->host_arena = gpu_host_arena_new(); /* NULL: each call its own arrays */
     struct host_job *h = lua_newuserdatauv(L, sizeof *h, 0);
     memset(h, 0, sizeof *h);
+    h->arena = vm->host_arena;
     h->base.fn = host_fn;
     h->base.push = host_push;
     h->kind = kind;

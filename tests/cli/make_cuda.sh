@@ -66,8 +66,8 @@ home=$(echo "$out" | sed -n 's/^CUDA_HOME=//p')
 [ -f "$home/include/cuda_runtime_api.h" ] && [ -f "$home/lib64/libcudart_static.a" ] ||
     fail "CUDA_HOME '$home' has no headers or static runtime"
 [ "$home" != "$T" ] || fail "CUDA_HOME taken from the wrapper's folder"
-# native code for what this nvcc knows of the wanted list, PTX of the newest of them
-archs=$(env PATH="$T/bin:/usr/bin:/bin" make --no-print-directory BUILD="$T/build" print-CU_ARCHS print-NVFLAGS)
+# CUDA_ARCHS=all: native code for what this nvcc knows of the wanted list, PTX of the newest
+archs=$(env PATH="$T/bin:/usr/bin:/bin" make --no-print-directory BUILD="$T/build" CUDA_ARCHS=all print-CU_ARCHS print-NVFLAGS)
 known=$("$real" --list-gpu-code | sed -n 's/^sm_//p' | tr '\n' ' ')
 for a in $(echo "$archs" | sed -n 's/^CU_ARCHS=//p'); do
     case " $known " in *" $a "*) ;; *) fail "sm_$a is built but $real does not know it" ;; esac
@@ -76,4 +76,27 @@ newest=$(echo "$archs" | sed -n 's/^CU_ARCHS=.* //p')
 echo "$archs" | grep -q "arch=compute_$newest,code=compute_$newest" || fail "no PTX of sm_$newest: $archs"
 case " $known " in *" 100 "*) echo "$archs" | grep -q "code=sm_100" || fail "no native sm_100" ;; esac
 case " $known " in *" 120 "*) echo "$archs" | grep -q "code=sm_120" || fail "no native sm_120" ;; esac
-echo "ok: toolkit found through a wrapper nvcc ($home); a broken toolkit builds without CUDA"
+# the default, auto: without a GPU one architecture (the oldest) and its PTX, a quick first build
+oldest=$(echo "$archs" | sed -n 's/^CU_ARCHS=\([0-9]*\).*/\1/p')
+gencodes() { printf '%s\n' "$1" | grep -o 'code=[a-z_]*[0-9]*' | sort -u | tr '\n' ' '; }
+quick=$(env PATH="$T/bin:/usr/bin:/bin" make --no-print-directory BUILD="$T/build" print-CU_ARCHS print-NVFLAGS)
+echo "$quick" | grep -qx "CU_ARCHS=$oldest" || fail "without a GPU, not sm_$oldest alone: $quick"
+[ "$(gencodes "$quick")" = "code=compute_$oldest code=sm_$oldest " ] ||
+    fail "without a GPU: $(gencodes "$quick"), want sm_$oldest and compute_$oldest"
+# where nvidia-smi lists a GPU, and for make install: all of them
+printf '#!/bin/sh\necho "GPU 0: NVIDIA H200 (UUID: GPU-00000000-0000-0000-0000-000000000000)"\n' >"$T/bin/nvidia-smi"
+chmod +x "$T/bin/nvidia-smi"
+withgpu=$(env PATH="$T/bin:/usr/bin:/bin" make --no-print-directory BUILD="$T/build" print-CU_ARCHS)
+rm "$T/bin/nvidia-smi"
+[ "$withgpu" = "$(echo "$archs" | grep '^CU_ARCHS=')" ] || fail "with a GPU: $withgpu, want every one"
+inst=$(env PATH="$T/bin:/usr/bin:/bin" make -n --no-print-directory BUILD="$T/build" PREFIX="$T/inst" install print-CU_ARCHS | grep "CU_ARCHS=")
+echo "$inst" | grep -q "$(echo "$archs" | grep '^CU_ARCHS=')" || fail "make install does not build every architecture: $inst"
+# a list: native code for each, PTX of the last (make portable's sm_90); one it does not know: an error
+case " $known " in *" 90 "*)
+    one=$(env PATH="$T/bin:/usr/bin:/bin" make --no-print-directory BUILD="$T/build" CUDA_ARCHS=90 print-NVFLAGS)
+    [ "$(gencodes "$one")" = "code=compute_90 code=sm_90 " ] || fail "CUDA_ARCHS=90: $(gencodes "$one")" ;;
+esac
+env PATH="$T/bin:/usr/bin:/bin" make --no-print-directory BUILD="$T/build" CUDA_ARCHS=12 print-CU_ARCHS >/dev/null 2>"$T/err" &&
+    fail "CUDA_ARCHS=12 accepted"
+grep -q "does not know sm_12" "$T/err" || fail "CUDA_ARCHS=12: $(cat "$T/err")"
+echo "ok: toolkit found through a wrapper nvcc ($home); a broken toolkit builds without CUDA; sm_$oldest + PTX without a GPU, every architecture with one"

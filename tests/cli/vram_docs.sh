@@ -1,6 +1,7 @@
 #!/bin/sh
-# vram_docs.sh BUILD - every Lua example in docs/vram-train.md and docs/vram-infer.md, and in the
-# section "How a kernel touches memory" of docs/lua-api.md, runs in the sandbox (on the
+# vram_docs.sh BUILD - every Lua example in docs/vram-train.md and docs/vram-infer.md, in the
+# sections "How a kernel touches memory" and "Feeding the GPU" of docs/lua-api.md and in
+# "Feeding the GPU" of docs/vram-api.md, runs in the sandbox (on the
 # simulator, deterministic) and prints exactly what its "--> " comments say, in order (print's
 # tabs written as two spaces). A doc that drifts from the code fails here.
 # Not in the ASan pass: the docs' printed text; every function they call runs under ASan in
@@ -12,7 +13,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LC_ALL=C.UTF-8
 # DOC or DOC#HEADING: the whole file, or the blocks under that "## " heading
-for spec in docs/vram-train.md docs/vram-infer.md "docs/lua-api.md#How a kernel touches memory"; do
+for spec in docs/vram-train.md docs/vram-infer.md "docs/lua-api.md#How a kernel touches memory" \
+    "docs/lua-api.md#Feeding the GPU: \`gpu.program\` and \`gpu.pin\`" "docs/vram-api.md#Feeding the GPU (chapter 6)"; do
     doc=${spec%%#*} from=""
     [ "$doc" = "$spec" ] || from="## ${spec#*#}"
     awk -v dir="$tmp" -v doc="$doc" -v name="$(basename "$doc" .md)" -v from="$from" '

@@ -1,7 +1,8 @@
 -- alloc.lua: allocating and freeing 1 GiB shows in the device's free memory and returns it all
 -- (needs a GPU). Free memory is device-wide: another process allocating meanwhile also moves it.
+-- Back means within gpu.free_tolerance: max(2 MiB, 0.01 % of what was allocated).
 local MiB, GiB = 1024 * 1024, 1024 * 1024 * 1024
-local tol = 2 * MiB
+local tol = gpu.free_tolerance(GiB)
 local fmt = string.format
 
 local free0, total = gpu.mem()
@@ -19,7 +20,7 @@ for round = 1, 3 do
     local free2 = gpu.mem()
     assert(math.abs(free2 - free0) <= tol,
         fmt("round %d: after allocating and freeing 1 GiB, free memory is %+.1f MiB off its "
-            .. "starting value (tolerance 2 MiB; other processes on the GPU also move it)",
-            round, (free2 - free0) / MiB))
+            .. "starting value (tolerance %.1f MiB; other processes on the GPU also move it)",
+            round, (free2 - free0) / MiB, tol / MiB))
 end
 print(fmt("3 x alloc/free of 1 GiB: free memory back to %.1f MiB each time", free0 / MiB))

@@ -2,7 +2,9 @@
 -- cudaMalloc calls, so the drop in free memory must match its reserved bytes; closing it gives
 -- everything back; the ledger's parts add up; raw cudaMalloc pointers are 256-byte aligned; an
 -- OOM under the experiment cap has PyTorch's shape and the allocator recovers from it.
--- Free memory is device-wide: another process allocating meanwhile also moves it.
+-- Free memory is device-wide: another process allocating meanwhile also moves it. "Back" means
+-- within gpu.free_tolerance of what was allocated: max(2 MiB, 0.01 %), so ~125 GB of segments
+-- in the OOM part may leave the driver's few MiB of page tables without failing a correct GPU.
 local MiB, GiB = 2^20, 2^30
 local fmt = string.format
 local tol = 2 * MiB
@@ -41,7 +43,7 @@ else
 end
 
 a:close()
-assert(math.abs(gpu.mem() - free0) <= tol,
+assert(math.abs(gpu.mem() - free0) <= gpu.free_tolerance(s.reserved),
   fmt("after close, free memory is %+.1f MiB off its start", (gpu.mem() - free0) / MiB))
 
 -- raw cudaMalloc: 256-byte alignment
@@ -66,7 +68,10 @@ end
 assert(err and err:find("^CUDA out of memory%. Tried to allocate") and err:find("allowed;"), tostring(err))
 for _, b in ipairs(got) do d:free(b) end
 d:empty_cache()
-assert(math.abs(gpu.mem() - free0) <= tol, "recovered after the OOM")
+local back = gpu.mem() - free0
+assert(math.abs(back) <= gpu.free_tolerance(#got * step), fmt("after the OOM and empty_cache, free "
+  .. "memory is %+.1f MiB off its start (tolerance %.1f MiB for %.1f GiB allocated)", back / MiB,
+  gpu.free_tolerance(#got * step) / MiB, #got * step / GiB))
 d:close()
 print(fmt("caching allocator on %s: segments match cudaMemGetInfo, OOM at %d x %.0f MiB under a %.1f GiB cap, nothing leaked",
           gpu.info().name, #got + 1, step / MiB, cap / GiB))

@@ -5,7 +5,9 @@
 //     cudaMalloc'd (256-byte aligned) benchmark buffers never reach; the bytes around the
 //     destination must stay untouched;
 //   - the validation kernels: the device fill writes exactly gpu_pattern.h's bytes at any
-//     alignment, and the compare kernels count a flipped byte and a wrong double, and where.
+//     alignment, and the compare kernels count a flipped byte and a wrong double, and where;
+//   - the pointer chase with either load (ld.global.ca and generic) ends on the line the ring
+//     says; the busy kernel runs every block for the time asked.
 // Prints one line per failure and "N passed, M failed"; exits 1 on any failure.
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -117,6 +119,61 @@ int main(void)
         result(h_res[0] == 1 && h_res[1] == 4321, "gpu_k_check_f64 finds a wrong double", 0, 0, n,
                (size_t)h_res[1]);
     }
+    /* the chase, both loads: from line 0 of a ring where line i holds line (i + 97) mod 4096's
+     * address, warm + steps loads end on line (warm + steps) x 97 mod 4096, on the SM asked */
+    {
+        const size_t lines = 4096, words = 128 / sizeof(uint64_t), warm = 10, steps = 1000;
+        uint64_t *ring, *h_ring = (uint64_t *)calloc(lines * words, sizeof(uint64_t));
+        gpu_k_chase_io *io, h_io;
+        CHECK(cudaMalloc(&ring, lines * words * sizeof(uint64_t)));
+        CHECK(cudaMalloc(&io, sizeof *io));
+        for (size_t i = 0; i < lines; i++)
+            h_ring[i * words] = (uint64_t)(uintptr_t)(ring + ((i + 97) % lines) * words);
+        CHECK(cudaMemcpy(ring, h_ring, lines * words * sizeof(uint64_t), cudaMemcpyHostToDevice));
+        for (int generic = 0; generic < 2; generic++) {
+            memset(&h_io, 0, sizeof h_io);
+            h_io.p = (uint64_t)(uintptr_t)ring;
+            CHECK(cudaMemcpy(io, &h_io, sizeof h_io, cudaMemcpyHostToDevice));
+            const int target = cfg.sms - 1;
+            CHECK((cudaError_t)gpu_k_chase(io, warm, steps, target, generic, &cfg, s));
+            CHECK(cudaMemcpyAsync(&h_io, io, sizeof h_io, cudaMemcpyDeviceToHost, s));
+            CHECK(cudaStreamSynchronize(s));
+            const uint64_t want = (uint64_t)(uintptr_t)(ring + ((warm + steps) * 97 % lines) * words);
+            result(h_io.ran == 1 && h_io.p == want && h_io.ns > 0 && h_io.cycles > 0,
+                   generic ? "gpu_k_chase (generic loads) ends where the ring says"
+                           : "gpu_k_chase (ld.global.ca) ends where the ring says",
+                   0, 0, steps, (size_t)((h_io.p - (uint64_t)(uintptr_t)ring) / 128));
+        }
+        CHECK(cudaFree(io));
+        CHECK(cudaFree(ring));
+        free(h_ring);
+    }
+
+    /* the busy kernel: every block says it ran, and it lasts at least the time asked */
+    {
+        const int blocks = cfg.blocks[GPU_K_BUSY];
+        int *flags = NULL, *flags_dev = NULL;
+        cudaEvent_t e0, e1;
+        float ms = 0;
+        CHECK(cudaHostAlloc((void **)&flags, (size_t)blocks * sizeof(int), cudaHostAllocMapped));
+        CHECK(cudaHostGetDevicePointer((void **)&flags_dev, flags, 0));
+        memset(flags, 0, (size_t)blocks * sizeof(int));
+        CHECK(cudaEventCreate(&e0));
+        CHECK(cudaEventCreate(&e1));
+        CHECK(cudaEventRecord(e0, s));
+        CHECK((cudaError_t)gpu_k_busy(flags_dev, 20000000ull, &cfg, s));
+        CHECK(cudaEventRecord(e1, s));
+        CHECK(cudaEventSynchronize(e1));
+        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        int n = 0;
+        for (int b = 0; b < blocks; b++) n += flags[b] == 1;
+        result(n == blocks && blocks >= cfg.sms && ms >= 19.0f,
+               "gpu_k_busy: every block ran, for 20 ms", 0, 0, (size_t)blocks, (size_t)n);
+        CHECK(cudaEventDestroy(e0));
+        CHECK(cudaEventDestroy(e1));
+        CHECK(cudaFreeHost(flags));
+    }
+
     printf("kernels: %d threads per block; registers per thread: copy16 %d, triad %d, dot %d\n",
            cfg.threads, cfg.regs[GPU_K_COPY16], cfg.regs[GPU_K_STREAM_TRIAD], cfg.regs[GPU_K_DOT]);
     printf("%d passed, %d failed\n", pass, fail);

@@ -4,6 +4,8 @@
 # bandwidthTest-style reference measured in the same run, and the Lua checks beside this file
 # (bandwidth, STREAM, latency, small transfers, allocation), all through the vramlab CLI. Without
 # a GPU it prints SKIP and succeeds. Ends with "N passed, M failed", like tests/run.sh.
+# GPU_FIGURES=FILE (make gpu-report): the report's figures (tests/gpu/report.lua's lines, with the
+# reference's as ref_*): the checks judge those instead of measuring the same things again.
 build=${1:-build}
 [ -f "$build" ] && build=$(dirname "$build") # the old form: the binary's path
 bin="$build/vramlab"
@@ -27,6 +29,21 @@ fi
 printf '%s\n' "$list" | sed 's/^/# /'
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The figures as a Lua table and tests/gpu/figures.lua's readers, on one line (ahead of each
+# check's first line, a comment, so its line numbers stay); empty without GPU_FIGURES.
+: >"$tmp/prelude"
+if [ -n "$GPU_FIGURES" ] && [ -s "$GPU_FIGURES" ]; then
+    {
+        awk -F'\t' 'BEGIN { printf "FIGURES = { " }
+            NF >= 2 && $1 ~ /^[a-z][a-z0-9_]*$/ {
+                v = $2
+                if (v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ || v == "true" || v == "false") printf "%s = %s, ", $1, v
+                else { gsub(/\\/, "\\\\", v); gsub(/"/, "\\\"", v); printf "%s = \"%s\", ", $1, v }
+            }
+            END { printf "} " }' "$GPU_FIGURES"
+        grep -v '^--' "$here/figures.lua" | tr '\n' ' '
+    } >"$tmp/prelude"
+fi
 
 pass=0
 fail=0
@@ -88,13 +105,25 @@ else
 fi
 
 # The copy engine against the bandwidthTest-style reference (same recipe, separate process): the
-# ratio, not the DRAM peak, is what a copy engine can be held to.
-if [ -x "$build/tests/ref_bandwidth" ] && ref=$("$build/tests/ref_bandwidth" 2>&1); then
+# ratio, not the DRAM peak, is what a copy engine can be held to. Under make gpu-report both
+# figures come from the report (ref_d2d_rw_bytes_per_s and d2d_ce), measured once there.
+fig() { [ -n "$GPU_FIGURES" ] && awk -F'\t' -v k="$1" '$1 == k { print $2; exit }' "$GPU_FIGURES"; }
+r=$(fig ref_d2d_rw_bytes_per_s)
+ours=$(fig d2d_ce_rw_bytes_per_s)
+[ -n "$r" ] || ours=""
+if [ -z "$r" ] && [ -x "$build/tests/ref_bandwidth" ] && ref=$("$build/tests/ref_bandwidth" 2>&1); then
     r=$(printf '%s\n' "$ref" | awk '$1 == "d2d_rw_bytes_per_s" { print $2 }')
+fi
+if [ -n "$r" ]; then
+    if [ -n "$ours" ]; then
+        measure="{ rw_bytes_per_s = $ours, validated = FIGURES.d2d_ce_validated == true }"
+    else
+        measure='assert(gpu.copy { dir = "d2d", method = "ce", bytes = 2^30, trials = 10 })'
+    fi
     cat >"$tmp/ce.lua" <<EOF
 local ref = $r
 local i = gpu.info()
-local r = assert(gpu.copy { dir = "d2d", method = "ce", bytes = 2^30, trials = 10 })
+local r = $measure
 assert(r.validated, "the copy was not validated")
 local ratio = r.rw_bytes_per_s / ref
 print(string.format("CE D2D 1 GiB: %.0f GB/s (2n/t) vs reference %.0f GB/s: ratio %.3f; "
@@ -103,7 +132,8 @@ print(string.format("CE D2D 1 GiB: %.0f GB/s (2n/t) vs reference %.0f GB/s: rati
   i.published_bytes_per_s and string.format("%.1f %%", 100 * r.rw_bytes_per_s / i.published_bytes_per_s) or "n/a"))
 assert(ratio >= 0.90, "the copy engine through vramlab is slower than the same copies in the reference")
 EOF
-    if out=$("$bin" --backend cuda eval "$tmp/ce.lua" 2>&1); then ok "ce-vs-reference" "$out"
+    { cat "$tmp/prelude"; echo; cat "$tmp/ce.lua"; } >"$tmp/ce-ref.lua"
+    if out=$("$bin" --backend cuda eval "$tmp/ce-ref.lua" 2>&1); then ok "ce-vs-reference" "$out"
     else ko "ce-vs-reference" "$out"; fi
 else
     ko "the bandwidthTest-style reference did not run" "${ref:-$build/tests/ref_bandwidth is not built (make gpu-tests)}"
@@ -113,8 +143,9 @@ fi
 for f in "$here"/*.lua; do
     [ -e "$f" ] || continue
     name=$(basename "$f" .lua)
-    [ "$name" = bench ] || [ "$name" = report ] && continue # figures, not checks
-    if out=$("$bin" --backend cuda eval "$f" 2>&1); then
+    case $name in bench | report | figures) continue ;; esac # figures and their readers, not checks
+    { cat "$tmp/prelude"; cat "$f"; } >"$tmp/$name.lua"
+    if out=$("$bin" --backend cuda eval "$tmp/$name.lua" 2>&1); then
         ok "$name" "$out"
     else
         ko "$name (exit status $?)" "$out"

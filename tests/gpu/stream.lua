@@ -1,6 +1,7 @@
 -- stream.lua: STREAM copy/scale/add/triad and BabelStream's dot on the device, each validated in
 -- closed form after the trials (needs a GPU). Printed as % of the driver-attribute peak and of the
--- published figure; held only to bounds a broken kernel shape or byte count would miss.
+-- published figure; held only to bounds a broken kernel shape or byte count would miss. Under
+-- make gpu-report, the report's own figures (FIGURES, tests/gpu/figures.lua).
 local MiB = 1024 * 1024
 local fmt = string.format
 local i = gpu.info()
@@ -9,7 +10,8 @@ local top = math.max(attr or 0, pub or 0)
 local n = math.min(1024 * MiB, gpu.budget() // 3)
 assert(n >= 256 * MiB, "STREAM needs 3 x 256 MiB of free device memory")
 for _, k in ipairs({ "copy", "scale", "add", "triad", "dot" }) do
-  local r, err = gpu.stream({ kernel = k, bytes = n, trials = 10 })
+  local r, err = figure and figure("stream_" .. k)
+  if r then n = FIGURES["stream_" .. k .. "_bytes"] else r, err = gpu.stream({ kernel = k, bytes = n, trials = 10 }) end
   assert(r, fmt("gpu.stream %s failed: %s", k, tostring(err)))
   assert(r.validated == true, k .. ": not validated")
   if k == "dot" then

@@ -21,8 +21,9 @@ local pool = alloc.async_pool { capacity = "1GiB" }
 -- Every public function, by module: the misspelt call, or false for one that takes no option table.
 local cases = {
   gpu = {
-    copy = function() rejects("gpu.copy", gpu.copy, "byts", { "dir", "bytes", "trials", "reps" }, { dir = "d2d", byts = "1MiB" }) end,
-    latency = function() rejects("gpu.latency", gpu.latency, "byts", { "bytes" }, { byts = "1MiB" }) end,
+    copy = function() rejects("gpu.copy", gpu.copy, "byts", { "dir", "bytes", "trials", "reps", "single" }, { dir = "d2d", byts = "1MiB" }) end,
+    latency = function() rejects("gpu.latency", gpu.latency, "byts", { "bytes", "load" }, { byts = "1MiB" }) end,
+    overlap = function() rejects("gpu.overlap", gpu.overlap, "busy", { "bytes", "busy_ms" }, { busy = 50 }) end,
     stream = function() rejects("gpu.stream", gpu.stream, "kernal", { "kernel", "bytes", "trials" }, { bytes = "1MiB", kernal = "add" }) end,
     plateaus = function()
       rejects("gpu.plateaus", gpu.plateaus, "wher", { "where", "levels" }, points, { wher = "host" })
@@ -38,8 +39,15 @@ local cases = {
     banks = function() rejects("gpu.banks", gpu.banks, "strides", { "stride", "loads", "trials" }, { strides = 2 }) end,
     fma = function() rejects("gpu.fma", gpu.fma, "fma", { "fmas", "bytes", "trials" }, { fma = 2, bytes = "1MiB" }) end,
     pages = function() rejects("gpu.pages", gpu.pages, "stride", { "bytes", "step", "trials" }, { bytes = "64MiB", stride = "2MiB" }) end,
+    program = function()
+      rejects("gpu.program", gpu.program, "op", { "buffers", "ops" }, { buffers = { d = { "device", 4 } }, op = {} })
+      rejects("gpu.program ops", gpu.program, "strem", { "stream", "bytes", "seconds", "label" },
+              { buffers = { d = { "device", 4 } }, ops = { { "fill", "d", strem = 2 } } })
+    end,
+    pin = function() rejects("gpu.pin", gpu.pin, "byts", { "kind", "bytes", "trials" }, { byts = "1MiB" }) end,
     alloc = false, backend = false, info = false, mem = false, budget = false, peak = false,
-    profiles = false, profile = false, sectors = false, bank_ways = false,
+    profiles = false, profile = false, sectors = false, bank_ways = false, clocks = false,
+    free_tolerance = false,
   },
   host = {
     copy = function() rejects("host.copy", host.copy, "byts", { "method", "bytes", "trials", "threads" }, { byts = "1MiB" }) end,
@@ -86,6 +94,7 @@ enum("gpu.copy method", gpu.copy, { dir = "d2d", bytes = "1MiB", method = "dma" 
 enum("gpu.stream kernel", gpu.stream, { bytes = "1MiB", kernel = "fma" }, "copy, scale, add, triad, dot")
 enum("host.copy method", host.copy, { method = "fast" }, "memcpy, loop")
 enum("host.stream kernel", host.stream, { kernel = "fma" }, "copy, scale, add, triad, dot")
+enum("gpu.pin kind", gpu.pin, { bytes = "1MiB", kind = "locked" }, "pinned, registered, mapped, managed, pageable")
 
 -- sizes as strings wherever sizes are taken
 local b = assert(gpu.alloc("4MiB"))

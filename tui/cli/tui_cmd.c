@@ -90,9 +90,11 @@ const struct tui_cmd tui_cmds[] = {
     {"list", "", "chapters and sections", NULL, o_json_lines, DATA | LESSONS, 0, 0, tui_cmd_list},
     {"info", "", "the device (or its simulated profile) and the host", NULL, o_json_one,
      DATA | DEVICE, 0, 0, tui_cmd_info},
-    {"run", "LESSON", "run a lesson headless: its text, then results as they arrive",
-     "LESSON is an id (vramlab list) or a lesson file.", o_json_lines,
-     DATA | LESSONS | DEVICE | RECORD, 1, 1, tui_cmd_run},
+    {"run", "LESSON...", "run lessons headless: their text, then results as they arrive",
+     "LESSON is an id (vramlab list) or a lesson file. Several run one after another in this one\n"
+     "process (one device start; one --record file holds them all); the exit status is the\n"
+     "worst of theirs.", o_json_lines,
+     DATA | LESSONS | DEVICE | RECORD, 1, -1, tui_cmd_run},
     {"eval", "FILE.lua|-", "run a Lua file in the lesson sandbox (-: standard input)",
      "Errors say file:line (stdin:line for -); the sandbox limits stop runaway code.\n"
      "--snapshot FILE: alloc.snapshot() reads that file (the CLI's limits: up to 2 GiB).",

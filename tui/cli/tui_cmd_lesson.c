@@ -266,7 +266,19 @@ static int run_lesson(struct tui_ctx *c, const char *what)
     return rc;
 }
 
-int tui_cmd_run(struct tui_ctx *c) { return run_lesson(c, c->argv[0]); }
+/* Lessons one after another in this process: the device opens once (a GPU's context and its
+ * kernels load once, not per lesson). The worst status wins: 2 (usage) over 1 (a lesson that
+ * did not load or an experiment that failed) over 0; a lesson that fails does not stop the next. */
+int tui_cmd_run(struct tui_ctx *c)
+{
+    int rc = 0;
+    for (int i = 0; i < c->argc; i++) {
+        int r = run_lesson(c, c->argv[i]);
+        if (r > rc) rc = r;
+        fflush(stdout);
+    }
+    return rc;
+}
 
 /* `vramlab [LESSON]`: the tutor on a terminal; elsewhere the list, or the lesson run. */
 int tui_cmd_tutor(struct tui_ctx *c)

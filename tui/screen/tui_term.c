@@ -188,6 +188,26 @@ static void setup_colors(void)
     }
 }
 
+/* A build carried to another machine (make portable) has compiled terminfo entries beside it, in
+ * terminfo/: when the machine's own database has no entry for TERM, they are searched after
+ * whatever TERMINFO_DIRS already names. True when there is such a folder to try. */
+static bool terminfo_fallback(void)
+{
+    char exe[4096], dirs[8192];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 16);
+    if (k <= 0) return false;
+    exe[k] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) return false;
+    snprintf(slash, sizeof exe - (size_t)(slash - exe), "/terminfo");
+    if (access(exe, R_OK | X_OK) != 0) return false;
+    const char *old = getenv("TERMINFO_DIRS");
+    if (old && strstr(old, exe)) return false; /* tried already */
+    /* an empty entry stands for the compiled-in system folders, which stay first */
+    snprintf(dirs, sizeof dirs, "%s%s%s", old && *old ? old : "", old && *old ? ":" : ":", exe);
+    return setenv("TERMINFO_DIRS", dirs, 1) == 0;
+}
+
 bool tui_term_init(char *err, size_t n)
 {
     if (T.active) return true;
@@ -198,6 +218,7 @@ bool tui_term_init(char *err, size_t n)
     /* the terminal's own stream: stdout itself goes through the plain-output filter, which
      * would show ncurses' escape codes instead of sending them */
     T.scr = newterm(NULL, tui_plain_terminal(), stdin);
+    if (!T.scr && terminfo_fallback()) T.scr = newterm(NULL, tui_plain_terminal(), stdin);
     if (!T.scr) {
         snprintf(err, n, "cannot open the terminal (TERM=%s)", term ? term : "unset");
         return false;
