@@ -530,16 +530,20 @@ struct gpu_level {
 /* Plateaus of a latency ladder (points sorted by size, x2 apart): runs of >= 2 points between
  * jumps of more than 40 %, each reported by its median, and named by where the run ends against
  * the cache sizes `lv` (smallest first): within a level's size it is that level (or one x2 step
- * past it, when the run's geometric middle is inside), beyond the last it is DRAM. Two runs in one level are its near and far part ("L2 near", "L2 far"); a second
- * run past the last cache is a TLB step ("DRAM+TLB"), not a cache. Without sizes (nlv = 0) the
- * runs are only numbered ("level 1", ...). Returns how many were found. */
+ * past it, when the run's geometric middle is inside), beyond the last it is DRAM. On a GPU
+ * (host false) two runs in one level are its near and far part ("L2 near", "L2 far": Hopper's
+ * split L2), and a second run past the last cache is a TLB step ("DRAM+TLB"). On a host there is
+ * no near and far cache: a second run in a level, or a run whose jump came with the working set
+ * at most half the previous run's cache, is the TLB's reach running out ("L2+TLB", "L3+TLB",
+ * "DRAM+TLB"). Without sizes (nlv = 0) the runs are only numbered ("level 1", ...). Returns how
+ * many were found. */
 struct gpu_plateau {
     uint64_t from_bytes, to_bytes;
     double ns;
     char label[16];
 };
 int gpu_plateaus(const uint64_t *bytes, const double *ns, int n, const struct gpu_level *lv,
-                 int nlv, struct gpu_plateau *out, int max);
+                 int nlv, bool host, struct gpu_plateau *out, int max);
 /* The host's data caches as detected, smallest first: sysfs, else CPUID's deterministic cache
  * leaves, else sysconf (source "sysfs", "cpuid", "sysconf" or "none"). Each level is judged:
  * more than GPU_CACHE_MAX_PER_CPU for every CPU that can share it is no core's cache (the most

@@ -1,6 +1,6 @@
 -- Lesson 3.3: the latency ladder. A pointer chase over growing working sets on the host and the
 -- device; the plateaus are found in the measurement and named by size against the caches of the
--- machine (L1, L2 near/far, L3, DRAM, a TLB step), never by their order.
+-- machine (L1, L2, L3, DRAM; on a GPU an L2 near/far, on a host a +TLB step), never by order.
 local KiB, MiB, GiB = units.KiB, units.MiB, units.GiB
 
 local function ladder(ex, name, measure, top)
@@ -62,9 +62,12 @@ cache it is DRAM (one x2 step of slack: a random chase still mostly hits a cache
 size). The sizes are the host's caches (from sysfs, else CPUID, else `sysconf`: the note under the table
 says which, and a host whose caches cannot be read gets numbered levels, not names) and the GPU's L1
 and L2. Named by size, a step that
-is not a cache is not called one: a GPU whose L2 shows a near and a far part (Hopper's L2 is split
-in two) gets "L2 near" and "L2 far", not an "L3"; a host whose latency rises again past its
-last-level cache has outrun its TLB ("DRAM+TLB").
+is not a cache is not called one. A GPU whose L2 shows a near and a far part (Hopper's L2 is split
+in two partitions) gets "L2 near" and "L2 far", not an "L3". A host has no near and far cache: a
+second step inside one cache level, or a jump with the working set at most half a cache, is its
+TLB's reach running out (a 64-entry L1 DTLB x 4 KiB pages covers 256 KiB, a second-level TLB of
+1.5-3 K entries 6-12 MiB), so it is named "L2+TLB", "L3+TLB" or "DRAM+TLB" (in a virtual machine
+each TLB miss walks two page tables, and the step is larger).
 
 On the GPU, each line holds the address of the next (`p = *p`: no index arithmetic between the
 loads), the chase runs on five SMs in turn and the figure is the fastest, with the slowest beside
@@ -80,7 +83,7 @@ than 4x the L2 are not read beforehand, so the DRAM step is not partly served fr
 
 带宽说的是大量请求同时在途时每秒能到多少字节。**延迟**说的是当下一次访存依赖这一次时，单次请求要多久。要测它，就让每次加载都依赖上一次：**指针追逐**。每个 64 字节的缓存行（GPU 上是 128 字节）存着下一行的地址；顺序是只有一个环的随机排列（Sattolo 算法），预取器猜不到下一个地址，而且每一行都会被访问到。
 
-把工作集从 4 KiB 增大（主机到末级缓存的 8 倍，设备到 1 GiB），每次加载的时间会一级一级地上台阶：每一级台阶都意味着某一层存储已经装不下整个工作集。下面的平台是从测量结果本身找出来的（相邻两个大小之间跳升超过 40% 就算新的一级），再按**大小**命名：结束于 L1 容量以内的平台叫 L1，结束于 L2 容量以内的叫 L2，超出最后一级缓存的叫 DRAM（允许多一个 2 倍的台阶：随机追逐在刚超过缓存容量时仍大多命中）。容量取自主机的缓存（依次来自 sysfs、CPUID、`sysconf`：表下的注释写明来源；读不到缓存的主机，平台只编号、不命名）和 GPU 的 L1、L2。按大小命名，不是缓存的台阶就不会被叫作缓存：L2 分成近、远两半的 GPU（Hopper 的 L2 分为两部分）得到"L2 near"和"L2 far"，而不是"L3"；主机在末级缓存之外延迟再次上升，是超出了 TLB 的覆盖范围（"DRAM+TLB"）。
+把工作集从 4 KiB 增大（主机到末级缓存的 8 倍，设备到 1 GiB），每次加载的时间会一级一级地上台阶：每一级台阶都意味着某一层存储已经装不下整个工作集。下面的平台是从测量结果本身找出来的（相邻两个大小之间跳升超过 40% 就算新的一级），再按**大小**命名：结束于 L1 容量以内的平台叫 L1，结束于 L2 容量以内的叫 L2，超出最后一级缓存的叫 DRAM（允许多一个 2 倍的台阶：随机追逐在刚超过缓存容量时仍大多命中）。容量取自主机的缓存（依次来自 sysfs、CPUID、`sysconf`：表下的注释写明来源；读不到缓存的主机，平台只编号、不命名）和 GPU 的 L1、L2。按大小命名，不是缓存的台阶就不会被叫作缓存。L2 分成近、远两部分的 GPU（Hopper 的 L2 分为两个分区）得到"L2 near"和"L2 far"，而不是"L3"。主机没有近、远之分的缓存：同一级缓存里的第二个台阶，或者工作集不超过某级缓存一半时出现的跳升，都是 TLB 覆盖范围到头了（64 项的一级 DTLB × 4 KiB 页覆盖 256 KiB，1.5–3 K 项的二级 TLB 覆盖 6–12 MiB），所以叫"L2+TLB"、"L3+TLB"或"DRAM+TLB"（在虚拟机里每次 TLB 未命中要走两套页表，台阶更高）。
 
 在 GPU 上，每一行存着下一行的地址（`p = *p`：两次加载之间没有下标运算），追逐依次在五个 SM 上运行，取最快的结果并给出最慢的（离存有该行的那半个 L2 较远的 SM，命中 L2 的代价更高），同时还统计每次加载的 SM 时钟周期数（`clock64`），这是微基准论文使用的单位。大于 L2 四倍的工作集事先不读，DRAM 那一级就不会部分由 L2 提供。
 
@@ -195,7 +198,7 @@ one thread chasing pointers, as here, uses a tiny fraction of the GPU.
 > - Sattolo, "An algorithm to generate a random cyclic permutation", Information Processing Letters, 1986.
 > - Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking", 2018, and "Dissecting the NVIDIA Turing T4 GPU via Microbenchmarking", 2019 (pointer chases in SM cycles); NVIDIA Hopper whitepaper (the L2 in two partitions).
 > - Little, "A Proof for the Queuing Formula L = λW", Operations Research, 1961.
-> - Intel Memory Latency Checker and Intel 64 and IA-32 Optimization Reference Manual (client DRAM latency, TLB reach); Linux sysfs cache topology; CPUID leaf 4.
+> - Intel Memory Latency Checker and Intel 64 and IA-32 Optimization Reference Manual (client DRAM latency; TLB sizes: a 64-entry L1 DTLB, a 1.5-2 K-entry STLB); AMD Software Optimization Guide for Zen 4 (a 3072-entry L2 DTLB); Linux sysfs cache topology; CPUID leaf 4.
 ]], zh = [[
 ## GPU 如何应对延迟
 GPU 的显存延迟有几百纳秒；空闲 CPU 的内存延迟约 80–120 纳秒（繁忙的主机或虚拟机可能高得多，上面的注释可能就是这样）。GPU 的办法是不等待：每个 SM 同时驻留几十个 warp，一个 warp 等内存时就切换到另一个。根据 Little 定律，在途字节数 = 带宽 × 延迟：按本课程 H100 配置文件建模的 470 纳秒（教学用的典型值，assets/gpus/h100-sxm.txt 里如此标注），H100 要维持 3.35 TB/s，全芯片需要约 1.6 MB 的数据同时在途。这就是 GPU 核函数需要大量线程和相互独立的访存的原因，也说明了像这里这样单线程追指针，只用到了 GPU 极小的一部分。
@@ -204,7 +207,7 @@ GPU 的显存延迟有几百纳秒；空闲 CPU 的内存延迟约 80–120 纳�
 > - Sattolo，《An algorithm to generate a random cyclic permutation》，Information Processing Letters，1986。
 > - Jia 等，《Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking》，2018；《Dissecting the NVIDIA Turing T4 GPU via Microbenchmarking》，2019（以 SM 周期计的指针追逐）；NVIDIA Hopper 白皮书（L2 分为两个分区）。
 > - Little，《A Proof for the Queuing Formula L = λW》，Operations Research，1961。
-> - Intel Memory Latency Checker 与《Intel 64 and IA-32 Architectures Optimization Reference Manual》（客户端内存延迟、TLB 覆盖范围）；Linux sysfs 缓存拓扑；CPUID 叶 4。
+> - Intel Memory Latency Checker 与《Intel 64 and IA-32 Architectures Optimization Reference Manual》（客户端内存延迟；TLB 大小：64 项的一级 DTLB、1.5–2 K 项的 STLB）；AMD《Software Optimization Guide for Zen 4》（3072 项的二级 DTLB）；Linux sysfs 缓存拓扑；CPUID 叶 4。
 ]] },
 
   exercise {

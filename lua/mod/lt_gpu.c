@@ -564,13 +564,17 @@ static int l_clocks(lua_State *L)
 
 /* The cache sizes a ladder is named against: opts.levels = {{name=, bytes=}, ...} (smallest
  * first), else opts.where = "host" (this CPU's caches) or "gpu" (the device's L1 and L2, the
- * default). */
-static int get_levels(lua_State *L, struct gpu_level *lv, int max)
+ * default). *host: whether the ladder is a host's (where = "host", with levels or without),
+ * which names a step inside a cache level as a TLB step rather than a near and a far part. */
+static int get_levels(lua_State *L, struct gpu_level *lv, int max, bool *host)
 {
     static const char *const keys[] = {"where", "levels", NULL};
     static const char *const level_keys[] = {"name", "bytes", NULL};
+    static const char *const wheres[] = {"gpu", "host", NULL};
     lt_opt_check(L, 2, "gpu.plateaus", true, keys);
+    *host = false;
     if (!lua_istable(L, 2)) return gpu_dev_caches(&lt_vm_of(L)->rt->dev->info, lv, max);
+    *host = lt_opt_enum(L, 2, "where", 0, wheres, "gpu.plateaus") == 1;
     lt_opt_field(L, 2, "levels");
     if (lua_istable(L, -1)) {
         int n = (int)lua_rawlen(L, -1);
@@ -591,8 +595,7 @@ static int get_levels(lua_State *L, struct gpu_level *lv, int max)
         return n;
     }
     lua_pop(L, 1);
-    static const char *const wheres[] = {"gpu", "host", NULL};
-    if (lt_opt_enum(L, 2, "where", 0, wheres, "gpu.plateaus") == 1) {
+    if (*host) {
         const char *src;
         return gpu_host_caches(lv, max, &src);
     }
@@ -620,8 +623,9 @@ static int l_plateaus(lua_State *L)
                       "points need ns > 0 and increasing bytes");
         lua_pop(L, 1);
     }
-    int nlv = get_levels(L, lv, 8);
-    int k = gpu_plateaus(bytes, ns, n, lv, nlv, p, 16);
+    bool host;
+    int nlv = get_levels(L, lv, 8, &host);
+    int k = gpu_plateaus(bytes, ns, n, lv, nlv, host, p, 16);
     lua_createtable(L, k, 0);
     for (int i = 0; i < k; i++) {
         lua_createtable(L, 0, 4);

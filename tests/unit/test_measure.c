@@ -211,7 +211,7 @@ static void test_plateau_names(void **s)
     /* a GPU with a 50 MiB L2 that shows a near and a far step: L2 near/far, never "L3" */
     const struct gpu_level h100[] = {{"L1", 256 << 10}, {"L2", 50 << 20}};
     double split[] = {30, 30, 200, 200, 200, 300, 300, 300, 300, 600, 610, 620};
-    int n = gpu_plateaus(b, split, 12, h100, 2, p, 8);
+    int n = gpu_plateaus(b, split, 12, h100, 2, false, p, 8);
     assert_int_equal(n, 4);
     assert_string_equal(p[0].label, "L1");
     assert_string_equal(p[1].label, "L2 near");
@@ -221,12 +221,32 @@ static void test_plateau_names(void **s)
     /* a host whose latency rises again past its last-level cache: a TLB step, not a cache */
     const struct gpu_level host[] = {{"L1", 48 << 10}, {"L2", 1 << 20}, {"L3", 4 << 20}};
     double tlb[] = {4, 4, 4, 4, 12, 12, 90, 95, 96, 180, 190, 200};
-    n = gpu_plateaus(b, tlb, 12, host, 3, p, 8);
+    n = gpu_plateaus(b, tlb, 12, host, 3, true, p, 8);
     assert_int_equal(n, 4);
     assert_string_equal(p[0].label, "L2");
     assert_string_equal(p[1].label, "L3");
     assert_string_equal(p[2].label, "DRAM");
     assert_string_equal(p[3].label, "DRAM+TLB");
+    /* the same split ladder on a host: a host has no near and far cache; a second step inside a
+     * level is its TLB's reach ending, named as such, and never "near"/"far" */
+    const struct gpu_level big[] = {{"L1", 256 << 10}, {"L2", 50 << 20}};
+    n = gpu_plateaus(b, split, 12, big, 2, true, p, 8);
+    assert_int_equal(n, 4);
+    assert_string_equal(p[0].label, "L1");
+    assert_string_equal(p[1].label, "L2");
+    assert_string_equal(p[2].label, "L2+TLB");
+    assert_string_equal(p[3].label, "DRAM");
+    for (int i = 0; i < n; i++) assert_null(strstr(p[i].label, "near")), assert_null(strstr(p[i].label, "far"));
+    /* a host with a 32 MiB L3 whose latency jumps at 16 MiB (an EPYC VM: STLB misses under nested
+     * paging): the run from there is DRAM reached with TLB misses, not a cache step of its own */
+    const struct gpu_level epyc[] = {{"L1", 32 << 10}, {"L2", 1 << 20}, {"L3", 32 << 20}};
+    double vm[] = {40, 40, 40, 40, 40, 40, 40, 40, 192, 192, 192, 192}; /* 64 KiB .. 128 MiB */
+    n = gpu_plateaus(b, vm, 12, epyc, 3, true, p, 8);
+    assert_int_equal(n, 2);
+    assert_string_equal(p[0].label, "L3");
+    assert_string_equal(p[1].label, "DRAM+TLB");
+    n = gpu_plateaus(b, vm, 12, epyc, 3, false, p, 8); /* the same ladder on a GPU: plain DRAM */
+    assert_string_equal(p[1].label, "DRAM");
     /* a gradual step: the run that is mostly L2 still ends one x2 step past it (the simulator's
      * H200 ladder: 64 MiB is 1.3x its 50 MiB L2 and still mostly hits): L2, not DRAM */
     struct gpu_profile prof;
@@ -236,7 +256,7 @@ static void test_plateau_names(void **s)
     double lns[19];
     for (int i = 0; i < 19; i++) lb[i] = 4096ull << i, lns[i] = gpu_sim_latency_ns(&prof, lb[i]);
     const struct gpu_level h200[] = {{"L1", 256 << 10}, {"L2", 50 << 20}};
-    n = gpu_plateaus(lb, lns, 19, h200, 2, p, 8);
+    n = gpu_plateaus(lb, lns, 19, h200, 2, false, p, 8);
     assert_int_equal(n, 3);
     assert_string_equal(p[0].label, "L1");
     assert_string_equal(p[1].label, "L2");
