@@ -50,7 +50,8 @@ instead, it would need ≈ 2600 operations per byte; almost no real kernel does 
 Such bandwidth takes physics that a motherboard cannot offer: memory chips soldered a few
 centimetres from the GPU, a wide bus (384 wires for data on an RTX 4090) and point-to-point traces
 short enough to run 21 Gbit/s on every wire. A DDR5 DIMM has 64 data wires, split into two
-independent 32-bit subchannels, at 4.8 to 8.8 Gbit/s each (JEDEC's DDR5 speed bins). So VRAM is the
+independent 32-bit subchannels, at 3.2 to 8.8 Gbit/s each (JEDEC's DDR5 speed bins; 4.8 on most
+modules sold). So VRAM is the
 GPU's **dedicated warehouse**; lessons 1.3 and 1.4 measure the difference.
 
 ## Units used in this course
@@ -85,7 +86,7 @@ CPU 有内存，GPU 凭什么不能有自己的专用存储？因为两者的工
 
 用数字说话。RTX 4090 的 FP32 算力是 82.6 TFLOPS，显存（GDDR6X）带宽 1008 GB/s（NVIDIA Ada 架构白皮书）。要让计算单元不闲着，从显存读进来的每个字节得做 82.6e12 / 1008e9 ≈ 82 次运算。如果改从 PCIe 4.0 x16（每个方向 31.5 GB/s）喂数据，每个字节就得做约 2600 次运算，现实中几乎没有哪个算子有这么大的计算量。
 
-这样的带宽靠的是主板给不了的物理条件：显存颗粒焊在离 GPU 只有几厘米的地方，总线很宽（RTX 4090 有 384 根数据线），点对点走线短到每根线能跑 21 Gbit/s。一根 DDR5 内存条只有 64 根数据线，分成两个各 32 位、彼此独立的子通道，每根 4.8–8.8 Gbit/s（JEDEC 的 DDR5 速度档）。所以说，显存就是给 GPU 量身定做的**专属仓库**；第 1.3、1.4 节会实测两者的差距。
+这样的带宽靠的是主板给不了的物理条件：显存颗粒焊在离 GPU 只有几厘米的地方，总线很宽（RTX 4090 有 384 根数据线），点对点走线短到每根线能跑 21 Gbit/s。一根 DDR5 内存条只有 64 根数据线，分成两个各 32 位、彼此独立的子通道，每根 3.2–8.8 Gbit/s（JEDEC 的 DDR5 速度档；市面上的内存条大多是 4.8）。所以说，显存就是给 GPU 量身定做的**专属仓库**；第 1.3、1.4 节会实测两者的差距。
 
 ## 本课程的单位
 - **GB = 10^9 字节，GiB = 2^30 字节**（大 7.4%）。带宽一律用十进制：1 GB/s = 10^9 B/s。
@@ -223,7 +224,7 @@ The experiment below tabulates both.
 > [!source] Sources
 > - NVIDIA Ada GPU Architecture whitepaper v2.1 (RTX 4090: 82.6 TFLOPS FP32, 1008 GB/s, 384-bit, 21 Gbps); NVIDIA Ampere GA102 whitepaper, table 1 (RTX 3090: 24 GB GDDR6X).
 > - PCI-SIG PCIe 4.0 base specification: 16 GT/s per lane, 128b/130b encoding, so x16 carries 31.5 GB/s per direction.
-> - JEDEC JESD79-5 (DDR5: two 32-bit subchannels per DIMM) and JESD79-5C (speed bins to 8800 MT/s).
+> - JEDEC JESD79-5 (DDR5: two 32-bit subchannels per DIMM; speed bins from 3200 MT/s) and JESD79-5C (speed bins to 8800 MT/s).
 > - RTX 3090 capacities: deviceQuery and PyTorch logs (24268 MiB), nvidia-smi logs (24576 MiB); the profile assets/gpus/rtx3090.txt cites each.
 > - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models", SC 2020, section 3.1 (16 bytes per parameter).
 > - Llama-2-7B and Llama-3-8B config.json (Meta, Hugging Face): layers, KV heads, head dimension, parameter counts.
@@ -269,7 +270,7 @@ Transformer 生成文本时，要把每一层里每个历史 token 的 K 和 V �
 > [!source] 出处
 > - NVIDIA Ada 架构白皮书 v2.1（RTX 4090：FP32 82.6 TFLOPS、1008 GB/s、384 位、21 Gbps）；NVIDIA Ampere GA102 白皮书表 1（RTX 3090：24 GB GDDR6X）。
 > - PCI-SIG PCIe 4.0 基础规范：每通道 16 GT/s，128b/130b 编码，所以 x16 每方向 31.5 GB/s。
-> - JEDEC JESD79-5（DDR5：每根内存条两个 32 位子通道）与 JESD79-5C（速度档到 8800 MT/s）。
+> - JEDEC JESD79-5（DDR5：每根内存条两个 32 位子通道；速度档从 3200 MT/s 起）与 JESD79-5C（速度档到 8800 MT/s）。
 > - RTX 3090 的容量：deviceQuery 与 PyTorch 日志（24268 MiB）、nvidia-smi 日志（24576 MiB）；配置文件 assets/gpus/rtx3090.txt 逐项注明。
 > - Rajbhandari 等，《ZeRO: Memory Optimizations Toward Training Trillion Parameter Models》，SC 2020，第 3.1 节（每参数 16 字节）。
 > - Llama-2-7B、Llama-3-8B 的 config.json（Meta，Hugging Face）：层数、KV 头数、头维度、参数量。

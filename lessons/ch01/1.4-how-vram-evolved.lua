@@ -137,7 +137,7 @@ the table. Then the simulator's GPU profiles, checked the same way.
 > [!note] Checking the lecture's figures
 > - "GDDR5, a bit over 200 GB/s": right for its time. A GTX 980 (2014) had 224 GB/s; the fastest GeForce GDDR5 cards reached 336 GB/s (GTX 980 Ti, NVIDIA specifications); AMD's R9 390X, 512 bits at 6 Gbit/s, 384 GB/s.
 > - "RTX 4090 uses GDDR6X, about 1 TB/s": right, 1008 GB/s.
-> - "HBM is past 2 TB/s": true, and by now far past it: H100 SXM 3.35 TB/s, H200 4.8 TB/s, B200 8 TB/s.
+> - "HBM is past 2 TB/s": true, and by now far past it: H100 SXM 3.35 TB/s, H200 4.8 TB/s, B200 up to 8 TB/s.
 
 > [!errata] "HBM2e/HBM3 in A100 and H100, 2 TB/s and more" mixes up cards
 > - The A100 40GB uses **HBM2** at 1555 GB/s, below 2 TB/s. Only the A100 80GB has HBM2e: 2039 GB/s (SXM), 1935 GB/s (PCIe).
@@ -172,7 +172,7 @@ GDDR has had to push each one harder: PAM4 in GDDR6X, PAM3 in GDDR7.
 > [!note] 核对讲义的数字
 > - "GDDR5，带宽也就 200GB/s 出头"：就当时而言没错。GTX 980（2014 年）是 224 GB/s；GeForce 系列里 GDDR5 最快的卡做到了 336 GB/s（GTX 980 Ti，NVIDIA 官方规格）；AMD 的 R9 390X 是 512 位 × 6 Gbit/s = 384 GB/s。
 > - "RTX 4090 就用 GDDR6X，带宽约 1TB/s"：没错，1008 GB/s。
-> - "HBM 已经干到 2TB/s 以上"：没错，而且现在已经远远超过：H100 SXM 3.35 TB/s，H200 4.8 TB/s，B200 8 TB/s。
+> - "HBM 已经干到 2TB/s 以上"：没错，而且现在已经远远超过：H100 SXM 3.35 TB/s，H200 4.8 TB/s，B200 最高 8 TB/s。
 
 > [!errata] "HBM2e/HBM3：A100、H100，带宽可达 2TB/s 以上"把型号混在了一起
 > - A100 40GB 用的是 **HBM2**，1555 GB/s，不到 2 TB/s。只有 A100 80GB 用 HBM2e：2039 GB/s（SXM）、1935 GB/s（PCIe）。
@@ -309,7 +309,7 @@ some public reports and near 90 % in others (lesson 3.1). The % you measured abo
 number to plan with.
 
 > [!source] Sources
-> - NVIDIA datasheets and whitepapers for every card named (GTX 980 and 980 Ti specifications, GA102 and Ada whitepapers, V100, A100, H100, H200, B200 datasheets, Jetson AGX Orin and DGX Spark); each row of the generations table prints its own source and JEDEC standard.
+> - NVIDIA datasheets and whitepapers for every card named (GTX 980 and 980 Ti specifications, GA102 and Ada whitepapers, V100, A100, H100, H200, B200 datasheets, Jetson AGX Orin and DGX Spark); each row of the generations table prints its own source and JEDEC standard. B200: NVIDIA DGX B200 datasheet (1,440 GB and 64 TB/s of HBM3e over 8 GPUs: up to 8 TB/s each).
 > - JEDEC: JESD212 (GDDR5), JESD232 (GDDR5X), JESD250 (GDDR6), JESD239 (GDDR7), JESD235/235A/235D (HBM, HBM2, HBM2E), JESD238 (HBM3), JESD270-4 (HBM4), JESD209-5 (LPDDR5); Micron GDDR6X technical brief (PAM4).
 > - CUDA Runtime API, `cudaDeviceGetAttribute` (`cudaDevAttrMemoryClockRate`, `cudaDevAttrGlobalMemoryBusWidth`); nvidia-smi and TensorRT-LLM logs of an H200 (3201 MHz maximum memory clock), cited in assets/gpus/h200.txt.
 > - AMD Radeon R9 390X and R9 Fury X specifications.
@@ -327,7 +327,7 @@ number to plan with.
 大块的显存内拷贝用 SM 核函数一般能跑到理论峰值的 85–90%。用拷贝引擎在大多数 GPU 上差不多；在 Hopper 上有争议，有的公开报告只有 46–75%，也有接近 90% 的（第 3.1 节）。上面实测出的百分比，才是做规划时该用的数字。
 
 > [!source] 出处
-> - 文中每张卡的 NVIDIA 数据表与白皮书（GTX 980、980 Ti 规格，GA102、Ada 白皮书，V100、A100、H100、H200、B200 数据表，Jetson AGX Orin、DGX Spark）；代际表的每一行都打印了自己的出处和 JEDEC 标准。
+> - 文中每张卡的 NVIDIA 数据表与白皮书（GTX 980、980 Ti 规格，GA102、Ada 白皮书，V100、A100、H100、H200、B200 数据表，Jetson AGX Orin、DGX Spark）；代际表的每一行都打印了自己的出处和 JEDEC 标准。B200：NVIDIA DGX B200 数据表（8 块 GPU 共 1,440 GB、64 TB/s 的 HBM3e：每块最高 8 TB/s）。
 > - JEDEC：JESD212（GDDR5）、JESD232（GDDR5X）、JESD250（GDDR6）、JESD239（GDDR7）、JESD235/235A/235D（HBM、HBM2、HBM2E）、JESD238（HBM3）、JESD270-4（HBM4）、JESD209-5（LPDDR5）；美光 GDDR6X 技术简介（PAM4）。
 > - CUDA Runtime API `cudaDeviceGetAttribute`（`cudaDevAttrMemoryClockRate`、`cudaDevAttrGlobalMemoryBusWidth`）；H200 的 nvidia-smi 与 TensorRT-LLM 日志（最高显存频率 3201 MHz），见 assets/gpus/h200.txt。
 > - AMD Radeon R9 390X、R9 Fury X 规格。

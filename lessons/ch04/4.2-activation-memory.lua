@@ -75,9 +75,11 @@ shows how parallelism and recomputation divide it:
 
 ## What FlashAttention removes
 FlashAttention (Dao et al. 2022) computes softmax(QKᵀ)V block by block in on-chip SRAM and
-**never writes the s×s matrix to VRAM**. It saves, per head and token, the softmax's
-log-sum-exp in fp32 (4asb bytes) and the random generator's state, and recomputes the scores and
-the dropout mask in backward. So it removes exactly the **5as²b** term: 2.01 GB of GPT-3's
+**never writes the s×s matrix to VRAM**. It saves, per head and token, the softmax's row
+statistics in fp32 and the random generator's state, and recomputes the scores and the dropout
+mask in backward: FlashAttention-1 (Dao et al. 2022, algorithm 2) keeps the row maximum m and the
+sum ℓ, 8asb bytes; FlashAttention-2 (Dao 2023, algorithm 1) keeps only their log-sum-exp
+L = m + log ℓ, 4asb bytes, which the estimator counts. So it removes exactly the **5as²b** term: 2.01 GB of GPT-3's
 2.87 GB per layer. The 34sbh of the rest stays: FlashAttention makes activation memory
 **linear** in s, it does not make it small.
 
@@ -128,7 +130,7 @@ GPT-3 175B（s = 2048，h = 12,288，a = 96，b = 1）：5as/h = 80，所以每�
 | 完全重计算 | 2sbh |
 
 ## FlashAttention 去掉了什么
-FlashAttention（Dao et al. 2022）在片上 SRAM 中分块计算 softmax(QKᵀ)V，**从不把 s×s 矩阵写入显存**。它按每个头、每个 token 保存 softmax 的 log-sum-exp（fp32，4asb 字节）和随机数生成器的状态，在反向中重新计算分数和 dropout 掩码。所以它去掉的恰好是 **5as²b** 这一项：GPT-3 每层 2.87 GB 中的 2.01 GB。其余的 34sbh 仍然存在：FlashAttention 让激活显存随 s **线性**增长，并没有让它变小。
+FlashAttention（Dao et al. 2022）在片上 SRAM 中分块计算 softmax(QKᵀ)V，**从不把 s×s 矩阵写入显存**。它按每个头、每个 token 保存 softmax 的行统计量（fp32）和随机数生成器的状态，在反向中重新计算分数和 dropout 掩码：FlashAttention-1（Dao et al. 2022，算法 2）保存行最大值 m 和行和 ℓ，共 8asb 字节；FlashAttention-2（Dao 2023，算法 1）只保存二者合成的 log-sum-exp L = m + log ℓ，4asb 字节，估算器按后者计。所以它去掉的恰好是 **5as²b** 这一项：GPT-3 每层 2.87 GB 中的 2.01 GB。其余的 34sbh 仍然存在：FlashAttention 让激活显存随 s **线性**增长，并没有让它变小。
 
 > [!errata] "激活显存随上下文长度线性增长"
 > 只有用融合注意力内核时才成立。用朴素注意力（PyTorch 里的 `softmax(q @ k.T) @ v`，或任何把分数矩阵实际写出来的实现）时，5as²b 这一项是二次的，s 超过约 6.8 d 之后它占主导：d = 128 时把 s 从 4096 加倍到 8192，该层激活变为 3.6 倍，而不是 2 倍。要确认你的模型实际跑的是哪种注意力（`F.scaled_dot_product_attention` 只有在数据类型、形状和掩码都支持时才会选融合内核）。
@@ -188,8 +190,8 @@ model of 4.1 (micro-batch 1) at s = 2048 and 4096 replayed through the caching a
         ex:point("c", flash, s, vram.activations(q).per_layer.total / GB, { style = "theoretical" })
         s = s * 2
       end
-      ex:note("c", T("Eager: 34sbh + 5as^2b, quadratic past s = 6.8d = 870. FlashAttention: 34sbh + 4asb (fp32 log-sum-exp), linear.",
-                     "朴素：34sbh + 5as²b，超过 s = 6.8d = 870 后呈二次增长。FlashAttention：34sbh + 4asb（fp32 log-sum-exp），线性。"))
+      ex:note("c", T("Eager: 34sbh + 5as^2b, quadratic past s = 6.8d = 870. FlashAttention-2: 34sbh + 4asb (fp32 log-sum-exp), linear.",
+                     "朴素：34sbh + 5as²b，超过 s = 6.8d = 870 后呈二次增长。FlashAttention-2：34sbh + 4asb（fp32 log-sum-exp），线性。"))
       local q = { seq = 2048 }
       for k, v in pairs(WIDE) do q[k] = v end
       local a = vram.activations(q)
@@ -235,7 +237,9 @@ the step's peak is a sum of a constant, a linear and a quadratic term.
 > Activation Recomputation in Large Transformer Models", MLSys 2023 (arXiv:2205.05198), sec. 4.1
 > eq. 1 and table 2. T. Dao, D. Fu, S. Ermon, A. Rudra, C. Ré, "FlashAttention: Fast and
 > Memory-Efficient Exact Attention with IO-Awareness", NeurIPS 2022, sec. 3.1 and algorithm 2
-> (log-sum-exp and generator state saved); T. Dao, "FlashAttention-2", 2023. GPT-3's shape: Brown
+> (the row statistics m and ℓ and the generator state saved: 8asb); T. Dao, "FlashAttention-2:
+> Faster Attention with Better Parallelism and Work Partitioning", 2023, algorithm 1 (only the
+> log-sum-exp L: 4asb). GPT-3's shape: Brown
 > et al. 2020, table 2.1. The estimator and its checks: `docs/vram-train.md`,
 > `tests/lua/vram_train.lua`.
 ]], zh = [[
@@ -243,7 +247,7 @@ the step's peak is a sum of a constant, a linear and a quadratic term.
 在对数坐标的曲线上，FlashAttention 那条线随 s 每翻一倍就翻一倍；朴素注意力那条在 s ≈ 870 之后向上弯，到 32K 时是前者的 39 倍。柱状图里，在 s = 2048 时分数已经是最大的部分（5s/d = 80，对比 34）。小模型整步的增长比它的激活慢：模型状态和 50,257 词的 logits 与分数无关，所以一步的峰值是常数项、线性项和二次项之和。
 
 > [!source] 出处
-> V. Korthikanti, J. Casper, S. Lym, L. McAfee, M. Andersch, M. Shoeybi, B. Catanzaro, "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023（arXiv:2205.05198），第 4.1 节式 1 和表 2。T. Dao, D. Fu, S. Ermon, A. Rudra, C. Ré, "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness", NeurIPS 2022，第 3.1 节和算法 2（保存 log-sum-exp 与随机数生成器状态）；T. Dao, "FlashAttention-2", 2023。GPT-3 的形状：Brown et al. 2020，表 2.1。估算器及其检验：`docs/vram-train.md`、`tests/lua/vram_train.lua`。
+> V. Korthikanti, J. Casper, S. Lym, L. McAfee, M. Andersch, M. Shoeybi, B. Catanzaro, "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023（arXiv:2205.05198），第 4.1 节式 1 和表 2。T. Dao, D. Fu, S. Ermon, A. Rudra, C. Ré, "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness", NeurIPS 2022，第 3.1 节和算法 2（保存行统计量 m、ℓ 与随机数生成器状态：8asb）；T. Dao, "FlashAttention-2: Faster Attention with Better Parallelism and Work Partitioning", 2023，算法 1（只保存 log-sum-exp L：4asb）。GPT-3 的形状：Brown et al. 2020，表 2.1。估算器及其检验：`docs/vram-train.md`、`tests/lua/vram_train.lua`。
 ]] },
 
   exercise {
@@ -280,8 +284,8 @@ the step's peak is a sum of a constant, a linear and a quadratic term.
     },
     answer = 2,
     hints = { { en = "Which tensor does it never write to VRAM, and which of the four parts of the formula is it?", zh = "它从不写入显存的是哪个张量？对应公式四个部分中的哪一个？" } },
-    explain = { en = "It tiles softmax(QK^T)V in SRAM and keeps only a log-sum-exp per head and token (4asb, fp32) plus the RNG state; backward recomputes the scores. Q, K, V, the MLP and LayerNorm inputs are still saved.",
-                zh = "它在 SRAM 中分块计算 softmax(QKᵀ)V，每个头每个 token 只保留一个 log-sum-exp（4asb，fp32）和随机数状态；反向时重算分数。Q、K、V 以及 MLP 和 LayerNorm 的输入仍然要保存。" },
+    explain = { en = "It tiles softmax(QK^T)V in SRAM and keeps only the softmax's row statistics per head and token (FlashAttention-2: one fp32 log-sum-exp, 4asb; version 1 kept m and ℓ, 8asb) plus the RNG state; backward recomputes the scores. Q, K, V, the MLP and LayerNorm inputs are still saved.",
+                zh = "它在 SRAM 中分块计算 softmax(QKᵀ)V，每个头每个 token 只保留 softmax 的行统计量（FlashAttention-2：一个 fp32 log-sum-exp，4asb；第 1 版保存 m 和 ℓ，8asb）和随机数状态；反向时重算分数。Q、K、V 以及 MLP 和 LayerNorm 的输入仍然要保存。" },
   },
 
 }

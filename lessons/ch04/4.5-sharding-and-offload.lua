@@ -83,7 +83,7 @@ GPU's compute for the step, 6Ψ × tokens FLOPs, takes longer than those 4Ψ byt
 > [!errata] "When VRAM runs out, use host memory to make up for it"
 > The lecture learned the hard way that swapping to host memory made training crawl, and
 > concluded: prefer checkpointing or model parallelism. Both are right for naive swapping —
-> moving state the size of the optimizer over a 32 GB/s link each step — but ZeRO-Offload moves
+> moving state the size of the optimizer over a 31.5 GB/s link (PCIe 4.0 x16, per direction) each step — but ZeRO-Offload moves
 > only 16-bit gradients and weights, and pays once a step has more than some hundreds to a few
 > thousand tokens, depending on the GPU and the link. Compute the break-even before deciding; the experiment does it with this machine's link.
 > Source: Ren et al. 2021, "ZeRO-Offload" (16-bit gradients down, weights up); PCI-SIG
@@ -116,7 +116,7 @@ GPU's compute for the step, 6Ψ × tokens FLOPs, takes longer than those 4Ψ byt
 Ψ 消掉了：盈亏平衡的每步 token 数只取决于 GPU 的 FLOP/s 和链路。朴素的**优化器交换**则是每步把 K = 12 B/参数的状态来回搬一遍：字节数是前者的 6 倍。
 
 > [!errata] "显存不够时，用内存来凑"
-> 讲义的作者吃过亏：和内存交换让训练速度暴跌，于是得出结论——优先用梯度检查点或模型并行。对朴素交换而言这没错：每步把优化器那么大的状态经 32 GB/s 的链路搬来搬去。但 ZeRO-Offload 只搬 16 位的梯度和权重，一步超过几百到几千个 token（取决于 GPU 和链路）就划算。下结论之前先算一算盈亏平衡点；实验用本机的链路算给你看。
+> 讲义的作者吃过亏：和内存交换让训练速度暴跌，于是得出结论——优先用梯度检查点或模型并行。对朴素交换而言这没错：每步把优化器那么大的状态经 31.5 GB/s 的链路（PCIe 4.0 x16，单向）搬来搬去。但 ZeRO-Offload 只搬 16 位的梯度和权重，一步超过几百到几千个 token（取决于 GPU 和链路）就划算。下结论之前先算一算盈亏平衡点；实验用本机的链路算给你看。
 > 出处：Ren et al. 2021，"ZeRO-Offload"（16 位梯度下行、权重上行）；PCI-SIG（PCIe 4.0 x16，`vram.pcie`）；下面的实验（按本机 `gpu.copy` 带宽算出的盈亏平衡点）。
 ]] },
 
@@ -174,7 +174,7 @@ ZeRO 柱状图复现论文图 1（模型计算）。然后 `gpu.copy` 测量本�
         ex:status(T("failed", "失败"))
         return
       end
-      local how = lab.from and (lab.from.simulated and "SIMULATED" or T("measured", "实测"))
+      local how = lab.from and (lab.from.simulated and T("SIMULATED", "模拟") or T("measured", "实测"))
                   or T("the link's theoretical rate: " .. why, "链路的理论速率：" .. why)
       local id = gpu_id()
       local spec = vram.gpu_spec(id)

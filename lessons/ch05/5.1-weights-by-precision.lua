@@ -14,8 +14,9 @@ local SCHEMES = {
 
 -- the longest context (tokens, batch 1) whose weights + KV + forward + runtime fit in `cap` bytes
 local function max_context(scheme, cap)
+  local cc = gpu.info().compute_capability -- its cuBLAS workspace: 32 MiB on Hopper and later
   local function fits(n)
-    return vram.inference_memory { model = "llama-2-7b", scheme = scheme, context = n, capacity = cap }.fits
+    return vram.inference_memory { model = "llama-2-7b", scheme = scheme, context = n, capacity = cap, cc = cc }.fits
   end
   if not fits(1) then return 0 end
   local lo, hi = 1, 2
@@ -82,10 +83,12 @@ quantisation (`bnb_4bit_use_double_quant`) the constants shrink to 0.127 bit (4.
 - **The CUDA context**: driver and runtime state and the loaded kernels, before any tensor.
   vramlab's estimate is 426 MiB (PyTorch PR 86509 measured 274 MiB after one small tensor with lazy
   module loading, 636 MiB without; unsloth-zoo PR 1053, 426 MiB with CUDA 13). Lesson 2.1 measures yours.
-- **The cuBLAS workspace**: 8.1 MiB by default in PyTorch.
+- **The cuBLAS workspace**: PyTorch's default is 8.1 MiB (8,519,680 B) before Hopper and 32 MiB
+  on Hopper and Blackwell (compute capability 9.x to 12.x).
 - **One forward pass**: the residual stream and its normed copy, q/k/v and the attention output
   (FlashAttention never stores the score matrix), the MLP's gate, up and product, the logits of
-  the last token. Llama-2-7B over 4096 tokens: 322 MiB at its peak, freed layer by layer.
+  the last token. Llama-2-7B over 4096 tokens: 322 MiB at its peak (about 80 KiB per token, most of
+it the MLP's three 11008-wide tensors), freed layer by layer.
 
 ## "7B on a 16 GB card", revisited
 The lecture's story: a 7B model "would not load" on 16 GB, because "the parameters alone take
@@ -95,13 +98,13 @@ The lecture's story: a 7B model "would not load" on 16 GB, because "the paramete
 > Gradients and optimizer states appear only when training starts (`loss.backward()`,
 > `optimizer.step()`). A model that fails *to load* ran out on the weights: 7e9 x 2 B = 14 GB is
 > 13.04 GiB, and Llama-2-7B is 13.48 GB = 12.55 GiB in fp16. A "16 GB" T4 shows CUDA **14.75 GiB**
-> (15109 MiB, with ECC on). The usual culprit is precision: in Transformers 4.x,
+> (15,102 to 15,109 MiB by driver, with ECC on). The usual culprit is precision: in Transformers 4.x,
 > `from_pretrained` without `torch_dtype` loads **fp32**, 25.10 GiB, which no 16 GB card holds.
 > In fp16 the weights and context load; at 4096 tokens the KV cache and one forward bring it to
 > 15.29 GiB, over the T4's 14.75. Training it is another matter: Adam in mixed precision keeps
 > 16 B per parameter, about 108 GB (chapter 4).
 > Source: Transformers 4.x `PreTrainedModel.from_pretrained` (`torch_dtype`; fp32 by default);
-> T4: 15109 MiB as PyTorch reports it; Llama-2-7B: its config.json; the sums: the experiment below.
+> T4: 15,102 MiB in deviceQuery (`assets/gpus/t4.txt`), 15,109 MiB as PyTorch reports it on Colab; Llama-2-7B: its config.json; the sums: the experiment below.
 
 The experiment below does this sum for every precision on **this** device's free memory.
 ]], zh = [[
@@ -136,15 +139,15 @@ The experiment below does this sum for every precision on **this** device's free
 
 ## 运行时还要加什么
 - **CUDA 上下文**：驱动和运行时的状态以及加载的核函数，在任何张量之前就已占用。vramlab 的估计值是 426 MiB（PyTorch PR 86509 测得开启延迟加载、创建一个小张量后为 274 MiB，关闭延迟加载时 636 MiB；unsloth-zoo PR 1053 在 CUDA 13 下测得 426 MiB）。第 2.1 节会测出你机器上的数值。
-- **cuBLAS 工作区**：PyTorch 默认 8.1 MiB。
-- **一次前向传播**：残差流及其归一化后的副本，q/k/v 和注意力输出（FlashAttention 从不保存分数矩阵），MLP 的 gate、up 和它们的乘积，最后一个 token 的 logits。Llama-2-7B 处理 4096 个 token 时峰值为 322 MiB，并逐层释放。
+- **cuBLAS 工作区**：PyTorch 的默认值在 Hopper 之前是 8.1 MiB（8,519,680 B），在 Hopper 和 Blackwell（计算能力 9.x 到 12.x）上是 32 MiB。
+- **一次前向传播**：残差流及其归一化后的副本，q/k/v 和注意力输出（FlashAttention 从不保存分数矩阵），MLP 的 gate、up 和它们的乘积，最后一个 token 的 logits。Llama-2-7B 处理 4096 个 token 时峰值为 322 MiB（每个 token 约 80 KiB，大部分是 MLP 里三个 11008 宽的张量），并逐层释放。
 
 ## 重新审视"16 GB 显卡跑 7B"
 讲义里的故事：一个 7B 模型在 16 GB 显卡上"死活加载不进去"，因为"光是模型参数就占了 14GB，加上优化器状态和梯度，直接爆显存"。
 
 > [!errata] 加载模型不会分配优化器状态
-> 梯度和优化器状态要到开始训练时（`loss.backward()`、`optimizer.step()`）才出现。*加载*就失败的模型，是被权重本身撑爆的：7e9 × 2 B = 14 GB 即 13.04 GiB，而 Llama-2-7B 的 fp16 权重是 13.48 GB = 12.55 GiB。一块"16 GB"的 T4，CUDA 看到的只有 **14.75 GiB**（15109 MiB，开启 ECC）。最常见的原因是精度：在 Transformers 4.x 中，`from_pretrained` 不指定 `torch_dtype` 时按 **fp32** 加载，25.10 GiB，任何 16 GB 的卡都装不下。用 fp16 时权重和上下文装得下；但到 4096 个 token 时，KV 缓存和一次前向把总量推到 15.29 GiB，超过 T4 的 14.75 GiB。训练就是另一回事了：混合精度下的 Adam 每个参数要 16 B，约 108 GB（第 4 章）。
-> 出处：Transformers 4.x `PreTrainedModel.from_pretrained`（`torch_dtype`，默认 fp32）；T4：PyTorch 报告的 15109 MiB；Llama-2-7B：它的 config.json；各项合计：下面的实验。
+> 梯度和优化器状态要到开始训练时（`loss.backward()`、`optimizer.step()`）才出现。*加载*就失败的模型，是被权重本身撑爆的：7e9 × 2 B = 14 GB 即 13.04 GiB，而 Llama-2-7B 的 fp16 权重是 13.48 GB = 12.55 GiB。一块"16 GB"的 T4，CUDA 看到的只有 **14.75 GiB**（因驱动而异，15,102 到 15,109 MiB，开启 ECC）。最常见的原因是精度：在 Transformers 4.x 中，`from_pretrained` 不指定 `torch_dtype` 时按 **fp32** 加载，25.10 GiB，任何 16 GB 的卡都装不下。用 fp16 时权重和上下文装得下；但到 4096 个 token 时，KV 缓存和一次前向把总量推到 15.29 GiB，超过 T4 的 14.75 GiB。训练就是另一回事了：混合精度下的 Adam 每个参数要 16 B，约 108 GB（第 4 章）。
+> 出处：Transformers 4.x `PreTrainedModel.from_pretrained`（`torch_dtype`，默认 fp32）；T4：deviceQuery 报告 15,102 MiB（`assets/gpus/t4.txt`），Colab 上 PyTorch 报告 15,109 MiB；Llama-2-7B：它的 config.json；各项合计：下面的实验。
 
 下面的实验在**本机**设备的空闲显存上，对每种精度都做一遍这个加法。
 ]] },
@@ -159,10 +162,10 @@ The experiment below does this sum for every precision on **this** device's free
       local free = gpu.mem()
       return max_context("fp16", free)
     end,
-    hints = { { en = "Free memory minus the 12.55 GiB of weights and 0.43 GiB of runtime, divided by 512 KiB of KV cache per token (plus about 100 KB of activations per token).",
-                zh = "空闲显存减去 12.55 GiB 权重和 0.43 GiB 运行时，再除以每个 token 512 KiB 的 KV 缓存（外加每个 token 约 100 KB 的激活值）。" } },
-    explain = { en = "Each token costs 2 x 32 layers x 32 heads x 128 x 2 B = 512 KiB of cache, and about 96 KiB of forward activations at its peak. What the weights leave over, divided by that, is the context.",
-                zh = "每个 token 要 2 × 32 层 × 32 头 × 128 × 2 B = 512 KiB 的缓存，外加峰值时约 96 KiB 的前向激活。权重剩下的空间除以它，就是能装下的上下文。" },
+    hints = { { en = "Free memory minus the 12.55 GiB of weights and 0.43 GiB of runtime, divided by 512 KiB of KV cache per token (plus about 80 KiB of activations per token).",
+                zh = "空闲显存减去 12.55 GiB 权重和 0.43 GiB 运行时，再除以每个 token 512 KiB 的 KV 缓存（外加每个 token 约 80 KiB 的激活值）。" } },
+    explain = { en = "Each token costs 2 x 32 layers x 32 heads x 128 x 2 B = 512 KiB of cache, and about 80 KiB of forward activations at its peak (322 MiB over 4096 tokens). What the weights leave over, divided by that, is the context.",
+                zh = "每个 token 要 2 × 32 层 × 32 头 × 128 × 2 B = 512 KiB 的缓存，外加峰值时约 80 KiB 的前向激活（4096 个 token 共 322 MiB）。权重剩下的空间除以它，就是能装下的上下文。" },
   },
 
   experiment {
@@ -191,14 +194,14 @@ last column is the longest context that fits here. Estimates: `vram.quantized`,
                     T("fits here", "本机"), "T4", T("max context", "最长上下文") })
       for _, p in ipairs(SCHEMES) do
         local q = vram.quantized { model = "llama-2-7b", scheme = p.s }
-        local r = vram.inference_memory { model = "llama-2-7b", scheme = p.s, context = 4096, capacity = free }
+        local r = vram.inference_memory { model = "llama-2-7b", scheme = p.s, context = 4096, capacity = free, cc = info.compute_capability }
         local t4 = vram.inference_memory { model = "llama-2-7b", scheme = p.s, context = 4096, gpu = "t4" }
         ex:bar("w", ex:t(p), r.total / GiB, { style = "theoretical" })
         ex:row("t", { ex:t(p), string.format("%.2f", q.bits_per_weight), units.si(q.total), units.bytes(r.total),
                       r.fits and T("yes", "是") or T("no", "否"), t4.fits and T("yes", "是") or T("no", "否"),
                       tostring(max_context(p.s, free)) })
       end
-      local r16 = vram.inference_memory { model = "llama-2-7b", scheme = "fp16", context = 4096, capacity = free }
+      local r16 = vram.inference_memory { model = "llama-2-7b", scheme = "fp16", context = 4096, capacity = free, cc = info.compute_capability }
       ex:note("w", T(string.format("fp16 at 4096 tokens: weights %s + KV %s + forward %s + context %s + workspace %s.",
                                    units.bytes(r16.weights), units.bytes(r16.kv), units.bytes(r16.activations),
                                    units.bytes(r16.cuda_context), units.bytes(r16.workspace)),
@@ -257,10 +260,12 @@ last column is the longest context that fits here. Estimates: `vram.quantized`,
 > `QuantLinear` (`qweight`, `qzeros`, `scales`, `g_idx`). LLM.int8(): Dettmers et al. 2022;
 > NF4 and double quantisation: Dettmers et al. 2023, "QLoRA", sec. 3. `from_pretrained`'s
 > default dtype: the `torch_dtype` argument in Transformers 4.x `PreTrainedModel.from_pretrained`.
-> T4 capacity: 15109 MiB as PyTorch reports it. CUDA context: PyTorch PR 86509, unsloth-zoo PR
-> 1053. Every formula: vramlab's `docs/vram-infer.md`.
+> T4 capacity: 15,102 MiB in deviceQuery (`assets/gpus/t4.txt`), 15,109 MiB as PyTorch reports it
+> on Colab. CUDA context: PyTorch PR 86509, unsloth-zoo PR 1053. cuBLAS workspace: PyTorch
+> `aten/src/ATen/cuda/CublasHandlePool.cpp`, `parseChosenWorkspaceSize` ("32MiB for Hopper and
+> Blackwell"). Every formula: vramlab's `docs/vram-infer.md`.
 ]], zh = [[
 > [!source] 出处
-> Llama-2-7B 的结构：`meta-llama/Llama-2-7b-hf` 的 config.json（32 层，hidden 4096，32 个头，intermediate 11008，词表 32000）。GPTQ：Frantar 等 2023，"GPTQ"（ICLR），以及 AutoGPTQ 的 `QuantLinear`（`qweight`、`qzeros`、`scales`、`g_idx`）。LLM.int8()：Dettmers 等 2022；NF4 和双重量化：Dettmers 等 2023，"QLoRA" 第 3 节。`from_pretrained` 的默认数据类型：Transformers 4.x `PreTrainedModel.from_pretrained` 的 `torch_dtype` 参数说明。T4 容量：PyTorch 报告的 15109 MiB。CUDA 上下文：PyTorch PR 86509、unsloth-zoo PR 1053。全部公式见 vramlab 的 `docs/vram-infer.md`。
+> Llama-2-7B 的结构：`meta-llama/Llama-2-7b-hf` 的 config.json（32 层，hidden 4096，32 个头，intermediate 11008，词表 32000）。GPTQ：Frantar 等 2023，"GPTQ"（ICLR），以及 AutoGPTQ 的 `QuantLinear`（`qweight`、`qzeros`、`scales`、`g_idx`）。LLM.int8()：Dettmers 等 2022；NF4 和双重量化：Dettmers 等 2023，"QLoRA" 第 3 节。`from_pretrained` 的默认数据类型：Transformers 4.x `PreTrainedModel.from_pretrained` 的 `torch_dtype` 参数说明。T4 容量：deviceQuery 报告 15,102 MiB（`assets/gpus/t4.txt`），Colab 上 PyTorch 报告 15,109 MiB。CUDA 上下文：PyTorch PR 86509、unsloth-zoo PR 1053。cuBLAS 工作区：PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp` 的 `parseChosenWorkspaceSize`（"32MiB for Hopper and Blackwell"）。全部公式见 vramlab 的 `docs/vram-infer.md`。
 ]] },
 }

@@ -303,7 +303,6 @@ end
 -- loading; unsloth-zoo PR 1053 (RTX 6000 Ada, PyTorch 2.10, CUDA 13): 426 MiB in nvidia-smi after
 -- torch.cuda.mem_get_info() alone. A default to replace with a measurement (alloc.ledger()).
 local CONTEXT = 426 * 2^20
-local CUBLAS_WORKSPACE = 4096 * 1024 * 2 + 16 * 1024 * 8 -- see vram_train.lua
 
 -- peak of one forward pass's activations over `tokens` tokens x batch, 16-bit: the residual
 -- stream and its normed copy, then the larger of attention (q, k, v and the output; without
@@ -322,17 +321,22 @@ local function forward_peak(m, tokens, batch, flash, all_logits)
 end
 
 --- vram.inference_memory{model=, scheme="fp16", bits=, group=, context=4096, batch=1,
--- kv_dtype="fp16", flash=true, logits="last", cuda_context=446693376, workspace=8519680,
+-- kv_dtype="fp16", flash=true, logits="last", cuda_context=446693376, workspace=, cc=,
 -- capacity= or gpu=} -> table: weights (bytes), weight_parts (vram.quantized's table), kv
 -- (context x batch tokens), activations (one forward over the whole context: its peak by part),
 -- cuda_context, workspace, total, and with a capacity: capacity, fits, free (capacity - total).
 -- cuda_context is 426 MiB by default, an estimate from published measurements (270-430 MiB with
--- lazy loading, 636 MiB without): measure yours with alloc.ledger().
+-- lazy loading, 636 MiB without): measure yours with alloc.ledger(). workspace is PyTorch's
+-- default cuBLAS workspace for the GPU's compute capability (cc=, or the gpu='s): 32 MiB on
+-- Hopper and Blackwell (9.x-12.x), 8,519,680 B before (and when the capability is unknown).
 function M.inference_memory(t)
   opts("inference_memory", t)
   known("inference_memory", t, set { "model", "scheme", "bits", "group", "context", "batch", "kv_dtype", "flash",
-                                     "logits", "cuda_context", "workspace", "capacity", "gpu" })
+                                     "logits", "cuda_context", "workspace", "cc", "capacity", "gpu" })
   local m = model_of("inference_memory", t.model)
+  if t.cc ~= nil and type(t.cc) ~= "string" and type(t.cc) ~= "number" then
+    raise("vram.inference_memory: 'cc' is a compute capability such as \"9.0\" (gpu.info().compute_capability)")
+  end
   local q = weights_of(m, t)
   local ctx = whole("inference_memory", t, "context", min(4096, m.max_context or 4096))
   local bs = whole("inference_memory", t, "batch", 1)
@@ -343,7 +347,8 @@ function M.inference_memory(t)
   local r = { model = m.name or m.id, scheme = q.scheme, weights = q.total, weight_parts = q, kv = kv.total,
               activations = act.total, activation_parts = act,
               cuda_context = nonneg("inference_memory", t, "cuda_context", CONTEXT),
-              workspace = nonneg("inference_memory", t, "workspace", CUBLAS_WORKSPACE), context = ctx, batch = bs }
+              workspace = nonneg("inference_memory", t, "workspace", E.train.cublas_workspace(t.cc or (t.gpu ~= nil and E.train.gpu_of("inference_memory", t.gpu).cc))),
+              context = ctx, batch = bs }
   r.total = r.weights + r.kv + r.activations + r.cuda_context + r.workspace
   local cap = t.capacity
   if cap == nil and t.gpu ~= nil then cap = E.train.gpu_of("inference_memory", t.gpu).capacity end

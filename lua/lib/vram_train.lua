@@ -148,8 +148,8 @@ end
 -- keeps only the layer input, 2sbh (table 2).
 -- Generalised here to an activation element of e bytes (fp32 training: e = 4; masks stay 1 byte)
 -- and any ffn. FlashAttention (Dao et al. 2022; FlashAttention-2 2023) never stores the s^2
--- scores: it keeps the softmax's logsumexp, 4 bytes (fp32) per head and token, and recomputes the
--- rest in backward.
+-- scores: FlashAttention-2 keeps the softmax's logsumexp, 4 bytes (fp32) per head and token (the
+-- first version kept the row max and sum, 8 bytes), and recomputes the rest in backward.
 
 local function act_parts(s, b, h, a, f, e, tp, sp, recompute, flash, dropout)
   local sbh = s * b * h
@@ -212,9 +212,15 @@ end
 -- the training step as events
 
 -- PyTorch's default cuBLAS workspace, allocated through the caching allocator the first time a
--- handle runs a matmul on a stream and kept: 4096 KiB x 2 + 16 KiB x 8 = 8,519,680 B (32 MiB on
--- compute capability 9.0). aten/src/ATen/cuda/CublasHandlePool.cpp, parseChosenWorkspaceSize.
+-- handle runs a matmul on a stream and kept: 4096 KiB x 2 + 16 KiB x 8 = 8,519,680 B before
+-- Hopper; 32 MiB on Hopper and Blackwell (compute capability 9.x to 12.x).
+-- aten/src/ATen/cuda/CublasHandlePool.cpp, parseChosenWorkspaceSize.
 local CUBLAS_WORKSPACE = 4096 * 1024 * 2 + 16 * 1024 * 8
+local function cublas_workspace(cc)
+  local major = tonumber(string.match(tostring(cc or ""), "^(%d+)"))
+  if major and major >= 9 and major <= 12 then return 4096 * 8 * 1024 end
+  return CUBLAS_WORKSPACE
+end
 
 local KINDS = { "weights", "master", "optimizer", "gradients", "activations", "temporaries", "workspace", "input" }
 
@@ -844,22 +850,22 @@ end
 -- fp32 matmul gets in PyTorch unless TF32 is allowed (torch.backends.cuda.matmul.allow_tf32 is
 -- False by default since PyTorch 1.12). bf16 = false: no bf16 tensor cores (Turing).
 local GPUS = {
-  { id = "t4", name = "NVIDIA T4", memory = "16 GB GDDR6", capacity = 15109 * 2^20, flops = 65e12,
+  { id = "t4", cc = "7.5", name = "NVIDIA T4", memory = "16 GB GDDR6", capacity = 15109 * 2^20, flops = 65e12,
     flops_fp32 = 8.1e12, bf16 = false, bandwidth = 320e9, pcie_gen = 3,
     source = "T4 datasheet: 65 TFLOPS mixed precision (FP16/FP32), 8.1 TFLOPS FP32, 320 GB/s, PCIe Gen3 x16; capacity: PyTorch total_memory=15109MB on Colab (ECC on)" },
-  { id = "rtx3090", name = "GeForce RTX 3090", memory = "24 GB GDDR6X", capacity = 24268 * 2^20, flops = 71e12,
+  { id = "rtx3090", cc = "8.6", name = "GeForce RTX 3090", memory = "24 GB GDDR6X", capacity = 24268 * 2^20, flops = 71e12,
     flops_tf32 = 35.6e12, flops_fp32 = 35.6e12, bandwidth = 936e9, pcie_gen = 4,
     source = "NVIDIA Ampere GA102 whitepaper: 71 TFLOPS FP16 tensor with FP32 accumulate (142 sparse), 35.6 TF32 tensor (71 sparse), 35.6 FP32, 936 GB/s; capacity: PyTorch total_memory=24268MB (Hugging Face docs)" },
-  { id = "rtx4090", name = "GeForce RTX 4090", memory = "24 GB GDDR6X", capacity = 24563 * 2^20, flops = 165.2e12,
+  { id = "rtx4090", cc = "8.9", name = "GeForce RTX 4090", memory = "24 GB GDDR6X", capacity = 24563 * 2^20, flops = 165.2e12,
     flops_tf32 = 82.6e12, flops_fp32 = 82.6e12, bandwidth = 1008e9, pcie_gen = 4,
     source = "NVIDIA Ada whitepaper: 165.2 TFLOPS FP16/BF16 tensor with FP32 accumulate (330.3 sparse), 82.6 TF32 tensor (165.2 sparse), 82.6 FP32, 1008 GB/s; capacity: PyTorch total_memory=24563MB" },
-  { id = "a100-80gb", name = "A100 80GB SXM", memory = "80 GB HBM2e", capacity = floor(79.15 * 2^30), flops = 312e12,
+  { id = "a100-80gb", cc = "8.0", name = "A100 80GB SXM", memory = "80 GB HBM2e", capacity = floor(79.15 * 2^30), flops = 312e12,
     flops_tf32 = 156e12, flops_fp32 = 19.5e12, bandwidth = 2039e9, pcie_gen = 4,
     source = "A100 datasheet: 312 TFLOPS BF16/FP16 tensor (624 sparse), 156 TF32 (312 sparse), 19.5 FP32, 2,039 GB/s; capacity: 'total capacity of 79.15 GiB' in PyTorch's OOM messages (2 decimals)" },
-  { id = "h100-sxm", name = "H100 SXM5 80GB", memory = "80 GB HBM3", capacity = 81089 * 2^20, flops = 989.4e12,
+  { id = "h100-sxm", cc = "9.0", name = "H100 SXM5 80GB", memory = "80 GB HBM3", capacity = 81089 * 2^20, flops = 989.4e12,
     flops_fp8 = 1978.9e12, flops_tf32 = 494.7e12, flops_fp32 = 66.9e12, bandwidth = 3.35e12, pcie_gen = 5,
     source = "H100 datasheet: BF16/FP16 tensor 1,979 TFLOPS with sparsity (989.4 dense), FP8 3,958 (1,978.9 dense), TF32 989 (494.7 dense), FP32 67, 3.35 TB/s; capacity: PyTorch total_memory=81089MB (81082-81090 by driver)" },
-  { id = "h200", name = "H200 SXM 141GB", memory = "141 GB HBM3e", capacity = 143156 * 2^20, flops = 989.4e12,
+  { id = "h200", cc = "9.0", name = "H200 SXM 141GB", memory = "141 GB HBM3e", capacity = 143156 * 2^20, flops = 989.4e12,
     flops_fp8 = 1978.9e12, flops_tf32 = 494.7e12, flops_fp32 = 66.9e12, bandwidth = 4.8e12, pcie_gen = 5,
     source = "H200 datasheet: BF16/FP16 tensor 1,979 TFLOPS with sparsity (989.4 dense), TF32 989 (494.7 dense), FP32 67, 4.8 TB/s; capacity: PyTorch total_memory=143156MB" },
 }
@@ -869,7 +875,7 @@ for i, g in ipairs(GPUS) do GPU_IDS[i] = g.id end
 --- vram.gpu_specs() -> a fresh list of {id, name, memory (as marketed), capacity (bytes CUDA
 -- reports), flops (dense 16-bit tensor FLOP/s), flops_fp8, flops_tf32, flops_fp32, bf16 (false
 -- where there are no bf16 tensor cores), bandwidth (bytes/s), pcie_gen, pcie (bytes/s per
--- direction, theoretical x16), source}.
+-- direction, theoretical x16), cc (compute capability, "9.0"), source}.
 function M.gpu_specs()
   local out = {}
   for i, g in ipairs(GPUS) do out[i] = E.copy(g); out[i].pcie = M.pcie(g.pcie_gen, 16) end
@@ -917,6 +923,6 @@ end
 -- shared with vram_plan.lua and vram_infer.lua through the private estimate module
 E.train = { PRECISIONS = PRECISIONS, OPTIMIZERS = OPTIMIZERS, PREC = PREC, build_step = build_step,
             step_options = step_options, KINDS = KINDS, TRAIN_KEYS = TRAIN_KEYS, shape_of = shape_of,
-            gpu_of = gpu_of, flops_of = flops_of, state_bytes = state_bytes }
+            gpu_of = gpu_of, flops_of = flops_of, state_bytes = state_bytes, cublas_workspace = cublas_workspace }
 
 return M

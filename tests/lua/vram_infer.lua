@@ -97,6 +97,9 @@ local n, h = 4096, 4096
 local act = 2 * n * h * 2 + 3 * n * 11008 * 2 + 32000 * 2 -- residual + MLP (larger than attention) + last logits
 eq(im.activations, act, "one forward's peak")
 eq(im.total, fp16.total + 2 * GiB + act + 426 * MiB + 8519680, "weights + KV + activations + context + workspace")
+eq(vram.inference_memory { model = "llama-2-7b", gpu = "h100-sxm" }.workspace, 32 * MiB, "cuBLAS workspace: 32 MiB on Hopper (CublasHandlePool.cpp)")
+eq(vram.inference_memory { model = "llama-2-7b", cc = "12.0" }.workspace, 32 * MiB, "and on Blackwell (12.x)")
+eq(vram.inference_memory { model = "llama-2-7b", gpu = "a100-80gb" }.workspace, 8519680, "8,519,680 B on Ampere")
 assert(im.fits, "fits a card with 16 GiB")
 assert(not vram.inference_memory { model = "llama-2-7b", context = 4096, gpu = "t4" }.fits, "not a T4 (14.75 GiB as CUDA reports it)")
 assert(vram.inference_memory { model = "llama-2-7b", context = 4096, gpu = "t4", scheme = "gptq" }.fits, "GPTQ 4-bit fits a T4")
