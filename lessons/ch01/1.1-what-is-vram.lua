@@ -429,8 +429,8 @@ fits in 16 GiB (a single buffer: fragmentation and the context are left out).
   exercise {
     id = "kv-gqa",
     kind = "number",
-    prompt = { en = "Llama-3-8B has 32 layers and 8 KV heads of dimension 128. How many **GiB** does its fp16 KV cache take for batch 4 at 8192 tokens each?",
-               zh = "Llama-3-8B 有 32 层、8 个维度为 128 的 KV 头。batch 为 4、每条 8192 个 token 时，fp16 的 KV cache 占多少 **GiB**？" },
+    prompt = { en = "Llama-3-8B has 32 layers and 8 KV heads of dimension 128. How many **GiB** does its fp16 KV cache (K and V together, all layers) take for batch 4 at 8192 tokens each?",
+               zh = "Llama-3-8B 有 32 层、8 个维度为 128 的 KV 头。batch 为 4、每条 8192 个 token 时，fp16 的 KV cache（K 和 V 合计，所有层）占多少 **GiB**？" },
     answer = 4, unit = "GiB", tolerance = 0.02,
     mistakes = {
       { value = 16, say = { en = "16 GiB counts the 32 query heads; only the 8 KV heads are cached (grouped-query attention).",
