@@ -62,7 +62,7 @@ static const struct tui_opt o_snapshot[] = {
     {TUI_O_JSON, "json", 'j', NULL, "one JSON object, sizes in bytes (docs/snapshot.md)", 0},
     {TUI_O_TOP, "top", 0, "N", "groups listed at the peak (default 10)", 0},
     {TUI_O_WHATIF, "replay", 0, "CONF", "what if: replay the trace with these allocator options", 0},
-    {TUI_O_CAPACITY, "capacity", 0, "SIZE", "what the allocator may hold, e.g. 24GiB (judges OOMs; binary units)", 0},
+    {TUI_O_CAPACITY, "capacity", 0, "SIZE", "what the allocator may hold, e.g. 24GiB or 80GB (judges OOMs)", 0},
     {TUI_O_SNAP_DEVICE, "device", 0, "N", "the device to replay (default: the first with a trace)", 0},
     {TUI_O_SEGMENTS, "segments", 0, NULL, "every segment: its pages, allocated and free bytes (as _memory_viz.segsum)", 0},
     {TUI_O_COLLAPSED, "collapsed", 0, NULL, "collapsed stacks for flamegraph.pl or speedscope instead: \"frame;...;frame bytes\"", 0},
