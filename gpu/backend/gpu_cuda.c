@@ -1024,7 +1024,7 @@ static gpu_status cu_between(struct gpu_dev *dev, cudaEvent_t a, cudaEvent_t b, 
 }
 
 /* One round: the busy kernel on our stream (every SM full for busy_s), then, once every block
- * is resident (or a second has passed), the copy on a second stream, by the copy engine
+ * is resident (or half the busy time has passed), the copy on a second stream, by the copy engine
  * (cudaMemcpyAsync) or by the SM copy kernel. Times from the busy kernel's start: when it
  * ended, when the copy was issued and when it ended. */
 static gpu_status cu_overlap_round(struct cu_dev *d, cudaStream_t other, cudaEvent_t ev[4],
@@ -1040,9 +1040,11 @@ static gpu_status cu_overlap_round(struct cu_dev *d, cudaStream_t other, cudaEve
     CU_TRY(dev, st, gpu_k_busy(started_dev, (uint64_t)(busy_s * 1e9), &d->launch, d->stream),
            fail);
     CU_TRY(dev, st, cudaEventRecord(ev[1], d->stream), fail);
+    /* every block started within half the busy time is every block resident at once (each
+     * stays busy_s): then no SM has room for anything else */
     const double t0 = gpu_now();
     int n = 0;
-    while (gpu_now() - t0 < 1.0) {
+    while (gpu_now() - t0 < busy_s / 2) {
         n = 0;
         for (int b = 0; b < blocks; b++) n += __atomic_load_n(&started[b], __ATOMIC_ACQUIRE) != 0;
         if (n == blocks) break;
