@@ -5,7 +5,7 @@ build=${1:-build}
 echo "# vramlab benchmarks, $(date -u +%Y-%m-%d), $(uname -m), $(nproc) CPUs"
 "$build/tests/bench_host" "$2" || exit 1
 # the host STREAM kernels against a reimplementation of McCalpin's stream.c (docs/benchmarks.md)
-if [ -x "$build/tests/bench_stream" ]; then "$build/tests/bench_stream" "$2" || exit 1; fi
+if [ -x "$build/tests/bench_stream" ]; then "$build/tests/bench_stream" --paired 100 "$2" || exit 1; fi
 # vramlab list, and every lesson's wait for its first result, total and memory, on the real program
 if [ -x "$build/tests/bench_lessons" ]; then sh tests/bench/bench_lessons.sh "$build" || exit 1; fi
 # the allocator-trace replay (built by the Makefile's bench_alloc rule)
