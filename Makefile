@@ -128,8 +128,10 @@ $(CU_C:%.c=$(BUILD)/%.o): override CFLAGS += -I$(CUDA_HOME)/include \
     -DGPU_CUDA_ARCHS='"$(subst $(empty) $(empty),/,$(CU_ARCHS))"'
 endif
 
-OBJ     := $(GPU_SRC:%.c=$(BUILD)/%.o) $(LT_SRC:%.c=$(BUILD)/%.o) $(TUI_SRC:%.c=$(BUILD)/%.o) \
-           $(BUILD)/lt_embed.o $(CU_OBJ)
+# The GPU code first: nvcc's are the longest single jobs, and a parallel build that starts them
+# last waits for them at its end.
+OBJ     := $(CU_OBJ) $(GPU_SRC:%.c=$(BUILD)/%.o) $(LT_SRC:%.c=$(BUILD)/%.o) \
+           $(TUI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/lt_embed.o
 LIB     := $(BUILD)/libvramlab.a
 BIN     := $(BUILD)/vramlab
 UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
