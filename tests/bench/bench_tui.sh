@@ -54,7 +54,7 @@ printf "tui lesson redraw (PgDn) %7.1f ms vs tmux echo via cat %5.1f ms  ratio %
 printf "tui idle CPU             %7.2f %% of one core over 5 s, lesson view (goal ~0)\n" "$(calc "($t2 - $t1) * 100 / $hz / 5")"
 printf "tui RSS                  %7.1f MiB in the lesson view; peak %.1f MiB while lesson 1.3 ran\n" \
     "$(calc "$rss0 / 1024")" "$(calc "$rss / 1024")"
-echo "# (the peak holds the host STREAM arrays: 3 x 64 MiB, reused by the chase and freed when the run ends)"
+echo "# (the peak holds the host STREAM arrays: 3 x 64 MiB, freed before the 128 MiB chase)"
 
 # A key while the sandbox computes: Lua yields to the screen every 20 ms, so F1 should not wait
 # for the loop (about a second of pure Lua here) to end. Each try in a fresh tutor.
