@@ -154,4 +154,54 @@ function M.loader(t)
            workers = w, prefetch_factor = pf, steps = steps }
 end
 
+--- vram.timeline(items, {width=40, lanes=, upto=, total=}) -> a timeline drawn as text, a row a lane.
+-- items: {{lane=, start=, finish=, mark=}, ...} (the ops of gpu.program, the timeline of
+-- vram.loader with lane = its stage, or any list of intervals; mark: the one character drawn
+-- for it, "#" when absent). Each of `width` columns covers total/width seconds (total: the
+-- latest finish unless given) and shows the mark of the item that covers most of it, "." when
+-- none does; only what happened before `upto` is drawn (a timeline revealed step by step).
+-- lanes: their order (default: as they first appear; items of other lanes are left out).
+-- Returns {rows = {{lane=, bar=}, ...}, total=, per_column=}.
+--   vram.timeline({ { lane = "h2d", start = 0, finish = 1, mark = "0" }, { lane = "sm", start = 1, finish = 2, mark = "0" } }, { width = 4 }).rows[2].bar --> "..00"
+function M.timeline(items, t)
+  if type(items) ~= "table" then raise("vram.timeline: expected a list of {lane=, start=, finish=}") end
+  t = t or {}
+  opts("timeline", t)
+  known("timeline", t, set { "width", "lanes", "upto", "total" })
+  local width = whole("timeline", t, "width", 40, 400)
+  local upto = t.upto == nil and huge or nonneg("timeline", t, "upto", nil)
+  local order, seen = {}, {}
+  if t.lanes ~= nil then
+    if type(t.lanes) ~= "table" then raise("vram.timeline: 'lanes' must be a list of names") end
+    for _, l in ipairs(t.lanes) do order[#order + 1] = tostring(l); seen[tostring(l)] = true end
+  end
+  local total = 0
+  for i, it in ipairs(items) do
+    if type(it) ~= "table" or type(it.start) ~= "number" or type(it.finish) ~= "number" or it.lane == nil then
+      raise(fmt("vram.timeline: item %d needs lane=, start= and finish=", i))
+    end
+    if it.finish > total then total = it.finish end
+    local l = tostring(it.lane)
+    if t.lanes == nil and not seen[l] then order[#order + 1] = l; seen[l] = true end
+  end
+  if t.total ~= nil then total = count("timeline", t, "total", nil) end
+  local per = total > 0 and total / width or 1
+  local rows = {}
+  for r, lane in ipairs(order) do
+    local cells = {}
+    for c = 1, width do
+      local lo, hi, best, mark = (c - 1) * per, c * per, 0, "."
+      for _, it in ipairs(items) do
+        if tostring(it.lane) == lane and it.start < upto then
+          local cover = min(hi, it.finish, upto) - max(lo, it.start)
+          if cover > best then best, mark = cover, it.mark ~= nil and tostring(it.mark):sub(1, 1) or "#" end
+        end
+      end
+      cells[c] = mark
+    end
+    rows[r] = { lane = lane, bar = table.concat(cells) }
+  end
+  return { rows = rows, total = total, per_column = per }
+end
+
 return M

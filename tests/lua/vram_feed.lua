@@ -77,6 +77,20 @@ local fixed = 3 * n * m.copy_overhead_us * 1e-6
 assert(r.seconds >= est.overlapped and r.seconds <= est.overlapped + fixed,
        string.format("simulated %.6f s vs the estimate %.6f s (+%.6f s of fixed costs)", r.seconds, est.overlapped, fixed))
 
+-- the timeline as text: a column shows the interval that covers most of it; upto reveals
+local items = { { lane = "h2d", start = 0, finish = 1, mark = "0" }, { lane = "h2d", start = 1, finish = 2, mark = "1" },
+                { lane = "sm", start = 1, finish = 2, mark = "0" }, { lane = "sm", start = 2, finish = 3, mark = "1" } }
+local tl = vram.timeline(items, { width = 6 })
+assert(tl.rows[1].lane == "h2d" and tl.rows[1].bar == "0011.." and tl.rows[2].bar == "..0011" and tl.total == 3)
+local half = vram.timeline(items, { width = 6, upto = 1.5 }).rows
+assert(half[1].bar == "001..." and half[2].bar == "..0...", "upto draws what happened before it")
+assert(vram.timeline(items, { width = 3, lanes = { "sm" } }).rows[1].bar == ".01" and #vram.timeline(items, { lanes = { "sm" } }).rows == 1)
+assert(vram.timeline({ { lane = "x", start = 0, finish = 1 } }, { width = 2, total = 2 }).rows[1].bar == "#.")
+local r3 = vram.timeline(r.ops, { width = 30, lanes = { "h2d", "sm", "d2h" } })
+assert(#r3.rows == 3 and not r3.rows[1].bar:find("^%."), "the simulator's timeline starts with a copy in")
+raises(function() vram.timeline({ { lane = "x", start = 0 } }) end, "item 1 needs")
+raises(function() vram.timeline({}, { widht = 3 }) end, "unknown option 'widht'")
+
 -- misuse
 raises(function() vram.overlap { h2d = 0.1 , kernal = 1 } end, "unknown option 'kernal'")
 raises(function() vram.overlap { h2d = 0, kernel = 0 } end, "at least one stage")
