@@ -157,9 +157,10 @@ end
 --- vram.timeline(items, {width=40, lanes=, upto=, total=}) -> a timeline drawn as text, a row a lane.
 -- items: {{lane=, start=, finish=, mark=}, ...} (the ops of gpu.program, the timeline of
 -- vram.loader with lane = its stage, or any list of intervals; mark: the one character drawn
--- for it, "#" when absent). Each of `width` columns covers total/width seconds (total: the
--- latest finish unless given) and shows the mark of the item that covers most of it, "." when
--- none does; only what happened before `upto` is drawn (a timeline revealed step by step).
+-- for it, else the first of its label, else "#"). Each of `width` columns covers total/width seconds (total: the
+-- latest finish unless given) and shows the mark of the item that covers most of it, if that
+-- is at least half the column, else "."; only what happened before `upto` is drawn (a timeline
+-- revealed step by step).
 -- lanes: their order (default: as they first appear; items of other lanes are left out).
 -- Returns {rows = {{lane=, bar=}, ...}, total=, per_column=}.
 --   vram.timeline({ { lane = "h2d", start = 0, finish = 1, mark = "0" }, { lane = "sm", start = 1, finish = 2, mark = "0" } }, { width = 4 }).rows[2].bar --> "..00"
@@ -190,11 +191,14 @@ function M.timeline(items, t)
   for r, lane in ipairs(order) do
     local cells = {}
     for c = 1, width do
-      local lo, hi, best, mark = (c - 1) * per, c * per, 0, "."
+      local lo, hi, best, mark = (c - 1) * per, c * per, per / 2, "."
       for _, it in ipairs(items) do
         if tostring(it.lane) == lane and it.start < upto then
           local cover = min(hi, it.finish, upto) - max(lo, it.start)
-          if cover > best then best, mark = cover, it.mark ~= nil and tostring(it.mark):sub(1, 1) or "#" end
+          if cover > best then
+            local m = it.mark ~= nil and it.mark or it.label
+            best, mark = cover, m ~= nil and tostring(m):sub(1, 1) or "#"
+          end
         end
       end
       cells[c] = mark

@@ -86,6 +86,7 @@ local half = vram.timeline(items, { width = 6, upto = 1.5 }).rows
 assert(half[1].bar == "001..." and half[2].bar == "..0...", "upto draws what happened before it")
 assert(vram.timeline(items, { width = 3, lanes = { "sm" } }).rows[1].bar == ".01" and #vram.timeline(items, { lanes = { "sm" } }).rows == 1)
 assert(vram.timeline({ { lane = "x", start = 0, finish = 1 } }, { width = 2, total = 2 }).rows[1].bar == "#.")
+assert(vram.timeline({ { lane = "x", start = 0, finish = 1, label = "7 in" } }, { width = 1 }).rows[1].bar == "7", "a label's first character")
 local r3 = vram.timeline(r.ops, { width = 30, lanes = { "h2d", "sm", "d2h" } })
 assert(#r3.rows == 3 and not r3.rows[1].bar:find("^%."), "the simulator's timeline starts with a copy in")
 raises(function() vram.timeline({ { lane = "x", start = 0 } }) end, "item 1 needs")
