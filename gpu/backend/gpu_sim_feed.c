@@ -406,8 +406,11 @@ static void issue(struct ctx *x, int i, double t, bool held, double *hfree, int 
         return;
     }
     case GPU_OP_HOST_FILL: {
-        double d = held ? 0 : (double)s->n / HOST_WRITE_BPS; /* held: before the GPU starts */
-        if (p->buf[o->buf].kind == GPU_MEM_MANAGED) { /* the CPU's faults bring pages back */
+        /* the host fills that open the program are its set-up, done before its clock starts */
+        bool setup = true;
+        for (int j = 0; j < i; j++) setup = setup && p->op[j].kind == GPU_OP_HOST_FILL;
+        double d = held || setup ? 0 : (double)s->n / HOST_WRITE_BPS;
+        if (!setup && p->buf[o->buf].kind == GPU_MEM_MANAGED) { /* the CPU's faults bring pages back */
             struct mbuf *m = &x->mb[o->buf];
             uint64_t back = (uint64_t)((double)s->n * (double)m->on_dev / (double)p->buf[o->buf].bytes);
             m->on_dev -= back;
