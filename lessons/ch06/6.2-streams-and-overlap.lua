@@ -326,14 +326,14 @@ waited for before the kernel. Every word is checked.
 > - CUDA C++ Best Practices Guide, "Asynchronous and Overlapping Transfers with Computation" (staged concurrent copy and execute; tE + tT/nStreams and tT + tE/nStreams; asyncEngineCount; pinned memory and non-default streams required).
 > - CUDA Runtime API, "API synchronization behavior" and "Stream synchronization behavior" (the legacy default stream); cudaEventRecord, cudaStreamWaitEvent.
 > - Public deviceQuery logs: RTX 3090 and RTX 4090 "Yes with 2 copy engine(s)"; A100 80GB, H100 80GB HBM3 and T4 "Yes with 3 copy engine(s)" (the H200 profile assumes the H100's).
-> - meta-pytorch/torchrec pull request 4303, "CUDA Copy Engine Contention Study" (same-direction copies from different streams serialize; one report).
+> - meta-pytorch/torchrec pull request #4303, "CUDA Copy Engine Contention Study" (same-direction copies from different streams serialize; one report).
 > - PyTorch tutorial "A guide on good usage of non_blocking and pin_memory() in PyTorch"; PyTorch "CUDA semantics", asynchronous execution and streams.
 ]], zh = [[
 > [!source] 出处
 > - 《CUDA C++ 最佳实践指南》"Asynchronous and Overlapping Transfers with Computation"（分阶段并发拷贝与执行；tE + tT/nStreams 与 tT + tE/nStreams；asyncEngineCount；需要锁页内存与非默认流）。
 > - CUDA Runtime API"API synchronization behavior"与"Stream synchronization behavior"（旧的默认流）；cudaEventRecord、cudaStreamWaitEvent。
 > - 公开的 deviceQuery 日志：RTX 3090 和 RTX 4090 为"Yes with 2 copy engine(s)"；A100 80GB、H100 80GB HBM3 和 T4 为"Yes with 3 copy engine(s)"（H200 的配置沿用 H100 的）。
-> - meta-pytorch/torchrec pull request 4303，"CUDA Copy Engine Contention Study"（来自不同流的同方向拷贝是串行的；单一报告）。
+> - meta-pytorch/torchrec pull request #4303，"CUDA Copy Engine Contention Study"（来自不同流的同方向拷贝是串行的；单一报告）。
 > - PyTorch 教程"A guide on good usage of non_blocking and pin_memory() in PyTorch"；PyTorch"CUDA semantics"中的异步执行与流。
 ]] },
 
