@@ -336,6 +336,11 @@ static void finish(struct ctx *x, int i, double t)
         if (o->kind == GPU_OP_READ) o->wrong = n / 4;
         return;
     }
+    if (x->dev->fault_corrupt) { /* VRAMLAB_FAULT_CORRUPT: copies move nothing, kernels spoil */
+        if (o->kind == GPU_OP_KERNEL) gpu_feed_content_forget(&x->got[o->buf], o->off, n);
+        if (o->kind == GPU_OP_READ) o->wrong = n / 4;
+        if (o->kind != GPU_OP_FILL) return;
+    }
     switch (o->kind) {
     case GPU_OP_COPY:
         gpu_feed_content_copy(&x->got[o->buf], o->off, &x->got[o->src], o->src_off, n);

@@ -227,8 +227,9 @@ for itself (`vram.pin_breakeven`).
         local p = last[k[1]]
         ex:row("t", { k[2], string.format("%.3f s", p.alloc_seconds_per_gib), units.time(p.free_seconds) })
       end
-      local pin, page = copy("h2d", true), copy("h2d", false)
-      if not pin or not page then ex:status(T("failed", "失败")); return end
+      local pin, e1 = copy("h2d", true)
+      local page, e2 = copy("h2d", false)
+      if not pin or not page then ex:note("even", e1 or e2); ex:status(T("failed", "失败")); return end
       local p = last.pinned
       local b = vram.pin_breakeven { bytes = p.bytes, pinned_bps = pin.bytes_per_s, pageable_bps = page.bytes_per_s,
                                      pin_s_per_gib = p.alloc_seconds_per_gib }

@@ -167,17 +167,18 @@ A managed allocation may be larger than device memory. The driver then **evicts*
 them back to host memory, to make room for the ones a kernel faults in. For a kernel that sweeps
 the whole buffer in order, the least recently used page is always the one it will need again
 soonest: once the buffer is larger than what the device can hold, **every pass faults all of
-it in again**, and evicts as much. NVIDIA's study of a micro-benchmark found oversubscribed
-performance varying "up to 100x depending on the platform, oversubscription factor, and memory
-hints". Reading the data where it lies (prefer host, accessed by) moves nothing and runs at the
-link's rate: for a stream that does not fit, that is usually the better deal.
+it in again**, and from the second pass on evicts as much: the second pass is slower than the
+first. NVIDIA's study of a micro-benchmark found oversubscribed performance varying "up to 100x
+depending on the platform, oversubscription factor, and memory hints". Reading the data where it
+lies (prefer host, accessed by) moves nothing and runs at the link's rate: for a stream that does
+not fit, that is usually the better deal.
 
 The experiment below makes a small device of this one: a ballast of device memory takes what the
 experiment cap allows, and a managed buffer 1.5 times what is left is swept twice, as it is and
 read in place.
 ]], zh = [[
 ## 超出设备容量：超额分配（oversubscription）
-托管分配可以比显存还大。这时驱动会**驱逐**一些页，把它们写回主机内存，为核函数缺页要迁入的页腾出地方。对于按顺序扫过整个缓冲区的核函数，最近最少使用的那一页恰恰总是它很快又要用的：一旦缓冲区比设备装得下的更大，**每一遍都要把它全部重新缺页迁入**，同时驱逐同样多。NVIDIA 对一个微基准的研究发现，超额分配时的性能"随平台、超额倍数和内存建议不同，相差可达 100 倍"。就地读取数据（prefer host、accessed by）什么也不搬，以链路的速率运行：对于装不下的数据流，这通常更划算。
+托管分配可以比显存还大。这时驱动会**驱逐**一些页，把它们写回主机内存，为核函数缺页要迁入的页腾出地方。对于按顺序扫过整个缓冲区的核函数，最近最少使用的那一页恰恰总是它很快又要用的：一旦缓冲区比设备装得下的更大，**每一遍都要把它全部重新缺页迁入**，从第二遍起还要驱逐同样多：第二遍比第一遍更慢。NVIDIA 对一个微基准的研究发现，超额分配时的性能"随平台、超额倍数和内存建议不同，相差可达 100 倍"。就地读取数据（prefer host、accessed by）什么也不搬，以链路的速率运行：对于装不下的数据流，这通常更划算。
 
 下面的实验把本设备变成一块小设备：一块"压舱"显存占去实验上限允许的部分，再把一块为剩余空间 1.5 倍的托管缓冲区读两遍，分别照原样读和就地读。
 ]] },
@@ -312,8 +313,8 @@ in place (6.4), on purpose.
   exercise {
     id = "lru",
     kind = "choice",
-    prompt = { en = "A 30 GiB managed buffer is read in order, twice, on a 24 GiB GPU. Why is the second pass as slow as the first?",
-               zh = "在一块 24 GiB 的 GPU 上，按顺序把一块 30 GiB 的托管缓冲区读两遍。为什么第二遍和第一遍一样慢？" },
+    prompt = { en = "A 30 GiB managed buffer is read in order, twice, on a 24 GiB GPU. Why is the second pass no faster than the first (slower, in fact)?",
+               zh = "在一块 24 GiB 的 GPU 上，按顺序把一块 30 GiB 的托管缓冲区读两遍。为什么第二遍一点也不比第一遍快（实际上更慢）？" },
     choices = {
       { en = "Managed memory is never cached on the device", zh = "托管内存从来不会缓存在设备上" },
       { en = "Making room for the end of the first pass evicted its beginning, which the second pass needs first; so it faults everything in again", zh = "为第一遍的结尾腾地方时驱逐了它的开头，而第二遍首先要用的正是开头；所以又得全部重新缺页迁入" },
