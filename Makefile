@@ -16,8 +16,8 @@
 #                   that has no Lua or ncurses development packages (docs/benchmarks.md)
 #   make bench      benchmarks: ratios against references measured in the same run
 #   make asan       the unit and Lua tests under AddressSanitizer + UBSan
-#   make tsan       the unit, Lua and CLI tests under ThreadSanitizer (clang, build/tsan): no
-#                   data race may be reported
+#   make tsan       the unit, Lua, CLI and TUI tests under ThreadSanitizer (clang, build/tsan):
+#                   no data race may be reported (CI runs it after make test)
 #   make valgrind   unit tests, Lua tests and every lesson under valgrind memcheck (slow)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS each (make fuzz-ci: 10 s each)
 #   make install    PREFIX=/usr/local (binary, lessons, assets, man page, bash completion);
@@ -302,7 +302,8 @@ asan: test-deps
 	@ASAN_OPTIONS=detect_leaks=1 sh tests/run.sh $(ASAN_DIR) --no-tui
 
 # ThreadSanitizer: the UI thread, the measurement workers and the watchdog share the cancel flag,
-# the job slot and what runs now. Every report is a failure (the reports land in build/tsan/).
+# the job slot and what runs now; the TUI tests are where they meet (L during a run:
+# tests/tui/lang_race.sh). Every report is a failure (the reports land in build/tsan/).
 TSAN_DIR := build/tsan
 TSAN_MAKE = $(MAKE) --no-print-directory BUILD=$(TSAN_DIR) CUDA=0 CC=clang WERROR=$(TEST_WERROR) \
 	CFLAGS="-O1 -g -fsanitize=thread -fno-omit-frame-pointer"
@@ -310,7 +311,7 @@ TSAN_MAKE = $(MAKE) --no-print-directory BUILD=$(TSAN_DIR) CUDA=0 CC=clang WERRO
 tsan: test-deps
 	@$(TSAN_MAKE) $(TSAN_DIR)/vramlab $(patsubst $(BUILD)/%,$(TSAN_DIR)/%,$(UNIT))
 	@rm -f $(TSAN_DIR)/race.*
-	@TSAN_OPTIONS="log_path=$(CURDIR)/$(TSAN_DIR)/race" sh tests/run.sh $(TSAN_DIR) --no-tui; rc=$$?; \
+	@TSAN_OPTIONS="log_path=$(CURDIR)/$(TSAN_DIR)/race" sh tests/run.sh $(TSAN_DIR); rc=$$?; \
 	if ls $(TSAN_DIR)/race.* >/dev/null 2>&1; then \
 	    cat $(TSAN_DIR)/race.*; echo "FAIL: ThreadSanitizer reported the races above"; exit 1; fi; \
 	echo "ThreadSanitizer: no report"; exit $$rc

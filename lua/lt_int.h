@@ -37,7 +37,8 @@ struct lt_runtime {
     char datadir[1024];
     char assets[8192]; /* folders with lesson assets, first match wins (lt_runtime_set_assets) */
     char snapshot[4096]; /* the learner's snapshot file (lt_runtime_set_snapshot), "" none */
-    char lang[4];
+    char lang[4];             /* "en" or "zh": the owner thread's alone (lt_runtime_lang) */
+    pthread_t owner;          /* the thread that made the runtime: the one Lua runs on */
     lt_sink_fn sink;
     void *sink_ud;
     struct lt_limits lim;

@@ -5,6 +5,7 @@
 #include "lt.h"
 #include "lt_int.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -27,6 +28,7 @@ struct lt_runtime *lt_runtime_new(struct gpu_dev *dev, const char *datadir)
     rt->dev = dev;
     snprintf(rt->datadir, sizeof rt->datadir, "%s", datadir ? datadir : ".");
     strcpy(rt->lang, "en");
+    rt->owner = pthread_self(); /* the Lua thread: the one that reads and writes the language */
     rt->lim = (struct lt_limits){64u << 20, 200000000LL, 10.0, WALL_DEFAULT,
                                  COURSE_SECONDS_DEFAULT, COURSE_LESSONS_DEFAULT};
     pthread_mutex_init(&rt->devlock, NULL);
@@ -61,6 +63,7 @@ void lt_runtime_set_sink(struct lt_runtime *rt, lt_sink_fn fn, void *ud)
 
 void lt_runtime_set_lang(struct lt_runtime *rt, const char *lang)
 {
+    assert(pthread_equal(pthread_self(), rt->owner));
     snprintf(rt->lang, sizeof rt->lang, "%s", lang && !strcmp(lang, "zh") ? "zh" : "en");
 }
 
@@ -128,7 +131,13 @@ void lt_runtime_activity(struct lt_runtime *rt, struct lt_activity *out)
 
 void lt_runtime_set_fatal(struct lt_runtime *rt, void (*fatal)(const char *msg)) { rt->fatal = fatal; }
 
-const char *lt_runtime_lang(const struct lt_runtime *rt) { return rt->lang; }
+/* The Lua thread's alone (the worker gets what it needs in its job): a read from another
+ * thread while L changes it would be a data race, which debug builds stop here. */
+const char *lt_runtime_lang(const struct lt_runtime *rt)
+{
+    assert(pthread_equal(pthread_self(), rt->owner));
+    return rt->lang;
+}
 void lt_runtime_set_async(struct lt_runtime *rt, bool async) { rt->async = async; }
 struct gpu_dev *lt_runtime_dev(struct lt_runtime *rt) { return rt->dev; }
 bool lt_runtime_computing(const struct lt_runtime *rt) { return rt->run_thread && !rt->job; }

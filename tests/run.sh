@@ -125,12 +125,19 @@ fuzz_runs() {
 }
 
 limit=${VRAMLAB_TEST_TIMEOUT:-900} # seconds a job may take before it counts as failed
+# The suite's result does not depend on the caller's environment: every setting a learner may
+# export (VRAMLAB_BACKEND=sim, VRAMLAB_LANG, NO_COLOR, LANG, ...) is cleared, the runner's own
+# VRAMLAB_TEST_* kept; each test sets what it needs (tests/tui/tmux.lib, the scripts' options).
+for v in $(env | sed -n 's/^\(VRAMLAB_[A-Za-z0-9_]*\)=.*/\1/p'); do
+    case $v in VRAMLAB_TEST_*) ;; *) unset "$v" ;; esac
+done
+unset NO_COLOR LANG LANGUAGE LC_CTYPE LC_MESSAGES EDITOR VISUAL
 export VRAMLAB_DATADIR="$(pwd)" LC_ALL=C.UTF-8
 # Host experiments (host.*, the ladder and STREAM lessons) take at most this much in all
 # (host.budget()): a test checks the code path, not this machine's memory system.
-export VRAMLAB_HOST_MAX="${VRAMLAB_HOST_MAX-4MiB}"
+export VRAMLAB_HOST_MAX=4MiB
 # and time short passes: 1 ms a bandwidth pass, 0.2 ms a chase trial (VRAMLAB_HOST_QUICK)
-export VRAMLAB_HOST_QUICK="${VRAMLAB_HOST_QUICK-1}"
+export VRAMLAB_HOST_QUICK=1
 
 if [ "$1" = --job ]; then
     shift

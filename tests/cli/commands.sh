@@ -12,10 +12,11 @@ export XDG_STATE_HOME="$d/state"
 vl() { "$b" --backend sim --deterministic --seed 1 --lang en "$@" </dev/null; }
 
 # --- every command in the usage, each with its own --help
-cmds=$("$b" --help | sed -n '/^commands:/,/^options/{/^  [a-z]/s/^  \([a-z-]*\).*/\1/p}')
+usage=$("$b" --help) || fail "vramlab --help exited $?"
+cmds=$(printf '%s\n' "$usage" | sed -n '/^commands:/,/^options/{/^  [a-z]/s/^  \([a-z-]*\).*/\1/p}')
 [ "$(echo "$cmds" | wc -l)" -ge 17 ] || fail "usage lists too few commands: $cmds"
-[ "$("$b" --help | wc -l)" -le 45 ] || fail "vramlab --help is long: $("$b" --help | wc -l) lines"
-"$b" --help | grep -q "^vramlab COMMAND --help" || fail "usage does not point at COMMAND --help"
+[ "$(printf '%s\n' "$usage" | wc -l)" -le 45 ] || fail "vramlab --help is long: $(printf '%s\n' "$usage" | wc -l) lines"
+printf '%s\n' "$usage" | grep -q "^vramlab COMMAND --help" || fail "usage does not point at COMMAND --help"
 for c in $cmds; do
     out=$("$b" "$c" --help 2>"$d/err"); rc=$?
     [ $rc -eq 0 ] || fail "$c --help exited $rc"

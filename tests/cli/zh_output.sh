@@ -56,7 +56,8 @@ for f in info list profiles progress exercises check ledger grade results compar
 done
 # the recording's experiment and panel ids are shown as they are (results' columns, compare's
 # headings)
-ids=$($app results --json "$T/rec.jsonl" | python3 -c '
+res=$($app results --json "$T/rec.jsonl") || fail "results --json exited $?"
+ids=$(printf '%s\n' "$res" | python3 -c '
 import json, sys
 print(",".join(sorted({v for l in sys.stdin for k, v in json.loads(l).items() if k in ("experiment", "panel")})))')
 # and the names of the data: PyTorch's block states and trace actions, Python's pickle format,

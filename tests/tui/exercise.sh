@@ -13,8 +13,12 @@ wait_for 'vramlab · 1\.3 VRAM vs system RAM' 3
 first=$(screen | sed -n 2p)
 mouse 65 5 10
 mouse 65 5 10
-sleep 0.3
-[ "$(screen | sed -n 2p)" != "$first" ] || fail "the mouse wheel did not scroll the text"
+n=0
+while [ "$(screen | sed -n 2p)" = "$first" ]; do # poll: the wheel scrolls the text
+    n=$((n + 1))
+    [ $n -lt 100 ] || fail "the mouse wheel did not scroll the text"
+    sleep 0.1
+done
 mouse 64 5 10
 mouse 64 5 10
 # run, then cancel with Esc

@@ -51,8 +51,9 @@ keys 4 1 Enter
 wait_for 'Count by sevens' 5
 # graded: the field is no longer being edited, so a typed digit does not reach it
 keys 9
-sleep 0.3
+settle # the 9 was read: the help overlay's round trip came after it
 screen | grep -q 'Answer.*419' && fail "the field still took keys after grading"
+screen | grep -q 'Answer.*41' || fail "the graded answer 41 is not shown"
 # Enter edits again with the answer kept; Enter on the unchanged answer is no try
 keys Enter
 keys Enter

@@ -20,13 +20,13 @@ keys ']'
 wait_for 'Run: Grow a KV cache'
 keys Enter
 wait_for 'done' 60
-screen > "$T/s1"
-sleep 1
+settle
 check_width 80
 # the live panel is below the text at 80x24: focus it and page through, keeping every screen
-keys Tab
+keys Tab # no visible change of its own: the first NPage below waits for its effect
 n=0
-while [ $n -lt 8 ]; do screen >> "$T/panel"; keys NPage; sleep 0.2; n=$((n + 1)); done
+screen >> "$T/panel"
+while [ $n -lt 8 ] && moved NPage; do screen >> "$T/panel"; n=$((n + 1)); done
 grep -q 'Reserved and allocated by decode step.*SIMULATED' "$T/panel" || fail "the curve is not labelled SIMULATED"
 grep -Eq 'concat reserved +[0-9]+ MiB' "$T/panel" || fail "no concat reserved figure under the curve"
 grep -Eq 'cudaMalloc calls +│ +[0-9]+ │ +[0-9]+ │' "$T/panel" || fail "no cudaMalloc counts in the table"

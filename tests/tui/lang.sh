@@ -12,9 +12,7 @@ wait_for '实时面板'
 check_width 120 59
 # scroll through the whole lesson, checking every screen
 n=0
-while [ $n -lt 12 ]; do
-    keys NPage
-    sleep 0.2
+while [ $n -lt 12 ] && moved NPage; do
     check_width 120 59
     n=$((n + 1))
 done
@@ -23,7 +21,7 @@ resize 60 30
 wait_for '实时面板'
 check_width 60
 keys Home
-sleep 0.3
+settle
 check_width 60
 # a CJK table fits too
 screen | grep -q '┌' || keys NPage

@@ -8,7 +8,8 @@
 
 idx=$(menu_index 4.1)
 [ -n "$idx" ] || fail "lesson 4.1 is not in 'vramlab list'"
-want=$($APP --lang en run 4.1 </dev/null 2>&1 | sed -n 's/.*\[peak\] peak reserved: \([0-9.]*\) MB (SIMULATED).*/\1/p')
+out=$($APP --lang en run 4.1 </dev/null 2>&1) || fail "the headless run of 4.1 exited $?: $out"
+want=$(printf '%s\n' "$out" | sed -n 's/.*\[peak\] peak reserved: \([0-9.]*\) MB (SIMULATED).*/\1/p')
 [ -n "$want" ] || fail "the headless run of 4.1 printed no simulated 'peak reserved' figure"
 start 80 24 "$APP"
 wait_for 'vramlab · lessons'
@@ -47,10 +48,9 @@ start 80 24 "$APP present 4.1"
 wait_for '4\.1 Anatomy of a step' 5
 n=0
 while ! screen | grep -q 'Enter run'; do
-    keys Space
+    sync Space
     n=$((n + 1))
     [ $n -lt 10 ] || fail "presenter: no experiment step in 4.1"
-    sleep 0.2
 done
 keys Enter
 wait_for 'peak reserved · SIMULATED' 30

@@ -38,16 +38,14 @@ start 100 30 "$APP 1.1"
 wait_for 'vramlab · 1\.1' 5
 wait_for 'Enter read on' 3
 top=$(screen | sed -n 3p)
-keys Enter
-sleep 0.3
+moved Enter || fail "Enter did not read on"
 [ "$(screen | sed -n 3p)" != "$top" ] || fail "Enter did not read on"
 screen | grep -q 'Running:' && fail "the first Enter ran an experiment"
 n=0
 # read on until a Run line or an answer field shows (1.1 offers its predict exercise before the
 # experiment that measures it); past the predict with ], then Enter runs
 while ! screen | grep -Eq 'Enter run|Enter answer'; do
-    keys Enter
-    sleep 0.2
+    sync Enter
     n=$((n + 1))
     [ $n -lt 30 ] || fail "no Run line came into view"
 done

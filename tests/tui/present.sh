@@ -33,10 +33,9 @@ wait_for '1 / [0-9]+' 3
 # forward to the first experiment step (its footer offers Enter run)
 n=0
 while ! screen | grep -q 'Enter run'; do
-    keys Space
+    sync Space
     n=$((n + 1))
     [ $n -lt 15 ] || fail "no experiment step in 1.3"
-    sleep 0.2
 done
 keys Left
 wait_gone 'Enter run' 3
@@ -60,10 +59,9 @@ fresh two
 start 80 24 "$APP --replay $A present 1.3"
 n=0
 while ! screen | grep -q 'Enter run'; do
-    keys Space
+    sync Space
     n=$((n + 1))
     [ $n -lt 15 ] || fail "no experiment step in 1.3"
-    sleep 0.2
 done
 wait_for 'Enter: play the recorded run' 3
 keys Enter

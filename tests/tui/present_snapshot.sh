@@ -12,17 +12,15 @@ for lang in en zh; do
     wait_for '2\.6 ' 5
     n=0
     while ! screen | grep -q 'Enter'; do
-        keys Space
+        sync Space
         n=$((n + 1))
         [ $n -lt 15 ] || fail "$lang: no experiment step in 2.6"
-        sleep 0.2
     done
     # the snapshot experiment's step: its footer offers Enter (run), its intro names the file
     while ! { screen | grep -q 'gpt-train-oom' && screen | tail -n 1 | grep -q 'Enter'; }; do
-        keys Space
+        sync Space
         n=$((n + 1))
         [ $n -lt 30 ] || fail "$lang: the snapshot experiment's step not found"
-        sleep 0.2
     done
     keys Enter
     wait_for 'GiB' 20

@@ -26,21 +26,21 @@ screen | grep -q 'total 1.54 GiB' || fail "the selected block's segment is not i
 check_width 80
 s0=$(stack_of)
 keys Down
-n=0; while [ "$(stack_of)" = "$s0" ]; do n=$((n + 1)); [ $n -lt 30 ] || fail "↓ did not select another"; sleep 0.1; done
+n=0; while [ "$(stack_of)" = "$s0" ]; do n=$((n + 1)); [ $n -lt 100 ] || fail "↓ did not select another"; sleep 0.1; done
 keys Home
 wait_for '^entry 0 / 1635' 3
 screen | grep -q 'model.py:176' && fail "the live list did not follow the cursor"
 keys Right
-n=0; while [ "$(entry)" = 0 ]; do n=$((n + 1)); [ $n -lt 30 ] || fail "→ did not move"; sleep 0.1; done
+n=0; while [ "$(entry)" = 0 ]; do n=$((n + 1)); [ $n -lt 100 ] || fail "→ did not move"; sleep 0.1; done
 keys End
 wait_for '^entry 1634 / 1635' 3
 v0=$(view)
 [ "$v0" = "0-1634" ] || fail "view at start: $v0"
 keys +
-n=0; while [ "$(view)" = "$v0" ]; do n=$((n + 1)); [ $n -lt 30 ] || fail "+ did not zoom"; sleep 0.1; done
+n=0; while [ "$(view)" = "$v0" ]; do n=$((n + 1)); [ $n -lt 100 ] || fail "+ did not zoom"; sleep 0.1; done
 v1=$(view)
 keys -
-n=0; while [ "$(view)" = "$v1" ]; do n=$((n + 1)); [ $n -lt 30 ] || fail "- did not zoom out"; sleep 0.1; done
+n=0; while [ "$(view)" = "$v1" ]; do n=$((n + 1)); [ $n -lt 100 ] || fail "- did not zoom out"; sleep 0.1; done
 keys 0
 wait_for 'view 0-1634' 3
 # what if

@@ -46,8 +46,7 @@ fresh sizes
 start 100 30 "$APP"
 wait_for 'vramlab · lessons'
 for s in "1 1" "2 10" "10 38" "300 100" "1 1" "300 100" "100 30"; do
-    resize $s
-    sleep 0.2
+    resize $s # a storm; the redraw at 100x30 below shows it lived through it
     alive
 done
 wait_for 'vramlab · lessons' 3
@@ -72,7 +71,6 @@ wait_for 'vramlab . [0-9]+\.[0-9]+ '
 keys '?'
 wait_for 'Keys'
 resize 40 12
-sleep 0.2
 resize 100 30
 wait_for 'Keys'
 screen > "$T/cap"
@@ -111,10 +109,10 @@ wait_for 'Free now +│ 0 B ' 30
 # the next experiments allocate: each says the GPU has no free memory, none hangs
 i=0
 while [ $i -lt 6 ] && ! screen | grep -q 'no free memory'; do
-    keys ']'
-    sleep 0.3
+    moved ']' 3 || true # the next item (the last one stays)
     keys Enter
-    sleep 1
+    n=0
+    while [ $n -lt 50 ] && ! screen | grep -q 'no free memory'; do sleep 0.1; n=$((n + 1)); done
     i=$((i + 1))
 done
 wait_for 'no free memory' 10

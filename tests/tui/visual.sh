@@ -12,13 +12,12 @@ covered() { printf '%s\n' "$1" | sed 's/·//g; s/ //g; s/./x/g' | tr -d '\n' | w
 
 start 120 40 "$APP 2.3"
 wait_for 'Fragmentation' 5
-keys Enter   # to the first Run line
-sleep 0.3
+sync Enter 'Enter run'  # to the first Run line
 keys Enter   # run it
 wait_for 'not reserved' 20
 wait_for 'done: results in the live panel' 30 # the run pauses between its two orders
 keys Tab     # focus the panel: its lines are what we read
-sleep 0.3
+settle
 screen > "$T/s"
 P=$(sed -E "s/^.{60}//" "$T/s") # the panel pane, right of the divider (sed counts characters)
 echo "$P" > "$T/p"
@@ -60,7 +59,7 @@ fi
 awk -v mark="$MARK" '$0 == mark { on = 1; next } on == 1 { on = 2; next } on && /^```/ { exit } on { print }' "$DOC" > "$T/docpic"
 diff "$T/docpic" "$T/maps" > "$T/diff" || { cat "$T/diff"; fail "the maps picture in $DOC differs from the screen (VRAMLAB_UPDATE_PICTURES=1 sh $0 BUILD)"; }
 keys q
-sleep 0.2
+wait_for 'vramlab · lessons' 5
 keys q
 wait_exit 5
 
@@ -75,7 +74,7 @@ wait_for '未预留' 20
 wait_for '完成：结果见实时面板' 30
 check_width 80
 keys q
-sleep 0.2
+wait_for 'vramlab · 课程|vramlab · lessons' 5
 keys q
 wait_exit 5
 echo "ok: maps on one scale, key headline first, status bar short form (120x40 en, 80x24 zh)"

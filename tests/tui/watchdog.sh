@@ -58,12 +58,24 @@ restored hang
 screen | grep -q "watchdog: the REPL entry \`gpu.alloc(2^20)\` ran" || fail "hang: no watchdog message"
 echo "  hung call: watchdog, exit 6, terminal restored"
 
+[ -r /proc/self/wchan ] || skip "no /proc/PID/wchan to see a hung call in"
+# stuck: the app's main thread sleeps in the simulator's hung device call (its wchan says
+# nanosleep; idle, it waits in poll for input), polled with a deadline
+stuck() {
+    n=100
+    until grep -q nanosleep "/proc/$(cat "$T/pid")/wchan" 2>/dev/null; do
+        n=$((n - 1))
+        [ $n -gt 0 ] || fail "the entry did not reach the hung device call"
+        sleep 0.1
+    done
+}
+
 # a quit signal the stuck loop cannot read: the watchdog answers it
 for sig in INT; do
     run_case "sig$sig" "VRAMLAB_FAULT_HANG=1 VRAMLAB_LIMITS=seconds=60,wall=120"
     keys -l 'gpu.alloc(2^20)'
     keys Enter
-    sleep 1 # the entry is stuck in the device call by now: the loop cannot read the signal
+    stuck # in the device call: the loop cannot read the signal
     if [ $sig = INT ]; then keys C-c; else kill -s TERM "$(cat "$T/pid")"; fi
     wait_exit 10
     if [ $sig = INT ]; then want=130; else want=143; fi
@@ -77,7 +89,7 @@ done
 run_case twice "VRAMLAB_FAULT_HANG=1 VRAMLAB_LIMITS=seconds=60,wall=120"
 keys -l 'gpu.alloc(2^20)'
 keys Enter
-sleep 0.3
+stuck
 keys C-c
 keys C-c
 wait_exit 1

@@ -22,6 +22,7 @@ check_zh() { # $1: what is on screen; $2 = box: only inside the box drawn over t
     else
         screen > "$T/zh"
     fi
+    grep -q '[^[:space:]]' "$T/zh" || fail "nothing captured to check on the $1"
     # drop the allowed terms, then look for any Latin word left
     # also commands (vramlab profiles), code identifiers (camelCase, snake_case, a.b) and
     # acronyms (OOM, STREAM): names
@@ -35,19 +36,17 @@ check_zh() { # $1: what is on screen; $2 = box: only inside the box drawn over t
 start 100 30 "$APP --lang zh"
 wait_for '课程目录'
 check_zh menu
-keys '?'
-sleep 0.3
+sync '?' '按键（Esc 关闭）' # the box is drawn: what the check reads is the help, not the menu
 check_zh "keys help" box
 keys Escape
-keys Enter
-sleep 0.5
+wait_gone '按键（Esc 关闭）'
+sync Enter 'vramlab · [0-9]+\.[0-9]+ '
 check_zh "lesson view" chrome
 keys r # the live panel and the status line while and after an experiment runs
 wait_for '完成|已完成|失败|取消' 30
 check_zh "lesson's finished run" status
 keys q
-keys :
-sleep 0.5
+sync : 'vramlab · 沙箱（Lua）'
 check_zh sandbox
 # help() in the sandbox is the same text `vramlab --lang zh eval` prints, checked word by word
 # (option tables and all) by tests/cli/zh_output.sh; here: it reaches the screen in Chinese
