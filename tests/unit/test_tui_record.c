@@ -240,12 +240,14 @@ static void test_numbers_out_of_range(void **s)
     tui_jobj_free(&o);
 }
 
+/* a sanitizer's shadow memory (AddressSanitizer's red zones, ThreadSanitizer's shadow) is memory
+ * of its own: the memory bound below is the normal build's */
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define UNDER_ASAN 1
 #endif
 #endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(UNDER_ASAN)
+#if (defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)) && !defined(UNDER_ASAN)
 #define UNDER_ASAN 1
 #endif
 #ifndef UNDER_ASAN
