@@ -74,7 +74,7 @@ static void test_size(void **state)
     assert_int_equal(v, 1ull << 30);
     assert_true(gpu_parse_size("4KiB", 1, UINT64_MAX, &v, err, sizeof err));
     assert_int_equal(v, 4096);
-    static const char *const bad[] = {"", "GiB", "0x10GiB", "-1GiB", "1e1GiB", "12 apples", NULL};
+    static const char *const bad[] = {"", "GiB", "0x10GiB", "-1GiB", "12 apples", "80 gb", NULL};
     for (int i = 0; bad[i]; i++) {
         v = 7;
         assert_false(gpu_parse_size(bad[i], 1, UINT64_MAX, &v, err, sizeof err));
