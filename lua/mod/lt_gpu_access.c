@@ -23,7 +23,7 @@ static void access_fn(struct lt_job *j)
     struct gpu_dev *dev = j->rt->dev;
     dev->why[0] = 0;
     j->st = gpu_bench_access(dev, &a->q, &a->r, &j->rt->cancel);
-    lt_dev_why(j->rt, dev, j->st, j->why, sizeof j->why);
+    lt_job_keep_why(j, dev); /* said in the learner's language by access_push, on the Lua thread */
 }
 
 static void set_num(lua_State *L, const char *k, double v)
@@ -44,8 +44,9 @@ static int access_push(lua_State *L, struct lt_job *j)
     const struct gpu_access_result *r = &a->r;
     if (j->st == GPU_ERR_CANCELLED) return luaL_error(L, "cancelled");
     if (j->st != GPU_OK) {
+        char why[512];
         lua_pushnil(L);
-        lua_pushstring(L, j->why);
+        lua_pushstring(L, lt_job_why(j, why, sizeof why));
         return 2;
     }
     lt_push_result(L, &r->r, j->rt->dev->be->name);
