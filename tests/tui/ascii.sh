@@ -15,7 +15,7 @@ wait_for 'Chinese text needs a UTF-8'
 screen > "$T/cap"
 LC_ALL=C grep -q "$(printf '[\200-\377]')" "$T/cap" && fail "non-ASCII after L on a C-locale screen"
 grep -q 'GB/s' "$T/cap" || fail "no values on the ASCII screen"
-keys q
+to_menu
 keys q
 wait_exit 5
 fresh mono
@@ -24,7 +24,7 @@ wait_for 'vramlab · 1\.3'
 keys r
 wait_for 'done' 60
 grep -q 'SIM' "$T/cap" || screen | grep -q 'SIM' || fail "no SIM tag without colour"
-keys q
+to_menu
 keys q
 wait_exit 5; rc=$RC
 [ "$rc" = 0 ] || fail "exit code $rc with NO_COLOR and xterm-mono"

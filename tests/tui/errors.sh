@@ -55,7 +55,7 @@ wait_for 'vramlab · lessons'
 keys End
 keys Enter
 wait_for 'could not be loaded' 5
-keys q
+to_menu
 keys q
 wait_exit 5; rc=$RC
 [ "$rc" = 0 ] || fail "exit code $rc"

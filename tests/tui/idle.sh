@@ -37,7 +37,7 @@ echo "  slowest key answer during a run: $worst ms (tmux round trips included)"
 # machine (another make test beside this one) answers within it
 [ $worst -lt 5000 ] || fail "a key took $worst ms to show while an experiment ran"
 wait_for 'done' 60
-keys q
+to_menu
 keys q
 wait_exit 5
 echo "ok: idle and responsive"

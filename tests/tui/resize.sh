@@ -46,7 +46,7 @@ resize 100 30
 alive
 wait_for 'vramlab · 1\.3' 3
 wait_for 'done' 60
-keys q
+to_menu
 keys q
 wait_exit 5; rc=$RC
 [ "$rc" = 0 ] || fail "exit code $rc"

@@ -76,7 +76,7 @@ wait_for 'Keys'
 screen > "$T/cap"
 LC_ALL=C grep -q "$(printf '[\200-\377]')" "$T/cap" && fail "non-ASCII on a C-locale screen"
 keys Escape
-keys q
+to_menu
 keys q
 wait_exit 5; rc=$RC
 [ "$rc" = 0 ] || fail "exit code $rc with C locale, NO_COLOR and xterm-mono"
@@ -117,7 +117,7 @@ while [ $i -lt 6 ] && ! screen | grep -q 'no free memory'; do
 done
 wait_for 'no free memory' 10
 alive
-keys q
+to_menu
 keys q
 wait_exit 5; rc=$RC
 [ "$rc" = 0 ] || fail "exit code $rc with a full GPU"

@@ -54,6 +54,7 @@ keys -l 'help(gpu)'
 keys Enter
 wait_for '拆成几路' 10
 keys Escape
+wait_for 'vramlab · 课程目录' 10
 keys q
 wait_exit 5
 # a live panel full of the program's own labels: 2.3's memory maps (legend states, segment
@@ -67,7 +68,7 @@ wait_for '完成|失败' 60
 screen | sed -n 's/.*│//p' | grep -vE '^[A-Za-z.#]+ *[↓↑]? *$' > "$T/panel"
 left=$(python3 tests/cli/zh_english.py --strict "$T/panel") ||
     { cat "$T/panel"; fail "English left in 2.3's panel in 中文: $left"; }
-keys q
+to_menu
 keys q
 wait_exit 5
 echo "ok: 中文 screens without English"
