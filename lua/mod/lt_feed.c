@@ -175,10 +175,11 @@ static void read_buffers(lua_State *L, struct prog_job *j)
     lua_pop(L, 1);
 }
 
-/* A program's wrong data, said with its buffers' names (lt_say's rows; the numbers as text). */
-static void wrong_why(struct prog_job *j, const struct gpu_dev *dev, const char *lang)
+/* A program's wrong data, said with its buffers' names (lt_say's rows; the numbers as text),
+ * from the refusal the job kept (the Lua thread: it reads the language). */
+static bool wrong_why(struct prog_job *j, const char *lang)
 {
-    const double *a = dev->why_arg;
+    const double *a = j->base.why_arg;
     char n[4][32];
     for (int i = 0; i < 4; i++) snprintf(n[i], sizeof n[i], "%.0f", a[i]);
     int b = (int)a[1] - 1, e = (int)a[0] - 1;
@@ -186,12 +187,14 @@ static void wrong_why(struct prog_job *j, const struct gpu_dev *dev, const char 
     const char *end_name = e >= 0 && e < j->p.nbuf ? j->name[e] : "?";
     char *w = j->base.why;
     size_t size = sizeof j->base.why;
-    if (dev->why_key == GPU_WHY_FEED_WRONG)
+    if (j->base.why_key == GPU_WHY_FEED_WRONG)
         lt_say(w, size, lang, LT_SAY_WHY_FEED_WRONG, n[0], name, n[2], n[3]);
-    else if (dev->why_key == GPU_WHY_FEED_WRONG_END)
+    else if (j->base.why_key == GPU_WHY_FEED_WRONG_END)
         lt_say(w, size, lang, LT_SAY_WHY_FEED_WRONG_END, end_name, n[1], n[2]);
-    else if (dev->why_key == GPU_WHY_FEED_RACE)
+    else if (j->base.why_key == GPU_WHY_FEED_RACE)
         lt_say(w, size, lang, LT_SAY_WHY_FEED_RACE, n[0], n[1]);
+    else return false;
+    return true;
 }
 
 static void prog_fn(struct lt_job *jb)
@@ -200,8 +203,7 @@ static void prog_fn(struct lt_job *jb)
     struct gpu_dev *dev = jb->rt->dev;
     dev->why[0] = 0;
     jb->st = gpu_prog_run(dev, &j->p, &jb->rt->cancel);
-    lt_dev_why(jb->rt, dev, jb->st, jb->why, sizeof jb->why);
-    if (jb->st == GPU_ERR_VALIDATION) wrong_why(j, dev, lt_runtime_lang(jb->rt));
+    lt_job_keep_why(jb, dev); /* said on the Lua thread (push_failure, wrong_why) */
 }
 
 static void setnum(lua_State *L, const char *k, double v)
@@ -210,12 +212,14 @@ static void setnum(lua_State *L, const char *k, double v)
     lua_setfield(L, -2, k);
 }
 
-/* A job that did not finish: a cancel raises, a refusal is nil, message. */
+/* A job that did not finish: a cancel raises, a refusal is nil, message in the learner's
+ * language. */
 static int push_failure(lua_State *L, struct lt_job *jb)
 {
     if (jb->st == GPU_ERR_CANCELLED) return luaL_error(L, "cancelled");
+    char why[sizeof jb->why];
     lua_pushnil(L);
-    lua_pushstring(L, jb->why);
+    lua_pushstring(L, lt_job_why(jb, why, sizeof why));
     return 2;
 }
 
@@ -256,6 +260,11 @@ static int prog_push(lua_State *L, struct lt_job *jb)
 {
     struct prog_job *j = (struct prog_job *)jb;
     const struct gpu_prog *p = &j->p;
+    if (jb->st == GPU_ERR_VALIDATION && wrong_why(j, lt_runtime_lang(jb->rt))) {
+        lua_pushnil(L);
+        lua_pushstring(L, jb->why);
+        return 2;
+    }
     if (jb->st != GPU_OK) return push_failure(L, jb);
     lua_createtable(L, 0, 12);
     setnum(L, "seconds", p->seconds);
@@ -386,7 +395,7 @@ static void pin_fn(struct lt_job *jb)
     dev->why[0] = 0;
     jb->st = gpu_feed_pin(dev, j->kind, j->bytes, j->trials, &j->alloc_s, &j->free_s,
                           &jb->rt->cancel);
-    lt_dev_why(jb->rt, dev, jb->st, jb->why, sizeof jb->why);
+    lt_job_keep_why(jb, dev); /* said on the Lua thread (push_failure) */
 }
 
 static int pin_push(lua_State *L, struct lt_job *jb)
