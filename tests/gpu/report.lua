@@ -236,4 +236,47 @@ section("free_drift", function()
   out("free_drift_bytes", f0 - gpu.mem())
 end)
 
+-- 11. chapter 7's access patterns (docs/lua-api.md, "How a kernel touches memory"), each once,
+-- every field of its result as acc_<name>_<field>; tests/gpu/access.lua judges them
+-- (figure_access in tests/gpu/figures.lua) and measures them itself under make test-gpu alone
+local function access(name, f, q)
+  section("acc_" .. name, function()
+    q.trials = q.trials or 5
+    local r, err = f(q)
+    assert(r, err)
+    for k, v in pairs(r) do
+      if type(v) == "number" or type(v) == "boolean" then out("acc_" .. name .. "_" .. k, v)
+      elseif k == "sms" then out("acc_" .. name .. "_sms", table.concat(v, ",")) end
+    end
+  end)
+end
+local useful = math.min(256 * MiB, budget // 40)
+useful = useful - useful % 4096
+for _, st in ipairs { 1, 2, 4, 8, 16, 32 } do access("stride_" .. st, gpu.strided, { stride = st, bytes = useful }) end
+access("random", gpu.random, { bytes = math.min(GiB, budget // 2) })
+local particles = math.min(2^24, budget // 80)
+particles = particles - particles % 1024
+access("aos", gpu.layout, { layout = "aos", particles = particles })
+access("soa", gpu.layout, { layout = "soa", particles = particles })
+access("reread_small", gpu.reread, { bytes = i.l2_bytes // 4 })
+access("reread_big", gpu.reread, { bytes = math.min(8 * i.l2_bytes, GiB, budget) })
+local hot = i.l2_persist_max_bytes or i.l2_bytes * 3 // 4
+hot = hot - hot % 4096
+local cold = math.min(GiB, (budget - hot) // 2)
+cold = cold - cold % 16
+access("persist_plain", gpu.persist, { hot = hot, cold = cold, window = false })
+access("persist_window", gpu.persist, { hot = hot, cold = cold })
+access("banks_1", gpu.banks, { stride = 1 })
+access("banks_32", gpu.banks, { stride = 32 })
+local side = 8192
+while side > 64 and 2 * side * side * 4 > budget do side = side // 2 end
+for _, k in ipairs { "copy", "naive", "tiled", "padded" } do access("t_" .. k, gpu.transpose, { kernel = k, n = side }) end
+local fb = math.min(256 * MiB, budget // 3)
+fb = fb - fb % 4096
+access("fma_1", gpu.fma, { fmas = 1, bytes = fb })
+access("fma_4096", gpu.fma, { fmas = 4096, bytes = fb })
+for _, b in ipairs { 16 * MiB, 256 * MiB, 4 * GiB, 16 * GiB } do
+  if b <= budget then access(fmt("pages_%d", b // MiB), gpu.pages, { bytes = b, step = 2 * MiB }) end
+end
+
 section("clocks_after", function() clocks("clocks_after") end)
