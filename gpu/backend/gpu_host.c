@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_file.h"
+
 static const char *const kind_names[] = {"memcpy", "loop", "copy", "scale", "add", "triad", "dot"};
 
 const char *gpu_host_kind_name(enum gpu_host_kind k)
@@ -32,7 +34,7 @@ void gpu_host_info(struct gpu_host_info *h)
     char line[256];
     memset(h, 0, sizeof *h);
     snprintf(h->cpu, sizeof h->cpu, "unknown CPU");
-    FILE *f = fopen("/proc/cpuinfo", "r");
+    FILE *f = gpu_file_open("/proc/cpuinfo", 64u << 20, 0, NULL, 0);
     while (f && fgets(line, sizeof line, f)) {
         char *c = strchr(line, ':');
         if (c && !strncmp(line, "model name", 10)) {

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_file.h"
+
 bool gpu_cpulist_parse(const char *s, cpu_set_t *set)
 {
     CPU_ZERO(set);
@@ -31,7 +33,7 @@ bool gpu_cpulist_parse(const char *s, cpu_set_t *set)
 
 static bool read_line(const char *path, char *buf, size_t n)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = gpu_file_open(path, 64u << 10, 0, NULL, 0); /* sysfs, or a test's tree */
     if (!f) return false;
     bool ok = fgets(buf, (int)n, f) != NULL;
     fclose(f);

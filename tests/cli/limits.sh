@@ -51,6 +51,31 @@ echo "$out" | grep -q "snapshots/gpt-train-oom.pickle: a built-in file has this 
 out=$(app --lessons "$t/course" --profile lab-pb info 2>&1) || fail "a teacher's own name: $out"
 echo "$out" | grep -q "Lab petabyte GPU" || fail "a teacher's own profile: $out"
 
+# text sent to the screen is cut at the source: a print line at 4 KiB, a run at 4 MiB
+printf 'local s = ("\\u{663e}"):rep(5000)\nprint(s)\n' > "$t/print.lua"
+out=$(app eval "$t/print.lua" 2>&1) || fail "eval print: $out"
+[ "$(printf '%s' "$out" | wc -c)" -le 4096 ] || fail "a print line of $(printf '%s' "$out" | wc -c) bytes"
+printf '%s' "$out" | tail -c 3 | grep -q '…' || fail "the cut line does not end with …"
+printf '%s' "$out" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1 || fail "the cut split a character"
+mkdir -p "$t/course/ch09"
+cat > "$t/course/ch09/9.1-text.lua" <<'LUA'
+return lesson {
+  id = "9.1", chapter = 9,
+  chapter_title = { en = "Test chapter", zh = "测试章" },
+  title = { en = "Much text", zh = "很多文字" },
+  text { en = "Notes.", zh = "注释。" },
+  experiment { id = "notes", title = { en = "Notes", zh = "注释" },
+    panels = { { id = "n", kind = "bars", title = { en = "N", zh = "N" }, unit = "B" } },
+    run = function(ex)
+      local s = ("n"):rep(4000)
+      for i = 1, 2000 do ex:note("n", s) end
+    end },
+}
+LUA
+out=$(app --lessons "$t/course" run 9.1 2>&1); [ $? -eq 1 ] || fail "a run past 4 MiB of text: $out"
+echo "$out" | grep -q "stopped: the run sent more than 4 MiB of text to the screen" || fail "text budget: $out"
+rm -r "$t/course/ch09"
+
 # listings show what the reader would take
 mkfifo "$G/fifo.txt"
 cp assets/gpus/t4.txt "$G/Upper.txt"
