@@ -53,13 +53,15 @@ wait_for 'vramlab · 9\.1 Big rows' 5
 keys ']'
 wait_for 'Run: Many rows' 3
 keys Enter
-wait_for 'Run again' 30
+wait_for 'Run again' 60
 wait_for 'xxxxxxx…' 3
 pane=$(tmux -L "$SOCK" display-message -p '#{pane_pid}')
 pid=$(pgrep -P "$pane" -f vramlab | head -n 1)
 [ -n "$pid" ] || fail "no tutor process under the pane"
 hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")
-[ "$hwm" -lt 262144 ] || fail "the tutor's peak resident memory is $hwm KiB for a 1 MiB lesson string"
+# (a sanitizer's shadow and quarantine are memory of its own: the figure is the normal build's)
+[ -n "$VRAMLAB_TEST_TAG" ] || [ "$hwm" -lt 262144 ] ||
+    fail "the tutor's peak resident memory is $hwm KiB for a 1 MiB lesson string"
 keys q
 wait_for 'vramlab · lessons' 5
 keys q
