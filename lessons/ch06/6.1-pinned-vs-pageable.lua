@@ -16,8 +16,16 @@ local function pin_sizes()
   return out
 end
 
-local function copy(dir, pinned)
-  return gpu.copy { dir = dir, bytes = copy_bytes(), pinned = pinned, trials = 3 }
+local function copy(dir, pinned, bytes)
+  return gpu.copy { dir = dir, bytes = bytes or copy_bytes(), pinned = pinned, trials = 3 }
+end
+
+-- the sizes of the first experiment: 256 KiB to 64 MiB, x4
+local function sizes()
+  local out, n = {}, 256 * units.KiB
+  while n < copy_bytes() do out[#out + 1] = n; n = n * 4 end
+  out[#out + 1] = copy_bytes()
+  return out
 end
 
 return lesson {
@@ -98,16 +106,17 @@ gives the difference per copy, the **staging cost**.
     key = "bw",
     title = { en = "Pinned vs pageable, both directions", zh = "锁页 vs 可分页，两个方向" },
     intro = { en = [[
-Copies 64 MiB (less where the experiment cap is smaller) from host to device and back, from
-pinned and from pageable memory, with `gpu.copy` (best of 3 timed trials, each destination
-checked against its source). The host buffer is placed on the GPU's NUMA node where the machine
-has more than one. The table gives the staging cost: the time a copy from pageable memory takes
-beyond the same copy from pinned memory.
+Copies 256 KiB to 64 MiB (less where the experiment cap is smaller) from host to device and
+back, from pinned and from pageable memory, with `gpu.copy` (best of 3 timed trials, each
+destination checked against its source). The host buffer is placed on the GPU's NUMA node where
+the machine has more than one. The bars and the table are the largest size; the table gives the
+staging cost: the time a copy from pageable memory takes beyond the same copy from pinned memory.
 ]], zh = [[
-用 `gpu.copy` 在主机和设备之间来回拷贝 64 MiB（实验上限更小时少一些），分别从锁页内存和可分页内存（3 次计时取最好，每次都核对目标与源一致）。机器有多个 NUMA 节点时，主机缓冲区放在 GPU 所在的节点上。表格给出中转开销：从可分页内存拷贝比同样大小从锁页内存拷贝多花的时间。
+用 `gpu.copy` 在主机和设备之间来回拷贝 256 KiB 到 64 MiB（实验上限更小时少一些），分别从锁页内存和可分页内存（3 次计时取最好，每次都核对目标与源一致）。机器有多个 NUMA 节点时，主机缓冲区放在 GPU 所在的节点上。柱状图和表格取最大的大小；表格给出中转开销：从可分页内存拷贝比同样大小从锁页内存拷贝多花的时间。
 ]] },
     panels = {
-      { id = "bw", kind = "bars", title = { en = "Bandwidth (n/t)", zh = "带宽（n/t）" }, unit = "GB/s" },
+      { id = "size", kind = "curve", title = { en = "Bandwidth vs size (n/t)", zh = "带宽随大小变化（n/t）" }, x = "bytes", y = "GB/s", logx = true },
+      { id = "bw", kind = "bars", title = { en = "Bandwidth (n/t), the largest size", zh = "带宽（n/t），最大的大小" }, unit = "GB/s" },
       { id = "t", kind = "table", title = { en = "The staging cost of one copy", zh = "一次拷贝的中转开销" } },
     },
     run = function(ex)
@@ -115,9 +124,13 @@ beyond the same copy from pinned memory.
       local rs = {}
       for _, q in ipairs { { "h2d", true, T("H2D pinned", "H2D 锁页") }, { "h2d", false, T("H2D pageable", "H2D 可分页") },
                            { "d2h", true, T("D2H pinned", "D2H 锁页") }, { "d2h", false, T("D2H pageable", "D2H 可分页") } } do
-        ex:status(q[3])
-        local r, err = copy(q[1], q[2])
-        if not r then ex:note("bw", err); ex:status(T("failed", "失败")); return end
+        local r, err
+        for _, n in ipairs(sizes()) do
+          ex:status(q[3] .. " " .. units.bytes(n))
+          r, err = copy(q[1], q[2], n)
+          if not r then ex:note("bw", err); ex:status(T("failed", "失败")); return end
+          ex:point("size", q[3], n, r.bytes_per_s / 1e9, { from = r })
+        end
         rs[#rs + 1] = r
         ex:bar("bw", q[3], r.bytes_per_s / 1e9, { from = r })
       end

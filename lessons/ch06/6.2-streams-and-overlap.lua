@@ -18,6 +18,15 @@ local function copy_seconds(c)
   return r and r.seconds, r or err
 end
 
+-- a program's operations a row per stream: '>' a copy in, '#' a kernel, '<' a copy out
+local function per_stream(ops)
+  local items, mark = {}, { h2d = ">", sm = "#", d2h = "<" }
+  for _, o in ipairs(ops) do
+    if mark[o.lane] then items[#items + 1] = { lane = o.stream, start = o.start, finish = o.finish, mark = mark[o.lane] } end
+  end
+  return items
+end
+
 -- CHUNKS chunks of c bytes: chunk i in, a kernel of k seconds on it, out; on stream i % streams
 -- through device buffer i % streams (one buffer per stream)
 local function pipeline(c, k, streams, kind)
@@ -120,14 +129,15 @@ GPU 上有几个能同时工作的引擎：**SM** 运行核函数，一个或多
 Measures how long one 16 MiB chunk takes to copy in (pinned), then runs 8 chunks of it in, a
 kernel asked to take as long, and out: on one stream, on two streams through two device buffers
 (double buffering), on three streams through three, and on two streams from pageable memory.
-Each timeline is drawn as it ran, a row per engine, each chunk by its number; every chunk that
-comes back is checked word for word against what the kernels should have made of it.
+Each timeline is drawn as it ran, a row per engine (each chunk by its number) and a row per
+stream (each operation by its kind); every chunk that comes back is checked word for word against
+what the kernels should have made of it.
 ]], zh = [[
-先测一块 16 MiB 的数据拷入（锁页）要多久，再让 8 块这样的数据拷入、运行一个要求同样时长的核函数、拷出：在一个流上；在两个流上，经过两块设备缓冲区（双缓冲）；在三个流上，经过三块；以及在两个流上从可分页内存拷贝。每条时间线按实际运行画出，每个引擎一行，每块用它的编号表示；拷回来的每块都逐字核对，看是否是核函数应当算出的结果。
+先测一块 16 MiB 的数据拷入（锁页）要多久，再让 8 块这样的数据拷入、运行一个要求同样时长的核函数、拷出：在一个流上；在两个流上，经过两块设备缓冲区（双缓冲）；在三个流上，经过三块；以及在两个流上从可分页内存拷贝。每条时间线按实际运行画出：每个引擎一行（每块用它的编号表示），每个流一行（每个操作用它的种类表示）；拷回来的每块都逐字核对，看是否是核函数应当算出的结果。
 ]] },
     panels = {
       { id = "speedup", kind = "bars", title = { en = "Speed-up over one stream", zh = "相对一个流的加速" }, unit = "x" },
-      { id = "tl", kind = "table", title = { en = "Timeline: each chunk by its number", zh = "时间线：每块用它的编号表示" } },
+      { id = "tl", kind = "table", title = { en = "Timeline: per engine, per stream", zh = "时间线：按引擎，按流" } },
       { id = "t", kind = "table", title = { en = "Measured vs the estimate", zh = "实测 vs 估算" } },
     },
     run = function(ex)
@@ -158,6 +168,9 @@ comes back is checked word for word against what the kernels should have made of
           for _, row in ipairs(vram.timeline(r.ops, { width = 40, lanes = { "h2d", "sm", "d2h" }, upto = r.seconds * step / 4 }).rows) do
             ex:row("tl", { lanes[row.lane], row.bar })
           end
+          for _, row in ipairs(vram.timeline(per_stream(r.ops), { width = 40, total = r.seconds, upto = r.seconds * step / 4 }).rows) do
+            ex:row("tl", { string.format(T("stream %d", "流 %d"), row.lane), row.bar })
+          end
           ex:pause(0.4)
         end
         ex:row("t", { run[3], units.time(r.seconds), string.format("%.2fx", base.seconds / r.seconds), r.held and T("yes", "是") or T("no", "否") })
@@ -167,8 +180,8 @@ comes back is checked word for word against what the kernels should have made of
       ex:note("t", string.format(T("%d chunks of %s; one chunk's copy (and kernel): %s; the estimate leaves out each operation's fixed start-up cost.",
                                    "%d 块，每块 %s；一块的拷贝（和核函数）：%s；估算不计每个操作的固定启动开销。"),
                                  CHUNKS, units.bytes(c), units.time(k)))
-      ex:note("tl", T("Each column: 1/40 of the run; a digit: the chunk an engine works on; '.': idle.",
-                      "每列是全程的 1/40；数字：引擎正在处理的块；'.'：空闲。"))
+      ex:note("tl", T("Each column: 1/40 of the run. Engines: the chunk each works on (a digit). Streams: what each runs, '>' a copy in, '#' a kernel, '<' a copy out. '.': idle.",
+                      "每列是全程的 1/40。引擎：正在处理的块（数字）。流：各自正在执行什么，'>' 拷入，'#' 核函数，'<' 拷出。'.'：空闲。"))
       if base.simulated then
         ex:note("speedup", T("SIMULATED: copy engines, the link and the kernel are the simulator's model (docs/simulator.md)",
                              "模拟：拷贝引擎、链路和核函数都来自模拟器的模型（docs/simulator.md）"))
