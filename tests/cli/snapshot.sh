@@ -44,7 +44,7 @@ for e in v["device_traces"][0]:
 dump("legacy", v, 3)
 # hostile and odd text in frames; an action this reader does not know; a second stream
 v = copy.deepcopy(o)
-evil = {"filename": "/home/x/\x1b[31mred\x1b[0m \u4e2d.py", "line": 1, "name": "f\x07\x00n\ud800"}
+evil = {"filename": "/home/x/\x1b[31mred\x1b[0m \u4e2d\u202eyp.py", "line": 1, "name": "f\x07\x00n\ud800"}
 for e in v["device_traces"][0][300:900]:
     if e["action"] == "alloc":
         e["frames"] = [evil] + e["frames"]
@@ -121,6 +121,9 @@ if LC_ALL=C grep -q "$(printf '\033')" "$d/h.txt" || LC_ALL=C grep -q "$(printf 
     fail "control characters from the file reached the terminal"
 fi
 grep -q '\\x1b\[31mred' "$d/h.txt" || fail "the hostile name is not shown escaped"
+# a bidi override (U+202E) would show the name reversed: it is written as \u202e, as every name is
+LC_ALL=C grep -q "$(printf '\342\200\256')" "$d/h.txt" && fail "a bidi override from the file reached the terminal"
+grep -q '\\u202eyp.py' "$d/h.txt" || fail "the bidi override is not shown escaped"
 out=$("$b" snapshot "$oom") || fail "oom text exit"
 echo "$out" | grep -q "OOM         entry 1633" || fail "no OOM line: $out"
 echo "$out" | grep -q "reserved + free = 7.61 GiB" || fail "no capacity hint: $out"

@@ -464,6 +464,22 @@ static void test_fit_words(void **state)
     assert_string_equal(out, "REPLAY · a.jsonl");
 }
 
+/* What a terminal would act on is drawn as one '?': C0, DEL, C1 and the bidi controls that reorder
+ * a line (a frame's file name from a snapshot may hold U+202E); the escaper classifies the same. */
+static void test_controls(void **state)
+{
+    (void)state;
+    const unsigned acts[] = {0x1b, 0x7f, 0x9b, 0x61c, 0x200e, 0x200f, 0x202a, 0x202e, 0x2066, 0x2069};
+    for (size_t i = 0; i < sizeof acts / sizeof *acts; i++) {
+        assert_false(tui_cp_printable(acts[i]));
+        assert_int_equal(tui_cp_width(acts[i]), 1);
+    }
+    assert_true(tui_cp_printable('a'));
+    assert_true(tui_cp_printable(0x4e2d));
+    assert_int_equal(tui_cp_width(0x4e2d), 2);
+    assert_int_equal(tui_width("a\xe2\x80\xae" "b", 5), 3);
+}
+
 int main(void)
 {
     if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8")) {
@@ -475,7 +491,7 @@ int main(void)
         cmocka_unit_test(test_random_stable),   cmocka_unit_test(test_fit),
         cmocka_unit_test(test_fold),            cmocka_unit_test(test_render_fits),
         cmocka_unit_test(test_table_alignment), cmocka_unit_test(test_builder),
-        cmocka_unit_test(test_fit_words),
+        cmocka_unit_test(test_fit_words),       cmocka_unit_test(test_controls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_esc.h"
 #include "gpu_parse.h"
 #include "gpu_snap_diff.h"
 #include "gpu_snap_replay.h"
@@ -47,8 +48,6 @@ static const char *SB(int64_t b, char *buf, size_t n)
     return buf;
 }
 
-/* Text from the file for a terminal: control characters (C0, DEL, C1) become \xNN, and very
- * long text is cut at a character boundary. The bytes are valid UTF-8 (the reader checks). */
 static bool g_zh; /* the text report in Chinese (tui_snapshot_cmd sets it) */
 static bool g_segments; /* --segments: every segment listed (text and JSON) */
 #define T(en, zh) (g_zh ? (zh) : (en))
@@ -72,27 +71,14 @@ static void put_where(FILE *f, const struct gpu_snap_group *g, const char *w, si
 
 static void put_safe(FILE *f, const char *s, size_t n, size_t max)
 {
-    size_t i = 0;
-    while (i < n) {
-        if (i >= max) {
-            fputs("...", f);
-            return;
-        }
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f) {
-            fprintf(f, "\\x%02x", c);
-            i++;
-        } else if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
-                   (unsigned char)s[i + 1] <= 0x9f) {
-            fprintf(f, "\\u%04x", (unsigned char)s[i + 1]);
-            i += 2;
-        } else {
-            size_t k = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-            if (i + k > n) k = n - i;
-            fwrite(s + i, 1, k, f);
-            i += k;
-        }
-    }
+    /* the one escaper (gpu_esc_field: controls, bidi overrides, bad UTF-8), cut to about max
+     * bytes with "…"; text from a pickle is counted, not NUL-terminated */
+    char raw[1024], out[1024 + 8];
+    size_t k = n < sizeof raw - 1 ? n : sizeof raw - 1;
+    memcpy(raw, s, k);
+    raw[k] = 0;
+    size_t cap = max + 4 < sizeof out ? max + 4 : sizeof out;
+    fputs(gpu_esc_field(out, cap, raw), f);
 }
 
 /* A whole number, or null when the file does not say (ASCII JSON, as Python's json.dumps). */

@@ -8,7 +8,11 @@
 #include <string.h>
 #include <wchar.h>
 
-static bool is_control(unsigned cp) { return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0); }
+#include "gpu_esc.h"
+
+/* the one classification of what a terminal acts on rather than shows (C0, DEL, C1 and the bidi
+ * controls that would reorder a line): drawn as '?' */
+static bool is_control(unsigned cp) { return gpu_esc_control(cp); }
 
 int tui_cp_width(unsigned cp)
 {
