@@ -15,9 +15,9 @@ export LC_ALL=C.UTF-8
 # DOC or DOC#HEADING: the whole file, or the blocks under that "## " heading
 for spec in docs/vram-train.md docs/vram-infer.md "docs/lua-api.md#How a kernel touches memory" \
     "docs/lua-api.md#Feeding the GPU: \`gpu.program\` and \`gpu.pin\`" "docs/vram-api.md#Feeding the GPU (chapter 6)"; do
-    doc=${spec%%#*} from=""
+    doc=${spec%%#*} from="" k=$((${k:-0} + 1))
     [ "$doc" = "$spec" ] || from="## ${spec#*#}"
-    awk -v dir="$tmp" -v doc="$doc" -v name="$(basename "$doc" .md)" -v from="$from" '
+    awk -v dir="$tmp" -v doc="$doc" -v name="$k-$(basename "$doc" .md)" -v from="$from" '
         BEGIN { on = from == "" }
         /^## / && !inb && from != "" { on = $0 == from }
         !on { next }
