@@ -217,7 +217,7 @@ wait_exit 1
 fresh three
 printf 'not a pickle' > "$T/bad.pickle"
 start 80 24 "$APP $T/bad.pickle"
-wait_for 'bad\.pickle' 5
+wait_for 'not a pickle' 5
 keys q
 wait_exit 5
 [ "$RC" = 1 ] || fail "bad file: exit code $RC"
