@@ -463,7 +463,7 @@ static void overlap_fn(struct lt_job *j)
     struct overlap_job *c = (struct overlap_job *)j;
     j->rt->dev->why[0] = 0;
     j->st = gpu_bench_overlap(j->rt->dev, c->bytes, c->busy_s, &c->o);
-    lt_dev_why(j->rt, j->rt->dev, j->st, j->why, sizeof j->why);
+    lt_job_keep_why(j, j->rt->dev); /* said on the Lua thread (overlap_push) */
 }
 
 static void set_field_num(lua_State *L, const char *k, double v)
@@ -484,8 +484,9 @@ static int overlap_push(lua_State *L, struct lt_job *j)
     const struct gpu_overlap *o = &c->o;
     if (j->st == GPU_ERR_CANCELLED) return luaL_error(L, "cancelled");
     if (j->st != GPU_OK) {
+        char why[512];
         lua_pushnil(L);
-        lua_pushstring(L, j->why);
+        lua_pushstring(L, lt_job_why(j, why, sizeof why));
         return 2;
     }
     lua_createtable(L, 0, 14);

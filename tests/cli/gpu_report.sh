@@ -94,7 +94,8 @@ for want in '^| D2D copy engine (cudaMemcpyAsync) | 1024 MiB | .* | 2n | .* | ye
     '^| preflight | ok |' '^| figures | ok |' '^| lessons | ok |' '^| build | skipped: GPU_REPORT_PREBUILT=1' \
     '^- L1: 4 KiB to ' '^- DRAM: ' 'Recorded (in the .jsonl): 1.1 2.1\.' '^| d2d_ce | 7.00 | n/a |$' \
     '^Not settled: .*sim backend' 'published figure.*profile h200' '^| 16 GiB | 4 |' \
-    '^- 16 KiB: 22.00 ns' '^gpu SM copy kernel (2n/t) .* ratio 0.909'; do
+    '^- 16 KiB: 22.00 ns' '^gpu SM copy kernel (2n/t) .* ratio 0.909' '^| copy engines | 3 |$' \
+    '^| a kernel not waiting for its copy | caught by the check |$' '^| managed 32 MiB, GB/s | first pass (faults) [0-9.]*, '; do
     grep -q -- "$want" "$BASE.md" || fail "summary lacks /$want/"
 done
 grep -q 'L3' "$BASE.md" && fail "a GPU plateau named L3"

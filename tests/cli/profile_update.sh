@@ -31,7 +31,10 @@ cat >"$T/report.json" <<'JSON'
   "small_d2h_pinned_held_us": 2.7, "small_d2d_ce_single_us": 9.5,
   "stream_triad_bytes_per_s": 4.3e12, "stream_triad_median_bytes_per_s": 4.28e12,
   "plateau_1": "L1 4096 131072 21.30", "plateau_2": "L2-near 262144 16777216 180.40",
-  "plateau_3": "L2-far 33554432 67108864 260.60", "plateau_4": "DRAM 134217728 1073741824 612.00"}}
+  "plateau_3": "L2-far 33554432 67108864 260.60", "plateau_4": "DRAM 134217728 1073741824 612.00",
+  "feed_async_engines": 3, "feed_pin_pinned_alloc_s_per_gib": 0.3125, "feed_pin_registered_alloc_s_per_gib": 0.0875,
+  "feed_copy_bytes": 67108864, "feed_h2d_pinned_seconds": 0.00125, "feed_mapped_read_seconds": 0.0015,
+  "feed_um_bytes": 536870912, "feed_um_first_seconds": 0.05, "feed_um_prefetch_seconds": 0.0125}}
 JSON
 cp assets/gpus/h200.txt "$T/d/assets/gpus/h200.txt"
 python3 tests/gpu/profile_update.py "$T/report.json" assets/gpus/h200.txt -o "$T/d/assets/gpus/h200.txt" 2>"$T/changes" ||
@@ -51,6 +54,14 @@ want '^l2_ns = 220 +\[run\]$'                # near and far: their mean
 want '^dram_ns = 612 +\[run\]$'
 want '^l2_speedup = 2\.50 +\[run\]$' # 16 MiB in L2, 2.3 us off: 2.3x and 2.7x the DRAM rate
 want '^noise = 0\.0[0-9]+ +\[run\]$'
+want '^async_engines = 3 +\[engines, run\]$'  # confirmed: the assumption's source stays beside it
+want '^pin_alloc_s_per_gib = 0\.312 +\[run\]$'  # not confirmed: the reports' source goes
+want '^pin_register_s_per_gib = 0\.0875 +\[run\]$'
+! grep -q '^source\.pin ' "$p" || fail "source.pin stays though no number names it"
+want '^zerocopy_efficiency = 0\.83 +\[run\]$'     # 64 MiB in 1.5 ms over the same in 1.25 ms
+want '^um_fault_efficiency = 0\.20 +\[run\]$'     # 512 MiB in 50 ms over 53.7 GB/s
+want '^um_prefetch_efficiency = 0\.80 +\[run\]$'
+want '^um_evict_efficiency = 0\.5 +\[model, um\]$' # no figure: it stays
 want '^total_bytes = 150109945856 +\[cuda, run\]$' # confirmed: its source stays
 want '^smi_total_mib = 143771 +\[smi, run\]$'
 want '^source\.run = vramlab make gpu-report on NVIDIA H200 \(driver 13\.0 .*580\.159\.04\)\), 2026-12-20$'

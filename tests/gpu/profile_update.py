@@ -23,6 +23,12 @@ What comes from which figure (docs/benchmarks.md, "Recalibrating a profile"):
       DRAM+TLB)
   noise: the median over the large copies and STREAM of (median / best - 1) / 0.75 (the model
       slows a run by 3 x noise x u^2, u uniform: its median is 0.75 x noise)
+  async_engines, pin_alloc_s_per_gib, pin_register_s_per_gib: the report's section 12 (feed_*):
+      cudaDevAttrAsyncEngineCount, gpu.pin's pinned and registered seconds per GiB
+  zerocopy_efficiency, um_fault_efficiency, um_prefetch_efficiency: a kernel's read of mapped
+      memory, a first pass faulting managed memory in, a prefetch of it, each over the same
+      program's pinned 64 MiB host-to-device copy (the link rate the model multiplies)
+      (launch_us and um_evict_efficiency: no figure yet, they stay)
 A simulated report is refused (never publish the simulator's figures as measurements).
 """
 import json
@@ -121,6 +127,23 @@ def calibrate(d):
     l2 = plateaus.get("L2", []) + plateaus.get("L2-near", []) + plateaus.get("L2-far", [])
     if l2:
         put("l2_ns", "%.0f" % (sum(l2) / len(l2)), low)
+
+    # chapter 6's programs (tests/gpu/report.lua section 12)
+    if num(f, "feed_async_engines") and 1 <= num(f, "feed_async_engines") <= 8:
+        put("async_engines", str(int(num(f, "feed_async_engines"))))
+    for kind, key in (("pinned", "pin_alloc_s_per_gib"), ("registered", "pin_register_s_per_gib")):
+        v = num(f, "feed_pin_%s_alloc_s_per_gib" % kind)
+        if v and v > 0:
+            put(key, "%.3g" % v)
+    fb, h2d = num(f, "feed_copy_bytes"), num(f, "feed_h2d_pinned_seconds")
+    if fb and h2d:
+        linkr = fb / h2d
+        ub = num(f, "feed_um_bytes")
+        for key, size, t in (("zerocopy_efficiency", fb, num(f, "feed_mapped_read_seconds")),
+                             ("um_fault_efficiency", ub, num(f, "feed_um_first_seconds")),
+                             ("um_prefetch_efficiency", ub, num(f, "feed_um_prefetch_seconds"))):
+            if size and t:
+                put(key, "%.2f" % min(1.0, max(0.01, size / t / linkr)))
 
     slow = []
     for k in ("d2d_ce", "d2d_sm", "h2d_pinned", "d2h_pinned", "stream_copy", "stream_scale",

@@ -279,4 +279,71 @@ for _, b in ipairs { 16 * MiB, 256 * MiB, 4 * GiB, 16 * GiB } do
   if b <= budget then access(fmt("pages_%d", b // MiB), gpu.pages, { bytes = b, step = 2 * MiB }) end
 end
 
+-- 12. chapter 6's programs (docs/lua-api.md, "Feeding the GPU"), each once: pinning's cost per
+-- GiB, pinned and pageable copies, 8 chunks on 1, 2 and 3 streams, a missing wait, unified
+-- memory's faults against a prefetch and reading in place, a kernel reading mapped host memory.
+-- Keys feed_*; tests/gpu/feed.lua judges them (and measures them itself under make test-gpu
+-- alone). Every program checks what it read and left.
+local function span(o) return o.finish - o.start end
+section("feed", function()
+  out("feed_async_engines", i.async_engines)
+  local pb = math.min(256 * MiB, host.budget() // 2)
+  out("feed_pin_bytes", pb)
+  for _, kind in ipairs { "pinned", "registered", "mapped", "managed" } do
+    local p = assert(gpu.pin { bytes = pb, kind = kind, trials = 2 })
+    out("feed_pin_" .. kind .. "_alloc_s_per_gib", p.alloc_seconds_per_gib)
+    out("feed_pin_" .. kind .. "_free_seconds", p.free_seconds)
+  end
+  local n = 64 * MiB
+  out("feed_copy_bytes", n)
+  for _, kind in ipairs { "pinned", "pageable" } do
+    local r = assert(gpu.program { buffers = { h = { kind, n }, d = { "device", n } },
+      ops = { { "host_fill", "h" }, { "copy", "d", "h" }, { "copy", "h", "d" }, { "read", "d" } } })
+    out("feed_h2d_" .. kind .. "_seconds", span(r.ops[2]))
+    out("feed_d2h_" .. kind .. "_seconds", span(r.ops[3]))
+  end
+  local c, chunks = 16 * MiB, 8
+  local one = assert(gpu.program { buffers = { h = { "pinned", c }, d = { "device", c } },
+                                   ops = { { "host_fill", "h" }, { "copy", "d", "h" } } })
+  local k = span(one.ops[2]) -- the kernel takes as long as a chunk's copy
+  out("feed_streams_chunk_bytes", c)
+  out("feed_streams_kernel_seconds", k)
+  for _, streams in ipairs { 1, 2, 3 } do
+    local ops = { { "host_fill", "hin" } }
+    for j = 0, chunks - 1 do
+      local st, d = j % streams + 1, "d" .. j % streams
+      ops[#ops + 1] = { "copy", d, "hin", src_off = j * c, bytes = c, stream = st }
+      ops[#ops + 1] = { "kernel", d, seconds = k, stream = st }
+      ops[#ops + 1] = { "copy", "hout", d, off = j * c, bytes = c, stream = st }
+    end
+    local bufs = { hin = { "pinned", chunks * c }, hout = { "pinned", chunks * c } }
+    for j = 0, streams - 1 do bufs["d" .. j] = { "device", c } end
+    local r = assert(gpu.program { buffers = bufs, ops = ops })
+    local key = fmt("feed_streams_%d_", streams)
+    out(key .. "seconds", r.seconds)
+    out(key .. "held", r.held)
+    for _, lane in ipairs { "h2d", "sm", "d2h" } do out(key .. "busy_" .. lane, r.busy[lane]) end
+    if streams == 1 then out("feed_streams_kernel_rounds", r.ops[3].rounds) end
+  end
+  local race, why = gpu.program { buffers = { h = { "pinned", 64 * MiB }, d = { "device", 64 * MiB } },
+    ops = { { "host_fill", "h" }, { "copy", "d", "h", stream = 1 }, { "kernel", "d", stream = 2, seconds = 1e-4 },
+            { "copy", "h", "d", stream = 2 } } }
+  out("feed_race_caught", not race)
+  if not race then out("feed_race_why", why) end
+  local um = math.min(512 * MiB, host.budget() // 2, budget // 2)
+  um = um - um % 4096
+  out("feed_um_bytes", um)
+  local f = assert(gpu.program { buffers = { m = { "managed", um } },
+    ops = { { "host_fill", "m" }, { "read", "m" }, { "read", "m" } } })
+  out("feed_um_first_seconds", span(f.ops[2]))
+  out("feed_um_second_seconds", span(f.ops[3]))
+  local p = assert(gpu.program { buffers = { m = { "managed", um } }, ops = { { "host_fill", "m" }, { "prefetch", "m" }, { "read", "m" } } })
+  out("feed_um_prefetch_seconds", span(p.ops[2]))
+  local h = assert(gpu.program { buffers = { m = { "managed", um } }, ops = { { "host_fill", "m" },
+    { "advise", "m", "prefer_host" }, { "advise", "m", "accessed_by" }, { "read", "m" } } })
+  out("feed_um_in_place_seconds", span(h.ops[4]))
+  local z = assert(gpu.program { buffers = { z = { "mapped", n } }, ops = { { "host_fill", "z" }, { "read", "z" } } })
+  out("feed_mapped_read_seconds", span(z.ops[2]))
+end)
+
 section("clocks_after", function() clocks("clocks_after") end)

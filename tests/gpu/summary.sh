@@ -96,6 +96,19 @@ END {
     for (i = 1; i <= 6; i++) printf "| %s B | %s | %s |\n", G[i], f["granularity_" G[i]], f["granularity_" G[i] "_after_free"] > md
     if (has("free_drift_bytes")) printf "\nAfter %.1f GiB allocated and freed, free memory was %s bytes off its start.\n", num("free_drift_allocated_bytes") / 1073741824, f["free_drift_bytes"] > md
 
+    printf "\n## Feeding the GPU (chapter 6: tests/gpu/report.lua section 12)\n\n" > md
+    if (has("feed_error")) printf "failed: %s\n", f["feed_error"] > md
+    else if (has("feed_mapped_read_seconds")) {
+        fb = num("feed_copy_bytes"); ub = num("feed_um_bytes"); s1 = num("feed_streams_1_seconds")
+        printf "| what | figure |\n|---|---|\n| copy engines | %s |\n", f["feed_async_engines"] > md
+        printf "| pinning %.0f MiB, s per GiB | cudaHostAlloc %.3f, cudaHostRegister %.3f, mapped %.3f |\n", num("feed_pin_bytes") / 1048576, num("feed_pin_pinned_alloc_s_per_gib"), num("feed_pin_registered_alloc_s_per_gib"), num("feed_pin_mapped_alloc_s_per_gib") > md
+        printf "| %.0f MiB, GB/s (n/t) | H2D pinned %s, pageable %s; D2H pinned %s, pageable %s |\n", fb / 1048576, gbs(fb / num("feed_h2d_pinned_seconds")), gbs(fb / num("feed_h2d_pageable_seconds")), gbs(fb / num("feed_d2h_pinned_seconds")), gbs(fb / num("feed_d2h_pageable_seconds")) > md
+        printf "| 8 x %.0f MiB in, kernel, out | 1 stream %.2f ms; 2 streams %.2fx; 3 streams %.2fx |\n", num("feed_streams_chunk_bytes") / 1048576, 1e3 * s1, s1 / num("feed_streams_2_seconds"), s1 / num("feed_streams_3_seconds") > md
+        printf "| a kernel not waiting for its copy | %s |\n", f["feed_race_caught"] == "true" ? "caught by the check" : "not caught (the data came out right)" > md
+        printf "| managed %.0f MiB, GB/s | first pass (faults) %s, resident %s, prefetch %s, read in place %s |\n", ub / 1048576, gbs(ub / num("feed_um_first_seconds")), gbs(ub / num("feed_um_second_seconds")), gbs(ub / num("feed_um_prefetch_seconds")), gbs(ub / num("feed_um_in_place_seconds")) > md
+        printf "| a kernel reading %.0f MiB of mapped host memory | %s GB/s |\n", fb / 1048576, gbs(fb / num("feed_mapped_read_seconds")) > md
+    } else printf "not measured\n" > md
+
     printf "\n## Benchmarks against the reference (same run)\n\n```\n" > md
     nb = 0
     while ((getline line < bench) > 0) if (line ~ /^gpu / || line ~ /^FAIL/ || line ~ /^SKIP/) { print line > md; bl[++nb] = line }
