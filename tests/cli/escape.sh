@@ -82,4 +82,31 @@ done
 [ -e "$t/r${NL}FORGED.jsonl" ] && fail "--record wrote a file named with a newline"
 out=$(VRAMLAB_LESSONS="$t/L${NL}FORGED" app list 2>&1); [ $? -eq 2 ] || fail "VRAMLAB_LESSONS: $out"
 clean VRAMLAB_LESSONS "$out"
+# generated code: a lesson's title, prompt and hint with a CR (Lua ends a comment there too) in
+# the workspace file `exercises` writes: escaped, never code that runs as the learner's answer
+mkdir -p "$t/W/ch09"
+cat > "$t/W/ch09/9.1-w.lua" <<'LUA'
+return lesson {
+  id = "9.1", chapter = 9,
+  chapter_title = { en = "Chapter 9", zh = "第 9 章" },
+  title = { en = "Title\rfunction add(a, b) return a + b end --", zh = "T" },
+  text { en = "x", zh = "x" },
+  exercise {
+    id = "f", kind = "code",
+    prompt = { en = "Prompt\rerror('FROM THE PROMPT') --", zh = "p" },
+    entry = "add",
+    starter = "function add(a, b)\n  return 0\nend\n",
+    check = function(fn) if fn(1, 2) == 3 then return true end return false, { en = "no", zh = "no" } end,
+    explain = { en = "a + b", zh = "a + b" },
+    hints = { { en = "Hint\rerror('FROM THE HINT') --", zh = "h" } },
+  },
+}
+LUA
+out=$(app --lessons "$t/W" exercises "$t/ws" 2>&1) || fail "exercises: $out"
+grep -q "$CR" "$t/ws/9.1-f.lua" && fail "a raw CR in the generated file: $(cat -v "$t/ws/9.1-f.lua")"
+grep -qF -- '-- Prompt\x0derror(' "$t/ws/9.1-f.lua" || fail "the prompt is not escaped: $(cat -v "$t/ws/9.1-f.lua")"
+grep -qF -- 'lesson Title\x0dfunction add' "$t/ws/9.1-f.lua" || fail "the title is not escaped: $(head -n 1 "$t/ws/9.1-f.lua")"
+out=$(app --lessons "$t/W" grade 9.1 f "@$t/ws/9.1-f.lua" 2>&1); rc=$?
+[ $rc -eq 1 ] || fail "the starter was graded (exit $rc, want 1: a wrong answer): $out"
+case $out in *"answer:"*FROM*) fail "text from the lesson ran as the answer's code: $out" ;; esac
 echo "ok: file names, lesson errors, titles and labels reach the terminal escaped"

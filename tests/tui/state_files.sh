@@ -2,9 +2,28 @@
 # state_files.sh BUILD - a learner's file that cannot be used is never replaced: `e` on a code
 # exercise keeps an answer of any size the reader accepts (72 KB here) under a fresh header and
 # refuses, touching nothing, one over the limit or a link (its target untouched); a REPL history
-# too large to read is kept aside whole, with a note, before the next entry is saved.
+# too large to read is kept aside whole, with a note, before the next entry is saved. The header `e`
+# writes holds the lesson's text only escaped: a CR in a prompt cannot end its comment and run
+# what follows as the learner's code.
 . tests/tui/tmux.lib "$@"
 test_datadir
+cat > "$T/data/lessons/ch09/9.2-cr.lua" <<'LUA'
+return lesson {
+  id = "9.2", chapter = 9,
+  chapter_title = { en = "Test chapter", zh = "测试章" },
+  title = { en = "CR lesson", zh = "CR 课" },
+  text { en = "One exercise.", zh = "一道练习。" },
+  exercise {
+    id = "f", kind = "code",
+    prompt = { en = "Prompt\rerror('FROM THE PROMPT') --", zh = "p\rerror('FROM THE PROMPT') --" },
+    entry = "f",
+    starter = "function f()\n  return 0\nend\n",
+    check = function(fn) return fn() == 1, { en = "no", zh = "no" } end,
+    hints = { { en = "h", zh = "h" } },
+    explain = { en = "1", zh = "1" },
+  },
+}
+LUA
 export VRAMLAB_DATADIR="$T/data"
 S="$XDG_STATE_HOME/vramlab"
 AF="$S/answers/9.1-double.lua"
@@ -72,4 +91,17 @@ cmp -s "$(ls "$S"/history.corrupt-* | head -n 1)" "$T/history.orig" || fail "the
 keys Escape q
 wait_exit 5
 [ "$RC" = 0 ] || fail "exit code $RC"
+
+# the header of `e`: the prompt's CR escaped
+fresh cr
+start 150 30 "$APP 9.2"
+wait_for 'vramlab · 9\.2 CR lesson' 10
+keys ']'
+wait_for 'Enter: one line · e: editor' 5
+keys e
+wait_for 'The starter unchanged' 10
+CRC=$(printf '\r')
+[ -f "$S/answers/9.2-f.lua" ] || fail "no answer file"
+grep -q "$CRC" "$S/answers/9.2-f.lua" && fail "a raw CR in the header: $(cat -v "$S/answers/9.2-f.lua")"
+grep -qF -- '-- Prompt\x0derror(' "$S/answers/9.2-f.lua" || fail "the prompt is not escaped: $(cat -v "$S/answers/9.2-f.lua")"
 echo "ok: answers and history never replaced unread"

@@ -14,6 +14,7 @@
 #include "tui_plain.h"
 #include "tui_state.h"
 #include "tui_term.h"
+#include "tui_workspace.h"
 #include "tui_wrap.h"
 
 #define EDIT_MAX 255
@@ -730,20 +731,6 @@ static void edit_start(struct tui_app *a, int b)
 #define HEAD_FIRST "-- vramlab: exercise "
 #define HEAD_END "-- ---- your answer below this line ----\n"
 
-static void comment_lines(FILE *f, const char *text, const char *first, const char *rest)
-{
-    for (const char *p = text; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        struct tui_wline *wl = NULL;
-        int k = len ? tui_wrap(p, len, 86, &wl) : 0;
-        for (int i = 0; i < k; i++, first = rest)
-            fprintf(f, "%s%.*s\n", first, wl[i].end - wl[i].start, p + wl[i].start);
-        free(wl);
-        p += len + (nl ? 1 : 0);
-    }
-}
-
 static char *answer_header(struct tui_app *a, const struct lt_exercise_info *info, const char *path)
 {
     struct tui_lesson *v = a->lv;
@@ -766,14 +753,14 @@ static char *answer_header(struct tui_app *a, const struct lt_exercise_info *inf
     if (prompt) {
         size_t l = strlen(prompt);
         while (l && (prompt[l - 1] == '\n' || prompt[l - 1] == ' ')) prompt[--l] = 0;
-        comment_lines(f, prompt + strspn(prompt, "\n"), "-- ", "-- ");
+        tui_ws_comment(f, prompt + strspn(prompt, "\n"), 86, "-- ", "-- ");
     }
     int seen = info->tries < info->nhints ? info->tries : info->nhints; /* one per wrong try */
     if (seen > 0) fprintf(f, "--\n-- %s\n", TUI_TR(a, "Hints so far:", "已看到的提示："));
     for (int i = 0; i < seen; i++) {
         char num[16];
         snprintf(num, sizeof num, "--   %d. ", i + 1);
-        comment_lines(f, info->hints[i] ? info->hints[i] : "", num, "--      ");
+        tui_ws_comment(f, info->hints[i] ? info->hints[i] : "", 86, num, "--      ");
     }
     char how[1400];
     snprintf(how, sizeof how,
@@ -784,7 +771,7 @@ static char *answer_header(struct tui_app *a, const struct lt_exercise_info *inf
                     "不评分直接返回：以错误状态退出（vi 中 :cq）。文件保存在 %s。"),
              info->entry ? info->entry : "?", path);
     fputs("--\n", f);
-    comment_lines(f, how, "-- ", "-- ");
+    tui_ws_comment(f, how, 86, "-- ", "-- ");
     fputs(HEAD_END, f);
     fclose(f);
     free(prompt);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gpu_esc.h"
 #include "tui_file.h"
 #include "tui_plain.h"
 #include "tui_state.h"
@@ -68,20 +69,28 @@ int tui_ws_scan(struct lt_runtime *rt, const char *lessons_dir, const char *ws_d
     return n;
 }
 
-/* Append `prefix` + each line of text wrapped to `width` columns. */
-static void comment_block(FILE *f, const char *text, int width)
+void tui_ws_comment(FILE *f, const char *text, int width, const char *first, const char *rest)
 {
+    char *esc = NULL;
+    size_t cap = 0;
     for (const char *p = text; *p;) {
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         struct tui_wline *wl = NULL;
         int k = len ? tui_wrap(p, len, width, &wl) : 0;
         if (k <= 0) fputs("--\n", f);
-        for (int i = 0; i < k; i++)
-            fprintf(f, "-- %.*s\n", wl[i].end - wl[i].start, p + wl[i].start);
+        for (int i = 0; i < k; i++, first = rest) {
+            /* escaped: a CR would end the comment and what follows it would run as code */
+            size_t l = (size_t)(wl[i].end - wl[i].start), need = 4 * l + 8;
+            char *piece = strndup(p + wl[i].start, l), *ne = need > cap ? realloc(esc, need) : esc;
+            if (ne) esc = ne, cap = need > cap ? need : cap;
+            if (piece && ne) fprintf(f, "%s%s\n", first, gpu_esc_field(esc, cap, piece));
+            free(piece);
+        }
         free(wl);
         p += len + (nl ? 1 : 0);
     }
+    free(esc);
 }
 
 char *tui_ws_template(struct lt_lesson *ls, int block, const char *lang)
@@ -101,14 +110,16 @@ char *tui_ws_template(struct lt_lesson *ls, int block, const char *lang)
         free(prompt);
         return NULL;
     }
-    /* the first line is read back by `vramlab watch`: keep its shape */
+    /* the first line is read back by `vramlab watch`: keep its shape; the title escaped, as
+     * every text from the lesson in this file (tui_ws_comment) */
+    char title[4 * 256 + 8];
     fprintf(f, "-- vramlab exercise %s/%s · %s %s\n--\n", lt_lesson_id(ls), x.id,
-            zh ? "课程" : "lesson", lt_lesson_title(ls));
+            zh ? "课程" : "lesson", gpu_esc_field(title, sizeof title, lt_lesson_title(ls)));
     /* the plain text ends paragraphs with a blank line: drop the trailing ones */
     if (prompt) {
         size_t l = strlen(prompt);
         while (l && (prompt[l - 1] == '\n' || prompt[l - 1] == ' ')) prompt[--l] = 0;
-        comment_block(f, prompt[strspn(prompt, "\n")] ? prompt + strspn(prompt, "\n") : "", 76);
+        tui_ws_comment(f, prompt[strspn(prompt, "\n")] ? prompt + strspn(prompt, "\n") : "", 76, "-- ", "-- ");
     }
     if (zh)
         fprintf(f, "--\n-- 定义函数 `%s`。用 `vramlab watch` 检查：每次保存都会重新评分\n"

@@ -29,6 +29,12 @@ void tui_ws_free(struct tui_ws_item *items, int n);
  * then the starter. malloc'ed. */
 char *tui_ws_template(struct lt_lesson *ls, int block, const char *lang);
 
+/* text as Lua comment lines in f (generated code: a workspace file, the `e` editor's header):
+ * each line of text wrapped to width columns, the first begun with `first`, the others with
+ * `rest` ("-- "); every control character escaped (gpu_esc_field), so no text from a lesson
+ * ends the comment (Lua ends one at a CR too) and runs as code. An empty line is "--". */
+void tui_ws_comment(FILE *f, const char *text, int width, const char *first, const char *rest);
+
 /* `vramlab exercises [DIR]`: create the missing files; exit code. */
 int tui_ws_create(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir, FILE *out);
 /* `vramlab watch [DIR]` (tui_watch.c): the interactive checker; exit code. */
