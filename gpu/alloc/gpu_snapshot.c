@@ -1,7 +1,7 @@
 /* gpu_snapshot.c - reading a PyTorch memory snapshot out of its pickle (the dictionary that
  * torch/csrc/cuda/memory_snapshot.cpp builds for torch.cuda.memory._snapshot()) into the
  * compact model of gpu_snapshot.h, and its accessors. The file comes through the safe reader
- * (mapped; its pages are dropped as the parse passes them), the document is freed once the
+ * (read into pages of its own, dropped as the parse passes them), the document is freed once the
  * model is made. Every container the file shares (frame dicts, frame lists, the memo) is read
  * once, by identity; what is built (entries, blocks, segments) is budgeted by the file's bytes,
  * so a small file whose lists are references to one list cannot make a large model. */
@@ -649,7 +649,7 @@ gpu_status gpu_snapshot_parse(const void *buf, size_t len, const struct gpu_pk_l
 
 static void drop_pages(void *ud, size_t upto) { gpu_file_map_drop(ud, upto); }
 
-/* A file mapped or read: parse, model, unmap; errors prefixed with the path. */
+/* A file read (gpu_file_map): parse, model, unmap; errors prefixed with the path. */
 static gpu_status load_map(struct gpu_file_map *m, const char *path, const gpu_cancel_flag *cancel,
                            struct gpu_snapshot **out, char *err, size_t n)
 {

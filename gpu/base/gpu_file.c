@@ -163,37 +163,59 @@ char *gpu_file_read_fd(int fd, const char *path, size_t max, size_t *len, char *
     return read_all(gpu_file_fdopen(fd, path, max, err, n), path, max, len, err, n);
 }
 
-/* f checked by gpu_file_open/_fdopen: map it (its descriptor stays open until the mapping is
- * made; the mapping keeps the file) */
+/* f checked by gpu_file_open/_fdopen: its bytes read into private anonymous pages. Not a
+ * mapping of the file: a file cut short while it is mapped (a snapshot written again over the
+ * one being read, as torch.cuda.memory._dump_snapshot does) makes every later read of the lost
+ * pages a SIGBUS, which no check can prevent; pages of our own cannot go away. They are read
+ * once, in order, and gpu_file_map_drop frees what the caller is past, so the peak is about the
+ * file's size however far the caller got. A file that changes size while read is refused. */
 static bool map_file(FILE *f, const char *path, struct gpu_file_map *m, char *err, size_t n)
 {
     static const unsigned char empty[1];
     memset(m, 0, sizeof *m);
     if (!f) return false;
+    int fd = fileno(f);
     struct stat st;
-    bool ok = fstat(fileno(f), &st) == 0;
+    bool ok = fstat(fd, &st) == 0, changed = false;
     int e = errno;
-    if (ok && st.st_size == 0) { /* mmap refuses a length of 0 */
+    size_t len = ok ? (size_t)st.st_size : 0, got = 0;
+    unsigned char *p = NULL;
+    if (ok && len == 0) {
         m->data = empty;
-        m->mapped = true;    /* nothing to free */
+        m->mapped = true; /* nothing to free */
     } else if (ok) {
-        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
-        ok = p != MAP_FAILED;
+        void *v = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        ok = v != MAP_FAILED;
         e = errno;
+        p = ok ? v : NULL;
+        while (ok && got < len) {
+            ssize_t k = read(fd, p + got, len - got > (64u << 20) ? 64u << 20 : len - got);
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) {
+                ok = false, e = k < 0 ? errno : 0, changed = k == 0;
+                break;
+            }
+            got += (size_t)k;
+        }
+        char one;
+        if (ok && read(fd, &one, 1) > 0) ok = false, e = 0, changed = true; /* it grew */
+        if (ok) mprotect(p, len, PROT_READ);
         if (ok) {
-#ifdef MADV_SEQUENTIAL
-            madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL); /* a hint: read ahead */
-#endif
             m->data = p;
-            m->len = (size_t)st.st_size;
+            m->len = len;
             m->mapped = true;
+        } else if (p) {
+            munmap(p, len);
         }
     }
     fclose(f);
     if (!ok) {
         SHOWN(path);
-        snprintf(err, n, "%s: cannot map: %s", shown, strerror(e));
-        errno = e;
+        if (changed)
+            snprintf(err, n, "%s: changed while it was read (%zu bytes when opened): read it again once "
+                             "it is written", shown, len);
+        else snprintf(err, n, "%s: cannot read: %s", shown, strerror(e ? e : EIO));
+        errno = changed ? EAGAIN : e ? e : EIO;
     }
     return ok;
 }

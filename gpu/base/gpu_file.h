@@ -37,22 +37,24 @@ char *gpu_file_read_fd(int fd, const char *path, size_t max, size_t *len, char *
 /* Whether gpu_file_open would accept path now (a regular file within max; links followed unless
  * GPU_FILE_NOFOLLOW): pickers and listings offer only these. */
 bool gpu_file_ok(const char *path, size_t max, unsigned flags);
-/* The whole file as one read-only byte range, for large inputs read once (snapshots): a regular
- * file is mapped (MAP_PRIVATE: the kernel pages it in as it is read, and what was read can be
- * dropped), standard input ("-" with GPU_FILE_STDIN) is read into memory. Same checks, messages
- * and errno as gpu_file_open. data is never NULL on success (an empty file gives len 0). */
+/* The whole file as one read-only byte range, for large inputs read once (snapshots): its bytes
+ * read into private pages (never a mapping of the file itself: a file cut short while mapped,
+ * as a snapshot written again over the one being read, made each later read of a lost page a
+ * SIGBUS), which gpu_file_map_drop frees as the caller goes; standard input ("-" with
+ * GPU_FILE_STDIN) is read into memory. Same checks, messages and errno as gpu_file_open; a file
+ * whose size changes while it is read is refused ("changed while it was read", EAGAIN). data
+ * is never NULL on success (an empty file gives len 0). */
 struct gpu_file_map {
     const unsigned char *data;
     size_t len;
-    bool mapped;  /* false: data is a heap copy */
+    bool mapped;  /* pages of its own (munmap); false: a heap copy (free) */
 };
 bool gpu_file_map(const char *path, size_t max, unsigned flags, struct gpu_file_map *m, char *err,
                   size_t n);
 /* gpu_file_map of a descriptor (taken, as gpu_file_fdopen). */
 bool gpu_file_map_fd(int fd, const char *path, size_t max, struct gpu_file_map *m, char *err,
                      size_t n);
-/* The bytes below `upto` will not be read again: their pages may go (a mapping only; were they
- * touched again they would be read from the file). */
+/* The bytes below `upto` will not be read again: their pages go (read again, they are zeros). */
 void gpu_file_map_drop(struct gpu_file_map *m, size_t upto);
 void gpu_file_unmap(struct gpu_file_map *m);
 /* The limit message, for streaming readers: "PATH: too large (more than M MiB; ...)" when
