@@ -177,7 +177,7 @@ static int settings(struct tui_ctx *c, struct settings *s)
                 opt[TUI_O_THEME] ? "--theme" : "VRAMLAB_THEME", v);
         return 2;
     }
-    if (v && *v) tui_term_set_theme(tui_theme_parse(v));
+    if (v && *v) tui_term_set_theme(tui_theme_parse(v), opt[TUI_O_THEME] ? "--theme" : "VRAMLAB_THEME");
     const struct tui_cmd *cmd = c->cmd;
     bool json = false;
     for (const struct tui_opt *o = cmd->opts; o->name; o++) json |= o->id == TUI_O_JSON;

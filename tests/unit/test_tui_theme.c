@@ -2,13 +2,15 @@
  * readable on the background its theme is for (WCAG 2 contrast against the standard xterm
  * palette for 8 and 16 colours and the exact RGB of the 256-colour cube: 4.5:1 for text, 3:1
  * for rules, marks and chart lines), series never repeat within a chart and never take a
- * role's colour where the depth has hues to spare, chrome is grey, and the theme is chosen from
- * COLORFGBG when nothing else says. */
+ * role's colour where the depth has hues to spare, chrome is grey; the terminal's answer to
+ * OSC 11 is read in every form terminals send, the theme it picks keeps text readable on the
+ * backgrounds terminals really have, and COLORFGBG is the fallback. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -128,6 +130,96 @@ static void test_choice(void **state)
     assert_int_equal(tui_theme_detect("0;999"), TUI_THEME_DARK);
 }
 
+/* What terminals answer to OSC 11, in every form the parser takes: ST or BEL, 1-4 hex digits,
+ * rgba, in pieces; DA1's answer ends the reply, with or without a colour before it. */
+static void test_bg_reply(void **state)
+{
+    (void)state;
+    unsigned char c[3];
+    bool got;
+    size_t end = 0;
+    const char *white = "\033]11;rgb:ffff/ffff/ffff\033\\\033[?1;2c";
+    assert_int_equal(tui_theme_bg_reply(white, strlen(white), c, &got, &end), TUI_BG_DONE);
+    assert_true(got);
+    assert_int_equal(c[0], 255), assert_int_equal(c[1], 255), assert_int_equal(c[2], 255);
+    assert_int_equal(end, strlen(white));
+    /* every prefix: more to come, never a wrong answer */
+    for (size_t k = 0; k < strlen(white); k++)
+        assert_int_equal(tui_theme_bg_reply(white, k, c, &got, &end), TUI_BG_MORE);
+    const char *bel = "\033]11;rgb:1e/1e/1e\a\033[?62;22c";
+    assert_int_equal(tui_theme_bg_reply(bel, strlen(bel), c, &got, &end), TUI_BG_DONE);
+    assert_true(got);
+    assert_int_equal(c[0], 30), assert_int_equal(c[2], 30);
+    const char *one = "\033]11;rgb:f/8/0\033\\\033[?6c";
+    assert_int_equal(tui_theme_bg_reply(one, strlen(one), c, &got, &end), TUI_BG_DONE);
+    assert_int_equal(c[0], 255), assert_int_equal(c[1], 136), assert_int_equal(c[2], 0);
+    const char *rgba = "\033]11;rgba:fdfd/f6f6/e3e3/ffff\033\\\033[?64;1c";
+    assert_int_equal(tui_theme_bg_reply(rgba, strlen(rgba), c, &got, &end), TUI_BG_DONE);
+    assert_true(got);
+    assert_int_equal(c[0], 0xfd), assert_int_equal(c[1], 0xf6), assert_int_equal(c[2], 0xe3);
+    /* no colour: DA1 alone (tmux, screen, the Linux console); keys typed ahead stay after end */
+    const char *none = "\033[?1;2cjq";
+    assert_int_equal(tui_theme_bg_reply(none, strlen(none), c, &got, &end), TUI_BG_DONE);
+    assert_false(got);
+    assert_int_equal(end, strlen(none) - 2);
+    /* a colour in a form we do not read counts as none; garbage is not an answer */
+    const char *odd = "\033]11;#ffffff\033\\\033[?1c";
+    assert_int_equal(tui_theme_bg_reply(odd, strlen(odd), c, &got, &end), TUI_BG_DONE);
+    assert_false(got);
+    const char *bad = "\033]11;rgb:fffff/0/0\a\033[?1c";
+    assert_int_equal(tui_theme_bg_reply(bad, strlen(bad), c, &got, &end), TUI_BG_DONE);
+    assert_false(got);
+    assert_int_equal(tui_theme_bg_reply("xyz\033[", 5, c, &got, &end), TUI_BG_MORE);
+    assert_int_equal(tui_theme_bg_reply("", 0, c, &got, &end), TUI_BG_MORE);
+}
+
+/* Backgrounds terminals really report (their default and popular schemes, as OSC 11 gives
+ * them): each picks the theme whose text is readable on it, at 256 colours, against that very
+ * colour, not only the black or white the table was made for. */
+static void test_real_backgrounds(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        unsigned char rgb[3];
+        enum tui_theme want;
+    } bgs[] = {
+        {"xterm / kitty / foot default", {0, 0, 0}, TUI_THEME_DARK},
+        {"white (GNOME light, macOS Basic)", {255, 255, 255}, TUI_THEME_LIGHT},
+        {"Solarized light", {0xfd, 0xf6, 0xe3}, TUI_THEME_LIGHT},
+        {"Solarized dark", {0x00, 0x2b, 0x36}, TUI_THEME_DARK},
+        {"Gruvbox light", {0xfb, 0xf1, 0xc7}, TUI_THEME_LIGHT},
+        {"Gruvbox dark", {0x28, 0x28, 0x28}, TUI_THEME_DARK},
+        {"Tango dark (GNOME Terminal)", {0x2e, 0x34, 0x36}, TUI_THEME_DARK},
+        {"VS Code / Windows Terminal dark", {0x1e, 0x1e, 0x1e}, TUI_THEME_DARK},
+        {"Campbell (Windows Terminal)", {0x0c, 0x0c, 0x0c}, TUI_THEME_DARK},
+        {"Dracula", {0x28, 0x2a, 0x36}, TUI_THEME_DARK},
+        {"One Light", {0xfa, 0xfa, 0xfa}, TUI_THEME_LIGHT},
+        {"Tomorrow Night (Alacritty)", {0x1d, 0x1f, 0x21}, TUI_THEME_DARK},
+        {"Nord", {0x2e, 0x34, 0x40}, TUI_THEME_DARK},
+        {"PaperColor light", {0xee, 0xee, 0xee}, TUI_THEME_LIGHT},
+    };
+    int checked = 0, bad = 0;
+    for (size_t i = 0; i < sizeof bgs / sizeof *bgs; i++) {
+        enum tui_theme t = tui_theme_for_rgb(bgs[i].rgb);
+        if (t != bgs[i].want)
+            fail_msg("%s (#%02x%02x%02x) picks the %s theme", bgs[i].name, bgs[i].rgb[0],
+                     bgs[i].rgb[1], bgs[i].rgb[2], t == TUI_THEME_LIGHT ? "light" : "dark");
+        for (int s = 0; s < TS_COUNT; s++) {
+            struct tui_look lk = tui_theme_look(t, TUI_DEPTH_256, s);
+            if (lk.fg < 0 || lk.bg >= 0) continue; /* default text, or its own background */
+            double cr = tui_contrast_rgb(lk.fg, bgs[i].rgb), need = tui_theme_min_contrast(s);
+            if (cr < need) {
+                print_message("%s: style %d, colour %d is %.2f:1 < %.1f:1\n", bgs[i].name, s, lk.fg, cr, need);
+                bad++;
+            }
+            checked++;
+        }
+    }
+    assert_int_equal(bad, 0);
+    assert_true(checked > 200);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -136,6 +228,8 @@ int main(void)
         cmocka_unit_test(test_series_apart),
         cmocka_unit_test(test_chrome_and_notes),
         cmocka_unit_test(test_choice),
+        cmocka_unit_test(test_bg_reply),
+        cmocka_unit_test(test_real_backgrounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,9 +28,9 @@ struct row {
 #define ACCENT(a) {L(-1, -1, B | (a)), L(15, -1, B | (a)), L(75, -1, (a))}, \
                   {L(-1, -1, B | (a)), L(-1, -1, B | (a)), L(19, -1, (a))}
 #define CHROME    {L(-1, -1, D), L(8, -1, 0), L(244, -1, 0)}, {L(-1, -1, D), L(8, -1, 0), L(244, -1, 0)}
-#define WARN      {L(3, -1, B), L(11, -1, B), L(220, -1, B)}, {L(0, 3, B), L(0, 3, B), L(130, -1, B)}
-#define ERROR     {L(7, 1, B), L(9, -1, B), L(203, -1, B)}, {L(1, -1, B), L(1, -1, B), L(160, -1, B)}
-#define GOOD      {L(2, -1, B), L(10, -1, B), L(78, -1, B)}, {L(-1, -1, B), L(-1, -1, B), L(22, -1, B)}
+#define WARN      {L(3, -1, B), L(11, -1, B), L(220, -1, B)}, {L(0, 3, B), L(0, 3, B), L(94, -1, B)}
+#define ERROR     {L(7, 1, B), L(9, -1, B), L(210, -1, B)}, {L(1, -1, B), L(1, -1, B), L(160, -1, B)}
+#define GOOD      {L(2, -1, B), L(10, -1, B), L(78, -1, B)}, {L(-1, -1, B), L(-1, -1, B), L(23, -1, B)}
 #define BAR       {L(0, 7, 0), L(0, 7, 0), L(252, 237, 0)}, {L(0, 7, 0), L(0, 7, 0), L(235, 252, 0)}
 
 static const struct row rows[TS_COUNT] = {
@@ -51,12 +51,12 @@ static const struct row rows[TS_COUNT] = {
     [TS_GOOD] = {B, GOOD},
     [TS_BAD] = {B, ERROR},
     [TS_DIM] = {D, {L(-1, -1, D), L(-1, -1, D), L(-1, -1, D)}, {L(-1, -1, D), L(-1, -1, D), L(-1, -1, D)}},
-    [TS_MEASURED] = {B, {L(2, -1, B), L(10, -1, B), L(114, -1, B)}, {L(4, -1, B), L(4, -1, B), L(28, -1, B)}},
+    [TS_MEASURED] = {B, {L(2, -1, B), L(10, -1, B), L(114, -1, B)}, {L(4, -1, B), L(4, -1, B), L(22, -1, B)}},
     [TS_SIMULATED] = {0, {L(6, -1, 0), L(13, -1, 0), L(177, -1, 0)}, {L(0, 6, 0), L(5, -1, 0), L(127, -1, 0)}},
     [TS_THEORETICAL] = {D, {L(-1, -1, D), L(6, -1, 0), L(110, -1, 0)}, {L(-1, -1, 0), L(0, -1, 0), L(60, -1, 0)}},
-    [TS_REFERENCE] = {U, {L(-1, -1, U), L(7, -1, U), L(223, -1, 0)}, {L(-1, -1, U), L(-1, -1, U), L(94, -1, 0)}},
+    [TS_REFERENCE] = {U, {L(-1, -1, U), L(7, -1, U), L(223, -1, 0)}, {L(-1, -1, U), L(-1, -1, U), L(58, -1, 0)}},
     [TS_REPLAYED] = {U, {L(-1, -1, U), L(14, -1, 0), L(81, -1, 0)}, {L(-1, -1, U), L(12, -1, 0), L(25, -1, 0)}},
-    [TS_NOTE] = {D, {L(-1, -1, D), L(8, -1, 0), L(246, -1, 0)}, {L(-1, -1, D), L(-1, -1, D), L(242, -1, 0)}},
+    [TS_NOTE] = {D, {L(-1, -1, D), L(8, -1, 0), L(248, -1, 0)}, {L(-1, -1, D), L(-1, -1, D), L(242, -1, 0)}},
     [TS_SERIES0] = {B, {L(3, -1, 0), L(3, -1, 0), L(214, -1, 0)}, {L(4, -1, 0), L(9, -1, 0), L(166, -1, 0)}},
     [TS_SERIES1] = {0, {L(6, -1, 0), L(12, -1, 0), L(39, -1, 0)}, {L(1, -1, 0), L(12, -1, 0), L(26, -1, 0)}},
     [TS_SERIES2] = {D, {L(5, -1, 0), L(5, -1, 0), L(213, -1, 0)}, {L(5, -1, 0), L(13, -1, 0), L(125, -1, 0)}},
@@ -119,7 +119,7 @@ enum tui_theme tui_theme_detect(const char *colorfgbg)
     if (v < 16) return TUI_THEME_DARK;
     unsigned char rgb[3];
     tui_palette_rgb((int)v, rgb);
-    return rgb[0] + rgb[1] + rgb[2] > 3 * 160 ? TUI_THEME_LIGHT : TUI_THEME_DARK;
+    return tui_theme_for_rgb(rgb);
 }
 
 void tui_palette_rgb(int i, unsigned char rgb[3])
@@ -141,10 +141,8 @@ void tui_palette_rgb(int i, unsigned char rgb[3])
     }
 }
 
-static double lum(int i)
+static double lum_rgb(const unsigned char c[3])
 {
-    unsigned char c[3];
-    tui_palette_rgb(i, c);
     double v[3];
     for (int k = 0; k < 3; k++) {
         double s = c[k] / 255.0;
@@ -153,8 +151,79 @@ static double lum(int i)
     return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
 }
 
-double tui_contrast(int fg, int bg)
+static double lum(int i)
 {
-    double a = lum(fg), b = lum(bg);
-    return a > b ? (a + 0.05) / (b + 0.05) : (b + 0.05) / (a + 0.05);
+    unsigned char c[3];
+    tui_palette_rgb(i, c);
+    return lum_rgb(c);
 }
+
+static double ratio(double a, double b) { return a > b ? (a + 0.05) / (b + 0.05) : (b + 0.05) / (a + 0.05); }
+
+double tui_contrast_rgb(int fg, const unsigned char bg[3]) { return ratio(lum(fg), lum_rgb(bg)); }
+
+enum tui_theme tui_theme_for_rgb(const unsigned char rgb[3])
+{
+    /* black text's contrast (L + 0.05) / 0.05 beats white's 1.05 / (L + 0.05) above L = 0.179 */
+    return lum_rgb(rgb) > 0.179 ? TUI_THEME_LIGHT : TUI_THEME_DARK;
+}
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* "rrrr/gggg/bbbb" (1-4 hex digits each) at s, ending exactly at e. */
+static bool parse_rgb(const char *s, const char *e, unsigned char rgb[3])
+{
+    for (int k = 0; k < 3; k++) {
+        unsigned v = 0, digits = 0;
+        for (; s < e && hexval(*s) >= 0; s++, digits++) v = v * 16 + (unsigned)hexval(*s);
+        if (digits < 1 || digits > 4) return false;
+        unsigned max = (1u << (4 * digits)) - 1;
+        rgb[k] = (unsigned char)((v * 255 + max / 2) / max);
+        if (k < 2) {
+            if (s >= e || *s != '/') return false;
+            s++;
+        }
+    }
+    return s == e || *s == '/'; /* rgba: an alpha component may follow */
+}
+
+enum tui_bg_reply tui_theme_bg_reply(const char *buf, size_t n, unsigned char rgb[3], bool *got_rgb,
+                                     size_t *end)
+{
+    const char *e = buf + n;
+    *got_rgb = false;
+    for (const char *p = buf; p < e; p++) {
+        if (*p != '\033' || p + 1 >= e) continue;
+        if (p[1] == ']') { /* OSC 11 ; colour ST|BEL */
+            const char *body = p + 2, *stop = NULL;
+            if (e - body < 3 || memcmp(body, "11;", 3)) continue;
+            body += 3;
+            size_t len = 0;
+            for (const char *t = body; t < e && !stop; t++)
+                if (*t == '\a') stop = t, len = 1;
+                else if (*t == '\033' && t + 1 < e && t[1] == '\\') stop = t, len = 2;
+            if (!stop) return TUI_BG_MORE;
+            const char *c = body;
+            if (stop - c > 5 && !memcmp(c, "rgba:", 5)) c += 5;
+            else if (stop - c > 4 && !memcmp(c, "rgb:", 4)) c += 4;
+            else c = NULL;
+            if (c && parse_rgb(c, stop, rgb)) *got_rgb = true; /* else: as if none came */
+            p = stop + len - 1;
+        } else if (p[1] == '[' && p + 2 < e && p[2] == '?') { /* DA1: ESC [ ? digits ; ... c */
+            const char *t = p + 3;
+            while (t < e && ((*t >= '0' && *t <= '9') || *t == ';')) t++;
+            if (t >= e) return TUI_BG_MORE;
+            if (*t == 'c') {
+                if (end) *end = (size_t)(t + 1 - buf);
+                return TUI_BG_DONE;
+            }
+        }
+    }
+    return TUI_BG_MORE;
+}
+
+double tui_contrast(int fg, int bg) { return ratio(lum(fg), lum(bg)); }

@@ -7,6 +7,7 @@
 #define TUI_THEME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "tui_style.h"
 
@@ -36,6 +37,23 @@ int tui_theme_parse(const char *name);
 /* The default from COLORFGBG ("fg;bg" or "fg;default;bg"): a light background (7, 15, or a
  * 256-colour index that is light) -> light; otherwise (and unset) dark. */
 enum tui_theme tui_theme_detect(const char *colorfgbg);
+
+/* The terminal's background, asked for with OSC 11 ("ESC ] 11 ; ? ST") followed by a device
+ * attributes request (DA1, "ESC [ c") that every terminal answers, in order: a terminal that
+ * knows OSC 11 answers it first, so DA1's answer says that everything has come (and, alone,
+ * "no colour to report") without waiting for a timeout. tui_theme_bg_reply reads what came back
+ * so far: DONE once DA1's answer is in, else MORE. *got_rgb is set when the colour came ("rgb:"
+ * or "rgba:" with 1-4 hex digits a component, ended by BEL or ST), with rgb filled; *end gets
+ * the bytes up to the end of DA1's answer (what follows is typeahead). */
+enum tui_bg_reply { TUI_BG_MORE, TUI_BG_DONE };
+#define TUI_BG_QUERY "\033]11;?\033\\\033[c"
+enum tui_bg_reply tui_theme_bg_reply(const char *buf, size_t n, unsigned char rgb[3], bool *got_rgb,
+                                     size_t *end);
+/* The theme for a background colour: light when dark text on it has more contrast than light
+ * text (WCAG relative luminance above 0.179), else dark. */
+enum tui_theme tui_theme_for_rgb(const unsigned char rgb[3]);
+/* WCAG 2 contrast of palette entry fg on an arbitrary background colour. */
+double tui_contrast_rgb(int fg, const unsigned char bg[3]);
 
 /* The standard xterm palette: 0-15 as xterm's defaults, 16-231 the 6x6x6 cube, 232-255 grey. */
 void tui_palette_rgb(int index, unsigned char rgb[3]);

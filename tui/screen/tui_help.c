@@ -117,7 +117,16 @@ void tui_help_draw(struct tui_help *h, const struct tui_rect *r, bool zh, bool a
     if (r->h < 3 || r->w < 6) return;
     const struct tui_glyphs *g = tui_glyphs(ascii);
     struct tui_lines L = {0}, F = {0};
-    tui_help_lines(&L, h->ctx, h->nctx, h->notes, h->nnotes, r->w - 4, zh, ascii);
+    /* the screen's notes, then which colours are in use and why (the terminal was asked) */
+    struct tui_help_note notes[40];
+    int nn = 0;
+    for (int i = 0; i < h->nnotes && nn < 38; i++) notes[nn++] = h->notes[i];
+    char en[300], zhl[300];
+    tui_term_theme_line(en, sizeof en, false);
+    tui_term_theme_line(zhl, sizeof zhl, true);
+    notes[nn++] = (struct tui_help_note){NULL, NULL, NULL, NULL};
+    notes[nn++] = (struct tui_help_note){"colours", en, zhl, "颜色"};
+    tui_help_lines(&L, h->ctx, h->nctx, notes, nn, r->w - 4, zh, ascii);
     int inner = r->h - 2;
     tui_scroll_resize(&h->sc, L.n, inner);
     frame_line(&F, r, true, zh ? " 按键（Esc 关闭） " : " Keys (Esc closes) ", ascii);

@@ -33,13 +33,14 @@ void tui_loop_paint(const struct tui_screen_ops *o)
 {
     int y = 0, x = 0;
     bool cursor = false;
-    erase();
+    tui_term_frame_begin();
     if (too_small(o)) {
         draw_small(o);
     } else {
         o->draw(o->ud);
         cursor = o->cursor && o->cursor(o->ud, &y, &x);
     }
+    tui_term_frame_end();
     curs_set(cursor ? 1 : 0);
     if (cursor) move(y, x);
     wnoutrefresh(stdscr);

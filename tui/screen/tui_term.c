@@ -8,6 +8,7 @@
 
 #include <curses.h>
 #include <langinfo.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdatomic.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "tui_grid.h"
 #include "tui_plain.h"
 #include "tui_theme.h"
 #include "tui_wrap.h"
@@ -35,6 +37,8 @@ static struct {
     size_t reset_len;
     int attr[TS_COUNT];
     int extra;
+    struct tui_grid grid; /* the frame being drawn (tui_term_frame_begin .. _end) */
+    bool framing;
 } T;
 
 /* Lock-free atomics: written in a signal handler, read by the loop and the watchdog thread. */
@@ -144,15 +148,111 @@ static void add_raw(const char *s)
 
 static void at_exit(void) { tui_term_done(); }
 
-static int theme_choice = -1; /* tui_term_set_theme; -1: VRAMLAB_THEME, then COLORFGBG */
+/* How the theme was chosen, for the help overlay's "Colours" line. */
+enum theme_how { HOW_DEFAULT, HOW_SET, HOW_ENV, HOW_OSC11, HOW_COLORFGBG, HOW_NO_COLOR };
+static struct {
+    int set;           /* tui_term_set_theme; -1: none */
+    const char *set_by; /* "--theme" or "VRAMLAB_THEME" */
+    int theme;
+    enum theme_how how;
+    unsigned char rgb[3];
+} TH = {-1, NULL, TUI_THEME_DARK, HOW_DEFAULT, {0, 0, 0}};
 
-void tui_term_set_theme(int theme) { theme_choice = theme; }
+void tui_term_set_theme(int theme, const char *by) { TH.set = theme, TH.set_by = by; }
 
-int tui_term_theme(void)
+int tui_term_theme(void) { return TH.theme; }
+
+/* Ask the terminal for its background (tui_theme.h: OSC 11, then DA1 as the end mark) on the
+ * terminal's own descriptors, in the mode ncurses has set (no echo, no line buffering), for at
+ * most `ms` milliseconds. Bytes after the replies were typed ahead: they go back to ncurses. */
+static bool ask_background(int ms, unsigned char rgb[3])
 {
-    if (theme_choice >= 0) return theme_choice;
-    int t = tui_theme_parse(getenv("VRAMLAB_THEME"));
-    return t >= 0 ? t : (int)tui_theme_detect(getenv("COLORFGBG"));
+    int in = STDIN_FILENO, out = fileno(tui_plain_terminal());
+    if (out < 0 || !isatty(in) || !isatty(out)) return false;
+    fflush(tui_plain_terminal());
+    const char q[] = TUI_BG_QUERY;
+    if (write(out, q, sizeof q - 1) != (ssize_t)(sizeof q - 1)) return false;
+    char buf[512];
+    size_t n = 0, end = 0;
+    bool got = false;
+    long long deadline = now_ns() + (long long)ms * 1000000LL;
+    enum tui_bg_reply r = TUI_BG_MORE;
+    while (r == TUI_BG_MORE && n < sizeof buf) {
+        long long left = (deadline - now_ns()) / 1000000LL;
+        if (left <= 0) break;
+        struct pollfd p = {.fd = in, .events = POLLIN};
+        int k = poll(&p, 1, (int)left);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        ssize_t got_n = read(in, buf + n, sizeof buf - n);
+        if (got_n <= 0) break;
+        n += (size_t)got_n;
+        r = tui_theme_bg_reply(buf, n, rgb, &got, &end);
+    }
+    if (r == TUI_BG_MORE) end = n; /* a reply cut off by the deadline is not a key press */
+    for (size_t i = n; i > end; i--) ungetch((unsigned char)buf[i - 1]);
+    return got;
+}
+
+/* --theme, then VRAMLAB_THEME (main.c passes whichever was given), then the terminal's answer to
+ * OSC 11, then COLORFGBG, then dark. NO_COLOR or a terminal without colours: no question asked. */
+static void choose_theme(bool color_possible)
+{
+    const char *nc = getenv("NO_COLOR");
+    if (nc && *nc) { /* whatever the theme (no-color.org) */
+        TH.theme = TUI_THEME_MONO, TH.how = HOW_NO_COLOR;
+        return;
+    }
+    if (TH.set >= 0) {
+        TH.theme = TH.set;
+        TH.how = TH.set_by && !strcmp(TH.set_by, "VRAMLAB_THEME") ? HOW_ENV : HOW_SET;
+        return;
+    }
+    if (color_possible && ask_background(TUI_BG_WAIT_MS, TH.rgb)) {
+        TH.theme = tui_theme_for_rgb(TH.rgb), TH.how = HOW_OSC11;
+        return;
+    }
+    const char *fgbg = getenv("COLORFGBG");
+    TH.theme = tui_theme_detect(fgbg);
+    TH.how = fgbg && *fgbg ? HOW_COLORFGBG : HOW_DEFAULT;
+}
+
+void tui_term_theme_line(char *out, size_t n, bool zh)
+{
+    static const char *const names_en[] = {"dark", "light", "no colours"};
+    static const char *const names_zh[] = {"深色", "浅色", "无颜色"};
+    const char *name = zh ? names_zh[TH.theme] : names_en[TH.theme];
+    const char *fgbg = getenv("COLORFGBG");
+    switch (TH.how) {
+    case HOW_SET:
+    case HOW_ENV:
+        snprintf(out, n, zh ? "%s主题，由 %s 指定" : "%s theme, set by %s", name,
+                 TH.how == HOW_ENV ? "VRAMLAB_THEME" : "--theme");
+        break;
+    case HOW_OSC11:
+        snprintf(out, n, zh ? "%s主题：终端背景为 #%02x%02x%02x（OSC 11 查询）；--theme dark|light|mono 可改"
+                            : "%s theme: the terminal's background is #%02x%02x%02x (asked with OSC 11); "
+                              "--theme dark|light|mono overrides",
+                 name, TH.rgb[0], TH.rgb[1], TH.rgb[2]);
+        break;
+    case HOW_COLORFGBG:
+        snprintf(out, n, zh ? "%s主题：终端没有回答背景色，按 COLORFGBG=%s；--theme dark|light|mono 可改"
+                            : "%s theme: the terminal did not say its background; COLORFGBG=%s; "
+                              "--theme dark|light|mono overrides",
+                 name, fgbg ? fgbg : "");
+        break;
+    case HOW_NO_COLOR:
+        snprintf(out, n, zh ? "无颜色（NO_COLOR）：含义靠文字和粗体、下划线表达"
+                            : "no colours (NO_COLOR): words, bold and underline carry the meaning");
+        break;
+    default:
+        snprintf(out, n, zh ? "%s主题：终端没有回答背景色（默认）；--theme dark|light|mono 可改"
+                            : "%s theme: the terminal did not say its background (the default); "
+                              "--theme dark|light|mono overrides",
+                 name);
+    }
+    if (!T.color && TH.how != HOW_NO_COLOR && TH.theme != TUI_THEME_MONO)
+        snprintf(out + strlen(out), n - strlen(out), zh ? "（此终端无颜色）" : " (this terminal has no colours)");
 }
 
 static int curses_attrs(int a)
@@ -166,9 +266,9 @@ static int curses_attrs(int a)
  * bold/underline/reverse. */
 static void setup_colors(void)
 {
-    const char *nc = getenv("NO_COLOR");
-    int theme = tui_term_theme();
-    T.color = theme != TUI_THEME_MONO && has_colors() && !(nc && *nc) && start_color() == OK &&
+    choose_theme(has_colors());
+    int theme = TH.theme;
+    T.color = theme != TUI_THEME_MONO && has_colors() && start_color() == OK &&
               COLORS >= 8 && COLOR_PAIRS > TS_COUNT;
     if (T.color) use_default_colors();
     enum tui_depth depth = !T.color ? TUI_DEPTH_8 : COLORS >= 256 ? TUI_DEPTH_256
@@ -269,6 +369,8 @@ void tui_term_done(void)
     install_signals(false);
     if (T.scr) delscreen(T.scr);
     T.scr = NULL;
+    T.framing = false;
+    tui_grid_free(&T.grid);
     if (T.saved_ok) tcsetattr(STDOUT_FILENO, TCSANOW, &T.saved);
     fflush(tui_plain_terminal());
     fflush(stdout);
@@ -338,38 +440,71 @@ int tui_term_attr(int style)
 
 void tui_term_extra(int attrs) { T.extra = attrs; }
 
-static void flush_run(int y, int x, const wchar_t *buf, int k, int style)
+static void flush_run(int y, int x, const wchar_t *buf, int k, int attr)
 {
     if (!k) return;
-    attr_set((attr_t)tui_term_attr(style) & ~A_COLOR, (short)PAIR_NUMBER(tui_term_attr(style)),
-             NULL);
+    attr_set((attr_t)attr & ~A_COLOR, (short)PAIR_NUMBER(attr), NULL);
     mvaddnwstr(y, x, buf, k);
+}
+
+void tui_term_frame_begin(void)
+{
+    erase();
+    T.framing = T.active && tui_grid_reset(&T.grid, LINES, COLS);
+}
+
+/* Each row once, left to right, in runs of one look: ncurses never sees half a wide glyph
+ * overwritten (tui_grid.h says why that matters). */
+void tui_term_frame_end(void)
+{
+    if (!T.framing) return;
+    T.framing = false;
+    wchar_t buf[256];
+    for (int y = 0; y < T.grid.rows && y < LINES; y++) {
+        const struct tui_cell *row = T.grid.c + (size_t)y * (size_t)T.grid.cols;
+        int k = 0, run_x = 0, run_attr = 0;
+        for (int x = 0; x < T.grid.cols && x < COLS; x++) {
+            if (row[x].cp == 0) continue; /* drawn with its left half */
+            if (row[x].attr != run_attr || k + 2 >= (int)(sizeof buf / sizeof *buf)) {
+                flush_run(y, run_x, buf, k, run_attr);
+                run_x = x, k = 0, run_attr = row[x].attr;
+            }
+            buf[k++] = (wchar_t)row[x].cp;
+        }
+        flush_run(y, run_x, buf, k, run_attr);
+    }
+    attr_set(A_NORMAL, 0, NULL);
 }
 
 int tui_term_put(int y, int x, int w, const char *s, size_t n, const unsigned char *st, int style)
 {
     wchar_t buf[256];
-    int k = 0, used = 0, run_x = x, run_style = -1;
+    int k = 0, used = 0, run_x = x, run_attr = -1;
     if (w <= 0 || y < 0 || y >= LINES || x < 0 || x >= COLS) return 0;
     if (x + w > COLS) w = COLS - x;
     for (size_t i = 0; i < n;) {
         unsigned cp;
         int l = gpu_utf8_decode(s + i, n - i, &cp);
-        int sty = st ? st[i] : style;
+        int attr = tui_term_attr(st ? st[i] : style);
         i += (size_t)l;
         int cw = tui_cp_width(cp);
         if (cw == 0) continue; /* combining marks: dropped rather than risk a misplaced cell */
         if (cp == '\t') cp = ' ';
         else if (!tui_cp_printable(cp) || (!T.utf8 && cp >= 0x80)) cp = '?', cw = 1;
         if (used + cw > w) break;
-        if (sty != run_style || k + 2 >= (int)(sizeof buf / sizeof *buf)) {
-            flush_run(y, run_x, buf, k, run_style);
-            run_x = x + used, k = 0, run_style = sty;
+        if (T.framing) {
+            tui_grid_put(&T.grid, y, x + used, cp, cw, attr);
+            used += cw;
+            continue;
+        }
+        if (attr != run_attr || k + 2 >= (int)(sizeof buf / sizeof *buf)) {
+            flush_run(y, run_x, buf, k, run_attr);
+            run_x = x + used, k = 0, run_attr = attr;
         }
         buf[k++] = (wchar_t)cp;
         used += cw;
     }
-    flush_run(y, run_x, buf, k, run_style);
+    flush_run(y, run_x, buf, k, run_attr);
     attr_set(A_NORMAL, 0, NULL);
     return used;
 }
@@ -391,10 +526,12 @@ void tui_term_fill(int y, int x, int h, int w, int style)
     if (w <= 0 || h <= 0) return;
     if (x < 0) w += x, x = 0;
     if (x + w > COLS) w = COLS - x;
-    chtype blank = (chtype)' ' | (chtype)tui_term_attr(style);
+    int attr = tui_term_attr(style);
+    chtype blank = (chtype)' ' | (chtype)attr;
     for (int r = y; r < y + h && r < LINES; r++) {
         if (r < 0) continue;
-        mvhline(r, x, blank, w);
+        if (T.framing) tui_grid_fill(&T.grid, r, x, w, attr);
+        else mvhline(r, x, blank, w);
     }
 }
 

@@ -23,10 +23,15 @@ int tui_term_run(const char *cmd, const char *arg);
 
 bool tui_term_utf8(void);  /* the locale's codeset is UTF-8: wide glyphs, box drawing */
 bool tui_term_color(void); /* colours in use (a colour terminal and NO_COLOR unset) */
-/* The colour theme (enum tui_theme): set by --theme before tui_term_init; otherwise
- * VRAMLAB_THEME, otherwise COLORFGBG's background (dark when unknown). */
-void tui_term_set_theme(int theme);
+/* The colour theme (enum tui_theme): set by --theme or VRAMLAB_THEME (`by` names which) before
+ * tui_term_init; otherwise tui_term_init asks the terminal for its background (OSC 11, at most
+ * TUI_BG_WAIT_MS; a terminal that does not know OSC 11 answers the DA1 sent after it at once),
+ * then reads COLORFGBG, then takes dark. NO_COLOR: mono. tui_term_theme is the one in use. */
+#define TUI_BG_WAIT_MS 200
+void tui_term_set_theme(int theme, const char *by);
 int tui_term_theme(void);
+/* One line saying which theme is in use and why, for the help overlay. */
+void tui_term_theme_line(char *out, size_t n, bool zh);
 
 /* A quit signal that arrived (SIGINT, SIGTERM, SIGHUP, SIGQUIT), or 0. A second one does not
  * wait for the loop: the handler restores the terminal and exits (128 + N) at once. */
@@ -38,6 +43,12 @@ int tui_term_signal_since(double *at);
  * async-signal-safe calls only: from a signal handler or another thread, when the loop that owns
  * the terminal cannot. Nothing when the tutor has no screen. */
 bool tui_term_emergency_restore(void); /* true when there was a screen to put back */
+
+/* A frame: tui_term_frame_begin blanks the screen and starts composing in a cell grid
+ * (tui_grid.h), every drawing call below writes into it, tui_term_frame_end hands it to ncurses
+ * row by row (then the caller refreshes). Outside a frame the calls draw directly. */
+void tui_term_frame_begin(void);
+void tui_term_frame_end(void);
 
 /* ncurses attributes (with colour pair) for a style. */
 int tui_term_attr(int style);
