@@ -167,17 +167,23 @@ int lt_catalog_scan_all(struct lt_runtime *rt, const char *dir, struct lt_catalo
 int lt_catalog_find(struct lt_runtime *rt, const char *dir, const char *id,
                     struct lt_catalog_entry **out);
 void lt_catalog_free(struct lt_catalog_entry *e, int n);
+/* The line of a lesson file's `id =` (1 when it is not a literal in `lesson { ... }`): where a
+ * clash of ids is reported. */
+int lt_catalog_id_line(const char *path);
 
 /* Load and validate one lesson file in a fresh VM. On error: NULL and "file:line: what". */
 struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *err, size_t n);
 void lt_lesson_free(struct lt_lesson *ls);
-/* The course rules `vramlab check` adds to the loader's (lesson.lua's lint: every errata callout
- * names its source, every lesson ends with a Sources callout): false with "file:line: what". */
-bool lt_lesson_lint(struct lt_lesson *ls, char *err, size_t n);
-/* A draft (lesson{ draft = "en" }: written in one language): true with "file:line: a draft in en:
- * N text(s) not yet translated into zh" (or, when nothing is missing, that `draft` can go), which
- * `vramlab check` prints as a warning, and as an error with --strict. */
-bool lt_lesson_draft(struct lt_lesson *ls, char *warn, size_t n);
+/* The course rules `vramlab check` adds to the loader's (lesson.lua's lint), each finding
+ * reported as "file:line: what" with its severity; returns how many. LT_LINT_ERROR: a mistake
+ * (a predict exercise after every experiment). LT_LINT_HOUSE: a house rule of the course (every
+ * errata callout names its source, every lesson ends with a Sources callout): an error for the
+ * built-in course, a warning for a teacher's lesson unless --strict. LT_LINT_WARN: a text not
+ * translated (a draft's: "a draft in en: N text(s) not yet translated into zh"; a text whose zh
+ * is its en word for word): a warning, an error with --strict. */
+enum lt_lint { LT_LINT_ERROR, LT_LINT_HOUSE, LT_LINT_WARN };
+int lt_lesson_lint(struct lt_lesson *ls, void (*report)(void *ud, enum lt_lint sev, const char *msg),
+                   void *ud);
 /* For `vramlab check`: does the catalog read the loaded lesson's file as what it is? 1: its header
  * reads without running it, the same as the loaded lesson; 0: the file is not in the plain form,
  * "file:line: why" in err (the catalog loads it to list it: slower, not wrong); -1: the two differ,
@@ -245,6 +251,24 @@ bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char 
 enum lt_run_state lt_lesson_answer_start(struct lt_lesson *ls, int block, const char *answer,
                                          char *err, size_t n);
 bool lt_lesson_answer_result(const struct lt_lesson *ls, char *feedback, size_t n);
+/* What the last grading found besides right or wrong (valid until the next grading or the lesson
+ * is freed): broken, the exercise's own error when its check or its measure raised ("file:line:
+ * what"; the learner is told the exercise is broken and it is not a try); mistake, the kind of
+ * a wrong answer (grading.lua's kind: gib_gb, mib_mb, kib_kb, tib_tb, bits_bytes,
+ * percent_fraction, in_bytes, x2, x4, x8, x10, x1000, a declared mistake's name or "mistake N",
+ * "choice N", a code answer's "error", "no_entry" or "wrong_result", else "other"); detail, that
+ * mistake in words without the hint ([0] en, [1] zh); a predict's figure and where it came from
+ * ("measured", "simulated", "model"; figure is NaN otherwise). False before any grading. */
+struct lt_answer_info {
+    const char *broken, *mistake, *detail[2], *how;
+    double figure;
+};
+bool lt_lesson_answer_info(struct lt_lesson *ls, struct lt_answer_info *out);
+/* `vramlab check --run`: a predict exercise's measure() run once and its figure held to the
+ * exercise's unit (lesson.lua's measure_check: a field of its result in another scale or of
+ * another kind is reported). 0: sound (or not a predict exercise); 1: "file:line: what" in msg;
+ * -1: it could not run (msg says why). */
+int lt_lesson_check_measure(struct lt_lesson *ls, int block, char *msg, size_t n);
 /* Set the tries an exercise has had in this session: the next grading is try tries + 1 (its
  * hint, or after the third the answer and the explanation). */
 void lt_lesson_set_tries(struct lt_lesson *ls, int block, int tries);

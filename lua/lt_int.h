@@ -227,6 +227,8 @@ int lt_markup_check(lua_State *L);
  * -> does t still hold what snap does (lt_lesson.c). */
 int lt_snapshot(lua_State *L);
 int lt_same(lua_State *L);
+/* __lt_field_line(src, line, name, path) -> the line of a constructor's field, or nil (lt_lex.h). */
+int lt_field_line(lua_State *L);
 
 /* Result table of a measurement. */
 void lt_push_result(lua_State *L, const struct gpu_result *r, const char *backend);

@@ -691,6 +691,8 @@ static int vm_setup(lua_State *L)
     lua_setglobal(L, "__lt_snapshot");
     lua_pushcfunction(L, lt_same);
     lua_setglobal(L, "__lt_same");
+    lua_pushcfunction(L, lt_field_line);
+    lua_setglobal(L, "__lt_field_line");
     lua_pushcfunction(L, sandbox_env);
     lua_setglobal(L, "__lt_answer_env");
     lua_pushcfunction(L, lt_fmt_bytes);

@@ -154,7 +154,7 @@ Llama-2-7B，fp16，batch 1：1536 个 token 的提示，然后 512 个解码步
 ]] },
     panels = {
       { id = "c", kind = "curve", title = { en = "Reserved and allocated by decode step", zh = "各解码步的已预留与已分配" }, x = "step", y = "MiB" },
-      { id = "t", kind = "table", title = { en = "concat vs prealloc", zh = "concat vs prealloc" } },
+      { id = "t", kind = "table", title = { en = "concat vs prealloc", zh = "concat 对比 prealloc" } },
       { id = "m", kind = "map", title = { en = "concat: segments at the end", zh = "concat：结束时的段" } },
       { id = "r", kind = "bars", title = { en = "Peak reserved", zh = "已预留峰值" }, unit = "MiB" },
     },

@@ -181,14 +181,16 @@ function M.right(v, how, answer, tol)
   return near(v, answer, tol)
 end
 
--- the first declared mistake v matches, as text in lang; or nil
+-- the first declared mistake v matches, as text in lang, and its name (a built-in's, or
+-- "mistake N" for the Nth of the list); or nil
 local function declared(ex, v, right, tol, lang)
   if not ex.mistakes then return nil end
-  for _, k in ipairs(ex.mistakes) do
+  for i, k in ipairs(ex.mistakes) do
     local d = type(k) == "string" and MISTAKES[k] or k
     if (d.value and near(v, d.value, tol)) or (d.factor and (near(v, right * d.factor, tol) or near(v, right / d.factor, tol))) then
       local say = pick(d.say, lang)
-      return type(k) == "string" and fmt(say, ex.unit and ex.unit ~= "" and ex.unit or (lang == "zh" and "题目给的单位" or "the one given")) or say
+      return type(k) == "string" and fmt(say, ex.unit and ex.unit ~= "" and ex.unit or (lang == "zh" and "题目给的单位" or "the one given")) or say,
+             type(k) == "string" and k or fmt("mistake %d", i)
     end
   end
 end
@@ -215,13 +217,14 @@ local function bare_bytes(u, v, lang)
   return t("bare_bytes", lang, u.unit, n, n .. (u.kind == "rate" and " B/s" or " B"))
 end
 
---- The mistake in a wrong answer v (read as `how`), as text in lang, or nil. `right` is the
--- answer (or a predict's measurement), `tol` its tolerance.
+--- The mistake in a wrong answer v (read as `how`), as text in lang, and the kind of mistake it
+-- is (see M.kind); or nil. `right` is the answer (or a predict's measurement), `tol` its
+-- tolerance.
 function M.explain(ex, v, how, right, tol, lang)
   local u, r = how.unit, how.typed
   -- a percentage where none is asked
   if r.percent and not u.percent then
-    if near(r.value, right, tol) then return t(u.times and "factor" or "frac", lang, sig(r.value, 4)) end
+    if near(r.value, right, tol) then return t(u.times and "factor" or "frac", lang, sig(r.value, 4)), "percent_fraction" end
     return nil
   end
   local sized = u.kind == "size" or u.kind == "rate"
@@ -229,27 +232,42 @@ function M.explain(ex, v, how, right, tol, lang)
   -- a unit typed that counts bits for bytes, or GB for GiB: that is the mistake to name
   if not how.bare and sized and r.unit ~= u.unit then
     if (r.bits and true or false) ~= (u.bits and true or false) then
-      return t(r.bits and "bits" or "bytes", lang, typed, typed, sig(v, 4), u.unit)
+      return t(r.bits and "bits" or "bytes", lang, typed, typed, sig(v, 4), u.unit), "bits_bytes"
     end
     if r.power == u.power and u.power > 0 and (r.binary and true or false) ~= (u.binary and true or false) then
-      return decbin(typed, v, u, lang)
+      return decbin(typed, v, u, lang), SIBLING[u.power] or "gib_gb"
     end
   end
-  local d = declared(ex, v, right, tol, lang)
-  if d then return d end
+  local d, dk = declared(ex, v, right, tol, lang)
+  if d then return d, dk end
   if not how.bare then
     if r.unit == u.unit then return nil end
-    return t("conv", lang, typed, sig(v, 4), u.unit)
+    return t("conv", lang, typed, sig(v, 4), u.unit), nil
   end
-  if u.percent and near(v * 100, right, tol) then return t("pct", lang, sig(v * 100, 4)) end
-  if u.unit == "" and right > 0 and right <= 1 and near(v / 100, right, tol) then return t("frac", lang, sig(v / 100, 4)) end
+  if u.percent and near(v * 100, right, tol) then return t("pct", lang, sig(v * 100, 4)), "percent_fraction" end
+  if u.unit == "" and right > 0 and right <= 1 and near(v / 100, right, tol) then return t("frac", lang, sig(v / 100, 4)), "percent_fraction" end
   if sized and (u.binary or u.decimal) and SIBLING[u.power] then
     local f = MISTAKES[SIBLING[u.power]].factor
-    if near(v, right * f, tol) or near(v, right / f, tol) then return builtin(SIBLING[u.power], ex, lang) end
+    if near(v, right * f, tol) or near(v, right / f, tol) then return builtin(SIBLING[u.power], ex, lang), SIBLING[u.power] end
   end
-  if sized and (near(v, right * 8, tol) or near(v, right / 8, tol)) then return builtin("x8", ex, lang) end
-  if sized and u.one > 1 and near(v, right * u.one, tol) then return bare_bytes(u, v, lang) end
+  if sized and (near(v, right * 8, tol) or near(v, right / 8, tol)) then return builtin("x8", ex, lang), "bits_bytes" end
+  if sized and u.one > 1 and near(v, right * u.one, tol) then return bare_bytes(u, v, lang), "in_bytes" end
   return nil
+end
+
+--- The kind of mistake a wrong answer is, for a class's results grouped by mistake (the kinds of
+-- the tolerance audit): the one the feedback names (gib_gb, mib_mb, kib_kb, tib_tb, bits_bytes,
+-- percent_fraction, in_bytes, a declared mistake's name or "mistake N"), else the answer off by
+-- a factor (x2, x4, x8, x10, x1000), else "other"; nil for a right answer.
+local FACTORS = { { "x2", 2 }, { "x4", 4 }, { "x8", 8 }, { "x10", 10 }, { "x1000", 1000 } }
+function M.kind(ex, v, how, right, tol)
+  if M.right(v, how, right, tol) then return nil end
+  local _, k = M.explain(ex, v, how, right, tol, "en")
+  if k then return k end
+  for _, f in ipairs(FACTORS) do
+    if near(v, right * f[2], tol) or near(v, right / f[2], tol) then return f[1] end
+  end
+  return "other"
 end
 
 -- ---- the tolerance audit -----------------------------------------------------------------------

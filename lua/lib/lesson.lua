@@ -55,6 +55,18 @@ local function fail(m, msg, ...)
   error(fmt("%s:%d: " .. msg, m.file, m.line, ...), 0)
 end
 
+-- m (a block's record: file, line of its `kind {` call, kind) at the line of one of its fields,
+-- `path` ("tolerance", "panels.2.unit", "hints.1.zh"), found in the source as tokens: an error
+-- names the field that is wrong, not the block's first line. m itself when the field is not
+-- written there as a literal table (a block built elsewhere, a field computed).
+local field_line = __lt_field_line
+local function at(m, path)
+  if not path or path == "" or m.file ~= loading.file then return m end
+  local l = field_line(loading.src, m.line, m.kind, path)
+  return l and { file = m.file, line = l, kind = m.kind } or m
+end
+local function sub(p, k) return (p and p ~= "") and (p .. "." .. k) or k end
+
 local function is_lang(v) return type(v) == "table" and type(v.en) == "string" and type(v.zh) == "string" end
 
 -- The file's line of line n of text v[lang], a long string whose block starts at m.line: its
@@ -63,52 +75,53 @@ local function text_line(m, v, lang, n)
   local from = m.line
   for _, l in ipairs { "en", "zh" } do
     if type(v[l]) == "string" then
-      local first, at = match(v[l], "^([^\n]*)")
+      local first, found = match(v[l], "^([^\n]*)")
       if first == "" then return nil end
       local lines = source_lines()
       for i = from, #lines do
-        if lines[i]:sub(-#first) == first then at = i break end
+        if lines[i]:sub(-#first) == first then found = i break end
       end
-      if not at then return nil end
-      if l == lang then return at + n - 1 end
-      from = at + select(2, v[l]:gsub("\n", ""))
+      if not found then return nil end
+      if l == lang then return found + n - 1 end
+      from = found + select(2, v[l]:gsub("\n", ""))
     end
   end
 end
 
 -- A text in both languages; one may be missing in a draft (lesson{}'s `draft = "en"` decides,
 -- as it runs last: the missing ones are noted here and judged there).
-local function check_lang(m, v, what, markup)
+-- `p` is the text's path in its block ("prompt", "hints.2"; "" for a text{} block itself).
+local function check_lang(m, v, what, markup, p)
   local en, zh = type(v) == "table" and v.en, type(v) == "table" and v.zh
   if not is_lang(v) and not (type(v) == "table" and (type(en) == "string" and zh == nil or type(zh) == "string" and en == nil)) then
-    fail(m, "%s must be a table { en = \"...\", zh = \"...\" } with both languages", what)
+    fail(at(m, p), "%s must be a table { en = \"...\", zh = \"...\" } with both languages", what)
   end
   if en == nil or zh == nil then
-    loading.missing[#loading.missing + 1] = { m = m, what = what, lang = en == nil and "en" or "zh" }
+    loading.missing[#loading.missing + 1] = { m = m, path = p, what = what, lang = en == nil and "en" or "zh" }
   end
   for _, l in ipairs { "en", "zh" } do
-    if v[l] == "" then fail(m, "%s.%s is empty", what, l) end
+    if v[l] == "" then fail(at(m, sub(p, l)), "%s.%s is empty", what, l) end
     if markup and v[l] ~= nil then
       local err = markup_check(v[l])
       if err then
         -- "line N: what" counts inside the text: say the file's line
         local n, why = match(err, "^line (%d+): (.*)$")
-        local at = n and text_line(m, v, l, tonumber(n))
-        if at then fail({ file = m.file, line = at }, "%s (%s): %s", what, l, why) end
-        fail(m, "%s (%s), %s", what, l, err)
+        local tl = n and text_line(at(m, sub(p, l)), v, l, tonumber(n))
+        if tl then fail({ file = m.file, line = tl }, "%s (%s): %s", what, l, why) end
+        fail(at(m, sub(p, l)), "%s (%s), %s", what, l, err)
       end
     end
   end
 end
 
-local function check_fields(m, t, allowed, what)
+local function check_fields(m, t, allowed, what, p)
   for k in pairs(t) do
-    if type(k) ~= "string" then fail(m, "%s: unexpected positional value (did you forget a field name?)", what) end
+    if type(k) ~= "string" then fail(at(m, sub(p, tostring(k))), "%s: unexpected positional value (did you forget a field name?)", what) end
     if not allowed[k] then
       local names = {}
       for a in pairs(allowed) do names[#names + 1] = a end
       sort(names)
-      fail(m, "%s: unknown field '%s' (fields: %s)", what, k, concat(names, ", "))
+      fail(at(m, sub(p, k)), "%s: unknown field '%s' (fields: %s)", what, k, concat(names, ", "))
     end
   end
 end
@@ -134,44 +147,44 @@ end
 
 M.text = constructor("text", function(m, t)
   check_fields(m, t, set { "en", "zh" }, "text")
-  check_lang(m, t, "text", true)
+  check_lang(m, t, "text", true, "")
 end)
 
 local PANEL_KINDS = set { "bars", "curve", "table", "gauge", "map" }
 M.experiment = constructor("experiment", function(m, t)
   check_fields(m, t, set { "id", "title", "intro", "panels", "run", "key" }, "experiment")
-  if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") or #t.id > ID_MAX then fail(m, "experiment: 'id' must be a word such as \"bandwidth\" (letters, digits, _ and -; at most %d)", ID_MAX) end
-  check_lang(m, t.title, "experiment '" .. t.id .. "' title")
-  if t.intro ~= nil then check_lang(m, t.intro, "experiment '" .. t.id .. "' intro", true) end
-  if type(t.run) ~= "function" then fail(m, "experiment '%s': 'run' must be a function(ex)", t.id) end
-  if type(t.panels) ~= "table" or #t.panels == 0 then fail(m, "experiment '%s': 'panels' must list at least one panel", t.id) end
+  if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") or #t.id > ID_MAX then fail(at(m, "id"), "experiment: 'id' must be a word such as \"bandwidth\" (letters, digits, _ and -; at most %d)", ID_MAX) end
+  check_lang(m, t.title, "experiment '" .. t.id .. "' title", nil, "title")
+  if t.intro ~= nil then check_lang(m, t.intro, "experiment '" .. t.id .. "' intro", true, "intro") end
+  if type(t.run) ~= "function" then fail(at(m, "run"), "experiment '%s': 'run' must be a function(ex)", t.id) end
+  if type(t.panels) ~= "table" or #t.panels == 0 then fail(at(m, "panels"), "experiment '%s': 'panels' must list at least one panel", t.id) end
   local seen = {}
   for i, p in ipairs(t.panels) do
-    if type(p) ~= "table" then fail(m, "experiment '%s': panel %d must be a table", t.id, i) end
-    check_fields(m, p, set { "id", "kind", "title", "unit", "x", "y", "logx", "scale" }, "panel " .. i)
-    if type(p.id) ~= "string" or p.id == "" then fail(m, "experiment '%s': panel %d needs an 'id'", t.id, i) end
-    if seen[p.id] then fail(m, "experiment '%s': two panels named '%s'", t.id, p.id) end
+    if type(p) ~= "table" then fail(at(m, "panels." .. i), "experiment '%s': panel %d must be a table", t.id, i) end
+    check_fields(m, p, set { "id", "kind", "title", "unit", "x", "y", "logx", "scale" }, "panel " .. i, "panels." .. i)
+    if type(p.id) ~= "string" or p.id == "" then fail(at(m, "panels." .. i .. ".id"), "experiment '%s': panel %d needs an 'id'", t.id, i) end
+    if seen[p.id] then fail(at(m, "panels." .. i .. ".id"), "experiment '%s': two panels named '%s'", t.id, p.id) end
     seen[p.id] = true
-    if not PANEL_KINDS[p.kind] then fail(m, "panel '%s': kind must be bars, curve, table, gauge or map (got %s)", p.id, tostring(p.kind)) end
-    check_lang(m, p.title, "panel '" .. p.id .. "' title")
+    if not PANEL_KINDS[p.kind] then fail(at(m, "panels." .. i .. ".kind"), "panel '%s': kind must be bars, curve, table, gauge or map (got %s)", p.id, tostring(p.kind)) end
+    check_lang(m, p.title, "panel '" .. p.id .. "' title", nil, "panels." .. i .. ".title")
     for _, k in ipairs { "unit", "x", "y" } do
-      if p[k] ~= nil and type(p[k]) ~= "string" then fail(m, "panel '%s': '%s' must be a string", p.id, k) end
+      if p[k] ~= nil and type(p[k]) ~= "string" then fail(at(m, "panels." .. i .. "." .. k), "panel '%s': '%s' must be a string", p.id, k) end
     end
     -- a bar's full length (in the panel's unit) or a map's bytes, fixed before any result arrives
     if p.scale ~= nil and not (type(p.scale) == "number" and p.scale > 0 and p.scale < huge) then
-      fail(m, "panel '%s': 'scale' must be a positive number (a bar's full length in its unit, or a map's bytes)", p.id)
+      fail(at(m, "panels." .. i .. ".scale"), "panel '%s': 'scale' must be a positive number (a bar's full length in its unit, or a map's bytes)", p.id)
     end
-    if p.scale ~= nil and p.kind ~= "bars" and p.kind ~= "map" then fail(m, "panel '%s': 'scale' applies to bars and map panels only", p.id) end
+    if p.scale ~= nil and p.kind ~= "bars" and p.kind ~= "map" then fail(at(m, "panels." .. i .. ".scale"), "panel '%s': 'scale' applies to bars and map panels only", p.id) end
   end
   -- the key figure: the panel whose number is the experiment's point (shown first and largest)
   if t.key ~= nil then
     local kp
     for _, p in ipairs(t.panels) do if p.id == t.key then kp = p end end
     if type(t.key) ~= "string" or not kp then
-      fail(m, "experiment '%s': 'key' must name one of its panels (got %s)", t.id, tostring(t.key))
+      fail(at(m, "key"), "experiment '%s': 'key' must name one of its panels (got %s)", t.id, tostring(t.key))
     end
     if kp.kind ~= "bars" and kp.kind ~= "gauge" and kp.kind ~= "curve" then
-      fail(m, "experiment '%s': key panel '%s' is a %s; the key figure is a bars, gauge or curve panel", t.id, t.key, kp.kind)
+      fail(at(m, "key"), "experiment '%s': key panel '%s' is a %s; the key figure is a bars, gauge or curve panel", t.id, t.key, kp.kind)
     end
   end
 end)
@@ -189,31 +202,31 @@ sort(MISTAKE_NAMES)
 -- `mistakes` of a number or predict exercise: built-in names, or {factor=|value=, say={en,zh}}
 local function check_mistakes(m, t, w)
   if t.mistakes == nil then return end
-  if t.kind ~= "number" and t.kind ~= "predict" then fail(m, "%s: 'mistakes' is for number and predict exercises (a choice has 'why')", w) end
-  if type(t.mistakes) ~= "table" or #t.mistakes == 0 then fail(m, "%s: 'mistakes' must be a list such as { \"gib_gb\", { value = 14, say = { en = ..., zh = ... } } }", w) end
+  if t.kind ~= "number" and t.kind ~= "predict" then fail(at(m, "mistakes"), "%s: 'mistakes' is for number and predict exercises (a choice has 'why')", w) end
+  if type(t.mistakes) ~= "table" or #t.mistakes == 0 then fail(at(m, "mistakes"), "%s: 'mistakes' must be a list such as { \"gib_gb\", { value = 14, say = { en = ..., zh = ... } } }", w) end
   local tol = t.tolerance or (t.kind == "number" and 0.02 or 0.5)
   for i, k in pairs(t.mistakes) do
     local what = w .. " mistake " .. tostring(i)
-    if type(i) ~= "number" or i % 1 ~= 0 or i < 1 or i > #t.mistakes then fail(m, "%s: 'mistakes' is a list (no named fields)", w) end
+    if type(i) ~= "number" or i % 1 ~= 0 or i < 1 or i > #t.mistakes then fail(at(m, "mistakes"), "%s: 'mistakes' is a list (no named fields)", w) end
     if type(k) == "string" then
-      if not MISTAKES[k] then fail(m, "%s: unknown mistake '%s' (built-in: %s)", what, k, concat(MISTAKE_NAMES, ", ")) end
+      if not MISTAKES[k] then fail(at(m, "mistakes." .. i), "%s: unknown mistake '%s' (built-in: %s)", what, k, concat(MISTAKE_NAMES, ", ")) end
     elseif type(k) == "table" then
-      check_fields(m, k, set { "factor", "value", "say" }, what)
-      if (k.factor == nil) == (k.value == nil) then fail(m, "%s: give 'factor' or 'value' (one of them)", what) end
+      check_fields(m, k, set { "factor", "value", "say" }, what, "mistakes." .. i)
+      if (k.factor == nil) == (k.value == nil) then fail(at(m, "mistakes." .. i), "%s: give 'factor' or 'value' (one of them)", what) end
       if k.factor ~= nil and (type(k.factor) ~= "number" or k.factor <= 0 or k.factor ~= k.factor or k.factor == huge or abs(k.factor - 1) <= tol) then
-        fail(m, "%s: 'factor' must be a positive number other than 1 (and further from 1 than the tolerance)", what)
+        fail(at(m, "mistakes." .. i .. ".factor"), "%s: 'factor' must be a positive number other than 1 (and further from 1 than the tolerance)", what)
       end
-      if k.value ~= nil and type(k.value) ~= "number" then fail(m, "%s: 'value' must be a number (in '%s')", what, t.unit or "") end
-      check_lang(m, k.say, what .. " say")
+      if k.value ~= nil and type(k.value) ~= "number" then fail(at(m, "mistakes." .. i .. ".value"), "%s: 'value' must be a number (in '%s')", what, t.unit or "") end
+      check_lang(m, k.say, what .. " say", nil, "mistakes." .. i .. ".say")
     else
-      fail(m, "%s: a name such as \"gib_gb\" or a table { factor = ..., say = ... }", what)
+      fail(at(m, "mistakes." .. i), "%s: a name such as \"gib_gb\" or a table { factor = ..., say = ... }", what)
     end
     -- a mistake the grader could never tell from the right answer is a bug in the lesson
     local d = type(k) == "string" and MISTAKES[k] or k
     if t.kind == "number" and type(t.answer) == "number" then
       local near = d.value and abs(d.value - t.answer) <= tol * abs(t.answer) + 1e-12
       if d.factor and abs(d.factor - 1) <= tol then near = true end
-      if near then fail(m, "%s: it matches the right answer within the tolerance (%g)", what, tol) end
+      if near then fail(at(m, "mistakes." .. i), "%s: it matches the right answer within the tolerance (%g)", what, tol) end
     end
   end
 end
@@ -221,67 +234,67 @@ end
 -- `why` of a choice exercise: { [n] = { en =, zh = } } for a wrong choice n
 local function check_why(m, t, w)
   if t.why == nil then return end
-  if t.kind ~= "choice" then fail(m, "%s: 'why' is for choice exercises (a number has 'mistakes')", w) end
-  if type(t.why) ~= "table" then fail(m, "%s: 'why' must be a table { [2] = { en = ..., zh = ... } } keyed by choice", w) end
+  if t.kind ~= "choice" then fail(at(m, "why"), "%s: 'why' is for choice exercises (a number has 'mistakes')", w) end
+  if type(t.why) ~= "table" then fail(at(m, "why"), "%s: 'why' must be a table { [2] = { en = ..., zh = ... } } keyed by choice", w) end
   for i, v in pairs(t.why) do
     if type(i) ~= "number" or i % 1 ~= 0 or i < 1 or type(t.choices) ~= "table" or i > #t.choices then
-      fail(m, "%s: 'why' keys are choice numbers (1..%d)", w, type(t.choices) == "table" and #t.choices or 0)
+      fail(at(m, "why"), "%s: 'why' keys are choice numbers (1..%d)", w, type(t.choices) == "table" and #t.choices or 0)
     end
-    if i == t.answer then fail(m, "%s: why[%d] is the right choice: say why it is right in 'explain'", w, i) end
-    check_lang(m, v, w .. " why " .. i)
+    if i == t.answer then fail(at(m, "why." .. i), "%s: why[%d] is the right choice: say why it is right in 'explain'", w, i) end
+    check_lang(m, v, w .. " why " .. i, nil, "why." .. i)
   end
 end
 
 M.exercise = constructor("exercise", function(m, t)
   check_fields(m, t, set { "id", "kind", "prompt", "choices", "answer", "unit", "tolerance", "hints",
                            "explain", "measure", "entry", "check", "starter", "why", "mistakes" }, "exercise")
-  if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") or #t.id > ID_MAX then fail(m, "exercise: 'id' must be a word such as \"ratio\" (letters, digits, _ and -; at most %d)", ID_MAX) end
+  if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") or #t.id > ID_MAX then fail(at(m, "id"), "exercise: 'id' must be a word such as \"ratio\" (letters, digits, _ and -; at most %d)", ID_MAX) end
   local w = "exercise '" .. t.id .. "'"
-  if not EX_KINDS[t.kind] then fail(m, "%s: kind must be choice, number, predict or code", w) end
-  check_lang(m, t.prompt, w .. " prompt", true)
-  check_lang(m, t.explain, w .. " explain", true)
-  if type(t.hints) ~= "table" or #t.hints == 0 then fail(m, "%s: give at least one hint", w) end
-  for i, h in ipairs(t.hints) do check_lang(m, h, w .. " hint " .. i) end
+  if not EX_KINDS[t.kind] then fail(at(m, "kind"), "%s: kind must be choice, number, predict or code", w) end
+  check_lang(m, t.prompt, w .. " prompt", true, "prompt")
+  check_lang(m, t.explain, w .. " explain", true, "explain")
+  if type(t.hints) ~= "table" or #t.hints == 0 then fail(at(m, "hints"), "%s: give at least one hint", w) end
+  for i, h in ipairs(t.hints) do check_lang(m, h, w .. " hint " .. i, nil, "hints." .. i) end
   if t.tolerance ~= nil and (type(t.tolerance) ~= "number" or t.tolerance <= 0 or t.tolerance >= 10) then
-    fail(m, "%s: tolerance is a relative error such as 0.05", w)
+    fail(at(m, "tolerance"), "%s: tolerance is a relative error such as 0.05", w)
   end
-  if t.unit ~= nil and type(t.unit) ~= "string" then fail(m, "%s: unit must be a string", w) end
+  if t.unit ~= nil and type(t.unit) ~= "string" then fail(at(m, "unit"), "%s: unit must be a string", w) end
   -- the unit an answer is typed in: one the parser reads (then any unit of its kind converts),
   -- or a plain word (x, %, tok/s) typed as it is; one that looks like a size, rate or time but
   -- is not read ("GB/sec", "Gbit", "msec") would refuse the answers a learner types
   if type(t.unit) == "string" and t.unit ~= "" then
     local r = units.read("1" .. t.unit)
     if r and r.ambiguous then
-      fail(m, "%s: unit '%s' reads two ways (%s or %s): write the one meant", w, t.unit, r.alt[1], r.alt[2])
+      fail(at(m, "unit"), "%s: unit '%s' reads two ways (%s or %s): write the one meant", w, t.unit, r.alt[1], r.alt[2])
     end
     local u = string.lower(t.unit)
     if (not r or r.word) and (match(u, "^[kmgtp]?i?b") or match(u, "sec$") or match(u, "^[kmgtp]?i?b[%a]*/") or match(u, "^[mnuµμ]?s/")) then
-      fail(m, "%s: unit '%s' is not one the answer parser reads: use a size (B, KB..TB, KiB..TiB), a rate (GB/s, GiB/s; Gb/s and Gbps are bits), a time (ns, us, ms, s) or a plain word (x, %%, tok/s)", w, t.unit)
+      fail(at(m, "unit"), "%s: unit '%s' is not one the answer parser reads: use a size (B, KB..TB, KiB..TiB), a rate (GB/s, GiB/s; Gb/s and Gbps are bits), a time (ns, us, ms, s) or a plain word (x, %%, tok/s)", w, t.unit)
     end
   end
   if t.kind == "choice" then
-    if type(t.choices) ~= "table" or #t.choices < 2 or #t.choices > 9 then fail(m, "%s: give 2 to 9 choices", w) end
-    for i, c in ipairs(t.choices) do check_lang(m, c, w .. " choice " .. i) end
+    if type(t.choices) ~= "table" or #t.choices < 2 or #t.choices > 9 then fail(at(m, "choices"), "%s: give 2 to 9 choices", w) end
+    for i, c in ipairs(t.choices) do check_lang(m, c, w .. " choice " .. i, nil, "choices." .. i) end
     if type(t.answer) ~= "number" or t.answer < 1 or t.answer > #t.choices or t.answer % 1 ~= 0 then
-      fail(m, "%s: answer must be the index (1..%d) of the right choice", w, #t.choices)
+      fail(at(m, "answer"), "%s: answer must be the index (1..%d) of the right choice", w, #t.choices)
     end
   elseif t.kind == "number" then
-    if type(t.answer) ~= "number" then fail(m, "%s: answer must be a number (in '%s')", w, t.unit or "") end
+    if type(t.answer) ~= "number" then fail(at(m, "answer"), "%s: answer must be a number (in '%s')", w, t.unit or "") end
   elseif t.kind == "predict" then
-    if type(t.measure) ~= "function" then fail(m, "%s: 'measure' must be a function returning the measured value", w) end
+    if type(t.measure) ~= "function" then fail(at(m, "measure"), "%s: 'measure' must be a function returning the measured value", w) end
   elseif t.kind == "code" then
-    if type(t.entry) ~= "string" or not match(t.entry, "^[%a_][%w_]*$") then fail(m, "%s: 'entry' must name the function the learner writes", w) end
-    if type(t.check) ~= "function" then fail(m, "%s: 'check' must be a function(fn) returning ok, message", w) end
-    if t.starter ~= nil and type(t.starter) ~= "string" then fail(m, "%s: 'starter' must be a string of Lua", w) end
+    if type(t.entry) ~= "string" or not match(t.entry, "^[%a_][%w_]*$") then fail(at(m, "entry"), "%s: 'entry' must name the function the learner writes", w) end
+    if type(t.check) ~= "function" then fail(at(m, "check"), "%s: 'check' must be a function(fn) returning ok, message", w) end
+    if t.starter ~= nil and type(t.starter) ~= "string" then fail(at(m, "starter"), "%s: 'starter' must be a string of Lua", w) end
     if type(t.starter) == "string" then
       -- the starter is what the learner edits first: it must compile and define the entry the
       -- grader looks up. Checked statically (compiled, never run): a global `function entry(` or
       -- `entry = function` at the start of a line; a local or another name is an error.
       local chunk, err = load(t.starter, "=starter", "t", {})
-      if not chunk then fail(m, "%s: the starter does not compile: %s", w, err) end
+      if not chunk then fail(at(m, "starter"), "%s: the starter does not compile: %s", w, err) end
       local e, src = t.entry, "\n" .. t.starter
       if not (match(src, "\n[ \t]*function%s+" .. e .. "%s*%(") or match(src, "\n[ \t]*" .. e .. "%s*=%s*function%s*%(")) then
-        fail(m, "%s: the starter does not define the entry '%s' (a global function the learner completes)", w, e)
+        fail(at(m, "starter"), "%s: the starter does not define the entry '%s' (a global function the learner completes)", w, e)
       end
     end
   end
@@ -330,7 +343,45 @@ local function has_source(body, lang)
   return false
 end
 
+-- A text identical in both languages that a translation would change: three words or more of
+-- Latin letters, outside `code`, fenced code and identifiers ("NVLink", "PCIe x16",
+-- "torch.cuda.empty_cache()" or a formula are the same in both; "The memory bus of the GPU" is
+-- English shown as Chinese).
+local function untranslated(v)
+  if type(v) ~= "table" or type(v.en) ~= "string" or v.en ~= v.zh then return false end
+  local s = v.en:gsub("```.-```", " "):gsub("`[^`\n]*`", " ")
+  local words = 0 -- an identifier (max_split_size_mb, torch.cuda.empty_cache()) is not a word
+  for w in s:gmatch("%S+") do
+    if match(w, "^[%(%[\"']*%a%a+[%)%]\"'%.,;:!?]*$") then words = words + 1 end
+  end
+  return words >= 3
+end
+
+-- Every { en, zh } text of a block, with its path in the block ("" for a text{} block itself).
+local function texts(kind, b)
+  local out = {}
+  local function add(v, path) if type(v) == "table" then out[#out + 1] = { v = v, path = path } end end
+  if kind == "text" then add(b, "")
+  elseif kind == "experiment" then
+    add(b.title, "title"); add(b.intro, "intro")
+    for i, p in ipairs(b.panels or {}) do add(p.title, "panels." .. i .. ".title") end
+  elseif kind == "exercise" then
+    add(b.prompt, "prompt"); add(b.explain, "explain")
+    for i, h in ipairs(b.hints or {}) do add(h, "hints." .. i) end
+    for i, c in ipairs(b.choices or {}) do add(c, "choices." .. i) end
+    for i, w in pairs(b.why or {}) do add(w, "why." .. i) end
+    for i, k in ipairs(b.mistakes or {}) do if type(k) == "table" then add(k.say, "mistakes." .. i .. ".say") end end
+  elseif kind == "lesson" then add(b.title, "title"); add(b.chapter_title, "chapter_title") end
+  return out
+end
+
+-- The course rules beyond the loader, every finding: { sev, msg } with sev "error" (a mistake
+-- in the lesson), "house" (a house rule of the course: its Sources; an error in the built-in
+-- course, a warning for a teacher's lesson unless --strict) or "warn" (a text not translated:
+-- a warning, an error with --strict).
 local function lint(m, t, orig)
+  local out = {}
+  local function add(sev, msg, ...) out[#out + 1] = { sev = sev, msg = fmt(msg, ...) } end
   local last
   for i = 1, #t do
     local bm = META[rawget(orig, i)]
@@ -339,15 +390,32 @@ local function lint(m, t, orig)
       for _, lang in ipairs { "en", "zh" } do
         for _, c in ipairs(t[i][lang] and (callouts(t[i][lang])) or {}) do -- a draft lacks one
           if c.kind == "errata" and not has_source(c.body, lang) then
-            return fmt("%s:%d: errata callout '%s' (%s) has no source: end it with a line '%s'",
-                       bm.file, line_of("> [!errata] " .. c.title, bm.line), c.title, lang,
-                       lang == "en" and "Source: ..." or "出处：……")
+            add("house", "%s:%d: errata callout '%s' (%s) has no source: end it with a line '%s'",
+                bm.file, line_of("> [!errata] " .. c.title, bm.line), c.title, lang,
+                lang == "en" and "Source: ..." or "出处：……")
           end
         end
       end
     end
   end
-  if not last then return fmt("%s:%d: the lesson has no text{} to end with a Sources block", m.file, m.line) end
+  -- a text shown in English to a Chinese reader (or the reverse) is not translated
+  local blocks = { { bm = m, b = t } }
+  for i = 1, #t do blocks[#blocks + 1] = { bm = META[rawget(orig, i)], b = t[i] } end
+  for _, x in ipairs(blocks) do
+    if x.bm then
+      for _, tx in ipairs(texts(x.bm.kind, x.b)) do
+        if untranslated(tx.v) then
+          local where = at(x.bm, tx.path ~= "" and tx.path .. ".zh" or "zh")
+          local what = x.bm.kind .. (x.b.id and x.bm.kind ~= "lesson" and " '" .. x.b.id .. "'" or "")
+          add("warn", "%s:%d: %s %s: the zh text is the en text (\"%s\"): translate it",
+              where.file, where.line, what, tx.path ~= "" and tx.path or "text", tx.v.en:gsub("%s+", " "):sub(1, 60))
+        end
+      end
+    end
+  end
+  if not last then
+    add("house", "%s:%d: the lesson has no text{} to end with a Sources block", m.file, m.line)
+  end
   -- a predict exercise is offered before the figure it asks for is shown: it may not come after
   -- every experiment of its lesson (an experiment, and the text after it, show what it measures)
   local experiments, predict = 0, nil
@@ -357,47 +425,52 @@ local function lint(m, t, orig)
     elseif bm and bm.kind == "exercise" and t[i].kind == "predict" and not predict then predict = { bm = bm, id = t[i].id } end
   end
   if predict and experiments > 0 then
-    return fmt("%s:%d: predict exercise '%s' comes after every experiment of the lesson: offer it before the experiment that measures its figure (lesson-format.md, \"Exercises\")",
-               predict.bm.file, predict.bm.line, predict.id)
+    add("error", "%s:%d: predict exercise '%s' comes after every experiment of the lesson: offer it before the experiment that measures its figure (lesson-format.md, \"Exercises\")",
+        predict.bm.file, predict.bm.line, predict.id)
   end
-  for _, lang in ipairs { "en", "zh" } do
+  for _, lang in ipairs(last and { "en", "zh" } or {}) do
     local text = (last.snap[lang] or "> [!source] -"):gsub("%s+$", "") -- a draft lacks one
     local cs, n = callouts(text)
     local c = cs[#cs]
     if not c or c.kind ~= "source" or c.last ~= n then
-      return fmt("%s:%d: the lesson does not end with its Sources: the last text{} (%s) must end with a '> [!source] %s' callout",
-                 last.bm.file, last.bm.line, lang, lang == "en" and "Sources" or "出处")
+      add("house", "%s:%d: the lesson does not end with its Sources: the last text{} (%s) must end with a '> [!source] %s' callout",
+          last.bm.file, last.bm.line, lang, lang == "en" and "Sources" or "出处")
+      break
     end
   end
-  return nil
+  return out
 end
 
---- For `vramlab check`: the first course rule the last lesson loaded in this VM breaks, or nil;
--- and as a second value a draft's warning (not yet translated), or nil.
+--- For `vramlab check`: what the course rules find in the last lesson loaded in this VM, a list
+-- of { sev = "error" | "house" | "warn", msg = "file:line: what" } (see lint), a draft's "not
+-- yet translated" among the warnings.
 function M.lint()
   if LINT_ARGS then LINT, LINT_ARGS = lint(unpack(LINT_ARGS, 1, 3)), nil end
-  return LINT, DRAFT
+  local out = {}
+  for i, f in ipairs(LINT or {}) do out[i] = f end
+  if DRAFT then out[#out + 1] = { sev = "warn", msg = DRAFT } end
+  return out
 end
 
 local REQUIRES = set { "host", "gpu", "cuda" }
 M.lesson = constructor("lesson", function(m, t, orig)
   local allowed = set { "id", "chapter", "chapter_title", "title", "requires", "draft" }
   for k in pairs(t) do
-    if type(k) == "string" and not allowed[k] then fail(m, "lesson: unknown field '%s'", k) end
+    if type(k) == "string" and not allowed[k] then fail(at(m, k), "lesson: unknown field '%s'", k) end
   end
-  if type(t.id) ~= "string" or not match(t.id, "^%d+%.%d+$") or #t.id > ID_MAX then fail(m, "lesson: 'id' must look like \"1.3\" (at most %d characters)", ID_MAX) end
-  if type(t.chapter) ~= "number" or t.chapter < 1 or t.chapter > 9999 or t.chapter % 1 ~= 0 then fail(m, "lesson: 'chapter' must be a whole number from 1 to 9999") end
-  if tostring(t.chapter) ~= match(t.id, "^(%d+)") then fail(m, "lesson: id '%s' is not in chapter %d", t.id, t.chapter) end
-  check_lang(m, t.title, "lesson title")
-  check_lang(m, t.chapter_title, "lesson chapter_title")
+  if type(t.id) ~= "string" or not match(t.id, "^%d+%.%d+$") or #t.id > ID_MAX then fail(at(m, "id"), "lesson: 'id' must look like \"1.3\" (at most %d characters)", ID_MAX) end
+  if type(t.chapter) ~= "number" or t.chapter < 1 or t.chapter > 9999 or t.chapter % 1 ~= 0 then fail(at(m, "chapter"), "lesson: 'chapter' must be a whole number from 1 to 9999") end
+  if tostring(t.chapter) ~= match(t.id, "^(%d+)") then fail(at(m, "chapter"), "lesson: id '%s' is not in chapter %d", t.id, t.chapter) end
+  check_lang(m, t.title, "lesson title", nil, "title")
+  check_lang(m, t.chapter_title, "lesson chapter_title", nil, "chapter_title")
   -- a draft is written in one language; the other may be missing ("not yet translated")
-  if t.draft ~= nil and t.draft ~= "en" and t.draft ~= "zh" then fail(m, "lesson: 'draft' is the language the draft is written in, \"en\" or \"zh\"") end
+  if t.draft ~= nil and t.draft ~= "en" and t.draft ~= "zh" then fail(at(m, "draft"), "lesson: 'draft' is the language the draft is written in, \"en\" or \"zh\"") end
   local other = { en = "zh", zh = "en" }
   for _, x in ipairs(loading.missing) do
     if t.draft == nil then
-      fail(x.m, "%s has no %s text: give both languages, or mark the lesson a draft written in %s (draft = \"%s\" in lesson{})", x.what, x.lang, other[x.lang], other[x.lang])
+      fail(at(x.m, x.path), "%s has no %s text: give both languages, or mark the lesson a draft written in %s (draft = \"%s\" in lesson{})", x.what, x.lang, other[x.lang], other[x.lang])
     elseif x.lang == t.draft then
-      fail(x.m, "%s has no %s text, the language this draft is written in", x.what, x.lang)
+      fail(at(x.m, x.path), "%s has no %s text, the language this draft is written in", x.what, x.lang)
     end
   end
   if t.draft then
@@ -406,9 +479,9 @@ M.lesson = constructor("lesson", function(m, t, orig)
       or fmt("%s:%d: every text has both languages: remove draft = \"%s\"", m.file, m.line, t.draft)
   end
   if t.requires ~= nil then
-    if type(t.requires) ~= "table" then fail(m, "lesson: 'requires' must be a list such as { \"host\" }") end
+    if type(t.requires) ~= "table" then fail(at(m, "requires"), "lesson: 'requires' must be a list such as { \"host\" }") end
     for _, r in ipairs(t.requires) do
-      if not REQUIRES[r] then fail(m, "lesson: unknown requirement '%s' (host, gpu, cuda)", tostring(r)) end
+      if not REQUIRES[r] then fail(at(m, "requires"), "lesson: unknown requirement '%s' (host, gpu, cuda)", tostring(r)) end
     end
   end
   if #t == 0 then fail(m, "lesson: no blocks (add text{...}, experiment{...} or exercise{...})") end
@@ -422,9 +495,12 @@ M.lesson = constructor("lesson", function(m, t, orig)
     if not same(ob, bm.snap) then
       fail(bm, "%s changed after %s{} validated it (lesson data must be final when its constructor returns)", bm.kind, bm.kind)
     end
-    if b.id then
-      if ids[b.id] then fail(bm, "%s id '%s' is used twice in this lesson", bm.kind, b.id) end
-      ids[b.id] = true
+    if b.id then -- experiments and exercises share one name space: progress and recordings
+      if ids[b.id] then
+        local first = at(ids[b.id], "id")
+        fail(at(bm, "id"), "%s id '%s' is used twice in this lesson (the %s at line %d has it)", bm.kind, b.id, ids[b.id].kind, first.line)
+      end
+      ids[b.id] = bm
     end
     BLOCKS[b] = bm -- the reference answers name exercises of the copy C reads
   end
@@ -455,6 +531,29 @@ local function check_panel(self, panel)
   end
 end
 
+-- The options each ex: call takes (docs/lesson-format.md, docs/writing-lessons.md): another is a
+-- mistake a teacher would not see (a misspelt `stlye` is no style), so it raises at the call.
+local EX_OPTS = {
+  bar = set { "from", "style", "unit", "peak" },
+  point = set { "from", "style" },
+  gauge = set { "from", "style", "unit" },
+  block = set { "owner", "state", "bytes", "seg" }, -- an ex:map block
+}
+local function check_opts(opts, method, what)
+  if opts == nil then return end
+  if type(opts) ~= "table" then raise(3, fmt("ex:%s: %s must be a table such as { from = r }", method, what or "the options")) end
+  local allowed = EX_OPTS[what and "block" or method]
+  for k in pairs(opts) do
+    if not allowed[k] then
+      local names = {}
+      for a in pairs(allowed) do names[#names + 1] = a end
+      sort(names)
+      raise(3, fmt("ex:%s: unknown %s '%s' (%s: %s)", method, what and "field of a block" or "option", tostring(k),
+                   what and "fields" or "options", concat(names, ", ")))
+    end
+  end
+end
+
 local STYLES = set { "measured", "simulated", "theoretical", "reference" }
 -- The style says how a value was obtained. `from = result` takes it from a measurement's own
 -- `simulated` flag; with neither, a value follows the backend (SIMULATED on the simulator), so a
@@ -470,6 +569,7 @@ end
 -- opts.peak: the theoretical peak this bar is measured against, drawn as a marker on its row
 function Ex:bar(panel, label, value, opts)
   check_panel(self, panel)
+  check_opts(opts, "bar")
   local peak = opts and opts.peak
   if peak ~= nil and not (type(peak) == "number" and peak > 0 and peak < huge) then error("peak must be a positive number", 2) end
   emit { type = "bar", panel = panel, series = tostring(label), value = value, style = style(opts, self),
@@ -477,6 +577,7 @@ function Ex:bar(panel, label, value, opts)
 end
 function Ex:point(panel, series, x, y, opts)
   check_panel(self, panel)
+  check_opts(opts, "point")
   emit { type = "point", panel = panel, series = tostring(series), x = x, y = y, style = style(opts, self) }
 end
 function Ex:row(panel, cells)
@@ -487,6 +588,7 @@ function Ex:row(panel, cells)
 end
 function Ex:gauge(panel, label, value, max, opts)
   check_panel(self, panel)
+  check_opts(opts, "gauge")
   emit { type = "gauge", panel = panel, series = tostring(label), value = value, max = max,
          unit = opts and opts.unit or self.panels[panel].unit, style = style(opts, self) }
 end
@@ -496,6 +598,7 @@ function Ex:map(panel, blocks, total)
   -- "owner:state:bytes", then "@seg" when the block says its segment (readers that stop at the
   -- bytes still read the bytes)
   for i, b in ipairs(blocks) do
+    check_opts(b, "map", "block " .. i)
     local seg = math.type(b.seg) == "integer" and fmt("@%d", b.seg) or ""
     cells[i] = fmt("%s:%s:%.0f%s", b.owner or "?", b.state or "allocated", b.bytes or 0, seg)
   end
@@ -544,6 +647,8 @@ local TXT = {
   close_simulated = { en = "Within %d%% of the simulated figure.", zh = "与模拟值相差不到 %d%%。" },
   close_model = { en = "Within %d%% of the model's figure.", zh = "与模型算出的值相差不到 %d%%。" },
   code_err = { en = "Your code has an error: %s", zh = "你的代码有错误：%s" },
+  broken = { en = "This exercise is broken, tell your teacher: %s (this try does not count)",
+             zh = "这道练习本身有错误，请告诉老师：%s（这次不算作答）" },
   no_entry = { en = "Define a function named '%s'.", zh = "请定义名为 '%s' 的函数。" },
 }
 
@@ -560,14 +665,21 @@ end
 -- answer cannot change them later), functions guarded in turn; a table with __eq, __lt or
 -- __tostring could otherwise make any comparison in the check come out right.
 local guard
+-- The last error the learner's function raised (through guard): an error of the check that is not
+-- this one is the check's own, the teacher's mistake, not the learner's.
+local LEARNER_ERR
+local function learner_error(msg)
+  LEARNER_ERR = msg
+  error(msg, 0)
+end
 local function clean(v, seen, depth)
   local ty = type(v)
   if ty == "function" then return guard(v) end
-  if ty == "thread" then error("your function returned a coroutine: an answer returns plain values", 0) end
+  if ty == "thread" then learner_error("your function returned a coroutine: an answer returns plain values") end
   if ty ~= "table" then return v end
-  if getmt(v) ~= nil then error("your function returned a table with a metatable: an answer returns plain values", 0) end
+  if getmt(v) ~= nil then learner_error("your function returned a table with a metatable: an answer returns plain values") end
   if seen[v] then return seen[v] end
-  if depth > 32 then error("your function returned tables nested deeper than 32", 0) end
+  if depth > 32 then learner_error("your function returned tables nested deeper than 32") end
   local c = {}
   seen[v] = c
   for k, x in next, v do c[clean(k, seen, depth + 1)] = clean(x, seen, depth + 1) end
@@ -583,9 +695,9 @@ guard = function(fn)
       if type(args[i]) == "table" and getmt(args[i]) == nil then plain[#plain + 1] = args[i] end
     end
     local r = pack(pcall(fn, ...))
-    if not r[1] then error(errtext(r[2]), 0) end
+    if not r[1] then learner_error(errtext(r[2])) end
     for _, a in ipairs(plain) do
-      if getmt(a) ~= nil then error("your function set a metatable on its argument", 0) end
+      if getmt(a) ~= nil then learner_error("your function set a metatable on its argument") end
     end
     local seen = {}
     for i = 2, r.n do r[i] = clean(r[i], seen, 0) end
@@ -593,21 +705,49 @@ guard = function(fn)
   end
 end
 
+-- What the last grading found beyond ok and its feedback, for C (lt_lesson_answer_info): the kind
+-- of mistake a wrong number or predict answer is (grading.kind), the exercise's own error when
+-- its checking code raised (broken: not the learner's mistake, not a try), the mistake's words
+-- in both languages without the hint (an exam's results), a predict's figure and its label.
+local LAST = {}
+function M.last() return LAST end
+
+-- The lesson's own code (a check, a measure) raised `e`: the learner is told the exercise is
+-- broken, with where, and the try does not count.
+local function broken(ex, e, lang, field)
+  e = errtext(e)
+  if not match(e, "^[^\n]-:%d+: ") then
+    local bm = BLOCKS[ex] and at(BLOCKS[ex], field)
+    if bm then e = fmt("%s:%d: exercise '%s': %s", bm.file, bm.line, ex.id, e) end
+  end
+  LAST.broken = e
+  return nil, t("broken", lang, e)
+end
+
 function M.grade(ex, input, lang, tries, simulated)
   lang = lang == "zh" and "zh" or "en"
   input = tostring(input or ""):match("^%s*(.-)%s*$")
+  LAST = {}
   local ok, detail
   if ex.kind == "choice" then
     local n = tonumber(input)
     if not n or n % 1 ~= 0 or n < 1 or n > #ex.choices then return nil, t("choose", lang, #ex.choices) end
     ok = n == ex.answer
     if not ok and ex.why and ex.why[n] then detail = pick(ex.why[n], lang) end
+    if not ok then
+      LAST.mistake = fmt("choice %d", n)
+      LAST.detail = ex.why and ex.why[n] and { en = pick(ex.why[n], "en"), zh = pick(ex.why[n], "zh") } or nil
+    end
   elseif ex.kind == "number" then
     local v, how = grading.read(ex, input, lang)
     if not v then return nil, how end
     local tol = ex.tolerance or 0.02
     ok = grading.right(v, how, ex.answer, tol)
-    if not ok then detail = grading.explain(ex, v, how, ex.answer, tol, lang) end
+    if not ok then
+      detail = grading.explain(ex, v, how, ex.answer, tol, lang)
+      LAST.mistake = grading.kind(ex, v, how, ex.answer, tol)
+      LAST.detail = { en = grading.explain(ex, v, how, ex.answer, tol, "en"), zh = grading.explain(ex, v, how, ex.answer, tol, "zh") }
+    end
   elseif ex.kind == "predict" then
     local v, how = grading.read(ex, input, lang)
     if not v then return nil, how end
@@ -615,8 +755,11 @@ function M.grade(ex, input, lang, tries, simulated)
     -- measurement that may differ by the machine's noise
     local m = MEASURED[ex]
     if not m then
-      local value, from = ex.measure()
-      if type(value) ~= "number" then error("exercise '" .. ex.id .. "': measure() must return a number", 0) end
+      local okm, value, from = pcall(ex.measure)
+      if not okm then return broken(ex, value, lang, "measure") end
+      if type(value) ~= "number" or value ~= value then
+        return broken(ex, fmt("measure() must return a number, not %s", type(value) == "number" and "nan" or type(value)), lang, "measure")
+      end
       -- the label follows the figure: host numbers are real even on the simulator; "model" is
       -- vramlab's allocator on a model device, the same everywhere; `simulated` names the profile
       local how = simulated and "simulated" or "measured"
@@ -629,6 +772,11 @@ function M.grade(ex, input, lang, tries, simulated)
     local measured = m.value
     local tol = ex.tolerance or 0.5
     ok = grading.right(v, how, measured, tol)
+    LAST.figure, LAST.how, LAST.profile = measured, m.how, m.profile
+    if not ok then
+      LAST.mistake = grading.kind(ex, v, how, measured, tol)
+      LAST.detail = { en = grading.explain(ex, v, how, measured, tol, "en"), zh = grading.explain(ex, v, how, measured, tol, "zh") }
+    end
     local fig, unit, guess = fmt("%.4g", measured), ex.unit or "", fmt("%.4g", v)
     if m.how == "simulated" then detail = t("simulated", lang, m.profile, fig, unit, guess, unit)
     else detail = t(m.how, lang, fig, unit, guess, unit) end
@@ -643,14 +791,24 @@ function M.grade(ex, input, lang, tries, simulated)
     -- lesson VM after this grading.
     local env = answer_env()
     local chunk, err = load(input, "=answer", "t", env)
+    LAST.mistake = "error"
     if not chunk then return false, t("code_err", lang, err) end
     local okrun, rerr = pcall(chunk)
     if not okrun then return false, t("code_err", lang, errtext(rerr)) end
     local fn = rawget(env, ex.entry)
+    LAST.mistake = "no_entry"
     if type(fn) ~= "function" then return false, t("no_entry", lang, ex.entry) end
+    LAST.mistake = nil
+    LEARNER_ERR = nil
     local okc, res, msg = pcall(ex.check, guard(fn))
+    if not okc and (LEARNER_ERR == nil or res ~= LEARNER_ERR) then return broken(ex, res, lang, "check") end
     if not okc then ok, detail = false, t("code_err", lang, errtext(res))
     else ok, detail = res and true or false, msg and pick(msg, lang) or nil end
+    if not ok then
+      LAST.detail = { en = okc and msg and pick(msg, "en") or t("code_err", "en", errtext(res)),
+                      zh = okc and msg and pick(msg, "zh") or t("code_err", "zh", errtext(res)) }
+      LAST.mistake = okc and "wrong_result" or "error"
+    end
   end
   -- a sentence that may end without a full stop (a check's message, a choice's text, the
   -- answer's figure) must not run into the next one
@@ -669,6 +827,56 @@ function M.grade(ex, input, lang, tries, simulated)
     parts[#parts + 1] = pick(ex.hints[(tries % #ex.hints) + 1], lang)
   end
   return ok, concat(parts, lang == "zh" and "" or " ") -- Chinese sentences need no space
+end
+
+--- For `vramlab check --run`: a predict exercise's measure() run once, and its figure held to the
+-- exercise's unit. A figure that is a field of the result it returns (r.bytes_per_s / 1e6) in
+-- another scale (MB/s for a GB/s question) or of another kind (a latency for a rate) would grade a
+-- learner's right prediction wrong: it is reported. Returns nil and "" (sound, or nothing to
+-- compare: a computed figure, a ratio), or nil and "file:line: what".
+local SCALES = {
+  rate = { { "B/s", 1 }, { "KB/s", 1e3 }, { "MB/s", 1e6 }, { "GB/s", 1e9 }, { "TB/s", 1e12 }, { "KiB/s", 2^10 },
+           { "MiB/s", 2^20 }, { "GiB/s", 2^30 }, { "TiB/s", 2^40 }, { "Mb/s", 1e6 / 8 }, { "Gb/s", 1e9 / 8 } },
+  size = { { "B", 1 }, { "KB", 1e3 }, { "MB", 1e6 }, { "GB", 1e9 }, { "TB", 1e12 }, { "KiB", 2^10 }, { "MiB", 2^20 },
+           { "GiB", 2^30 }, { "TiB", 2^40 } },
+  time = { { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 } },
+}
+local RESULT_FIELDS = { -- a result's figures: kind, and what one of its units is in the base unit
+  { "bytes_per_s", "rate", 1 }, { "rw_bytes_per_s", "rate", 1 }, { "median_bytes_per_s", "rate", 1 },
+  { "bytes", "size", 1 }, { "moved_bytes", "size", 1 }, { "footprint_bytes", "size", 1 },
+  { "seconds", "time", 1 }, { "median_seconds", "time", 1 }, { "ns_per_load", "time", 1e-9 },
+  { "median_ns_per_load", "time", 1e-9 },
+}
+local KIND_WORD = { rate = "a rate", size = "a size", time = "a time" }
+function M.measure_check(ex)
+  local bm = BLOCKS[ex]
+  local where = bm and at(bm, "measure") or { file = "?", line = 0 }
+  local function say(msg, ...) return nil, fmt("%s:%d: exercise '%s': " .. msg, where.file, where.line, ex.id, ...) end
+  local ok, value, r = pcall(ex.measure)
+  if not ok then return say("measure() raised: %s", errtext(value)) end
+  if type(value) ~= "number" or value ~= value then return say("measure() returns %s, not a number", tostring(value)) end
+  local u = grading.unit_of(ex)
+  if type(r) ~= "table" or not SCALES[u.kind] or value == 0 then return nil, "" end
+  for _, f in ipairs(RESULT_FIELDS) do
+    local c = rawget(r, f[1])
+    if type(c) == "number" and c ~= 0 then
+      local base = c * f[3]
+      for _, sc in ipairs(SCALES[f[2]]) do
+        if abs(value - base / sc[2]) <= 1e-9 * abs(value) then
+          if f[2] ~= u.kind then
+            return say("measure() returns r.%s (%s, in %s) for a question in %s (%s): the figure and the unit are not the same kind",
+                       f[1], KIND_WORD[f[2]], sc[1], ex.unit, KIND_WORD[u.kind])
+          end
+          if abs(sc[2] - u.one) > 1e-9 * u.one then
+            return say("measure() returns r.%s in %s (r.%s / %.6g), but the exercise's unit is %s: a right prediction would be graded %.4gx off (return the figure in %s: r.%s / %.6g)",
+                       f[1], sc[1], f[1], sc[2] / f[3], ex.unit, u.one / sc[2] >= 1 and u.one / sc[2] or sc[2] / u.one, ex.unit, f[1], u.one / f[3])
+          end
+          return nil, ""
+        end
+      end
+    end
+  end
+  return nil, ""
 end
 
 --- Reference answers (docs/lesson-format.md, "Reference answers"): the file beside a lesson,

@@ -17,6 +17,7 @@
 #include "gpu_esc.h"
 #include "gpu_file.h"
 #include "lt_header.h"
+#include "lt_lex.h"
 
 #define MAX_FILES 100000 /* lesson files one folder's walk gathers, whatever the budget */
 
@@ -183,6 +184,21 @@ static void read_lesson(struct scan *s, const char *path, bool past_count)
     lt_lesson_free(ls);
 }
 
+int lt_catalog_id_line(const char *path)
+{
+    char err[256];
+    size_t len;
+    char *src = lt_read_file(path, &len, err, sizeof err);
+    if (!src) return 1;
+    int line = 0;
+    struct lt_lex x; /* the first `lesson {` whose table holds a literal id */
+    for (lt_lex_init(&x, src, len); !line && x.t != LT_TOK_EOF && x.t != LT_TOK_BAD; lt_lex_next(&x))
+        if (lt_lex_is(&x, LT_TOK_NAME, "lesson") && lt_lex_next_is(&x, LT_TOK_PUNCT, "{"))
+            line = lt_lex_field_line(src, len, x.tline, "lesson", "id");
+    free(src);
+    return line > 0 ? line : 1;
+}
+
 static int cmp_path(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -226,8 +242,8 @@ static int scan(struct lt_runtime *rt, const char *dir, const char *only, bool b
     for (int i = 1; i < s.n; i++)
         if (!s.e[i].error && !s.e[i - 1].error && !strcmp(s.e[i].id, s.e[i - 1].id)) {
             char msg[4200];
-            snprintf(msg, sizeof msg, "%s:1: lesson id %s is also used by %s", s.e[i].path,
-                     s.e[i].id, s.e[i - 1].path);
+            snprintf(msg, sizeof msg, "%s:%d: lesson id %s is also used by %s", s.e[i].path,
+                     lt_catalog_id_line(s.e[i].path), s.e[i].id, s.e[i - 1].path);
             s.e[i].error = strdup(msg);
         }
     *out = s.e;

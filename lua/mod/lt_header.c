@@ -1,10 +1,9 @@
 /* lt_header.c - a lesson's header (id, chapter, titles, exercises) read from its text as tokens,
  * nothing run: the catalog lists a course in milliseconds, and a lesson's body is compiled only
  * when it is opened. Only the plain form is read (lt_header.h); anything else, however valid
- * Lua, makes the caller load the lesson. The tokens are Lua 5.4's (names, numbers, short and
- * long strings, comments, operators); nesting counts brackets and the blocks that `end` or
- * `until` closes, so that a comma inside a function body is not taken for one of the lesson
- * table's. */
+ * Lua, makes the caller load the lesson. The tokens are Lua 5.4's (lt_lex.h); nesting counts
+ * brackets and the blocks that `end` or `until` closes, so that a comma inside a function body
+ * is not taken for one of the lesson table's. */
 #include "lt_header.h"
 
 #include <stdarg.h>
@@ -13,22 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lt_lex.h"
+
 #define MAX_DEPTH 200 /* Lua's own parser stops at 200 nested levels (LUAI_MAXCCALLS) */
 
-enum tok { T_EOF, T_NAME, T_STRING, T_NUMBER, T_PUNCT, T_BAD };
-
-struct lex {
-    const char *s, *end; /* the cursor and the end of the text */
-    int line;
-    enum tok t;          /* the current token: its kind, text and line */
-    const char *p;
-    size_t n;
-    int tline;
-    int level;           /* a string's long-bracket level; -1 for a quoted string */
-};
-
 struct parse {
-    struct lex x;
+    struct lt_lex x;
     char open[MAX_DEPTH]; /* what each open level is: ( [ { or b (a block `end` closes), r (repeat) */
     int depth;
     bool in_local;        /* in the names of a `local` statement */
@@ -37,114 +26,6 @@ struct parse {
     size_t nwhy;
     bool failed;
 };
-
-static bool name0(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-static bool digit(int c) { return c >= '0' && c <= '9'; }
-static bool namec(int c) { return name0(c) || digit(c); }
-
-static bool is(const struct lex *x, enum tok t, const char *text)
-{
-    size_t l = strlen(text);
-    return x->t == t && x->n == l && !memcmp(x->p, text, l);
-}
-
-/* `[` followed by `=`* and `[` opens a long bracket: its level, or -1 */
-static int long_open(const char *s, const char *end)
-{
-    const char *q = s + 1;
-    while (q < end && *q == '=') q++;
-    return q < end && *q == '[' ? (int)(q - s - 1) : -1;
-}
-
-/* From inside a long bracket of `level` to just past its close, or NULL when it never closes. */
-static const char *long_close(struct lex *x, const char *q, int level)
-{
-    for (; q < x->end; q++) {
-        if (*q == '\n') x->line++;
-        else if (*q == ']') {
-            const char *r = q + 1;
-            while (r < x->end && *r == '=') r++;
-            if (r - q - 1 == level && r < x->end && *r == ']') return r + 1;
-        }
-    }
-    return NULL;
-}
-
-static void next(struct lex *x)
-{
-    for (;;) { /* white space and comments */
-        while (x->s < x->end && strchr(" \t\r\v\f\n", *x->s) && *x->s) x->line += *x->s++ == '\n';
-        if (x->end - x->s >= 2 && x->s[0] == '-' && x->s[1] == '-') {
-            x->s += 2;
-            int lv = x->s < x->end && *x->s == '[' ? long_open(x->s, x->end) : -1;
-            if (lv >= 0) {
-                x->s = long_close(x, x->s + lv + 2, lv);
-                if (!x->s) {
-                    x->s = x->end;
-                    x->t = T_BAD;
-                    return;
-                }
-            } else {
-                while (x->s < x->end && *x->s != '\n') x->s++;
-            }
-            continue;
-        }
-        break;
-    }
-    x->p = x->s, x->tline = x->line, x->level = -1;
-    if (x->s >= x->end) {
-        x->t = T_EOF, x->n = 0;
-        return;
-    }
-    const char *q = x->s;
-    unsigned char c = (unsigned char)*q;
-    if (name0(c)) {
-        while (q < x->end && namec((unsigned char)*q)) q++;
-        x->t = T_NAME;
-    } else if (digit(c) || (c == '.' && q + 1 < x->end && digit((unsigned char)q[1]))) {
-        for (q++; q < x->end; q++) {
-            unsigned char d = (unsigned char)*q;
-            bool sign = (d == '+' || d == '-') && strchr("eEpP", q[-1]) && q[-1];
-            if (!namec(d) && d != '.' && !sign) break;
-        }
-        x->t = T_NUMBER;
-    } else if (c == '"' || c == '\'') {
-        for (q++; q < x->end && *q != (char)c; q++) {
-            if (*q == '\n') break; /* an unfinished string */
-            if (*q != '\\') continue;
-            if (++q >= x->end) break;
-            if (*q == '\n') x->line++;
-            else if (*q == 'z') /* \z skips the white space that follows, new lines included */
-                while (q + 1 < x->end && strchr(" \t\r\v\f\n", q[1]) && q[1]) x->line += *++q == '\n';
-        }
-        if (q >= x->end || *q != (char)c) {
-            x->s = x->end, x->t = T_BAD;
-            return;
-        }
-        q++;
-        x->t = T_STRING;
-    } else if (c == '[' && long_open(q, x->end) >= 0) {
-        x->level = long_open(q, x->end);
-        q = long_close(x, q + x->level + 2, x->level);
-        if (!q) {
-            x->s = x->end, x->t = T_BAD;
-            return;
-        }
-        x->t = T_STRING;
-    } else if (c < 0x80 && strchr("+-*/%^#&~|<>=(){}[];:,.", c) && c) {
-        static const char *const two[] = {"==", "~=", "<=", ">=", "//", "::", "<<", ">>", "..", NULL};
-        q++;
-        for (int i = 0; two[i]; i++)
-            if (x->end - x->s >= 2 && !memcmp(x->s, two[i], 2)) q = x->s + 2;
-        if (q - x->s == 2 && !memcmp(x->s, "..", 2) && q < x->end && *q == '.') q++; /* ... */
-        x->t = T_PUNCT;
-    } else {
-        x->s = x->end, x->t = T_BAD; /* a byte Lua does not read outside a string */
-        return;
-    }
-    x->n = (size_t)(q - x->s);
-    x->s = q;
-}
 
 __attribute__((format(printf, 2, 3))) static bool fail(struct parse *P, const char *fmt, ...)
 {
@@ -160,107 +41,61 @@ __attribute__((format(printf, 2, 3))) static bool fail(struct parse *P, const ch
 
 /* The names lesson{} and its blocks are called by: redefining one makes the header unreadable
  * without running the file. */
-static bool reserved(const struct lex *x)
+static bool reserved(const struct lt_lex *x)
 {
     static const char *const names[] = {"lesson", "text", "experiment", "exercise", NULL};
     for (int i = 0; names[i]; i++)
-        if (is(x, T_NAME, names[i])) return true;
+        if (lt_lex_is(x, LT_TOK_NAME, names[i])) return true;
     return false;
 }
 
 /* Consume the current token (nesting and the checks on redefined names), read the next. */
 static bool advance(struct parse *P)
 {
-    struct lex *x = &P->x;
-    if (x->t == T_BAD) return fail(P, "line %d: a token Lua would not read", x->tline);
-    if (x->t == T_EOF) return fail(P, "line %d: the file ends inside the lesson", x->tline);
+    struct lt_lex *x = &P->x;
+    if (x->t == LT_TOK_BAD) return fail(P, "line %d: a token Lua would not read", x->tline);
+    if (x->t == LT_TOK_EOF) return fail(P, "line %d: the file ends inside the lesson", x->tline);
     /* the environment reached as a table, or code compiled from a string, could redefine them */
-    if (is(x, T_NAME, "_ENV") || is(x, T_NAME, "_G") || is(x, T_NAME, "load"))
+    if (lt_lex_is(x, LT_TOK_NAME, "_ENV") || lt_lex_is(x, LT_TOK_NAME, "_G") || lt_lex_is(x, LT_TOK_NAME, "load"))
         return fail(P, "line %d: the file uses _ENV, _G or load", x->tline);
     if (reserved(x)) {
-        struct lex peek = *x;
-        next(&peek);
-        bool assigned = is(&peek, T_PUNCT, "=") && !(P->depth > 0 && P->open[P->depth - 1] == '{');
+        struct lt_lex peek = *x;
+        lt_lex_next(&peek);
+        bool assigned = lt_lex_is(&peek, LT_TOK_PUNCT, "=") && !(P->depth > 0 && P->open[P->depth - 1] == '{');
         if (P->after_function || (P->in_local && P->depth == 0) || assigned)
             return fail(P, "line %d: the file redefines lesson, text, experiment or exercise", x->tline);
     }
-    P->after_function = is(x, T_NAME, "function");
-    if (is(x, T_NAME, "local")) P->in_local = true;
-    else if (P->in_local && !(x->t == T_NAME || is(x, T_PUNCT, ",") || is(x, T_PUNCT, "<") ||
-                              is(x, T_PUNCT, ">")))
+    P->after_function = lt_lex_is(x, LT_TOK_NAME, "function");
+    if (lt_lex_is(x, LT_TOK_NAME, "local")) P->in_local = true;
+    else if (P->in_local && !(x->t == LT_TOK_NAME || lt_lex_is(x, LT_TOK_PUNCT, ",") || lt_lex_is(x, LT_TOK_PUNCT, "<") ||
+                              lt_lex_is(x, LT_TOK_PUNCT, ">")))
         P->in_local = false;
-    char o = 0, c = 0;
-    if (x->t == T_PUNCT && x->n == 1 && strchr("([{", *x->p)) o = *x->p;
-    else if (is(x, T_NAME, "function") || is(x, T_NAME, "do") || is(x, T_NAME, "if")) o = 'b';
-    else if (is(x, T_NAME, "repeat")) o = 'r';
-    else if (x->t == T_PUNCT && x->n == 1 && strchr(")]}", *x->p)) c = *x->p == ')' ? '(' : *x->p == ']' ? '[' : '{';
-    else if (is(x, T_NAME, "end")) c = 'b';
-    else if (is(x, T_NAME, "until")) c = 'r';
-    if (o) {
+    char k;
+    int d = lt_lex_nest(x, &k);
+    if (d > 0) {
         if (P->depth == MAX_DEPTH) return fail(P, "line %d: nested too deeply", x->tline);
-        P->open[P->depth++] = o;
-    } else if (c) {
-        if (P->depth == 0 || P->open[P->depth - 1] != c)
+        P->open[P->depth++] = k;
+    } else if (d < 0) {
+        if (P->depth == 0 || P->open[P->depth - 1] != k)
             return fail(P, "line %d: brackets or blocks that do not match", x->tline);
         P->depth--;
     }
-    next(x);
+    lt_lex_next(x);
     return true;
-}
-
-/* A string token's value when it is plain text: printable bytes (UTF-8 passes through), and of
- * the escapes only \\, \" and \'. NULL otherwise (or out of memory). */
-static char *plain_string(const struct lex *x)
-{
-    const char *s, *e;
-    if (x->level >= 0) {
-        s = x->p + x->level + 2, e = x->p + x->n - x->level - 2;
-        if (s < e && (*s == '\n' || *s == '\r')) { /* a long string drops its first new line */
-            s += (s + 1 < e && (s[1] == '\n' || s[1] == '\r') && s[1] != *s) ? 2 : 1;
-        }
-    } else {
-        s = x->p + 1, e = x->p + x->n - 1;
-    }
-    char *out = malloc((size_t)(e - s) + 1), *o = out;
-    if (!out) return NULL;
-    for (; s < e; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '\\' && x->level < 0) {
-            if (++s >= e || !strchr("\\\"'", *s) || !*s) break;
-            c = (unsigned char)*s;
-        } else if (c < 0x20 || c == 0x7f) {
-            break;
-        }
-        *o++ = (char)c;
-    }
-    if (s < e) {
-        free(out);
-        return NULL;
-    }
-    *o = 0;
-    return out;
-}
-
-/* Is the token after the current one `t`? */
-static bool next_is(const struct lex *x, enum tok t, const char *text)
-{
-    struct lex peek = *x;
-    next(&peek);
-    return is(&peek, t, text);
 }
 
 /* The end of a field's or block's value: `,` `;` (consumed) or the table's `}` (left). */
 static bool item_end(struct parse *P)
 {
-    if (is(&P->x, T_PUNCT, ",") || is(&P->x, T_PUNCT, ";")) return advance(P);
-    if (is(&P->x, T_PUNCT, "}")) return true;
+    if (lt_lex_is(&P->x, LT_TOK_PUNCT, ",") || lt_lex_is(&P->x, LT_TOK_PUNCT, ";")) return advance(P);
+    if (lt_lex_is(&P->x, LT_TOK_PUNCT, "}")) return true;
     return fail(P, "line %d: a value that is not a literal", P->x.tline);
 }
 
 /* A string literal as a field's whole value. */
 static bool string_value(struct parse *P, char **out, const char *what)
 {
-    if (P->x.t != T_STRING || !(*out = plain_string(&P->x)) || !**out)
+    if (P->x.t != LT_TOK_STRING || !(*out = lt_lex_plain_string(&P->x)) || !**out)
         return fail(P, "line %d: %s is not a plain string literal", P->x.tline, what);
     return advance(P) && item_end(P);
 }
@@ -268,11 +103,11 @@ static bool string_value(struct parse *P, char **out, const char *what)
 /* { en = "...", zh = "..." } (a draft may lack one: checked with the draft, later). */
 static bool lang_value(struct parse *P, char *v[2], const char *what)
 {
-    if (!is(&P->x, T_PUNCT, "{")) return fail(P, "line %d: %s is not a literal { en =, zh = }", P->x.tline, what);
+    if (!lt_lex_is(&P->x, LT_TOK_PUNCT, "{")) return fail(P, "line %d: %s is not a literal { en =, zh = }", P->x.tline, what);
     if (!advance(P)) return false;
-    while (!is(&P->x, T_PUNCT, "}")) {
-        int l = is(&P->x, T_NAME, "en") ? 0 : is(&P->x, T_NAME, "zh") ? 1 : -1;
-        if (l < 0 || v[l] || !next_is(&P->x, T_PUNCT, "="))
+    while (!lt_lex_is(&P->x, LT_TOK_PUNCT, "}")) {
+        int l = lt_lex_is(&P->x, LT_TOK_NAME, "en") ? 0 : lt_lex_is(&P->x, LT_TOK_NAME, "zh") ? 1 : -1;
+        if (l < 0 || v[l] || !lt_lex_next_is(&P->x, LT_TOK_PUNCT, "="))
             return fail(P, "line %d: %s is not a literal { en =, zh = }", P->x.tline, what);
         if (!advance(P) || !advance(P) || !string_value(P, &v[l], what)) return false;
     }
@@ -283,8 +118,8 @@ static bool lang_value(struct parse *P, char *v[2], const char *what)
 static bool skip_value(struct parse *P)
 {
     int d = P->depth;
-    while (!(P->depth == d && (is(&P->x, T_PUNCT, ",") || is(&P->x, T_PUNCT, ";") ||
-                               is(&P->x, T_PUNCT, "}"))))
+    while (!(P->depth == d && (lt_lex_is(&P->x, LT_TOK_PUNCT, ",") || lt_lex_is(&P->x, LT_TOK_PUNCT, ";") ||
+                               lt_lex_is(&P->x, LT_TOK_PUNCT, "}"))))
         if (!advance(P)) return false;
     return true;
 }
@@ -303,12 +138,12 @@ static bool block(struct parse *P, struct lt_header *h, bool exercise)
     char *id = NULL;
     bool ok = advance(P), bad_id = false;
     while (ok && P->depth > d) {
-        if (exercise && P->depth == d + 1 && is(&P->x, T_NAME, "id") && next_is(&P->x, T_PUNCT, "=")) {
+        if (exercise && P->depth == d + 1 && lt_lex_is(&P->x, LT_TOK_NAME, "id") && lt_lex_next_is(&P->x, LT_TOK_PUNCT, "=")) {
             ok = advance(P) && advance(P);
-            bad_id = bad_id || id || P->x.t != T_STRING || /* a literal, the value's whole */
-                     !(next_is(&P->x, T_PUNCT, ",") || next_is(&P->x, T_PUNCT, ";") ||
-                       next_is(&P->x, T_PUNCT, "}"));
-            if (ok && !id && P->x.t == T_STRING) id = plain_string(&P->x);
+            bad_id = bad_id || id || P->x.t != LT_TOK_STRING || /* a literal, the value's whole */
+                     !(lt_lex_next_is(&P->x, LT_TOK_PUNCT, ",") || lt_lex_next_is(&P->x, LT_TOK_PUNCT, ";") ||
+                       lt_lex_next_is(&P->x, LT_TOK_PUNCT, "}"));
+            if (ok && !id && P->x.t == LT_TOK_STRING) id = lt_lex_plain_string(&P->x);
         }
         ok = ok && advance(P);
     }
@@ -366,9 +201,9 @@ static bool lesson_table(struct parse *P, struct lt_header *h)
     char *v[2][2] = {{NULL, NULL}, {NULL, NULL}}, *id = NULL, *draft = NULL;
     int nblocks = 0;
     bool have_chapter = false, ok = advance(P);
-    while (ok && !is(&P->x, T_PUNCT, "}")) {
-        struct lex *x = &P->x;
-        if (x->t == T_NAME && next_is(x, T_PUNCT, "=")) {
+    while (ok && !lt_lex_is(&P->x, LT_TOK_PUNCT, "}")) {
+        struct lt_lex *x = &P->x;
+        if (x->t == LT_TOK_NAME && lt_lex_next_is(x, LT_TOK_PUNCT, "=")) {
             char key[16];
             snprintf(key, sizeof key, "%.*s", (int)(x->n < 15 ? x->n : 15), x->p);
             ok = advance(P) && advance(P);
@@ -377,7 +212,7 @@ static bool lesson_table(struct parse *P, struct lt_header *h)
                 ok = string_value(P, &id, "the id");
             } else if (!strcmp(key, "chapter") && !have_chapter) {
                 have_chapter = true;
-                if (x->t != T_NUMBER || x->n > 4 || strspn(x->p, "0123456789") < x->n) {
+                if (x->t != LT_TOK_NUMBER || x->n > 4 || strspn(x->p, "0123456789") < x->n) {
                     ok = fail(P, "line %d: the chapter is not a whole-number literal", x->tline);
                     break;
                 }
@@ -394,9 +229,9 @@ static bool lesson_table(struct parse *P, struct lt_header *h)
             } else {
                 ok = fail(P, "line %d: a field lesson{} does not take, or one given twice: %s", x->tline, key);
             }
-        } else if (x->t == T_NAME && next_is(x, T_PUNCT, "{") &&
-                   (is(x, T_NAME, "text") || is(x, T_NAME, "experiment") || is(x, T_NAME, "exercise"))) {
-            bool ex = is(x, T_NAME, "exercise");
+        } else if (x->t == LT_TOK_NAME && lt_lex_next_is(x, LT_TOK_PUNCT, "{") &&
+                   (lt_lex_is(x, LT_TOK_NAME, "text") || lt_lex_is(x, LT_TOK_NAME, "experiment") || lt_lex_is(x, LT_TOK_NAME, "exercise"))) {
+            bool ex = lt_lex_is(x, LT_TOK_NAME, "exercise");
             nblocks++;
             ok = advance(P) && block(P, h, ex) && item_end(P);
         } else {
@@ -417,19 +252,16 @@ bool lt_header_scan(const char *src, size_t len, struct lt_header *h, char *why,
     memset(h, 0, sizeof *h);
     if (n) why[0] = 0;
     if (len && src[0] == 0x1b) return fail(&P, "line %d: a binary chunk", 1);
-    P.x.s = src, P.x.end = src + len, P.x.line = 1;
-    if (len && src[0] == '#') /* a #! line, as the loader skips it */
-        while (P.x.s < P.x.end && *P.x.s != '\n') P.x.s++;
-    next(&P.x);
+    lt_lex_init(&P.x, src, len);
     bool ok = true;
-    while (ok && P.x.t != T_EOF && !(P.depth == 0 && is(&P.x, T_NAME, "return")))
+    while (ok && P.x.t != LT_TOK_EOF && !(P.depth == 0 && lt_lex_is(&P.x, LT_TOK_NAME, "return")))
         ok = advance(&P);
-    if (ok && P.x.t != T_EOF && advance(&P) && is(&P.x, T_NAME, "lesson") && next_is(&P.x, T_PUNCT, "{")) {
+    if (ok && P.x.t != LT_TOK_EOF && advance(&P) && lt_lex_is(&P.x, LT_TOK_NAME, "lesson") && lt_lex_next_is(&P.x, LT_TOK_PUNCT, "{")) {
         h->line = P.x.tline;
         P.in_local = false;
         ok = advance(&P) && lesson_table(&P, h);
-        if (ok && is(&P.x, T_PUNCT, ";")) ok = advance(&P);
-        if (ok && P.x.t != T_EOF) ok = fail(&P, "line %d: code after the lesson table", P.x.tline);
+        if (ok && lt_lex_is(&P.x, LT_TOK_PUNCT, ";")) ok = advance(&P);
+        if (ok && P.x.t != LT_TOK_EOF) ok = fail(&P, "line %d: code after the lesson table", P.x.tline);
     } else if (ok) {
         ok = fail(&P, "line %d: the file does not end with 'return lesson { ... }'", P.x.tline);
     }

@@ -5,11 +5,13 @@
 #include "lt.h"
 #include "lt_int.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lt_header.h"
+#include "lt_lex.h"
 
 struct lt_lesson {
     struct lt_runtime *rt;
@@ -29,6 +31,7 @@ struct lt_lesson {
     bool answer_ok;
     char *answer_fb;      /* the grader's feedback (NULL: no result yet) */
     char *answer_fb2;     /* the same in the other language (a live front end: L shows it) */
+    char *info[5];        /* lt_answer_info's strings: broken, mistake, detail en, zh, how */
     char answer_lang[4];  /* the language of answer_fb */
     /* exercises */
     int *tries;
@@ -224,6 +227,20 @@ int lt_same(lua_State *L)
     return 1;
 }
 
+/* __lt_field_line(src, line, name, path) -> the line of a field of the constructor `name {` on
+ * `line` (lt_lex.h), or nil: an error at the field that is wrong, not the block's first line. */
+int lt_field_line(lua_State *L)
+{
+    size_t len;
+    const char *src = luaL_checklstring(L, 1, &len);
+    int line = (int)luaL_checkinteger(L, 2);
+    const char *name = luaL_optstring(L, 3, NULL), *path = luaL_checkstring(L, 4);
+    int at = lt_lex_field_line(src, len, line, name, path);
+    if (at > 0) lua_pushinteger(L, at);
+    else lua_pushnil(L);
+    return 1;
+}
+
 /* Pushes the block's kind string (from the validator's record) or nil. */
 static const char *block_kind_str(lua_State *L, int tbl_idx)
 {
@@ -268,26 +285,28 @@ static bool id_ok(const char *s, bool lesson)
     return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == n;
 }
 
-bool lt_lesson_draft(struct lt_lesson *ls, char *warn, size_t n)
+int lt_lesson_lint(struct lt_lesson *ls, void (*report)(void *ud, enum lt_lint sev, const char *msg),
+                   void *ud)
 {
     lua_State *L = ls->vm->L;
-    int top = lua_gettop(L);
+    int top = lua_gettop(L), n = 0;
     push_module_fn(L, "lint");
-    bool draft = lua_pcall(L, 0, 2, 0) == LUA_OK && str(L, -1);
-    if (draft) snprintf(warn, n, "%s", str(L, -1));
+    if (lua_pcall(L, 0, 1, 0) != LUA_OK || !lua_istable(L, -1)) {
+        report(ud, LT_LINT_ERROR, str(L, -1) ? str(L, -1) : "the course rules could not be checked");
+        lua_settop(L, top);
+        return 1;
+    }
+    for (int i = 1; lua_rawgeti(L, -1, i) == LUA_TTABLE; i++, n++) {
+        lua_getfield(L, -1, "sev");
+        const char *sev = str(L, -1);
+        lua_getfield(L, -2, "msg");
+        enum lt_lint s = !sev || !strcmp(sev, "error") ? LT_LINT_ERROR
+                       : !strcmp(sev, "house")          ? LT_LINT_HOUSE : LT_LINT_WARN;
+        report(ud, s, str(L, -1) ? str(L, -1) : "?");
+        lua_pop(L, 3);
+    }
     lua_settop(L, top);
-    return draft;
-}
-
-bool lt_lesson_lint(struct lt_lesson *ls, char *err, size_t n)
-{
-    lua_State *L = ls->vm->L;
-    int top = lua_gettop(L);
-    push_module_fn(L, "lint");
-    bool ok = lua_pcall(L, 0, 1, 0) == LUA_OK && lua_isnil(L, -1);
-    if (!ok) snprintf(err, n, "%s", str(L, -1) ? str(L, -1) : "the course rules could not be checked");
-    lua_settop(L, top);
-    return ok;
+    return n;
 }
 
 struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *err, size_t n)
@@ -385,6 +404,7 @@ void lt_lesson_free(struct lt_lesson *ls)
     free(ls->solved);
     free(ls->kinds);
     free(ls->answer_fb), free(ls->answer_fb2);
+    for (int i = 0; i < 5; i++) free(ls->info[i]);
     free(ls);
 }
 
@@ -821,4 +841,76 @@ bool lt_lesson_answer(struct lt_lesson *ls, int block, const char *answer, char 
     ls->rt->async = async;
     if (st == LT_RUN_FAILED && !ls->answer_fb) return false; /* feedback holds why */
     return lt_lesson_answer_result(ls, feedback, n);
+}
+
+/* A string field of the table on top (or of its field `sub`), copied; NULL when not a string. */
+static char *dup_str(lua_State *L, const char *k, const char *sub)
+{
+    char *v = NULL;
+    int t = lua_getfield(L, -1, k);
+    if (sub && t == LUA_TTABLE) t = lua_getfield(L, -1, sub), lua_remove(L, -2);
+    if (t == LUA_TSTRING) v = strdup(lua_tostring(L, -1));
+    lua_pop(L, 1);
+    return v;
+}
+
+bool lt_lesson_answer_info(struct lt_lesson *ls, struct lt_answer_info *out)
+{
+    lua_State *L = ls->vm->L;
+    memset(out, 0, sizeof *out);
+    out->figure = NAN;
+    int top = lua_gettop(L);
+    push_module_fn(L, "last");
+    if (lua_pcall(L, 0, 1, 0) != LUA_OK || !lua_istable(L, -1)) {
+        lua_settop(L, top);
+        return false;
+    }
+    for (int i = 0; i < 5; i++) free(ls->info[i]);
+    ls->info[0] = dup_str(L, "broken", NULL), ls->info[1] = dup_str(L, "mistake", NULL);
+    ls->info[2] = dup_str(L, "detail", "en"), ls->info[3] = dup_str(L, "detail", "zh");
+    ls->info[4] = dup_str(L, "how", NULL);
+    if (lua_getfield(L, -1, "figure") == LUA_TNUMBER) out->figure = lua_tonumber(L, -1);
+    lua_settop(L, top);
+    out->broken = ls->info[0], out->mistake = ls->info[1];
+    out->detail[0] = ls->info[2], out->detail[1] = ls->info[3], out->how = ls->info[4];
+    return true;
+}
+
+/* (ls, block) -> measure_check, block: the call lt_lesson_check_measure runs */
+static int push_measure_check(lua_State *L)
+{
+    struct lt_lesson *ls = lua_touserdata(L, 1);
+    int block = (int)lua_tointeger(L, 2);
+    lua_settop(L, 0);
+    push_module_fn(L, "measure_check");
+    push_block(ls, block);
+    return 2;
+}
+
+int lt_lesson_check_measure(struct lt_lesson *ls, int block, char *msg, size_t n)
+{
+    lua_State *L = ls->vm->L;
+    struct lt_exercise_info x;
+    msg[0] = 0;
+    if (!lt_lesson_exercise(ls, block, &x) || strcmp(x.kind, "predict")) return 0;
+    if (ls->state == LT_RUN_BUSY) {
+        snprintf(msg, n, "an experiment is running");
+        return -1;
+    }
+    lua_pushcfunction(L, push_measure_check);
+    lua_pushlightuserdata(L, ls);
+    lua_pushinteger(L, block);
+    if (lua_pcall(L, 2, 2, 0) != LUA_OK) {
+        lt_vm_errmsg(ls->vm, LUA_ERRRUN, msg, n);
+        lua_pop(L, 1);
+        return -1;
+    }
+    bool async = ls->rt->async;
+    ls->rt->async = false; /* to the end here, the measurement included */
+    enum lt_run_state st = run_begin(ls, block, 1, true, msg, n);
+    while (st == LT_RUN_BUSY) st = lt_lesson_run_step(ls, msg, n);
+    ls->rt->async = async;
+    if (st != LT_RUN_DONE) return -1; /* msg: why (the grading path's error) */
+    snprintf(msg, n, "%s", ls->answer_fb ? ls->answer_fb : "");
+    return msg[0] ? 1 : 0;
 }

@@ -54,11 +54,11 @@ wrong_shipped "a GiB is 2^30 B" en; wrong_shipped "1 GiB 是 2^30 B" zh
 out=$("$b" --backend sim --deterministic --seed 1 --lang zh grade 3.2 bytes 16 2>&1)
 case "$out" in *"16 GB/s 只算了两个数组"*) ;; *) fail "3.2 bytes 16 (zh): $out" ;; esac
 
-# load errors, with the line
+# load errors, at the line of the field that is wrong (line 4), not the exercise's first line
 bad() { # FIELD-TEXT EXPECTED
     printf 'return lesson { id = "9.1", chapter = 9, title = { en = "T", zh = "T" }, chapter_title = { en = "C", zh = "C" },\n  text { en = "t", zh = "t" },\n  exercise { id = "w", kind = "number", prompt = { en = "p", zh = "p" }, answer = 4, unit = "GiB",\n    %s,\n    hints = { { en = "h", zh = "h" } }, explain = { en = "e", zh = "e" } } }\n' "$1" > "$d/bad.lua"
     out=$("$b" check "$d/bad.lua" 2>&1) && fail "accepted: $1"
-    case "$out" in *"bad.lua:3: "*"$2"*) ;; *) fail "$1: want '$2' in: $out" ;; esac
+    case "$out" in *"bad.lua:4: "*"$2"*) ;; *) fail "$1: want '$2' in: $out" ;; esac
 }
 bad 'mistakes = { "gb_gib" }' "unknown mistake 'gb_gib' (built-in: gib_gb, kib_kb, mib_mb, tib_tb, x1000, x2, x4, x8)"
 bad 'mistakes = { { value = 4.01, say = { en = "s", zh = "s" } } }' "matches the right answer"

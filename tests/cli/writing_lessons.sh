@@ -41,7 +41,8 @@ while IFS= read -r cmd; do
         printf '%s\n' "$out" | grep -q '^  9\.1 *Pinned vs pageable memory$' || fail "step $n: 9.1 is not listed: $out" ;;
     *" check "*)
         [ $rc -eq 0 ] || fail "step $n ($cmd): exit $rc: $out"
-        case $out in *"experiment(s) run on the simulator, 0 failed"*"reference answer(s) graded, 0 not as expected"*) ;;
+        # the one warning: the Chinese title is the English one until the teacher translates it
+        case $out in *"lesson title: the zh text is the en text (\"Pinned vs pageable memory\"): translate it"*"run on the simulator, 0 failed"*"reference answer(s) graded, 0 not as expected"*) ;;
         *) fail "step $n ($cmd): $out" ;; esac ;;
     *"--lang zh run"*)
         [ $rc -eq 0 ] || fail "step $n ($cmd): exit $rc: $out"
@@ -80,7 +81,8 @@ vramlab new-lesson 9.1 "Again" --dir ~/course >"$d/out" 2>&1 && fail "new-lesson
 grep -q "section 9.1 exists already: .*9.1-pinned-vs-pageable-memory.lua" "$d/out" || fail "id clash: $(cat "$d/out")"
 mkdir -p "$d/more" && cp "$lf" "$d/more/copy.lua"
 out=$(vramlab --lessons ~/course --lessons "$d/more" list 2>&1) && fail "two lessons 9.1 listed without an error"
-case $out in *"more/copy.lua:1: lesson id 9.1 is also used by $lf"*) ;; *) fail "id used twice: $out" ;; esac
+line=$(grep -n '^  id = "9.1"' "$lf" | cut -d: -f1) # at the id's line, not the file's first
+case $out in *"more/copy.lua:$line: lesson id 9.1 is also used by $lf"*) ;; *) fail "id used twice: $out" ;; esac
 # VRAMLAB_LESSONS adds the folder as --lessons does; a draft: a warning, an error with --strict
 out=$(VRAMLAB_LESSONS="$d/course" vramlab new-lesson 9.2 "Draft" --lang en --dir ~/course 2>&1) || fail "draft: $out"
 out=$(VRAMLAB_LESSONS="$d/course" vramlab check --answers 9.2 2>&1) || fail "a draft failed check: $out"

@@ -16,6 +16,7 @@
 #include "gpu.h"
 #include "lt.h"
 #include "lt_header.h"
+#include "lt_lex.h"
 
 #define CHECK(c)                                                                                  \
     do {                                                                                          \
@@ -113,6 +114,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (lt_header_scan((const char *)data, size, &h, why, sizeof why)) {
         CHECK(h.id[0] && h.chapter >= 1 && h.title[0] && h.title[1] && h.chapter_title[0]);
         lt_header_free(&h);
+    }
+    /* the field-line finder error messages use takes any bytes too: a line within the text */
+    static const char *const paths[] = {"id", "hints.2.zh", "panels.1.unit", "why.3", "x.1.y.2"};
+    for (int line = 1; line <= 3; line++) {
+        int nl = 1;
+        for (size_t k = 0; k < size; k++) nl += data[k] == '\n';
+        for (size_t p = 0; p < sizeof paths / sizeof *paths; p++) {
+            int at = lt_lex_field_line((const char *)data, size, line, p % 2 ? "exercise" : NULL, paths[p]);
+            CHECK(at == 0 || (at >= line && at <= nl));
+        }
     }
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     CHECK(fd >= 0);

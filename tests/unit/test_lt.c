@@ -194,7 +194,7 @@ static void test_validator(void **state)
 {
     struct fixture *f = *state;
     expect_lesson_error(f, "return 42\n", 1, "must end with 'return lesson");
-    expect_lesson_error(f, "return lesson {\n id = 'one', chapter = 1 }\n", 1, "'id' must look like");
+    expect_lesson_error(f, "return lesson {\n id = 'one', chapter = 1 }\n", 2, "'id' must look like");
     expect_lesson_error(f, HEAD "}\n", 1, "no blocks");
     expect_lesson_error(f, HEAD " text { en = 'x' },\n}\n", 4, "both languages");
     expect_lesson_error(f, HEAD "\n text { en = '| a | b |\\n| 1 |', zh = 'y' },\n}\n", 5,
@@ -206,11 +206,11 @@ static void test_validator(void **state)
     expect_lesson_error(f, HEAD " text { en = 'x', zh = 'y', fr = 'z' },\n}\n", 4,
                         "unknown field 'fr'");
     expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'},\n"
-                               "   panels = {}, run = function() end },\n}\n", 4,
-                        "at least one panel");
+                               "   panels = {}, run = function() end },\n}\n", 5,
+                        "at least one panel"); /* each error at its field's line */
     expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'},\n"
                                "   panels = {{id='p', kind='pie', title={en='a', zh='b'}}},\n"
-                               "   run = function() end },\n}\n", 4, "kind must be bars");
+                               "   run = function() end },\n}\n", 5, "kind must be bars");
     /* the key figure names a panel of the experiment that has a number; scale is a size */
     expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'}, key = 'nope',\n"
                                "   panels = {{id='p', kind='bars', title={en='a', zh='b'}}},\n"
@@ -220,14 +220,14 @@ static void test_validator(void **state)
                                "   run = function() end },\n}\n", 4, "key panel 't' is a table");
     expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'},\n"
                                "   panels = {{id='p', kind='bars', title={en='a', zh='b'}, scale=-1}},\n"
-                               "   run = function() end },\n}\n", 4, "'scale' must be a positive number");
+                               "   run = function() end },\n}\n", 5, "'scale' must be a positive number");
     expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'},\n"
                                "   panels = {{id='c', kind='curve', title={en='a', zh='b'}, scale=5}},\n"
-                               "   run = function() end },\n}\n", 4, "'scale' applies to bars and map panels only");
+                               "   run = function() end },\n}\n", 5, "'scale' applies to bars and map panels only");
     expect_lesson_error(f, HEAD " exercise { id = 'q', kind = 'choice', prompt = {en='a', zh='b'},\n"
                                " explain = {en='a', zh='b'}, hints = {{en='h', zh='h'}},\n"
                                " choices = {{en='a', zh='b'}, {en='c', zh='d'}}, answer = 3 },\n}\n",
-                        4, "answer must be the index");
+                        6, "answer must be the index");
     expect_lesson_error(f, HEAD " text { en = 'a', zh = 'b' },\n 'oops',\n}\n", 1,
                         "block 2 is not");
     expect_lesson_error(f, HEAD " text { en = 'a', zh = 'b' }\n text { en = 'c', zh = 'd' },\n}\n", 5,

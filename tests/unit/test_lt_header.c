@@ -18,6 +18,7 @@
 #include "gpu.h"
 #include "lt.h"
 #include "lt_header.h"
+#include "lt_lex.h"
 
 #define HEAD "return lesson {\n  id = \"9.2\", chapter = 9,\n" \
              "  chapter_title = { en = \"Labs\", zh = \"实验\" },\n" \
@@ -152,6 +153,45 @@ static void test_not_plain(void **state)
 }
 
 /* The loader and the reader agree on a plain lesson; a computed header is named, with its line. */
+/* lt_lex_field_line: the line of a field in a constructor's table, by path (keys and 1-based
+ * positions), past nested tables, functions and long strings; 0 when it is not a literal there. */
+static int fline(const char *src, int line, const char *name, const char *path)
+{
+    return lt_lex_field_line(src, strlen(src), line, name, path);
+}
+
+static void test_field_line(void **state)
+{
+    (void)state;
+    const char *src = "local x = { id = 1 }\n"                         /* 1 */
+                      "return lesson {\n"                              /* 2 */
+                      "  id = \"9.1\",\n"                              /* 3 */
+                      "  exercise { id = \"q\", kind = \"number\",\n"  /* 4 */
+                      "    prompt = { en = [[a\n"                      /* 5 */
+                      "b]], zh = \"乙\" },\n"                          /* 6 */
+                      "    check = function(fn) local t = { hints = 1 } return t end,\n" /* 7 */
+                      "    hints = { { en = \"h\", zh = \"h\" },\n"    /* 8 */
+                      "              { en = \"i\",\n"                  /* 9 */
+                      "                zh = \"i\" } },\n"               /* 10 */
+                      "    why = { [2] = { en = \"w\" } },\n"          /* 11 */
+                      "    tolerance = -1 },\n"                        /* 12 */
+                      "}\n";
+    assert_int_equal(fline(src, 2, "lesson", "id"), 3);
+    assert_int_equal(fline(src, 4, "exercise", "id"), 4);
+    assert_int_equal(fline(src, 4, "exercise", "prompt.zh"), 6);
+    assert_int_equal(fline(src, 4, "exercise", "hints"), 8);
+    assert_int_equal(fline(src, 4, "exercise", "hints.2"), 9);
+    assert_int_equal(fline(src, 4, "exercise", "hints.2.zh"), 10);
+    assert_int_equal(fline(src, 4, "exercise", "why.2"), 11);
+    assert_int_equal(fline(src, 4, "exercise", "tolerance"), 12);
+    assert_int_equal(fline(src, 4, "exercise", "hints.3"), 0);    /* no such item */
+    assert_int_equal(fline(src, 4, "exercise", "answer"), 0);     /* no such field */
+    assert_int_equal(fline(src, 4, "experiment", "id"), 0);       /* no experiment{ on line 4 */
+    assert_int_equal(fline(src, 1, NULL, "id"), 1);               /* the first { on the line */
+    assert_int_equal(fline("return lesson { id = [[x", 1, "lesson", "id"), 1); /* cut short */
+    assert_int_equal(fline("return lesson { a = }", 1, "lesson", "id"), 0);
+}
+
 static void test_against_loader(void **state)
 {
     (void)state;
@@ -206,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_strings_and_comments),
         cmocka_unit_test(test_draft),
         cmocka_unit_test(test_not_plain),
+        cmocka_unit_test(test_field_line),
         cmocka_unit_test(test_against_loader),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
