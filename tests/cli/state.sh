@@ -27,6 +27,40 @@ cmp -s "$t/a.jsonl" "$t/a.orig" || fail "a failed run changed the recording ($(w
 app --record "$t/a.jsonl" --lang zh run 1.1 >/dev/null 2>&1 || fail "record again"
 grep -q '"lang":"zh"' "$t/a.jsonl" || fail "a successful run did not replace the recording"
 ls -a "$t" | grep -q '^\.a\.jsonl' && fail "a temporary file was left: $(ls -a "$t")"
+# ... and one ended by a signal (SIGTERM, SIGHUP; the watchdog's exit) leaves no temporary file
+# beside it either (a hidden file of any size, left for every interrupted run)
+mkdir -p "$t/busy/ch09"
+cat > "$t/busy/ch09/9.1-busy.lua" <<'LUA'
+return lesson {
+  id = "9.1", chapter = 9,
+  chapter_title = { en = "Chapter 9", zh = "第 9 章" },
+  title = { en = "Busy", zh = "Busy" },
+  text { en = "x", zh = "x" },
+  experiment {
+    id = "busy", title = { en = "Busy", zh = "Busy" },
+    panels = { { id = "t", kind = "table", title = { en = "t", zh = "t" } } },
+    run = function(ex) ex:row("t", { "started" }) while true do gpu.copy { dir = "h2d", bytes = "1MiB" } end end,
+  },
+}
+LUA
+for sig in TERM HUP watchdog; do
+    hang= # the watchdog: the first copy never returns, past a wall limit of 1 s
+    [ $sig = watchdog ] && hang="VRAMLAB_FAULT_HANG=1 VRAMLAB_LIMITS=seconds=60,wall=1"
+    # shellcheck disable=SC2086
+    env $hang "$b" --backend sim --lessons "$t/busy" --record "$t/a.jsonl" run 9.1 >/dev/null 2>&1 &
+    pid=$!
+    n=0
+    until ls -a "$t" | grep -q '^\.a\.jsonl\..*\.tmp$'; do
+        n=$((n + 1)); [ $n -lt 200 ] || { kill -9 $pid; fail "$sig: no temporary file while recording"; }
+        sleep 0.05
+    done
+    [ $sig = watchdog ] || kill -$sig $pid
+    wait $pid
+    rc=$?
+    [ $rc -gt 1 ] || fail "$sig: exit $rc"
+    ls -a "$t" | grep -q '^\.a\.jsonl' && fail "$sig (exit $rc) left a temporary file: $(ls -a "$t")"
+    grep -q '"lang":"zh"' "$t/a.jsonl" || fail "$sig changed the recording"
+done
 
 # --record never opens a FIFO, never writes through a link, never into a folder (N01)
 mkfifo "$t/fifo"

@@ -26,6 +26,7 @@
 
 #include "tui_grid.h"
 #include "tui_plain.h"
+#include "tui_state.h"
 #include "tui_theme.h"
 #include "tui_wrap.h"
 
@@ -72,6 +73,7 @@ static void on_quit(int sig)
 {
     if (atomic_load(&g_signal)) { /* the second one: the loop did not get to the first */
         if (atomic_exchange(&g_active, false)) raw_restore();
+        tui_state_reap();
         _exit(128 + sig);
     }
     atomic_store(&g_signal_ns, now_ns());
@@ -88,6 +90,7 @@ bool tui_term_emergency_restore(void)
 static void on_fatal(int sig)
 {
     if (atomic_exchange(&g_active, false)) raw_restore();
+    tui_state_reap(); /* a --record in progress leaves no temporary file */
     T.active = false;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tui_state.h"
 #include "tui_term.h"
 
 #define WATCHDOG_MAX_MARGIN 5.0 /* s */
@@ -49,6 +50,7 @@ static _Noreturn void fire(int code, const char *msg)
              screen ? "the terminal was restored and " : "", code);
     say(msg);
     say(tail);
+    tui_state_reap();
     _exit(code);
 }
 

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -343,9 +345,64 @@ int tui_state_create(const char *dir, const char *name, const char *data, size_t
 
 /* ---- a file the user names ------------------------------------------------------------------ */
 
+/* The temporary files of the outputs open now, for tui_state_reap: a slot is taken (busy) while
+ * its name is written, then published (ready); the handler reads ready slots only. */
+#define REAP_SLOTS 8
+static struct {
+    atomic_int state; /* 0 free, 1 busy, 2 ready */
+    int dfd;
+    char tmp[300];
+} reap[REAP_SLOTS];
+
+void tui_state_reap(void)
+{
+    for (int i = 0; i < REAP_SLOTS; i++)
+        if (atomic_load(&reap[i].state) == 2) unlinkat(reap[i].dfd, reap[i].tmp, 0);
+}
+
+/* A quit signal at its default action (it would end the process): the temporary files go, then
+ * the signal ends the process as it would have. */
+static void reap_and_die(int sig)
+{
+    tui_state_reap();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int reap_add(int dfd, const char *tmp)
+{
+    static atomic_bool handlers;
+    if (!atomic_exchange(&handlers, true)) {
+        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+        for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+            struct sigaction old, sa = {.sa_handler = reap_and_die};
+            sigemptyset(&sa.sa_mask);
+            /* only where the signal would end the process: one ignored or handled stays so */
+            if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+                sigaction(sigs[i], &sa, NULL);
+        }
+    }
+    for (int i = 0; i < REAP_SLOTS; i++) {
+        int want = 0;
+        if (atomic_compare_exchange_strong(&reap[i].state, &want, 1)) {
+            reap[i].dfd = dfd;
+            snprintf(reap[i].tmp, sizeof reap[i].tmp, "%s", tmp);
+            atomic_store(&reap[i].state, 2);
+            return i;
+        }
+    }
+    return -1; /* more outputs open than slots: this one is not reaped */
+}
+
+/* After the temporary file was renamed or removed: a late reap finds no such name. */
+static void reap_drop(int slot)
+{
+    if (slot >= 0) atomic_store(&reap[slot].state, 0);
+}
+
 struct tui_state_out {
     FILE *f;
-    int dfd;
+    int dfd, slot;
     bool had;    /* a file of that name was there: its permissions are kept */
     mode_t mode;
     char path[1024], name[256], tmp[300];
@@ -364,7 +421,7 @@ struct tui_state_out *tui_state_out_open(const char *path, char *err, size_t n)
         snprintf(err, n, "out of memory");
         return NULL;
     }
-    o->dfd = -1;
+    o->dfd = -1, o->slot = -1;
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
     char dir[1024];
     snprintf(o->path, sizeof o->path, "%s", path);
@@ -396,6 +453,7 @@ struct tui_state_out *tui_state_out_open(const char *path, char *err, size_t n)
             close(fd);
             unlinkat(o->dfd, o->tmp, 0);
         } else {
+            o->slot = reap_add(o->dfd, o->tmp);
             return o;
         }
     }
@@ -426,6 +484,7 @@ bool tui_state_out_commit(struct tui_state_out *o, char *err, size_t n)
     }
     if (ok) fsync(o->dfd);
     else unlinkat(o->dfd, o->tmp, 0);
+    reap_drop(o->slot);
     close(o->dfd);
     free(o);
     return ok;
@@ -436,6 +495,7 @@ void tui_state_out_abort(struct tui_state_out *o)
     if (!o) return;
     if (o->f) fclose(o->f);
     unlinkat(o->dfd, o->tmp, 0);
+    reap_drop(o->slot);
     close(o->dfd);
     free(o);
 }

@@ -70,5 +70,10 @@ FILE *tui_state_out_file(struct tui_state_out *o);
 bool tui_state_out_commit(struct tui_state_out *o, char *err, size_t n);
 /* Drop it: the old file stays as it was. NULL is fine. */
 void tui_state_out_abort(struct tui_state_out *o);
+/* Remove the temporary files of the outputs still open; async-signal-safe, for the paths that end
+ * the process without closing them (a fatal signal, the watchdog). While one is open, a quit
+ * signal at its default action (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE) calls it before it ends
+ * the process as it would have, so an interrupted `--record` leaves nothing beside FILE. */
+void tui_state_reap(void);
 
 #endif
