@@ -58,6 +58,17 @@ endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
+# Without the development packages a build would stop at "lauxlib.h: No such file": say instead
+# which packages to install (the one apt-get line, tests/deps.sh hint) and build nothing. The
+# goals that install them first (run, test) and those that compile nothing pass; PKG_CFLAGS and
+# PKG_LIBS given on the command line (a system without pkg-config files) skip the check.
+NO_PKG_GOALS := deps test-deps run test check clean uninstall gpu-report help format-check print-%
+ifeq ($(PKG_LIBS)$(filter command line,$(origin PKG_LIBS)),)
+ifneq ($(filter-out $(NO_PKG_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(error $(shell sh tests/deps.sh hint))
+endif
+endif
+
 # htop's warning set; -Werror only when asked (a user's newer compiler must not break the build)
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wcast-align \
            -Wcast-qual -Wfloat-equal -Wformat=2 -Winit-self -Wpointer-arith -Wundef \

@@ -146,7 +146,7 @@ void lt_vm_push_stop(struct lt_vm *vm, lua_State *L);
 /* Raise the sandbox stop, with the position of the sandboxed code that runs. */
 int lt_vm_stop(lua_State *L);
 /* help([module or function]) in the sandbox: the modules, a module's functions, or one
- * function's doc line and an example, printed (lt_repl.c). */
+ * function's doc line and an example, printed (lt_help.c). */
 int lt_help(lua_State *L);
 /* C-side memory held for sandboxed code (allocator structures, trace buffers) counts against the
  * heap cap: `delta` bytes more or fewer. False, and nothing counted, when a growth would take the

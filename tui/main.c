@@ -17,6 +17,7 @@
 #include "gpu_esc.h"
 #include "gpu_file.h"
 #include "gpu_parse.h"
+#include "gpu_suggest.h"
 #include "lt.h"
 #include "tui_cmd.h"
 #include "tui_env.h"
@@ -124,9 +125,17 @@ static int global_options(struct tui_ctx *c, int argc, char **argv)
             const char *w = argv[optind - 1];
             if (optopt > 0 && optopt < 256) fprintf(stderr, /* a short option; else a long one */ "vramlab: %s -%c (vramlab --help)\n",
                                 ch == ':' ? "a value is missing after" : "unknown option", optopt);
-            else fprintf(stderr, "vramlab: %s '%.*s' (vramlab --help)\n",
-                         ch == ':' ? "a value is missing after" : "unknown option",
-                         (int)strcspn(w, "="), w);
+            else { /* --thme: did you mean --theme? */
+                char word[64];
+                snprintf(word, sizeof word, "%.*s", (int)strcspn(w, "="), w);
+                struct gpu_suggest sg;
+                gpu_suggest_init(&sg, ch != ':' && !strncmp(word, "--", 2) ? word + 2 : "");
+                for (int i = 0; i < n; i++) gpu_suggest_add(&sg, tui_globals[i].name);
+                char alt[80] = "";
+                if (sg.best) snprintf(alt, sizeof alt, TUI_CLI_T("; did you mean --%s?", "；是不是 --%s？"), sg.best);
+                fprintf(stderr, "vramlab: %s '%s'%s (vramlab --help)\n",
+                        ch == ':' ? "a value is missing after" : "unknown option", word, alt);
+            }
             return 2;
         }
         if (o->id == TUI_O_HELP) return tui_cmd_usage(stdout), 0;

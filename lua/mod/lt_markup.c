@@ -284,29 +284,72 @@ fail:
 #undef FLUSH
 }
 
-void lt_markup_spans(const char *t, void (*fn)(void *, enum lt_span, const char *, size_t),
-                     void *ud)
+static bool ascii_alnum(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool blank(char c) { return c == ' ' || c == '\t' || c == '\n'; }
+
+/* The closing `len`-star marker for one opened at t (content from t + len), before end, not
+ * inside a `code` span; a single star closes only after a non-blank and before no letter or
+ * digit ("*a* b" closes, "2*3" never opened). NULL when there is none. */
+static const char *closer(const char *t, const char *end, size_t len)
+{
+    for (const char *c = t + len; c < end; c++) {
+        if (*c == '`') {
+            const char *q = memchr(c + 1, '`', (size_t)(end - c - 1));
+            if (!q) return NULL;
+            c = q;
+            continue;
+        }
+        if (*c != '*') continue;
+        if (len == 2) {
+            if (c + 1 < end && c[1] == '*' && c > t + 2) return c;
+            continue;
+        }
+        bool dbl = c + 1 < end && c[1] == '*';
+        if (dbl) { /* a **strong** run inside: step over it whole */
+            c++;
+            continue;
+        }
+        if (c > t + 1 && !blank(c[-1]) && !(c + 1 < end && ascii_alnum(c[1]))) return c;
+    }
+    return NULL;
+}
+
+static void spans(const char *base, const char *t, const char *end, int flags,
+                  void (*fn)(void *, int, const char *, size_t), void *ud)
 {
     const char *run = t;
-    while (*t) {
-        if (t[0] == '*' && t[1] == '*') {
-            const char *close = strstr(t + 2, "**");
-            if (close) {
-                if (t > run) fn(ud, LT_SPAN_PLAIN, run, (size_t)(t - run));
-                fn(ud, LT_SPAN_EM, t + 2, (size_t)(close - t - 2));
-                run = t = close + 2;
-                continue;
-            }
-        } else if (t[0] == '`') {
-            const char *close = strchr(t + 1, '`');
-            if (close) {
-                if (t > run) fn(ud, LT_SPAN_PLAIN, run, (size_t)(t - run));
-                fn(ud, LT_SPAN_CODE, t + 1, (size_t)(close - t - 1));
-                run = t = close + 1;
-                continue;
-            }
+    while (t < end) {
+        const char *close = NULL;
+        size_t len = 0;
+        int add = 0;
+        if (*t == '`') {
+            close = memchr(t + 1, '`', (size_t)(end - t - 1));
+            len = 1, add = LT_SPAN_CODE;
+        } else if (*t == '*' && t + 1 < end && t[1] == '*' && !(flags & LT_SPAN_EM)) {
+            close = closer(t, end, 2);
+            len = 2, add = LT_SPAN_EM;
+        } else if (*t == '*' && !(flags & LT_SPAN_ITALIC) && t + 1 < end && !blank(t[1]) &&
+                   t[1] != '*' && !(t > base && ascii_alnum(t[-1]))) {
+            close = closer(t, end, 1);
+            len = 1, add = LT_SPAN_ITALIC;
         }
-        t++;
+        if (!close) {
+            t++;
+            continue;
+        }
+        if (t > run) fn(ud, flags, run, (size_t)(t - run));
+        if (add == LT_SPAN_CODE) fn(ud, flags | LT_SPAN_CODE, t + 1, (size_t)(close - t - 1));
+        else spans(base, t + len, close, flags | add, fn, ud);
+        run = t = close + len;
     }
-    if (t > run) fn(ud, LT_SPAN_PLAIN, run, (size_t)(t - run));
+    if (t > run) fn(ud, flags, run, (size_t)(t - run));
+}
+
+void lt_markup_spans(const char *t, void (*fn)(void *, int, const char *, size_t), void *ud)
+{
+    spans(t, t, t + strlen(t), LT_SPAN_PLAIN, fn, ud);
 }

@@ -1,7 +1,8 @@
 /* lt_markup.h - the small Markdown subset lesson text is written in: headings (#, ##, ###),
  * paragraphs, lists (- or 1.), tables (| a | b | with a |---| rule under the header), fenced
  * code (```), callouts (> [!pitfall] ..., > [!experience], > [!errata], > [!note], > [!source],
- * > [!tip]) and inline **emphasis** / `code`. Pure C: also used by the fuzzers and the TUI. */
+ * > [!tip]) and inline **emphasis**, *italic* and `code`. Pure C: also used by the fuzzers and
+ * the TUI. */
 #ifndef LT_MARKUP_H
 #define LT_MARKUP_H
 
@@ -43,9 +44,14 @@ struct lt_mk_doc {
 int lt_markup_parse(const char *src, size_t len, struct lt_mk_doc *doc, char *err, size_t n);
 void lt_markup_free(struct lt_mk_doc *doc);
 
-/* Inline spans: split text into runs of plain / **emphasis** / `code`. Calls fn for each run. */
-enum lt_span { LT_SPAN_PLAIN, LT_SPAN_EM, LT_SPAN_CODE };
-void lt_markup_spans(const char *text, void (*fn)(void *ud, enum lt_span s, const char *p,
-                                                  size_t len), void *ud);
+/* Inline spans: split text into runs, each with the markers it is inside of: **strong**,
+ * *italic* and `code` (flags, combined: "**`x`**" is EM | CODE). The markers themselves are in
+ * no run. A single star opens italic only before a non-blank and after no ASCII letter or digit,
+ * and closes only after a non-blank and before none ("2*3*4" and "a * b" stay as they are); a
+ * marker without its closing one is plain text; code spans hold no other markup. Calls fn for
+ * each run, in order. */
+enum lt_span { LT_SPAN_PLAIN = 0, LT_SPAN_EM = 1, LT_SPAN_ITALIC = 2, LT_SPAN_CODE = 4 };
+void lt_markup_spans(const char *text, void (*fn)(void *ud, int spans, const char *p, size_t len),
+                     void *ud);
 
 #endif

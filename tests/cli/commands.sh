@@ -126,8 +126,23 @@ out=$(vl grade 1.1 fp16-gib -3.5 2>&1); [ $? -eq 2 ] || fail "grade with a negat
     fail "negative answer: $out"
 out=$(vl grade 1.1 fp16-gib -- -3.5 2>&1); [ $? -eq 1 ] || fail "grade -- -3.5: $out"
 out=$("$b" lsit </dev/null 2>&1); [ $? -eq 2 ] || fail "vramlab lsit exit"
-[ "$out" = "vramlab: 'lsit' is neither a command nor a lesson; lessons: $idl (vramlab --help)" ] ||
+[ "$out" = "vramlab: 'lsit' is neither a command nor a lesson; did you mean \`vramlab list\`? lessons: $idl (vramlab --help)" ] ||
     fail "vramlab lsit: $out"
+# did you mean: a command, a lesson, an exercise, an option, in the learner's language
+out=$("$b" presnt x 2>&1); [ $? -eq 2 ] || fail "vramlab presnt x exit"
+[ "$out" = "vramlab: unknown command 'presnt'; did you mean 'present'? (vramlab --help)" ] || fail "presnt: $out"
+out=$(vl run 2.33 2>&1); [ $? -eq 2 ] || fail "run 2.33 exit"
+echo "$out" | grep -qF "vramlab: run: no lesson '2.33'; did you mean 2.3? known: $idl" || fail "run 2.33: $out"
+out=$(vl --lang zh run 2.33 2>&1)
+echo "$out" | grep -qF "vramlab：run：没有课程“2.33”；是不是 2.3？现有：" || fail "run 2.33 in 中文: $out"
+out=$(vl grade 1.1 fp16-gi 1 2>&1)
+echo "$out" | grep -qF "has no exercise 'fp16-gi'; did you mean 'fp16-gib'? its exercises:" || fail "grade fp16-gi: $out"
+out=$("$b" --thme dark list 2>&1); [ $? -eq 2 ] || fail "--thme exit"
+[ "$out" = "vramlab: unknown option '--thme'; did you mean --theme? (vramlab --help)" ] || fail "--thme: $out"
+out=$(vl list --jsn 2>&1); [ $? -eq 2 ] || fail "list --jsn exit"
+echo "$out" | grep -qF "unknown option '--jsn'; did you mean --json?" || fail "list --jsn: $out"
+out=$("$b" xyzzy </dev/null 2>&1)
+echo "$out" | grep -q "did you mean" && fail "a suggestion for a word like nothing: $out"
 out=$("$b" eval "$d/nonexistent.lua" 2>&1); [ $? -eq 1 ] || fail "eval of a missing file: exit $?"
 echo "$out" | grep -q "nonexistent.lua: cannot open" || fail "eval of a missing file: $out"
 

@@ -20,12 +20,15 @@
 struct span_check {
     const char *text;
     size_t len, covered;
+    const char *last;
 };
 
-static void on_span(void *ud, enum lt_span s, const char *p, size_t len)
+static void on_span(void *ud, int s, const char *p, size_t len)
 {
     struct span_check *c = ud;
-    CHECK(s == LT_SPAN_PLAIN || s == LT_SPAN_EM || s == LT_SPAN_CODE);
+    CHECK(s >= 0 && s <= (LT_SPAN_EM | LT_SPAN_ITALIC | LT_SPAN_CODE));
+    CHECK(p >= c->last); /* runs come in order and never overlap */
+    c->last = p + len;
     CHECK(p >= c->text && p + len <= c->text + c->len);
     c->covered += len;
 }
@@ -73,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          * than the input */
         size_t tl = strlen(b->text);
         CHECK(tl <= size + (size_t)nlines);
-        struct span_check sc = {b->text, tl, 0};
+        struct span_check sc = {b->text, tl, 0, b->text};
         lt_markup_spans(b->text, on_span, &sc);
         CHECK(sc.covered <= tl);
     }

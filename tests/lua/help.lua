@@ -1,12 +1,15 @@
 -- help() in the sandbox: the modules, a module's functions, and for every public function of
--- gpu, host and alloc its doc line and an example (a function missing from help's table fails).
+-- gpu, host, alloc, units and vram its doc line and an example (a function missing from help's
+-- table fails). help prints a line at a time: got collects them.
 local saved, got = print, nil
-print = function(s) got = s end
+print = function(s) got = got and got .. "\n" .. s or s end
+got = nil
 help()
 assert(got:find("gpu", 1, true) and got:find("alloc", 1, true) and got:find("units", 1, true), got)
+got = nil
 help(gpu)
 assert(got:find("gpu.copy", 1, true) and got:find("gpu.alloc", 1, true), got)
-for _, mod in ipairs { "gpu", "host", "alloc" } do
+for _, mod in ipairs { "gpu", "host", "alloc", "units", "vram" } do
   for name, f in pairs(_G[mod]) do
     if type(f) == "function" then
       got = nil
@@ -16,6 +19,7 @@ for _, mod in ipairs { "gpu", "host", "alloc" } do
     end
   end
 end
+got = nil
 help(42)
 assert(got:find("no help for that", 1, true), got)
 print = saved

@@ -268,6 +268,45 @@ static void test_markup(void **state)
     assert_string_equal(lt_callout_label(LT_CALLOUT_experience, "zh"), "个人经验");
 }
 
+/* Inline markup as runs: "[flags]text" each, the markers in none of them. */
+static void span_str(void *ud, int sp, const char *p, size_t n)
+{
+    char *out = ud;
+    size_t l = strlen(out);
+    snprintf(out + l, 512 - l, "[%s%s%s]%.*s", sp & LT_SPAN_EM ? "b" : "", sp & LT_SPAN_ITALIC ? "i" : "",
+             sp & LT_SPAN_CODE ? "c" : "", (int)n, p);
+}
+
+static const char *spans_of(const char *text)
+{
+    static char out[512];
+    out[0] = 0;
+    lt_markup_spans(text, span_str, out);
+    return out;
+}
+
+static void test_markup_spans(void **state)
+{
+    (void)state;
+    assert_string_equal(spans_of("a **b** c"), "[]a [b]b[] c");
+    assert_string_equal(spans_of("as *allocated − requested*."), "[]as [i]allocated − requested[].");
+    assert_string_equal(spans_of("记作*已分配 − 请求*。"), "[]记作[i]已分配 − 请求[]。");
+    /* code inside strong: no backticks left (2.3's "**`torch.cuda.empty_cache()`**") */
+    assert_string_equal(spans_of("- **`empty_cache()`** gives"), "[]- [bc]empty_cache()[] gives");
+    assert_string_equal(spans_of("**x *y* z**"), "[b]x [bi]y[b] z");
+    assert_string_equal(spans_of("*a `c` b*"), "[i]a [ic]c[i] b");
+    /* products, lone stars and unclosed markers stay as written */
+    assert_string_equal(spans_of("2*3*4 B"), "[]2*3*4 B");
+    assert_string_equal(spans_of("a * b * c"), "[]a * b * c");
+    assert_string_equal(spans_of("fits*"), "[]fits*");
+    assert_string_equal(spans_of("**open"), "[]**open");
+    assert_string_equal(spans_of("`open"), "[]`open");
+    assert_string_equal(spans_of("*a*b"), "[]*a*b");
+    /* no markup inside code */
+    assert_string_equal(spans_of("`a*b*c`"), "[c]a*b*c");
+    assert_string_equal(spans_of(""), "");
+}
+
 static void test_lesson_run_and_grade(void **state)
 {
     struct fixture *f = *state;
@@ -545,6 +584,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_gpu_module, setup, teardown),
         cmocka_unit_test_setup_teardown(test_validator, setup, teardown),
         cmocka_unit_test(test_markup),
+        cmocka_unit_test(test_markup_spans),
         cmocka_unit_test_setup_teardown(test_lesson_run_and_grade, setup, teardown),
         cmocka_unit_test_setup_teardown(test_async_calls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_steps_and_translations, setup, teardown),

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gpu_esc.h"
+#include "gpu_suggest.h"
 
 /* ---- the table ---------------------------------------------------------------------------- */
 
@@ -155,6 +156,15 @@ const struct tui_cmd *tui_cmd_find(const char *name)
     for (const struct tui_cmd *c = tui_cmds + 1; name && c->run; c++)
         if (!strcmp(c->name, name)) return c;
     return NULL;
+}
+
+const char *tui_cmd_suggest(const char *word)
+{
+    struct gpu_suggest s;
+    gpu_suggest_init(&s, word);
+    for (const struct tui_cmd *c = tui_cmds + 1; c->run; c++)
+        if (!(c->needs & HIDDEN)) gpu_suggest_add(&s, c->name);
+    return s.best;
 }
 
 const char *tui_cmd_label(const struct tui_cmd *cmd) { return cmd->name ? cmd->name : "vramlab"; }
@@ -307,7 +317,12 @@ int tui_cmd_parse(struct tui_ctx *c, int argc, char **argv)
                 return tui_cmd_usage_error(cmd, "unknown option '%s'; a negative number goes "
                                            "after --, as in %s -- %s", argv[i], cmd->name ? cmd->name : "vramlab", argv[i]);
         }
-        return tui_cmd_usage_error(cmd, "unknown option '%s'", word);
+        struct gpu_suggest sg; /* --thme: did you mean --theme? */
+        char alt[72] = "";
+        gpu_suggest_init(&sg, word[0] == '-' && word[1] == '-' ? word + 2 : "");
+        for (int i = 0; i < n; i++) gpu_suggest_add(&sg, opts[i]->name);
+        if (sg.best) snprintf(alt, sizeof alt, TUI_CLI_T("; did you mean --%s?", "；是不是 --%s？"), sg.best);
+        return tui_cmd_usage_error(cmd, "unknown option '%s'%s", word, alt);
     }
     c->argc = argc - optind;
     c->argv = argv + optind;
@@ -317,8 +332,12 @@ int tui_cmd_parse(struct tui_ctx *c, int argc, char **argv)
         return tui_cmd_usage_error(cmd, "missing %s (usage: vramlab %s)",
                                    c->argc ? "operands" : "operand", syn);
     }
-    if (!cmd->name && c->argc > cmd->max_args) /* `vramlab lsit x`: not a command */
+    if (!cmd->name && c->argc > cmd->max_args) { /* `vramlab lsit x`: not a command */
+        const char *alt = tui_cmd_suggest(c->argv[0]);
+        if (alt) return tui_cmd_usage_error(cmd, TUI_CLI_T("unknown command '%s'; did you mean '%s'?",
+                                                           "没有命令“%s”；是不是“%s”？"), c->argv[0], alt);
         return tui_cmd_usage_error(cmd, "unknown command '%s'", c->argv[0]);
+    }
     if (cmd->max_args >= 0 && c->argc > cmd->max_args)
         return tui_cmd_usage_error(cmd, "unexpected operand '%s'", c->argv[cmd->max_args]);
     /* what names a thing (an id, a path, a size, a folder) holds no control character: repeated

@@ -95,6 +95,8 @@ extern const struct tui_opt tui_globals[]; /* ends with {.name = NULL} */
 
 /* A command by name (NULL: not one; hidden ones included). */
 const struct tui_cmd *tui_cmd_find(const char *name);
+/* The command a mistyped word was most likely meant to be (gpu_suggest.h), or NULL. */
+const char *tui_cmd_suggest(const char *word);
 /* --lessons DIR: one more folder of lessons (kept in c->more_lessons). */
 void tui_cmd_add_lessons(struct tui_ctx *c, const char *dir);
 /* The course's folders into out: DATADIR/lessons, then VRAMLAB_LESSONS, then the --lessons ones

@@ -14,6 +14,7 @@
 #include "gpu_file.h"
 #include "gpu_snapshot.h"
 #include "gpu_sim.h"
+#include "gpu_suggest.h"
 #include "tui.h"
 #include "tui_json.h"
 #include "tui_plain.h"
@@ -24,6 +25,19 @@ static int no_runtime(struct tui_ctx *c)
 {
     fprintf(stderr, "vramlab: no device backend: %s\n", c->why);
     return 3;
+}
+
+/* The lesson id closest to a mistyped one (gpu_suggest.h) into out, or "". */
+static void suggest_lesson(struct tui_ctx *c, const char *word, char *out, size_t n)
+{
+    struct lt_catalog_entry *e;
+    int k = c->rt ? lt_catalog_scan(c->rt, c->lessons, &e) : 0;
+    struct gpu_suggest s;
+    gpu_suggest_init(&s, word);
+    for (int i = 0; i < k; i++)
+        if (!e[i].error) gpu_suggest_add(&s, e[i].id);
+    snprintf(out, n, "%s", s.best ? s.best : "");
+    if (k) lt_catalog_free(e, k);
 }
 
 void tui_cli_lesson_ids(struct tui_ctx *c, char *buf, size_t n)
@@ -93,13 +107,23 @@ char *tui_cli_lesson_path(struct tui_ctx *c, const char *what)
                 what, err);
         free(err);
     } else if (!path) {
-        char ids[2048];
+        char ids[2048], alt[64], mean[160] = "";
         tui_cli_lesson_ids(c, ids, sizeof ids);
-        if (!c->cmd->name) /* `vramlab WORD`: a mistyped command is as likely as a lesson */
-            fprintf(stderr, "vramlab: '%s' is neither a command nor a lesson; lessons: %s "
-                            "(vramlab --help)\n", what, ids);
-        else fprintf(stderr, "vramlab: %s: no lesson '%s'; known: %s (vramlab list)\n",
-                     c->cmd->name, what, ids);
+        suggest_lesson(c, what, alt, sizeof alt);
+        const char *cmd = c->cmd->name ? NULL : tui_cmd_suggest(what);
+        /* `vramlab WORD`: a mistyped command is as likely as a lesson; the closer one wins */
+        if (cmd && (!*alt || gpu_edit_distance(what, cmd, 3) <= gpu_edit_distance(what, alt, 3)))
+            snprintf(mean, sizeof mean, TUI_CLI_T("did you mean `vramlab %s`? ", "是不是 `vramlab %s`？"), cmd);
+        else if (*alt)
+            snprintf(mean, sizeof mean, TUI_CLI_T("did you mean %s? ", "是不是 %s？"), alt);
+        if (!c->cmd->name)
+            fprintf(stderr, TUI_CLI_T("vramlab: '%s' is neither a command nor a lesson; %slessons: %s "
+                                      "(vramlab --help)\n",
+                                      "vramlab：“%s”既不是命令也不是课程；%s课程：%s（vramlab --help）\n"),
+                    what, mean, ids);
+        else fprintf(stderr, TUI_CLI_T("vramlab: %s: no lesson '%s'; %sknown: %s (vramlab list)\n",
+                                       "vramlab：%s：没有课程“%s”；%s现有：%s（vramlab list）\n"),
+                     c->cmd->name, what, mean, ids);
     }
     return path;
 }
@@ -343,8 +367,15 @@ static int find_exercise(struct tui_ctx *c, struct lt_lesson *ls, const char *id
         if (!strcmp(x.id, id)) return b;
         if (l < sizeof ids) l += (size_t)snprintf(ids + l, sizeof ids - l, " %s", x.id);
     }
-    fprintf(stderr, "vramlab: %s: lesson %s has no exercise '%s'; %s%s\n", tui_cmd_label(c->cmd),
-            lt_lesson_id(ls), id, l ? "its exercises:" : "it has none", ids);
+    struct gpu_suggest s; /* "did you mean": the ids are still in the lesson's blocks */
+    gpu_suggest_init(&s, id);
+    for (int b = 0; b < lt_lesson_nblocks(ls); b++)
+        if (lt_lesson_exercise(ls, b, &x)) gpu_suggest_add(&s, x.id);
+    char mean[160] = "";
+    if (s.best) snprintf(mean, sizeof mean, TUI_CLI_T("did you mean '%s'? ", "是不是“%s”？"), s.best);
+    fprintf(stderr, TUI_CLI_T("vramlab: %s: lesson %s has no exercise '%s'; %s%s%s\n",
+                              "vramlab：%s：课程 %s 没有练习“%s”；%s%s%s\n"), tui_cmd_label(c->cmd),
+            lt_lesson_id(ls), id, mean, l ? TUI_CLI_T("its exercises:", "它的练习：") : TUI_CLI_T("it has none", "它没有练习"), ids);
     return -1;
 }
 

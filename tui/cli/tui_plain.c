@@ -148,7 +148,7 @@ int tui_plain_close(void)
     return err;
 }
 
-static void plain_spans(void *ud, enum lt_span s, const char *p, size_t len)
+static void plain_spans(void *ud, int s, const char *p, size_t len)
 {
     fwrite(p, 1, len, ud); /* plain output drops the emphasis markers */
 }
@@ -163,7 +163,7 @@ struct strip {
     size_t used, cap;
 };
 
-static void strip_span(void *ud, enum lt_span s, const char *p, size_t len)
+static void strip_span(void *ud, int s, const char *p, size_t len)
 {
     struct strip *st = ud;
     if (st->used + len >= st->cap) len = st->cap - st->used - 1;
@@ -172,7 +172,7 @@ static void strip_span(void *ud, enum lt_span s, const char *p, size_t len)
     st->out[st->used] = 0;
 }
 
-/* A table cell without its **emphasis** / `code` markers, so widths line up. */
+/* A table cell without its **emphasis** / *italic* / `code` markers, so widths line up. */
 static const char *plain_cell(const char *cell, char *buf, size_t n)
 {
     struct strip st = {buf, 0, n};

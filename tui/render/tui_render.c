@@ -183,13 +183,14 @@ static void flat_add(struct flat *f, const char *s, size_t n, int style)
     free(a);
 }
 
-static void span_cb(void *ud, enum lt_span sp, const char *p, size_t n)
+static void span_cb(void *ud, int sp, const char *p, size_t n)
 {
     struct flat *f = ud;
     bool heading = f->base >= TS_H1 && f->base <= TS_H3;
     int style = f->base;
-    if (sp == LT_SPAN_EM && !heading) style = TS_EM;
-    if (sp == LT_SPAN_CODE) style = TS_CODE;
+    if ((sp & LT_SPAN_ITALIC) && !heading) style = TS_ITALIC;
+    if ((sp & LT_SPAN_EM) && !heading) style = TS_EM;
+    if (sp & LT_SPAN_CODE) style = TS_CODE;
     flat_add(f, p, n, style);
 }
 

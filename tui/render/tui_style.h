@@ -39,6 +39,7 @@ enum tui_style {
     TS_STATUS,     /* bottom bar */
     TS_SELECTED,   /* menu selection */
     TS_PANEL_HEAD, /* a panel's title bar */
+    TS_ITALIC,     /* *italic* in lesson text */
     TS_COUNT
 };
 

@@ -16,6 +16,7 @@
 #define U TUI_A_UNDER
 #define R TUI_A_REV
 #define D TUI_A_DIM
+#define I TUI_A_ITALIC
 #define L(f, b, a) {f, b, a}
 #define NONE L(-1, -1, 0)
 
@@ -67,6 +68,8 @@ static const struct row rows[TS_COUNT] = {
     [TS_STATUS] = {R, BAR},
     [TS_SELECTED] = {R, {L(-1, -1, R), L(-1, -1, R), L(-1, -1, R)}, {L(-1, -1, R), L(-1, -1, R), L(-1, -1, R)}},
     [TS_PANEL_HEAD] = {B | U, ACCENT(B | U)},
+    /* italic where the terminal has it (terminfo sitm); the text reads the same without */
+    [TS_ITALIC] = {I, {L(-1, -1, I), L(-1, -1, I), L(-1, -1, I)}, {L(-1, -1, I), L(-1, -1, I), L(-1, -1, I)}},
 };
 
 struct tui_look tui_theme_look(enum tui_theme t, enum tui_depth d, int style)

@@ -13,7 +13,7 @@
 
 enum tui_theme { TUI_THEME_DARK, TUI_THEME_LIGHT, TUI_THEME_MONO };
 enum tui_depth { TUI_DEPTH_8, TUI_DEPTH_16, TUI_DEPTH_256 };
-enum { TUI_A_BOLD = 1, TUI_A_UNDER = 2, TUI_A_REV = 4, TUI_A_DIM = 8 };
+enum { TUI_A_BOLD = 1, TUI_A_UNDER = 2, TUI_A_REV = 4, TUI_A_DIM = 8, TUI_A_ITALIC = 16 };
 
 struct tui_look {
     short fg, bg; /* palette index, -1: the terminal's default */

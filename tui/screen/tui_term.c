@@ -261,7 +261,8 @@ void tui_term_theme_line(char *out, size_t n, bool zh)
 static int curses_attrs(int a)
 {
     return (a & TUI_A_BOLD ? A_BOLD : 0) | (a & TUI_A_UNDER ? A_UNDERLINE : 0) |
-           (a & TUI_A_REV ? A_REVERSE : 0) | (a & TUI_A_DIM ? A_DIM : 0);
+           (a & TUI_A_REV ? A_REVERSE : 0) | (a & TUI_A_DIM ? A_DIM : 0) |
+           (a & TUI_A_ITALIC ? A_ITALIC : 0);
 }
 
 /* Colour says what a value is (tui_theme.c has the table); without colour (NO_COLOR, the mono

@@ -1,0 +1,23 @@
+/* gpu_suggest.h - "did you mean": of some names (commands, lesson ids, exercise ids, functions),
+ * the one a mistyped word was most likely meant to be. Distance is the optimal string alignment
+ * distance (an insertion, a deletion, a substitution or two neighbours swapped count one each;
+ * ASCII letters compared without case), and a name counts only when it is close enough to be a
+ * typo of the word: at most 1 for words of up to 4 characters, 2 up to 8, else 3, and less than
+ * the word's own length. Ties keep the first name offered. Pure; tests/unit/test_gpu_suggest.c. */
+#ifndef GPU_SUGGEST_H
+#define GPU_SUGGEST_H
+
+#include <stddef.h>
+
+struct gpu_suggest {
+    const char *word, *best; /* best: NULL until a name is close enough */
+    int dist;
+};
+
+void gpu_suggest_init(struct gpu_suggest *s, const char *word);
+/* Offer one name (kept by pointer: it must outlive the struct's use). */
+void gpu_suggest_add(struct gpu_suggest *s, const char *name);
+/* The distance between a and b, or max + 1 when it is larger than max (bytes; both at most 63). */
+int gpu_edit_distance(const char *a, const char *b, int max);
+
+#endif
