@@ -5,15 +5,22 @@
 local MiB = units.MiB
 local GB = 1e9
 
--- bytes of 4-byte words read per stride: 64 MiB, less where the widest stride's 32x footprint
--- would not fit the experiment cap
+-- the L2 as the device reports it (4 MiB where it does not)
+local function l2() return gpu.info().l2_bytes or 4 * MiB end
+
+-- bytes of 4-byte words read at every stride: 64 MiB, or 4x the L2 if that is more, so that
+-- even the stride-1 span is past the L2 (STREAM's rule: a span the L2 could hold would be read
+-- from it on every trial after the first); less where the widest stride's 32x span would not fit
+-- the experiment cap
 local function useful()
-  local b = math.min(64 * MiB, gpu.budget() // 40)
+  local b = math.min(math.max(64 * MiB, 4 * l2()), gpu.budget() // 40)
   return b - b % 4096
 end
 
+-- the particles: 8 Mi, more where their arrays (16 bytes each) would span under 4x the L2, fewer
+-- where the widest structs would not fit
 local function particles()
-  local n = math.min(2^23, gpu.budget() // 80)
+  local n = math.min(math.max(2^23, 4 * l2() // 16), gpu.budget() // 80)
   return math.max(1024, n - n % 1024)
 end
 
@@ -116,13 +123,14 @@ sector; the simulator counts sectors only.
     key = "key",
     title = { en = "Effective bandwidth vs stride", zh = "有效带宽 vs 步长" },
     intro = { en = [[
-Reads the same number of useful bytes (64 MiB of 4-byte words, less where the widest stride
-would not fit) at a stride of 1, 2, 4, 8, 16 and 32 words, then every word of a 256 MiB array once
-in a random order; the sum of what was read is checked each time. Beside each measurement, the
-sectors per request from the addresses, and what the sector count alone predicts from the stride-1
-figure.
+Reads the same number of useful bytes at a stride of 1, 2, 4, 8, 16 and 32 words: 64 MiB of
+4-byte words, or 4 times the L2 if that is more, so that even stride 1 reads from DRAM and not
+from the L2 (STREAM's rule, lesson 3.2); less where the widest stride would not fit. Then every
+word of an array of 256 MiB, or 16 times the L2 if that is more, once in a random order; the sum
+of what was read is checked each time. Beside each measurement, the sectors per
+request from the addresses, and what the sector count alone predicts from the stride-1 figure.
 ]], zh = [[
-以 1、2、4、8、16、32 个字的步长读同样多的有用字节（64 MiB 的 4 字节字；步长最大时放不下就少一些），再以随机顺序把一个 256 MiB 数组的每个字各读一遍；每次都核对读到的总和。每个测量旁边给出从地址算出的每次请求扇区数，以及只按扇区数从步长 1 的结果推算出的值。
+以 1、2、4、8、16、32 个字的步长读同样多的有用字节：64 MiB 的 4 字节字，L2 的 4 倍更大时取 4 倍，让步长 1 也从显存而不是从 L2 读（STREAM 的规则，第 3.2 节）；步长最大时放不下就少一些。再以随机顺序把一个 256 MiB（L2 的 16 倍更大时取 16 倍）数组的每个字各读一遍；每次都核对读到的总和。每个测量旁边给出从地址算出的每次请求扇区数，以及只按扇区数从步长 1 的结果推算出的值。
 ]] },
     panels = {
       { id = "key", kind = "bars", title = { en = "Effective bandwidth", zh = "有效带宽" }, unit = "GB/s" },
@@ -146,7 +154,7 @@ figure.
         ex:row("t", { T("stride ", "步长 ") .. s, string.format("%.0f", r.sectors_per_request),
                       string.format("%.2f B", r.sector_bytes / r.bytes), units.rate(r.bytes_per_s) })
       end
-      local rnd, err = gpu.random { bytes = math.min(256 * MiB, gpu.budget() // 2) }
+      local rnd, err = gpu.random { bytes = math.min(math.max(256 * MiB, 16 * l2()), gpu.budget() // 2) }
       if rnd then
         ex:row("t", { T("random", "随机"), string.format("%.1f", rnd.sectors_per_request),
                       string.format("%.2f B", rnd.sector_bytes / rnd.bytes), units.rate(rnd.bytes_per_s) })
@@ -159,6 +167,11 @@ figure.
         if rnd then ex:bar("key", T("random", "随机"), rnd.bytes_per_s / GB, { from = rnd }) end
         ex:note("curve", string.format(T("%s read per stride; sector model: the stride-1 figure x 4 / sectors per request.",
                                          "每个步长读 %s；扇区模型：步长 1 的结果 × 4 / 每次请求的扇区数。"), units.bytes(n)))
+        if first.footprint_bytes < 4 * l2() then
+          ex:note("curve", string.format(T("The cap keeps the span at stride 1 to %s, under 4 x this device's %s L2: part of it may be read from the L2, and reads this small pay the launch's fixed cost too, so the figures are not the sectors' alone.",
+                                           "上限让步长 1 的跨度只有 %s，不到本设备 %s L2 的 4 倍：其中一部分可能从 L2 读，这么小的读取还要付启动的固定开销，所以这些数字不只是扇区决定的。"),
+                                         units.bytes(first.footprint_bytes), units.bytes(l2())))
+        end
         ex:note("key", string.format(T("Stride 1 / stride 32: %.1fx; the sectors alone say %.0fx.",
                                        "步长 1 / 步长 32：%.1f 倍；只按扇区算是 %.0f 倍。"),
                                      first.bytes_per_s / last.bytes_per_s, last.sectors_per_request / 4))
@@ -206,11 +219,12 @@ sector each, 32 bytes for the 12 used.
     key = "bw",
     title = { en = "Array of structs vs struct of arrays", zh = "结构体数组 vs 数组结构体" },
     intro = { en = [[
-The r² kernel over the same particles (8 Mi, fewer where they would not fit) stored as structs of
-4, 8 and 16 floats and as three arrays; every r² is checked afterwards. The bytes the sectors carry
-per particle are counted from the addresses.
+The r² kernel over the same particles (8 Mi; more where their arrays would span under 4 times the
+L2, fewer where they would not fit) stored as structs of 4, 8 and 16 floats and as three arrays;
+every r² is checked afterwards. The bytes the sectors carry per particle are counted from the
+addresses.
 ]], zh = [[
-同一批粒子（8 Mi 个，放不下就少一些）分别按 4、8、16 个 float 的结构体和三个数组存放，跑同一个 r² 核函数；事后逐个核对 r²。每个粒子的扇区字节数从地址算出。
+同一批粒子（8 Mi 个；数组跨度不到 L2 的 4 倍时更多，放不下时更少）分别按 4、8、16 个 float 的结构体和三个数组存放，跑同一个 r² 核函数；事后逐个核对 r²。每个粒子的扇区字节数从地址算出。
 ]] },
     panels = {
       { id = "bw", kind = "bars", title = { en = "Effective bandwidth of the r² kernel", zh = "r² 核函数的有效带宽" }, unit = "GB/s" },
@@ -258,6 +272,10 @@ per particle are counted from the addresses.
                            zh = "这是按 4 字节的字算的。double 是 8 字节：第 k 个线程的字节从 16k 开始，32 个线程跨越 512 字节。" } },
       { value = 32, say = { en = "Two neighbouring lanes share a sector here: lanes 2j and 2j + 1 read bytes 32j and 32j + 16.",
                             zh = "这里相邻两个线程共用一个扇区：第 2j 和 2j + 1 个线程读的是第 32j 和 32j + 16 字节。" } },
+      { value = 512, say = { en = "512 is the bytes the warp spans; the question counts 32-byte sectors.",
+                             zh = "512 是线程束跨越的字节数；题目数的是 32 字节的扇区。" } },
+      { value = 4, say = { en = "4 is the 128-byte cache lines the warp spans; the question counts 32-byte sectors, 4 to a line.",
+                           zh = "4 是线程束跨越的 128 字节缓存行数；题目数的是 32 字节的扇区，每行 4 个。" } },
     },
     hints = { { en = "Find the span of addresses the 32 lanes cover, then divide by 32 bytes.", zh = "先算出 32 个线程覆盖的地址跨度，再除以 32 字节。" } },
     explain = { en = "Lane k reads bytes 16k to 16k + 7: the warp spans 32 x 16 = 512 bytes, 16 sectors, for 256 bytes used. gpu.sectors(16, 8) gives the same.",

@@ -34,21 +34,23 @@ return lesson {
 Every load and store of every SM goes through the **L2**: one cache shared by the whole GPU,
 between the SMs and DRAM. Its size is a device attribute (`cudaDevAttrL2CacheSize`,
 `gpu.info().l2_bytes`): 4 MiB on a T4, 6 MiB on an RTX 3090, 40 MB on an A100, 50 MB on an H100
-SXM, 72 MB on an RTX 4090. Data the L2 holds comes back at several times the DRAM bandwidth, so
-the same kernel runs at two speeds: one while its working set fits in the L2, another once it
-does not.
+SXM, 72 MB on an RTX 4090. Data the L2 holds comes back faster than DRAM delivers it, by a
+factor NVIDIA seldom publishes (an A100's L2 has 2.3 times the read bandwidth of a V100's; this
+course's profiles assume 2 to 3 times DRAM's), so the same kernel runs at two speeds: one while
+its working set fits in the L2, another once it does not.
 
 The experiment re-reads one working set again and again and grows it from 256 KiB to 16 times
 the L2. Its loads skip the per-SM L1 (PTX `ld.global.cg`, "cache at global level"), so what it
 shows is the L2 alone: a plateau at the L2's bandwidth, a step down where the set outgrows it, a
 plateau at DRAM's. A set read in the same order every time is the worst case for a cache that
 evicts the least recently used line: past the L2's size, each line is gone by the time it is
-wanted again. A real L2 keeps some (its replacement is not plain LRU), so the step spans about a
-factor of two.
+wanted again. A real L2 keeps some (its replacement is not plain LRU), so the step is not a cliff;
+the simulator spreads it over a factor of two.
 
 On the A100 and the Hopper GPUs the L2 is built as two partitions, each caching data for the
-SMs nearest to it; an SM reading a line the far partition holds pays a longer trip. Their
-step is therefore often two steps (lesson 3.3 saw the same in latency: "L2 near", "L2 far").
+SMs nearest to it; an SM reading a line the far partition holds pays a longer trip (NVIDIA's A100
+whitepaper; for the H100, one public measurement, Chips and Cheese's). Their step is therefore
+often two steps (lesson 3.3 saw the same in latency: "L2 near", "L2 far").
 
 ## What the L2 means for "memory-bound"
 A kernel is memory-bound when moving its bytes takes longer than its arithmetic. Which bytes?
@@ -60,11 +62,11 @@ fits in the L2 is under a higher one.
 ]], zh = [[
 # L2 缓存
 
-每个 SM 的每次加载和存储都要经过 **L2**：整块 GPU 共用的一个缓存，位于 SM 和显存之间。它的大小是一个设备属性（`cudaDevAttrL2CacheSize`，`gpu.info().l2_bytes`）：T4 4 MiB，RTX 3090 6 MiB，A100 40 MB，H100 SXM 50 MB，RTX 4090 72 MB。L2 里的数据能以显存带宽的好几倍读回来，所以同一个核函数有两种速度：工作集装得进 L2 时一种，装不下以后另一种。
+每个 SM 的每次加载和存储都要经过 **L2**：整块 GPU 共用的一个缓存，位于 SM 和显存之间。它的大小是一个设备属性（`cudaDevAttrL2CacheSize`，`gpu.info().l2_bytes`）：T4 4 MiB，RTX 3090 6 MiB，A100 40 MB，H100 SXM 50 MB，RTX 4090 72 MB。L2 里的数据读回来比显存快，快多少 NVIDIA 很少公布（A100 的 L2 读带宽是 V100 的 2.3 倍；本课程的配置文件假设为显存的 2 到 3 倍），所以同一个核函数有两种速度：工作集装得进 L2 时一种，装不下以后另一种。
 
-实验反复读同一个工作集，把它从 256 KiB 增大到 L2 的 16 倍。它的加载绕过每个 SM 的 L1（PTX `ld.global.cg`，在全局层级缓存），所以看到的只有 L2：L2 带宽处一个平台，工作集超出 L2 的地方往下一级台阶，显存带宽处又一个平台。每次按同样顺序读一个工作集，对淘汰最久未用行的缓存是最坏情况：超过 L2 的大小以后，每一行在再次被用到之前都已经被淘汰了。真实的 L2 会留下一部分（它的替换策略不是单纯的 LRU），所以这级台阶大约跨两倍的范围。
+实验反复读同一个工作集，把它从 256 KiB 增大到 L2 的 16 倍。它的加载绕过每个 SM 的 L1（PTX `ld.global.cg`，在全局层级缓存），所以看到的只有 L2：L2 带宽处一个平台，工作集超出 L2 的地方往下一级台阶，显存带宽处又一个平台。每次按同样顺序读一个工作集，对淘汰最久未用行的缓存是最坏情况：超过 L2 的大小以后，每一行在再次被用到之前都已经被淘汰了。真实的 L2 会留下一部分（它的替换策略不是单纯的 LRU），所以这级台阶不是悬崖；模拟器把它摊在两倍的范围上。
 
-A100 和 Hopper 系列 GPU 的 L2 分成两个分区，各自为离它近的 SM 缓存数据；SM 读取存放在远端分区的行，要多走一段路。所以它们的台阶常常是两级（第 3.3 节在延迟上看到了同样的现象："L2 near"、"L2 far"）。
+A100 和 Hopper 系列 GPU 的 L2 分成两个分区，各自为离它近的 SM 缓存数据；SM 读取存放在远端分区的行，要多走一段路（A100 见 NVIDIA 的白皮书；H100 只有一份公开测量，来自《Chips and Cheese》网站）。所以它们的台阶常常是两级（第 3.3 节在延迟上看到了同样的现象："L2 near"、"L2 far"）。
 
 ## L2 对"受限于内存"意味着什么
 当搬运字节比算术运算更费时间，核函数就受限于内存。是哪里的字节？数据从哪里来决定了带宽：反复读一个比 L2 小的工作集的核函数，受限的是 L2 的带宽而不是显存的，可以远远超过规格表上的显存带宽。Nsight Compute 把它画成**分层 roofline**，每一级存储（L1、L2、显存）各一个屋顶。第 7.5 节把核函数放在显存屋顶之下；要记住，装得进 L2 的核函数头上是一个更高的屋顶。
@@ -80,9 +82,9 @@ A100 和 Hopper 系列 GPU 的 L2 分成两个分区，各自为离它近的 SM 
       local r = assert(gpu.reread { bytes = math.max(4096, (gpu.info().l2_bytes or 4 * MiB) // 2) })
       return r.bytes_per_s / GB, r
     end,
-    hints = { { en = "It fits in the L2: the sweep below will show it on its first plateau, several times the DRAM figure.", zh = "它装得进 L2：下面的扫描会把它画在第一个平台上，是显存带宽的好几倍。" } },
-    explain = { en = "Half the L2 is read from the L2 on every pass after the first: the L2's bandwidth, several times DRAM's, as the sweep's first plateau shows.",
-                zh = "L2 一半大小的工作集在第一遍之后每一遍都从 L2 读：是 L2 的带宽，是显存的好几倍，就是扫描的第一个平台。" },
+    hints = { { en = "It fits in the L2: the sweep below will show it on its first plateau, 2 to 3 times the DRAM figure in this course's profiles.", zh = "它装得进 L2：下面的扫描会把它画在第一个平台上，在本课程的配置文件里是显存带宽的 2 到 3 倍。" } },
+    explain = { en = "Half the L2 is read from the L2 on every pass after the first: the L2's bandwidth, 2 to 3 times DRAM's in this course's profiles (a real GPU's ratio is its own), as the sweep's first plateau shows.",
+                zh = "L2 一半大小的工作集在第一遍之后每一遍都从 L2 读：是 L2 的带宽，在本课程的配置文件里是显存的 2 到 3 倍（真实 GPU 的比值各不相同），就是扫描的第一个平台。" },
   },
 
   experiment {
@@ -91,11 +93,11 @@ A100 和 Hopper 系列 GPU 的 L2 分成两个分区，各自为离它近的 SM 
     title = { en = "Bandwidth vs working set, through L2", zh = "带宽 vs 工作集（经由 L2）" },
     intro = { en = [[
 Re-reads a working set of 256 KiB, 512 KiB, ... up to 16 times the L2 (the device's own
-attribute), at least 64 MiB per launch, with loads that skip L1; the sum of what was read is
+attribute), at least 1 GiB per launch, with loads that skip L1; the sum of what was read is
 checked each time. The steps are found in the curve (a change of more than 40 % between two
 sizes) and named by where they end against the L2's size.
 ]], zh = [[
-反复读 256 KiB、512 KiB……直到 L2 的 16 倍（设备自己报告的属性）大小的工作集，每次启动至少读 64 MiB，加载绕过 L1；每次都核对读到的总和。台阶从曲线里找出（相邻两个大小之间变化超过 40 %），再按它结束的位置与 L2 大小比较来命名。
+反复读 256 KiB、512 KiB……直到 L2 的 16 倍（设备自己报告的属性）大小的工作集，每次启动至少读 1 GiB，加载绕过 L1；每次都核对读到的总和。台阶从曲线里找出（相邻两个大小之间变化超过 40 %），再按它结束的位置与 L2 大小比较来命名。
 ]] },
     panels = {
       { id = "curve", kind = "curve", title = { en = "GB/s re-reading a working set", zh = "反复读一个工作集的 GB/s" },
@@ -146,7 +148,8 @@ cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &a);
 
 Kernels launched on that stream then keep the window's lines in the set-aside. The limits are
 device attributes: an A100 reports a set-aside of at most 30 MiB of its 40 MiB
-(`cudaDevAttrMaxPersistingL2CacheSize`) and a window of at most 128 MiB. Three things the guide
+(`cudaDevAttrMaxPersistingL2CacheSize`) and a window of at most 134,213,632 bytes, 4 KiB short
+of 128 MiB (`accessPolicyMaxWindowSize`). Three things the guide
 warns about: lines stay persisting after the kernels end until `cudaCtxResetPersistingL2Cache()`
 (or the window is removed and the lines age out), so reset when the phase is over; the set-aside
 is not available in MIG mode; under MPS only the server sets it
@@ -170,7 +173,7 @@ a.accessPolicyWindow.missProp  = cudaAccessPropertyStreaming;
 cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &a);
 ```
 
-此后在这个流上启动的核函数会把窗口里的行留在预留区里。上限是设备属性：A100 报告最多能从 40 MiB 的 L2 里预留 30 MiB（`cudaDevAttrMaxPersistingL2CacheSize`），窗口最大 128 MiB。指南提醒了三件事：核函数结束后这些行仍是持久的，直到调用 `cudaCtxResetPersistingL2Cache()`（或者去掉窗口，让它们慢慢老化），所以一个阶段结束时要重置；MIG 模式下没有预留区；在 MPS 下只有服务器能设定它（`CUDA_DEVICE_DEFAULT_PERSISTING_L2_CACHE_PERCENTAGE_LIMIT`）。
+此后在这个流上启动的核函数会把窗口里的行留在预留区里。上限是设备属性：A100 报告最多能从 40 MiB 的 L2 里预留 30 MiB（`cudaDevAttrMaxPersistingL2CacheSize`），窗口最大 134,213,632 字节，比 128 MiB 少 4 KiB（`accessPolicyMaxWindowSize`）。指南提醒了三件事：核函数结束后这些行仍是持久的，直到调用 `cudaCtxResetPersistingL2Cache()`（或者去掉窗口，让它们慢慢老化），所以一个阶段结束时要重置；MIG 模式下没有预留区；在 MPS 下只有服务器能设定它（`CUDA_DEVICE_DEFAULT_PERSISTING_L2_CACHE_PERCENTAGE_LIMIT`）。
 
 **命中比例**（hitRatio）。窗口比预留区大时，持久的行会互相挤占，窗口就会颠簸。《最佳实践指南》的办法：把 `hitRatio` 设为预留区 / 窗口字节数，让标为持久的那部分窗口正好装得下，其余按流式处理。
 ]] },
@@ -278,9 +281,13 @@ The window is set for the timed launches only and reset afterwards.
 >   Access Window Hit-Ratio".
 > - NVIDIA Developer Forums, thread 275542: an A100 reports l2CacheSize 41943040,
 >   persistingL2CacheMaxSize 31457280, accessPolicyMaxWindowSize 134213632.
-> - L2 sizes: NVIDIA T4 datasheet; Ampere GA102 whitepaper (RTX 3090, 6144 KB); A100 and H100
->   Tensor Core GPU architecture whitepapers (40 MB and 50 MB, each in two partitions); Ada
->   whitepaper (RTX 4090, 72 MB).
+> - L2 sizes: deviceQuery on a T4 (4194304 bytes; assets/gpus/t4.txt); Ampere GA102 whitepaper
+>   (RTX 3090, 6144 KB); A100 Tensor Core GPU architecture whitepaper (40 MB in two partitions,
+>   each caching for the SMs nearest to it) and NVIDIA, "NVIDIA Ampere Architecture In-Depth",
+>   2020 (2.3x the L2 read bandwidth of V100); H100 Tensor Core GPU architecture whitepaper
+>   (50 MB); Ada whitepaper (RTX 4090, 72 MB).
+> - Chips and Cheese, "Nvidia's H100: Funny L2, and Tons of Bandwidth", 2023: the H100's L2 seen
+>   as two partitions by latency (one public measurement).
 > - NVIDIA, PTX ISA, "Cache Operators" (`.cg`: cache at global level, bypassing L1).
 > - NVIDIA, Nsight Compute Kernel Profiling Guide, "Roofline Charts" (hierarchical roofline).
 > - The figures above: this device, measured (or SIMULATED from its profile, docs/simulator.md).
@@ -289,7 +296,8 @@ The window is set for the timed launches only and reset afterwards.
 > - NVIDIA，《CUDA C++ Programming Guide》"L2 Cache Control"（预留区、访问策略窗口、hitRatio、cudaCtxResetPersistingL2Cache、MIG 与 MPS）与"Device Memory L2 Access Management"。
 > - NVIDIA，《CUDA C++ Best Practices Guide》"L2 Cache"、"L2 Cache Access Window"、"Tuning the Access Window Hit-Ratio"。
 > - NVIDIA 开发者论坛 275542 号帖：A100 报告 l2CacheSize 41943040、persistingL2CacheMaxSize 31457280、accessPolicyMaxWindowSize 134213632。
-> - L2 大小：NVIDIA T4 数据手册；Ampere GA102 白皮书（RTX 3090，6144 KB）；A100 与 H100 Tensor Core GPU 架构白皮书（40 MB 与 50 MB，各分两个分区）；Ada 白皮书（RTX 4090，72 MB）。
+> - L2 大小：T4 上的 deviceQuery（4194304 字节；assets/gpus/t4.txt）；Ampere GA102 白皮书（RTX 3090，6144 KB）；A100 Tensor Core GPU 架构白皮书（40 MB，分两个分区，各自为离它近的 SM 缓存）与 NVIDIA《NVIDIA Ampere Architecture In-Depth》，2020（L2 读带宽是 V100 的 2.3 倍）；H100 Tensor Core GPU 架构白皮书（50 MB）；Ada 白皮书（RTX 4090，72 MB）。
+> - 《Chips and Cheese》网站，《Nvidia's H100: Funny L2, and Tons of Bandwidth》，2023：从延迟上看 H100 的 L2 分为两个分区（一份公开测量）。
 > - NVIDIA，《PTX ISA》"Cache Operators"（`.cg`：在全局层级缓存，绕过 L1）。
 > - NVIDIA，《Nsight Compute Kernel Profiling Guide》"Roofline Charts"（分层 roofline）。
 > - 上面的数字：本设备实测（或按其配置模拟，见 docs/simulator.md）。

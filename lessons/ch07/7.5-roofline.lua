@@ -12,8 +12,11 @@ local function fma_bytes()
   return b - b % 4096
 end
 
+-- the particles of 7.1: 8 Mi, more where their arrays would span under 4x the L2 (then read
+-- from DRAM, under the roof drawn here), fewer where the widest structs would not fit
 local function particles()
-  local n = math.min(2^23, gpu.budget() // 80)
+  local l2 = gpu.info().l2_bytes or 4 * MiB
+  local n = math.min(math.max(2^23, 4 * l2 // 16), gpu.budget() // 80)
   return math.max(1024, n - n % 1024)
 end
 
@@ -49,7 +52,7 @@ by Horner's rule, k FMAs per element, 4 bytes read and 4 written: an intensity o
 FLOP/B. At k = 1 it is a copy that does a little arithmetic; at k = 4096 it never waits for memory.
 
 A transpose does no arithmetic at all (intensity 0): it has no place on a logarithmic axis, and no
-roof but the bandwidth, which is why lessons 7.1 and 7.3 measure it in GB/s.
+roof but the bandwidth, which is why lesson 7.3 measures it in GB/s.
 ]], zh = [[
 # 核函数的屋顶线（roofline）
 
@@ -61,7 +64,7 @@ roof but the bandwidth, which is why lessons 7.1 and 7.3 measure it in GB/s.
 
 实验让第三个核函数横跨脊点：y = p(x)，p 是用 Horner 法则计算的 k 次多项式，每个元素 k 次 FMA，读 4 字节、写 4 字节：强度为 2k / 8 = k / 4 FLOP/B。k = 1 时它就是一个顺便做点算术的拷贝；k = 4096 时它从不等内存。
 
-转置根本不做算术（强度为 0）：它在对数坐标轴上没有位置，除了带宽也没有别的屋顶，所以第 7.1 和 7.3 节用 GB/s 来衡量它。
+转置根本不做算术（强度为 0）：它在对数坐标轴上没有位置，除了带宽也没有别的屋顶，所以第 7.3 节用 GB/s 来衡量它。
 ]] },
 
   exercise {
@@ -75,8 +78,8 @@ roof but the bandwidth, which is why lessons 7.1 and 7.3 measure it in GB/s.
       return r.flops_per_s / GB, r
     end,
     hints = { { en = "Below the ridge: intensity x bandwidth.", zh = "在脊点左边：强度 × 带宽。" } },
-    explain = { en = "About 0.31 FLOP/B x this device's bandwidth: a few hundred GFLOP/s at most, around 1 % of the FP32 peak. The roofline says so before the kernel runs.",
-                zh = "约为 0.31 FLOP/B × 本设备的带宽：最多几百 GFLOP/s，约为 FP32 峰值的 1 %。核函数还没跑，roofline 就已经告诉你了。" },
+    explain = { en = "About 0.31 FLOP/B x this device's bandwidth: about 0.1 TFLOP/s on a T4 (320 GB/s), 1 TFLOP/s on an H100 SXM (3.35 TB/s), 1-2 % of the FP32 peak either way. The roofline says so before the kernel runs.",
+                zh = "约为 0.31 FLOP/B × 本设备的带宽：T4（320 GB/s）上约 0.1 TFLOP/s，H100 SXM（3.35 TB/s）上约 1 TFLOP/s，无论哪种都只有 FP32 峰值的 1–2 %。核函数还没跑，roofline 就已经告诉你了。" },
   },
 
   experiment {

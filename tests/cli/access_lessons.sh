@@ -22,6 +22,23 @@ grep -q '^  \[bw\] note: With the window: [0-9.]*x\.$' "$d/h100-sxm-7.2" || fail
 grep -q 'The next follows 8 GiB' "$d/h100-sxm-7.4" || fail "H100 (80 GiB), 7.4: the second TLB level not found: $(grep note "$d/h100-sxm-7.4")"
 grep -q 'No second step up to 8 GiB' "$d/t4-7.4" || fail "T4 (15 GiB), 7.4: $(grep note "$d/t4-7.4")"
 grep -q 'lanes x 2 x 1582 MHz' "$d/t4-7.5" || fail "T4, 7.5: the clock its FP32 figure implies: $(grep note "$d/t4-7.5")"
+# an L2 as large as the reads (RTX 4090: 72 MB; H100: 50 MB): every stride and the particles'
+# arrays still read from DRAM (spans of at least 4x the L2), so stride 1 / stride 32 is the
+# sectors' 8x, stride 1 stays under the DRAM peak, and the arrays under the roof
+for id in 7.1 7.5; do
+    vl --profile rtx4090 --lang en run "$id" >"$d/rtx4090-$id" 2>&1 || fail "run $id --profile rtx4090 exited $?"
+done
+for f in "$d/rtx4090-7.1" "$d/h100-sxm-7.1"; do
+    r=$(sed -n 's/.*Stride 1 \/ stride 32: \([0-9.]*\)x.*/\1/p' "$f")
+    awk -v r="$r" 'BEGIN { exit !(r >= 7 && r <= 8.5) }' || fail "$f: stride 1 / stride 32 = ${r}x, not the sectors' 8x"
+done
+grep -q '^  \[t\] stride 1 | 4 | 1.00 B | 9[0-9][0-9].[0-9] GB/s$' "$d/rtx4090-7.1" || fail "RTX 4090, 7.1: stride 1 past the 1008 GB/s DRAM peak: $(grep 'stride 1 ' "$d/rtx4090-7.1")"
+grep -q '^  \[t\] stride 1 | 4 | 1.00 B | 2.[0-9]* TB/s$' "$d/h100-sxm-7.1" || fail "H100, 7.1: stride 1 past the 3.35 TB/s DRAM peak: $(grep 'stride 1 ' "$d/h100-sxm-7.1")"
+pct=$(sed -n 's/^  \[t\] particles, arrays | .* | \([0-9]*\) % | memory$/\1/p' "$d/rtx4090-7.5")
+[ -n "$pct" ] && [ "$pct" -le 100 ] || fail "RTX 4090, 7.5: the arrays at ${pct} % of the DRAM roof"
+# the L2's plateau is the profile's 2.5x DRAM, not halved by each launch's fixed cost
+r=$(sed -n 's/.*Smallest set \/ largest: \([0-9.]*\)x.*/\1/p' "$d/h100-sxm-7.2")
+awk -v r="$r" 'BEGIN { exit !(r >= 2) }' || fail "H100, 7.2: the L2 plateau only ${r}x DRAM's"
 if [ "$VRAMLAB_TEST_TAG" != asan ]; then # the Chinese text only: the same C paths as the English run
     vl --profile t4 --lang zh run 7.2 >"$d/t4-7.2.zh" 2>&1 || fail "run 7.2 --profile t4 --lang zh exited $?"
     grep -q '窗口没有设上' "$d/t4-7.2.zh" || fail "T4, 7.2, zh: $(grep 注 "$d/t4-7.2.zh")"
