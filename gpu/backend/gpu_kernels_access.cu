@@ -192,8 +192,9 @@ __global__ void __launch_bounds__(ka_threads)
     gpu_dev_report(bad, first, res);
 }
 
-/* The transposes, as in the CUDA samples' transpose and Harris's article: a block of 32 x 8
- * threads moves a 32 x 32 tile, each thread 4 elements, 8 rows apart. */
+/* The transposes, as in Harris's article (the CUDA samples' transpose has the same kernels with
+ * 32 x 16 blocks): a block of 32 x 8 threads moves a 32 x 32 tile, each thread 4 elements, 8
+ * rows apart. */
 __global__ void k_tcopy(const uint32_t *__restrict__ in, uint32_t *__restrict__ out, uint32_t n)
 {
     const uint32_t x = blockIdx.x * ka_tile + threadIdx.x, y = blockIdx.y * ka_tile + threadIdx.y;

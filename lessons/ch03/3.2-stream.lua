@@ -42,8 +42,8 @@ reduction, so it also tests how well the machine adds up partial sums from many 
 - **Best of 10 runs** after a warm-up, the spread reported beside it.
 - **All cores**: one thread cannot keep enough cache misses in flight to saturate DRAM. vramlab runs
   the host kernels on every online CPU and warns when it was told to use fewer.
-- **The result is checked**: the arrays start at a = 0.1, b = 0.2, c = 0.05 (BabelStream's values,
-  with c non-zero so that a kernel writing zeros cannot pass) and s = 3. After the timed runs every
+- **The result is checked**: the arrays start at a = 0.1, b = 0.2 (BabelStream's values) and
+  c = 0.05 (BabelStream starts c at 0; non-zero here so that a kernel writing zeros cannot pass) and s = 3. After the timed runs every
   element of every array is compared with what the kernel must have left (triad: a = 0.2 + 3 x
   0.05 = 0.35, within 100 x the double's epsilon) and dot with n x 0.1 x 0.2. A run that fails the
   check is an error, never a bandwidth figure.
@@ -55,14 +55,14 @@ reduction, so it also tests how well the machine adds up partial sums from many 
 
 On a GPU the same kernels run as grid-stride CUDA kernels over device arrays; the counting is the
 same, so host and device numbers compare directly. Each GPU thread loads 64 bytes before it
-stores (BabelStream's batching: Little's law wants many bytes in flight), so copy and scale reach
-the rate of an SM copy kernel. They are not a `cudaMemcpy`, which is the copy engine's job: about
+stores (vramlab's kernels batch their loads because Little's law wants many bytes in flight,
+lesson 3.3), so copy and scale reach the rate of an SM copy kernel. They are not a `cudaMemcpy`, which is the copy engine's job: about
 as fast on most GPUs, and on Hopper disputed, 46-75 % of the peak in some public reports and near
 90 % in others (lesson 3.1).
 
 > [!source] Sources
 > - J. D. McCalpin, "Memory Bandwidth and Machine Balance in Current High Performance Computers", IEEE TCCA Newsletter, 1995; the STREAM home page (www.cs.virginia.edu/stream) and its run rules (arrays at least 4x the caches, 20 clock ticks, best of 10, byte counts).
-> - Deakin et al., "GPU-STREAM v2.0: Benchmarking the Achievable Memory Bandwidth of Many-Core Processors Across Diverse Parallel Programming Models", 2016 (BabelStream: dot, initial values 0.1, 0.2, 0.0 and the scalar 0.4; vramlab uses c = 0.05 and s = 3 so a kernel writing zeros fails).
+> - Deakin et al., "GPU-STREAM v2.0: Benchmarking the Achievable Memory Bandwidth of Many-Core Processors Across Diverse Parallel Programming Models", 2016 (GPU-STREAM, renamed BabelStream in 2017); the BabelStream repository (github.com/UoB-HPC/BabelStream): the dot kernel, added in v3.0 (2017), and the initial values 0.1, 0.2, 0.0 with the scalar 0.4 (`Stream.h`; vramlab uses c = 0.05 and s = 3 so a kernel writing zeros fails).
 > - Linux sysfs `/sys/devices/system/cpu/cpu0/cache/`; Intel SDM and AMD APM, CPUID leaf 4 / 0x8000001D (cache parameters).
 > - Device-to-device copies by the copy engine, disputed on Hopper: NVIDIA nvbandwidth issue #48 (H20-3e: 1116 GB/s n/t, 46 % of the peak counted read + write), cuda-samples issue #366 (H20: 2.0 TB/s by the copy engine, 3.3 TB/s by a kernel), NCCL issue #1264 (HGX H100: about 75 %); the simulator's figures and their sources: `assets/gpus/*.txt`, `ce_efficiency` and `ce_source` (lesson 3.1).
 ]], zh = [[
@@ -85,16 +85,16 @@ John McCalpin 的 STREAM（1991 年写于特拉华大学，主页如今在弗吉
 - **每次计时至少 20 个时钟刻度**，避免计时器精度扭曲结果。
 - **预热后跑 10 次取最好值**，同时给出离散度。
 - **用满所有核**：单线程无法同时挂起足够多的缓存缺失来喂饱内存。vramlab 在主机上用全部在线 CPU 跑这些核函数，被要求少用线程时会给出警告。
-- **结果要核对**：数组初值为 a = 0.1、b = 0.2、c = 0.05（BabelStream 的取值，c 不为零，写零的核函数就过不了关），s = 3。计时结束后，每个数组的每个元素都要与核函数应留下的值比对（triad：a = 0.2 + 3 × 0.05 = 0.35，误差在 double 机器精度的 100 倍以内），dot 要等于 n × 0.1 × 0.2。核对不通过的运行报错，绝不给出带宽数字。
+- **结果要核对**：数组初值为 a = 0.1、b = 0.2（BabelStream 的取值），c = 0.05（BabelStream 的 c 从 0 开始；这里不为零，写零的核函数就过不了关），s = 3。计时结束后，每个数组的每个元素都要与核函数应留下的值比对（triad：a = 0.2 + 3 × 0.05 = 0.35，误差在 double 机器精度的 100 倍以内），dot 要等于 n × 0.1 × 0.2。核对不通过的运行报错，绝不给出带宽数字。
 
 > [!note] 写分配流量不计入
 > 向不在缓存中的行写数据时，CPU 会先把这一行读进来（写分配），所以在大多数 CPU 上 copy 实际每个元素搬运 24 字节，而不是 16。STREAM 按定义只计 16；和内存规格比较时要记得真实流量更高。
 
-在 GPU 上，这些核函数以 grid-stride 方式的 CUDA 核函数在显存数组上运行；计数方法相同，所以主机和设备的数字可以直接比较。每个 GPU 线程先发出 64 字节的加载再写回（BabelStream 的批处理：Little 定律要求大量字节同时在途），所以 copy 和 scale 能达到 SM 拷贝核函数的速率。它们不是 `cudaMemcpy`：后者由拷贝引擎完成，在大多数 GPU 上差不多一样快；在 Hopper 上有争议，有的公开报告只有峰值的 46–75%，也有接近 90% 的（第 3.1 节）。
+在 GPU 上，这些核函数以 grid-stride 方式的 CUDA 核函数在显存数组上运行；计数方法相同，所以主机和设备的数字可以直接比较。每个 GPU 线程先发出 64 字节的加载再写回（vramlab 的核函数把加载成批发出，因为 Little 定律要求大量字节同时在途，见第 3.3 节），所以 copy 和 scale 能达到 SM 拷贝核函数的速率。它们不是 `cudaMemcpy`：后者由拷贝引擎完成，在大多数 GPU 上差不多一样快；在 Hopper 上有争议，有的公开报告只有峰值的 46–75%，也有接近 90% 的（第 3.1 节）。
 
 > [!source] 出处
 > - J. D. McCalpin，《Memory Bandwidth and Machine Balance in Current High Performance Computers》，IEEE TCCA Newsletter，1995；STREAM 主页（www.cs.virginia.edu/stream）及其运行规则（数组至少为缓存的 4 倍、20 个时钟滴答、10 次取最好、字节计数）。
-> - Deakin 等，《GPU-STREAM v2.0: Benchmarking the Achievable Memory Bandwidth of Many-Core Processors Across Diverse Parallel Programming Models》，2016（BabelStream：dot，初值 0.1、0.2、0.0 与标量 0.4；vramlab 用 c = 0.05、s = 3，写零的核函数过不了检查）。
+> - Deakin 等，《GPU-STREAM v2.0: Benchmarking the Achievable Memory Bandwidth of Many-Core Processors Across Diverse Parallel Programming Models》，2016（GPU-STREAM，2017 年更名为 BabelStream）；BabelStream 代码库（github.com/UoB-HPC/BabelStream）：dot 核函数（v3.0，2017 年加入），初值 0.1、0.2、0.0 与标量 0.4（`Stream.h`；vramlab 用 c = 0.05、s = 3，写零的核函数过不了检查）。
 > - Linux sysfs `/sys/devices/system/cpu/cpu0/cache/`；Intel SDM 与 AMD APM 中的 CPUID 叶 4 / 0x8000001D（缓存参数）。
 > - 拷贝引擎做的显存内拷贝（在 Hopper 上有争议）：NVIDIA nvbandwidth issue #48（H20-3e：1116 GB/s，n/t，按读 + 写计为峰值的 46%）、cuda-samples issue #366（H20：拷贝引擎 2.0 TB/s，核函数 3.3 TB/s）、NCCL issue #1264（HGX H100：约 75%）；模拟器的数字及其来源：`assets/gpus/*.txt` 的 `ce_efficiency` 和 `ce_source`（第 3.1 节）。
 ]] },

@@ -62,8 +62,9 @@ cache it is DRAM (one x2 step of slack: a random chase still mostly hits a cache
 size). The sizes are the host's caches (from sysfs, else CPUID, else `sysconf`: the note under the table
 says which, and a host whose caches cannot be read gets numbered levels, not names) and the GPU's L1
 and L2. Named by size, a step that
-is not a cache is not called one. A GPU whose L2 shows a near and a far part (Hopper's L2 is split
-in two partitions) gets "L2 near" and "L2 far", not an "L3". A host has no near and far cache: a
+is not a cache is not called one. A GPU whose L2 shows a near and a far part (the A100's L2 is two
+partitions, NVIDIA's whitepaper says; the H100's shows two in a public measurement) gets "L2
+near" and "L2 far", not an "L3". A host has no near and far cache: a
 second step inside one cache level, or a jump with the working set at most half a cache, is its
 TLB's reach running out (a 64-entry L1 DTLB x 4 KiB pages covers 256 KiB, a second-level TLB of
 1.5-3 K entries 6-12 MiB), so it is named "L2+TLB", "L3+TLB" or "DRAM+TLB" (in a virtual machine
@@ -83,7 +84,7 @@ than 4x the L2 are not read beforehand, so the DRAM step is not partly served fr
 
 带宽说的是大量请求同时在途时每秒能到多少字节。**延迟**说的是当下一次访存依赖这一次时，单次请求要多久。要测它，就让每次加载都依赖上一次：**指针追逐**。每个 64 字节的缓存行（GPU 上是 128 字节）存着下一行的地址；顺序是只有一个环的随机排列（Sattolo 算法），预取器猜不到下一个地址，而且每一行都会被访问到。
 
-把工作集从 4 KiB 增大（主机到末级缓存的 8 倍，设备到 1 GiB），每次加载的时间会一级一级地上台阶：每一级台阶都意味着某一层存储已经装不下整个工作集。下面的平台是从测量结果本身找出来的（相邻两个大小之间跳升超过 40% 就算新的一级），再按**大小**命名：结束于 L1 容量以内的平台叫 L1，结束于 L2 容量以内的叫 L2，超出最后一级缓存的叫 DRAM（允许多一个 2 倍的台阶：随机追逐在刚超过缓存容量时仍大多命中）。容量取自主机的缓存（依次来自 sysfs、CPUID、`sysconf`：表下的注释写明来源；读不到缓存的主机，平台只编号、不命名）和 GPU 的 L1、L2。按大小命名，不是缓存的台阶就不会被叫作缓存。L2 分成近、远两部分的 GPU（Hopper 的 L2 分为两个分区）得到"L2 near"和"L2 far"，而不是"L3"。主机没有近、远之分的缓存：同一级缓存里的第二个台阶，或者工作集不超过某级缓存一半时出现的跳升，都是 TLB 覆盖范围到头了（64 项的一级 DTLB × 4 KiB 页覆盖 256 KiB，1.5–3 K 项的二级 TLB 覆盖 6–12 MiB），所以叫"L2+TLB"、"L3+TLB"或"DRAM+TLB"（在虚拟机里每次 TLB 未命中要走两套页表，台阶更高）。
+把工作集从 4 KiB 增大（主机到末级缓存的 8 倍，设备到 1 GiB），每次加载的时间会一级一级地上台阶：每一级台阶都意味着某一层存储已经装不下整个工作集。下面的平台是从测量结果本身找出来的（相邻两个大小之间跳升超过 40% 就算新的一级），再按**大小**命名：结束于 L1 容量以内的平台叫 L1，结束于 L2 容量以内的叫 L2，超出最后一级缓存的叫 DRAM（允许多一个 2 倍的台阶：随机追逐在刚超过缓存容量时仍大多命中）。容量取自主机的缓存（依次来自 sysfs、CPUID、`sysconf`：表下的注释写明来源；读不到缓存的主机，平台只编号、不命名）和 GPU 的 L1、L2。按大小命名，不是缓存的台阶就不会被叫作缓存。L2 分成近、远两部分的 GPU（据 NVIDIA 白皮书，A100 的 L2 是两个分区；H100 的 L2 在一份公开测量中也显出两个）得到"L2 near"和"L2 far"，而不是"L3"。主机没有近、远之分的缓存：同一级缓存里的第二个台阶，或者工作集不超过某级缓存一半时出现的跳升，都是 TLB 覆盖范围到头了（64 项的一级 DTLB × 4 KiB 页覆盖 256 KiB，1.5–3 K 项的二级 TLB 覆盖 6–12 MiB），所以叫"L2+TLB"、"L3+TLB"或"DRAM+TLB"（在虚拟机里每次 TLB 未命中要走两套页表，台阶更高）。
 
 在 GPU 上，每一行存着下一行的地址（`p = *p`：两次加载之间没有下标运算），追逐依次在五个 SM 上运行，取最快的结果并给出最慢的（离存有该行的那半个 L2 较远的 SM，命中 L2 的代价更高），同时还统计每次加载的 SM 时钟周期数（`clock64`），这是微基准论文使用的单位。大于 L2 四倍的工作集事先不读，DRAM 那一级就不会部分由 L2 提供。
 
@@ -196,7 +197,7 @@ one thread chasing pointers, as here, uses a tiny fraction of the GPU.
 
 > [!source] Sources
 > - Sattolo, "An algorithm to generate a random cyclic permutation", Information Processing Letters, 1986.
-> - Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking", 2018, and "Dissecting the NVIDIA Turing T4 GPU via Microbenchmarking", 2019 (pointer chases in SM cycles); NVIDIA Hopper whitepaper (the L2 in two partitions).
+> - Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking", 2018, and "Dissecting the NVIDIA Turing T4 GPU via Microbenchmarking", 2019 (pointer chases in SM cycles); NVIDIA A100 Tensor Core GPU architecture whitepaper (the L2 in two partitions); Chips and Cheese, "Nvidia's H100: Funny L2, and Tons of Bandwidth", 2023 (the H100's two L2 partitions seen by latency; one public measurement).
 > - Little, "A Proof for the Queuing Formula L = λW", Operations Research, 1961.
 > - Intel Memory Latency Checker and Intel 64 and IA-32 Optimization Reference Manual (client DRAM latency; TLB sizes: a 64-entry L1 DTLB, a 1.5-2 K-entry STLB); AMD Software Optimization Guide for Zen 4 (a 3072-entry L2 DTLB); Linux sysfs cache topology; CPUID leaf 4.
 ]], zh = [[
@@ -205,7 +206,7 @@ GPU 的显存延迟有几百纳秒；空闲 CPU 的内存延迟约 80–120 纳�
 
 > [!source] 出处
 > - Sattolo，《An algorithm to generate a random cyclic permutation》，Information Processing Letters，1986。
-> - Jia 等，《Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking》，2018；《Dissecting the NVIDIA Turing T4 GPU via Microbenchmarking》，2019（以 SM 周期计的指针追逐）；NVIDIA Hopper 白皮书（L2 分为两个分区）。
+> - Jia 等，《Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking》，2018；《Dissecting the NVIDIA Turing T4 GPU via Microbenchmarking》，2019（以 SM 周期计的指针追逐）；NVIDIA A100 Tensor Core GPU 架构白皮书（L2 分为两个分区）；《Chips and Cheese》网站，《Nvidia's H100: Funny L2, and Tons of Bandwidth》，2023（从延迟上看 H100 的 L2 有两个分区；一份公开测量）。
 > - Little，《A Proof for the Queuing Formula L = λW》，Operations Research，1961。
 > - Intel Memory Latency Checker 与《Intel 64 and IA-32 Architectures Optimization Reference Manual》（客户端内存延迟；TLB 大小：64 项的一级 DTLB、1.5–2 K 项的 STLB）；AMD《Software Optimization Guide for Zen 4》（3072 项的二级 DTLB）；Linux sysfs 缓存拓扑；CPUID 叶 4。
 ]] },

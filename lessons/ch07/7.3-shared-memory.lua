@@ -200,6 +200,8 @@ simulating them (docs/simulator.md, "Access patterns"); on a GPU the figures are
       { value = 1, say = { en = "Padding by two words shifts each row by two banks: rows 0 and 16 land in the same bank.",
                            zh = "补两个字让每行错开两个存储体：第 0 行和第 16 行落在同一个存储体。" } },
       { value = 32, say = { en = "That is the unpadded [32][32] tile; here each row is 34 words long.", zh = "那是没有补齐的 [32][32] 块；这里每行长 34 个字。" } },
+      { value = 16, say = { en = "16 is how many banks the column's words land in; the ways are how many words share a bank: 32 / 16.",
+                            zh = "16 是这一列的字落到的存储体个数；路数是同一个存储体里有几个字：32 / 16。" } },
     },
     hints = { { en = "The words of a column are 34 words apart: gcd(34, 32).", zh = "一列的字彼此相隔 34 个字：gcd(34, 32)。" } },
     explain = { en = "Word k x 34 + c is in bank (2k + c) mod 32: 16 banks, 2 words each: a 2-way conflict. Any odd row length (33, 35) avoids it.",
@@ -215,6 +217,8 @@ simulating them (docs/simulator.md, "Access patterns"); on a GPU the figures are
     mistakes = {
       { value = 12, say = { en = "Not the stride itself: the banks repeat every 32 words, so only gcd(12, 32) threads meet in a bank.",
                             zh = "不是步长本身：存储体每 32 个字重复一次，所以同一存储体里只会碰到 gcd(12, 32) 个线程。" } },
+      { value = 8, say = { en = "8 is how many banks the warp's words land in; the ways are how many threads share a bank: 32 / 8.",
+                           zh = "8 是线程束的字落到的存储体个数；路数是同一个存储体里有几个线程：32 / 8。" } },
     },
     hints = { { en = "Which banks do threads 0, 8, 16, 24 hit?", zh = "第 0、8、16、24 个线程落在哪些存储体？" } },
     explain = { en = "12k mod 32 takes 8 values (0, 12, 24, 4, 16, 28, 8, 20), each 4 times: gcd(12, 32) = 4 ways.",
@@ -237,8 +241,8 @@ simulating them (docs/simulator.md, "Access patterns"); on a GPU the figures are
       [3] = { en = "A multiply and an add per element are nothing next to the memory traffic.", zh = "每个元素一次乘法一次加法，和内存流量比起来微不足道。" },
     },
     hints = { { en = "Look at the sectors per store in the table.", zh = "看表里每次存储的扇区数。" } },
-    explain = { en = "Reading rows is coalesced, writing columns is not: 32 sectors per warp store instead of 4. The L2 combines the partial sectors before they reach DRAM, which is why it is 'only' about half as fast, but the traffic between the SMs and the L2 is 8 times larger.",
-                zh = "按行读是合并的，按列写不是：每次线程束存储 32 个扇区而不是 4 个。L2 会在写回显存之前把零散的扇区合并，所以它“只”慢了一半左右，但 SM 与 L2 之间的流量多了 8 倍。" },
+    explain = { en = "Reading rows is coalesced, writing columns is not: 32 sectors per warp store instead of 4, 8 times the traffic between the SMs and the L2. The L2 merges the partial sectors of a block's warps before they reach DRAM, so the loss is smaller than 8x: compare the naive kernel with the copy in the table above.",
+                zh = "按行读是合并的，按列写不是：每次线程束存储 32 个扇区而不是 4 个，SM 与 L2 之间的流量多了 8 倍。L2 会在写回显存之前把同一线程块各线程束零散的扇区合并起来，所以损失小于 8 倍：看上面表里朴素核函数和拷贝的对比。" },
   },
 
   text { en = [[
@@ -246,9 +250,9 @@ simulating them (docs/simulator.md, "Access patterns"); on a GPU the figures are
 > - NVIDIA, CUDA C++ Programming Guide, "Shared Memory" (32 banks of 4 bytes, broadcast,
 >   conflicts) and the technical specifications table (shared memory per SM by compute capability).
 > - NVIDIA, CUDA C++ Best Practices Guide, "Shared Memory and Memory Banks".
-> - Harris, "An Efficient Matrix Transpose in CUDA C/C++", NVIDIA Technical Blog, 2013, and the
->   CUDA samples' transpose (the naive, coalesced and conflict-free kernels, TILE_DIM 32 and
->   BLOCK_ROWS 8, as in these experiments).
+> - Harris, "An Efficient Matrix Transpose in CUDA C/C++", NVIDIA Technical Blog, 2013 (the naive,
+>   coalesced and conflict-free kernels, TILE_DIM 32 and BLOCK_ROWS 8, as in these experiments),
+>   and the CUDA samples' transpose (the same kernels with BLOCK_ROWS 16).
 > - NVIDIA H100 Tensor Core GPU Architecture whitepaper (228 KB of shared memory per SM).
 > - NVIDIA, Nsight Compute Kernel Profiling Guide, metric
 >   `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld`.
@@ -257,7 +261,7 @@ simulating them (docs/simulator.md, "Access patterns"); on a GPU the figures are
 > [!source] 出处
 > - NVIDIA，《CUDA C++ Programming Guide》"Shared Memory"（32 个 4 字节宽的存储体、广播、冲突）与技术规格表（各计算能力每个 SM 的共享内存）。
 > - NVIDIA，《CUDA C++ Best Practices Guide》"Shared Memory and Memory Banks"。
-> - Harris，"An Efficient Matrix Transpose in CUDA C/C++"，NVIDIA 技术博客，2013，以及 CUDA 示例中的 transpose（朴素、合并、无冲突三个核函数，TILE_DIM 32、BLOCK_ROWS 8，与这里的实验相同）。
+> - Harris，"An Efficient Matrix Transpose in CUDA C/C++"，NVIDIA 技术博客，2013（朴素、合并、无冲突三个核函数，TILE_DIM 32、BLOCK_ROWS 8，与这里的实验相同），以及 CUDA 示例中的 transpose（同样的核函数，BLOCK_ROWS 16）。
 > - NVIDIA H100 Tensor Core GPU 架构白皮书（每个 SM 228 KB 共享内存）。
 > - NVIDIA，《Nsight Compute Kernel Profiling Guide》，指标 `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld`。
 > - 上面的数字：本设备实测（或按其配置模拟，见 docs/simulator.md）。

@@ -30,8 +30,8 @@ the page table that come before the read it wanted.
 
 A TLB's **reach** is its entries times the page size. Device memory from `cudaMalloc` is mapped
 in 2 MiB pages, so a TLB of 16 entries reaches 32 MiB. Jia et al. measured the levels with
-pointer chases on the V100 and the T4: an L1 TLB reaching 32 MiB and an L2 TLB reaching 8192 MiB
-(2 MiB entries). That is one research group's measurement of two older GPUs; NVIDIA does not
+pointer chases on the V100 and the T4: an L1 TLB reaching 32 MiB (16 entries of 2 MiB pages) and
+an L2 TLB reaching 8192 MiB. That is one research group's measurement of two older GPUs; NVIDIA does not
 publish these figures, and no device attribute reports them, so the experiment below finds
 them in the latency of this device.
 
@@ -56,7 +56,7 @@ on the host, with 4 KiB pages where huge pages are not used (the ladder's last s
 
 核函数用的地址是虚拟地址：内存系统取扇区之前，GPU 的内存管理单元要先把地址所在的**页**翻译成物理页。正在使用的翻译缓存在 **TLB**（转换后备缓冲区）里：每个 SM 附近一个小的，整块 GPU 共用一个大一些的。页在两者中都找不到的加载，要等一次**页表遍历**：在读想读的数据之前，先读页表。
 
-TLB 的**覆盖范围**（reach）是它的表项数乘页大小。`cudaMalloc` 分配的显存按 2 MiB 的页映射，所以 16 个表项的 TLB 覆盖 32 MiB。Jia 等人在 V100 和 T4 上用指针追逐测出了各级：L1 TLB 覆盖 32 MiB，L2 TLB 覆盖 8192 MiB（表项为 2 MiB）。这是一个研究小组对两款较老 GPU 的测量；NVIDIA 不公布这些数字，也没有哪个设备属性报告它们，所以下面的实验从本设备的延迟里把它们找出来。
+TLB 的**覆盖范围**（reach）是它的表项数乘页大小。`cudaMalloc` 分配的显存按 2 MiB 的页映射，所以 16 个表项的 TLB 覆盖 32 MiB。Jia 等人在 V100 和 T4 上用指针追逐测出了各级：L1 TLB 覆盖 32 MiB（16 个表项，每项一个 2 MiB 的页），L2 TLB 覆盖 8192 MiB。这是一个研究小组对两款较老 GPU 的测量；NVIDIA 不公布这些数字，也没有哪个设备属性报告它们，所以下面的实验从本设备的延迟里把它们找出来。
 
 ## 找出覆盖范围
 第 3.3 节的追逐访问工作集里的每一条 128 字节的缓存行：越过 L2 以后，显存和地址翻译的代价同时出现，两级台阶糊在一起。这里的第二种追逐**每个 2 MiB 的页只访问一行**：16 GiB 的范围只有 8192 行、1 MiB 的数据，加载只经过 L2（`ld.global.cg`），所以数据总是命中 L2。随着范围增大而上升的只有地址翻译：页装得进 L1 TLB 时是一个平台，超出它的地方一级台阶，超过 L2 TLB 的覆盖范围又一级。
@@ -202,8 +202,9 @@ of more than 40 % ends a plateau).
 > [!source] Sources
 > - Jia, Maggioni, Staiger, Scarpazza, "Dissecting the NVIDIA Volta GPU Architecture via
 >   Microbenchmarking", 2018, and Jia, Maggioni, Smith, Scarpazza, "Dissecting the NVidia Turing
->   T4 GPU via Microbenchmarking", 2019: the TLB levels' reach (32 MiB and 8192 MiB, 2 MiB
->   entries) from pointer chases; one research group's report, on V100 and T4 only.
+>   T4 GPU via Microbenchmarking", 2019: the TLB levels' reach (32 MiB and 8192 MiB; the first
+>   level's entries map 2 MiB) from pointer chases; one research group's report, on V100 and T4
+>   only.
 > - NVIDIA, PTX ISA, "Cache Operators" (`ld.global.cg`).
 > - NVIDIA, CUDA C++ Programming Guide, "Virtual Memory Management" (the granularity device memory
 >   is mapped with).
@@ -213,7 +214,7 @@ of more than 40 % ends a plateau).
 >   parameters and where each comes from are in docs/simulator.md and assets/gpus/).
 ]], zh = [[
 > [!source] 出处
-> - Jia、Maggioni、Staiger、Scarpazza，《Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking》，2018；Jia、Maggioni、Smith、Scarpazza，《Dissecting the NVidia Turing T4 GPU via Microbenchmarking》，2019：用指针追逐测得的各级 TLB 覆盖范围（32 MiB 与 8192 MiB，2 MiB 表项）；一个研究小组的报告，只测了 V100 和 T4。
+> - Jia、Maggioni、Staiger、Scarpazza，《Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking》，2018；Jia、Maggioni、Smith、Scarpazza，《Dissecting the NVidia Turing T4 GPU via Microbenchmarking》，2019：用指针追逐测得的各级 TLB 覆盖范围（32 MiB 与 8192 MiB；第一级的表项映射 2 MiB）；一个研究小组的报告，只测了 V100 和 T4。
 > - NVIDIA，《PTX ISA》"Cache Operators"（`ld.global.cg`）。
 > - NVIDIA，《CUDA C++ Programming Guide》"Virtual Memory Management"（显存映射的粒度）。
 > - Sattolo，《An algorithm to generate a random cyclic permutation》，Information Processing Letters，1986（追逐的顺序，与第 3.3 节相同）。
