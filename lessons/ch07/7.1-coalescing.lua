@@ -58,8 +58,9 @@ So what counts is **how many sectors one warp request touches** for the bytes it
 Past a stride of 8 words every thread has a sector of its own, so it stops getting worse in
 sectors: each 32-byte sector brings 4 useful bytes. The **effective bandwidth** (the bytes the
 kernel asked for, divided by the time) is then at most 1/8 of what the same kernel reaches at
-stride 1. A real GPU can fall further still, because DRAM is read in bursts of more than one
-sector; the simulator counts sectors only.
+stride 1. A real GPU can fall further still: on a miss its L2 may fetch more than the one sector
+asked for (CUDA's `cudaLimitMaxL2FetchGranularity` is a hint of up to 128 bytes), and DRAM serves
+scattered sectors less well than neighbouring ones; the simulator counts sectors only.
 
 > [!note] The same number in a profiler
 > Nsight Compute reports it as sectors per request:
@@ -93,7 +94,7 @@ sector; the simulator counts sectors only.
 | 步长 8 或更大，或随机 | 32 | 8 |
 | 步长 1，错开一个字（偏移 1） | 5 | 1.25 |
 
-步长超过 8 个字以后，每个线程都独占一个扇区，按扇区算就不会更糟了：每个 32 字节的扇区只带来 4 个有用字节。**有效带宽**（核函数要的字节数除以时间）最多只有同一核函数在步长 1 时的 1/8。真实 GPU 还可能更低，因为显存按比一个扇区更大的突发长度读取；模拟器只数扇区。
+步长超过 8 个字以后，每个线程都独占一个扇区，按扇区算就不会更糟了：每个 32 字节的扇区只带来 4 个有用字节。**有效带宽**（核函数要的字节数除以时间）最多只有同一核函数在步长 1 时的 1/8。真实 GPU 还可能更低：未命中时它的 L2 可能取回比所要的一个扇区更多的字节（CUDA 的 `cudaLimitMaxL2FetchGranularity` 是一个最多 128 字节的提示），显存服务零散扇区也不如服务相邻扇区高效；模拟器只数扇区。
 
 > [!note] 分析器里的同一个数字
 > Nsight Compute 把它报告为每次请求的扇区数：`l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum` 除以 `l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum`。下面的实验从核函数的地址算出它（`r.sectors_per_request`、`gpu.sectors`），在没有别的访问共用这些缓存行时，就是分析器对这些核函数会显示的值。
@@ -114,8 +115,8 @@ sector; the simulator counts sectors only.
       return r.bytes_per_s / GB, r
     end,
     hints = { { en = "At stride 8 every lane has a sector of its own: 32 bytes moved for 4 used.", zh = "步长 8 时每个线程独占一个扇区：搬 32 字节，用 4 字节。" } },
-    explain = { en = "About 1/8 of the stride-1 figure: the sectors carry 8 bytes for every byte the kernel uses. A real GPU may fall a little further (DRAM bursts longer than a sector).",
-                zh = "约为步长 1 的 1/8：核函数每用 1 字节，扇区就要搬 8 字节。真实 GPU 可能再低一些（显存的突发长度比一个扇区长）。" },
+    explain = { en = "About 1/8 of the stride-1 figure: the sectors carry 8 bytes for every byte the kernel uses. A real GPU may fall a little further (its L2 may fetch more than a sector per miss).",
+                zh = "约为步长 1 的 1/8：核函数每用 1 字节，扇区就要搬 8 字节。真实 GPU 可能再低一些（它的 L2 每次未命中可能取回不止一个扇区）。" },
   },
 
   experiment {
@@ -357,6 +358,9 @@ end
 >   transactions, load efficiency at a stride of 2).
 > - NVIDIA, CUDA C++ Programming Guide, "Device Memory Accesses" (warps, 32-, 64- and 128-byte
 >   transactions, alignment of vector types).
+> - NVIDIA, CUDA Runtime API, `cudaDeviceSetLimit` (`cudaLimitMaxL2FetchGranularity`: "a value
+>   between 0 and 128 that indicates the maximum fetch granularity of L2 (in Bytes). This is a
+>   hint").
 > - NVIDIA, Nsight Compute Kernel Profiling Guide, "Memory Tables" and the metrics
 >   `l1tex__t_sectors_pipe_lsu_mem_global_op_ld` and `l1tex__t_requests_pipe_lsu_mem_global_op_ld`.
 > - Harris, "How to Access Global Memory Efficiently in CUDA C/C++ Kernels", NVIDIA Technical Blog,
@@ -367,6 +371,7 @@ end
 > [!source] 出处
 > - NVIDIA，《CUDA C++ Best Practices Guide》"Coalesced Access to Global Memory"、"A Simple Access Pattern"、"A Sequential but Misaligned Access Pattern"、"Strided Accesses"（32 字节传输，步长 2 时的加载效率）。
 > - NVIDIA，《CUDA C++ Programming Guide》"Device Memory Accesses"（线程束，32、64、128 字节的传输，向量类型的对齐）。
+> - NVIDIA，CUDA Runtime API `cudaDeviceSetLimit`（`cudaLimitMaxL2FetchGranularity`：L2 取数粒度的上限，0 到 128 字节，只是一个提示）。
 > - NVIDIA，《Nsight Compute Kernel Profiling Guide》"Memory Tables"，以及指标 `l1tex__t_sectors_pipe_lsu_mem_global_op_ld` 与 `l1tex__t_requests_pipe_lsu_mem_global_op_ld`。
 > - Harris，"How to Access Global Memory Efficiently in CUDA C/C++ Kernels"，NVIDIA 技术博客，2013（这里的偏移与步长核函数照它而写）。
 > - Rush，GPU Puzzles（github.com/srush/GPU-Puzzles）：按内存读取次数给核函数打分。

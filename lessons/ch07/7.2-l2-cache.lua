@@ -33,11 +33,12 @@ return lesson {
 
 Every load and store of every SM goes through the **L2**: one cache shared by the whole GPU,
 between the SMs and DRAM. Its size is a device attribute (`cudaDevAttrL2CacheSize`,
-`gpu.info().l2_bytes`): 4 MiB on a T4, 6 MiB on an RTX 3090, 40 MB on an A100, 50 MB on an H100
-SXM, 72 MB on an RTX 4090. Data the L2 holds comes back faster than DRAM delivers it, by a
-factor NVIDIA seldom publishes (an A100's L2 has 2.3 times the read bandwidth of a V100's; this
-course's profiles assume 2 to 3 times DRAM's), so the same kernel runs at two speeds: one while
-its working set fits in the L2, another once it does not.
+`gpu.info().l2_bytes`): 4 MiB on a T4, 6 MiB on an RTX 3090, 40 MiB on an A100, 50 MiB on an
+H100 SXM, 72 MiB on an RTX 4090 (NVIDIA's "40 MB" and the rest are these binary sizes). Data the
+L2 holds comes back faster than DRAM delivers it, by a factor NVIDIA seldom publishes (an A100's
+L2 has 2.3 times the read bandwidth of a V100's; this course's profiles assume 2 to 3 times
+DRAM's), so the same kernel runs at two speeds: one while its working set fits in the L2, another
+once it does not.
 
 The experiment re-reads one working set again and again and grows it from 256 KiB to 16 times
 the L2. Its loads skip the per-SM L1 (PTX `ld.global.cg`, "cache at global level"), so what it
@@ -62,7 +63,7 @@ fits in the L2 is under a higher one.
 ]], zh = [[
 # L2 缓存
 
-每个 SM 的每次加载和存储都要经过 **L2**：整块 GPU 共用的一个缓存，位于 SM 和显存之间。它的大小是一个设备属性（`cudaDevAttrL2CacheSize`，`gpu.info().l2_bytes`）：T4 4 MiB，RTX 3090 6 MiB，A100 40 MB，H100 SXM 50 MB，RTX 4090 72 MB。L2 里的数据读回来比显存快，快多少 NVIDIA 很少公布（A100 的 L2 读带宽是 V100 的 2.3 倍；本课程的配置文件假设为显存的 2 到 3 倍），所以同一个核函数有两种速度：工作集装得进 L2 时一种，装不下以后另一种。
+每个 SM 的每次加载和存储都要经过 **L2**：整块 GPU 共用的一个缓存，位于 SM 和显存之间。它的大小是一个设备属性（`cudaDevAttrL2CacheSize`，`gpu.info().l2_bytes`）：T4 4 MiB，RTX 3090 6 MiB，A100 40 MiB，H100 SXM 50 MiB，RTX 4090 72 MiB（NVIDIA 写的"40 MB"等指的都是这些二进制大小）。L2 里的数据读回来比显存快，快多少 NVIDIA 很少公布（A100 的 L2 读带宽是 V100 的 2.3 倍；本课程的配置文件假设为显存的 2 到 3 倍），所以同一个核函数有两种速度：工作集装得进 L2 时一种，装不下以后另一种。
 
 实验反复读同一个工作集，把它从 256 KiB 增大到 L2 的 16 倍。它的加载绕过每个 SM 的 L1（PTX `ld.global.cg`，在全局层级缓存），所以看到的只有 L2：L2 带宽处一个平台，工作集超出 L2 的地方往下一级台阶，显存带宽处又一个平台。每次按同样顺序读一个工作集，对淘汰最久未用行的缓存是最坏情况：超过 L2 的大小以后，每一行在再次被用到之前都已经被淘汰了。真实的 L2 会留下一部分（它的替换策略不是单纯的 LRU），所以这级台阶不是悬崖；模拟器把它摊在两倍的范围上。
 

@@ -22,7 +22,7 @@ return lesson {
 # Shared memory and bank conflicts
 
 Each SM has a small, fast, programmer-managed memory: **shared memory**, the threads of a block
-writing and reading it at will (up to 228 KB per SM on an H100, carved out of the same storage as
+writing and reading it at will (up to 228 KiB per SM on an H100, NVIDIA's "228 KB", carved out of the same storage as
 L1). It is how a kernel turns an access pattern DRAM hates into two it likes: read coalesced
 into shared memory, then read shared memory in whatever order the computation needs.
 
@@ -59,7 +59,7 @@ out[(y2 + j) * n + x2] = tile[tx][ty + j];   /* columns out: rows of the transpo
 ]], zh = [[
 # 共享内存与存储体冲突
 
-每个 SM 都有一块小而快、由程序员管理的存储器：**共享内存**，一个线程块的线程可以随意读写它（H100 上每个 SM 最多 228 KB，和 L1 共用同一块存储）。核函数用它把显存讨厌的访问方式变成两个它喜欢的：先合并地读进共享内存，再按计算需要的任意顺序读共享内存。
+每个 SM 都有一块小而快、由程序员管理的存储器：**共享内存**，一个线程块的线程可以随意读写它（H100 上每个 SM 最多 228 KiB，即 NVIDIA 写的"228 KB"，和 L1 共用同一块存储）。核函数用它把显存讨厌的访问方式变成两个它喜欢的：先合并地读进共享内存，再按计算需要的任意顺序读共享内存。
 
 共享内存分成 **32 个存储体**（bank），每个宽 4 字节：地址 a 处的 4 字节字位于第 (a / 4) mod 32 个存储体，每个存储体每个时钟服务一个字。一个线程束对共享内存的加载，如果 32 个线程落在 32 个不同的存储体上（或者读同一个字：那是广播），一次就能完成。当 n 个线程向同一个存储体要 n 个不同的字，这次加载就被拆成 n 次：**n 路存储体冲突**。
 
@@ -175,7 +175,7 @@ read and the matrix written, 2 x n² x 4 bytes, over the time.
   text { en = [[
 ## When a conflict costs
 A bank conflict only costs time when shared memory is what the kernel waits for. The tiled
-transpose moves 8 KB of DRAM traffic per tile and spends 32 passes on each of its 32 column
+transpose moves 8 KiB of DRAM traffic per tile and spends 32 passes on each of its 32 column
 reads: 1056 shared-memory passes per tile instead of 64. On a GPU whose SMs are fast next to
 its DRAM, those passes take longer than the bytes, and the padded tile wins by a wide margin; on
 one whose DRAM is the slower part, the passes hide partly behind the bytes. Either way the
@@ -185,7 +185,7 @@ The simulator combines the three pipes a transpose uses (DRAM, L2, shared memory
 simulating them (docs/simulator.md, "Access patterns"); on a GPU the figures are measured.
 ]], zh = [[
 ## 冲突什么时候花时间
-只有当核函数在等共享内存时，存储体冲突才花时间。分块转置每个块产生 8 KB 的显存流量，而它的 32 次按列读取每次都要 32 趟：每个块 1056 趟共享内存访问，而不是 64 趟。在 SM 比显存快得多的 GPU 上，这些趟次比搬字节还费时间，补齐的块遥遥领先；在显存更慢的 GPU 上，这些趟次有一部分藏在搬字节的时间后面。无论哪种情况，补齐都几乎不花代价：块的每行多一个字，每个线程块 128 字节。
+只有当核函数在等共享内存时，存储体冲突才花时间。分块转置每个块产生 8 KiB 的显存流量，而它的 32 次按列读取每次都要 32 趟：每个块 1056 趟共享内存访问，而不是 64 趟。在 SM 比显存快得多的 GPU 上，这些趟次比搬字节还费时间，补齐的块遥遥领先；在显存更慢的 GPU 上，这些趟次有一部分藏在搬字节的时间后面。无论哪种情况，补齐都几乎不花代价：块的每行多一个字，每个线程块 128 字节。
 
 模拟器是把转置用到的三条流水线（显存、L2、共享内存）组合起来估算的，而不是逐周期模拟（见 docs/simulator.md 的"Access patterns"一节）；在 GPU 上这些数字是实测的。
 ]] },

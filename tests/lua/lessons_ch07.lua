@@ -54,7 +54,7 @@ for s, want in pairs { [1] = 1, [2] = 2, [3] = 1, [6] = 2, [12] = 4, [16] = 16, 
   assert(gpu.bank_ways(s) == want, "7.3 stride " .. s)
 end
 assert(32 + 32 * gpu.bank_ways(32) == 1056 and 32 + 32 * gpu.bank_ways(33) == 64, "7.3 1056 passes per tile, not 64")
-assert(2 * 32 * 32 * 4 == 8192 and 32 * 4 == 128, "7.3 8 KB per tile, 128 bytes of padding per block")
+assert(2 * 32 * 32 * 4 == 8192 and 32 * 4 == 128, "7.3 8 KiB per tile, 128 bytes of padding per block")
 local t = {}
 for _, k in ipairs { "copy", "naive", "tiled", "padded" } do t[k] = assert(gpu.transpose { kernel = k, n = 4096 }) end
 assert(t.naive.sectors_per_request == 32 and t.copy.sectors_per_request == 4, "7.3 32 sectors per naive store")
