@@ -35,8 +35,11 @@ resize 100 30
 wait_for 'Keys \(Esc closes\)' 3
 keys Escape
 wait_gone 'Keys \(Esc closes\)'
-# rapid resizes while a second run streams
-keys Enter
+# rapid resizes while a second run streams (r asks first: it has results)
+keys r
+wait_for 'It has results' 5
+keys r
+wait_for 'running' 5
 i=0
 while [ $i -lt 30 ]; do
     resize $((20 + (i * 37) % 200)) $((5 + (i * 13) % 60))

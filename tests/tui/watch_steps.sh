@@ -47,8 +47,27 @@ keys Space
 wait_for 'all three' 5
 wait_for 'done' 5
 
-# q during a run asks; any other key keeps it running; q twice cancels and leaves
+# a finished run is not replaced by one key: r (or Enter on its Run line) asks first, any other
+# key keeps the results, and the same key again runs it anew
 keys r
+wait_for 'It has results: press again to run it anew' 5
+screen | grep -q 'row-3' || fail "asking replaced the results"
+screen | grep -q 'done' || fail "asking started a run"
+keys j
+wait_gone 'It has results' 5
+keys r
+wait_for 'It has results' 5
+keys Escape # a stray key: still done, nothing replaced
+wait_gone 'It has results' 5
+screen | grep -q 'row-3' || fail "a stray key after asking replaced the results"
+keys Home
+wait_for '\[ Enter ▶ Run again: Three steps \]' 5
+keys Enter
+wait_for 'It has results' 5
+screen | grep -q 'row-3' || fail "Enter on the Run line replaced the results"
+
+# q during a run asks; any other key keeps it running; q twice cancels and leaves
+keys Enter
 wait_for 'step 1 · Space: next' 5
 keys q
 wait_for 'q again cancels it and leaves' 5
@@ -71,7 +90,7 @@ screen | grep -q 'cancelled' || fail "the kept run is not marked cancelled"
 # offers the step mode
 keys s
 wait_for 'Auto: each step' 5
-keys r
+keys r r # it has results (cancelled, two rows): the second r runs it
 wait_for 'step 1$' 5
 screen | grep -q 'Space/→ next step  s step mode' || fail "the footer does not offer the step mode"
 keys Space

@@ -49,6 +49,7 @@ struct tui_lesson {
     unsigned pauses;       /* lt_runtime_pauses when the last one was counted */
     bool in_pause;         /* it waits in one now */
     bool quit_armed;       /* q during a run asked; a second q cancels it and leaves */
+    int rerun_armed;       /* Enter on an experiment with results asked; Enter again runs it */
     int grading;           /* the exercise whose answer is being graded (-1: none) */
     char *grading_answer;  /* what was typed, for saved progress */
     int grading_tries;     /* its tries before this one */
@@ -119,7 +120,7 @@ struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
     struct tui_lesson *v = calloc(1, sizeof *v);
     if (!v) return NULL;
     v->cat = cat, v->sel = -1, v->running = -1, v->grading = -1, v->shown = -1, v->edit_block = -1;
-    v->reveal = -1;
+    v->reveal = -1, v->rerun_armed = -1;
     v->stale = true;
     tui_lineedit_init(&v->ed, EDIT_MAX);
     const char *path = cat >= 0 && cat < a->ncat ? a->cat[cat].path : a->opts->open_lesson;
@@ -562,6 +563,17 @@ static void run(struct tui_app *a, int b)
     }
     struct block_state *s = &v->blk[b];
     if (!s->ps) return;
+    /* a run with results is not replaced by one stray key: the first Enter asks */
+    if ((s->ran == LT_RUN_DONE || (s->ran == LT_RUN_CANCELLED && tui_panelset_has_data(s->ps))) &&
+        v->rerun_armed != b) {
+        v->rerun_armed = b;
+        snprintf(a->notice, sizeof a->notice, "%s",
+                 TUI_TR(a, "It has results: press again to run it anew; any other key keeps them.",
+                        "已有结果：再按一次重新运行；按其他键保留结果。"));
+        return;
+    }
+    v->rerun_armed = -1;
+    a->notice[0] = 0;
     tui_panelset_clear(s->ps);
     tui_evlog_clear(s->log);
     snprintf(s->lang, sizeof s->lang, "%s", tui_app_lang(a));
@@ -1090,12 +1102,12 @@ static const struct tui_binding exercise_rows[] = {
 };
 
 static const struct tui_binding rows[] = {
-    {.keys = {TUI_KEY_ENTER}, .run = enter, .en = "run the selected experiment, or answer the selected exercise (none on screen: the next page)", .zh = "运行选中的实验，或回答选中的练习（屏幕上没有时：下一页）", .hint_en = "run", .hint_zh = "运行"},
+    {.keys = {TUI_KEY_ENTER}, .run = enter, .en = "run the selected experiment (one with results asks first), or answer the selected exercise (none on screen: the next page)", .zh = "运行选中的实验（已有结果的先询问），或回答选中的练习（屏幕上没有时：下一页）", .hint_en = "run", .hint_zh = "运行"},
     {.keys = {TUI_KEY_CLICK}, .run = click, .en = "a Run line runs, an answer field edits, a choice answers; the panel takes the focus", .zh = "点击“运行”行即运行，点击答案栏即编辑，点击选项即作答；点击面板获得焦点"},
     {.keys = {'\t', TUI_KEY_FN(KEY_BTAB)}, .run = focus, .en = "switch focus: lesson text / live panel (what scrolls)", .zh = "切换焦点：课文 / 实时面板（滚动哪一个）", .hint_en = "focus", .hint_zh = "焦点"},
     {.keys = {' '}, .run = page_down, .en = "scroll one page down", .zh = "向下翻页"},
     {.keys = {']', '['}, .run = step, .en = "next / previous experiment or exercise", .zh = "下一个 / 上一个实验或练习"},
-    {.keys = {'r'}, .run = run_shown, .en = "run the experiment shown in the live panel", .zh = "运行实时面板中的实验"},
+    {.keys = {'r'}, .run = run_shown, .en = "run the experiment shown in the live panel (one with results asks first)", .zh = "运行实时面板中的实验（已有结果的先询问）"},
     {.keys = {'1', '2', '3', '4', '5', '6', '7', '8', '9'}, .run = choice, .en = "pick a choice of the selected multiple-choice exercise", .zh = "选择题：直接选第几项"},
     {.keys = {'e'}, .run = editor, .en = "code exercise: write the answer in $VISUAL / $EDITOR (default vi); graded when the editor " "exits, kept in $XDG_STATE_HOME/vramlab/answers", .zh = "代码练习：用 $VISUAL / $EDITOR（默认 vi）写答案；编辑器退出后评分，" "文件保存在 $XDG_STATE_HOME/vramlab/answers"},
     {.keys = {'n', 'p'}, .run = section, .en = "next / previous section", .zh = "下一节 / 上一节"},
@@ -1141,6 +1153,8 @@ static const struct tui_keymap *const *keys(struct tui_app *a, const struct tui_
     struct tui_lesson *v = a->lv;
     bool wheel = k && (k->code == TUI_KEY_WHEEL_UP || k->code == TUI_KEY_WHEEL_DOWN);
     if (k && k->code != 'q') v->quit_armed = false; /* "any other key keeps it running" */
+    if (k && k->code != TUI_KEY_ENTER && k->code != 'r' && k->code != TUI_KEY_CLICK)
+        v->rerun_armed = -1; /* "any other key keeps them" */
     t->screen = a, t->edit = &v->ed, t->scroll = focused(v);
     if (wheel) /* the wheel scrolls what is under the mouse */
         t->scroll = tui_rect_contains(&a->lay.panel, k->y, k->x)  ? &v->panel
