@@ -27,8 +27,7 @@ on() { SOCK=$1; shift; "$@"; }
 start_b() {
     tmux -L "$B" kill-server >/dev/null 2>&1
     rm -f "$T/rc_b"
-    tmux -L "$B" -f /dev/null new-session -d -x 100 -y 30 "$*; echo \$? > $T/rc_b; sleep 600" ||
-        fail "tmux did not start"
+    new_server "$B" 100 30 "$*; echo \$? > $T/rc_b; sleep 600"
 }
 # file_has REGEX FILE [SECONDS]: wait until FILE has a line matching REGEX
 file_has() {
