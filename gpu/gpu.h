@@ -108,7 +108,9 @@ struct gpu_config {
     const char *datadir;  /* where assets/ lives */
     uint64_t seed;        /* simulator noise seed */
     bool deterministic;   /* simulator: no noise at all */
-    double cap_fraction;  /* experiments take at most this share of free memory (default 0.9) */
+    double cap_fraction;  /* what a lesson may hold on the device, in all: this share of the memory
+                           * free to it (free now + what it holds; default 0.9) */
+    uint64_t cap_bytes;   /* and at most this many bytes in all (0: no such bound) */
     int device;           /* device ordinal (after CUDA_VISIBLE_DEVICES); the simulator has 0 */
     int fail_alloc;       /* fault injection: the Nth device/host allocation fails (0 = never) */
     /* Host experiments take at most this many bytes in all their arrays (0 = no cap besides
@@ -143,7 +145,9 @@ enum { GPU_FAULT_SITES = 32, GPU_FAULT_LOG = 4096 };
     X(GPU_WHY_NO_FREE, "M", "%s requested, but the GPU has no free memory: other processes (or " \
                             "this one) hold all of it")                                          \
     X(GPU_WHY_CAP, "MPM", "%s requested, but experiments may take at most %s%% of free memory "  \
-                          "(%s now)")                                                            \
+                          "in all, what they hold included (%s left)")                           \
+    X(GPU_WHY_CAP_BYTES, "MMM", "%s requested, but experiments may hold at most %s of device "   \
+                                "memory in all (--cap; %s left)")                                \
     X(GPU_WHY_SIM_OOM, "MM", "cudaMalloc(%s): out of memory (SIMULATED, %s free)")               \
     X(GPU_WHY_COPY_CAP, "MMPM", "copy of %s needs %s of device memory; experiments may take at " \
                                 "most %s%% of free memory (%s)")                                 \
@@ -178,6 +182,7 @@ struct gpu_dev {
     enum gpu_why_key why_key; /* what why[] says, for a translation (GPU_WHY_TEXT: only why[]) */
     double why_arg[4];    /* its numbers, in the order of its format */
     double cap_fraction;
+    uint64_t cap_bytes;   /* gpu_config.cap_bytes (0: none) */
     uint64_t live_bytes;  /* device bytes allocated through this interface and not yet freed */
     int live_allocs;
     int live_host;        /* host buffers (gpu_host_alloc) not yet freed */
@@ -331,7 +336,10 @@ gpu_status gpu_host_free(struct gpu_dev *dev, void *ptr, bool pinned);
 /* Fault injection for an allocation made elsewhere (gpu_feed.c): true when this one is to fail
  * as an out-of-memory would; `site` is the code that asked (its caller's return address). */
 bool gpu_fault_at(struct gpu_dev *dev, const void *site);
-/* Most an experiment may take now: cap_fraction x free. */
+/* Most an experiment may take now: the cap is on what the process holds in all, not on each
+ * allocation. cap_fraction x (free + live_bytes), at most cap_bytes when set, less live_bytes:
+ * a lesson that holds 60 % of the memory free to it may take 30 % more under a 0.9 cap, not 90 %
+ * of what is left. */
 uint64_t gpu_alloc_budget(struct gpu_dev *dev);
 const char *gpu_why(const struct gpu_dev *dev);
 void gpu_set_why(struct gpu_dev *dev, const char *fmt, ...)

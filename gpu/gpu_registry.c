@@ -155,11 +155,20 @@ gpu_status gpu_mem_info(struct gpu_dev *dev, uint64_t *free_b, uint64_t *total_b
     return dev->be->mem_info(dev, free_b, total_b);
 }
 
+/* The most the process may hold in all (see gpu_alloc_budget). */
+static uint64_t cap_total(struct gpu_dev *dev, uint64_t fr)
+{
+    double all = ((double)fr + (double)dev->live_bytes) * dev->cap_fraction;
+    if (dev->cap_bytes && all > (double)dev->cap_bytes) all = (double)dev->cap_bytes;
+    return (uint64_t)all;
+}
+
 uint64_t gpu_alloc_budget(struct gpu_dev *dev)
 {
     uint64_t fr = 0, tot = 0;
     if (gpu_mem_info(dev, &fr, &tot) != GPU_OK) return 0;
-    return (uint64_t)((double)fr * dev->cap_fraction);
+    uint64_t all = cap_total(dev, fr);
+    return all > dev->live_bytes ? all - dev->live_bytes : 0;
 }
 
 /* Fault injection (VRAMLAB_FAULT_ALLOC=N): the Nth allocation fails as an out-of-memory would,
@@ -205,8 +214,14 @@ gpu_status gpu_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
     *ptr = NULL;
     if (dev->failed) return GPU_ERR_STICKY;
     if (bytes > budget) {
-        if (budget < (1u << 20)) /* nothing to take: say why instead of a cap of 0 MiB */
+        uint64_t fr = 0, tot = 0;
+        bool by_bytes = dev->cap_bytes && gpu_mem_info(dev, &fr, &tot) == GPU_OK &&
+                        cap_total(dev, fr) == dev->cap_bytes;
+        if (budget < (1u << 20) && !dev->live_bytes) /* nothing to take: say why, not a cap of 0 */
             gpu_set_why_key(dev, GPU_WHY_NO_FREE, bytes / 1048576.0, 0, 0, 0);
+        else if (by_bytes)
+            gpu_set_why_key(dev, GPU_WHY_CAP_BYTES, bytes / 1048576.0, dev->cap_bytes / 1048576.0,
+                            budget / 1048576.0, 0);
         else
             gpu_set_why_key(dev, GPU_WHY_CAP, bytes / 1048576.0, dev->cap_fraction * 100,
                             budget / 1048576.0, 0);

@@ -44,8 +44,12 @@
     X(WHY_NO_FREE, "%s requested, but the GPU has no free memory: other processes (or this one) " \
                    "hold all of it",                                                             \
       "申请 %s，但 GPU 已没有空闲显存：其他进程（或本进程）占满了它")                              \
-    X(WHY_CAP, "%s requested, but experiments may take at most %s%% of free memory (%s now)",     \
-      "申请 %s，但实验最多只能用空闲显存的 %s%%（现在是 %s）")                                     \
+    X(WHY_CAP, "%s requested, but experiments may take at most %s%% of free memory in all, what " \
+               "they hold included (%s left)",                                                   \
+      "申请 %s，但实验总共最多只能用空闲显存的 %s%%（已占用的也算在内；还剩 %s）")                 \
+    X(WHY_CAP_BYTES, "%s requested, but experiments may hold at most %s of device memory in all " \
+                     "(--cap; %s left)",                                                         \
+      "申请 %s，但实验总共最多只能占用 %s 显存（--cap；还剩 %s）")                                 \
     X(WHY_SIM_OOM, "cudaMalloc(%s): out of memory (SIMULATED, %s free)",                          \
       "cudaMalloc(%s)：显存不足（SIMULATED，空闲 %s）")                                            \
     X(WHY_COPY_CAP, "copy of %s needs %s of device memory; experiments may take at most %s%% of " \

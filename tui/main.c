@@ -19,6 +19,7 @@
 #include "gpu_parse.h"
 #include "gpu_suggest.h"
 #include "lt.h"
+#include "lt_course.h"
 #include "tui_cmd.h"
 #include "tui_env.h"
 #include "tui_plain.h"
@@ -37,10 +38,20 @@
 struct settings {
     const char *backend, *profile, *datadir;
     uint64_t seed;
-    double cap;
+    double cap;         /* --cap 0.9: a share of the device memory free to a lesson, in all */
+    uint64_t cap_bytes; /* --cap 8GiB: bytes a lesson may hold in all (0: none) */
     int device;
     bool deterministic;
 };
+
+/* --cap and VRAMLAB_CAP: a share (0.9) or a size (8GiB), whichever the text is. */
+static bool parse_cap(const char *v, struct settings *s, char *perr, size_t n)
+{
+    if (strpbrk(v, "BbKkMmGgTtPpIi")) { /* a unit: a size */
+        return gpu_parse_size(v, 1u << 20, UINT64_C(1) << 50, &s->cap_bytes, perr, n);
+    } /* a size bounds it beside the share (0.9 unless given too): the stricter holds */
+    return gpu_parse_double(v, CAP_MIN, 1, &s->cap, perr, n);
+}
 
 /* A number from the command line or the environment that is not one: usage error. */
 static int bad_number(const char *what, const char *why)
@@ -161,10 +172,12 @@ static int settings(struct tui_ctx *c, struct settings *s)
         return bad_number("VRAMLAB_SEED", perr);
     if ((v = opt[TUI_O_SEED]) && !gpu_parse_u64(v, 0, UINT64_MAX, &s->seed, perr, sizeof perr))
         return bad_number("--seed", perr);
-    if ((v = getenv("VRAMLAB_CAP")) && !gpu_parse_double(v, CAP_MIN, 1, &s->cap, perr, sizeof perr))
-        return bad_number("VRAMLAB_CAP (a share of free device memory, e.g. 0.9)", perr);
-    if ((v = opt[TUI_O_CAP]) && !gpu_parse_double(v, CAP_MIN, 1, &s->cap, perr, sizeof perr))
-        return bad_number("--cap (a share of free device memory, e.g. 0.9)", perr);
+    if ((v = getenv("VRAMLAB_CAP")) && !parse_cap(v, s, perr, sizeof perr))
+        return bad_number("VRAMLAB_CAP (what a lesson may hold in all: a share of free device "
+                          "memory, 0.01..1, e.g. 0.9, or a size, e.g. 8GiB)", perr);
+    if ((v = opt[TUI_O_CAP]) && !parse_cap(v, s, perr, sizeof perr))
+        return bad_number("--cap (what a lesson may hold in all: a share of free device memory, "
+                          "0.01..1, e.g. 0.9, or a size, e.g. 8GiB)", perr);
     if ((v = getenv("VRAMLAB_DEVICE")) && *v && !parse_device(v, &s->device)) {
         fprintf(stderr, "vramlab: VRAMLAB_DEVICE must be a device number 0..1023, not '%s'\n", v);
         return 2;
@@ -280,12 +293,23 @@ static int open_needs(struct tui_ctx *c, const struct settings *s)
     }
     if (needs & (TUI_CMD_DATA | TUI_CMD_LESSONS)) say_clashes(c);
     if (!(needs & (TUI_CMD_DEVICE | TUI_CMD_LESSONS))) return -1;
-    struct gpu_config cfg = {.datadir = c->assets, .deterministic = true, .cap_fraction = s->cap};
+    /* a teacher's course.lua may bound what a lesson holds: the stricter of it and --cap wins */
+    struct lt_course course;
+    char cerr[4600];
+    double cap = s->cap;
+    uint64_t cap_bytes = s->cap_bytes;
+    if (lt_course_read(c->lessons, &course, cerr, sizeof cerr) > 0) {
+        if (course.cap_fraction > 0 && course.cap_fraction < cap) cap = course.cap_fraction;
+        if (course.cap_bytes && (!cap_bytes || course.cap_bytes < cap_bytes)) cap_bytes = course.cap_bytes;
+    }
+    lt_course_free(&course);
+    struct gpu_config cfg = {.datadir = c->assets, .deterministic = true, .cap_fraction = cap,
+                             .cap_bytes = cap_bytes};
     const char *backend = "sim";
     if (needs & TUI_CMD_DEVICE) {
         cfg = (struct gpu_config){.profile = s->profile, .datadir = c->assets, .seed = s->seed,
-                                  .deterministic = s->deterministic, .cap_fraction = s->cap,
-                                  .device = s->device};
+                                  .deterministic = s->deterministic, .cap_fraction = cap,
+                                  .cap_bytes = cap_bytes, .device = s->device};
         if (!tui_env_config(&cfg, perr, sizeof perr)) { /* test hooks and the host cap */
             fprintf(stderr, "vramlab: %s\n", perr);
             return 2;

@@ -539,6 +539,7 @@ static gpu_status cu_open(const struct gpu_config *cfg, struct gpu_dev **out, ch
     struct gpu_dev *dev = &d->pub;
     dev->be = &gpu_cuda_backend;
     dev->cap_fraction = cfg && cfg->cap_fraction > 0 ? cfg->cap_fraction : 0.9;
+    dev->cap_bytes = cfg ? cfg->cap_bytes : 0;
     d->ordinal = ordinal;
     d->rng = cfg ? cfg->seed : 0;
     if (pthread_mutex_init(&d->lock, NULL) != 0) {

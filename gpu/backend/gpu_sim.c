@@ -148,6 +148,7 @@ static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, c
     d->pub.info.numa_node = -1;
     snprintf(d->pub.info.published_profile, sizeof d->pub.info.published_profile, "%s", id);
     d->pub.cap_fraction = cfg && cfg->cap_fraction > 0 ? cfg->cap_fraction : 0.9;
+    d->pub.cap_bytes = cfg ? cfg->cap_bytes : 0;
     d->rng = cfg ? cfg->seed : 0;
     d->deterministic = cfg && cfg->deterministic;
     d->next_addr = SIM_BASE;

@@ -4,7 +4,8 @@
  * compile no lesson body; a lesson not in the plain form is loaded to be listed. Reading a
  * course is budgeted: course_seconds in all and course_lessons per folder (lt_limits,
  * VRAMLAB_LIMITS course= and lessons=); each lesson past the budget is listed with the error
- * "not loaded: the course took too long to load", and a load that would run past it is cut. */
+ * "not loaded: the course took too long to load", and a load that would run past it is cut.
+ * A teacher's course.lua (lt_course.h) makes the catalog that course: its sections, in its order. */
 #include "lt.h"
 #include "lt_int.h"
 
@@ -16,6 +17,7 @@
 
 #include "gpu_esc.h"
 #include "gpu_file.h"
+#include "lt_course.h"
 #include "lt_header.h"
 #include "lt_lex.h"
 
@@ -80,6 +82,8 @@ static void walk(struct scan *s, const char *dir, int depth, struct seen *seen, 
          * the reader checks the opened file again, so a swap in between is refused too) */
         else if (S_ISREG(st.st_mode) && l > 4 && !strcmp(de->d_name + l - 4, ".lua") &&
                  !(l > 12 && !strcmp(de->d_name + l - 12, ".answers.lua")) && /* a lesson's answers */
+                 !(l > 9 && !strcmp(de->d_name + l - 9, ".exam.lua")) &&      /* an exam */
+                 !(depth == 0 && !strcmp(de->d_name, "course.lua")) &&          /* the course */
                  (!s->only || named_for(de->d_name, s->only)))
             add_file(s, path);
     }
@@ -216,8 +220,60 @@ static int cmp_entry(const void *a, const void *b)
     return strcmp(x->path, y->path);
 }
 
+/* The course as a teacher's course.lua orders it (lt_course.h): its sections in its order, each
+ * the lesson with that id (a section no lesson has is an error entry at its line), then the
+ * teacher's files that did not load or whose id another lesson has (the teacher must see them). A course.lua
+ * that is wrong is one error entry, the whole list: a class is never shown another course than
+ * the teacher's. `only`: one id looked up (lt_catalog_find): the others are not there. */
+static int apply_course(struct scan *s, const char *dir)
+{
+    struct lt_course c;
+    char err[4600];
+    int r = lt_course_read(dir, &c, err, sizeof err);
+    if (r == 0) return s->n;
+    struct lt_catalog_entry *e = s->e;
+    int n = s->n;
+    s->e = NULL, s->n = s->cap = 0;
+    if (r < 0) {
+        struct lt_catalog_entry *x = new_entry(s, c.path);
+        if (x) set_error(x, c.path, err);
+    }
+    for (int i = 0; r > 0 && i < c.n; i++) {
+        const char *id = c.sections[i].id;
+        if (s->only && strcmp(id, s->only)) continue;
+        int k = 0;
+        while (k < n && (e[k].error || strcmp(e[k].id, id))) k++;
+        if (k == n) { /* looked up by its file name (find) and not there: not an error yet */
+            if (s->only) continue;
+            struct lt_catalog_entry *x = new_entry(s, c.path);
+            char msg[4800];
+            snprintf(msg, sizeof msg, "%s:%d: section %s is not a lesson of the course (vramlab "
+                     "list without course.lua lists them)", c.path, c.sections[i].line, id);
+            if (x) set_error(x, c.path, msg);
+            continue;
+        }
+        struct lt_catalog_entry *x = new_entry(s, e[k].path);
+        if (!x) continue;
+        free(x->path);
+        *x = e[k]; /* moved: its strings now belong to x */
+        memset(&e[k], 0, sizeof e[k]);
+        e[k].error = strdup("moved"); /* not matched again */
+    }
+    for (int k = 0; r > 0 && k < n; k++) /* a teacher's file that did not load, or clashes */
+        if (e[k].folder > 0 && e[k].error) {
+            struct lt_catalog_entry *x = new_entry(s, e[k].path);
+            if (!x) continue;
+            free(x->path);
+            *x = e[k];
+            memset(&e[k], 0, sizeof e[k]);
+        }
+    lt_catalog_free(e, n);
+    lt_course_free(&c);
+    return s->n;
+}
+
 static int scan(struct lt_runtime *rt, const char *dir, const char *only, bool budget,
-                struct lt_catalog_entry **out)
+                bool course, struct lt_catalog_entry **out)
 {
     struct scan s = {.rt = rt, .only = only, .budget = budget, .t0 = gpu_now()};
     struct seen seen[256];
@@ -246,24 +302,25 @@ static int scan(struct lt_runtime *rt, const char *dir, const char *only, bool b
                      lt_catalog_id_line(s.e[i].path), s.e[i].id, s.e[i - 1].path);
             s.e[i].error = strdup(msg);
         }
+    if (course) apply_course(&s, dir);
     *out = s.e;
     return s.n;
 }
 
 int lt_catalog_scan(struct lt_runtime *rt, const char *dir, struct lt_catalog_entry **out)
 {
-    return scan(rt, dir, NULL, true, out);
+    return scan(rt, dir, NULL, true, true, out);
 }
 
 int lt_catalog_scan_all(struct lt_runtime *rt, const char *dir, struct lt_catalog_entry **out)
 {
-    return scan(rt, dir, NULL, false, out);
+    return scan(rt, dir, NULL, false, false, out);
 }
 
 int lt_catalog_find(struct lt_runtime *rt, const char *dir, const char *id,
                     struct lt_catalog_entry **out)
 {
-    return scan(rt, dir, id, true, out);
+    return scan(rt, dir, id, true, true, out);
 }
 
 void lt_catalog_free(struct lt_catalog_entry *e, int n)

@@ -16,6 +16,7 @@
 #include "gpu.h"
 #include "lt.h"
 #include "lt_header.h"
+#include "lt_data.h"
 #include "lt_lex.h"
 
 #define CHECK(c)                                                                                  \
@@ -124,6 +125,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             int at = lt_lex_field_line((const char *)data, size, line, p % 2 ? "exercise" : NULL, paths[p]);
             CHECK(at == 0 || (at >= line && at <= nl));
         }
+    }
+    struct lt_data dat; /* a teacher's course files are read as data the same way */
+    if (lt_data_read((const char *)data, size, &dat, why, sizeof why)) {
+        CHECK(dat.kind == LT_DATA_TABLE);
+        lt_data_free(&dat);
     }
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     CHECK(fd >= 0);

@@ -92,7 +92,7 @@ static void test_why(void **state)
     lt_say_why(GPU_WHY_CAP, arg, "the English", "en", b, sizeof b);
     assert_string_equal(b, "the English");
     lt_say_why(GPU_WHY_CAP, arg, "the English", "zh", b, sizeof b);
-    assert_string_equal(b, "申请 40 GiB，但实验最多只能用空闲显存的 90%（现在是 20 GiB）");
+    assert_string_equal(b, "申请 40 GiB，但实验总共最多只能用空闲显存的 90%（已占用的也算在内；还剩 20 GiB）");
     lt_say_why(GPU_WHY_TEXT, arg, "a driver's words", "zh", b, sizeof b);
     assert_string_equal(b, "a driver's words"); /* no key: nothing to translate */
 }

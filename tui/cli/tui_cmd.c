@@ -26,7 +26,7 @@ const struct tui_opt tui_globals[] = {
     {TUI_O_SEED, "seed", 's', "N", "simulator noise seed (env VRAMLAB_SEED)", DEVICE},
     {TUI_O_DETERMINISTIC, "deterministic", 'd', NULL, "simulator without noise (for tests and demos)", DEVICE},
     {TUI_O_DEVICE, "device", 0, "N", "the GPU, 0.. in CUDA's order (env VRAMLAB_DEVICE; default 0)", DEVICE},
-    {TUI_O_CAP, "cap", 'c', "FRACTION", "share of free device memory experiments take, 0.01..1 (VRAMLAB_CAP)", DEVICE},
+    {TUI_O_CAP, "cap", 'c', "SHARE|SIZE", "device memory a lesson may hold in all: a share of free memory, 0.01..1, or a size such as 8GiB (VRAMLAB_CAP)", DEVICE},
     {TUI_O_LANG, "lang", 'l', "en|zh", "language (env VRAMLAB_LANG; default from the locale)", DATA},
     {TUI_O_THEME, "theme", 0, "dark|light|mono", "colours for the background, or none (VRAMLAB_THEME; default COLORFGBG)", DATA},
     {TUI_O_DATADIR, "datadir", 'D', "DIR", "where lessons/ and assets/ are (env VRAMLAB_DATADIR)", DATA},

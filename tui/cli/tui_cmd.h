@@ -159,5 +159,8 @@ const char *tui_kind_label(const char *kind, bool zh);
 bool tui_cli_has_lesson(struct tui_ctx *c, const char *id);
 /* The ids of the catalog's lessons that load, space-separated, into buf (for messages). */
 void tui_cli_lesson_ids(struct tui_ctx *c, char *buf, size_t n);
+/* "Course: TITLE (FOLDER/course.lua)" and a blank line on stdout, when a teacher's course.lua
+ * gives the course (lt_course.h); nothing otherwise. */
+void tui_cli_course_title(struct tui_ctx *c);
 
 #endif

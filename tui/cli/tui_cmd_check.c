@@ -11,6 +11,8 @@
  *    the exercise's unit (lt_lesson_check_measure);
  *  - --answers: the reference answers and the tolerance audit (lt_answers.c); an exercise whose
  *    own checking code raises is reported as broken.
+ * And a teacher's course.lua: read as data, each section a lesson of the course, the folder's
+ * lessons it leaves out said. 
  * Tested by tests/cli/check.sh and tests/cli/check_teacher.sh (a failing fixture per rule). */
 #include "tui_cmd.h"
 
@@ -18,10 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "gpu_esc.h"
 #include "gpu_file.h"
 #include "gpu_sim.h"
+#include "lt_course.h"
 
 /* One record of check's report on stderr: what a lesson's own text put in it (an error message,
  * a file name) cannot start a line of its own (gpu_esc.h). */
@@ -192,6 +196,64 @@ static void check_lesson(struct lt_runtime *rt, const char *path, struct check_c
     lt_lesson_free(ls);
 }
 
+/* A teacher's course.lua (lt_course.h): read as data, each section a lesson of the course (the
+ * course's folders and `folder`, the one it is in), and the folder's own lessons that it leaves
+ * out said (a warning: the class does not see them). */
+static void check_course(struct tui_ctx *c, const char *path, struct check_ctx *cc)
+{
+    struct lt_course course;
+    char err[4600], folders[sizeof c->lessons + 4200], folder[4200];
+    cc->total++;
+    if (lt_course_read_file(path, &course, err, sizeof err) < 0) {
+        report("", err), cc->bad++;
+        return;
+    }
+    snprintf(folder, sizeof folder, "%s", path);
+    char *slash = strrchr(folder, '/');
+    if (slash) *slash = 0;
+    else snprintf(folder, sizeof folder, ".");
+    snprintf(folders, sizeof folders, "%s:%s", c->lessons, folder);
+    struct lt_catalog_entry *e;
+    int n = lt_catalog_scan_all(c->rt, folders, &e), bad = 0;
+    for (int i = 0; i < course.n; i++) {
+        int k = 0;
+        while (k < n && (e[k].error || strcmp(e[k].id, course.sections[i].id))) k++;
+        if (k == n) {
+            char line[4800];
+            snprintf(line, sizeof line, "%s:%d: section %s is not a lesson of the course (vramlab "
+                     "--lessons %s list shows them)", path, course.sections[i].line,
+                     course.sections[i].id, folder);
+            report("", line), bad++;
+        }
+    }
+    char real[PATH_MAX], in[PATH_MAX];
+    bool have_real = realpath(folder, real) != NULL;
+    size_t rl = strlen(real);
+    for (int k = 0; have_real && k < n; k++) { /* the folder's own lessons it leaves out */
+        if (e[k].error || lt_course_find(&course, e[k].id) >= 0 || !realpath(e[k].path, in) ||
+            strncmp(in, real, rl) || in[rl] != '/')
+            continue;
+        char line[4800];
+        snprintf(line, sizeof line, "%s:%d: lesson %s is not in %s's sections: the class does "
+                 "not see it", e[k].path, lt_catalog_id_line(e[k].path), e[k].id, path);
+        report(cc->strict ? "error: " : "warning: ", line);
+        if (cc->strict) bad++;
+        else cc->warnings++;
+    }
+    lt_catalog_free(e, n);
+    if (bad) cc->bad++;
+    else printf(!cc->zh ? "ok    course %s (%d sections)\n" : "通过  课程 %s（%d 个小节）\n", path, course.n);
+    lt_course_free(&course);
+}
+
+/* The course.lua of a folder, when it has one. */
+static void check_folder_course(struct tui_ctx *c, const char *dir, struct check_ctx *cc)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/course.lua", dir);
+    if (access(path, F_OK) == 0) check_course(c, path, cc);
+}
+
 /* Every lesson of a folder (or colon-separated folders). False when there is none. */
 static bool check_dir(struct tui_ctx *c, const char *dir, struct check_ctx *cc)
 {
@@ -222,6 +284,10 @@ int tui_cmd_check(struct tui_ctx *c)
     if ((cc.answers || cc.run) && c->dev && !c->dev->host_max) c->dev->host_max = 4u << 20;
     if (c->argc == 0) {
         if (!check_dir(c, c->lessons, &cc)) return 3;
+        char one[4096];
+        int k = 0;
+        for (const char *q = c->lessons; (q = gpu_path_next(q, one, sizeof one)); k++)
+            if (k > 0 && one[0]) check_folder_course(c, one, &cc); /* a teacher's course.lua */
         gpu_profile_list(c->datadir, check_profile, &cc);
         /* a teacher's folder adds names: one a built-in profile or snapshot has is an error */
         gpu_path_clashes(c->assets, "assets/gpus", ".txt", check_clash, &cc);
@@ -244,6 +310,9 @@ int tui_cmd_check(struct tui_ctx *c)
             cc.bad += one.bad, cc.total += one.total;
         } else if (stat(f, &st) == 0 && S_ISDIR(st.st_mode)) {
             if (!check_dir(c, f, &cc)) cc.bad++;
+            check_folder_course(c, f, &cc);
+        } else if (l >= 10 && !strcmp(f + l - 10, "course.lua") && (l == 10 || f[l - 11] == '/')) {
+            check_course(c, f, &cc);
         } else if (l > 12 && !strcmp(f + l - 12, ".answers.lua")) {
             char lf[2048];
             snprintf(lf, sizeof lf, "%.*s.lua", (int)(l - 12), f);

@@ -154,8 +154,15 @@ static void info_device(const struct gpu_dev *dev, const char *fallback, bool ha
         kv(T("NUMA node", "NUMA 节点"), T("%d (host buffers for copies are placed there)",
                                           "%d（拷贝用的主机缓冲放在这里）"), i->numa_node);
     if (i->source[0]) kv(T("Source", "出处"), "%s", i->source);
-    kv(T("Experiment cap", "实验上限"), T("%.0f%% of free device memory", "空闲显存的 %.0f%%"),
-       dev->cap_fraction * 100);
+    if (dev->cap_bytes)
+        kv(T("Experiment cap", "实验上限"),
+           T("%.0f%% of the device memory free to a lesson, at most %.0f MiB, in all (--cap)",
+             "一节课总共最多占用可用显存的 %.0f%%，且不超过 %.0f MiB（--cap）"),
+           dev->cap_fraction * 100, dev->cap_bytes / 1048576.0);
+    else
+        kv(T("Experiment cap", "实验上限"),
+           T("%.0f%% of the device memory free to a lesson, in all (--cap)",
+             "一节课总共最多占用可用显存的 %.0f%%（--cap）"), dev->cap_fraction * 100);
 }
 
 int tui_cmd_info(struct tui_ctx *c)

@@ -202,6 +202,7 @@ int tui_cmd_progress(struct tui_ctx *c)
     int exw = 8, solved = 0, total = 0, visited = 0;
     for (int i = 0; i < n; i++)
         if (rows[i].r.is_ex && (int)strlen(rows[i].r.exercise) > exw) exw = (int)strlen(rows[i].r.exercise);
+    tui_cli_course_title(c);
     printf(T("Progress (%s)\n", "进度（%s）\n"), tui_progress_path(p));
     if (!n) printf(T("  nothing yet: open a lesson with `vramlab`\n", "  还没有记录：用 `vramlab` 打开一节课\n"));
     else {

@@ -15,6 +15,7 @@
 #include "gpu_snapshot.h"
 #include "gpu_sim.h"
 #include "gpu_suggest.h"
+#include "lt_course.h"
 #include "tui.h"
 #include "tui_json.h"
 #include "tui_plain.h"
@@ -128,6 +129,16 @@ char *tui_cli_lesson_path(struct tui_ctx *c, const char *what)
     return path;
 }
 
+void tui_cli_course_title(struct tui_ctx *c)
+{
+    struct lt_course course;
+    char err[4600];
+    if (lt_course_read(c->lessons, &course, err, sizeof err) > 0)
+        printf(TUI_CLI_T("Course: %s (%s)\n\n", "课程：%s（%s）\n\n"),
+               course.title[strcmp(c->lang, "zh") ? 0 : 1], course.path);
+    lt_course_free(&course);
+}
+
 int tui_cmd_list(struct tui_ctx *c)
 {
     if (!c->rt) return no_runtime(c);
@@ -140,6 +151,7 @@ int tui_cmd_list(struct tui_ctx *c)
         fprintf(stderr, "vramlab: no lessons found in %s\n", c->lessons);
         return 3;
     }
+    if (!c->opt[TUI_O_JSON]) tui_cli_course_title(c);
     for (int i = 0; i < n; i++) {
         if (c->opt[TUI_O_JSON]) {
             tui_json_obj(&j);

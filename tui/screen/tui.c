@@ -387,6 +387,9 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
     setlocale(LC_CTYPE, ""); /* wide characters; main() may have done it already */
     a.ncat = lt_catalog_scan(rt, opts->lessons_dir ? opts->lessons_dir : "lessons", &a.cat);
     if (a.ncat < 0) a.ncat = 0;
+    char cerr[4600]; /* a course.lua that is wrong is the catalog's one error entry */
+    if (lt_course_read(opts->lessons_dir ? opts->lessons_dir : "lessons", &a.course, cerr, sizeof cerr) < 0)
+        lt_course_free(&a.course);
     a.progress = calloc((size_t)a.ncat + 1, 1);
     lt_runtime_backend_line(rt, a.backend, sizeof a.backend);
     if (opts->replay) { /* never shown as this machine's numbers */
@@ -402,6 +405,8 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
                         "`vramlab list` and `vramlab run 1.3` work anywhere.\n",
                 a.progress ? err : "out of memory");
         if (a.cat) lt_catalog_free(a.cat, a.ncat);
+    lt_course_free(&a.course);
+        lt_course_free(&a.course);
         free(a.progress);
         tui_progress_free(a.saved);
         return 3;
@@ -435,6 +440,7 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
     tui_term_done();
     tui_lines_free(&a.menu_lines);
     if (a.cat) lt_catalog_free(a.cat, a.ncat);
+    lt_course_free(&a.course);
     free(a.progress);
     tui_progress_free(a.saved);
     tui_replay_free(a.offered);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "lt.h"
+#include "lt_course.h"
 #include "tui.h"
 #include "tui_evlog.h"
 #include "tui_help.h"
@@ -56,6 +57,7 @@ struct tui_app {
     /* lesson catalog and the menu */
     struct lt_catalog_entry *cat;
     int ncat;
+    struct lt_course course; /* a teacher's course.lua, its title on the menu (path "": none) */
     unsigned char *progress; /* enum tui_mark per catalog entry, from `saved` */
     struct tui_progress *saved; /* the learner's saved progress (NULL: out of memory) */
     int menu_sel;

@@ -41,6 +41,10 @@ static void build(struct tui_app *a, int width)
     tui_lines_free(L);
     para(a, TUI_TR(a, "vramlab: a hands-on tutor for GPU memory (VRAM)", "vramlab：动手学显存（VRAM）"),
          TS_H1, "", width, -1);
+    if (a->course.title[li]) { /* a teacher's course: its sections, in its order */
+        snprintf(buf, sizeof buf, "%s%s", TUI_TR(a, "Course: ", "课程："), a->course.title[li]);
+        para(a, buf, TS_H2, "", width, -1);
+    }
     snprintf(buf, sizeof buf, "%s%s", TUI_TR(a, "Backend: ", "后端："), a->backend);
     para(a, buf, TS_PLAIN, "", width, -1);
     const char *why = a->opts->fallback_why;
