@@ -10,41 +10,13 @@
 #include <stdio.h>
 
 #include "gpu.h"
+#include "lt_event.h"
 #include "lt_limits.h"
 
 /* ---- runtime: what every VM shares -------------------------------------------------------- */
 
-/* One event from an experiment to a panel (or from print() to the log). Strings are valid only
- * during the callback. */
-enum lt_event_type {
-    LT_EV_PRINT,  /* text: a print() line */
-    LT_EV_POINT,  /* panel/series: x, y (a curve point) */
-    LT_EV_BAR,    /* panel/label: value, unit; style */
-    LT_EV_ROW,    /* panel: ncells cells (a table row; the first row of a table is its header) */
-    LT_EV_GAUGE,  /* panel/label: value of max, unit */
-    LT_EV_NOTE,   /* panel: text (a line under the panel, e.g. a validity warning) */
-    LT_EV_MAP,    /* panel: a memory map; cells = "owner:state:bytes" triples, value = total */
-    LT_EV_CLEAR,  /* panel: empty it */
-    LT_EV_STATUS, /* text: experiment status line ("running 1 GiB H2D pinned...", "done", error) */
-};
-
-/* How a value was obtained: the colour and the label on screen say so. */
-enum lt_style { LT_MEASURED, LT_SIMULATED, LT_THEORETICAL, LT_REFERENCE };
-
-#define LT_MAX_CELLS 16
-struct lt_event {
-    enum lt_event_type type;
-    const char *panel;  /* panel id ("" for print/status) */
-    const char *series; /* curve series / bar label / gauge label */
-    const char *text;   /* print, note, status */
-    size_t text_len;    /* print: the bytes of text, NULs included (0: up to the first NUL) */
-    const char *unit;
-    double x, y, value, max;
-    enum lt_style style;
-    int ncells;
-    const char *cells[LT_MAX_CELLS];
-};
-
+/* One event from an experiment to a panel (or from print() to the log): lt_event.h, the
+ * registry of event kinds, panel kinds, styles and map states. */
 typedef void (*lt_sink_fn)(void *ud, const struct lt_event *ev);
 
 struct lt_limits {

@@ -214,6 +214,7 @@ void lt_alloc_free_all(struct lt_vm *vm);
 
 /* Emit an event table {type=, panel=, ...} to the runtime's sink (lt_lesson.c). */
 int lt_emit(lua_State *L);
+int lt_event_info(lua_State *L); /* __lt_event_info: panel kinds and the item limit */
 /* __lt_pause(seconds): ex:pause (lt_runtime.c). */
 int lt_pause(lua_State *L);
 /* __lt_tr(en, zh): ex:t picked one of a pair; kept for lt_runtime_translate (lt_runtime.c). */

@@ -21,10 +21,13 @@
  * arithmetic, neither a measurement nor the simulator's (a measurement says so with from = r). */
 static enum lt_style plot_style(lua_State *L, int opts)
 {
-    static const char *const names[] = {"measured", "simulated", "theoretical", "reference", NULL};
     if (lua_type(L, opts) == LUA_TTABLE) { /* read raw, as every option table (lt_opt_field) */
         if (lt_opt_field(L, opts, "style") != LUA_TNIL) {
-            int i = luaL_checkoption(L, -1, NULL, names);
+            const char *name = luaL_checkstring(L, -1);
+            int i = lt_style_parse(name);
+            if (i < 0)
+                return (enum lt_style)luaL_error(L, "style must be measured, simulated, theoretical "
+                                                    "or reference (got '%s')", name);
             lua_pop(L, 1);
             return (enum lt_style)i;
         }
@@ -55,15 +58,15 @@ static void plot_emit(lua_State *L, struct lt_event *ev) { lt_vm_emit(L, ev); }
  * plot.bar("a", 3) read its own label as the unit). */
 static int plot_point(lua_State *L)
 {
-    struct lt_event ev = {.type = LT_EV_POINT, .panel = "curve", .text = "", .unit = ""};
+    struct lt_event ev = {.type = LT_EV_POINT, .panel = "curve"};
     lua_settop(L, 4);
-    ev.series = luaL_tolstring(L, 1, NULL);
+    ev.series = lt_text1(luaL_tolstring(L, 1, NULL));
     ev.x = luaL_checknumber(L, 2);
     ev.y = luaL_checknumber(L, 3);
     ev.style = plot_style(L, 4);
     if (lua_type(L, 4) == LUA_TTABLE) { /* axis labels: {x = "bytes", y = "GB/s"} */
-        ev.text = lt_opt_str(L, 4, "x", "");
-        ev.unit = lt_opt_str(L, 4, "y", "");
+        ev.text = lt_text1(lt_opt_str(L, 4, "x", ""));
+        ev.unit = lt_text1(lt_opt_str(L, 4, "y", ""));
     }
     plot_emit(L, &ev);
     return 0;
@@ -71,11 +74,11 @@ static int plot_point(lua_State *L)
 
 static int plot_bar(lua_State *L)
 {
-    struct lt_event ev = {.type = LT_EV_BAR, .panel = "bars", .text = ""};
+    struct lt_event ev = {.type = LT_EV_BAR, .panel = "bars"};
     lua_settop(L, 4);
-    ev.series = luaL_tolstring(L, 1, NULL);
+    ev.series = lt_text1(luaL_tolstring(L, 1, NULL));
     ev.value = luaL_checknumber(L, 2);
-    ev.unit = plot_unit(L, 3);
+    ev.unit = lt_text1(plot_unit(L, 3));
     ev.style = plot_style(L, lua_type(L, 3) == LUA_TTABLE ? 3 : 4);
     plot_emit(L, &ev);
     return 0;
@@ -83,12 +86,12 @@ static int plot_bar(lua_State *L)
 
 static int plot_gauge(lua_State *L)
 {
-    struct lt_event ev = {.type = LT_EV_GAUGE, .panel = "gauges", .text = ""};
+    struct lt_event ev = {.type = LT_EV_GAUGE, .panel = "gauges"};
     lua_settop(L, 5);
-    ev.series = luaL_tolstring(L, 1, NULL);
+    ev.series = lt_text1(luaL_tolstring(L, 1, NULL));
     ev.value = luaL_checknumber(L, 2);
     ev.max = luaL_checknumber(L, 3);
-    ev.unit = plot_unit(L, 4);
+    ev.unit = lt_text1(plot_unit(L, 4));
     ev.style = plot_style(L, lua_type(L, 4) == LUA_TTABLE ? 4 : 5);
     plot_emit(L, &ev);
     return 0;
@@ -96,24 +99,28 @@ static int plot_gauge(lua_State *L)
 
 static int plot_row(lua_State *L)
 {
-    struct lt_event ev = {.type = LT_EV_ROW, .panel = "table", .series = "", .text = "", .unit = ""};
+    struct lt_event ev = {.type = LT_EV_ROW, .panel = "table"};
+    struct lt_text cells[LT_EVENT_MAX_ITEMS];
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Integer n = luaL_len(L, 1);
     lua_settop(L, 1);
-    luaL_checkstack(L, 2 * LT_MAX_CELLS + 2, "plot.row"); /* each cell keeps two slots */
-    for (lua_Integer i = 1; i <= n && ev.ncells < LT_MAX_CELLS; i++) {
+    if (n > LT_EVENT_MAX_ITEMS)
+        return luaL_error(L, "plot.row: %d cells; at most %d", (int)n, LT_EVENT_MAX_ITEMS);
+    luaL_checkstack(L, 2 * LT_EVENT_MAX_ITEMS + 2, "plot.row"); /* each cell keeps two slots */
+    for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, 1, i);
-        ev.cells[ev.ncells++] = luaL_tolstring(L, -1, NULL); /* stays on the stack: anchored */
+        cells[ev.ncells++] = lt_text1(luaL_tolstring(L, -1, NULL)); /* on the stack: anchored */
     }
+    ev.cells = cells;
     plot_emit(L, &ev);
     return 0;
 }
 
 static int plot_note(lua_State *L)
 {
-    struct lt_event ev = {.type = LT_EV_NOTE, .panel = "notes", .series = "", .unit = ""};
+    struct lt_event ev = {.type = LT_EV_NOTE, .panel = "notes"};
     lua_settop(L, 1);
-    ev.text = luaL_tolstring(L, 1, NULL);
+    ev.text = lt_text1(luaL_tolstring(L, 1, NULL));
     plot_emit(L, &ev);
     return 0;
 }
@@ -122,8 +129,7 @@ static int plot_clear(lua_State *L)
 {
     static const char *const panels[] = {"curve", "bars", "gauges", "table", "notes"};
     for (size_t i = 0; i < sizeof panels / sizeof *panels; i++) {
-        struct lt_event ev = {.type = LT_EV_CLEAR, .panel = panels[i], .series = "", .text = "",
-                              .unit = ""};
+        struct lt_event ev = {.type = LT_EV_CLEAR, .panel = panels[i]};
         plot_emit(L, &ev);
     }
     return 0;

@@ -411,20 +411,49 @@ static const char *cut(lua_State *L, const char *s, size_t len, size_t max, size
     return lua_tolstring(L, -1, out);
 }
 
+/* A text of the event, both languages cut (the second one only when it differs). */
+static size_t cut_text(lua_State *L, struct lt_text *t, size_t max)
+{
+    size_t k, sum = 0;
+    for (int z = 0; z < 2; z++) {
+        if (!t->s[z]) continue;
+        if (z && t->s[0] && !strcmp(t->s[0], t->s[1])) {
+            t->s[1] = t->s[0];
+            continue;
+        }
+        t->s[z] = cut(L, t->s[z], strlen(t->s[z]), max, &k), sum += k;
+    }
+    return sum;
+}
+
 void lt_vm_emit(lua_State *L, struct lt_event *ev)
 {
     struct lt_vm *vm = lt_vm_of(L);
     size_t k, sum = 0;
-    luaL_checkstack(L, 8 + LT_MAX_CELLS, "event");
-    const char **label[] = {&ev->panel, &ev->series, &ev->unit};
-    for (size_t i = 0; i < sizeof label / sizeof label[0]; i++)
-        if (*label[i]) *label[i] = cut(L, *label[i], strlen(*label[i]), LT_EV_LABEL_MAX, &k), sum += k;
-    for (int i = 0; i < ev->ncells; i++)
-        if (ev->cells[i]) ev->cells[i] = cut(L, ev->cells[i], strlen(ev->cells[i]), LT_EV_LABEL_MAX, &k), sum += k;
-    if (ev->text) {
-        ev->text = cut(L, ev->text, ev->text_len ? ev->text_len : strlen(ev->text), LT_EV_TEXT_MAX, &k);
+    int nc = ev->cells ? ev->ncells : 0, nb = ev->blocks ? ev->nblocks : 0;
+    luaL_checkstack(L, 16 + 2 * (nc + nb), "event");
+    if (ev->panel) ev->panel = cut(L, ev->panel, strlen(ev->panel), LT_EV_LABEL_MAX, &k), sum += k;
+    sum += cut_text(L, &ev->series, LT_EV_LABEL_MAX) + cut_text(L, &ev->unit, LT_EV_LABEL_MAX);
+    if (ev->cells && nc > 0) { /* cut into a copy: the emitter's array is its own */
+        struct lt_text *c = lua_newuserdatauv(L, (size_t)nc * sizeof *c, 0);
+        memcpy(c, ev->cells, (size_t)nc * sizeof *c);
+        for (int i = 0; i < nc; i++) sum += cut_text(L, &c[i], LT_EV_LABEL_MAX);
+        ev->cells = c;
+    }
+    if (ev->blocks && nb > 0) {
+        struct lt_map_block *b = lua_newuserdatauv(L, (size_t)nb * sizeof *b, 0);
+        memcpy(b, ev->blocks, (size_t)nb * sizeof *b);
+        for (int i = 0; i < nb; i++) sum += cut_text(L, &b[i].owner, LT_EV_LABEL_MAX);
+        ev->blocks = b;
+    }
+    if (ev->type == LT_EV_PRINT && ev->text.s[0]) { /* bytes after a NUL count: text_len */
+        const char *t = ev->text.s[0];
+        t = cut(L, t, ev->text_len ? ev->text_len : strlen(t), LT_EV_TEXT_MAX, &k);
         if (ev->text_len) ev->text_len = k;
+        ev->text = lt_text1(t);
         sum += k;
+    } else {
+        sum += cut_text(L, &ev->text, LT_EV_TEXT_MAX);
     }
     vm->text_bytes += sum;
     if (vm->text_bytes > LT_RUN_TEXT_MAX)
@@ -449,7 +478,7 @@ static int sb_print(lua_State *L)
     const char *text = lua_tolstring(L, -1, &len);
     lt_vm_charge(L, n + (long long)(len / 8));
     /* the bytes after a NUL are kept: the event carries the length */
-    struct lt_event ev = {.type = LT_EV_PRINT, .panel = "", .text = text, .text_len = len};
+    struct lt_event ev = {.type = LT_EV_PRINT, .panel = "", .text = lt_text1(text), .text_len = len};
     lt_vm_emit(L, &ev);
     return 0;
 }
@@ -702,6 +731,8 @@ static int vm_setup(lua_State *L)
     lua_pushinteger(L, LT_ID_MAX);
     lua_setfield(L, -2, "id");
     lua_setglobal(L, "__lt_limits");
+    lua_pushcfunction(L, lt_event_info);
+    lua_setglobal(L, "__lt_event_info");
     if (load_embedded(L, err, errn) != 0) return luaL_error(L, "%s", err);
     assert(lua_gettop(L) == base);
 

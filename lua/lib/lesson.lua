@@ -9,6 +9,8 @@ local rawget, getmt, pack, unpack = rawget, debug.getmetatable, table.pack, tabl
 local emit, markup_check, pause, tr = __lt_emit, __lt_markup_check, __lt_pause, __lt_tr
 local snapshot, same, answer_env = __lt_snapshot, __lt_same, __lt_answer_env
 local ID_MAX = __lt_limits.id -- bytes of a lesson, experiment or exercise id (lua/lt_limits.h)
+-- the panel kinds and the most cells a row and blocks a map carry: the C registry's (lt_event.h)
+local EVENT = __lt_event_info()
 local units = require "units"
 local grading = require "grading"
 
@@ -150,7 +152,15 @@ M.text = constructor("text", function(m, t)
   check_lang(m, t, "text", true, "")
 end)
 
-local PANEL_KINDS = set { "bars", "curve", "table", "gauge", "map" }
+local PANEL_KINDS = EVENT.panels
+local PANEL_NAMES = {}
+for k in pairs(PANEL_KINDS) do PANEL_NAMES[#PANEL_NAMES + 1] = k end
+sort(PANEL_NAMES)
+PANEL_NAMES = concat(PANEL_NAMES, ", ")
+local STATE_NAMES = {}
+for k in pairs(EVENT.states) do STATE_NAMES[#STATE_NAMES + 1] = k end
+sort(STATE_NAMES)
+STATE_NAMES = concat(STATE_NAMES, ", ")
 M.experiment = constructor("experiment", function(m, t)
   check_fields(m, t, set { "id", "title", "intro", "panels", "run", "key" }, "experiment")
   if type(t.id) ~= "string" or not match(t.id, "^[%w_%-]+$") or #t.id > ID_MAX then fail(at(m, "id"), "experiment: 'id' must be a word such as \"bandwidth\" (letters, digits, _ and -; at most %d)", ID_MAX) end
@@ -165,7 +175,7 @@ M.experiment = constructor("experiment", function(m, t)
     if type(p.id) ~= "string" or p.id == "" then fail(at(m, "panels." .. i .. ".id"), "experiment '%s': panel %d needs an 'id'", t.id, i) end
     if seen[p.id] then fail(at(m, "panels." .. i .. ".id"), "experiment '%s': two panels named '%s'", t.id, p.id) end
     seen[p.id] = true
-    if not PANEL_KINDS[p.kind] then fail(at(m, "panels." .. i .. ".kind"), "panel '%s': kind must be bars, curve, table, gauge or map (got %s)", p.id, tostring(p.kind)) end
+    if not PANEL_KINDS[p.kind] then fail(at(m, "panels." .. i .. ".kind"), "panel '%s': kind must be one of %s (got %s)", p.id, PANEL_NAMES, tostring(p.kind)) end
     check_lang(m, p.title, "panel '" .. p.id .. "' title", nil, "panels." .. i .. ".title")
     for _, k in ipairs { "unit", "x", "y" } do
       if p[k] ~= nil and type(p[k]) ~= "string" then fail(at(m, "panels." .. i .. "." .. k), "panel '%s': '%s' must be a string", p.id, k) end
@@ -580,10 +590,15 @@ function Ex:point(panel, series, x, y, opts)
   check_opts(opts, "point")
   emit { type = "point", panel = panel, series = tostring(series), x = x, y = y, style = style(opts, self) }
 end
+-- A row or a map larger than the panels keep is the lesson's error, said where it calls
+local function check_items(what, n)
+  if n > EVENT.max_items then raise(3, fmt("%s: %d %s; at most %d", what, n, what == "ex:row" and "cells" or "blocks", EVENT.max_items)) end
+end
 function Ex:row(panel, cells)
   check_panel(self, panel)
   local out = {}
   for i, c in ipairs(cells) do out[i] = tostring(c) end
+  check_items("ex:row", #out)
   emit { type = "row", panel = panel, cells = out }
 end
 function Ex:gauge(panel, label, value, max, opts)
@@ -592,17 +607,20 @@ function Ex:gauge(panel, label, value, max, opts)
   emit { type = "gauge", panel = panel, series = tostring(label), value = value, max = max,
          unit = opts and opts.unit or self.panels[panel].unit, style = style(opts, self) }
 end
+-- blocks: { owner =, state = "allocated"|"cached"|"free"|"used", bytes =, seg = }, read as they
+-- are (typed: no text in between that a reader would have to parse back)
 function Ex:map(panel, blocks, total)
   check_panel(self, panel)
-  local cells = {}
-  -- "owner:state:bytes", then "@seg" when the block says its segment (readers that stop at the
-  -- bytes still read the bytes)
+  local out = {}
   for i, b in ipairs(blocks) do
+    if type(b) ~= "table" then raise(2, fmt("ex:map: block %d is not a table", i)) end
     check_opts(b, "map", "block " .. i)
-    local seg = math.type(b.seg) == "integer" and fmt("@%d", b.seg) or ""
-    cells[i] = fmt("%s:%s:%.0f%s", b.owner or "?", b.state or "allocated", b.bytes or 0, seg)
+    if b.state ~= nil and not EVENT.states[b.state] then raise(2, fmt("ex:map: block %d: state '%s' (one of %s)", i, tostring(b.state), STATE_NAMES)) end
+    out[i] = { owner = b.owner ~= nil and tostring(b.owner) or "?", state = b.state or "allocated",
+               bytes = type(b.bytes) == "number" and b.bytes or 0, seg = math.type(b.seg) == "integer" and b.seg or nil }
   end
-  emit { type = "map", panel = panel, cells = cells, value = total }
+  check_items("ex:map", #out)
+  emit { type = "map", panel = panel, blocks = out, value = total }
 end
 function Ex:note(panel, text)
   check_panel(self, panel)

@@ -988,14 +988,16 @@ static const char map_src[] =
 static int a_map(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
-    lua_Integer max = LT_MAX_CELLS;
+    lua_Integer max = 16; /* blocks a map shows at a glance; the panel keeps up to 64 */
     bool with_free = a->model;
     if (!lua_isnoneornil(L, 2)) {
         static const char *const keys[] = {"max", "free", NULL};
         lt_opt_check(L, 2, "map", false, keys);
-        max = lt_opt_int(L, 2, "max", LT_MAX_CELLS);
+        max = lt_opt_int(L, 2, "max", max);
         with_free = lt_opt_bool(L, 2, "free", with_free);
-        luaL_argcheck(L, max >= 2 && max <= LT_MAX_CELLS, 2, "max must be 2..16 (a map panel's limit)");
+        if (max < 2 || max > LT_EVENT_MAX_ITEMS)
+            return luaL_argerror(L, 2, lua_pushfstring(L, "max must be 2..%d (a map panel's limit)",
+                                                       LT_EVENT_MAX_ITEMS));
     }
     if (luaL_loadbuffer(L, map_src, sizeof map_src - 1, "=alloc.map") != LUA_OK) return lua_error(L);
     lua_pushcfunction(L, a_segments);

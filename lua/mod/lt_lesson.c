@@ -54,44 +54,130 @@ int lt_markup_check(lua_State *L)
     return 0;
 }
 
-static enum lt_style style_of(const char *s)
+/* A text of the event in both languages: the language the lesson ran in is the text as given,
+ * the other the pair ex:t picked it from (lt_runtime_translate: the whole text, or a known start
+ * followed by what is the same in both, a number or a name), else the same text. The other
+ * language's string is pushed, so it stays anchored while the sink runs. */
+static struct lt_text pair(lua_State *L, struct lt_runtime *rt, const char *s)
 {
-    if (!s) return LT_MEASURED;
-    if (!strcmp(s, "simulated")) return LT_SIMULATED;
-    if (!strcmp(s, "theoretical")) return LT_THEORETICAL;
-    if (!strcmp(s, "reference")) return LT_REFERENCE;
-    return LT_MEASURED;
+    bool zh = !strcmp(lt_runtime_lang(rt), "zh");
+    char buf[1024];
+    const char *o = lt_runtime_translate(rt, s, zh ? "en" : "zh", buf, sizeof buf);
+    if (o != s) o = lua_pushstring(L, o);
+    struct lt_text t;
+    t.s[zh] = s, t.s[!zh] = o;
+    return t;
 }
 
+/* Field k of the event table as a string ("" when absent; a number is refused: it would be a
+ * new string nothing anchors). */
+static const char *ev_str(lua_State *L, const char *k)
+{
+    return lt_opt_str(L, 1, k, "");
+}
+
+/* cells = { "a", "b", ... }: each a text in both languages, into an array that lives on the
+ * stack (a userdata) while the sink runs. */
+static void read_cells(lua_State *L, struct lt_runtime *rt, struct lt_event *ev)
+{
+    if (lt_opt_field(L, 1, "cells") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
+    }
+    int t = lua_gettop(L), n = (int)lua_rawlen(L, t);
+    if (n > LT_EVENT_MAX_ITEMS)
+        luaL_error(L, "a row of %d cells; at most %d", n, LT_EVENT_MAX_ITEMS);
+    struct lt_text *c = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *c, 0);
+    luaL_checkstack(L, n + 4, "cells");
+    for (int i = 0; i < n; i++) {
+        /* a string only: a number converted here would be a new string nothing anchors */
+        const char *v = lua_rawgeti(L, t, i + 1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        lua_pop(L, 1); /* the string stays anchored by the cells table */
+        c[i] = pair(L, rt, v);
+    }
+    ev->cells = c, ev->ncells = n;
+}
+
+/* blocks = { { owner=, state=, bytes=, seg= }, ... }: a memory map's blocks, read typed. */
+static void read_blocks(lua_State *L, struct lt_runtime *rt, struct lt_event *ev)
+{
+    if (lt_opt_field(L, 1, "blocks") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
+    }
+    int t = lua_gettop(L), n = (int)lua_rawlen(L, t);
+    if (n > LT_EVENT_MAX_ITEMS)
+        luaL_error(L, "a map of %d blocks; at most %d", n, LT_EVENT_MAX_ITEMS);
+    struct lt_map_block *b = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *b, 0);
+    luaL_checkstack(L, n + 4, "blocks");
+    for (int i = 0; i < n; i++) {
+        if (lua_rawgeti(L, t, i + 1) != LUA_TTABLE) luaL_error(L, "map block %d is not a table", i + 1);
+        int bi = lua_gettop(L);
+        const char *owner = lt_opt_str(L, bi, "owner", "");
+        const char *st = lt_opt_str(L, bi, "state", "allocated");
+        int state = lt_map_state_parse(st);
+        if (state < 0)
+            luaL_error(L, "map block %d: no state '%s'", i + 1, st);
+        double bytes = lt_opt_num(L, bi, "bytes", 0), seg = lt_opt_num(L, bi, "seg", 0);
+        lua_pop(L, 1); /* the block table stays anchored by the blocks table */
+        b[i].owner = pair(L, rt, owner);
+        b[i].state = (enum lt_map_state)state;
+        b[i].bytes = bytes > 0 && bytes < 1.8e19 ? (uint64_t)bytes : 0;
+        b[i].seg = seg >= 1 && seg < 1e6 ? (int)seg : 0;
+    }
+    ev->blocks = b, ev->nblocks = n;
+}
+
+/* __lt_event_info() -> { panels = { bars = true, ... }, states = {...}, max_items = N }: what lesson.lua checks
+ * an experiment's panels and an ex:row/ex:map against, from the one registry (lt_event.h). */
+int lt_event_info(lua_State *L)
+{
+    lua_createtable(L, 0, 2);
+    lua_createtable(L, 0, LT_PANEL_COUNT);
+    for (int k = 0; k < LT_PANEL_COUNT; k++) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, lt_panel_name((enum lt_panel_kind)k));
+    }
+    lua_setfield(L, -2, "panels");
+    lua_createtable(L, 0, LT_MAP_COUNT);
+    for (int k = 0; k < LT_MAP_COUNT; k++) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, lt_map_state_name((enum lt_map_state)k));
+    }
+    lua_setfield(L, -2, "states");
+    lua_pushinteger(L, LT_EVENT_MAX_ITEMS);
+    lua_setfield(L, -2, "max_items");
+    return 1;
+}
+
+/* __lt_emit{type=, panel=, ...} -> the sink: the fields the registry gives the kind, read typed
+ * (lt_event.h); a text in both languages. */
 int lt_emit(lua_State *L)
 {
-    static const char *const types[] = {"print", "point", "bar", "row", "gauge", "note",
-                                        "map",   "clear", "status", NULL};
+    struct lt_runtime *rt = lt_vm_of(L)->rt;
     struct lt_event ev = {0};
     luaL_checktype(L, 1, LUA_TTABLE);
-    lt_opt_field(L, 1, "type");
-    ev.type = (enum lt_event_type)luaL_checkoption(L, -1, NULL, types);
-    lua_pop(L, 1);
-    ev.panel = lt_opt_str(L, 1, "panel", "");
-    ev.series = lt_opt_str(L, 1, "series", "");
-    ev.text = lt_opt_str(L, 1, "text", "");
+    const char *type = lt_opt_str(L, 1, "type", "");
+    int t = lt_event_parse(type);
+    if (t < 0) return luaL_error(L, "no event kind '%s'", type);
+    ev.type = (enum lt_event_type)t;
+    unsigned f = lt_event_fields(ev.type);
+    ev.panel = f & LT_F_PANEL ? ev_str(L, "panel") : "";
+    ev.series = pair(L, rt, f & LT_F_SERIES ? ev_str(L, "series") : "");
+    const char *text = f & LT_F_TEXT ? ev_str(L, "text") : "";
     if (lt_opt_field(L, 1, "text") == LUA_TSTRING) ev.text_len = lua_rawlen(L, -1); /* NULs kept */
     lua_pop(L, 1);
-    ev.unit = lt_opt_str(L, 1, "unit", "");
-    ev.style = style_of(lt_opt_str(L, 1, "style", NULL));
+    /* print() shows what the code printed, as it printed it: the same in both languages */
+    ev.text = ev.type == LT_EV_PRINT ? lt_text1(text) : pair(L, rt, text);
+    ev.unit = pair(L, rt, f & LT_F_UNIT ? ev_str(L, "unit") : "");
+    int style = lt_style_parse(lt_opt_str(L, 1, "style", "measured"));
+    ev.style = style < 0 ? LT_MEASURED : (enum lt_style)style;
     ev.x = lt_opt_num(L, 1, "x", 0);
     ev.y = lt_opt_num(L, 1, "y", 0);
     ev.value = lt_opt_num(L, 1, "value", 0);
     ev.max = lt_opt_num(L, 1, "max", 0);
-    if (lt_opt_field(L, 1, "cells") == LUA_TTABLE) {
-        int n = (int)lua_rawlen(L, -1);
-        for (int i = 1; i <= n && ev.ncells < LT_MAX_CELLS; i++) {
-            /* a string only: a number converted here would be a new string nothing anchors */
-            ev.cells[ev.ncells++] = lua_rawgeti(L, -1, i) == LUA_TSTRING ? lua_tostring(L, -1) : "";
-            lua_pop(L, 1); /* the string stays anchored by the cells table */
-        }
-    }
-    lua_pop(L, 1);
+    if (f & LT_F_CELLS) read_cells(L, rt, &ev);
+    if (f & LT_F_BLOCKS) read_blocks(L, rt, &ev);
     lt_vm_emit(L, &ev); /* cut and counted at the source */
     return 0;
 }
@@ -597,7 +683,7 @@ void lt_lesson_set_tries(struct lt_lesson *ls, int block, int tries)
 static void emit_status(struct lt_runtime *rt, const char *text)
 {
     if (!rt->sink) return;
-    struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .text = text};
+    struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .text = lt_text1(text)};
     rt->sink(rt->sink_ud, &ev);
 }
 

@@ -1,6 +1,6 @@
 /* fuzz_panel.c - libFuzzer target for the live panels: events with any values, from the raw
  * bytes of the input, applied to a panel set (tui_panelset_apply, also tui_panelset_declare)
- * and rendered at widths 1, 7, 49 and 200, UTF-8 and ASCII (up to 64 events an input). Numbers are either raw doubles from the
+ * and rendered at widths 1, 7, 49 and 200, UTF-8 and ASCII (up to 64 events an input, each with up to LT_EVENT_MAX_ITEMS cells or map blocks, a state past the list included). Numbers are either raw doubles from the
  * input or picked from the edges (NaN, +-inf, 1e300, 2^31..2^64, denormals, -0), so the
  * fuzzer reaches values that overflow an int on its first inputs. Properties: no write outside
  * a buffer (ASan), no undefined conversion (UBSan), every rendered line is as wide as it says
@@ -94,7 +94,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const char *const ids[] = {"m", "c", "b", "g", "t", "n", ""};
     static const char *const kinds[] = {"map", "curve", "bars", "gauge", "table", "?"};
     for (int k = 0; k < 64 && in.n; k++) {
-        char s1[32], s2[32], s3[32], cells[LT_MAX_CELLS][32];
+        char s1[32], s2[32], s3[32], s4[32], cells[LT_EVENT_MAX_ITEMS][32];
+        struct lt_text tc[LT_EVENT_MAX_ITEMS];
+        struct lt_map_block blk[LT_EVENT_MAX_ITEMS];
         uint8_t t = byte(&in);
         if (t == 0xff) { /* (re)declare the panels, as a lesson or a language switch does */
             struct lt_panel decl[4];
@@ -106,22 +108,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (int a = 0; a < 2; a++) tui_panelset_declare(ps[a], decl, nd);
             continue;
         }
-        struct lt_event ev = {.type = (enum lt_event_type)(t % (LT_EV_STATUS + 1)),
+        struct lt_event ev = {.type = (enum lt_event_type)(t % LT_EV_COUNT),
                               .panel = ids[byte(&in) % 7], .style = (enum lt_style)(byte(&in) % 5)};
-        ev.series = text(&in, s1);
-        ev.text = text(&in, s2);
-        ev.unit = text(&in, s3);
+        /* texts in two languages, one of them sometimes missing (a zeroed text reads as "") */
+        ev.series = (struct lt_text){{text(&in, s1), byte(&in) & 1 ? text(&in, s4) : NULL}};
+        ev.text = lt_text1(text(&in, s2));
+        ev.unit = lt_text1(text(&in, s3));
         ev.x = number(&in), ev.y = number(&in), ev.value = number(&in), ev.max = number(&in);
-        ev.ncells = byte(&in) % (LT_MAX_CELLS + 1);
-        for (int i = 0; i < ev.ncells; i++) {
-            if (byte(&in) & 1) { /* a map cell: owner:state:bytes with a number at an edge */
-                snprintf(cells[i], sizeof cells[i], "o%d:%s:%.17g", i % 3, i % 2 ? "free" : "used",
-                         number(&in));
-                ev.cells[i] = cells[i];
-            } else {
-                ev.cells[i] = text(&in, cells[i]);
-            }
+        int n = byte(&in) % (LT_EVENT_MAX_ITEMS + 1);
+        for (int i = 0; i < n; i++) {
+            tc[i] = lt_text1(text(&in, cells[i]));
+            double b = number(&in); /* a block's bytes: any value an emitter may clamp to */
+            blk[i] = (struct lt_map_block){tc[i], (enum lt_map_state)(byte(&in) % (LT_MAP_COUNT + 1)),
+                                           b > 0 && b < 1.8e19 ? (uint64_t)b : (uint64_t)byte(&in) << 56,
+                                           byte(&in) % 4};
         }
+        if (byte(&in) & 1) ev.cells = tc, ev.ncells = n;
+        else ev.blocks = blk, ev.nblocks = n;
         for (int a = 0; a < 2; a++) tui_panelset_apply(ps[a], &ev);
     }
     for (int a = 0; a < 2; a++) {

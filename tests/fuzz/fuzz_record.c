@@ -3,7 +3,7 @@
  * reader (tui_replay_load) and every path that uses what it read: the player into a panel set
  * rendered at several widths, the plain and JSON sinks, `results` as text, CSV and JSON, and
  * `compare`. Properties: the load fails with "path:line: what" or "path: what", or every event
- * of every run reads back with a known type and style, at most LT_MAX_CELLS cells and strings
+ * of every run reads back with a known type and style, at most LT_EVENT_MAX_ITEMS cells or map blocks, each text in both languages, and strings
  * that exist; the run tui_replay_find gives is the one marked chosen, for its own lesson and
  * experiment; results and compare succeed on what loaded; nothing leaks or overflows. */
 #include <locale.h>
@@ -52,7 +52,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static const char header[] = "{\"type\":\"header\",\"format\":\"vramlab-record\",\"version\":1,"
+static const char header[] = "{\"type\":\"header\",\"format\":\"vramlab-record\",\"version\":2,"
                              "\"gpu\":\"G\",\"simulated\":true}\n";
 
 static void panel_sink(void *ud, const struct lt_event *ev) { tui_panelset_apply(ud, ev); }
@@ -87,10 +87,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             struct lt_event ev;
             double t = tui_replay_get(r, k, &ev);
             CHECK(t >= 0);
-            CHECK((unsigned)ev.type <= LT_EV_STATUS && (unsigned)ev.style <= LT_REFERENCE);
-            CHECK(ev.ncells >= 0 && ev.ncells <= LT_MAX_CELLS);
-            CHECK(ev.panel && ev.series && ev.text && ev.unit);
-            for (int c = 0; c < ev.ncells; c++) CHECK(ev.cells[c]);
+            CHECK((unsigned)ev.type < LT_EV_COUNT && (unsigned)ev.style < LT_STYLE_COUNT);
+            CHECK(ev.ncells >= 0 && ev.ncells <= LT_EVENT_MAX_ITEMS && (!ev.ncells || ev.cells));
+            CHECK(ev.nblocks >= 0 && ev.nblocks <= LT_EVENT_MAX_ITEMS && (!ev.nblocks || ev.blocks));
+            CHECK(ev.panel);
+            for (int z = 0; z < 2; z++) {
+                CHECK(ev.series.s[z] && ev.text.s[z] && ev.unit.s[z]);
+                for (int c = 0; c < ev.ncells; c++) CHECK(ev.cells[c].s[z]);
+                for (int c = 0; c < ev.nblocks; c++)
+                    CHECK(ev.blocks[c].owner.s[z] && (unsigned)ev.blocks[c].state < LT_MAP_COUNT);
+            }
             tui_plain_sink(&plain, &ev);
             tui_plain_sink(&json, &ev);
         }

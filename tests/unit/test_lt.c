@@ -30,7 +30,7 @@ static void sink(void *ud, const struct lt_event *ev)
 {
     struct fixture *f = ud;
     size_t used = strlen(f->out);
-    if (ev->type == LT_EV_PRINT) snprintf(f->out + used, sizeof f->out - used, "%s\n", ev->text);
+    if (ev->type == LT_EV_PRINT) snprintf(f->out + used, sizeof f->out - used, "%s\n", lt_tx(ev->text, false));
     if (ev->type == LT_EV_BAR) f->bars++;
     if (ev->type == LT_EV_ROW) f->rows++;
     if (ev->type == LT_EV_STATUS) f->statuses++;
@@ -210,7 +210,7 @@ static void test_validator(void **state)
                         "at least one panel"); /* each error at its field's line */
     expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'},\n"
                                "   panels = {{id='p', kind='pie', title={en='a', zh='b'}}},\n"
-                               "   run = function() end },\n}\n", 5, "kind must be bars");
+                               "   run = function() end },\n}\n", 5, "kind must be one of bars, curve, gauge, map, table (got pie)");
     /* the key figure names a panel of the experiment that has a number; scale is a size */
     expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'}, key = 'nope',\n"
                                "   panels = {{id='p', kind='bars', title={en='a', zh='b'}}},\n"

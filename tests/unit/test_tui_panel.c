@@ -18,18 +18,49 @@
 #include "tui_panel.h"
 #include "tui_wrap.h"
 
+#define T(s) lt_text1(s)
+
+/* Test maps are written "owner:state:bytes[@seg]"; the blocks an emitter hands over are typed. */
+static int to_blocks(const char *const *cells, int n, struct lt_map_block *out, char owners[][64])
+{
+    for (int i = 0; i < n; i++) {
+        const char *c = cells[i] ? cells[i] : "", *c2 = strrchr(c, ':'), *c1 = NULL;
+        for (const char *q = c; c2 && q < c2; q++)
+            if (*q == ':') c1 = q;
+        snprintf(owners[i], 64, "%.*s", c1 ? (int)(c1 - c) : (int)strlen(c), c);
+        char state[32] = "";
+        if (c1) snprintf(state, sizeof state, "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+        int k = lt_map_state_parse(state);
+        double v = c2 ? strtod(c2 + 1, NULL) : 0;
+        const char *at = c2 ? strchr(c2, '@') : NULL;
+        out[i] = (struct lt_map_block){T(owners[i]), k < 0 ? LT_MAP_CACHED : (enum lt_map_state)k,
+                                       v > 0 && v < 1.8e19 ? (uint64_t)v : 0, at ? atoi(at + 1) : 0};
+    }
+    return n;
+}
+
+static void apply_map(struct tui_panelset *ps, const char *panel, double total, int n,
+                      const char *const *cells)
+{
+    struct lt_map_block b[LT_EVENT_MAX_ITEMS];
+    char owners[LT_EVENT_MAX_ITEMS][64];
+    struct lt_event e = {.type = LT_EV_MAP, .panel = panel, .value = total,
+                         .nblocks = to_blocks(cells, n, b, owners), .blocks = b};
+    tui_panelset_apply(ps, &e);
+}
+
 static void ev_bar(struct tui_panelset *ps, const char *panel, const char *label, double v,
                    const char *unit, enum lt_style st)
 {
-    struct lt_event e = {.type = LT_EV_BAR, .panel = panel, .series = label, .value = v,
-                         .unit = unit, .style = st};
+    struct lt_event e = {.type = LT_EV_BAR, .panel = panel, .series = T(label), .value = v,
+                         .unit = T(unit), .style = st};
     tui_panelset_apply(ps, &e);
 }
 
 static void ev_point(struct tui_panelset *ps, const char *panel, const char *series, double x,
                      double y, enum lt_style st)
 {
-    struct lt_event e = {.type = LT_EV_POINT, .panel = panel, .series = series, .x = x, .y = y,
+    struct lt_event e = {.type = LT_EV_POINT, .panel = panel, .series = T(series), .x = x, .y = y,
                          .style = st};
     tui_panelset_apply(ps, &e);
 }
@@ -56,25 +87,24 @@ static struct tui_panelset *sample(bool ascii)
         ev_point(ps, "sweep", "D2D", x, 900.0 * x / (x + 4e6), LT_SIMULATED);
     }
     struct lt_event row = {.type = LT_EV_ROW, .panel = "t", .ncells = 3,
-                           .cells = {"what", "measured", "讲义 lecture"}};
+                           .cells = (const struct lt_text[]){T("what"), T("measured"), T("讲义 lecture")}};
     tui_panelset_apply(ps, &row);
     struct lt_event row2 = {.type = LT_EV_ROW, .panel = "t", .ncells = 3,
-                            .cells = {"H2D", "24.6 GB/s", "32 GB/s"}};
+                            .cells = (const struct lt_text[]){T("H2D"), T("24.6 GB/s"), T("32 GB/s")}};
     tui_panelset_apply(ps, &row2);
-    struct lt_event g = {.type = LT_EV_GAUGE, .panel = "g", .series = "used", .value = 13.5,
-                         .max = 24, .unit = "GiB", .style = LT_SIMULATED};
+    struct lt_event g = {.type = LT_EV_GAUGE, .panel = "g", .series = T("used"), .value = 13.5,
+                         .max = 24, .unit = T("GiB"), .style = LT_SIMULATED};
     tui_panelset_apply(ps, &g);
-    struct lt_event m = {.type = LT_EV_MAP, .panel = "m", .ncells = 4, .value = 24.0 * (1 << 30),
-                         .cells = {"weights:used:14000000000", "kv cache:cached:4000000000",
-                                   "activations:used:1000000000", ":free:6000000000"}};
-    tui_panelset_apply(ps, &m);
+    const char *m[] = {"weights:used:14000000000", "kv cache:cached:4000000000",
+                       "activations:used:1000000000", ":free:6000000000"};
+    apply_map(ps, "m", 24.0 * (1 << 30), 4, m);
     struct lt_event note = {.type = LT_EV_NOTE, .panel = "bw",
-                            .text = "array smaller than 4x the last-level cache: numbers are optimistic"};
+                            .text = T("array smaller than 4x the last-level cache: numbers are optimistic")};
     tui_panelset_apply(ps, &note);
     tui_panelset_apply(ps, &note); /* the same note twice shows once */
-    struct lt_event st = {.type = LT_EV_STATUS, .text = "running 1 GiB H2D pinned..."};
+    struct lt_event st = {.type = LT_EV_STATUS, .text = T("running 1 GiB H2D pinned...")};
     tui_panelset_apply(ps, &st);
-    struct lt_event pr = {.type = LT_EV_PRINT, .text = "hello from print()"};
+    struct lt_event pr = {.type = LT_EV_PRINT, .text = T("hello from print()")};
     tui_panelset_apply(ps, &pr);
     return ps;
 }
@@ -154,15 +184,14 @@ static void test_odd_input(void **state)
     ev_point(ps, "c", "s", -1, 5, LT_MEASURED);       /* not drawable on log x, fine on linear */
     ev_point(ps, "c", "s", NAN, NAN, LT_MEASURED);
     for (int i = 0; i < 10000; i++) ev_point(ps, "flood", "s", i, i % 7, LT_MEASURED);
-    struct lt_event m = {.type = LT_EV_MAP, .panel = "m", .ncells = 2, .value = 0,
-                         .cells = {"no-colons", "a:b:c:d:100"}};
-    tui_panelset_apply(ps, &m);
+    const char *m[] = {"no-colons", "a:b:c:d:100"};
+    apply_map(ps, "m", 0, 2, m);
     struct lt_event r = {.type = LT_EV_ROW, .panel = "r", .ncells = 40};
     tui_panelset_apply(ps, &r);
     for (int i = 0; i < 500; i++) {
         char line[32];
         snprintf(line, sizeof line, "line %d", i);
-        struct lt_event p = {.type = LT_EV_PRINT, .text = line};
+        struct lt_event p = {.type = LT_EV_PRINT, .text = T(line)};
         tui_panelset_apply(ps, &p);
     }
     assert_int_equal(tui_panelset_nlog(ps), TUI_LOG_MAX);
@@ -206,7 +235,7 @@ static void test_extreme_values(void **state)
             char label[16];
             snprintf(label, sizeof label, "b%d", i);
             ev_bar(ps, "bars", label, extremes[i], "B", LT_MEASURED);
-            struct lt_event g = {.type = LT_EV_GAUGE, .panel = "g", .series = label,
+            struct lt_event g = {.type = LT_EV_GAUGE, .panel = "g", .series = T(label),
                                  .value = extremes[i], .max = extremes[NEXT - 1 - i]};
             tui_panelset_apply(ps, &g);
             snprintf(cells[i][0], sizeof cells[i][0], "a:allocated:%.17g", extremes[i]);
@@ -215,9 +244,8 @@ static void test_extreme_values(void **state)
         for (int i = 0; i < NEXT; i++) {
             char id[16];
             snprintf(id, sizeof id, "m%d", i);
-            struct lt_event m = {.type = LT_EV_MAP, .panel = id, .ncells = 3, .value = extremes[i],
-                                 .cells = {cells[i][0], cells[i][1], cells[(i + 3) % NEXT][0]}};
-            tui_panelset_apply(ps, &m);
+            const char *m[] = {cells[i][0], cells[i][1], cells[(i + 3) % NEXT][0]};
+            apply_map(ps, id, extremes[i], 3, m);
         }
         for (int w = 1; w <= 140; w += (w < 70 ? 1 : 13)) {
             struct tui_lines L = {0};
@@ -232,9 +260,8 @@ static void test_extreme_values(void **state)
     }
     /* the recorded attack: 147 cells (49 columns, 3 rows), a 2^32-64 byte block then one more */
     struct tui_panelset *ps = tui_panelset_new(true);
-    struct lt_event m = {.type = LT_EV_MAP, .panel = "m", .ncells = 2, .value = 147,
-                         .cells = {"a:allocated:4294967232", "b:allocated:200"}};
-    tui_panelset_apply(ps, &m);
+    const char *m[] = {"a:allocated:4294967232", "b:allocated:200"};
+    apply_map(ps, "m", 147, 2, m);
     struct tui_lines L = {0};
     tui_panelset_render(ps, &L, 49, true, "en");
     int rows = 0;
@@ -391,7 +418,7 @@ static void test_placeholder_only_when_empty(void **state)
     struct tui_panelset *ps = tui_panelset_new(false);
     struct lt_panel d[] = {{"a", "bars", "Empty", "", "", "", false, 0, false}, {"b", "bars", "Noted", "", "", "", false, 0, false}};
     tui_panelset_declare(ps, d, 2);
-    struct lt_event note = {.type = LT_EV_NOTE, .panel = "b", .text = "runs on the simulator"};
+    struct lt_event note = {.type = LT_EV_NOTE, .panel = "b", .text = T("runs on the simulator")};
     tui_panelset_apply(ps, &note);
     struct tui_lines L = {0};
     tui_panelset_render(ps, &L, 60, false, "en");
@@ -422,9 +449,7 @@ static int covered(const char *s)
 
 static void ev_map(struct tui_panelset *ps, const char *panel, double total, int n, const char **cells)
 {
-    struct lt_event e = {.type = LT_EV_MAP, .panel = panel, .value = total, .ncells = n};
-    for (int i = 0; i < n; i++) e.cells[i] = cells[i];
-    tui_panelset_apply(ps, &e);
+    apply_map(ps, panel, total, n, cells);
 }
 
 /* Maps drawn to scale: two maps of one experiment share the larger one's scale (256 MiB covers
@@ -561,8 +586,8 @@ static void test_bars_and_gauges(void **state)
     for (const char *q = row; (q = strstr(q, "█")); q += 3) cells++;
     assert_true(cells >= 1 && cells <= 4);
     tui_lines_free(&L);
-    struct lt_event v = {.type = LT_EV_BAR, .panel = "bw", .series = "VRAM (D2D copy)", .value = 813.7,
-                         .max = 936.1, .unit = "GB/s", .style = LT_SIMULATED};
+    struct lt_event v = {.type = LT_EV_BAR, .panel = "bw", .series = T("VRAM (D2D copy)"), .value = 813.7,
+                         .max = 936.1, .unit = T("GB/s"), .style = LT_SIMULATED};
     tui_panelset_apply(ps, &v);
     ev_bar(ps, "bw", "PCIe H2D", 25.97, "GB/s", LT_SIMULATED);
     tui_panelset_render(ps, &L, 70, false, "en");
@@ -592,8 +617,8 @@ static void test_bars_and_gauges(void **state)
     assert_false(contains(&L, "▓"));
     tui_lines_free(&L);
     /* gauges: one line, a dim track, the fill colour by level */
-    struct lt_event g = {.type = LT_EV_GAUGE, .panel = "g", .series = "reserved", .value = 18,
-                         .max = 24, .unit = "GiB", .style = LT_MEASURED};
+    struct lt_event g = {.type = LT_EV_GAUGE, .panel = "g", .series = T("reserved"), .value = 18,
+                         .max = 24, .unit = T("GiB"), .style = LT_MEASURED};
     tui_panelset_apply(ps, &g);
     tui_panelset_render(ps, &L, 60, false, "en");
     int gi = -1;
@@ -716,12 +741,12 @@ static void test_doc_pictures(void **state)
                            {"g", "gauge", "Reserved vs the cap", "", "", "GiB", false, 0, false}};
     tui_panelset_declare(ps, d, 2);
     ev_bar(ps, "bw", "RAM (triad)", 59.9, "GB/s", LT_MEASURED);
-    struct lt_event v = {.type = LT_EV_BAR, .panel = "bw", .series = "VRAM (D2D copy)", .value = 813.7,
-                         .max = 936.1, .unit = "GB/s", .style = LT_SIMULATED};
+    struct lt_event v = {.type = LT_EV_BAR, .panel = "bw", .series = T("VRAM (D2D copy)"), .value = 813.7,
+                         .max = 936.1, .unit = T("GB/s"), .style = LT_SIMULATED};
     tui_panelset_apply(ps, &v);
     ev_bar(ps, "bw", "PCIe H2D (pinned)", 25.97, "GB/s", LT_SIMULATED);
-    struct lt_event g = {.type = LT_EV_GAUGE, .panel = "g", .series = "reserved", .value = 18,
-                         .max = 24, .unit = "GiB", .style = LT_MEASURED};
+    struct lt_event g = {.type = LT_EV_GAUGE, .panel = "g", .series = T("reserved"), .value = 18,
+                         .max = 24, .unit = T("GiB"), .style = LT_MEASURED};
     tui_panelset_apply(ps, &g);
     struct tui_lines L = {0};
     tui_panelset_render(ps, &L, 78, false, "en");
@@ -745,7 +770,7 @@ static void test_doc_pictures(void **state)
             ev_point(ps, "bw", "H2D pinned", x, 25.0 * x / (x + 2e5), LT_SIMULATED);
             ev_point(ps, "bw", "D2D", x, 900.0 * x / (x + 4e6), LT_SIMULATED);
         }
-        struct lt_event note = {.type = LT_EV_NOTE, .panel = "bw", .text = "a neutral note"};
+        struct lt_event note = {.type = LT_EV_NOTE, .panel = "bw", .text = T("a neutral note")};
         tui_panelset_apply(ps, &note);
         tui_panelset_render(ps, &L, 78, ascii, "en");
         doc_check(&L, ascii ? "copy bandwidth in ASCII at 78 columns" : "copy bandwidth at 78 columns");

@@ -75,18 +75,11 @@ static int teardown(void **state)
     return 0;
 }
 
-static struct lt_event got[8];
-static char got_cells[8][2][16];
+static struct lt_event got[8]; /* its strings and arrays are the replay's: used before it goes */
 static int ngot;
 static void collect(void *ud, const struct lt_event *ev)
 {
-    if (ngot < 8) {
-        got[ngot] = *ev;
-        for (int i = 0; i < ev->ncells && i < 2; i++) {
-            snprintf(got_cells[ngot][i], sizeof got_cells[0][0], "%s", ev->cells[i]);
-            got[ngot].cells[i] = got_cells[ngot][i];
-        }
-    }
+    if (ngot < 8) got[ngot] = *ev;
     ngot++;
 }
 
@@ -96,16 +89,21 @@ static void test_round_trip(void **state)
     char err[512];
     struct tui_rec *r = tui_rec_open(f->path, f->rt, "test", err, sizeof err);
     assert_non_null(r);
-    struct lt_event bar = {.type = LT_EV_BAR, .panel = "bw", .series = "VRAM \"D2D\"\n",
-                           .text = "", .unit = "GB/s", .value = 813.75, .style = LT_SIMULATED};
-    struct lt_event pt = {.type = LT_EV_POINT, .panel = "sweep", .series = "H2D", .text = "",
-                          .unit = "", .x = 4096, .y = NAN, .style = LT_MEASURED};
-    struct lt_event row = {.type = LT_EV_ROW, .panel = "t", .series = "", .text = "", .unit = "",
-                           .ncells = 2, .cells = {"a,b", "显存"}};
+    /* texts in both languages where the lesson had a pair; a map's blocks typed */
+    struct lt_event bar = {.type = LT_EV_BAR, .panel = "bw", .series = {{"VRAM \"D2D\"\n", "显存 D2D"}},
+                           .unit = lt_text1("GB/s"), .value = 813.75, .style = LT_SIMULATED};
+    struct lt_event pt = {.type = LT_EV_POINT, .panel = "sweep", .series = lt_text1("H2D"),
+                          .x = 4096, .y = NAN, .style = LT_MEASURED};
+    const struct lt_text cells[] = {lt_text1("a,b"), {{"VRAM", "显存"}}};
+    struct lt_event row = {.type = LT_EV_ROW, .panel = "t", .ncells = 2, .cells = cells};
+    const struct lt_map_block blocks[] = {{{{"weights", "权重"}}, LT_MAP_ALLOCATED, 3ull << 40, 1},
+                                          {{{"a:b:c", "a:b:c"}}, LT_MAP_PENDING, 512, 2}};
+    struct lt_event map = {.type = LT_EV_MAP, .panel = "m", .value = 4e12, .nblocks = 2, .blocks = blocks};
     tui_rec_begin(r, "1.3", "measure", "Measure");
     tui_rec_event(r, &bar);
     tui_rec_event(r, &pt);
     tui_rec_event(r, &row);
+    tui_rec_event(r, &map);
     tui_rec_end(r, LT_RUN_DONE, "");
     tui_rec_begin(r, "1.3", "measure", "Measure");
     tui_rec_event(r, &bar);
@@ -120,7 +118,7 @@ static void test_round_trip(void **state)
     assert_int_equal(rp->nruns, 2);
     const struct tui_replay_run *run = tui_replay_find(rp, "1.3", "measure");
     assert_int_equal(run->run, 1); /* the last run that finished, not the failed one */
-    assert_int_equal(run->nev, 3);
+    assert_int_equal(run->nev, 4);
     assert_null(tui_replay_find(rp, "1.3", "other"));
     char label[256];
     tui_replay_label(rp, label, sizeof label);
@@ -131,15 +129,26 @@ static void test_round_trip(void **state)
     ngot = 0;
     tui_player_start(&pl, run, 0, 0); /* all at once */
     assert_true(tui_player_step(&pl, 0, collect, NULL));
-    assert_int_equal(ngot, 3);
+    assert_int_equal(ngot, 4);
     assert_int_equal(got[0].type, LT_EV_BAR);
-    assert_string_equal(got[0].series, "VRAM \"D2D\"\n");
+    assert_string_equal(lt_tx(got[0].series, false), "VRAM \"D2D\"\n");
+    assert_string_equal(lt_tx(got[0].series, true), "显存 D2D");
+    assert_string_equal(lt_tx(got[0].unit, true), "GB/s");
     assert_true(got[0].value == 813.75);
     assert_int_equal(got[0].style, LT_SIMULATED);
     assert_true(got[1].x == 4096 && isnan(got[1].y)); /* NaN travels as null */
     assert_int_equal(got[2].ncells, 2);
-    assert_string_equal(got[2].cells[0], "a,b");
-    assert_string_equal(got[2].cells[1], "显存");
+    assert_string_equal(lt_tx(got[2].cells[0], true), "a,b");
+    assert_string_equal(lt_tx(got[2].cells[1], false), "VRAM");
+    assert_string_equal(lt_tx(got[2].cells[1], true), "显存");
+    assert_int_equal(got[3].nblocks, 2);
+    assert_string_equal(lt_tx(got[3].blocks[0].owner, true), "权重");
+    assert_int_equal(got[3].blocks[0].state, LT_MAP_ALLOCATED);
+    assert_int_equal(got[3].blocks[0].bytes, 3ull << 40);
+    assert_int_equal(got[3].blocks[0].seg, 1);
+    assert_string_equal(lt_tx(got[3].blocks[1].owner, false), "a:b:c"); /* colons are text */
+    assert_int_equal(got[3].blocks[1].state, LT_MAP_PENDING);
+    assert_int_equal(got[3].blocks[1].bytes, 512);
     tui_replay_free(rp);
 
     /* a crash in the middle of a line: everything before it still replays */
@@ -149,7 +158,7 @@ static void test_round_trip(void **state)
     rp = tui_replay_load(f->path, err, sizeof err);
     assert_non_null(rp);
     assert_int_equal(rp->bad_lines, 1);
-    assert_int_equal(tui_replay_find(rp, "1.3", "measure")->nev, 3);
+    assert_int_equal(tui_replay_find(rp, "1.3", "measure")->nev, 4);
     tui_replay_free(rp);
 
     /* not a recording */

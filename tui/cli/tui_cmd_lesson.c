@@ -20,6 +20,7 @@
 #include "tui_json.h"
 #include "tui_plain.h"
 #include "tui_record.h"
+#include "tui_run.h"
 
 /* The catalog needs a runtime; a command that needs the lessons says why there is none. */
 static int no_runtime(struct tui_ctx *c)
@@ -177,19 +178,6 @@ int tui_cmd_list(struct tui_ctx *c)
     return bad ? 1 : 0;
 }
 
-/* `run` with --record: every event goes to the recording too. */
-struct run_sink {
-    struct tui_plain *p;
-    struct tui_rec *rec;
-};
-
-static void run_sink_fn(void *ud, const struct lt_event *ev)
-{
-    struct run_sink *s = ud;
-    tui_rec_event(s->rec, ev);
-    tui_plain_sink(s->p, ev);
-}
-
 const char *tui_kind_label(const char *kind, bool zh)
 {
     static const char *const kinds[][2] = {
@@ -212,10 +200,10 @@ static bool run_experiment(struct tui_ctx *c, struct lt_lesson *ls, int b, struc
         tui_player_start(&pl, run, 0, 0);
         if (run) tui_player_step(&pl, 0, tui_plain_sink, p);
         else {
-            struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .series = "", .unit = "",
-                                  .text = zh(p) ? "REPLAY：录制里没有这个实验的运行（没有测量）"
-                                                : "REPLAY: the recording has no run of this experiment "
-                                                  "(nothing measured)"};
+            struct lt_event ev = {.type = LT_EV_STATUS, .panel = "",
+                                  .text = {{"REPLAY: the recording has no run of this experiment "
+                                            "(nothing measured)",
+                                            "REPLAY：录制里没有这个实验的运行（没有测量）"}}};
             tui_plain_sink(p, &ev);
         }
         return true;
@@ -260,10 +248,11 @@ static int run_lesson(struct tui_ctx *c, const char *what)
     }
     bool json = c->opt[TUI_O_JSON] != NULL;
     struct tui_plain p = {stdout, json, c->dev->info.simulated, c->lang, c->rp != NULL};
-    struct run_sink rs = {&p, c->rec};
+    /* `run` with --record: every event goes to the recording too, then to the printer */
+    struct tui_run rs = {.rec = c->rec, .print = tui_plain_sink, .print_ud = &p};
     struct tui_json j;
     tui_json_init(&j, stdout);
-    lt_runtime_set_sink(c->rt, run_sink_fn, &rs);
+    lt_runtime_set_sink(c->rt, tui_run_sink, &rs);
     lt_runtime_backend_line(c->rt, line, sizeof line);
     if (c->rp) tui_replay_label(c->rp, line, sizeof line); /* never shown as this machine's numbers */
     if (json) {

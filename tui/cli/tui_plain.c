@@ -276,159 +276,164 @@ void tui_plain_markup(struct tui_plain *p, const char *src)
     lt_markup_free(&doc);
 }
 
-static const char *style_name(enum lt_style s)
-{
-    static const char *const n[] = {"measured", "SIMULATED", "theoretical", "reference"};
-    return (unsigned)s <= LT_REFERENCE ? n[s] : n[0];
-}
-
-static bool is_zh(const struct tui_plain *p) { return p->lang && !strcmp(p->lang, "zh"); }
-
 /* The style beside a value, in the reader's language; SIMULATED stays one word everywhere so
- * it is recognised (JSON keeps the English names: they are keys for programs). */
-static const char *style_label(const struct tui_plain *p, enum lt_style s)
+ * it is recognised (JSON keeps these English words). */
+static const char *style_label(bool zh, enum lt_style s)
 {
-    static const char *const zh[] = {"实测", "SIMULATED", "理论值", "参考值"};
-    return is_zh(p) ? zh[(unsigned)s <= LT_REFERENCE ? s : 0] : style_name(s);
+    static const char *const en[LT_STYLE_COUNT] = {"measured", "SIMULATED", "theoretical", "reference"};
+    static const char *const zhs[LT_STYLE_COUNT] = {"实测", "SIMULATED", "理论值", "参考值"};
+    return (zh ? zhs : en)[(unsigned)s < LT_STYLE_COUNT ? s : 0];
 }
 
-/* A memory map cell "label:kind:bytes" as "label 1.50 GiB (kind)": the label may hold colons
- * itself, so kind and bytes are taken from the end. */
-static void print_map_cell(const struct tui_plain *p, FILE *f, const char *cell, bool first)
+/* A memory map's state in words ("free 2 GiB", not "free 2 GiB (free)"). */
+static const char *state_label(bool zh, enum lt_map_state s)
 {
-    static const char *const kinds[][2] = {
-        {"used", "已用"}, {"allocated", "已分配"}, {"cached", "已缓存"}, {"free", "空闲"}};
-    const char *c2 = strrchr(cell, ':'), *c1 = NULL;
-    for (const char *q = cell; c2 && q < c2; q++)
-        if (*q == ':') c1 = q;
-    const char *sep = is_zh(p) ? (first ? "" : "；") : first ? " " : "; ";
-    if (!c1) {
-        fprintf(f, "%s%s", sep, cell);
-        return;
+    static const char *const zhs[LT_MAP_COUNT] = {"已分配", "已缓存", "待回收", "空闲", "已用", "混合"};
+    return zh ? zhs[(unsigned)s < LT_MAP_COUNT ? s : LT_MAP_USED] : lt_map_state_name(s);
+}
+
+/* ---- the printers: one row per event kind -------------------------------------------------- */
+
+struct pctx {
+    FILE *f;
+    bool zh;
+    const char *rp; /* ", REPLAY" when the events come from a recording */
+};
+
+#define TX(t) lt_tx(t, c->zh)
+
+static void pr_print(const struct pctx *c, const struct lt_event *ev) { fprintf(c->f, "%s\n", TX(ev->text)); }
+
+static void pr_point(const struct pctx *c, const struct lt_event *ev)
+{
+    char n1[96], n2[96];
+    gpu_fmt_num(ev->x, n1, sizeof n1), gpu_fmt_num(ev->y, n2, sizeof n2);
+    fprintf(c->f, "  [%s] %s: x=%s y=%s (%s%s)\n", ev->panel, TX(ev->series), n1, n2,
+            style_label(c->zh, ev->style), c->rp);
+}
+
+static void pr_bar(const struct pctx *c, const struct lt_event *ev)
+{
+    char n1[96], n2[96];
+    gpu_fmt_qty(ev->value, TX(ev->unit), n1, sizeof n1);
+    fprintf(c->f, "  [%s] %s: %s (%s%s)", ev->panel, TX(ev->series), n1, style_label(c->zh, ev->style), c->rp);
+    if (ev->max > 0) { /* the theoretical peak the lesson pairs with it */
+        gpu_fmt_qty(ev->max, TX(ev->unit), n2, sizeof n2);
+        fprintf(c->f, c->zh ? "，理论峰值 %s" : ", theoretical peak %s", n2);
     }
-    char size[64], kind[32];
-    gpu_fmt_qty(strtod(c2 + 1, NULL) / 1073741824.0, "GiB", size, sizeof size);
-    snprintf(kind, sizeof kind, "%.*s", (int)(c2 - c1 - 1), c1 + 1);
-    const char *k = kind;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (!strcmp(kind, kinds[i][0])) k = kinds[i][is_zh(p)];
-    int ll = (int)(c1 - cell);
-    bool same = (int)strlen(k) == ll && !strncmp(cell, k, (size_t)ll); /* "free 2 GiB", not "free 2 GiB free" */
-    fprintf(f, "%s%.*s%s%s", sep, ll, cell, ll ? " " : "", size);
-    if (!same) fprintf(f, is_zh(p) ? "（%s）" : " (%s)", k);
+    fputc('\n', c->f);
 }
 
-static void plain_sink(struct tui_plain *p, const struct lt_event *ev);
-
-void tui_plain_sink(void *ud, const struct lt_event *ev)
+static void pr_row(const struct pctx *c, const struct lt_event *ev)
 {
-    struct lt_event copy;
-    char *text;
-    plain_sink(ud, tui_event_visible(ev, "\\0", &copy, &text));
-    free(text);
+    fprintf(c->f, "  [%s] ", ev->panel);
+    for (int i = 0; i < (ev->cells ? ev->ncells : 0); i++) fprintf(c->f, "%s%s", i ? " | " : "", TX(ev->cells[i]));
+    fputc('\n', c->f);
 }
 
-static void plain_sink(struct tui_plain *p, const struct lt_event *ev)
+static void pr_gauge(const struct pctx *c, const struct lt_event *ev)
 {
-    FILE *f = p->out;
-    static const char *const types[] = {"print", "point", "bar", "row", "gauge",
-                                        "note",  "map",   "clear", "status"};
-    if ((unsigned)ev->type > LT_EV_STATUS) return; /* an index from elsewhere: checked first */
-    if (p->json) {
-        struct tui_json j;
-        tui_json_init(&j, f);
-        tui_json_obj(&j);
-        tui_json_kstr(&j, "type", types[ev->type]);
-        if (ev->panel && *ev->panel) tui_json_kstr(&j, "panel", ev->panel);
-        if (ev->series && *ev->series) tui_json_kstr(&j, "label", ev->series);
-        if (ev->text && *ev->text) tui_json_kstr(&j, "text", ev->text);
-        if (ev->unit && *ev->unit) tui_json_kstr(&j, "unit", ev->unit);
-        /* NaN and inf are null, as JSON has neither */
-        if (ev->type == LT_EV_POINT) tui_json_knum(&j, "x", ev->x), tui_json_knum(&j, "y", ev->y);
-        if (ev->type == LT_EV_BAR || ev->type == LT_EV_GAUGE || ev->type == LT_EV_MAP)
-            tui_json_knum(&j, "value", ev->value);
-        if (ev->type == LT_EV_GAUGE) tui_json_knum(&j, "max", ev->max);
-        if (ev->type == LT_EV_BAR && ev->max > 0) tui_json_knum(&j, "peak", ev->max);
-        if (ev->type == LT_EV_BAR || ev->type == LT_EV_POINT || ev->type == LT_EV_GAUGE) {
-            tui_json_kstr(&j, "style", style_name(ev->style));
-            tui_json_kbool(&j, "simulated", ev->style == LT_SIMULATED);
-        }
-        if (p->replay) tui_json_kbool(&j, "replay", true);
-        if (ev->ncells) {
-            tui_json_key(&j, "cells");
-            tui_json_arr(&j);
-            for (int i = 0; i < ev->ncells; i++) tui_json_str(&j, ev->cells[i] ? ev->cells[i] : "");
+    char n1[96], n2[96];
+    gpu_fmt_num(ev->value, n1, sizeof n1), gpu_fmt_num(ev->max, n2, sizeof n2);
+    fprintf(c->f, "  [%s] %s: %s %s %s %s (%s%s)\n", ev->panel, TX(ev->series), n1, c->zh ? "/" : "of",
+            n2, TX(ev->unit), style_label(c->zh, ev->style), c->rp);
+}
+
+static void pr_note(const struct pctx *c, const struct lt_event *ev)
+{
+    fprintf(c->f, "  [%s] %s%s\n", ev->panel, c->zh ? "注：" : "note: ", TX(ev->text));
+}
+
+/* "owner 1.50 GiB (state)" per block */
+static void pr_map(const struct pctx *c, const struct lt_event *ev)
+{
+    char n1[96];
+    gpu_fmt_bytes(ev->value, GPU_FMT_BIN, n1, sizeof n1);
+    fprintf(c->f, c->zh ? "  [%s] 显存布局（共 %s）：" : "  [%s] memory map (%s in all):", ev->panel, n1);
+    for (int i = 0; i < (ev->blocks ? ev->nblocks : 0); i++) {
+        const struct lt_map_block *b = &ev->blocks[i];
+        const char *owner = TX(b->owner), *k = state_label(c->zh, b->state);
+        const char *sep = c->zh ? (i ? "；" : "") : i ? "; " : " ";
+        char size[64];
+        gpu_fmt_bytes((double)b->bytes, GPU_FMT_BIN, size, sizeof size);
+        fprintf(c->f, "%s%s%s%s", sep, owner, *owner ? " " : "", size);
+        if (strcmp(owner, k)) fprintf(c->f, c->zh ? "（%s）" : " (%s)", k);
+    }
+    fputc('\n', c->f);
+}
+
+static void pr_status(const struct pctx *c, const struct lt_event *ev) { fprintf(c->f, "  -- %s\n", TX(ev->text)); }
+
+#undef TX
+
+static void (*const printers[LT_EV_COUNT])(const struct pctx *, const struct lt_event *) = {
+    [LT_EV_PRINT] = pr_print, [LT_EV_POINT] = pr_point, [LT_EV_BAR] = pr_bar,
+    [LT_EV_ROW] = pr_row,     [LT_EV_GAUGE] = pr_gauge, [LT_EV_NOTE] = pr_note,
+    [LT_EV_MAP] = pr_map,     [LT_EV_CLEAR] = NULL,     [LT_EV_STATUS] = pr_status,
+};
+
+/* JSON: the fields the registry gives the kind, under their names ("series" is "label"), in
+ * the reader's language; NaN and inf are null, as JSON has neither. */
+static void json_event(const struct tui_plain *p, FILE *f, const struct lt_event *ev, bool zh)
+{
+    unsigned fl = lt_event_fields(ev->type);
+    struct tui_json j;
+    tui_json_init(&j, f);
+    tui_json_obj(&j);
+    tui_json_kstr(&j, "type", lt_event_name(ev->type));
+    if ((fl & LT_F_PANEL) && *ev->panel) tui_json_kstr(&j, "panel", ev->panel);
+    if ((fl & LT_F_SERIES) && *lt_tx(ev->series, zh)) tui_json_kstr(&j, "label", lt_tx(ev->series, zh));
+    if ((fl & LT_F_TEXT) && *lt_tx(ev->text, zh)) tui_json_kstr(&j, "text", lt_tx(ev->text, zh));
+    if ((fl & LT_F_UNIT) && *lt_tx(ev->unit, zh)) tui_json_kstr(&j, "unit", lt_tx(ev->unit, zh));
+    if (fl & LT_F_X) tui_json_knum(&j, "x", ev->x);
+    if (fl & LT_F_Y) tui_json_knum(&j, "y", ev->y);
+    if (fl & LT_F_VALUE) tui_json_knum(&j, "value", ev->value);
+    if ((fl & LT_F_MAX) && ev->type == LT_EV_BAR) { /* a bar's max is its theoretical peak */
+        if (ev->max > 0) tui_json_knum(&j, "peak", ev->max);
+    } else if (fl & LT_F_MAX) {
+        tui_json_knum(&j, "max", ev->max);
+    }
+    if (fl & LT_F_STYLE) {
+        tui_json_kstr(&j, "style", style_label(false, ev->style)); /* "SIMULATED" is one word everywhere */
+        tui_json_kbool(&j, "simulated", ev->style == LT_SIMULATED);
+    }
+    if (p->replay) tui_json_kbool(&j, "replay", true);
+    if ((fl & LT_F_CELLS) && ev->cells && ev->ncells > 0) {
+        tui_json_key(&j, "cells");
+        tui_json_arr(&j);
+        for (int i = 0; i < (ev->cells ? ev->ncells : 0); i++) tui_json_str(&j, lt_tx(ev->cells[i], zh));
+        tui_json_end(&j);
+    }
+    if (fl & LT_F_BLOCKS) {
+        tui_json_key(&j, "blocks");
+        tui_json_arr(&j);
+        for (int i = 0; i < (ev->blocks ? ev->nblocks : 0); i++) {
+            const struct lt_map_block *b = &ev->blocks[i];
+            tui_json_obj(&j);
+            tui_json_kstr(&j, "owner", lt_tx(b->owner, zh));
+            tui_json_kstr(&j, "state", lt_map_state_name(b->state));
+            tui_json_kuint(&j, "bytes", b->bytes);
+            if (b->seg) tui_json_kint(&j, "seg", b->seg);
             tui_json_end(&j);
         }
         tui_json_end(&j);
-        fflush(f);
-        return;
     }
-    const char *rp = p->replay ? ", REPLAY" : "";
-    bool zh = is_zh(p);
-    char n1[96], n2[96]; /* numbers as a person writes them (gpu_fmt) */
-    switch (ev->type) {
-    case LT_EV_PRINT: fprintf(f, "%s\n", ev->text); break;
-    case LT_EV_POINT:
-        gpu_fmt_num(ev->x, n1, sizeof n1), gpu_fmt_num(ev->y, n2, sizeof n2);
-        fprintf(f, "  [%s] %s: x=%s y=%s (%s%s)\n", ev->panel, ev->series, n1, n2,
-                style_label(p, ev->style), rp);
-        break;
-    case LT_EV_BAR:
-        gpu_fmt_qty(ev->value, ev->unit, n1, sizeof n1);
-        fprintf(f, "  [%s] %s: %s (%s%s)", ev->panel, ev->series, n1, style_label(p, ev->style), rp);
-        if (ev->max > 0) { /* the theoretical peak the lesson pairs with it */
-            gpu_fmt_qty(ev->max, ev->unit, n2, sizeof n2);
-            fprintf(f, zh ? "，理论峰值 %s" : ", theoretical peak %s", n2);
-        }
-        fputc('\n', f);
-        break;
-    case LT_EV_ROW:
-        fprintf(f, "  [%s] ", ev->panel);
-        for (int i = 0; i < ev->ncells; i++) fprintf(f, "%s%s", i ? " | " : "", ev->cells[i]);
-        fputc('\n', f);
-        break;
-    case LT_EV_GAUGE:
-        gpu_fmt_num(ev->value, n1, sizeof n1), gpu_fmt_num(ev->max, n2, sizeof n2);
-        fprintf(f, "  [%s] %s: %s %s %s %s (%s%s)\n", ev->panel, ev->series, n1, zh ? "/" : "of",
-                n2, ev->unit, style_label(p, ev->style), rp);
-        break;
-    case LT_EV_NOTE: fprintf(f, "  [%s] %s%s\n", ev->panel, zh ? "注：" : "note: ", ev->text); break;
-    case LT_EV_MAP:
-        gpu_fmt_qty(ev->value / 1073741824.0, "GiB", n1, sizeof n1);
-        fprintf(f, zh ? "  [%s] 显存布局（共 %s）：" : "  [%s] memory map (%s in all):", ev->panel, n1);
-        for (int i = 0; i < ev->ncells; i++) print_map_cell(p, f, ev->cells[i], i == 0);
-        fputc('\n', f);
-        break;
-    case LT_EV_CLEAR: break;
-    case LT_EV_STATUS: fprintf(f, "  -- %s\n", ev->text); break;
-    }
-    fflush(f);
+    tui_json_end(&j);
 }
 
-const struct lt_event *tui_event_visible(const struct lt_event *ev, const char *nul,
-                                         struct lt_event *copy, char **to_free)
+void tui_plain_sink(void *ud, const struct lt_event *in)
 {
-    *to_free = NULL;
-    if (!ev->text_len || !ev->text || !memchr(ev->text, 0, ev->text_len)) return ev;
-    *copy = *ev;
-    if (!(*to_free = tui_event_text(ev, nul))) return ev;
-    copy->text = *to_free;
-    copy->text_len = 0;
-    return copy;
-}
-
-char *tui_event_text(const struct lt_event *ev, const char *nul)
-{
-    const char *s = ev->text ? ev->text : "";
-    size_t len = ev->text_len ? ev->text_len : strlen(s), nl = strlen(nul), extra = 0;
-    for (size_t i = 0; i < len; i++) extra += s[i] ? 0 : nl - 1;
-    char *out = malloc(len + extra + 1), *o = out;
-    if (!out) return NULL;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i]) *o++ = s[i];
-        else memcpy(o, nul, nl), o += nl;
+    struct tui_plain *p = ud;
+    struct lt_event copy;
+    char *text;
+    const struct lt_event *ev = lt_event_visible(in, "\\0", &copy, &text);
+    bool zh = p->lang && !strcmp(p->lang, "zh");
+    if ((unsigned)ev->type >= LT_EV_COUNT) {
+        free(text);
+        return; /* an index from elsewhere: checked first */
     }
-    *o = 0;
-    return out;
+    if (p->json) json_event(p, p->out, ev, zh);
+    else if (printers[ev->type]) printers[ev->type](&(struct pctx){p->out, zh, p->replay ? ", REPLAY" : ""}, ev);
+    fflush(p->out);
+    free(text);
 }

@@ -20,14 +20,6 @@ struct tui_plain {
 void tui_plain_markup(struct tui_plain *p, const char *src);
 /* An lt_sink_fn: ud is a struct tui_plain. */
 void tui_plain_sink(void *ud, const struct lt_event *ev);
-/* The text of an event, each NUL byte (print("c\0d") keeps what follows it) written as `nul`:
- * "\\0" in plain output and recordings, a visible placeholder on screen. malloc'd, or NULL. */
-char *tui_event_text(const struct lt_event *ev, const char *nul);
-/* ev itself when its text has no NUL byte; else *copy with the text made visible (free
- * *to_free after use). Every sink starts with it, so no consumer sees a cut text. */
-const struct lt_event *tui_event_visible(const struct lt_event *ev, const char *nul,
-                                         struct lt_event *copy, char **to_free);
-
 /* ---- the one filter between plain output and where it goes -------------------------------- */
 /* Text from lessons, scripts, recordings and files reaches a terminal only through this: C0
  * controls but \n and \t (ESC, CR, BEL...) and DEL are shown as \x1b, C1 controls and the bidi

@@ -39,10 +39,7 @@ static void rows_free(struct rows *R)
     free(R->gens);
 }
 
-static const char *kind_name(enum lt_event_type t)
-{
-    return t == LT_EV_BAR ? "bar" : t == LT_EV_GAUGE ? "gauge" : "point";
-}
+static const char *kind_name(enum lt_event_type t) { return lt_event_name(t); }
 
 /* Text output is for people, in their language; CSV and JSON keep the English names above,
  * which programs match on. */
@@ -60,16 +57,10 @@ static void pad(FILE *f, const char *s, int w)
     for (int k = tui_width(s, strlen(s)); k < w; k++) fputc(' ', f);
 }
 
-static const char *style_name(enum lt_style s)
-{
-    static const char *const n[] = {"measured", "simulated", "theoretical", "reference"};
-    return (unsigned)s <= LT_REFERENCE ? n[s] : "measured";
-}
-
 static const char *style_text(enum lt_style s)
 {
-    static const char *const n[] = {"实测", "SIMULATED", "理论值", "参考值"};
-    return (unsigned)s <= LT_REFERENCE ? n[s] : n[0];
+    static const char *const n[LT_STYLE_COUNT] = {"实测", "SIMULATED", "理论值", "参考值"};
+    return n[(unsigned)s < LT_STYLE_COUNT ? s : 0];
 }
 
 static bool push(struct rows *R, struct row r)
@@ -119,7 +110,7 @@ static bool run_rows(struct rows *R, const struct tui_replay_run *run)
             continue;
         }
         uint64_t key = (uint64_t)(ev.type == LT_EV_GAUGE) << 63 | (uint64_t)pid << 32 |
-                       tui_replay_str_id(run->rp, ev.series);
+                       tui_replay_str_id(run->rp, lt_tx(ev.series, false));
         uint64_t j;
         if (gpu_u64map_get(&bars, key, &j) && live(R, (int)j)) R->v[j].i = i;
         else ok = push(R, r) && gpu_u64map_put(&bars, key, (uint64_t)(R->n - 1));
@@ -217,12 +208,12 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, bool zh, FILE
             fprintf(out, ",%d,", run->run);
             csv_field(out, ev->panel);
             fprintf(out, ",%s,", kind_name(ev->type));
-            csv_field(out, ev->series), fputc(',', out);
+            csv_field(out, lt_tx(ev->series, zh)), fputc(',', out);
             if (ev->type == LT_EV_POINT) csv_num(out, ev->x);
             fputc(',', out), csv_num(out, value), fputc(',', out);
             if (ev->type == LT_EV_GAUGE) csv_num(out, ev->max);
-            fputc(',', out), csv_field(out, ev->unit);
-            fprintf(out, ",%s\n", style_name(ev->style));
+            fputc(',', out), csv_field(out, lt_tx(ev->unit, zh));
+            fprintf(out, ",%s\n", lt_style_name(ev->style));
             break;
         case TUI_RES_JSON:
             tui_json_obj(&j);
@@ -235,12 +226,12 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, bool zh, FILE
             tui_json_kint(&j, "run", run->run);
             tui_json_kstr(&j, "panel", ev->panel);
             tui_json_kstr(&j, "kind", kind_name(ev->type));
-            tui_json_kstr(&j, "label", ev->series);
+            tui_json_kstr(&j, "label", lt_tx(ev->series, zh));
             tui_json_kmaybe(&j, "x", ev->x, ev->type == LT_EV_POINT);
             tui_json_knum(&j, "value", value);
             tui_json_kmaybe(&j, "max", ev->max, ev->type == LT_EV_GAUGE);
-            tui_json_kstr(&j, "unit", ev->unit);
-            tui_json_kstr(&j, "style", style_name(ev->style));
+            tui_json_kstr(&j, "unit", lt_tx(ev->unit, zh));
+            tui_json_kstr(&j, "style", lt_style_name(ev->style));
             tui_json_end(&j);
             break;
         case TUI_RES_TEXT: {
@@ -248,15 +239,15 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, bool zh, FILE
             if (ev->type == LT_EV_POINT) {
                 char l2[160], x[64];
                 gpu_fmt_num(ev->x, x, sizeof x);
-                snprintf(l2, sizeof l2, "%s @ %s", ev->series, x);
+                snprintf(l2, sizeof l2, "%s @ %s", lt_tx(ev->series, zh), x);
                 tui_fit(l2, strlen(l2), 28, TUI_LEFT, false, lab, sizeof lab);
             } else {
-                tui_fit(ev->series, strlen(ev->series), 28, TUI_LEFT, false, lab, sizeof lab);
+                tui_fit(lt_tx(ev->series, zh), strlen(lt_tx(ev->series, zh)), 28, TUI_LEFT, false, lab, sizeof lab);
             }
             gpu_fmt_num(value, num, sizeof num);
             fprintf(out, "  %-6s %-16s %-3d %-10s ", run->lesson, run->experiment, run->run, ev->panel);
             pad(out, kind_text(ev->type, zh), 5);
-            fprintf(out, " %s %12s  %-8s %s\n", lab, num, ev->unit, zh ? style_text(ev->style) : style_name(ev->style));
+            fprintf(out, " %s %12s  %-8s %s\n", lab, num, lt_tx(ev->unit, zh), zh ? style_text(ev->style) : lt_style_name(ev->style));
             break;
         }
         }
@@ -296,7 +287,7 @@ static uint64_t hash_strs(const char *const *s, int n)
 
 /* The key of (lesson, experiment, panel, label), made on first sight. NULL with why. */
 static struct ckey *key_get(struct ctab *T, const struct tui_replay_run *run,
-                            const struct lt_event *ev, const char *label, const char **why)
+                            const struct lt_event *ev, const char *label, bool zh, const char **why)
 {
     const char *parts[] = {run->lesson, run->experiment, ev->panel, label};
     uint64_t h = hash_strs(parts, 4);
@@ -332,7 +323,7 @@ static struct ckey *key_get(struct ctab *T, const struct tui_replay_run *run,
     memset(k, 0, sizeof *k);
     k->lesson = strdup(run->lesson), k->experiment = strdup(run->experiment);
     k->title = strdup(run->title), k->panel = strdup(ev->panel), k->label = strdup(label);
-    k->unit = strdup(ev->unit);
+    k->unit = strdup(lt_tx(ev->unit, zh));
     k->hash = h;
     k->next = have ? (int)first : -1;
     k->group = group >= 0 ? group : T->ngroups;
@@ -364,15 +355,15 @@ static bool add_machine(struct ctab *T, const struct tui_replay *rp, int m, bool
             tui_replay_get(run, R.v[j].i, ev);
             char label[300];
             if (ev->type == LT_EV_POINT)
-                snprintf(label, sizeof label, TR(zh, "%s (peak)", "%s（峰值）"), ev->series);
-            else snprintf(label, sizeof label, "%s", ev->series);
-            struct ckey *k = key_get(T, run, ev, label, why);
+                snprintf(label, sizeof label, TR(zh, "%s (peak)", "%s（峰值）"), lt_tx(ev->series, zh));
+            else snprintf(label, sizeof label, "%s", lt_tx(ev->series, zh));
+            struct ckey *k = key_get(T, run, ev, label, zh, why);
             if (!k) return rows_free(&R), false;
             double v = ev->type == LT_EV_POINT ? ev->y : ev->value;
             if (ev->type == LT_EV_POINT && isfinite(k->v[m]) && k->v[m] >= v) continue;
             k->v[m] = v, k->style[m] = (int)ev->style;
-            if (!*k->unit && *ev->unit) {
-                char *u = strdup(ev->unit);
+            if (!*k->unit && *lt_tx(ev->unit, zh)) {
+                char *u = strdup(lt_tx(ev->unit, zh));
                 if (u) free(k->unit), k->unit = u;
             }
         }

@@ -1,8 +1,8 @@
-/* tui_panel.h - the live panel's models and widgets. A panel set belongs to one experiment: the
- * sink feeds it struct lt_event's (bars, curve points, table rows, gauges, a memory map, notes,
- * the status line and print() lines), and it renders to styled lines for a width: bars with
- * value and unit, a sweep curve on a log-x axis drawn in braille (or ASCII), tables, gauges and
- * a memory map by owner/state. Anything SIMULATED says so in words, not only in colour.
+/* tui_panel.h - the live panel set. A panel set belongs to one experiment: the sink feeds it
+ * struct lt_event's (bars, curve points, table rows, gauges, a memory map, notes, the status
+ * line and print() lines), and it renders to styled lines for a width. Each panel kind's data
+ * is its widget's (tui_widget.h: one file per kind, tui_w_KIND.c); the set keeps the panels'
+ * order, titles, notes and tags. Anything SIMULATED says so in words, not only in colour.
  * Pure: no ncurses, no Lua calls (lt.h is used for its types only). */
 #ifndef TUI_PANEL_H
 #define TUI_PANEL_H
@@ -23,8 +23,12 @@ void tui_panelset_clear(struct tui_panelset *ps);
 /* (Re)declare the experiment's panels in order: ids keep their data; titles and labels are
  * replaced (the language may have changed). */
 void tui_panelset_declare(struct tui_panelset *ps, const struct lt_panel *p, int n);
+/* The language the events' texts are kept in ("en", "zh"; each event carries both): set it
+ * before applying, and after a change clear and apply the kept events again. */
+void tui_panelset_set_lang(struct tui_panelset *ps, const char *lang);
 /* Apply one event; true when what is shown changed. Events for an undeclared panel id create
- * one whose kind follows the event. Strings are copied. */
+ * one whose kind follows the event (lt_event_panel_kind). Strings are copied. Each kind of data
+ * goes to its widget (tui_widget.h). */
 bool tui_panelset_apply(struct tui_panelset *ps, const struct lt_event *ev);
 
 /* The rows the panels are shown in (0: no limit): a curve is drawn short enough to be seen whole. */

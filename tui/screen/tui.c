@@ -29,7 +29,7 @@ static void sink(void *ud, const struct lt_event *ev)
     struct tui_app *a = ud;
     struct lt_event copy;
     char *text; /* a text with NUL bytes shows them, and what follows them */
-    ev = tui_event_visible(ev, "\u2400", &copy, &text);
+    ev = lt_event_visible(ev, "\u2400", &copy, &text);
     if (a->repl_eval) tui_repl_sink(a, ev);
     else if (a->lv) tui_lesson_sink(a, ev);
     free(text);

@@ -1,4 +1,5 @@
-/* tui_evlog.c - see tui_evlog.h. Each event is one deep copy: its strings in one allocation. */
+/* tui_evlog.c - see tui_evlog.h. Each event is one deep copy: its strings, its cells and its
+ * blocks in one allocation. */
 #include "tui_evlog.h"
 
 #include <stdlib.h>
@@ -6,7 +7,7 @@
 
 struct tui_evlog {
     struct lt_event *v;
-    char **mem; /* per event: its strings */
+    char **mem; /* per event: its copy's storage */
     int n, cap;
     bool dropped;
 };
@@ -29,16 +30,30 @@ void tui_evlog_free(struct tui_evlog *g)
 }
 
 bool tui_evlog_complete(const struct tui_evlog *g) { return g && !g->dropped; }
+int tui_evlog_count(const struct tui_evlog *g) { return g ? g->n : 0; }
 
-static size_t len_of(const char *s) { return s ? strlen(s) + 1 : 0; }
+/* The bytes a text takes in the copy: both languages, the second only when it differs. */
+static size_t text_size(struct lt_text t)
+{
+    const char *a = lt_tx(t, false), *b = lt_tx(t, true);
+    return strlen(a) + 1 + (strcmp(a, b) ? strlen(b) + 1 : 0);
+}
 
 static const char *put(char **at, const char *s, size_t n)
 {
-    if (!s) return NULL;
     char *d = *at;
     memcpy(d, s, n);
     *at += n;
     return d;
+}
+
+static struct lt_text put_text(char **at, struct lt_text t)
+{
+    const char *a = lt_tx(t, false), *b = lt_tx(t, true);
+    struct lt_text c;
+    c.s[0] = put(at, a, strlen(a) + 1);
+    c.s[1] = strcmp(a, b) ? put(at, b, strlen(b) + 1) : c.s[0];
+    return c;
 }
 
 void tui_evlog_add(struct tui_evlog *g, const struct lt_event *ev)
@@ -55,48 +70,44 @@ void tui_evlog_add(struct tui_evlog *g, const struct lt_event *ev)
         }
         g->mem = m, g->cap = nc;
     }
-    /* a print's text may hold NUL bytes: text_len of them, and one more */
-    size_t tl = ev->text ? (ev->text_len ? ev->text_len : strlen(ev->text)) + 1 : 0;
-    size_t need = len_of(ev->panel) + len_of(ev->series) + tl + len_of(ev->unit);
-    for (int c = 0; c < ev->ncells && c < LT_MAX_CELLS; c++) need += len_of(ev->cells[c]);
-    char *mem = malloc(need ? need : 1), *at = mem;
+    int nc = ev->cells ? ev->ncells : 0, nb = ev->blocks ? ev->nblocks : 0;
+    /* the arrays first (aligned), then the strings; a print's text may hold NUL bytes:
+     * text_len of them, and one more */
+    const char *text = lt_tx(ev->text, false);
+    size_t tl = ev->type == LT_EV_PRINT && ev->text_len ? ev->text_len : 0;
+    size_t need = (size_t)nc * sizeof *ev->cells + (size_t)nb * sizeof *ev->blocks;
+    need += strlen(ev->panel ? ev->panel : "") + 1 + text_size(ev->series) + text_size(ev->unit);
+    need += tl ? tl + 1 : text_size(ev->text);
+    for (int c = 0; c < nc; c++) need += text_size(ev->cells[c]);
+    for (int b = 0; b < nb; b++) need += text_size(ev->blocks[b].owner);
+    char *mem = malloc(need ? need : 1);
     if (!mem) {
         g->dropped = true;
         return;
     }
     struct lt_event e = *ev;
-    e.panel = put(&at, ev->panel, len_of(ev->panel));
-    e.series = put(&at, ev->series, len_of(ev->series));
-    if (ev->text) {
-        e.text = put(&at, ev->text, tl - 1);
+    struct lt_text *cells = (struct lt_text *)(void *)mem;
+    struct lt_map_block *blocks = (struct lt_map_block *)(void *)(cells + nc);
+    char *at = (char *)(blocks + nb);
+    e.panel = put(&at, ev->panel ? ev->panel : "", strlen(ev->panel ? ev->panel : "") + 1);
+    e.series = put_text(&at, ev->series);
+    e.unit = put_text(&at, ev->unit);
+    if (tl) {
+        e.text = lt_text1(put(&at, text, tl));
         *at++ = 0;
+    } else {
+        e.text = put_text(&at, ev->text);
     }
-    e.unit = put(&at, ev->unit, len_of(ev->unit));
-    for (int c = 0; c < ev->ncells && c < LT_MAX_CELLS; c++) e.cells[c] = put(&at, ev->cells[c], len_of(ev->cells[c]));
+    for (int c = 0; c < nc; c++) cells[c] = put_text(&at, ev->cells[c]);
+    for (int b = 0; b < nb; b++) blocks[b] = ev->blocks[b], blocks[b].owner = put_text(&at, ev->blocks[b].owner);
+    e.cells = nc ? cells : NULL, e.ncells = nc;
+    e.blocks = nb ? blocks : NULL, e.nblocks = nb;
     g->v[g->n] = e;
     g->mem[g->n++] = mem;
 }
 
-const struct lt_event *tui_evlog_translate(const struct lt_event *ev, const struct lt_runtime *rt,
-                                           const char *lang, struct lt_event *out)
+void tui_evlog_replay(const struct tui_evlog *g, void (*fn)(void *ud, const struct lt_event *ev),
+                      void *ud)
 {
-    enum { N = 1024 };
-    static char b[3 + LT_MAX_CELLS][N]; /* the UI thread's alone */
-    *out = *ev;
-    if (!rt) return out;
-    out->series = lt_runtime_translate(rt, ev->series, lang, b[0], N);
-    if (ev->type != LT_EV_PRINT) /* print() shows what the code printed, as it printed it */
-        out->text = lt_runtime_translate(rt, ev->text, lang, b[1], N);
-    if (out->text != ev->text) out->text_len = 0;
-    out->unit = lt_runtime_translate(rt, ev->unit, lang, b[2], N);
-    for (int c = 0; c < ev->ncells && c < LT_MAX_CELLS; c++)
-        out->cells[c] = lt_runtime_translate(rt, ev->cells[c], lang, b[3 + c], N);
-    return out;
-}
-
-void tui_evlog_replay(const struct tui_evlog *g, const struct lt_runtime *rt, const char *lang,
-                      void (*fn)(void *ud, const struct lt_event *ev), void *ud)
-{
-    struct lt_event e;
-    for (int i = 0; g && i < g->n; i++) fn(ud, tui_evlog_translate(&g->v[i], rt, lang, &e));
+    for (int i = 0; g && i < g->n; i++) fn(ud, &g->v[i]);
 }

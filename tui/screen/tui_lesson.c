@@ -13,6 +13,7 @@
 #include "tui_lineedit.h"
 #include "tui_plain.h"
 #include "tui_state.h"
+#include "tui_run.h"
 #include "tui_term.h"
 #include "tui_workspace.h"
 #include "tui_wrap.h"
@@ -145,6 +146,8 @@ struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
         } else {
             s->ps = tui_panelset_new(a->ascii);
             s->log = tui_evlog_new();
+            if (s->ps) tui_panelset_set_lang(s->ps, tui_app_lang(a));
+            snprintf(s->lang, sizeof s->lang, "%s", tui_app_lang(a));
         }
         if (s->ps && s->ran != LT_RUN_IDLE && strcmp(s->lang, tui_app_lang(a))) relang(a, b);
         else if (s->ps) declare_panels(a, b);
@@ -202,27 +205,21 @@ void tui_lesson_sink(struct tui_app *a, const struct lt_event *ev)
     if (!v || !v->ls || (v->grading >= 0 && v->running < 0)) return; /* a grading's print() */
     int b = v->running >= 0 ? v->running : v->shown;
     if (b < 0 || !v->blk[b].ps) return;
-    if (v->running >= 0 && !v->replaying) tui_rec_event(a->opts->rec, ev);
-    if (v->running >= 0) tui_evlog_add(v->blk[b].log, ev);
-    struct lt_event tr;
-    if (v->running >= 0 && strcmp(v->blk[b].lang, tui_app_lang(a))) /* L while it runs */
-        ev = tui_evlog_translate(ev, a->rt, tui_app_lang(a), &tr);
-    if (tui_panelset_apply(v->blk[b].ps, ev)) a->dirty = true;
+    /* recorded (not a replay's), kept (for L and the next visit), shown */
+    struct tui_run r = {.rec = v->running >= 0 && !v->replaying ? a->opts->rec : NULL,
+                        .log = v->running >= 0 ? v->blk[b].log : NULL, .ps = v->blk[b].ps};
+    if (tui_run_event(&r, ev)) a->dirty = true;
 }
 
-static void apply_ev(void *ud, const struct lt_event *ev) { tui_panelset_apply(ud, ev); }
-
 /* Block b's panels in the language now on: titles from the lesson, results from the events of
- * its run with their texts through the lesson's pairs. Nothing runs again. */
+ * its run, each of which carries both languages. Nothing runs again. */
 static void relang(struct tui_app *a, int b)
 {
     struct tui_lesson *v = a->lv;
     struct block_state *s = &v->blk[b];
-    if ((s->ran != LT_RUN_IDLE || v->running == b) && tui_evlog_complete(s->log)) {
-        bool same = !strcmp(s->lang, tui_app_lang(a));
-        tui_panelset_clear(s->ps);
-        tui_evlog_replay(s->log, same ? NULL : a->rt, tui_app_lang(a), apply_ev, s->ps);
-    }
+    struct tui_run r = {.log = s->ran != LT_RUN_IDLE || v->running == b ? s->log : NULL, .ps = s->ps};
+    tui_run_relang(&r, tui_app_lang(a));
+    snprintf(s->lang, sizeof s->lang, "%s", tui_app_lang(a));
     declare_panels(a, b);
 }
 
@@ -536,16 +533,14 @@ static void replay_start(struct tui_app *a, int b)
     const char *eid = lt_lesson_block_id(v->ls, b);
     const struct tui_replay_run *r = tui_replay_find(a->opts->replay, lt_lesson_id(v->ls), eid);
     if (!r) {
-        char err[600];
-        snprintf(err, sizeof err,
-                 TUI_TR(a, "REPLAY: %s has no run of this experiment (lesson %s, experiment %s); "
-                           "nothing was measured.",
-                        "回放：%s 中没有这个实验的记录（课程 %s，实验 %s）；没有进行任何测量。"),
+        char en[600], zh[600];
+        snprintf(en, sizeof en, "REPLAY: %s has no run of this experiment (lesson %s, experiment "
+                 "%s); nothing was measured.", a->opts->replay->path, lt_lesson_id(v->ls), eid ? eid : "?");
+        snprintf(zh, sizeof zh, "回放：%s 中没有这个实验的记录（课程 %s，实验 %s）；没有进行任何测量。",
                  a->opts->replay->path, lt_lesson_id(v->ls), eid ? eid : "?");
-        struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .series = "", .unit = "", .text = err};
-        tui_panelset_apply(v->blk[b].ps, &ev);
-        tui_evlog_add(v->blk[b].log, &ev);
-        finish_run(a, LT_RUN_FAILED, err);
+        struct lt_event ev = {.type = LT_EV_STATUS, .panel = "", .text = {{en, zh}}};
+        tui_run_event(&(struct tui_run){.log = v->blk[b].log, .ps = v->blk[b].ps}, &ev);
+        finish_run(a, LT_RUN_FAILED, TUI_TR(a, en, zh));
         return;
     }
     v->replaying = true;

@@ -17,8 +17,8 @@
 #include "tui_help.h"
 #include "tui_loop.h"
 #include "tui_panel.h"
-#include "tui_plain.h"
 #include "tui_record.h"
+#include "tui_run.h"
 #include "tui_render.h"
 #include "tui_scroll.h"
 #include "tui_term.h"
@@ -42,6 +42,7 @@ struct present {
     struct tui_scroll sc; /* the key tables' scroll target (a step is paged, never scrolled) */
     struct tui_help help;
     struct tui_panelset *ps;
+    struct tui_evlog *log; /* ps's run, kept: L shows it in the other language */
     int ps_block;     /* the experiment ps belongs to (-1: none) */
     enum lt_run_state state;
     bool running, replaying;
@@ -68,24 +69,19 @@ static bool is_exp(const struct present *p, int b)
 
 /* ---- running --------------------------------------------------------------------------------- */
 
-static void sink(void *ud, const struct lt_event *in)
+/* The figure the slide shows big: without a key named by the lesson, the last bar or gauge that
+ * was measured or simulated (a theoretical peak or a reference figure is context, not the
+ * result); the lesson's own key figure wins as soon as it has a value. */
+static void take_figure(void *ud, const struct lt_event *ev)
 {
     struct present *p = ud;
-    if (!p->ps || !p->running) return;
-    if (!p->replaying) tui_rec_event(p->opts->rec, in);
-    struct lt_event copy;
-    char *text; /* a text with NUL bytes shows them, and what follows them */
-    const struct lt_event *ev = tui_event_visible(in, "\u2400", &copy, &text);
-    tui_panelset_apply(p->ps, ev);
-    /* without a key named by the lesson: the last bar or gauge that was measured or simulated (a
-     * theoretical peak or a reference figure is context, not the result) */
     if ((ev->type == LT_EV_BAR || ev->type == LT_EV_GAUGE) &&
         (ev->style == LT_MEASURED || ev->style == LT_SIMULATED || !p->fig.have)) {
         p->fig.have = true;
         p->fig.value = ev->value;
         p->fig.style = ev->style;
-        snprintf(p->fig.label, sizeof p->fig.label, "%s", ev->series ? ev->series : "");
-        snprintf(p->fig.unit, sizeof p->fig.unit, "%s", ev->unit ? ev->unit : "");
+        snprintf(p->fig.label, sizeof p->fig.label, "%s", lt_tx(ev->series, zh(p)));
+        snprintf(p->fig.unit, sizeof p->fig.unit, "%s", lt_tx(ev->unit, zh(p)));
     }
     /* the lesson's own key figure wins as soon as it has a value */
     struct tui_keyfig k;
@@ -103,8 +99,16 @@ static void sink(void *ud, const struct lt_event *in)
             snprintf(p->fig.label, sizeof p->fig.label, "%s", k.label ? k.label : "");
         }
     }
+}
+
+static void sink(void *ud, const struct lt_event *ev)
+{
+    struct present *p = ud;
+    if (!p->ps || !p->running) return;
+    struct tui_run r = {.rec = p->replaying ? NULL : p->opts->rec, .log = p->log, .ps = p->ps};
+    tui_run_event(&r, ev);
+    take_figure(p, ev);
     p->dirty = true;
-    free(text);
 }
 
 static void replay_sink(void *ud, const struct lt_event *ev) { sink(ud, ev); }
@@ -131,11 +135,13 @@ static void reset_panels(struct present *p, int b)
     cancel(p);
     tui_panelset_free(p->ps);
     p->ps = NULL;
+    tui_evlog_clear(p->log);
     p->ps_block = -1;
     p->state = LT_RUN_IDLE;
     p->run_err[0] = 0;
     memset(&p->fig, 0, sizeof p->fig);
     if (!is_exp(p, b) || !(p->ps = tui_panelset_new(p->ascii))) return;
+    tui_panelset_set_lang(p->ps, lt_runtime_lang(p->rt));
     struct lt_panel pn[32];
     int n = lt_lesson_panels(p->ls, b, pn, 32);
     tui_panelset_declare(p->ps, pn, n);
@@ -467,10 +473,13 @@ static void lang(void *ud, const struct tui_key *k)
         return;
     }
     lt_runtime_set_lang(p->rt, zh(p) ? "en" : "zh");
-    if (p->ps_block >= 0 && p->ps) { /* panel titles follow the language; data stays */
+    if (p->ps_block >= 0 && p->ps) { /* titles and the run's data in the other language */
+        tui_run_relang(&(struct tui_run){.log = p->log, .ps = p->ps}, lt_runtime_lang(p->rt));
         struct lt_panel pn[32];
         int n = lt_lesson_panels(p->ls, p->ps_block, pn, 32);
         tui_panelset_declare(p->ps, pn, n);
+        memset(&p->fig, 0, sizeof p->fig);
+        tui_evlog_replay(p->log, take_figure, p);
     }
 }
 
@@ -563,6 +572,10 @@ int tui_present(struct lt_runtime *rt, const struct tui_opts *opts)
     struct present p;
     memset(&p, 0, sizeof p);
     p.rt = rt, p.opts = opts, p.ps_block = -1, p.ci = -1;
+    if (!(p.log = tui_evlog_new())) {
+        fprintf(stderr, "vramlab: out of memory\n");
+        return 4;
+    }
     setlocale(LC_CTYPE, "");
     p.ncat = lt_catalog_scan(rt, opts->lessons_dir ? opts->lessons_dir : "lessons", &p.cat);
     if (p.ncat < 0) p.ncat = 0;
@@ -574,6 +587,7 @@ int tui_present(struct lt_runtime *rt, const struct tui_opts *opts)
     if (start < 0 && want && !strstr(want, ".lua")) {
         fprintf(stderr, "vramlab: no lesson '%s' (see `vramlab list`)\n", want);
         lt_catalog_free(p.cat, p.ncat);
+        tui_evlog_free(p.log);
         return 2;
     }
     lt_runtime_backend_line(rt, p.backend, sizeof p.backend);
@@ -582,6 +596,7 @@ int tui_present(struct lt_runtime *rt, const struct tui_opts *opts)
     if (!tui_term_init(err, sizeof err)) {
         fprintf(stderr, "vramlab: %s\n", err);
         lt_catalog_free(p.cat, p.ncat);
+        tui_evlog_free(p.log);
         return 3;
     }
     p.ascii = !tui_term_utf8();
@@ -596,6 +611,7 @@ int tui_present(struct lt_runtime *rt, const struct tui_opts *opts)
     int rc = tui_loop_run(&ops);
     cancel(&p);
     tui_panelset_free(p.ps);
+    tui_evlog_free(p.log);
     lt_lesson_free(p.ls);
     lt_runtime_set_sink(rt, NULL, NULL);
     lt_runtime_set_async(rt, false);

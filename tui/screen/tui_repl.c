@@ -17,6 +17,7 @@
 #include "tui_app.h"
 #include "tui_history.h"
 #include "tui_lineedit.h"
+#include "tui_run.h"
 #include "tui_state.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
@@ -89,24 +90,25 @@ void tui_repl_sink(struct tui_app *a, const struct lt_event *ev)
 {
     struct tui_repl *r = a->repl;
     if (!r) return;
+    const char *text = lt_tx(ev->text, false), *unit = lt_tx(ev->unit, false); /* user code's: one language */
     switch (ev->type) {
-    case LT_EV_PRINT: add_item(r, IT_PRINT, ev->text); break;
-    case LT_EV_STATUS: add_item(r, IT_INFO, ev->text); break;
+    case LT_EV_PRINT: add_item(r, IT_PRINT, text); break;
+    case LT_EV_STATUS: add_item(r, IT_INFO, text); break;
     default:
         if (ev->type == LT_EV_POINT && isfinite(ev->x)) {
             bool first = gpu_feq(r->xmax, 0) && gpu_feq(r->xmin, 0);
             if (first || ev->x < r->xmin) r->xmin = ev->x;
             if (first || ev->x > r->xmax) r->xmax = ev->x;
             bool logx = r->xmin > 0 && r->xmax / r->xmin >= 100;
-            bool labels = (*ev->text && strcmp(ev->text, r->xl)) || (*ev->unit && strcmp(ev->unit, r->yl));
-            if (*ev->text) snprintf(r->xl, sizeof r->xl, "%s", ev->text);
-            if (*ev->unit) snprintf(r->yl, sizeof r->yl, "%s", ev->unit);
+            bool labels = (*text && strcmp(text, r->xl)) || (*unit && strcmp(unit, r->yl));
+            if (*text) snprintf(r->xl, sizeof r->xl, "%s", text);
+            if (*unit) snprintf(r->yl, sizeof r->yl, "%s", unit);
             if (logx != r->logx || labels) r->logx = logx, declare(a, "curve");
         }
         if (ev->type == LT_EV_CLEAR && !strcmp(ev->panel, "curve"))
             r->xmin = r->xmax = 0, r->xl[0] = r->yl[0] = 0, r->logx = false;
         declare(a, ev->panel);
-        tui_panelset_apply(r->ps, ev);
+        tui_run_event(&(struct tui_run){.ps = r->ps}, ev);
         break;
     }
     a->dirty = true;

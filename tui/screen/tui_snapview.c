@@ -43,6 +43,7 @@
 #include "tui_lineedit.h"
 #include "tui_loop.h"
 #include "tui_panel.h"
+#include "tui_run.h"
 #include "tui_scroll.h"
 #include "tui_style.h"
 #include "tui_wrap.h"
@@ -338,14 +339,17 @@ static void frame_text(const struct gpu_snap_frame *f, char *buf, size_t n)
 /* ---- the segment map at the cursor ------------------------------------------------------- */
 
 struct mcell {
-    const char *owner, *state;
+    const char *owner; /* one of make_map's words, compared by pointer */
+    enum lt_map_state state;
     uint64_t bytes;
 };
 
+enum { MAP_SHOWN = 16 }; /* blocks the segment map shows: more are merged, away from the selection */
+
 /* The segment that held the selected allocation at the cursor (expandable ranges as mapped
  * then) and the allocations live in it then (their requested sizes; the rest shows as free),
- * fed to the panel set as one map event: at most LT_MAX_CELLS cells, neighbours merged past
- * that. */
+ * fed to the panel set as one map event of typed blocks: at most MAP_SHOWN, neighbours merged
+ * past that. */
 static void make_map(struct snapview *v, char *title, size_t tn)
 {
     tui_panelset_clear(v->ps);
@@ -362,16 +366,16 @@ static void make_map(struct snapview *v, char *title, size_t tn)
     if (gpu_snap_live_in(v->s, v->d->device, (int64_t)v->cur, sg.addr, sg.addr + sg.size, &b, &n) !=
         GPU_OK)
         return;
-    struct mcell c[4 * LT_MAX_CELLS];
+    struct mcell c[4 * MAP_SHOWN];
     int nc = 0;
     uint64_t pos = sg.addr;
-    const char *me = TR(v, "selected", "选中"), *other = TR(v, "other", "其他");
+    static const char me[] = "selected", other[] = "other", gap[] = "";
     for (size_t i = 0; i <= n; i++) {
         uint64_t next = i < n ? b[i].addr : sg.addr + sg.size;
-        if (next > pos && nc < 4 * LT_MAX_CELLS) c[nc++] = (struct mcell){"", "free", next - pos};
+        if (next > pos && nc < 4 * MAP_SHOWN) c[nc++] = (struct mcell){gap, LT_MAP_FREE, next - pos};
         if (i == n) break;
         bool sel = b[i].addr == me_l->addr && b[i].event == me_l->event && b[i].pre == me_l->pre;
-        if (nc < 4 * LT_MAX_CELLS) c[nc++] = (struct mcell){sel ? me : other, "allocated", b[i].size};
+        if (nc < 4 * MAP_SHOWN) c[nc++] = (struct mcell){sel ? me : other, LT_MAP_ALLOCATED, b[i].size};
         else c[nc - 1].bytes += b[i].size; /* past the table: the last cell takes it */
         pos = b[i].addr + b[i].size > pos ? b[i].addr + b[i].size : pos;
     }
@@ -379,24 +383,27 @@ static void make_map(struct snapview *v, char *title, size_t tn)
     /* merge neighbours of the same kind, then pairs away from the selected block, to fit */
     int w = 0;
     for (int i = 0; i < nc; i++) {
-        if (w && !strcmp(c[w - 1].owner, c[i].owner) && !strcmp(c[w - 1].state, c[i].state) && c[i].owner != me)
+        if (w && c[w - 1].owner == c[i].owner && c[w - 1].state == c[i].state && c[i].owner != me)
             c[w - 1].bytes += c[i].bytes;
         else c[w++] = c[i];
     }
     nc = w;
-    while (nc > LT_MAX_CELLS) {
+    while (nc > MAP_SHOWN) {
         int k = c[0].owner == me || c[1].owner == me ? nc - 2 : 0; /* merge at an end */
-        c[k].owner = other, c[k].state = "mixed", c[k].bytes += c[k + 1].bytes;
+        c[k].owner = other, c[k].state = LT_MAP_MIXED, c[k].bytes += c[k + 1].bytes;
         memmove(&c[k + 1], &c[k + 2], (size_t)(nc - k - 2) * sizeof c[0]);
         nc--;
     }
-    char buf[LT_MAX_CELLS][160];
-    struct lt_event ev = {.type = LT_EV_MAP, .panel = "map", .value = (double)sg.size, .ncells = nc};
+    /* typed blocks, their owners in both languages: the map widget reads them as they are */
+    struct lt_map_block blk[MAP_SHOWN];
     for (int i = 0; i < nc; i++) {
-        snprintf(buf[i], sizeof buf[i], "%s:%s:%llu", c[i].owner, c[i].state, (unsigned long long)c[i].bytes);
-        ev.cells[i] = buf[i];
+        struct lt_text owner = {{c[i].owner, c[i].owner == me ? "选中" : c[i].owner == other ? "其他" : ""}};
+        blk[i] = (struct lt_map_block){owner, c[i].state, c[i].bytes, 0};
     }
-    tui_panelset_apply(v->ps, &ev);
+    struct lt_event ev = {.type = LT_EV_MAP, .panel = "map", .value = (double)sg.size, .nblocks = nc,
+                          .blocks = blk};
+    tui_panelset_set_lang(v->ps, v->zh ? "zh" : "en");
+    tui_run_event(&(struct tui_run){.ps = v->ps}, &ev); /* shown as every screen shows events */
     char sz[32];
     gpu_fmt_bytes((double)sg.size, GPU_FMT_BIN, sz, sizeof sz);
     if (sg.expandable)

@@ -18,7 +18,6 @@
 #include "tui.h"
 #include "tui_help.h"
 #include "tui_loop.h"
-#include "tui_plain.h"
 #include "tui_progress.h"
 #include "tui_render.h"
 #include "tui_scroll.h"
@@ -66,8 +65,8 @@ static void sink(void *ud, const struct lt_event *ev)
         memmove(w->out, w->out + 1, sizeof w->out[0] * (OUT_MAX - 1));
         w->nout--;
     }
-    char *t = tui_event_text(ev, "\u2400"); /* NUL bytes shown, and what follows them */
-    snprintf(w->out[w->nout++], sizeof w->out[0], "%s", t ? t : ev->text ? ev->text : "");
+    char *t = lt_event_text(ev, w->zh, "\u2400"); /* NUL bytes shown, and what follows them */
+    snprintf(w->out[w->nout++], sizeof w->out[0], "%s", t ? t : lt_tx(ev->text, w->zh));
     free(t);
 }
 

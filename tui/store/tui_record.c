@@ -10,17 +10,14 @@
 #include <time.h>
 
 #include "gpu_file.h"
+#include "gpu_parse.h"
 #include "gpu_strtab.h"
 #include "gpu_u64map.h"
 #include "tui_file.h"
 #include "tui_json.h"
 #include "tui_jsonl.h"
-#include "tui_plain.h"
 #include "tui_state.h"
 
-static const char *const ev_names[] = {"print", "point", "bar", "row", "gauge",
-                                       "note",  "map",   "clear", "status"};
-static const char *const style_names[] = {"measured", "simulated", "theoretical", "reference"};
 
 double tui_now(void)
 {
@@ -143,32 +140,79 @@ void tui_rec_begin(struct tui_rec *r, const char *lesson, const char *experiment
     check(r);
 }
 
+/* A text: English under its key, Chinese under KEY_zh when it differs (a replay shows either). */
+static void kv_text(struct tui_json *j, const char *k, struct lt_text t)
+{
+    kv_str(j, k, lt_tx(t, false));
+    if (strcmp(lt_tx(t, false), lt_tx(t, true))) {
+        char kz[32];
+        snprintf(kz, sizeof kz, "%s_zh", k);
+        kv_str(j, kz, lt_tx(t, true));
+    }
+}
+
+/* An array of texts (a row's cells, a map's owners), and its Chinese twin when any differs. */
+static void kv_texts(struct tui_json *j, const char *k, const struct lt_text *t, size_t stride,
+                     int n)
+{
+    bool differ = false;
+    for (int zh = 0; zh < 2; zh++) {
+        if (zh && !differ) break;
+        char kz[32];
+        snprintf(kz, sizeof kz, zh ? "%s_zh" : "%s", k);
+        tui_json_key(j, kz);
+        tui_json_arr(j);
+        for (int i = 0; i < n; i++) {
+            struct lt_text x; /* the i-th of an array of structs that hold a text */
+            memcpy(&x, (const char *)t + (size_t)i * stride, sizeof x);
+            tui_json_str(j, lt_tx(x, zh));
+            differ |= strcmp(lt_tx(x, false), lt_tx(x, true)) != 0;
+        }
+        tui_json_end(j);
+    }
+}
+
 void tui_rec_event(struct tui_rec *r, const struct lt_event *ev)
 {
-    if (!r || !r->in_run || r->err[0] || (unsigned)ev->type > LT_EV_STATUS) return;
+    if (!r || !r->in_run || r->err[0] || (unsigned)ev->type >= LT_EV_COUNT) return;
+    unsigned f = lt_event_fields(ev->type);
     struct tui_json j;
     tui_json_init(&j, r->f);
     tui_json_obj(&j);
     tui_json_kstr(&j, "type", "event");
     tui_json_kint(&j, "run", r->run);
     tui_json_knum(&j, "t", run_time(r));
-    tui_json_kstr(&j, "ev", ev_names[ev->type]);
+    tui_json_kstr(&j, "ev", lt_event_name(ev->type));
     kv_str(&j, "panel", ev->panel);
-    kv_str(&j, "series", ev->series);
-    char *text = tui_event_text(ev, "\\0"); /* NUL bytes written out, and what follows them */
-    kv_str(&j, "text", text ? text : ev->text);
+    kv_text(&j, "series", ev->series);
+    char *text = lt_event_text(ev, false, "\\0"); /* NUL bytes written out, and what follows them */
+    kv_str(&j, "text", text ? text : lt_tx(ev->text, false));
     free(text);
-    kv_str(&j, "unit", ev->unit);
+    if (ev->type != LT_EV_PRINT && strcmp(lt_tx(ev->text, false), lt_tx(ev->text, true)))
+        kv_str(&j, "text_zh", lt_tx(ev->text, true));
+    kv_text(&j, "unit", ev->unit);
     tui_json_knum(&j, "x", ev->x);
     tui_json_knum(&j, "y", ev->y);
     tui_json_knum(&j, "value", ev->value);
     tui_json_knum(&j, "max", ev->max);
-    tui_json_kstr(&j, "style", (unsigned)ev->style <= LT_REFERENCE ? style_names[ev->style] : "measured");
-    tui_json_key(&j, "cells");
-    tui_json_arr(&j);
-    for (int i = 0; i < ev->ncells && i < LT_MAX_CELLS; i++)
-        tui_json_str(&j, ev->cells[i] ? ev->cells[i] : "");
-    tui_json_end(&j);
+    tui_json_kstr(&j, "style", lt_style_name(ev->style));
+    if (f & LT_F_CELLS) kv_texts(&j, "cells", ev->cells, sizeof *ev->cells, ev->cells ? ev->ncells : 0);
+    if (f & LT_F_BLOCKS) { /* a map's blocks, typed: four arrays side by side */
+        int nb = ev->blocks && ev->nblocks > 0 ? ev->nblocks : 0;
+        kv_texts(&j, "owners", nb ? &ev->blocks[0].owner : NULL, sizeof *ev->blocks, nb);
+        tui_json_key(&j, "states");
+        tui_json_arr(&j);
+        for (int i = 0; i < nb; i++) tui_json_str(&j, lt_map_state_name(ev->blocks[i].state));
+        tui_json_end(&j);
+        tui_json_key(&j, "bytes");
+        tui_json_arr(&j);
+        for (int i = 0; i < nb; i++) tui_json_num(&j, (double)ev->blocks[i].bytes);
+        tui_json_end(&j);
+        tui_json_key(&j, "segs");
+        tui_json_arr(&j);
+        for (int i = 0; i < nb; i++) tui_json_num(&j, ev->blocks[i].seg);
+        tui_json_end(&j);
+    }
     tui_json_end(&j);
     check(r);
 }
@@ -197,11 +241,12 @@ const char *tui_rec_error(const struct tui_rec *r) { return r && r->err[0] ? r->
 /* ---- reading -------------------------------------------------------------------------------- */
 
 /* One event, whatever its line held. Strings are ids of interned strings (gpu_strtab; 0 is
- * ""); cells are ncells ids in cellv from `cells`. */
+ * ""), each text an English and a Chinese id (the same when the recording has one); a row's
+ * cells are ncells texts in cellv from `items`, a map's blocks nblocks in blockv from `items`. */
 struct rev {
     double t, x, y, value, max;
-    uint32_t panel, series, text, unit, cells, run;
-    uint8_t type, style, ncells;
+    uint32_t panel, series[2], text[2], unit[2], items, run;
+    uint8_t type, style, nitems;
 };
 
 struct rrun { /* a run's strings while loading (ids until the file is read) */
@@ -212,8 +257,10 @@ struct tui_replay_store {
     struct gpu_strtab strs; /* interned strings by id; id 0 is "" */
     struct rev *ev;
     size_t nev, evcap;
-    uint32_t *cellv;
+    struct lt_text *cellv; /* every row's cells: pointers into strs, which never move */
     size_t ncellv, cellcap;
+    struct lt_map_block *blockv; /* every map's blocks */
+    size_t nblockv, blockcap;
     uint32_t *evi; /* every run's events, run after run */
     struct rrun *rs;
     int rcap;
@@ -258,7 +305,7 @@ void tui_replay_free(struct tui_replay *rp)
     struct tui_replay_store *st = rp->store;
     if (st) {
         gpu_strtab_free(&st->strs);
-        free(st->ev), free(st->cellv), free(st->evi), free(st->rs);
+        free(st->ev), free(st->cellv), free(st->blockv), free(st->evi), free(st->rs);
         gpu_u64map_free(&st->runno);
         gpu_u64map_free(&st->chosen);
         free(st);
@@ -266,13 +313,6 @@ void tui_replay_free(struct tui_replay *rp)
     free(rp->runs);
     free(rp->path);
     free(rp);
-}
-
-static int lookup(const char *const *names, int n, const char *s)
-{
-    for (int i = 0; s && i < n; i++)
-        if (!strcmp(names[i], s)) return i;
-    return -1;
 }
 
 /* The run a line names ("run": a whole number in [1, 1e9)), or -1. */
@@ -290,13 +330,52 @@ static int run_of(struct tui_replay *rp, const struct tui_jobj *o)
  * stops the load. */
 enum { LINE_OK, LINE_BAD, LINE_FAIL };
 
+/* A text of the line: English under k, Chinese under k_zh (else the same). */
+static bool get_text(struct tui_replay_store *st, const struct tui_jobj *o, const char *k,
+                     uint32_t out[2])
+{
+    char kz[32];
+    snprintf(kz, sizeof kz, "%s_zh", k);
+    const char *en = tui_jobj_str(o, k, "");
+    out[0] = intern(st, en);
+    out[1] = intern(st, tui_jobj_str(o, kz, en));
+    return out[0] != UINT32_MAX && out[1] != UINT32_MAX;
+}
+
+static struct lt_text text_at(const struct tui_replay_store *st, const uint32_t id[2])
+{
+    return (struct lt_text){{str_at(st, id[0]), str_at(st, id[1])}};
+}
+
+/* Item i of an array key as a string ("" when the array is shorter or absent). */
+static const char *item(const struct tui_jval *a, int i)
+{
+    return a && a->type == TUI_JARR && i < a->nitems ? a->items[i] : "";
+}
+
+/* The texts of an array key and its _zh twin, into cellv (a row) or blockv's owners (a map). */
+static bool get_texts(struct tui_replay_store *st, const struct tui_jobj *o, const char *k,
+                      int n, struct lt_text *out, size_t stride)
+{
+    char kz[32];
+    snprintf(kz, sizeof kz, "%s_zh", k);
+    const struct tui_jval *a = tui_jobj_get(o, k), *z = tui_jobj_get(o, kz);
+    for (int i = 0; i < n; i++) {
+        uint32_t id[2] = {intern(st, item(a, i)), intern(st, z ? item(z, i) : item(a, i))};
+        if (id[0] == UINT32_MAX || id[1] == UINT32_MAX) return false;
+        struct lt_text x = text_at(st, id);
+        memcpy((char *)out + (size_t)i * stride, &x, sizeof x);
+    }
+    return true;
+}
+
 static int add_event(struct tui_replay *rp, const struct tui_jobj *o, size_t max_events, char *why,
                      size_t n)
 {
     struct tui_replay_store *st = rp->store;
     int run = run_of(rp, o);
-    int type = lookup(ev_names, 9, tui_jobj_str(o, "ev", NULL));
-    int style = lookup(style_names, 4, tui_jobj_str(o, "style", "measured"));
+    int type = lt_event_parse(tui_jobj_str(o, "ev", NULL));
+    int style = lt_style_parse(tui_jobj_str(o, "style", "measured"));
     if (run < 0 || type < 0 || style < 0) return LINE_BAD;
     if (st->nev == max_events) {
         snprintf(why, n, "more than %zu events (the limit; a recording of a whole course holds "
@@ -313,24 +392,40 @@ static int add_event(struct tui_replay *rp, const struct tui_jobj *o, size_t max
     e->y = tui_jobj_num(o, "y", 0);
     e->value = tui_jobj_num(o, "value", 0);
     e->max = tui_jobj_num(o, "max", 0);
-    uint32_t strs[4];
-    static const char *const keys[] = {"panel", "series", "text", "unit"};
-    for (int i = 0; i < 4; i++)
-        if ((strs[i] = intern(st, tui_jobj_str(o, keys[i], ""))) == UINT32_MAX) goto oom;
-    e->panel = strs[0], e->series = strs[1], e->text = strs[2], e->unit = strs[3];
-    const struct tui_jval *cells = tui_jobj_get(o, "cells");
-    if (cells && cells->type == TUI_JARR && cells->nitems) {
-        int k = cells->nitems < LT_MAX_CELLS ? cells->nitems : LT_MAX_CELLS;
-        if (!grow_array((void **)&st->cellv, &st->cellcap, st->ncellv + (size_t)k, sizeof *st->cellv))
+    if ((e->panel = intern(st, tui_jobj_str(o, "panel", ""))) == UINT32_MAX ||
+        !get_text(st, o, "series", e->series) || !get_text(st, o, "text", e->text) ||
+        !get_text(st, o, "unit", e->unit))
+        goto oom;
+    unsigned f = lt_event_fields((enum lt_event_type)type);
+    const struct tui_jval *cells = tui_jobj_get(o, "cells"), *owners = tui_jobj_get(o, "owners");
+    if ((f & LT_F_CELLS) && cells && cells->type == TUI_JARR && cells->nitems) {
+        /* at most what an event may carry: a longer row is the file's, cut to the limit */
+        int k = cells->nitems < LT_EVENT_MAX_ITEMS ? cells->nitems : LT_EVENT_MAX_ITEMS;
+        if (!grow_array((void **)&st->cellv, &st->cellcap, st->ncellv + (size_t)k, sizeof *st->cellv) ||
+            !get_texts(st, o, "cells", k, st->cellv + st->ncellv, sizeof *st->cellv))
             goto oom;
-        e->cells = (uint32_t)st->ncellv;
-        for (int i = 0; i < k; i++) {
-            uint32_t off = intern(st, cells->items[i]);
-            if (off == UINT32_MAX) goto oom;
-            st->cellv[st->ncellv + (size_t)i] = off;
-        }
+        e->items = (uint32_t)st->ncellv, e->nitems = (uint8_t)k;
         st->ncellv += (size_t)k;
-        e->ncells = (uint8_t)k;
+    }
+    /* version 1 wrote a map's blocks as text: its maps replay empty */
+    int nblocks = owners && owners->type == TUI_JARR ? owners->nitems : 0;
+    if ((f & LT_F_BLOCKS) && nblocks > 0) {
+        int k = nblocks < LT_EVENT_MAX_ITEMS ? nblocks : LT_EVENT_MAX_ITEMS;
+        if (!grow_array((void **)&st->blockv, &st->blockcap, st->nblockv + (size_t)k, sizeof *st->blockv))
+            goto oom;
+        struct lt_map_block *b = st->blockv + st->nblockv;
+        if (!get_texts(st, o, "owners", k, &b[0].owner, sizeof *b)) goto oom;
+        const struct tui_jval *states = tui_jobj_get(o, "states"), *bytes = tui_jobj_get(o, "bytes"),
+                              *segs = tui_jobj_get(o, "segs");
+        for (int i = 0; i < k; i++) {
+            int sk = lt_map_state_parse(item(states, i));
+            uint64_t v = 0, sg = 0;
+            b[i].state = sk < 0 ? LT_MAP_USED : (enum lt_map_state)sk;
+            b[i].bytes = gpu_parse_u64(item(bytes, i), 0, UINT64_MAX, &v, NULL, 0) ? v : 0;
+            b[i].seg = gpu_parse_u64(item(segs, i), 0, 999999, &sg, NULL, 0) ? (int)sg : 0;
+        }
+        e->items = (uint32_t)st->nblockv, e->nitems = (uint8_t)k;
+        st->nblockv += (size_t)k;
     }
     st->nev++;
     rp->runs[run].nev++;
@@ -400,7 +495,7 @@ static bool header(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
         return false;
     }
     if (v > TUI_RECORD_VERSION || !(v >= 1)) {
-        snprintf(why, n, "recording format version %g; this vramlab reads version %d", v,
+        snprintf(why, n, "recording format version %g; this vramlab reads versions 1 to %d", v,
                  TUI_RECORD_VERSION);
         return false;
     }
@@ -559,11 +654,13 @@ double tui_replay_get(const struct tui_replay_run *run, int i, struct lt_event *
     memset(ev, 0, sizeof *ev);
     ev->type = (enum lt_event_type)e->type;
     ev->style = (enum lt_style)e->style;
-    ev->panel = str_at(st, e->panel), ev->series = str_at(st, e->series);
-    ev->text = str_at(st, e->text), ev->unit = str_at(st, e->unit);
+    ev->panel = str_at(st, e->panel);
+    ev->series = text_at(st, e->series), ev->text = text_at(st, e->text);
+    ev->unit = text_at(st, e->unit);
     ev->x = e->x, ev->y = e->y, ev->value = e->value, ev->max = e->max;
-    ev->ncells = e->ncells;
-    for (int k = 0; k < e->ncells; k++) ev->cells[k] = str_at(st, st->cellv[e->cells + (uint32_t)k]);
+    unsigned f = lt_event_fields(ev->type);
+    if ((f & LT_F_CELLS) && e->nitems) ev->cells = st->cellv + e->items, ev->ncells = e->nitems;
+    if ((f & LT_F_BLOCKS) && e->nitems) ev->blocks = st->blockv + e->items, ev->nblocks = e->nitems;
     return e->t;
 }
 

@@ -14,7 +14,8 @@
 #include "lt.h"
 
 #define TUI_RECORD_FORMAT "vramlab-record"
-#define TUI_RECORD_VERSION 1
+#define TUI_RECORD_VERSION 2 /* 2: a map's blocks typed (owners, states, bytes, segs); texts
+                                 * in English, and KEY_zh where Chinese differs */
 
 /* ---- writing ---- */
 

@@ -1,0 +1,444 @@
+/* tui_w_curve.c - the curve widget (see tui_widget.h): series of (x, y) points on a linear or
+ * log x axis (bytes in powers of two: 4K 1M), a log y axis when the values span two decades,
+ * drawn in braille (or ASCII), each series with its own marker so they are told apart without
+ * colour, and a legend with each series' last value. Its key figure is the highest point (a
+ * peak, and where). Tested by tests/unit/test_tui_panel.c and tests/fuzz/fuzz_panel.c. */
+#include "tui_widget.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_float.h"
+#include "gpu_fmt.h"
+#include "tui_wrap.h"
+
+struct pseries {
+    char *name;
+    int n, cap, style;
+    enum lt_style role; /* how its last point was obtained */
+    double *x, *y;
+};
+
+struct curve {
+    struct pseries s[TUI_W_MAX_ITEMS];
+    int n;
+};
+
+static void *make(void) { return calloc(1, sizeof(struct curve)); }
+
+static void destroy(void *st)
+{
+    struct curve *c = st;
+    if (!c) return;
+    for (int i = 0; i < c->n; i++) free(c->s[i].name), free(c->s[i].x), free(c->s[i].y);
+    free(c);
+}
+
+static bool apply(void *st, const struct lt_event *ev, const struct tui_wenv *e)
+{
+    struct curve *m = st;
+    struct pseries *s = NULL;
+    char *name = tui_w_text(e, ev->series);
+    if (!name) return false;
+    for (int i = 0; i < m->n; i++)
+        if (!strcmp(m->s[i].name, name)) s = &m->s[i];
+    if (!s) {
+        if (m->n == TUI_W_MAX_ITEMS) {
+            free(name);
+            return false;
+        }
+        s = &m->s[m->n];
+        memset(s, 0, sizeof *s);
+        s->name = name;
+        name = NULL;
+        s->style = TS_SERIES0 + m->n % TS_NSERIES;
+        m->n++;
+    }
+    free(name);
+    if (s->n == TUI_W_MAX_POINTS) return false;
+    if (s->n == s->cap) {
+        int nc = s->cap ? s->cap * 2 : 32;
+        double *nx = realloc(s->x, (size_t)nc * sizeof *nx);
+        if (!nx) return false;
+        s->x = nx;
+        double *ny = realloc(s->y, (size_t)nc * sizeof *ny);
+        if (!ny) return false;
+        s->y = ny, s->cap = nc;
+    }
+    s->x[s->n] = ev->x, s->y[s->n] = ev->y;
+    s->role = (unsigned)ev->style < LT_STYLE_COUNT ? ev->style : LT_MEASURED;
+    s->n++;
+    return true;
+}
+
+static bool has_data(const void *st) { return ((const struct curve *)st)->n > 0; }
+
+static double nice_ceil(double v)
+{
+    if (!(v > 0)) return 1;
+    double p = pow(10, floor(log10(v))), f = v / p;
+    double n = f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10;
+    return n * p;
+}
+
+struct plot {
+    int pw, ph, dw, dh;
+    double x0, x1, y0, ymax; /* y0: the bottom of a log y axis (0 on a linear one) */
+    bool logx, logy;
+    unsigned char *bits;
+    unsigned char *own;
+    unsigned char *mark; /* series + 1 where a data point's marker is drawn, else 0 */
+};
+
+/* Each series' marker: the curves are told apart without colour, and the legend shows it.
+ * Filled shapes first (they read at one cell); the ASCII ones are also the line glyphs. */
+static const char *const marker_utf8[TS_NSERIES] = {"●", "■", "▲", "◆", "✚", "✱"};
+static const char marker_ascii[TS_NSERIES + 1] = "*o+x#@";
+
+static const char *series_marker(int s, bool ascii)
+{
+    static char one[TS_NSERIES][2];
+    s %= TS_NSERIES;
+    if (!ascii) return marker_utf8[s];
+    one[s][0] = marker_ascii[s], one[s][1] = 0;
+    return one[s];
+}
+
+/* A log y axis when every value is positive and they span two decades or more (a latency
+ * ladder from 1 ns to 400 ns; PCIe against device-to-device copies): on a linear axis the small
+ * ones would all sit on the floor. */
+static bool wants_logy(double ymin, double ymax) { return ymin > 0 && ymax / ymin >= 100; }
+
+/* A decade's tick: 1K 10K as on x; below 1, the short form (0.1, 0.01), never "0.100". */
+static void decade_label(double v, char *buf, size_t n)
+{
+    if (v < 1) snprintf(buf, n, "%g", v);
+    else gpu_fmt_tick(v, buf, n);
+}
+
+static double fx(const struct plot *p, double x) { return p->logx ? log10(x) : x; }
+
+static int col_of(const struct plot *p, double x)
+{
+    double a = fx(p, p->x0), b = fx(p, p->x1);
+    double t = b > a ? (fx(p, x) - a) / (b - a) : 0.5; /* NaN when b - a overflows to inf */
+    return tui_w_clamp(t * (p->dw - 1), 0, p->dw - 1);
+}
+
+static int row_of(const struct plot *p, double y)
+{
+    double t = p->logy ? (y > 0 ? (log10(y) - log10(p->y0)) / (log10(p->ymax) - log10(p->y0)) : 0)
+               : p->ymax > 0 ? y / p->ymax : 0;
+    return p->dh - 1 - tui_w_clamp(t * (p->dh - 1), 0, p->dh - 1);
+}
+
+static void dot(struct plot *p, int dx, int dy, int series, bool braille)
+{
+    static const unsigned char bit[2][4] = {{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}};
+    if (dx < 0 || dy < 0 || dx >= p->dw || dy >= p->dh) return;
+    int cx = braille ? dx / 2 : dx, cy = braille ? dy / 4 : dy;
+    p->bits[cy * p->pw + cx] |= braille ? bit[dx % 2][dy % 4] : 1;
+    p->own[cy * p->pw + cx] = (unsigned char)series;
+}
+
+static void seg(struct plot *p, int x0, int y0, int x1, int y1, int s, bool braille)
+{
+    int dx = abs(x1 - x0), sx = x0 < x1 ? 1 : -1, dy = -abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
+    int err = dx + dy;
+    for (int guard = 0; guard < 100000; guard++) {
+        dot(p, x0, y0, s, braille);
+        if (x0 == x1 && y0 == y1) break;
+        int e2 = 2 * err;
+        if (e2 >= dy) err += dy, x0 += sx;
+        if (e2 <= dx) err += dx, y0 += sy;
+    }
+}
+
+/* Points in x order: O(n log n) whatever order they came in (an insertion sort went quadratic
+ * on points that arrive backwards: 64 series of 4096 points took seconds a frame). Ties keep
+ * their arrival order. */
+struct xi {
+    double x;
+    int i;
+};
+
+static int cmp_xi(const void *a, const void *b)
+{
+    const struct xi *p = a, *q = b;
+    if (!gpu_feq(p->x, q->x)) return p->x < q->x ? -1 : 1;
+    return (p->i > q->i) - (p->i < q->i);
+}
+
+static bool sort_by_x(int *idx, int k, const double *x)
+{
+    struct xi *v = malloc((size_t)(k ? k : 1) * sizeof *v);
+    if (!v) return false;
+    for (int i = 0; i < k; i++) v[i] = (struct xi){x[idx[i]], idx[i]};
+    qsort(v, (size_t)k, sizeof *v, cmp_xi);
+    for (int i = 0; i < k; i++) idx[i] = v[i].i;
+    free(v);
+    return true;
+}
+
+static void draw(const void *st, const struct tui_wctx *c, const struct tui_pinfo *m)
+{
+    const struct curve *cv = st;
+    bool braille = !c->ascii;
+    bool bytes = tui_w_bytes_axis(m->x_label);
+    struct plot p = {0};
+    p.logx = m->logx;
+    bool any = false, nonpos = false;
+    double ymax = 0, ymin = INFINITY;
+    for (int s = 0; s < cv->n; s++)
+        for (int i = 0; i < cv->s[s].n; i++) {
+            double x = cv->s[s].x[i], y = cv->s[s].y[i];
+            if (isnan(x) || isnan(y) || isinf(x) || isinf(y) || (p.logx && x <= 0)) continue;
+            if (!any || x < p.x0) p.x0 = x;
+            if (!any || x > p.x1) p.x1 = x;
+            if (y > ymax) ymax = y;
+            if (y > 0 && y < ymin) ymin = y;
+            nonpos |= y <= 0;
+            any = true;
+        }
+    if (!any) return;
+    p.logy = !nonpos && wants_logy(ymin, ymax);
+    char ytop[32], ymid[32], ybot[32];
+    int yl;
+    if (p.logy) { /* whole decades: 1, 10, 100 */
+        p.y0 = pow(10, floor(log10(ymin) + 1e-9));
+        p.ymax = pow(10, ceil(log10(ymax) - 1e-9));
+        /* decades a double holds: past them y0 underflows to 0 or ymax overflows to inf, and
+         * the loops over the decades in between would never end */
+        if (!(p.y0 >= 1e-307)) p.y0 = 1e-307;
+        if (!(p.y0 <= 1e307)) p.y0 = 1e307;
+        if (!(p.ymax <= 1e308)) p.ymax = 1e308;
+        if (!(p.ymax > p.y0)) p.ymax = p.y0 * 10;
+        decade_label(p.ymax, ytop, sizeof ytop);
+        decade_label(p.y0, ybot, sizeof ybot);
+        ymid[0] = 0;
+    } else {
+        p.ymax = nice_ceil(ymax);
+        gpu_fmt_num(p.ymax, ytop, sizeof ytop);
+        gpu_fmt_num(p.ymax / 2, ymid, sizeof ymid);
+        snprintf(ybot, sizeof ybot, "0");
+    }
+    yl = (int)strlen(ytop);
+    if ((int)strlen(ymid) > yl) yl = (int)strlen(ymid);
+    if ((int)strlen(ybot) > yl) yl = (int)strlen(ybot);
+    for (double e = log10(p.y0) + 1; p.logy && e < log10(p.ymax) - 0.5; e++) { /* y0, ymax clamped above */
+        char t[32];
+        decade_label(pow(10, e), t, sizeof t);
+        if ((int)strlen(t) > yl) yl = (int)strlen(t);
+    }
+    p.pw = c->width - yl - 1;
+    if (p.pw < 8) { /* too narrow for a plot: the points as text */
+        for (int s = 0; s < cv->n; s++)
+            for (int i = 0; i < cv->s[s].n; i++) {
+                char xs[32], ys[32], line[96];
+                if (bytes) gpu_fmt_bytes(cv->s[s].x[i], GPU_FMT_TICK, xs, sizeof xs);
+                else gpu_fmt_num(cv->s[s].x[i], xs, sizeof xs);
+                gpu_fmt_num(cv->s[s].y[i], ys, sizeof ys);
+                snprintf(line, sizeof line, "%s %s", xs, ys);
+                tui_w_line(c, line, cv->s[s].style);
+            }
+        return;
+    }
+    p.ph = c->width / 5;
+    if (p.ph < 5) p.ph = 5;
+    if (p.ph > 10) p.ph = 10;
+    /* the whole curve in the viewport: title, unit, axis, labels, legend and footer around it */
+    if (c->rows > 0) {
+        int room = c->rows - (6 + cv->n);
+        if (room < p.ph) p.ph = room < 3 ? 3 : room;
+    }
+    p.dw = braille ? p.pw * 2 : p.pw;
+    p.dh = braille ? p.ph * 4 : p.ph;
+    p.bits = calloc((size_t)(p.pw * p.ph), 1);
+    p.own = calloc((size_t)(p.pw * p.ph), 1);
+    p.mark = calloc((size_t)(p.pw * p.ph), 1);
+    int *idx = NULL;
+    if (!p.bits || !p.own || !p.mark) goto out;
+    for (int s = 0; s < cv->n; s++) {
+        const struct pseries *se = &cv->s[s];
+        free(idx);
+        idx = malloc((size_t)(se->n ? se->n : 1) * sizeof *idx);
+        if (!idx) goto out;
+        int k = 0;
+        for (int i = 0; i < se->n; i++)
+            if (!isnan(se->x[i]) && !isnan(se->y[i]) && !isinf(se->x[i]) && !isinf(se->y[i]) &&
+                !(p.logx && se->x[i] <= 0))
+                idx[k++] = i;
+        if (!sort_by_x(idx, k, se->x)) goto out;
+        for (int i = 0; i < k; i++) {
+            int x = col_of(&p, se->x[idx[i]]), y = row_of(&p, se->y[idx[i]]);
+            if (i == 0) dot(&p, x, y, s, braille);
+            else seg(&p, col_of(&p, se->x[idx[i - 1]]), row_of(&p, se->y[idx[i - 1]]), x, y, s, braille);
+        }
+        /* markers on the data points, at least 3 cells apart so the line between them shows
+         * (in ASCII the line itself is drawn in the series' marker glyph) */
+        int last = -100;
+        for (int i = 0; braille && i < k; i++) {
+            int cx = col_of(&p, se->x[idx[i]]) / 2, cy = row_of(&p, se->y[idx[i]]) / 4;
+            if (cx - last < 3 && i + 1 < k) continue;
+            p.mark[cy * p.pw + cx] = (unsigned char)(s + 1);
+            last = cx;
+        }
+    }
+    struct tui_lb b = {.L = c->L};
+    if (*m->y_label) { /* the y unit at the top of its axis */
+        int uw = tui_width(m->y_label, strlen(m->y_label));
+        tui_lb_fit(&b, m->y_label, uw < c->width ? uw : c->width, TUI_LEFT, c->ascii, TS_DIM);
+        tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    }
+    int mid = (p.ph - 1) / 2;
+    for (int r = 0; r < p.ph; r++) {
+        const char *lab = r == 0 ? ytop : r == p.ph - 1 ? ybot : r == mid ? ymid : "";
+        char dec[32];
+        if (p.logy && r > 0 && r < p.ph - 1) { /* the decades in between, where they land */
+            lab = "";
+            for (double e = log10(p.y0) + 1; e < log10(p.ymax) - 0.5; e++)
+                if (row_of(&p, pow(10, e)) / (braille ? 4 : 1) == r) {
+                    decade_label(pow(10, e), dec, sizeof dec);
+                    lab = dec;
+                }
+        }
+        tui_lb_fit(&b, lab, yl, TUI_RIGHT, c->ascii, TS_DIM);
+        tui_lb_puts(&b, c->g->v, TS_RULE);
+        for (int x = 0; x < p.pw; x++) {
+            unsigned char v = p.bits[r * p.pw + x], mk = p.mark[r * p.pw + x];
+            int sty = TS_SERIES0 + p.own[r * p.pw + x] % TS_NSERIES;
+            if (mk) {
+                tui_lb_puts(&b, series_marker(mk - 1, false), TS_SERIES0 + (mk - 1) % TS_NSERIES);
+            } else if (!v) {
+                tui_lb_put(&b, " ", 1, TS_PLAIN);
+            } else if (braille) {
+                char u[4];
+                int l = gpu_utf8_encode(0x2800u + v, 0, u);
+                tui_lb_put(&b, u, (size_t)l, sty);
+            } else {
+                tui_lb_puts(&b, series_marker(p.own[r * p.pw + x], true), sty);
+            }
+        }
+        tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    }
+    /* x axis: ticks where labels fit */
+    char *axis = malloc((size_t)p.pw + 1);
+    char *labels = malloc((size_t)p.pw * 4 + 1);
+    if (!axis || !labels) {
+        free(axis), free(labels);
+        tui_lb_free(&b);
+        goto out;
+    }
+    memset(axis, 0, (size_t)p.pw + 1);
+    memset(labels, ' ', (size_t)p.pw);
+    labels[p.pw] = 0;
+    double ticks[64];
+    int nt = 0;
+    if (p.logx && p.x1 > p.x0) {
+        /* powers of 2 for bytes (1K, 32K, 1M: exponent steps of 1, 2, 5, 10), else of 10 */
+        static const int steps2[] = {1, 2, 5, 10, 20, 40}, steps10[] = {1, 2, 3, 5, 10, 20};
+        const int *steps = bytes ? steps2 : steps10;
+        double base = bytes ? 2 : 10;
+        double lo = ceil(log(p.x0) / log(base) - 1e-9), hi = floor(log(p.x1) / log(base) + 1e-9);
+        int step = steps[5];
+        for (int k = 0; k < 6; k++) {
+            double first = ceil(lo / steps[k]) * steps[k];
+            int count = first <= hi ? (int)((hi - first) / steps[k]) + 1 : 0;
+            if (count * 6 <= p.pw) {
+                step = steps[k];
+                break;
+            }
+        }
+        for (double e = ceil(lo / step) * step; e <= hi && nt < 64; e += step)
+            ticks[nt++] = pow(base, e);
+    } else {
+        ticks[nt++] = p.x0;
+        if (p.x1 > p.x0) {
+            ticks[nt++] = (p.x0 + p.x1) / 2;
+            ticks[nt++] = p.x1;
+        }
+    }
+    int last_end = -1;
+    for (int i = 0; i < nt; i++) {
+        char t[32];
+        if (bytes) gpu_fmt_bytes(ticks[i], GPU_FMT_TICK, t, sizeof t);
+        else gpu_fmt_tick(ticks[i], t, sizeof t); /* 10K 100K 1M, not 10000 1e+07 */
+        int cx = col_of(&p, ticks[i]) / (braille ? 2 : 1), tl = (int)strlen(t);
+        int start = cx - tl / 2;
+        if (start < 0) start = 0;
+        if (start + tl > p.pw) start = p.pw - tl;
+        if (start <= last_end || start < 0) continue;
+        memcpy(labels + start, t, (size_t)tl);
+        last_end = start + tl;
+        axis[cx] = 1;
+    }
+    tui_lb_pad(&b, yl, TS_PLAIN);
+    tui_lb_puts(&b, c->g->bl, TS_RULE);
+    for (int x = 0; x < p.pw; x++) tui_lb_puts(&b, axis[x] ? c->g->bj : c->g->h, TS_RULE);
+    tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    tui_lb_pad(&b, yl + 1, TS_PLAIN);
+    tui_lb_puts(&b, labels, TS_DIM);
+    tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    free(axis);
+    free(labels);
+    /* legend: each series with its last value (the largest x), so the numbers are readable
+     * even where colours are not */
+    int nw = 0;
+    for (int s = 0; s < cv->n; s++) {
+        int w = tui_width(cv->s[s].name, strlen(cv->s[s].name));
+        if (w > nw) nw = w;
+    }
+    if (nw > c->width / 2) nw = c->width / 2;
+    for (int s = 0; s < cv->n; s++) {
+        const struct pseries *se = &cv->s[s];
+        const char *mark = series_marker(s, c->ascii);
+        double lx = 0, ly = NAN;
+        for (int i = 0; i < se->n; i++)
+            if (!isnan(se->y[i]) && (isnan(ly) || se->x[i] >= lx)) lx = se->x[i], ly = se->y[i];
+        char val[192], xs[32], ys[32];
+        gpu_fmt_num(ly, ys, sizeof ys);
+        if (bytes) gpu_fmt_bytes(lx, GPU_FMT_TICK, xs, sizeof xs);
+        else gpu_fmt_tick(lx, xs, sizeof xs);
+        const char *u = *m->unit ? m->unit : m->y_label;
+        snprintf(val, sizeof val, " %s%s%.64s @ %s", ys, *u ? " " : "", u, xs);
+        tui_lb_puts(&b, mark, se->style);
+        tui_lb_puts(&b, " ", TS_PLAIN);
+        int room = c->width - 2;
+        tui_lb_fit(&b, se->name, nw < room ? nw : room, TUI_LEFT, c->ascii, TS_PLAIN);
+        int vw = tui_width(val, strlen(val));
+        if (b.width + vw <= c->width) tui_lb_puts(&b, val, se->style);
+        tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    }
+    tui_lb_free(&b);
+    char ax[256];
+    const char *yname = *m->y_label ? m->y_label : m->unit;
+    const char *logw = tui_w_zh(c) && !c->ascii ? "（对数）" : " (log)";
+    snprintf(ax, sizeof ax, "x: %s%s   y: %s%s", *m->x_label ? m->x_label : "x",
+             p.logx ? logw : "", *yname ? yname : "y", p.logy ? logw : "");
+    tui_w_line(c, ax, TS_DIM);
+out:
+    free(idx);
+    free(p.bits);
+    free(p.own);
+    free(p.mark);
+}
+
+/* The highest point: a peak, and where it was reached. */
+static bool key(const void *st, const struct tui_pinfo *m, struct tui_keyfig *k)
+{
+    const struct curve *cv = st;
+    const struct pseries *best = NULL;
+    int bi = 0;
+    for (int i = 0; i < cv->n; i++)
+        for (int j = 0; j < cv->s[i].n; j++)
+            if (isfinite(cv->s[i].y[j]) && (!best || cv->s[i].y[j] > best->y[bi]))
+                best = &cv->s[i], bi = j;
+    if (!best) return false;
+    *k = (struct tui_keyfig){best->name, m->y_label, best->y[bi], 0, best->x[bi], best->role,
+                             true, false, tui_w_bytes_axis(m->x_label)};
+    return true;
+}
+
+const struct tui_widget tui_widget_curve = {LT_PANEL_CURVE, make, destroy, apply, has_data, draw, key, NULL};
