@@ -32,7 +32,19 @@ struct lt_limits {
 
 struct lt_runtime; /* shared by all VMs of a process: device, language, sink, worker */
 
-struct lt_runtime *lt_runtime_new(struct gpu_dev *dev, const char *datadir);
+/* The C modules a VM opens (lua/mod/lt_modules.c): a library lessons require, or a global of the
+ * trusted support code. The core names none; the caller passes the table (lt_modules). */
+struct lua_State;
+enum lt_module_kind { LT_MODULE_LIB, LT_MODULE_GLOBAL };
+struct lt_module {
+    const char *name;
+    int (*open)(struct lua_State *L); /* a library's luaopen_ function, or the global itself */
+    enum lt_module_kind kind;
+};
+extern const struct lt_module lt_modules[]; /* gpu, host, alloc and the support functions */
+
+struct lt_runtime *lt_runtime_new(struct gpu_dev *dev, const char *datadir,
+                                  const struct lt_module *modules);
 void lt_runtime_free(struct lt_runtime *rt);
 void lt_runtime_set_sink(struct lt_runtime *rt, lt_sink_fn fn, void *ud);
 void lt_runtime_set_lang(struct lt_runtime *rt, const char *lang); /* "en" or "zh" */
@@ -286,7 +298,5 @@ void lt_vm_eval_cancel(struct lt_vm *vm);
  * Tables are read raw: no learner code runs. Returns how many (0: none, or not while running). */
 int lt_vm_complete(struct lt_vm *vm, const char *word, char *out, size_t n);
 
-/* The markup subset used by text blocks (see docs/lesson-format.md); lt_markup.c. */
-#include "lt_markup.h"
 
 #endif

@@ -29,11 +29,25 @@ struct lt_job {
     double why_arg[4];
 };
 
-struct lt_buffer; /* a device buffer owned by a VM (lt_gpu.c) */
-struct lt_allocator; /* an allocator owned by a VM (lt_alloc.c) */
+/* What a VM holds for sandboxed code outside Lua's heap (a device buffer, an allocator): one
+ * intrusive list per VM that each module's object embeds, so the VM frees what a run made (Esc,
+ * the end of an experiment, the VM's end) without knowing the module (liolib's file handles:
+ * each owns its release). */
+struct lt_res {
+    struct lt_res *prev, *next;
+    int generation;                   /* the run that made it (vm->generation then) */
+    void (*release)(struct lt_res *); /* frees what it holds and unlinks it (lt_res_remove) */
+};
+/* Link r into the VM's list for the run going on now. */
+void lt_res_add(struct lt_vm *vm, struct lt_res *r, void (*release)(struct lt_res *));
+/* Unlink r (its release calls this); an unlinked r is ignored. */
+void lt_res_remove(struct lt_vm *vm, struct lt_res *r);
+/* Release every resource made at or after `generation` (INT_MIN: all). */
+void lt_res_release(struct lt_vm *vm, int generation);
 
 struct lt_runtime {
     struct gpu_dev *dev;
+    const struct lt_module *modules; /* what each VM opens (lt_modules.c; the caller's table) */
     char datadir[1024];
     char assets[8192]; /* folders with lesson assets, first match wins (lt_runtime_set_assets) */
     char snapshot[4096]; /* the learner's snapshot file (lt_runtime_set_snapshot), "" none */
@@ -90,8 +104,7 @@ struct lt_vm {
                                 * runner steps (lt_coro.c) */
     bool propagate;            /* the yield on its way up is for the runner, not the resumer */
     char label[200];           /* what runs, for the watchdog ("lesson 1.3, experiment 'x'") */
-    struct lt_buffer *buffers; /* device buffers alive in this VM */
-    struct lt_allocator *allocators; /* alloc module allocators alive in this VM (lt_alloc.c) */
+    struct lt_res *res;        /* what sandboxed code holds outside the heap (lt_res_add) */
     int generation;            /* bumped per experiment run: what an Esc must free */
     char *chunk;               /* name of the chunk run last ("@file", "=name"): errors and stops
                                 * without a position are reported at a line of it */
@@ -206,11 +219,7 @@ void lt_gpu_access_register(lua_State *L);
 int lt_open_host(lua_State *L);
 /* Adds gpu.program and gpu.pin to the gpu table on the stack top (lt_feed.c). */
 void lt_feed_register(lua_State *L);
-void lt_gpu_free_generation(struct lt_vm *vm, int generation); /* free buffers made since */
-void lt_gpu_free_all(struct lt_vm *vm);
 int lt_open_alloc(lua_State *L);
-void lt_alloc_free_generation(struct lt_vm *vm, int generation); /* allocators made since */
-void lt_alloc_free_all(struct lt_vm *vm);
 
 /* Emit an event table {type=, panel=, ...} to the runtime's sink (lt_lesson.c). */
 int lt_emit(lua_State *L);
@@ -221,7 +230,8 @@ int lt_pause(lua_State *L);
 int lt_tr_add(lua_State *L);
 /* __lt_units_read and __lt_units_parse, which lua/lib/units.lua exposes as units.read and
  * units.parse: the unit grammar of gpu_units.h (lt_units.c). */
-void lt_units_install(lua_State *L);
+int lt_units_read(lua_State *L);  /* __lt_units_read */
+int lt_units_parse(lua_State *L); /* __lt_units_parse */
 /* __lt_markup_check(s) -> nil, or "line N: what" (lt_lesson.c). */
 int lt_markup_check(lua_State *L);
 /* __lt_snapshot(t) -> a private deep copy of lesson data (plain tables only); __lt_same(t, snap)

@@ -21,11 +21,13 @@
 #define COURSE_SECONDS_DEFAULT 5.0 /* s: reading a course for the catalog (docs/lesson-format.md) */
 #define COURSE_LESSONS_DEFAULT 1000 /* lessons one catalog folder may hold */
 
-struct lt_runtime *lt_runtime_new(struct gpu_dev *dev, const char *datadir)
+struct lt_runtime *lt_runtime_new(struct gpu_dev *dev, const char *datadir,
+                                  const struct lt_module *modules)
 {
     struct lt_runtime *rt = calloc(1, sizeof *rt);
     if (!rt) return NULL;
     rt->dev = dev;
+    rt->modules = modules;
     snprintf(rt->datadir, sizeof rt->datadir, "%s", datadir ? datadir : ".");
     strcpy(rt->lang, "en");
     rt->owner = pthread_self(); /* the Lua thread: the one that reads and writes the language */

@@ -115,8 +115,7 @@ void lt_task_end(struct lt_vm *vm, bool free_allocations)
     t->co = NULL;
     t->ref = LUA_NOREF;
     if (free_allocations) {
-        lt_gpu_free_generation(vm, t->generation);
-        lt_alloc_free_generation(vm, t->generation);
+        lt_res_release(vm, t->generation);
     }
 }
 

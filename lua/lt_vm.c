@@ -704,35 +704,28 @@ static int vm_setup(lua_State *L)
     lua_pop(L, 2);
     assert(lua_gettop(L) == base);
 
-    luaL_requiref(L, "gpu", lt_open_gpu, 1);
-    luaL_requiref(L, "host", lt_open_host, 1);
-    luaL_requiref(L, "alloc", lt_open_alloc, 1);
-    lua_pop(L, 3);
-    lua_pushcfunction(L, lt_emit);
-    lua_setglobal(L, "__lt_emit");
-    lua_pushcfunction(L, lt_markup_check);
-    lua_setglobal(L, "__lt_markup_check");
-    lua_pushcfunction(L, lt_pause);
-    lua_setglobal(L, "__lt_pause");
-    lua_pushcfunction(L, lt_tr_add);
-    lua_setglobal(L, "__lt_tr");
-    lua_pushcfunction(L, lt_snapshot);
-    lua_setglobal(L, "__lt_snapshot");
-    lua_pushcfunction(L, lt_same);
-    lua_setglobal(L, "__lt_same");
-    lua_pushcfunction(L, lt_field_line);
-    lua_setglobal(L, "__lt_field_line");
-    lua_pushcfunction(L, sandbox_env);
-    lua_setglobal(L, "__lt_answer_env");
-    lua_pushcfunction(L, lt_fmt_bytes);
-    lua_setglobal(L, "__lt_fmt_bytes");
-    lt_units_install(L);
+    /* the modules the runtime was given (lt_modules.c), as Lua's linit.c opens its libraries */
+    for (const struct lt_module *m = lt_vm_of(L)->rt->modules; m && m->name; m++) {
+        if (m->kind == LT_MODULE_LIB) {
+            luaL_requiref(L, m->name, m->open, 1);
+            lua_pop(L, 1);
+        } else {
+            lua_pushcfunction(L, m->open);
+            lua_setglobal(L, m->name);
+        }
+    }
+    /* the core's own, for the support code */
+    static const luaL_Reg own[] = {{"__lt_pause", lt_pause}, {"__lt_tr", lt_tr_add},
+                                   {"__lt_answer_env", sandbox_env}, {"__lt_fmt_bytes", lt_fmt_bytes},
+                                   {NULL, NULL}};
+    for (const luaL_Reg *r = own; r->name; r++) {
+        lua_pushcfunction(L, r->func);
+        lua_setglobal(L, r->name);
+    }
     lua_createtable(L, 0, 1); /* what the validator holds lessons to: lt_limits.h, not a copy */
     lua_pushinteger(L, LT_ID_MAX);
     lua_setfield(L, -2, "id");
     lua_setglobal(L, "__lt_limits");
-    lua_pushcfunction(L, lt_event_info);
-    lua_setglobal(L, "__lt_event_info");
     if (load_embedded(L, err, errn) != 0) return luaL_error(L, "%s", err);
     assert(lua_gettop(L) == base);
 
@@ -802,13 +795,39 @@ struct lt_vm *lt_vm_new(struct lt_runtime *rt, char *err, size_t n)
     return vm;
 }
 
+void lt_res_add(struct lt_vm *vm, struct lt_res *r, void (*release)(struct lt_res *))
+{
+    r->release = release;
+    r->generation = vm->generation;
+    r->prev = NULL;
+    r->next = vm->res;
+    if (r->next) r->next->prev = r;
+    vm->res = r;
+}
+
+void lt_res_remove(struct lt_vm *vm, struct lt_res *r)
+{
+    if (r->prev) r->prev->next = r->next;
+    else if (vm->res == r) vm->res = r->next;
+    else return; /* not linked */
+    if (r->next) r->next->prev = r->prev;
+    r->prev = r->next = NULL;
+}
+
+void lt_res_release(struct lt_vm *vm, int generation)
+{
+    for (struct lt_res *r = vm->res, *nx; r; r = nx) { /* newest first */
+        nx = r->next; /* a release unlinks r alone */
+        if (r->generation >= generation) r->release(r);
+    }
+}
+
 void lt_vm_free(struct lt_vm *vm)
 {
     if (!vm) return;
     lt_task_cancel(vm);
     if (vm->rt->job) lt_job_wait(vm->rt);
-    lt_gpu_free_all(vm);
-    lt_alloc_free_all(vm);
+    lt_res_release(vm, INT_MIN); /* every buffer and allocator, whoever made it */
     gpu_host_arena_free(vm->host_arena);
     lua_sethook(vm->L, NULL, 0, 0);
     lua_close(vm->L);

@@ -223,7 +223,7 @@ static int settings(struct tui_ctx *c, struct settings *s)
 /* A runtime on dev, with the sandbox limits of VRAMLAB_LIMITS and the watchdog. */
 static int open_runtime(struct tui_ctx *c)
 {
-    if (!(c->rt = lt_runtime_new(c->dev, c->datadir))) {
+    if (!(c->rt = lt_runtime_new(c->dev, c->datadir, lt_modules))) {
         fprintf(stderr, "vramlab: out of memory\n");
         return 3;
     }

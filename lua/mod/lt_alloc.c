@@ -24,20 +24,46 @@
 #define ALLOC_MT "vramlab.allocator"
 #define BLOCK_MT "vramlab.block"
 
-enum kind { K_CACHING, K_RAW, K_ASYNC };
-static const char *const kind_names[] = {"caching", "raw", "async"};
+struct lt_allocator;
+struct mapbox;
+
+/* What differs between the allocator kinds (nvtop's struct gpu_vendor; gpu_backend here): one
+ * table each, at the end of this file. A NULL entry is a call the kind does not have, and the
+ * call says so ("is for caching allocators"). */
+struct lt_alloc_ops {
+    const char *name;   /* "caching", "raw", "async" */
+    bool streams;       /* malloc and free take a stream (the stream-ordered pool) */
+    bool device_allocs; /* stats() counts its cudaMalloc calls */
+    const char *seglabel[2]; /* a segment's name in a map, en and zh ("seg ", "段 ") */
+    gpu_status (*malloc)(struct lt_allocator *a, uint64_t bytes, int stream, uint64_t *addr,
+                         char *err, size_t n);
+    /* the bytes it hands out now: a block's size as handed out (rounded up, a whole block) is
+     * the change across a malloc, read outside the timed call. NULL: exactly what was asked */
+    uint64_t (*in_use)(const struct lt_allocator *a);
+    gpu_status (*free)(struct lt_allocator *a, uint64_t addr, int stream);
+    void (*release)(struct lt_allocator *a); /* everything back to the device */
+    size_t (*host_bytes)(const struct lt_allocator *a);
+    void (*empty_cache)(struct lt_allocator *a); /* NULL: nothing is cached */
+    void (*reset_peak)(struct lt_allocator *a);
+    void (*push_stats)(lua_State *L, struct lt_allocator *a);
+    /* the caching allocator's statistics, for the ledger; NULL: the ledger does not take it */
+    void (*caching_stats)(const struct lt_allocator *a, struct gpu_caching_stats *s);
+    /* its segments and blocks as tables (a_segments), the map freed by the box's __gc */
+    void (*segments)(lua_State *L, struct lt_allocator *a, struct mapbox *box);
+    bool caching; /* the caching allocator: :summary(), :record(), :trace() */
+};
+static const struct lt_alloc_ops caching_ops, raw_ops, async_ops;
 
 struct raw_ent {
     uint64_t addr, size;
 };
 
 struct lt_allocator {
-    enum kind kind;
+    const struct lt_alloc_ops *ops;
     bool model;        /* a model device (no backend) */
     bool closed;
     struct lt_vm *vm;
-    int generation;
-    struct lt_allocator *prev, *next; /* the VM's live list */
+    struct lt_res res; /* the VM's list of what it holds (lt_res) */
     uint64_t capacity; /* model capacity, or the device's total when created */
     uint64_t cap_bytes;/* on a device: the most this allocator may hold (experiment cap) */
     uint64_t held;     /* bytes it holds from the device now */
@@ -48,16 +74,16 @@ struct lt_allocator {
     /* each device call's time, for the first call and the median apart: the first cudaMalloc of
      * a size class also grows the driver's own state and is not a typical call */
     struct lt_call_times { double t[256]; int n; } alloc_t, free_t;
-    /* K_CACHING */
+    /* the caching allocator */
     struct gpu_caching *c;
     struct gpu_trace_buf rec;
     bool recording;
-    /* K_RAW */
+    /* the raw allocator: one cudaMalloc per block */
     struct gpu_model_dev *mdev;
     struct raw_ent *raw;
     size_t nraw, capraw;
     struct gpu_caching_stats rst; /* the raw allocator's statistics, same shape */
-    /* K_ASYNC */
+    /* the stream-ordered pool */
     struct gpu_mempool *pool;
     size_t charged; /* host bytes counted against the VM's heap cap (account) */
 };
@@ -139,25 +165,26 @@ static void raw_release_all(struct lt_allocator *a)
 /* Host memory the allocator's C structures take, estimated from what it holds (blocks at their
  * peak: the block slabs are kept until the allocator closes). */
 #define HOST_PER_BLOCK 160 /* a model block: the struct, its index entries, slab slack */
-static size_t host_bytes(const struct lt_allocator *a)
+static size_t caching_host_bytes(const struct lt_allocator *a)
 {
-    switch (a->kind) {
-    case K_CACHING: {
-        struct gpu_caching_stats s;
-        gpu_caching_stats(a->c, &s);
-        uint64_t blocks = s.allocation[GPU_CACHE_ALL].peak + s.inactive_split[GPU_CACHE_ALL].peak +
-                          s.segment[GPU_CACHE_ALL].peak;
-        return (size_t)(blocks * HOST_PER_BLOCK) + a->rec.cap;
-    }
-    case K_RAW: return a->nraw * 2 * (sizeof *a->raw + 32); /* + the model's free list; x2: the
-                                                               * table grows by doubling */
-    default: {
-        struct gpu_mempool_stats s;
-        gpu_mempool_stats(a->pool, &s);
-        return (size_t)((s.allocs - s.frees + s.chunks + 1) * HOST_PER_BLOCK);
-    }
-    }
+    struct gpu_caching_stats s;
+    gpu_caching_stats(a->c, &s);
+    uint64_t blocks = s.allocation[GPU_CACHE_ALL].peak + s.inactive_split[GPU_CACHE_ALL].peak +
+                      s.segment[GPU_CACHE_ALL].peak;
+    return (size_t)(blocks * HOST_PER_BLOCK) + a->rec.cap;
 }
+
+/* + the model's free list; x2: the table grows by doubling */
+static size_t raw_host_bytes(const struct lt_allocator *a) { return a->nraw * 2 * (sizeof *a->raw + 32); }
+
+static size_t async_host_bytes(const struct lt_allocator *a)
+{
+    struct gpu_mempool_stats s;
+    gpu_mempool_stats(a->pool, &s);
+    return (size_t)((s.allocs - s.frees + s.chunks + 1) * HOST_PER_BLOCK);
+}
+
+static size_t host_bytes(const struct lt_allocator *a) { return a->ops->host_bytes(a); }
 
 /* Count the allocator's host memory against the VM's heap cap; false (nothing counted) when it
  * would go past it. */
@@ -169,49 +196,41 @@ static bool account(struct lt_allocator *a)
     return true;
 }
 
+static void caching_release(struct lt_allocator *a)
+{
+    gpu_caching_record(a->c, NULL, NULL);
+    gpu_caching_destroy(a->c); /* every segment back to the device, live blocks too */
+    a->c = NULL;
+    gpu_trace_buf_free(&a->rec);
+}
+
+static void raw_release(struct lt_allocator *a)
+{
+    raw_release_all(a);
+    free(a->raw);
+    a->raw = NULL;
+    gpu_model_dev_free(a->mdev);
+    a->mdev = NULL;
+}
+
+static void async_release(struct lt_allocator *a)
+{
+    gpu_mempool_destroy(a->pool);
+    a->pool = NULL;
+}
+
 static void alloc_release(struct lt_allocator *a)
 {
     if (a->closed) return;
     a->closed = true;
-    switch (a->kind) {
-    case K_CACHING:
-        gpu_caching_record(a->c, NULL, NULL);
-        gpu_caching_destroy(a->c); /* every segment back to the device, live blocks too */
-        a->c = NULL;
-        gpu_trace_buf_free(&a->rec);
-        break;
-    case K_RAW:
-        raw_release_all(a);
-        free(a->raw);
-        a->raw = NULL;
-        gpu_model_dev_free(a->mdev);
-        a->mdev = NULL;
-        break;
-    case K_ASYNC:
-        gpu_mempool_destroy(a->pool);
-        a->pool = NULL;
-        break;
-    }
+    a->ops->release(a);
     account(a); /* closed: back to nothing */
-    if (a->vm) {
-        if (a->prev) a->prev->next = a->next;
-        else a->vm->allocators = a->next;
-        if (a->next) a->next->prev = a->prev;
-    }
-    a->prev = a->next = NULL;
+    if (a->vm) lt_res_remove(a->vm, &a->res);
 }
 
-void lt_alloc_free_generation(struct lt_vm *vm, int generation)
+static void alloc_release_res(struct lt_res *r)
 {
-    for (struct lt_allocator *a = vm->allocators, *nx; a; a = nx) {
-        nx = a->next;
-        if (a->generation >= generation) alloc_release(a);
-    }
-}
-
-void lt_alloc_free_all(struct lt_vm *vm)
-{
-    while (vm->allocators) alloc_release(vm->allocators);
+    alloc_release((struct lt_allocator *)(void *)((char *)r - offsetof(struct lt_allocator, res)));
 }
 
 static struct lt_allocator *check_alloc(lua_State *L, int i)
@@ -222,18 +241,17 @@ static struct lt_allocator *check_alloc(lua_State *L, int i)
     return a;
 }
 
-static struct lt_allocator *new_alloc(lua_State *L, enum kind k)
+static struct lt_allocator *new_alloc(lua_State *L, const struct lt_alloc_ops *ops)
 {
     struct lt_vm *vm = lt_vm_of(L);
     struct lt_allocator *a = lua_newuserdatauv(L, sizeof *a, 1);
     memset(a, 0, sizeof *a);
-    a->kind = k;
+    a->ops = ops;
     a->closed = true; /* until set up: __gc then has nothing to do */
     luaL_setmetatable(L, ALLOC_MT);
     lua_newtable(L); /* uservalue 1: address -> tag */
     lua_setiuservalue(L, -2, 1);
     a->vm = vm;
-    a->generation = vm->generation;
     return a;
 }
 
@@ -241,9 +259,7 @@ static void link_alloc(struct lt_allocator *a)
 {
     struct lt_vm *vm = a->vm;
     a->closed = false;
-    a->next = vm->allocators;
-    if (a->next) a->next->prev = a;
-    vm->allocators = a;
+    lt_res_add(vm, &a->res, alloc_release_res); /* closed with the run that made it */
     account(a);
 }
 
@@ -271,7 +287,7 @@ static int make_caching(lua_State *L, bool model)
     uint64_t cap = lt_alloc_opt_capacity(L, 1, 0);
     if (model && !cap) return luaL_error(L, "alloc.model: give a capacity, e.g. {capacity = \"80GiB\"}");
     if (cap) model = true;
-    struct lt_allocator *a = new_alloc(L, K_CACHING);
+    struct lt_allocator *a = new_alloc(L, &caching_ops);
     a->model = model;
     gpu_status st;
     if (model) {
@@ -304,7 +320,7 @@ static int l_raw(lua_State *L)
     static const char *const keys[] = {"capacity", NULL};
     lt_opt_check(L, 1, "alloc.raw", true, keys);
     uint64_t cap = lt_alloc_opt_capacity(L, 1, 0);
-    struct lt_allocator *a = new_alloc(L, K_RAW);
+    struct lt_allocator *a = new_alloc(L, &raw_ops);
     if (cap) {
         a->model = true;
         a->capacity = a->cap_bytes = cap;
@@ -340,7 +356,7 @@ static int l_async_pool(lua_State *L)
     o.reuse_allow_opportunistic = lt_opt_bool(L, 1, "reuse_allow_opportunistic", true);
     o.reuse_allow_internal_dependencies =
         lt_opt_bool(L, 1, "reuse_allow_internal_dependencies", true);
-    struct lt_allocator *a = new_alloc(L, K_ASYNC);
+    struct lt_allocator *a = new_alloc(L, &async_ops);
     a->model = true;
     a->capacity = a->cap_bytes = cap;
     if (gpu_mempool_new(&o, &a->pool) != GPU_OK) return luaL_error(L, "alloc.async_pool: out of host memory");
@@ -542,11 +558,56 @@ static int stream_arg(lua_State *L, int i, int def)
     return (int)s;
 }
 
-static uint64_t caching_allocated(const struct lt_allocator *a)
+static uint64_t caching_in_use(const struct lt_allocator *a)
 {
     struct gpu_caching_stats s;
     gpu_caching_stats(a->c, &s);
     return s.allocated_bytes[GPU_CACHE_ALL].current;
+}
+
+static uint64_t async_in_use(const struct lt_allocator *a)
+{
+    struct gpu_mempool_stats s;
+    gpu_mempool_stats(a->pool, &s);
+    return s.used;
+}
+
+/* each kind's malloc and free (raw_malloc and raw_free above) */
+static gpu_status caching_malloc(struct lt_allocator *a, uint64_t bytes, int stream, uint64_t *addr,
+                                 char *err, size_t n)
+{
+    (void)stream;
+    return gpu_caching_malloc(a->c, bytes, addr, err, n);
+}
+
+static gpu_status caching_free(struct lt_allocator *a, uint64_t addr, int stream)
+{
+    (void)stream;
+    return gpu_caching_free(a->c, addr);
+}
+
+static gpu_status raw_malloc_op(struct lt_allocator *a, uint64_t bytes, int stream, uint64_t *addr,
+                                char *err, size_t n)
+{
+    (void)stream;
+    return raw_malloc(a, bytes, addr, err, n);
+}
+
+static gpu_status raw_free_op(struct lt_allocator *a, uint64_t addr, int stream)
+{
+    (void)stream;
+    return raw_free(a, addr);
+}
+
+static gpu_status async_malloc(struct lt_allocator *a, uint64_t bytes, int stream, uint64_t *addr,
+                               char *err, size_t n)
+{
+    return gpu_mempool_malloc(a->pool, bytes, stream, addr, err, n);
+}
+
+static gpu_status async_free(struct lt_allocator *a, uint64_t addr, int stream)
+{
+    return gpu_mempool_free(a->pool, addr, stream);
 }
 
 static int a_malloc(lua_State *L)
@@ -557,35 +618,16 @@ static int a_malloc(lua_State *L)
     uint64_t addr = 0, size = bytes;
     int stream = 0;
     bool tagged = lua_type(L, 3) == LUA_TSTRING;
-    if (a->kind == K_ASYNC && !tagged) stream = stream_arg(L, 3, 0);
+    if (a->ops->streams && !tagged) stream = stream_arg(L, 3, 0);
     else if (!lua_isnoneornil(L, 3) && !tagged)
         luaL_argerror(L, 3, "a tag (string) naming the block in memory maps");
-    /* the block's size as handed out (rounded, or a whole block): the change in allocated
-     * bytes, read outside the timed region */
-    uint64_t before = 0;
-    if (a->kind == K_CACHING) before = caching_allocated(a);
+    uint64_t before = a->ops->in_use ? a->ops->in_use(a) : 0;
     double t0 = gpu_now();
-    gpu_status st;
-    switch (a->kind) {
-    case K_CACHING: st = gpu_caching_malloc(a->c, bytes, &addr, err, sizeof err); break;
-    case K_RAW: st = raw_malloc(a, bytes, &addr, err, sizeof err); break;
-    default: {
-        struct gpu_mempool_stats s0, s1;
-        gpu_mempool_stats(a->pool, &s0);
-        st = gpu_mempool_malloc(a->pool, bytes, stream, &addr, err, sizeof err);
-        gpu_mempool_stats(a->pool, &s1);
-        size = s1.used - s0.used;
-        break;
-    }
-    }
+    gpu_status st = a->ops->malloc(a, bytes, stream, &addr, err, sizeof err);
     a->malloc_s += gpu_now() - t0;
-    if (st == GPU_OK && a->kind == K_CACHING) size = caching_allocated(a) - before;
+    if (st == GPU_OK && a->ops->in_use) size = a->ops->in_use(a) - before;
     if (!account(a)) { /* past the heap cap: give the block back, then stop as Lua would */
-        if (st == GPU_OK) {
-            if (a->kind == K_CACHING) gpu_caching_free(a->c, addr);
-            else if (a->kind == K_RAW) raw_free(a, addr);
-            else gpu_mempool_free(a->pool, addr, stream);
-        }
+        if (st == GPU_OK) a->ops->free(a, addr, stream);
         account(a);
         return lt_vm_mem_stop(L);
     }
@@ -614,13 +656,9 @@ static int a_free(lua_State *L)
     struct lt_block *b = luaL_checkudata(L, 2, BLOCK_MT);
     if (b->a != a) return luaL_argerror(L, 2, "the block belongs to another allocator");
     if (!b->live) return luaL_error(L, "double free: this block was already freed");
+    int stream = a->ops->streams ? stream_arg(L, 3, b->stream) : 0;
     double t0 = gpu_now();
-    gpu_status st;
-    switch (a->kind) {
-    case K_CACHING: st = gpu_caching_free(a->c, b->addr); break;
-    case K_RAW: st = raw_free(a, b->addr); break;
-    default: st = gpu_mempool_free(a->pool, b->addr, stream_arg(L, 3, b->stream)); break;
-    }
+    gpu_status st = a->ops->free(a, b->addr, stream);
     a->free_s += gpu_now() - t0;
     if (st != GPU_OK) return luaL_error(L, "free of a block the allocator does not know");
     b->live = false;
@@ -646,24 +684,29 @@ static int b_free(lua_State *L)
 static int a_empty_cache(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
-    if (a->kind == K_CACHING) gpu_caching_empty_cache(a->c);
-    else if (a->kind == K_ASYNC) gpu_mempool_trim_to(a->pool, 0);
+    if (a->ops->empty_cache) a->ops->empty_cache(a);
     if (!account(a)) return lt_vm_mem_stop(L); /* a :record() trace grew past the cap */
     return 0;
+}
+
+static void caching_empty_cache(struct lt_allocator *a) { gpu_caching_empty_cache(a->c); }
+static void async_empty_cache(struct lt_allocator *a) { gpu_mempool_trim_to(a->pool, 0); }
+static void caching_reset_peak(struct lt_allocator *a) { gpu_caching_reset_peak(a->c); }
+static void async_reset_peak(struct lt_allocator *a) { gpu_mempool_reset_high(a->pool); }
+
+static void raw_reset_peak(struct lt_allocator *a)
+{
+    struct gpu_cache_stat *all[] = {a->rst.allocation,      a->rst.segment,        a->rst.active,
+                                    a->rst.allocated_bytes, a->rst.reserved_bytes, a->rst.active_bytes,
+                                    a->rst.requested_bytes};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        for (int p = 0; p < GPU_CACHE_NPOOL; p++) all[i][p].peak = all[i][p].current;
 }
 
 static int a_reset_peak(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
-    if (a->kind == K_CACHING) gpu_caching_reset_peak(a->c);
-    else if (a->kind == K_ASYNC) gpu_mempool_reset_high(a->pool);
-    else {
-        struct gpu_cache_stat *all[] = {a->rst.allocation, a->rst.segment, a->rst.active,
-                                        a->rst.allocated_bytes, a->rst.reserved_bytes,
-                                        a->rst.active_bytes, a->rst.requested_bytes};
-        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-            for (int p = 0; p < GPU_CACHE_NPOOL; p++) all[i][p].peak = all[i][p].current;
-    }
+    a->ops->reset_peak(a);
     return 0;
 }
 
@@ -677,30 +720,28 @@ static int a_close(lua_State *L)
 static int a_tostring(lua_State *L)
 {
     struct lt_allocator *a = luaL_checkudata(L, 1, ALLOC_MT);
-    lua_pushfstring(L, "%s allocator (%s%s)", kind_names[a->kind],
+    lua_pushfstring(L, "%s allocator (%s%s)", a->ops->name,
                     a->model ? "model device" : dev_of(a)->be->name, a->closed ? ", closed" : "");
     return 1;
 }
 
 /* ---- statistics ---------------------------------------------------------------------------- */
 
-static void fill_stats(struct lt_allocator *a, struct gpu_caching_stats *s)
+static void caching_stats(const struct lt_allocator *a, struct gpu_caching_stats *s)
 {
-    if (a->kind == K_CACHING) {
-        gpu_caching_stats(a->c, s);
-    } else {
-        *s = a->rst;
-    }
+    gpu_caching_stats(a->c, s);
 }
+
+static void raw_stats(const struct lt_allocator *a, struct gpu_caching_stats *s) { *s = a->rst; }
 
 static void push_caching_stats(lua_State *L, struct lt_allocator *a)
 {
     struct gpu_caching_stats s;
-    fill_stats(a, &s);
+    a->ops->caching_stats(a, &s);
     lt_alloc_push_stats(L, &s);
     lt_seti(L, "oversize_allocations", s.oversize_allocations.current);
     lt_seti(L, "oversize_segments", s.oversize_segments.current);
-    if (a->kind == K_CACHING) {
+    if (a->ops->caching) {
         struct gpu_caching_opts o;
         char conf[160];
         gpu_caching_get_opts(a->c, &o);
@@ -727,35 +768,36 @@ static void push_call_times(lua_State *L, const char *what, const struct lt_call
     lt_setn(L, k, gpu_median(t, c->n));
 }
 
+static void async_push_stats(lua_State *L, struct lt_allocator *a)
+{
+    struct gpu_mempool_stats s;
+    gpu_mempool_stats(a->pool, &s);
+    lua_createtable(L, 0, 24);
+    lt_seti(L, "reserved", s.reserved);
+    lt_seti(L, "peak_reserved", s.reserved_high);
+    lt_seti(L, "used", s.used);
+    lt_seti(L, "allocated", s.used);
+    lt_seti(L, "peak_allocated", s.used_high);
+    lt_seti(L, "alloc_count", s.allocs);
+    lt_seti(L, "free_count", s.frees);
+    lt_seti(L, "chunk_maps", s.chunk_maps);
+    lt_seti(L, "chunk_unmaps", s.chunk_unmaps);
+    lt_seti(L, "num_device_alloc", s.chunk_maps);
+    lt_seti(L, "num_device_free", s.chunk_unmaps);
+    lt_seti(L, "reused", s.reused);
+    lt_seti(L, "internal_deps", s.internal_deps);
+    lt_seti(L, "num_ooms", s.ooms);
+    lt_seti(L, "segments", s.chunks);
+    if (s.release_threshold == GPU_MEMPOOL_NO_RELEASE) lua_pushliteral(L, "max");
+    else lua_pushinteger(L, (lua_Integer)s.release_threshold);
+    lua_setfield(L, -2, "release_threshold");
+}
+
 static int a_stats(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
-    if (a->kind == K_ASYNC) {
-        struct gpu_mempool_stats s;
-        gpu_mempool_stats(a->pool, &s);
-        lua_createtable(L, 0, 24);
-        lt_seti(L, "reserved", s.reserved);
-        lt_seti(L, "peak_reserved", s.reserved_high);
-        lt_seti(L, "used", s.used);
-        lt_seti(L, "allocated", s.used);
-        lt_seti(L, "peak_allocated", s.used_high);
-        lt_seti(L, "alloc_count", s.allocs);
-        lt_seti(L, "free_count", s.frees);
-        lt_seti(L, "chunk_maps", s.chunk_maps);
-        lt_seti(L, "chunk_unmaps", s.chunk_unmaps);
-        lt_seti(L, "num_device_alloc", s.chunk_maps);
-        lt_seti(L, "num_device_free", s.chunk_unmaps);
-        lt_seti(L, "reused", s.reused);
-        lt_seti(L, "internal_deps", s.internal_deps);
-        lt_seti(L, "num_ooms", s.ooms);
-        lt_seti(L, "segments", s.chunks);
-        if (s.release_threshold == GPU_MEMPOOL_NO_RELEASE) lua_pushliteral(L, "max");
-        else lua_pushinteger(L, (lua_Integer)s.release_threshold);
-        lua_setfield(L, -2, "release_threshold");
-    } else {
-        push_caching_stats(L, a);
-    }
-    lua_pushstring(L, kind_names[a->kind]);
+    a->ops->push_stats(L, a);
+    lua_pushstring(L, a->ops->name);
     lua_setfield(L, -2, "kind");
     lua_pushstring(L, a->model ? "model" : dev_of(a)->be->name);
     lua_setfield(L, -2, "backend");
@@ -766,7 +808,7 @@ static int a_stats(lua_State *L)
     if (!a->model) lt_seti(L, "cap_bytes", a->cap_bytes);
     lt_setn(L, "malloc_seconds", a->malloc_s);
     lt_setn(L, "free_seconds", a->free_s);
-    lt_seti(L, "device_allocs", a->kind == K_CACHING || a->kind == K_RAW ? a->dev_allocs : 0);
+    lt_seti(L, "device_allocs", a->ops->device_allocs ? a->dev_allocs : 0);
     /* device call times are a measurement only on a real GPU */
     if (!sim) {
         lt_setn(L, "device_alloc_seconds", a->dev_alloc_s);
@@ -780,7 +822,7 @@ static int a_stats(lua_State *L)
 static int a_summary(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
-    if (a->kind != K_CACHING)
+    if (!a->ops->caching)
         return luaL_error(L, ":summary() is memory_summary() of the caching allocator");
     size_t need = gpu_caching_summary(a->c, NULL, 0) + 1;
     lt_vm_charge(L, (long long)need); /* formatted in C, twice */
@@ -803,25 +845,26 @@ static void push_tag(lua_State *L, int ai, uint64_t addr)
  * while the tables are built from it (the heap cap) leaks nothing. */
 #define MAPBOX_MT "vramlab.segment_map"
 struct mapbox {
-    bool cache, live;
-    struct gpu_cache_map c;
+    bool live;
+    struct gpu_cache_map c; /* one of the two, the other zeroed: its free is a no-op */
     struct gpu_mempool_map p;
 };
 
 static int mapbox_gc(lua_State *L)
 {
     struct mapbox *m = luaL_checkudata(L, 1, MAPBOX_MT);
-    if (m->live && m->cache) gpu_cache_map_free(&m->c);
-    else if (m->live) gpu_mempool_map_free(&m->p);
+    if (m->live) {
+        gpu_cache_map_free(&m->c);
+        gpu_mempool_map_free(&m->p);
+    }
     m->live = false;
     return 0;
 }
 
-static struct mapbox *new_mapbox(lua_State *L, bool cache)
+static struct mapbox *new_mapbox(lua_State *L)
 {
     struct mapbox *m = lua_newuserdatauv(L, sizeof *m, 0);
     memset(m, 0, sizeof *m);
-    m->cache = cache;
     luaL_setmetatable(L, MAPBOX_MT);
     return m;
 }
@@ -832,6 +875,122 @@ static int raw_by_addr(const void *x, const void *y)
     return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
+/* Each kind's segments and blocks, into the table on top (the allocator at index 1). */
+static void caching_segments(lua_State *L, struct lt_allocator *a, struct mapbox *box)
+{
+    struct gpu_cache_map m;
+    if (gpu_caching_segments(a->c, &m) != GPU_OK) {
+        luaL_error(L, "out of host memory");
+        return;
+    }
+    box->c = m, box->live = true;
+    for (size_t s = 0; s < m.nsegs; s++) {
+        const struct gpu_cache_seg_info *g = &m.segs[s];
+        lua_createtable(L, 0, 8);
+        lt_seti(L, "address", g->addr);
+        lt_seti(L, "size", g->size);
+        lt_seti(L, "allocated", g->allocated);
+        lt_seti(L, "requested", g->requested);
+        lua_pushstring(L, g->pool == GPU_CACHE_SMALL ? "small" : "large");
+        lua_setfield(L, -2, "pool");
+        lua_pushboolean(L, g->expandable);
+        lua_setfield(L, -2, "expandable");
+        lua_createtable(L, (int)g->nblocks, 0);
+        for (size_t i = 0; i < g->nblocks; i++) {
+            const struct gpu_cache_block_info *bk = &m.blocks[g->first_block + i];
+            lua_createtable(L, 0, 6);
+            lt_seti(L, "address", bk->addr);
+            lt_seti(L, "offset", bk->offset);
+            lt_seti(L, "size", bk->size);
+            lt_seti(L, "requested", bk->requested);
+            lua_pushboolean(L, bk->allocated);
+            lua_setfield(L, -2, "allocated");
+            if (bk->allocated) {
+                push_tag(L, 1, bk->addr);
+                lua_setfield(L, -2, "tag");
+            }
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+        }
+        lua_setfield(L, -2, "blocks");
+        lua_rawseti(L, -2, (lua_Integer)s + 1);
+    }
+}
+
+static void raw_segments(lua_State *L, struct lt_allocator *a, struct mapbox *box)
+{
+    (void)box;
+    /* one segment per cudaMalloc, in address order */
+    struct raw_ent *e = lua_newuserdatauv(L, (a->nraw ? a->nraw : 1) * sizeof *e, 0);
+    lua_insert(L, -2); /* below the result: collected with the stack */
+    memcpy(e, a->raw, a->nraw * sizeof *e);
+    qsort(e, a->nraw, sizeof *e, raw_by_addr); /* frees reorder the table: no insertion sort */
+    for (size_t i = 0; i < a->nraw; i++) {
+        lua_createtable(L, 0, 6);
+        lt_seti(L, "address", e[i].addr);
+        lt_seti(L, "size", e[i].size);
+        lt_seti(L, "allocated", e[i].size);
+        lt_seti(L, "requested", e[i].size);
+        lua_pushstring(L, e[i].size <= GPU_CACHE_SMALL_SIZE ? "small" : "large");
+        lua_setfield(L, -2, "pool");
+        lua_createtable(L, 1, 0);
+        lua_createtable(L, 0, 6);
+        lt_seti(L, "address", e[i].addr);
+        lt_seti(L, "offset", 0);
+        lt_seti(L, "size", e[i].size);
+        lt_seti(L, "requested", e[i].size);
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, "allocated");
+        push_tag(L, 1, e[i].addr);
+        lua_setfield(L, -2, "tag");
+        lua_rawseti(L, -2, 1);
+        lua_setfield(L, -2, "blocks");
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+}
+
+static void async_segments(lua_State *L, struct lt_allocator *a, struct mapbox *box)
+{
+    struct gpu_mempool_map m;
+    if (gpu_mempool_segments(a->pool, &m) != GPU_OK) {
+        luaL_error(L, "out of host memory");
+        return;
+    }
+    box->p = m, box->live = true;
+    for (size_t s = 0; s < m.nchunks; s++) {
+        const struct gpu_mempool_chunk *c = &m.chunks[s];
+        lua_createtable(L, 0, 6);
+        lt_seti(L, "address", c->addr);
+        lt_seti(L, "size", c->size);
+        lua_pushliteral(L, "pool");
+        lua_setfield(L, -2, "pool");
+        uint64_t al = 0;
+        lua_createtable(L, (int)c->nblocks, 0);
+        for (size_t i = 0; i < c->nblocks; i++) {
+            const struct gpu_mempool_block *bk = &m.blocks[c->first_block + i];
+            lua_createtable(L, 0, 7);
+            lt_seti(L, "address", bk->addr);
+            lt_seti(L, "offset", bk->addr - c->addr);
+            lt_seti(L, "size", bk->size);
+            lt_seti(L, "requested", bk->allocated ? bk->size : 0);
+            lua_pushboolean(L, bk->allocated);
+            lua_setfield(L, -2, "allocated");
+            lua_pushboolean(L, bk->pending);
+            lua_setfield(L, -2, "pending");
+            lt_seti(L, "stream", (uint64_t)bk->stream);
+            if (bk->allocated) {
+                al += bk->size;
+                push_tag(L, 1, bk->addr);
+                lua_setfield(L, -2, "tag");
+            }
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+        }
+        lua_setfield(L, -2, "blocks");
+        lt_seti(L, "allocated", al);
+        lt_seti(L, "requested", al);
+        lua_rawseti(L, -2, (lua_Integer)s + 1);
+    }
+    }
+
 static int a_segments(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
@@ -839,108 +998,9 @@ static int a_segments(lua_State *L)
      * stop leaks nothing (the block count from the same estimate as host_bytes) */
     lt_vm_charge(L, 128 * (long long)(host_bytes(a) / HOST_PER_BLOCK + 1));
     lua_settop(L, 1);
-    struct mapbox *box = new_mapbox(L, a->kind == K_CACHING); /* 2 */
+    struct mapbox *box = new_mapbox(L); /* 2 */
     lua_newtable(L);
-    if (a->kind == K_CACHING) {
-        struct gpu_cache_map m;
-        if (gpu_caching_segments(a->c, &m) != GPU_OK) return luaL_error(L, "out of host memory");
-        box->c = m, box->live = true;
-        for (size_t s = 0; s < m.nsegs; s++) {
-            const struct gpu_cache_seg_info *g = &m.segs[s];
-            lua_createtable(L, 0, 8);
-            lt_seti(L, "address", g->addr);
-            lt_seti(L, "size", g->size);
-            lt_seti(L, "allocated", g->allocated);
-            lt_seti(L, "requested", g->requested);
-            lua_pushstring(L, g->pool == GPU_CACHE_SMALL ? "small" : "large");
-            lua_setfield(L, -2, "pool");
-            lua_pushboolean(L, g->expandable);
-            lua_setfield(L, -2, "expandable");
-            lua_createtable(L, (int)g->nblocks, 0);
-            for (size_t i = 0; i < g->nblocks; i++) {
-                const struct gpu_cache_block_info *bk = &m.blocks[g->first_block + i];
-                lua_createtable(L, 0, 6);
-                lt_seti(L, "address", bk->addr);
-                lt_seti(L, "offset", bk->offset);
-                lt_seti(L, "size", bk->size);
-                lt_seti(L, "requested", bk->requested);
-                lua_pushboolean(L, bk->allocated);
-                lua_setfield(L, -2, "allocated");
-                if (bk->allocated) {
-                    push_tag(L, 1, bk->addr);
-                    lua_setfield(L, -2, "tag");
-                }
-                lua_rawseti(L, -2, (lua_Integer)i + 1);
-            }
-            lua_setfield(L, -2, "blocks");
-            lua_rawseti(L, -2, (lua_Integer)s + 1);
-        }
-    } else if (a->kind == K_RAW) {
-        /* one segment per cudaMalloc, in address order */
-        struct raw_ent *e = lua_newuserdatauv(L, (a->nraw ? a->nraw : 1) * sizeof *e, 0);
-        lua_insert(L, -2); /* below the result: collected with the stack */
-        memcpy(e, a->raw, a->nraw * sizeof *e);
-        qsort(e, a->nraw, sizeof *e, raw_by_addr); /* frees reorder the table: no insertion sort */
-        for (size_t i = 0; i < a->nraw; i++) {
-            lua_createtable(L, 0, 6);
-            lt_seti(L, "address", e[i].addr);
-            lt_seti(L, "size", e[i].size);
-            lt_seti(L, "allocated", e[i].size);
-            lt_seti(L, "requested", e[i].size);
-            lua_pushstring(L, e[i].size <= GPU_CACHE_SMALL_SIZE ? "small" : "large");
-            lua_setfield(L, -2, "pool");
-            lua_createtable(L, 1, 0);
-            lua_createtable(L, 0, 6);
-            lt_seti(L, "address", e[i].addr);
-            lt_seti(L, "offset", 0);
-            lt_seti(L, "size", e[i].size);
-            lt_seti(L, "requested", e[i].size);
-            lua_pushboolean(L, 1);
-            lua_setfield(L, -2, "allocated");
-            push_tag(L, 1, e[i].addr);
-            lua_setfield(L, -2, "tag");
-            lua_rawseti(L, -2, 1);
-            lua_setfield(L, -2, "blocks");
-            lua_rawseti(L, -2, (lua_Integer)i + 1);
-        }
-    } else {
-        struct gpu_mempool_map m;
-        if (gpu_mempool_segments(a->pool, &m) != GPU_OK) return luaL_error(L, "out of host memory");
-        box->p = m, box->live = true;
-        for (size_t s = 0; s < m.nchunks; s++) {
-            const struct gpu_mempool_chunk *c = &m.chunks[s];
-            lua_createtable(L, 0, 6);
-            lt_seti(L, "address", c->addr);
-            lt_seti(L, "size", c->size);
-            lua_pushliteral(L, "pool");
-            lua_setfield(L, -2, "pool");
-            uint64_t al = 0;
-            lua_createtable(L, (int)c->nblocks, 0);
-            for (size_t i = 0; i < c->nblocks; i++) {
-                const struct gpu_mempool_block *bk = &m.blocks[c->first_block + i];
-                lua_createtable(L, 0, 7);
-                lt_seti(L, "address", bk->addr);
-                lt_seti(L, "offset", bk->addr - c->addr);
-                lt_seti(L, "size", bk->size);
-                lt_seti(L, "requested", bk->allocated ? bk->size : 0);
-                lua_pushboolean(L, bk->allocated);
-                lua_setfield(L, -2, "allocated");
-                lua_pushboolean(L, bk->pending);
-                lua_setfield(L, -2, "pending");
-                lt_seti(L, "stream", (uint64_t)bk->stream);
-                if (bk->allocated) {
-                    al += bk->size;
-                    push_tag(L, 1, bk->addr);
-                    lua_setfield(L, -2, "tag");
-                }
-                lua_rawseti(L, -2, (lua_Integer)i + 1);
-            }
-            lua_setfield(L, -2, "blocks");
-            lt_seti(L, "allocated", al);
-            lt_seti(L, "requested", al);
-            lua_rawseti(L, -2, (lua_Integer)s + 1);
-        }
-    }
+    a->ops->segments(L, a, box);
     /* the map's memory back now, not at the next collection */
     lua_pushcfunction(L, mapbox_gc);
     lua_pushvalue(L, 2);
@@ -1021,8 +1081,7 @@ static int a_map(lua_State *L)
     lua_pushinteger(L, max);
     lua_pushboolean(L, with_free);
     bool zh = !strcmp(lt_runtime_lang(a->vm->rt), "zh"); /* the map's owner labels */
-    lua_pushstring(L, a->kind == K_ASYNC ? (zh ? "池块 " : "chunk ") : a->kind == K_RAW ? "cudaMalloc "
-                                                                        : zh ? "段 " : "seg ");
+    lua_pushstring(L, a->ops->seglabel[zh]);
     lua_call(L, 6, 2);
     return 2;
 }
@@ -1032,7 +1091,7 @@ static int a_map(lua_State *L)
 static int a_record(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
-    if (a->kind != K_CACHING) return luaL_error(L, ":record() is for caching allocators");
+    if (!a->ops->caching) return luaL_error(L, ":record() is for caching allocators");
     bool on = lua_isnone(L, 2) || lua_toboolean(L, 2);
     if (on && !a->recording) {
         gpu_trace_buf_free(&a->rec);
@@ -1048,7 +1107,7 @@ static int a_record(lua_State *L)
 static int a_trace(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
-    if (a->kind != K_CACHING) return luaL_error(L, ":trace() is for caching allocators");
+    if (!a->ops->caching) return luaL_error(L, ":trace() is for caching allocators");
     lt_vm_charge(L, (long long)(a->rec.len / 8));
     lua_pushlstring(L, a->rec.data ? a->rec.data : "", a->rec.len);
     return 1;
@@ -1059,7 +1118,7 @@ static int a_trace(lua_State *L)
 static struct lt_allocator *check_async(lua_State *L)
 {
     struct lt_allocator *a = check_alloc(L, 1);
-    if (a->kind != K_ASYNC) luaL_error(L, "this call is for alloc.async_pool pools");
+    if (!a->pool) luaL_error(L, "this call is for alloc.async_pool pools");
     return a;
 }
 
@@ -1185,15 +1244,16 @@ static int l_ledger(lua_State *L)
         }
     } else {
         struct lt_allocator *a = check_alloc(L, 1);
-        if (a->kind == K_ASYNC) return luaL_argerror(L, 1, "the ledger takes a caching or raw allocator");
+        if (!a->ops->caching_stats)
+            return luaL_argerror(L, 1, "the ledger takes a caching or raw allocator");
         struct gpu_caching_stats s;
-        fill_stats(a, &s);
+        a->ops->caching_stats(a, &s);
         if (a->model) {
             gpu_ledger_fill_model(a->capacity, &s, l);
         } else {
             pthread_mutex_lock(&vm->rt->devlock);
             /* a raw allocator's memory is "other allocations": no caching layer to split */
-            gpu_status st = gpu_ledger_fill(vm->rt->dev, a->kind == K_CACHING ? &s : NULL, l);
+            gpu_status st = gpu_ledger_fill(vm->rt->dev, a->ops->caching ? &s : NULL, l);
             pthread_mutex_unlock(&vm->rt->devlock);
             if (st != GPU_OK) {
                 lua_pushnil(L);
@@ -1205,6 +1265,29 @@ static int l_ledger(lua_State *L)
     push_ledger(L, l, lang);
     return 1;
 }
+
+static const struct lt_alloc_ops caching_ops = {
+    .name = "caching", .device_allocs = true, .seglabel = {"seg ", "段 "},
+    .malloc = caching_malloc, .free = caching_free, .in_use = caching_in_use,
+    .release = caching_release, .host_bytes = caching_host_bytes,
+    .empty_cache = caching_empty_cache, .reset_peak = caching_reset_peak,
+    .push_stats = push_caching_stats, .caching_stats = caching_stats,
+    .segments = caching_segments, .caching = true,
+};
+static const struct lt_alloc_ops raw_ops = {
+    .name = "raw", .device_allocs = true, .seglabel = {"cudaMalloc ", "cudaMalloc "},
+    .malloc = raw_malloc_op, .free = raw_free_op,
+    .release = raw_release, .host_bytes = raw_host_bytes,
+    .reset_peak = raw_reset_peak, .push_stats = push_caching_stats, .caching_stats = raw_stats,
+    .segments = raw_segments,
+};
+static const struct lt_alloc_ops async_ops = {
+    .name = "async", .streams = true, .seglabel = {"chunk ", "池块 "},
+    .malloc = async_malloc, .free = async_free, .in_use = async_in_use,
+    .release = async_release, .host_bytes = async_host_bytes,
+    .empty_cache = async_empty_cache, .reset_peak = async_reset_peak,
+    .push_stats = async_push_stats, .segments = async_segments,
+};
 
 int lt_open_alloc(lua_State *L)
 {

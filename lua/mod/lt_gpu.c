@@ -11,11 +11,10 @@
 #define BUF_MT "vramlab.buffer"
 
 struct lt_buffer {
-    void *ptr; /* NULL once freed */
+    struct lt_res res; /* first: the VM's list of what it holds (lt_res) */
+    void *ptr;         /* NULL once freed */
     uint64_t bytes;
-    int generation;
     struct lt_vm *vm;
-    struct lt_buffer *prev, *next; /* the VM's live list */
 };
 
 static struct gpu_dev *dev_of(lua_State *L) { return lt_vm_of(L)->rt->dev; }
@@ -28,24 +27,10 @@ static void buf_release(struct lt_buffer *b)
     gpu_free(vm->rt->dev, b->ptr, b->bytes);
     pthread_mutex_unlock(&vm->rt->devlock);
     b->ptr = NULL;
-    if (b->prev) b->prev->next = b->next;
-    else vm->buffers = b->next;
-    if (b->next) b->next->prev = b->prev;
-    b->prev = b->next = NULL;
+    lt_res_remove(vm, &b->res);
 }
 
-void lt_gpu_free_generation(struct lt_vm *vm, int generation)
-{
-    for (struct lt_buffer *b = vm->buffers, *nx; b; b = nx) {
-        nx = b->next;
-        if (b->generation >= generation) buf_release(b);
-    }
-}
-
-void lt_gpu_free_all(struct lt_vm *vm)
-{
-    while (vm->buffers) buf_release(vm->buffers);
-}
+static void buf_release_res(struct lt_res *r) { buf_release((struct lt_buffer *)(void *)r); }
 
 static struct lt_buffer *check_buf(lua_State *L)
 {
@@ -123,10 +108,7 @@ static int l_alloc(lua_State *L)
     }
     b->bytes = (uint64_t)n;
     b->vm = vm;
-    b->generation = vm->generation;
-    b->next = vm->buffers;
-    if (b->next) b->next->prev = b;
-    vm->buffers = b;
+    lt_res_add(vm, &b->res, buf_release_res); /* freed with the run that made it */
     return 1;
 }
 

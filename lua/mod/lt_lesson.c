@@ -12,6 +12,7 @@
 
 #include "lt_header.h"
 #include "lt_lex.h"
+#include "lt_markup.h"
 
 struct lt_lesson {
     struct lt_runtime *rt;

@@ -1,7 +1,7 @@
 /* lt_units.c - the unit grammar of gpu/base/gpu_units.h as the `units` module's readers:
  * units.read(text) for the grader and anyone who needs to know how a quantity was written, and
  * units.parse(text) for a value and its kind. lua/lib/units.lua takes both from the globals set
- * here (__lt_units_read, __lt_units_parse) when it loads, so Lua has no second parser.
+ * here (__lt_units_read, __lt_lt_units_parse) when it loads, so Lua has no second parser.
  * Tested by tests/lua/units.lua and tests/unit/test_gpu_units.c. */
 #include "lt.h"
 #include "lt_int.h"
@@ -37,7 +37,7 @@ static void push_value(lua_State *L, const struct gpu_qty *q)
  * percent =, times =, power = } for a quantity; { word =, number = } for a number and a word
  * that is no unit; { ambiguous = "bits"|"prefix"|"comma", alt = { a, b }, number = }; or nil,
  * message when there is no number. */
-static int units_read(lua_State *L)
+int lt_units_read(lua_State *L)
 {
     size_t len;
     const char *s = luaL_checklstring(L, 1, &len);
@@ -91,7 +91,7 @@ static int units_read(lua_State *L)
 
 /* units.parse(text) -> value, kind ("size", "rate", "time", "count"), or nil, message; a Lua
  * number is a size in bytes, as the modules pass sizes. */
-static int units_parse(lua_State *L)
+int lt_units_parse(lua_State *L)
 {
     if (lua_type(L, 1) == LUA_TNUMBER) {
         lua_settop(L, 1);
@@ -117,12 +117,4 @@ static int units_parse(lua_State *L)
     push_value(L, &q);
     lua_pushstring(L, gpu_qkind_name(q.kind));
     return 2;
-}
-
-void lt_units_install(lua_State *L)
-{
-    lua_pushcfunction(L, units_read);
-    lua_setglobal(L, "__lt_units_read");
-    lua_pushcfunction(L, units_parse);
-    lua_setglobal(L, "__lt_units_parse");
 }

@@ -18,6 +18,7 @@
 #include "lt_header.h"
 #include "lt_data.h"
 #include "lt_lex.h"
+#include "lt_markup.h"
 
 #define CHECK(c)                                                                                  \
     do {                                                                                          \
@@ -136,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CHECK(write(fd, data, size) == (ssize_t)size);
     close(fd);
 
-    struct lt_runtime *rt = lt_runtime_new(dev, getenv("VRAMLAB_DATADIR") ? getenv("VRAMLAB_DATADIR") : ".");
+    struct lt_runtime *rt = lt_runtime_new(dev, getenv("VRAMLAB_DATADIR") ? getenv("VRAMLAB_DATADIR") : ".", lt_modules);
     CHECK(rt);
     struct lt_limits lim = {.mem_bytes = 16u << 20, .instructions = 2000000, .seconds = 2.0,
         .wall_seconds = 4.0};

@@ -46,7 +46,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
                         "VRAMLAB_DATADIR): %s\n", why);
         exit(1);
     }
-    rt = lt_runtime_new(dev, c.datadir);
+    rt = lt_runtime_new(dev, c.datadir, lt_modules);
     lt_runtime_set_limits(rt, &lim);
     lt_runtime_set_sink(rt, sink, NULL);
     atexit(cleanup);

@@ -60,7 +60,7 @@ static int setup(void **state)
     struct gpu_config c = {.datadir = ".", .deterministic = true, .cap_fraction = 0.9};
     char why[512], err[512];
     assert_int_equal(gpu_open("sim", &c, &f->dev, why, sizeof why), GPU_OK);
-    f->rt = lt_runtime_new(f->dev, ".");
+    f->rt = lt_runtime_new(f->dev, ".", lt_modules);
     lt_runtime_set_limits(f->rt, &limits);
     lt_runtime_set_sink(f->rt, sink, f);
     f->vm = lt_vm_new(f->rt, err, sizeof err);

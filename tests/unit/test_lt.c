@@ -17,6 +17,7 @@
 #include "gpu.h"
 #include "lt.h"
 #include "lt_int.h"
+#include "lt_markup.h"
 
 struct fixture {
     struct gpu_dev *dev;
@@ -43,7 +44,7 @@ static int setup(void **state)
     struct gpu_config c = {.datadir = ".", .deterministic = true, .cap_fraction = 0.9, .host_quick = true};
     char why[512], err[512];
     assert_int_equal(gpu_open("sim", &c, &f->dev, why, sizeof why), GPU_OK);
-    f->rt = lt_runtime_new(f->dev, ".");
+    f->rt = lt_runtime_new(f->dev, ".", lt_modules);
     struct lt_limits lim = {.mem_bytes = 16u << 20, .instructions = 5000000, .seconds = 5.0,
         .wall_seconds = 60.0};
     lt_runtime_set_limits(f->rt, &lim);

@@ -199,7 +199,7 @@ static void test_against_loader(void **state)
     struct gpu_dev *dev;
     char why[512], err[1024], dir[] = "/tmp/vramlab-header-XXXXXX", path[128];
     assert_int_equal(gpu_open("sim", &c, &dev, why, sizeof why), GPU_OK);
-    struct lt_runtime *rt = lt_runtime_new(dev, ".");
+    struct lt_runtime *rt = lt_runtime_new(dev, ".", lt_modules);
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/9.2-pinned.lua", dir);
     static const char *const src[] = {

@@ -56,7 +56,7 @@ static int setup(void **state)
     char why[256];
     struct gpu_config c = {.datadir = ".", .deterministic = true, .cap_fraction = 0.9};
     assert_int_equal(gpu_open("sim", &c, &f->dev, why, sizeof why), GPU_OK);
-    f->rt = lt_runtime_new(f->dev, ".");
+    f->rt = lt_runtime_new(f->dev, ".", lt_modules);
     strcpy(f->path, "/tmp/vramlab-rec-XXXXXX");
     int fd = mkstemp(f->path);
     assert_true(fd >= 0);

@@ -9,6 +9,7 @@
 
 #include "gpu_esc.h"
 #include "gpu_fmt.h"
+#include "lt_markup.h"
 #include "tui_json.h"
 #include "tui_wrap.h"
 
