@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "tui_app.h"
-#include "tui_plain.h"
 #include "tui_term.h"
 #include "tui_wrap.h"
 
@@ -24,14 +23,24 @@ const char *tui_app_lang(const struct tui_app *a)
 
 bool tui_app_zh(const struct tui_app *a) { return !strcmp(tui_app_lang(a), "zh"); }
 
+/* The views, in the order the app ticks and closes them. */
+static const struct tui_view *const views[] = {&tui_menu_view, &tui_lesson_view, &tui_repl_view};
+#define NVIEWS (int)(sizeof views / sizeof *views)
+
+bool tui_app_show(struct tui_app *a, const struct tui_view *v)
+{
+    if (v->show && !v->show(a)) return false;
+    a->view = v;
+    return true;
+}
+
 static void sink(void *ud, const struct lt_event *ev)
 {
     struct tui_app *a = ud;
     struct lt_event copy;
     char *text; /* a text with NUL bytes shows them, and what follows them */
     ev = lt_event_visible(ev, "\u2400", &copy, &text);
-    if (a->repl_eval) tui_repl_sink(a, ev);
-    else if (a->lv) tui_lesson_sink(a, ev);
+    if (a->events_to && a->events_to->sink) a->events_to->sink(a, ev);
     free(text);
 }
 
@@ -45,7 +54,7 @@ static void compute_marks(struct tui_app *a)
             m = tui_progress_solved(a->saved, e->id) >= e->nexercises ? TUI_DONE : TUI_STARTED;
         a->progress[i] = m;
     }
-    tui_menu_invalidate(a);
+    a->menu_width = 0; /* the menu shows the marks */
 }
 
 void tui_app_progress_changed(struct tui_app *a)
@@ -87,7 +96,7 @@ static void open_help(struct tui_app *a)
 
 static void help_key(void *ud, const struct tui_key *k) { open_help(ud); }
 
-static void sandbox_key(void *ud, const struct tui_key *k) { tui_repl_enter(ud); }
+static void sandbox_key(void *ud, const struct tui_key *k) { tui_app_show(ud, &tui_repl_view); }
 
 static void lang_key(void *ud, const struct tui_key *k)
 {
@@ -99,8 +108,8 @@ static void lang_key(void *ud, const struct tui_key *k)
     }
     lt_runtime_set_lang(a->rt, tui_app_zh(a) ? "en" : "zh");
     if (!a->replay_label[0]) lt_runtime_backend_line(a->rt, a->backend, sizeof a->backend);
-    tui_menu_invalidate(a);
-    tui_lesson_lang_changed(a);
+    for (int i = 0; i < NVIEWS; i++)
+        if (views[i]->lang_changed) views[i]->lang_changed(a);
 }
 
 static const struct tui_binding app_rows[] = {
@@ -200,17 +209,28 @@ static void key(void *ud, const struct tui_key *k)
         v->scrolled(a, t.scroll);
 }
 
+static bool view_busy(const struct tui_app *a, const struct tui_view *v)
+{
+    return v->busy && v->busy(a);
+}
+
 static bool tick(void *ud)
 {
     struct tui_app *a = ud;
-    bool changed = tui_repl_busy(a) && tui_repl_tick(a);
-    if (tui_lesson_running(a) && tui_lesson_tick(a)) changed = true;
+    bool changed = false;
+    for (int i = 0; i < NVIEWS; i++)
+        if (view_busy(a, views[i]) && views[i]->tick && views[i]->tick(a)) changed = true;
     changed |= a->dirty;
     a->dirty = false;
     return changed;
 }
 
-static bool busy(void *ud) { return tui_lesson_running(ud) || tui_repl_busy(ud); }
+static bool busy(void *ud)
+{
+    for (int i = 0; i < NVIEWS; i++)
+        if (view_busy(ud, views[i])) return true;
+    return false;
+}
 static bool quit(void *ud) { return ((struct tui_app *)ud)->quit; }
 
 static void back(void *ud)
@@ -231,14 +251,13 @@ static bool cursor(void *ud, int *y, int *x)
 
 void tui_app_open_entry(struct tui_app *a, int i)
 {
-    tui_lesson_close(a);
-    if (!tui_lesson_open(a, i)) {
+    if (!tui_lesson_view.open(a, i)) {
         tui_app_error(a, "out of memory");
-        a->view = &tui_menu_view;
+        tui_app_show(a, &tui_menu_view);
         return;
     }
     if (i >= 0) a->menu_sel = i;
-    a->view = &tui_lesson_view;
+    tui_app_show(a, &tui_lesson_view);
 }
 
 /* ---- results kept across visits ----------------------------------------------------------- */
@@ -337,7 +356,7 @@ void tui_app_toggle_offer(struct tui_app *a)
                  TUI_TR(a, "No shipped recording is offered here.", "这里没有可回放的随附记录。"));
         return;
     }
-    if (tui_lesson_running(a)) {
+    if (busy(a)) {
         snprintf(a->notice, sizeof a->notice, "%s",
                  TUI_TR(a, "An experiment is running (Esc cancels it first).", "有实验在运行（先按 Esc 取消）。"));
         return;
@@ -357,7 +376,7 @@ void tui_app_toggle_offer(struct tui_app *a)
         tui_replay_label(a->offered, a->replay_label, sizeof a->replay_label);
         snprintf(a->backend, sizeof a->backend, "%s", a->replay_label);
     }
-    tui_menu_invalidate(a);
+    a->menu_width = 0; /* the menu shows the source */
 }
 
 /* ---- start and end ------------------------------------------------------------------------ */
@@ -432,9 +451,9 @@ int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
         .min_rows = TUI_MIN_ROWS, .min_cols = TUI_MIN_COLS,
     };
     int rc = tui_loop_run(&ops);
-    tui_lesson_close(&a);
-    tui_kept_clear(&a);
-    tui_repl_free(&a);
+    for (int i = 0; i < NVIEWS; i++)
+        if (views[i]->close) views[i]->close(&a);
+    tui_kept_clear(&a); /* after the lesson view's close, which keeps its results there */
     lt_runtime_set_sink(rt, NULL, NULL);
     lt_runtime_set_async(rt, false);
     tui_term_done();

@@ -38,7 +38,20 @@ struct tui_view {
     void (*back)(struct tui_app *a); /* q on the "too small" screen: one level back */
     void (*scrolled)(struct tui_app *a, struct tui_scroll *s); /* after a scroll key (NULL) */
     const struct tui_keymap *const *also; /* a context the help lists too (NULL: none) */
+    /* Its life in the tutor; the app calls these for every view (NULL: nothing to do). */
+    bool (*show)(struct tui_app *a); /* becoming the view (tui_app_show): false, with a notice,
+                                      * keeps the one shown */
+    bool (*open)(struct tui_app *a, int item); /* open catalog entry item in it, closing the one
+                                                * open (-1: opts->open_lesson); false: no memory */
+    bool (*busy)(const struct tui_app *a);     /* its code runs: the loop ticks it */
+    bool (*tick)(struct tui_app *a);           /* step that code; true when the screen changed */
+    /* an event of the code it runs, while it is a->events_to */
+    void (*sink)(struct tui_app *a, const struct lt_event *ev);
+    void (*lang_changed)(struct tui_app *a); /* L: what it holds, in the language now on */
+    void (*close)(struct tui_app *a);        /* the tutor ends: everything it holds back */
 };
+/* The views. The app names only these objects; a view names no other view's function, and
+ * switches through tui_app_show. */
 extern const struct tui_view tui_menu_view, tui_lesson_view, tui_repl_view;
 
 struct tui_app {
@@ -48,6 +61,8 @@ struct tui_app {
     bool quit;
     bool dirty; /* set by the sinks and finished work: the next tick redraws */
     const struct tui_view *view;
+    const struct tui_view *events_to; /* the view whose Lua code runs now: the runtime's
+                                       * events go to its sink (NULL: dropped) */
     struct tui_layout lay;
     char backend[256];
     char notice[256]; /* one line shown in the status bar until the next key */
@@ -63,13 +78,12 @@ struct tui_app {
     int menu_sel;
     struct tui_scroll menu_sc;
     struct tui_lines menu_lines;
-    int menu_width; /* width menu_lines were built for (0: rebuild) */
+    int menu_width; /* width menu_lines were built for (0: rebuild: what it lists changed) */
     /* the open lesson */
     struct tui_lesson *lv;
     /* the sandbox REPL (created on first use, kept for the session) */
     struct tui_repl *repl;
     const struct tui_view *repl_back; /* where leaving it returns to */
-    bool repl_eval;                   /* events now come from the REPL, not an experiment */
     /* --replay: what the status line and panels say instead of this machine */
     char replay_label[256];
     /* No GPU here, but a shipped recording: offered above the lessons (r), real GPUs first.
@@ -87,6 +101,8 @@ struct tui_app {
 extern const struct tui_keymap tui_app_keys;
 
 /* tui.c */
+/* Show view v (its show first: false, and nothing changes, when it cannot). */
+bool tui_app_show(struct tui_app *a, const struct tui_view *v);
 void tui_app_toggle_offer(struct tui_app *a); /* take the offered recording, or back to sim */
 const char *tui_app_lang(const struct tui_app *a); /* "en" / "zh" */
 bool tui_app_zh(const struct tui_app *a);
@@ -94,7 +110,7 @@ bool tui_app_zh(const struct tui_app *a);
 #define TUI_TR(app, en, zh) (tui_app_zh(app) ? (zh) : (en))
 /* Saved progress changed: write it (a failure goes to the status line), refresh the marks. */
 void tui_app_progress_changed(struct tui_app *a);
-void tui_app_open_entry(struct tui_app *a, int cat_index); /* -1: opts->open_lesson */
+void tui_app_open_entry(struct tui_app *a, int cat_index); /* in the lesson view; -1: opts->open_lesson */
 void tui_app_divider(struct tui_app *a);
 /* A notice that is an error or a warning (printf-style); plain snprintf into a->notice is
  * information. */
@@ -116,19 +132,7 @@ bool tui_kept_take(struct tui_app *a, const char *lesson, const char *exp, int b
                    struct tui_kept_run *out);
 void tui_kept_clear(struct tui_app *a);
 
-/* tui_menu.c */
-void tui_menu_invalidate(struct tui_app *a);
-
-/* tui_lesson.c */
-struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat_index);
-void tui_lesson_close(struct tui_app *a); /* cancels a running experiment first */
-bool tui_lesson_running(const struct tui_app *a);
-/* Step a running experiment; true when something changed on screen. */
-bool tui_lesson_tick(struct tui_app *a);
-void tui_lesson_lang_changed(struct tui_app *a);
-void tui_lesson_sink(struct tui_app *a, const struct lt_event *ev);
-int tui_lesson_cat_index(const struct tui_app *a);
-/* Its key contexts (for the help/keys consistency test). */
+/* tui_lesson.c: its key contexts (for the help/keys consistency test). */
 extern const struct tui_keymap *const tui_lesson_keys[], *const tui_lesson_read_keys[],
     *const tui_lesson_exercise_keys[],
     *const tui_lesson_running_keys[],
@@ -138,12 +142,7 @@ extern const struct tui_keymap *const tui_lesson_keys[], *const tui_lesson_read_
 /* tui_menu.c */
 extern const struct tui_keymap *const tui_menu_keys[];
 
-/* tui_repl.c: the sandbox REPL */
-bool tui_repl_enter(struct tui_app *a); /* false (with a notice) when the VM cannot start */
-void tui_repl_free(struct tui_app *a);
-void tui_repl_sink(struct tui_app *a, const struct lt_event *ev);
-bool tui_repl_busy(const struct tui_app *a); /* an entry is being evaluated */
-bool tui_repl_tick(struct tui_app *a);       /* step it; true when it finished */
+/* tui_repl.c: the sandbox REPL's */
 extern const struct tui_keymap *const tui_repl_keys[], *const tui_repl_busy_keys[];
 
 #endif

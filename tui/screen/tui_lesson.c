@@ -11,7 +11,7 @@
 #include "tui_app.h"
 #include "tui_file.h"
 #include "tui_lineedit.h"
-#include "tui_plain.h"
+#include "tui_text.h"
 #include "tui_state.h"
 #include "tui_run.h"
 #include "tui_term.h"
@@ -82,9 +82,9 @@ static void set_text(char **dst, const char *s)
     *dst = n;
 }
 
-int tui_lesson_cat_index(const struct tui_app *a) { return a->lv ? a->lv->cat : -1; }
+static int cat_index(const struct tui_app *a) { return a->lv ? a->lv->cat : -1; }
 
-bool tui_lesson_running(const struct tui_app *a)
+static bool lesson_busy(const struct tui_app *a)
 {
     return a->lv && (a->lv->running >= 0 || a->lv->grading >= 0);
 }
@@ -116,10 +116,15 @@ static const char *saved_id(const struct tui_app *a)
     return a->saved && v->ls && v->cat >= 0 && v->cat < a->ncat ? lt_lesson_id(v->ls) : NULL;
 }
 
-struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
+static void lesson_close(struct tui_app *a);
+
+/* Open catalog entry cat (-1: opts->open_lesson), closing the lesson open; false: no memory.
+ * A lesson that does not load is open too: the view shows why. */
+static bool lesson_open(struct tui_app *a, int cat)
 {
+    lesson_close(a);
     struct tui_lesson *v = calloc(1, sizeof *v);
-    if (!v) return NULL;
+    if (!v) return false;
     v->cat = cat, v->sel = -1, v->running = -1, v->grading = -1, v->shown = -1, v->edit_block = -1;
     v->reveal = -1, v->rerun_armed = -1;
     v->stale = true;
@@ -127,14 +132,15 @@ struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
     const char *path = cat >= 0 && cat < a->ncat ? a->cat[cat].path : a->opts->open_lesson;
     v->ls = lt_lesson_load(a->rt, path, v->err, sizeof v->err);
     a->lv = v;
-    if (!v->ls) return v;
+    a->events_to = &tui_lesson_view; /* its experiments' events */
+    if (!v->ls) return true;
     v->nblocks = lt_lesson_nblocks(v->ls);
     v->blk = calloc((size_t)(v->nblocks > 0 ? v->nblocks : 1), sizeof *v->blk);
     if (!v->blk) {
         snprintf(v->err, sizeof v->err, "out of memory");
         lt_lesson_free(v->ls);
         v->ls = NULL;
-        return v;
+        return true;
     }
     for (int b = 0; b < v->nblocks; b++) {
         if (!is_exp(v, b)) continue;
@@ -168,15 +174,16 @@ struct tui_lesson *tui_lesson_open(struct tui_app *a, int cat)
         tui_progress_visit(a->saved, id);
         tui_app_progress_changed(a);
     }
-    return v;
+    return true;
 }
 
-void tui_lesson_close(struct tui_app *a)
+static void lesson_close(struct tui_app *a)
 {
     struct tui_lesson *v = a->lv;
     if (!v) return;
     if (v->ls && v->running >= 0) cancel(a); /* its partial results are kept, marked cancelled */
     a->lv = NULL; /* the sink drops what a cancel still reports */
+    if (a->events_to == &tui_lesson_view) a->events_to = NULL;
     const char *path = v->cat >= 0 && v->cat < a->ncat ? a->cat[v->cat].path : a->opts->open_lesson;
     for (int b = 0; v->blk && b < v->nblocks; b++) {
         struct block_state *s = &v->blk[b];
@@ -199,7 +206,7 @@ void tui_lesson_close(struct tui_app *a)
     free(v);
 }
 
-void tui_lesson_sink(struct tui_app *a, const struct lt_event *ev)
+static void lesson_sink(struct tui_app *a, const struct lt_event *ev)
 {
     struct tui_lesson *v = a->lv;
     if (!v || !v->ls || (v->grading >= 0 && v->running < 0)) return; /* a grading's print() */
@@ -223,7 +230,7 @@ static void relang(struct tui_app *a, int b)
     declare_panels(a, b);
 }
 
-void tui_lesson_lang_changed(struct tui_app *a)
+static void lesson_lang_changed(struct tui_app *a)
 {
     struct tui_lesson *v = a->lv;
     if (!v || !v->ls) return;
@@ -524,7 +531,7 @@ static void finish_run(struct tui_app *a, enum lt_run_state st, const char *err)
     a->dirty = true;
 }
 
-static void replay_sink(void *ud, const struct lt_event *ev) { tui_lesson_sink(ud, ev); }
+static void replay_sink(void *ud, const struct lt_event *ev) { lesson_sink(ud, ev); }
 
 /* --replay: the recorded run of this experiment goes to the panels; nothing is measured. */
 static void replay_start(struct tui_app *a, int b)
@@ -591,7 +598,7 @@ static void run(struct tui_app *a, int b)
     if (st != LT_RUN_BUSY) finish_run(a, st, err);
 }
 
-bool tui_lesson_tick(struct tui_app *a)
+static bool lesson_tick(struct tui_app *a)
 {
     struct tui_lesson *v = a->lv;
     if (v && v->ls && v->grading >= 0) {
@@ -745,8 +752,7 @@ static char *answer_header(struct tui_app *a, const struct lt_exercise_info *inf
     size_t plen = 0, blen = 0;
     FILE *pf = open_memstream(&prompt, &plen);
     if (pf) {
-        struct tui_plain p = {pf, false, false, tui_app_lang(a), false};
-        tui_plain_markup(&p, info->prompt ? info->prompt : "");
+        tui_text_markup(pf, info->prompt ? info->prompt : "", tui_app_lang(a));
         fclose(pf);
     }
     FILE *f = open_memstream(&buf, &blen);
@@ -977,7 +983,7 @@ static void choice(void *ud, const struct tui_key *k)
 static void section(void *ud, const struct tui_key *k)
 {
     struct tui_app *a = ud;
-    int c = tui_lesson_cat_index(a), d = k->code == 'n' ? 1 : -1;
+    int c = cat_index(a), d = k->code == 'n' ? 1 : -1;
     int to = c < 0 ? 0 : c + d;
     if (a->ncat && to >= 0 && to < a->ncat) tui_app_open_entry(a, to);
     else snprintf(a->notice, sizeof a->notice, "%s",
@@ -987,9 +993,8 @@ static void section(void *ud, const struct tui_key *k)
 
 static void back(struct tui_app *a)
 {
-    tui_lesson_close(a);
-    a->view = &tui_menu_view;
-    tui_menu_invalidate(a);
+    lesson_close(a);
+    tui_app_show(a, &tui_menu_view);
 }
 
 static void back_key(void *ud, const struct tui_key *k) { back(ud); }
@@ -1341,11 +1346,15 @@ static bool lesson_cursor(const struct tui_app *a, int *y, int *x)
 
 static void title(const struct tui_app *a, char *out, size_t n)
 {
-    int c = tui_lesson_cat_index(a);
+    int c = cat_index(a);
     const char *id = c >= 0 ? a->cat[c].id : "";
     const char *t = c >= 0 ? a->cat[c].title[tui_app_zh(a)] : a->opts->open_lesson;
     snprintf(out, n, "vramlab · %s%s%s", id && *id ? id : "", id && *id ? " " : "", t ? t : "");
 }
 
-const struct tui_view tui_lesson_view = {lesson_draw, lesson_cursor, keys,    title,
-                                         back,        scrolled,      tui_lesson_answer_keys};
+const struct tui_view tui_lesson_view = {
+    .draw = lesson_draw, .cursor = lesson_cursor, .keys = keys, .title = title, .back = back,
+    .scrolled = scrolled, .also = tui_lesson_answer_keys,
+    .open = lesson_open, .busy = lesson_busy, .tick = lesson_tick, .sink = lesson_sink,
+    .lang_changed = lesson_lang_changed, .close = lesson_close,
+};

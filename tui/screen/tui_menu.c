@@ -14,7 +14,13 @@
 #include "tui_term.h"
 #include "tui_wrap.h"
 
-void tui_menu_invalidate(struct tui_app *a) { a->menu_width = 0; }
+static void invalidate(struct tui_app *a) { a->menu_width = 0; } /* rebuilt at the next draw */
+
+static bool show(struct tui_app *a)
+{
+    invalidate(a); /* what it lists may have changed while another view was shown */
+    return true;
+}
 
 static void para(struct tui_app *a, const char *s, int style, const char *first, int width,
                  int entry)
@@ -238,14 +244,14 @@ static void click(void *ud, const struct tui_key *k)
         tui_app_open_entry(a, a->menu_lines.v[li].block);
 }
 
-static void sandbox(void *ud, const struct tui_key *k) { tui_repl_enter(ud); }
+static void sandbox(void *ud, const struct tui_key *k) { tui_app_show(ud, &tui_repl_view); }
 static void offer(void *ud, const struct tui_key *k) { tui_app_toggle_offer(ud); }
 static void quit(void *ud, const struct tui_key *k) { ((struct tui_app *)ud)->quit = true; }
 static void own_snapshot(void *ud, const struct tui_key *k) /* tui_snapview.c */
 {
     struct tui_app *a = ud;
     tui_snapview_pick(lt_runtime_assets(a->rt), tui_app_zh(a));
-    tui_menu_invalidate(a);
+    invalidate(a);
     clearok(curscr, TRUE);
     a->dirty = true;
 }
@@ -294,4 +300,7 @@ static void title(const struct tui_app *a, char *out, size_t n)
 
 static void back(struct tui_app *a) { a->quit = true; }
 
-const struct tui_view tui_menu_view = {menu_draw, NULL, keys, title, back, NULL, NULL};
+const struct tui_view tui_menu_view = {
+    .draw = menu_draw, .keys = keys, .title = title, .back = back,
+    .show = show, .lang_changed = invalidate,
+};

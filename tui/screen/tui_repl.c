@@ -86,7 +86,7 @@ static void declare(struct tui_app *a, const char *id)
         }
 }
 
-void tui_repl_sink(struct tui_app *a, const struct lt_event *ev)
+static void repl_sink(struct tui_app *a, const struct lt_event *ev)
 {
     struct tui_repl *r = a->repl;
     if (!r) return;
@@ -119,7 +119,9 @@ void tui_repl_sink(struct tui_app *a, const struct lt_event *ev)
 static int hist_count(void *ud) { return tui_history_count(ud); }
 static const char *hist_get(void *ud, int i) { return tui_history_get(ud, i); }
 
-bool tui_repl_enter(struct tui_app *a)
+/* Becoming the view: the VM made on first use, kept for the session; false (with a notice) when
+ * it cannot start. */
+static bool repl_show(struct tui_app *a)
 {
     if (!a->repl) {
         struct tui_repl *r = calloc(1, sizeof *r);
@@ -159,11 +161,10 @@ bool tui_repl_enter(struct tui_app *a)
                         "失控的代码会被沙箱限制停下。上/下：历史。Esc：取消正在运行的代码，否则返回。"));
     }
     if (a->view != &tui_repl_view) a->repl_back = a->view;
-    a->view = &tui_repl_view;
     return true;
 }
 
-void tui_repl_free(struct tui_app *a)
+static void repl_close(struct tui_app *a)
 {
     struct tui_repl *r = a->repl;
     if (!r) return;
@@ -259,9 +260,10 @@ static void submit(void *ud, const struct tui_key *k)
         return;
     }
     char out[8192];
-    a->repl_eval = true;
+    const struct tui_view *was = a->events_to; /* its events come to the REPL while it runs */
+    a->events_to = &tui_repl_view;
     enum lt_eval_status st = lt_vm_eval(r->vm, src, out, sizeof out);
-    a->repl_eval = false;
+    a->events_to = was;
     if (st == LT_EVAL_INCOMPLETE) {
         free(r->pending);
         r->pending = src;
@@ -273,16 +275,18 @@ static void submit(void *ud, const struct tui_key *k)
     if (st != LT_EVAL_BUSY) finish(a, st, out);
 }
 
-bool tui_repl_busy(const struct tui_app *a) { return a->repl && a->repl->running; }
+static bool repl_busy(const struct tui_app *a) { return a->repl && a->repl->running; }
 
-bool tui_repl_tick(struct tui_app *a)
+/* Step the entry that runs; true when it finished. */
+static bool repl_tick(struct tui_app *a)
 {
     struct tui_repl *r = a->repl;
     if (!r || !r->running) return false;
     char out[8192];
-    a->repl_eval = true;
+    const struct tui_view *was = a->events_to;
+    a->events_to = &tui_repl_view;
     enum lt_eval_status st = lt_vm_eval_step(r->vm, out, sizeof out);
-    a->repl_eval = false;
+    a->events_to = was;
     if (st == LT_EVAL_BUSY) return false;
     finish(a, st, out);
     return true;
@@ -292,9 +296,10 @@ static void cancel(void *ud, const struct tui_key *k)
 {
     struct tui_app *a = ud;
     struct tui_repl *r = a->repl;
-    a->repl_eval = true;
+    const struct tui_view *was = a->events_to;
+    a->events_to = &tui_repl_view;
     lt_vm_eval_cancel(r->vm);
-    a->repl_eval = false;
+    a->events_to = was;
     finish(a, LT_EVAL_ERROR, TUI_TR(a, "cancelled: what the entry allocated was freed",
                                     "已取消：这条输入分配的内存已释放"));
 }
@@ -303,8 +308,7 @@ static void cancel(void *ud, const struct tui_key *k)
 
 static void leave(struct tui_app *a)
 {
-    a->view = a->repl_back == &tui_lesson_view && a->lv ? &tui_lesson_view : &tui_menu_view;
-    tui_menu_invalidate(a);
+    tui_app_show(a, a->repl_back == &tui_lesson_view && a->lv ? &tui_lesson_view : &tui_menu_view);
 }
 
 static void leave_key(void *ud, const struct tui_key *k) { leave(ud); }
@@ -519,4 +523,7 @@ static void title(const struct tui_app *a, char *out, size_t n)
     snprintf(out, n, "%s", TUI_TR(a, "vramlab · sandbox (Lua)", "vramlab · 沙箱（Lua）"));
 }
 
-const struct tui_view tui_repl_view = {repl_draw, repl_cursor, keys, title, leave, NULL, NULL};
+const struct tui_view tui_repl_view = {
+    .draw = repl_draw, .cursor = repl_cursor, .keys = keys, .title = title, .back = leave,
+    .show = repl_show, .busy = repl_busy, .tick = repl_tick, .sink = repl_sink, .close = repl_close,
+};
