@@ -152,6 +152,8 @@ void lt_vm_run_end(struct lt_vm *vm);
  * each string cut at the source to its limit (lt_limits.h; the cut copies are pushed on L) and
  * counted against the run's LT_RUN_TEXT_MAX (past it, a Lua error stops the run). */
 void lt_vm_emit(lua_State *L, struct lt_event *ev);
+/* The VM's lua_Alloc (ud: the VM): the heap cap, with room for the C side outside a run. */
+void *lt_vm_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 /* Publish for the watchdog whether Lua computes now (lt_runtime_activity). */
 void lt_vm_publish(struct lt_vm *vm, bool computing);
 /* Push the sandbox stop message (which limit, without a position) onto L. */
