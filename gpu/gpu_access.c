@@ -33,18 +33,6 @@ int gpu_access_parse(const char *name)
     return -1;
 }
 
-double gpu_fp32_flops(int sms, int lanes, int sm_clock_khz)
-{
-    return sms > 0 && lanes > 0 && sm_clock_khz > 0 ? 2.0 * sms * lanes * sm_clock_khz * 1e3 : 0;
-}
-
-int gpu_fp32_lanes(int cc_major, int cc_minor)
-{
-    if (cc_major == 7 || (cc_major == 8 && cc_minor == 0)) return 64;
-    if (cc_major >= 8) return 128;
-    return 0;
-}
-
 /* ---- counting --------------------------------------------------------------------------- */
 
 double gpu_sectors_per_request(uint64_t stride_bytes, unsigned elem_bytes, uint64_t offset_bytes)

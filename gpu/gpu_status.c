@@ -20,6 +20,18 @@ const char *gpu_warn_key(unsigned bit)
     return "";
 }
 
+double gpu_fp32_flops(int sms, int lanes, int sm_clock_khz)
+{
+    return sms > 0 && lanes > 0 && sm_clock_khz > 0 ? 2.0 * sms * lanes * sm_clock_khz * 1e3 : 0;
+}
+
+int gpu_fp32_lanes(int cc_major, int cc_minor)
+{
+    if (cc_major == 7 || (cc_major == 8 && cc_minor == 0)) return 64;
+    if (cc_major >= 8) return 128;
+    return 0;
+}
+
 double gpu_peak_bytes_per_s(int mem_clock_khz, int bus_width_bits)
 {
     if (mem_clock_khz <= 0 || bus_width_bits <= 0) return 0;

@@ -1,5 +1,6 @@
-/* gpu_snap_int.h - private to the snapshot files (gpu_snapshot.c, gpu_snap_walk.c,
- * gpu_snap_summary.c, gpu_snap_replay.c): the model's struct and the per-device walk state. */
+/* gpu_snap_int.h - private to the snapshot files (gpu_snapshot.c, gpu_snap_data.c,
+ * gpu_snap_walk.c, gpu_snap_summary.c, gpu_snap_replay.c): the model's struct and the
+ * per-device walk state. */
 #ifndef GPU_SNAP_INT_H
 #define GPU_SNAP_INT_H
 
@@ -8,6 +9,9 @@
 #include "gpu_snapshot.h"
 #include "gpu_strtab.h"
 #include "gpu_u64map.h"
+
+#define GPU_SNAP_MAX_DEVICE 4095 /* the highest device number read */
+#define GPU_SNAP_MAGNITUDE_LIMIT (1ull << 62) /* bytes one device's sizes may add up to */
 
 struct gpu_snap_chunk; /* string storage: chunks that never move */
 

@@ -2,6 +2,7 @@
  * tracked, never backed), timings from a documented model (docs/simulator.md) with seeded,
  * one-sided noise, or none at all in deterministic mode. Everything it reports is SIMULATED. */
 #include "gpu_sim.h"
+#include "gpu_sim_dev.h"
 
 #include "gpu_feed.h"
 
@@ -10,57 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-struct sim_alloc {
-    uintptr_t addr;
-    uint64_t bytes;
-    bool pinned; /* host buffers: page-locked */
-    /* What the buffer holds, as a whole: buffers are never backed, but validation still sees a
-     * copy that moved nothing or a kernel that wrote the wrong value (VRAMLAB_FAULT_CORRUPT). */
-    bool has_content;
-    struct gpu_content content;
-};
-
-struct sim_dev {
-    struct gpu_dev pub; /* first: the registry sees only this */
-    struct gpu_profile prof;
-    uint64_t used;
-    uint64_t rng;
-    bool deterministic;
-    uintptr_t next_addr;
-    struct sim_alloc *allocs;
-    size_t nallocs, cap_allocs;
-    long ops, sticky_at; /* device operations so far; gpu_config.fault_sticky (0 = never) */
-    uint64_t other_bytes; /* gpu_config.sim_other_bytes: memory other processes hold */
-    long hang_at;        /* gpu_config.fault_hang (0 = never) */
-};
-
-const struct gpu_profile *gpu_sim_profile(const struct gpu_dev *dev)
-{
-    return dev && dev->be == &gpu_sim_backend ? &((const struct sim_dev *)dev)->prof : NULL;
-}
-
-/* Fault injection for tests: fault_sticky = N (VRAMLAB_FAULT_STICKY) makes the Nth device
- * operation (alloc, memset, copy, latency, STREAM) fail as an illegal address or a kernel fault
- * does on a real GPU: sticky, the context is lost for the rest of the process. fault_hang = N
- * (VRAMLAB_FAULT_HANG) makes the Nth one never return, as a hung kernel or driver call does: it ignores cancellation, so only
- * the watchdog (tui/screen/tui_watchdog.c) can end the process. */
-static bool sticky_fault(struct sim_dev *d, const char *what)
-{
-    if (!d->sticky_at && !d->hang_at) return false;
-    d->ops++;
-    while (d->ops == d->hang_at) {
-        struct timespec ts = {1, 0};
-        nanosleep(&ts, NULL);
-    }
-    if (d->ops != d->sticky_at) return false;
-    d->pub.failed = GPU_ERR_STICKY;
-    gpu_set_why(&d->pub, "cudaErrorIllegalAddress (an illegal memory access was encountered) in "
-                "%s: SIMULATED sticky error injected at device operation #%ld "
-                "(VRAMLAB_FAULT_STICKY); the GPU context is lost until vramlab restarts",
-                what, d->ops);
-    return true;
-}
 
 /* Fake device addresses: a 2 MiB-aligned range far from anything real, so a simulated pointer
  * handed to memcpy faults loudly rather than corrupting memory. */
@@ -101,24 +51,6 @@ double gpu_sim_latency_ns(const struct gpu_profile *p, uint64_t bytes)
     double w = bytes > 0 ? (double)bytes : 1;
     double h1 = fmin(1.0, p->l1_bytes / w), h2 = fmin(1.0, (double)p->info.l2_bytes / w);
     return h1 * p->l1_ns + (h2 - h1) * p->l2_ns + (1 - h2) * p->dram_ns;
-}
-
-static double noisy(struct sim_dev *d, double t)
-{
-    if (d->deterministic || d->prof.noise <= 0) return t;
-    /* Measurement noise is one-sided: interference only ever makes a run slower. */
-    double u = (gpu_rand(&d->rng) >> 11) * (1.0 / 9007199254740992.0);
-    return t * (1.0 + d->prof.noise * u * u * 3.0);
-}
-
-double gpu_sim_noisy(struct gpu_dev *dev, double t)
-{
-    return noisy((struct sim_dev *)dev, t);
-}
-
-bool gpu_sim_fault(struct gpu_dev *dev, const char *what)
-{
-    return sticky_fault((struct sim_dev *)dev, what);
 }
 
 static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, char *why, size_t n)
@@ -227,7 +159,7 @@ static gpu_status untrack(struct sim_dev *d, void *ptr, uint64_t *bytes)
 static gpu_status sim_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
 {
     struct sim_dev *d = (struct sim_dev *)dev;
-    if (sticky_fault(d, "cudaMalloc")) return GPU_ERR_STICKY;
+    if (gpu_sim_fault(&d->pub, "cudaMalloc")) return GPU_ERR_STICKY;
     /* cudaMalloc hands out memory in 2 MiB pages; capacity is counted that way too. */
     uint64_t rounded = (bytes + (2u << 20) - 1) / (2u << 20) * (2u << 20);
     if (rounded > d->pub.info.total_bytes - d->used) {
@@ -263,21 +195,21 @@ static gpu_status sim_host_free(struct gpu_dev *dev, void *ptr, bool pinned)
 
 static gpu_status sim_memset(struct gpu_dev *dev, void *ptr, int value, uint64_t bytes)
 {
-    return sticky_fault((struct sim_dev *)dev, "cudaMemset") ? GPU_ERR_STICKY : GPU_OK;
+    return gpu_sim_fault(dev, "cudaMemset") ? GPU_ERR_STICKY : GPU_OK;
 }
 
 static gpu_status sim_copy(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_method m, void *dst,
                            const void *src, uint64_t bytes, int reps, double *seconds)
 {
     struct sim_dev *d = (struct sim_dev *)dev;
-    if (sticky_fault(d, "cudaMemcpyAsync")) return GPU_ERR_STICKY;
+    if (gpu_sim_fault(&d->pub, "cudaMemcpyAsync")) return GPU_ERR_STICKY;
     const struct sim_alloc *host = find(d, dir == GPU_H2D ? src : dst);
     bool pinned = host && host->pinned;
     struct sim_alloc *to = find(d, dst);
     const struct sim_alloc *from = find(d, src);
     if (to && from && !d->pub.fault_corrupt) to->has_content = from->has_content, to->content = from->content;
     double t = gpu_sim_copy_seconds(&d->prof, dir, m, dir == GPU_D2D || pinned, bytes);
-    *seconds = noisy(d, t);
+    *seconds = gpu_sim_noisy(&d->pub, t);
     (void)reps;
     return GPU_OK;
 }
@@ -286,9 +218,9 @@ static gpu_status sim_copy(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_metho
 static gpu_status sim_latency(struct gpu_dev *dev, struct gpu_chase *c)
 {
     struct sim_dev *d = (struct sim_dev *)dev;
-    if (sticky_fault(d, "the latency kernel")) return GPU_ERR_STICKY;
+    if (gpu_sim_fault(&d->pub, "the latency kernel")) return GPU_ERR_STICKY;
     for (int k = 0; k < c->n; k++) {
-        c->ns[k] = noisy(d, gpu_sim_latency_ns(&d->prof, c->bytes));
+        c->ns[k] = gpu_sim_noisy(&d->pub, gpu_sim_latency_ns(&d->prof, c->bytes));
         c->cycles[k] = 0;
         c->sm[k] = -1;
     }
@@ -312,8 +244,8 @@ static gpu_status sim_stream(struct gpu_dev *dev, int kind, void *a, void *b, vo
                              uint64_t bytes, int reps, double *seconds, double *dot)
 {
     struct sim_dev *d = (struct sim_dev *)dev;
-    if (sticky_fault(d, "the STREAM kernel")) return GPU_ERR_STICKY;
-    *seconds = noisy(d, gpu_sim_stream_seconds(&d->prof, kind, bytes));
+    if (gpu_sim_fault(&d->pub, "the STREAM kernel")) return GPU_ERR_STICKY;
+    *seconds = gpu_sim_noisy(&d->pub, gpu_sim_stream_seconds(&d->prof, kind, bytes));
     /* The kernels' arithmetic on the arrays' one value each, as the device would do it. */
     struct sim_alloc *A = find(d, a), *B = find(d, b), *C = find(d, c);
     const double s = GPU_STREAM_S, n = (double)(bytes / 8);
@@ -334,7 +266,7 @@ static gpu_status sim_fill(struct gpu_dev *dev, void *ptr, uint64_t bytes, bool 
                            const struct gpu_content *want)
 {
     struct sim_dev *d = (struct sim_dev *)dev;
-    if (!host && sticky_fault(d, "the fill kernel")) return GPU_ERR_STICKY;
+    if (!host && gpu_sim_fault(&d->pub, "the fill kernel")) return GPU_ERR_STICKY;
     struct sim_alloc *x = find(d, ptr);
     if (!x) {
         gpu_set_why(dev, "fill of a buffer the simulator never handed out");
