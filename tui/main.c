@@ -22,7 +22,7 @@
 #include "lt_course.h"
 #include "tui_cmd.h"
 #include "tui_env.h"
-#include "tui_plain.h"
+#include "tui_out.h"
 #include "tui_record.h"
 #include "tui_term.h"
 #include "tui_theme.h"
@@ -402,16 +402,16 @@ static int run(int argc, char **argv)
     return close_needs(&c, rc);
 }
 
-/* Every byte of plain output goes through one filter (tui_plain_guard), and output that could
+/* Every byte of plain output goes through one filter (tui_out_guard), and output that could
  * not be written (a full disk, a closed stdout) is an error, not silent data loss. */
 int main(int argc, char **argv)
 {
-    if (!tui_plain_guard()) {
+    if (!tui_out_guard()) {
         fprintf(stderr, "vramlab: out of memory\n");
         return 3;
     }
     int rc = run(argc, argv);
-    int err = tui_plain_close();
+    int err = tui_out_close();
     if (err) {
         fprintf(stderr, "vramlab: cannot write the output: %s\n", strerror(err));
         if (!rc) rc = 5;

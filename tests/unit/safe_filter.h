@@ -1,11 +1,11 @@
-/* safe_filter.h - for unit tests (after cmocka.h): what tui_safe_filter shows for some bytes,
+/* safe_filter.h - for unit tests (after cmocka.h): what tui_out_filter shows for some bytes,
  * collected into a buffer. filter() returns a static buffer, valid until the next call. */
 #ifndef SAFE_FILTER_H
 #define SAFE_FILTER_H
 
 #include <string.h>
 
-#include "tui_plain.h"
+#include "tui_out.h"
 
 struct buf {
     char s[4096];
@@ -25,7 +25,7 @@ static const char *filter(const char *s, size_t n)
 {
     static struct buf b;
     b.n = 0, b.s[0] = 0;
-    assert_int_equal(tui_safe_filter(s, n, true, put, &b), n);
+    assert_int_equal(tui_out_filter(s, n, true, put, &b), n);
     return b.s;
 }
 

@@ -16,7 +16,7 @@
 
 #include "tui_json.h"
 #include "tui_jsonl.h"
-#include "tui_plain.h"
+#include "tui_out.h"
 #include "safe_filter.h"
 
 /* What the writer wrote, as one string (freed at the next call). */

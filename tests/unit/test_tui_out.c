@@ -1,4 +1,4 @@
-/* test_tui_plain.c - the one filter between plain output and the terminal: which characters are
+/* test_tui_out.c - the one filter between plain output and the terminal: which characters are
  * shown escaped (C0 but \n and \t, DEL, C1, bidi controls) and which pass (text, CJK, emoji),
  * invalid UTF-8 replaced, the same result however the text is cut into writes (a sequence split
  * across two stdio buffers). (JSON strings: test_tui_json.c.) */
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui_plain.h"
+#include "tui_out.h"
 
 #include "safe_filter.h"
 
@@ -46,11 +46,11 @@ static void test_split_writes(void **state)
     snprintf(whole, sizeof whole, "%s", filter(s, n));
     for (size_t cut = 0; cut <= n; cut++) {
         struct buf b = {.n = 0};
-        size_t used = tui_safe_filter(s, cut, false, put, &b);
+        size_t used = tui_out_filter(s, cut, false, put, &b);
         assert_true(used <= cut && cut - used <= 3);
         char rest[64];
         memcpy(rest, s + used, n - used); /* what was left waits for the next write */
-        assert_int_equal(tui_safe_filter(rest, n - used, true, put, &b), n - used);
+        assert_int_equal(tui_out_filter(rest, n - used, true, put, &b), n - used);
         assert_string_equal(b.s, whole);
     }
 }

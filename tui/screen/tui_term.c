@@ -25,7 +25,7 @@
 #include <wchar.h>
 
 #include "tui_grid.h"
-#include "tui_plain.h"
+#include "tui_out.h"
 #include "tui_state.h"
 #include "tui_theme.h"
 #include "tui_wrap.h"
@@ -170,9 +170,9 @@ int tui_term_theme(void) { return TH.theme; }
  * most `ms` milliseconds. Bytes after the replies were typed ahead: they go back to ncurses. */
 static bool ask_background(int ms, unsigned char rgb[3])
 {
-    int in = STDIN_FILENO, out = fileno(tui_plain_terminal());
+    int in = STDIN_FILENO, out = fileno(tui_out_terminal());
     if (out < 0 || !isatty(in) || !isatty(out)) return false;
-    fflush(tui_plain_terminal());
+    fflush(tui_out_terminal());
     const char q[] = TUI_BG_QUERY;
     if (write(out, q, sizeof q - 1) != (ssize_t)(sizeof q - 1)) return false;
     char buf[512];
@@ -321,8 +321,8 @@ bool tui_term_init(char *err, size_t n)
     const char *term = getenv("TERM");
     /* the terminal's own stream: stdout itself goes through the plain-output filter, which
      * would show ncurses' escape codes instead of sending them */
-    T.scr = newterm(NULL, tui_plain_terminal(), stdin);
-    if (!T.scr && terminfo_fallback()) T.scr = newterm(NULL, tui_plain_terminal(), stdin);
+    T.scr = newterm(NULL, tui_out_terminal(), stdin);
+    if (!T.scr && terminfo_fallback()) T.scr = newterm(NULL, tui_out_terminal(), stdin);
     if (!T.scr) {
         snprintf(err, n, "cannot open the terminal (TERM=%s)", term ? term : "unset");
         return false;
@@ -376,7 +376,7 @@ void tui_term_done(void)
     T.framing = false;
     tui_grid_free(&T.grid);
     if (T.saved_ok) tcsetattr(STDOUT_FILENO, TCSANOW, &T.saved);
-    fflush(tui_plain_terminal());
+    fflush(tui_out_terminal());
     fflush(stdout);
 }
 
@@ -387,7 +387,7 @@ int tui_term_run(const char *cmd, const char *arg)
     mousemask(0, &mouse);
     def_prog_mode();
     endwin();
-    fflush(tui_plain_terminal());
+    fflush(tui_out_terminal());
     fflush(stdout);
     /* as system(3) does: the terminal's ^C and ^\ are for the program, not for us */
     struct sigaction ign, old_int, old_quit;

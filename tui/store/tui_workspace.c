@@ -12,7 +12,7 @@
 
 #include "gpu_esc.h"
 #include "tui_file.h"
-#include "tui_plain.h"
+#include "tui_text.h"
 #include "tui_state.h"
 #include "tui_wrap.h"
 
@@ -102,8 +102,7 @@ char *tui_ws_template(struct lt_lesson *ls, int block, const char *lang)
     size_t plen = 0, blen = 0;
     FILE *pf = open_memstream(&prompt, &plen);
     if (!pf) return NULL;
-    struct tui_plain p = {pf, false, false, lang, false};
-    tui_plain_markup(&p, x.prompt);
+    tui_text_markup(pf, x.prompt, lang);
     fclose(pf);
     FILE *f = open_memstream(&buf, &blen);
     if (!f) {
