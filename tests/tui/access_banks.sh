@@ -20,7 +20,9 @@ wait_for 'done' 60
 check_width 100
 keys Tab
 n=0
-while [ $n -lt 8 ]; do screen >> "$T/panel"; keys NPage; sleep 0.2; n=$((n + 1)); done
+# page through the panels, each page captured once it is drawn (the last page: no change)
+while [ $n -lt 8 ]; do screen >> "$T/panel"; moved NPage 3 || break; n=$((n + 1)); done
+screen >> "$T/panel"
 grep -Eq '▶ stride 1 \(no conflict\) +[0-9,.]+ GB/s' "$T/panel" || fail "no headline for stride 1"
 grep -q 'GB/s vs stride (words).*SIMULATED' "$T/panel" || fail "the curve is not labelled SIMULATED"
 grep -Eq '32 +│ +32 +│ +[0-9.]+ GB/s' "$T/panel" || fail "no 32-way row at stride 32"
