@@ -141,7 +141,7 @@ static void info_device(const struct gpu_dev *dev, const char *fallback, bool ha
         kv("MIG", T("a MIG slice%s: memory is the slice's; bus, clock, peak and published figure "
                     "are the whole GPU's", "MIG 分片%s：显存是分片的；位宽、频率、峰值和标称值是整张 GPU 的"),
            i->mig_instance >= 0 ? "" : T(" (instance not identified in NVML)", "（NVML 未识别出实例）"));
-    if (i->l1_bytes) kv(T("L1 + shared", "L1 + 共享内存"), T("%.0f KiB per SM", "每个 SM %.0f KiB"), i->l1_bytes / 1024.0);
+    if (i->l1_bytes) kv(T("L1 + shared", "L1 + 共享内存"), T("%s per SM", "每个 SM %s"), B(i->l1_bytes, b1));
     if (i->l2_bytes) kv(T("L2 cache", "L2 缓存"), "%s", B(i->l2_bytes, b1));
     else kv(T("L2 cache", "L2 缓存"), "n/a");
     if (i->sm_count) kv(T("SMs", "SM 数"), "%d", i->sm_count);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gpu_esc.h"
+#include "gpu_fmt.h"
 #include "gpu_parse.h"
 #include "gpu_snap_diff.h"
 #include "gpu_snap_replay.h"
@@ -26,12 +27,10 @@
 
 /* ---- output helpers --------------------------------------------------------------------- */
 
+/* bytes with two decimals once scaled ("512 B", "1.50 GiB"), as memory_viz writes them */
 static void fmt_bytes(uint64_t b, char *o, size_t n)
 {
-    if (b < 1024) snprintf(o, n, "%llu B", (unsigned long long)b);
-    else if (b < (1ull << 20)) snprintf(o, n, "%.2f KiB", b / 1024.0);
-    else if (b < (1ull << 30)) snprintf(o, n, "%.2f MiB", b / 1048576.0);
-    else snprintf(o, n, "%.2f GiB", b / 1073741824.0);
+    gpu_fmt_bytes((double)b, GPU_FMT_BIN | GPU_FMT_DIGITS(2), o, n);
 }
 
 static const char *B(uint64_t b, char *buf, size_t n)
