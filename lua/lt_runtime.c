@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpu_err.h"
 #include "gpu_parse.h"
 #include "gpu_units.h"
 
@@ -90,7 +91,7 @@ bool lt_limits_parse(const char *s, struct lt_limits *lim, char *err, size_t n)
         size_t i = 0;
         while (i < nkeys && (strlen(keys[i].k) != kl || strncmp(s, keys[i].k, kl))) i++;
         if (i == nkeys || s[kl] != '=') {
-            snprintf(err, n, "'%.*s': expected seconds=, instructions=, memory=, wall=, course= or "
+            gpu_errf(err, n, "'%.*s': expected seconds=, instructions=, memory=, wall=, course= or "
                      "lessons=", (int)kl, s);
             return false;
         }
@@ -109,7 +110,7 @@ bool lt_limits_parse(const char *s, struct lt_limits *lim, char *err, size_t n)
             if (!gpu_parse_double(num, keys[i].min, keys[i].max, &v, NULL, 0)) v = NAN;
         }
         if (!isfinite(v) || v < keys[i].min || v > keys[i].max) {
-            snprintf(err, n, "%s must be a number between %g and %g%s", keys[i].k, keys[i].min,
+            gpu_errf(err, n, "%s must be a number between %g and %g%s", keys[i].k, keys[i].min,
                      keys[i].max, i == 2 ? " bytes (or a size such as 64MiB)" : "");
             return false;
         }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_err.h"
 #include "lt_embed.h"
 
 /* ---- the allow-listed environment -------------------------------------------------------- */
@@ -291,7 +292,7 @@ static int load_embedded(lua_State *L, char *err, size_t n)
         snprintf(chunk, sizeof chunk, "@%s", e->file);
         if (load_module(L, (int)(e - lt_embedded), e, chunk) != LUA_OK ||
             lua_pcall(L, 0, 1, 0) != LUA_OK) {
-            snprintf(err, n, "%s", lua_tostring(L, -1));
+            gpu_errf(err, n, "%s", lua_tostring(L, -1));
             lua_pop(L, 1);
             return -1;
         }
@@ -401,13 +402,13 @@ struct lt_vm *lt_vm_new(struct lt_runtime *rt, char *err, size_t n)
     struct lt_vm *vm = calloc(1, sizeof *vm);
     char setup_err[256] = "";
     if (!vm) {
-        snprintf(err, n, "out of memory");
+        gpu_errf(err, n, "out of memory");
         return NULL;
     }
     vm->rt = rt;
     vm->L = lua_newstate(lt_vm_alloc, vm);
     if (!vm->L) {
-        snprintf(err, n, "cannot create a Lua state (memory limit too small?)");
+        gpu_errf(err, n, "cannot create a Lua state (memory limit too small?)");
         free(vm);
         return NULL;
     }
@@ -417,7 +418,7 @@ struct lt_vm *lt_vm_new(struct lt_runtime *rt, char *err, size_t n)
     lua_pushlightuserdata(vm->L, setup_err);
     lua_pushinteger(vm->L, (lua_Integer)sizeof setup_err);
     if (lua_pcall(vm->L, 2, 0, 0) != LUA_OK) {
-        snprintf(err, n, "sandbox set-up failed: %s", lua_tostring(vm->L, -1));
+        gpu_errf(err, n, "sandbox set-up failed: %s", lua_tostring(vm->L, -1));
         lua_close(vm->L);
         free(vm);
         return NULL;

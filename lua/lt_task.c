@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpu_err.h"
+
 /* (f, args...) -> a new thread holding them; protected: lua_newthread may raise. */
 static int make_thread(lua_State *L)
 {
@@ -27,7 +29,7 @@ bool lt_task_start(struct lt_vm *vm, int nargs, char *err, size_t n)
     struct lt_task *t = &vm->task;
     if (vm->rt->run_thread || t->co) {
         lua_pop(L, nargs + 1);
-        snprintf(err, n, "another experiment or measurement is running: wait for it, or cancel "
+        gpu_errf(err, n, "another experiment or measurement is running: wait for it, or cancel "
                          "it with Esc where it runs");
         return false;
     }
@@ -56,7 +58,7 @@ int lt_task_step(struct lt_vm *vm, int *nres, char *err, size_t n)
     struct lt_runtime *rt = vm->rt;
     *nres = 0;
     if (!t->co) {
-        snprintf(err, n, "nothing is running");
+        gpu_errf(err, n, "nothing is running");
         return LUA_ERRRUN;
     }
     for (;;) {

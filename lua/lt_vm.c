@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_err.h"
 #include "gpu_esc.h"
 #include "gpu_file.h"
 #include "gpu_utf8.h"
@@ -315,10 +316,10 @@ void lt_vm_errmsg(struct lt_vm *vm, int status, char *err, size_t n)
     size_t tail = colon ? (size_t)(colon - what - 3) : 0, full = vm->chunk ? strlen(vm->chunk + 1) : 0;
     if (colon && vm->chunk && vm->chunk[0] == '@' && full > tail &&
         !strncmp(vm->chunk + 1 + full - tail, what + 3, tail)) {
-        snprintf(err, n, "%s%s%s%s", at, at[0] ? " " : "", vm->chunk + 1, colon);
+        gpu_errf(err, n, "%s%s%s%s", at, at[0] ? " " : "", vm->chunk + 1, colon);
         return;
     }
-    snprintf(err, n, "%s%s%s", at, at[0] ? " " : "", what);
+    gpu_errf(err, n, "%s%s%s", at, at[0] ? " " : "", what);
 }
 
 /* s (len bytes) within max: itself, or a copy cut at a character and ended with "…", pushed on L
@@ -501,7 +502,7 @@ static bool ensure_path(const char *path, int line, char *err, size_t n)
         if (*p == ':') return false;
     }
     char *orig = strdup(err);
-    if (orig) snprintf(err, n, "%s:%d: %s", path, line > 0 ? line : 1, orig);
+    if (orig) gpu_errf(err, n, "%s:%d: %s", path, line > 0 ? line : 1, orig);
     free(orig);
     return false;
 }
@@ -520,7 +521,7 @@ bool lt_vm_dofile_keep(struct lt_vm *vm, const char *path, bool keep, char *err,
         body = body ? body : src + len;
     }
     if (len && src[0] == LUA_SIGNATURE[0]) {
-        snprintf(err, n, "%s:1: binary chunks are not allowed", path);
+        gpu_errf(err, n, "%s:1: binary chunks are not allowed", path);
         free(src);
         return false;
     }

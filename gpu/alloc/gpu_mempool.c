@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_err.h"
 #include "gpu_model_dev.h" /* the model device hands out chunk addresses */
 
 struct mblk {
@@ -174,7 +175,7 @@ gpu_status gpu_mempool_malloc(struct gpu_mempool *p, uint64_t bytes, int stream,
     if (err && n) err[0] = 0;
     if (!p || !addr || stream < 0 || stream >= GPU_MEMPOOL_STREAMS || bytes == 0 ||
         bytes > (1ull << 50)) {
-        if (err && n) snprintf(err, n, "cudaMallocAsync: invalid argument (cudaErrorInvalidValue)");
+        if (err && n) gpu_errf(err, n, "cudaMallocAsync: invalid argument (cudaErrorInvalidValue)");
         return GPU_ERR_ARG;
     }
     uint64_t size = (bytes + GPU_MEMPOOL_ALIGN - 1) / GPU_MEMPOOL_ALIGN * GPU_MEMPOOL_ALIGN;
@@ -204,7 +205,7 @@ gpu_status gpu_mempool_malloc(struct gpu_mempool *p, uint64_t bytes, int stream,
             if (st == GPU_ERR_NOMEM) {
                 p->st.ooms++;
                 if (err && n)
-                    snprintf(err, n, "cudaMallocAsync(%llu bytes): out of memory "
+                    gpu_errf(err, n, "cudaMallocAsync(%llu bytes): out of memory "
                              "(cudaErrorMemoryAllocation; MODEL: %.2f MiB of %.2f MiB in use)",
                              (unsigned long long)bytes,
                              gpu_model_dev_used(p->dev) / 1048576.0, p->o.capacity / 1048576.0);

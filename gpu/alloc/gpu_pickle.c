@@ -21,6 +21,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "gpu_err.h"
+
 #define INTERN_MAX 128
 #define CHUNK (64u << 10)      /* the first arena chunk; each next one doubles, up to */
 #define CHUNK_MAX (64u << 20)  /* this; big chunks ask for 2 MiB pages (fewer page faults) */
@@ -963,13 +965,13 @@ gpu_status gpu_pk_parse_run(const void *buf, size_t len, const struct gpu_pk_run
                        .consumed = run->consumed, .ud = run->ud};
     limits_fill(&p.lim, run->lim);
     if (len > p.lim.max_file) {
-        snprintf(err, n, "%zu bytes: larger than the limit for a snapshot (%llu bytes)", len,
+        gpu_errf(err, n, "%zu bytes: larger than the limit for a snapshot (%llu bytes)", len,
                  (unsigned long long)p.lim.max_file);
         return GPU_ERR_ARG;
     }
     p.d = calloc(1, sizeof *p.d);
     if (!p.d) {
-        snprintf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+        gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
         return GPU_ERR_HOST_NOMEM;
     }
     p.d->bytes = len;

@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "gpu_err.h"
+
 /* ---- accessors ---------------------------------------------------------------------------- */
 
 size_t gpu_snapshot_file_bytes(const struct gpu_snapshot *s) { return s->file_bytes; }
@@ -83,7 +85,7 @@ static gpu_status add_limited(uint64_t *m, uint64_t v, int dev, char *err, size_
 {
     if (v > GPU_SNAP_MAGNITUDE_LIMIT || *m + v > GPU_SNAP_MAGNITUDE_LIMIT) {
         if (err && n)
-            snprintf(err, n, "sizes on device %d add up past 2^62 bytes: not a real snapshot", dev);
+            gpu_errf(err, n, "sizes on device %d add up past 2^62 bytes: not a real snapshot", dev);
         return GPU_ERR_ARG;
     }
     *m += v;

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_err.h"
+
 static gpu_status nomem(char *err, size_t n)
 {
-    if (err && n) snprintf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+    if (err && n) gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
     return GPU_ERR_HOST_NOMEM;
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_err.h"
 #include "gpu_model_dev.h"
 #include "gpu_snap_summary.h"
 #include "gpu_u64map.h"
@@ -34,7 +35,7 @@ static void add(struct gpu_snap_finding *list, size_t *n, int kind, uint64_t a, 
 
 static gpu_status fail(gpu_status st, char *err, size_t n)
 {
-    if (err && n) snprintf(err, n, "%s", gpu_status_str(st));
+    if (err && n) gpu_errf(err, n, "%s", gpu_status_str(st));
     return st;
 }
 
@@ -417,7 +418,7 @@ static gpu_status seed(struct gpu_caching *c, const struct plan *pl, bool record
         gpu_status a = gpu_caching_malloc(c, pl->pre[i].size, &sd->addr[i], msg, sizeof msg);
         if (a == GPU_ERR_NOMEM) sd->addr[i] = FAILED;
         else if (a != GPU_OK) {
-            snprintf(err, n, "%s", msg);
+            gpu_errf(err, n, "%s", msg);
             return a;
         }
         if (recorded_cache) sd->unplaced++;
@@ -476,7 +477,7 @@ static gpu_status run(const struct plan *pl, const struct gpu_caching_opts *o, u
                 }
             } else if (r != GPU_OK && r != GPU_ERR_ARG) {
                 st = r;
-                snprintf(err, n, "entry %zu: %s", i, msg);
+                gpu_errf(err, n, "entry %zu: %s", i, msg);
                 break;
             }
             /* a second alloc at a live address leaves the first one allocated */
@@ -616,8 +617,8 @@ gpu_status gpu_snapshot_replay(const struct gpu_snapshot *s, int device, uint64_
     if (st == GPU_OK && whatif)
         st = run(&pl, whatif, capacity, whatif->expandable_segments == exp, &r->model_whatif,
                  reserved, cancel, NULL, why, sizeof why);
-    if (st == GPU_ERR_CANCELLED) snprintf(err, n, "%s", why);
-    else if (st != GPU_OK) snprintf(err, n, "replay: %s", why);
+    if (st == GPU_ERR_CANCELLED) gpu_errf(err, n, "%s", why);
+    else if (st != GPU_OK) gpu_errf(err, n, "replay: %s", why);
     else compare(r);
     plan_free(&pl);
     return st;

@@ -10,12 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_err.h"
 #include "gpu_strtab.h"
 #include "gpu_u64map.h"
 
 static gpu_status nomem(char *err, size_t n)
 {
-    if (err && n) snprintf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+    if (err && n) gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
     return GPU_ERR_HOST_NOMEM;
 }
 
@@ -300,7 +301,7 @@ static gpu_status summarize_device(const struct gpu_snapshot *s, int d, size_t t
         return nomem(err, n);
     for (size_t i = 0; i < ne; i++) {
         if ((i & (GPU_SNAP_CHECK_EVERY - 1)) == 0 && gpu_cancelled(cancel)) {
-            snprintf(err, n, "%s", gpu_status_str(GPU_ERR_CANCELLED));
+            gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_CANCELLED));
             return GPU_ERR_CANCELLED;
         }
         const struct gpu_snap_event *e = &ev[i];

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_err.h"
 #include "gpu_u64map.h"
 
 #define SEG_WORK_LIMIT 50000000ull /* interval steps one segment_at may spend */
@@ -59,14 +60,14 @@ static gpu_status prepare_dev(struct gpu_snapshot *s, int d, const gpu_cancel_fl
     struct gpu_u64map live = {0};
     if (!dv->pair || !dv->pre || !gpu_u64map_init(&live, 1024)) {
         gpu_u64map_free(&live);
-        snprintf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+        gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
         return GPU_ERR_HOST_NOMEM;
     }
     bool ok = true;
     for (size_t i = 0; i < dv->n && ok; i++) {
         if ((i & (GPU_SNAP_CHECK_EVERY - 1)) == 0 && gpu_cancelled(cancel)) {
             gpu_u64map_free(&live);
-            snprintf(err, n, "%s", gpu_status_str(GPU_ERR_CANCELLED));
+            gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_CANCELLED));
             return GPU_ERR_CANCELLED;
         }
         const struct gpu_snap_event *e = &dv->ev[i];
@@ -102,7 +103,7 @@ static gpu_status prepare_dev(struct gpu_snapshot *s, int d, const gpu_cancel_fl
     }
     gpu_u64map_free(&live);
     if (!ok) {
-        snprintf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+        gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
         return GPU_ERR_HOST_NOMEM;
     }
     qsort(dv->pre, dv->npre, sizeof *dv->pre, pre_cmp);
@@ -123,7 +124,7 @@ gpu_status gpu_snap_walk_prepare(struct gpu_snapshot *s, const gpu_cancel_flag *
     if (nd > s->ntraces) {
         struct gpu_snap_dev *dv = realloc(s->dev, nd * sizeof *dv);
         if (!dv) {
-            snprintf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+            gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
             return GPU_ERR_HOST_NOMEM;
         }
         memset(dv + s->ntraces, 0, (nd - s->ntraces) * sizeof *dv);

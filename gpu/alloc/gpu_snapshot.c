@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_err.h"
 #include "gpu_file.h"
 #include "gpu_u64map.h"
 
@@ -30,26 +31,24 @@ const char *const gpu_snap_state_names[GPU_SNAP_NSTATES] = {"active_allocated",
 static gpu_status bad(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static gpu_status bad(char *err, size_t n, const char *fmt, ...)
 {
-    if (err && n) {
-        int k = snprintf(err, n, "not a PyTorch memory snapshot (");
-        va_list ap;
-        va_start(ap, fmt);
-        if (k > 0 && (size_t)k < n) k += vsnprintf(err + k, n - (size_t)k, fmt, ap);
-        va_end(ap);
-        if (k > 0 && (size_t)k + 1 < n) strcat(err, ")");
-    }
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    gpu_errf(err, n, "not a PyTorch memory snapshot (%s)", what);
     return GPU_ERR_ARG;
 }
 
 static gpu_status nomem(char *err, size_t n)
 {
-    if (err && n) snprintf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
+    if (err && n) gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_HOST_NOMEM));
     return GPU_ERR_HOST_NOMEM;
 }
 
 static gpu_status cancelled(char *err, size_t n)
 {
-    if (err && n) snprintf(err, n, "%s", gpu_status_str(GPU_ERR_CANCELLED));
+    if (err && n) gpu_errf(err, n, "%s", gpu_status_str(GPU_ERR_CANCELLED));
     return GPU_ERR_CANCELLED;
 }
 
@@ -658,7 +657,7 @@ static gpu_status load_map(struct gpu_file_map *m, const char *path, const gpu_c
     gpu_status st = gpu_pk_parse_run(m->data, m->len, &run, &doc, why, sizeof why);
     gpu_file_unmap(m); /* the document holds copies */
     if (st == GPU_OK) st = gpu_snapshot_from_doc(doc, cancel, out, why, sizeof why);
-    if (st != GPU_OK) snprintf(err, n, "%s: %s", path, why);
+    if (st != GPU_OK) gpu_errf(err, n, "%s: %s", path, why);
     return st;
 }
 

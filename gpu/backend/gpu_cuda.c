@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_err.h"
 #include "gpu_feed.h"
 #include "gpu_kernels.h"
 #include "gpu_numa.h"
@@ -416,37 +417,37 @@ static gpu_status cu_open_why(cudaError_t e, int count, char *why, size_t n)
     int dv = 0, rv = 0;
     switch (e) {
     case cudaSuccess:
-        snprintf(why, n, "no CUDA device (%d visible%s)", count, visnote);
+        gpu_errf(why, n, "no CUDA device (%d visible%s)", count, visnote);
         return GPU_ERR_NO_DEVICE;
     case cudaErrorInsufficientDriver:
         if (cudaDriverGetVersion(&dv) == cudaSuccess && dv > 0 &&
             cudaRuntimeGetVersion(&rv) == cudaSuccess) {
-            snprintf(why, n,
+            gpu_errf(why, n,
                      "CUDA driver too old: it supports CUDA %d.%d, this build needs %d.%d "
                      "(error %d: %s)",
                      dv / 1000, (dv % 1000) / 10, rv / 1000, (rv % 1000) / 10, (int)e,
                      cudaGetErrorName(e));
         } else {
-            snprintf(why, n, "CUDA driver not found (error %d: %s)", (int)e, cudaGetErrorName(e));
+            gpu_errf(why, n, "CUDA driver not found (error %d: %s)", (int)e, cudaGetErrorName(e));
         }
         (void)cudaGetLastError();
         return GPU_ERR_DRIVER;
     case cudaErrorStubLibrary:
-        snprintf(why, n,
+        gpu_errf(why, n,
                  "CUDA driver not found: only the stub libcuda.so was loaded (error %d: %s)",
                  (int)e, cudaGetErrorName(e));
         return GPU_ERR_DRIVER;
     case cudaErrorNoDevice:
-        snprintf(why, n, "no CUDA device (error %d: %s%s)", (int)e, cudaGetErrorName(e), visnote);
+        gpu_errf(why, n, "no CUDA device (error %d: %s%s)", (int)e, cudaGetErrorName(e), visnote);
         return GPU_ERR_NO_DEVICE;
     case cudaErrorSystemDriverMismatch:
-        snprintf(why, n,
+        gpu_errf(why, n,
                  "CUDA driver library and kernel module versions differ (error %d: %s); "
                  "reboot or reload the nvidia module",
                  (int)e, cudaGetErrorName(e));
         return GPU_ERR_DRIVER;
     default:
-        snprintf(why, n, "CUDA initialisation failed (error %d: %s: %s)", (int)e,
+        gpu_errf(why, n, "CUDA initialisation failed (error %d: %s: %s)", (int)e,
                  cudaGetErrorName(e), cudaGetErrorString(e));
         return GPU_ERR_DRIVER;
     }
@@ -520,20 +521,20 @@ static gpu_status cu_open(const struct gpu_config *cfg, struct gpu_dev **out, ch
         char tmp[256];
         gpu_status st = cu_open_why(e, count, tmp, sizeof tmp);
         (void)cudaGetLastError();
-        if (why && n) snprintf(why, n, "%s", tmp);
+        if (why && n) gpu_errf(why, n, "%s", tmp);
         return st;
     }
     const int ordinal = cfg ? cfg->device : 0;
     if (ordinal < 0 || ordinal >= count) {
         if (why && n)
-            snprintf(why, n, "CUDA device %d requested, but only %d visible (0..%d)", ordinal,
+            gpu_errf(why, n, "CUDA device %d requested, but only %d visible (0..%d)", ordinal,
                      count, count - 1);
         return GPU_ERR_NO_DEVICE;
     }
 
     struct cu_dev *d = calloc(1, sizeof *d);
     if (!d) {
-        if (why && n) snprintf(why, n, "out of host memory");
+        if (why && n) gpu_errf(why, n, "out of host memory");
         return GPU_ERR_HOST_NOMEM;
     }
     struct gpu_dev *dev = &d->pub;
@@ -544,7 +545,7 @@ static gpu_status cu_open(const struct gpu_config *cfg, struct gpu_dev **out, ch
     d->rng = cfg ? cfg->seed : 0;
     if (pthread_mutex_init(&d->lock, NULL) != 0) {
         free(d);
-        if (why && n) snprintf(why, n, "pthread_mutex_init failed");
+        if (why && n) gpu_errf(why, n, "pthread_mutex_init failed");
         return GPU_ERR_HOST_NOMEM;
     }
 
@@ -597,7 +598,7 @@ static gpu_status cu_open(const struct gpu_config *cfg, struct gpu_dev **out, ch
     return GPU_OK;
 
 fail:
-    if (why && n) snprintf(why, n, "%s", dev->why);
+    if (why && n) gpu_errf(why, n, "%s", dev->why);
     cu_release(d);
     pthread_mutex_destroy(&d->lock);
     free(d);

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_err.h"
+
 typedef int nvml_ret;       /* nvmlReturn_t: 0 = NVML_SUCCESS */
 typedef void *nvml_device;  /* nvmlDevice_t */
 #define NVML_SUCCESS 0
@@ -129,7 +131,7 @@ static void nv_load(void)
 bool gpu_nvml_available(char *why, size_t n)
 {
     pthread_once(&nv.once, nv_load);
-    if (!nv.ok && why && n) snprintf(why, n, "%s", nv.why);
+    if (!nv.ok && why && n) gpu_errf(why, n, "%s", nv.why);
     return nv.ok;
 }
 
@@ -137,12 +139,12 @@ static bool nv_device(const char *bus, nvml_device *d, char *why, size_t n)
 {
     if (!gpu_nvml_available(why, n)) return false;
     if (!bus || !*bus) {
-        snprintf(why, n, "the device's PCI bus id is unknown, so NVML cannot find it");
+        gpu_errf(why, n, "the device's PCI bus id is unknown, so NVML cannot find it");
         return false;
     }
     nvml_ret r = nv.by_bus(bus, d);
     if (r != NVML_SUCCESS) {
-        snprintf(why, n, "NVML: no device at %s: %s", bus, nv_err(r));
+        gpu_errf(why, n, "NVML: no device at %s: %s", bus, nv_err(r));
         return false;
     }
     return true;
@@ -164,7 +166,7 @@ gpu_status gpu_nvml_memory(const char *pci_bus_id, struct gpu_nvml_memory *out, 
     struct nvml_memory m;
     nvml_ret r = nv.mem(d, &m);
     if (r != NVML_SUCCESS) {
-        snprintf(why, n, "nvmlDeviceGetMemoryInfo: %s", nv_err(r));
+        gpu_errf(why, n, "nvmlDeviceGetMemoryInfo: %s", nv_err(r));
         return GPU_ERR_DRIVER;
     }
     *out = (struct gpu_nvml_memory){m.total, 0, m.free, m.used, false};
@@ -191,13 +193,13 @@ gpu_status gpu_nvml_pcie(const char *pci_bus_id, int *max_gen, int *max_width, i
     *max_gen = *max_width = *cur_gen = *cur_width = 0;
     if (!nv_device(pci_bus_id, &d, why, n)) return GPU_ERR_UNSUPPORTED;
     if (!nv.max_gen || !nv.max_width) {
-        snprintf(why, n, "NVML has no PCIe link calls");
+        gpu_errf(why, n, "NVML has no PCIe link calls");
         return GPU_ERR_UNSUPPORTED;
     }
     nvml_ret r = nv.max_gen(d, &v[0]);
     if (r == NVML_SUCCESS) r = nv.max_width(d, &v[1]);
     if (r != NVML_SUCCESS) {
-        snprintf(why, n, "nvmlDeviceGetMaxPcieLink*: %s", nv_err(r));
+        gpu_errf(why, n, "nvmlDeviceGetMaxPcieLink*: %s", nv_err(r));
         return GPU_ERR_DRIVER;
     }
     if (nv.cur_gen && nv.cur_gen(d, &v[2]) != NVML_SUCCESS) v[2] = 0;
@@ -213,12 +215,12 @@ gpu_status gpu_nvml_clocks(const char *pci_bus_id, struct gpu_clocks *c, char *w
     memset(c, 0, sizeof *c);
     if (!nv_device(pci_bus_id, &d, why, n)) return GPU_ERR_UNSUPPORTED;
     if (!nv.clock) {
-        snprintf(why, n, "NVML has no nvmlDeviceGetClockInfo");
+        gpu_errf(why, n, "NVML has no nvmlDeviceGetClockInfo");
         return GPU_ERR_UNSUPPORTED;
     }
     nvml_ret r = nv.clock(d, NVML_CLOCK_SM, &v);
     if (r != NVML_SUCCESS) {
-        snprintf(why, n, "nvmlDeviceGetClockInfo: %s", nv_err(r));
+        gpu_errf(why, n, "nvmlDeviceGetClockInfo: %s", nv_err(r));
         return GPU_ERR_DRIVER;
     }
     c->sm_mhz = (int)v;
@@ -241,7 +243,7 @@ static int nv_list(procs_fn fn, nvml_device d, bool graphics, int gi, struct gpu
         unsigned char *nb = realloc(buf, (size_t)cnt * nv.stride + 1);
         if (!nb) {
             free(buf);
-            snprintf(why, n, "out of host memory");
+            gpu_errf(why, n, "out of host memory");
             return -1;
         }
         buf = nb;
@@ -256,7 +258,7 @@ static int nv_list(procs_fn fn, nvml_device d, bool graphics, int gi, struct gpu
     }
     if (r != NVML_SUCCESS) {
         free(buf);
-        snprintf(why, n, "NVML process list: %s", nv_err(r));
+        gpu_errf(why, n, "NVML process list: %s", nv_err(r));
         return -1;
     }
     for (unsigned int i = 0; i < cnt; i++) {
@@ -299,7 +301,7 @@ int gpu_nvml_procs(const char *pci_bus_id, int gpu_instance, struct gpu_nvml_pro
     nvml_device d;
     if (!nv_device(pci_bus_id, &d, why, n)) return -1;
     if (gpu_instance >= 0 && nv.stride != sizeof(struct nvml_proc_v2)) {
-        snprintf(why, n, "this NVML lists processes without their MIG instance");
+        gpu_errf(why, n, "this NVML lists processes without their MIG instance");
         return -1;
     }
     int k = nv_list(nv.compute, d, false, gpu_instance, out, 0, max, why, n);
@@ -313,13 +315,13 @@ int gpu_nvml_mig_instance(const char *uuid, char *why, size_t n)
     unsigned int gi = 0;
     if (!gpu_nvml_available(why, n)) return -1;
     if (!nv.by_uuid || !nv.gi_id) {
-        snprintf(why, n, "NVML has no MIG calls (nvmlDeviceGetHandleByUUID/GetGpuInstanceId)");
+        gpu_errf(why, n, "NVML has no MIG calls (nvmlDeviceGetHandleByUUID/GetGpuInstanceId)");
         return -1;
     }
     nvml_ret r = nv.by_uuid(uuid, &d);
     if (r == NVML_SUCCESS) r = nv.gi_id(d, &gi);
     if (r != NVML_SUCCESS) {
-        snprintf(why, n, "NVML does not know MIG device %s: %s", uuid, nv_err(r));
+        gpu_errf(why, n, "NVML does not know MIG device %s: %s", uuid, nv_err(r));
         return -1;
     }
     return (int)gi;

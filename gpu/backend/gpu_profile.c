@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_err.h"
 #include "gpu_file.h"
 #include "gpu_parse.h"
 
@@ -201,7 +202,7 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
     bool seen[NFIELDS] = {0};
     memset(p, 0, sizeof *p);
     if (!valid_id(id)) {
-        snprintf(err, n, "bad profile name '%s' (lower-case letters, digits, - and _)", id);
+        gpu_errf(err, n, "bad profile name '%s' (lower-case letters, digits, - and _)", id);
         return GPU_ERR_PROFILE;
     }
     /* datadir may be "A:B:C": the first folder that has the profile wins (a teacher's folder
@@ -215,9 +216,10 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
     char *text = gpu_file_read(path, GPU_PROFILE_MAX_FILE, 0, NULL, err, n);
     if (!text && access(path, F_OK) && errno == ENOENT) { /* a mistyped name, not a bad file */
         struct known k = {err, n, 0};
-        k.l = (size_t)snprintf(err, n, "unknown profile '%s'; known:", id);
+        gpu_errf(err, n, "unknown profile '%s'; known:", id);
+        k.l = err && n ? strlen(err) : 0;
         if (!gpu_profile_list(datadir, add_known, &k))
-            snprintf(err, n, "unknown profile '%s': no profiles in %s/assets/gpus", id,
+            gpu_errf(err, n, "unknown profile '%s': no profiles in %s/assets/gpus", id,
                      datadir ? datadir : ".");
         return GPU_ERR_PROFILE;
     }
@@ -239,7 +241,7 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
         if (!*s || *s == '#') continue;
         char *eq = strchr(s, '=');
         if (!eq) {
-            snprintf(err, n, "%s:%d: expected 'key = value'", path, ln);
+            gpu_errf(err, n, "%s:%d: expected 'key = value'", path, ln);
             st = GPU_ERR_PROFILE;
             break;
         }
@@ -248,15 +250,15 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
         if (!strncmp(key, "source.", 7)) { /* a source the numbers below name as [tag] */
             const char *tag = key + 7;
             if (!valid_tag(tag, strlen(tag))) {
-                snprintf(err, n, "%s:%d: bad source name '%s' (lower-case letters, digits, - "
+                gpu_errf(err, n, "%s:%d: bad source name '%s' (lower-case letters, digits, - "
                          "and _)", path, ln, tag);
                 st = GPU_ERR_PROFILE;
             } else if (find_source(p, tag, strlen(tag)) >= 0) {
-                snprintf(err, n, "%s:%d: source '%s' given twice", path, ln, tag);
+                gpu_errf(err, n, "%s:%d: source '%s' given twice", path, ln, tag);
                 st = GPU_ERR_PROFILE;
             } else if (p->nsrc == GPU_PROFILE_SOURCES || strlen(val) < 10 ||
                        strlen(val) >= sizeof p->src[0].text) {
-                snprintf(err, n, "%s:%d: source '%s': %s", path, ln, tag,
+                gpu_errf(err, n, "%s:%d: source '%s': %s", path, ln, tag,
                          p->nsrc == GPU_PROFILE_SOURCES ? "too many sources"
                                                         : "say what it is (10 to 399 characters)");
                 st = GPU_ERR_PROFILE;
@@ -271,13 +273,13 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
         for (i = 0; i < NFIELDS && strcmp(fields[i].key, key); i++) {}
         char *tg = i < NFIELDS && fields[i].kind != K_STR ? split_tags(val) : NULL;
         if (i == NFIELDS) {
-            snprintf(err, n, "%s:%d: unknown key '%s'", path, ln, key);
+            gpu_errf(err, n, "%s:%d: unknown key '%s'", path, ln, key);
             st = GPU_ERR_PROFILE;
         } else if (seen[i]) {
-            snprintf(err, n, "%s:%d: '%s' given twice", path, ln, key);
+            gpu_errf(err, n, "%s:%d: '%s' given twice", path, ln, key);
             st = GPU_ERR_PROFILE;
         } else if (!parse_value(&fields[i], val, p, why, sizeof why)) {
-            snprintf(err, n, "%s:%d: bad value for '%s': '%s'%s%s%s", path, ln, key, val,
+            gpu_errf(err, n, "%s:%d: bad value for '%s': '%s'%s%s%s", path, ln, key, val,
                      *why ? " (" : "", why, *why ? ")" : "");
             st = GPU_ERR_PROFILE;
         } else {
@@ -289,7 +291,7 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
     free(text);
     for (size_t i = 0; st == GPU_OK && i < NFIELDS; i++)
         if (fields[i].required && !seen[i]) {
-            snprintf(err, n, "%s:%d: missing '%s'", path, ln, fields[i].key);
+            gpu_errf(err, n, "%s:%d: missing '%s'", path, ln, fields[i].key);
             st = GPU_ERR_PROFILE;
         }
     /* every number names its source; every source is named by a number */
@@ -298,7 +300,7 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
         bool own = (!strcmp(fields[i].key, "ce_efficiency") && p->ce_source[0]) ||
                    (!strcmp(fields[i].key, "sm_efficiency") && p->sm_source[0]);
         if (!tags[i][0] && !own) {
-            snprintf(err, n, "%s:%d: '%s' has no source: end the line with [tag], naming a "
+            gpu_errf(err, n, "%s:%d: '%s' has no source: end the line with [tag], naming a "
                      "'source.tag = ...' line", path, line_of[i], fields[i].key);
             st = GPU_ERR_PROFILE;
         }
@@ -309,7 +311,7 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
             if (!l) break;
             int j = find_source(p, t, l);
             if (j < 0 || k == 3) {
-                snprintf(err, n, "%s:%d: '%s' names %s [%.*s]%s", path, line_of[i],
+                gpu_errf(err, n, "%s:%d: '%s' names %s [%.*s]%s", path, line_of[i],
                          fields[i].key, j < 0 ? "an unknown source" : "more than three sources:",
                          (int)l, t, j < 0 ? ": no 'source." : "");
                 if (j < 0) {
@@ -326,29 +328,29 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
     }
     for (int j = 0; st == GPU_OK && j < p->nsrc; j++)
         if (!used[j]) {
-            snprintf(err, n, "%s:%d: source '%s' is named by no field", path, src_line[j],
+            gpu_errf(err, n, "%s:%d: source '%s' is named by no field", path, src_line[j],
                      p->src[j].tag);
             st = GPU_ERR_PROFILE;
         }
     if (st == GPU_OK && p->info.l2_persist_max_bytes > p->info.l2_bytes) {
-        snprintf(err, n, "%s: l2_persist_max_bytes is more than the L2 (l2_bytes)", path);
+        gpu_errf(err, n, "%s: l2_persist_max_bytes is more than the L2 (l2_bytes)", path);
         st = GPU_ERR_PROFILE;
     }
     if (st == GPU_OK && (p->tlb_l1_reach <= 0 || p->tlb_l2_reach < p->tlb_l1_reach)) {
-        snprintf(err, n, "%s: the TLBs' reach must be > 0 and grow from L1 to L2", path);
+        gpu_errf(err, n, "%s: the TLBs' reach must be > 0 and grow from L1 to L2", path);
         st = GPU_ERR_PROFILE;
     }
     if (st == GPU_OK && (p->ce_efficiency > 1 || p->sm_efficiency > 1 || p->pcie_efficiency > 1 ||
                          p->pageable_factor > 1 || p->noise > 0.5 || p->zerocopy_efficiency > 1 ||
                          p->um_fault_efficiency > 1 || p->um_prefetch_efficiency > 1 ||
                          p->um_evict_efficiency > 1)) {
-        snprintf(err, n, "%s: efficiencies and factors must be at most 1 (noise at most 0.5)", path);
+        gpu_errf(err, n, "%s: efficiencies and factors must be at most 1 (noise at most 0.5)", path);
         st = GPU_ERR_PROFILE;
     }
     if (st == GPU_OK && p->context_bytes >= p->info.total_bytes) { /* else all of it shows free */
         size_t i = 0;
         while (strcmp(fields[i].key, "context_bytes")) i++;
-        snprintf(err, n, "%s:%d: context_bytes (%llu) must be less than total_bytes (%llu)", path,
+        gpu_errf(err, n, "%s:%d: context_bytes (%llu) must be less than total_bytes (%llu)", path,
                  line_of[i], (unsigned long long)p->context_bytes,
                  (unsigned long long)p->info.total_bytes);
         st = GPU_ERR_PROFILE;
@@ -357,7 +359,7 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
     if (st == GPU_OK && (p->async_engines < 1 || p->async_engines > 8 ||
                          !(p->zerocopy_efficiency > 0) || !(p->um_fault_efficiency > 0) ||
                          !(p->um_prefetch_efficiency > 0) || !(p->um_evict_efficiency > 0))) {
-        snprintf(err, n, "%s: async_engines must be 1 to 8 and the link efficiencies above 0", path);
+        gpu_errf(err, n, "%s: async_engines must be 1 to 8 and the link efficiencies above 0", path);
         st = GPU_ERR_PROFILE;
     }
     if (st == GPU_OK) {

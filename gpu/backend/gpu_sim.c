@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpu_err.h"
+
 /* Fake device addresses: a 2 MiB-aligned range far from anything real, so a simulated pointer
  * handed to memcpy faults loudly rather than corrupting memory. */
 #define SIM_BASE ((uintptr_t)0x7e0000000000ull)
@@ -56,12 +58,12 @@ double gpu_sim_latency_ns(const struct gpu_profile *p, uint64_t bytes)
 static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, char *why, size_t n)
 {
     if (cfg && cfg->device != 0) {
-        snprintf(why, n, "the simulator has one device, 0 (device %d was asked for)", cfg->device);
+        gpu_errf(why, n, "the simulator has one device, 0 (device %d was asked for)", cfg->device);
         return GPU_ERR_NO_DEVICE;
     }
     struct sim_dev *d = calloc(1, sizeof *d);
     if (!d) {
-        snprintf(why, n, "out of host memory");
+        gpu_errf(why, n, "out of host memory");
         return GPU_ERR_HOST_NOMEM;
     }
     const char *id = cfg && cfg->profile && *cfg->profile ? cfg->profile : GPU_SIM_DEFAULT_PROFILE;
@@ -92,7 +94,7 @@ static gpu_status sim_open(const struct gpu_config *cfg, struct gpu_dev **out, c
     uint64_t room = d->prof.info.total_bytes - d->used;
     uint64_t other = cfg ? cfg->sim_other_bytes : 0;
     if (other != GPU_SIM_OTHER_ALL && other > room) {
-        snprintf(why, n, "VRAMLAB_SIM_OTHER_BYTES: %llu is out of range [0, %llu] (or all)",
+        gpu_errf(why, n, "VRAMLAB_SIM_OTHER_BYTES: %llu is out of range [0, %llu] (or all)",
                  (unsigned long long)other, (unsigned long long)room);
         free(d->allocs);
         free(d);

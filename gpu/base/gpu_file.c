@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gpu_err.h"
 #include "gpu_esc.h"
 #include "gpu_fmt.h"
 
@@ -23,7 +24,7 @@ void gpu_file_too_large(const char *path, size_t size, size_t max, char *err, si
     char got[32], lim[32];
     gpu_fmt_bytes((double)size, GPU_FMT_BIN, got, sizeof got); /* "300 MiB", "64 KiB" */
     gpu_fmt_bytes((double)max, GPU_FMT_BIN, lim, sizeof lim);
-    snprintf(err, n, "%s: too large (%s%s; the limit is %s)", shown, size ? "" : "more than ",
+    gpu_errf(err, n, "%s: too large (%s%s; the limit is %s)", shown, size ? "" : "more than ",
              size ? got : lim, lim);
 }
 
@@ -48,11 +49,11 @@ FILE *gpu_file_fdopen(int fd, const char *path, size_t max, char *err, size_t n)
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
-        snprintf(err, n, "%s: %s", shown, strerror(e));
+        gpu_errf(err, n, "%s: %s", shown, strerror(e));
         return refuse(fd, e);
     }
     if (!S_ISREG(st.st_mode)) {
-        snprintf(err, n, "%s: not a regular file (%s)", shown, kind_of(st.st_mode));
+        gpu_errf(err, n, "%s: not a regular file (%s)", shown, kind_of(st.st_mode));
         return refuse(fd, EINVAL);
     }
     if ((uintmax_t)st.st_size > max) {
@@ -64,7 +65,7 @@ FILE *gpu_file_fdopen(int fd, const char *path, size_t max, char *err, size_t n)
     FILE *f = fdopen(fd, "rb");
     if (!f) {
         int e = errno;
-        snprintf(err, n, "%s: %s", shown, strerror(e));
+        gpu_errf(err, n, "%s: %s", shown, strerror(e));
         return refuse(fd, e);
     }
     return f;
@@ -77,14 +78,14 @@ FILE *gpu_file_open(const char *path, size_t max, unsigned flags, char *err, siz
         FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
         if (!f) {
             int e = errno;
-            snprintf(err, n, "-: cannot read standard input: %s", strerror(e));
+            gpu_errf(err, n, "-: cannot read standard input: %s", strerror(e));
             return refuse(fd, e);
         }
         return f;
     }
     SHOWN(path);
     if (!gpu_esc_clean(path, false)) { /* it would write lines of its own in every message */
-        snprintf(err, n, "%s: the file name holds a control character: not read", shown);
+        gpu_errf(err, n, "%s: the file name holds a control character: not read", shown);
         return refuse(-1, EINVAL);
     }
     /* O_NONBLOCK: opening a FIFO with no writer would wait for ever; the type is then checked on
@@ -95,8 +96,8 @@ FILE *gpu_file_open(const char *path, size_t max, unsigned flags, char *err, siz
         int e = errno;
         struct stat st;
         if (e == ELOOP && nofollow && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-            snprintf(err, n, "%s: not a regular file (a symbolic link)", shown);
-        else snprintf(err, n, "%s: cannot open: %s", shown, strerror(e));
+            gpu_errf(err, n, "%s: not a regular file (a symbolic link)", shown);
+        else gpu_errf(err, n, "%s: cannot open: %s", shown, strerror(e));
         return refuse(-1, e);
     }
     FILE *f = gpu_file_fdopen(fd, path, max, err, n);
@@ -144,7 +145,7 @@ static char *read_all(FILE *f, const char *path, size_t max, size_t *len, char *
     if (!buf || bad) {
         int e = buf ? (saved ? saved : EIO) : ENOMEM;
         SHOWN(path);
-        snprintf(err, n, "%s: %s", shown, buf ? strerror(e) : "out of memory");
+        gpu_errf(err, n, "%s: %s", shown, buf ? strerror(e) : "out of memory");
         free(buf);
         return refuse(-1, e);
     }
@@ -212,9 +213,9 @@ static bool map_file(FILE *f, const char *path, struct gpu_file_map *m, char *er
     if (!ok) {
         SHOWN(path);
         if (changed)
-            snprintf(err, n, "%s: changed while it was read (%zu bytes when opened): read it again once "
+            gpu_errf(err, n, "%s: changed while it was read (%zu bytes when opened): read it again once "
                              "it is written", shown, len);
-        else snprintf(err, n, "%s: cannot read: %s", shown, strerror(e ? e : EIO));
+        else gpu_errf(err, n, "%s: cannot read: %s", shown, strerror(e ? e : EIO));
         errno = changed ? EAGAIN : e ? e : EIO;
     }
     return ok;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_err.h"
 #include "gpu_esc.h"
 #include "gpu_units.h"
 
@@ -31,7 +32,7 @@ static void quote(const char *s, char *buf, size_t n) { gpu_esc_field(buf, n, s)
 static bool range_err(const char *what, unsigned long long lo, unsigned long long hi, char *err,
                       size_t n)
 {
-    snprintf(err, n, "%s is out of range [%llu, %llu]", what, lo, hi);
+    gpu_errf(err, n, "%s is out of range [%llu, %llu]", what, lo, hi);
     return false;
 }
 
@@ -44,7 +45,7 @@ bool gpu_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char 
     bool over = false;
     if (!s || !digits(s, &i, &v, &over) || s[i]) {
         if (over && !s[i]) return range_err(q, lo, hi, err, n);
-        snprintf(err, n, "'%s' is not a whole number", q);
+        gpu_errf(err, n, "'%s' is not a whole number", q);
         return false;
     }
     if (v < lo || v > hi) return range_err(q, lo, hi, err, n);
@@ -69,13 +70,13 @@ bool gpu_parse_double(const char *s, double lo, double hi, double *out, char *er
         if (i == e) d = 0;
     }
     if (!s || !d || s[i]) {
-        snprintf(err, n, "'%s' is not a number", q);
+        gpu_errf(err, n, "'%s' is not a number", q);
         return false;
     }
     errno = 0;
     double v = strtod(s, NULL);
     if (!isfinite(v) || !(v >= lo && v <= hi)) {
-        snprintf(err, n, "%s is out of range [%g, %g]", q, lo, hi);
+        gpu_errf(err, n, "%s is out of range [%g, %g]", q, lo, hi);
         return false;
     }
     *out = v;
@@ -105,17 +106,17 @@ bool gpu_parse_size(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char
         return false;
     }
     if (r != GPU_QR_OK || !(v.kind == GPU_QK_SIZE || (v.kind == GPU_QK_COUNT && !v.unit[0]))) {
-        snprintf(err, n, "'%s' is not a size such as 80GiB or 1.5 GB (a number with B, KB, MB, GB, "
+        gpu_errf(err, n, "'%s' is not a size such as 80GiB or 1.5 GB (a number with B, KB, MB, GB, "
                          "TB, KiB, MiB, GiB or TiB; bits as b, Gb)", q);
         return false;
     }
     if (v.value < 0 || !(v.value < 0x1p64) || ((v.flags & GPU_QF_EXACT) && (v.exact < lo || v.exact > hi)) ||
         (!(v.flags & GPU_QF_EXACT) && (v.value < (double)lo || v.value > (double)hi))) {
-        snprintf(err, n, "%s is out of range [%s, %s]", q, l, h);
+        gpu_errf(err, n, "%s is out of range [%s, %s]", q, l, h);
         return false;
     }
     if (!(v.flags & GPU_QF_EXACT)) {
-        snprintf(err, n, "'%s' is not a whole number of bytes (%.10g B)", q, v.value);
+        gpu_errf(err, n, "'%s' is not a whole number of bytes (%.10g B)", q, v.value);
         return false;
     }
     *out = v.exact;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "gpu_caching.h"
+#include "gpu_err.h"
 #include "gpu_ledger.h"
 #include "gpu_mempool.h"
 #include "lt_ledger.h"
@@ -483,15 +484,15 @@ static void raw_oom(struct lt_allocator *a, uint64_t bytes, bool capped, char *e
     gpu_cache_format_size(a->cap_bytes, capb, sizeof capb);
     bool zh = !strcmp(lt_runtime_lang(a->vm->rt), "zh");
     if (capped && zh)
-        snprintf(err, n, "cudaMalloc(%s)：被拒绝：这个分配器最多只能持有 %s（实验上限：创建它时"
+        gpu_errf(err, n, "cudaMalloc(%s)：被拒绝：这个分配器最多只能持有 %s（实验上限：创建它时"
                  "空闲显存的一部分）", want, capb);
     else if (capped)
-        snprintf(err, n, "cudaMalloc(%s): refused: this allocator may hold at most %s (the "
+        gpu_errf(err, n, "cudaMalloc(%s): refused: this allocator may hold at most %s (the "
                  "experiment cap: a share of the free memory when it was created)", want, capb);
     else if (zh)
-        snprintf(err, n, "CUDA 错误：显存不足（cudaMalloc %s；GPU 空闲 %s，共 %s）", want, fr, tot);
+        gpu_errf(err, n, "CUDA 错误：显存不足（cudaMalloc %s；GPU 空闲 %s，共 %s）", want, fr, tot);
     else
-        snprintf(err, n, "CUDA error: out of memory (cudaMalloc of %s; the GPU has %s free of "
+        gpu_errf(err, n, "CUDA error: out of memory (cudaMalloc of %s; the GPU has %s free of "
                  "%s)", want, fr, tot);
 }
 
@@ -502,7 +503,7 @@ static gpu_status raw_malloc(struct lt_allocator *a, uint64_t bytes, uint64_t *a
         size_t nc = a->capraw ? a->capraw * 2 : 64;
         struct raw_ent *r = realloc(a->raw, nc * sizeof *r);
         if (!r) {
-            snprintf(err, n, "out of host memory");
+            gpu_errf(err, n, "out of host memory");
             return GPU_ERR_HOST_NOMEM;
         }
         a->raw = r, a->capraw = nc;
@@ -522,7 +523,7 @@ static gpu_status raw_malloc(struct lt_allocator *a, uint64_t bytes, uint64_t *a
     if (st != GPU_OK) {
         char why[512];
         lt_dev_why(a->vm->rt, dev_of(a), st, why, sizeof why);
-        snprintf(err, n, strcmp(lt_runtime_lang(a->vm->rt), "zh") ? "cudaMalloc failed: %s"
+        gpu_errf(err, n, strcmp(lt_runtime_lang(a->vm->rt), "zh") ? "cudaMalloc failed: %s"
                                                                    : "cudaMalloc 失败：%s", why);
         return st;
     }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gpu_err.h"
 #include "gpu_esc.h"
 #include "gpu_file.h"
 #include "lt_course.h"
@@ -347,19 +348,19 @@ int lt_lesson_check_header(struct lt_lesson *ls, char *err, size_t n)
         int line = 1;
         const char *w = why;
         if (sscanf(why, "line %d:", &line) == 1 && strchr(why, ':')) w = strchr(why, ':') + 2;
-        snprintf(err, n, "%s:%d: the header is not in the plain form (%s): the catalog runs the "
+        gpu_errf(err, n, "%s:%d: the header is not in the plain form (%s): the catalog runs the "
                  "whole file to list it (docs/lesson-format.md, \"How the catalog reads a lesson\")",
                  path, line, w);
         return 0;
     }
     if (!lt_lesson_header(ls, &loaded)) {
         lt_header_free(&plain);
-        snprintf(err, n, "out of memory");
+        gpu_errf(err, n, "out of memory");
         return -1;
     }
     int r = lt_header_same(&plain, &loaded, what, sizeof what) ? 1 : -1;
     if (r < 0)
-        snprintf(err, n, "%s:%d: the catalog reads this lesson's header without running the file "
+        gpu_errf(err, n, "%s:%d: the catalog reads this lesson's header without running the file "
                  "and finds another %s than the loaded lesson (first the header's, then the "
                  "lesson's): a name it relies on is redefined (docs/lesson-format.md)", path,
                  plain.line, what);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_err.h"
 #include "lt_header.h"
 #include "lt_lex.h"
 #include "lt_markup.h"
@@ -407,7 +408,7 @@ struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *
     }
     const char *kind = lua_istable(L, -1) ? block_kind_str(L, -1) : NULL;
     if (!kind || strcmp(kind, "lesson")) {
-        snprintf(err, n, "%s:1: the file must end with 'return lesson { ... }'", path);
+        gpu_errf(err, n, "%s:1: the file must end with 'return lesson { ... }'", path);
         lt_vm_free(vm);
         return NULL;
     }
@@ -418,13 +419,13 @@ struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *
     lua_pushvalue(L, -2);
     int st = lua_pcall(L, 1, 3, 0);
     if (st != LUA_OK) {
-        snprintf(err, n, "%s:1: the lesson could not be checked: %s", path,
+        gpu_errf(err, n, "%s:1: the lesson could not be checked: %s", path,
                  str(L, -1) ? str(L, -1) : "out of memory");
         lt_vm_free(vm);
         return NULL;
     }
     if (!lua_toboolean(L, -2)) {
-        snprintf(err, n, "%s:%d: the lesson changed after lesson{} validated it: code that ran "
+        gpu_errf(err, n, "%s:%d: the lesson changed after lesson{} validated it: code that ran "
                  "later (a <close> handler, a metamethod or a closure) rewrote its tables; lesson "
                  "data must be final when lesson{} returns", path, (int)lua_tointeger(L, -1));
         lt_vm_free(vm);
@@ -433,7 +434,7 @@ struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *
     lua_pop(L, 2); /* the original, then the snapshot on top */
     struct lt_lesson *ls = calloc(1, sizeof *ls);
     if (!ls) {
-        snprintf(err, n, "out of memory");
+        gpu_errf(err, n, "out of memory");
         lt_vm_free(vm);
         return NULL;
     }
@@ -469,12 +470,12 @@ struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *
     ls->tries = calloc((size_t)ls->nblocks, sizeof *ls->tries);
     ls->solved = calloc((size_t)ls->nblocks, sizeof *ls->solved);
     if (!ls->kinds || !ls->path || !ls->tries || !ls->solved) {
-        snprintf(err, n, "out of memory");
+        gpu_errf(err, n, "out of memory");
         lt_lesson_free(ls);
         return NULL;
     }
     if (!ids) { /* the validator says the same, first: this is the C side's own guard */
-        snprintf(err, n, "%s:1: a lesson, experiment or exercise id is not a plain word", path);
+        gpu_errf(err, n, "%s:1: a lesson, experiment or exercise id is not a plain word", path);
         lt_lesson_free(ls);
         return NULL;
     }
@@ -739,11 +740,11 @@ enum lt_run_state lt_lesson_run_start(struct lt_lesson *ls, int block, char *err
 {
     lua_State *L = ls->vm->L;
     if (ls->state == LT_RUN_BUSY) {
-        snprintf(err, n, "an experiment is already running");
+        gpu_errf(err, n, "an experiment is already running");
         return LT_RUN_FAILED;
     }
     if (lt_lesson_block_kind(ls, block) != LT_BLOCK_EXPERIMENT) {
-        snprintf(err, n, "block %d is not an experiment", block + 1);
+        gpu_errf(err, n, "block %d is not an experiment", block + 1);
         return LT_RUN_FAILED;
     }
     /* Armed and protected: new_ex reads the block (sandbox data, maybe changed by an earlier
@@ -790,7 +791,7 @@ enum lt_run_state lt_lesson_run_step(struct lt_lesson *ls, char *err, size_t n)
     if (st == LUA_YIELD) return LT_RUN_BUSY;
     if (st == LUA_OK && ls->dev_ok_at_start && rt->dev->failed) {
         /* the lesson coped with the errors, but its device results are gone: say so */
-        snprintf(err, n, "%s: the GPU failed during this %s (sticky error): device results are "
+        gpu_errf(err, n, "%s: the GPU failed during this %s (sticky error): device results are "
                  "unavailable until vramlab restarts; host experiments still run", ls->path,
                  ls->grading ? "measurement" : "experiment");
         st = LUA_ERRRUN;
@@ -882,11 +883,11 @@ enum lt_run_state lt_lesson_answer_start(struct lt_lesson *ls, int block, const 
 {
     lua_State *L = ls->vm->L;
     if (ls->state == LT_RUN_BUSY) {
-        snprintf(err, n, "an experiment is running: wait for it, or press Esc to cancel it");
+        gpu_errf(err, n, "an experiment is running: wait for it, or press Esc to cancel it");
         return LT_RUN_FAILED;
     }
     if (lt_lesson_block_kind(ls, block) != LT_BLOCK_EXERCISE) {
-        snprintf(err, n, "not an exercise");
+        gpu_errf(err, n, "not an exercise");
         return LT_RUN_FAILED;
     }
     free(ls->answer_fb); /* no result until this grading ends */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpu_buf.h"
+#include "gpu_err.h"
 
 #define LT_X_NAME(id, en, zh) #id,
 static const char *const callout_names[] = {LT_CALLOUT_LIST(LT_X_NAME)};
@@ -126,7 +127,7 @@ int lt_markup_parse(const char *src, size_t len, struct lt_mk_doc *doc, char *er
     memset(doc, 0, sizeof *doc);
 #define FAIL(...)                                                                                 \
     do {                                                                                          \
-        snprintf(err, n, __VA_ARGS__);                                                            \
+        gpu_errf(err, n, __VA_ARGS__);                                                            \
         goto fail;                                                                                \
     } while (0)
 #define FLUSH()                                                                                   \

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_err.h"
+
 bool lt_scaffold(struct lt_runtime *rt, const char *id, const char *title, const char *lang,
                  char **lesson, char **answers, char *slug, size_t nslug, char *err, size_t n)
 {
@@ -24,9 +26,9 @@ bool lt_scaffold(struct lt_runtime *rt, const char *id, const char *title, const
         *answers = strdup(lua_tostring(L, -2));
         snprintf(slug, nslug, "%s", lua_tostring(L, -1));
         ok = *lesson && *answers;
-        if (!ok) snprintf(err, n, "out of memory");
+        if (!ok) gpu_errf(err, n, "out of memory");
     } else {
-        snprintf(err, n, "the lesson template failed: %s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
+        gpu_errf(err, n, "the lesson template failed: %s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
     }
     if (!ok) free(*lesson), free(*answers), *lesson = *answers = NULL;
     lt_vm_free(vm);

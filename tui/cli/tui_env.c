@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_err.h"
 #include "gpu_parse.h"
 
 /* A whole number in [0, INT_MAX] from `var`, when it is set. */
@@ -15,7 +16,7 @@ static bool env_count(const char *var, int *out, char *err, size_t n)
     char perr[200];
     if (!v) return true;
     if (!gpu_parse_u64(v, 0, INT_MAX, &x, perr, sizeof perr)) {
-        snprintf(err, n, "%s: %s", var, perr);
+        gpu_errf(err, n, "%s: %s", var, perr);
         return false;
     }
     *out = (int)x;
@@ -37,18 +38,18 @@ bool tui_env_config(struct gpu_config *cfg, char *err, size_t n)
         cfg->sim_other_bytes = GPU_SIM_OTHER_ALL;
     } else if (other && !gpu_parse_size(other, 0, UINT64_MAX - 1, &cfg->sim_other_bytes, perr,
                                         sizeof perr)) {
-        snprintf(err, n, "VRAMLAB_SIM_OTHER_BYTES: %s (or all)", perr);
+        gpu_errf(err, n, "VRAMLAB_SIM_OTHER_BYTES: %s (or all)", perr);
         return false;
     }
     const char *q = getenv("VRAMLAB_HOST_QUICK");
     if (q && *q && strcmp(q, "0") && strcmp(q, "1")) {
-        snprintf(err, n, "VRAMLAB_HOST_QUICK: '%.40s' is not 0 or 1", q);
+        gpu_errf(err, n, "VRAMLAB_HOST_QUICK: '%.40s' is not 0 or 1", q);
         return false;
     }
     cfg->host_quick = q && !strcmp(q, "1");
     const char *hm = getenv("VRAMLAB_HOST_MAX");
     if (hm && *hm && !gpu_parse_size(hm, 64u << 10, 1ull << 40, &cfg->host_max, perr, sizeof perr)) {
-        snprintf(err, n, "VRAMLAB_HOST_MAX: %s", perr);
+        gpu_errf(err, n, "VRAMLAB_HOST_MAX: %s", perr);
         return false;
     }
     return true;

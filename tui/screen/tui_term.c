@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "gpu_err.h"
 #include "tui_grid.h"
 #include "tui_out.h"
 #include "tui_state.h"
@@ -324,7 +325,7 @@ bool tui_term_init(char *err, size_t n)
     T.scr = newterm(NULL, tui_out_terminal(), stdin);
     if (!T.scr && terminfo_fallback()) T.scr = newterm(NULL, tui_out_terminal(), stdin);
     if (!T.scr) {
-        snprintf(err, n, "cannot open the terminal (TERM=%s)", term ? term : "unset");
+        gpu_errf(err, n, "cannot open the terminal (TERM=%s)", term ? term : "unset");
         return false;
     }
     if (!cursor_address) { /* a hard-copy or dumb terminal cannot draw a screen */
@@ -332,7 +333,7 @@ bool tui_term_init(char *err, size_t n)
         delscreen(T.scr);
         T.scr = NULL;
         if (T.saved_ok) tcsetattr(STDOUT_FILENO, TCSANOW, &T.saved);
-        snprintf(err, n, "this terminal (TERM=%s) cannot move the cursor", term ? term : "unset");
+        gpu_errf(err, n, "this terminal (TERM=%s) cannot move the cursor", term ? term : "unset");
         return false;
     }
     T.active = true;

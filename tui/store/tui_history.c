@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_err.h"
 #include "tui_state.h"
 
 struct tui_history {
@@ -148,7 +149,7 @@ bool tui_history_add(struct tui_history *h, const char *entry, char *err, size_t
     struct adding a = {h, entry};
     char note[1400];
     if (tui_state_update(h->dir, "history", TUI_HISTORY_MAX_FILE, add_fn, &a, note, sizeof note, err, n)) {
-        snprintf(err, n, "%s", note); /* a file kept aside on the way: said, though saved */
+        gpu_errf(err, n, "%s", note); /* a file kept aside on the way: said, though saved */
         return true;
     }
     /* not saved: kept for this session at least */

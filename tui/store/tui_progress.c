@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "gpu_err.h"
 #include "gpu_file.h"
 #include "gpu_parse.h"
 #include "gpu_utf8.h"
@@ -115,7 +116,7 @@ static enum tui_state_verdict parse(const char *text, size_t len, struct recs *o
     if (!text) return TUI_STATE_SAME;
     char *copy = malloc(len + 1);
     if (!copy) {
-        snprintf(why, nwhy, "could not be read (out of memory)");
+        gpu_errf(why, nwhy, "could not be read (out of memory)");
         return TUI_STATE_DAMAGED;
     }
     memcpy(copy, text, len + 1);
@@ -129,7 +130,7 @@ static enum tui_state_verdict parse(const char *text, size_t len, struct recs *o
     if (ok && v > TUI_PROGRESS_VERSION) {
         free(copy);
         snprintf(aside, naside, "v%d", (int)v);
-        snprintf(why, nwhy, "was written by a newer vramlab");
+        gpu_errf(why, nwhy, "was written by a newer vramlab");
         return TUI_STATE_DAMAGED;
     }
     for (line = next; ok && *line; line = next) {
@@ -141,7 +142,7 @@ static enum tui_state_verdict parse(const char *text, size_t len, struct recs *o
     free(copy);
     if (ok) return TUI_STATE_SAME;
     out->n = 0;
-    snprintf(why, nwhy, "is damaged at line %d", ln);
+    gpu_errf(why, nwhy, "is damaged at line %d", ln);
     return TUI_STATE_DAMAGED;
 }
 

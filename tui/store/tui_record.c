@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpu_err.h"
 #include "gpu_file.h"
 #include "gpu_parse.h"
 #include "gpu_strtab.h"
@@ -58,13 +59,13 @@ struct tui_rec *tui_rec_open(const char *path, struct lt_runtime *rt, const char
 {
     struct tui_rec *r = calloc(1, sizeof *r);
     if (!r) {
-        snprintf(err, n, "out of memory");
+        gpu_errf(err, n, "out of memory");
         return NULL;
     }
     snprintf(r->path, sizeof r->path, "%s", path);
     char why[1200];
     if (!(r->out = tui_state_out_open(path, why, sizeof why))) {
-        snprintf(err, n, "cannot record: %s", why);
+        gpu_errf(err, n, "cannot record: %s", why);
         free(r);
         return NULL;
     }
@@ -100,7 +101,7 @@ struct tui_rec *tui_rec_open(const char *path, struct lt_runtime *rt, const char
     tui_json_end(&j);
     check(r);
     if (r->err[0]) {
-        snprintf(err, n, "%s", r->err);
+        gpu_errf(err, n, "%s", r->err);
         tui_rec_close(r, false, NULL, 0);
         return NULL;
     }
@@ -114,7 +115,7 @@ bool tui_rec_close(struct tui_rec *r, bool ok, char *err, size_t n)
     bool keep = !r->err[0] && (ok || r->ended > 0), done = true;
     char why[1200];
     if (keep && !(done = tui_state_out_commit(r->out, why, sizeof why)))
-        snprintf(err, n, "recording not kept: %s", why);
+        gpu_errf(err, n, "recording not kept: %s", why);
     if (!keep) tui_state_out_abort(r->out);
     free(r);
     return done;
@@ -378,7 +379,7 @@ static int add_event(struct tui_replay *rp, const struct tui_jobj *o, size_t max
     int style = lt_style_parse(tui_jobj_str(o, "style", "measured"));
     if (run < 0 || type < 0 || style < 0) return LINE_BAD;
     if (st->nev == max_events) {
-        snprintf(why, n, "more than %zu events (the limit; a recording of a whole course holds "
+        gpu_errf(why, n, "more than %zu events (the limit; a recording of a whole course holds "
                  "tens of thousands)", max_events);
         return LINE_FAIL;
     }
@@ -431,7 +432,7 @@ static int add_event(struct tui_replay *rp, const struct tui_jobj *o, size_t max
     rp->runs[run].nev++;
     return LINE_OK;
 oom:
-    snprintf(why, n, "out of memory");
+    gpu_errf(why, n, "out of memory");
     return LINE_FAIL;
 }
 
@@ -442,7 +443,7 @@ static int add_run(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
     const char *lesson = tui_jobj_str(o, "lesson", NULL), *exp = tui_jobj_str(o, "experiment", NULL);
     if (!tui_jobj_int(o, "run", 1, 999999999, &num) || !lesson || !exp) return LINE_BAD;
     if (rp->nruns == TUI_REPLAY_MAX_RUNS) {
-        snprintf(why, n, "more than %d runs (the limit)", TUI_REPLAY_MAX_RUNS);
+        gpu_errf(why, n, "more than %d runs (the limit)", TUI_REPLAY_MAX_RUNS);
         return LINE_FAIL;
     }
     if (rp->nruns == st->rcap) {
@@ -467,7 +468,7 @@ static int add_run(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
     rp->nruns++;
     return LINE_OK;
 oom:
-    snprintf(why, n, "out of memory");
+    gpu_errf(why, n, "out of memory");
     return LINE_FAIL;
 }
 
@@ -479,7 +480,7 @@ static int end_run(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
     uint32_t state = intern(rp->store, tui_jobj_str(o, "state", "done"));
     uint32_t err = intern(rp->store, tui_jobj_str(o, "error", ""));
     if (state == UINT32_MAX || err == UINT32_MAX) {
-        snprintf(why, n, "out of memory");
+        gpu_errf(why, n, "out of memory");
         return LINE_FAIL;
     }
     s->state = state, s->error = err;
@@ -491,11 +492,11 @@ static bool header(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
     const char *fmt = tui_jobj_str(o, "format", "");
     double v = tui_jobj_num(o, "version", 0);
     if (strcmp(tui_jobj_str(o, "type", ""), "header") || strcmp(fmt, TUI_RECORD_FORMAT)) {
-        snprintf(why, n, "not a vramlab recording (no header; make one with --record FILE)");
+        gpu_errf(why, n, "not a vramlab recording (no header; make one with --record FILE)");
         return false;
     }
     if (v > TUI_RECORD_VERSION || !(v >= 1)) {
-        snprintf(why, n, "recording format version %g; this vramlab reads versions 1 to %d", v,
+        gpu_errf(why, n, "recording format version %g; this vramlab reads versions 1 to %d", v,
                  TUI_RECORD_VERSION);
         return false;
     }
@@ -505,7 +506,7 @@ static bool header(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
     for (int i = 0; i < 9; i++)
         if ((rp->store->hdr[i] = intern(rp->store, tui_jobj_str(o, keys[i], i ? "" : "unknown GPU"))) ==
             UINT32_MAX) {
-            snprintf(why, n, "out of memory");
+            gpu_errf(why, n, "out of memory");
             return false;
         }
     rp->simulated = tui_jobj_bool(o, "simulated", false);
@@ -565,13 +566,13 @@ struct tui_replay *tui_replay_load_max(const char *path, size_t max_events, char
     char why[256];
     FILE *f = gpu_file_open(path, TUI_REPLAY_MAX_FILE, 0, why, sizeof why);
     if (!f) {
-        snprintf(err, n, "cannot replay %s", why);
+        gpu_errf(err, n, "cannot replay %s", why);
         return NULL;
     }
     struct tui_replay *rp = calloc(1, sizeof *rp);
     if (!rp || !(rp->path = strdup(path)) || !(rp->store = calloc(1, sizeof *rp->store)) ||
         gpu_strtab_intern(&rp->store->strs, "", 0) != 0) { /* id 0 is "" */
-        snprintf(err, n, "out of memory");
+        gpu_errf(err, n, "out of memory");
         fclose(f);
         tui_replay_free(rp);
         return NULL;
@@ -596,7 +597,7 @@ struct tui_replay *tui_replay_load_max(const char *path, size_t max_events, char
         struct tui_jobj o;
         if (!tui_jsonl_parse(line, &o, why, sizeof why)) {
             if (!have_header) {
-                snprintf(err, n, "%s:%d: not a vramlab recording (%s)", path, ln, why);
+                gpu_errf(err, n, "%s:%d: not a vramlab recording (%s)", path, ln, why);
                 goto fail;
             }
             rp->bad_lines++; /* a line cut by a crash: the rest is still worth showing */
@@ -606,7 +607,7 @@ struct tui_replay *tui_replay_load_max(const char *path, size_t max_events, char
             have_header = header(rp, &o, why, sizeof why);
             tui_jobj_free(&o);
             if (!have_header) {
-                snprintf(err, n, "%s:%d: %s", path, ln, why);
+                gpu_errf(err, n, "%s:%d: %s", path, ln, why);
                 goto fail;
             }
             continue;
@@ -618,24 +619,24 @@ struct tui_replay *tui_replay_load_max(const char *path, size_t max_events, char
                                        : LINE_OK; /* unknown kinds: from a newer minor version */
         tui_jobj_free(&o);
         if (r == LINE_FAIL) {
-            snprintf(err, n, "%s:%d: %s", path, ln, why);
+            gpu_errf(err, n, "%s:%d: %s", path, ln, why);
             goto fail;
         }
         if (r == LINE_BAD) rp->bad_lines++;
     }
     if (ferror(f)) {
-        snprintf(err, n, "cannot replay %s: %s", path, strerror(errno));
+        gpu_errf(err, n, "cannot replay %s: %s", path, strerror(errno));
         goto fail;
     }
     free(line);
     fclose(f);
     if (!have_header) {
-        snprintf(err, n, "%s: empty, not a vramlab recording", path);
+        gpu_errf(err, n, "%s: empty, not a vramlab recording", path);
         tui_replay_free(rp);
         return NULL;
     }
     if (!finish_load(rp)) {
-        snprintf(err, n, "%s: out of memory", path);
+        gpu_errf(err, n, "%s: out of memory", path);
         tui_replay_free(rp);
         return NULL;
     }

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gpu_err.h"
 #include "gpu_esc.h"
 #include "gpu_file.h"
 #include "tui_file.h"
@@ -33,7 +34,7 @@ bool tui_state_dir(char *buf, size_t n, char *err, size_t en)
             home = pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
         }
         if (!home) {
-            snprintf(err, en, "no private folder for learner state (set XDG_STATE_HOME or HOME): "
+            gpu_errf(err, en, "no private folder for learner state (set XDG_STATE_HOME or HOME): "
                               "progress and history are not kept");
             if (n) buf[0] = 0;
             return false;
@@ -41,7 +42,7 @@ bool tui_state_dir(char *buf, size_t n, char *err, size_t en)
         k = snprintf(buf, n, "%s/.local/state/vramlab", home);
     }
     if (k < 0 || (size_t)k >= n || !gpu_esc_clean(buf, false)) {
-        snprintf(err, en, "the state folder's path %s: progress and history are not kept",
+        gpu_errf(err, en, "the state folder's path %s: progress and history are not kept",
                  k < 0 || (size_t)k >= n ? "is too long" : "holds a control character");
         if (n) buf[0] = 0;
         return false;
@@ -54,20 +55,20 @@ static bool private_dir(int fd, const char *path, char *err, size_t n)
 {
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        snprintf(err, n, "%s: %s", path, strerror(errno));
+        gpu_errf(err, n, "%s: %s", path, strerror(errno));
         return false;
     }
     if (!S_ISDIR(st.st_mode)) {
-        snprintf(err, n, "%s: not a folder", path);
+        gpu_errf(err, n, "%s: not a folder", path);
         return false;
     }
     if (st.st_uid != geteuid()) {
-        snprintf(err, n, "%s: owned by another user (uid %ld): not used for learner state", path,
+        gpu_errf(err, n, "%s: owned by another user (uid %ld): not used for learner state", path,
                  (long)st.st_uid);
         return false;
     }
     if (st.st_mode & 022) {
-        snprintf(err, n, "%s: other users may write to it (mode %03o): not used for learner state; "
+        gpu_errf(err, n, "%s: other users may write to it (mode %03o): not used for learner state; "
                          "chmod 700 it", path, (unsigned)(st.st_mode & 0777));
         return false;
     }
@@ -78,12 +79,12 @@ static bool private_dir(int fd, const char *path, char *err, size_t n)
 static int open_ready(const char *dir, const char *sub, char *err, size_t n)
 {
     if (!tui_file_mkdirs(dir, 0700)) {
-        snprintf(err, n, "cannot create %s: %s", dir, strerror(errno));
+        gpu_errf(err, n, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
-        snprintf(err, n, "%s: %s", dir, strerror(errno));
+        gpu_errf(err, n, "%s: %s", dir, strerror(errno));
         return -1;
     }
     if (!private_dir(fd, dir, err, n)) {
@@ -94,14 +95,14 @@ static int open_ready(const char *dir, const char *sub, char *err, size_t n)
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", dir, sub);
     if (mkdirat(fd, sub, 0700) != 0 && errno != EEXIST) {
-        snprintf(err, n, "cannot create %s: %s", path, strerror(errno));
+        gpu_errf(err, n, "cannot create %s: %s", path, strerror(errno));
         close(fd);
         return -1;
     }
     int sfd = openat(fd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     close(fd);
     if (sfd < 0) {
-        snprintf(err, n, "%s: %s", path, errno == ELOOP || errno == ENOTDIR ? "not a folder" : strerror(errno));
+        gpu_errf(err, n, "%s: %s", path, errno == ELOOP || errno == ENOTDIR ? "not a folder" : strerror(errno));
         return -1;
     }
     if (!private_dir(sfd, path, err, n)) {
@@ -150,7 +151,7 @@ static bool replace(int dfd, const char *dir, const char *name, const char *data
     char tmp[300];
     int fd = tmp_create(dfd, name, tmp, sizeof tmp, 0600);
     if (fd < 0) {
-        snprintf(err, n, "cannot write in %s: %s", dir, strerror(errno));
+        gpu_errf(err, n, "cannot write in %s: %s", dir, strerror(errno));
         return false;
     }
     /* data on disk before the rename makes it visible; the rename on disk before we say done */
@@ -158,9 +159,9 @@ static bool replace(int dfd, const char *dir, const char *name, const char *data
     int saved = errno;
     close(fd);
     if (!ok) {
-        snprintf(err, n, "cannot write %s/%s: %s", dir, tmp, strerror(saved ? saved : EIO));
+        gpu_errf(err, n, "cannot write %s/%s: %s", dir, tmp, strerror(saved ? saved : EIO));
     } else if (renameat(dfd, tmp, dfd, name) != 0) {
-        snprintf(err, n, "cannot replace %s/%s: %s", dir, name, strerror(errno));
+        gpu_errf(err, n, "cannot replace %s/%s: %s", dir, name, strerror(errno));
         ok = false;
     }
     if (!ok) unlinkat(dfd, tmp, 0);
@@ -174,7 +175,7 @@ static int lock(int dfd, const char *dir, char *err, size_t n)
     int fd = openat(dfd, LOCK_NAME, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, n, "%s/%s: %s", dir, LOCK_NAME, fd < 0 ? strerror(errno) : "not a regular file");
+        gpu_errf(err, n, "%s/%s: %s", dir, LOCK_NAME, fd < 0 ? strerror(errno) : "not a regular file");
         if (fd >= 0) close(fd);
         return -1;
     }
@@ -184,7 +185,7 @@ static int lock(int dfd, const char *dir, char *err, size_t n)
         if (errno != EWOULDBLOCK && errno != EINTR) break;
         nanosleep(&(struct timespec){0, 5000000}, NULL);
     }
-    snprintf(err, n, "%s/%s: %s", dir, LOCK_NAME,
+    gpu_errf(err, n, "%s/%s: %s", dir, LOCK_NAME,
              errno == EWOULDBLOCK ? "held by another vramlab for more than 10 s" : strerror(errno));
     close(fd);
     return -1;
@@ -233,7 +234,7 @@ bool tui_state_update(const char *dir, const char *name, size_t max, tui_state_f
     if (fd < 0 && errno == ELOOP) {
         keep_aside(dfd, dir, name, suffix, "is a symbolic link", note, nn);
     } else if (fd < 0 && errno != ENOENT) {
-        snprintf(err, n, "cannot read %s: %s; left as it is", path, strerror(errno));
+        gpu_errf(err, n, "cannot read %s: %s; left as it is", path, strerror(errno));
         ok = false;
     } else if (fd >= 0 && !(text = gpu_file_read_fd(fd, path, max, &len, why, sizeof why))) {
         if (errno == EFBIG || errno == EINVAL) { /* there, but never one this version wrote */
@@ -241,7 +242,7 @@ bool tui_state_update(const char *dir, const char *name, size_t max, tui_state_f
             snprintf(what, sizeof what, "cannot be used (%s)", after_path(why, path));
             keep_aside(dfd, dir, name, suffix, what, note, nn);
         } else {
-            snprintf(err, n, "cannot read %s; left as it is", why);
+            gpu_errf(err, n, "cannot read %s; left as it is", why);
             ok = false;
         }
     }
@@ -255,8 +256,8 @@ bool tui_state_update(const char *dir, const char *name, size_t max, tui_state_f
             text = NULL, len = 0;
             continue;
         }
-        if (v == TUI_STATE_DAMAGED) snprintf(err, n, "%s: %s", path, why);
-        else if (v == TUI_STATE_WRITE && !out) snprintf(err, n, "cannot write %s: out of memory", path);
+        if (v == TUI_STATE_DAMAGED) gpu_errf(err, n, "%s: %s", path, why);
+        else if (v == TUI_STATE_WRITE && !out) gpu_errf(err, n, "cannot write %s: out of memory", path);
         ok = v == TUI_STATE_SAME || (v == TUI_STATE_WRITE && out && replace(dfd, dir, name, out, olen, err, n));
         free(out);
         break;
@@ -279,7 +280,7 @@ char *tui_state_read(const char *dir, const char *name, size_t max, size_t *len,
         return NULL;
     }
     if (dfd < 0) {
-        snprintf(err, n, "%s: %s", dir, strerror(errno));
+        gpu_errf(err, n, "%s: %s", dir, strerror(errno));
         return NULL;
     }
     if (!private_dir(dfd, dir, err, n)) { /* another user could have put anything there */
@@ -292,8 +293,8 @@ char *tui_state_read(const char *dir, const char *name, size_t max, size_t *len,
     close(dfd);
     if (fd < 0) {
         *missing = e == ENOENT;
-        if (e == ELOOP) snprintf(err, n, "%s: not a regular file (a symbolic link)", path);
-        else snprintf(err, n, "%s: %s", path, strerror(e));
+        if (e == ELOOP) gpu_errf(err, n, "%s: not a regular file (a symbolic link)", path);
+        else gpu_errf(err, n, "%s: %s", path, strerror(e));
         errno = e;
         return NULL;
     }
@@ -304,12 +305,12 @@ int tui_state_create(const char *dir, const char *name, const char *data, size_t
                      char *err, size_t n)
 {
     if (!*name || strchr(name, '/') || name[0] == '.') {
-        snprintf(err, n, "'%s' is not a plain file name", name);
+        gpu_errf(err, n, "'%s' is not a plain file name", name);
         return -1;
     }
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) {
-        snprintf(err, n, "%s: %s", dir, strerror(errno));
+        gpu_errf(err, n, "%s: %s", dir, strerror(errno));
         return -1;
     }
     struct stat st;
@@ -320,7 +321,7 @@ int tui_state_create(const char *dir, const char *name, const char *data, size_t
     char tmp[300];
     int fd = tmp_create(dfd, name, tmp, sizeof tmp, 0644);
     if (fd < 0) {
-        snprintf(err, n, "cannot write in %s: %s", dir, strerror(errno));
+        gpu_errf(err, n, "cannot write in %s: %s", dir, strerror(errno));
         close(dfd);
         return -1;
     }
@@ -329,14 +330,14 @@ int tui_state_create(const char *dir, const char *name, const char *data, size_t
     close(fd);
     int r = -1;
     if (!ok) {
-        snprintf(err, n, "cannot write %s/%s: %s", dir, name, strerror(saved ? saved : EIO));
+        gpu_errf(err, n, "cannot write %s/%s: %s", dir, name, strerror(saved ? saved : EIO));
     } else if (linkat(dfd, tmp, dfd, name, 0) == 0) {
         fsync(dfd);
         r = 1;
     } else if (errno == EEXIST) {
         r = 0; /* made meanwhile (another run): theirs stays */
     } else {
-        snprintf(err, n, "cannot create %s/%s: %s", dir, name, strerror(errno));
+        gpu_errf(err, n, "cannot create %s/%s: %s", dir, name, strerror(errno));
     }
     unlinkat(dfd, tmp, 0);
     close(dfd);
@@ -418,7 +419,7 @@ struct tui_state_out *tui_state_out_open(const char *path, char *err, size_t n)
 {
     struct tui_state_out *o = calloc(1, sizeof *o);
     if (!o) {
-        snprintf(err, n, "out of memory");
+        gpu_errf(err, n, "out of memory");
         return NULL;
     }
     o->dfd = -1, o->slot = -1;
@@ -433,23 +434,23 @@ struct tui_state_out *tui_state_out_open(const char *path, char *err, size_t n)
     int there = -1;
     char shown[600];
     if (!gpu_esc_clean(path, false)) {
-        snprintf(err, n, "%s: the file name holds a control character: not written",
+        gpu_errf(err, n, "%s: the file name holds a control character: not written",
                  gpu_esc_field(shown, sizeof shown, path));
     } else if (!*base || !strcmp(base, ".") || !strcmp(base, "..") || strlen(base) >= sizeof o->name) {
-        snprintf(err, n, "%s: not a file name", path);
+        gpu_errf(err, n, "%s: not a file name", path);
     } else if ((o->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-        snprintf(err, n, "%s: %s", dir, strerror(errno));
+        gpu_errf(err, n, "%s: %s", dir, strerror(errno));
     } else if ((there = fstatat(o->dfd, base, &st, AT_SYMLINK_NOFOLLOW)) != 0 && errno != ENOENT) {
-        snprintf(err, n, "%s: %s", path, strerror(errno));
+        gpu_errf(err, n, "%s: %s", path, strerror(errno));
     } else if (there == 0 && !S_ISREG(st.st_mode)) {
-        snprintf(err, n, "%s: not a regular file (%s): not written", path, kind_of(st.st_mode));
+        gpu_errf(err, n, "%s: not a regular file (%s): not written", path, kind_of(st.st_mode));
     } else {
         o->had = there == 0;
         o->mode = o->had ? st.st_mode & 07777 : 0;
         int fd = tmp_create(o->dfd, base, o->tmp, sizeof o->tmp, 0600);
-        if (fd < 0) snprintf(err, n, "cannot write in %s: %s", dir, strerror(errno));
+        if (fd < 0) gpu_errf(err, n, "cannot write in %s: %s", dir, strerror(errno));
         else if (!(o->f = fdopen(fd, "w"))) {
-            snprintf(err, n, "%s: %s", path, strerror(errno));
+            gpu_errf(err, n, "%s: %s", path, strerror(errno));
             close(fd);
             unlinkat(o->dfd, o->tmp, 0);
         } else {
@@ -477,9 +478,9 @@ bool tui_state_out_commit(struct tui_state_out *o, char *err, size_t n)
     int saved = errno;
     if (fclose(o->f) != 0 && ok) ok = false, saved = errno;
     o->f = NULL;
-    if (!ok) snprintf(err, n, "cannot write %s: %s", o->path, strerror(saved ? saved : EIO));
+    if (!ok) gpu_errf(err, n, "cannot write %s: %s", o->path, strerror(saved ? saved : EIO));
     else if (renameat(o->dfd, o->tmp, o->dfd, o->name) != 0) {
-        snprintf(err, n, "cannot replace %s: %s", o->path, strerror(errno));
+        gpu_errf(err, n, "cannot replace %s: %s", o->path, strerror(errno));
         ok = false;
     }
     if (ok) fsync(o->dfd);
