@@ -1,8 +1,8 @@
 #!/bin/sh
-# layers.sh BUILD - the code keeps its floors (docs/architecture.md, "Layers"): a file includes
+# layers.sh BUILD - the code keeps its floors (docs/architecture.md, "Three layers, one direction"): a file includes
 # and names only what sits on its own floor or below, and no files call each other in a circle.
-#   0 gpu/base   1 gpu (backend, alloc, the rest)   2 lua (the core)   3 lua/mod (the modules)
-#   4 tui/render   5 tui/store   6 tui/screen   7 tui/cli   8 tui/main.c
+# (tests/cli/floors.lib: 0 gpu/base, 1 gpu, 2 the lua core, 3 lua/mod, 4 tui/render, 5 tui/store,
+# 6 tui/screen, 7 tui/cli, 8 tui/main.c).
 # Includes are read from the source; what a file names (calls, tables of functions, data) from
 # the objects of BUILD's normal tree (nm: each undefined symbol and the file that defines it).
 # The circles are the loops of the call graph between files (tsort): a function named in another
@@ -17,29 +17,11 @@ command -v nm >/dev/null 2>&1 || fail "nm (binutils) is needed"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
-FLOORS='function floor(f) {
-    if (f ~ /^gpu\/base\//) return 0; if (f ~ /^gpu\//) return 1
-    if (f ~ /^lua\/mod\//) return 3; if (f ~ /^lua\//) return 2
-    if (f ~ /^tui\/render\//) return 4; if (f ~ /^tui\/store\//) return 5
-    if (f ~ /^tui\/screen\//) return 6; if (f ~ /^tui\/cli\//) return 7
-    if (f ~ /^tui\//) return 8; return -1 }'
+. tests/cli/floors.lib
 
-# ---- includes: each project header found by its name (one -I per folder, names unique) ----
-find gpu lua tui -name '*.h' | awk -F/ '{print $NF, $0}' | sort >"$t/headers"
-dups=$(awk '{print $1}' "$t/headers" | uniq -d)
-[ -z "$dups" ] || fail "two headers share a name (the -I search would pick one): $dups"
-n=0
-for f in $(find gpu lua tui -name '*.[ch]' | sort); do
-    n=$((n + 1))
-    sed -n 's/^#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | sed "s|^|$f |"
-done >"$t/includes"
-[ "$n" -gt 100 ] || fail "only $n source files found (run from the repository root)"
-awk "$FLOORS"'
-    NR == FNR { path[$1] = $2; next }
-    !($2 in path) { next }              # a system or generated header
-    floor(path[$2]) > floor($1) {
-        printf "%s (floor %d) includes %s (%s, floor %d)\n", $1, floor($1), $2, path[$2], floor(path[$2])
-    }' "$t/headers" "$t/includes" >"$t/climbs"
+# ---- includes ------------------------------------------------------------------------------
+floor_includes "$t/climbs"
+[ "$nfiles" -gt 100 ] || fail "only $nfiles source files found (run from the repository root)"
 [ -s "$t/climbs" ] && { echo "FAIL: an include climbs a floor:"; cat "$t/climbs"; exit 1; }
 
 # ---- what each file names, from the normal tree's objects --------------------------------
@@ -71,7 +53,7 @@ awk "$FLOORS"'
 sort -u "$t/edges" >"$t/graph"
 if ! tsort "$t/graph" >/dev/null 2>"$t/loops"; then
     echo "FAIL: files call each other in a circle (tsort lists one loop at a time):"
-    sed 's/^tsort: //' "$t/loops"
+    sed 's/^tsort: //; s/^.*: input contains a loop:$/a loop:/' "$t/loops"
     exit 1
 fi
-echo "ok: $n files, $(wc -l <"$t/graph") file-to-file references, every one down or across a floor, no circle"
+echo "ok: $nfiles files, $(wc -l <"$t/graph") file-to-file references, every one down or across a floor, no circle"
