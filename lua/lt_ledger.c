@@ -20,12 +20,12 @@ _Static_assert(LT_SAY_LEDGER_FREE - LT_SAY_LEDGER_OTHER_PROCS == GPU_LEDGER_FREE
 
 static void row(struct gpu_buf *b, int indent, const char *label, uint64_t v, const char *src)
 {
-    /* pad by columns: the labels' CJK (U+2E80 on) takes two; a terminal's wcwidth is not here */
+    /* pad by columns: a wide character (the Chinese labels) takes two */
     int cols = 0;
     for (size_t i = 0, n = strlen(label); i < n;) {
         unsigned cp;
         i += (size_t)gpu_utf8_decode(label + i, n - i, &cp);
-        cols += cp >= 0x2e80 ? 2 : 1;
+        cols += gpu_utf8_wide(cp) ? 2 : 1;
     }
     gpu_buf_printf(b, "  %*s%s%*s %12.2f MiB %9.2f GiB  %s\n", indent, "", label,
         cols + indent < 40 ? 40 - cols - indent : 1, "", v / 1048576.0, v / 1073741824.0, src);

@@ -109,3 +109,23 @@ bool gpu_utf8_valid(const char *s, size_t n, unsigned flags)
     }
     return true;
 }
+
+bool gpu_utf8_wide(unsigned cp)
+{
+    return (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) ||
+           (cp >= 0x3041 && cp <= 0x33ff) || (cp >= 0x3400 && cp <= 0x4dbf) ||
+           (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
+           (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
+           (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+           (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x20000 && cp <= 0x3fffd);
+}
+
+bool gpu_utf8_join_tight(const char *a, size_t alen, const char *b, size_t bn)
+{
+    if (!alen || !bn) return false;
+    unsigned x, y;
+    size_t i = gpu_utf8_prev(a, alen);
+    gpu_utf8_decode(a + i, alen - i, &x);
+    gpu_utf8_decode(b, bn, &y);
+    return gpu_utf8_wide(x) && gpu_utf8_wide(y);
+}

@@ -32,5 +32,12 @@ bool gpu_utf8_partial(const char *s, size_t n);
 int gpu_utf8_encode(unsigned cp, unsigned flags, char *out);
 /* True when all of s[0..n) is valid UTF-8 under the flags. */
 bool gpu_utf8_valid(const char *s, size_t n, unsigned flags);
+/* East Asian Wide or Fullwidth by Unicode's ranges (CJK, kana, hangul, fullwidth forms): two
+ * columns wherever the terminal's own table (wcwidth, in tui_wrap) is not at hand, and written
+ * without spaces between words. */
+bool gpu_utf8_wide(unsigned cp);
+/* True when the text a[0..alen) ends and b[0..bn) starts with a wide character: two source lines
+ * joined there take no space between them (Chinese has none between words). */
+bool gpu_utf8_join_tight(const char *a, size_t alen, const char *b, size_t bn);
 
 #endif

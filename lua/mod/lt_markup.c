@@ -9,6 +9,7 @@
 
 #include "gpu_buf.h"
 #include "gpu_err.h"
+#include "gpu_utf8.h"
 
 #define LT_X_NAME(id, en, zh) #id,
 static const char *const callout_names[] = {LT_CALLOUT_LIST(LT_X_NAME)};
@@ -28,14 +29,10 @@ const char *lt_callout_label(int c, const char *lang)
     return lang && !strcmp(lang, "zh") ? callout_zh[c] : callout_en[c];
 }
 
-/* Joining wrapped source lines: a space between words, none between two CJK characters (a
- * byte >= 0x80 on both sides is close enough: the wrapper re-breaks anyway). */
+/* Joining wrapped source lines: a space between words, none between two CJK characters. */
 static bool buf_join(struct gpu_buf *b, const char *s, size_t n)
 {
-    if (b->len && n) {
-        bool wide = (unsigned char)b->p[b->len - 1] >= 0x80 && (unsigned char)s[0] >= 0x80;
-        if (!wide && !gpu_buf_add(b, " ", 1)) return false;
-    }
+    if (b->len && n && !gpu_utf8_join_tight(b->p, b->len, s, n) && !gpu_buf_add(b, " ", 1)) return false;
     return gpu_buf_add(b, s, n);
 }
 

@@ -119,10 +119,28 @@ static void test_boundaries(void **state)
     assert_int_equal(gpu_utf8_cut(zh, 6), 6);
 }
 
+/* wide characters: CJK, kana, hangul and fullwidth forms are; Latin, arrows and the ellipsis are
+ * not; lines join without a space only between two wide ones */
+static void test_wide(void **state)
+{
+    (void)state;
+    const unsigned wide[] = {0x4e2d, 0x3002, 0xff0c, 0x3042, 0xac00, 0x20000, 0x2e80};
+    const unsigned narrow[] = {'a', 0xe9, 0x2192, 0x2026, 0x3b1, 0x2500, 0xfffd};
+    for (size_t i = 0; i < sizeof wide / sizeof *wide; i++) assert_true(gpu_utf8_wide(wide[i]));
+    for (size_t i = 0; i < sizeof narrow / sizeof *narrow; i++) assert_false(gpu_utf8_wide(narrow[i]));
+    assert_true(gpu_utf8_join_tight("显存", 6, "分配", 6));
+    assert_false(gpu_utf8_join_tight("显存", 6, "GiB", 3));
+    assert_false(gpu_utf8_join_tight("café", 5, "über", 5)); /* non-ASCII, not wide: a space */
+    assert_false(gpu_utf8_join_tight("", 0, "分配", 6));
+    assert_false(gpu_utf8_join_tight("中", 3, "", 0));
+    assert_false(gpu_utf8_join_tight("\xe4\xb8", 2, "\xe5", 1)); /* cut: U+FFFD is not wide */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_round_trip),
                                        cmocka_unit_test(test_malformed),
-                                       cmocka_unit_test(test_boundaries)};
+                                       cmocka_unit_test(test_boundaries),
+                                       cmocka_unit_test(test_wide)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_utf8.h"
 #include "lt_markup.h"
 #include "tui_wrap.h"
 
@@ -546,8 +547,7 @@ static void callout_body(struct tui_lines *L, const char *text, const struct tui
             acc = na;
             const char *t = p + skip;
             size_t tn = n - skip;
-            bool wide = alen && (unsigned char)acc[alen - 1] >= 0x80 && (unsigned char)t[0] >= 0x80;
-            if (alen && !wide) acc[alen++] = ' ';
+            if (alen && !gpu_utf8_join_tight(acc, alen, t, tn)) acc[alen++] = ' ';
             memcpy(acc + alen, t, tn);
             alen += tn;
             acc[alen] = 0;

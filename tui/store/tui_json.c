@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpu_json.h"
+#include "gpu_utf8.h"
 
 void tui_json_init(struct tui_json *j, FILE *f)
 {
@@ -61,8 +62,8 @@ void tui_json_end(struct tui_json *j)
 static void put(void *ud, const char *p, size_t n) { fwrite(p, 1, n, ud); }
 
 /* ASCII only, as Python's json.dumps(ensure_ascii=True): everything past U+007F is a \u escape
- * (a surrogate pair past U+FFFF). Sequences are decoded leniently (a lone surrogate stays one),
- * and whatever the input, the output is ASCII, so it is valid. */
+ * (a surrogate pair past U+FFFF). A lone surrogate stays one (as Python writes it), a byte that
+ * is not UTF-8 is U+FFFD, and whatever the input, the output is ASCII, so it is valid. */
 static void put_ascii(FILE *f, const unsigned char *s, size_t n)
 {
     fputc('"', f);
@@ -75,10 +76,10 @@ static void put_ascii(FILE *f, const unsigned char *s, size_t n)
             i++;
             continue;
         }
-        int k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;
-        uint32_t cp = c & (k == 3 ? 0x07 : k == 2 ? 0x0f : 0x1f);
-        for (int m = 1; m <= k && i + (size_t)m < n; m++) cp = cp << 6 | (s[i + (size_t)m] & 0x3f);
-        i += (size_t)k + 1;
+        unsigned cp;
+        int k = gpu_utf8_next((const char *)s + i, n - i, &cp, GPU_UTF8_SURROGATES);
+        if (!k) k = 1, cp = 0xfffd; /* not UTF-8: one byte, shown as U+FFFD */
+        i += (size_t)k;
         if (cp >= 0x10000) {
             cp -= 0x10000;
             fprintf(f, "\\u%04x\\u%04x", 0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
