@@ -1,10 +1,11 @@
 /* tui_run.h - the one consumer of an experiment's events. Every screen that shows a run (the
- * lesson view, the presenter, the REPL's panel, watch, the snapshot screen) and `vramlab run`
+ * lesson view, the presenter, the REPL's panel, the snapshot screen's map) and `vramlab run`
  * hand each event to tui_run_event with what it has: a recording to write it to, a log to keep
  * it in (so L shows it in the other language, and a lesson left and opened again shows it as
  * it was), the panels to draw it on, the printer (`vramlab run`'s plain or JSON lines). The order is always
  * record, keep, show; a print()'s NUL bytes are made visible for the screen ("\u2400") and the
- * printer ("\\0"). No ncurses (the panel set draws into lines): tests/unit/test_tui_evlog.c. */
+ * printer ("\\0"). `vramlab watch` shows only a check's print() lines, with a sink of its own.
+ * No ncurses (the panel set draws into lines): tests/unit/test_tui_evlog.c. */
 #ifndef TUI_RUN_H
 #define TUI_RUN_H
 
