@@ -41,11 +41,12 @@ EOF
 out refuse eval "$T/refuse.lua" || fail "the refusals script: $(cat "$T/refuse")"
 printf 'help()\nhelp(gpu)\nhelp(host)\nhelp(alloc)\nhelp(gpu.copy)\nhelp(1)\n' > "$T/help.lua"
 out help eval "$T/help.lua" || fail "help: $(cat "$T/help")"
-# a snapshot's report and its what-if replay; the frames it lists (FILE.py:LINE function) are the
-# snapshot's data, as are the model's own notes on a mismatch (the lines under 模型的原文)
+# a snapshot's report and its what-if replay, the model's findings on a mismatch included; the
+# frames it lists (FILE.py:LINE function) are the snapshot's data
 $app snapshot assets/snapshots/gpt-train-oom.pickle --capacity 24GiB > "$T/snap.all" 2>&1 ||
     fail "snapshot: $(cat "$T/snap.all")"
-grep -vE '\.py:[0-9]+ |^    - ' "$T/snap.all" > "$T/snapshot"
+grep -q '^    - ' "$T/snap.all" || fail "the replay's findings are not in the report: $(tail -n 5 "$T/snap.all")"
+grep -vE '\.py:[0-9]+ ' "$T/snap.all" > "$T/snapshot"
 # a trace replayed into the allocator model, to an OOM (PyTorch's message and memory_summary)
 printf '# vramlab allocator trace v1\na 1 40MiB\na 2 40MiB\nf 1\nf 2\na 3 30MiB\na 4 30MiB\na 5 30MiB\n' > "$T/frag.trace"
 out trace trace replay "$T/frag.trace" 100MiB || fail "trace replay: $(cat "$T/trace")"
