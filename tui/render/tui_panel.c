@@ -60,6 +60,44 @@ char *tui_w_dup(const struct tui_wenv *e, const char *s)
 
 char *tui_w_text(const struct tui_wenv *e, struct lt_text t) { return tui_w_dup(e, lt_tx(t, e->zh)); }
 
+struct tui_w_item *tui_w_items_apply(struct tui_w_items *s, const struct lt_event *ev,
+                                     const struct tui_wenv *e)
+{
+    char *label = tui_w_text(e, ev->series);
+    if (!label) return NULL;
+    struct tui_w_item *it = NULL;
+    for (int i = 0; i < s->n; i++)
+        if (!strcmp(s->v[i].label, label)) it = &s->v[i];
+    if (!it) {
+        if (s->n == TUI_W_MAX_ITEMS) {
+            free(label);
+            return NULL;
+        }
+        it = &s->v[s->n++];
+        memset(it, 0, sizeof *it);
+        it->label = label;
+    } else {
+        free(label);
+    }
+    const char *u = lt_tx(ev->unit, e->zh);
+    char *unit = tui_w_dup(e, *u ? u : e->panel_unit);
+    if (unit) free(it->unit), it->unit = unit;
+    if (!it->unit) { /* a new item without its unit: gone again rather than half made */
+        free(it->label);
+        s->n--;
+        return NULL;
+    }
+    it->value = ev->value, it->max = ev->max, it->style = tui_w_style(ev->style);
+    return it;
+}
+
+void tui_w_items_free(struct tui_w_items *s)
+{
+    if (!s) return;
+    for (int i = 0; i < s->n; i++) free(s->v[i].label), free(s->v[i].unit);
+    free(s);
+}
+
 int tui_w_clamp(double v, int lo, int hi)
 {
     if (!(v > lo)) return lo;

@@ -13,60 +13,18 @@
 #include "gpu_fmt.h"
 #include "tui_wrap.h"
 
-struct pbar {
-    char *label, *unit;
-    double value, peak; /* peak: the theoretical peak the lesson pairs with it (0: none) */
-    int style;
-};
+static void *make(void) { return calloc(1, sizeof(struct tui_w_items)); }
 
-struct bars {
-    struct pbar b[TUI_W_MAX_ITEMS];
-    int n;
-};
-
-static void *make(void) { return calloc(1, sizeof(struct bars)); }
-
-static void destroy(void *st)
-{
-    struct bars *s = st;
-    if (!s) return;
-    for (int i = 0; i < s->n; i++) free(s->b[i].label), free(s->b[i].unit);
-    free(s);
-}
+static void destroy(void *st) { tui_w_items_free(st); }
 
 static bool apply(void *st, const struct lt_event *ev, const struct tui_wenv *e)
 {
-    struct bars *s = st;
-    char *label = tui_w_text(e, ev->series);
-    if (!label) return false;
-    struct pbar *b = NULL;
-    for (int i = 0; i < s->n; i++)
-        if (!strcmp(s->b[i].label, label)) b = &s->b[i];
-    if (!b) {
-        if (s->n == TUI_W_MAX_ITEMS) {
-            free(label);
-            return false;
-        }
-        b = &s->b[s->n++];
-        memset(b, 0, sizeof *b);
-        b->label = label;
-    } else {
-        free(label);
-    }
-    const char *u = lt_tx(ev->unit, e->zh);
-    char *unit = tui_w_dup(e, *u ? u : e->panel_unit);
-    if (unit) free(b->unit), b->unit = unit;
-    if (!b->unit) { /* a new bar without its unit: gone again rather than half made */
-        free(b->label);
-        s->n--;
-        return false;
-    }
-    b->value = ev->value, b->style = tui_w_style(ev->style);
-    b->peak = ev->max > 0 && isfinite(ev->max) ? ev->max : 0;
-    return true;
+    struct tui_w_item *b = tui_w_items_apply(st, ev, e);
+    if (b && !(b->max > 0 && isfinite(b->max))) b->max = 0; /* a paired peak, or none */
+    return b != NULL;
 }
 
-static bool has_data(const void *st) { return ((const struct bars *)st)->n > 0; }
+static bool has_data(const void *st) { return ((const struct tui_w_items *)st)->n > 0; }
 
 /* One precision per panel, so the decimal points line up: one decimal, two when the smallest
  * value shown is below 10 (none when every value is whole). */
@@ -91,26 +49,26 @@ static void bar_value(double v, const char *unit, int dec, char *num, size_t nn,
 
 static void draw(const void *st, const struct tui_wctx *c, const struct tui_pinfo *pi)
 {
-    const struct bars *m = st;
+    const struct tui_w_items *m = st;
     if (pi->headline && m->n == 1) return; /* the headline above is that bar */
     double max = pi->scale > 0 ? pi->scale : 0, minabs = INFINITY;
     int lw = 0, nw = 0, uw = 0, tagw = 0;
     char num[TUI_W_MAX_ITEMS][48], unit[TUI_W_MAX_ITEMS][48];
     bool peaks = false;
     for (int i = 0; i < m->n; i++) {
-        const struct pbar *b = &m->b[i];
+        const struct tui_w_item *b = &m->v[i];
         if (b->value > max) max = b->value;
-        if (b->peak > max && isfinite(b->peak)) max = b->peak;
-        peaks |= b->peak > 0 && isfinite(b->peak);
+        if (b->max > max && isfinite(b->max)) max = b->max;
+        peaks |= b->max > 0 && isfinite(b->max);
         if (isfinite(b->value) && fabs(b->value) > 0 && fabs(b->value) < minabs) minabs = fabs(b->value);
     }
     int dec = panel_decimals(minabs);
     bool whole = true; /* counts stay whole: 400 calls, not 400.00 */
     for (int i = 0; i < m->n; i++)
-        whole &= isfinite(m->b[i].value) && fabs(m->b[i].value - round(m->b[i].value)) < 1e-9;
+        whole &= isfinite(m->v[i].value) && fabs(m->v[i].value - round(m->v[i].value)) < 1e-9;
     if (whole) dec = 0;
     for (int i = 0; i < m->n; i++) {
-        const struct pbar *b = &m->b[i];
+        const struct tui_w_item *b = &m->v[i];
         int l = tui_width(b->label, strlen(b->label));
         if (l > lw) lw = l;
         bar_value(b->value, b->unit, dec, num[i], sizeof num[i], unit[i], sizeof unit[i]);
@@ -127,7 +85,7 @@ static void draw(const void *st, const struct tui_wctx *c, const struct tui_pinf
     if (two) barw = c->width - vw - 1 - (tagw ? tagw + 1 : 0);
     struct tui_lb b = {.L = c->L};
     for (int i = 0; i < m->n; i++) {
-        const struct pbar *p = &m->b[i];
+        const struct tui_w_item *p = &m->v[i];
         if (two) {
             tui_lb_fit(&b, p->label, c->width, TUI_LEFT, c->ascii, TS_PLAIN);
             tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
@@ -135,11 +93,11 @@ static void draw(const void *st, const struct tui_wctx *c, const struct tui_pinf
             tui_lb_fit(&b, p->label, lw, TUI_LEFT, c->ascii, TS_PLAIN);
             tui_lb_puts(&b, " ", TS_PLAIN);
         }
-        if (barw > 0 && !(p->peak > 0 && isfinite(p->peak) && max > 0)) {
+        if (barw > 0 && !(p->max > 0 && isfinite(p->max) && max > 0)) {
             tui_w_bar_run(&b, max > 0 ? p->value / max : 0, barw, p->style, c->ascii, NULL);
         } else if (barw > 0) {
             /* the bar, then copied cell by cell with the peak's cell a marker */
-            int at = tui_w_clamp(p->peak / max * barw - 0.5, 0, barw - 1);
+            int at = tui_w_clamp(p->max / max * barw - 0.5, 0, barw - 1);
             struct tui_lb run = {.L = c->L};
             tui_w_bar_run(&run, p->value / max, barw, p->style, c->ascii, NULL);
             int cell = 0;
@@ -174,10 +132,10 @@ static void draw(const void *st, const struct tui_wctx *c, const struct tui_pinf
     tui_lb_free(&b);
     /* what the marker is, once per panel, with each paired peak's value */
     for (int i = 0; peaks && i < m->n; i++) {
-        const struct pbar *p = &m->b[i];
-        if (!(p->peak > 0) || !isfinite(p->peak)) continue;
+        const struct tui_w_item *p = &m->v[i];
+        if (!(p->max > 0) || !isfinite(p->max)) continue;
         char n[48], u[48], line[256];
-        bar_value(p->peak, p->unit, dec, n, sizeof n, u, sizeof u);
+        bar_value(p->max, p->unit, dec, n, sizeof n, u, sizeof u);
         snprintf(line, sizeof line, tui_w_zh(c) && !c->ascii ? "%s 理论峰值 %s %s（%s）" : "%s theoretical peak %s %s (%s)",
                  c->ascii ? "|" : "│", n, u, p->label);
         tui_w_line(c, line, TS_DIM);
@@ -186,9 +144,9 @@ static void draw(const void *st, const struct tui_wctx *c, const struct tui_pinf
 
 static bool key(const void *st, const struct tui_pinfo *pi, struct tui_keyfig *k)
 {
-    const struct bars *m = st;
+    const struct tui_w_items *m = st;
     if (!m->n) return false;
-    const struct pbar *b = &m->b[0];
+    const struct tui_w_item *b = &m->v[0];
     *k = (struct tui_keyfig){b->label, b->unit, b->value, 0, 0, (enum lt_style)(b->style - TS_MEASURED),
                              false, false, false};
     return true;

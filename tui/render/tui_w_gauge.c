@@ -12,59 +12,16 @@
 #include "gpu_fmt.h"
 #include "tui_wrap.h"
 
-struct pgauge {
-    char *label, *unit;
-    double value, max;
-    int style;
-};
+static void *make(void) { return calloc(1, sizeof(struct tui_w_items)); }
 
-struct gauges {
-    struct pgauge g[TUI_W_MAX_ITEMS];
-    int n;
-};
-
-static void *make(void) { return calloc(1, sizeof(struct gauges)); }
-
-static void destroy(void *st)
-{
-    struct gauges *s = st;
-    if (!s) return;
-    for (int i = 0; i < s->n; i++) free(s->g[i].label), free(s->g[i].unit);
-    free(s);
-}
+static void destroy(void *st) { tui_w_items_free(st); }
 
 static bool apply(void *st, const struct lt_event *ev, const struct tui_wenv *e)
 {
-    struct gauges *s = st;
-    char *label = tui_w_text(e, ev->series);
-    if (!label) return false;
-    struct pgauge *g = NULL;
-    for (int i = 0; i < s->n; i++)
-        if (!strcmp(s->g[i].label, label)) g = &s->g[i];
-    if (!g) {
-        if (s->n == TUI_W_MAX_ITEMS) {
-            free(label);
-            return false;
-        }
-        g = &s->g[s->n++];
-        memset(g, 0, sizeof *g);
-        g->label = label;
-    } else {
-        free(label);
-    }
-    const char *u = lt_tx(ev->unit, e->zh);
-    char *unit = tui_w_dup(e, *u ? u : e->panel_unit);
-    if (unit) free(g->unit), g->unit = unit;
-    if (!g->unit) {
-        free(g->label);
-        s->n--;
-        return false;
-    }
-    g->value = ev->value, g->max = ev->max, g->style = tui_w_style(ev->style);
-    return true;
+    return tui_w_items_apply(st, ev, e) != NULL;
 }
 
-static bool has_data(const void *st) { return ((const struct gauges *)st)->n > 0; }
+static bool has_data(const void *st) { return ((const struct tui_w_items *)st)->n > 0; }
 
 /* The style of a gauge's fill by how full it is: its own colour up to 75 %, then the warning
  * colour, and the error colour from 90 %: a full cap looks alarming (the words say the role). */
@@ -77,15 +34,15 @@ static int fill_style(double frac, int style)
 
 static void draw(const void *st, const struct tui_wctx *c, const struct tui_pinfo *pi)
 {
-    const struct gauges *m = st;
+    const struct tui_w_items *m = st;
     struct tui_lb b = {.L = c->L};
     int lw = 0;
     for (int i = 0; i < m->n; i++) {
-        int l = tui_width(m->g[i].label, strlen(m->g[i].label));
+        int l = tui_width(m->v[i].label, strlen(m->v[i].label));
         if (l > lw) lw = l;
     }
     for (int i = 0; i < m->n; i++) {
-        const struct pgauge *g = &m->g[i];
+        const struct tui_w_item *g = &m->v[i];
         char v[32], mx[32], txt[128];
         gpu_fmt_num(g->value, v, sizeof v);
         gpu_fmt_num(g->max, mx, sizeof mx);
@@ -129,9 +86,9 @@ static void draw(const void *st, const struct tui_wctx *c, const struct tui_pinf
 
 static bool key(const void *st, const struct tui_pinfo *pi, struct tui_keyfig *k)
 {
-    const struct gauges *m = st;
+    const struct tui_w_items *m = st;
     if (!m->n) return false;
-    const struct pgauge *g = &m->g[0];
+    const struct tui_w_item *g = &m->v[0];
     *k = (struct tui_keyfig){g->label, g->unit, g->value, g->max, 0, (enum lt_style)(g->style - TS_MEASURED),
                              false, true, false};
     return true;

@@ -75,6 +75,21 @@ const struct tui_widget *tui_widget_of(enum lt_panel_kind k);
 char *tui_w_dup(const struct tui_wenv *e, const char *s); /* malloc'd; NULL: no memory */
 /* A text of the event in the panel's language, kept (tui_w_dup). */
 char *tui_w_text(const struct tui_wenv *e, struct lt_text t);
+/* A labelled figure of a bars or a gauge panel: one per label, in the order they came. */
+struct tui_w_item {
+    char *label, *unit;
+    double value, max; /* max: a gauge's full scale, a bar's paired peak */
+    int style;
+};
+struct tui_w_items {
+    struct tui_w_item v[TUI_W_MAX_ITEMS];
+    int n;
+};
+/* The item ev->series names (made when new), its value, max and style from ev and its unit ev's
+ * or the panel's; NULL, and nothing changed, when the panel is full or memory is out. */
+struct tui_w_item *tui_w_items_apply(struct tui_w_items *s, const struct lt_event *ev,
+                                     const struct tui_wenv *e);
+void tui_w_items_free(struct tui_w_items *s); /* what the items hold, then s */
 /* A computed cell, column or row index: clamped in double before it becomes an int, so no
  * value an event can carry (NaN, inf, 1e300, negative) converts out of range. NaN gives lo. */
 int tui_w_clamp(double v, int lo, int hi);
