@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_err.h"
 #include "gpu_file.h"
 #include "gpu_parse.h"
 #include "lt_data.h"
@@ -29,9 +30,9 @@ static bool take(const struct lt_data *d, struct lt_course *c, char *err, size_t
         int k = 0;
         while (f->key && fields[k] && strcmp(fields[k], f->key)) k++;
         if (!f->key || !fields[k]) {
-            snprintf(err, n, "%s:%d: %s (a course file has title, sections, cap and results)", p,
+            gpu_errf(err, n, "%s:%d: %s (a course file has title, sections, cap and results)", p,
                      f->line, f->key ? "an unknown field" : "a value without a name");
-            if (f->key) snprintf(err, n, "%s:%d: unknown field '%s' (a course file has title, "
+            if (f->key) gpu_errf(err, n, "%s:%d: unknown field '%s' (a course file has title, "
                                  "sections, cap and results)", p, f->line, f->key);
             return false;
         }
@@ -40,29 +41,29 @@ static bool take(const struct lt_data *d, struct lt_course *c, char *err, size_t
     for (int l = 0; l < 2; l++) {
         const char *s = t ? lt_data_lang(t, l) : NULL;
         if (!s || !*s) {
-            snprintf(err, n, "%s:%d: title must be { en = \"...\", zh = \"...\" }, both languages",
+            gpu_errf(err, n, "%s:%d: title must be { en = \"...\", zh = \"...\" }, both languages",
                      p, t ? t->line : d->line);
             return false;
         }
-        if (!(c->title[l] = strdup(s))) return snprintf(err, n, "out of memory"), false;
+        if (!(c->title[l] = strdup(s))) return gpu_errf(err, n, "out of memory"), false;
     }
     const struct lt_data *s = lt_data_field(d, "sections");
     int k = s ? lt_data_nitems(s) : 0;
     if (!s || s->kind != LT_DATA_TABLE || k == 0 || k != s->n) {
-        snprintf(err, n, "%s:%d: sections must list the sections the class sees, in order: "
+        gpu_errf(err, n, "%s:%d: sections must list the sections the class sees, in order: "
                  "sections = { \"9.1\", \"1.3\" }", p, s ? s->line : d->line);
         return false;
     }
-    if (!(c->sections = calloc((size_t)k, sizeof *c->sections))) return snprintf(err, n, "out of memory"), false;
+    if (!(c->sections = calloc((size_t)k, sizeof *c->sections))) return gpu_errf(err, n, "out of memory"), false;
     for (int i = 0; i < k; i++) {
         const struct lt_data *v = lt_data_item(s, i);
         if (v->kind != LT_DATA_STRING || !section_id_ok(v->str)) {
-            snprintf(err, n, "%s:%d: section %d must be a section id such as \"1.3\"", p, v->line, i + 1);
+            gpu_errf(err, n, "%s:%d: section %d must be a section id such as \"1.3\"", p, v->line, i + 1);
             return false;
         }
         for (int j = 0; j < c->n; j++)
             if (!strcmp(c->sections[j].id, v->str)) {
-                snprintf(err, n, "%s:%d: section %s is listed twice (first at line %d)", p, v->line,
+                gpu_errf(err, n, "%s:%d: section %s is listed twice (first at line %d)", p, v->line,
                          v->str, c->sections[j].line);
                 return false;
             }
@@ -73,23 +74,23 @@ static bool take(const struct lt_data *d, struct lt_course *c, char *err, size_t
     char perr[256];
     if (cap && cap->kind == LT_DATA_NUMBER) {
         if (!(cap->num >= 0.01 && cap->num <= 1)) {
-            snprintf(err, n, "%s:%d: cap = %g: a share of the device memory is 0.01 to 1 (or a "
+            gpu_errf(err, n, "%s:%d: cap = %g: a share of the device memory is 0.01 to 1 (or a "
                      "size: cap = \"8GiB\")", p, cap->line, cap->num);
             return false;
         }
         c->cap_fraction = cap->num;
     } else if (cap && (cap->kind != LT_DATA_STRING ||
                        !gpu_parse_size(cap->str, 1u << 20, UINT64_C(1) << 50, &c->cap_bytes, perr, sizeof perr))) {
-        snprintf(err, n, "%s:%d: cap must be a share of the device memory (0.5) or a size (\"8GiB\")%s%s",
+        gpu_errf(err, n, "%s:%d: cap must be a share of the device memory (0.5) or a size (\"8GiB\")%s%s",
                  p, cap->line, cap->kind == LT_DATA_STRING ? ": " : "", cap->kind == LT_DATA_STRING ? perr : "");
         return false;
     }
     const struct lt_data *r = lt_data_field(d, "results");
     if (r && (r->kind != LT_DATA_STRING || !*r->str)) {
-        snprintf(err, n, "%s:%d: results must be a folder (results = \"/srv/class/results\")", p, r->line);
+        gpu_errf(err, n, "%s:%d: results must be a folder (results = \"/srv/class/results\")", p, r->line);
         return false;
     }
-    if (r && !(c->results = strdup(r->str))) return snprintf(err, n, "out of memory"), false;
+    if (r && !(c->results = strdup(r->str))) return gpu_errf(err, n, "out of memory"), false;
     return true;
 }
 
@@ -101,7 +102,7 @@ int lt_course_read_file(const char *path, struct lt_course *c, char *err, size_t
     size_t len;
     char *src = gpu_file_read(path, COURSE_MAX_FILE, 0, &len, why, sizeof why);
     if (!src) {
-        snprintf(err, n, "%s", why);
+        gpu_errf(err, n, "%s", why);
         return -1;
     }
     struct lt_data d;
@@ -111,7 +112,7 @@ int lt_course_read_file(const char *path, struct lt_course *c, char *err, size_t
         int line = 1;
         const char *w = why;
         if (sscanf(why, "line %d:", &line) == 1 && strchr(why, ':')) w = strchr(why, ':') + 2;
-        snprintf(err, n, "%s:%d: %s", path, line, w);
+        gpu_errf(err, n, "%s:%d: %s", path, line, w);
         return -1;
     }
     ok = take(&d, c, err, n);
@@ -134,7 +135,7 @@ int lt_course_read(const char *folders, struct lt_course *c, char *err, size_t n
         snprintf(path, sizeof path, "%s/course.lua", one);
         if (access(path, F_OK) != 0) continue;
         if (r) { /* one course at a time */
-            snprintf(err, n, "%s:1: a second course file: the course is %s's (one course.lua in "
+            gpu_errf(err, n, "%s:1: a second course file: the course is %s's (one course.lua in "
                      "all the folders added)", path, c->path);
             lt_course_free(c);
             snprintf(c->path, sizeof c->path, "%s", path);

@@ -36,7 +36,7 @@ case $out in "false	600 MiB requested, but experiments may hold at most 1 GiB of
 out=$(VRAMLAB_CAP=1GiB "$b" --backend sim --lang zh eval "$d/size.lua" 2>&1) || fail "VRAMLAB_CAP=1GiB: $out"
 case $out in "false	申请 600 MiB，但实验总共最多只能占用 1 GiB 显存（--cap；还剩 424 MiB）") ;; *) fail "zh: $out" ;; esac
 out=$("$b" --backend sim --cap 1GiB info 2>&1) || fail "info: $out"
-printf '%s\n' "$out" | grep -q "Experiment cap *90% of the device memory free to a lesson, at most 1024 MiB, in all (--cap)" || fail "info: $out"
+printf '%s\n' "$out" | grep -q "Experiment cap *90% of the device memory free to a lesson, at most 1 GiB, in all (--cap)" || fail "info: $out"
 # usage errors
 for bad in 0 1.5 10KiB 1.3B abc; do
     out=$("$b" --backend sim --cap "$bad" info 2>&1); rc=$?

@@ -51,7 +51,7 @@ out=$(v eval "$d/hold.lua" 2>&1) || fail "eval: $out"
 case $out in "false	1 GiB requested, but experiments may hold at most 2 GiB of device memory in all (--cap; 512 MiB left)") ;;
 *) fail "course.lua's cap: $out" ;; esac
 out=$(v --cap 1GiB eval "$d/hold.lua" 2>&1); case $out in *"at most 1 GiB"*) ;; *) fail "--cap 1GiB is stricter: $out" ;; esac
-out=$(v --cap 0.9 info 2>&1); case $out in *"at most 2048 MiB, in all"*) ;; *) fail "info: $out" ;; esac
+out=$(v --cap 0.9 info 2>&1); case $out in *"at most 2 GiB, in all"*) ;; *) fail "info: $out" ;; esac
 
 # --- course.lua is checked like a lesson: each mistake at its line
 out=$(v check "$c" 2>&1) || fail "check of the course folder: $out"

@@ -156,9 +156,9 @@ static void info_device(const struct gpu_dev *dev, const char *fallback, bool ha
     if (i->source[0]) kv(T("Source", "出处"), "%s", i->source);
     if (dev->cap_bytes)
         kv(T("Experiment cap", "实验上限"),
-           T("%.0f%% of the device memory free to a lesson, at most %.0f MiB, in all (--cap)",
-             "一节课总共最多占用可用显存的 %.0f%%，且不超过 %.0f MiB（--cap）"),
-           dev->cap_fraction * 100, dev->cap_bytes / 1048576.0);
+           T("%.0f%% of the device memory free to a lesson, at most %s, in all (--cap)",
+             "一节课总共最多占用可用显存的 %.0f%%，且不超过 %s（--cap）"),
+           dev->cap_fraction * 100, B(dev->cap_bytes, b2));
     else
         kv(T("Experiment cap", "实验上限"),
            T("%.0f%% of the device memory free to a lesson, in all (--cap)",
