@@ -18,6 +18,7 @@ while [ $n -lt 12 ] && moved NPage; do
 done
 # narrow: stacked, CJK wrapped to 60 columns
 resize 60 30
+wait_gone '│实时面板' # the stacked layout drawn: the panel no longer beside the text
 wait_for '实时面板'
 check_width 60
 keys Home
@@ -27,6 +28,7 @@ check_width 60
 screen | grep -q '┌' || keys NPage
 check_width 60
 resize 120 40
+wait_for '│实时面板' # side by side again before the next key
 keys L
 wait_for 'VRAM vs system RAM'
 screen | grep -q '实时面板' && fail "still Chinese after the second L"
