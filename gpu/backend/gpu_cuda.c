@@ -42,87 +42,6 @@ static struct cu_dev *cu(struct gpu_dev *dev)
     return (struct cu_dev *)dev;
 }
 
-static void cu_why(struct gpu_dev *dev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void cu_why(struct gpu_dev *dev, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(dev->why, sizeof dev->why, fmt, ap);
-    va_end(ap);
-    dev->why_key = GPU_WHY_TEXT;
-}
-
-/* Errors after which the context is unusable: every later call returns the same error, and only a
- * new process recovers (CUDA runtime API, "sticky" errors; an MPS client the server terminated
- * "must be terminated and relaunched"). A switch on the int: some codes have no name before
- * CUDA 12.8, and a C switch on the enum would reject them. */
-static bool cu_sticky(cudaError_t e)
-{
-    switch ((int)e) {
-    case cudaErrorIllegalAddress:
-    case cudaErrorLaunchFailure:
-    case cudaErrorLaunchTimeout:
-    case cudaErrorHardwareStackError:
-    case cudaErrorIllegalInstruction:
-    case cudaErrorMisalignedAddress:
-    case cudaErrorInvalidAddressSpace:
-    case cudaErrorInvalidPc:
-    case cudaErrorAssert:
-    case cudaErrorECCUncorrectable:
-    case cudaErrorNvlinkUncorrectable:
-    case cudaErrorExternalDevice:
-    case cudaErrorMpsRpcFailure:       /* the link to the MPS server is gone */
-    case cudaErrorMpsClientTerminated: /* the MPS server terminated this client */
-#if CUDART_VERSION >= 12080
-    case cudaErrorContained:
-    case cudaErrorTensorMemoryLeak:
-#else
-    case 226: /* cudaErrorContained */
-    case 721: /* cudaErrorTensorMemoryLeak */
-#endif
-        return true;
-    default:
-        return false;
-    }
-}
-
-static gpu_status cu_fail(struct gpu_dev *dev, cudaError_t e, const char *expr, const char *file,
-                          int line)
-{
-    cu_why(dev, "%s (%s) in %s at %s:%d", cudaGetErrorName(e), cudaGetErrorString(e), expr, file,
-           line);
-    if (cu_sticky(e)) {
-        dev->failed = GPU_ERR_STICKY;
-        return GPU_ERR_STICKY;
-    }
-    /* A non-sticky error also stays in the thread's last-error slot; clear it so the next
-     * kernel-launch check does not report it a second time. */
-    (void)cudaGetLastError();
-    switch (e) {
-    case cudaErrorMemoryAllocation:
-        return GPU_ERR_NOMEM;
-    case cudaErrorInvalidValue:
-    case cudaErrorInvalidDevicePointer:
-    case cudaErrorInvalidMemcpyDirection:
-        return GPU_ERR_ARG;
-    case cudaErrorNoDevice:
-    case cudaErrorInvalidDevice:
-    case cudaErrorDevicesUnavailable:
-        return GPU_ERR_NO_DEVICE;
-    default:
-        return GPU_ERR_DRIVER;
-    }
-}
-
-/* The current device is per host thread and experiments run on worker threads: select ours on
- * every entry (cheap when it already is). Also refuses work once a sticky error was seen. */
-static gpu_status cu_enter(struct gpu_dev *dev)
-{
-    if (dev->failed) return dev->failed;
-    CU_CHECK(dev, cudaSetDevice(cu(dev)->ordinal));
-    return GPU_OK;
-}
-
 /* ---- device facts ------------------------------------------------------------------------- */
 
 static int cu_attr(enum cudaDeviceAttr a, int ordinal)
@@ -464,7 +383,7 @@ static gpu_status cu_kernels_init(struct cu_dev *d)
     struct gpu_dev *dev = &d->pub;
     const cudaError_t e = (cudaError_t)gpu_k_init(&d->launch);
     if (e == cudaSuccess) return GPU_OK;
-    gpu_status st = cu_fail(dev, e, "gpu_k_init (loading the kernels)", __FILE__, __LINE__);
+    gpu_status st = gpu_cu_fail(dev, e, "gpu_k_init (loading the kernels)", __FILE__, __LINE__);
     int dv = 0, rv = 0;
     (void)cudaDriverGetVersion(&dv);
     (void)cudaRuntimeGetVersion(&rv);
@@ -476,7 +395,7 @@ static gpu_status cu_kernels_init(struct cu_dev *d)
     case cudaErrorInvalidPtx:
     case cudaErrorJitCompilerNotFound:
     case cudaErrorJitCompilationDisabled:
-        cu_why(dev,
+        gpu_cu_why(dev,
                "%s: this build has native code for sm_%s plus PTX; the GPU is compute capability "
                "%d.%d and its driver supports CUDA %d.%d, the toolkit that built vramlab is CUDA "
                "%d.%d: %s",
@@ -620,7 +539,7 @@ static void cu_close(struct gpu_dev *dev)
 static gpu_status cu_mem_info(struct gpu_dev *dev, uint64_t *free_b, uint64_t *total_b)
 {
     size_t f = 0, t = 0;
-    gpu_status st = cu_enter(dev);
+    gpu_status st = gpu_cu_enter(dev);
     if (st) return st;
     CU_CHECK(dev, cudaMemGetInfo(&f, &t));
     if (free_b) *free_b = f;
@@ -631,11 +550,11 @@ static gpu_status cu_mem_info(struct gpu_dev *dev, uint64_t *free_b, uint64_t *t
 static gpu_status cu_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
 {
     if (!ptr || bytes == 0 || bytes > SIZE_MAX) {
-        cu_why(dev, "cudaMalloc: invalid size %llu", (unsigned long long)bytes);
+        gpu_cu_why(dev, "cudaMalloc: invalid size %llu", (unsigned long long)bytes);
         return GPU_ERR_ARG;
     }
     *ptr = NULL;
-    gpu_status st = cu_enter(dev);
+    gpu_status st = gpu_cu_enter(dev);
     if (st) return st;
     CU_CHECK(dev, cudaMalloc(ptr, (size_t)bytes));
     return GPU_OK;
@@ -644,7 +563,7 @@ static gpu_status cu_alloc(struct gpu_dev *dev, uint64_t bytes, void **ptr)
 static gpu_status cu_free(struct gpu_dev *dev, void *ptr)
 {
     if (!ptr) return GPU_OK;
-    gpu_status st = cu_enter(dev);
+    gpu_status st = gpu_cu_enter(dev);
     if (st) return st;
     CU_CHECK(dev, cudaFree(ptr));
     return GPU_OK;
@@ -653,12 +572,12 @@ static gpu_status cu_free(struct gpu_dev *dev, void *ptr)
 static gpu_status cu_host_alloc(struct gpu_dev *dev, uint64_t bytes, bool pinned, void **ptr)
 {
     if (!ptr || bytes == 0 || bytes > SIZE_MAX / 2) {
-        cu_why(dev, "host buffer: invalid size %llu", (unsigned long long)bytes);
+        gpu_cu_why(dev, "host buffer: invalid size %llu", (unsigned long long)bytes);
         return GPU_ERR_ARG;
     }
     *ptr = NULL;
     if (pinned) {
-        gpu_status st = cu_enter(dev);
+        gpu_status st = gpu_cu_enter(dev);
         if (st) return st;
         CU_TRY(dev, st, cudaMallocHost(ptr, (size_t)bytes), fail_pinned);
         return GPU_OK;
@@ -670,7 +589,7 @@ static gpu_status cu_host_alloc(struct gpu_dev *dev, uint64_t bytes, bool pinned
     size_t size = ((size_t)bytes + page - 1) / page * page;
     char *p = aligned_alloc(page, size);
     if (!p) {
-        cu_why(dev, "aligned_alloc of %zu bytes failed", size);
+        gpu_cu_why(dev, "aligned_alloc of %zu bytes failed", size);
         return GPU_ERR_HOST_NOMEM;
     }
     /* First touch now, so page faults are not part of a timed copy later. */
@@ -687,7 +606,7 @@ static gpu_status cu_host_free(struct gpu_dev *dev, void *ptr, bool pinned)
         free(ptr);
         return GPU_OK;
     }
-    gpu_status st = cu_enter(dev);
+    gpu_status st = gpu_cu_enter(dev);
     if (st) return st;
     CU_CHECK(dev, cudaFreeHost(ptr));
     return GPU_OK;
@@ -697,10 +616,10 @@ static gpu_status cu_memset(struct gpu_dev *dev, void *ptr, int value, uint64_t 
 {
     struct cu_dev *d = cu(dev);
     if (!ptr) {
-        cu_why(dev, "memset: NULL buffer");
+        gpu_cu_why(dev, "memset: NULL buffer");
         return GPU_ERR_ARG;
     }
-    gpu_status st = cu_enter(dev);
+    gpu_status st = gpu_cu_enter(dev);
     if (st) return st;
     pthread_mutex_lock(&d->lock);
     CU_TRY(dev, st, cudaMemsetAsync(ptr, value, (size_t)bytes, d->stream), out);
@@ -723,13 +642,6 @@ static cudaError_t cu_spin_hold(struct cu_dev *d)
 static void cu_spin_release(struct cu_dev *d)
 {
     __atomic_store_n(&d->spin_host[0], 1, __ATOMIC_SEQ_CST);
-}
-
-/* After a failed enqueue: let whatever was queued finish, so the caller may free the buffers. */
-static void cu_drain(struct cu_dev *d)
-{
-    if (!d->pub.failed) (void)cudaStreamSynchronize(d->stream);
-    (void)cudaGetLastError();
 }
 
 /* One piece of timed work, enqueued `reps` times by cu_timed. */
@@ -786,7 +698,7 @@ static gpu_status cu_batch(struct cu_dev *d, struct cu_work *w, bool hold, int r
     return GPU_OK;
 fail:
     if (held) cu_spin_release(d);
-    cu_drain(d);
+    gpu_cu_drain(d);
     return st;
 }
 
@@ -821,11 +733,11 @@ static gpu_status cu_copy_work(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_m
     if (!dst || !src || bytes == 0 || bytes > SIZE_MAX || reps < 1 || !seconds ||
         (dir != GPU_H2D && dir != GPU_D2H && dir != GPU_D2D) ||
         (method != GPU_CE && method != GPU_SM)) {
-        cu_why(dev, "copy: invalid arguments (%llu bytes, %d reps)", (unsigned long long)bytes,
+        gpu_cu_why(dev, "copy: invalid arguments (%llu bytes, %d reps)", (unsigned long long)bytes,
                reps);
         return GPU_ERR_ARG;
     }
-    gpu_status st = cu_enter(dev);
+    gpu_status st = gpu_cu_enter(dev);
     if (st) return st;
 
     static const enum cudaMemcpyKind kinds[] = {
@@ -845,7 +757,7 @@ static gpu_status cu_copy_work(struct gpu_dev *dev, enum gpu_dir dir, enum gpu_m
             /* A kernel can only reach host memory that is page-locked and mapped; with unified
              * addressing cudaMallocHost memory is both, at devicePointer. */
             if (!pinned || !a.devicePointer) {
-                cu_why(dev,
+                gpu_cu_why(dev,
                        "SM copy %s needs page-locked, mapped host memory (cudaMallocHost); "
                        "this host buffer is not",
                        dir == GPU_H2D ? "from the host" : "to the host");
@@ -904,7 +816,7 @@ static gpu_status cu_copy_single(struct gpu_dev *dev, enum gpu_dir dir, enum gpu
     *seconds = total / reps;
     return GPU_OK;
 fail:
-    cu_drain(d);
+    gpu_cu_drain(d);
     pthread_mutex_unlock(&d->lock);
     return st;
 }
@@ -915,10 +827,10 @@ static gpu_status cu_stream(struct gpu_dev *dev, int kind, void *a, void *b, voi
 {
     struct cu_dev *d = cu(dev);
     if (!a || !b || !c || bytes < 16 || reps < 1 || !seconds) {
-        cu_why(dev, "stream: invalid arguments");
+        gpu_cu_why(dev, "stream: invalid arguments");
         return GPU_ERR_ARG;
     }
-    gpu_status st = cu_enter(dev);
+    gpu_status st = gpu_cu_enter(dev);
     if (st) return st;
     struct cu_work w = {.kind = kind == GPU_HOST_DOT ? CU_KDOT : CU_KSTREAM, .stream_kind = kind,
                         .a = a, .b = b, .c = c, .bytes = (size_t)bytes};
@@ -948,7 +860,7 @@ static gpu_status cu_fill(struct gpu_dev *dev, void *ptr, uint64_t bytes, bool h
         gpu_content_fill(ptr, bytes, want);
         return GPU_OK;
     }
-    gpu_status st = cu_enter(dev);
+    gpu_status st = gpu_cu_enter(dev);
     if (st) return st;
     pthread_mutex_lock(&d->lock);
     if (want->kind == GPU_CONTENT_F64)
@@ -958,7 +870,7 @@ static gpu_status cu_fill(struct gpu_dev *dev, void *ptr, uint64_t bytes, bool h
         CU_TRY(dev, st, gpu_k_fill(ptr, (size_t)bytes, want->seed, &d->launch, d->stream), out);
     CU_TRY(dev, st, cudaStreamSynchronize(d->stream), out);
 out:
-    if (st) cu_drain(d);
+    if (st) gpu_cu_drain(d);
     pthread_mutex_unlock(&d->lock);
     return st;
 }
@@ -973,7 +885,7 @@ static gpu_status cu_check(struct gpu_dev *dev, const void *ptr, uint64_t bytes,
         gpu_content_check(ptr, bytes, want, m);
         return GPU_OK;
     }
-    gpu_status st = cu_enter(dev);
+    gpu_status st = gpu_cu_enter(dev);
     if (st) return st;
     unsigned long long res[2] = {0, ~0ull};
     pthread_mutex_lock(&d->lock);
@@ -996,7 +908,7 @@ static gpu_status cu_check(struct gpu_dev *dev, const void *ptr, uint64_t bytes,
     CU_TRY(dev, st, cudaStreamSynchronize(d->stream), out);
     *m = (struct gpu_mismatch){res[0], res[0] ? res[1] : 0};
 out:
-    if (st) cu_drain(d);
+    if (st) gpu_cu_drain(d);
     pthread_mutex_unlock(&d->lock);
     return st;
 }
@@ -1010,7 +922,7 @@ static gpu_status cu_clocks(struct gpu_dev *dev, struct gpu_clocks *c)
 {
     char why[160];
     gpu_status st = gpu_nvml_clocks(dev->pci_bus_id, c, why, sizeof why);
-    if (st != GPU_OK) cu_why(dev, "clocks: %s", why);
+    if (st != GPU_OK) gpu_cu_why(dev, "clocks: %s", why);
     return st;
 }
 
@@ -1081,7 +993,7 @@ static gpu_status cu_overlap(struct gpu_dev *dev, void *dst, const void *src, ui
                              double busy_s, struct gpu_overlap *o)
 {
     struct cu_dev *d = cu(dev);
-    gpu_status st = cu_enter(dev);
+    gpu_status st = gpu_cu_enter(dev);
     if (st) return st;
     const int blocks = d->launch.blocks[GPU_K_BUSY];
     cudaStream_t other = NULL;
@@ -1148,14 +1060,14 @@ static gpu_status cu_latency(struct gpu_dev *dev, struct gpu_chase *c)
     struct cu_dev *d = cu(dev);
     const uint64_t n = c->bytes / CU_CHASE_LINE, steps = c->steps;
     if (steps == 0 || n < 2 || n > UINT32_MAX || c->n < 1 || c->n > GPU_MAX_CHASES) {
-        cu_why(dev,
+        gpu_cu_why(dev,
                "latency: need at least 2 lines of %u bytes, fewer than 2^32 lines, steps > 0 "
                "and 1..%d chases (got %llu bytes, %llu steps)",
                CU_CHASE_LINE, GPU_MAX_CHASES, (unsigned long long)c->bytes,
                (unsigned long long)steps);
         return GPU_ERR_ARG;
     }
-    gpu_status st = cu_enter(dev);
+    gpu_status st = gpu_cu_enter(dev);
     if (st) return st;
 
     uint32_t *next = malloc(n * sizeof *next);
@@ -1164,7 +1076,8 @@ static gpu_status cu_latency(struct gpu_dev *dev, struct gpu_chase *c)
     uint64_t *slice = malloc(slice_lines * CU_CHASE_LINE);
     uint64_t *buf = NULL;
     if (!next || !slice) {
-        cu_why(dev, "latency: no host memory for a %llu-line permutation", (unsigned long long)n);
+        gpu_cu_why(dev, "latency: no host memory for a %llu-line permutation",
+                   (unsigned long long)n);
         st = GPU_ERR_HOST_NOMEM;
         goto out_host;
     }
@@ -1209,7 +1122,7 @@ static gpu_status cu_latency(struct gpu_dev *dev, struct gpu_chase *c)
                out);
         CU_TRY(dev, st, cudaStreamSynchronize(d->stream), out);
         if (!io.ran || io.ns == 0) {
-            cu_why(dev, "latency: %s over %llu loads", io.ran ? "the GPU timer did not advance"
+            gpu_cu_why(dev, "latency: %s over %llu loads", io.ran ? "the GPU timer did not advance"
                                                               : "no block chased",
                    (unsigned long long)steps);
             st = GPU_ERR_DRIVER;
@@ -1221,7 +1134,7 @@ static gpu_status cu_latency(struct gpu_dev *dev, struct gpu_chase *c)
     }
 
 out:
-    if (st) cu_drain(d);
+    if (st) gpu_cu_drain(d);
     if (buf && cudaFree(buf) != cudaSuccess) (void)cudaGetLastError();
     pthread_mutex_unlock(&d->lock);
 out_host:
@@ -1231,22 +1144,6 @@ out_host:
 }
 
 /* ---- for the backend's other files (gpu_cuda_int.h) ------------------------------------- */
-
-gpu_status gpu_cu_fail(struct gpu_dev *dev, cudaError_t e, const char *expr, const char *file,
-                       int line)
-{
-    return cu_fail(dev, e, expr, file, line);
-}
-
-gpu_status gpu_cu_enter(struct gpu_dev *dev)
-{
-    return cu_enter(dev);
-}
-
-void gpu_cu_drain(struct cu_dev *d)
-{
-    cu_drain(d);
-}
 
 const struct gpu_backend gpu_cuda_backend = {
     .name = "cuda",

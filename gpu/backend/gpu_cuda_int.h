@@ -1,7 +1,7 @@
-/* gpu_cuda_int.h - what the files of the cuda backend share (gpu_cuda.c, gpu_cuda_access.c):
- * the device's private state, the error path that records a CUDA error's name and file:line in
- * dev->why (sticky errors mark the device failed), and the CU_CHECK/CU_TRY macros over it. Not
- * for the rest of the tree. */
+/* gpu_cuda_int.h - what the files of the cuda backend share (gpu_cuda.c, gpu_cuda_access.c,
+ * gpu_cuda_feed.c, gpu_cuda_err.c): the device's private state, the error path that records a
+ * CUDA error's name and file:line in dev->why (sticky errors mark the device failed), and the
+ * CU_CHECK/CU_TRY macros over it. Not for the rest of the tree. */
 #ifndef GPU_CUDA_INT_H
 #define GPU_CUDA_INT_H
 
@@ -34,7 +34,8 @@ struct cu_dev {
     struct cu_access *access;   /* gpu_cuda_access.c's state, made at its first use */
 };
 
-/* The error path (gpu_cuda.c): why, the status, a sticky error marks the device failed. */
+/* The error path (gpu_cuda_err.c): why, the status, a sticky error marks the device failed. */
+void gpu_cu_why(struct gpu_dev *dev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 gpu_status gpu_cu_fail(struct gpu_dev *dev, cudaError_t e, const char *expr, const char *file,
                        int line);
 /* Select this device on the calling thread; refuses work after a sticky error. */
