@@ -28,6 +28,42 @@ local function pcie()
   return link, link, { style = "theoretical" }, err
 end
 
+-- Data parallelism's transients (vram_dist.lua, through the planner): the 4.6 problem with
+-- micro-batch 3, which fits on one RTX 3090 and not as one of eight DDP ranks.
+local DP = { layers = 24, hidden = 2048, heads = 16, seq = 2048, batch = 3, gpu = "rtx3090" }
+local DP_RUNS = {
+  { en = "1 GPU", zh = "1 张 GPU", gpus = 1, stage = 0 },
+  { en = "8, DDP", zh = "8 张，DDP", gpus = 8, stage = 0 },
+  { en = "8, DDP, bucket views", zh = "8 张，DDP，桶视图", gpus = 8, stage = 0, view = true },
+  { en = "8, ZeRO-1", zh = "8 张，ZeRO-1", gpus = 8, stage = 1 },
+  { en = "8, ZeRO-2", zh = "8 张，ZeRO-2", gpus = 8, stage = 2 },
+  { en = "8, FSDP (ZeRO-3)", zh = "8 张，FSDP（ZeRO-3）", gpus = 8, stage = 3 },
+}
+local function dp_problem(gpus, view)
+  local t = {}
+  for k, v in pairs(DP) do t[k] = v end
+  t.gpus, t.bucket_view = gpus, view or nil
+  return t
+end
+
+-- The micro-batch-3 step (pure bf16, selective) through the caching-allocator model on a device of
+-- the RTX 3090's capacity less the CUDA context; as a DDP rank, less NCCL's 688 MB too, with the
+-- buckets (one bf16 copy of the gradients) allocated first, as DDP's constructor does. Returns the
+-- stats or nil and PyTorch's message, and the room given.
+local function replay_dp(gpus)
+  local p = vram.plan_check(dp_problem(gpus), { precision = "bf16", checkpointing = "selective" })
+  local room = p.capacity - p.memory.reserve - p.memory.nccl
+  local r = vram.train_step { layers = DP.layers, hidden = DP.hidden, heads = DP.heads, seq = DP.seq, batch = DP.batch,
+                              precision = "bf16", checkpointing = "selective" }
+  local ev = r.events
+  if p.memory.buckets > 0 then
+    ev = { { op = "alloc", id = 0, name = "DDP buckets", bytes = p.memory.buckets, kind = "gradients" } }
+    for _, e in ipairs(r.events) do ev[#ev + 1] = e end
+  end
+  local s, err = vram.replay(ev, { model = true, capacity = room })
+  return s, err, room
+end
+
 return lesson {
   id = "4.5",
   chapter = 4,
@@ -69,9 +105,16 @@ micro-batch — and the pipeline idles a fraction (p − 1)/m of the time with m
 
 ## CPU offload
 **ZeRO-Offload** (Ren et al. 2021) keeps the fp32 master copy and Adam's state in host memory
-and runs the update on the CPU. The GPU keeps 16-bit weights and gradients (4 B/param); every step
-sends the gradients down (2Ψ B, D2H) and the updated weights up (2Ψ B, H2D). It pays when the
-GPU's compute for the step, 6Ψ × tokens FLOPs, takes longer than those 4Ψ bytes over PCIe:
+and runs the update on the CPU. The GPU keeps the **fp16 parameters, 2Ψ bytes** (sec. 4.1), and
+no full set of gradients: backward hands each gradient to the host as soon as it is made, a
+bucket at a time (sec. 4.2), so only a small buffer waits on the GPU. DeepSpeed's implementation
+names that buffer: a reduce bucket of `reduce_bucket_size` = 5e8 elements (1 GB in 16 bits, two
+with `overlap_comm`) and a 16-bit buffer the size of the largest parameter (DeepSpeed 0.19.6; up
+to 0.16, a copy in its stages 1 and 2 kept about 3× the fp16 parameters on the GPU, fixed in
+0.17.0 by PR 7309). For a 1.3B model: 2.6 GB of parameters + 1.2 GB of buffers = **3.8 GB**, not
+the 5.3 GB that "16-bit weights and gradients" would say. Every step sends the gradients down
+(2Ψ B, D2H) and the updated weights up (2Ψ B, H2D). It pays when the GPU's compute for the step,
+6Ψ × tokens FLOPs, takes longer than those 4Ψ bytes over PCIe:
 
 ```
 6Ψ·T / (F·MFU)  ≥  2Ψ/B_d2h + 2Ψ/B_h2d    →    T ≥ 2·F·MFU / (3·B)   (B_d2h = B_h2d = B)
@@ -107,7 +150,7 @@ GPU's compute for the step, 6Ψ × tokens FLOPs, takes longer than those 4Ψ byt
 **流水线并行**（GPipe，Huang et al. 2019；1F1B，Narayanan et al. 2021）给 p 张 GPU 各分 L/p 个连续的层：模型状态除以 p。在 1F1B 调度下，第一个阶段要保存 p 个在途 micro-batch 的激活，每个 L/p 层——与整个模型一个 micro-batch 的激活一样多——而且在 m 个 micro-batch 时，流水线有 (p − 1)/m 的时间是空闲的。
 
 ## CPU 卸载
-**ZeRO-Offload**（Ren et al. 2021）把 fp32 主副本和 Adam 的状态放在主机内存里，由 CPU 执行更新。GPU 上保留 16 位的权重和梯度（每参数 4 B）；每一步把梯度送下去（2Ψ B，D2H），再把更新后的权重送上来（2Ψ B，H2D）。当 GPU 这一步的计算（6Ψ × token 数 FLOPs）比这 4Ψ 字节经 PCIe 传输的时间更长时，它就划算：
+**ZeRO-Offload**（Ren et al. 2021）把 fp32 主副本和 Adam 的状态放在主机内存里，由 CPU 执行更新。GPU 上保留的是 **fp16 参数，2Ψ 字节**（第 4.1 节），而不保留一整套梯度：反向传播每算出一个梯度就马上交给主机，一次一个桶（第 4.2 节），所以 GPU 上只有一个小缓冲区在等待。DeepSpeed 的实现给出了这个缓冲区的大小：一个 `reduce_bucket_size` = 5e8 个元素的归约桶（16 位时 1 GB，开了 `overlap_comm` 则是两个），外加一个与最大参数同样大小的 16 位缓冲区（DeepSpeed 0.19.6；到 0.16 为止，它的阶段 1 和 2 里有一份拷贝让 GPU 上保留了约 3 倍的 fp16 参数，0.17.0 由 PR 7309 修复）。对一个 13 亿参数的模型：2.6 GB 参数 + 1.2 GB 缓冲区 = **3.8 GB**，而不是"16 位权重加梯度"所说的 5.3 GB。每一步把梯度送下去（2Ψ B，D2H），再把更新后的权重送上来（2Ψ B，H2D）。当 GPU 这一步的计算（6Ψ × token 数 FLOPs）比这 4Ψ 字节经 PCIe 传输的时间更长时，它就划算：
 
 ```
 6Ψ·T / (F·MFU)  ≥  2Ψ/B_d2h + 2Ψ/B_h2d    →    T ≥ 2·F·MFU / (3·B)   （B_d2h = B_h2d = B）
@@ -218,24 +261,12 @@ right.
 > 18.2 GB, pinned for fast copies, plus buffers), and
 > the CPU must run Adam over all Ψ parameters every step: on a few cores that can take longer
 > than the PCIe transfer. vramlab's model leaves the CPU time out; measure it.
-
-> [!source] Sources
-> S. Rajbhandari, J. Rasley, O. Ruwase, Y. He, "ZeRO: Memory Optimizations Toward Training Trillion
-> Parameter Models", SC 2020, fig. 1, sec. 5 and 7. J. Ren et al., "ZeRO-Offload: Democratizing
-> Billion-Scale Model Training", USENIX ATC 2021. M. Shoeybi et al., "Megatron-LM", arXiv:1909.08053,
-> 2019. Y. Huang et al., "GPipe", NeurIPS 2019. D. Narayanan et al., "Efficient Large-Scale
-> Language Model Training on GPU Clusters Using Megatron-LM", SC 2021 (1F1B, bubble (p − 1)/m).
-> PyTorch FSDP docs (`ShardingStrategy`). PCIe rates: PCI-SIG (`vram.pcie`); the bandwidth: this
-> machine, `gpu.copy` (lesson 3.1).
 ]], zh = [[
 ## 怎么读这些面板
 ZeRO 的柱子按表中的比例下降：阶段 1 就把 120 GB 降到了 31 GB，因为每参数 16 B 中有 12 B 是优化器状态。曲线上，计算时间随 token 数增长，而卸载的传输量不变：两条线交于盈亏平衡点。低于它，GPU 要等 PCIe（除非像 DeepSpeed 的"延迟参数更新"那样，让传输与下一步的计算重叠）；高于它，卸载几乎没有代价。朴素交换的线高出 6 倍，交点也右移 6 倍。
 
 > [!pitfall] 主机内存和 CPU 也在预算之内
 > ZeRO-Offload 在主机侧保存每参数 14 B（16 位梯度、fp32 主副本、m 和 v：13 亿参数 → 18.2 GB，为了拷贝快要用锁页内存，外加缓冲区），而且 CPU 每一步都要对全部 Ψ 个参数运行 Adam：只有几个核心时，这可能比 PCIe 传输还慢。vramlab 的模型没有计入 CPU 时间；请实测。
-
-> [!source] 出处
-> S. Rajbhandari, J. Rasley, O. Ruwase, Y. He, "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models", SC 2020，图 1、第 5 节和第 7 节。J. Ren et al., "ZeRO-Offload: Democratizing Billion-Scale Model Training", USENIX ATC 2021。M. Shoeybi et al., "Megatron-LM", arXiv:1909.08053, 2019。Y. Huang et al., "GPipe", NeurIPS 2019。D. Narayanan et al., "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", SC 2021（1F1B，气泡 (p − 1)/m）。PyTorch FSDP 文档（`ShardingStrategy`）。PCIe 速率：PCI-SIG（`vram.pcie`）；带宽：本机 `gpu.copy`（3.1 节）。
 ]] },
 
   exercise {
@@ -281,4 +312,220 @@ ZeRO 的柱子按表中的比例下降：阶段 1 就把 120 GB 降到了 31 GB�
                 zh = "T = 4·F·MFU / (6·B) = 4 × 989.4e12 × 0.4 / (6 × 63.0e9) = 4187 个 token，与模型大小无关：大约每步两条 2048 token 的序列。" },
   },
 
+  text { en = [[
+## What data parallelism adds: the transients
+ZeRO's table counts model states. Go from one GPU to eight and three kinds of memory appear that
+the table leaves out — the reason a job that fits on one GPU can run out on eight:
+
+- **DDP's gradient buckets.** `DistributedDataParallel` groups the gradients into buckets of
+  `bucket_cap_mb` = 25 MiB (the first one 1 MiB) and all-reduces a bucket as soon as backward has
+  filled it. Each bucket is a flat tensor of its own, allocated when DDP is constructed
+  (`reducer.cpp`, `Reducer::initialize_buckets`), so the buckets are **one more copy of every
+  gradient, for the life of the job**. `gradient_as_bucket_view=True` makes the gradients views
+  into the buckets: then only one copy exists. PyTorch's documentation says the saving "will be
+  equal to the total gradients size"; PR 41954 measured it, ResNet-50's peak 3089 → 2988 MB. But
+  mind *where* the peak is: early in backward the buckets exist and the gradients do not yet, so
+  views change nothing there; they lower a peak that holds both (late in backward, the optimizer
+  step).
+- **FSDP's unsharded blocks.** FSDP (ZeRO-3) all-gathers a block's parameters just before its
+  forward and its backward and frees them after; by default it prefetches the next block while
+  this one computes (FSDP2's `set_modules_to_forward_prefetch`: "a list with at least length two
+  ... will use more reserved memory"). So **two blocks of 16-bit weights** are whole at a time,
+  and in backward **one block's gradients** wait whole for their reduce-scatter (ZeRO-2 too).
+- **NCCL's buffers**, outside PyTorch's allocator. For every channel (a ring through all GPUs;
+  NCCL opens 2 to 32 of them depending on the links) each connection's receiver holds a buffer per
+  protocol: LL 512 KiB + LL128 4.69 MiB + Simple 4 MiB (`NCCL_BUFFSIZE`) = **9.19 MiB** (NCCL
+  2.30.7, `src/init.cc`). Measured per process after one all-reduce on 4 A100s: 544 MB for a
+  group of 2 GPUs, 688 MB for 3 or 4 (NVIDIA/nccl issue 964); every extra process group adds its
+  own. Since 2.22 NCCL connects only the algorithms a job uses (`NCCL_RUNTIME_CONNECT`).
+
+The worked problem of 4.6 one micro-batch bigger: the 1.3B model in pure bf16, selective
+recomputation, s = 2048, micro-batch 3 on RTX 3090s (23.70 GiB as CUDA reports it):
+
+| run | peak per GPU | what it adds |
+|---|---|---|
+| 1 GPU | 20.85 GiB | — |
+| 8 GPUs, DDP | **23.94 GiB: out of memory** | buckets 2.45 GiB + NCCL 688 MB |
+| 8, DDP, `gradient_as_bucket_view` | 23.94 GiB | the same: the peak is early in backward |
+| 8, ZeRO-1 | 19.65 GiB | the optimizer state sharded outweighs the buckets |
+| 8, FSDP (ZeRO-3) | 15.34 GiB | two gathered blocks 192 MiB + one block's gradients 96 MiB |
+
+> [!pitfall] "It ran on one GPU, so it runs on eight"
+> Data parallelism divides the batch, not the memory: every GPU still holds the whole model, and
+> now the buckets and NCCL's buffers besides. Budget them, or shard: ZeRO-1 costs no extra
+> communication (section above).
+]], zh = [[
+## 数据并行额外带来的：临时内存
+ZeRO 的表格只算模型状态。从一张 GPU 到八张，会冒出三类表格没算的内存——这就是在一张 GPU 上装得下的任务在八张上反而 OOM 的原因：
+
+- **DDP 的梯度桶。** `DistributedDataParallel` 把梯度分进大小为 `bucket_cap_mb` = 25 MiB 的桶（第一个桶 1 MiB），反向传播一填满一个桶就对它做 all-reduce。每个桶是一个单独的扁平张量，在构造 DDP 时就分配好（`reducer.cpp`，`Reducer::initialize_buckets`），所以这些桶就是**每个梯度的又一份拷贝，在整个任务期间一直存在**。`gradient_as_bucket_view=True` 让梯度成为桶的视图：这样只存在一份。PyTorch 文档说省下的内存"等于全部梯度的大小"；PR 41954 实测过：ResNet-50 的峰值从 3089 MB 降到 2988 MB。但要看峰值*在哪里*：反向刚开始时桶已存在而梯度还没有，视图在那里什么也改变不了；它降低的是两者同时存在的峰值（反向末尾、优化器步骤）。
+- **FSDP 中未切分的块。** FSDP（ZeRO-3）在一个块的前向和反向之前把它的参数 all-gather 完整，用完就释放；默认还会在这个块计算时预取下一个块（FSDP2 的 `set_modules_to_forward_prefetch`："长度至少为二的列表……会使用更多的预留内存"）。所以同时有**两个块的 16 位权重**是完整的；反向时还有**一个块的梯度**完整地等待 reduce-scatter（ZeRO-2 也一样）。
+- **NCCL 的缓冲区**，在 PyTorch 的分配器之外。每个通道（一个穿过所有 GPU 的环；NCCL 视链路开 2 到 32 个）上，每个连接的接收方为每种协议各保留一块缓冲区：LL 512 KiB + LL128 4.69 MiB + Simple 4 MiB（`NCCL_BUFFSIZE`）= **9.19 MiB**（NCCL 2.30.7，`src/init.cc`）。在 4 张 A100 上做一次 all-reduce 后每个进程实测：2 张 GPU 的组 544 MB，3 或 4 张 688 MB（NVIDIA/nccl issue 964）；每多一个进程组就再加一份。从 2.22 起，NCCL 只连接任务用到的算法（`NCCL_RUNTIME_CONNECT`）。
+
+把 4.6 节的算例的 micro-batch 加大一点：13 亿参数模型，纯 bf16，选择性重计算，s = 2048，micro-batch 3，RTX 3090（CUDA 报告 23.70 GiB）：
+
+| 运行方式 | 每张 GPU 的峰值 | 额外带来的 |
+|---|---|---|
+| 1 张 GPU | 20.85 GiB | — |
+| 8 张 GPU，DDP | **23.94 GiB：OOM** | 梯度桶 2.45 GiB + NCCL 688 MB |
+| 8 张，DDP，`gradient_as_bucket_view` | 23.94 GiB | 一样：峰值在反向刚开始时 |
+| 8 张，ZeRO-1 | 19.65 GiB | 切分优化器状态省下的多于梯度桶 |
+| 8 张，FSDP（ZeRO-3） | 15.34 GiB | 两个收集完整的块 192 MiB + 一个块的梯度 96 MiB |
+
+> [!pitfall] "一张 GPU 上能跑，八张上也能跑"
+> 数据并行切分的是批，不是内存：每张 GPU 仍然持有整个模型，现在还要再加上梯度桶和 NCCL 的缓冲区。要么把它们算进预算，要么切分：ZeRO-1 不增加通信量（见上文）。
+]] },
+
+  exercise {
+    id = "predict-ddp",
+    kind = "predict",
+    prompt = { en = [[
+The experiment below replays the micro-batch-3 step through the caching allocator on a model
+RTX 3090 (its 23.70 GiB less the 426 MiB CUDA context) on one GPU, then as one of eight DDP ranks
+(the 2.45 GiB of buckets allocated first, and 688 MB left to NCCL). On one GPU the step's live
+peak is 20.43 GiB. Predict the **peak reserved** (GiB) of the one-GPU replay.
+]], zh = [[
+下面的实验把 micro-batch 3 的一步经缓存分配器回放到一张模型 RTX 3090 上（23.70 GiB 减去 426 MiB 的 CUDA 上下文）：先是单卡，再作为八个 DDP 进程之一（先分配 2.45 GiB 的梯度桶，再给 NCCL 留出 688 MB）。单卡时这一步的存活峰值是 20.43 GiB。预测单卡回放的**已预留峰值**（GiB）。
+]] },
+    unit = "GiB", tolerance = 0.05,
+    measure = function()
+      local s = replay_dp(1)
+      return s.peak_reserved / units.GiB, "model"
+    end,
+    hints = { { en = "Reserved = live bytes + the allocator's rounding and the cached blocks later requests could not reuse: a few percent more (4.1).", zh = "已预留 = 存活字节 + 分配器的取整和后来的请求无法复用的缓存块：多几个百分点（4.1 节）。" } },
+    explain = { en = "A few percent above 20.43 GiB, within the 23.28 GiB the process may hold: one GPU fits. The same replay as a DDP rank starts 2.45 GiB higher and has 0.64 GiB less room.",
+                zh = "比 20.43 GiB 高几个百分点，仍在进程可用的 23.28 GiB 之内：单卡装得下。同样的回放作为 DDP 进程时，起点高出 2.45 GiB，可用空间又少了 0.64 GiB。" },
+  },
+
+  experiment {
+    id = "dp",
+    key = "peak",
+    title = { en = "Fits on one GPU, runs out on eight", zh = "一张 GPU 装得下，八张装不下" },
+    intro = { en = [[
+`vram.plan_check` for the micro-batch-3 problem on one RTX 3090 and as one of eight (a model):
+DDP, DDP with bucket views, ZeRO-1, ZeRO-2, FSDP. Then the step replayed through vramlab's model of
+PyTorch's caching allocator on a device of the RTX 3090's capacity, less the CUDA context (and, for
+the DDP rank, NCCL's 688 MB), with DDP's buckets allocated before the step, as DDP's constructor
+does: what PyTorch would say. MODEL, SIMULATED on every backend: one GPU cannot measure eight.
+]], zh = [[
+用 `vram.plan_check` 为 micro-batch 3 的问题分别计算单张 RTX 3090 和八张之一（模型）：DDP、带桶视图的 DDP、ZeRO-1、ZeRO-2、FSDP。然后把这一步经 vramlab 的 PyTorch 缓存分配器模型回放到一台容量为 RTX 3090 减去 CUDA 上下文（DDP 进程再减去 NCCL 的 688 MB）的设备上，并像 DDP 的构造函数那样先分配梯度桶：看 PyTorch 会说什么。模型，在任何后端上都是 SIMULATED：一张 GPU 测不了八张。
+]] },
+    panels = {
+      { id = "peak", kind = "bars", title = { en = "Peak per GPU, 1.3B model, micro-batch 3 (model)", zh = "每张 GPU 的峰值，13 亿参数，micro-batch 3（模型）" }, unit = "GiB" },
+      { id = "t", kind = "table", title = { en = "What each run adds (model)", zh = "每种运行方式额外带来的（模型）" } },
+      { id = "replay", kind = "table", title = { en = "Through the caching allocator (SIMULATED)", zh = "经缓存分配器（SIMULATED）" } },
+    },
+    run = function(ex)
+      local T = function(en, zh) return ex:t { en = en, zh = zh } end
+      local GiB = units.GiB
+      local cap
+      ex:row("t", { T("run", "运行方式"), T("peak", "峰值"), T("buckets", "梯度桶"), T("gathered", "收集的块"), T("unsharded grads", "未切分梯度"), "NCCL", T("fits", "装得下") })
+      for _, r in ipairs(DP_RUNS) do
+        local c = vram.plan_check(dp_problem(r.gpus, r.view), { precision = "bf16", checkpointing = "selective", stage = r.stage })
+        cap = c.capacity
+        ex:bar("peak", T(r.en, r.zh), c.memory.total / GiB, { style = "theoretical", unit = "GiB" })
+        ex:row("t", { T(r.en, r.zh), units.bytes(c.memory.total), units.bytes(c.memory.buckets), units.bytes(c.memory.gather),
+                      units.bytes(c.memory.unsharded_grads), units.bytes(c.memory.nccl), c.fits and T("yes", "是") or T("no", "否") })
+      end
+      ex:note("peak", T(string.format("The RTX 3090 holds %s (CUDA's total); each bar includes the 426 MiB context.", units.bytes(cap)),
+                        string.format("RTX 3090 可用 %s（CUDA 报告的总量）；每根柱子都含 426 MiB 的上下文。", units.bytes(cap))))
+      ex:status(T("replaying through the allocator", "经分配器回放"))
+      ex:row("replay", { T("run", "运行方式"), T("room", "可用"), T("peak reserved", "已预留峰值"), T("result", "结果") })
+      for _, n in ipairs { 1, 8 } do
+        local s, err, room = replay_dp(n)
+        local name = n == 1 and T("1 GPU", "1 张 GPU") or T("rank of 8, DDP", "8 张之一，DDP")
+        if s then
+          ex:row("replay", { name, units.bytes(room), units.bytes(s.peak_reserved), T("fits", "装得下") })
+        else
+          ex:row("replay", { name, units.bytes(room), "-", T("out of memory", "显存不足") })
+          ex:note("replay", T("PyTorch's message (model): ", "PyTorch 的报错（模型）：") .. tostring(err))
+        end
+      end
+      ex:status(T("done", "完成"))
+    end,
+  },
+
+  exercise {
+    id = "ddp-buckets",
+    kind = "number",
+    prompt = { en = "The 1.3B model (1,315,723,264 parameters) trains in pure bf16 under DDP with the default `gradient_as_bucket_view=False`. How many GiB (2^30 B) do DDP's buckets add on every GPU?",
+               zh = "这个 13 亿参数的模型（1,315,723,264 个参数）用纯 bf16 在 DDP 下训练，`gradient_as_bucket_view=False`（默认）。DDP 的梯度桶在每张 GPU 上增加多少 GiB（2^30 B）？" },
+    answer = 2 * 1315723264 / 2^30, unit = "GiB", tolerance = 0.03,
+    mistakes = { { value = 2 * 1315723264 / 2^30 / 8, say = { en = "DDP does not shard anything: every rank's buckets hold every gradient, not an eighth.", zh = "DDP 什么都不切分：每个进程的梯度桶都装着全部梯度，而不是八分之一。" } },
+                 { value = 25 / 1024, say = { en = "25 MiB is one bucket; there is a bucket for every 25 MiB of gradients.", zh = "25 MiB 是一个桶的大小；每 25 MiB 梯度就有一个桶。" } } },
+    hints = { { en = "One bucket element per gradient element, in the gradients' dtype; then divide by 2^30.", zh = "每个梯度元素对应桶里的一个元素，类型与梯度相同；然后除以 2^30。" } },
+    explain = { en = "1,315,723,264 x 2 B = 2.63e9 B = 2.45 GiB on every GPU, held from DDP's construction on. With gradient_as_bucket_view=True the gradients live in those buckets instead.",
+                zh = "1,315,723,264 × 2 B = 2.63e9 B = 2.45 GiB，每张 GPU 都有，从构造 DDP 起就一直占着。用 gradient_as_bucket_view=True 时，梯度就直接放在这些桶里。" },
+  },
+
+  exercise {
+    id = "bucket-view",
+    kind = "choice",
+    prompt = { en = "Your DDP job's peak is early in backward (the logits' gradient, every activation still saved). Does `gradient_as_bucket_view=True` lower it?",
+               zh = "你的 DDP 任务的峰值在反向刚开始时（logits 的梯度，所有激活都还保存着）。`gradient_as_bucket_view=True` 能降低它吗？" },
+    choices = {
+      { en = "Yes, by the gradients' size: the buckets are no longer a second copy", zh = "能，降低一份梯度的大小：桶不再是第二份拷贝" },
+      { en = "No: there the buckets exist and the gradients not yet, so there is no second copy to remove", zh = "不能：那时桶已存在而梯度还没有，根本没有第二份拷贝可省" },
+      { en = "Yes, by half the gradients: views share half the storage", zh = "能，降低一半梯度：视图共享一半存储" },
+    },
+    answer = 2,
+    why = { [1] = { en = "That saving is real where the peak holds both gradients and buckets: late in backward, or the optimizer step.", zh = "这份节省只出现在峰值同时包含梯度和桶的时候：反向末尾，或者优化器步骤。" } },
+    hints = { { en = "When are the buckets allocated, and when do the gradients appear?", zh = "桶是什么时候分配的？梯度又是什么时候出现的？" } },
+    explain = { en = "The buckets are allocated at DDP's construction; the gradients appear during backward. Early in backward only the buckets exist: views change nothing there. ZeRO-1 (or a smaller micro-batch) does.",
+                zh = "桶在构造 DDP 时就分配了；梯度在反向时才出现。反向刚开始时只有桶：视图在那里不起作用。ZeRO-1（或更小的 micro-batch）才有用。" },
+  },
+
+  exercise {
+    id = "nccl-ring",
+    kind = "number",
+    prompt = { en = "NCCL 2.30 with its default buffers (LL 512 KiB, LL128 4,915,200 B, Simple 4 MiB per connection) runs a ring all-reduce on 16 channels. How many MiB (2^20 B) of receive buffers does each GPU hold?",
+               zh = "NCCL 2.30 使用默认缓冲区（每个连接 LL 512 KiB、LL128 4,915,200 B、Simple 4 MiB），在 16 个通道上做环形 all-reduce。每张 GPU 持有多少 MiB（2^20 B）的接收缓冲区？" },
+    answer = 16 * 9633792 / 2^20, unit = "MiB", tolerance = 0.02,
+    mistakes = { { value = 16 * 4, say = { en = "Only the Simple protocol's 4 MiB: NCCL keeps a buffer for LL and LL128 too.", zh = "只算了 Simple 协议的 4 MiB：NCCL 还为 LL 和 LL128 各留一块缓冲区。" } },
+                 { value = 9633792 / 2^20, say = { en = "That is one connection: a ring has one receiving connection per channel, 16 channels.", zh = "那是一个连接：环在每个通道上有一个接收连接，共 16 个通道。" } } },
+    hints = { { en = "Add the three protocols' buffers for one connection, then multiply by the connections: one per channel in a ring.", zh = "先把一个连接上三种协议的缓冲区加起来，再乘以连接数：环形算法每个通道一个。" } },
+    explain = { en = "524,288 + 4,915,200 + 4,194,304 = 9,633,792 B = 9.19 MiB a connection; x 16 = 147 MiB. Tree algorithms, several process groups and NCCL's own kernels add more: 544-688 MB were measured per process on A100s.",
+                zh = "524,288 + 4,915,200 + 4,194,304 = 9,633,792 B = 每个连接 9.19 MiB；× 16 = 147 MiB。树形算法、多个进程组和 NCCL 自己的核函数还会再加：在 A100 上每个进程实测 544–688 MB。" },
+  },
+
+  exercise {
+    id = "offload-gpu",
+    kind = "number",
+    prompt = { en = "ZeRO-Offload as the paper and DeepSpeed 0.19.6 do it, for the 1.3B model (1,315,723,264 parameters): fp16 parameters on the GPU, gradients streamed to the host, one reduce bucket of 5e8 bf16 elements and a buffer for the largest parameter (50,257 x 2,048 bf16). How many GB (1e9 B) stay on the GPU?",
+               zh = "按论文和 DeepSpeed 0.19.6 的做法对这个 13 亿参数模型（1,315,723,264 个参数）做 ZeRO-Offload：fp16 参数留在 GPU 上，梯度流式送到主机，一个 5e8 个 bf16 元素的归约桶，外加一个最大参数大小的缓冲区（50,257 × 2,048 个 bf16）。GPU 上留下多少 GB（1e9 B）？" },
+    answer = (2 * 1315723264 + 1e9 + 2 * 50257 * 2048) / 1e9, unit = "GB", tolerance = 0.02,
+    mistakes = { { value = 4 * 1315723264 / 1e9, say = { en = "That keeps the 16-bit gradients on the GPU too: ZeRO-Offload streams them to the host bucket by bucket.", zh = "那把 16 位梯度也留在了 GPU 上：ZeRO-Offload 把它们一桶一桶地送到主机。" } },
+                 { value = 2 * 1315723264 / 1e9, say = { en = "The parameters alone: DeepSpeed's reduce bucket and largest-parameter buffer stay on the GPU too.", zh = "只算了参数：DeepSpeed 的归约桶和最大参数缓冲区也留在 GPU 上。" } } },
+    hints = { { en = "2 bytes per parameter, plus 5e8 x 2 B, plus the largest parameter's elements x 2 B.", zh = "每参数 2 字节，加上 5e8 × 2 B，再加上最大参数的元素数 × 2 B。" } },
+    explain = { en = "2.63 GB + 1.00 GB + 0.21 GB = 3.84 GB (vram.offload's gpu_parts), where counting 16-bit weights and gradients would say 5.26 GB.",
+                zh = "2.63 GB + 1.00 GB + 0.21 GB = 3.84 GB（vram.offload 的 gpu_parts）；若按 16 位权重加梯度算，会得出 5.26 GB。" },
+  },
+
+  text { en = [[
+> [!source] Sources
+> S. Rajbhandari, J. Rasley, O. Ruwase, Y. He, "ZeRO: Memory Optimizations Toward Training Trillion
+> Parameter Models", SC 2020, fig. 1, sec. 5 and 7. J. Ren et al., "ZeRO-Offload: Democratizing
+> Billion-Scale Model Training", USENIX ATC 2021, sec. 4.1 (fp16 parameters on the GPU, 2M) and
+> 4.2 (gradients to the host as backward makes them). DeepSpeed 0.19.6,
+> `deepspeed/runtime/zero/config.py` (`reduce_bucket_size` 5e8, `allgather_bucket_size` 5e8,
+> `overlap_comm` on at stage 3 only) and `stage_1_and_2.py` (`setup_buckets`, the offload
+> buffers); DeepSpeed PR 7309 (0.17.0: ZeRO-Offload's GPU memory from about 3x to 1x the fp16
+> parameters). M. Shoeybi et al., "Megatron-LM", arXiv:1909.08053, 2019. Y. Huang et al., "GPipe",
+> NeurIPS 2019. D. Narayanan et al., "Efficient Large-Scale Language Model Training on GPU
+> Clusters Using Megatron-LM", SC 2021 (1F1B, bubble (p − 1)/m). PyTorch FSDP docs
+> (`ShardingStrategy`) and FSDP2 (`torch/distributed/fsdp/_fully_shard/_fully_shard.py`,
+> `set_modules_to_forward_prefetch`). PyTorch DDP: `torch/nn/parallel/distributed.py`
+> (`bucket_cap_mb`, `gradient_as_bucket_view`'s docstring), `torch/csrc/distributed/c10d/reducer.cpp`
+> (`Reducer::initialize_buckets`), PR 41954 (grads as bucket views: ResNet-50 3089 → 2988 MB,
+> roberta_base 8250 → 7183 MB) and PR 71483 (check the saving after the first iteration). NCCL
+> 2.30.7, `src/init.cc` (`DEFAULT_LL_BUFFSIZE`, `DEFAULT_LL128_BUFFSIZE`, `DEFAULT_BUFFSIZE`) and
+> `src/transport/p2p.cc` (the receiver's buffers); NVIDIA/nccl issue 964 (544 and 688 MB per
+> process on 4 A100s) and issue 986 (memory linear in channels; a ring has two connections).
+> PCIe rates: PCI-SIG (`vram.pcie`); the bandwidth: this machine, `gpu.copy` (lesson 3.1). The
+> estimators: `docs/vram-train.md` (`vram.ddp_buckets`, `vram.fsdp_transient`, `vram.nccl`,
+> `vram.deepspeed_buffers`, `vram.offload`).
+]], zh = [[
+> [!source] 出处
+> S. Rajbhandari, J. Rasley, O. Ruwase, Y. He, "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models", SC 2020，图 1、第 5 节和第 7 节。J. Ren et al., "ZeRO-Offload: Democratizing Billion-Scale Model Training", USENIX ATC 2021，第 4.1 节（fp16 参数在 GPU 上，2M）和第 4.2 节（反向每算出梯度就送往主机）。DeepSpeed 0.19.6，`deepspeed/runtime/zero/config.py`（`reduce_bucket_size` 5e8、`allgather_bucket_size` 5e8、`overlap_comm` 只在阶段 3 默认开启）和 `stage_1_and_2.py`（`setup_buckets`、卸载用的缓冲区）；DeepSpeed PR 7309（0.17.0：ZeRO-Offload 的 GPU 内存从约 3 倍 fp16 参数降到 1 倍）。M. Shoeybi et al., "Megatron-LM", arXiv:1909.08053, 2019。Y. Huang et al., "GPipe", NeurIPS 2019。D. Narayanan et al., "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", SC 2021（1F1B，气泡 (p − 1)/m）。PyTorch FSDP 文档（`ShardingStrategy`）和 FSDP2（`torch/distributed/fsdp/_fully_shard/_fully_shard.py`，`set_modules_to_forward_prefetch`）。PyTorch DDP：`torch/nn/parallel/distributed.py`（`bucket_cap_mb`、`gradient_as_bucket_view` 的文档字符串）、`torch/csrc/distributed/c10d/reducer.cpp`（`Reducer::initialize_buckets`）、PR 41954（梯度作为桶的视图：ResNet-50 3089 → 2988 MB，roberta_base 8250 → 7183 MB）和 PR 71483（节省要在第一次迭代之后检查）。NCCL 2.30.7，`src/init.cc`（`DEFAULT_LL_BUFFSIZE`、`DEFAULT_LL128_BUFFSIZE`、`DEFAULT_BUFFSIZE`）和 `src/transport/p2p.cc`（接收方的缓冲区）；NVIDIA/nccl issue 964（4 张 A100 上每进程 544 和 688 MB）和 issue 986（内存与通道数成正比；环只有两个连接）。PCIe 速率：PCI-SIG（`vram.pcie`）；带宽：本机 `gpu.copy`（3.1 节）。估算器见 `docs/vram-train.md`（`vram.ddp_buckets`、`vram.fsdp_transient`、`vram.nccl`、`vram.deepspeed_buffers`、`vram.offload`）。
+]] },
 }

@@ -11,7 +11,7 @@ local getinfo = debug.getinfo -- trusted code keeps the debug library; sandboxed
 -- The estimators' own files: an error is reported at the first frame outside them, so a message
 -- points at the learner's line however deep inside the estimators the check ran.
 local OWN = {}
-for _, f in ipairs { "estimate", "vram", "vram_train", "vram_infer", "vram_serve", "vram_plan", "vram_feed" } do
+for _, f in ipairs { "estimate", "vram", "vram_train", "vram_infer", "vram_serve", "vram_plan", "vram_feed", "vram_dist" } do
   OWN["@lua/lib/" .. f .. ".lua"] = true
 end
 

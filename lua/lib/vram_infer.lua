@@ -86,6 +86,9 @@ local function weights_of(m, t)
   return M.quantized { model = m, scheme = t.scheme, bits = t.bits, group = t.group }
 end
 
+-- the tensor-parallel degree of an estimator's options (1 to 1024 GPUs)
+local function tp_of(fn, t) return whole(fn, t, "tp", 1, 1024) end
+
 local MODEL_IDS = {}
 for i, m in ipairs(MODELS) do MODEL_IDS[i] = m.id end
 
@@ -136,7 +139,7 @@ function M.model(id) return model_of("model", id) end
 -- the KV cache
 
 --- vram.kv{model= or layers=, kv_heads=, head_dim=, (MLA: kv_lora_rank=, rope_head_dim=),
--- tokens=1, batch=1, dtype="fp16", window=} -> table: per_token (bytes, all layers),
+-- tokens=1, batch=1, dtype="fp16", window=, tp=1} -> table: per_token (bytes, all layers),
 -- per_token_layer, k and v (bytes per token per layer; MLA: latent and rope), tokens (cached:
 -- min(tokens, window) for a sliding window), total (per_token x tokens x batch), kind, formula.
 -- MHA/GQA/MQA: 2 x layers x kv_heads x head_dim x bytes per token: Llama-2-7B (32 x 32 x 128)
@@ -145,10 +148,14 @@ function M.model(id) return model_of("model", id) end
 -- x 2 = 69,120 B per token. A sliding window (Mistral's rolling buffer cache, Jiang et al. 2023,
 -- sec. 2; Transformers' DynamicSlidingWindowLayer) caps the tokens kept at the window; window =
 -- false keeps every token (a DynamicCache made without the model's config does).
+-- tp: tensor parallelism over tp GPUs, every figure per GPU: each holds max(1, kv_heads // tp)
+-- KV heads (vLLM's attention layers: num_kv_heads = max(1, total_num_kv_heads // tp_size), so
+-- past kv_heads GPUs the heads are replicated); MLA's latent is not split by heads: every GPU
+-- keeps all of it. kv_heads_per_gpu says how many.
 function M.kv(t)
   opts("kv", t)
   known("kv", t, set { "model", "layers", "kv_heads", "head_dim", "kv_lora_rank", "rope_head_dim", "heads",
-                       "tokens", "batch", "dtype", "window" })
+                       "tokens", "batch", "dtype", "window", "tp" })
   local m
   if t.model ~= nil then
     m = model_of("kv", t.model)
@@ -165,7 +172,8 @@ function M.kv(t)
   local dname, b = E.dtype("kv", t, "dtype", "fp16")
   local win = m.sliding_window
   if t.window == false then win = nil elseif t.window ~= nil then win = whole("kv", t, "window") end
-  local r = { layers = m.layers, dtype = dname, batch = bs }
+  local tp = whole("kv", t, "tp", 1, 1024)
+  local r = { layers = m.layers, dtype = dname, batch = bs, tp = tp }
   if m.kv_lora_rank then
     r.kind = "mla"
     r.latent, r.rope = m.kv_lora_rank * b, (m.rope_head_dim or 0) * b
@@ -174,7 +182,8 @@ function M.kv(t)
   else
     r.kind = m.heads and (m.kv_heads == m.heads and "mha" or (m.kv_heads == 1 and "mqa" or "gqa")) or
              (m.kv_heads == 1 and "mqa" or "gqa/mha")
-    r.k = m.kv_heads * m.head_dim * b
+    r.kv_heads_per_gpu = max(1, m.kv_heads // tp)
+    r.k = r.kv_heads_per_gpu * m.head_dim * b
     r.v = r.k
     r.per_token_layer = r.k + r.v
     r.formula = "2 x layers x kv_heads x head_dim x bytes"
@@ -309,7 +318,8 @@ local CONTEXT = 426 * 2^20
 -- FlashAttention the scores and softmax, fp32 as Hugging Face's eager attention upcasts) and the
 -- MLP (gate, up and their product, or fc1 and GELU), plus the logits of the last token (or of every
 -- token with logits = "all", fp32, as Hugging Face's causal LMs return them)
-local function forward_peak(m, tokens, batch, flash, all_logits)
+local function forward_peak(m, tokens, batch, flash, all_logits, tp)
+  tp = tp or 1
   local n = tokens * batch
   local h, a, kv, d, f = m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn
   local base = 2 * n * h * 2
@@ -317,11 +327,13 @@ local function forward_peak(m, tokens, batch, flash, all_logits)
   if not flash then attn = attn + 2 * a * tokens * tokens * batch * 4 end
   local mlp = (m.mlp == "gated" and 3 or 2) * n * f * 2
   local logits = (all_logits and n or batch) * m.vocab * (all_logits and 4 or 2)
+  -- tensor parallelism splits heads and the MLP's width; the residual stream stays whole
+  attn, mlp = attn / tp, mlp / tp
   return { residual = base, attention = attn, mlp = mlp, logits = logits, total = base + max(attn, mlp) + logits }
 end
 
 --- vram.inference_memory{model=, scheme="fp16", bits=, group=, context=4096, batch=1,
--- kv_dtype="fp16", flash=true, logits="last", cuda_context=446693376, workspace=, cc=,
+-- kv_dtype="fp16", flash=true, logits="last", cuda_context=446693376, workspace=, cc=, tp=1,
 -- capacity= or gpu=} -> table: weights (bytes), weight_parts (vram.quantized's table), kv
 -- (context x batch tokens), activations (one forward over the whole context: its peak by part),
 -- cuda_context, workspace, total, and with a capacity: capacity, fits, free (capacity - total).
@@ -329,10 +341,14 @@ end
 -- lazy loading, 636 MiB without): measure yours with alloc.ledger(). workspace is PyTorch's
 -- default cuBLAS workspace for the GPU's compute capability (cc=, or the gpu='s): 32 MiB on
 -- Hopper and Blackwell (9.x-12.x), 8,519,680 B before (and when the capability is unknown).
+-- tp: tensor parallelism over tp GPUs (Megatron-LM's column and row splits, vocabulary-parallel
+-- embedding and head, as vLLM shards a model): every figure is one GPU's, the weights / tp
+-- (the norms' few vectors split too, under 0.01 %), the KV cache of max(1, kv_heads // tp)
+-- heads (vram.kv), the attention and MLP activations / tp (the residual stream stays whole).
 function M.inference_memory(t)
   opts("inference_memory", t)
   known("inference_memory", t, set { "model", "scheme", "bits", "group", "context", "batch", "kv_dtype", "flash",
-                                     "logits", "cuda_context", "workspace", "cc", "capacity", "gpu" })
+                                     "logits", "cuda_context", "workspace", "cc", "capacity", "gpu", "tp" })
   local m = model_of("inference_memory", t.model)
   if t.cc ~= nil and type(t.cc) ~= "string" and type(t.cc) ~= "number" then
     raise("vram.inference_memory: 'cc' is a compute capability such as \"9.0\" (gpu.info().compute_capability)")
@@ -342,10 +358,11 @@ function M.inference_memory(t)
   local bs = whole("inference_memory", t, "batch", 1)
   local flash = bool("inference_memory", t, "flash", true)
   local lg = choice("inference_memory", t, "logits", "last", { "last", "all" })
-  local kv = M.kv { model = t.model, tokens = ctx, batch = bs, dtype = t.kv_dtype }
-  local act = forward_peak(m, ctx, bs, flash, lg == "all")
-  local r = { model = m.name or m.id, scheme = q.scheme, weights = q.total, weight_parts = q, kv = kv.total,
-              activations = act.total, activation_parts = act,
+  local tp = tp_of("inference_memory", t)
+  local kv = M.kv { model = t.model, tokens = ctx, batch = bs, dtype = t.kv_dtype, tp = tp }
+  local act = forward_peak(m, ctx, bs, flash, lg == "all", tp)
+  local r = { model = m.name or m.id, scheme = q.scheme, weights = q.total / tp, weight_parts = q, kv = kv.total,
+              activations = act.total, activation_parts = act, tp = tp,
               cuda_context = nonneg("inference_memory", t, "cuda_context", CONTEXT),
               workspace = nonneg("inference_memory", t, "workspace", E.train.cublas_workspace(t.cc or (t.gpu ~= nil and E.train.gpu_of("inference_memory", t.gpu).cc))),
               context = ctx, batch = bs }
@@ -484,20 +501,28 @@ end
 -- tokens_per_s_memory (batch x bandwidth / bytes: the bound decode meets), tokens_per_s_compute,
 -- bound, ridge. Batching multiplies the FLOPs but reads the weights once: the intensity grows
 -- with batch until the KV reads dominate or the cache fills memory (vram.serving).
+-- tp: tensor parallelism over tp GPUs working on each token at once; the byte and FLOP figures
+-- are one GPU's (weights / tp, its KV heads: vram.kv), bandwidth and flops one GPU's, so the
+-- ceiling is tp times one GPU's while the shards shrink; the two all-reduces per layer (their
+-- latency, microseconds each) are left out, which is where measured tensor-parallel decode falls
+-- below it. total_weight_bytes and total_kv_bytes: all GPUs'.
 function M.decode(t)
   opts("decode", t)
-  known("decode", t, set { "model", "scheme", "bits", "group", "context", "batch", "kv_dtype", "gpu", "bandwidth", "flops" })
+  known("decode", t, set { "model", "scheme", "bits", "group", "context", "batch", "kv_dtype", "gpu", "bandwidth", "flops", "tp" })
   local m = model_of("decode", t.model)
   local q = weights_of(m, t)
   local ctx = whole("decode", t, "context")
   local bs = whole("decode", t, "batch", 1)
+  local tp = tp_of("decode", t)
   local bw, fl = gpu_figures("decode", t)
-  local kv = M.kv { model = t.model, tokens = ctx, batch = bs, dtype = t.kv_dtype }
-  local r = { weight_bytes = q.total, kv_bytes = kv.total, batch = bs, context = ctx }
+  local kv = M.kv { model = t.model, tokens = ctx, batch = bs, dtype = t.kv_dtype, tp = tp }
+  local r = { weight_bytes = q.total / tp, kv_bytes = kv.total, batch = bs, context = ctx, tp = tp,
+              total_weight_bytes = q.total, total_kv_bytes = tp == 1 and kv.total or
+                M.kv { model = t.model, tokens = ctx, batch = bs, dtype = t.kv_dtype }.total }
   r.bytes = r.weight_bytes + r.kv_bytes
   local g = t.gpu ~= nil and E.train.gpu_of("decode", t.gpu) or {}
   if g.capacity then r.capacity = g.capacity; r.fits = r.bytes <= g.capacity end
-  r.flops = bs * token_flops(m, ctx)
+  r.flops = bs * token_flops(m, ctx) / tp
   roofline_step(r, bw, fl, bs)
   r.tokens_per_s_memory = bs * bw / r.bytes
   r.tokens_per_s_compute = bs * fl / r.flops
@@ -512,17 +537,18 @@ end
 -- 16-bit weights: prefill is compute-bound beyond the ridge.
 function M.prefill(t)
   opts("prefill", t)
-  known("prefill", t, set { "model", "scheme", "bits", "group", "tokens", "batch", "kv_dtype", "gpu", "bandwidth", "flops" })
+  known("prefill", t, set { "model", "scheme", "bits", "group", "tokens", "batch", "kv_dtype", "gpu", "bandwidth", "flops", "tp" })
   local m = model_of("prefill", t.model)
   local q = weights_of(m, t)
   local n = whole("prefill", t, "tokens")
   local bs = whole("prefill", t, "batch", 1)
+  local tp = tp_of("prefill", t)
   local bw, fl = gpu_figures("prefill", t)
-  local kv = M.kv { model = t.model, tokens = n, batch = bs, dtype = t.kv_dtype }
+  local kv = M.kv { model = t.model, tokens = n, batch = bs, dtype = t.kv_dtype, tp = tp }
   local mm = (m.active_params or m.params) - m.vocab * m.hidden
-  local r = { weight_bytes = q.total, kv_bytes = kv.total, batch = bs, tokens = n }
+  local r = { weight_bytes = q.total / tp, kv_bytes = kv.total, batch = bs, tokens = n, tp = tp }
   r.bytes = r.weight_bytes + r.kv_bytes
-  r.flops = bs * (2 * mm * n + 2 * m.layers * n * n * m.heads * m.head_dim)
+  r.flops = bs * (2 * mm * n + 2 * m.layers * n * n * m.heads * m.head_dim) / tp
   roofline_step(r, bw, fl, bs * n)
   for k, v in pairs(r) do r[k] = E.int(v) end
   return r
@@ -544,7 +570,7 @@ end
 
 --- vram.serving{model=, scheme="fp16", bits=, group=, capacity= or gpu=, name=, usage="server",
 -- context=max_context, kv_dtype="fp16", utilization=0.9, batched_tokens=, max_num_seqs=,
--- non_torch=0, cuda_graphs=0, cuda_context=446693376, block=16} -> table. vLLM V1's accounting
+-- non_torch=0, cuda_graphs=0, cuda_context=446693376, block=16, tp=1, nccl=} -> table. vLLM V1's accounting
 -- (vllm/v1/worker/gpu_worker.py, determine_available_memory; vllm/utils/mem_utils.py,
 -- memory_profiling): budget = capacity x utilization (requested_memory; gpu_memory_utilization
 -- 0.90 by default); kv_pool = budget - weights - activations (the peak of one profiling forward
@@ -559,10 +585,16 @@ end
 -- class). Also: weights, cuda_context, per_token, per_seq (context tokens), blocks (kv_pool /
 -- (block x per_token)), max_tokens (token slots), max_seqs (full-context sequences that fit),
 -- concurrent (min(max_seqs, max_num_seqs)), fits (kv_pool holds at least one sequence).
+-- tp: tensor parallelism over tp GPUs of this capacity; every byte figure is one GPU's (each
+-- GPU's budget holds its shard of the weights and its KV heads for every token: vram.kv), so
+-- max_tokens counts tokens of the whole model. NCCL's buffers (nccl=, a recorded 688 MB by
+-- default when tp > 1: vram_dist.lua) are set up before the start-up snapshot, like the context:
+-- not subtracted, but outside the budget (startup_ok).
 function M.serving(t)
   opts("serving", t)
   known("serving", t, set { "model", "scheme", "bits", "group", "capacity", "gpu", "name", "usage", "context", "kv_dtype",
-                            "utilization", "batched_tokens", "max_num_seqs", "non_torch", "cuda_graphs", "cuda_context", "block" })
+                            "utilization", "batched_tokens", "max_num_seqs", "non_torch", "cuda_graphs", "cuda_context", "block",
+                            "tp", "nccl" })
   local m = model_of("serving", t.model)
   local cap, name = t.capacity, t.name
   if t.gpu ~= nil then
@@ -581,16 +613,18 @@ function M.serving(t)
   local bt = whole("serving", t, "batched_tokens", dtok)
   local nseq = whole("serving", t, "max_num_seqs", dseqs)
   local blk = whole("serving", t, "block", 16)
-  local per = M.kv { model = t.model, tokens = 1, dtype = t.kv_dtype }
+  local tp = tp_of("serving", t)
+  local per = M.kv { model = t.model, tokens = 1, dtype = t.kv_dtype, tp = tp }
   -- the profiling forward (its last-token logits replaced by the sampler's, fp32, per sequence)
-  local fwd = m.mlp == "moe" and 0 or forward_peak(m, bt, 1, true, false)
+  local fwd = m.mlp == "moe" and 0 or forward_peak(m, bt, 1, true, false, tp)
   local act = fwd == 0 and 0 or fwd.total - fwd.logits + min(nseq, bt) * m.vocab * 4
-  local r = { capacity = cap, utilization = util, budget = cap * util, weights = q.total, activations = act,
+  local r = { capacity = cap, utilization = util, budget = cap * util, weights = q.total / tp, activations = act, tp = tp,
+              nccl = tp > 1 and nonneg("serving", t, "nccl", E.dist.NCCL_RECORDED) or nonneg("serving", t, "nccl", 0),
               non_torch = nonneg("serving", t, "non_torch", 0), cuda_graphs = nonneg("serving", t, "cuda_graphs", 0),
               cuda_context = nonneg("serving", t, "cuda_context", CONTEXT), per_token = per.per_token, context = ctx,
               block = blk, batched_tokens = bt, max_num_seqs = nseq }
   r.kv_pool = max(0, r.budget - r.weights - r.activations - r.non_torch - r.cuda_graphs)
-  r.startup_ok = cap - r.cuda_context >= r.budget
+  r.startup_ok = cap - r.cuda_context - r.nccl >= r.budget
   r.per_seq = r.per_token * min(ctx, per.window or ctx)
   r.blocks = floor(r.kv_pool / (blk * r.per_token))
   r.max_tokens = r.blocks * blk
@@ -598,6 +632,112 @@ function M.serving(t)
   r.concurrent = min(r.max_seqs, nseq)
   r.fits = r.max_seqs >= 1
   for k, v in pairs(r) do if type(v) == "number" then r[k] = E.int(v) end end
+  return r
+end
+
+-- ---------------------------------------------------------------------------------------
+-- vLLM's start-up, step by step
+
+-- vLLM's default CUDA-graph capture sizes (vllm/config/vllm.py, _set_cudagraph_sizes): up to
+-- max_cudagraph_capture_size = min(max_num_seqs x 2, 512), at most max_num_batched_tokens:
+-- [1, 2, 4] + range(8, min(max + 1, 256), 8) + range(256, max + 1, 16)
+local function capture_sizes(max_num_seqs, batched)
+  local top = min(min(max_num_seqs * 2, 512), batched)
+  local out = {}
+  for _, x in ipairs { 1, 2, 4 } do if x <= top then out[#out + 1] = x end end
+  for x = 8, min(top, 255), 8 do out[#out + 1] = x end
+  for x = 256, top, 16 do out[#out + 1] = x end
+  return out
+end
+
+-- CUDA graphs' memory per graph after the first, from public vLLM logs ("Estimated CUDA graph
+-- memory" over the graphs it names): 0.36 GiB for 16 (vLLM 0.27.1, gpustack/runner PR 251),
+-- 1.62 GiB for 86 (vLLM PR 39559), 0.09 GiB for 5 (noonghunna/club-3090 issue 434): 18 to 23 MiB
+-- a graph; a fourth (aivrar/vllm-windows-build issue 4) measured 0.11 GiB for 30, under 4 MiB.
+local GRAPH_EACH = 18 * 2^20
+
+--- vram.vllm_startup{model=, scheme="fp16", capacity= or gpu=, name=, usage="server", context=,
+-- tp=1, utilization=0.9, kv_cache_dtype="auto", enforce_eager=false, capture_sizes=,
+-- max_num_seqs=, batched_tokens=, graph_each=18 MiB, estimate_graphs=true, cuda_context=,
+-- nccl=, non_torch=0, block=16} -> table: the start-up of one vLLM V1 GPU worker as it runs
+-- (vllm/v1/worker/gpu_worker.py): steps, in order, each {key, bytes (what the step holds on the
+-- GPU), used (device memory in use after it), transient (true: freed when the step ends)}:
+--   context   CUDA context and, with tp > 1, NCCL's buffers (init_device), then the snapshot
+--   weights   load_model
+--   profile   profile_run: one forward over max_num_batched_tokens and the sampler; its peak
+--             (torch_peak_increase) is subtracted, the memory then returns to the cache
+--   graph_estimate  vLLM >= 0.21 (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS): a few graphs captured
+--             in a scratch pool to estimate the rest (gpu_model_runner.py,
+--             profile_cudagraph_memory: the largest graph's capture + (n - 1) x the next one's)
+--   kv_pool   budget - weights - profile peak - non_torch - graph estimate, allocated whole
+--   capture   capture_model: the graphs, largest first, into one shared pool (the real pool
+--             here equals the estimate)
+--   sampler   the sampler's warm-up buffers for max_num_seqs sequences, kept
+-- capture_sizes (the list), graphs = {piecewise=, full=} (FULL_AND_PIECEWISE, vLLM's default
+-- mode: piecewise graphs at every size, full decode graphs up to max_num_seqs), cuda_graphs
+-- (bytes: largest graph's activations + (n - 1) x graph_each; 0 with enforce_eager),
+-- serving (vram.serving's table with that graph pool), kv_pool, smi_idle (what nvidia-smi shows
+-- right after start: every step's kept bytes), smi_busy (after a full batch: the profile's
+-- activations cached again by PyTorch's allocator), budget, kv_dtype.
+-- kv_cache_dtype: "auto" (the model's 16 bits) or "fp8", "fp8_e4m3", "fp8_e5m2" (1 byte; the
+-- per-tensor scales are a few bytes a layer). enforce_eager captures nothing (and estimates
+-- nothing); estimate_graphs = false is a vLLM before 0.21 (or the variable set to 0): the graphs
+-- then come on top of the budget.
+function M.vllm_startup(t)
+  opts("vllm_startup", t)
+  known("vllm_startup", t, set { "model", "scheme", "bits", "group", "capacity", "gpu", "name", "usage", "context", "tp",
+                                 "utilization", "kv_cache_dtype", "enforce_eager", "capture_sizes", "max_num_seqs",
+                                 "batched_tokens", "graph_each", "estimate_graphs", "cuda_context", "nccl", "non_torch", "block" })
+  local m = model_of("vllm_startup", t.model)
+  local kvd = choice("vllm_startup", t, "kv_cache_dtype", "auto", { "auto", "fp8", "fp8_e4m3", "fp8_e5m2" })
+  local eager = bool("vllm_startup", t, "enforce_eager", false)
+  local est = bool("vllm_startup", t, "estimate_graphs", true)
+  local each = nonneg("vllm_startup", t, "graph_each", GRAPH_EACH)
+  local base = {}
+  for _, k in ipairs { "model", "scheme", "bits", "group", "capacity", "gpu", "name", "usage", "context", "tp", "utilization",
+                       "max_num_seqs", "batched_tokens", "cuda_context", "nccl", "non_torch", "block" } do base[k] = t[k] end
+  base.kv_dtype = kvd == "auto" and "fp16" or "fp8"
+  local s0 = M.serving(base) -- the defaults for the device, before any graph
+  local sizes = {}
+  if not eager then
+    if t.capture_sizes ~= nil then
+      if type(t.capture_sizes) ~= "table" or #t.capture_sizes == 0 then
+        raise("vram.vllm_startup: 'capture_sizes' must list batch sizes, e.g. {1, 2, 4, 8}")
+      end
+      for i, x in ipairs(t.capture_sizes) do sizes[i] = whole("vllm_startup", { size = x }, "size", nil, 65536) end
+      table.sort(sizes)
+    else
+      sizes = capture_sizes(s0.max_num_seqs, s0.batched_tokens)
+    end
+  end
+  local npw, nfull = #sizes, 0
+  for _, x in ipairs(sizes) do if x <= s0.max_num_seqs then nfull = nfull + 1 end end
+  local graphs = 0
+  if npw > 0 then
+    local fwd = forward_peak(m, sizes[#sizes], 1, true, false, s0.tp)
+    graphs = fwd.total - fwd.logits + (npw - 1 + max(nfull - 1, 0)) * each
+  end
+  local withg = E.copy(base)
+  withg.cuda_graphs = est and graphs or 0
+  local sv = M.serving(withg)
+  local sampler = min(sv.max_num_seqs, sv.batched_tokens) * m.vocab * 4
+  local ctx = sv.cuda_context + sv.nccl
+  local steps, used = {}, 0
+  local function step(key, bytes, transient)
+    bytes = E.int(bytes)
+    if not transient then used = used + bytes end
+    steps[#steps + 1] = { key = key, bytes = bytes, used = E.int(transient and used + bytes or used), transient = transient or false }
+  end
+  step("context", ctx)
+  step("weights", sv.weights)
+  step("profile", sv.activations + sv.non_torch, true)
+  if est and npw > 0 then step("graph_estimate", graphs, true) end
+  step("kv_pool", sv.kv_pool)
+  if npw > 0 then step("capture", graphs) end
+  step("sampler", sampler)
+  local r = { steps = steps, capture_sizes = sizes, graphs = { piecewise = npw, full = nfull }, cuda_graphs = E.int(graphs),
+              serving = sv, kv_pool = sv.kv_pool, budget = sv.budget, kv_dtype = base.kv_dtype, enforce_eager = eager,
+              estimate_graphs = est, smi_idle = E.int(used), smi_busy = E.int(used + sv.activations), capacity = sv.capacity }
   return r
 end
 

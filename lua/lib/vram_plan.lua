@@ -16,7 +16,8 @@ local opts, known, set, whole, nonneg, fraction, bool, choice, raise =
 
 local CKPTS = { "none", "selective", "full", "sqrt" }
 local PLAN_KEYS = set { "layers", "hidden", "heads", "seq", "batch", "vocab", "ffn", "positions", "gpu", "gpus", "mfu",
-                        "optimizer", "optimizer_impl", "flash", "reserve", "link", "precisions", "tf32" }
+                        "optimizer", "optimizer_impl", "flash", "reserve", "link", "precisions", "tf32",
+                        "accum", "bucket_view", "nccl", "prefetch" }
 
 -- the problem, checked once: shape, GPU figures, options
 local function problem_of(fn, t)
@@ -42,10 +43,17 @@ local function problem_of(fn, t)
   local tf32 = bool(fn, t, "tf32", false)
   local f32 = tf32 and g.flops_tf32 or g.flops_fp32
   if type(f32) ~= "number" or f32 <= 0 then f32 = g.flops end
-  return { shape = P, gpu = g, capacity = cap, gpus = whole(fn, t, "gpus", 1), mfu = fraction(fn, t, "mfu", 0.4),
+  local gpus = whole(fn, t, "gpus", 1)
+  local pf = t.prefetch == nil and 1 or t.prefetch
+  if type(pf) ~= "number" or pf < 0 or pf % 1 ~= 0 or pf > 64 then
+    raise(fmt("vram.%s: 'prefetch' must be a whole number of layers from 0 to 64", fn))
+  end
+  return { shape = P, gpu = g, capacity = cap, gpus = gpus, mfu = fraction(fn, t, "mfu", 0.4),
            flops_fp32 = f32,
            reserve = nonneg(fn, t, "reserve", E.infer.CONTEXT), link = t.link ~= nil and nonneg(fn, t, "link") or nil,
-           precisions = pr }
+           precisions = pr, accum = whole(fn, t, "accum", 1, 4096), bucket_view = bool(fn, t, "bucket_view", false),
+           -- NCCL: a recorded whole-process figure unless given (vram_dist.lua: NVIDIA/nccl issue 964)
+           nccl = gpus > 1 and nonneg(fn, t, "nccl", E.dist.NCCL_RECORDED) or 0, prefetch = pf }
 end
 
 -- the combinations a precision allows: ZeRO stages over N GPUs (only 0 on one GPU), and offload
@@ -59,19 +67,30 @@ local function combos(prec, gpus)
   return out
 end
 
--- what a combination keeps of each kind: sharded over N (ZeRO) or moved to the host (offload)
+-- what a combination keeps of each kind: sharded over N (ZeRO) or moved to the host (offload:
+-- ZeRO-Offload streams the 16-bit gradients to the host bucket by bucket during backward, Ren et
+-- al. 2021, sec. 4.2, so only DeepSpeed's buffers stay; they are added in entry())
 local function scales(c, n)
-  return { weights = c.stage >= 3 and 1 / n or 1, gradients = c.stage >= 2 and 1 / n or 1,
+  return { weights = c.stage >= 3 and 1 / n or 1, gradients = c.offload and 0 or (c.stage >= 2 and 1 / n or 1),
            master = c.offload and 0 or (c.stage >= 1 and 1 / n or 1),
            optimizer = c.offload and 0 or (c.stage >= 1 and 1 / n or 1),
            activations = 1, temporaries = 1, workspace = 1, input = 1 }
 end
 
+-- Whether a combination's gradients exist for the whole step: a micro-step after the first of
+-- gradient accumulation keeps them from the last one, and DDP's gradient_as_bucket_view makes them
+-- views into the buckets, which live as long as DDP does (stages 0 and 1, which reduce through
+-- DDP's buckets)
+local function persists(pb, c)
+  return pb.accum > 1 or (pb.bucket_view and pb.gpus > 1 and c.stage <= 1 and not c.offload)
+end
+
 -- one schedule (precision x checkpointing), measured for each combination in one pass
-local function evaluate(pb, prec, ckpt, list)
+local function evaluate(pb, prec, ckpt, list, persist)
   local q = {}
   for k, v in pairs(pb.shape) do q[k] = v end
   q.precision, q.checkpointing = prec, ckpt
+  q.accumulate = persist
   local o = E.train.step_options("plan", q)
   local tp, nparams = E.train.build_step(o)
   local KINDS = E.train.KINDS
@@ -111,9 +130,10 @@ local function evaluate(pb, prec, ckpt, list)
     for _, k in ipairs(KINDS) do parts[k] = snap[i][k] * sc[k] end
     best[i] = { bytes = bestb[i], parts = parts, phase = at[i].phase, name = at[i].name, layer = at[i].layer }
   end
-  -- ZeRO-3 gathers each layer's 16-bit weights before using it, and prefetches the next one
-  local layer_w = (4 * o.hidden * o.hidden + 4 * o.hidden + 2 * o.hidden * o.ffn + o.ffn + 5 * o.hidden) * E.train.PREC[prec].weight
-  return best, nparams, o, layer_w
+  -- a block's parameters: ZeRO-3/FSDP gathers them (16-bit) before using them, prefetching the
+  -- next; ZeRO-2/3 hold one block's gradients unsharded until their reduce-scatter
+  local layer_p = 4 * o.hidden * o.hidden + 4 * o.hidden + 2 * o.hidden * o.ffn + o.ffn + 5 * o.hidden
+  return best, nparams, o, layer_p
 end
 
 local function cost(pb, o, nparams, c)
@@ -130,19 +150,23 @@ local function cost(pb, o, nparams, c)
               flops = base + re }
   local p = E.train.PREC[o.precision]
   local shard = c.stage >= 1 and pb.gpus or 1
+  local k = pb.accum -- micro-steps per optimizer step: compute k times, the update once
+  r.compute_seconds, r.recompute_seconds, r.flops = k * r.compute_seconds, k * r.recompute_seconds, k * r.flops
   if c.offload then
     local link = pb.gpu.pcie
     if type(link) ~= "number" or link <= 0 then raise("vram.plan: offload needs the gpu's 'pcie' (bytes/s)") end
-    -- ZeRO-Offload: 16-bit gradients down, updated 16-bit weights up, one shard per GPU
-    r.transfer_seconds = (p.grad + p.weight) * nparams / shard / link
+    -- ZeRO-Offload: 16-bit gradients down every micro-step (accumulated on the host), updated
+    -- 16-bit weights up once, one shard per GPU
+    r.transfer_seconds = (k * p.grad + p.weight) * nparams / shard / link
   end
   if pb.link and pb.gpus > 1 then
     -- data-parallel traffic per GPU (Rajbhandari et al. 2020, sec. 7): 2 x params elements of
-    -- gradients (reduce-scatter + all-gather) at stages 0-2, 3 x params at stage 3
+    -- gradients (reduce-scatter + all-gather) at stages 0-2, 3 x params at stage 3; once per
+    -- optimizer step (DDP's no_sync() between micro-steps)
     r.comm_seconds = (c.stage == 3 and 3 or 2) * nparams * p.grad / pb.link
   end
   r.step_seconds = r.compute_seconds + r.recompute_seconds + r.transfer_seconds + r.comm_seconds
-  r.tokens_per_s = pb.gpus * T / r.step_seconds
+  r.tokens_per_s = pb.gpus * k * T / r.step_seconds
   return r
 end
 
@@ -156,11 +180,23 @@ local function name_of(prec, ckpt, c, gpus)
          fmt("%s，%s%s%s", prec, CKPT_ZH[ckpt] or ckpt, zz, c.offload and "，卸载到 CPU" or "")
 end
 
-local function entry(pb, prec, ckpt, c, b, o, nparams, layer_w)
+local function entry(pb, prec, ckpt, c, b, o, nparams, layer_p)
   local mem = E.copy(b.parts)
-  mem.gather = c.stage == 3 and pb.gpus > 1 and 2 * layer_w or 0
+  local P = E.train.PREC[prec]
+  local multi = pb.gpus > 1
+  -- the transients of data parallelism (vram_dist.lua): DDP's buckets beside the gradients
+  -- (stages 0 and 1 reduce through them) unless the gradients are views into them; FSDP's
+  -- gathered blocks (the one computing and `prefetch` ahead) and one block's unsharded gradients
+  -- before their reduce-scatter; NCCL's buffers; DeepSpeed's reduce bucket and largest-parameter
+  -- buffer under ZeRO-Offload
+  mem.buckets = multi and c.stage <= 1 and not c.offload and not pb.bucket_view and nparams * P.grad or 0
+  mem.gather = multi and c.stage == 3 and (1 + pb.prefetch) * layer_p * P.weight or 0
+  mem.unsharded_grads = multi and c.stage >= 2 and not c.offload and layer_p * P.grad or 0
+  mem.nccl = pb.nccl
+  mem.offload_buffers = c.offload and M.deepspeed_buffers { offload = true, dtype = "bf16",
+                                                            largest_param = o.vocab * o.hidden }.total or 0
   mem.reserve = pb.reserve
-  mem.total = b.bytes + mem.gather + mem.reserve
+  mem.total = b.bytes + mem.buckets + mem.gather + mem.unsharded_grads + mem.nccl + mem.offload_buffers + mem.reserve
   for k, v in pairs(mem) do mem[k] = E.int(floor(v + 0.5)) end
   local cs = cost(pb, o, nparams, c)
   local name, name_zh = name_of(prec, ckpt, c, pb.gpus)
@@ -183,14 +219,14 @@ local EVALUATED, NEVALUATED = {}, 0
 local SHAPE_KEYS = { "layers", "hidden", "heads", "seq", "batch", "vocab", "ffn", "positions", "optimizer",
                      "optimizer_impl", "flash" }
 
-local function evaluated(pb, prec, ckpt, list)
-  local key = { prec, ckpt, pb.gpus }
+local function evaluated(pb, prec, ckpt, list, persist)
+  local key = { prec, ckpt, pb.gpus, tostring(persist) }
   for _, k in ipairs(SHAPE_KEYS) do key[#key + 1] = tostring(pb.shape[k]) end
   key = concat(key, " ")
   local r = EVALUATED[key]
   if not r then
     if NEVALUATED >= 64 then EVALUATED, NEVALUATED = {}, 0 end
-    r = { evaluate(pb, prec, ckpt, list) }
+    r = { evaluate(pb, prec, ckpt, list, persist) }
     EVALUATED[key], NEVALUATED = r, NEVALUATED + 1
     collectgarbage() -- the schedule's events are garbage now; 16 of them would not fit the heap cap
   end
@@ -200,10 +236,17 @@ end
 local function all_entries(pb)
   local out = {}
   for _, prec in ipairs(pb.precisions) do
-    local list = combos(prec, pb.gpus)
+    -- the combinations in two groups: gradients made in backward, or there all step long
+    local groups = { [false] = {}, [true] = {} }
+    for _, c in ipairs(combos(prec, pb.gpus)) do local g = groups[persists(pb, c)]; g[#g + 1] = c end
     for _, ckpt in ipairs(CKPTS) do
-      local best, nparams, o, layer_w = evaluated(pb, prec, ckpt, list)
-      for i, c in ipairs(list) do out[#out + 1] = entry(pb, prec, ckpt, c, best[i], o, nparams, layer_w) end
+      for _, persist in ipairs { false, true } do
+        local list = groups[persist]
+        if #list > 0 then
+          local best, nparams, o, layer_p = evaluated(pb, prec, ckpt, list, persist)
+          for i, c in ipairs(list) do out[#out + 1] = entry(pb, prec, ckpt, c, best[i], o, nparams, layer_p) end
+        end
+      end
     end
   end
   return out
@@ -236,7 +279,7 @@ local function plan_of(pb, t)
   local tr = M.transformer { layers = t.layers, hidden = t.hidden, heads = t.heads, vocab = t.vocab, ffn = t.ffn,
                              positions = t.positions or t.seq }
   return { plans = plans, rejected = rejected, capacity = pb.capacity, gpus = pb.gpus, params = tr.total,
-           tokens = t.seq * (t.batch or 1), mfu = pb.mfu }
+           tokens = t.seq * (t.batch or 1) * pb.accum, accum = pb.accum, mfu = pb.mfu }
 end
 
 function M.plan(t) return plan_of(problem_of("plan", t), t) end
@@ -248,7 +291,8 @@ local function reasons_for(pb, e, cap)
   out[#out + 1] = fmt("the peak (%s, at '%s') is %s but the GPU holds %s: %s over", e.peak_phase, e.peak_at,
                       units.bytes(m.total), units.bytes(cap), units.bytes(m.total - cap))
   local parts = {}
-  for _, k in ipairs { "weights", "master", "optimizer", "gradients", "activations", "temporaries", "workspace", "input", "gather", "reserve" } do
+  for _, k in ipairs { "weights", "master", "optimizer", "gradients", "activations", "temporaries", "workspace", "input",
+                       "buckets", "gather", "unsharded_grads", "nccl", "offload_buffers", "reserve" } do
     if m[k] > 0 then parts[#parts + 1] = { k, m[k] } end
   end
   sort(parts, function(a, b) return a[2] > b[2] end)
@@ -270,6 +314,11 @@ local function reasons_for(pb, e, cap)
     out[#out + 1] = "the optimizer state dominates: ZeRO-1 shards it, offload moves it to the host, adam8bit shrinks it"
   elseif top == "weights" or top == "gradients" then
     out[#out + 1] = "the weights and gradients dominate: ZeRO-2/3 shard them, a 16-bit precision halves them"
+  end
+  local dp = m.buckets + m.gather + m.unsharded_grads + m.nccl
+  if dp > 0 and m.total - dp <= cap then
+    out[#out + 1] = fmt("on one GPU it would fit: data parallelism adds %s (DDP's gradient buckets %s, FSDP's gathered blocks %s, unsharded gradients %s, NCCL %s); gradient_as_bucket_view=True drops the buckets where the peak holds the gradients too, ZeRO-1 shards the optimizer state",
+                        units.bytes(dp), units.bytes(m.buckets), units.bytes(m.gather), units.bytes(m.unsharded_grads), units.bytes(m.nccl))
   end
   return out
 end

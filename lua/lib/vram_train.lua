@@ -226,7 +226,7 @@ local KINDS = { "weights", "master", "optimizer", "gradients", "activations", "t
 
 local TRAIN_KEYS = set { "layers", "hidden", "heads", "seq", "batch", "vocab", "ffn", "positions", "precision",
                          "optimizer", "optimizer_impl", "checkpointing", "segments", "flash", "dropout",
-                         "workspace", "first_step" }
+                         "workspace", "first_step", "accumulate" }
 
 local function step_options(fn, t)
   local o = shape_of(fn, t, true)
@@ -238,6 +238,7 @@ local function step_options(fn, t)
   o.dropout = bool(fn, t, "dropout", true)
   o.workspace = floor(nonneg(fn, t, "workspace", CUBLAS_WORKSPACE))
   o.first_step = bool(fn, t, "first_step", false)
+  o.accumulate = bool(fn, t, "accumulate", false)
   local k = t.segments
   if k == nil then k = max(1, floor(sqrt(o.layers) + 0.5)) end
   if type(k) ~= "number" or k < 1 or k % 1 ~= 0 or k > o.layers then
@@ -304,6 +305,11 @@ local function build_step(o)
     for _, pt in ipairs(tensors) do tp.layer = pt.layer; alloc(pt.name .. " (fp32 master)", p.master * pt.numel, "master") end
   end
   if not o.first_step then for _, pt in ipairs(tensors) do tp.layer = pt.layer; states(pt) end end
+  -- accumulate: the gradients already exist when the step starts (a micro-step after the first
+  -- of gradient accumulation, or DDP's gradient_as_bucket_view, whose buckets hold them for good)
+  if o.accumulate then
+    for _, pt in ipairs(tensors) do tp.layer = pt.layer; grads[pt.name] = alloc(pt.name .. ".grad", gb * pt.numel, "gradients") end
+  end
 
   -- weight gradients: the first gradient of a parameter becomes its .grad (AccumulateGrad steals
   -- it); a later one (the tied embedding) is a temporary added in place
@@ -791,20 +797,28 @@ function M.pcie(gen, lanes)
 end
 
 --- vram.offload{params=, tokens=, mode="zero_offload"|"optimizer_swap", pcie= (or h2d=, d2h=),
--- gpu= or flops=, mfu=0.4, precision="amp_bf16", optimizer="adamw"} -> table: gpu_bytes,
+-- gpu= or flops=, mfu=0.4, precision="amp_bf16", optimizer="adamw", largest_param=0,
+-- reduce_bucket_size=5e8, overlap_comm=false} -> table: gpu_bytes, gpu_parts,
 -- host_bytes, d2h_bytes, h2d_bytes (per step), d2h_seconds, h2d_seconds, transfer_seconds (one
 -- after the other), overlap_seconds (both directions at once: PCIe is full duplex),
 -- compute_seconds (6 x params x tokens / (flops x mfu)), pays (compute >= transfer), ratio
 -- (transfer / compute), breakeven_tokens (tokens per step at which compute = transfer).
 -- zero_offload (Ren et al. 2021, "ZeRO-Offload", sec. 4): the fp32 master copy and optimizer state
--- live in host memory and the CPU runs the update; each step sends the 16-bit gradients down
--- (2 x params) and the updated 16-bit weights up (2 x params). optimizer_swap: the optimizer state
+-- live in host memory and the CPU runs the update; the GPU keeps the 16-bit parameters (2 x
+-- params) and sends each gradient to the host as soon as backward makes it, in small groups
+-- (sec. 4.2), so no full set of gradients stays on the GPU; each step sends the 16-bit gradients
+-- down (2 x params) and the updated 16-bit weights up (2 x params). gpu_parts = {weights,
+-- buffers}: DeepSpeed's buffers (vram.deepspeed_buffers: the reduce bucket of reduce_bucket_size
+-- elements, two with overlap_comm, and a 16-bit buffer of the largest parameter; DeepSpeed
+-- 0.19.6's defaults; before 0.17.0, PR 7309, its stages 1-2 kept about 3x the 16-bit parameters
+-- on the GPU). optimizer_swap: the optimizer state
 -- (and master copy) stays on the host and crosses the bus both ways every step, K x params each
 -- way, as a naive swap (or a paged optimizer under pressure) does. Not modelled: the CPU's own
 -- update time, which ZeRO-Offload overlaps with the next step.
 function M.offload(t)
   opts("offload", t)
-  known("offload", t, set { "params", "tokens", "mode", "pcie", "h2d", "d2h", "gpu", "flops", "mfu", "precision", "optimizer" })
+  known("offload", t, set { "params", "tokens", "mode", "pcie", "h2d", "d2h", "gpu", "flops", "mfu", "precision", "optimizer",
+                            "largest_param", "reduce_bucket_size", "overlap_comm" })
   local P = count("offload", t, "params")
   local T = count("offload", t, "tokens")
   local mode = choice("offload", t, "mode", "zero_offload", { "zero_offload", "optimizer_swap" })
@@ -822,11 +836,16 @@ function M.offload(t)
   local K = bp.master + bp.optimizer
   local r = { mode = mode, params = P, tokens = T, k = K }
   if mode == "zero_offload" then
-    r.gpu_bytes = (bp.weights + bp.gradients) * P
+    local buf = M.deepspeed_buffers { offload = true, dtype = bp.gradients == 4 and "fp32" or "bf16",
+                                      largest_param = nonneg("offload", t, "largest_param", 0),
+                                      reduce_bucket_size = t.reduce_bucket_size, overlap_comm = t.overlap_comm }
+    r.gpu_parts = { weights = bp.weights * P, buffers = buf.total }
+    r.gpu_bytes = r.gpu_parts.weights + r.gpu_parts.buffers
     r.host_bytes = (K + bp.gradients) * P
     r.d2h_bytes, r.h2d_bytes = bp.gradients * P, bp.weights * P
   else
     r.gpu_bytes = (bp.weights + bp.gradients + K) * P -- the state is on the GPU while it updates
+    r.gpu_parts = { weights = bp.weights * P, gradients = bp.gradients * P, state = K * P }
     r.host_bytes = K * P
     r.d2h_bytes, r.h2d_bytes = K * P, K * P
   end
@@ -837,6 +856,68 @@ function M.offload(t)
   r.pays = r.compute_seconds >= r.transfer_seconds
   r.ratio = r.transfer_seconds / r.compute_seconds
   r.breakeven_tokens = r.transfer_seconds * flops * mfu / (6 * P)
+  return r
+end
+
+--- vram.offload_activations{layers=, hidden=, heads=, seq=, batch=1, ffn=4*hidden, flash=false,
+-- dropout=true, d2h= and h2d= (or pcie=, or gpu=), flops= or gpu=, mfu=0.4} -> table, per layer
+-- and for the whole model, of the two ways to keep activations off the GPU between forward and
+-- backward:
+--   saved (bytes a layer saves for backward, vram.activations), kept (bytes the GPU keeps per layer
+--   under full recomputation: the layer input), forward_seconds (one layer's forward at flops x
+--   mfu: 2 x block params x tokens + 4bs^2h FLOPs, as vram.checkpoint_cost counts a recomputed
+--   forward), d2h_seconds, h2d_seconds (the saved bytes over the link each way);
+--   extra = {recompute, offload_sync, offload_overlap}: the step time each adds per layer.
+--   recompute: one more forward of the layer. offload_sync: torch.autograd.graph.save_on_cpu,
+--   whose pack hook copies each saved tensor to the host in the forward and whose unpack hook
+--   copies it back before its backward, on the compute stream (the copy to the host does not
+--   return until done; pinned memory only makes the copy back asynchronous): d2h + h2d.
+--   offload_overlap: the copies on a stream of their own, as TransformerEngine's CPU offloading
+--   does, hidden while the layer computes: max(0, d2h - forward) + max(0, h2d - backward), backward
+--   taking 2 x forward.
+--   cheaper ("recompute" or "offload"), for both offload modes (cheaper_sync, cheaper_overlap);
+--   breakeven_sync (bytes/s each way at which save_on_cpu costs what recomputing costs:
+--   saved x 2 / forward) and breakeven_overlap (the link that hides the copy to the host behind the
+--   forward: saved / forward); gpu_saved (bytes of activations the GPU no longer holds at the end
+--   of forward, all layers: offloading keeps none, recomputation keeps the inputs), total_saved.
+-- A model: kernels at a fixed mfu, the link at the bandwidth given (measure it: gpu.copy).
+function M.offload_activations(t)
+  opts("offload_activations", t)
+  known("offload_activations", t, set { "layers", "hidden", "heads", "seq", "batch", "ffn", "flash", "dropout", "d2h", "h2d",
+                                        "pcie", "gpu", "flops", "mfu" })
+  local L = whole("offload_activations", t, "layers", nil, 256)
+  local s, b = whole("offload_activations", t, "seq"), whole("offload_activations", t, "batch", 1)
+  local h, a = whole("offload_activations", t, "hidden"), whole("offload_activations", t, "heads")
+  local f = whole("offload_activations", t, "ffn", 4 * h)
+  local flash = bool("offload_activations", t, "flash", false)
+  local dropout = bool("offload_activations", t, "dropout", true)
+  local gpu = t.gpu ~= nil and gpu_of("offload_activations", t.gpu) or nil
+  local link = t.pcie or (gpu and gpu.pcie)
+  if t.d2h == nil and link == nil then
+    raise("vram.offload_activations: give the link: 'd2h' and 'h2d' (bytes/s, e.g. gpu.copy's), 'pcie', or 'gpu'")
+  end
+  local d2h = count("offload_activations", { d2h = t.d2h or link }, "d2h")
+  local h2d = count("offload_activations", { h2d = t.h2d or t.d2h or link }, "h2d")
+  local flops = flops_of("offload_activations", t)
+  local mfu = fraction("offload_activations", t, "mfu", 0.4)
+  local act = M.activations { seq = s, batch = b, hidden = h, heads = a, ffn = f, flash = flash, dropout = dropout }
+  local saved = act.per_layer.total
+  local block = 4 * h * h + 4 * h + 2 * h * f + f + h + 4 * h
+  local fwd = (2 * block * s * b + 4 * b * s * s * h) / (flops * mfu)
+  local r = { saved = saved, kept = s * b * h * 2, forward_seconds = fwd, backward_seconds = 2 * fwd,
+              d2h_seconds = saved / d2h, h2d_seconds = saved / h2d, layers = L, d2h = d2h, h2d = h2d }
+  r.extra = { recompute = fwd, offload_sync = r.d2h_seconds + r.h2d_seconds,
+              offload_overlap = max(0, r.d2h_seconds - fwd) + max(0, r.h2d_seconds - 2 * fwd) }
+  r.total_extra = { recompute = L * r.extra.recompute, offload_sync = L * r.extra.offload_sync,
+                    offload_overlap = L * r.extra.offload_overlap }
+  r.cheaper_sync = r.extra.offload_sync < r.extra.recompute and "offload" or "recompute"
+  r.cheaper_overlap = r.extra.offload_overlap < r.extra.recompute and "offload" or "recompute"
+  r.cheaper = r.cheaper_overlap
+  r.breakeven_sync = 2 * saved / fwd
+  r.breakeven_overlap = saved / fwd
+  r.total_saved = L * saved
+  r.gpu_saved = { offload = L * saved, recompute = L * (saved - r.kept) }
+  r.step_seconds = 3 * L * fwd
   return r
 end
 

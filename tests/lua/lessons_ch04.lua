@@ -2,10 +2,11 @@
 -- recomputed from the `vram` estimators and the allocator model, so that a change to an
 -- estimator that would make a lesson say something false fails here. (Grading right and wrong
 -- answers is tests/cli/grade.sh; headless runs in both languages are tests/cli/lessons.sh.)
-local GB, GiB, MB = units.GB, units.GiB, units.MB
+local GB, GiB, MB, MiB = units.GB, units.GiB, units.MB, units.MiB
 local function near(a, b, rel, what)
   assert(math.abs(a - b) <= rel * math.abs(b), what .. ": got " .. tostring(a) .. ", want " .. tostring(b))
 end
+local function eq(a, b, what) assert(a == b, what .. ": got " .. tostring(a) .. ", want " .. tostring(b)) end
 local function with(base, extra)
   local t = {}
   for k, v in pairs(base) do t[k] = v end
@@ -103,6 +104,29 @@ near(o13.host_bytes / GB, 18.2, 1e-9, "4.5 pitfall: 14 B/param on the host")
 near(o13.transfer_seconds, 0.2, 0.01, "4.5 predict-pcie: 0.2 s at 26 GB/s")
 local sw = vram.offload { params = 1.3e9, tokens = 4096, pcie = 26e9, gpu = "rtx3090", mode = "optimizer_swap" }
 near(sw.transfer_seconds / o13.transfer_seconds, 6, 1e-9, "4.5 text: the naive swap moves 6x the bytes")
+-- ZeRO-Offload as the paper counts it, with DeepSpeed's buffers
+local zo = vram.offload { params = 1315723264, tokens = 4096, gpu = "rtx3090", largest_param = 50257 * 2048 }
+near(zo.gpu_bytes / GB, 3.84, 0.002, "4.5 text and offload-gpu: 3.84 GB on the GPU")
+near(zo.gpu_parts.buffers / GB, 1.21, 0.005, "4.5 text: 1.2 GB of buffers")
+near(4 * 1315723264 / GB, 5.26, 0.002, "4.5 text: 5.3 GB with 16-bit gradients kept")
+-- data parallelism's transients: the micro-batch-3 problem on one RTX 3090 and on eight
+local DP = { layers = 24, hidden = 2048, heads = 16, seq = 2048, batch = 3, gpu = "rtx3090" }
+local function dpc(gpus, stage, view)
+  return vram.plan_check(with(DP, { gpus = gpus, bucket_view = view }), { precision = "bf16", checkpointing = "selective", stage = stage })
+end
+local want = { { 1, 0, nil, 20.85, true }, { 8, 0, nil, 23.94, false }, { 8, 0, true, 23.94, false },
+               { 8, 1, nil, 19.65, true }, { 8, 2, nil, 17.29, true }, { 8, 3, nil, 15.34, true } }
+for _, w in ipairs(want) do
+  local c = dpc(w[1], w[2], w[3])
+  near(c.memory.total / GiB, w[4], 0.001, "4.5 table: " .. w[1] .. " GPUs, stage " .. w[2])
+  assert(c.fits == w[5], "4.5 table: fits or not")
+end
+local d8 = dpc(8, 0)
+near(d8.memory.buckets / GiB, 2.45, 0.002, "4.5 ddp-buckets: 2.45 GiB"); eq(d8.memory.nccl, 688e6, "4.5 text: 688 MB of NCCL")
+near(dpc(8, 3).memory.gather / MiB, 192, 0.001, "4.5 table: two gathered blocks"); near(dpc(8, 3).memory.unsharded_grads / MiB, 96, 0.001, "4.5 table: one block's gradients")
+near(16 * vram.nccl { channels = 1 }.per_connection / MiB, 147, 0.002, "4.5 nccl-ring: 147 MiB")
+local dp1 = vram.train_step { layers = 24, hidden = 2048, heads = 16, seq = 2048, batch = 3, precision = "bf16", checkpointing = "selective" }
+near(dp1.peak.bytes / GiB, 20.43, 0.001, "4.5 predict-ddp: the live peak")
 
 -- 4.6 -------------------------------------------------------------------------------------
 local P = { layers = 24, hidden = 2048, heads = 16, seq = 2048, batch = 2, gpu = "rtx3090" }
