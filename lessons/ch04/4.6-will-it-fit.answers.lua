@@ -21,3 +21,5 @@ end
 ]], says = "the optimizer state dominates" },
 }
 answer "predict-reserved" { figure = "simulated", wrong = "16.1" }  -- replayed on a model of the 3090; wrong: the planner's live bytes
+answer "accum-steps" { right = { "6", "6 steps" }, wrong = { { "48", says = "forgets the eight GPUs" }, { "12", says = "with a micro-batch of 1" } } }  -- 96 / (8 x 2)
+answer "accum-peak" { right = "3", wrong = { { "2", says = "model states do not shrink" } } }  -- wrong: everything scales with the micro-batch

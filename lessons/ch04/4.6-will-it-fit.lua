@@ -37,6 +37,12 @@ local function replay_best()
   return s, best, p
 end
 
+-- The same model on eight RTX 3090s with micro-batch `mb` and `k` accumulation steps, the
+-- gradients over PCIe 4.0 x16 (vram.pcie(4) per GPU, theoretical).
+local function eight(mb, k)
+  return problem { gpus = 8, batch = mb, accum = k, link = vram.pcie(4) }
+end
+
 return lesson {
   id = "4.6",
   chapter = 4,
@@ -192,19 +198,9 @@ On 24 GB the fastest plans give up the fp32 master copy or move it to the host; 
 the same model trains without any checkpointing, and the H100's tokens/s come from its FLOP/s,
 not its memory. The allocator's reserved peak sits above the planner's live bytes: leave the
 allocator a margin (chapter 2), or set `expandable_segments:True` to cut fragmentation.
-
-> [!source] Sources
-> The estimators and the planner's rules: `docs/vram-train.md` (`vram.plan`, `vram.plan_check`).
-> Model states: Rajbhandari et al., "ZeRO", SC 2020. Activations and recomputation: Korthikanti et
-> al., MLSys 2023. Offload: Ren et al., "ZeRO-Offload", USENIX ATC 2021. Training FLOPs: Kaplan et
-> al. 2020. PyTorch `torch/optim/adamw.py` (`foreach`, `fused`). GPU figures: the vendors'
-> datasheets, `vram.gpu_specs()`.
 ]], zh = [[
 ## 怎么读这些面板
 在 24 GB 上，最快的方案要么放弃 fp32 主副本，要么把它移到主机上；在 80 GB 的卡上，同一个模型不做任何检查点就能训练，而 H100 的 tokens/s 来自它的 FLOP/s，而不是显存。分配器的已预留峰值高于规划器的存活字节：给分配器留出余量（第 2 章），或者设置 `expandable_segments:True` 以减少碎片。
-
-> [!source] 出处
-> 估算器和规划器的规则：`docs/vram-train.md`（`vram.plan`、`vram.plan_check`）。模型状态：Rajbhandari et al., "ZeRO", SC 2020。激活与重计算：Korthikanti et al., MLSys 2023。卸载：Ren et al., "ZeRO-Offload", USENIX ATC 2021。训练 FLOPs：Kaplan et al. 2020。PyTorch `torch/optim/adamw.py`（`foreach`、`fused`）。GPU 数据：厂商数据手册，`vram.gpu_specs()`。
 ]] },
 
   exercise {
@@ -268,8 +264,119 @@ It is graded by `vram.plan_check`, which tells you why a plan does not fit.
     end,
     hints = { { en = "The states alone (with the foreach temporary) exceed the card, so some of them must leave the GPU; then recompute no more than you need.",
                 zh = "光是模型状态（加上 foreach 临时张量）就超过了显卡容量，所以其中一部分必须离开 GPU；然后只重算必要的部分。" } },
-    explain = { en = "{ precision = \"amp_bf16\", checkpointing = \"selective\", offload = true }: 11.6 GiB, 1.14x the best plan (pure bf16 with selective recomputation). Full checkpointing with offload also fits, but at 1.43x; without offload no AMP plan fits.",
-                zh = "{ precision = \"amp_bf16\", checkpointing = \"selective\", offload = true }：11.6 GiB，是最优方案（纯 bf16 加选择性重计算）的 1.14 倍。完全检查点加卸载也装得下，但要 1.43 倍；不卸载的话，任何 AMP 方案都装不下。" },
+    explain = { en = "{ precision = \"amp_bf16\", checkpointing = \"selective\", offload = true }: 12.7 GiB (DeepSpeed's 1.1 GiB of buffers included), 1.14x the best plan (pure bf16 with selective recomputation). Full checkpointing with offload also fits, but at 1.43x; without offload no AMP plan fits.",
+                zh = "{ precision = \"amp_bf16\", checkpointing = \"selective\", offload = true }：12.7 GiB（含 DeepSpeed 的 1.1 GiB 缓冲区），是最优方案（纯 bf16 加选择性重计算）的 1.14 倍。完全检查点加卸载也装得下，但要 1.43 倍；不卸载的话，任何 AMP 方案都装不下。" },
   },
 
+  text { en = [[
+## Eight GPUs, and gradient accumulation
+`vram.plan{gpus = 8}` adds the ZeRO stages and, per GPU, what lesson 4.5 showed data parallelism
+brings: DDP's gradient buckets at stages 0 and 1 (`bucket_view = true` for
+`gradient_as_bucket_view`), FSDP's two gathered blocks and one block's unsharded gradients
+(`prefetch = 1`), and NCCL's buffers (688 MB unless you give `nccl =` your measured figure). With
+`link =` (bytes/s per GPU) it prices the gradient traffic too, 1.5× at stage 3.
+
+**Gradient accumulation** (`accum = k`) runs k micro-batches before one optimizer step, so the
+global batch is GPUs × micro-batch × k while memory stays one micro-batch's — almost: from the
+second micro-step on, the gradients of the steps before are there from the start (PyTorch adds
+each new gradient into `.grad`), so a peak early in backward rises by the gradients (2.45 GiB
+here). DDP all-reduces once per optimizer step (`no_sync()` in between), so the communication
+does not grow with k; the compute does.
+
+A global batch of 48 sequences of 2048 tokens on eight RTX 3090s: micro-batch × accum = 6.
+The experiment asks the planner for each split, with the gradients over PCIe 4.0 x16.
+
+> [!pitfall] Accumulation is not free memory
+> The usual advice "lower the batch and accumulate" keeps the global batch and the activations
+> small, but the full gradients now live through every micro-step's forward. When the gradients
+> are large next to the activations (a big model, a short sequence), shard them (ZeRO-2) instead.
+]], zh = [[
+## 八张 GPU，以及梯度累积
+`vram.plan{gpus = 8}` 会加上 ZeRO 的各个阶段，并为每张 GPU 算上 4.5 节所示数据并行带来的内存：阶段 0 和 1 的 DDP 梯度桶（`bucket_view = true` 即 `gradient_as_bucket_view`），FSDP 的两个收集完整的块和一个块未切分的梯度（`prefetch = 1`），以及 NCCL 的缓冲区（默认 688 MB，除非用 `nccl =` 给出你实测的数字）。给出 `link =`（每张 GPU 的字节/秒）时，它还会为梯度通信计时，阶段 3 是 1.5 倍。
+
+**梯度累积**（`accum = k`）在一次优化器更新之前跑 k 个 micro-batch，于是全局批大小 = GPU 数 × micro-batch × k，而显存仍只是一个 micro-batch 的——几乎如此：从第二个 micro-step 起，前几步的梯度一开始就在（PyTorch 把每个新梯度加进 `.grad`），所以落在反向刚开始处的峰值会多出一份梯度（这里 2.45 GiB）。DDP 每次优化器更新只做一次 all-reduce（中间用 `no_sync()`），所以通信不随 k 增长；计算量则随之增长。
+
+在八张 RTX 3090 上跑全局批大小为 48 条 2048 token 的序列：micro-batch × accum = 6。实验让规划器为每种拆分给出方案，梯度经 PCIe 4.0 x16 传输。
+
+> [!pitfall] 累积并不是免费的内存
+> 常见的建议"调小批大小再累积"能保住全局批大小、让激活变小，但完整的梯度现在要在每个 micro-step 的前向中一直存在。当梯度相对激活很大（模型大、序列短）时，改为切分它们（ZeRO-2）。
+]] },
+
+  experiment {
+    id = "eight",
+    key = "mem",
+    title = { en = "A global batch of 48 on eight GPUs", zh = "八张 GPU 上全局批大小 48" },
+    intro = { en = [[
+The planner for the 1.3B model on eight RTX 3090s (a model), one global batch of 48 sequences
+split as micro-batch x accumulation steps = 6: the best plan of each split, its memory per GPU and
+its tokens/s, with the gradient traffic over PCIe 4.0 x16 (31.5 GB/s per GPU, theoretical).
+]], zh = [[
+在八张 RTX 3090 上为这个 13 亿参数模型运行规划器（模型），一个全局批大小 48 条序列，拆成 micro-batch × 累积步数 = 6：每种拆分的最优方案、每张 GPU 的显存和 tokens/s，梯度经 PCIe 4.0 x16 传输（每张 GPU 31.5 GB/s，理论值）。
+]] },
+    panels = {
+      { id = "mem", kind = "bars", title = { en = "Best plan's memory per GPU, by micro-batch (model)", zh = "各 micro-batch 下最优方案的每卡显存（模型）" }, unit = "GiB" },
+      { id = "t", kind = "table", title = { en = "Micro-batch x accumulation = 6, eight GPUs (model)", zh = "micro-batch × 累积步数 = 6，八张 GPU（模型）" } },
+    },
+    run = function(ex)
+      local T = function(en, zh) return ex:t { en = en, zh = zh } end
+      ex:row("t", { "micro", "accum", T("plans that fit", "可行方案"), T("best plan", "最优方案"), T("memory", "显存"), "tokens/s" })
+      for _, mb in ipairs { 1, 2, 3, 6 } do
+        local p = vram.plan(eight(mb, 6 // mb))
+        local b = p.plans[1]
+        ex:row("t", { tostring(mb), tostring(6 // mb), tostring(#p.plans), b and T(b.name, b.name_zh) or T("none", "无"),
+                      b and units.bytes(b.memory.total) or "-", b and string.format("%.0f", b.tokens_per_s) or "-" })
+        if b then ex:bar("mem", T("micro-batch ", "micro-batch ") .. mb, b.memory.total / units.GiB, { style = "theoretical", unit = "GiB" }) end
+      end
+      ex:note("t", T("Every split trains 48 x 2048 tokens per optimizer step. Memory includes NCCL's 688 MB and the 426 MiB context.",
+                     "每种拆分每次优化器更新都训练 48 × 2048 个 token。显存含 NCCL 的 688 MB 和 426 MiB 的上下文。"))
+      ex:status(T("done", "完成"))
+    end,
+  },
+
+  exercise {
+    id = "accum-steps",
+    kind = "number",
+    prompt = { en = "A global batch of 96 sequences on 8 GPUs, and micro-batch 2 is the largest that fits. How many gradient-accumulation steps per optimizer step?",
+               zh = "全局批大小 96 条序列，8 张 GPU，能装下的最大 micro-batch 是 2。每次优化器更新要累积多少步梯度？" },
+    answer = 6, unit = "steps", tolerance = 0.001,
+    mistakes = { { value = 48, say = { en = "That forgets the eight GPUs: each runs its own micro-batches at the same time.", zh = "那忘了八张 GPU：每张同时跑自己的 micro-batch。" } },
+                 { value = 12, say = { en = "12 would be the steps with a micro-batch of 1; here each micro-step takes 2 sequences.", zh = "12 是 micro-batch 为 1 时的步数；这里每个 micro-step 处理 2 条序列。" } } },
+    hints = { { en = "global batch = GPUs x micro-batch x accumulation steps.", zh = "全局批大小 = GPU 数 × micro-batch × 累积步数。" } },
+    explain = { en = "96 / (8 x 2) = 6 micro-steps per optimizer step; DDP all-reduces once, after the sixth.",
+                zh = "96 / (8 × 2) = 每次优化器更新 6 个 micro-step；DDP 只在第六个之后 all-reduce 一次。" },
+  },
+
+  exercise {
+    id = "accum-peak",
+    kind = "choice",
+    prompt = { en = "The 1.3B model's peak is early in backward. You switch from one micro-batch of 4 to four micro-batches of 1 with gradient accumulation. The peak:",
+               zh = "这个 13 亿参数模型的峰值在反向刚开始时。你从一个 micro-batch 4 改成四个 micro-batch 1 加梯度累积。峰值会："},
+    choices = {
+      { en = "stays the same: the global batch is the same", zh = "不变：全局批大小没变" },
+      { en = "falls to about a quarter: everything scales with the micro-batch", zh = "降到约四分之一：一切都随 micro-batch 缩放" },
+      { en = "falls by most of the activations, but gains the gradients, there from the second micro-step's start", zh = "少了大部分激活，但多了一份梯度：从第二个 micro-step 开始时梯度就在" },
+    },
+    answer = 3,
+    why = { [2] = { en = "The model states do not shrink with the batch, and the accumulated gradients are added.", zh = "模型状态不随批大小缩小，而且还多了累积的梯度。" } },
+    hints = { { en = "What is live early in backward, and which of it depends on the micro-batch?", zh = "反向刚开始时哪些东西是活着的？其中哪些取决于 micro-batch？" } },
+    explain = { en = "Activations scale with the micro-batch; weights and optimizer state do not; and from the second micro-step the gradients (2.45 GiB here) are live from the start.",
+                zh = "激活随 micro-batch 缩放；权重和优化器状态不变；而且从第二个 micro-step 起，梯度（这里 2.45 GiB）一开始就是活的。" },
+  },
+
+  text { en = [[
+> [!source] Sources
+> The estimators and the planner's rules: `docs/vram-train.md` (`vram.plan`, `vram.plan_check`).
+> Model states: Rajbhandari et al., "ZeRO", SC 2020. Activations and recomputation: Korthikanti et
+> al., MLSys 2023. Offload: Ren et al., "ZeRO-Offload", USENIX ATC 2021, and DeepSpeed 0.19.6's
+> buffers (lesson 4.5). Training FLOPs: Kaplan et al. 2020. PyTorch `torch/optim/adamw.py`
+> (`foreach`, `fused`). Data parallelism's transients: lesson 4.5 and its sources (PyTorch
+> `reducer.cpp`, PR 41954; FSDP2 `set_modules_to_forward_prefetch`; NCCL 2.30.7 `src/init.cc`,
+> NVIDIA/nccl issue 964). Gradient accumulation: PyTorch `torch/csrc/autograd/functions/accumulate_grad.h`
+> (a new gradient is added into `.grad`) and DDP's `no_sync()` (`torch/nn/parallel/distributed.py`);
+> the Ultra-Scale Playbook (Hugging Face, 2025), "Gradient accumulation". GPU figures: the vendors'
+> datasheets, `vram.gpu_specs()`; PCIe 4.0 x16: PCI-SIG (`vram.pcie`).
+]], zh = [[
+> [!source] 出处
+> 估算器和规划器的规则：`docs/vram-train.md`（`vram.plan`、`vram.plan_check`）。模型状态：Rajbhandari et al., "ZeRO", SC 2020。激活与重计算：Korthikanti et al., MLSys 2023。卸载：Ren et al., "ZeRO-Offload", USENIX ATC 2021，以及 DeepSpeed 0.19.6 的缓冲区（4.5 节）。训练 FLOPs：Kaplan et al. 2020。PyTorch `torch/optim/adamw.py`（`foreach`、`fused`）。数据并行的临时内存：4.5 节及其出处（PyTorch `reducer.cpp`、PR 41954；FSDP2 `set_modules_to_forward_prefetch`；NCCL 2.30.7 `src/init.cc`，NVIDIA/nccl issue 964）。梯度累积：PyTorch `torch/csrc/autograd/functions/accumulate_grad.h`（新梯度加进 `.grad`）和 DDP 的 `no_sync()`（`torch/nn/parallel/distributed.py`）；Ultra-Scale Playbook（Hugging Face，2025），"Gradient accumulation"。GPU 数据：厂商数据手册，`vram.gpu_specs()`；PCIe 4.0 x16：PCI-SIG（`vram.pcie`）。
+]] },
 }

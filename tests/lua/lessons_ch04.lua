@@ -161,6 +161,16 @@ table.sort(good)
 assert(#good == 2 and good[1] == "amp_bf16, checkpointing selective, CPU offload" and good[2] == "amp_fp16, checkpointing selective, CPU offload",
        "4.6 keep-master: the right plans are AMP + selective + offload: " .. table.concat(good, "; "))
 near(check({}, { precision = "amp_bf16", checkpointing = "selective", offload = true }).slowdown, 1.14, 0.005, "4.6 text: 1.14x")
+near(check({}, { precision = "amp_bf16", checkpointing = "selective", offload = true }).memory.total / GiB, 12.7, 0.005, "4.6 keep-master: 12.7 GiB")
+near(check({}, { precision = "amp_bf16", checkpointing = "selective", offload = true }).memory.offload_buffers / GiB, 1.1, 0.03, "4.6 keep-master: 1.1 GiB of DeepSpeed's buffers")
+-- 4.6 accumulation: from the second micro-step the gradients are there from the start
+local acc1 = check({ batch = 2 }, { precision = "bf16", checkpointing = "selective" })
+local acc4 = check({ batch = 2, accum = 4 }, { precision = "bf16", checkpointing = "selective" })
+near((acc4.memory.total - acc1.memory.total) / GiB, 2.45, 0.002, "4.6 text: a peak early in backward rises by the gradients")
+for _, mb in ipairs { 1, 2, 3, 6 } do
+  local q = vram.plan(with(P, { gpus = 8, batch = mb, accum = 6 // mb, link = vram.pcie(4) }))
+  assert(#q.plans > 0 and q.tokens == 6 * 2048, "4.6 eight: every split of 48 fits, 48 x 2048 tokens a step over 8 GPUs")
+end
 local best = p.plans[1]
 local shape = with(P, { precision = best.precision, checkpointing = best.checkpointing })
 shape.gpu = nil
