@@ -26,6 +26,59 @@ end
 
 local function use_model(peak) return gpu.budget() < 1.3 * peak end
 
+-- This machine's pinned D2H and H2D (n/t, bytes/s, 64 MiB, best of 5) and the options that label
+-- what comes from them (from = the D2H result: measured on a GPU, SIMULATED on the simulator); the
+-- link's theoretical rate when there is no device memory to copy through (labelled so).
+local function pcie()
+  local n = math.min(64 * units.MiB, gpu.budget())
+  local h, d, err
+  if n >= units.MiB then
+    d, err = gpu.copy { dir = "d2h", bytes = n, pinned = true, trials = 5 }
+    if d then h, err = gpu.copy { dir = "h2d", bytes = n, pinned = true, trials = 5 } end
+  else
+    err = "no device memory free to copy through"
+  end
+  if h and d then return h.bytes_per_s, d.bytes_per_s, { from = d } end
+  local link = gpu.info().pcie_bytes_per_s
+  if not link then return nil, nil, nil, err end
+  return link, link, { style = "theoretical" }, err
+end
+
+-- The h = 4096 layer (s = 2048, FlashAttention) at this link, with its stand-in's size: the saved
+-- bytes scaled to what the experiment may hold (four device buffers and a pinned host buffer of
+-- four), the kernel's seconds scaled alike, so the bytes-to-time ratio stays the layer's.
+local function layer4096(id, d2h, h2d)
+  local o = vram.offload_activations { layers = 1, hidden = 4096, heads = 32, seq = 2048, flash = true, gpu = id, d2h = d2h, h2d = h2d }
+  local room = gpu.budget() // 6
+  if not gpu.info().simulated then room = math.min(room, host.budget() // 5) end
+  local b = math.max(units.MiB, math.min(64 * units.MiB, room)) // 4 * 4
+  o.stand_bytes, o.stand_seconds = b, o.forward_seconds * b / o.saved
+  return o
+end
+
+-- Four layers on the device: a kernel of the layer's forward time on stream 1, then per mode a
+-- second kernel (recompute), the saved bytes copied to pinned host memory on the same stream
+-- (save_on_cpu), or that copy on stream 2 after an event (overlapped); "none": the kernels alone.
+local function stand_in(mode, o)
+  local b = o.stand_bytes
+  local bufs, ops = { h = { "pinned", 4 * b } }, {}
+  for i = 0, 3 do
+    local d = "d" .. i
+    bufs[d] = { "device", b }
+    ops[#ops + 1] = { "kernel", d, seconds = o.stand_seconds, stream = 1 }
+    if mode == "recompute" then
+      ops[#ops + 1] = { "kernel", d, seconds = o.stand_seconds, stream = 1 }
+    elseif mode == "sync" then
+      ops[#ops + 1] = { "copy", "h", d, off = i * b, bytes = b, stream = 1 }
+    elseif mode == "overlap" then
+      ops[#ops + 1] = { "record", event = i, stream = 1 }
+      ops[#ops + 1] = { "wait", event = i, stream = 2 }
+      ops[#ops + 1] = { "copy", "h", d, off = i * b, bytes = b, stream = 2 }
+    end
+  end
+  return gpu.program { buffers = bufs, ops = ops }
+end
+
 return lesson {
   id = "4.3",
   chapter = 4,
@@ -191,14 +244,6 @@ GPT-2 small（1.24 亿参数，12 层，h = 768），s = 1024，micro-batch 8，
 > during backward; it checkpoints only what you wrap. Wrapping each transformer block is `full`
 > here; Megatron-LM's `--recompute-granularity selective` is `selective`. PyTorch recommends
 > `use_reentrant=False`.
-
-> [!source] Sources
-> T. Chen, B. Xu, C. Zhang, C. Guestrin, "Training Deep Nets with Sublinear Memory Cost",
-> arXiv:1604.06174, 2016, abstract and sec. 4 (√n segments, one extra forward; 48 GB → 7 GB). V. Korthikanti et al.,
-> "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023, sec. 5 (selective
-> recomputation) and abstract (5×, over 90 %). J. Kaplan et al., "Scaling Laws for Neural
-> Language Models", 2020, sec. 2.1 (C ≈ 6N FLOPs per token). PyTorch `torch/utils/checkpoint.py`.
-> FLOP/s: the GPU's datasheet, `vram.gpu_specs()` (`docs/vram-train.md`).
 ]], zh = [[
 ## 怎么读这些面板
 - 不用检查点时，曲线一路爬升，在反向开始时达到峰值；完全检查点时前向几乎是平的（每个块只保留输入），反向则呈锯齿状：重算一个块，做它的反向，释放它。
@@ -207,9 +252,6 @@ GPT-2 small（1.24 亿参数，12 层，h = 768），s = 1024，micro-batch 8，
 
 > [!pitfall] `use_reentrant` 以及 `torch.utils.checkpoint` 实际保留了什么
 > PyTorch 的 checkpoint 保留被包裹函数的输入，在反向时重算其前向；它只对你包裹的部分做检查点。把每个 Transformer 块包起来，就是这里的 `full`；Megatron-LM 的 `--recompute-granularity selective` 就是 `selective`。PyTorch 推荐 `use_reentrant=False`。
-
-> [!source] 出处
-> T. Chen, B. Xu, C. Zhang, C. Guestrin, "Training Deep Nets with Sublinear Memory Cost", arXiv:1604.06174, 2016，摘要和第 4 节（√n 分段，多一次前向；48 GB → 7 GB）。V. Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023，第 5 节（选择性重计算）和摘要（5 倍，90% 以上）。J. Kaplan et al., "Scaling Laws for Neural Language Models", 2020，第 2.1 节（每个 token 约 6N FLOPs）。PyTorch `torch/utils/checkpoint.py`。FLOP/s：GPU 数据手册，`vram.gpu_specs()`（`docs/vram-train.md`）。
 ]] },
 
   exercise {
@@ -251,4 +293,166 @@ GPT-2 small（1.24 亿参数，12 层，h = 768），s = 1024，micro-batch 8，
                 zh = "在 GPT-3 的 s = 2048 时，核心占一层激活的 80/114 = 70%，却只占其矩阵乘法 FLOPs 的 2048/(6 × 12288) = 2.8%：用最少的计算换回最多的显存。" },
   },
 
+  text { en = [[
+## Or move them: activation offloading
+Recomputation trades memory for FLOPs. **Offloading** trades it for the host link: keep every
+activation, but on the host between forward and backward. PyTorch has it in one line,
+`torch.autograd.graph.save_on_cpu(pin_memory=True)`: its pack hook copies each tensor autograd
+saves to host memory, its unpack hook copies it back before the backward that needs it. Read the
+hooks and you see the catch: the copy to the host is an ordinary `copy_` on the compute stream —
+it does not return before it is done — and pinning only makes the copy back asynchronous. The
+transfers add to the step. TransformerEngine's CPU offloading instead copies on streams of their
+own while the next layer computes, so only what the compute cannot cover is paid.
+
+Per layer, with A the bytes a layer saves (4.2), F its forward time and B the link each way:
+
+| remedy | time it adds per layer | memory it leaves on the GPU |
+|---|---|---|
+| full recomputation | F (one more forward) | the layer's input, 2sbh |
+| `save_on_cpu` (copies on the compute stream) | A/B + A/B | none |
+| offload overlapped with compute | max(0, A/B − F) + max(0, A/B − 2F) | none (a layer or two in flight) |
+
+A grows with h (34sbh with FlashAttention), F with h² (24sbh² of matmuls), so offloading wins
+for wide layers on fast links. `save_on_cpu` matches recomputation at **B = 2A/F**: for h = 4096,
+s = 2048 and FlashAttention on an A100 at 40 % MFU, A = 285 MB, F = 7.2 ms, B = 80 GB/s each way —
+more than PCIe 5.0 x16's 63 GB/s. Overlapped, the copy to the host hides once B ≥ A/F = 40 GB/s.
+On PCIe, **recompute, unless the copies overlap the compute and the layers are wide**; over
+NVLink-C2C (a Grace Hopper, 450 GB/s each way) offloading is nearly free. The experiment puts
+this machine's measured link into the formulas, then runs the three schedules on the device.
+]], zh = [[
+## 或者把它们挪走：激活卸载
+重计算是用 FLOPs 换显存。**卸载**则是用主机链路换：每个激活都保留，但在前向和反向之间放在主机上。PyTorch 一行就能做到：`torch.autograd.graph.save_on_cpu(pin_memory=True)`：它的 pack 钩子把 autograd 保存的每个张量拷到主机内存，unpack 钩子在需要它的反向之前再拷回来。读一读这两个钩子就会发现问题：拷到主机的那一步是计算流上一次普通的 `copy_`——不完成就不返回——锁页内存只让拷回来的那一步变成异步。传输时间会加到每一步上。TransformerEngine 的 CPU 卸载则在自己的流上拷贝，同时下一层在计算，只有计算掩盖不住的部分才需要付出。
+
+对每一层，设 A 为一层保存的字节数（4.2 节），F 为它的前向时间，B 为每个方向的链路带宽：
+
+| 方法 | 每层增加的时间 | 留在 GPU 上的内存 |
+|---|---|---|
+| 完全重计算 | F（多一次前向） | 该层的输入，2sbh |
+| `save_on_cpu`（在计算流上拷贝） | A/B + A/B | 无 |
+| 与计算重叠的卸载 | max(0, A/B − F) + max(0, A/B − 2F) | 无（在途的一两层） |
+
+A 随 h 增长（用 FlashAttention 时为 34sbh），F 随 h² 增长（24sbh² 的矩阵乘），所以层越宽、链路越快，卸载越划算。`save_on_cpu` 在 **B = 2A/F** 时与重计算打平：h = 4096、s = 2048、用 FlashAttention、A100 上 40% MFU 时，A = 285 MB，F = 7.2 ms，B = 每方向 80 GB/s——比 PCIe 5.0 x16 的 63 GB/s 还高。重叠时，B ≥ A/F = 40 GB/s 就能把拷到主机的那一步藏住。在 PCIe 上：**重计算，除非拷贝与计算重叠且层足够宽**；经 NVLink-C2C（Grace Hopper，每方向 450 GB/s）卸载几乎不花时间。实验把本机实测的链路代入公式，再在设备上把三种调度各跑一遍。
+]] },
+
+  experiment {
+    id = "offload",
+    key = "extra",
+    title = { en = "Offload or recompute, at this machine's link", zh = "卸载还是重计算，按本机的链路" },
+    intro = { en = [[
+Measures this machine's pinned D2H and H2D (64 MiB, best of 5: `gpu.copy`; SIMULATED on the
+simulator), then prices one layer of width h = 1024 to 16384 (s = 2048, FlashAttention, this GPU
+profile's published FLOP/s at 40 % MFU; `vram.offload_activations`, a model) three ways. Then it
+runs a four-layer stand-in on the device with `gpu.program`: each layer a kernel of the h = 4096
+layer's forward time and its saved bytes copied to pinned host memory, on the compute stream
+(`save_on_cpu`) or on a second stream after an event (overlapped), against a second kernel
+(recompute) — scaled down to fit the experiment's memory, keeping the bytes-to-time ratio.
+]], zh = [[
+测量本机锁页内存的 D2H 和 H2D（64 MiB，5 次取最好：`gpu.copy`；模拟器上为 SIMULATED），然后对宽度 h = 1024 到 16384 的一层（s = 2048，FlashAttention，按本 GPU 配置公布算力的 40% MFU；`vram.offload_activations`，模型）用三种方式定价。接着用 `gpu.program` 在设备上跑一个四层的替身：每层一个核函数，时长等于 h = 4096 那一层的前向时间，再把它保存的字节拷到锁页主机内存——在计算流上（`save_on_cpu`），或在事件之后的第二个流上（重叠）——对照再跑一次核函数（重计算）；为装进实验的内存而按比例缩小，保持字节与时间之比不变。
+]] },
+    panels = {
+      { id = "c", kind = "curve", title = { en = "Time added per layer vs hidden size (model, this link)", zh = "每层增加的时间 vs 隐藏维度（模型，本机链路）" }, x = "hidden", y = "ms", logx = true },
+      { id = "t", kind = "table", title = { en = "h = 4096, s = 2048: the three remedies", zh = "h = 4096，s = 2048：三种方法" } },
+      { id = "extra", kind = "bars", title = { en = "Four-layer stand-in on this device: time added per layer", zh = "本设备上的四层替身：每层增加的时间" }, unit = "ms" },
+    },
+    run = function(ex)
+      local T = function(en, zh) return ex:t { en = en, zh = zh } end
+      ex:status(T("measuring H2D and D2H", "正在测量 H2D 和 D2H"))
+      local h2d, d2h, lab, why = pcie()
+      if not h2d then ex:note("c", T("No bandwidth to work with: ", "没有可用的带宽数据：") .. why); ex:status(T("failed", "失败")); return end
+      local id = gpu_id()
+      for _, h in ipairs { 1024, 2048, 4096, 8192, 16384 } do
+        local o = vram.offload_activations { layers = 1, hidden = h, heads = h // 128, seq = 2048, flash = true, gpu = id, d2h = d2h, h2d = h2d }
+        ex:point("c", T("recompute", "重计算"), h, 1e3 * o.extra.recompute, { style = "theoretical" })
+        ex:point("c", "save_on_cpu", h, 1e3 * o.extra.offload_sync, lab)
+        ex:point("c", T("overlapped offload", "重叠卸载"), h, 1e3 * o.extra.offload_overlap, lab)
+      end
+      local o = layer4096(id, d2h, h2d)
+      ex:note("c", T(string.format("Link: D2H %s, H2D %s (%s). save_on_cpu equals recomputation at %s each way at h = 4096; overlapped offload hides the copy out from %s.",
+                                   units.rate(d2h), units.rate(h2d), lab.from and (lab.from.simulated and "SIMULATED" or "measured") or "theoretical",
+                                   units.rate(o.breakeven_sync), units.rate(o.breakeven_overlap)),
+                     string.format("链路：D2H %s，H2D %s（%s）。h = 4096 时 save_on_cpu 在每方向 %s 时与重计算打平；重叠卸载从 %s 起就能藏住拷出。",
+                                   units.rate(d2h), units.rate(h2d), lab.from and (lab.from.simulated and "模拟" or "实测") or "理论值",
+                                   units.rate(o.breakeven_sync), units.rate(o.breakeven_overlap))))
+      ex:row("t", { T("remedy", "方法"), T("added per layer", "每层增加"), T("GPU keeps per layer", "GPU 每层保留") })
+      ex:row("t", { T("recompute", "重计算"), units.time(o.extra.recompute), units.bytes(o.kept) })
+      ex:row("t", { "save_on_cpu", units.time(o.extra.offload_sync), "0 B" })
+      ex:row("t", { T("overlapped offload", "重叠卸载"), units.time(o.extra.offload_overlap), "0 B" })
+      ex:note("t", T(string.format("A layer saves %s and computes its forward in %s (model). Cheaper here: %s with save_on_cpu, %s overlapped.",
+                                   units.bytes(o.saved), units.time(o.forward_seconds), o.cheaper_sync, o.cheaper_overlap),
+                     string.format("一层保存 %s，前向计算 %s（模型）。这里更便宜的：用 save_on_cpu 时是 %s，重叠时是 %s。",
+                                   units.bytes(o.saved), units.time(o.forward_seconds), o.cheaper_sync == "offload" and "卸载" or "重计算",
+                                   o.cheaper_overlap == "offload" and "卸载" or "重计算")))
+      ex:status(T("running the stand-in on the device", "在设备上运行替身"))
+      local base, err = stand_in("none", o)
+      if not base then ex:note("extra", T("gpu.program failed: ", "gpu.program 失败：") .. tostring(err)); ex:status(T("failed", "失败")); return end
+      for _, m in ipairs { { "recompute", T("recompute", "重计算") }, { "sync", "save_on_cpu" }, { "overlap", T("overlapped offload", "重叠卸载") } } do
+        local r, e = stand_in(m[1], o)
+        if r then ex:bar("extra", m[2], 1e3 * (r.seconds - base.seconds) / 4, { from = r, unit = "ms" })
+        else ex:note("extra", m[2] .. ": " .. tostring(e)) end
+      end
+      ex:note("extra", T(string.format("Stand-in: %s per layer and a kernel of %s, the h = 4096 layer's ratio; four layers, against the kernels alone (%s).",
+                                       units.bytes(o.stand_bytes), units.time(o.stand_seconds), units.time(base.seconds)),
+                         string.format("替身：每层 %s，核函数 %s，保持 h = 4096 那一层的比例；四层，对照只跑核函数（%s）。",
+                                       units.bytes(o.stand_bytes), units.time(o.stand_seconds), units.time(base.seconds))))
+      ex:status(T("done", "完成"))
+    end,
+  },
+
+  exercise {
+    id = "save-on-cpu-ms",
+    kind = "number",
+    prompt = { en = "A layer saves 285 MB (h = 4096, s = 2048, FlashAttention, bf16). With `save_on_cpu` over a link of 25 GB/s each way, how many ms does it add per layer, counting the copy out in forward and the copy back in backward?",
+               zh = "一层保存 285 MB（h = 4096，s = 2048，FlashAttention，bf16）。用 `save_on_cpu`、链路每方向 25 GB/s，每层增加多少 ms（算上前向时拷出和反向时拷回）？" },
+    answer = 2 * 285474816 / 25e9 * 1e3, unit = "ms", tolerance = 0.03,
+    mistakes = { { value = 285474816 / 25e9 * 1e3, say = { en = "That is one direction: the bytes come back for backward too.", zh = "那只是一个方向：反向时这些字节还要拷回来。" } } },
+    hints = { { en = "Bytes over the link, out and back, each at 25e9 B/s.", zh = "字节经链路出去再回来，每个方向 25e9 B/s。" } },
+    explain = { en = "2 x 285 MB / 25 GB/s = 22.8 ms, on the compute stream, against 7.2 ms to recompute the layer's forward on an A100 at 40 % MFU: recomputation is three times cheaper here.",
+                zh = "2 × 285 MB / 25 GB/s = 22.8 ms，在计算流上；而在 A100 上以 40% MFU 重算这一层的前向只要 7.2 ms：这里重计算便宜三倍。" },
+  },
+
+  exercise {
+    id = "breakeven-link",
+    kind = "number",
+    prompt = { en = "The same layer recomputes its forward in 7.16 ms. At what bandwidth each way (GB/s) does `save_on_cpu` cost exactly as much as recomputing?",
+               zh = "同一层重算前向要 7.16 ms。链路每方向带宽为多少（GB/s）时，`save_on_cpu` 的代价正好等于重计算？" },
+    answer = 2 * 285474816 / 7.16e-3 / 1e9, unit = "GB/s", tolerance = 0.02,
+    mistakes = { { value = 285474816 / 7.16e-3 / 1e9, say = { en = "That is the overlapped break-even (copy out hidden by the forward); save_on_cpu pays both copies in full.", zh = "那是重叠卸载的平衡点（拷出被前向掩盖）；save_on_cpu 两次拷贝都要全额付出。" } } },
+    hints = { { en = "Set 2A/B equal to F and solve for B.", zh = "令 2A/B 等于 F，解出 B。" } },
+    explain = { en = "B = 2A/F = 2 x 285 MB / 7.16 ms = 79.7 GB/s each way, above PCIe 5.0 x16 (63 GB/s): on PCIe, recompute; on NVLink-C2C (450 GB/s) offload.",
+                zh = "B = 2A/F = 2 × 285 MB / 7.16 ms = 每方向 79.7 GB/s，高于 PCIe 5.0 x16（63 GB/s）：在 PCIe 上重计算；在 NVLink-C2C（450 GB/s）上卸载。" },
+  },
+
+  exercise {
+    id = "wide-layers",
+    kind = "choice",
+    prompt = { en = "Why does offloading pay for wide layers and not for narrow ones, on the same link?",
+               zh = "同一条链路上，为什么层宽时卸载划算、层窄时不划算？" },
+    choices = {
+      { en = "Wide layers save fewer bytes per token", zh = "宽的层每个 token 保存的字节更少" },
+      { en = "The bytes a layer saves grow with h, its forward FLOPs with h²: the copy shrinks relative to the compute it hides behind", zh = "一层保存的字节随 h 增长，前向 FLOPs 随 h² 增长：相对于能掩盖它的计算，拷贝变小了" },
+      { en = "PCIe runs faster for large copies", zh = "PCIe 拷大块时更快" },
+    },
+    answer = 2,
+    hints = { { en = "Write A and F as functions of h.", zh = "把 A 和 F 写成 h 的函数。" } },
+    explain = { en = "A ≈ 34sbh bytes, F ≈ 24sbh² FLOPs (plus attention): A/F ∝ 1/h. Doubling h halves the link needed to hide the copy.",
+                zh = "A ≈ 34sbh 字节，F ≈ 24sbh² FLOPs（再加注意力）：A/F ∝ 1/h。h 翻倍，藏住拷贝所需的链路带宽减半。" },
+  },
+
+  text { en = [[
+> [!source] Sources
+> T. Chen, B. Xu, C. Zhang, C. Guestrin, "Training Deep Nets with Sublinear Memory Cost",
+> arXiv:1604.06174, 2016, abstract and sec. 4 (√n segments, one extra forward; 48 GB → 7 GB). V. Korthikanti et al.,
+> "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023, sec. 5 (selective
+> recomputation) and abstract (5×, over 90 %). J. Kaplan et al., "Scaling Laws for Neural
+> Language Models", 2020, sec. 2.1 (C ≈ 6N FLOPs per token). PyTorch `torch/utils/checkpoint.py`.
+> FLOP/s: the GPU's datasheet, `vram.gpu_specs()` (`docs/vram-train.md`). Offloading: PyTorch
+> `torch/autograd/graph.py` (`save_on_cpu`: the pack hook's `copy_`, the unpack hook's
+> `non_blocking=pin_memory`); NVIDIA TransformerEngine docs, "CPU offloading"; NVIDIA Grace
+> Hopper Superchip datasheet (NVLink-C2C, 900 GB/s total, 450 GB/s each way); PCI-SIG (`vram.pcie`);
+> the link: this machine, `gpu.copy` (lesson 3.1); the stand-in: `gpu.program` (docs/lua-api.md).
+> The estimator: `vram.offload_activations` (`docs/vram-train.md`).
+]], zh = [[
+> [!source] 出处
+> T. Chen, B. Xu, C. Zhang, C. Guestrin, "Training Deep Nets with Sublinear Memory Cost", arXiv:1604.06174, 2016，摘要和第 4 节（√n 分段，多一次前向；48 GB → 7 GB）。V. Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023，第 5 节（选择性重计算）和摘要（5 倍，90% 以上）。J. Kaplan et al., "Scaling Laws for Neural Language Models", 2020，第 2.1 节（每个 token 约 6N FLOPs）。PyTorch `torch/utils/checkpoint.py`。FLOP/s：GPU 数据手册，`vram.gpu_specs()`（`docs/vram-train.md`）。卸载：PyTorch `torch/autograd/graph.py`（`save_on_cpu`：pack 钩子的 `copy_`，unpack 钩子的 `non_blocking=pin_memory`）；NVIDIA TransformerEngine 文档 "CPU offloading"；NVIDIA Grace Hopper 超级芯片数据手册（NVLink-C2C，共 900 GB/s，每方向 450 GB/s）；PCI-SIG（`vram.pcie`）；链路：本机 `gpu.copy`（3.1 节）；替身：`gpu.program`（docs/lua-api.md）。估算器：`vram.offload_activations`（`docs/vram-train.md`）。
+]] },
 }

@@ -91,6 +91,13 @@ assert(r44 > 1 and r44 < 2 / 1.08, "4.4 predict-amp: well under 2: " .. r44)
 local bf = reserved(vram.train_step(with(G4, { precision = "bf16" })))
 assert(f32 - amp > amp - bf, "4.4 text: AMP saves the most")
 
+-- 4.3 offload or recompute: h = 4096, s = 2048, FlashAttention, an A100 at 40 % MFU
+local off43 = vram.offload_activations { layers = 1, hidden = 4096, heads = 32, seq = 2048, flash = true, gpu = "a100-80gb", d2h = 25e9, h2d = 25e9 }
+near(off43.saved / MB, 285, 0.002, "4.3 text: A = 285 MB"); near(off43.forward_seconds * 1e3, 7.16, 0.002, "4.3 text: F = 7.2 ms")
+near(off43.extra.offload_sync * 1e3, 22.8, 0.002, "4.3 save-on-cpu-ms: 22.8 ms")
+near(off43.breakeven_sync / GB, 79.7, 0.002, "4.3 breakeven-link: 80 GB/s"); near(off43.breakeven_overlap / GB, 39.9, 0.002, "4.3 text: 40 GB/s overlapped")
+assert(off43.breakeven_sync > vram.pcie(5) and off43.breakeven_sync < 450e9, "4.3 text: above PCIe 5.0 x16, below NVLink-C2C")
+
 -- 4.5 -------------------------------------------------------------------------------------
 local paper = { 120, 31.4, 16.6, 1.9 }
 for st = 0, 3 do
