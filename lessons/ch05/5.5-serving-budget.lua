@@ -30,6 +30,29 @@ local function peak_flops()
   if g then return g.flops, g end
 end
 
+-- vLLM's start-up for Llama-2-7B fp16 at 4096 tokens under `vllm serve` on a device of `total`
+-- bytes named `name` (vram.vllm_startup), with options on top
+local function startup(total, name, extra)
+  local t = { model = "llama-2-7b", capacity = total, name = name, context = 4096 }
+  for k, v in pairs(extra) do t[k] = v end
+  return vram.vllm_startup(t)
+end
+local STEP = {
+  context = { en = "context (init_device)", zh = "上下文（init_device）" },
+  weights = { en = "weights (load_model)", zh = "权重（load_model）" },
+  profile = { en = "profile run", zh = "剖析运行" },
+  graph_estimate = { en = "graph estimate", zh = "估算 CUDA 图" },
+  kv_pool = { en = "KV pool", zh = "KV 缓存池" },
+  capture = { en = "CUDA graphs (capture_model)", zh = "CUDA 图（capture_model）" },
+  sampler = { en = "sampler warm-up", zh = "采样器预热" },
+}
+local VARIANTS = {
+  { en = "defaults", zh = "默认", opts = {} },
+  { en = "enforce_eager", zh = "enforce_eager", opts = { enforce_eager = true } },
+  { en = "kv_cache_dtype fp8", zh = "kv_cache_dtype fp8", opts = { kv_cache_dtype = "fp8" } },
+  { en = "before v0.21", zh = "v0.21 之前", opts = { estimate_graphs = false } },
+}
+
 return lesson {
   id = "5.5",
   chapter = 5,
@@ -281,6 +304,151 @@ Then the serving simulation of lesson 5.3 runs on this device's pool with each p
   },
 
   text { en = [[
+## Start-up, step by step
+What `vllm serve` does to the GPU before the first request, in the order vLLM V1's worker runs it
+(`vllm/v1/worker/gpu_worker.py`), for Llama-2-7B in fp16 at 4096 tokens on an RTX 3090
+(23.70 GiB as CUDA reports it; `vram.vllm_startup`):
+
+| step | what happens | memory | in use after |
+|---|---|---|---|
+| 1. `init_device` | CUDA context (and NCCL with tensor parallelism); then the **snapshot**, and the check that free ≥ 90 % | 426 MiB | 0.42 GiB |
+| 2. `load_model` | the weights | 12.55 GiB | 12.97 GiB |
+| 3. `profile_run` | one dummy forward over `max_num_batched_tokens` (2048 here) and the sampler; its peak is noted, then freed | 192 MiB, briefly | |
+| 4. graph estimate | since v0.21: a few CUDA graphs captured in a scratch pool, to size the rest | 1.52 GiB, briefly | |
+| 5. KV pool | 90 % budget − weights − profiled peak − graph estimate, allocated whole | 7.07 GiB: 3 sequences | 20.04 GiB |
+| 6. `capture_model` | the CUDA graphs, largest batch first, into one shared pool | 1.52 GiB | 21.56 GiB |
+| 7. sampler warm-up | logits buffers for `max_num_seqs` sequences, kept | 31 MiB | 21.59 GiB |
+
+**CUDA graphs.** To cut launch overhead in decode, vLLM records the whole forward as CUDA graphs,
+one per batch size in `cudagraph_capture_sizes`: by default 1, 2, 4, then every 8 up to 248 and
+every 16 from 256 to `max_cudagraph_capture_size` = min(2 × `max_num_seqs`, 512): 51 sizes,
+each captured piecewise, and the sizes up to `max_num_seqs` once more as full decode graphs (35
+with `max_num_seqs` = 256). Each graph keeps its own buffers in the shared pool: public vLLM logs
+show 18–23 MiB a graph, 0.1–1.6 GiB in all. `enforce_eager=True` captures none (slower decode,
+memory back); a shorter `cudagraph_capture_sizes` list or a smaller `max_num_seqs` captures
+fewer. Before v0.21 the graphs were captured after the pool was sized, on top of the budget.
+
+**`kv_cache_dtype="fp8"`** stores K and V in one byte instead of two: twice the tokens in the same
+pool (with a per-tensor scale, or scales calibrated per head).
+
+**What `nvidia-smi` then shows.** Right after start: everything kept — context, weights, KV pool,
+graphs, sampler buffers — **21.59 GiB, 91 % of the card, idle**. After the first full batch,
+PyTorch's cache holds the profiled activations again: 21.78 GiB. The KV pool is reserved whole
+whether one user is connected or none; a memory graph that never moves is a healthy vLLM.
+]], zh = [[
+## 启动过程，一步一步
+在第一个请求到来之前，`vllm serve` 对 GPU 做了什么，按 vLLM V1 worker 的执行顺序（`vllm/v1/worker/gpu_worker.py`），以 fp16 的 Llama-2-7B、4096 个 token、RTX 3090（CUDA 报告 23.70 GiB；`vram.vllm_startup`）为例：
+
+| 步骤 | 做了什么 | 显存 | 之后占用 |
+|---|---|---|---|
+| 1. `init_device` | CUDA 上下文（张量并行时还有 NCCL）；然后拍下**快照**，检查空闲 ≥ 90 % | 426 MiB | 0.42 GiB |
+| 2. `load_model` | 权重 | 12.55 GiB | 12.97 GiB |
+| 3. `profile_run` | 对 `max_num_batched_tokens`（这里是 2048）个 token 跑一次假的前向和采样；记下它的峰值，然后释放 | 192 MiB，短暂 | |
+| 4. 估算 CUDA 图 | 从 v0.21 起：在临时内存池里捕获几个 CUDA 图，估算其余的大小 | 1.52 GiB，短暂 | |
+| 5. KV 缓存池 | 90 % 预算 − 权重 − 剖析峰值 − CUDA 图估算，整块分配 | 7.07 GiB：3 个序列 | 20.04 GiB |
+| 6. `capture_model` | 捕获 CUDA 图，从最大的批开始，放进同一个共享池 | 1.52 GiB | 21.56 GiB |
+| 7. 采样器预热 | 为 `max_num_seqs` 个序列准备的 logits 缓冲区，保留 | 31 MiB | 21.59 GiB |
+
+**CUDA 图。** 为了减少解码时的启动开销，vLLM 把整个前向录制成 CUDA 图，`cudagraph_capture_sizes` 里每个批大小一个：默认是 1、2、4，然后每隔 8 直到 248，再从 256 起每隔 16 直到 `max_cudagraph_capture_size` = min(2 × `max_num_seqs`, 512)：共 51 个大小，每个按分段方式捕获；不超过 `max_num_seqs` 的大小还会再捕获一次完整的解码图（`max_num_seqs` = 256 时 35 个）。每个图在共享池里保留自己的缓冲区：公开的 vLLM 日志显示每个图 18–23 MiB，总共 0.1–1.6 GiB。`enforce_eager=True` 一个也不捕获（解码变慢，显存省回来）；缩短 `cudagraph_capture_sizes` 列表或减小 `max_num_seqs` 就捕获得少。v0.21 之前，CUDA 图在缓存池定好大小之后才捕获，占在预算之外。
+
+**`kv_cache_dtype="fp8"`** 用一个字节而不是两个存 K 和 V：同样的缓存池装下两倍的 token（带一个按张量的缩放因子，或按头校准的缩放因子）。
+
+**之后 `nvidia-smi` 显示什么。** 刚启动完：所有保留的东西——上下文、权重、KV 缓存池、CUDA 图、采样器缓冲区——**21.59 GiB，整卡的 91 %，空闲时也是如此**。第一个满批之后，PyTorch 的缓存又会留住剖析时的激活：21.78 GiB。KV 缓存池整块保留，不管连着一个用户还是一个都没有；显存曲线纹丝不动，正说明 vLLM 运行正常。
+]] },
+
+  experiment {
+    id = "ledger",
+    key = "used",
+    title = { en = "vLLM's start-up on this device", zh = "本设备上 vLLM 的启动过程" },
+    intro = { en = [[
+`vram.vllm_startup` on this device's total memory and name (real on a GPU, the profile's on the
+simulator): Llama-2-7B in fp16 at 4096 tokens under `vllm serve` with vLLM's defaults for this
+device, step by step; then the same start-up eager, with an fp8 KV cache, and as a vLLM before
+0.21 (graphs on top). A model of vLLM's accounting, not a run of vLLM.
+]], zh = [[
+在本设备的总显存和名称上（有 GPU 时为真实值，模拟器上为配置的值）运行 `vram.vllm_startup`：fp16 的 Llama-2-7B、4096 个 token、`vllm serve`、vLLM 对本设备的默认值，一步一步；然后同样的启动分别用 eager 模式、fp8 KV 缓存，以及 v0.21 之前的 vLLM（CUDA 图在预算之外）。这是 vLLM 记账方式的模型，不是运行 vLLM。
+]] },
+    panels = {
+      { id = "used", kind = "curve", title = { en = "Device memory in use, step by step (model)", zh = "逐步的显存占用（模型）" }, x = "step", y = "GiB" },
+      { id = "t", kind = "table", title = { en = "The steps (model)", zh = "各个步骤（模型）" } },
+      { id = "v", kind = "table", title = { en = "Variants (model)", zh = "不同设置（模型）" } },
+    },
+    run = function(ex)
+      local T = function(en, zh) return ex:t { en = en, zh = zh } end
+      local _, total = gpu.mem()
+      local info = gpu.info()
+      local r = startup(total, info.name, {})
+      ex:row("t", { "#", T("step", "步骤"), T("memory", "显存"), T("in use", "占用") })
+      ex:point("used", T("in use", "占用"), 0, 0, { style = "theoretical" })
+      for i, st in ipairs(r.steps) do
+        ex:row("t", { tostring(i), T(STEP[st.key].en, STEP[st.key].zh), units.bytes(st.bytes) .. (st.transient and T(", briefly", "，短暂") or ""),
+                      units.bytes(st.used) })
+        ex:point("used", T("in use", "占用"), i, st.used / units.GiB, { style = "theoretical" })
+        ex:point("used", T("budget", "预算"), i, r.budget / units.GiB, { style = "reference" })
+        ex:point("used", T("capacity", "容量"), i, total / units.GiB, { style = "reference" })
+      end
+      ex:note("t", T(string.format("%s, %s (%s). Graphs: %d piecewise + %d full, %s; %d sequences of 4096 tokens. nvidia-smi: %s idle (%.0f %%), %s after a full batch.",
+                                   info.name or "device", units.bytes(total), info.simulated and "SIMULATED profile" or "measured total",
+                                   r.graphs.piecewise, r.graphs.full, units.bytes(r.cuda_graphs), r.serving.max_seqs,
+                                   units.bytes(r.smi_idle), 100 * r.smi_idle / total, units.bytes(r.smi_busy)),
+                     string.format("%s，%s（%s）。CUDA 图：%d 个分段 + %d 个完整，%s；%d 个 4096 token 的序列。nvidia-smi：空闲时 %s（%.0f %%），满批之后 %s。",
+                                   info.name or "设备", units.bytes(total), info.simulated and "模拟配置" or "实测总量",
+                                   r.graphs.piecewise, r.graphs.full, units.bytes(r.cuda_graphs), r.serving.max_seqs,
+                                   units.bytes(r.smi_idle), 100 * r.smi_idle / total, units.bytes(r.smi_busy))))
+      ex:row("v", { T("start-up", "启动方式"), T("graphs", "CUDA 图"), T("KV pool", "KV 池"), T("sequences", "序列"), "nvidia-smi" })
+      for _, v in ipairs(VARIANTS) do
+        local q = startup(total, info.name, v.opts)
+        ex:row("v", { T(v.en, v.zh), units.bytes(q.cuda_graphs), units.bytes(q.kv_pool), tostring(q.serving.max_seqs),
+                      string.format("%s (%.0f %%)", units.bytes(q.smi_idle), 100 * q.smi_idle / total) })
+      end
+      ex:status(T("done", "完成"))
+    end,
+  },
+
+  exercise {
+    id = "graphs",
+    kind = "number",
+    prompt = { en = "vLLM's defaults with `max_num_seqs` = 256 (so `max_cudagraph_capture_size` = 512) in FULL_AND_PIECEWISE mode: a piecewise graph for each of the capture sizes 1, 2, 4, 8, 16, ..., 248, 256, 272, ..., 512, and a full decode graph for each size up to 256. How many CUDA graphs does it capture?",
+               zh = "vLLM 的默认设置，`max_num_seqs` = 256（于是 `max_cudagraph_capture_size` = 512），FULL_AND_PIECEWISE 模式：捕获大小 1、2、4、8、16、……、248、256、272、……、512 各一个分段图，不超过 256 的大小各一个完整解码图。一共捕获多少个 CUDA 图？" },
+    answer = 86, unit = "graphs", tolerance = 0.001,
+    mistakes = { { value = 51, say = { en = "Those are the piecewise ones: the sizes up to 256 also get a full decode graph.", zh = "那只是分段图：不超过 256 的大小还各有一个完整解码图。" } },
+                 { value = 35, say = { en = "Those are the full decode graphs only: every size also gets a piecewise one.", zh = "那只是完整解码图：每个大小还各有一个分段图。" } } },
+    hints = { { en = "Count the sizes: 3 below 8, every 8 from 8 to 248, every 16 from 256 to 512; then those up to 256 once more.", zh = "数一数大小：8 以下 3 个，8 到 248 每隔 8 一个，256 到 512 每隔 16 一个；不超过 256 的再数一遍。" } },
+    explain = { en = "3 + 31 + 17 = 51 piecewise sizes; 3 + 31 + 1 = 35 up to 256: 86 graphs, as vLLM logs it (\"PIECEWISE=51 (largest=512), FULL=35 (largest=256)\").",
+                zh = "3 + 31 + 17 = 51 个分段大小；不超过 256 的有 3 + 31 + 1 = 35 个：共 86 个图，与 vLLM 日志一致（\"PIECEWISE=51 (largest=512), FULL=35 (largest=256)\"）。" },
+  },
+
+  exercise {
+    id = "fp8-seqs",
+    kind = "number",
+    prompt = { en = "The RTX 3090's KV pool above is 7.07 GiB. With `kv_cache_dtype=\"fp8\"` and enforce_eager (no graphs), vLLM's pool is 8.59 GiB. How many full 4096-token Llama-2-7B sequences fit in it? (fp16 K and V: 512 KiB a token.)",
+               zh = "上面 RTX 3090 的 KV 缓存池是 7.07 GiB。用 `kv_cache_dtype=\"fp8\"` 且 enforce_eager（没有 CUDA 图）时，vLLM 的缓存池是 8.59 GiB。能放下多少个完整的 4096 token 的 Llama-2-7B 序列？（fp16 的 K 和 V：每个 token 512 KiB。）" },
+    answer = 8, unit = "seqs", tolerance = 0.001,
+    mistakes = { { value = 4, say = { en = "That is fp16's 2 GiB a sequence: fp8 stores K and V in one byte, 1 GiB a sequence.", zh = "那是 fp16 每个序列 2 GiB 的结果：fp8 用一个字节存 K 和 V，每个序列 1 GiB。" } },
+                 { value = 9, say = { en = "A sequence that does not fit whole does not run: round down.", zh = "放不下一整个的序列跑不起来：向下取整。" } } },
+    hints = { { en = "Bytes a token in fp8 = half of 512 KiB; a sequence is 4096 of them; then round down.", zh = "fp8 下每个 token 的字节数是 512 KiB 的一半；一个序列 4096 个 token；然后向下取整。" } },
+    explain = { en = "256 KiB x 4096 = 1 GiB a sequence; 8.59 GiB / 1 GiB = 8.6, so 8 — twice the 4 of fp16 in the same pool.",
+                zh = "256 KiB × 4096 = 每个序列 1 GiB；8.59 GiB / 1 GiB = 8.6，所以是 8——同样的缓存池里是 fp16 时 4 个的两倍。" },
+  },
+
+  exercise {
+    id = "smi-full",
+    kind = "choice",
+    prompt = { en = "vLLM starts with `gpu_memory_utilization` 0.9 and nvidia-smi shows 91 % used on an idle server. What is that?",
+               zh = "vLLM 以 `gpu_memory_utilization` 0.9 启动，空闲的服务器上 nvidia-smi 显示已用 91 %。这是怎么回事？" },
+    choices = {
+      { en = "A leak: an idle server should show the weights only", zh = "泄漏：空闲的服务器应该只显示权重" },
+      { en = "The KV pool is allocated whole at start-up, and the context (and NCCL) sit outside the 90 % budget", zh = "KV 缓存池在启动时就整块分配，而上下文（和 NCCL）在 90 % 的预算之外" },
+      { en = "vLLM ignores gpu_memory_utilization after start", zh = "vLLM 启动后就不管 gpu_memory_utilization 了" },
+    },
+    answer = 2,
+    why = { [1] = { en = "vLLM reserves the whole KV pool up front; the memory graph of a healthy vLLM is flat.", zh = "vLLM 一开始就保留整个 KV 缓存池；健康的 vLLM 的显存曲线是平的。" } },
+    hints = { { en = "Which of the start-up steps happen before the snapshot?", zh = "启动的哪些步骤发生在快照之前？" } },
+    explain = { en = "The budget (90 %) holds weights, the profiled peak, graphs and the KV pool, allocated at start; the context and NCCL existed before the snapshot, outside it. Idle or busy, nvidia-smi shows a little more than 90 %.",
+                zh = "预算（90 %）装着权重、剖析峰值、CUDA 图和 KV 缓存池，都在启动时分配；上下文和 NCCL 在快照之前就存在，在预算之外。不论忙闲，nvidia-smi 都显示略多于 90 %。" },
+  },
+
+  text { en = [[
 > [!source] Sources
 > vLLM's defaults (`gpu_memory_utilization` 0.90, `block_size` 16; `max_num_seqs` and
 > `max_num_batched_tokens` by device: `EngineArgs.get_batch_defaults`): `vllm/engine/arg_utils.py`.
@@ -288,13 +456,22 @@ Then the serving simulation of lesson 5.3 runs on this device's pool with each p
 > free-memory check; `determine_available_memory`: requested memory minus weights, the profiled
 > peak and the non-torch increase) and `vllm/utils/mem_utils.py` (`memory_profiling`); CUDA graphs:
 > `vllm/envs.py`, `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS` ("enabled by default as of v0.21.0");
-> preemption: the vLLM docs, "Optimization and Tuning". Kwon et al. 2023,
+> preemption: the vLLM docs, "Optimization and Tuning". The start-up ledger: `gpu_worker.py`
+> (`init_device`, `load_model`, `determine_available_memory`, `initialize_from_config`,
+> `compile_or_warm_up_model`), `vllm/v1/worker/gpu_model_runner.py` (`profile_cudagraph_memory`:
+> the largest graph's capture plus the next one's times the rest; `capture_model`: largest first,
+> one shared pool) and `vllm/config/vllm.py` (`_set_cudagraph_sizes`: the default capture sizes,
+> `max_cudagraph_capture_size` = min(2 x `max_num_seqs`, 512)); the vLLM docs, "Conserving
+> Memory" (`enforce_eager`, `cudagraph_capture_sizes`) and "Quantized KV Cache" (fp8). Graph memory
+> in public vLLM logs: vLLM PR 39559 ("PIECEWISE=51 (largest=512), FULL=35 (largest=256)", 1.62
+> GiB), gpustack/runner PR 251 (vLLM 0.27.1: 16 graphs, 0.36 GiB), noonghunna/club-3090 issue 434
+> (5 graphs, 0.09 GiB). Kwon et al. 2023,
 > "Efficient Memory Management for Large Language Model Serving with PagedAttention", SOSP '23,
 > sec. 4.5 (swapping, recomputation) and 7.3. A100 80GB capacity: 79.15 GiB as PyTorch reports
 > it; H100 SXM 80GB: 85,028,896,768 B = 79.19 GiB as CUDA reports it (`assets/gpus/h100-sxm.txt`). Little's law: Little 1961, Operations Research 9(3). PCIe 4.0 x16: 16 GT/s x 16 lanes,
 > 128b/130b, 31.5 GB/s per direction. The estimators: `docs/vram-infer.md`.
 ]], zh = [[
 > [!source] 出处
-> vLLM 的默认值（`gpu_memory_utilization` 0.90、`block_size` 16；按设备而定的 `max_num_seqs` 和 `max_num_batched_tokens`：`EngineArgs.get_batch_defaults`）：`vllm/engine/arg_utils.py`。记账方式：`vllm/v1/worker/gpu_worker.py`（`init_device`：启动快照与空闲显存检查；`determine_available_memory`：请求的显存减去权重、剖析到的峰值和非 torch 增量）和 `vllm/utils/mem_utils.py`（`memory_profiling`）；CUDA 图：`vllm/envs.py` 的 `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`（"enabled by default as of v0.21.0"）；抢占：vLLM 文档 "Optimization and Tuning"。Kwon 等 2023，"Efficient Memory Management for Large Language Model Serving with PagedAttention"，SOSP '23，第 4.5 节（换出、重算）和第 7.3 节。A100 80GB 容量：PyTorch 报告的 79.15 GiB；H100 SXM 80GB：CUDA 报告 85,028,896,768 B = 79.19 GiB（`assets/gpus/h100-sxm.txt`）。Little 定律：Little 1961，Operations Research 9(3)。PCIe 4.0 x16：16 GT/s × 16 条通道，128b/130b 编码，每个方向 31.5 GB/s。估算器见 `docs/vram-infer.md`。
+> vLLM 的默认值（`gpu_memory_utilization` 0.90、`block_size` 16；按设备而定的 `max_num_seqs` 和 `max_num_batched_tokens`：`EngineArgs.get_batch_defaults`）：`vllm/engine/arg_utils.py`。记账方式：`vllm/v1/worker/gpu_worker.py`（`init_device`：启动快照与空闲显存检查；`determine_available_memory`：请求的显存减去权重、剖析到的峰值和非 torch 增量）和 `vllm/utils/mem_utils.py`（`memory_profiling`）；CUDA 图：`vllm/envs.py` 的 `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`（"enabled by default as of v0.21.0"）；抢占：vLLM 文档 "Optimization and Tuning"。启动账本：`gpu_worker.py`（`init_device`、`load_model`、`determine_available_memory`、`initialize_from_config`、`compile_or_warm_up_model`）、`vllm/v1/worker/gpu_model_runner.py`（`profile_cudagraph_memory`：最大那个图的捕获量加上其余各图按第二个图计；`capture_model`：从大到小，共用一个池）和 `vllm/config/vllm.py`（`_set_cudagraph_sizes`：默认捕获大小，`max_cudagraph_capture_size` = min(2 × `max_num_seqs`, 512)）；vLLM 文档 "Conserving Memory"（`enforce_eager`、`cudagraph_capture_sizes`）和 "Quantized KV Cache"（fp8）。公开 vLLM 日志中的 CUDA 图内存：vLLM PR 39559（"PIECEWISE=51 (largest=512), FULL=35 (largest=256)"，1.62 GiB）、gpustack/runner PR 251（vLLM 0.27.1：16 个图，0.36 GiB）、noonghunna/club-3090 issue 434（5 个图，0.09 GiB）。Kwon 等 2023，"Efficient Memory Management for Large Language Model Serving with PagedAttention"，SOSP '23，第 4.5 节（换出、重算）和第 7.3 节。A100 80GB 容量：PyTorch 报告的 79.15 GiB；H100 SXM 80GB：CUDA 报告 85,028,896,768 B = 79.19 GiB（`assets/gpus/h100-sxm.txt`）。Little 定律：Little 1961，Operations Research 9(3)。PCIe 4.0 x16：16 GT/s × 16 条通道，128b/130b 编码，每个方向 31.5 GB/s。估算器见 `docs/vram-infer.md`。
 ]] },
 }

@@ -112,4 +112,21 @@ assert(vram.serving { model = "llama-2-7b", capacity = total, name = gpu.info().
        "5.5 four on the RTX 3090 profile")
 assert(math.ceil(4 * (500 / 25) / 28) == 3, "5.5 gpus")
 near(2 * 2048 * 512 * KiB / 25e9 * 1e3, 86, 0.01, "5.5 swap: tens of ms at 25 GB/s")
+-- the start-up ledger on the RTX 3090 profile (the text's table)
+local su = vram.vllm_startup { model = "llama-2-7b", capacity = total, name = gpu.info().name, context = 4096 }
+local want = { { "context", 426 * MiB }, { "weights", 12.55 * GiB }, { "profile", 192.2 * MiB }, { "graph_estimate", 1.52 * GiB },
+               { "kv_pool", 7.07 * GiB }, { "capture", 1.52 * GiB }, { "sampler", 31.25 * MiB } }
+for i, w in ipairs(want) do
+  assert(su.steps[i].key == w[1], "5.5 ledger: step " .. i .. " is " .. w[1])
+  near(su.steps[i].bytes, w[2], 0.004, "5.5 ledger: " .. w[1])
+end
+near(su.steps[2].used / GiB, 12.97, 0.001, "5.5 ledger: 12.97 GiB after the weights"); near(su.steps[5].used / GiB, 20.04, 0.001, "5.5 ledger: 20.04 GiB")
+assert(su.serving.max_seqs == 3 and su.serving.batched_tokens == 2048, "5.5 ledger: 3 sequences, 2048 tokens profiled")
+assert(su.graphs.piecewise == 51 and su.graphs.full == 35, "5.5 graphs: 51 + 35 = 86")
+near(su.smi_idle / GiB, 21.59, 0.001, "5.5 text: 21.59 GiB idle"); near(su.smi_idle / total, 0.91, 0.01, "5.5 text: 91 %")
+near(su.smi_busy / GiB, 21.78, 0.001, "5.5 text: 21.78 GiB after a full batch")
+local eager = vram.vllm_startup { model = "llama-2-7b", capacity = total, name = gpu.info().name, context = 4096, enforce_eager = true, kv_cache_dtype = "fp8" }
+near(eager.kv_pool / GiB, 8.59, 0.001, "5.5 fp8-seqs: 8.59 GiB"); assert(eager.serving.max_seqs == 8, "5.5 fp8-seqs: 8")
+assert(vram.vllm_startup { model = "llama-2-7b", capacity = total, name = gpu.info().name, context = 4096, enforce_eager = true }.serving.max_seqs == 4, "5.5 fp8-seqs: 4 in fp16")
+near(vram.vllm_startup { model = "llama-2-7b", capacity = total, name = gpu.info().name, context = 4096, estimate_graphs = false }.smi_idle / total, 0.97, 0.01, "5.5 variants: 97 % before v0.21")
 print("chapter 5 figures ok")
