@@ -17,6 +17,13 @@ local function peak_flops()
   if g then return g.flops, g end
 end
 
+-- gpt-fast's measured decode of Llama-2-7B in fp16 at batch 1 (pytorch-labs/gpt-fast README,
+-- 8x A100-80GB at 330 W): tokens/s alone and with tensor parallelism over 2, 4 and 8 GPUs
+-- and the bandwidth per GPU it reports for each (GB/s), which over the datasheet's 2,039 GB/s is
+-- the fraction of the ceiling each run reached
+local GPTFAST = { { tp = 1, tok = 104.9, gbs = 1397.31 }, { tp = 2, tok = 168.84, gbs = 1181.99 },
+                  { tp = 4, tok = 254.02, gbs = 955.83 }, { tp = 8, tok = 328.43, gbs = 704.10 } }
+
 local CTX = 1024
 
 return lesson {
@@ -248,6 +255,126 @@ caches no longer fit in the free memory.
   },
 
   text { en = [[
+## A ceiling, not a forecast
+bandwidth ÷ bytes per step is the most a decoder can reach: it assumes every byte streams at
+the full rate and nothing else takes time. Real engines reach a fraction of it — kernels that
+do not saturate the memory, launch gaps between them, sampling, and with tensor parallelism two
+all-reduces per layer. gpt-fast (PyTorch, `torch.compile`, batch 1) publishes its measured
+tokens/s beside the bandwidth they imply, on an A100 80GB limited to 330 W (2,039 GB/s on the
+datasheet; the authors measured about 1,700 GB/s at best):
+
+| Llama-2 | GPUs | tok/s measured | GB/s per GPU | of 2,039 GB/s |
+|---|---|---|---|---|
+| 7B fp16 | 1 | 104.9 | 1,397 | 69 % |
+| 7B int8 | 1 | 155.6 | 1,069 | 52 % |
+| 7B int4 (group 32) | 1 | 196.8 | 863 | 42 % |
+| 7B fp16 | 2 / 4 / 8 | 168.8 / 254.0 / 328.4 | 1,182 / 956 / 704 | 58 / 47 / 35 % |
+| 70B fp16 | 8 | 62.5 | 1,135 | 56 % |
+
+Two lessons in the table. Quantisation shrinks the bytes more than it raises tokens/s: int4
+reads a quarter of the bytes for 1.9× the speed, because dequantising costs time too. And
+**tensor parallelism** splits the weights over GPUs — each reads weights/tp and its share of the
+KV heads, so the ceiling grows tp-fold (`vram.decode{tp = }`) — but every layer now waits for two
+all-reduces of a few KiB, whose microseconds do not shrink with the shard: a small model on 8
+GPUs reaches a third of its ceiling, a 70B one more than half. Quote a decoder as "x % of its
+bandwidth ceiling", and measure the ceiling on your card (the experiment above).
+]], zh = [[
+## 这是上限，不是预测
+带宽 ÷ 每步字节数是解码器所能达到的最大值：它假设每个字节都以满速流过、别的事情都不花时间。真实的引擎只能达到它的一部分——核函数用不满显存带宽，核函数之间有启动间隙，还有采样；用张量并行时，每层还要做两次 all-reduce。gpt-fast（PyTorch，`torch.compile`，batch 1）公布了实测的每秒 token 数以及由此推出的带宽，测试平台是功耗限制在 330 W 的 A100 80GB（数据手册 2,039 GB/s；作者实测最高约 1,700 GB/s）：
+
+| Llama-2 | GPU 数 | 实测 tok/s | 每张 GPU 的 GB/s | 占 2,039 GB/s |
+|---|---|---|---|---|
+| 7B fp16 | 1 | 104.9 | 1,397 | 69 % |
+| 7B int8 | 1 | 155.6 | 1,069 | 52 % |
+| 7B int4（组 32） | 1 | 196.8 | 863 | 42 % |
+| 7B fp16 | 2 / 4 / 8 | 168.8 / 254.0 / 328.4 | 1,182 / 956 / 704 | 58 / 47 / 35 % |
+| 70B fp16 | 8 | 62.5 | 1,135 | 56 % |
+
+这张表有两个教训。量化减少的字节比提高的速度多：int4 只读四分之一的字节，速度却只快 1.9 倍，因为反量化也要花时间。**张量并行**把权重分到多张 GPU 上——每张读 weights/tp 以及它那份 KV 头，所以上限提高 tp 倍（`vram.decode{tp = }`）——但每层都要等两次只有几 KiB 的 all-reduce，它们的微秒级延迟不会随分片变小：小模型在 8 张 GPU 上只达到上限的三分之一，70B 的模型能达到一半以上。描述一个解码器时，说"达到带宽上限的百分之几"，并在你的卡上实测上限（上面的实验）。
+]] },
+
+  experiment {
+    id = "fraction",
+    key = "tok",
+    title = { en = "This device's ceiling beside measured fractions", zh = "本设备的上限与实测比例" },
+    intro = { en = [[
+This device's read bandwidth (`dot`, as above: measured on a GPU, SIMULATED on the simulator)
+gives Llama-2-7B's decode ceiling at batch 1, alone and split over 2, 4 and 8 such GPUs
+(`vram.decode{tp = }`: bytes per GPU, a model); beside each, what it would give at the fraction
+gpt-fast measured on A100s (its README), labelled as such: an expectation, not a measurement of
+this machine.
+]], zh = [[
+本设备的读带宽（`dot`，同上：有 GPU 时实测，模拟器上为 SIMULATED）给出 Llama-2-7B 在 batch 1 时的解码上限，单卡以及分到 2、4、8 张这样的 GPU 上（`vram.decode{tp = }`：每张 GPU 的字节数，模型）；旁边是按 gpt-fast 在 A100 上实测的比例（其 README）会得到的值，明确标注：这是预期，不是本机的测量。
+]] },
+    panels = {
+      { id = "t", kind = "table", title = { en = "Llama-2-7B fp16, batch 1, 1024 tokens of context", zh = "Llama-2-7B fp16，batch 1，1024 个 token 上下文" } },
+      { id = "tok", kind = "bars", title = { en = "One GPU: ceiling and at gpt-fast's measured fraction", zh = "单卡：上限，以及按 gpt-fast 实测比例" }, unit = "tok/s" },
+    },
+    run = function(ex)
+      local T = function(en, zh) return ex:t { en = en, zh = zh } end
+      ex:status(T("measuring read bandwidth (dot)", "测量读带宽（dot）"))
+      local r, err = read_bw()
+      if not r then ex:note("t", err); ex:status(T("failed", "失败")); return end
+      ex:row("t", { "tp", T("bytes per GPU", "每卡字节"), T("ceiling tok/s", "上限 tok/s"), T("gpt-fast's fraction", "gpt-fast 的比例"), T("expected tok/s", "预期 tok/s") })
+      local one
+      for _, row in ipairs(GPTFAST) do
+        local d = vram.decode { model = "llama-2-7b", context = CTX, bandwidth = r.bytes_per_s, flops = peak_flops() or 1e15, tp = row.tp }
+        local frac = row.gbs / 2039
+        ex:row("t", { tostring(row.tp), units.si(d.bytes), string.format("%.0f", d.tokens_per_s_memory), string.format("%.0f %%", 100 * frac),
+                      string.format("%.0f", frac * d.tokens_per_s_memory) })
+        if row.tp == 1 then one = { d = d, frac = frac } end
+      end
+      ex:bar("tok", T("ceiling, this device", "上限，本设备"), one.d.tokens_per_s_memory, { from = r, unit = "tok/s" })
+      ex:bar("tok", T("at gpt-fast's 69 % (expected)", "按 gpt-fast 的 69 %（预期）"), one.frac * one.d.tokens_per_s_memory, { style = "reference", unit = "tok/s" })
+      ex:note("t", T(string.format("Read bandwidth %s (%s). gpt-fast's fraction: the bandwidth per GPU its README reports for each run over the A100's 2,039 GB/s; the all-reduces are not in the ceiling.",
+                                   units.rate(r.bytes_per_s), r.simulated and "SIMULATED" or "measured"),
+                     string.format("读带宽 %s（%s）。gpt-fast 的比例：其 README 为每次运行给出的每卡带宽除以 A100 的 2,039 GB/s；上限里没有计入 all-reduce。",
+                                   units.rate(r.bytes_per_s), r.simulated and "模拟" or "实测")))
+      ex:status(T("done", "完成"))
+    end,
+  },
+
+  exercise {
+    id = "fraction-a100",
+    kind = "number",
+    prompt = { en = "gpt-fast measured 104.9 tokens/s for Llama-2-7B in fp16 (13.48 GB of weights) at batch 1 on an A100 80GB (2,039 GB/s). What percent of the bandwidth ceiling is that?",
+               zh = "gpt-fast 在 A100 80GB（2,039 GB/s）上实测 fp16 的 Llama-2-7B（13.48 GB 权重）batch 1 时为每秒 104.9 个 token。这占带宽上限的百分之几？" },
+    answer = 104.9 / (2039e9 / 13.48e9) * 100, unit = "%", tolerance = 0.02,
+    mistakes = { { value = 104.9 / (1700e9 / 13.48e9) * 100, say = { en = "That divides by the 1,700 GB/s the authors measured at best; the question asks against the datasheet's 2,039 GB/s.", zh = "那是按作者实测的最高 1,700 GB/s 算的；题目问的是相对数据手册的 2,039 GB/s。" } } },
+    hints = { { en = "The ceiling is bandwidth / bytes per token; then measured / ceiling.", zh = "上限 = 带宽 / 每个 token 的字节数；然后用实测除以上限。" } },
+    explain = { en = "2039e9 / 13.48e9 = 151.3 tok/s at most; 104.9 / 151.3 = 69 %. The README's own figure, 1,397 GB/s, is the same 69 % of 2,039.",
+                zh = "2039e9 / 13.48e9 = 最多每秒 151.3 个 token；104.9 / 151.3 = 69 %。README 自己给出的 1,397 GB/s 也正是 2,039 的 69 %。" },
+  },
+
+  exercise {
+    id = "tp-weights",
+    kind = "number",
+    prompt = { en = "Llama-2-70B in fp16 (68,976,648,192 parameters) with tensor parallelism over 4 GPUs: how many GiB (2^30 B) of weights does each GPU hold?",
+               zh = "fp16 的 Llama-2-70B（68,976,648,192 个参数）做 4 路张量并行：每张 GPU 持有多少 GiB（2^30 B）的权重？" },
+    answer = 68976648192 * 2 / 4 / 2^30, unit = "GiB", tolerance = 0.02,
+    mistakes = { { value = 68976648192 * 2 / 2^30, say = { en = "That is the whole model: tensor parallelism splits every weight matrix (and the embedding and head) over the 4 GPUs.", zh = "那是整个模型：张量并行把每个权重矩阵（以及嵌入层和输出头）分到 4 张 GPU 上。" } } },
+    hints = { { en = "2 bytes a parameter, divided among the GPUs; then 2^30.", zh = "每参数 2 字节，分到各张 GPU 上；再除以 2^30。" } },
+    explain = { en = "68.98e9 x 2 B / 4 = 34.5 GB = 32.12 GiB a GPU; its decode ceiling is bandwidth / (32.12 GiB + its KV heads), four times one GPU's before the all-reduces.",
+                zh = "68.98e9 × 2 B / 4 = 34.5 GB = 每张 GPU 32.12 GiB；它的解码上限是带宽 / (32.12 GiB + 它那份 KV 头)，在不计 all-reduce 时是单卡的四倍。" },
+  },
+
+  exercise {
+    id = "tp-fraction",
+    kind = "choice",
+    prompt = { en = "gpt-fast's Llama-2-7B reaches 69 % of its bandwidth ceiling on one A100 and 35 % on eight. Why does the fraction fall?",
+               zh = "gpt-fast 的 Llama-2-7B 在一张 A100 上达到带宽上限的 69 %，在八张上只有 35 %。比例为什么下降？" },
+    choices = {
+      { en = "Each GPU reads the whole model anyway", zh = "每张 GPU 反正都要读整个模型" },
+      { en = "Each layer waits for two all-reduces whose latency does not shrink with the shard, while each GPU's reads do", zh = "每层都要等两次 all-reduce，其延迟不随分片变小，而每张 GPU 的读取时间变小了" },
+      { en = "NVLink is slower than HBM, so the weights are read over NVLink", zh = "NVLink 比 HBM 慢，而权重是经 NVLink 读取的" },
+    },
+    answer = 2,
+    hints = { { en = "What does a tensor-parallel layer do that a single-GPU layer does not, and does it get shorter with more GPUs?", zh = "张量并行的一层比单卡多做了什么？它会随 GPU 增多而变短吗？" } },
+    explain = { en = "With 8 GPUs each reads 1/8 of the weights (0.83 ms a token at 2,039 GB/s), while the 64 all-reduces of a token each cost microseconds regardless: fixed time that the shrinking reads no longer hide.",
+                zh = "8 张 GPU 时每张只读 1/8 的权重（按 2,039 GB/s 每个 token 0.83 ms），而一个 token 的 64 次 all-reduce 每次都要几微秒，不随分片变小：读取时间缩短后，这段固定时间就藏不住了。" },
+  },
+
+  text { en = [[
 > [!source] Sources
 > Williams, Waterman, Patterson 2009, "Roofline: An Insightful Visual Performance Model for
 > Multicore Architectures", CACM 52(4). Peak figures: NVIDIA H100 and H200 datasheets (dense
@@ -255,8 +382,13 @@ caches no longer fit in the free memory.
 > fp16 tensor with fp32 accumulate, 936 GB/s); vramlab's `vram.gpu_specs()` lists each with its
 > source. BabelStream's dot: Deakin et al., University of Bristol (lesson 3.2). Llama-2-7B:
 > `meta-llama/Llama-2-7b-hf` config.json. The FLOP and byte counts: `docs/vram-infer.md`.
+> Measured decode: pytorch-labs/gpt-fast, README, "Benchmarks" and "Tensor Parallelism" (8x
+> A100-80GB power-limited to 330 W, batch 1, a 5-token prompt; "peak bandwidth is about 1700
+> GB/s"); NVIDIA A100 datasheet (2,039 GB/s); tensor parallelism: Shoeybi et al., "Megatron-LM",
+> 2019 (column and row splits, two all-reduces per layer); vLLM's attention layers
+> (num_kv_heads = max(1, total_num_kv_heads // tp_size)).
 ]], zh = [[
 > [!source] 出处
-> Williams、Waterman、Patterson 2009，"Roofline: An Insightful Visual Performance Model for Multicore Architectures"，CACM 52(4)。峰值：NVIDIA H100 和 H200 数据手册（稠密 fp16 989.4 TFLOP/s，3.35 和 4.8 TB/s），Ampere GA102 白皮书（RTX 3090：fp32 累加的 fp16 张量算力稠密 71 TFLOP/s，936 GB/s）；vramlab 的 `vram.gpu_specs()` 列出了每一项及其出处。BabelStream 的 dot：Deakin 等，布里斯托大学（第 3.2 节）。Llama-2-7B：`meta-llama/Llama-2-7b-hf` 的 config.json。浮点运算和字节的计数方法见 `docs/vram-infer.md`。
+> Williams、Waterman、Patterson 2009，"Roofline: An Insightful Visual Performance Model for Multicore Architectures"，CACM 52(4)。峰值：NVIDIA H100 和 H200 数据手册（稠密 fp16 989.4 TFLOP/s，3.35 和 4.8 TB/s），Ampere GA102 白皮书（RTX 3090：fp32 累加的 fp16 张量算力稠密 71 TFLOP/s，936 GB/s）；vramlab 的 `vram.gpu_specs()` 列出了每一项及其出处。BabelStream 的 dot：Deakin 等，布里斯托大学（第 3.2 节）。Llama-2-7B：`meta-llama/Llama-2-7b-hf` 的 config.json。浮点运算和字节的计数方法见 `docs/vram-infer.md`。实测解码：pytorch-labs/gpt-fast 的 README，"Benchmarks" 和 "Tensor Parallelism"（8 张功耗限制在 330 W 的 A100-80GB，batch 1，5 个 token 的提示；"peak bandwidth is about 1700 GB/s"）；NVIDIA A100 数据手册（2,039 GB/s）；张量并行：Shoeybi 等，"Megatron-LM"，2019（按列和按行切分，每层两次 all-reduce）；vLLM 的注意力层（num_kv_heads = max(1, total_num_kv_heads // tp_size)）。
 ]] },
 }
