@@ -2,6 +2,8 @@
  * or the learner (the summary `vramlab snapshot` prints, a decimated timeline, and the what-if
  * replay), with the reading, parsing and replay on the worker so the screen stays live, and
  * every step looking at the cancel flag (Esc, a limit) every few thousand entries.
+ * With {diff = B}, a second snapshot of the same kinds of file is read too and compared with the
+ * first (gpu_snap_diff: what grew and what went, by first user frame), as `snapshot diff A B`.
  * Two kinds of file:
  *   - the one the learner named (`vramlab eval FILE --snapshot S`, `vramlab repl --snapshot S`,
  *     the REPL's :open S): alloc.snapshot() with no path, or that path; read through the safe
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #include "gpu_file.h"
+#include "gpu_snap_diff.h"
 #include "gpu_snap_replay.h"
 #include "gpu_snap_summary.h"
 #include "gpu_snap_walk.h"
@@ -46,8 +49,13 @@ struct snap_job {
     bool replay, has_conf;
     char conf[256];
     uint64_t capacity;
+    int fd2;              /* the diff's second file, or -1 */
+    uint64_t file_bytes2, max_file2;
+    char path2[PATH_MAX];
     /* results */
-    struct gpu_snapshot *s;
+    struct gpu_snapshot *s, *s2;
+    struct gpu_snap_diff diff;
+    bool has_diff;
     struct gpu_snap_summary sum;
     size_t di;            /* index into sum.dev */
     struct gpu_snap_column *cols;
@@ -187,6 +195,18 @@ static void snap_fn(struct lt_job *j)
         snprintf(j->why, sizeof j->why, "%s: %s", sj->path, gpu_status_str(j->st));
         return;
     }
+    if (sj->fd2 >= 0) {
+        int fd2 = sj->fd2;
+        sj->fd2 = -1; /* the reader takes it */
+        j->st = gpu_snapshot_load_fd(fd2, sj->path2, sj->max_file2, cancel, &sj->s2, j->why, sizeof j->why);
+        if (j->st != GPU_OK) return;
+        j->st = gpu_snapshot_diff(sj->s, sj->s2, sj->top, &sj->diff, why, sizeof why);
+        if (j->st != GPU_OK) {
+            snprintf(j->why, sizeof j->why, "diff %s %s: %s", sj->path, sj->path2, why);
+            return;
+        }
+        sj->has_diff = true;
+    }
     if (!sj->replay) return;
     sj->r = calloc(1, sizeof *sj->r);
     struct gpu_caching_opts w;
@@ -213,13 +233,18 @@ static void snap_free_results(struct snap_job *sj)
     sj->cols = NULL;
     free(sj->r);
     sj->r = NULL;
+    if (sj->has_diff) gpu_snap_diff_free(&sj->diff);
+    sj->has_diff = false;
+    gpu_snapshot_free(sj->s2);
+    sj->s2 = NULL;
 }
 
 static int snap_gc(lua_State *L)
 {
     struct snap_job *sj = lua_touserdata(L, 1);
     if (sj->fd >= 0) close(sj->fd);
-    sj->fd = -1;
+    if (sj->fd2 >= 0) close(sj->fd2);
+    sj->fd = sj->fd2 = -1;
     snap_free_results(sj);
     return 0;
 }
@@ -228,7 +253,8 @@ static void snap_release(struct lt_job *j)
 {
     struct snap_job *sj = (struct snap_job *)j;
     if (sj->fd >= 0) close(sj->fd);
-    sj->fd = -1;
+    if (sj->fd2 >= 0) close(sj->fd2);
+    sj->fd = sj->fd2 = -1;
     lt_vm_mem_add(sj->vm, -sj->charged);
     sj->charged = 0;
 }
@@ -277,6 +303,58 @@ static void push_findings(lua_State *L, const char *k, const struct gpu_snap_fin
 }
 
 static int snap_push_results(lua_State *L, struct snap_job *sj);
+
+static void push_groups(lua_State *L, const char *k, const struct gpu_snap_group *g, size_t n)
+{
+    lua_createtable(L, (int)n, 0);
+    for (size_t i = 0; i < n; i++) {
+        lua_createtable(L, 0, 4);
+        push_lstr(L, "where", g[i].where, g[i].where_len);
+        push_lstr(L, "func", g[i].function, g[i].function_len);
+        lt_seti(L, "bytes", g[i].bytes);
+        lt_seti(L, "count", g[i].count);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, k);
+}
+
+static void push_pair(lua_State *L, const char *k, const uint64_t v[2])
+{
+    lua_createtable(L, 0, 3);
+    lt_seti(L, "a", v[0]);
+    lt_seti(L, "b", v[1]);
+    lua_pushinteger(L, (lua_Integer)v[1] - (lua_Integer)v[0]);
+    lua_setfield(L, -2, "delta");
+    lua_setfield(L, -2, k);
+}
+
+/* The diff of the summary's device as the field `diff` (a device only A has: no counts). */
+static void push_diff(lua_State *L, const struct snap_job *sj, int device)
+{
+    const struct gpu_snap_diff_dev *dv = NULL;
+    for (size_t i = 0; i < sj->diff.ndev; i++)
+        if (sj->diff.dev[i].device == device) dv = &sj->diff.dev[i];
+    lua_createtable(L, 0, 14);
+    lua_pushstring(L, sj->path2);
+    lua_setfield(L, -2, "path");
+    lt_seti(L, "device", (uint64_t)device);
+    if (dv) {
+        push_pair(L, "reserved", dv->reserved);
+        push_pair(L, "allocated", dv->allocated);
+        push_pair(L, "requested", dv->requested);
+        push_pair(L, "cached", dv->cached);
+        push_pair(L, "segments", dv->nsegs);
+        lt_seti(L, "only_in_a_bytes", dv->only_bytes[0]);
+        lt_seti(L, "only_in_b_bytes", dv->only_bytes[1]);
+        lt_seti(L, "grown_bytes", dv->grown_bytes);
+        lt_seti(L, "gone_bytes", dv->gone_bytes);
+        push_groups(L, "grown", dv->grown, dv->ngrown);
+        push_groups(L, "gone", dv->gone, dv->ngone);
+    }
+    lua_pushboolean(L, false); /* both recorded by PyTorch */
+    lua_setfield(L, -2, "simulated");
+    lua_setfield(L, -2, "diff");
+}
 
 static int snap_push(lua_State *L, struct lt_job *j)
 {
@@ -367,6 +445,7 @@ static int snap_push_results(lua_State *L, struct snap_job *sj)
     lua_setfield(L, -2, "timeline");
     lua_pushboolean(L, false); /* recorded by PyTorch; the replay below is the model's */
     lua_setfield(L, -2, "simulated");
+    if (sj->has_diff) push_diff(L, sj, d->device);
     if (sj->r) {
         const struct gpu_snap_replay *r = sj->r;
         char rc[256], wc[256];
@@ -410,12 +489,12 @@ int lt_alloc_snapshot(lua_State *L)
         luaL_error(L, "alloc.snapshot: no snapshot was named: give a shipped one's path, or name "
                       "yours with vramlab eval FILE --snapshot SNAPSHOT (or :open SNAPSHOT in the REPL)");
     if (user) path = named, len = strlen(named);
-    static const char *const known[] = {"device", "top", "columns", "replay", "capacity", NULL};
+    static const char *const known[] = {"device", "top", "columns", "replay", "capacity", "diff", NULL};
     lt_opt_check(L, opt, "alloc.snapshot", true, known);
     lua_settop(L, 2);
     struct snap_job *sj = lua_newuserdatauv(L, sizeof *sj, 0); /* anchored on the stack */
     memset(sj, 0, sizeof *sj);
-    sj->fd = -1;
+    sj->fd = sj->fd2 = -1;
     if (luaL_newmetatable(L, "vramlab.snapshot_job")) {
         lua_pushcfunction(L, snap_gc);
         lua_setfield(L, -2, "__gc");
@@ -455,6 +534,22 @@ int lt_alloc_snapshot(lua_State *L)
             sj->capacity = lt_alloc_opt_capacity(L, opt, 0);
             sj->replay = true;
         }
+        lt_opt_field(L, opt, "diff");
+        if (!lua_isnil(L, -1)) {
+            size_t dl = 0;
+            if (lua_type(L, -1) != LUA_TSTRING)
+                luaL_error(L, "alloc.snapshot: diff must be the path of a second snapshot");
+            const char *dp = lua_tolstring(L, -1, &dl);
+            if (named && !strcmp(dp, named)) { /* the learner's own file, as for the first */
+                sj->fd2 = open_named(L, dp, &sj->file_bytes2);
+                sj->max_file2 = GPU_SNAPSHOT_MAX_FILE;
+            } else {
+                sj->fd2 = open_first(L, lt_runtime_assets(vm->rt), dp, dl, &sj->file_bytes2);
+                sj->max_file2 = MAX_FILE;
+            }
+            snprintf(sj->path2, sizeof sj->path2, "%s", dp);
+        }
+        lua_pop(L, 1);
     }
     if (user) { /* the learner's own file: the CLI's limit, not the lesson's */
         sj->fd = open_named(L, path, &sj->file_bytes);
@@ -467,11 +562,14 @@ int lt_alloc_snapshot(lua_State *L)
          * few bytes of pickle) while the compact model is made from it */
         sj->charged = (long long)sj->file_bytes * 8 + (long long)sj->columns * 64 + (64 << 10);
     }
-    lt_vm_charge(L, (long long)(sj->file_bytes / 16));
+    if (sj->fd2 >= 0) /* the second file, read and compared the same way */
+        sj->charged += (sj->max_file2 == MAX_FILE ? (long long)sj->file_bytes2 * 8 : 0) + (64 << 10);
+    lt_vm_charge(L, (long long)((sj->file_bytes + sj->file_bytes2) / 16));
     sj->vm = vm;
     if (!lt_vm_mem_add(vm, sj->charged)) {
         close(sj->fd);
-        sj->fd = -1;
+        if (sj->fd2 >= 0) close(sj->fd2);
+        sj->fd = sj->fd2 = -1;
         sj->charged = 0;
         return lt_vm_mem_stop(L);
     }

@@ -40,4 +40,19 @@ near(r.whatif.peak_reserved / GiB, 6.15, 0.005, "expandable peak reserved")
 assert(r.whatif.segments == 2 and r.recorded.segments == 29, "segments at the end: 2 vs the recorded 29")
 near((r.whatif.peak_reserved - s.peak) / GiB, 0.03, 0.005, "expandable overhead above requested")
 near((s.reserved_peak - s.peak) / GiB, 0.15, 0.005, "default overhead above requested")
+-- measuring a peak yourself: the two steps' phase peaks through the allocator model
+local SMALL = { layers = 4, hidden = 512, heads = 8, seq = 512, batch = 4 }
+local f1 = vram.train_step { layers = 4, hidden = 512, heads = 8, seq = 512, batch = 4, first_step = true }
+local f2 = vram.train_step(SMALL)
+near(f1.phase_peaks.backward / 1e9, 1.79, 0.005, "predict-step2's prompt: step 1's backward peaks at 1.79 GB")
+near(f2.phase_peaks.backward / 1e9, 2.11, 0.012, "predict-step2's explanation: 2.11 GB in step 2 (allocated: the live 2.10 GB rounded by the allocator)")
+near((f2.phase_peaks.backward - f1.phase_peaks.backward) / 1e9, 8 * f2.params / 1e9, 0.001, "the difference is Adam's m and v")
+near(8 * f2.params / 1e9, 0.31, 0.005, "38.6 M x 8 B = 0.31 GB")
+assert(math.abs(1.79 - 2.11) / 2.11 > 0.08, "predict-step2: step 1's figure stays a wrong answer at the tolerance")
+-- the leak: 393 MiB a step, one fp32 logits tensor
+local d = assert(alloc.snapshot("assets/snapshots/gpt-leak-step2.pickle", { diff = "assets/snapshots/gpt-leak-step5.pickle" })).diff
+near(d.grown_bytes / 3 / MiB, 393, 0.5, "leak-step: 393 MiB a step")
+near(d.grown_bytes / GiB, 1.15, 0.005, "leak: 1.15 GiB over three steps")
+assert(d.grown_bytes == 3 * 4 * 4 * 512 * 50304 and d.gone_bytes == 0, "three fp32 logits of 4 x 512 x 50304, nothing freed")
+assert(d.grown[1].where:find("model.py:176", 1, true), "leak-line: allocated at model.py:176")
 print("ok: lesson 2.6's figures")

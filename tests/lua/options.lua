@@ -63,7 +63,7 @@ local cases = {
     async_pool = function() rejects("alloc.async_pool", alloc.async_pool, "release_treshold", { "capacity", "release_threshold" }, { capacity = "1GiB", release_treshold = 0 }) end,
     trace_replay = function() rejects("alloc.trace_replay", alloc.trace_replay, "capcity", { "capacity" }, "", { capcity = "1GiB" }) end,
     round_size = function() rejects("alloc.round_size", alloc.round_size, "roundup_power2_division", { "roundup_power2_divisions" }, 1000, { roundup_power2_division = 4 }) end,
-    snapshot = function() rejects("alloc.snapshot", alloc.snapshot, "colums", { "device", "top", "columns", "replay", "capacity" }, "assets/snapshots/gpt-train.pickle", { colums = 10 }) end,
+    snapshot = function() rejects("alloc.snapshot", alloc.snapshot, "colums", { "device", "top", "columns", "replay", "capacity", "diff" }, "assets/snapshots/gpt-train.pickle", { colums = 10 }) end,
     ledger = false, format_size = false,
   },
 }

@@ -73,4 +73,21 @@ ok, err = pcall(alloc.snapshot, P, { columns = 0 })
 assert(not ok and err:find("columns must be", 1, true), "columns 0: " .. tostring(err))
 local v, why = alloc.snapshot(P, { replay = "expandable_segments:Maybe" })
 assert(v == nil and why:find("replay", 1, true), "bad replay options: " .. tostring(why))
+-- diff: the shipped leak, two snapshots of one run (steps 2 and 5), against the CLI's figures
+local L2, L5 = "assets/snapshots/gpt-leak-step2.pickle", "assets/snapshots/gpt-leak-step5.pickle"
+local dd = assert(alloc.snapshot(L2, { diff = L5, top = 3 })).diff
+local s2, s5 = assert(alloc.snapshot(L2)), assert(alloc.snapshot(L5))
+assert(dd.path == L5 and dd.simulated == false, "the diff names B and is recorded, not simulated")
+assert(dd.reserved.a == s2.reserved and dd.reserved.b == s5.reserved and dd.reserved.delta == s5.reserved - s2.reserved, "reserved a, b, delta")
+assert(dd.requested.delta == s5.end_live - s2.end_live, "the requested bytes grew by the live bytes' growth")
+assert(#dd.grown == 1 and dd.grown[1].count == 3 and dd.grown_bytes == dd.grown[1].bytes, "three leaked logits, one group")
+assert(dd.grown[1].where:find("model.py:176", 1, true) and dd.grown[1].func == "forward", "allocated at model.py:176")
+assert(dd.grown[1].bytes == 3 * 4 * 4 * 512 * 50304, "three fp32 logits of 4 x 512 x 50304")
+assert(dd.gone_bytes == 0 and #dd.gone == 0, "nothing went")
+local self_diff = assert(alloc.snapshot(P, { diff = P })).diff
+assert(self_diff.grown_bytes == 0 and self_diff.gone_bytes == 0 and self_diff.reserved.delta == 0, "a file against itself: nothing")
+ok, err = pcall(alloc.snapshot, P, { diff = "/etc/passwd" })
+assert(not ok and err:find("is absolute", 1, true), "diff's path follows the same rules: " .. tostring(err))
+ok, err = pcall(alloc.snapshot, P, { diff = 3 })
+assert(not ok and err:find("diff must be the path", 1, true), "diff takes a path: " .. tostring(err))
 print("ok: alloc.snapshot")

@@ -33,11 +33,15 @@ same arguments give the same bytes (tests/cli/snapshot_example.sh checks the shi
 
     python3 tests/snapshot/make_example.py -o assets/snapshots/gpt-train.pickle
     python3 tests/snapshot/make_example.py --variant oom -o assets/snapshots/gpt-train-oom.pickle
+    python3 tests/snapshot/make_example.py --variant leak --steps 2 -o assets/snapshots/gpt-leak-step2.pickle
+    python3 tests/snapshot/make_example.py --variant leak --steps 5 -o assets/snapshots/gpt-leak-step5.pickle
     python3 tests/snapshot/make_example.py --events 1000000 -o build/snap-1m.pickle  (benchmark)
 
 Variants: "train" (three steps that fit), "oom" (the third step doubles the batch on purpose
 and runs out of memory on an 8 GiB GPU; the snapshot is taken at the OOM, as an
-out-of-memory observer does), "tiny" (one small step: a seed for the fuzz target).
+out-of-memory observer does), "tiny" (one small step: a seed for the fuzz target), "leak" (the
+training loop keeps every step's logits for a metric, `preds.append(logits.detach())`, which
+holds their storage: --steps N steps, so two snapshots of one run diff to the leak).
 Only the standard library is needed.
 """
 import argparse
@@ -371,6 +375,7 @@ class Job:
         self.params = []    # (name, bytes, addr)
         self.grads = {}     # name -> addr
         self.adam = []
+        self.kept = []      # logits a leaky loop keeps
 
     def alloc(self, nbytes, site):
         self.a.clock.work(nbytes)
@@ -393,7 +398,7 @@ class Job:
         for name, n in shapes:
             self.params.append((name, 4 * n, self.alloc(4 * n, "param")))
 
-    def step(self, first_step, B=None):
+    def step(self, first_step, B=None, keep_logits=False):
         B = B or self.B
         T, d, V, H = self.T, self.d, self.V, self.H
         btd, f4 = 4 * B * T * d, 4
@@ -477,7 +482,10 @@ class Job:
         self.free(gx, "backward")
         assert not saved
         self.free(loss, "forward")
-        self.free(logits, "forward")
+        if keep_logits:                               # preds.append(logits.detach()): a leak
+            self.kept.append(logits)
+        else:
+            self.free(logits, "forward")
         self.free(idx, "forward")
         self.free(tgt, "forward")
 
@@ -494,7 +502,7 @@ class Job:
             self.free(self.grads.pop(name), "zero_grad")
 
 
-def make(variant, events):
+def make(variant, events, steps_wanted=2):
     clock = Clock()
     if variant == "tiny":
         a = Allocator(1 * GiB, 0, clock)
@@ -503,14 +511,14 @@ def make(variant, events):
         a = Allocator(8 * GiB, 400 * MiB, clock)   # an 8 GiB card; the CUDA context takes 400 MiB
         job = Job(a, batch=4, seq=512, d=768, layers=4, vocab=50304, heads=12)
     job.build()
-    steps = 1 if variant == "tiny" else 3
+    steps = 1 if variant == "tiny" else (steps_wanted if variant == "leak" else 3)
     s = 0
     while True:
         try:
             if variant == "oom" and s == 2:
                 job.step(False, B=4 * job.B)        # "let's try a bigger batch"
             else:
-                job.step(s == 0)
+                job.step(s == 0, keep_logits=variant == "leak")
         except OutOfMemory:
             break                                   # an OOM observer dumps the snapshot here
         s += 1
@@ -523,12 +531,13 @@ def make(variant, events):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--variant", choices=("train", "oom", "tiny"), default="train")
+    ap.add_argument("--variant", choices=("train", "oom", "tiny", "leak"), default="train")
+    ap.add_argument("--steps", type=int, default=2, help="leak: how many training steps before the snapshot")
     ap.add_argument("--events", type=int, default=0,
                     help="repeat training steps until the trace has at least this many entries")
     ap.add_argument("-o", "--output", required=True)
     args = ap.parse_args()
-    snap = make(args.variant, args.events)
+    snap = make(args.variant, args.events, args.steps)
     with open(args.output, "wb") as f:
         pickle.dump(snap, f, protocol=4)
 
