@@ -231,13 +231,21 @@ estimator's peak, every layer's share, and the allocator's peaks.
 > If weights + gradients + master + Adam alone exceed the card, no batch size fits: you need fewer
 > bytes per parameter (4.4) or to shard them (4.5).
 
+> [!tip] Measure your own step, from the second one
+> This step is the steady state: the optimizer state already exists. Your job's first step has no
+> Adam state until `optimizer.step()` creates it, and its allocator is still growing its cache:
+> step 1 reads 1.79 GB at this model's backward peak, step 2 2.11 GB. Put
+> `torch.cuda.reset_peak_memory_stats()` and `torch.cuda.max_memory_allocated()` around each phase
+> of step 2 or later (lesson 2.6 does it through the allocator, phase by phase).
+
 > [!source] Sources
 > S. Rajbhandari, J. Rasley, O. Ruwase, Y. He, "ZeRO: Memory Optimizations Toward Training Trillion
 > Parameter Models", SC 2020, sec. 3.1 (model states 16Ψ for mixed-precision Adam). V. Korthikanti
 > et al., "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023
 > (arXiv:2205.05198), sec. 4, eq. 1. PyTorch `torch/optim/adam.py` (`_multi_tensor_adam`),
 > `aten/src/ATen/cuda/CublasHandlePool.cpp` (workspace size), `c10/cuda/CUDACachingAllocator.cpp`.
-> The event list and what it leaves out: `docs/vram-train.md`.
+> The event list and what it leaves out: `docs/vram-train.md`. Measuring phases:
+> `torch.cuda.reset_peak_memory_stats`, `max_memory_allocated` (`torch/cuda/memory.py`).
 ]], zh = [[
 ## 怎么读这些面板
 - **曲线**在前向过程中等距上升（每次一个块保存的激活），在 LM head 处跳高（先是 16 位的 logits，再是为损失函数转换的 fp32 版本），在反向开始时到达峰值，然后随着各块的激活被释放，回落到模型状态附近。优化器阶段有一个短暂的鼓包（`foreach` Adam 的临时张量）。
@@ -247,8 +255,11 @@ estimator's peak, every layer's share, and the allocator's peaks.
 > [!pitfall] 模型状态与 batch 无关
 > batch 减半，激活和临时张量减半，但每个参数 16 字节的模型状态一点不少。如果权重 + 梯度 + 主副本 + Adam 本身就超过显卡容量，任何 batch 都装不下：要么减少每个参数的字节数（4.4 节），要么把它们切分到多张卡上（4.5 节）。
 
+> [!tip] 测量你自己的训练步，从第二步开始
+> 这里的一步是稳态：优化器状态已经存在。你的任务的第一步在 `optimizer.step()` 创建之前没有 Adam 状态，分配器也还在扩充缓存：这个模型反向峰值在第 1 步读到 1.79 GB，第 2 步 2.11 GB。在第 2 步或之后的每个阶段前后放上 `torch.cuda.reset_peak_memory_stats()` 和 `torch.cuda.max_memory_allocated()`（第 2.6 节经分配器逐个阶段这样做）。
+
 > [!source] 出处
-> S. Rajbhandari, J. Rasley, O. Ruwase, Y. He, "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models", SC 2020，第 3.1 节（混合精度 Adam 的模型状态为 16Ψ）。V. Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023（arXiv:2205.05198），第 4 节，式 1。PyTorch `torch/optim/adam.py`（`_multi_tensor_adam`）、`aten/src/ATen/cuda/CublasHandlePool.cpp`（工作区大小）、`c10/cuda/CUDACachingAllocator.cpp`。事件列表以及它没有建模的部分：`docs/vram-train.md`。
+> S. Rajbhandari, J. Rasley, O. Ruwase, Y. He, "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models", SC 2020，第 3.1 节（混合精度 Adam 的模型状态为 16Ψ）。V. Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023（arXiv:2205.05198），第 4 节，式 1。PyTorch `torch/optim/adam.py`（`_multi_tensor_adam`）、`aten/src/ATen/cuda/CublasHandlePool.cpp`（工作区大小）、`c10/cuda/CUDACachingAllocator.cpp`。事件列表以及它没有建模的部分：`docs/vram-train.md`。测量各阶段：`torch.cuda.reset_peak_memory_stats`、`max_memory_allocated`（`torch/cuda/memory.py`）。
 ]] },
 
   exercise {
