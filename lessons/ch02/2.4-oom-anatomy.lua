@@ -254,15 +254,6 @@ figure, and the ledger that connects them.
 > PyTorch the cuBLAS and cuDNN *workspaces* come from the caching allocator, so running out there
 > gives the normal "Tried to allocate" message.) The cache may
 > be full of free blocks they cannot use; `torch.cuda.empty_cache()` before that call can help.
-
-> [!source] Sources
-> PyTorch `c10/cuda/CUDACachingAllocator.cpp` (the message is built in `malloc` when
-> `alloc_block` fails after `release_cached_blocks`); `torch.cuda.memory_stats`,
-> `set_per_process_memory_fraction`; CUDA Runtime API `cudaMemGetInfo`; NVML
-> `nvmlDeviceGetComputeRunningProcesses` (nvidia-smi's per-process figures); PyTorch
-> `aten/src/ATen/cuda/CublasHandlePool.cpp` (cuBLAS workspaces held as `DataPtr`s from the caching
-> allocator) and `aten/src/ATen/native/cudnn/Conv_v7.cpp` (cuDNN workspaces through the caching
-> allocator); A100 80GB OOM messages in PyTorch issues ("79.15 GiB total capacity").
 ]], zh = [[
 ## 读懂你自己的 OOM
 1. **"Tried to allocate"不大，"free"很小**：卡真的满了。看"allocated by PyTorch"：如果接近总量，就得少用显存（减小 batch、梯度检查点、切分模型）。
@@ -272,9 +263,6 @@ figure, and the ledger that connects them.
 
 > [!pitfall] "CUDA error: out of memory"是另一种错误
 > 没有"Tried to allocate"，说明它不是缓存分配器报的：是创建上下文、首次使用时按需加载库的核函数、创建 cuBLAS 或 cuDNN 句柄、NCCL 申请通信缓冲区，或者第三方代码自己调用 `cudaMalloc` 失败了。（在 PyTorch 里，cuBLAS 和 cuDNN 的*工作区*来自缓存分配器，在那里不够用时报的是普通的"Tried to allocate"。）此时缓存里可能满是它们用不上的空闲块；在那次调用之前执行 `torch.cuda.empty_cache()` 可能有帮助。
-
-> [!source] 出处
-> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`alloc_block` 在 `release_cached_blocks` 之后仍失败时，`malloc` 拼出这条报错）；`torch.cuda.memory_stats`、`set_per_process_memory_fraction`；CUDA Runtime API `cudaMemGetInfo`；NVML `nvmlDeviceGetComputeRunningProcesses`（nvidia-smi 的每进程数字）；PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区以来自缓存分配器的 `DataPtr` 持有）与 `aten/src/ATen/native/cudnn/Conv_v7.cpp`（cuDNN 工作区经缓存分配器申请）；PyTorch issue 中 A100 80GB 的 OOM 报错（"79.15 GiB total capacity"）。
 ]] },
 
   exercise {
@@ -309,4 +297,172 @@ figure, and the ledger that connects them.
                 zh = "缓存里没有合适的块，分配器只好向设备申请新段：1–10 MiB 的请求分到 20 MiB（kLargeBuffer）。报错里报的是这次申请（alloc_size），不是张量本身。" },
   },
 
+  text { en = [[
+## nvidia-smi minus reserved, itemized
+The ledger names the parts; here they are with sizes. What nvidia-smi shows for a PyTorch process
+beyond `torch.cuda.memory_reserved()`:
+
+| part | size | source |
+|---|---|---|
+| the **CUDA context**, lazy module loading | about 254 MiB | PyTorch PR 86509 (CUDA 11.7): 287,047,680 B with one tensor, its 20 MiB segment included |
+| the same, **eager** loading (`CUDA_MODULE_LOADING=EAGER`) | about 616 MiB | the same PR: 666,632,192 B, every kernel of every library loaded at start |
+| **NCCL**, per communicator | 544–688 MB measured; 9.19 MiB per connection per channel | NVIDIA/nccl issue 964 (4 A100s); NCCL 2.30.7 `src/init.cc` (lesson 4.5) |
+| **other processes** on the GPU | theirs | `nvidia-smi`, NVML |
+
+Lazy loading loads a kernel the first time it runs, so the context grows during the first steps as
+cuBLAS, cuDNN and PyTorch's own kernels are first used, and stays smaller. PyTorch sets
+`CUDA_MODULE_LOADING=LAZY` unless you set it (`CUDAHooks::init`); since CUDA 12.2 the driver
+defaults to it too. A tool, container or older stack that sets `EAGER` pays hundreds of MiB per
+process — on every GPU of every rank.
+
+What people count outside PyTorch and is **inside** `memory_reserved()`, because PyTorch allocates
+it through the caching allocator:
+
+- **cuBLAS workspaces**, one per (handle, stream) pair (`CublasHandlePool.cpp`,
+  `cublas_handle_stream_to_workspace`). `CUBLAS_WORKSPACE_CONFIG` is a list of `:KiB:count`:
+  PyTorch's default `:4096:2:16:8` is 2 × 4 MiB + 8 × 16 KiB = 8.13 MiB, and 32 MiB (`:4096:8`) on
+  Hopper and Blackwell. A job that runs matmuls on four streams holds four.
+- **cuDNN workspaces** (`Conv_v7.cpp`): sized per convolution algorithm; `cudnn.benchmark = True`
+  tries the algorithms, some of which ask for large ones.
+- **cuFFT plans**: each cached plan's work area (`torch.backends.cuda.cufft_plan_cache`, up to
+  4096 plans per device).
+- **CUDA graphs' private pools** (lesson 5.5).
+
+The experiment measures this process's context on this machine (real on a GPU: NVML's free memory
+before and after the backend opened; the profile's figure on the simulator), puts it beside
+PyTorch's published ones, and allocates cuBLAS workspaces for one to four streams through the
+caching allocator on this backend, to show what they add to `memory_reserved()`.
+]], zh = [[
+## nvidia-smi 减去 reserved，逐项列出
+账本给出了各个部分的名字；这里给出它们的大小。nvidia-smi 为一个 PyTorch 进程显示的、超出 `torch.cuda.memory_reserved()` 的部分：
+
+| 部分 | 大小 | 出处 |
+|---|---|---|
+| **CUDA 上下文**，延迟加载模块 | 约 254 MiB | PyTorch PR 86509（CUDA 11.7）：创建一个张量后 287,047,680 B，含它的 20 MiB 段 |
+| 同上，**立即**加载（`CUDA_MODULE_LOADING=EAGER`） | 约 616 MiB | 同一个 PR：666,632,192 B，启动时加载了每个库的每个核函数 |
+| **NCCL**，每个通信器 | 实测 544–688 MB；每个通道每个连接 9.19 MiB | NVIDIA/nccl issue 964（4 张 A100）；NCCL 2.30.7 `src/init.cc`（第 4.5 节） |
+| GPU 上的**其他进程** | 它们自己的 | `nvidia-smi`、NVML |
+
+延迟加载在一个核函数第一次运行时才加载它，所以上下文会在最初几步里随着 cuBLAS、cuDNN 和 PyTorch 自己的核函数第一次被用到而增长，最终仍然更小。除非你自己设置，PyTorch 会设 `CUDA_MODULE_LOADING=LAZY`（`CUDAHooks::init`）；从 CUDA 12.2 起驱动也默认如此。某个工具、容器或旧的软件栈如果设了 `EAGER`，每个进程要多付几百 MiB——每个 rank 的每张 GPU 都是如此。
+
+大家常算在 PyTorch 之外、其实在 `memory_reserved()` **之内**的东西，因为 PyTorch 是经缓存分配器分配它们的：
+
+- **cuBLAS 工作区**，每个（句柄，流）对一个（`CublasHandlePool.cpp`，`cublas_handle_stream_to_workspace`）。`CUBLAS_WORKSPACE_CONFIG` 是一串 `:KiB:个数`：PyTorch 默认的 `:4096:2:16:8` 是 2 × 4 MiB + 8 × 16 KiB = 8.13 MiB，在 Hopper 和 Blackwell 上是 32 MiB（`:4096:8`）。在四个流上跑矩阵乘的任务就持有四份。
+- **cuDNN 工作区**（`Conv_v7.cpp`）：按卷积算法决定大小；`cudnn.benchmark = True` 会试各种算法，其中有的要很大的工作区。
+- **cuFFT 计划**：每个缓存的计划的工作区（`torch.backends.cuda.cufft_plan_cache`，每台设备最多 4096 个计划）。
+- **CUDA 图的私有内存池**（第 5.5 节）。
+
+实验测量本机上这个进程的上下文（有 GPU 时为真实值：后端打开前后 NVML 报告的空闲显存之差；模拟器上为配置中的数字），把它放在 PyTorch 公布的数字旁边；然后经本机后端的缓存分配器为一到四个流分配 cuBLAS 工作区，看它们给 `memory_reserved()` 增加了多少。
+]] },
+
+  experiment {
+    id = "non-torch",
+    key = "ws",
+    title = { en = "The share outside PyTorch, and what is inside it", zh = "PyTorch 之外的部分，以及其实在内的部分" },
+    intro = { en = [[
+This process's CUDA context from the ledger (measured on a GPU; SIMULATED: the profile's), beside
+a PyTorch process's under lazy and eager loading (`vram.outside_torch`, published figures); then
+one cuBLAS workspace per stream, at PyTorch's default size for this GPU's compute capability,
+allocated through the caching allocator on this machine's backend.
+]], zh = [[
+从账本读出这个进程的 CUDA 上下文（有 GPU 时为实测；SIMULATED：配置中的数字），旁边是 PyTorch 进程在延迟加载和立即加载下的上下文（`vram.outside_torch`，公布的数字）；然后按本 GPU 计算能力下 PyTorch 的默认大小，经本机后端的缓存分配器为每个流分配一个 cuBLAS 工作区。
+]] },
+    panels = {
+      { id = "ctx", kind = "bars", title = { en = "CUDA context", zh = "CUDA 上下文" }, unit = "MiB" },
+      { id = "ws", kind = "bars", title = { en = "memory_reserved() with a cuBLAS workspace per stream", zh = "每个流一个 cuBLAS 工作区时的 memory_reserved()" }, unit = "MiB" },
+      { id = "t", kind = "table", title = { en = "Workspaces through the caching allocator", zh = "经缓存分配器的工作区" } },
+    },
+    run = function(ex)
+      local T = function(en, zh) return ex:t { en = en, zh = zh } end
+      local MiB = units.MiB
+      local l = alloc.ledger()
+      local info = gpu.info()
+      if l.context then ex:bar("ctx", T("this process (vramlab)", "本进程（vramlab）"), l.context / MiB, { style = l.simulated and "simulated" or "measured", unit = "MiB" }) end
+      local o = vram.outside_torch {}
+      ex:bar("ctx", T("PyTorch, lazy loading", "PyTorch，延迟加载"), o.context_lazy / MiB, { style = "reference", unit = "MiB" })
+      ex:bar("ctx", T("PyTorch, eager loading", "PyTorch，立即加载"), o.context_eager / MiB, { style = "reference", unit = "MiB" })
+      ex:note("ctx", T("vramlab loads only its own kernels: its context is what the driver and runtime take. PyTorch's figures: PR 86509, CUDA 11.7, one tensor created.",
+                       "vramlab 只加载它自己的核函数：它的上下文就是驱动和运行时本身占的。PyTorch 的数字：PR 86509，CUDA 11.7，创建一个张量之后。"))
+      local ws = vram.cublas_workspace { cc = info.compute_capability }
+      local a <close> = alloc.caching {}
+      ex:row("t", { T("streams", "流"), "memory_allocated", "memory_reserved", T("segments", "段") })
+      for n = 1, 4 do
+        local b, err = a:malloc(ws.per_pair, "cuBLAS workspace, stream " .. n)
+        if not b then ex:note("t", tostring(err)); break end
+        local st = a:stats()
+        ex:row("t", { tostring(n), units.bytes(st.allocated), units.bytes(st.reserved), tostring(st.segments) })
+        ex:bar("ws", string.format(T("%d stream(s)", "%d 个流"), n), st.reserved / MiB, { from = st, unit = "MiB" })
+      end
+      ex:note("t", T(string.format("Compute capability %s: PyTorch's default CUBLAS_WORKSPACE_CONFIG %s, %s per (handle, stream). Under 10 MiB a request shares 20 MiB segments; above, each gets its own.",
+                                   tostring(info.compute_capability or "?"), ws.config, units.bytes(ws.per_pair)),
+                     string.format("计算能力 %s：PyTorch 默认的 CUBLAS_WORKSPACE_CONFIG 为 %s，每个（句柄，流）%s。小于 10 MiB 的请求共用 20 MiB 的段；更大的各占一段。",
+                                   tostring(info.compute_capability or "?"), ws.config, units.bytes(ws.per_pair))))
+      ex:status(T("done", "完成"))
+    end,
+  },
+
+  exercise {
+    id = "cublas-streams",
+    kind = "number",
+    prompt = { en = "`CUBLAS_WORKSPACE_CONFIG=:4096:8` (8 buffers of 4096 KiB) and a job that runs matmuls on 4 CUDA streams through one cuBLAS handle. How many MiB (2^20 B) of cuBLAS workspace does PyTorch hold?",
+               zh = "`CUBLAS_WORKSPACE_CONFIG=:4096:8`（8 个 4096 KiB 的缓冲区），一个任务经一个 cuBLAS 句柄在 4 个 CUDA 流上跑矩阵乘。PyTorch 持有多少 MiB（2^20 B）的 cuBLAS 工作区？" },
+    answer = 128, unit = "MiB", tolerance = 0.01,
+    mistakes = { { value = 32, say = { en = "That is one workspace: PyTorch keeps one per (handle, stream) pair, and there are four streams.", zh = "那是一个工作区：PyTorch 为每个（句柄，流）对各保留一个，这里有四个流。" } } },
+    hints = { { en = "One workspace = 4096 KiB x 8; then one per stream.", zh = "一个工作区 = 4096 KiB × 8；然后每个流一个。" } },
+    explain = { en = "4096 KiB x 8 = 32 MiB a pair, x 4 streams = 128 MiB — inside memory_reserved(), since the caching allocator holds them.",
+                zh = "4096 KiB × 8 = 每对 32 MiB，× 4 个流 = 128 MiB——都在 memory_reserved() 之内，因为它们由缓存分配器持有。" },
+  },
+
+  exercise {
+    id = "context-left",
+    kind = "number",
+    prompt = { en = "nvidia-smi shows 7.89 GiB for your process, `memory_reserved()` says 7.00 GiB, and the process has one NCCL communicator that takes 688 MB (1e6 B each). Nothing else allocates outside PyTorch. How many MiB (2^20 B) are left for the CUDA context?",
+               zh = "nvidia-smi 显示你的进程占 7.89 GiB，`memory_reserved()` 是 7.00 GiB，这个进程有一个占 688 MB（每 MB 1e6 B）的 NCCL 通信器，此外没有别的东西在 PyTorch 之外分配。留给 CUDA 上下文的有多少 MiB（2^20 B）？" },
+    answer = 0.89 * 1024 - 688e6 / 2^20, unit = "MiB", tolerance = 0.02,
+    mistakes = { { value = 0.89 * 1024 - 688, say = { en = "688 MB are decimal: 688e6 B = 656.1 MiB.", zh = "688 MB 是十进制的：688e6 B = 656.1 MiB。" } },
+                 { value = 0.89 * 1024, say = { en = "NCCL's buffers are outside PyTorch's allocator too: take them off.", zh = "NCCL 的缓冲区也在 PyTorch 的分配器之外：要减掉。" } } },
+    hints = { { en = "Outside = nvidia-smi - reserved; then take NCCL off, converted to MiB.", zh = "之外的部分 = nvidia-smi − reserved；再减去 NCCL，换算成 MiB。" } },
+    explain = { en = "0.89 GiB = 911.4 MiB; - 656.1 MiB of NCCL = 255 MiB: a context with lazy loading (PyTorch PR 86509: about 254 MiB). With eager loading it would be about 616 MiB.",
+                zh = "0.89 GiB = 911.4 MiB；减去 NCCL 的 656.1 MiB = 255 MiB：这是延迟加载时的上下文（PyTorch PR 86509：约 254 MiB）。立即加载时会是约 616 MiB。" },
+  },
+
+  exercise {
+    id = "inside-reserved",
+    kind = "choice",
+    prompt = { en = "Which of these counts in `torch.cuda.memory_reserved()`?",
+               zh = "下面哪一项算在 `torch.cuda.memory_reserved()` 里？" },
+    choices = {
+      { en = "NCCL's communication buffers", zh = "NCCL 的通信缓冲区" },
+      { en = "The CUDA context's loaded kernels", zh = "CUDA 上下文加载的核函数" },
+      { en = "cuBLAS's workspace for a stream", zh = "某个流的 cuBLAS 工作区" },
+    },
+    answer = 3,
+    why = { [1] = { en = "NCCL allocates its buffers itself (cudaMalloc or cuMem), outside PyTorch's allocator.", zh = "NCCL 自己分配缓冲区（cudaMalloc 或 cuMem），在 PyTorch 的分配器之外。" },
+            [2] = { en = "The context is the driver's: no allocator sees it.", zh = "上下文是驱动的：任何分配器都看不到它。" } },
+    hints = { { en = "Which of them does PyTorch allocate through its own caching allocator?", zh = "其中哪一个是 PyTorch 经它自己的缓存分配器分配的？" } },
+    explain = { en = "PyTorch hands cuBLAS a workspace it allocated from the caching allocator (CublasHandlePool.cpp), so it is reserved and allocated memory; NCCL and the context are what nvidia-smi shows on top.",
+                zh = "PyTorch 交给 cuBLAS 的工作区是它从缓存分配器分配的（CublasHandlePool.cpp），所以算在已预留和已分配里；NCCL 和上下文才是 nvidia-smi 额外显示的部分。" },
+  },
+
+  text { en = [[
+> [!source] Sources
+> PyTorch `c10/cuda/CUDACachingAllocator.cpp` (the message is built in `malloc` when
+> `alloc_block` fails after `release_cached_blocks`); `torch.cuda.memory_stats`,
+> `set_per_process_memory_fraction`; CUDA Runtime API `cudaMemGetInfo`; NVML
+> `nvmlDeviceGetComputeRunningProcesses` (nvidia-smi's per-process figures); PyTorch
+> `aten/src/ATen/cuda/CublasHandlePool.cpp` (cuBLAS workspaces held as `DataPtr`s from the caching
+> allocator) and `aten/src/ATen/native/cudnn/Conv_v7.cpp` (cuDNN workspaces through the caching
+> allocator); A100 80GB OOM messages in PyTorch issues ("79.15 GiB total capacity").
+> The share outside PyTorch: PyTorch PR 86509 (CUDA 11.7: 287,047,680 B with lazy module loading,
+> 666,632,192 B eager, one tensor created); `aten/src/ATen/cuda/detail/CUDAHooks.cpp`
+> (`CUDAHooks::init` sets `CUDA_MODULE_LOADING=LAZY` unless set); CUDA C++ Programming Guide, "Lazy
+> Loading" (the default from CUDA 12.2); `CublasHandlePool.cpp` (`parseChosenWorkspaceSize`,
+> `cublas_handle_stream_to_workspace`: one workspace per handle and stream); PyTorch docs, "CUDA
+> semantics" (cuBLAS workspaces, `CUBLAS_WORKSPACE_CONFIG`; the cuFFT plan cache,
+> `cufft_plan_cache.max_size`); NCCL 2.30.7 `src/init.cc` and NVIDIA/nccl issue 964 (lesson 4.5).
+> The estimators: `vram.outside_torch`, `vram.cublas_workspace` (`docs/vram-api.md`).
+]], zh = [[
+> [!source] 出处
+> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`alloc_block` 在 `release_cached_blocks` 之后仍失败时，`malloc` 拼出这条报错）；`torch.cuda.memory_stats`、`set_per_process_memory_fraction`；CUDA Runtime API `cudaMemGetInfo`；NVML `nvmlDeviceGetComputeRunningProcesses`（nvidia-smi 的每进程数字）；PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区以来自缓存分配器的 `DataPtr` 持有）与 `aten/src/ATen/native/cudnn/Conv_v7.cpp`（cuDNN 工作区经缓存分配器申请）；PyTorch issue 中 A100 80GB 的 OOM 报错（"79.15 GiB total capacity"）。PyTorch 之外的部分：PyTorch PR 86509（CUDA 11.7：创建一个张量后，延迟加载 287,047,680 B，立即加载 666,632,192 B）；`aten/src/ATen/cuda/detail/CUDAHooks.cpp`（`CUDAHooks::init` 在未设置时把 `CUDA_MODULE_LOADING` 设为 `LAZY`）；CUDA C++ Programming Guide，"Lazy Loading"（从 CUDA 12.2 起为默认）；`CublasHandlePool.cpp`（`parseChosenWorkspaceSize`、`cublas_handle_stream_to_workspace`：每个句柄和流一个工作区）；PyTorch 文档 "CUDA semantics"（cuBLAS 工作区、`CUBLAS_WORKSPACE_CONFIG`；cuFFT 计划缓存 `cufft_plan_cache.max_size`）；NCCL 2.30.7 `src/init.cc` 和 NVIDIA/nccl issue 964（第 4.5 节）。估算器：`vram.outside_torch`、`vram.cublas_workspace`（`docs/vram-api.md`）。
+]] },
 }

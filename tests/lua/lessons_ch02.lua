@@ -91,4 +91,16 @@ do
   assert(s.chunk_maps == 100, "2.5 maps: threshold 0 maps every iteration: " .. tostring(s.chunk_maps))
 end
 
+-- 2.4 the share outside PyTorch, itemized
+local o24 = vram.outside_torch {}
+assert(math.abs(o24.context_lazy / 2^20 - 254) < 0.5 and math.abs(o24.context_eager / 2^20 - 616) < 0.5, "2.4 table: about 254 and 616 MiB")
+assert(vram.cublas_workspace().per_pair == 2 * 4096 * 1024 + 8 * 16 * 1024, "2.4 text: :4096:2:16:8")
+assert(math.abs(vram.cublas_workspace().per_pair / 2^20 - 8.13) <= 0.006, "2.4 text: 8.13 MiB (8.125)")
+assert(vram.cublas_workspace { config = ":4096:8", streams = 4 }.total == 128 * 2^20, "2.4 cublas-streams: 128 MiB")
+assert(math.abs((0.89 * 1024 - 688e6 / 2^20) - 255.3) < 0.1, "2.4 context-left: 255 MiB")
+do
+  local m <close> = alloc.model { capacity = "80GiB" }
+  for _ = 1, 2 do assert(m:malloc(vram.cublas_workspace().per_pair)) end
+  assert(m:stats().reserved == 20 * 2^20, "2.4 experiment: two 8.13 MiB workspaces share a 20 MiB segment")
+end
 print("lessons_ch02: all checks passed")
