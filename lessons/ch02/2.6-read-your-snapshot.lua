@@ -103,7 +103,8 @@ snapshot was taken at the OOM, as an observer would.
 > [!note] What is recorded and what is simulated
 > A snapshot's figures are what PyTorch recorded, not a vramlab measurement. The what-if
 > replay further down is vramlab's model of the allocator (docs/allocator.md): SIMULATED, on
-> any backend.
+> any backend. With a GPU and PyTorch, `python3 docs/record_snapshots.py --out DIR` records real
+> ones of the same jobs (its settings are named at its top) to put in their place.
 ]], zh = [[
 # 读懂你自己的显存快照
 
@@ -127,7 +128,7 @@ torch.cuda.memory._record_memory_history(enabled=None)         # 停止记录
 `assets/snapshots/gpt-train-oom.pickle` 是**合成的**：生成它没有用到 GPU，也没有用到 torch。脚本 `tests/snapshot/make_example.py` 模拟了一个类似 GPT-2 的小模型（4 层，d = 768，词表 50 304，序列长 512）在一张 8 GiB 的卡上用 AdamW 训练，把它的张量分配交给一个重新实现的缓存分配器，再按文档化的快照格式（`torch/csrc/cuda/Module.cpp`，`THCPModule_memorySnapshot`）写出分配器做过的事。前两步批大小为 4；第三步把批大小翻到 16，显存不足。快照是在 OOM 那一刻导出的，就像观察者会做的那样。
 
 > [!note] 哪些是记录的，哪些是模拟的
-> 快照里的数字是 PyTorch 记录下来的，不是 vramlab 测出来的。后面的 what-if 回放用的是 vramlab 的分配器模型（docs/allocator.md）：在任何后端上都是模拟（SIMULATED）的。
+> 快照里的数字是 PyTorch 记录下来的，不是 vramlab 测出来的。后面的 what-if 回放用的是 vramlab 的分配器模型（docs/allocator.md）：在任何后端上都是模拟（SIMULATED）的。有 GPU 和 PyTorch 时，`python3 docs/record_snapshots.py --out DIR` 会为同样的任务录制真实的快照（设置写在脚本开头），用来替换它们。
 ]] },
 
   experiment {
