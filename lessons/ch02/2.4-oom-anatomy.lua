@@ -311,8 +311,8 @@ beyond `torch.cuda.memory_reserved()`:
 
 Lazy loading loads a kernel the first time it runs, so the context grows during the first steps as
 cuBLAS, cuDNN and PyTorch's own kernels are first used, and stays smaller. PyTorch sets
-`CUDA_MODULE_LOADING=LAZY` unless you set it (`CUDAHooks::init`); since CUDA 12.2 the driver
-defaults to it too. A tool, container or older stack that sets `EAGER` pays hundreds of MiB per
+`CUDA_MODULE_LOADING=LAZY` unless you set it (`CUDAHooks::init`, since PyTorch 1.13); the driver
+defaults to it too since CUDA 12.2 on Linux and 12.3 on Windows. A tool, container or older stack that sets `EAGER` pays hundreds of MiB per
 process — on every GPU of every rank.
 
 What people count outside PyTorch and is **inside** `memory_reserved()`, because PyTorch allocates
@@ -343,7 +343,7 @@ caching allocator on this backend, to show what they add to `memory_reserved()`.
 | **NCCL**，每个通信器 | 实测 544–688 MB；每个通道每个连接 9.19 MiB | NVIDIA/nccl issue 964（4 张 A100）；NCCL 2.30.7 `src/init.cc`（第 4.5 节） |
 | GPU 上的**其他进程** | 它们自己的 | `nvidia-smi`、NVML |
 
-延迟加载在一个核函数第一次运行时才加载它，所以上下文会在最初几步里随着 cuBLAS、cuDNN 和 PyTorch 自己的核函数第一次被用到而增长，最终仍然更小。除非你自己设置，PyTorch 会设 `CUDA_MODULE_LOADING=LAZY`（`CUDAHooks::init`）；从 CUDA 12.2 起驱动也默认如此。某个工具、容器或旧的软件栈如果设了 `EAGER`，每个进程要多付几百 MiB——每个 rank 的每张 GPU 都是如此。
+延迟加载在一个核函数第一次运行时才加载它，所以上下文会在最初几步里随着 cuBLAS、cuDNN 和 PyTorch 自己的核函数第一次被用到而增长，最终仍然更小。除非你自己设置，PyTorch 会设 `CUDA_MODULE_LOADING=LAZY`（`CUDAHooks::init`，从 PyTorch 1.13 起）；驱动也默认如此：Linux 上从 CUDA 12.2 起，Windows 上从 12.3 起。某个工具、容器或旧的软件栈如果设了 `EAGER`，每个进程要多付几百 MiB——每个 rank 的每张 GPU 都是如此。
 
 大家常算在 PyTorch 之外、其实在 `memory_reserved()` **之内**的东西，因为 PyTorch 是经缓存分配器分配它们的：
 
@@ -456,13 +456,13 @@ allocated through the caching allocator on this machine's backend.
 > The share outside PyTorch: PyTorch PR 86509 (CUDA 11.7: 287,047,680 B with lazy module loading,
 > 666,632,192 B eager, one tensor created); `aten/src/ATen/cuda/detail/CUDAHooks.cpp`
 > (`CUDAHooks::init` sets `CUDA_MODULE_LOADING=LAZY` unless set); CUDA C++ Programming Guide, "Lazy
-> Loading" (the default from CUDA 12.2); `CublasHandlePool.cpp` (`parseChosenWorkspaceSize`,
+> Loading" (the default from CUDA 12.2 on Linux, 12.3 on Windows); `CublasHandlePool.cpp` (`parseChosenWorkspaceSize`,
 > `cublas_handle_stream_to_workspace`: one workspace per handle and stream); PyTorch docs, "CUDA
 > semantics" (cuBLAS workspaces, `CUBLAS_WORKSPACE_CONFIG`; the cuFFT plan cache,
 > `cufft_plan_cache.max_size`); NCCL 2.30.7 `src/init.cc` and NVIDIA/nccl issue 964 (lesson 4.5).
 > The estimators: `vram.outside_torch`, `vram.cublas_workspace` (`docs/vram-api.md`).
 ]], zh = [[
 > [!source] 出处
-> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`alloc_block` 在 `release_cached_blocks` 之后仍失败时，`malloc` 拼出这条报错）；`torch.cuda.memory_stats`、`set_per_process_memory_fraction`；CUDA Runtime API `cudaMemGetInfo`；NVML `nvmlDeviceGetComputeRunningProcesses`（nvidia-smi 的每进程数字）；PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区以来自缓存分配器的 `DataPtr` 持有）与 `aten/src/ATen/native/cudnn/Conv_v7.cpp`（cuDNN 工作区经缓存分配器申请）；PyTorch issue 中 A100 80GB 的 OOM 报错（"79.15 GiB total capacity"）。PyTorch 之外的部分：PyTorch PR 86509（CUDA 11.7：创建一个张量后，延迟加载 287,047,680 B，立即加载 666,632,192 B）；`aten/src/ATen/cuda/detail/CUDAHooks.cpp`（`CUDAHooks::init` 在未设置时把 `CUDA_MODULE_LOADING` 设为 `LAZY`）；CUDA C++ Programming Guide，"Lazy Loading"（从 CUDA 12.2 起为默认）；`CublasHandlePool.cpp`（`parseChosenWorkspaceSize`、`cublas_handle_stream_to_workspace`：每个句柄和流一个工作区）；PyTorch 文档 "CUDA semantics"（cuBLAS 工作区、`CUBLAS_WORKSPACE_CONFIG`；cuFFT 计划缓存 `cufft_plan_cache.max_size`）；NCCL 2.30.7 `src/init.cc` 和 NVIDIA/nccl issue 964（第 4.5 节）。估算器：`vram.outside_torch`、`vram.cublas_workspace`（`docs/vram-api.md`）。
+> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`alloc_block` 在 `release_cached_blocks` 之后仍失败时，`malloc` 拼出这条报错）；`torch.cuda.memory_stats`、`set_per_process_memory_fraction`；CUDA Runtime API `cudaMemGetInfo`；NVML `nvmlDeviceGetComputeRunningProcesses`（nvidia-smi 的每进程数字）；PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区以来自缓存分配器的 `DataPtr` 持有）与 `aten/src/ATen/native/cudnn/Conv_v7.cpp`（cuDNN 工作区经缓存分配器申请）；PyTorch issue 中 A100 80GB 的 OOM 报错（"79.15 GiB total capacity"）。PyTorch 之外的部分：PyTorch PR 86509（CUDA 11.7：创建一个张量后，延迟加载 287,047,680 B，立即加载 666,632,192 B）；`aten/src/ATen/cuda/detail/CUDAHooks.cpp`（`CUDAHooks::init` 在未设置时把 `CUDA_MODULE_LOADING` 设为 `LAZY`）；CUDA C++ Programming Guide，"Lazy Loading"（Linux 上从 CUDA 12.2 起、Windows 上从 12.3 起为默认）；`CublasHandlePool.cpp`（`parseChosenWorkspaceSize`、`cublas_handle_stream_to_workspace`：每个句柄和流一个工作区）；PyTorch 文档 "CUDA semantics"（cuBLAS 工作区、`CUBLAS_WORKSPACE_CONFIG`；cuFFT 计划缓存 `cufft_plan_cache.max_size`）；NCCL 2.30.7 `src/init.cc` 和 NVIDIA/nccl issue 964（第 4.5 节）。估算器：`vram.outside_torch`、`vram.cublas_workspace`（`docs/vram-api.md`）。
 ]] },
 }

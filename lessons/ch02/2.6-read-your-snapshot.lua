@@ -367,7 +367,7 @@ this machine's backend, calling `reset_peak()` (`reset_peak_memory_stats`) at ev
 would around your own code.
 ]], zh = [[
 ## 自己测量峰值
-快照回答的是"当时什么还活着"。另外四个小工具回答"有多少、在什么时候"，它们正是要放在你自己代码周围的（CS336 的显存剖析练习和 Ultra-Scale Playbook 用的正是这些）：
+快照回答的是"当时什么还活着"。另外四个小工具回答"有多少、在什么时候"，它们正是要放在你自己代码周围的（CS336 的显存剖析练习和《Ultra-Scale Playbook》用的正是这些）：
 
 ```
 torch.cuda.reset_peak_memory_stats()          # 峰值从当前存活量重新开始计
@@ -480,7 +480,7 @@ after 2 and after 5 steps, with one line added to keep each step's predictions f
 `alloc.snapshot(A, {diff = B})` compares them as `vramlab snapshot diff A B` does. Recorded by
 PyTorch (here: synthetic), not measured.
 ]], zh = [[
-`assets/snapshots/gpt-leak-step2.pickle` 和 `gpt-leak-step5.pickle`：示例训练循环在第 2 步和第 5 步之后的快照，只多加了一行，为了算指标把每一步的预测保留下来：`preds.append(logits.detach())`（合成的，`tests/snapshot/make_example.py --variant leak`）。`alloc.snapshot(A, {diff = B})` 像 `vramlab snapshot diff A B` 那样比较它们。由 PyTorch 记录（这里是合成的），不是测量值。
+`assets/snapshots/gpt-leak-step2.pickle` 和 `assets/snapshots/gpt-leak-step5.pickle`：示例训练循环在第 2 步和第 5 步之后的快照，只多加了一行，为了算指标把每一步的预测保留下来：`preds.append(logits.detach())`（合成的，`tests/snapshot/make_example.py --variant leak`）。`alloc.snapshot(A, {diff = B})` 像 `vramlab snapshot diff A B` 那样比较它们。由 PyTorch 记录（这里是合成的），不是测量值。
 ]] },
     panels = {
       { id = "grown", kind = "bars", title = { en = "Live in B, not in A, by line", zh = "B 中存活而 A 中没有的，按代码行" }, unit = "MiB" },
@@ -599,6 +599,6 @@ snapshots: `vramlab eval my.lua --snapshot step5.pickle`, where `my.lua` calls
 > `diff`: docs/snapshot.md.
 ]], zh = [[
 > [!source] 出处
-> PyTorch 文档"Understanding CUDA Memory Usage"（`_record_memory_history(max_entries=...)`、`_dump_snapshot`、`stacks`、memory_viz 查看器）；`torch/cuda/memory.py`（`_record_memory_history`、`_snapshot`、`_dump_snapshot`）；`torch/csrc/cuda/Module.cpp`（`THCPModule_memorySnapshot`：快照的键）和 `c10/cuda/CUDACachingAllocator.cpp`（`TraceEntry` 的动作、OOM 观察者、OOM 报错信息）；PyTorch 文档"CUDA semantics → Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF"（`expandable_segments`、`max_split_size_mb`、`garbage_collection_threshold`）；vramlab 的 docs/snapshot.md（上面每个数字的定义）和 tests/snapshot/make_example.py（示例是怎么生成的）。测量：PyTorch 文档 `torch.cuda.reset_peak_memory_stats`、`max_memory_allocated`、`max_memory_reserved`、`mem_get_info`（`torch/cuda/memory.py`）；剖析器的显存时间线：`torch.profiler.profile(profile_memory=True)`、`export_memory_timeline`，以及 `torch/profiler/_memory_profiler.py`（`Category`：INPUT、TEMPORARY、ACTIVATION、GRADIENT、AUTOGRAD_DETAIL、PARAMETER、OPTIMIZER_STATE）；PyTorch PR 71483（DDP 文档：节省要在第一次迭代之后检查）；斯坦福 CS336 作业 2（2025 春），"memory_profiling"；Ultra-Scale Playbook（Hugging Face，2025），"Memory usage in Transformers"（第一步与之后各步不同）。泄漏示例：`tests/snapshot/make_example.py --variant leak`；录制你自己的快照：`docs/record_snapshots.py`；`vramlab snapshot diff` 和 `alloc.snapshot` 的 `diff`：docs/snapshot.md。
+> PyTorch 文档"Understanding CUDA Memory Usage"（`_record_memory_history(max_entries=...)`、`_dump_snapshot`、`stacks`、memory_viz 查看器）；`torch/cuda/memory.py`（`_record_memory_history`、`_snapshot`、`_dump_snapshot`）；`torch/csrc/cuda/Module.cpp`（`THCPModule_memorySnapshot`：快照的键）和 `c10/cuda/CUDACachingAllocator.cpp`（`TraceEntry` 的动作、OOM 观察者、OOM 报错信息）；PyTorch 文档"CUDA semantics → Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF"（`expandable_segments`、`max_split_size_mb`、`garbage_collection_threshold`）；vramlab 的 docs/snapshot.md（上面每个数字的定义）和 tests/snapshot/make_example.py（示例是怎么生成的）。测量：PyTorch 文档 `torch.cuda.reset_peak_memory_stats`、`max_memory_allocated`、`max_memory_reserved`、`mem_get_info`（`torch/cuda/memory.py`）；剖析器的显存时间线：`torch.profiler.profile(profile_memory=True)`、`export_memory_timeline`，以及 `torch/profiler/_memory_profiler.py`（`Category`：INPUT、TEMPORARY、ACTIVATION、GRADIENT、AUTOGRAD_DETAIL、PARAMETER、OPTIMIZER_STATE）；PyTorch PR 71483（DDP 文档：节省要在第一次迭代之后检查）；斯坦福 CS336 作业 2（2025 春），"memory_profiling"；《Ultra-Scale Playbook》（Hugging Face，2025），"Memory usage in Transformers"（第一步与之后各步不同）。泄漏示例：`tests/snapshot/make_example.py --variant leak`；录制你自己的快照：`docs/record_snapshots.py`；`vramlab snapshot diff` 和 `alloc.snapshot` 的 `diff`：docs/snapshot.md。
 ]] },
 }

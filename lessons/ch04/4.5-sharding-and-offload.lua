@@ -333,11 +333,11 @@ the table leaves out — the reason a job that fits on one GPU can run out on ei
   ... will use more reserved memory"). So **two blocks of 16-bit weights** are whole at a time,
   and in backward **one block's gradients** wait whole for their reduce-scatter (ZeRO-2 too).
 - **NCCL's buffers**, outside PyTorch's allocator. For every channel (a ring through all GPUs;
-  NCCL opens 2 to 32 of them depending on the links) each connection's receiver holds a buffer per
+  NCCL opens from a few to dozens of them, at most 64, depending on the links) each connection's receiver holds a buffer per
   protocol: LL 512 KiB + LL128 4.69 MiB + Simple 4 MiB (`NCCL_BUFFSIZE`) = **9.19 MiB** (NCCL
   2.30.7, `src/init.cc`). Measured per process after one all-reduce on 4 A100s: 544 MB for a
   group of 2 GPUs, 688 MB for 3 or 4 (NVIDIA/nccl issue 964); every extra process group adds its
-  own. Since 2.22 NCCL connects only the algorithms a job uses (`NCCL_RUNTIME_CONNECT`).
+  own. Since 2.22.3 NCCL connects only the algorithms a job uses (`NCCL_RUNTIME_CONNECT`).
 
 The worked problem of 4.6 one micro-batch bigger: the 1.3B model in pure bf16, selective
 recomputation, s = 2048, micro-batch 3 on RTX 3090s (23.70 GiB as CUDA reports it):
@@ -360,7 +360,7 @@ ZeRO 的表格只算模型状态。从一张 GPU 到八张，会冒出三类表�
 
 - **DDP 的梯度桶。** `DistributedDataParallel` 把梯度分进大小为 `bucket_cap_mb` = 25 MiB 的桶（第一个桶 1 MiB），反向传播一填满一个桶就对它做 all-reduce。每个桶是一个单独的扁平张量，在构造 DDP 时就分配好（`reducer.cpp`，`Reducer::initialize_buckets`），所以这些桶就是**每个梯度的又一份拷贝，在整个任务期间一直存在**。`gradient_as_bucket_view=True` 让梯度成为桶的视图：这样只存在一份。PyTorch 文档说省下的内存"等于全部梯度的大小"；PR 41954 实测过：ResNet-50 的峰值从 3089 MB 降到 2988 MB。但要看峰值*在哪里*：反向刚开始时桶已存在而梯度还没有，视图在那里什么也改变不了；它降低的是两者同时存在的峰值（反向末尾、优化器步骤）。
 - **FSDP 中未切分的块。** FSDP（ZeRO-3）在一个块的前向和反向之前把它的参数 all-gather 完整，用完就释放；默认还会在这个块计算时预取下一个块（FSDP2 的 `set_modules_to_forward_prefetch`："长度至少为二的列表……会使用更多的预留内存"）。所以同时有**两个块的 16 位权重**是完整的；反向时还有**一个块的梯度**完整地等待 reduce-scatter（ZeRO-2 也一样）。
-- **NCCL 的缓冲区**，在 PyTorch 的分配器之外。每个通道（一个穿过所有 GPU 的环；NCCL 视链路开 2 到 32 个）上，每个连接的接收方为每种协议各保留一块缓冲区：LL 512 KiB + LL128 4.69 MiB + Simple 4 MiB（`NCCL_BUFFSIZE`）= **9.19 MiB**（NCCL 2.30.7，`src/init.cc`）。在 4 张 A100 上做一次 all-reduce 后每个进程实测：2 张 GPU 的组 544 MB，3 或 4 张 688 MB（NVIDIA/nccl issue 964）；每多一个进程组就再加一份。从 2.22 起，NCCL 只连接任务用到的算法（`NCCL_RUNTIME_CONNECT`）。
+- **NCCL 的缓冲区**，在 PyTorch 的分配器之外。每个通道（一个穿过所有 GPU 的环；NCCL 视链路开几个到几十个，最多 64 个）上，每个连接的接收方为每种协议各保留一块缓冲区：LL 512 KiB + LL128 4.69 MiB + Simple 4 MiB（`NCCL_BUFFSIZE`）= **9.19 MiB**（NCCL 2.30.7，`src/init.cc`）。在 4 张 A100 上做一次 all-reduce 后每个进程实测：2 张 GPU 的组 544 MB，3 或 4 张 688 MB（NVIDIA/nccl issue 964）；每多一个进程组就再加一份。从 2.22.3 起，NCCL 只连接任务用到的算法（`NCCL_RUNTIME_CONNECT`）。
 
 把 4.6 节的算例的 micro-batch 加大一点：13 亿参数模型，纯 bf16，选择性重计算，s = 2048，micro-batch 3，RTX 3090（CUDA 报告 23.70 GiB）：
 

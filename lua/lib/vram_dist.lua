@@ -138,7 +138,7 @@ local CONNS = { ring = 1, tree = 3, ["ring+tree"] = 4 }
 -- (communicators x fixed), total, version ("2.30.7"). protocols: "all" or "simple" (NCCL_PROTO
 -- restricting to Simple). An estimate with its source, not a law: the channels NCCL opens
 -- depend on the topology (NCCL_DEBUG=INFO prints "Channel 00/NN"), NCCL_RUNTIME_CONNECT (on by
--- default since 2.22) connects only the algorithms a job uses, and NVLS, CollNet, proxies and
+-- default since 2.22.3) connects only the algorithms a job uses, and NVLS, CollNet, proxies and
 -- the library's own kernels add memory of their own, which `fixed` stands for.
 function M.nccl(t)
   opts("nccl", t)
