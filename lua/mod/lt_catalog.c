@@ -232,6 +232,11 @@ static int apply_course(struct scan *s, const char *dir)
     char err[4600];
     int r = lt_course_read(dir, &c, err, sizeof err);
     if (r == 0) return s->n;
+    if (r > 0 && s->budget && gpu_now() - s->t0 > s->rt->lim.course_seconds) { /* its budget too */
+        snprintf(err, sizeof err, "%s: not loaded: the course took too long to load (%g s in all; "
+                 "VRAMLAB_LIMITS=course=S)", c.path, s->rt->lim.course_seconds);
+        r = -1;
+    }
     struct lt_catalog_entry *e = s->e;
     int n = s->n;
     s->e = NULL, s->n = s->cap = 0;

@@ -96,26 +96,11 @@ static bool take(const struct lt_data *d, struct lt_course *c, char *err, size_t
 
 int lt_course_read_file(const char *path, struct lt_course *c, char *err, size_t n)
 {
-    char why[512];
     memset(c, 0, sizeof *c);
     snprintf(c->path, sizeof c->path, "%s", path);
-    size_t len;
-    char *src = gpu_file_read(path, COURSE_MAX_FILE, 0, &len, why, sizeof why);
-    if (!src) {
-        gpu_errf(err, n, "%s", why);
-        return -1;
-    }
     struct lt_data d;
-    bool ok = lt_data_read(src, len, &d, why, sizeof why);
-    free(src);
-    if (!ok) {
-        int line = 1;
-        const char *w = why;
-        if (sscanf(why, "line %d:", &line) == 1 && strchr(why, ':')) w = strchr(why, ':') + 2;
-        gpu_errf(err, n, "%s:%d: %s", path, line, w);
-        return -1;
-    }
-    ok = take(&d, c, err, n);
+    if (!lt_data_read_file(path, COURSE_MAX_FILE, &d, err, n)) return -1;
+    bool ok = take(&d, c, err, n);
     lt_data_free(&d);
     if (ok) return 1;
     char keep[sizeof c->path];

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_err.h"
+#include "gpu_file.h"
 #include "lt_lex.h"
 
 #define MAX_DEPTH 16
@@ -128,6 +130,27 @@ bool lt_data_read(const char *src, size_t len, struct lt_data *out, char *why, s
     if (ok && lt_lex_is(&r.x, LT_TOK_PUNCT, ";")) lt_lex_next(&r.x);
     if (ok && r.x.t != LT_TOK_EOF) ok = fail(&r, "line %d: something after the table", r.x.tline);
     if (!ok) lt_data_free(out);
+    return ok;
+}
+
+bool lt_data_read_file(const char *path, size_t max, struct lt_data *out, char *err, size_t n)
+{
+    char why[512];
+    size_t len;
+    memset(out, 0, sizeof *out);
+    char *src = gpu_file_read(path, max, 0, &len, why, sizeof why);
+    if (!src) {
+        gpu_errf(err, n, "%s", why);
+        return false;
+    }
+    bool ok = lt_data_read(src, len, out, why, sizeof why);
+    free(src);
+    if (!ok) { /* "line N: what" -> "path:N: what" */
+        int line = 1;
+        const char *w = why;
+        if (sscanf(why, "line %d:", &line) == 1 && strchr(why, ':')) w = strchr(why, ':') + 2;
+        gpu_errf(err, n, "%s:%d: %s", path, line, w);
+    }
     return ok;
 }
 

@@ -27,6 +27,9 @@ struct lt_data {
  * twice, a string with escapes other than \\ \" \', nesting deeper than 16, more than 100000
  * values). */
 bool lt_data_read(const char *src, size_t len, struct lt_data *out, char *why, size_t n);
+/* The same for a file (a regular file of at most max bytes, through the safe reader): false with
+ * "path:line: what". */
+bool lt_data_read_file(const char *path, size_t max, struct lt_data *out, char *err, size_t n);
 /* A table's field by name, or NULL. */
 const struct lt_data *lt_data_field(const struct lt_data *t, const char *key);
 /* The table's items (its values without a name): how many, the i-th (0-based) or NULL. */

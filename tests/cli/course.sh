@@ -45,6 +45,12 @@ printf '%s\n' "$out" | grep -qE '^  3\.1 ' || fail "the built-in course is not t
 printf '%s\n' "$out" | grep -qE '^  9\.3 ' || fail "the folder's lessons are not added: $out"
 mv "$d/course.lua.off" "$c/course.lua"
 
+# reading course.lua counts in the course's load budget (1 ms: far below what reading the course
+# takes, as tests/cli/catalog_budget.sh does): past it, the one error, never the whole course
+out=$(VRAMLAB_LIMITS=course=0.001 v list 2>&1) && fail "list passed a course past its budget"
+printf '%s\n' "$out" | grep -qF "$c/course.lua: not loaded: the course took too long to load" || fail "budget: $out"
+printf '%s\n' "$out" | grep -qE '^  [0-9]+\.[0-9]+ ' && fail "sections listed past the budget: $out"
+
 # --- its cap: what a lesson holds in all; the stricter of course.lua's and --cap
 printf 'local a = assert(gpu.alloc("1536MiB"))\nlocal b, err = gpu.alloc("1GiB")\nprint(b ~= nil, err)\n' > "$d/hold.lua"
 out=$(v eval "$d/hold.lua" 2>&1) || fail "eval: $out"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # zh_output.sh BUILD - in 中文 the command line's own output carries no English: info, list,
-# profiles, progress, exercises (--list and a new workspace), check, results and compare of a recording, ledger, a
+# profiles, progress, exercises (--list and a new workspace), check, results and compare of a recording, an
+# exam taken headless and a class's exam results summed up and compared, ledger, a
 # graded answer, the sandbox's help(), a snapshot's report and what-if replay, a trace replay,
 # and the device's refusals as a script sees them (an
 # impossible allocation, an allocator over its cap, a copy and a latency run over the
@@ -30,6 +31,15 @@ out grade grade 1.1 adam-gb 16; [ $? = 1 ] || fail "a wrong answer graded as rig
 $app --record "$T/rec.jsonl" run 1.3 > /dev/null 2>&1 || fail "run 1.3 --record"
 out results results "$T/rec.jsonl" || fail "results: $(cat "$T/results")"
 out compare compare "$T/rec.jsonl" "$T/rec.jsonl" || fail "compare: $(cat "$T/compare")"
+# an exam taken, and the class's results summed up and compared (the exam's id "list" and the
+# exercises' ids are names)
+mkdir -p "$T/class"
+printf '1.1:fp16-gib 14\n1.1:fits 2\n' > "$T/ans"
+out exam exam 1.1:fp16-gib,1.1:fits,1.1:adam-gb --student s1 --results "$T/class" --answers "$T/ans" ||
+    fail "exam: $(cat "$T/exam")"
+out examres results "$T/class" || fail "results of a class: $(cat "$T/examres")"
+grep -q '14 是十进制的数字' "$T/examres" || fail "the mistake is not said in Chinese: $(cat "$T/examres")"
+out examcmp compare "$T/class" || fail "compare of a class: $(cat "$T/examcmp")"
 # the device layer's refusals, as a script reads them
 cat > "$T/refuse.lua" <<'EOF'
 print(select(2, gpu.alloc("40GiB")))
@@ -52,7 +62,7 @@ printf '# vramlab allocator trace v1\na 1 40MiB\na 2 40MiB\nf 1\nf 2\na 3 30MiB\
 out trace trace replay "$T/frag.trace" 100MiB || fail "trace replay: $(cat "$T/trace")"
 grep -q 'OOM 次数  1' "$T/trace" || fail "trace replay: no OOM: $(cat "$T/trace")"
 grep -q '申请 40 GiB' "$T/refuse" || fail "the allocation cap is not said in Chinese: $(cat "$T/refuse")"
-for f in info list profiles progress exercises check ledger grade results compare refuse help snapshot trace workspace; do
+for f in info list profiles progress exercises check ledger grade results compare refuse help snapshot trace workspace exam examres examcmp; do
     [ -s "$T/$f" ] || fail "$f printed nothing"
 done
 # the recording's experiment and panel ids are shown as they are (results' columns, compare's
@@ -63,9 +73,10 @@ import json, sys
 print(",".join(sorted({v for l in sys.stdin for k, v in json.loads(l).items() if k in ("experiment", "panel")})))')
 # and the names of the data: PyTorch's block states and trace actions, Python's pickle format,
 # the allocator calls a trace counts
-ids="$ids,inactive,snapshot,oom,pickle,malloc,free"
+ids="$ids,inactive,snapshot,oom,pickle,malloc,free,list,fits,adam"
 left=$(cd "$T" && python3 "$OLDPWD/tests/cli/zh_english.py" --strict --ids "$ids" info list profiles \
-       progress exercises workspace check ledger grade results compare refuse help snapshot trace) || fail "English left in 中文:
+       progress exercises workspace check ledger grade results compare refuse help snapshot trace exam examres \
+       examcmp) || fail "English left in 中文:
 $left"
 # the checker itself finds what it is for: English labels in a copy of the output
 printf '设备：模拟\n  Backend  sim\n' > "$T/bad"

@@ -17,6 +17,7 @@
 
 #include "lt_course.h"
 #include "lt_data.h"
+#include "lt_exam.h"
 
 static bool rd(const char *src, struct lt_data *d, char *why, size_t n)
 {
@@ -135,11 +136,53 @@ static void test_course(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* An exam file read as data (lt_exam.c), its id from the file's name; a shuffled order is a
+ * permutation, the same for the same student, another for another. */
+static void test_exam(void **state)
+{
+    (void)state;
+    strcpy(dir, "/tmp/vramlab-exam-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    put("quiz-1.exam.lua", "return {\n title = { en = \"Q\", zh = \"问\" },\n minutes = 20,\n"
+                           " questions = { \"9.1:a\", \"9.2\", \"9.3:b\", \"9.4:c\", \"9.5:d\", \"9.6:e\" },\n"
+                           " shuffle = true, show = \"answers\" }\n");
+    char path[128], err[4800];
+    snprintf(path, sizeof path, "%s/quiz-1.exam.lua", dir);
+    struct lt_exam e;
+    assert_int_equal(lt_exam_read_file(path, &e, err, sizeof err), 1);
+    assert_string_equal(e.id, "quiz-1");
+    assert_string_equal(e.title[1], "问");
+    assert_true(e.minutes == 20 && e.shuffle && e.show == LT_EXAM_SHOW_ANSWERS);
+    assert_int_equal(e.n, 6);
+    assert_string_equal(e.q[1].lesson, "9.2");
+    assert_string_equal(e.q[1].exercise, "");
+    assert_int_equal(e.q[2].line, 4);
+    int a[6], b[6], c[6], seen[6] = {0};
+    lt_exam_order(&e, "alice", a), lt_exam_order(&e, "alice", b), lt_exam_order(&e, "bob", c);
+    assert_memory_equal(a, b, sizeof a);
+    for (int i = 0; i < 6; i++) seen[a[i]]++;
+    for (int i = 0; i < 6; i++) assert_int_equal(seen[i], 1);
+    assert_memory_not_equal(a, c, sizeof a);
+    e.shuffle = false;
+    lt_exam_order(&e, "alice", a);
+    for (int i = 0; i < 6; i++) assert_int_equal(a[i], i);
+    lt_exam_free(&e);
+    put("bad.exam.lua", "return { title = { en = \"Q\", zh = \"问\" }, minutes = 20,\n questions = { 3 } }\n");
+    snprintf(path, sizeof path, "%s/bad.exam.lua", dir);
+    assert_int_equal(lt_exam_read_file(path, &e, err, sizeof err), -1);
+    assert_non_null(strstr(err, "bad.exam.lua:2: question 1 must be a string"));
+    lt_exam_free(&e);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_data),
         cmocka_unit_test(test_course),
+        cmocka_unit_test(test_exam),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

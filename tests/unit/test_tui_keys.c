@@ -19,6 +19,7 @@
 
 #include "tui.h"
 #include "tui_app.h"
+#include "tui_examview.h"
 #include "tui_help.h"
 #include "tui_keys.h"
 #include "tui_lineedit.h"
@@ -51,6 +52,10 @@ static const struct {
     {"snapshot", tui_snapview_keys},
     {"snapshot file prompt", tui_snapview_pick_keys},
     {"snapshot second file prompt", tui_snapview_b_keys},
+    {"exam, start page", tui_exam_start_keys},
+    {"exam, a question", tui_exam_question_keys},
+    {"exam, the questions", tui_exam_list_keys},
+    {"exam, a confirmation", tui_exam_confirm_keys},
 };
 #define NCTX (sizeof contexts / sizeof *contexts)
 

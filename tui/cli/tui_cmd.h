@@ -24,6 +24,7 @@ enum tui_opt_id {
     TUI_O_JSON, TUI_O_CSV, TUI_O_YES, TUI_O_LIST, TUI_O_TOP, TUI_O_WHATIF, TUI_O_CAPACITY,
     TUI_O_SNAP_DEVICE, TUI_O_TUI, TUI_O_ANSWERS, TUI_O_RUN, TUI_O_STRICT, TUI_O_TRY,
     TUI_O_DRAFT, TUI_O_DIR, TUI_O_SNAPSHOT, TUI_O_COLLAPSED, TUI_O_AT, TUI_O_SEGMENTS,
+    TUI_O_STUDENT, TUI_O_ANSWER_FILE, TUI_O_RESULTS, TUI_O_MINUTES, TUI_O_NO_SUBMIT,
     TUI_O_N
 };
 
@@ -147,6 +148,7 @@ int tui_cmd_present(struct tui_ctx *c);
 int tui_cmd_results(struct tui_ctx *c);
 int tui_cmd_compare(struct tui_ctx *c);
 int tui_cmd_complete(struct tui_ctx *c);
+int tui_cmd_exam(struct tui_ctx *c); /* tui_cmd_exam.c */
 
 /* ---- shared by the handlers (tui_cmd_lesson.c) ------------------------------------------- */
 

@@ -12,10 +12,12 @@
  *  - --answers: the reference answers and the tolerance audit (lt_answers.c); an exercise whose
  *    own checking code raises is reported as broken.
  * And a teacher's course.lua: read as data, each section a lesson of the course, the folder's
- * lessons it leaves out said. 
+ * lessons it leaves out said; and each exam (NAME.exam.lua): each question an exercise of the
+ * course, none twice, each mistake at its line.
  * Tested by tests/cli/check.sh and tests/cli/check_teacher.sh (a failing fixture per rule). */
 #include "tui_cmd.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,9 @@
 #include "gpu_file.h"
 #include "gpu_sim.h"
 #include "lt_course.h"
+#include "lt_exam.h"
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* One record of check's report on stderr: what a lesson's own text put in it (an error message,
  * a file name) cannot start a line of its own (gpu_esc.h). */
@@ -246,12 +251,88 @@ static void check_course(struct tui_ctx *c, const char *path, struct check_ctx *
     lt_course_free(&course);
 }
 
+static void exam_report(void *ud, const char *msg)
+{
+    (*(int *)ud)++;
+    report("", msg);
+}
+
+/* An exam file (lt_exam.h): read as data, each question an exercise of the course as the class
+ * sees it, none twice. */
+static void check_exam(struct tui_ctx *c, const char *path, struct check_ctx *cc)
+{
+    struct lt_exam e;
+    char err[4800], folder[4200], folders[sizeof c->lessons + 4200];
+    cc->total++;
+    if (lt_exam_read_file(path, &e, err, sizeof err) < 0) {
+        report("", err), cc->bad++;
+        lt_exam_free(&e);
+        return;
+    }
+    /* the course as the class sees it, the exam's own folder added when it is not in it */
+    snprintf(folder, sizeof folder, "%s", path);
+    char *slash = strrchr(folder, '/');
+    if (slash) *slash = 0;
+    else snprintf(folder, sizeof folder, ".");
+    char real[PATH_MAX], one[4096], r1[PATH_MAX];
+    bool in = false;
+    int k = 0;
+    for (const char *p = c->lessons; realpath(folder, real) && (p = gpu_path_next(p, one, sizeof one)); k++) {
+        size_t l = realpath(one, r1) ? strlen(r1) : 0;
+        in = in || (k > 0 && l && !strncmp(real, r1, l) && (real[l] == '/' || !real[l]));
+    }
+    if (!in) { /* the exam's folder (or the one above exams/) */
+        size_t l = strlen(folder);
+        if (l > 6 && !strcmp(folder + l - 6, "/exams")) folder[l - 6] = 0;
+    }
+    snprintf(folders, sizeof folders, "%s%s%s", c->lessons, in ? "" : ":", in ? "" : folder);
+    int bad = 0;
+    lt_exam_resolve(c->rt, folders, &e, exam_report, &bad);
+    if (bad) cc->bad++;
+    else printf(!cc->zh ? "ok    exam %s (%d questions, %g minutes)\n" : "通过  考试 %s（%d 道题，%g 分钟）\n",
+                path, e.n, e.minutes);
+    lt_exam_free(&e);
+}
+
+/* The exam files of a folder (NAME.exam.lua, up to two folders down). */
+static void check_folder_exams(struct tui_ctx *c, const char *dir, int depth, struct check_ctx *cc)
+{
+    DIR *d = depth <= 2 ? opendir(dir) : NULL;
+    struct dirent *de;
+    char path[4200];
+    char **names = NULL;
+    int n = 0;
+    while (d && (de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        if (de->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0) continue;
+        bool exam = S_ISREG(st.st_mode) && l > 9 && !strcmp(de->d_name + l - 9, ".exam.lua");
+        if (!exam && !S_ISDIR(st.st_mode)) continue;
+        char **nn = realloc(names, (size_t)(n + 1) * sizeof *nn);
+        if (!nn) break;
+        names = nn;
+        if ((names[n] = strdup(path))) n++;
+    }
+    if (d) closedir(d);
+    if (n > 1) qsort(names, (size_t)n, sizeof *names, cmp_str);
+    for (int i = 0; i < n; i++) {
+        size_t l = strlen(names[i]);
+        if (l > 9 && !strcmp(names[i] + l - 9, ".exam.lua")) check_exam(c, names[i], cc);
+        else check_folder_exams(c, names[i], depth + 1, cc);
+        free(names[i]);
+    }
+    free(names);
+}
+
 /* The course.lua of a folder, when it has one. */
 static void check_folder_course(struct tui_ctx *c, const char *dir, struct check_ctx *cc)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/course.lua", dir);
     if (access(path, F_OK) == 0) check_course(c, path, cc);
+    check_folder_exams(c, dir, 0, cc);
 }
 
 /* Every lesson of a folder (or colon-separated folders). False when there is none. */
@@ -313,6 +394,8 @@ int tui_cmd_check(struct tui_ctx *c)
             check_folder_course(c, f, &cc);
         } else if (l >= 10 && !strcmp(f + l - 10, "course.lua") && (l == 10 || f[l - 11] == '/')) {
             check_course(c, f, &cc);
+        } else if (l > 9 && !strcmp(f + l - 9, ".exam.lua")) {
+            check_exam(c, f, &cc);
         } else if (l > 12 && !strcmp(f + l - 12, ".answers.lua")) {
             char lf[2048];
             snprintf(lf, sizeof lf, "%.*s.lua", (int)(l - 12), f);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "tui.h"
+#include "tui_exam_results.h"
 #include "tui_results.h"
 
 int tui_cmd_present(struct tui_ctx *c)
@@ -23,6 +24,10 @@ int tui_cmd_results(struct tui_ctx *c)
 {
     if (c->opt[TUI_O_CSV] && c->opt[TUI_O_JSON])
         return tui_cmd_usage_error(c->cmd, "--csv or --json, not both");
+    enum tui_results_format fmt = c->opt[TUI_O_CSV] ? TUI_RES_CSV : c->opt[TUI_O_JSON] ? TUI_RES_JSON : TUI_RES_TEXT;
+    if (tui_exam_results_are(c->argv, c->argc)) /* a class's exam results */
+        return tui_exam_results_cmd(c->argv, c->argc, fmt, c->lang && !strcmp(c->lang, "zh"), stdout);
+    if (c->argc > 1) return tui_cmd_usage_error(c->cmd, "one recording at a time (several: vramlab compare)");
     return tui_results_cmd(c->argv[0], c->opt[TUI_O_CSV]    ? TUI_RES_CSV
                                        : c->opt[TUI_O_JSON] ? TUI_RES_JSON
                                                             : TUI_RES_TEXT,
@@ -38,5 +43,7 @@ static bool utf8_locale(void)
 
 int tui_cmd_compare(struct tui_ctx *c)
 {
+    if (tui_exam_results_are(c->argv, c->argc)) /* students side by side */
+        return tui_exam_compare_cmd(c->argv, c->argc, !utf8_locale(), c->lang && !strcmp(c->lang, "zh"), stdout);
     return tui_compare_cmd(c->argv, c->argc, !utf8_locale(), c->lang && !strcmp(c->lang, "zh"), stdout);
 }

@@ -72,6 +72,14 @@ static const struct tui_opt o_new[] = {
     {TUI_O_DRAFT, "lang", 0, "en|zh", "a draft in one language (default: both)", 0},
     {TUI_O_DIR, "dir", 0, "DIR", "the lessons folder to write into (default .)", 0},
     OPT_END};
+static const struct tui_opt o_exam[] = {
+    {TUI_O_STUDENT, "student", 0, "NAME", "whose answers and results (VRAMLAB_STUDENT; default the login name)", 0},
+    {TUI_O_RESULTS, "results", 0, "DIR", "the class's results folder (default course.lua's results, else the state folder)", 0},
+    {TUI_O_ANSWER_FILE, "answers", 0, "FILE", "answers from FILE (- standard input), \"QUESTION ANSWER\" a line, then submitted", 0},
+    {TUI_O_NO_SUBMIT, "no-submit", 0, NULL, "with --answers: save them and leave the exam open", 0},
+    {TUI_O_MINUTES, "minutes", 0, "N", "the time limit, 1..600 minutes (default the exam's, 30 for a list)", 0},
+    {TUI_O_LIST, "list", 0, NULL, "list the questions in this student's order; start nothing", 0},
+    OPT_END};
 static const struct tui_opt o_none[] = {OPT_END};
 
 const struct tui_cmd tui_cmds[] = {
@@ -133,8 +141,15 @@ const struct tui_cmd tui_cmds[] = {
      "vramlab grade LESSON EXERCISE @FILE checks one file anywhere.", o_none, DATA | LESSONS | DEVICE, 0, 1, tui_cmd_watch},
     {"present", "[LESSON]", "presenter mode: one step at a time, key figures in big digits", NULL,
      o_none, DATA | LESSONS | DEVICE | RECORD, 0, 1, tui_cmd_present},
-    {"results", "FILE", "a recording's results, one row per bar, curve point and gauge", NULL,
-     o_results, 0, 1, 1, tui_cmd_results},
+    {"exam", "EXAM", "a timed exam: no hints, answers saved as typed, graded when submitted",
+     "EXAM is an exam file (NAME.exam.lua), the NAME of one in a folder added with --lessons, a\n"
+     "list of questions (9.1:weights-gib,9.2: a section asks each of its exercises), or course.\n"
+     "On a terminal: the exam screen. --answers FILE takes the answers from a file and submits.\n"
+     "A resumed exam keeps its clock; at the time limit it is submitted as it is. Each student's\n"
+     "results (JSON lines and CSV) go to the class's folder: `vramlab results DIR` sums them up.",
+     o_exam, DATA | LESSONS | DEVICE, 1, 1, tui_cmd_exam},
+    {"results", "FILE|DIR...", "a recording's results; or a class's exam results, question by question", NULL,
+     o_results, 0, 1, -1, tui_cmd_results},
     {"compare", "FILE...", "recordings of several machines side by side", NULL, o_none, 0, 1, -1,
      tui_cmd_compare},
     {"__complete", "WORD...", "bash completion: candidates for the last word", NULL, o_none,

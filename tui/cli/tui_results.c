@@ -10,6 +10,7 @@
 #include "gpu_fmt.h"
 #include "gpu_strtab.h"
 #include "gpu_u64map.h"
+#include "tui_csv.h"
 #include "tui_json.h"
 #include "tui_plain.h"
 #include "tui_record.h"
@@ -120,28 +121,6 @@ static bool run_rows(struct rows *R, const struct tui_replay_run *run)
     return ok;
 }
 
-/* A text cell, RFC 4180 quoted when it must be. A cell a spreadsheet would run as a formula
- * (starting with = + - @, or a tab or CR before one) gets a leading ' so it stays text. */
-static void csv_field(FILE *f, const char *s)
-{
-    bool formula = *s && strchr("=+-@\t\r", *s);
-    if (!strpbrk(s, ",\"\n\r")) {
-        fprintf(f, "%s%s", formula ? "'" : "", s);
-        return;
-    }
-    fprintf(f, "\"%s", formula ? "'" : "");
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-static void csv_num(FILE *f, double v)
-{
-    if (isfinite(v)) fprintf(f, "%.17g", v);
-}
-
 int tui_results_cmd(const char *path, enum tui_results_format fmt, bool zh, FILE *out)
 {
     char err[1024], machine[256], label[300];
@@ -199,20 +178,20 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, bool zh, FILE
         double value = ev->type == LT_EV_POINT ? ev->y : ev->value;
         switch (fmt) {
         case TUI_RES_CSV:
-            csv_field(out, rp->gpu), fputc(',', out);
-            csv_field(out, rp->backend);
+            tui_csv_field(out, rp->gpu), fputc(',', out);
+            tui_csv_field(out, rp->backend);
             fprintf(out, ",%s,", rp->simulated ? "true" : "false");
-            csv_field(out, rp->date), fputc(',', out);
-            csv_field(out, run->lesson), fputc(',', out);
-            csv_field(out, run->experiment);
+            tui_csv_field(out, rp->date), fputc(',', out);
+            tui_csv_field(out, run->lesson), fputc(',', out);
+            tui_csv_field(out, run->experiment);
             fprintf(out, ",%d,", run->run);
-            csv_field(out, ev->panel);
+            tui_csv_field(out, ev->panel);
             fprintf(out, ",%s,", kind_name(ev->type));
-            csv_field(out, lt_tx(ev->series, zh)), fputc(',', out);
-            if (ev->type == LT_EV_POINT) csv_num(out, ev->x);
-            fputc(',', out), csv_num(out, value), fputc(',', out);
-            if (ev->type == LT_EV_GAUGE) csv_num(out, ev->max);
-            fputc(',', out), csv_field(out, lt_tx(ev->unit, zh));
+            tui_csv_field(out, lt_tx(ev->series, zh)), fputc(',', out);
+            if (ev->type == LT_EV_POINT) tui_csv_num(out, ev->x);
+            fputc(',', out), tui_csv_num(out, value), fputc(',', out);
+            if (ev->type == LT_EV_GAUGE) tui_csv_num(out, ev->max);
+            fputc(',', out), tui_csv_field(out, lt_tx(ev->unit, zh));
             fprintf(out, ",%s\n", lt_style_name(ev->style));
             break;
         case TUI_RES_JSON:

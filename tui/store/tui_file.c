@@ -31,6 +31,16 @@ bool tui_file_id_ok(const char *id)
     return strspn(id, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ._-") == n;
 }
 
+char *tui_file_field(char **p)
+{
+    char *s = *p;
+    if (!*s) return NULL;
+    char *sp = strchr(s, ' ');
+    if (sp) *sp = 0, *p = sp + 1;
+    else *p = s + strlen(s);
+    return s;
+}
+
 bool tui_file_id_name(char *out, size_t n, const char *lesson_id, const char *ex_id,
                       const char *suffix)
 {

@@ -15,6 +15,9 @@ bool tui_file_mkdirs(const char *dir, unsigned mode);
  * becomes a file name only through this: each id must be 1..LT_ID_MAX of [0-9A-Za-z._-], not
  * start with '.', and hold no "..". False (out empty) otherwise. */
 bool tui_file_id_ok(const char *id);
+/* The next space-separated field of *p, cut out in place (*p moves past it); NULL when there is
+ * none: how the state files' records are read (progress, exams). */
+char *tui_file_field(char **p);
 bool tui_file_id_name(char *out, size_t n, const char *lesson_id, const char *ex_id,
                       const char *suffix);
 #endif

@@ -66,35 +66,25 @@ static struct rec *add(struct recs *p)
     return r;
 }
 
-/* The next space-separated field of *p, cut out in place; NULL when there is none. */
-static char *field(char **p)
-{
-    char *s = *p;
-    if (!*s) return NULL;
-    char *sp = strchr(s, ' ');
-    if (sp) *sp = 0, *p = sp + 1;
-    else *p = s + strlen(s);
-    return s;
-}
-
 /* Unix times a progress record can carry: 1970 up to the end of year 9999 (localtime and
  * strftime handle those everywhere; a larger one made localtime fail). */
 #define WHEN_MAX 253402300799ull
 
 static bool parse_line(struct recs *p, char *line)
 {
-    char *rest = line, *kind = field(&rest), *lesson = field(&rest), *exercise = NULL;
+    char *rest = line, *kind = tui_file_field(&rest), *lesson = tui_file_field(&rest);
+    char *exercise = NULL;
     char *tries_s = NULL, *solved_s = NULL, *when_s, why[128];
     uint64_t tries = 0, solved = 0, when;
     if (!kind || !lesson || !valid_id(lesson)) return false;
     bool ex = !strcmp(kind, "ex");
     if (!ex && strcmp(kind, "visit")) return false;
-    if (ex && (!(exercise = field(&rest)) || !valid_id(exercise) ||
-               !(tries_s = field(&rest)) || !(solved_s = field(&rest)) ||
+    if (ex && (!(exercise = tui_file_field(&rest)) || !valid_id(exercise) ||
+               !(tries_s = tui_file_field(&rest)) || !(solved_s = tui_file_field(&rest)) ||
                !gpu_parse_u64(tries_s, 0, INT_MAX, &tries, why, sizeof why) ||
                !gpu_parse_u64(solved_s, 0, 1, &solved, why, sizeof why)))
         return false;
-    if (!(when_s = field(&rest)) || !gpu_parse_u64(when_s, 0, WHEN_MAX, &when, why, sizeof why))
+    if (!(when_s = tui_file_field(&rest)) || !gpu_parse_u64(when_s, 0, WHEN_MAX, &when, why, sizeof why))
         return false;
     if (!ex && *rest) return false;
     struct rec *r = add(p);
@@ -109,41 +99,17 @@ static bool parse_line(struct recs *p, char *line)
 
 /* The records of a progress file's text (NULL: none yet) into out; DAMAGED with why and the
  * name to keep it aside under when it is not one this version reads. */
+static bool line_fn(void *ud, char *line) { return parse_line(ud, line); }
+
 static enum tui_state_verdict parse(const char *text, size_t len, struct recs *out, char *aside,
                                     size_t naside, char *why, size_t nwhy)
 {
     out->n = 0;
     if (!text) return TUI_STATE_SAME;
-    char *copy = malloc(len + 1);
-    if (!copy) {
-        gpu_errf(why, nwhy, "could not be read (out of memory)");
-        return TUI_STATE_DAMAGED;
-    }
-    memcpy(copy, text, len + 1);
-    char *line = copy, *next = line + strcspn(line, "\n");
-    if (*next) *next++ = 0;
-    uint64_t v = 0;
-    char e[128];
-    bool ok = strlen(text) == len && /* a NUL inside: not a file vramlab wrote */
-              !strncmp(line, "vramlab-progress ", 17) && gpu_parse_u64(line + 17, 1, INT_MAX, &v, e, sizeof e);
-    int ln = 1;
-    if (ok && v > TUI_PROGRESS_VERSION) {
-        free(copy);
-        snprintf(aside, naside, "v%d", (int)v);
-        gpu_errf(why, nwhy, "was written by a newer vramlab");
-        return TUI_STATE_DAMAGED;
-    }
-    for (line = next; ok && *line; line = next) {
-        next = line + strcspn(line, "\n");
-        if (*next) *next++ = 0;
-        ln++;
-        ok = parse_line(out, line);
-    }
-    free(copy);
-    if (ok) return TUI_STATE_SAME;
-    out->n = 0;
-    gpu_errf(why, nwhy, "is damaged at line %d", ln);
-    return TUI_STATE_DAMAGED;
+    enum tui_state_verdict v = tui_state_records(text, len, "vramlab-progress", TUI_PROGRESS_VERSION,
+                                                 line_fn, out, aside, naside, why, nwhy);
+    if (v != TUI_STATE_SAME) out->n = 0;
+    return v;
 }
 
 static char *serialise(const struct recs *p, size_t *len)

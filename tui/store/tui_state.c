@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -17,6 +19,7 @@
 #include "gpu_err.h"
 #include "gpu_esc.h"
 #include "gpu_file.h"
+#include "gpu_parse.h"
 #include "tui_file.h"
 
 #define LOCK_NAME ".lock"
@@ -211,6 +214,43 @@ static const char *after_path(const char *msg, const char *path)
 {
     size_t l = strlen(path);
     return !strncmp(msg, path, l) && !strncmp(msg + l, ": ", 2) ? msg + l + 2 : msg;
+}
+
+enum tui_state_verdict tui_state_records(const char *text, size_t len, const char *magic,
+                                         int version, bool (*line_fn)(void *ud, char *line),
+                                         void *ud, char *aside, size_t naside, char *why,
+                                         size_t nwhy)
+{
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        gpu_errf(why, nwhy, "could not be read (out of memory)");
+        return TUI_STATE_DAMAGED;
+    }
+    memcpy(copy, text, len + 1);
+    char *line = copy, *next = line + strcspn(line, "\n");
+    if (*next) *next++ = 0;
+    size_t ml = strlen(magic);
+    uint64_t v = 0;
+    char e[128];
+    bool ok = strlen(text) == len && !strncmp(line, magic, ml) && line[ml] == ' ' &&
+              gpu_parse_u64(line + ml + 1, 1, INT_MAX, &v, e, sizeof e);
+    int ln = 1;
+    if (ok && v > (uint64_t)version) {
+        free(copy);
+        snprintf(aside, naside, "v%d", (int)v);
+        gpu_errf(why, nwhy, "was written by a newer vramlab");
+        return TUI_STATE_DAMAGED;
+    }
+    for (line = next; ok && *line; line = next) {
+        next = line + strcspn(line, "\n");
+        if (*next) *next++ = 0;
+        ln++;
+        ok = line_fn(ud, line);
+    }
+    free(copy);
+    if (ok) return TUI_STATE_SAME;
+    gpu_errf(why, nwhy, "is damaged at line %d", ln);
+    return TUI_STATE_DAMAGED;
 }
 
 bool tui_state_update(const char *dir, const char *name, size_t max, tui_state_fn fn, void *ud,

@@ -47,6 +47,15 @@ typedef enum tui_state_verdict (*tui_state_fn)(void *ud, const char *text, size_
  * nothing could be written (the file on disk is left as it was). */
 bool tui_state_update(const char *dir, const char *name, size_t max, tui_state_fn fn, void *ud,
                       char *note, size_t nn, char *err, size_t n);
+/* The records of a state file's text, `MAGIC VERSION` then one record a line: each line given to
+ * line_fn (false: the line is not a record). SAME when every line is one; DAMAGED with why ("is
+ * damaged at line 3", "was written by a newer vramlab") and the name to keep it aside under
+ * ("vN" for a newer version; else the caller's default) otherwise. A text with a NUL inside is
+ * not a file vramlab wrote. */
+enum tui_state_verdict tui_state_records(const char *text, size_t len, const char *magic,
+                                         int version, bool (*line_fn)(void *ud, char *line),
+                                         void *ud, char *aside, size_t naside, char *why,
+                                         size_t nwhy);
 /* Read dir/name: the text, NULL with *missing = true when there is none, NULL with err when it
  * cannot be read (too large, not a regular file, a link, unreadable). No lock: files are only
  * ever replaced whole. */
