@@ -297,6 +297,12 @@ void lt_vm_eval_cancel(struct lt_vm *vm);
  * be cut short ("gpu.co", "hel"), as whole paths ("gpu.copy"), sorted, one per line in out.
  * Tables are read raw: no learner code runs. Returns how many (0: none, or not while running). */
 int lt_vm_complete(struct lt_vm *vm, const char *word, char *out, size_t n);
+/* "Did you mean": after an entry `src` failed with `err` on a name that is nil ("attempt to call a
+ * nil value (global 'hepl')", "(field 'kv_cahce')", "(method ...)", or indexing one), the name
+ * it most likely meant, as a path ("help", "vram.kv_cache"), into out (gpu_suggest.h). Fields
+ * are looked for in the table `src` names before the field, read raw (no learner code runs).
+ * False when there is none. */
+bool lt_vm_suggest(struct lt_vm *vm, const char *src, const char *err, char *out, size_t n);
 
 
 #endif

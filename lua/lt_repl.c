@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gpu_buf.h"
+#include "gpu_suggest.h"
 
 #define SHOW_MAX 40 /* table entries shown before "..." */
 
@@ -465,4 +466,89 @@ int lt_vm_complete(struct lt_vm *vm, const char *word, char *out, size_t n)
     if (lua_pcall(L, 1, 0, 0) != LUA_OK) c.count = 0, *out = 0;
     lua_settop(L, top);
     return c.count;
+}
+
+/* ---- did you mean --------------------------------------------------------------------------- */
+
+struct guess {
+    const char *src, *name; /* name: the nil one, LT_NAME_MAX bytes at most */
+    size_t name_len;
+    bool field;
+    char *out;
+    size_t n;
+};
+
+#define GUESS_PATH 128
+
+/* The dotted path before ".name" or ":name" in src (a word boundary after it), into path. */
+static bool path_before(const char *src, const char *name, size_t nl, char *path, size_t n)
+{
+    for (const char *p = src; (p = strstr(p, name)); p += nl) {
+        if (p == src || (p[-1] != '.' && p[-1] != ':') || alpha(p[nl]) || (p[nl] >= '0' && p[nl] <= '9'))
+            continue;
+        const char *end = p - 1, *start = end;
+        while (start > src && (alpha(start[-1]) || (start[-1] >= '0' && start[-1] <= '9') || start[-1] == '.'))
+            start--;
+        if (start == end || (size_t)(end - start) >= n || !alpha(*start)) continue;
+        memcpy(path, start, (size_t)(end - start));
+        path[end - start] = 0;
+        return true;
+    }
+    return false;
+}
+
+/* Protected: the table the name was looked for in (env, or the path's), raw; its closest key. */
+static int guess_in(lua_State *L)
+{
+    struct guess *g = lua_touserdata(L, 1);
+    char path[GUESS_PATH] = "", name[64];
+    if (g->name_len >= sizeof name) return 0;
+    memcpy(name, g->name, g->name_len);
+    name[g->name_len] = 0;
+    lua_getfield(L, LUA_REGISTRYINDEX, "lt.env");
+    if (g->field) {
+        if (!path_before(g->src, name, g->name_len, path, sizeof path)) return 0;
+        for (const char *w = path, *dot; lua_istable(L, -1) && *w; w = dot + !!*dot) {
+            dot = w + strcspn(w, ".");
+            if (!ident(w, (size_t)(dot - w))) return 0;
+            lua_pushlstring(L, w, (size_t)(dot - w));
+            lua_rawget(L, -2);
+            lua_remove(L, -2);
+        }
+    }
+    if (!lua_istable(L, -1)) return 0;
+    struct gpu_suggest s;
+    gpu_suggest_init(&s, name);
+    lua_pushnil(L);
+    while (lua_next(L, -2)) { /* a key stays in the table: s.best lives until we are done */
+        size_t kl;
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &kl) : NULL;
+        if (k && ident(k, kl) && strncmp(k, "__", 2) && !lua_isnil(L, -1)) gpu_suggest_add(&s, k);
+        lua_pop(L, 1);
+    }
+    if (s.best) snprintf(g->out, g->n, "%s%s%s", path, *path ? "." : "", s.best);
+    return 0;
+}
+
+bool lt_vm_suggest(struct lt_vm *vm, const char *src, const char *err, char *out, size_t n)
+{
+    if (!n) return false;
+    *out = 0;
+    static const char *const kinds[] = {"(global '", "(field '", "(method '"};
+    const char *at = NULL;
+    size_t k = 0;
+    if (!src || !err || !strstr(err, "a nil value")) return false;
+    for (; k < 3 && !at; k++) at = strstr(err, kinds[k]);
+    if (!at) return false;
+    at += strlen(kinds[k - 1]);
+    const char *end = strchr(at, '\'');
+    if (!end || !ident(at, (size_t)(end - at))) return false;
+    struct guess g = {src, at, (size_t)(end - at), k > 1, out, n};
+    lua_State *L = vm->L;
+    int top = lua_gettop(L);
+    lua_pushcfunction(L, guess_in);
+    lua_pushlightuserdata(L, &g);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) *out = 0;
+    lua_settop(L, top);
+    return *out != 0;
 }

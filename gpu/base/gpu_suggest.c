@@ -31,7 +31,7 @@ int gpu_edit_distance(const char *a, const char *b, int max)
 
 void gpu_suggest_init(struct gpu_suggest *s, const char *word)
 {
-    s->word = word ? word : "", s->best = NULL, s->dist = 0;
+    s->word = word ? word : "", s->best = NULL, s->dist = 0, s->lead = 0;
 }
 
 void gpu_suggest_add(struct gpu_suggest *s, const char *name)
@@ -42,6 +42,9 @@ void gpu_suggest_add(struct gpu_suggest *s, const char *name)
     if (max >= len) max = len - 1;
     if (max < 1) return;
     int d = gpu_edit_distance(s->word, name, max);
-    if (d == 0 || d > max || (s->best && d >= s->dist)) return; /* 0: the word itself */
-    s->best = name, s->dist = d;
+    if (d == 0 || d > max || (s->best && d > s->dist)) return; /* 0: the word itself */
+    int lead = 0;
+    while (s->word[lead] && fold(s->word[lead]) == fold(name[lead])) lead++;
+    if (s->best && d == s->dist && lead <= s->lead) return;
+    s->best = name, s->dist = d, s->lead = lead;
 }

@@ -3,7 +3,8 @@
  * distance (an insertion, a deletion, a substitution or two neighbours swapped count one each;
  * ASCII letters compared without case), and a name counts only when it is close enough to be a
  * typo of the word: at most 1 for words of up to 4 characters, 2 up to 8, else 3, and less than
- * the word's own length. Ties keep the first name offered. Pure; tests/unit/test_gpu_suggest.c. */
+ * the word's own length. Of two names as close, the one that shares more of the word's start wins
+ * (1.31: 1.3 before 1.1), then the first offered. Pure; tests/unit/test_gpu_suggest.c. */
 #ifndef GPU_SUGGEST_H
 #define GPU_SUGGEST_H
 
@@ -11,7 +12,7 @@
 
 struct gpu_suggest {
     const char *word, *best; /* best: NULL until a name is close enough */
-    int dist;
+    int dist, lead; /* lead: leading characters best shares with word */
 };
 
 void gpu_suggest_init(struct gpu_suggest *s, const char *word);

@@ -115,7 +115,7 @@ echo "$out" | grep -qF "unknown profile 'nope'; known: $known" || fail "--profil
 grep -rn -e "--list-profiles" tui gpu lua docs README.md && fail "a message points at --list-profiles"
 idl=$(echo "$ids" | tr '\n' ' ' | sed 's/ $//')
 out=$("$b" reset 9.9 --yes 2>&1); [ $? -eq 2 ] || fail "reset 9.9 exit"
-echo "$out" | grep -qF "no section '9.9'; known: $idl" || fail "reset 9.9: $out"
+echo "$out" | grep -qF "vramlab: reset: no lesson '9.9'; known: $idl" || fail "reset 9.9: $out"
 out=$(vl grade 9.9 x 1 2>&1); [ $? -eq 2 ] || fail "grade 9.9 exit"
 echo "$out" | grep -qF "no lesson '9.9'; known: $idl" || fail "grade 9.9: $out"
 out=$(vl grade 1.1 nope 1 2>&1); [ $? -eq 2 ] || fail "grade 1.1 nope exit"
@@ -135,6 +135,10 @@ out=$(vl run 2.33 2>&1); [ $? -eq 2 ] || fail "run 2.33 exit"
 echo "$out" | grep -qF "vramlab: run: no lesson '2.33'; did you mean 2.3? known: $idl" || fail "run 2.33: $out"
 out=$(vl --lang zh run 2.33 2>&1)
 echo "$out" | grep -qF "vramlab：run：没有课程“2.33”；是不是 2.3？现有：" || fail "run 2.33 in 中文: $out"
+out=$("$b" --lang zh reset 2.33 --yes 2>&1); [ $? -eq 2 ] || fail "reset 2.33 exit"
+echo "$out" | grep -qF "vramlab：reset：没有课程“2.33”；是不是 2.3？现有：" || fail "reset 2.33 in 中文: $out"
+out=$(vl present 3.11 </dev/null 2>&1); [ $? -eq 2 ] || fail "present 3.11 exit (before it asks for a terminal)"
+echo "$out" | grep -qF "vramlab: present: no lesson '3.11'; did you mean 3.1? known: $idl" || fail "present 3.11: $out"
 out=$(vl grade 1.1 fp16-gi 1 2>&1)
 echo "$out" | grep -qF "has no exercise 'fp16-gi'; did you mean 'fp16-gib'? its exercises:" || fail "grade fp16-gi: $out"
 out=$("$b" --thme dark list 2>&1); [ $? -eq 2 ] || fail "--thme exit"

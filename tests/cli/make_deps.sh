@@ -32,6 +32,14 @@ rm "$T/bin/dpkg-query"
 out=$(mk all) && fail "make all without the packages went on: $out"
 printf '%s\n' "$out" | grep -q 'pkg-config ncursesw lua5.4.*sudo apt-get install -y gcc make pkg-config libncurses-dev liblua5.4-dev' ||
     fail "no hint without dpkg: $out"
+# the real pkg-config and dpkg, pointed at a package no machine has (PKGS, the Makefile's list):
+# the one line, with the README's apt-get command, and nothing compiled
+readme=$(grep -m1 '^sudo apt-get install' README.md) || fail "README.md has no apt-get line"
+out=$(env -u MAKEFLAGS make --no-print-directory -n CUDA=0 BUILD="$T/build2" PKGS="ncursesw lua5.4-vramlab-absent" 2>&1) &&
+    fail "make with an absent package went on: $out"
+[ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || fail "absent package: not one line: $out"
+printf '%s\n' "$out" | grep -qF "$readme" || fail "absent package: not the README's line ($readme): $out"
+printf '%s\n' "$out" | grep -q 'lauxlib\|No such file\| -c -o ' && fail "absent package: a compiler ran: $out"
 # what compiles nothing still works; flags given by hand build
 mk clean >/dev/null || fail "make clean refused: $(mk clean)"
 out=$(mk PKG_CFLAGS= PKG_LIBS='-lncursesw -llua5.4') || fail "PKG_LIBS given: $out"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # repl.sh BUILD - the sandbox REPL in the real tutor: expressions and their pretty-printed
 # values, multi-line input, print(), plot.* in the panel, errors, a runaway loop stopped by the
-# sandbox limit (even inside pcall) with the session going on, and the history saved and
+# sandbox limit (even inside pcall) with the session going on, "did you mean" for a mistyped
+# name or command, and the history saved and
 # recalled after a restart; Tab completes module and function names (the learner's own too) and
 # lists the candidates, and indents at the start of a line.
 . tests/tui/tmux.lib "$@"
@@ -30,6 +31,13 @@ type_line 'for k = 10, 20 do plot.point("chase", 2^k, k, {x = "bytes", y = "ns"}
 wait_for 'x: bytes \(log\) +y: ns' 3
 type_line 'nosuch.field'
 wait_for "✗ repl:1: attempt to index a nil value" 3
+# did you mean: a mistyped field, global or command of the sandbox
+type_line 'vram.kv_cahce{layers = 1}'
+wait_for "did you mean vram\\.kv_cache\\?" 3
+type_line 'hepl(vram)'
+wait_for "did you mean help\\?" 3
+type_line ':opne x.pickle'
+wait_for "✗ no command ':opne'; did you mean ':open'\\?" 3
 type_line 'while true do end'
 wait_for 'stopped: the code ran past the' 15
 type_line 'pcall(function() while true do end end)'
@@ -74,8 +82,8 @@ keys F2
 wait_for 'vramlab · sandbox' 3
 keys Up
 wait_for '^ > twice\(50\)' 3
-# eight more: the multi-line definition, recalled whole (its line breaks shown as ↵)
-keys Up Up Up Up Up Up Up Up
+# ten more: the multi-line definition, recalled whole (its line breaks shown as ↵)
+keys Up Up Up Up Up Up Up Up Up Up
 wait_for '^ > function twice\(x\)↵' 3
 keys Enter
 type_line 'twice(8)'

@@ -1,5 +1,5 @@
 /* test_gpu_suggest.c - "did you mean": the distance (swaps count one, case does not count), the
- * threshold by the word's length, ties to the first name, and no suggestion for a word that is
+ * threshold by the word's length, ties to the name that shares the word's start, then the first, and no suggestion for a word that is
  * nothing like any name. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -42,7 +42,10 @@ static void test_suggest(void **state)
     assert_null(best("list", cmds)); /* the word itself is no suggestion */
     assert_null(best("ab", cmds));  /* two letters are too short to guess from */
     static const char *const ids[] = {"1.1", "2.3", "2.4", "3.1", "5.2", NULL};
-    assert_string_equal(best("2.33", ids), "2.3"); /* ties: the first offered */
+    assert_string_equal(best("2.33", ids), "2.3");
+    assert_string_equal(best("3.11", ids), "3.1"); /* 1.1 is as close: 3.1 shares the start */
+    assert_string_equal(best("5.3", ids), "5.2");  /* not 2.3 */
+    assert_string_equal(best("2.2", ids), "2.3");  /* 2.4 shares as much: the first */
     assert_string_equal(best("23", ids), "2.3");
     assert_null(best("9.9.9", ids));
     static const char *const ex[] = {"frag-order", "empty", "reserved", "expandable", NULL};

@@ -155,9 +155,12 @@ int tui_cmd_exam(struct tui_ctx *c); /* tui_cmd_exam.c */
 /* A lesson by id ("1.3") from the catalog, or a path to a .lua file: malloc'ed path, or NULL
  * after saying on stderr "vramlab: CMD: no lesson 'X'; known: 1.1 1.2 ... (vramlab list)". */
 char *tui_cli_lesson_path(struct tui_ctx *c, const char *what);
-/* Is id a lesson of the catalog (one that loads)? */
+/* Says on stderr that `what` is no lesson of the catalog, with the id it most likely meant
+ * ("did you mean 1.3?", gpu_suggest.h) and the ids there are, in the learner's language. */
+void tui_cli_no_lesson(struct tui_ctx *c, const char *what);
 /* An exercise kind ("choice", "number", "predict", "code") as a learner reads it. */
 const char *tui_kind_label(const char *kind, bool zh);
+/* Is id a lesson of the catalog (one that loads)? */
 bool tui_cli_has_lesson(struct tui_ctx *c, const char *id);
 /* The ids of the catalog's lessons that load, space-separated, into buf (for messages). */
 void tui_cli_lesson_ids(struct tui_ctx *c, char *buf, size_t n);

@@ -12,6 +12,11 @@
 
 int tui_cmd_present(struct tui_ctx *c)
 {
+    const char *want = c->argc ? c->argv[0] : NULL;
+    if (want && !strstr(want, ".lua") && !tui_cli_has_lesson(c, want)) { /* before the terminal */
+        tui_cli_no_lesson(c, want);
+        return 2;
+    }
     if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
         fprintf(stderr, "vramlab: present needs a terminal (try `vramlab run LESSON`)\n");
         return 3;

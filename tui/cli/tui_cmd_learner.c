@@ -242,14 +242,13 @@ int tui_cmd_reset(struct tui_ctx *c)
     struct tui_progress *p = load_progress(&rc);
     if (!p) return rc;
     bool known = !what;
-    char ids[2048] = "", err[1400], answer[16] = "";
+    char err[1400], answer[16] = "";
     for (int i = 0; !known && i < tui_progress_count(p); i++) {
         struct tui_progress_rec r;
         known = tui_progress_get(p, i, &r) && !strcmp(r.lesson, what);
     }
     if (!known && !tui_cli_has_lesson(c, what)) { /* a section without records is fine */
-        tui_cli_lesson_ids(c, ids, sizeof ids);
-        fprintf(stderr, "vramlab: reset: no section '%s'; known: %s\n", what, ids);
+        tui_cli_no_lesson(c, what);
         tui_progress_free(p);
         return 2;
     }

@@ -99,6 +99,27 @@ static char *load_error(struct tui_ctx *c, const char *id)
     return err;
 }
 
+void tui_cli_no_lesson(struct tui_ctx *c, const char *what)
+{
+    char ids[2048], alt[64], mean[160] = "";
+    tui_cli_lesson_ids(c, ids, sizeof ids);
+    suggest_lesson(c, what, alt, sizeof alt);
+    const char *cmd = c->cmd->name ? NULL : tui_cmd_suggest(what);
+    /* `vramlab WORD`: a mistyped command is as likely as a lesson; the closer one wins */
+    if (cmd && (!*alt || gpu_edit_distance(what, cmd, 3) <= gpu_edit_distance(what, alt, 3)))
+        snprintf(mean, sizeof mean, TUI_CLI_T("did you mean `vramlab %s`? ", "是不是 `vramlab %s`？"), cmd);
+    else if (*alt)
+        snprintf(mean, sizeof mean, TUI_CLI_T("did you mean %s? ", "是不是 %s？"), alt);
+    if (!c->cmd->name)
+        fprintf(stderr, TUI_CLI_T("vramlab: '%s' is neither a command nor a lesson; %slessons: %s "
+                                  "(vramlab --help)\n",
+                                  "vramlab：“%s”既不是命令也不是课程；%s课程：%s（vramlab --help）\n"),
+                what, mean, ids);
+    else fprintf(stderr, TUI_CLI_T("vramlab: %s: no lesson '%s'; %sknown: %s (vramlab list)\n",
+                                   "vramlab：%s：没有课程“%s”；%s现有：%s（vramlab list）\n"),
+                 c->cmd->name, what, mean, ids);
+}
+
 char *tui_cli_lesson_path(struct tui_ctx *c, const char *what)
 {
     if (is_file(what)) return strdup(what);
@@ -109,23 +130,7 @@ char *tui_cli_lesson_path(struct tui_ctx *c, const char *what)
                 what, err);
         free(err);
     } else if (!path) {
-        char ids[2048], alt[64], mean[160] = "";
-        tui_cli_lesson_ids(c, ids, sizeof ids);
-        suggest_lesson(c, what, alt, sizeof alt);
-        const char *cmd = c->cmd->name ? NULL : tui_cmd_suggest(what);
-        /* `vramlab WORD`: a mistyped command is as likely as a lesson; the closer one wins */
-        if (cmd && (!*alt || gpu_edit_distance(what, cmd, 3) <= gpu_edit_distance(what, alt, 3)))
-            snprintf(mean, sizeof mean, TUI_CLI_T("did you mean `vramlab %s`? ", "是不是 `vramlab %s`？"), cmd);
-        else if (*alt)
-            snprintf(mean, sizeof mean, TUI_CLI_T("did you mean %s? ", "是不是 %s？"), alt);
-        if (!c->cmd->name)
-            fprintf(stderr, TUI_CLI_T("vramlab: '%s' is neither a command nor a lesson; %slessons: %s "
-                                      "(vramlab --help)\n",
-                                      "vramlab：“%s”既不是命令也不是课程；%s课程：%s（vramlab --help）\n"),
-                    what, mean, ids);
-        else fprintf(stderr, TUI_CLI_T("vramlab: %s: no lesson '%s'; %sknown: %s (vramlab list)\n",
-                                       "vramlab：%s：没有课程“%s”；%s现有：%s（vramlab list）\n"),
-                     c->cmd->name, what, mean, ids);
+        tui_cli_no_lesson(c, what);
     }
     return path;
 }

@@ -14,6 +14,7 @@
 #include "gpu_file.h"
 #include "gpu_float.h"
 #include "gpu_snapshot.h"
+#include "gpu_suggest.h"
 #include "tui_app.h"
 #include "tui_history.h"
 #include "tui_lineedit.h"
@@ -188,7 +189,14 @@ static void finish(struct tui_app *a, enum lt_eval_status st, const char *out)
     char *src = r->running;
     r->running = NULL;
     if (st == LT_EVAL_OK && *out) add_item(r, IT_RESULT, out);
-    if (st == LT_EVAL_ERROR) add_item(r, IT_ERROR, out);
+    if (st == LT_EVAL_ERROR) {
+        char name[160], msg[200];
+        add_item(r, IT_ERROR, out);
+        if (src && lt_vm_suggest(r->vm, src, out, name, sizeof name)) { /* vram.kv_cahce{} */
+            snprintf(msg, sizeof msg, TUI_TR(a, "did you mean %s?", "是不是 %s？"), name);
+            add_item(r, IT_INFO, msg);
+        }
+    }
     char err[1200];
     if (r->hist && !tui_history_add(r->hist, src, err, sizeof err))
         tui_app_error(a, "history not saved: %s", err);
@@ -227,6 +235,28 @@ static bool open_snapshot(struct tui_app *a, const char *line)
     return true;
 }
 
+/* A line that starts with one ':' (not Lua's "::label::") and is no command of the REPL's: said so,
+ * with the command it most likely meant. True when the line was one. */
+static bool unknown_command(struct tui_app *a, const char *line)
+{
+    static const char *const cmds[] = {"open"};
+    if (line[0] != ':' || line[1] == ':') return false;
+    char word[32], msg[200];
+    size_t l = strcspn(line + 1, " ");
+    snprintf(word, sizeof word, "%.*s", (int)(l < sizeof word ? l : sizeof word - 1), line + 1);
+    struct gpu_suggest s;
+    gpu_suggest_init(&s, word);
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) gpu_suggest_add(&s, cmds[i]);
+    if (s.best)
+        snprintf(msg, sizeof msg, TUI_TR(a, "no command ':%s'; did you mean ':%s'?", "没有命令“:%s”；是不是“:%s”？"),
+                 word, s.best);
+    else
+        snprintf(msg, sizeof msg, TUI_TR(a, "no command ':%s'; the sandbox's command is :open FILE",
+                                         "没有命令“:%s”；沙箱的命令是 :open 文件"), word);
+    add_item(a->repl, IT_ERROR, msg);
+    return true;
+}
+
 static void submit(void *ud, const struct tui_key *k)
 {
     struct tui_app *a = ud;
@@ -249,7 +279,7 @@ static void submit(void *ud, const struct tui_key *k)
         return;
     }
     add_item(r, r->pending ? IT_CONT : IT_INPUT, r->ed.s);
-    if (!r->pending && open_snapshot(a, r->ed.s)) { /* :open FILE */
+    if (!r->pending && (open_snapshot(a, r->ed.s) || unknown_command(a, r->ed.s))) { /* :open FILE */
         free(src);
         tui_lineedit_set(&r->ed, "");
         return;
