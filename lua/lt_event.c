@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_utf8.h"
+
 static const struct {
     const char *name;
     int panel;
@@ -94,4 +96,19 @@ const struct lt_event *lt_event_visible(const struct lt_event *ev, const char *n
     copy->text = lt_text1(*to_free); /* print() text is the same in both languages */
     copy->text_len = 0;
     return copy;
+}
+
+size_t lt_event_field_max(unsigned field) { return field == LT_F_TEXT ? LT_EV_TEXT_MAX : LT_EV_LABEL_MAX; }
+
+const char *lt_event_cut(const char *s, size_t len, size_t max, char *buf, size_t *out)
+{
+    static const char ell[] = "\xe2\x80\xa6"; /* … */
+    *out = s ? len : 0;
+    if (!s || len <= max) return s;
+    if (max > LT_EV_TEXT_MAX) max = LT_EV_TEXT_MAX;
+    size_t k = gpu_utf8_cut(s, max - (sizeof ell - 1));
+    memcpy(buf, s, k);
+    memcpy(buf + k, ell, sizeof ell); /* with its NUL */
+    *out = k + sizeof ell - 1;
+    return buf;
 }

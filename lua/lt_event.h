@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lt_limits.h"
+
 /* The fields an event kind carries (its JSON and recording keys are these names). */
 enum {
     LT_F_PANEL = 1 << 0,  /* "panel": the panel id */
@@ -134,6 +136,16 @@ struct lt_event {
     int nblocks;                 /* a map: nblocks blocks */
     const struct lt_map_block *blocks;
 };
+
+/* The cut every route applies to text that comes into an event (lt_vm_emit for a run, the
+ * replay loader for a recording): the most bytes a field (one LT_F_*) may carry, a text
+ * (LT_F_TEXT) LT_EV_TEXT_MAX and any other string (panel, series, unit, cell, block owner)
+ * LT_EV_LABEL_MAX (lt_limits.h); and s (len bytes) within max: s itself when it fits, else its
+ * first whole characters ended with "…", copied into buf (LT_EV_CUT_BUF bytes) and NUL-ended.
+ * Its length in *out. */
+#define LT_EV_CUT_BUF (LT_EV_TEXT_MAX + 1)
+size_t lt_event_field_max(unsigned field);
+const char *lt_event_cut(const char *s, size_t len, size_t max, char *buf, size_t *out);
 
 /* The names and kinds of the registry; "" or NONE/-1 for a value out of range. */
 const char *lt_event_name(enum lt_event_type t);

@@ -20,6 +20,9 @@
 #define LT_EV_LABEL_MAX 256
 #define LT_EV_TEXT_MAX 4096
 #define LT_RUN_TEXT_MAX (4u << 20)
+/* What a run past LT_RUN_TEXT_MAX says (printf: the limit in MiB), live or played back. */
+#define LT_RUN_TEXT_STOP \
+    "stopped: the run sent more than %d MiB of text to the screen (labels, cells, notes, print); show less"
 /* A byte count handed to Lua (lt_push_size): Lua numbers hold integers exactly up to 2^53. */
 #define LT_SIZE_MAX (1ull << 53)
 

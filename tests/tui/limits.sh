@@ -2,7 +2,10 @@
 # limits.sh BUILD - one definition per limit, kept by every layer: an experiment that sends a
 # table of 1000 rows of 16 references to one 64 KiB string is cut at the source (256 bytes a
 # cell, 4 MiB of text a run), so the tutor's peak memory stays small and the cells end with
-# "…"; an exercise id of LT_ID_MAX (64) bytes is accepted by the validator, named as a
+# "…"; a recording played back (--replay) is held to the same limits as it is read, so a
+# recording of 16 rows of 16 cells of 64 KiB each shows cells cut at 256 bytes, and the tutor
+# stays small and answers keys (it built a line list of every wrapped cell at each frame, GBs
+# for a recording of 235 MB); an exercise id of LT_ID_MAX (64) bytes is accepted by the validator, named as a
 # workspace file and saved in the progress when `watch` grades it, and one byte more is refused
 # by `check`.
 . tests/tui/tmux.lib "$@"
@@ -68,6 +71,44 @@ keys q
 wait_exit 5
 [ "$RC" = 0 ] || fail "exit code $RC"
 
+# a recording played back: its text cut as it is read, at the limits a live run has
+# (the run itself stops at its 4 MiB of text: only its header and run line are taken)
+"$BIN" --backend sim --record "$T/small.jsonl" run 9.1 >/dev/null 2>&1
+[ "$(head -n 2 "$T/small.jsonl" | grep -c '"type":"\(header\|run\)"')" = 2 ] ||
+    fail "no recording of 9.1: $(head -c 300 "$T/small.jsonl")"
+big=$(head -c 65536 /dev/zero | tr '\0' y)
+{
+    head -n 2 "$T/small.jsonl" # the header and the run line
+    row="{\"type\":\"event\",\"run\":1,\"t\":0,\"ev\":\"row\",\"panel\":\"t\",\"cells\":[\"$big\""
+    i=1
+    while [ $i -lt 16 ]; do row="$row,\"$big\""; i=$((i + 1)); done
+    row="$row]}"
+    i=0
+    while [ $i -lt 16 ]; do printf '%s\n' "$row"; i=$((i + 1)); done
+    printf '{"type":"end","run":1,"t":0,"state":"done","error":""}\n'
+} > "$T/big.jsonl"
+[ "$(wc -c < "$T/big.jsonl")" -gt 16000000 ] || fail "the recording is $(wc -c < "$T/big.jsonl") bytes"
+fresh replay
+start 120 40 "$APP --replay $T/big.jsonl 9.1"
+wait_for 'vramlab · 9\.1 Big rows' 10
+keys ']'
+wait_for 'Run: Many rows' 3
+keys Enter
+wait_for 'Run again' 30
+wait_for 'yyyyyyy…' 10
+sync '?' 'Keys \(Esc closes\)' 10
+pane=$(tmux -L "$SOCK" display-message -p '#{pane_pid}')
+pid=$(pgrep -P "$pane" -f vramlab | head -n 1)
+[ -n "$pid" ] || fail "no tutor process under the pane"
+hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")
+[ -n "$VRAMLAB_TEST_TAG" ] || [ "$hwm" -lt 262144 ] ||
+    fail "the tutor's peak resident memory is $hwm KiB for a 17 MB recording"
+keys Escape q
+wait_for 'vramlab · lessons' 5
+keys q
+wait_exit 5
+[ "$RC" = 0 ] || fail "replay: exit code $RC"
+
 # an id of 64 bytes: a workspace file, graded by watch, saved in the progress
 out=$("$BIN" --backend sim check 9.2 2>&1) || fail "check of a 64-byte id: $out"
 out=$("$BIN" --backend sim exercises "$T/ws") || fail "exercises: $out"
@@ -85,4 +126,4 @@ grep -q "^ex 9\.2 $id64 1 1 " "$XDG_STATE_HOME/vramlab/progress" ||
 sed -i "s/id = \"$id64\"/id = \"${id64}e\"/" "$L/9.2-long-id.lua"
 out=$("$BIN" --backend sim check 9.2 2>&1) && fail "check accepted a 65-byte id"
 echo "$out" | grep -q "at most 64" || fail "check of a 65-byte id: $out"
-echo "ok: panel text cut at the source, one id length for validator, files and progress"
+echo "ok: panel text cut at the source and in a replay, one id length for validator, files and progress"

@@ -319,6 +319,58 @@ static void test_recording_limits(void **s)
     unlink(path);
 }
 
+/* A recording is held to a live run's limits as it is read (lt_event_cut, LT_RUN_TEXT_MAX):
+ * each cell, label and text cut with "…" (Chinese too), ids longer than a lesson's skipped, and
+ * a run whose text passes the budget ends "failed" there with the live run's message, the events
+ * after it dropped, whatever its end line says. */
+static void test_recording_text_cut(void **s)
+{
+    char path[] = "/tmp/vramlab-rec4-XXXXXX", err[512];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    char *big = malloc(70000);
+    assert_non_null(big);
+    memset(big, 'y', 69999), big[69999] = 0;
+    fprintf(f, "{\"type\":\"header\",\"format\":\"vramlab-record\",\"version\":2,\"gpu\":\"%s\"}\n"
+               "{\"type\":\"run\",\"run\":1,\"lesson\":\"9.1\",\"experiment\":\"e\",\"title\":\"%s\"}\n"
+               "{\"type\":\"run\",\"run\":2,\"lesson\":\"%s\",\"experiment\":\"e\"}\n",
+            big, big, big);
+    fprintf(f, "{\"type\":\"event\",\"run\":1,\"ev\":\"row\",\"panel\":\"t\",\"cells\":[\"%s\",\"a\"],"
+               "\"cells_zh\":[\"%s\",\"b\"]}\n", big, big);
+    fprintf(f, "{\"type\":\"event\",\"run\":1,\"ev\":\"note\",\"panel\":\"t\",\"text\":\"%s\"}\n", big);
+    /* 4 MiB of 4 KiB notes: the run stops at the one that passes it */
+    for (int i = 0; i < 1100; i++)
+        fprintf(f, "{\"type\":\"event\",\"run\":1,\"ev\":\"print\",\"text\":\"%d%.5000s\"}\n", i, big);
+    fputs("{\"type\":\"end\",\"run\":1,\"state\":\"done\",\"error\":\"\"}\n", f);
+    fclose(f);
+    free(big);
+    struct tui_replay *rp = tui_replay_load(path, err, sizeof err);
+    assert_non_null(rp);
+    assert_int_equal(rp->nruns, 1); /* run 2's lesson id is longer than any lesson's */
+    assert_int_equal(rp->bad_lines, 1);
+    assert_int_equal(strlen(rp->gpu), LT_EV_LABEL_MAX);
+    const struct tui_replay_run *r = &rp->runs[0];
+    assert_int_equal(strlen(r->title), LT_EV_LABEL_MAX);
+    struct lt_event ev;
+    tui_replay_get(r, 0, &ev);
+    assert_int_equal(ev.ncells, 2);
+    for (int z = 0; z < 2; z++) {
+        const char *c = ev.cells[0].s[z];
+        assert_int_equal(strlen(c), LT_EV_LABEL_MAX);
+        assert_string_equal(c + LT_EV_LABEL_MAX - 3, "\xe2\x80\xa6");
+    }
+    assert_string_equal(ev.cells[1].s[1], "b");
+    tui_replay_get(r, 1, &ev);
+    assert_int_equal(strlen(lt_tx(ev.text, false)), LT_EV_TEXT_MAX);
+    /* 4 MiB / 4 KiB a print: about a thousand kept, not 1100, and the run failed there */
+    assert_in_range(r->nev, 1000, 1030);
+    assert_string_equal(r->state, "failed");
+    assert_non_null(strstr(r->error, "more than 4 MiB of text"));
+    tui_replay_free(rp);
+    unlink(path);
+}
+
 static void put(const char *dir, const char *name, const char *text)
 {
     char path[512];
@@ -396,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_player_pace),
         cmocka_unit_test(test_numbers_out_of_range),
         cmocka_unit_test(test_recording_limits),
+        cmocka_unit_test(test_recording_text_cut),
         cmocka_unit_test(test_bigfont),
         cmocka_unit_test(test_recordings_offer),
     };

@@ -252,6 +252,8 @@ struct rev {
 
 struct rrun { /* a run's strings while loading (ids until the file is read) */
     uint32_t lesson, experiment, title, state, error;
+    size_t text;  /* the text its events brought, charged as lt_vm_emit charges a live run */
+    bool stopped; /* past LT_RUN_TEXT_MAX: failed there, as the live run would have */
 };
 
 struct tui_replay_store {
@@ -286,6 +288,18 @@ static uint32_t intern(struct tui_replay_store *st, const char *s)
 {
     if (!s || !*s) return 0;
     return gpu_strtab_intern(&st->strs, s, strlen(s)); /* GPU_STRTAB_NONE is UINT32_MAX */
+}
+
+/* The id of s cut as a run's event text is (lt_event_cut, the limit of field f), its kept bytes
+ * added to *sum: a recording brings no more text to the screen than a live run could. */
+static uint32_t intern_cut(struct tui_replay_store *st, const char *s, unsigned f, size_t *sum)
+{
+    char buf[LT_EV_CUT_BUF];
+    size_t k;
+    if (!s || !*s) return 0;
+    s = lt_event_cut(s, strlen(s), lt_event_field_max(f), buf, &k);
+    *sum += k;
+    return gpu_strtab_intern(&st->strs, s, k);
 }
 
 /* The id of s if it was interned, else UINT32_MAX (a lookup that adds nothing). */
@@ -333,13 +347,13 @@ enum { LINE_OK, LINE_BAD, LINE_FAIL };
 
 /* A text of the line: English under k, Chinese under k_zh (else the same). */
 static bool get_text(struct tui_replay_store *st, const struct tui_jobj *o, const char *k,
-                     uint32_t out[2])
+                     unsigned f, uint32_t out[2], size_t *sum)
 {
     char kz[32];
     snprintf(kz, sizeof kz, "%s_zh", k);
-    const char *en = tui_jobj_str(o, k, "");
-    out[0] = intern(st, en);
-    out[1] = intern(st, tui_jobj_str(o, kz, en));
+    const char *en = tui_jobj_str(o, k, ""), *zh = tui_jobj_str(o, kz, en);
+    out[0] = intern_cut(st, en, f, sum);
+    out[1] = zh == en || !strcmp(zh, en) ? out[0] : intern_cut(st, zh, f, sum);
     return out[0] != UINT32_MAX && out[1] != UINT32_MAX;
 }
 
@@ -356,13 +370,15 @@ static const char *item(const struct tui_jval *a, int i)
 
 /* The texts of an array key and its _zh twin, into cellv (a row) or blockv's owners (a map). */
 static bool get_texts(struct tui_replay_store *st, const struct tui_jobj *o, const char *k,
-                      int n, struct lt_text *out, size_t stride)
+                      unsigned f, int n, struct lt_text *out, size_t stride, size_t *sum)
 {
     char kz[32];
     snprintf(kz, sizeof kz, "%s_zh", k);
     const struct tui_jval *a = tui_jobj_get(o, k), *z = tui_jobj_get(o, kz);
     for (int i = 0; i < n; i++) {
-        uint32_t id[2] = {intern(st, item(a, i)), intern(st, z ? item(z, i) : item(a, i))};
+        const char *en = item(a, i), *zh = z ? item(z, i) : en;
+        uint32_t id[2] = {intern_cut(st, en, f, sum), 0};
+        id[1] = !strcmp(zh, en) ? id[0] : intern_cut(st, zh, f, sum);
         if (id[0] == UINT32_MAX || id[1] == UINT32_MAX) return false;
         struct lt_text x = text_at(st, id);
         memcpy((char *)out + (size_t)i * stride, &x, sizeof x);
@@ -378,6 +394,7 @@ static int add_event(struct tui_replay *rp, const struct tui_jobj *o, size_t max
     int type = lt_event_parse(tui_jobj_str(o, "ev", NULL));
     int style = lt_style_parse(tui_jobj_str(o, "style", "measured"));
     if (run < 0 || type < 0 || style < 0) return LINE_BAD;
+    if (st->rs[run].stopped) return LINE_OK; /* what a live run never got to send */
     if (st->nev == max_events) {
         gpu_errf(why, n, "more than %zu events (the limit; a recording of a whole course holds "
                  "tens of thousands)", max_events);
@@ -393,9 +410,11 @@ static int add_event(struct tui_replay *rp, const struct tui_jobj *o, size_t max
     e->y = tui_jobj_num(o, "y", 0);
     e->value = tui_jobj_num(o, "value", 0);
     e->max = tui_jobj_num(o, "max", 0);
-    if ((e->panel = intern(st, tui_jobj_str(o, "panel", ""))) == UINT32_MAX ||
-        !get_text(st, o, "series", e->series) || !get_text(st, o, "text", e->text) ||
-        !get_text(st, o, "unit", e->unit))
+    size_t sum = 0; /* the event's text, charged to its run as lt_vm_emit charges a live one */
+    if ((e->panel = intern_cut(st, tui_jobj_str(o, "panel", ""), LT_F_PANEL, &sum)) == UINT32_MAX ||
+        !get_text(st, o, "series", LT_F_SERIES, e->series, &sum) ||
+        !get_text(st, o, "text", LT_F_TEXT, e->text, &sum) ||
+        !get_text(st, o, "unit", LT_F_UNIT, e->unit, &sum))
         goto oom;
     unsigned f = lt_event_fields((enum lt_event_type)type);
     const struct tui_jval *cells = tui_jobj_get(o, "cells"), *owners = tui_jobj_get(o, "owners");
@@ -403,7 +422,7 @@ static int add_event(struct tui_replay *rp, const struct tui_jobj *o, size_t max
         /* at most what an event may carry: a longer row is the file's, cut to the limit */
         int k = cells->nitems < LT_EVENT_MAX_ITEMS ? cells->nitems : LT_EVENT_MAX_ITEMS;
         if (!grow_array((void **)&st->cellv, &st->cellcap, st->ncellv + (size_t)k, sizeof *st->cellv) ||
-            !get_texts(st, o, "cells", k, st->cellv + st->ncellv, sizeof *st->cellv))
+            !get_texts(st, o, "cells", LT_F_CELLS, k, st->cellv + st->ncellv, sizeof *st->cellv, &sum))
             goto oom;
         e->items = (uint32_t)st->ncellv, e->nitems = (uint8_t)k;
         st->ncellv += (size_t)k;
@@ -415,7 +434,7 @@ static int add_event(struct tui_replay *rp, const struct tui_jobj *o, size_t max
         if (!grow_array((void **)&st->blockv, &st->blockcap, st->nblockv + (size_t)k, sizeof *st->blockv))
             goto oom;
         struct lt_map_block *b = st->blockv + st->nblockv;
-        if (!get_texts(st, o, "owners", k, &b[0].owner, sizeof *b)) goto oom;
+        if (!get_texts(st, o, "owners", LT_F_BLOCKS, k, &b[0].owner, sizeof *b, &sum)) goto oom;
         const struct tui_jval *states = tui_jobj_get(o, "states"), *bytes = tui_jobj_get(o, "bytes"),
                               *segs = tui_jobj_get(o, "segs");
         for (int i = 0; i < k; i++) {
@@ -427,6 +446,16 @@ static int add_event(struct tui_replay *rp, const struct tui_jobj *o, size_t max
         }
         e->items = (uint32_t)st->nblockv, e->nitems = (uint8_t)k;
         st->nblockv += (size_t)k;
+    }
+    if ((st->rs[run].text += sum) > LT_RUN_TEXT_MAX) { /* the event is dropped, the run stops */
+        if (f & LT_F_CELLS) st->ncellv = e->items;
+        if (f & LT_F_BLOCKS) st->nblockv = e->items;
+        char msg[160];
+        snprintf(msg, sizeof msg, LT_RUN_TEXT_STOP, (int)(LT_RUN_TEXT_MAX >> 20));
+        uint32_t state = intern(st, "failed"), error = intern(st, msg);
+        if (state == UINT32_MAX || error == UINT32_MAX) goto oom;
+        st->rs[run].stopped = true, st->rs[run].state = state, st->rs[run].error = error;
+        return LINE_OK;
     }
     st->nev++;
     rp->runs[run].nev++;
@@ -441,7 +470,9 @@ static int add_run(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
     struct tui_replay_store *st = rp->store;
     long long num;
     const char *lesson = tui_jobj_str(o, "lesson", NULL), *exp = tui_jobj_str(o, "experiment", NULL);
-    if (!tui_jobj_int(o, "run", 1, 999999999, &num) || !lesson || !exp) return LINE_BAD;
+    if (!tui_jobj_int(o, "run", 1, 999999999, &num) || !lesson || !exp || strlen(lesson) > LT_ID_MAX ||
+        strlen(exp) > LT_ID_MAX) /* ids no lesson can have */
+        return LINE_BAD;
     if (rp->nruns == TUI_REPLAY_MAX_RUNS) {
         gpu_errf(why, n, "more than %d runs (the limit)", TUI_REPLAY_MAX_RUNS);
         return LINE_FAIL;
@@ -459,8 +490,10 @@ static int add_run(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
     r->run = (int)num;
     r->rp = rp;
     struct rrun *s = &st->rs[rp->nruns];
+    memset(s, 0, sizeof *s);
     s->lesson = intern(st, lesson), s->experiment = intern(st, exp);
-    s->title = intern(st, tui_jobj_str(o, "title", exp));
+    size_t sum = 0;
+    s->title = intern_cut(st, tui_jobj_str(o, "title", exp), LT_F_SERIES, &sum);
     s->state = intern(st, "incomplete"), s->error = 0;
     if (s->lesson == UINT32_MAX || s->experiment == UINT32_MAX || s->title == UINT32_MAX ||
         s->state == UINT32_MAX || !gpu_u64map_put(&st->runno, (uint64_t)num, (uint64_t)rp->nruns))
@@ -477,8 +510,9 @@ static int end_run(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
     int run = run_of(rp, o);
     if (run < 0) return LINE_BAD;
     struct rrun *s = &rp->store->rs[run];
-    uint32_t state = intern(rp->store, tui_jobj_str(o, "state", "done"));
-    uint32_t err = intern(rp->store, tui_jobj_str(o, "error", ""));
+    if (s->stopped) return LINE_OK; /* it failed where the text passed its limit */
+    uint32_t state = intern_cut(rp->store, tui_jobj_str(o, "state", "done"), LT_F_SERIES, &s->text);
+    uint32_t err = intern_cut(rp->store, tui_jobj_str(o, "error", ""), LT_F_TEXT, &s->text);
     if (state == UINT32_MAX || err == UINT32_MAX) {
         gpu_errf(why, n, "out of memory");
         return LINE_FAIL;
@@ -504,8 +538,8 @@ static bool header(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
     static const char *const keys[] = {"gpu", "backend", "profile", "driver", "memory_type",
                                        "host_cpu", "date", "vramlab", "backend_line"};
     for (int i = 0; i < 9; i++)
-        if ((rp->store->hdr[i] = intern(rp->store, tui_jobj_str(o, keys[i], i ? "" : "unknown GPU"))) ==
-            UINT32_MAX) {
+        if ((rp->store->hdr[i] = intern_cut(rp->store, tui_jobj_str(o, keys[i], i ? "" : "unknown GPU"),
+                                            LT_F_SERIES, &(size_t){0})) == UINT32_MAX) {
             gpu_errf(why, n, "out of memory");
             return false;
         }
