@@ -47,6 +47,24 @@ return lesson {
 }
 LUA
 
+# peak_under_256m WHAT: the tutor in the pane has never held 256 MiB or more (a sanitizer's shadow
+# and quarantine are memory of its own: the figure is the normal build's)
+peak_under_256m() {
+    pane=$(tmux -L "$SOCK" display-message -p '#{pane_pid}')
+    pid=$(pgrep -P "$pane" -f vramlab | head -n 1)
+    [ -n "$pid" ] || fail "no tutor process under the pane"
+    hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")
+    [ -n "$VRAMLAB_TEST_TAG" ] || [ "$hwm" -lt 262144 ] ||
+        fail "the tutor's peak resident memory is $hwm KiB for $1"
+}
+# leave: from a lesson back to the menu, and out
+leave() {
+    wait_for 'vramlab · lessons' 5
+    keys q
+    wait_exit 5
+    [ "$RC" = 0 ] || fail "exit code $RC"
+}
+
 # the table: cut at the source, the tutor's peak resident memory well under what 1000 x 16 x 64 KiB
 # of copies would take (1 GiB)
 start 120 40 "$APP"
@@ -58,18 +76,9 @@ wait_for 'Run: Many rows' 3
 keys Enter
 wait_for 'Run again' 60
 wait_for 'xxxxxxx…' 3
-pane=$(tmux -L "$SOCK" display-message -p '#{pane_pid}')
-pid=$(pgrep -P "$pane" -f vramlab | head -n 1)
-[ -n "$pid" ] || fail "no tutor process under the pane"
-hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")
-# (a sanitizer's shadow and quarantine are memory of its own: the figure is the normal build's)
-[ -n "$VRAMLAB_TEST_TAG" ] || [ "$hwm" -lt 262144 ] ||
-    fail "the tutor's peak resident memory is $hwm KiB for a 1 MiB lesson string"
+peak_under_256m "a 1 MiB lesson string"
 keys q
-wait_for 'vramlab · lessons' 5
-keys q
-wait_exit 5
-[ "$RC" = 0 ] || fail "exit code $RC"
+leave
 
 # a recording played back: its text cut as it is read, at the limits a live run has
 # (the run itself stops at its 4 MiB of text: only its header and run line are taken)
@@ -97,17 +106,9 @@ keys Enter
 wait_for 'Run again' 30
 wait_for 'yyyyyyy…' 10
 sync '?' 'Keys \(Esc closes\)' 10
-pane=$(tmux -L "$SOCK" display-message -p '#{pane_pid}')
-pid=$(pgrep -P "$pane" -f vramlab | head -n 1)
-[ -n "$pid" ] || fail "no tutor process under the pane"
-hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")
-[ -n "$VRAMLAB_TEST_TAG" ] || [ "$hwm" -lt 262144 ] ||
-    fail "the tutor's peak resident memory is $hwm KiB for a 17 MB recording"
+peak_under_256m "a 17 MB recording"
 keys Escape q
-wait_for 'vramlab · lessons' 5
-keys q
-wait_exit 5
-[ "$RC" = 0 ] || fail "replay: exit code $RC"
+leave
 
 # an id of 64 bytes: a workspace file, graded by watch, saved in the progress
 out=$("$BIN" --backend sim check 9.2 2>&1) || fail "check of a 64-byte id: $out"
