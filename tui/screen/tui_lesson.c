@@ -29,6 +29,7 @@ struct block_state {
     char *run_err;           /* why that run failed */
     char *fb[2];             /* an exercise's feedback, in English and Chinese (L shows the other) */
     bool fb_ok;
+    bool fb_broken;          /* the exercise's own code raised: the teacher's mistake, not a try */
     char *answer;            /* the last answer given */
     char *graded;            /* the last answer that counted a try (Enter on it again is no try) */
     bool was_solved;         /* solved in an earlier session (saved progress) */
@@ -389,9 +390,9 @@ static void render_exercise(struct tui_app *a, int b, const struct tui_render_op
         tui_render_para(L, busy, strlen(busy), TS_DIM, true, first, TS_DIM, o);
     } else if (v->blk[b].fb[tui_app_zh(a)] && *v->blk[b].fb[tui_app_zh(a)]) {
         const struct block_state *s = &v->blk[b];
-        int sty = s->fb_ok ? TS_GOOD : TS_BAD;
-        char first[16];
-        snprintf(first, sizeof first, "  %s ", s->fb_ok ? g->check : g->cross_mark);
+        int sty = s->fb_ok ? TS_GOOD : s->fb_broken ? TS_WARN_LABEL : TS_BAD;
+        char first[16]; /* a broken exercise is no wrong answer: "!", not the cross */
+        snprintf(first, sizeof first, "  %s ", s->fb_ok ? g->check : s->fb_broken ? "!" : g->cross_mark);
         const char *fb = s->fb[tui_app_zh(a)];
         tui_render_para(L, fb, strlen(fb), TS_PLAIN, true, first, sty, o);
         render_summary(a, b, o);
@@ -680,6 +681,8 @@ static void finish_grade(struct tui_app *a, enum lt_run_state st, const char *er
     set_text(&v->blk[b].fb[0], fb_en ? fb_en : fb);
     set_text(&v->blk[b].fb[1], fb_zh ? fb_zh : fb);
     v->blk[b].fb_ok = ok;
+    struct lt_answer_info ai;
+    v->blk[b].fb_broken = !ok && fb_en && st != LT_RUN_CANCELLED && lt_lesson_answer_info(v->ls, &ai) && ai.broken;
     v->reveal = b;
     /* graded: the field leaves edit mode, so the habitual second Enter does not resubmit (Enter
      * on the exercise edits again, with the answer kept) */
