@@ -6,7 +6,8 @@
 # back (--no-submit, then the rest: the clock and the answers kept); one whose time ran out is
 # submitted as it is; a submitted exam is not taken again; the class's results are summed up
 # (text, CSV, JSON, zh) with the wrong answers grouped by the mistake they match, and compared
-# side by side; a broken exercise is "broken" in the results, not a wrong answer.
+# side by side; a class of a hundred stays readable (wider counts, compare in blocks that fit
+# 100 columns); a broken exercise is "broken" in the results, not a wrong answer.
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
@@ -136,6 +137,29 @@ printf '%s\n' "$out" | grep -qE "^score +71% +29% +29% +14% *$" || fail "compare
 printf '{"type":"header"}\n' > "$d/other.jsonl"
 out=$(v results "$R/quiz-alice.jsonl" "$d/other.jsonl" 2>&1) && fail "a non-exam file summed up"
 case $out in *"other.jsonl: not an exam's results"*) ;; *) fail "non-exam file: $out" ;; esac
+
+# --- a class of a hundred: the count columns widen ("100/100"), compare comes in blocks of
+# students that fit 100 columns, each block with its questions and scores
+C="$d/class"
+mkdir -p "$C"
+for i in $(seq 1 100); do
+    n=$(printf 's%03d' "$i")
+    if [ "$i" -le 60 ]; then src=alice; else src=bob; fi
+    sed "s/\"student\":\"$src\"/\"student\":\"$n\"/" "$R/quiz-$src.jsonl" > "$C/quiz-$n.jsonl"
+done
+out=$(v results "$C" 2>&1) || fail "results of 100: $out"
+printf '%s\n' "$out" | grep -q "^Exam quiz · Quiz: bytes and bandwidth · 100 student(s)$" || fail "100 students: $out"
+printf '%s\n' "$out" | grep -qx "  #  question                   right   wrong  blank" || fail "header of 100: $out"
+printf '%s\n' "$out" | grep -qx "  2  9.1:dtype                   60/100 40     0" || fail "dtype of 100: $out"
+printf '%s\n' "$out" | grep -qx "  4  9.2:predict-bw              60/100 0      40" || fail "predict-bw of 100: $out"
+out=$(v compare "$C" 2>&1) || fail "compare 100: $out"
+printf '%s\n' "$out" | awk '{ gsub(/[\200-\277]/, ""); if (length($0) > 100) { print "wide: " $0; bad = 1 } } END { exit bad }' ||
+    fail "compare of 100 is wider than 100 columns"
+[ "$(printf '%s\n' "$out" | grep -c '^question ')" = 8 ] || fail "compare of 100: not 8 blocks of 14: $out"
+[ "$(printf '%s\n' "$out" | grep -c '^score ')" = 8 ] || fail "compare of 100: a block without its scores"
+printf '%s\n' "$out" | grep -qE '^question +s099 s100$' || fail "the last block: $out"
+printf '%s\n' "$out" | grep -qE '^score +71% +71% +71% +71% +29% +29%' || fail "the scores where alice's copies end: $out"
+printf '%s\n' "$out" | grep -q ' $' && fail "compare ends a line with spaces"
 
 # --- a broken exercise is the teacher's: not graded, said in the results
 sed -i 's/if fn(3e9, 2) ~= 6e9 then/if fn(3e9, 2) ~= nil .. 6e9 then/' "$c/ch09/9.1-bytes-of-a-model.lua"

@@ -312,6 +312,13 @@ static void put_esc(FILE *out, const char *s, size_t max)
     fputs(shown, out);
 }
 
+/* s, then spaces to `width` display columns (at least one) */
+static void pad(FILE *out, const char *s, int width)
+{
+    int w = tui_width(s, strlen(s));
+    fprintf(out, "%s%*s", s, w < width ? width - w : 1, "");
+}
+
 static void text_report(struct sheet *v, int n, const char *exam, const struct qstat *qs, int nq,
                         bool zh, FILE *out)
 {
@@ -345,11 +352,30 @@ static void text_report(struct sheet *v, int n, const char *exam, const struct q
                 100 * sum / students, 100 * lo, 100 * hi);
     if (timed) fprintf(out, TR(zh, "; %d timed out", "；%d 人超时"), timed);
     fputs("\n\n", out);
-    fprintf(out, TR(zh, "  #  %-26s right  wrong  blank\n", "  #  %-26s 对     错     未答\n"), TR(zh, "question", "题目"));
+    /* the count columns as wide as the class: "100/100" for a hundred students */
+    int nw = 2;
+    for (int i = 0; i < nq; i++) {
+        char num[16];
+        int all = qs[i].right + qs[i].wrong + qs[i].blank + qs[i].unreadable + qs[i].broken;
+        int l = snprintf(num, sizeof num, "%d", all);
+        nw = l > nw ? l : nw;
+    }
+    int rw = 2 * nw + 2, ww = nw + 4;
+    fputs("  #  ", out);
+    pad(out, TR(zh, "question", "题目"), 27);
+    pad(out, TR(zh, "right", "对"), rw);
+    pad(out, TR(zh, "wrong", "错"), ww);
+    fprintf(out, "%s\n", TR(zh, "blank", "未答"));
     for (int i = 0; i < nq; i++) {
         const struct qstat *s = &qs[i];
         int all = s->right + s->wrong + s->blank + s->unreadable + s->broken;
-        fprintf(out, "%3d  %-26s %2d/%-3d %-6d %d", i + 1, s->q, s->right, all, s->wrong + s->unreadable, s->blank);
+        char right[40], wrong[16];
+        snprintf(right, sizeof right, "%*d/%d", nw, s->right, all);
+        snprintf(wrong, sizeof wrong, "%d", s->wrong + s->unreadable);
+        fprintf(out, "%3d  %-26s ", i + 1, s->q);
+        pad(out, right, rw);
+        pad(out, wrong, ww);
+        fprintf(out, "%d", s->blank);
         if (s->broken) fprintf(out, TR(zh, "   (%d not graded: the exercise is broken)", "   （%d 份未评分：练习本身有错误）"), s->broken);
         fputc('\n', out);
         for (int k = 0; k < s->nm; k++) {
@@ -475,6 +501,24 @@ int tui_exam_results_cmd(char **paths, int n, enum tui_results_format fmt, bool 
     return 0;
 }
 
+#define COMPARE_WIDTH 100
+
+/* a column of a table: padded to width, but for the last of its line (no trailing spaces) */
+static void cell(FILE *out, const char *s, int width, bool last)
+{
+    if (last) fputs(s, out);
+    else pad(out, s, width);
+}
+
+/* a student's column in compare: the name's width, at most 12, at least "100%" */
+static int col_width(const struct sheet *s)
+{
+    char name[64];
+    gpu_esc_field(name, 13, s->student);
+    int w = tui_width(name, strlen(name));
+    return w < 4 ? 4 : w;
+}
+
 int tui_exam_compare_cmd(char **paths, int n, bool ascii, bool zh, FILE *out)
 {
     struct sheet *v;
@@ -488,38 +532,51 @@ int tui_exam_compare_cmd(char **paths, int n, bool ascii, bool zh, FILE *out)
     fprintf(out, TR(zh, "Exam %s: %s right, %s wrong, %s blank, ! not graded\n\n",
                     "考试 %s：%s 对，%s 错，%s 未作答，! 未评分\n\n"), exam, ascii ? "+" : "✓",
             ascii ? "x" : "✗", ascii ? "." : "·");
-    fprintf(out, "%-26s", TR(zh, "question", "题目"));
-    for (int i = 0; i < k; i++)
-        if (!strcmp(v[i].exam, exam)) {
-            fputc(' ', out);
-            put_esc(out, v[i].student, 13);
-        }
-    fputc('\n', out);
-    for (int q = 0; q < v[0].n; q++) {
-        fprintf(out, "%-26s", v[0].q[q].q);
-        for (int i = 0; i < k; i++) {
-            if (strcmp(v[i].exam, exam)) continue;
-            const char *st = "";
-            for (int r = 0; r < v[i].n; r++)
-                if (!strcmp(v[i].q[r].q, v[0].q[q].q)) st = v[i].q[r].status;
-            const char *mark = !strcmp(st, "right") ? (ascii ? "+" : "✓")
-                               : !strcmp(st, "blank") ? (ascii ? "." : "·")
-                               : !strcmp(st, "broken") ? "!" : (ascii ? "x" : "✗");
-            int w = tui_width(v[i].student, strlen(v[i].student));
-            fprintf(out, " %s%*s", mark, (w < 12 ? w : 12) - 1, "");
+    /* the students of this exam, in blocks that fit COMPARE_WIDTH columns (a class of a
+     * hundred is pages of columns, never a line of 500); a column as wide as the name (at most
+     * 12) and the score ("100%") */
+    int *who = malloc((size_t)k * sizeof *who), nw = 0;
+    for (int i = 0; who && i < k; i++)
+        if (!strcmp(v[i].exam, exam)) who[nw++] = i;
+    for (int first = 0; first < nw;) {
+        int last = first, width = 26;
+        while (last < nw && (last == first || width + 1 + col_width(&v[who[last]]) <= COMPARE_WIDTH))
+            width += 1 + col_width(&v[who[last++]]);
+        if (first) fputc('\n', out);
+        pad(out, TR(zh, "question", "题目"), 26);
+        for (int c = first; c < last; c++) {
+            const struct sheet *s = &v[who[c]];
+            char name[64];
+            gpu_esc_field(name, 13, s->student);
+            cell(out, name, col_width(s) + 1, c == last - 1);
         }
         fputc('\n', out);
+        for (int q = 0; q < v[0].n; q++) {
+            pad(out, v[0].q[q].q, 26);
+            for (int c = first; c < last; c++) {
+                const struct sheet *s = &v[who[c]];
+                const char *st = "";
+                for (int r = 0; r < s->n; r++)
+                    if (!strcmp(s->q[r].q, v[0].q[q].q)) st = s->q[r].status;
+                const char *mark = !strcmp(st, "right") ? (ascii ? "+" : "✓")
+                                   : !strcmp(st, "blank") ? (ascii ? "." : "·")
+                                   : !strcmp(st, "broken") ? "!" : (ascii ? "x" : "✗");
+                cell(out, mark, col_width(s) + 1, c == last - 1);
+            }
+            fputc('\n', out);
+        }
+        pad(out, TR(zh, "score", "得分"), 26);
+        for (int c = first; c < last; c++) {
+            const struct sheet *s = &v[who[c]];
+            char sc[32];
+            double x = score(s);
+            snprintf(sc, sizeof sc, isfinite(x) ? "%.0f%%" : "-", 100 * x);
+            cell(out, sc, col_width(s) + 1, c == last - 1);
+        }
+        fputc('\n', out);
+        first = last;
     }
-    fprintf(out, "%-26s", TR(zh, "score", "得分"));
-    for (int i = 0; i < k; i++) {
-        if (strcmp(v[i].exam, exam)) continue;
-        char sc[32];
-        double s = score(&v[i]);
-        snprintf(sc, sizeof sc, isfinite(s) ? "%.0f%%" : "-", 100 * s);
-        int w = tui_width(v[i].student, strlen(v[i].student));
-        fprintf(out, " %-*s", w < 12 ? w : 12, sc);
-    }
-    fputc('\n', out);
+    free(who);
     for (int i = 0; i < k; i++) sheet_free(&v[i]);
     free(v);
     return 0;
