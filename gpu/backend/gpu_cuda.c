@@ -20,6 +20,7 @@
 
 #include "gpu_err.h"
 #include "gpu_feed.h"
+#include "gpu_file.h"
 #include "gpu_kernels.h"
 #include "gpu_numa.h"
 #include "gpu_nvml.h"
@@ -81,7 +82,7 @@ static void cu_kernel_module(char *buf, size_t n)
 {
     char line[256];
     buf[0] = '\0';
-    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    FILE *f = gpu_file_open("/proc/driver/nvidia/version", 64u << 10, 0, NULL, 0);
     if (!f) return;
     if (fgets(line, sizeof line, f)) cu_parse_nvrm(line, buf, n);
     fclose(f);
@@ -92,7 +93,7 @@ static double cu_sysfs_num(const char *dir, const char *attr)
 {
     char path[PATH_MAX + 64], text[64];
     snprintf(path, sizeof path, "%s/%s", dir, attr);
-    FILE *f = fopen(path, "r");
+    FILE *f = gpu_file_open(path, 64u << 10, 0, NULL, 0); /* sysfs: a regular file, never waited on */
     if (!f) return 0;
     double v = 0;
     if (fgets(text, sizeof text, f)) v = strtod(text, NULL);

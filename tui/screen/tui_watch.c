@@ -524,9 +524,7 @@ int tui_watch(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir
     struct stat st;
     if (stat(ws_dir, &st) != 0) {
         /* a first `watch` without `exercises`: make the workspace rather than fail */
-        FILE *devnull = fopen("/dev/null", "w");
-        int rc = tui_ws_create(rt, lessons_dir, ws_dir, devnull ? devnull : stdout);
-        if (devnull) fclose(devnull);
+        int rc = tui_ws_create(rt, lessons_dir, ws_dir, NULL);
         if (rc) return rc;
         snprintf(w.notice, sizeof w.notice, TR(&w, "Created the exercise files in %s", "已在 %s 创建练习文件"), ws_dir);
     }

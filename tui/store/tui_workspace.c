@@ -170,13 +170,13 @@ int tui_ws_create(struct lt_runtime *rt, const char *lessons_dir, const char *ws
             fprintf(stderr, "vramlab: %s\n", ls && !text ? "out of memory" : err);
             rc = 1;
         } else {
-            fprintf(out, "  %s  %s\n", r ? (zh ? "新建" : "created") : (zh ? "保留" : "kept   "), it[i].file);
+            if (out) fprintf(out, "  %s  %s\n", r ? (zh ? "新建" : "created") : (zh ? "保留" : "kept   "), it[i].file);
             made += r, kept += !r;
         }
         free(text);
         lt_lesson_free(ls);
     }
-    fprintf(out, zh ? "%d 个练习文件在 %s：新建 %d 个，已有 %d 个（原样保留）。\n下一步：vramlab watch %s\n"
+    if (out) fprintf(out, zh ? "%d 个练习文件在 %s：新建 %d 个，已有 %d 个（原样保留）。\n下一步：vramlab watch %s\n"
                     : "%d exercise file(s) in %s: %d created, %d already there (left as they are).\n"
                       "Next: vramlab watch %s\n", n, ws_dir, made, kept, ws_dir);
     tui_ws_free(it, n);

@@ -35,7 +35,7 @@ char *tui_ws_template(struct lt_lesson *ls, int block, const char *lang);
  * ends the comment (Lua ends one at a CR too) and runs as code. An empty line is "--". */
 void tui_ws_comment(FILE *f, const char *text, int width, const char *first, const char *rest);
 
-/* `vramlab exercises [DIR]`: create the missing files; exit code. */
+/* `vramlab exercises [DIR]`: create the missing files, each named on out (NULL: none); exit code. */
 int tui_ws_create(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir, FILE *out);
 /* `vramlab watch [DIR]` (tui_watch.c): the interactive checker; exit code. */
 int tui_watch(struct lt_runtime *rt, const char *lessons_dir, const char *ws_dir);
