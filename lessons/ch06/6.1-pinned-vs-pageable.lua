@@ -61,7 +61,8 @@ so on. CUDA's "API synchronization behavior" spells out what that means for the 
 Pinned memory comes from `cudaHostAlloc` (or `cudaMallocHost`), or an existing allocation is
 pinned in place with `cudaHostRegister`. In PyTorch, `tensor.pin_memory()` and
 `DataLoader(pin_memory=True)` do this; the latter copies each batch into pinned memory in a
-thread of its own, so that `tensor.to("cuda", non_blocking=True)` can start a DMA at once.
+thread of its own (with `num_workers` > 0; without workers, in the main process), so that
+`tensor.to("cuda", non_blocking=True)` can start a DMA at once.
 
 ## What pageable costs
 The staging is paid on every copy: an extra memcpy by the CPU, and a pipeline of chunks instead
@@ -79,7 +80,7 @@ gives the difference per copy, the **staging cost**.
 - 从设备拷到可分页内存：拷贝完成后调用才返回；
 - 从**锁页**（page-locked）内存拷出或拷入，`cudaMemcpyAsync` 立即返回，拷贝引擎直接读写程序自己的缓冲区。
 
-锁页内存来自 `cudaHostAlloc`（或 `cudaMallocHost`），也可以用 `cudaHostRegister` 把已有的一块内存就地锁页。在 PyTorch 里，`tensor.pin_memory()` 和 `DataLoader(pin_memory=True)` 做的就是这件事；后者用一个单独的线程把每个 batch 拷进锁页内存，这样 `tensor.to("cuda", non_blocking=True)` 才能马上发起 DMA。
+锁页内存来自 `cudaHostAlloc`（或 `cudaMallocHost`），也可以用 `cudaHostRegister` 把已有的一块内存就地锁页。在 PyTorch 里，`tensor.pin_memory()` 和 `DataLoader(pin_memory=True)` 做的就是这件事；后者用一个单独的线程把每个 batch 拷进锁页内存（`num_workers` > 0 时；没有 worker 时在主进程里拷），这样 `tensor.to("cuda", non_blocking=True)` 才能马上发起 DMA。
 
 ## 可分页内存的代价
 中转的代价每次拷贝都要付：CPU 多做一次内存拷贝，而且是一段一段地流水，而不是一次连续的 DMA。下面的实验在两个方向上分别测两种内存，给出每次拷贝多花的时间，即**中转开销**。
@@ -97,8 +98,8 @@ gives the difference per copy, the **staging cost**.
     end,
     hints = { { en = "Start from the pinned rate (lesson 3.1: about 80-85% of the link, 26 GB/s on PCIe 4.0 x16) and take off the CPU's extra copy into the staging buffer.",
                 zh = "从锁页内存的速率算起（第 3.1 节：约为链路的 80–85%，PCIe 4.0 x16 上约 26 GB/s），再扣掉 CPU 往中转缓冲区多拷的那一次。" } },
-    explain = { en = "Typically a third to a half of the pinned rate: each chunk is first copied by the CPU into the driver's pinned buffer. How much depends on the host's own memory bandwidth and on the driver's chunking; the simulator uses the profile's pageable_factor.",
-                zh = "通常是锁页速率的三分之一到一半：每一段都要先由 CPU 拷进驱动的锁页缓冲区。具体多少取决于主机自身的内存带宽和驱动的分段方式；模拟器用的是配置文件里的 pageable_factor。" },
+    explain = { en = "Below the pinned rate by what the CPU's extra copy costs: each chunk is first copied by the CPU into the driver's pinned buffer. How much depends on the host (its memory bandwidth, how busy it is) and on the driver's chunking: close to the pinned rate on a host with fast memory, half or less on a slow or busy one. The simulator's profiles assume 35-50 % (pageable_factor, a model value); on a GPU this measures it.",
+                zh = "比锁页速率低，低多少取决于 CPU 多做的那次拷贝：每一段都要先由 CPU 拷进驱动的锁页缓冲区。具体多少取决于主机（它的内存带宽、忙不忙）和驱动的分段方式：内存快的主机上接近锁页速率，慢的或忙的主机上只有一半甚至更少。模拟器的配置文件假设为 35–50%（pageable_factor，模型值）；在 GPU 上由本题实测。" },
   },
 
   experiment {
@@ -162,10 +163,13 @@ reports put numbers on it: `cuMemHostAlloc` of 8 GiB took 2.74-2.84 s on an 8x H
 0.35 s per GiB, while `mmap` plus a first touch from 32 threads plus `cuMemHostRegister` took
 0.92 s (ai-dynamo/dynamo issue 13710); a 16 GiB `cudaHostAlloc` pool took 8 s to create on an AWS
 g6.4xlarge (rapidsai/rmm issue 2496). One thread touching every page is the slow part, which is
-why PyTorch's host allocator can register memory it touched with several threads
-(`pinned_use_cuda_host_register`, `pinned_num_register_threads` in `PYTORCH_CUDA_ALLOC_CONF`).
+why PyTorch's host allocator can `malloc`, touch every page from several threads and then
+register it (`pinned_use_cuda_host_register`, `pinned_num_register_threads` in
+`PYTORCH_CUDA_ALLOC_CONF`; off and 1 by default).
 
 So pin **once** and reuse: a buffer pinned for every batch costs more than the staging it saves.
+PyTorch's own tutorial finds `tensor.pin_memory().to(device, non_blocking=True)` up to twice as
+slow as a plain `tensor.to(device)`.
 The experiment below times both ways of pinning and works out after how many copies a pinned
 buffer has paid for itself.
 
@@ -181,9 +185,9 @@ buffer has paid for itself.
   `r.numa_node`).
 ]], zh = [[
 ## 锁页本身的代价
-锁页也不是免费的。要锁住一块缓冲区，驱动得让它的每一页都驻留在内存里（内核要把每一页清零并映射），锁住，再为 GPU 建立映射。《CUDA C++ 最佳实践指南》称之为"与大多数普通系统内存分配相比是重量级的操作"。公开的报告给出了数字：在一台 8 卡 H100 主机上，`cuMemHostAlloc` 分配 8 GiB 用了 2.74–2.84 秒，约每 GiB 0.35 秒；而先 `mmap`、用 32 个线程做首次访问、再 `cuMemHostRegister`，一共 0.92 秒（ai-dynamo/dynamo issue 13710）；在 AWS g6.4xlarge 上创建 16 GiB 的 `cudaHostAlloc` 内存池用了 8 秒（rapidsai/rmm issue 2496）。慢在由一个线程逐页访问，所以 PyTorch 的主机分配器可以先用多个线程访问一遍、再注册（`PYTORCH_CUDA_ALLOC_CONF` 里的 `pinned_use_cuda_host_register`、`pinned_num_register_threads`）。
+锁页也不是免费的。要锁住一块缓冲区，驱动得让它的每一页都驻留在内存里（内核要把每一页清零并映射），锁住，再为 GPU 建立映射。《CUDA C++ 最佳实践指南》称之为"与大多数普通系统内存分配相比是重量级的操作"。公开的报告给出了数字：在一台 8 卡 H100 主机上，`cuMemHostAlloc` 分配 8 GiB 用了 2.74–2.84 秒，约每 GiB 0.35 秒；而先 `mmap`、用 32 个线程做首次访问、再 `cuMemHostRegister`，一共 0.92 秒（ai-dynamo/dynamo issue 13710）；在 AWS g6.4xlarge 上创建 16 GiB 的 `cudaHostAlloc` 内存池用了 8 秒（rapidsai/rmm issue 2496）。慢在由一个线程逐页访问，所以 PyTorch 的主机分配器可以先 `malloc`，用多个线程把每一页访问一遍，再注册（`PYTORCH_CUDA_ALLOC_CONF` 里的 `pinned_use_cuda_host_register`、`pinned_num_register_threads`；默认分别为关闭和 1）。
 
-所以要**锁一次、反复用**：每个 batch 都新锁一块缓冲区，花的比省下的中转开销还多。下面的实验给两种锁页方式计时，并算出一块锁页缓冲区要拷贝多少次才能回本。
+所以要**锁一次、反复用**：每个 batch 都新锁一块缓冲区，花的比省下的中转开销还多。PyTorch 自己的教程发现，`tensor.pin_memory().to(device, non_blocking=True)` 最多能比直接 `tensor.to(device)` 慢一倍。下面的实验给两种锁页方式计时，并算出一块锁页缓冲区要拷贝多少次才能回本。
 
 ## 为什么不把内存全部锁页
 - **锁页的页是从操作系统手里拿走的。**它们不能被换出或挪动，锁住 1 GiB，机器上其他东西就少 1 GiB 可用。《最佳实践指南》说："锁页内存不应过度使用……多少算太多很难事先知道"。
@@ -281,8 +285,8 @@ for itself (`vram.pin_breakeven`).
 > [!errata] "~50 GB/s (DDR5)" as the speed of system memory next to VRAM
 > The lecture's table compares VRAM with system memory's own bandwidth. What the GPU sees of
 > system memory is neither: it is the PCIe link, 31.5 GB/s per direction for PCIe 4.0 x16 after
-> encoding (about 26 GB/s from pinned memory), and from pageable memory a third to a half of
-> that again, because every chunk is staged by the CPU. "Using RAM to make up for VRAM", the
+> encoding (about 26 GB/s from pinned memory), and from pageable memory less again, by what the
+> CPU's staging copy of every chunk costs on that host. "Using RAM to make up for VRAM", the
 > lecture's pitfall, runs at the link's speed, not at DDR5's.
 > Source: PCI-SIG base specification (16 GT/s, 128b/130b); the experiments above on this device;
 > CUDA Runtime API, "API synchronization behavior".
@@ -290,18 +294,18 @@ for itself (`vram.pin_breakeven`).
 > [!source] Sources
 > - CUDA Runtime API, "API synchronization behavior" (pageable copies staged; when each call returns); CUDA C++ Best Practices Guide, "Pinned Memory" ("a heavyweight operation", "should not be overused", cudaHostRegister) and "NUMA Best Practices".
 > - ai-dynamo/dynamo issue 13710 (cuMemHostAlloc of 8 GiB: 2.74-2.84 s on an 8x H100 host; mmap + 32-thread first touch + cuMemHostRegister: 0.92 s); rapidsai/rmm issue 2496 (a 16 GiB cudaHostAlloc pool: 8 s on a g6.4xlarge). One report each.
-> - PyTorch, "CUDA semantics": memory management (`pinned_use_cuda_host_register`, `pinned_num_register_threads`) and pinned memory buffers; `torch.utils.data.DataLoader` (`pin_memory`).
+> - PyTorch, "CUDA semantics": memory management (`pinned_use_cuda_host_register`, `pinned_num_register_threads`) and pinned memory buffers; `aten/src/ATen/cuda/CachingHostAllocator.cpp` (`allocWithCudaHostRegister`: malloc, pages touched by `pinned_num_register_threads` threads, then cudaHostRegister); `torch.utils.data.DataLoader` (`pin_memory`; the pin thread of `_MultiProcessingDataLoaderIter`); PyTorch tutorial "A guide on good usage of non_blocking and pin_memory() in PyTorch" (pinning then copying, up to twice as slow as a plain copy).
 > - NVIDIA NCCL user guide, "Troubleshooting" (containers: `--ulimit memlock=-1`).
 > - PCI-SIG PCI Express base specifications (transfer rates and encodings).
 ]], zh = [[
 > [!errata] 把"~50 GB/s（DDR5）"当作与显存对比的系统内存速度
-> 讲义的表格拿显存和系统内存自身的带宽比。可 GPU 看到的系统内存两者都不是：它看到的是 PCIe 链路，PCIe 4.0 x16 扣除编码后每方向 31.5 GB/s（从锁页内存约 26 GB/s），从可分页内存还要再打个三到五折，因为每一段都要由 CPU 中转。讲义的避坑指南里"用内存来凑显存"，跑的是链路的速度，而不是 DDR5 的速度。
+> 讲义的表格拿显存和系统内存自身的带宽比。可 GPU 看到的系统内存两者都不是：它看到的是 PCIe 链路，PCIe 4.0 x16 扣除编码后每方向 31.5 GB/s（从锁页内存约 26 GB/s），从可分页内存还要更低，低多少取决于 CPU 在那台主机上中转每一段的开销。讲义的避坑指南里"用内存来凑显存"，跑的是链路的速度，而不是 DDR5 的速度。
 > 出处：PCI-SIG 基础规范（16 GT/s，128b/130b）；上面在本设备上的实验；CUDA Runtime API"API synchronization behavior"。
 
 > [!source] 出处
 > - CUDA Runtime API"API synchronization behavior"（可分页拷贝要中转；各调用何时返回）；《CUDA C++ 最佳实践指南》"Pinned Memory"（"重量级的操作"、"不应过度使用"、cudaHostRegister）与"NUMA Best Practices"。
 > - ai-dynamo/dynamo issue 13710（在 8 卡 H100 主机上 cuMemHostAlloc 8 GiB：2.74–2.84 秒；mmap + 32 线程首次访问 + cuMemHostRegister：0.92 秒）；rapidsai/rmm issue 2496（在 g6.4xlarge 上创建 16 GiB 的 cudaHostAlloc 内存池：8 秒）。各为单一报告。
-> - PyTorch"CUDA semantics"：显存管理（`pinned_use_cuda_host_register`、`pinned_num_register_threads`）与锁页内存缓冲区；`torch.utils.data.DataLoader`（`pin_memory`）。
+> - PyTorch 文档"CUDA semantics"：显存管理（`pinned_use_cuda_host_register`、`pinned_num_register_threads`）与锁页内存缓冲区；`aten/src/ATen/cuda/CachingHostAllocator.cpp`（`allocWithCudaHostRegister`：malloc，由 `pinned_num_register_threads` 个线程逐页访问，再 cudaHostRegister）；`torch.utils.data.DataLoader`（`pin_memory`；`_MultiProcessingDataLoaderIter` 的锁页线程）；PyTorch 教程《A guide on good usage of non_blocking and pin_memory() in PyTorch》（先锁页再拷贝，最多比直接拷贝慢一倍）。
 > - NVIDIA NCCL 用户指南"Troubleshooting"（容器：`--ulimit memlock=-1`）。
 > - PCI-SIG PCI Express 基础规范（传输速率与编码）。
 ]] },

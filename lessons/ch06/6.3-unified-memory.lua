@@ -39,14 +39,16 @@ host memory, the access **faults**; the driver moves the page (and, guessing ahe
 neighbours) to device memory and lets the access go on. Pages are created where they are first
 touched: a buffer the CPU filled starts in host memory.
 
-Faults are expensive. The GPU collects them in batches and the driver on the CPU services each
-batch (a report on Pascal: more than 10 us a fault); while it does, the warps that faulted wait.
+Faults are expensive. The GPU writes them to a fault buffer; the driver on the CPU fetches them
+in batches (up to 256 by default in NVIDIA's open-source driver), groups them by 2 MiB block of
+addresses, migrates the pages, updates the GPU's page tables and lets the accesses replay (a
+report on Pascal: more than 10 µs a fault); while it does, the warps that faulted wait.
 So migration on demand runs well below what a copy of the same bytes reaches. Three tools
 replace it where the program knows better:
 
 | call | what it does |
 |---|---|
-| `cudaMemPrefetchAsync(p, n, device)` | moves the pages in bulk, on a stream, at close to copy speed |
+| `cudaMemPrefetchAsync(p, n, device)` (CUDA 13: a `cudaMemLocation` and flags) | moves the pages in bulk, on a stream, at close to copy speed |
 | `cudaMemAdvise(.., SetReadMostly)` | reads make copies instead of moves: both sides keep one |
 | `cudaMemAdvise(.., SetPreferredLocation / SetAccessedBy)` | the pages stay where they are preferred, and the GPU reads them there, over the link, without faulting |
 
@@ -58,11 +60,11 @@ kernel launch.
 
 `cudaMallocManaged` 返回一个 CPU 和 GPU 都能用的指针，程序里不需要 `cudaMemcpy`。字节仍然要经过链路；不同的是由谁、在什么时候搬运。托管的页一次只在一个地方。GPU 访问到一个位于主机内存的页时，这次访问会**缺页**（fault）；驱动把这一页（并预判着把相邻的页）搬到显存，然后让访问继续。页在首次被访问的地方创建：由 CPU 填写的缓冲区一开始就在主机内存里。
 
-缺页很贵。GPU 把缺页攒成批，由 CPU 上的驱动逐批处理（一份关于 Pascal 的报告：每次缺页超过 10 微秒）；处理期间，缺页的线程束都在等待。所以按需迁移的速度远低于同样字节的一次拷贝。程序知道得更多时，有三种工具可以代替它：
+缺页很贵。GPU 把缺页写进一个缺页缓冲区；CPU 上的驱动成批取出（NVIDIA 开源驱动默认每批最多 256 个），按 2 MiB 的地址块归组，迁移这些页，更新 GPU 的页表，再让访问重放（一份关于 Pascal 的报告：每次缺页超过 10 微秒）；处理期间，缺页的线程束都在等待。所以按需迁移的速度远低于同样字节的一次拷贝。程序知道得更多时，有三种工具可以代替它：
 
 | 调用 | 作用 |
 |---|---|
-| `cudaMemPrefetchAsync(p, n, device)` | 在一个流上批量搬运这些页，速度接近拷贝 |
+| `cudaMemPrefetchAsync(p, n, device)`（CUDA 13：改为 `cudaMemLocation` 加 flags） | 在一个流上批量搬运这些页，速度接近拷贝 |
 | `cudaMemAdvise(.., SetReadMostly)` | 读取时复制而不是搬走：两边各留一份 |
 | `cudaMemAdvise(.., SetPreferredLocation / SetAccessedBy)` | 页留在首选的位置，GPU 经链路就地读取，不缺页 |
 
@@ -275,7 +277,9 @@ in place (6.4), on purpose.
 > [!source] Sources
 > - CUDA C++ Programming Guide, "Unified Memory Programming" (page migration on demand, cudaMemPrefetchAsync, cudaMemAdvise: SetReadMostly, SetPreferredLocation, SetAccessedBy; cudaDevAttrConcurrentManagedAccess); CUDA Runtime API, cudaMallocManaged.
 > - NVIDIA developer blog, "Maximizing Unified Memory Performance in CUDA" (2017: fault batches, on-demand migration against prefetching); "Improving GPU Memory Oversubscription Performance" (2021: "up to 100x depending on the platform, oversubscription factor, and memory hints"; zero-copy and access hints under oversubscription).
-> - GTC Japan 2016 report on Pascal unified memory (a page fault costs more than 10 us; one report).
+> - NVIDIA open-gpu-kernel-modules, `kernel-open/nvidia-uvm/uvm_gpu_replayable_faults.c` (faults fetched from the GPU's buffer and serviced in batches: `uvm_perf_fault_batch_count`, default 256) and `uvm_va_block_types.h` (`UVM_VA_BLOCK_SIZE` = 2^21 B: managed memory tracked in 2 MiB blocks).
+> - GTC Japan 2016 report on Pascal unified memory (a page fault costs more than 10 µs; one report).
+> - CUDA Runtime API, cudaMemPrefetchAsync and cudaMemAdvise (CUDA 13.0: the destination is a cudaMemLocation).
 > - Dettmers et al. 2023, "QLoRA: Efficient Finetuning of Quantized LLMs" (paged optimizers on unified memory).
 > - PyTorch, "Automatic Mixed Precision package - torch.amp".
 ]], zh = [[
@@ -287,11 +291,13 @@ in place (6.4), on purpose.
 > 出处：PyTorch"Automatic Mixed Precision package - torch.amp"（autocast 在设备上以较低精度运行算子）；本节的实验。
 
 > [!source] 出处
-> - 《CUDA C++ 编程指南》"Unified Memory Programming"（按需页迁移、cudaMemPrefetchAsync、cudaMemAdvise：SetReadMostly、SetPreferredLocation、SetAccessedBy；cudaDevAttrConcurrentManagedAccess）；CUDA Runtime API 的 cudaMallocManaged。
-> - NVIDIA 开发者博客"Maximizing Unified Memory Performance in CUDA"（2017：缺页按批处理，按需迁移与预取的对比）；"Improving GPU Memory Oversubscription Performance"（2021："随平台、超额倍数和内存建议不同，相差可达 100 倍"；超额分配时的零拷贝与访问建议）。
+> - 《CUDA C++ 编程指南》"Unified Memory Programming"（按需页迁移、cudaMemPrefetchAsync、cudaMemAdvise：SetReadMostly、SetPreferredLocation、SetAccessedBy；cudaDevAttrConcurrentManagedAccess）；《CUDA Runtime API》的 cudaMallocManaged。
+> - NVIDIA 开发者博客《Maximizing Unified Memory Performance in CUDA》（2017：缺页按批处理，按需迁移与预取的对比）；《Improving GPU Memory Oversubscription Performance》（2021："随平台、超额倍数和内存建议不同，相差可达 100 倍"；超额分配时的零拷贝与访问建议）。
+> - NVIDIA open-gpu-kernel-modules：`kernel-open/nvidia-uvm/uvm_gpu_replayable_faults.c`（从 GPU 的缓冲区取出缺页、成批处理：`uvm_perf_fault_batch_count`，默认 256）与 `uvm_va_block_types.h`（`UVM_VA_BLOCK_SIZE` = 2^21 B：托管内存按 2 MiB 的块管理）。
 > - GTC Japan 2016 关于 Pascal 统一内存的报道（每次缺页超过 10 微秒；单一报告）。
-> - Dettmers 等 2023，"QLoRA: Efficient Finetuning of Quantized LLMs"（基于统一内存的分页优化器）。
-> - PyTorch"Automatic Mixed Precision package - torch.amp"。
+> - 《CUDA Runtime API》的 cudaMemPrefetchAsync 与 cudaMemAdvise（CUDA 13.0：目标改为 cudaMemLocation）。
+> - Dettmers 等 2023，《QLoRA: Efficient Finetuning of Quantized LLMs》（基于统一内存的分页优化器）。
+> - PyTorch 文档《Automatic Mixed Precision package - torch.amp》。
 ]] },
 
   exercise {

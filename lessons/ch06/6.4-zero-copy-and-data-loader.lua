@@ -88,8 +88,8 @@ The experiment below reads the same bytes both ways, with a kernel that only rea
       return n / (z.ops[2].finish - z.ops[2].start) / 1e9, z
     end,
     hints = { { en = "Every byte crosses the link: about what a pinned copy reaches (lesson 3.1), not device memory's rate.", zh = "每个字节都要过链路：大约是锁页拷贝的速率（第 3.1 节），而不是显存的速率。" } },
-    explain = { en = "Close to the pinned copy's rate over PCIe: a coalesced kernel with enough loads in flight keeps the link busy. Device memory is tens of times faster (about 31 times on the simulator's RTX 3090), for data already there.",
-                zh = "接近经 PCIe 锁页拷贝的速率：合并访问、同时在途的加载足够多的核函数能让链路保持繁忙。对于已经在显存里的数据，显存要快几十倍（模拟器的 RTX 3090 上约为 31 倍）。" },
+    explain = { en = "Close to the pinned copy's rate over PCIe: a coalesced kernel with enough loads in flight keeps the link busy (Min et al., EMOGI, VLDB 2020: coalesced, aligned cache-line reads nearly fill the PCIe link). Device memory is tens of times faster (about 31 times on the simulator's RTX 3090), for data already there.",
+                zh = "接近经 PCIe 锁页拷贝的速率：合并访问、同时在途的加载足够多的核函数能让链路保持繁忙（Min 等，EMOGI，VLDB 2020：合并、对齐的整缓存行读取几乎能占满 PCIe 链路）。对于已经在显存里的数据，显存要快几十倍（模拟器的 RTX 3090 上约为 31 倍）。" },
   },
 
   experiment {
@@ -173,12 +173,16 @@ a different part of the machine:
 3. the loop sends it with `.to("cuda", non_blocking=True)`: a **copy engine**;
 4. the **GPU** computes.
 
-The workers run ahead by up to `prefetch_factor` batches each (2 by default), so while the GPU
-computes batch i, batch i+1 is on its way and batches i+2... are being decoded. Then a step takes
+The workers run ahead by up to `prefetch_factor` batches each (2 by default with workers,
+PyTorch 2.x documentation), so while the GPU computes batch i, batch i+1 is waiting in
+pinned memory and batches i+2... are being decoded. The copy in step 3 is queued on the current
+stream, behind batch i's kernels: the host does not wait for it, but the GPU runs it after them.
+To have batch i+1's copy run *during* batch i's compute, the loop issues it on a side stream with
+an event or `wait_stream` before the compute (6.2), as the last experiment here does. Then a step takes
 as long as the **slowest stage** per batch, not their sum; the workers count as one stage of
 (time per batch / number of workers). The GPU is busy compute / step of the time; the rest it
 waits for data. That is the lecture's "prepared in advance", in numbers: enough workers that the
-GPU never waits, and copies that overlap compute (6.2).
+GPU never waits, and copies on a side stream that overlap compute (6.2).
 
 The experiment below takes the stages this machine can measure, the pin thread's copy (a host
 memcpy, always a real measurement) and the copy to the device, and two it cannot: decoding (2 ms
@@ -193,7 +197,7 @@ your own job's.
 3. 训练循环用 `.to("cuda", non_blocking=True)` 把它送出去：由**拷贝引擎**完成；
 4. **GPU** 计算。
 
-worker 最多各自领先 `prefetch_factor` 个 batch（默认 2），所以 GPU 计算第 i 个 batch 时，第 i+1 个已在路上，第 i+2 个……正在解码。于是每一步花的时间等于每个 batch **最慢的那一级**，而不是各级之和；worker 算作一级，时长为（每个 batch 的时间 / worker 数）。GPU 忙碌的比例是"计算 / 每步"，其余时间它都在等数据。这就是讲义说的"提前准备好"，用数字表示：worker 足够多，让 GPU 从不等待；拷贝与计算重叠（6.2）。
+worker 最多各自领先 `prefetch_factor` 个 batch（PyTorch 2.x 文档：`num_workers` > 0 时默认 2），所以 GPU 计算第 i 个 batch 时，第 i+1 个已在锁页内存里等着，第 i+2 个……正在解码。第 3 步的拷贝排在当前流上、第 i 个 batch 的核函数后面：主机不用等它，但 GPU 要在那些核函数之后才执行它。要让第 i+1 个 batch 的拷贝在第 i 个 batch 计算*期间*进行，训练循环得把它放到一个旁路流上发出，并在计算之前用事件或 `wait_stream` 等它（6.2），本节最后一个实验就是这样做的。于是每一步花的时间等于每个 batch **最慢的那一级**，而不是各级之和；worker 算作一级，时长为（每个 batch 的时间 / worker 数）。GPU 忙碌的比例是"计算 / 每步"，其余时间它都在等数据。这就是讲义说的"提前准备好"，用数字表示：worker 足够多，让 GPU 从不等待；拷贝放在旁路流上，与计算重叠（6.2）。
 
 下面的实验用本机能测的几级：锁页线程的拷贝（一次主机内存拷贝，总是真实测量）和拷到设备的拷贝；再加上两级它测不了的：解码（每张图在一个核上 2 毫秒）和计算（每个 batch 30 毫秒），这两个是为举例而假设的。可以改成你自己任务的数值。
 ]] },
@@ -375,8 +379,9 @@ timelines show the host, the copy engine and the SMs.
 
 > [!source] Sources
 > - CUDA C++ Best Practices Guide, "Zero Copy" ("advantageous only in certain cases", "read or written only once", "kernel-originated data transfers automatically overlap kernel execution", integrated GPUs) and "Unified Virtual Addressing"; CUDA Runtime API, cudaHostAlloc (cudaHostAllocMapped), cudaHostGetDevicePointer.
-> - PyTorch, `torch.utils.data.DataLoader` (num_workers, pin_memory, prefetch_factor, default 2); PyTorch README, "Using pre-built images" (shared memory: `--ipc=host` or `--shm-size`).
-> - PyTorch tutorial "A guide on good usage of non_blocking and pin_memory() in PyTorch".
+> - PyTorch, `torch.utils.data.DataLoader` (num_workers, pin_memory, prefetch_factor: "number of batches loaded in advance by each worker", default 2 when num_workers > 0, None when 0); PyTorch README, "Using pre-built images" (shared memory: `--ipc=host` or `--shm-size`).
+> - PyTorch tutorial "A guide on good usage of non_blocking and pin_memory() in PyTorch"; PyTorch "CUDA semantics", CUDA streams (a copy is queued on the current stream; a side stream and `wait_stream` to overlap it).
+> - Min et al., "EMOGI: Efficient Memory-access for Out-of-memory Graph-traversal in GPUs", PVLDB 14(2), 2020 (zero-copy reads of whole, aligned cache lines nearly use the PCIe link's full bandwidth).
 > - torchvision, `transforms.ToTensor`.
 > - The decode time (2 ms an image on one core), the host's work per step (20 ms) and the compute (30 ms a batch) are assumptions for the examples, not measurements.
 ]], zh = [[
@@ -385,9 +390,10 @@ timelines show the host, the copy engine and the SMs.
 > 出处：torchvision 的 `transforms.ToTensor`（把 uint8 [0, 255] 转为 float [0, 1]）；224 × 224 × 3 × 4 字节 × 64。
 
 > [!source] 出处
-> - 《CUDA C++ 最佳实践指南》"Zero Copy"（"只在某些情况下划算"、"只读或只写一次"、"由核函数发起的数据传输会自动与核函数执行重叠"、集成 GPU）与"Unified Virtual Addressing"；CUDA Runtime API 的 cudaHostAlloc（cudaHostAllocMapped）、cudaHostGetDevicePointer。
-> - PyTorch 的 `torch.utils.data.DataLoader`（num_workers、pin_memory、prefetch_factor，默认 2）；PyTorch README"Using pre-built images"（共享内存：`--ipc=host` 或 `--shm-size`）。
-> - PyTorch 教程"A guide on good usage of non_blocking and pin_memory() in PyTorch"。
+> - 《CUDA C++ 最佳实践指南》"Zero Copy"（"只在某些情况下划算"、"只读或只写一次"、"由核函数发起的数据传输会自动与核函数执行重叠"、集成 GPU）与"Unified Virtual Addressing"；《CUDA Runtime API》的 cudaHostAlloc（cudaHostAllocMapped）、cudaHostGetDevicePointer。
+> - PyTorch 的 `torch.utils.data.DataLoader`（num_workers、pin_memory、prefetch_factor："每个 worker 预先加载的 batch 数"，`num_workers` > 0 时默认 2，为 0 时为 None）；PyTorch README"Using pre-built images"（共享内存：`--ipc=host` 或 `--shm-size`）。
+> - PyTorch 教程《A guide on good usage of non_blocking and pin_memory() in PyTorch》；PyTorch 文档"CUDA semantics"中的 CUDA 流（拷贝排在当前流上；要重叠就用旁路流和 `wait_stream`）。
+> - Min 等，《EMOGI: Efficient Memory-access for Out-of-memory Graph-traversal in GPUs》，PVLDB 14(2)，2020（零拷贝按对齐的整缓存行读取，几乎能用满 PCIe 链路的带宽）。
 > - torchvision 的 `transforms.ToTensor`。
 > - 解码时间（每张图在一个核上 2 毫秒）、每步主机工作（20 毫秒）和计算时间（每个 batch 30 毫秒）是为举例而作的假设，不是测量值。
 ]] },

@@ -92,8 +92,11 @@ end
 --- prefetch_factor=2, steps=8, overlap=true} -> a PyTorch-style data loader, step by step.
 -- Each batch is prepared by one of `workers` processes (worker_seconds: decode, augment,
 -- collate), copied into pinned memory by one pin thread (pin_seconds; 0 without pin_memory),
--- sent over a copy stream (h2d_seconds) and computed on (compute_seconds). Workers run ahead by
--- at most prefetch_factor x workers batches (PyTorch's default prefetch_factor is 2). With
+-- sent over a copy stream (h2d_seconds) and computed on (compute_seconds). The copy is a stage
+-- of its own only on a side stream: `.to("cuda", non_blocking=True)` on the current stream waits
+-- behind the previous batch's kernels (add h2d_seconds to compute_seconds for that loop).
+-- Workers run ahead by at most prefetch_factor x workers batches (PyTorch's default
+-- prefetch_factor is 2 when num_workers > 0). With
 -- overlap = false every stage of a batch waits for the previous batch to be computed (no
 -- workers ahead, a blocking copy). Returns {step_seconds (the steady step: the slowest stage per
 -- batch, worker_seconds/workers for the workers), serial_seconds (the sum), total_seconds (for
