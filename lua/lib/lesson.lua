@@ -850,7 +850,8 @@ end
 --- For `vramlab check --run`: a predict exercise's measure() run once, and its figure held to the
 -- exercise's unit. A figure that is a field of the result it returns (r.bytes_per_s / 1e6) in
 -- another scale (MB/s for a GB/s question) or of another kind (a latency for a rate) would grade a
--- learner's right prediction wrong: it is reported. Returns nil and "" (sound, or nothing to
+-- learner's right prediction wrong: it is reported. The result is the one measure() returns
+-- beside its figure, or any a gpu.* or host.* call returned while it ran (wrapped for that run). Returns nil and "" (sound, or nothing to
 -- compare: a computed figure, a ratio), or nil and "file:line: what".
 local SCALES = {
   rate = { { "B/s", 1 }, { "KB/s", 1e3 }, { "MB/s", 1e6 }, { "GB/s", 1e9 }, { "TB/s", 1e12 }, { "KiB/s", 2^10 },
@@ -863,33 +864,63 @@ local RESULT_FIELDS = { -- a result's figures: kind, and what one of its units i
   { "bytes_per_s", "rate", 1 }, { "rw_bytes_per_s", "rate", 1 }, { "median_bytes_per_s", "rate", 1 },
   { "bytes", "size", 1 }, { "moved_bytes", "size", 1 }, { "footprint_bytes", "size", 1 },
   { "seconds", "time", 1 }, { "median_seconds", "time", 1 }, { "ns_per_load", "time", 1e-9 },
-  { "median_ns_per_load", "time", 1e-9 },
+  { "median_ns_per_load", "time", 1e-9 }, { "total_bytes", "size", 1 }, { "free_bytes", "size", 1 },
+  { "peak_reserved", "size", 1 }, { "peak_allocated", "size", 1 },
 }
 local KIND_WORD = { rate = "a rate", size = "a size", time = "a time" }
 function M.measure_check(ex)
   local bm = BLOCKS[ex]
   local where = bm and at(bm, "measure") or { file = "?", line = 0 }
   local function say(msg, ...) return nil, fmt("%s:%d: exercise '%s': " .. msg, where.file, where.line, ex.id, ...) end
+  -- the results the experiments return while measure() runs: a figure taken from one of them is
+  -- held to the unit even when measure() does not return that result beside it
+  local seen, wrapped = {}, {}
+  local env = debug.getregistry()["lt.env"] -- the lesson VM's environment, where measure() runs
+  for i = 1, math.huge do
+    local n, v = debug.getupvalue(ex.measure, i)
+    if not n then break end
+    if n == "_ENV" and type(v) == "table" then env = v break end
+  end
+  for _, name in ipairs { "gpu", "host" } do
+    local m = type(env) == "table" and rawget(env, name)
+    if type(m) == "table" then
+      for k, f in pairs(m) do
+        if type(f) == "function" then
+          wrapped[#wrapped + 1] = { m, k, f }
+          m[k] = function(...)
+            local res = pack(f(...))
+            if type(res[1]) == "table" then seen[#seen + 1] = res[1] end
+            return unpack(res, 1, res.n)
+          end
+        end
+      end
+    end
+  end
   local ok, value, r = pcall(ex.measure)
+  for _, w in ipairs(wrapped) do w[1][w[2]] = w[3] end
   if not ok then return say("measure() raised: %s", errtext(value)) end
   if type(value) ~= "number" or value ~= value then return say("measure() returns %s, not a number", tostring(value)) end
   local u = grading.unit_of(ex)
-  if type(r) ~= "table" or not SCALES[u.kind] or value == 0 then return nil, "" end
-  for _, f in ipairs(RESULT_FIELDS) do
-    local c = rawget(r, f[1])
-    if type(c) == "number" and c ~= 0 then
-      local base = c * f[3]
-      for _, sc in ipairs(SCALES[f[2]]) do
-        if abs(value - base / sc[2]) <= 1e-9 * abs(value) then
-          if f[2] ~= u.kind then
-            return say("measure() returns r.%s (%s, in %s) for a question in %s (%s): the figure and the unit are not the same kind",
-                       f[1], KIND_WORD[f[2]], sc[1], ex.unit, KIND_WORD[u.kind])
+  if not SCALES[u.kind] or value == 0 then return nil, "" end
+  local results = { type(r) == "table" and r or nil }
+  for i = #seen, 1, -1 do if seen[i] ~= r then results[#results + 1] = seen[i] end end
+  for _, res in ipairs(results) do
+    for _, f in ipairs(RESULT_FIELDS) do
+      local c = rawget(res, f[1])
+      if type(c) == "number" and c ~= 0 then
+        local base = c * f[3]
+        for _, sc in ipairs(SCALES[f[2]]) do
+          if abs(value - base / sc[2]) <= 1e-9 * abs(value) then
+            if f[2] ~= u.kind then
+              return say("measure() returns r.%s (%s, in %s) for a question in %s (%s): the figure and the unit are not the same kind",
+                         f[1], KIND_WORD[f[2]], sc[1], ex.unit, KIND_WORD[u.kind])
+            end
+            if abs(sc[2] - u.one) > 1e-9 * u.one then
+              return say("measure() returns r.%s in %s (r.%s / %.6g), but the exercise's unit is %s: a right prediction would be graded %.4gx off (return the figure in %s: r.%s / %.6g)",
+                         f[1], sc[1], f[1], sc[2] / f[3], ex.unit, u.one / sc[2] >= 1 and u.one / sc[2] or sc[2] / u.one, ex.unit, f[1], u.one / f[3])
+            end
+            return nil, ""
           end
-          if abs(sc[2] - u.one) > 1e-9 * u.one then
-            return say("measure() returns r.%s in %s (r.%s / %.6g), but the exercise's unit is %s: a right prediction would be graded %.4gx off (return the figure in %s: r.%s / %.6g)",
-                       f[1], sc[1], f[1], sc[2] / f[3], ex.unit, u.one / sc[2] >= 1 and u.one / sc[2] or sc[2] / u.one, ex.unit, f[1], u.one / f[3])
-          end
-          return nil, ""
         end
       end
     end

@@ -2,7 +2,8 @@
 # `vramlab check` catches what a teacher gets wrong, each at the line of the field that is wrong:
 # one failing fixture per rule, with its exact file:line. A lesson id that clashes with a built-in
 # one (checked as a file, a folder or an id); an exercise id used twice; a predict exercise whose
-# measure() returns its figure in another scale or of another kind than its unit (--run); a zh
+# measure() returns its figure in another scale or of another kind than its unit (--run; the
+# result returned beside the figure, or any its gpu.*/host.* calls returned); a zh
 # text that is the en text (a warning, an error with --strict) or missing; an ex:bar/point/gauge
 # option or map field that does not exist (--run); an unknown panel field; a wrong field deep in
 # a block (tolerance, a hint's language, a mistake's value). And the teacher's mistakes are the
@@ -118,6 +119,23 @@ predict() { # UNIT EXPR
 predict "GB/s" "r.bytes_per_s / 1e6"
 out=$("$b" check --run "$d/t.lua" 2>&1) && fail "a predict in MB/s for a GB/s question passed --run"
 want "$out" "$d/t.lua" 8 "exercise 'p': measure() returns r.bytes_per_s in MB/s (r.bytes_per_s / 1e+06), but the exercise's unit is GB/s: a right prediction would be graded 1000x off"
+# the same when measure() does not return the result beside its figure: the results of the
+# gpu.* and host.* calls it made are held to the unit
+sed -i 's|return r.bytes_per_s / 1e6, r|return r.bytes_per_s / 1e6|' "$d/t.lua"
+grep -q 'return r.bytes_per_s / 1e6$' "$d/t.lua" || fail "the fixture still returns its result"
+out=$("$b" check --run "$d/t.lua" 2>&1) && fail "a predict in MB/s without its result passed --run"
+want "$out" "$d/t.lua" 8 "exercise 'p': measure() returns r.bytes_per_s in MB/s (r.bytes_per_s / 1e+06), but the exercise's unit is GB/s"
+lesson "$d/t.lua" 9.1 '  exercise { id = "mem", kind = "predict", unit = "GB",
+    prompt = { en = "How much memory does this card have?", zh = "这张卡有多少显存？" },
+    measure = function() return gpu.info().total_bytes / 2^30 end,
+    hints = { { en = "Look at the box.", zh = "看看包装盒。" } }, explain = { en = "So.", zh = "就这样。" } },
+  experiment { id = "e", title = { en = "Run it", zh = "运行" },
+    panels = { { id = "bw", kind = "bars", title = { en = "Bandwidth", zh = "带宽" }, unit = "GB/s" } },
+    run = function(ex) ex:bar("bw", "x", 1) end },'
+out=$("$b" check --run "$d/t.lua" 2>&1) && fail "a GiB figure for a GB question passed --run"
+want "$out" "$d/t.lua" 8 "exercise 'mem': measure() returns r.total_bytes in GiB (r.total_bytes / 1.07374e+09), but the exercise's unit is GB"
+sed -i 's|total_bytes / 2^30 end|total_bytes / 1e9 end|' "$d/t.lua"
+out=$("$b" check --run "$d/t.lua" 2>&1) || fail "a sound size predict refused: $out"
 predict "ms" "r.bytes_per_s / 1e9"
 out=$("$b" check --run "$d/t.lua" 2>&1) && fail "a rate for a time question passed --run"
 want "$out" "$d/t.lua" 8 "exercise 'p': measure() returns r.bytes_per_s (a rate, in GB/s) for a question in ms (a time)"
