@@ -77,6 +77,14 @@ static void info_json(const struct gpu_info *i, const struct gpu_host_info *h, c
     tui_json_kmaybe(&j, "mig_instance", i->mig_instance, i->mig_instance >= 0);
     tui_json_kmaybe(&j, "numa_node", i->numa_node, i->numa_node >= 0);
     tui_json_kmaybe(&j, "l1_bytes", (double)i->l1_bytes, i->l1_bytes > 0);
+    tui_json_kmaybe(&j, "async_engines", i->async_engines, i->async_engines > 0);
+    tui_json_kmaybe(&j, "l2_persist_max_bytes", (double)i->l2_persist_max_bytes,
+                    i->l2_persist_max_bytes > 0);
+    tui_json_kmaybe(&j, "l2_window_max_bytes", (double)i->l2_window_max_bytes,
+                    i->l2_window_max_bytes > 0);
+    tui_json_kmaybe(&j, "fp32_lanes_per_sm", i->fp32_lanes_per_sm, i->fp32_lanes_per_sm > 0);
+    tui_json_kmaybe(&j, "sm_clock_khz", i->sm_clock_khz, i->sm_clock_khz > 0);
+    tui_json_kmaybe(&j, "fp32_flops", i->fp32_flops, i->fp32_flops > 0);
     tui_json_kstr(&j, "published_profile", i->published_profile);
     char cc[16];
     snprintf(cc, sizeof cc, "%d.%d", i->cc_major, i->cc_minor);
@@ -142,14 +150,41 @@ static void info_device(const struct gpu_dev *dev, const char *fallback, bool ha
                     "are the whole GPU's", "MIG 分片%s：显存是分片的；位宽、频率、峰值和标称值是整张 GPU 的"),
            i->mig_instance >= 0 ? "" : T(" (instance not identified in NVML)", "（NVML 未识别出实例）"));
     if (i->l1_bytes) kv(T("L1 + shared", "L1 + 共享内存"), T("%s per SM", "每个 SM %s"), B(i->l1_bytes, b1));
-    if (i->l2_bytes) kv(T("L2 cache", "L2 缓存"), "%s", B(i->l2_bytes, b1));
+    if (i->l2_bytes)
+        kv(T("L2 cache", "L2 缓存"), T("%s (%llu B, the whole chip's)", "%s（%llu B，整颗芯片的）"),
+           B(i->l2_bytes, b1), (unsigned long long)i->l2_bytes);
     else kv(T("L2 cache", "L2 缓存"), "n/a");
+    if (i->l2_persist_max_bytes)
+        kv(T("L2 persisting", "L2 持久化"),
+           T("up to %s set aside, windows up to %llu B (cudaDevAttrMaxPersistingL2CacheSize, "
+             "MaxAccessPolicyWindowSize)", "最多留出 %s，窗口最大 %llu B（cudaDevAttrMaxPersistingL2CacheSize、"
+             "MaxAccessPolicyWindowSize）"),
+           B(i->l2_persist_max_bytes, b1), (unsigned long long)i->l2_window_max_bytes);
+    else if (i->l2_bytes)
+        kv(T("L2 persisting", "L2 持久化"), T("none (compute capability 8.0 on)", "无（计算能力 8.0 起才有）"));
     if (i->sm_count) kv(T("SMs", "SM 数"), "%d", i->sm_count);
     if (i->cc_major) kv(T("Compute capability", "计算能力"), "%d.%d", i->cc_major, i->cc_minor);
+    if (i->fp32_flops > 0)
+        kv(T("FP32 peak", "FP32 峰值"),
+           T("%.1f TFLOP/s = %d SMs x %d lanes x 2 x %d MHz (an FMA counts 2 FLOP; TFLOP/s = 1e12 "
+             "FLOP/s; %s)", "%.1f TFLOP/s = %d 个 SM x %d 条通道 x 2 x %d MHz（一次 FMA 算 2 个 FLOP；"
+             "TFLOP/s = 1e12 FLOP/s；%s）"),
+           i->fp32_flops / 1e12, i->sm_count, i->fp32_lanes_per_sm, i->sm_clock_khz / 1000,
+           i->simulated ? T("the clock derived from the profile's FP32 figure", "频率由配置文件的 FP32 数字反推")
+                        : T("the boost clock as reported", "按报告的加速频率"));
     if (i->pcie_gen)
         kv("PCIe", T("gen %d x%d: %.1f GB/s per direction after encoding",
                      "第 %d 代 x%d：编码后每方向 %.1f GB/s"), i->pcie_gen, i->pcie_width, pcie / 1e9);
     else kv("PCIe", "n/a");
+    if (i->async_engines > 0)
+        kv(T("Copy engines", "拷贝引擎"),
+           T("%d, as CUDA counts them (asyncEngineCount): %s", "%d，按 CUDA 的计数（asyncEngineCount）：%s"),
+           i->async_engines,
+           i->async_engines == 1 ? T("a copy overlaps kernels, one direction at a time",
+                                     "拷贝可与核函数重叠，一次只能一个方向")
+                                 : T("copies both ways at once, beside kernels",
+                                     "两个方向的拷贝可同时进行，并与核函数重叠"));
+    else kv(T("Copy engines", "拷贝引擎"), "n/a");
     if (i->numa_node >= 0)
         kv(T("NUMA node", "NUMA 节点"), T("%d (host buffers for copies are placed there)",
                                           "%d（拷贝用的主机缓冲放在这里）"), i->numa_node);
