@@ -23,6 +23,10 @@
 /* What a run past LT_RUN_TEXT_MAX says (printf: the limit in MiB), live or played back. */
 #define LT_RUN_TEXT_STOP \
     "stopped: the run sent more than %d MiB of text to the screen (labels, cells, notes, print); show less"
+/* Text typed into a field on screen (the REPL's line, an exam's answer): what the line editor
+ * holds, and so what an exam keeps of an answer however it came (typed, --answers FILE); a
+ * longer one is refused in words, never cut, so a resumed exam shows every byte it saved. */
+#define LT_TYPED_MAX 4095
 /* A byte count handed to Lua (lt_push_size): Lua numbers hold integers exactly up to 2^53. */
 #define LT_SIZE_MAX (1ull << 53)
 

@@ -299,7 +299,7 @@ static int headless(struct run *r, const char *file)
         line += strspn(line, " \t");
         if (!*line || *line == '#') continue;
         size_t ql = strcspn(line, " \t");
-        char qid[2 * LT_ID_MAX + 2], ans[TUI_EXAM_MAX_ANSWER + 1];
+        char qid[2 * LT_ID_MAX + 2], ans[TUI_EXAM_MAX_ANSWER + 2];
         snprintf(qid, sizeof qid, "%.*s", (int)(ql < sizeof qid ? ql : 0), line);
         int k = 0;
         while (k < r->e.n && strcmp(r->e.q[k].qid, qid)) k++;
@@ -311,7 +311,8 @@ static int headless(struct run *r, const char *file)
         }
         const char *a = line + ql + strspn(line + ql, " \t");
         size_t o = 0;
-        for (; *a && o < TUI_EXAM_MAX_ANSWER; a++) /* \n: a line break; \\: a backslash */
+        /* \n: a line break; \\: a backslash; one byte past the limit, for the store to refuse */
+        for (; *a && o <= TUI_EXAM_MAX_ANSWER; a++)
             if (*a == '\\' && (a[1] == 'n' || a[1] == '\\')) ans[o++] = *++a == 'n' ? '\n' : '\\';
             else ans[o++] = *a;
         ans[o] = 0;

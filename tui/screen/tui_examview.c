@@ -29,6 +29,7 @@ struct exam {
     enum state state;
     int cur, list_sel;
     struct tui_lineedit ed;
+    char loaded[TUI_LINE_MAX]; /* the field as the question opened: unchanged, nothing is saved */
     struct tui_scroll sc, list_sc;
     struct tui_help help;
     char notice[512];
@@ -64,7 +65,7 @@ static void save(struct exam *e)
     const char *qid = e->in->items[e->cur].qid, *was = tui_exam_get(e->in->sheet, qid);
     char err[1400];
     e->ed.s[e->ed.len] = 0;
-    if (was ? !strcmp(was, e->ed.s) : !e->ed.len) return;
+    if (!strcmp(e->loaded, e->ed.s) || (was ? !strcmp(was, e->ed.s) : !e->ed.len)) return;
     if (!tui_exam_answer(e->in->sheet, qid, e->ed.s, err, sizeof err)) say(e, true, err);
     else say(e, false, TR(e, "saved", "已保存"));
 }
@@ -76,6 +77,10 @@ static void open_question(struct exam *e, int i)
     e->cur = i;
     const char *a = tui_exam_get(e->in->sheet, e->in->items[i].qid);
     tui_lineedit_set(&e->ed, a ? a : "");
+    snprintf(e->loaded, sizeof e->loaded, "%s", e->ed.s);
+    if (a && strlen(a) > (size_t)e->ed.len) /* on the sheet from elsewhere: kept unless changed */
+        say(e, true, TR(e, "This answer is longer than the field: it is kept whole unless you change it",
+                        "这个答案比输入框长：不改动就原样保留"));
     tui_scroll_to(&e->sc, 0);
     e->state = S_QUESTION;
 }

@@ -10,9 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lt_limits.h"
 #include "tui_keys.h"
 
-#define TUI_LINE_MAX 4096
+#define TUI_LINE_MAX (LT_TYPED_MAX + 1)
 
 /* Entries to browse with ↑ ↓ (oldest first). */
 struct tui_history_hook {

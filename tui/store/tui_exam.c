@@ -293,7 +293,7 @@ bool tui_exam_answer(struct tui_exam_sheet *s, const char *qid, const char *text
 {
     if (!qid_ok(qid)) return gpu_errf(err, n, "'%s' is not a question", qid), false;
     if (strlen(text) > TUI_EXAM_MAX_ANSWER)
-        return gpu_errf(err, n, "an answer of more than %u KiB is not saved", TUI_EXAM_MAX_ANSWER >> 10), false;
+        return gpu_errf(err, n, "an answer of more than %d bytes is not saved", TUI_EXAM_MAX_ANSWER), false;
     const char *saved = tui_exam_get(s, qid);
     if (saved ? !strcmp(saved, text) : !*text) return true; /* nothing new to write */
     struct change c = {.kind = 'a', .qid = qid, .text = text, .now = (long)time(NULL)};

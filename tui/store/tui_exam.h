@@ -23,7 +23,7 @@
 
 #define TUI_EXAM_VERSION 1
 #define TUI_EXAM_MAX_FILE (16u << 20)
-#define TUI_EXAM_MAX_ANSWER (64u << 10) /* a code answer fits; a novel does not */
+#define TUI_EXAM_MAX_ANSWER LT_TYPED_MAX /* what the answer field holds (a code answer fits) */
 
 struct tui_exam_ans {
     char qid[2 * LT_ID_MAX + 2];
