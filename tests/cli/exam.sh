@@ -44,6 +44,12 @@ rm "$c/bad.exam.lua"
 out=$(v exam 9.1:dtype,3.1 --student x --results "$R" --answers /dev/null 2>&1) && fail "a list with a section outside the course"
 printf '%s\n' "$out" | grep -qF "exam: section 3.1 is not a lesson of the course" || fail "list: $out"
 
+# a results folder the exam cannot write to is said before the first question, with why
+out=$(v exam quiz --student x --results "$d/none" --answers /dev/null 2>&1) && fail "a missing results folder"
+printf '%s\n' "$out" | grep -qxF "vramlab: exam: the results folder $d/none does not exist: ask your teacher (--results DIR)" || fail "missing folder: $out"
+out=$(v --lang zh exam quiz --student x --results "$c/course.lua" --answers /dev/null 2>&1) && fail "a file as the results folder"
+printf '%s\n' "$out" | grep -qxF "vramlab: exam: 结果文件夹 $c/course.lua 不是文件夹：请询问老师（--results DIR）" || fail "a file (zh): $out"
+
 # --- two students at once, one state folder, one results folder
 cat > "$d/alice" <<'A'
 # alice: 5 of 7

@@ -39,6 +39,9 @@ keys 2
 wait_saved '^ans quiz carol 9.1:dtype [0-9]+ 2$'
 keys Tab
 wait_for 'Questions: 2 of 7 answered' 3
+# answered is not right: a filled dot, never the check mark of a right answer
+screen | grep -qE '● +1 9\.1 ' || fail "question 1 is not marked answered"
+screen | grep -q '✓' && fail "a check mark in an exam before it is graded"
 keys Escape
 wait_for 'Question 2 of 7' 3
 # a crash: the tutor killed, then started again

@@ -170,9 +170,15 @@ static bool results_dir(struct run *r)
         snprintf(r->results, sizeof r->results, "%s/results", sd);
     }
     struct stat st;
-    if (stat(r->results, &st) != 0 || !S_ISDIR(st.st_mode) || access(r->results, W_OK) != 0) {
-        fprintf(stderr, "vramlab: exam: the results folder %s is not a folder this account can "
-                "write to: ask your teacher (--results DIR)\n", r->results);
+    const char *why = stat(r->results, &st) != 0 ? TR(r, "does not exist", "不存在")
+                      : !S_ISDIR(st.st_mode)     ? TR(r, "is not a folder", "不是文件夹")
+                      : access(r->results, W_OK) != 0 ? TR(r, "cannot be written by this account", "本账户无法写入")
+                                                      : NULL;
+    if (why) {
+        char shown[sizeof r->results + 64];
+        gpu_esc_field(shown, sizeof shown, r->results);
+        fprintf(stderr, TR(r, "vramlab: exam: the results folder %s %s: ask your teacher (--results DIR)\n",
+                           "vramlab: exam: 结果文件夹 %s %s：请询问老师（--results DIR）\n"), shown, why);
         return false;
     }
     return true;

@@ -193,8 +193,9 @@ static void build_list(struct exam *e, struct tui_lines *L, int width)
         const struct tui_exam_item *it = &e->in->items[i];
         const char *a = tui_exam_get(e->in->sheet, it->qid);
         char first[32], line[400];
+        /* answered or not, never right or wrong: no check mark before the exam is graded */
         snprintf(first, sizeof first, "%s %s %2d ", i == e->list_sel ? g->arrow : " ",
-                 a ? g->check : (e->ascii ? "o" : "○"), i + 1);
+                 a ? (e->ascii ? "*" : "●") : (e->ascii ? "o" : "○"), i + 1);
         snprintf(line, sizeof line, "%s %s · %s", it->lesson, it->title,
                  a ? (strchr(a, '\n') ? TR(e, "(code)", "（代码）") : a) : TR(e, "(blank)", "（未作答）"));
         int at = L->n;
