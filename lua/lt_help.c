@@ -20,7 +20,7 @@ static const struct {
     const char *name, *doc, *example, *zh;
 } docs[] = {
     {"gpu.backend", "the backend's name: \"cuda\" or \"sim\"", "gpu.backend()",
-     "后端的名字：\"cuda\" 或 \"sim\""},
+     "后端的名字：“cuda” 或 “sim”"},
     {"gpu.info", "the device: name, memory, clocks, bus, caches, PCIe (nil when unknown)", "gpu.info().total_bytes",
      "设备：名称、显存、频率、位宽、缓存、PCIe（未知时为 nil）"},
     {"gpu.mem", "free and total device memory in bytes", "free, total = gpu.mem()",
@@ -290,7 +290,7 @@ int lt_help(lua_State *L)
             if (!strcmp(name, help_modules[m])) put_module(m, zh, &b);
     } else if (lua_isnoneornil(L, 1)) {
         puts_(&b, zh ? "模块：gpu（设备）、host（这颗 CPU）、alloc（分配器）、vram（显存估算）、"
-                       "units（大小）、plot（沙箱面板；仅在导师界面）。help(gpu) 列出一个模块，"
+                       "units（大小）、plot（沙箱面板；仅在教学界面）。help(gpu) 列出一个模块，"
                        "help(gpu.copy) 显示一个函数。"
                      : "modules: gpu (the device), host (this CPU), alloc (allocators), vram "
                        "(memory estimates), units (sizes), plot (the sandbox panel; tutor only). "

@@ -124,7 +124,7 @@
       "garbage_collection_threshold %s 没有建模：模型不会自己释放缓存的块")                         \
     X(SNAP_NOTE_PRE_TRACE, "the model starts from the cache before the trace's first entry (%s "   \
       "segments, %s; %s blocks live, %s requested)",                                             \
-      "模型从记录第一条之前的缓存开始（%s 个段，%s；活着的块 %s 个，申请了 %s）")                    \
+      "模型从记录第一条之前的缓存开始（%s 个段，%s；存活的块 %s 个，申请了 %s）")                    \
     X(SNAP_NOTE_OVERFLOWED, "the trace ring buffer overflowed: its oldest entries are gone",       \
       "记录的环形缓冲区溢出了：最早的记录已经丢失")                                                 \
     X(SNAP_NOTE_STREAMS, "more than one stream (%s): the model has one, so blocks freed on one "   \
@@ -142,7 +142,7 @@
       "私有内存池（CUDA graph、MemPool）的 %s 个段按默认池回放")                                    \
     X(SNAP_NOTE_PRE_TRACE_UNPLACED, "%s blocks live before the trace lie in no segment the "       \
       "snapshot accounts for: the model placed them itself",                                      \
-      "记录开始前活着的 %s 个块不在快照能对上的段里：模型自己安放了它们")                            \
+      "记录开始前存活的 %s 个块不在快照能对上的段里：模型自己安放了它们")                            \
     X(SNAP_DIFF_OOM, "out of memory on %s: the model failed %s traced allocations the recorded "   \
       "run served, and could serve %s of the %s requests the recorded run refused",               \
       "容量 %s 下内存不够：记录里成功的分配有 %s 次在模型里失败；模型能满足 %s 次记录里被拒绝的申请（共 %s 次）") \

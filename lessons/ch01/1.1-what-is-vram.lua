@@ -71,15 +71,15 @@ GPU's **dedicated warehouse**; lessons 1.3 and 1.4 measure the difference.
 ]], zh = [[
 # 显存到底是什么
 
-很多同学一上来就问我："老师，显存是不是就是显卡上的内存？"嗯，这个说法对了一半。但搞 AI 的人，如果只理解到这一层，后面踩坑是迟早的事。讲师自己就吃过这个亏，所以这一章把显存这个概念彻底掰扯清楚。
+很多同学一上来就问我：“老师，显存是不是就是显卡上的内存？”嗯，这个说法对了一半。但搞 AI 的人，如果只理解到这一层，后面踩坑是迟早的事。讲师自己就吃过这个亏，所以这一章把显存这个概念彻底掰扯清楚。
 
-**显存**，全名叫"视频随机存取存储器"（VRAM，Video Random Access Memory）。说白了，它就是显卡上专门用来存数据的高速仓库，GPU 芯片可以直接读写。
+**显存**，全名叫“视频随机存取存储器”（VRAM，Video Random Access Memory）。说白了，它就是显卡上专门用来存数据的高速仓库，GPU 芯片可以直接读写。
 
 > [!note] 核心定义
 > 显存是 GPU 芯片直接访问的高速存储区域，用于暂存待处理的图像数据、模型参数、中间计算结果等。
 
 > [!note] 名字的由来
-> 上世纪八九十年代，"VRAM"特指一种芯片：双端口 DRAM，显示电路读帧缓冲的同时处理器还能往里写。今天的显卡用的是 GDDR 或 HBM（见第 1.4 节），"显存"泛指 GPU 自己的内存。集成显卡和统一内存芯片（Jetson、苹果 M 系列、DGX Spark）没有独立显存，GPU 直接使用系统内存的一部分。
+> 上世纪八九十年代，“VRAM”特指一种芯片：双端口 DRAM，显示电路读帧缓冲的同时处理器还能往里写。今天的显卡用的是 GDDR 或 HBM（见第 1.4 节），“显存”泛指 GPU 自己的内存。集成显卡和统一内存芯片（Jetson、苹果 M 系列、DGX Spark）没有独立显存，GPU 直接使用系统内存的一部分。
 
 ## GPU 凭什么要有自己的存储
 CPU 有内存，GPU 凭什么不能有自己的专用存储？因为两者的工作模式完全不同。CPU 处理的是通用任务，数据量小但逻辑复杂；GPU 用成千上万个线程对海量数据做同样的简单运算。如果让 GPU 去跟 CPU 抢内存里的数据，光排队就能把性能拖垮。
@@ -90,11 +90,11 @@ CPU 有内存，GPU 凭什么不能有自己的专用存储？因为两者的工
 
 ## 本课程的单位
 - **GB = 10^9 字节，GiB = 2^30 字节**（大 7.4%）。带宽一律用十进制：1 GB/s = 10^9 B/s。
-- GDDR 显卡的容量由 2 的幂容量的颗粒拼成，所以标称"16 GB"的卡上的颗粒实际是 16 GiB = 17.18 GB。HBM 卡卖的是启用的那部分：H200 的"141 GB"来自六个 24 GB 的堆栈，留了一部分不开放。软件看到的还要再少一些，有三个数字常被混为一谈（以标称"24 GB"的 RTX 3090 为例）：
+- GDDR 显卡的容量由 2 的幂容量的颗粒拼成，所以标称“16 GB”的卡上的颗粒实际是 16 GiB = 17.18 GB。HBM 卡卖的是启用的那部分：H200 的“141 GB”来自六个 24 GB 的堆栈，留了一部分不开放。软件看到的还要再少一些，有三个数字常被混为一谈（以标称“24 GB”的 RTX 3090 为例）：
 
 | 谁说的 | 统计的是什么 | RTX 3090 |
 |---|---|---|
-| 包装盒、数据表 | 颗粒容量，按厂商的"GB" | 24 GB |
+| 包装盒、数据表 | 颗粒容量，按厂商的“GB” | 24 GB |
 | `nvidia-smi`（FB Memory Total） | 驱动管理的显存 | 24576 MiB = 24.00 GiB |
 | CUDA（`cudaMemGetInfo` 的总量）、PyTorch（`total_memory`、OOM 报错） | 驱动能分配出去的显存 | 24268 MiB = 23.70 GiB |
 
@@ -111,7 +111,7 @@ CPU 有内存，GPU 凭什么不能有自己的专用存储？因为两者的工
     hints = { { en = "Start from the box's GB, then ask what the driver keeps for itself, and what ECC takes on a GDDR card.",
                 zh = "从包装盒上的 GB 出发，再想想驱动自己留了多少、GDDR 卡开启 ECC 又占掉多少。" } },
     explain = { en = "CUDA reports less than the box and less than nvidia-smi: a \"24 GB\" RTX 3090 reports 23.70 GiB (nvidia-smi: 24576 MiB); a \"16 GB\" T4 with ECC on about 14.7 GiB (nvidia-smi: 15360 MiB); an \"80 GB\" H100 79.2 GiB (nvidia-smi: 81559 MiB). Public deviceQuery, PyTorch and nvidia-smi logs; the profiles cite each.",
-                zh = "CUDA 报告的比包装盒上的少，也比 nvidia-smi 的少：标称\"24 GB\"的 RTX 3090 报告 23.70 GiB（nvidia-smi：24576 MiB）；\"16 GB\"的 T4 开启 ECC 后约 14.7 GiB（nvidia-smi：15360 MiB）；\"80 GB\"的 H100 是 79.2 GiB（nvidia-smi：81559 MiB）。数据来自公开的 deviceQuery、PyTorch 和 nvidia-smi 日志，各配置文件逐项注明。" },
+                zh = "CUDA 报告的比包装盒上的少，也比 nvidia-smi 的少：标称“24 GB”的 RTX 3090 报告 23.70 GiB（nvidia-smi：24576 MiB）；“16 GB”的 T4 开启 ECC 后约 14.7 GiB（nvidia-smi：15360 MiB）；“80 GB”的 H100 是 79.2 GiB（nvidia-smi：81559 MiB）。数据来自公开的 deviceQuery、PyTorch 和 nvidia-smi 日志，各配置文件逐项注明。" },
   },
 
   experiment {
@@ -232,7 +232,7 @@ The experiment below tabulates both.
 > - Dettmers et al., "QLoRA: Efficient Finetuning of Quantized LLMs", 2023 (65B on one 48 GB GPU).
 ]], zh = [[
 ## 16 GB 显存装 7B 模型
-讲师在项目中遇到过一件事：有次训练一个 7B 参数的 LLM，显存只有 16GB，结果模型死活加载不进去。后来一查，光是模型参数就占了 14GB，加上优化器状态和梯度，直接爆显存。嗯，这就是典型的"仓库不够大，货进不去"。
+讲师在项目中遇到过一件事：有次训练一个 7B 参数的 LLM，显存只有 16GB，结果模型死活加载不进去。后来一查，光是模型参数就占了 14GB，加上优化器状态和梯度，直接爆显存。嗯，这就是典型的“仓库不够大，货进不去”。
 
 显存账的第一条规则：**权重 = 参数量 × 每个参数的字节数**，字节数取决于数据类型：fp32 是 4，fp16 和 bf16 是 2，int8 是 1，int4 是半个字节（每组权重另有一个很小的量化缩放系数，这里不计）。
 
@@ -250,11 +250,11 @@ The experiment below tabulates both.
 > [!source] 每个参数 16 字节
 > Rajbhandari 等，《ZeRO: Memory Optimizations Toward Training Trillion Parameter Models》（SC 2020）第 3.1 节：Ψ 个参数的混合精度 Adam 训练要占 2Ψ + 2Ψ + 12Ψ = 16Ψ 字节。纯 fp32 的 Adam 同样是 16（4 + 4 + 8）。
 
-> [!errata] "光是模型参数就占了 14GB"说的是 fp16 权重，单放权重其实装得下
-> - 7e9 × 2 B = 14e9 B = **14 GB = 13.04 GiB**。标称"16 GB"的卡有 16 GiB = 17.18 GB，fp16 权重放得进去，还剩约 3 GiB 给 CUDA 上下文和推理用的临时缓冲。
-> - 真正装不下的是训练，而且差得远："加上优化器状态和梯度"就是每参数 16 字节 = **112 GB**，是权重的 8 倍、显卡容量的 7 倍，这还**没算**激活值（见第 1.2 节）。就算用最朴素的 SGD、权重和梯度都用 fp16，也要 28 GB。
+> [!errata] “光是模型参数就占了 14GB”说的是 fp16 权重，单放权重其实装得下
+> - 7e9 × 2 B = 14e9 B = **14 GB = 13.04 GiB**。标称“16 GB”的卡有 16 GiB = 17.18 GB，fp16 权重放得进去，还剩约 3 GiB 给 CUDA 上下文和推理用的临时缓冲。
+> - 真正装不下的是训练，而且差得远：“加上优化器状态和梯度”就是每参数 16 字节 = **112 GB**，是权重的 8 倍、显卡容量的 7 倍，这还**没算**激活值（见第 1.2 节）。就算用最朴素的 SGD、权重和梯度都用 fp16，也要 28 GB。
 > - 真实的 Llama-2-7B 有 6,738,415,616 个参数（按其公开配置计算）：fp16 下是 13.48 GB = 12.55 GiB。
-> - "死活加载不进去"的一个可能原因：Hugging Face Transformers 的 `from_pretrained` 长期默认按 fp32 加载权重（除非指定 `torch_dtype`），而 fp32 是 7e9 × 4 B = 28 GB。
+> - “死活加载不进去”的一个可能原因：Hugging Face Transformers 的 `from_pretrained` 长期默认按 fp32 加载权重（除非指定 `torch_dtype`），而 fp32 是 7e9 × 4 B = 28 GB。
 > - 出处：下面的实验（`vram.weights`、`vram.training`）；Llama-2-7B 的 config.json（Hugging Face）；Transformers 文档中 `from_pretrained` 的 `torch_dtype` 参数。
 
 ## 推理呢：权重加 KV cache
@@ -287,7 +287,7 @@ GPU's current allocation budget stands in for the 16 GiB card, so every footprin
 budget / 16 GiB and requested from the backend in one piece. It fits exactly when the real footprint
 fits in 16 GiB (a single buffer: fragmentation and the context are left out).
 ]], zh = [[
-先用 `vram` 估算器算出每种情况的占用，再用真实分配检验能否装下：用本机 GPU 当前可分配的额度代表那张 16 GiB 的卡，每种占用都按"额度 / 16 GiB"缩放后向后端一次性申请。当且仅当真实占用不超过 16 GiB 时，申请才会成功（按单块缓冲计算，不计碎片和上下文）。
+先用 `vram` 估算器算出每种情况的占用，再用真实分配检验能否装下：用本机 GPU 当前可分配的额度代表那张 16 GiB 的卡，每种占用都按“额度 / 16 GiB”缩放后向后端一次性申请。当且仅当真实占用不超过 16 GiB 时，申请才会成功（按单块缓冲计算，不计碎片和上下文）。
 ]] },
     panels = {
       { id = "bars", kind = "bars", title = { en = "7B model: footprint vs a 16 GiB card", zh = "7B 模型：占用 vs 16 GiB 显卡" }, unit = "GiB" },
@@ -357,7 +357,7 @@ fits in 16 GiB (a single buffer: fragmentation and the context are left out).
         end
       end
       ex:note("kv", T("32 layers, head_dim 128; KV heads: 32 (Llama-2-7B, full multi-head) and 8 (Llama-3-8B, GQA). *before the CUDA context (0.3-0.5 GiB) and activation buffers; \"tight\" leaves less than 1 GiB for them.",
-                      "32 层，head_dim 128；KV 头数：32（Llama-2-7B，标准多头）与 8（Llama-3-8B，GQA）。*未计 CUDA 上下文（0.3–0.5 GiB）和激活缓冲；\"勉强\"表示留给它们的不到 1 GiB。"))
+                      "32 层，head_dim 128；KV 头数：32（Llama-2-7B，标准多头）与 8（Llama-3-8B，GQA）。*未计 CUDA 上下文（0.3–0.5 GiB）和激活缓冲；“勉强”表示留给它们的不到 1 GiB。"))
       ex:status(T("done", "完成"))
     end,
   },
@@ -379,7 +379,7 @@ fits in 16 GiB (a single buffer: fragmentation and the context are left out).
       { en = "1 GiB is 2^30 = 1,073,741,824 bytes, not 10^9.", zh = "1 GiB 是 2^30 = 1,073,741,824 字节，不是 10^9。" },
     },
     explain = { en = "7e9 x 2 B = 14e9 B = 14 GB = 14e9 / 2^30 = 13.04 GiB. The lecture's \"14GB\" is the decimal figure.",
-                zh = "7e9 × 2 B = 14e9 B = 14 GB = 14e9 / 2^30 = 13.04 GiB。讲义里的\"14GB\"是十进制的数字。" },
+                zh = "7e9 × 2 B = 14e9 B = 14 GB = 14e9 / 2^30 = 13.04 GiB。讲义里的“14GB”是十进制的数字。" },
   },
 
   exercise {

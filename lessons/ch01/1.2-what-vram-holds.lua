@@ -89,21 +89,21 @@ the same moment, each freed after its last use.
 - **存数据**：训练用的 batch 数据、推理用的输入输出，也得放显存。
 - **存中间结果**：前向传播的激活值、反向传播的梯度，这些临时数据最吃显存。
 
-为什么这些东西都得放在显存里？讲义说："因为 GPU 的计算速度太快了，它不能等数据从内存慢慢搬过来。显存必须提前把数据准备好，GPU 伸手就能拿到。这就是显存存在的根本原因——**消除数据搬运的瓶颈**。"
+为什么这些东西都得放在显存里？讲义说：“因为 GPU 的计算速度太快了，它不能等数据从内存慢慢搬过来。显存必须提前把数据准备好，GPU 伸手就能拿到。这就是显存存在的根本原因——**消除数据搬运的瓶颈**。”
 
-> [!errata] 显存不会"准备"数据，靠的是预取和重叠
+> [!errata] 显存不会“准备”数据，靠的是预取和重叠
 > - 显存只是存储：拷进去什么就存什么，自己不会去取任何东西。每一步的 batch 照样要从系统内存经 PCIe 拷过来。能把这次拷贝藏起来的是**重叠**：GPU 计算第 k 步时，第 k+1 步的 batch 已经在准备、在拷贝了。
 > - 在 PyTorch 里：`DataLoader(num_workers=N)` 用工作进程解码、增强后面的 batch，每个进程预先备好 `prefetch_factor` 个（默认 2）；`pin_memory=True` 把它们放进锁页内存，拷贝引擎才能直接 DMA 读取；`x.to("cuda", non_blocking=True)` 把拷贝排进一个流，CPU 不必等待。
 > - 用数字说话：下面 64 张图的 batch，fp32 是 38.5 MB（uint8 是 9.6 MB，到 GPU 上再归一化）。PCIe 4.0 x16 每方向最多 31.5 GB/s，nvbandwidth 在 RTX 4090 上测得主机到设备 24–26 GB/s：fp32 的 batch 约 1.5 毫秒，uint8 的约 0.4 毫秒。只要和一个更长的计算步骤重叠，这次拷贝就不花时间；不重叠，每一步都要付出。
 > - 显存真正带来的是紧挨着 GPU 的带宽：RTX 3090 是 936 GB/s，PCIe 只有 31.5（第 1.3 节）。
-> - 出处：PyTorch 文档 `torch.utils.data.DataLoader`（`num_workers`、`prefetch_factor`、`pin_memory`）与"CUDA semantics：Use pinned memory buffers"（`non_blocking`）；CUDA C++ Programming Guide"Asynchronous Concurrent Execution"；NVIDIA nvbandwidth issue #15（RTX 4090，host_to_device_memcpy_ce 23.9–26.4 GB/s）。
+> - 出处：PyTorch 文档 `torch.utils.data.DataLoader`（`num_workers`、`prefetch_factor`、`pin_memory`）与“CUDA semantics：Use pinned memory buffers”（`non_blocking`）；CUDA C++ Programming Guide“Asynchronous Concurrent Execution”；NVIDIA nvbandwidth issue #15（RTX 4090，host_to_device_memcpy_ce 23.9–26.4 GB/s）。
 
 ## 讲义的例子：batch 64 的 ResNet-50
-"你用 PyTorch 训练一个 ResNet-50，batch size 设为 64。模型参数大概 25MB，但一张 224x224 的 RGB 图像是 150KB，64 张就是 9.6MB。再加上每一层的激活值，前向传播时显存占用轻松飙到几百 MB。反向传播时还要存梯度，又翻一倍。"
+“你用 PyTorch 训练一个 ResNet-50，batch size 设为 64。模型参数大概 25MB，但一张 224x224 的 RGB 图像是 150KB，64 张就是 9.6MB。再加上每一层的激活值，前向传播时显存占用轻松飙到几百 MB。反向传播时还要存梯度，又翻一倍。”
 
 这几个数字值得核实一下，所以本节按网络结构把 ResNet-50（torchvision 的 `resnet50`）从头数一遍：一个 7x7、步长 2 的卷积和一个 3x3、步长 2 的最大池化，接着四个 stage 的 bottleneck 块，分别有 [3, 4, 6, 3] 个，宽度 64/128/256/512 通道，每块输出再乘 4，最后是全局平均池化和一个 2048 → 1000 的全连接层。参数包括卷积权重（没有偏置）、每个 BatchNorm 的 gamma 和 beta，以及全连接层的权重和偏置。BatchNorm 的 running mean 和 running var 是 **buffer**，不是参数（共 53,120 个值）。
 
-## 这里说的"激活值"指什么
+## 这里说的“激活值”指什么
 训练时，autograd 必须把前向传播的一部分张量**留到**反向传播时再用。下面的统计按存储只算一次，保留的是：
 
 - 每个卷积的输入，以及每个 BatchNorm 的输入（即卷积输出）；
@@ -146,7 +146,7 @@ the lecture's figures beside the computed ones. These are counts, not measuremen
       end
       ex:row("st", { T("total", "合计"), "16", "", commas(r.params), units.si(r.activation_bytes), units.si(r.activation_bytes / BATCH) })
       ex:note("st", T("\"Saved\" = tensors kept for the backward pass (rules above). The stem holds 103 MB of int64 max-pool indices.",
-                      "\"保留\" = 为反向传播留下的张量（规则见上文）。stem 里有 103 MB 是 int64 的最大池化索引。"))
+                      "“保留” = 为反向传播留下的张量（规则见上文）。stem 里有 103 MB 是 int64 的最大池化索引。"))
 
       ex:row("blk", { T("Op", "算子"), T("Output CxHxW", "输出 CxHxW"), T("Output size", "输出大小"), T("Kept for backward", "为反向保留") })
       for _, l in ipairs(r.layers) do
@@ -200,10 +200,10 @@ activations pile up during the forward pass and drain during the backward pass w
 appear.
 ]], zh = [[
 > [!errata] ResNet-50 的数字应该这样说
-> - **"模型参数大概 25MB"**：ResNet-50 有 25,557,032 个参数，约 2556 **万**个。每个 4 字节（fp32）就是 **102.2 MB**（97.5 MiB）。"25 MB"其实是以百万为单位的参数个数，或者 int8 存储时的大小。
-> - **"一张 224x224 的 RGB 图像是 150KB"**：224 × 224 × 3 = 150,528 个值，只有每个值 1 字节（uint8，JPEG 解码出来就是这样）时才是 150.5 KB。网络吃进去的是归一化后的 fp32：每张 602.1 KB，64 张共 **38.5 MB**（uint8 是 9.6 MB）。
-> - **"前向传播时显存占用轻松飙到几百 MB"**：推理时没错，张量一旦没人引用就被释放（峰值 668 MB：每个块要到返回时才放开它的输入）。训练则必须把激活值留给反向传播：batch 64、fp32 时是 **5.46 GB**，每张图约 85 MB，是"几百 MB"的十倍。
-> - **"反向传播时还要存梯度，又翻一倍"**：权重梯度只多出一份参数大小（102 MB）。激活值的梯度是临时的：下一层（往输入方向）用完就释放，保留的激活值也随着反向传播一路往回走而逐步释放，所以峰值大约只多出两个最大张量的大小（约 0.4 GB），而不是翻倍。优化器另有状态：带动量的 SGD 再多一份（102 MB），Adam 多两份（204 MB）。
+> - **“模型参数大概 25MB”**：ResNet-50 有 25,557,032 个参数，约 2556 **万**个。每个 4 字节（fp32）就是 **102.2 MB**（97.5 MiB）。“25 MB”其实是以百万为单位的参数个数，或者 int8 存储时的大小。
+> - **“一张 224x224 的 RGB 图像是 150KB”**：224 × 224 × 3 = 150,528 个值，只有每个值 1 字节（uint8，JPEG 解码出来就是这样）时才是 150.5 KB。网络吃进去的是归一化后的 fp32：每张 602.1 KB，64 张共 **38.5 MB**（uint8 是 9.6 MB）。
+> - **“前向传播时显存占用轻松飙到几百 MB”**：推理时没错，张量一旦没人引用就被释放（峰值 668 MB：每个块要到返回时才放开它的输入）。训练则必须把激活值留给反向传播：batch 64、fp32 时是 **5.46 GB**，每张图约 85 MB，是“几百 MB”的十倍。
+> - **“反向传播时还要存梯度，又翻一倍”**：权重梯度只多出一份参数大小（102 MB）。激活值的梯度是临时的：下一层（往输入方向）用完就释放，保留的激活值也随着反向传播一路往回走而逐步释放，所以峰值大约只多出两个最大张量的大小（约 0.4 GB），而不是翻倍。优化器另有状态：带动量的 SGD 再多一份（102 MB），Adam 多两份（204 MB）。
 > - 出处：上面的实验（`vram.resnet50` 逐个算子清点 torchvision 的 resnet50，规则见 lua/lib/vram.lua）；torchvision models/resnet.py。
 
 所以对这类 CNN 来说，**激活值才是大头**：5.46 GB，而模型自己的东西加起来只有 0.3–0.4 GB。激活值随 batch 大小和图像面积线性增长，权重则不变。这就是为什么一遇到 OOM，大家第一反应都是调小 batch。
@@ -222,7 +222,7 @@ first `optimizer.step()`, so from the second step on they are there before the f
 minus free as the backend reports it. If this GPU cannot give the whole footprint, every size is
 scaled down by the same factor (the map says so).
 ]], zh = [[
-ResNet-50，batch 64，fp32，带动量的 SGD（ResNet 的常规训练配置），大小取自 `vram.resnet50`。重放的是稳态下的一步：SGD 在第一次 `optimizer.step()` 时才创建动量缓冲，从第二步起，它们在前向传播之前就已存在。每个所有者对应一块 `gpu.alloc` 分配的真实缓冲；"驱动看到的已用量"是后端报告的总量减空闲量。如果本机 GPU 给不出全部占用，所有大小按同一比例缩小（布局图会注明）。
+ResNet-50，batch 64，fp32，带动量的 SGD（ResNet 的常规训练配置），大小取自 `vram.resnet50`。重放的是稳态下的一步：SGD 在第一次 `optimizer.step()` 时才创建动量缓冲，从第二步起，它们在前向传播之前就已存在。每个所有者对应一块 `gpu.alloc` 分配的真实缓冲；“驱动看到的已用量”是后端报告的总量减空闲量。如果本机 GPU 给不出全部占用，所有大小按同一比例缩小（布局图会注明）。
 ]] },
     panels = {
       { id = "m", kind = "map", title = { en = "Device memory: model, data, intermediate results", zh = "显存布局：模型、数据、中间结果" } },
@@ -295,7 +295,7 @@ ResNet-50，batch 64，fp32，带动量的 SGD（ResNet 的常规训练配置）
       -- the map was redrawn at every step; leave it at the peak, where the lesson's point is
       if peak_blocks then ex:map("m", peak_blocks, total) end
       ex:note("m", T("The map shows the peak, after \"" .. tostring(peak_step) .. "\"; the table lists every step.",
-                     "布局图停在峰值时刻（\"" .. tostring(peak_step) .. "\"之后）；表格列出了每一步。"))
+                     "布局图停在峰值时刻（“" .. tostring(peak_step) .. "”之后）；表格列出了每一步。"))
       ex:note("m", T(string.format("Peak of this replay: %s%s. vram.resnet50's total, %s, adds all weight gradients to all saved activations: an upper bound, since gradients appear while activations are freed. Transient activation gradients and cuDNN workspaces are in neither.",
                                    units.bytes(peak), scale < 1 and string.format(" at scale %.3f", scale) or "", vram.both(r.total)),
                      string.format("本次重放的峰值：%s%s。vram.resnet50 的合计 %s 把全部权重梯度和全部保留激活值加在一起，是个上界：梯度出现时激活值已在释放。两者都不含临时的激活梯度和 cuDNN workspace。",
@@ -319,13 +319,13 @@ ResNet-50，batch 64，fp32，带动量的 SGD（ResNet 的常规训练配置）
 > - PyTorch docs: `torch.utils.data.DataLoader`; "CUDA semantics: Use pinned memory buffers"; NVIDIA nvbandwidth issue #15 (host to device copies on RTX 4090).
 ]], zh = [[
 > [!experience] 训练前先看一眼
-> 讲师的习惯：训练开始前先用 `torch.cuda.memory_summary()` 看一眼显存分配情况，能帮你提前发现谁在"偷吃"显存。不过它给出的是缓存分配器的汇总（已分配、已预留、按池划分），看不到具体哪一层。想知道哪一层占了哪块显存，就录一份快照：先 `torch.cuda.memory._record_memory_history()`，跑一步，再 `torch.cuda.memory._dump_snapshot("snap.pickle")`，然后在 pytorch.org/memory_viz 打开。第 1.5 节会在真实运行的分配器上展示这份汇总。
+> 讲师的习惯：训练开始前先用 `torch.cuda.memory_summary()` 看一眼显存分配情况，能帮你提前发现谁在“偷吃”显存。不过它给出的是缓存分配器的汇总（已分配、已预留、按池划分），看不到具体哪一层。想知道哪一层占了哪块显存，就录一份快照：先 `torch.cuda.memory._record_memory_history()`，跑一步，再 `torch.cuda.memory._dump_snapshot("snap.pickle")`，然后在 pytorch.org/memory_viz 打开。第 1.5 节会在真实运行的分配器上展示这份汇总。
 
 > [!source] 出处
 > - He 等，《Deep Residual Learning for Image Recognition》，CVPR 2016；torchvision `models/resnet.py`（`resnet50`、步长放在 3x3 卷积里的 `Bottleneck`、`ReLU(inplace=True)`）。
 > - PyTorch 源码：`torch/nn/modules/batchnorm.py`（running mean 和 running var 是 buffer）、`torch/optim/sgd.py`（`momentum_buffer` 在第一次 `step()` 时创建）。
-> - PyTorch 文档：`torch.cuda.memory_summary`；"Understanding CUDA Memory Usage"（`_record_memory_history`、`_dump_snapshot`、pytorch.org/memory_viz）。
-> - PyTorch 文档：`torch.utils.data.DataLoader`；"CUDA semantics：Use pinned memory buffers"；NVIDIA nvbandwidth issue #15（RTX 4090 上的主机到设备拷贝）。
+> - PyTorch 文档：`torch.cuda.memory_summary`；“Understanding CUDA Memory Usage”（`_record_memory_history`、`_dump_snapshot`、pytorch.org/memory_viz）。
+> - PyTorch 文档：`torch.utils.data.DataLoader`；“CUDA semantics：Use pinned memory buffers”；NVIDIA nvbandwidth issue #15（RTX 4090 上的主机到设备拷贝）。
 ]] },
 
   exercise {
@@ -355,7 +355,7 @@ ResNet-50，batch 64，fp32，带动量的 SGD（ResNet 的常规训练配置）
     mistakes = { { value = 25.557032, say = { en = "That is the count in millions, not a size.", zh = "那是以百万计的参数个数，不是大小。" } } },
     hints = { { en = "A parameter count is not a size: multiply by the bytes each value uses.", zh = "参数个数不等于大小：还要乘以每个值占的字节数。" } },
     explain = { en = "25,557,032 x 4 B = 102,228,128 B = 102.2 MB (97.5 MiB). The lecture's \"25 MB\" is the count in millions.",
-                zh = "25,557,032 × 4 B = 102,228,128 B = 102.2 MB（97.5 MiB）。讲义的\"25MB\"其实是以百万计的参数个数。" },
+                zh = "25,557,032 × 4 B = 102,228,128 B = 102.2 MB（97.5 MiB）。讲义的“25MB”其实是以百万计的参数个数。" },
   },
 
   exercise {

@@ -124,22 +124,22 @@ your machine.
 | 主要用途 | 操作系统、应用程序 | 图形渲染、AI计算 |
 | 物理位置 | 主板上，靠近CPU | 显卡PCB上，靠近GPU核心 |
 
-讲义说这里有个关键点："**显存带宽是内存的 10 到 20 倍**"。因为 GPU 一次要喂几千个线程的数据，带宽不够的话，所有核心都得干等着。典型数字只是起点，下面的实验会在你的机器上实测。
+讲义说这里有个关键点：“**显存带宽是内存的 10 到 20 倍**”。因为 GPU 一次要喂几千个线程的数据，带宽不够的话，所有核心都得干等着。典型数字只是起点，下面的实验会在你的机器上实测。
 
-> [!errata] 这张表和这个"关键点"有六处不够严谨
+> [!errata] 这张表和这个“关键点”有六处不够严谨
 > - **DDR5 约 50 GB/s** 只相当于一根内存条。峰值 = 通道数 × 64 位 / 8 × 传输速率：桌面机双通道 DDR5-4800 为 2 × 8 B × 4.8 GT/s = 76.8 GB/s；12 通道服务器可达 460 GB/s。
 > - **约 900 GB/s 并不是 HBM2e。** 900 GB/s 是 V100 的 HBM2，或 RTX 3090 的 GDDR6X（936 GB/s）。A100 80GB 的 HBM2e 是 2039 GB/s，H200 的 HBM3e 是 4.8 TB/s（NVIDIA 官方数据表）。
 > - **显存延迟约 200 ns** 偏乐观。一次穿透所有缓存的依赖访存，在 GPU 上要几百纳秒，是 CPU（约 80–120 ns）的好几倍。显存赢在带宽，不在延迟：GPU 靠同时挂起成千上万个访存请求来掩盖延迟。
-> - **容量**：显存"4–80 GB"早已过时（H200 有 141 GB，B200 有 180 GB）；内存"8–128 GB"只是台式机的范围，一颗 AMD EPYC 9004 处理器经 12 个 DDR5 通道最多可接 6 TB。
-> - **"显卡 PCB 上"**只对 GDDR 颗粒成立。HBM 堆栈不在电路板上，而是封装在 GPU 里面，和 GPU 裸片一起放在硅中介层上（第 1.4 节）。
-> - **"10 到 20 倍"取决于拿谁比，不是常数。** 它是某张卡的带宽除以某台机器的带宽：T4（320 GB/s）对 8 通道 DDR4-3200 服务器（204.8 GB/s）只有 1.6 倍；RTX 3090（936）对双通道 DDR4-3200（51.2）是 18 倍；H200（4800）对双通道 DDR5-4800（76.8）是 62 倍，对 12 通道 DDR5-4800 服务器（460.8）是 10 倍。下面的实验会给出本机这一对的比值。
+> - **容量**：显存“4–80 GB”早已过时（H200 有 141 GB，B200 有 180 GB）；内存“8–128 GB”只是台式机的范围，一颗 AMD EPYC 9004 处理器经 12 个 DDR5 通道最多可接 6 TB。
+> - **“显卡 PCB 上”**只对 GDDR 颗粒成立。HBM 堆栈不在电路板上，而是封装在 GPU 里面，和 GPU 裸片一起放在硅中介层上（第 1.4 节）。
+> - **“10 到 20 倍”取决于拿谁比，不是常数。** 它是某张卡的带宽除以某台机器的带宽：T4（320 GB/s）对 8 通道 DDR4-3200 服务器（204.8 GB/s）只有 1.6 倍；RTX 3090（936）对双通道 DDR4-3200（51.2）是 18 倍；H200（4800）对双通道 DDR5-4800（76.8）是 62 倍，对 12 通道 DDR5-4800 服务器（460.8）是 10 倍。下面的实验会给出本机这一对的比值。
 > - 出处：NVIDIA T4、A100、H200、V100 数据表与 GA102 白皮书（带宽）；JEDEC JESD79-4、JESD79-5（DDR4、DDR5 的传输速率：峰值 = 通道数 × 8 B × MT/s）；AMD EPYC 9004 系列规格（12 个 DDR5-4800 通道，每颗最多 6 TB）；Intel Memory Latency Checker 与第 3.3 节的指针追逐（CPU 内存延迟）。
 
 ## 本课的带宽怎么算
 - 拷贝 n 字节要读 n、写 n。柱状图显示的是**每秒读 + 写的字节数**，和规格表峰值、STREAM 的算法一致，内存和显存才能公平比较。（bandwidthTest 把显存内拷贝记为 2n/t，nvbandwidth 记为 n/t：同一次测量，数字差一半。）
 - 显存那根柱子是 **SM 核函数**做的拷贝，它接近显存峰值。两块显存之间的 `cudaMemcpy` 由拷贝引擎完成；在大多数 GPU 上它差不多一样快。在 Hopper 上**有争议**：公开报告中拷贝引擎的显存内拷贝只有峰值的 46–75%，也有报告说 H200 的显存内拷贝接近 90%（第 3.1 节同时测两条路径并给出来源）。
 - GB/s = 每秒 1e9 字节；容量用 GiB = 2^30 字节。
-- 预热后计时 10 次取最好值，并保留离散度。每次拷贝后都会核对数据，拷错的结果报错，而不是给出一个"很快"的数字。
+- 预热后计时 10 次取最好值，并保留离散度。每次拷贝后都会核对数据，拷错的结果报错，而不是给出一个“很快”的数字。
 ]] },
 
   exercise {
@@ -239,19 +239,19 @@ then, when VRAM is short, I reach for gradient checkpointing or model parallelis
 > - Device-to-device copies by the copy engine, disputed on Hopper: NVIDIA nvbandwidth issue #48 (H20-3e: 1116 GB/s n/t, 46 % of the peak counted read + write), cuda-samples issue #366 (H20: 2.0 TB/s by the copy engine, 3.3 TB/s by a kernel), NCCL issue #1264 (HGX H100: about 75 %); the simulator's figures and their sources: `assets/gpus/*.txt`, `ce_efficiency` and `ce_source` (lesson 3.1).
 > - PyTorch docs "torch.amp"; Ren et al., "ZeRO-Offload", USENIX ATC 2021; PyTorch FSDP `CPUOffload`; Dettmers et al., "QLoRA", 2023.
 ]], zh = [[
-## 没有显存，训练就只剩 "1/30 的速度"？
-讲义的例子：RTX 3090 显存带宽 936 GB/s，DDR4 内存约 25 GB/s，于是训练速度 "直接掉到 1/30"。936/25 = 37 是**带宽**之比，它只约束那些速度由访存量决定的算子。有两点需要说清楚：
+## 没有显存，训练就只剩 “1/30 的速度”？
+讲义的例子：RTX 3090 显存带宽 936 GB/s，DDR4 内存约 25 GB/s，于是训练速度 “直接掉到 1/30”。936/25 = 37 是**带宽**之比，它只约束那些速度由访存量决定的算子。有两点需要说清楚：
 
-- GPU 不能以 DDR 的速度读内存。放在系统内存里的数据要经过 PCIe 才能到 GPU：PCIe 4.0 x16 扣除编码后每个方向 31.5 GB/s，用锁页内存实际约 26 GB/s，可分页内存只有一半左右。上面的 "PCIe H2D" 柱就是本机的这条路径。
+- GPU 不能以 DDR 的速度读内存。放在系统内存里的数据要经过 PCIe 才能到 GPU：PCIe 4.0 x16 扣除编码后每个方向 31.5 GB/s，用锁页内存实际约 26 GB/s，可分页内存只有一半左右。上面的 “PCIe H2D” 柱就是本机的这条路径。
 - 计算密集的工作（大矩阵乘）受影响远小于 37 倍；访存密集的小算子则会吃满这个比例甚至更多，因为 PCIe 的延迟是微秒级。
 
-讲义的避坑指南："我曾经犯过一个错误——以为显存不够可以用内存来凑。结果用 torch.cuda.amp 做混合精度训练时，显存确实省了，但频繁的 CPU-GPU 数据交换导致训练速度暴跌。后来我学乖了：显存不够时，优先考虑梯度检查点或模型并行，而不是依赖内存交换。"
+讲义的避坑指南：“我曾经犯过一个错误——以为显存不够可以用内存来凑。结果用 torch.cuda.amp 做混合精度训练时，显存确实省了，但频繁的 CPU-GPU 数据交换导致训练速度暴跌。后来我学乖了：显存不够时，优先考虑梯度检查点或模型并行，而不是依赖内存交换。”
 
 > [!errata] 混合精度不会搬数据；搬数据的是卸载，而做对了的卸载是标准手段
 > - `torch.autocast`（`torch.cuda.amp`）只决定每个算子用什么精度；所有张量都留在 GPU 上，`GradScaler` 也是在 GPU 上缩放损失。AMP 做的任何事都不经过 PCIe。真正在搬数据的是配置里的别的东西：某种卸载（DeepSpeed ZeRO-Offload、FSDP 的 `CPUOffload`、Accelerate 的 `device_map="auto"` 把部分层放到 CPU），或者超额使用的统一内存。
 > - 卸载本身不是错，天真的卸载才是。ZeRO-Offload 把 fp32 主副本和 Adam 状态（每参数 12 B）放在主机内存里，由 CPU 做参数更新，每一步只把 16 位梯度传下去、16 位权重传上来：每参数每步 4 B，而不是 24 B。QLoRA 的分页优化器只在显存紧张时才搬动状态页。
 > - 它的代价在动手之前就能算出来：每步经 PCIe 的字节数对比每步的计算时间。第 1.5 节的实验给 7B 模型算了这笔账：天真的交换每步要好几秒，ZeRO-Offload 只要零点几秒，每步 token 够多时就划算。
-> - 出处：PyTorch 文档"Automatic Mixed Precision package - torch.amp"；Ren 等，《ZeRO-Offload: Democratizing Billion-Scale Model Training》，USENIX ATC 2021；PyTorch 文档 `torch.distributed.fsdp.CPUOffload`；Dettmers 等，《QLoRA》，2023，"Paged Optimizers"一节。
+> - 出处：PyTorch 文档“Automatic Mixed Precision package - torch.amp”；Ren 等，《ZeRO-Offload: Democratizing Billion-Scale Model Training》，USENIX ATC 2021；PyTorch 文档 `torch.distributed.fsdp.CPUOffload`；Dettmers 等，《QLoRA》，2023，“Paged Optimizers”一节。
 
 > [!source] 出处
 > - NVIDIA 数据表：T4（320 GB/s）、V100（900 GB/s HBM2）、A100 80GB（2039 GB/s HBM2e）、H200（4.8 TB/s HBM3e，141 GB）；NVIDIA Ampere GA102 白皮书表 1（RTX 3090：936 GB/s）。
@@ -260,7 +260,7 @@ then, when VRAM is short, I reach for gradient checkpointing or model parallelis
 > - McCalpin，STREAM 基准（triad 每元素 24 字节）；指针追逐及其方法见第 3.3 节。
 > - AMD EPYC 9004 系列产品规格（12 个 DDR5 通道，每颗最多 6 TB）。
 > - 拷贝引擎做的显存内拷贝（在 Hopper 上有争议）：NVIDIA nvbandwidth issue #48（H20-3e：1116 GB/s，n/t，按读 + 写计为峰值的 46%）、cuda-samples issue #366（H20：拷贝引擎 2.0 TB/s，核函数 3.3 TB/s）、NCCL issue #1264（HGX H100：约 75%）；模拟器的数字及其来源：`assets/gpus/*.txt` 的 `ce_efficiency` 和 `ce_source`（第 3.1 节）。
-> - PyTorch 文档"torch.amp"；Ren 等，《ZeRO-Offload》，USENIX ATC 2021；PyTorch FSDP `CPUOffload`；Dettmers 等，《QLoRA》，2023。
+> - PyTorch 文档“torch.amp”；Ren 等，《ZeRO-Offload》，USENIX ATC 2021；PyTorch FSDP `CPUOffload`；Dettmers 等，《QLoRA》，2023。
 ]] },
 
   exercise {
@@ -271,7 +271,7 @@ then, when VRAM is short, I reach for gradient checkpointing or model parallelis
     answer = 37.44, tolerance = 0.03,
     hints = { { en = "Divide one bandwidth by the other; both are in GB/s.", zh = "用一个带宽除以另一个；两者单位都是 GB/s。" } },
     explain = { en = "936 / 25 = 37.4. The lecture rounds this to \"1/30 of the speed\": a bandwidth ratio, which bounds only memory-bound work.",
-                zh = "936 / 25 = 37.4。讲义把它说成 \"速度掉到 1/30\"：这是带宽之比，只约束访存密集的工作。" },
+                zh = "936 / 25 = 37.4。讲义把它说成 “速度掉到 1/30”：这是带宽之比，只约束访存密集的工作。" },
   },
 
   exercise {

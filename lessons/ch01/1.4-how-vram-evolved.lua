@@ -57,7 +57,7 @@ covers all of them. Treat that clock as a convention, not as a frequency you cou
 ]], zh = [[
 # 显存的技术演进
 
-显存不是一成不变的。"我入行那会儿，主流还是 GDDR5，带宽也就 200GB/s 出头。现在 HBM（高带宽显存）已经干到 2TB/s 以上了。为什么要有这么多代？因为 AI 模型越来越大，显存必须跟上。"
+显存不是一成不变的。“我入行那会儿，主流还是 GDDR5，带宽也就 200GB/s 出头。现在 HBM（高带宽显存）已经干到 2TB/s 以上了。为什么要有这么多代？因为 AI 模型越来越大，显存必须跟上。”
 
 > [!errata] 推动历代显存的首先是图形
 > GDDR3 到 GDDR6（2004–2018）是为游戏做的：分辨率、纹理和帧率决定了节奏，那时神经网络还没上 GPU（AlexNet 在 2012 年用两张各带 3 GB GDDR5 的 GTX 580 训练）。HBM 在 2015 年首次出现在一张游戏卡上（AMD R9 Fury X），为的是省电、省板面积。只有最近这一波，从 HBM2e 到 HBM3e 以及单堆栈容量的增长，主要是 AI 加速器在推动。
@@ -66,7 +66,7 @@ covers all of them. Treat that clock as a convention, not as a frequency you cou
 ## 每一代都适用的一个公式
 **峰值带宽 = 位宽 / 8 × 每针脚数据速率。** RTX 4090 有 384 根数据线，每根跑 21 Gbit/s：384 / 8 × 21e9 = 48 B × 21e9 /s = **1008 GB/s**。能调的只有两个旋钮：线有多少根、每根跑多快。GDDR 拧的是第二个，HBM 拧的是第一个。
 
-## 驱动报告的显存频率为什么像是"翻了倍"（或者减了半）
+## 驱动报告的显存频率为什么像是“翻了倍”（或者减了半）
 CUDA 用 `cudaDevAttrMemoryClockRate` 报告显存频率（deviceQuery 打印的就是它）：RTX 3090 报告 9751 MHz，而它每根针脚跑 19.5 Gbit/s。原因在于 DDR（双倍数据速率）：时钟的上升沿和下降沿各传一位，所以**每针脚速率 = 2 × 报告的频率**，**峰值 = 2 × 频率 × 位宽 / 8**。芯片内部其实更复杂：
 
 | 代际 | 标准 | 怎么传数据 |
@@ -82,7 +82,7 @@ CUDA 用 `cudaDevAttrMemoryClockRate` 报告显存频率（deviceQuery 打印的
 不管信号怎么编码，CUDA 报告的频率都满足 **2 × 频率 = 每针脚数据速率**，一个公式就能通吃。把这个频率当成一种约定，而不是能在针脚上测到的真实频率。
 
 > [!pitfall] 先问清楚是哪个频率
-> 超频工具和一些监控软件显示的是命令时钟（一块 10 Gbit/s GDDR5X 的 GTX 1080，有的工具显示 1251 MHz，deviceQuery 显示 5005 MHz），厂商宣传里又常写"等效"MT/s。拿频率算带宽之前，先弄清楚它是哪个频率；厂商规格页上的每针脚速率才是最稳妥的起点。
+> 超频工具和一些监控软件显示的是命令时钟（一块 10 Gbit/s GDDR5X 的 GTX 1080，有的工具显示 1251 MHz，deviceQuery 显示 5005 MHz），厂商宣传里又常写“等效”MT/s。拿频率算带宽之前，先弄清楚它是哪个频率；厂商规格页上的每针脚速率才是最稳妥的起点。
 ]] },
 
   experiment {
@@ -170,17 +170,17 @@ GDDR has had to push each one harder: PAM4 in GDDR6X, PAM3 in GDDR7.
 > Source: NVIDIA Jetson AGX Orin series datasheet (64 GB LPDDR5, 204.8 GB/s); NVIDIA DGX Spark specifications (128 GB LPDDR5X, 273 GB/s); JEDEC JESD209-5 (LPDDR5).
 ]], zh = [[
 > [!note] 核对讲义的数字
-> - "GDDR5，带宽也就 200GB/s 出头"：就当时而言没错。GTX 980（2014 年）是 224 GB/s；GeForce 系列里 GDDR5 最快的卡做到了 336 GB/s（GTX 980 Ti，NVIDIA 官方规格）；AMD 的 R9 390X 是 512 位 × 6 Gbit/s = 384 GB/s。
-> - "RTX 4090 就用 GDDR6X，带宽约 1TB/s"：没错，1008 GB/s。
-> - "HBM 已经干到 2TB/s 以上"：没错，而且现在已经远远超过：H100 SXM 3.35 TB/s，H200 4.8 TB/s，B200 最高 8 TB/s。
+> - “GDDR5，带宽也就 200GB/s 出头”：就当时而言没错。GTX 980（2014 年）是 224 GB/s；GeForce 系列里 GDDR5 最快的卡做到了 336 GB/s（GTX 980 Ti，NVIDIA 官方规格）；AMD 的 R9 390X 是 512 位 × 6 Gbit/s = 384 GB/s。
+> - “RTX 4090 就用 GDDR6X，带宽约 1TB/s”：没错，1008 GB/s。
+> - “HBM 已经干到 2TB/s 以上”：没错，而且现在已经远远超过：H100 SXM 3.35 TB/s，H200 4.8 TB/s，B200 最高 8 TB/s。
 
-> [!errata] "HBM2e/HBM3：A100、H100，带宽可达 2TB/s 以上"把型号混在了一起
+> [!errata] “HBM2e/HBM3：A100、H100，带宽可达 2TB/s 以上”把型号混在了一起
 > - A100 40GB 用的是 **HBM2**，1555 GB/s，不到 2 TB/s。只有 A100 80GB 用 HBM2e：2039 GB/s（SXM）、1935 GB/s（PCIe）。
 > - H100 SXM 用 HBM3，3.35 TB/s；H100 PCIe 用的却是 HBM2e，2.0 TB/s（NVIDIA A100、H100 数据表）。显存类型属于具体的卡，而不是 GPU 芯片本身。
 > - 出处：NVIDIA A100 Tensor Core GPU 数据表（40GB：1555 GB/s；80GB：PCIe 1935 GB/s、SXM 2039 GB/s）；NVIDIA H100 Tensor Core GPU 数据表（SXM 3.35 TB/s，PCIe 2.0 TB/s）与 Hopper 白皮书（SXM5 用 HBM3，PCIe 版用 HBM2e）。
 
 ## HBM 为什么快：又宽又慢，就在隔壁
-讲义说："HBM 为什么快？因为它把显存堆叠在 GPU 核心旁边，通过硅中介层连接，走线短、通道多。GDDR6 是走 PCB 走线的，距离长、通道少。这就是物理差距。"
+讲义说：“HBM 为什么快？因为它把显存堆叠在 GPU 核心旁边，通过硅中介层连接，走线短、通道多。GDDR6 是走 PCB 走线的，距离长、通道少。这就是物理差距。”
 
 - **堆叠**：一个 HBM 堆栈通常是叠在一块基础裸片上的 4 到 12 层 DRAM 裸片（JEDEC 最多允许 16 层），靠硅通孔（TSV）垂直连接。
 - **就在隔壁，走硅片**：堆栈和 GPU 封装在一起，共同放在硅中介层上（NVIDIA 数据中心 GPU 用的是台积电 CoWoS）。中介层上的走线只有微米宽、毫米长，能布下几千根：每个堆栈的接口是 **1024 位**（HBM/HBM2 为 8 个 128 位通道，HBM3 为 16 个 64 位通道）。一颗 GDDR 芯片只有 32 位。
@@ -190,7 +190,7 @@ GDDR has had to push each one harder: PAM4 in GDDR6X, PAM3 in GDDR7.
 GDDR 芯片则分布在 GPU 周围的电路板上，隔着几厘米的 PCB 走线。线少，就只能让每根线跑得更快：GDDR6X 上了 PAM4，GDDR7 上了 PAM3。
 
 > [!errata] LPDDR：带宽一般，但容量并不小
-> 讲义说 LPDDR 用在一些低功耗设备上，"带宽和容量都有限"。带宽确实一般（Jetson AGX Orin 204.8 GB/s，DGX Spark 273 GB/s），容量却恰恰是 LPDDR 的强项：Orin 有 64 GB，DGX Spark 有 128 GB 统一内存，比任何一张 GeForce 卡都大。统一内存的机器选它正是为此：整个模型装得下，只是跑得慢一些。
+> 讲义说 LPDDR 用在一些低功耗设备上，“带宽和容量都有限”。带宽确实一般（Jetson AGX Orin 204.8 GB/s，DGX Spark 273 GB/s），容量却恰恰是 LPDDR 的强项：Orin 有 64 GB，DGX Spark 有 128 GB 统一内存，比任何一张 GeForce 卡都大。统一内存的机器选它正是为此：整个模型装得下，只是跑得慢一些。
 > 出处：NVIDIA Jetson AGX Orin 系列数据表（64 GB LPDDR5，204.8 GB/s）；NVIDIA DGX Spark 规格（128 GB LPDDR5X，273 GB/s）；JEDEC JESD209-5（LPDDR5）。
 ]] },
 
@@ -321,7 +321,7 @@ number to plan with.
 - **刷新**：每个 DRAM 单元每隔几十毫秒就必须刷新一次；bank 在刷新时不能服务任何请求（占几个百分点的时间）。
 - **行与 bank**：DRAM 要先把整行读进行缓冲区。打开新的一行，或者碰上正被另一行占着的 bank（bank 冲突），都会让总线空转几十纳秒。
 - **读写切换**：拷贝一半是读、一半是写，共享的数据总线每次换方向都要空出几个周期。
-- **ECC**：HBM 的校验位走额外的边带线，不占带宽；开启 ECC 的 GDDR 卡（T4、A10、RTX A6000……）把校验位和数据存在一起，既占容量（标称"16 GB"的 T4，nvidia-smi 显示 15 GiB，CUDA 报告 14.75 GiB），也吃掉一些带宽。
+- **ECC**：HBM 的校验位走额外的边带线，不占带宽；开启 ECC 的 GDDR 卡（T4、A10、RTX A6000……）把校验位和数据存在一起，既占容量（标称“16 GB”的 T4，nvidia-smi 显示 15 GiB，CUDA 报告 14.75 GiB），也吃掉一些带宽。
 - **拷贝者本身**：拷贝引擎或核函数的读写必须挂起足够多的请求才能掩盖延迟，时钟也未必能升到最高。
 
 大块的显存内拷贝用 SM 核函数一般能跑到理论峰值的 85–90%。用拷贝引擎在大多数 GPU 上差不多；在 Hopper 上有争议，有的公开报告只有 46–75%，也有接近 90% 的（第 3.1 节）。上面实测出的百分比，才是做规划时该用的数字。
@@ -345,7 +345,7 @@ number to plan with.
       "x8",
     },
     hints = {
-      { en = "The reported clock is not the per-pin rate: what does \"double data rate\" mean?", zh = "报告的频率不是每针脚速率：\"双倍数据速率\"是什么意思？" },
+      { en = "The reported clock is not the per-pin rate: what does \"double data rate\" mean?", zh = "报告的频率不是每针脚速率：“双倍数据速率”是什么意思？" },
       { en = "Bits per second on all pins, then divide by 8 for bytes.", zh = "先算所有针脚每秒传多少位，再除以 8 得到字节。" },
     },
     explain = { en = "Per pin 2 x 9501 MHz = 19.0 Gbit/s; 384 / 8 x 19.0e9 = 912 GB/s: an RTX 3080 Ti.",

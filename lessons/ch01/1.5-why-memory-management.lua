@@ -95,15 +95,15 @@ tensor of that size reuses them without a `cudaMalloc`. Other processes cannot u
 - 不超过 1 MiB 的请求共用 2 MiB 的段（小池），1–10 MiB 的请求共用 20 MiB 的段，更大的请求单独占一个段，大小向上取整到 2 MiB；
 - 请求优先取能装下它的最小的缓存空闲块（best fit），块大得多时会被切分。
 
-讲义说："PyTorch 默认会缓存显存分配器，你 del tensor 之后，显存不会立刻释放给系统，而是留在缓存里。这本身是为了加速，但如果你不注意，就会觉得显存'只增不减'。"（准确地说：PyTorch 默认用的是一个**缓存分配器**，被缓存的是显存块，而不是分配器本身。）三个数字说明一切：
+讲义说：“PyTorch 默认会缓存显存分配器，你 del tensor 之后，显存不会立刻释放给系统，而是留在缓存里。这本身是为了加速，但如果你不注意，就会觉得显存'只增不减'。”（准确地说：PyTorch 默认用的是一个**缓存分配器**，被缓存的是显存块，而不是分配器本身。）三个数字说明一切：
 
 | 你查的是 | 它统计的是 |
 |---|---|
-| `torch.cuda.memory_allocated()` | 活着的张量占的字节（按取整后的块计） |
+| `torch.cuda.memory_allocated()` | 存活的张量占的字节（按取整后的块计） |
 | `torch.cuda.memory_reserved()` | 分配器从驱动拿到的字节：已分配 + 缓存 |
 | `nvidia-smi` 的 Memory-Usage | reserved + CUDA 上下文（几百 MiB：核函数、cuBLAS/cuDNN 的状态）+ 其他进程 |
 
-`del x` 只会让第一个数变小，后两个不变。缓存的字节仍归你所有：下一个同样大小的张量直接复用，不用再调 `cudaMalloc`。但别的进程用不了，`nvidia-smi` 也一直显示它们被占着。`torch.cuda.empty_cache()` 只归还**完全**空闲的段；段里只要还有一个活着的块，整个段就留着。
+`del x` 只会让第一个数变小，后两个不变。缓存的字节仍归你所有：下一个同样大小的张量直接复用，不用再调 `cudaMalloc`。但别的进程用不了，`nvidia-smi` 也一直显示它们被占着。`torch.cuda.empty_cache()` 只归还**完全**空闲的段；段里只要还有一个存活的块，整个段就留着。
 ]] },
 
   exercise {
@@ -201,7 +201,7 @@ torch.cuda.empty_cache()      # reserved 下降，驱动看得到
         elseif #cells >= 2 and line:find("OOMs") then ex:note("sum", cells[1] .. ", " .. cells[2]) end
       end
       ex:note("sum", T("Non-releasable memory: free blocks inside segments that still hold a live tensor (most of it is the rest of z's 20 MiB segment). empty_cache() cannot return them.",
-                       "Non-releasable memory（不可释放）：仍有活张量的段里的空闲块（大部分是 z 所在 20 MiB 段的剩余部分）。empty_cache() 还不回去。"))
+                       "Non-releasable memory（不可释放）：仍有存活张量的段里的空闲块（大部分是 z 所在 20 MiB 段的剩余部分）。empty_cache() 还不回去。"))
       local x2 = assert(a:malloc(N))
       local s_re = step("x2 = empty(" .. units.bytes(N) .. ")")
       a:free(x2)
@@ -250,13 +250,13 @@ segment the allocator asked the device for; "reserved by PyTorch but unallocated
 `expandable_segments:True` succeeds; chapter 2 explains why.
 ]], zh = [[
 > [!pitfall] `del` 删掉的是名字，不一定是张量
-> 只有**最后一个**引用消失，显存才会回到缓存。经典的泄漏：`total_loss += loss` 会让每次迭代的计算图都活着（应该用 `loss.item()`）；为了"以后用"而存起来的输出列表；Jupyter 里 `Out[...]` 的历史记录，以及保存下来的异常 traceback（它引用的栈帧里全是张量）。
+> 只有**最后一个**引用消失，显存才会回到缓存。经典的泄漏：`total_loss += loss` 会让每次迭代的计算图都存活（应该用 `loss.item()`）；为了“以后用”而存起来的输出列表；Jupyter 里 `Out[...]` 的历史记录，以及保存下来的异常 traceback（它引用的栈帧里全是张量）。
 
 > [!pitfall] 在失败的分配之前调 `empty_cache()` 没有用
 > 分配器在报告显存不足之前，已经自己把所有完全空闲的缓存段释放掉并重试过了（`num_alloc_retries` 记录的就是这个），所以在那次失败的分配之前调用 `empty_cache()` 什么也改变不了。每一步都调用则有代价：每一步都把段还回去、再付一次 `cudaMalloc`，而 `cudaFree` 还要等设备把活干完。不过它仍可能缓解碎片，因为它改变了后面那些长期存活的张量落在哪里；第 2.3 节把两方面都测了出来。它的本职用途是把显存让给别的进程，以及让 `nvidia-smi` 的读数如实。
 
 ## 读懂 OOM 报错
-OOM 报错说的不只是"该换大卡了"。下一个实验在一块 100 MiB 的**模型设备**上（不是本机 GPU）运行分配器，演示一个教科书式的碎片化场景：释放两个 40 MiB 的张量，两个 30 MiB 的张量复用它们的段，各留下一条 10 MiB 的缝隙；第三个 30 MiB 的张量申请失败，而此时空闲总量有 40 MiB。仔细读报错："Tried to allocate"是分配器向设备申请的段大小；"reserved by PyTorch but unallocated"就是缓存（这里就是那两条缝隙，它们所在的段还在用，所以还不回去）。同样的脚本加上 `expandable_segments:True` 就能成功；原因留到第 2 章讲。
+OOM 报错说的不只是“该换大卡了”。下一个实验在一块 100 MiB 的**模型设备**上（不是本机 GPU）运行分配器，演示一个教科书式的碎片化场景：释放两个 40 MiB 的张量，两个 30 MiB 的张量复用它们的段，各留下一条 10 MiB 的缝隙；第三个 30 MiB 的张量申请失败，而此时空闲总量有 40 MiB。仔细读报错：“Tried to allocate”是分配器向设备申请的段大小；“reserved by PyTorch but unallocated”就是缓存（这里就是那两条缝隙，它们所在的段还在用，所以还不回去）。同样的脚本加上 `expandable_segments:True` 就能成功；原因留到第 2 章讲。
 ]] },
 
   experiment {
@@ -348,7 +348,7 @@ batch size, the activations; for an LLM, the model states.
 
 > [!errata] 混合精度到底省了什么
 > 用 Adam 时，**参数这一侧一点都没省**：fp16 权重 2 + fp16 梯度 2 + fp32 主副本 4 + fp32 的 Adam m 和 v 共 8 = **每参数 16 字节**，和 fp32 Adam（4 + 4 + 8）完全一样。这就是 ZeRO 论文里的 16Ψ（第 3.1 节）。PyTorch 的 `torch.autocast` 让模型保持 fp32（4 + 4 + 8 = 16），前向传播时还会缓存权重的 fp16 副本（+2）。混合精度真正省下的是**激活值，大约一半**（大多数算子用 fp16 跑，softmax、损失函数等少数仍用 fp32），同时让 Tensor Core 上的计算快得多。完全用 bf16 训练、不留主副本（2 + 2 + 4 = 8）确实能把模型状态减半，但 bf16 只有 8 位有效数字（约 2–3 位十进制精度），比这更小的更新量会被直接舍掉。在 `autocast` 下输入 batch 也仍是 fp32；下表按 fp16 计（19 MB 而不是 38.5 MB），不影响结论。
-> 出处：Rajbhandari 等，《ZeRO》，SC 2020，第 3.1 节；Micikevicius 等，《Mixed Precision Training》，ICLR 2018；PyTorch 文档"torch.amp"（autocast 的算子清单、fp16 权重的缓存）；下面的实验（`vram.resnet50`、`vram.training`）。
+> 出处：Rajbhandari 等，《ZeRO》，SC 2020，第 3.1 节；Micikevicius 等，《Mixed Precision Training》，ICLR 2018；PyTorch 文档“torch.amp”（autocast 的算子清单、fp16 权重的缓存）；下面的实验（`vram.resnet50`、`vram.training`）。
 ]] },
 
   experiment {
@@ -450,14 +450,14 @@ allocation mechanism: how the GPU, the driver and PyTorch actually manage this "
 > - NVIDIA A100 datasheet (312 TFLOPS dense BF16, PCIe gen 4); PCI-SIG base specifications.
 ]], zh = [[
 ## 一句话总结
-显存是 AI 计算的"命门"。不理解显存，你就无法真正掌控模型训练和推理的性能。这一章把显存的基础概念讲清楚了：它是什么、干什么用、跟内存有什么区别、怎么一代代演进、为什么要管好它。下一章我们深入显存的分配机制，看看 GPU、驱动和 PyTorch 到底是怎么管理这块"黄金仓库"的。
+显存是 AI 计算的“命门”。不理解显存，你就无法真正掌控模型训练和推理的性能。这一章把显存的基础概念讲清楚了：它是什么、干什么用、跟内存有什么区别、怎么一代代演进、为什么要管好它。下一章我们深入显存的分配机制，看看 GPU、驱动和 PyTorch 到底是怎么管理这块“黄金仓库”的。
 
 > [!source] 出处
-> - PyTorch `c10/cuda/CUDACachingAllocator.cpp`（文件头注释"the smallest cached block that will fit"；`round_size`、`get_free_block`、`release_cached_blocks`、`malloc` 里的 OOM 报错）；PyTorch 文档"CUDA semantics：Memory management"；vramlab 的 docs/allocator.md 把每条规则对应到源码行。
-> - CUDA C++ Best Practices Guide"Memory Allocation"（cudaMalloc 和 cudaFree 开销很大）。
+> - PyTorch `c10/cuda/CUDACachingAllocator.cpp`（文件头注释“the smallest cached block that will fit”；`round_size`、`get_free_block`、`release_cached_blocks`、`malloc` 里的 OOM 报错）；PyTorch 文档“CUDA semantics：Memory management”；vramlab 的 docs/allocator.md 把每条规则对应到源码行。
+> - CUDA C++ Best Practices Guide“Memory Allocation”（cudaMalloc 和 cudaFree 开销很大）。
 > - Chen 等，《Training Deep Nets with Sublinear Memory Cost》，2016；PyTorch 文档 `torch.utils.checkpoint`。
 > - Rajbhandari 等，《ZeRO》，SC 2020（第 3.1 节与图 1）；Ren 等，《ZeRO-Offload》，USENIX ATC 2021；PyTorch FSDP 文档（`CPUOffload`）。
-> - Micikevicius 等，《Mixed Precision Training》，ICLR 2018；PyTorch 文档"torch.amp"。
+> - Micikevicius 等，《Mixed Precision Training》，ICLR 2018；PyTorch 文档“torch.amp”。
 > - NVIDIA A100 数据表（稠密 BF16 312 TFLOPS，PCIe 第 4 代）；PCI-SIG 基础规范。
 ]] },
 

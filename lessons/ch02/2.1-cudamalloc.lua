@@ -73,21 +73,21 @@ come from the caching allocator of the next lesson.
 ]], zh = [[
 # cudaMalloc：开销与粒度
 
-第 1 章结尾留了个预告："下一章我们会深入显存的分配机制，看看 GPU 到底是怎么管理这块'黄金仓库'的。"这一章就来兑现，一层一层往下拆。
+第 1 章结尾留了个预告：“下一章我们会深入显存的分配机制，看看 GPU 到底是怎么管理这块'黄金仓库'的。”这一章就来兑现，一层一层往下拆。
 
 > [!errata] 管理显存的不是 GPU 本身
-> GPU 只负责执行，张量放在哪儿不归它决定。真正管事的是三层软件：**驱动**（`cudaMalloc` 的背后：物理页、GPU 的页表）；**框架的分配器**（PyTorch 的缓存分配器，或者 CUDA 自带的流有序内存池），它从驱动给的大块里切出张量；还有**你的程序**，它决定哪些东西活着。本节讲最底层，2.2 和 2.3 讲中间那层。
-> 出处：CUDA C++ Programming Guide"Virtual Memory Management"（驱动把物理内存映射进 GPU 的地址空间）；PyTorch `c10/cuda/CUDACachingAllocator.cpp`；CUDA Runtime API"Stream Ordered Memory Allocator"。
+> GPU 只负责执行，张量放在哪儿不归它决定。真正管事的是三层软件：**驱动**（`cudaMalloc` 的背后：物理页、GPU 的页表）；**框架的分配器**（PyTorch 的缓存分配器，或者 CUDA 自带的流有序内存池），它从驱动给的大块里切出张量；还有**你的程序**，它决定哪些东西存活。本节讲最底层，2.2 和 2.3 讲中间那层。
+> 出处：CUDA C++ Programming Guide“Virtual Memory Management”（驱动把物理内存映射进 GPU 的地址空间）；PyTorch `c10/cuda/CUDACachingAllocator.cpp`；CUDA Runtime API“Stream Ordered Memory Allocator”。
 
 ## 一次调用做了什么
 `cudaMalloc(&p, n)` 向驱动申请 `n` 字节显存。驱动找到物理内存，映射进 GPU 的虚拟地址空间，再返回一个指针。由此有三个事实：
 
-- **和缓存里的分配比，它很慢。** CUDA C++ Best Practices Guide 直接说 `cudaMalloc()` 和 `cudaFree()` 是"开销很大的操作"，建议程序复用或自行切分显存。Programming Guide 的"Implicit Synchronization"一节也把"一次显存分配"列为会让不同流之间的工作无法重叠的操作之一。
-- **它是对齐的。** "全局内存中的变量地址，以及驱动或运行时 API 的内存分配函数返回的地址，总是至少 256 字节对齐"（CUDA C++ Programming Guide，"Device Memory Accesses"）。
+- **和缓存里的分配比，它很慢。** CUDA C++ Best Practices Guide 直接说 `cudaMalloc()` 和 `cudaFree()` 是“开销很大的操作”，建议程序复用或自行切分显存。Programming Guide 的“Implicit Synchronization”一节也把“一次显存分配”列为会让不同流之间的工作无法重叠的操作之一。
+- **它是对齐的。** “全局内存中的变量地址，以及驱动或运行时 API 的内存分配函数返回的地址，总是至少 256 字节对齐”（CUDA C++ Programming Guide，“Device Memory Accesses”）。
 - **它的粒度很粗。** 物理内存按页分配；在当前的 GPU 上，`cudaMemGetInfo` 报告的空闲显存以 **2 MiB** 为单位变化。驱动可能把几个小分配放进同一页，所以一次 1 字节的 `cudaMalloc` 会让空闲显存减少 0 到 2 MiB 不等。
 
 ## 第一次分配之前
-进程的第一个 CUDA 调用会创建它的**上下文**（context）：这个进程在 GPU 上的页表、加载的核函数、`printf` 缓冲区和局部内存（栈）缓冲区。你的程序还没分配一个字节，它就已经占了显存。这就是为什么一个"什么都没干"的进程在 `nvidia-smi` 里也显示占用几百 MiB。从 CUDA 12.2 起（Linux；Windows 是 12.3），核函数默认按需加载（`CUDA_MODULE_LOADING=LAZY`；PyTorch 从 1.13 起自己设置它，实测把一个上下文从 636 MiB 降到了 274 MiB），所以每个库的核函数第一次运行时，上下文还会再涨一点。创建 cuBLAS、cuDNN 句柄还会在任何分配器之外再占一点；它们的工作区在 PyTorch 里则是从下一节的缓存分配器申请的。
+进程的第一个 CUDA 调用会创建它的**上下文**（context）：这个进程在 GPU 上的页表、加载的核函数、`printf` 缓冲区和局部内存（栈）缓冲区。你的程序还没分配一个字节，它就已经占了显存。这就是为什么一个“什么都没干”的进程在 `nvidia-smi` 里也显示占用几百 MiB。从 CUDA 12.2 起（Linux；Windows 是 12.3），核函数默认按需加载（`CUDA_MODULE_LOADING=LAZY`；PyTorch 从 1.13 起自己设置它，实测把一个上下文从 636 MiB 降到了 274 MiB），所以每个库的核函数第一次运行时，上下文还会再涨一点。创建 cuBLAS、cuDNN 句柄还会在任何分配器之外再占一点；它们的工作区在 PyTorch 里则是从下一节的缓存分配器申请的。
 ]] },
 
   exercise {
@@ -273,7 +273,7 @@ segments, and keeps freed blocks for the next tensor.
 > 有 GPU 时，第一个实验测的是真实的 `cudaMalloc`/`cudaFree`。分配越大（要映射的页越多）、设备越忙，开销越大；`cudaFree` 还要等可能仍在使用这块内存的工作完成。
 
 > [!source] 出处
-> CUDA C++ Best Practices Guide，"Memory Allocation"；CUDA C++ Programming Guide，"Device Memory Accesses"（256 字节对齐）、"Implicit Synchronization"、"Lazy Loading"及其修订记录（`CUDA_MODULE_LOADING`，Linux 上 12.2 起、Windows 上 12.3 起为默认）；pytorch/pytorch pull request #86509（PyTorch 自己设置按需加载；上下文 274 MiB 而不是 636 MiB：287,047,680 B 与 666,632,192 B）；NVML 的 `nvmlDeviceGetMemoryInfo`（上下文创建之前的空闲显存）。公开的调用耗时：M. Boyer，弗吉尼亚大学 CUDA 支持页面《Memory allocation overhead》；kokkos/kokkos issue #317；Cytnx-dev/Cytnx pull request #850。PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区来自缓存分配器）。
+> CUDA C++ Best Practices Guide，“Memory Allocation”；CUDA C++ Programming Guide，“Device Memory Accesses”（256 字节对齐）、“Implicit Synchronization”、“Lazy Loading”及其修订记录（`CUDA_MODULE_LOADING`，Linux 上 12.2 起、Windows 上 12.3 起为默认）；pytorch/pytorch pull request #86509（PyTorch 自己设置按需加载；上下文 274 MiB 而不是 636 MiB：287,047,680 B 与 666,632,192 B）；NVML 的 `nvmlDeviceGetMemoryInfo`（上下文创建之前的空闲显存）。公开的调用耗时：M. Boyer，弗吉尼亚大学 CUDA 支持页面《Memory allocation overhead》；kokkos/kokkos issue #317；Cytnx-dev/Cytnx pull request #850。PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区来自缓存分配器）。
 ]] },
 
   exercise {
@@ -290,7 +290,7 @@ segments, and keeps freed blocks for the next tensor.
     answer = 2,
     hints = { { en = "Look at the alignment column of the second experiment, and the quote in the text.", zh = "看第二个实验的对齐那一列，以及正文里的引文。" } },
     explain = { en = "\"Always aligned to at least 256 bytes\" (Programming Guide, Device Memory Accesses). Addresses are often aligned more, but 256 B is the guarantee; 2 MiB is the page size that free memory moves by, not an alignment promise.",
-                zh = "\"总是至少 256 字节对齐\"（Programming Guide，Device Memory Accesses）。实际地址往往对齐得更多，但保证的只有 256 B；2 MiB 是空闲显存变化的页大小，不是对齐承诺。" },
+                zh = "“总是至少 256 字节对齐”（Programming Guide，Device Memory Accesses）。实际地址往往对齐得更多，但保证的只有 256 B；2 MiB 是空闲显存变化的页大小，不是对齐承诺。" },
   },
 
   exercise {

@@ -56,7 +56,7 @@ once more; and, with the options of lesson 2.3 (`PYTORCH_CUDA_ALLOC_CONF`), when
 (`garbage_collect_cached_blocks`).
 
 > [!errata] "PyTorch caches the allocator"
-> The lecture says PyTorch "默认会缓存显存分配器" (caches the memory allocator by default). What is
+> The lecture says PyTorch “默认会缓存显存分配器” (caches the memory allocator by default). What is
 > cached are the **allocations**: freed blocks, inside segments the process keeps. And VRAM does
 > not "only grow" everywhere: `memory_allocated()` falls at every `del`; it is
 > `memory_reserved()` and what `nvidia-smi` shows that stay up, until `empty_cache()` or an
@@ -88,9 +88,9 @@ once more; and, with the options of lesson 2.3 (`PYTORCH_CUDA_ALLOC_CONF`), when
 ## 5. 释放、合并、保留（`free_block`、`try_merge_blocks`）
 释放的块会和**同一个段内**相邻的空闲块合并，然后回到缓存。段本身仍然保留着。它回到驱动的途径有：调用 `empty_cache()`；某次分配眼看要失败时，分配器先释放所有**完全空闲**的段，再重试一次；以及设置了第 2.3 节的选项时（`PYTORCH_CUDA_ALLOC_CONF`），`max_split_size_mb` 释放超大的块（`release_available_cached_blocks`），或 `garbage_collection_threshold` 回收久未使用的缓存块（`garbage_collect_cached_blocks`）。
 
-> [!errata] "PyTorch 默认会缓存显存分配器"
-> 讲义这句话不太准确：被缓存的是**分配出去的内存**，也就是释放后的块，它们所在的段仍被进程保留。显存也并非处处"只增不减"：每次 `del`，`memory_allocated()` 都会下降；一直不降的是 `memory_reserved()` 和 `nvidia-smi` 看到的数字，直到调用 `empty_cache()`，或者遇到一次不释放缓存就会失败的分配。
-> 出处：PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`free_block` 把块留在缓存里；`release_cached_blocks`）；PyTorch 文档"CUDA semantics：Memory management"。
+> [!errata] “PyTorch 默认会缓存显存分配器”
+> 讲义这句话不太准确：被缓存的是**分配出去的内存**，也就是释放后的块，它们所在的段仍被进程保留。显存也并非处处“只增不减”：每次 `del`，`memory_allocated()` 都会下降；一直不降的是 `memory_reserved()` 和 `nvidia-smi` 看到的数字，直到调用 `empty_cache()`，或者遇到一次不释放缓存就会失败的分配。
+> 出处：PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`free_block` 把块留在缓存里；`release_cached_blocks`）；PyTorch 文档“CUDA semantics：Memory management”。
 ]] },
 
   experiment {
@@ -222,11 +222,11 @@ card, and what `nvidia-smi` reports (plus the context).
 循环过程中，已预留是一级一级往上走的，从不回落：序列更长的那一步需要比缓存里更大的块，分配器只好申请新段；更短的那一步则复用（并切分）缓存里的块。必须能装进显卡的，是**已预留**的峰值，而不是已分配的峰值；`nvidia-smi` 显示的也是它（再加上上下文）。
 
 > [!errata] 训练前的 `memory_summary()` 只看得到权重，也从不列出层
-> 讲师的个人经验是"训练前先用 `torch.cuda.memory_summary()` 看一眼，提前发现哪些层在'偷吃'显存"。第一步之前，这张表里只有 `model.cuda()` 分配的东西（权重和 buffer：ResNet-50 的参数是 97.49 MiB，见第 1.2 节，加上 BatchNorm 的滑动统计量约 97.69 MiB），还没有梯度、优化器状态（第一次 `step()` 时才创建）和激活值；而且这张表从来不列出层，它只按池统计字节数（就是 `a:summary()` 那张表）。想知道哪个张量占了多少，应该记录分配历史、看快照：先调用 `torch.cuda.memory._record_memory_history()`，跑一步，再 `torch.cuda.memory._dump_snapshot("s.pickle")`，然后在 pytorch.org/memory_viz 打开（也可以用 `docs/snapshot_to_trace.py` 转换后交给 vramlab 回放）。
-> 出处：PyTorch 文档 `torch.cuda.memory_summary` 与"Understanding CUDA Memory Usage"；`torch/optim/adam.py`（状态在第一次 `step()` 时创建）；第 1.2 节的重放（`vram.resnet50`）。
+> 讲师的个人经验是“训练前先用 `torch.cuda.memory_summary()` 看一眼，提前发现哪些层在'偷吃'显存”。第一步之前，这张表里只有 `model.cuda()` 分配的东西（权重和 buffer：ResNet-50 的参数是 97.49 MiB，见第 1.2 节，加上 BatchNorm 的滑动统计量约 97.69 MiB），还没有梯度、优化器状态（第一次 `step()` 时才创建）和激活值；而且这张表从来不列出层，它只按池统计字节数（就是 `a:summary()` 那张表）。想知道哪个张量占了多少，应该记录分配历史、看快照：先调用 `torch.cuda.memory._record_memory_history()`，跑一步，再 `torch.cuda.memory._dump_snapshot("s.pickle")`，然后在 pytorch.org/memory_viz 打开（也可以用 `docs/snapshot_to_trace.py` 转换后交给 vramlab 回放）。
+> 出处：PyTorch 文档 `torch.cuda.memory_summary` 与“Understanding CUDA Memory Usage”；`torch/optim/adam.py`（状态在第一次 `step()` 时创建）；第 1.2 节的重放（`vram.resnet50`）。
 
 > [!source] 出处
-> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`round_size`、`get_pool`、`get_allocation_size`、`get_free_block`、`should_split`、`free_block`、`release_cached_blocks`）；PyTorch 文档"CUDA semantics → Memory management"；`torch/cuda/memory.py`（`memory_stats`、`memory_summary`）。每条规则及其依据见 vramlab 的 `docs/allocator.md`。
+> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`round_size`、`get_pool`、`get_allocation_size`、`get_free_block`、`should_split`、`free_block`、`release_cached_blocks`）；PyTorch 文档“CUDA semantics → Memory management”；`torch/cuda/memory.py`（`memory_stats`、`memory_summary`）。每条规则及其依据见 vramlab 的 `docs/allocator.md`。
 ]] },
 
   exercise {

@@ -96,15 +96,15 @@ split into two 16 MiB blocks: 128 MiB reserved. Same tensors, half the memory.
 **碎片**指的是空着、却没法满足眼前这个请求的内存。分两种：
 
 - **内部碎片**：在块的内部，即块里超出请求的那部分字节。取整到 512 B（1 字节的张量占 512 B），以及请求拿到一整个用不满的缓存块：大池只有在切完还剩 1 MiB 以上时才切分，所以 1.5 MiB 的请求若碰上一个缓存着的 2 MiB 块，就整块拿走（浪费 0.5 MiB），而从新的 20 MiB 段里切出来则一点不浪费（第 2.4 节显示的就是它的 0 B）。账本里记作*已分配 − 请求*。
-- **外部碎片**：在块与块之间。缓存里的空闲块每个都太小，或者所在的段里还有活着的张量，于是它们既满足不了更大的请求，也还不回驱动：一个 3 MiB 的张量独占 20 MiB 的段时，旁边那 17 MiB 就是。账本里记作*已预留 − 已分配*；最大空闲块的大小说明情况有多糟。
+- **外部碎片**：在块与块之间。缓存里的空闲块每个都太小，或者所在的段里还有存活的张量，于是它们既满足不了更大的请求，也还不回驱动：一个 3 MiB 的张量独占 20 MiB 的段时，旁边那 17 MiB 就是。账本里记作*已预留 − 已分配*；最大空闲块的大小说明情况有多糟。
 
 ## 顺序很重要
 先分配八个 16 MiB 的张量，全部释放，再分配四个 32 MiB 的张量。每个 16 MiB 的张量都独占一个 16 MiB 的段（10 MiB 及以上就独占一段）。缓存里 16 MiB 的块装不下 32 MiB，而块从不跨段合并，所以分配器只好再申请四个**新**段：为 128 MiB 的张量预留了 256 MiB。反过来，先分配 32 MiB 的，缓存里每个 32 MiB 的块会被切成两个 16 MiB：只预留 128 MiB。同样的张量，显存省一半。
 
 ## 对策
 - **分配顺序。** 让最大的形状先出现：第一步就跑最长的序列（或最大的 batch），缓存里就有足够大的块供之后每一步使用。
-- **`torch.cuda.empty_cache()`** 归还所有没有活块的段。只要段里还有一个活着的块，它就不动这个段；而且它释放的每个段，以后都要重新付一次 `cudaMalloc` 的代价。
-- **`max_split_size_mb:N`**（`PYTORCH_CUDA_ALLOC_CONF`）：N MiB 及以上的块永远不切分，比它小的请求也不会去拿这些块。大的缓存块因此保持完整，留给大请求，代价是段更多。PyTorch 文档的说法是：它"可以减少碎片，可能让一些处于临界点的任务不再显存不足"。
+- **`torch.cuda.empty_cache()`** 归还所有没有存活块的段。只要段里还有一个存活的块，它就不动这个段；而且它释放的每个段，以后都要重新付一次 `cudaMalloc` 的代价。
+- **`max_split_size_mb:N`**（`PYTORCH_CUDA_ALLOC_CONF`）：N MiB 及以上的块永远不切分，比它小的请求也不会去拿这些块。大的缓存块因此保持完整，留给大请求，代价是段更多。PyTorch 文档的说法是：它“可以减少碎片，可能让一些处于临界点的任务不再显存不足”。
 - **`expandable_segments:True`**：每个池（每个流）只有一个段，它的虚拟地址范围一次性预留好，物理页按需映射（CUDA 的虚拟内存管理：`cuMemCreate`、`cuMemMap`）。缓存里没有合适的块时，就在末尾再映射几页；中间释放的页可以解除映射，再映射到需要的地方。PyTorch 文档推荐把它用在分配大小经常变化的任务上，比如 batch 大小会变的训练。
 ]] },
 
@@ -146,7 +146,7 @@ allocator's segments at the end, on one scale: █ allocated, ░ cached, │ wh
       local s2 = play(32, 4, 16, 8, "m2", T("32 then 16", "先 32 后 16"))
       ex:bar("ratio", T("same tensors, reserved", "同样的张量，已预留"), s1.reserved / s2.reserved, { style = "simulated" })
       ex:note("bars", T(string.format("Same 128 MiB of live tensors: %s vs %s reserved (model device, SIMULATED).", mib(s1.reserved), mib(s2.reserved)),
-                        string.format("活着的张量同样是 128 MiB：已预留 %s vs %s（模型设备，模拟）。", mib(s1.reserved), mib(s2.reserved))))
+                        string.format("存活的张量同样是 128 MiB：已预留 %s vs %s（模型设备，模拟）。", mib(s1.reserved), mib(s2.reserved))))
       ex:status(T("done", "完成"))
     end,
   },
@@ -155,13 +155,13 @@ allocator's segments at the end, on one scale: █ allocated, ░ cached, │ wh
     id = "empty",
     kind = "predict",
     prompt = { en = "The experiment below replays a training loop of 16 steps (sequence lengths 2 to 10; each step allocates four activations of L x 12 MiB and one 20 MiB tensor that lives four more steps) on a roomy 8 GiB model device; with the default settings the allocator makes 13 `cudaMalloc` calls. Predict: with `empty_cache()` after every step, how many does it make?",
-               zh = "下面的实验在宽裕的 8 GiB 模型设备上回放一个 16 步的训练循环（序列长度 2 到 10；每一步分配四个 L × 12 MiB 的激活，外加一个多活四步的 20 MiB 张量）；默认设置下分配器调用 13 次 `cudaMalloc`。预测：每一步之后都调用 `empty_cache()` 时，它会调用多少次？" },
+               zh = "下面的实验在宽裕的 8 GiB 模型设备上回放一个 16 步的训练循环（序列长度 2 到 10；每一步分配四个 L × 12 MiB 的激活，外加一个多存活四步的 20 MiB 张量）；默认设置下分配器调用 13 次 `cudaMalloc`。预测：每一步之后都调用 `empty_cache()` 时，它会调用多少次？" },
     unit = "calls", tolerance = 0.25,
     measure = function()
       local r = assert(alloc.trace_replay(workload(true), { capacity = "8GiB" }))
       return r.stats.num_device_alloc, "model" -- a model device: the same figure on every machine
     end,
-    hints = { { en = "After each step only the segments holding a live 20 MiB tensor survive; the four activations need new segments every step.", zh = "每一步之后，只有装着活着的 20 MiB 张量的段能留下；四个激活值每一步都要新段。" } },
+    hints = { { en = "After each step only the segments holding a live 20 MiB tensor survive; the four activations need new segments every step.", zh = "每一步之后，只有装着存活的 20 MiB 张量的段能留下；四个激活值每一步都要新段。" } },
     explain = { en = "Emptying the cache each step makes the allocator reserve the activations again every step: several times the default's cudaMalloc count, each one a slow, synchronising call on a real GPU.",
                 zh = "每步都清空缓存，分配器每一步都得重新为激活值申请段：cudaMalloc 的次数是默认设置的好几倍，而在真实 GPU 上每一次都又慢又会同步。" },
   },
@@ -177,7 +177,7 @@ L x 12 MiB and one 20 MiB tensor that lives four more steps. The same event list
 reserve?), then on a tight 640 MiB one (does it fit?). "Longest batch first" runs the same steps
 with one length-10 step moved to the front.
 ]], zh = [[
-一个 16 步的训练循环，序列长度在 2 到 10 之间变化：每一步分配四个 L × 12 MiB 的激活值，外加一个 20 MiB、会再活四步的张量。同一份事件列表用 `alloc.trace_replay` 在每种设置下回放：先在宽裕的 8 GiB 模型设备上（它要预留多少？），再在紧张的 640 MiB 模型设备上（装得下吗？）。"最长的 batch 先跑"是把一个长度为 10 的步挪到最前面，其余不变。
+一个 16 步的训练循环，序列长度在 2 到 10 之间变化：每一步分配四个 L × 12 MiB 的激活值，外加一个 20 MiB、会再存活四步的张量。同一份事件列表用 `alloc.trace_replay` 在每种设置下回放：先在宽裕的 8 GiB 模型设备上（它要预留多少？），再在紧张的 640 MiB 模型设备上（装得下吗？）。“最长的 batch 先跑”是把一个长度为 10 的步挪到最前面，其余不变。
 ]] },
     panels = {
       { id = "peak", kind = "bars", title = { en = "Peak reserved on 8 GiB", zh = "8 GiB 上的已预留峰值" }, unit = "MiB" },
@@ -249,13 +249,13 @@ more memory (lesson 1.5's remedies).
 先测量：`memory_stats()` 给出 `reserved_bytes` 和 `allocated_bytes`（还有 `inactive_split_bytes`，即卡在仍在使用的段里的缓存字节）。如果峰值时已预留远高于已分配，问题就是碎片；如果两者接近，那就是单纯显存不够（用第 1.5 节的办法）。
 
 > [!pitfall] 在训练循环里调用 `empty_cache()`：得到什么，付出什么
-> 它会让 `nvidia-smi` 的数字变小，而在上表里它做得更多：每步都清空缓存后，会活很久的 20 MiB 张量是从按当步大小新申请的段里切出来的，不再钉住大的缓存块，所以已预留峰值下降了，紧张的设备也不再 OOM。代价在 cudaMalloc 那一列：每一步都把段还回去、再申请回来，而每次 `cudaFree` 都要等设备（第 2.1 节）；实验的注释用公开的数据把多出来的调用折算成时间。如果碎片来自长期存活的张量分配那一刻缓存里恰好有什么，它就有用；但段里只要有一个活块，它就永远释放不了这个段。先试可扩展段；真要清空缓存，就放在只付一次代价的地方（评估之后、两个 epoch 之间），而不是每一步。
+> 它会让 `nvidia-smi` 的数字变小，而在上表里它做得更多：每步都清空缓存后，会存活很久的 20 MiB 张量是从按当步大小新申请的段里切出来的，不再钉住大的缓存块，所以已预留峰值下降了，紧张的设备也不再 OOM。代价在 cudaMalloc 那一列：每一步都把段还回去、再申请回来，而每次 `cudaFree` 都要等设备（第 2.1 节）；实验的注释用公开的数据把多出来的调用折算成时间。如果碎片来自长期存活的张量分配那一刻缓存里恰好有什么，它就有用；但段里只要有一个存活块，它就永远释放不了这个段。先试可扩展段；真要清空缓存，就放在只付一次代价的地方（评估之后、两个 epoch 之间），而不是每一步。
 
 > [!experience] 先试可扩展段
 > 训练时形状会变（变长序列、动态 batch）的话，第一个要试的就是 `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`：PyTorch 自己的 OOM 报错里也是这么建议的。`max_split_size_mb` 要拿着 `memory_stats()` 的数字来调，因为正如上表所示，它也可能更费显存。
 
 > [!source] 出处
-> PyTorch 文档"CUDA semantics → Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF"（`max_split_size_mb`、`expandable_segments`、`roundup_power2_divisions`，以及 vramlab 未建模的 `garbage_collection_threshold`）；`CUDACachingAllocator.cpp` 中的注释"Expandable Segments"；CUDA Driver API"Virtual Memory Management"。
+> PyTorch 文档“CUDA semantics → Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF”（`max_split_size_mb`、`expandable_segments`、`roundup_power2_divisions`，以及 vramlab 未建模的 `garbage_collection_threshold`）；`CUDACachingAllocator.cpp` 中的注释“Expandable Segments”；CUDA Driver API“Virtual Memory Management”。
 ]] },
 
   exercise {

@@ -88,10 +88,10 @@ try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentat
 | total capacity of 79.15 GiB | `cudaMemGetInfo` 给出的总量：显卡的显存减去驱动自留的部分 |
 | of which 11.62 MiB is free | `cudaMemGetInfo` 给出的整卡空闲量：其他进程占的显存也算作不空闲 |
 | X allowed | 只在调用了 `torch.cuda.set_per_process_memory_fraction` 时出现：已预留的上限 |
-| 78.20 GiB is allocated by PyTorch | `memory_allocated()`：活着的张量，按取整后计 |
+| 78.20 GiB is allocated by PyTorch | `memory_allocated()`：存活的张量，按取整后计 |
 | 420.00 MiB reserved but unallocated | `memory_reserved() − memory_allocated()`：没能满足这次请求的缓存（碎片） |
 
-大小采用 PyTorch 的 `format_size`：二进制单位，标注为 MiB/GiB。较新的 PyTorch 还会通过 NVML 列出每个使用这张 GPU 的进程（"Process 1234 has 79.13 GiB memory in use"）。
+大小采用 PyTorch 的 `format_size`：二进制单位，标注为 MiB/GiB。较新的 PyTorch 还会通过 NVML 列出每个使用这张 GPU 的进程（“Process 1234 has 79.13 GiB memory in use”）。
 
 ## 报错没说的部分
 把各部分加起来：已用 = 79.15 GiB − 11.62 MiB ≈ 79.14 GiB，PyTorch 持有 78.20 GiB + 0.41 GiB = 78.61 GiB。剩下约 0.53 GiB 属于**本进程的 CUDA 上下文**（包括已加载的库的核函数，以及 cuBLAS、cuDNN 的句柄；它们的工作区在 PyTorch 里来自缓存分配器，算在已分配里）、**其他进程**，以及任何绕过 PyTorch 分配器申请的内存。**账本**把这笔账明明白白拆开：总容量 → 其他进程 → 本进程上下文 → 本进程的其他分配 → 已预留 → 已分配 → 请求，剩下的是空闲。
@@ -125,7 +125,7 @@ A caching allocator on this machine's backend allocates tensors of 1/8 of the ex
 the moment of failure, every tensor freed, the cache emptied, and free memory compared with its
 starting value.
 ]], zh = [[
-在本机后端上运行一个缓存分配器，每次分配实验预算（上限：空闲显存的一定比例，见 `--cap`）的 1/8，直到分配器拒绝为止。这个上限相当于 `set_per_process_memory_fraction`，所以报错里会带一个"allowed"数字。然后：查看失败那一刻的账本，释放所有张量，清空缓存，把空闲显存和起点比较。
+在本机后端上运行一个缓存分配器，每次分配实验预算（上限：空闲显存的一定比例，见 `--cap`）的 1/8，直到分配器拒绝为止。这个上限相当于 `set_per_process_memory_fraction`，所以报错里会带一个“allowed”数字。然后：查看失败那一刻的账本，释放所有张量，清空缓存，把空闲显存和起点比较。
 ]] },
     panels = {
       { id = "steps", kind = "table", title = { en = "Step by step", zh = "逐步记录" } },
@@ -216,7 +216,7 @@ figure, and the ledger that connects them.
                     T("context + everything this process allocated", "上下文 + 本进程分配的一切") })
       ex:row("t", { T("total - free (cudaMemGetInfo)", "总量 − 空闲（cudaMemGetInfo）"), units.bytes(l.used), T("all processes, all contexts", "所有进程、所有上下文") })
       ex:row("t", { "memory_reserved()", units.bytes(s.reserved), T("segments the allocator holds", "分配器持有的段") })
-      ex:row("t", { "memory_allocated()", units.bytes(s.allocated), T("live blocks, rounded", "活着的块，取整后") })
+      ex:row("t", { "memory_allocated()", units.bytes(s.allocated), T("live blocks, rounded", "存活的块，取整后") })
       ex:row("t", { T("requested", "请求"), units.bytes(s.requested), T("what the tensors asked for", "张量实际申请的") })
       if l.simulated then
         ex:note("t", T("SIMULATED: nvidia-smi's per-process figure is modelled as the profile's context plus this process's allocations.",
@@ -256,13 +256,13 @@ figure, and the ledger that connects them.
 > be full of free blocks they cannot use; `torch.cuda.empty_cache()` before that call can help.
 ]], zh = [[
 ## 读懂你自己的 OOM
-1. **"Tried to allocate"不大，"free"很小**：卡真的满了。看"allocated by PyTorch"：如果接近总量，就得少用显存（减小 batch、梯度检查点、切分模型）。
-2. **"reserved but unallocated"很大**：碎片。试试 `expandable_segments:True`（第 2.3 节）。
-3. **"reserved by PyTorch"远小于总量，"free"却很小**（reserved 已经包含了 allocated）：显存被别人占了：另一个进程（看 `nvidia-smi`），或者本进程绕过 PyTorch 分配器的部分（另一个框架、NCCL 的缓冲区、库的句柄、泄漏的上下文）。
-4. **出现"X allowed"**：这个进程被设置了显存比例上限；卡上可能还有空间。
+1. **“Tried to allocate”不大，“free”很小**：卡真的满了。看“allocated by PyTorch”：如果接近总量，就得少用显存（减小 batch、梯度检查点、切分模型）。
+2. **“reserved but unallocated”很大**：碎片。试试 `expandable_segments:True`（第 2.3 节）。
+3. **“reserved by PyTorch”远小于总量，“free”却很小**（reserved 已经包含了 allocated）：显存被别人占了：另一个进程（看 `nvidia-smi`），或者本进程绕过 PyTorch 分配器的部分（另一个框架、NCCL 的缓冲区、库的句柄、泄漏的上下文）。
+4. **出现“X allowed”**：这个进程被设置了显存比例上限；卡上可能还有空间。
 
-> [!pitfall] "CUDA error: out of memory"是另一种错误
-> 没有"Tried to allocate"，说明它不是缓存分配器报的：是创建上下文、首次使用时按需加载库的核函数、创建 cuBLAS 或 cuDNN 句柄、NCCL 申请通信缓冲区，或者第三方代码自己调用 `cudaMalloc` 失败了。（在 PyTorch 里，cuBLAS 和 cuDNN 的*工作区*来自缓存分配器，在那里不够用时报的是普通的"Tried to allocate"。）此时缓存里可能满是它们用不上的空闲块；在那次调用之前执行 `torch.cuda.empty_cache()` 可能有帮助。
+> [!pitfall] “CUDA error: out of memory”是另一种错误
+> 没有“Tried to allocate”，说明它不是缓存分配器报的：是创建上下文、首次使用时按需加载库的核函数、创建 cuBLAS 或 cuDNN 句柄、NCCL 申请通信缓冲区，或者第三方代码自己调用 `cudaMalloc` 失败了。（在 PyTorch 里，cuBLAS 和 cuDNN 的*工作区*来自缓存分配器，在那里不够用时报的是普通的“Tried to allocate”。）此时缓存里可能满是它们用不上的空闲块；在那次调用之前执行 `torch.cuda.empty_cache()` 可能有帮助。
 ]] },
 
   exercise {
@@ -285,7 +285,7 @@ figure, and the ledger that connects them.
     id = "tried",
     kind = "choice",
     prompt = { en = "Your failing tensor is 1.5 MiB, but the message says \"Tried to allocate 20.00 MiB\". Why?",
-               zh = "出错的张量只有 1.5 MiB，报错却说\"Tried to allocate 20.00 MiB\"。为什么？" },
+               zh = "出错的张量只有 1.5 MiB，报错却说“Tried to allocate 20.00 MiB”。为什么？" },
     choices = {
       { en = "PyTorch counts the tensor's gradient and optimizer state too", zh = "PyTorch 把张量的梯度和优化器状态也算进去了" },
       { en = "It is the size of the segment the allocator asked cudaMalloc for", zh = "这是分配器向 cudaMalloc 申请的段的大小" },
@@ -463,6 +463,6 @@ allocated through the caching allocator on this machine's backend.
 > The estimators: `vram.outside_torch`, `vram.cublas_workspace` (`docs/vram-api.md`).
 ]], zh = [[
 > [!source] 出处
-> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`alloc_block` 在 `release_cached_blocks` 之后仍失败时，`malloc` 拼出这条报错）；`torch.cuda.memory_stats`、`set_per_process_memory_fraction`；CUDA Runtime API `cudaMemGetInfo`；NVML `nvmlDeviceGetComputeRunningProcesses`（nvidia-smi 的每进程数字）；PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区以来自缓存分配器的 `DataPtr` 持有）与 `aten/src/ATen/native/cudnn/Conv_v7.cpp`（cuDNN 工作区经缓存分配器申请）；PyTorch issue 中 A100 80GB 的 OOM 报错（"79.15 GiB total capacity"）。PyTorch 之外的部分：PyTorch PR 86509（CUDA 11.7：创建一个张量后，延迟加载 287,047,680 B，立即加载 666,632,192 B）；`aten/src/ATen/cuda/detail/CUDAHooks.cpp`（`CUDAHooks::init` 在未设置时把 `CUDA_MODULE_LOADING` 设为 `LAZY`）；CUDA C++ Programming Guide，"Lazy Loading"（Linux 上从 CUDA 12.2 起、Windows 上从 12.3 起为默认）；`CublasHandlePool.cpp`（`parseChosenWorkspaceSize`、`cublas_handle_stream_to_workspace`：每个句柄和流一个工作区）；PyTorch 文档 "CUDA semantics"（cuBLAS 工作区、`CUBLAS_WORKSPACE_CONFIG`；cuFFT 计划缓存 `cufft_plan_cache.max_size`）；NCCL 2.30.7 `src/init.cc` 和 NVIDIA/nccl issue 964（第 4.5 节）。估算器：`vram.outside_torch`、`vram.cublas_workspace`（`docs/vram-api.md`）。
+> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`alloc_block` 在 `release_cached_blocks` 之后仍失败时，`malloc` 拼出这条报错）；`torch.cuda.memory_stats`、`set_per_process_memory_fraction`；CUDA Runtime API `cudaMemGetInfo`；NVML `nvmlDeviceGetComputeRunningProcesses`（nvidia-smi 的每进程数字）；PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区以来自缓存分配器的 `DataPtr` 持有）与 `aten/src/ATen/native/cudnn/Conv_v7.cpp`（cuDNN 工作区经缓存分配器申请）；PyTorch issue 中 A100 80GB 的 OOM 报错（“79.15 GiB total capacity”）。PyTorch 之外的部分：PyTorch PR 86509（CUDA 11.7：创建一个张量后，延迟加载 287,047,680 B，立即加载 666,632,192 B）；`aten/src/ATen/cuda/detail/CUDAHooks.cpp`（`CUDAHooks::init` 在未设置时把 `CUDA_MODULE_LOADING` 设为 `LAZY`）；CUDA C++ Programming Guide，“Lazy Loading”（Linux 上从 CUDA 12.2 起、Windows 上从 12.3 起为默认）；`CublasHandlePool.cpp`（`parseChosenWorkspaceSize`、`cublas_handle_stream_to_workspace`：每个句柄和流一个工作区）；PyTorch 文档 “CUDA semantics”（cuBLAS 工作区、`CUBLAS_WORKSPACE_CONFIG`；cuFFT 计划缓存 `cufft_plan_cache.max_size`）；NCCL 2.30.7 `src/init.cc` 和 NVIDIA/nccl issue 964（第 4.5 节）。估算器：`vram.outside_torch`、`vram.cublas_workspace`（`docs/vram-api.md`）。
 ]] },
 }

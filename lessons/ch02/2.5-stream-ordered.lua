@@ -60,14 +60,14 @@ cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
 ]], zh = [[
 # 流有序内存分配
 
-PyTorch 的缓存分配器（第 2.2–2.4 节）是对"cudaMalloc 太慢"的一种回答。从 CUDA 11.2 起，驱动自己也给出了答案：**`cudaMallocAsync(&p, n, stream)`** 和 **`cudaFreeAsync(p, stream)`**。两者都是*流里的*操作：分配出来的内存，可以被这个流里排在分配之后的工作使用；释放则在流中排到的那个位置，把内存还给**内存池**（`cudaMemPool_t`；每个设备都有一个默认池）。不需要整卡同步，池还会把内存留着复用，相当于把缓存分配器做进了驱动。PyTorch 也可以用它来替代自己的分配器：`PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync`。
+PyTorch 的缓存分配器（第 2.2–2.4 节）是对“cudaMalloc 太慢”的一种回答。从 CUDA 11.2 起，驱动自己也给出了答案：**`cudaMallocAsync(&p, n, stream)`** 和 **`cudaFreeAsync(p, stream)`**。两者都是*流里的*操作：分配出来的内存，可以被这个流里排在分配之后的工作使用；释放则在流中排到的那个位置，把内存还给**内存池**（`cudaMemPool_t`；每个设备都有一个默认池）。不需要整卡同步，池还会把内存留着复用，相当于把缓存分配器做进了驱动。PyTorch 也可以用它来替代自己的分配器：`PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync`。
 
 ## 复用遵循流的顺序
 - 在流 s 中释放的块，**s 中的下一次分配可以立即复用**：流的顺序保证旧工作先做完，新工作才开始。
 - 另一个流要复用它，有三种途径：它**依赖于这次释放**（等待过一个在释放之后记录的事件：`cudaMemPoolReuseFollowEventDependencies`）；这次释放**已经完成**（`cudaMemPoolReuseAllowOpportunistic`）；或者让驱动在两个流之间**插入依赖**（`cudaMemPoolReuseAllowInternalDependencies`，这可能把你本想并行的工作串行化）。三者默认都是打开的。
 
 ## 释放阈值
-池留多少内存，由 **`cudaMemPoolAttrReleaseThreshold`** 决定："池在尝试把内存还给操作系统之前所保留的内存字节数。当内存池持有的内存超过释放阈值时，分配器会在下一次流、事件或上下文同步时，尝试把内存还给操作系统。（默认 0）"（CUDA Runtime API，`cudaMemPoolSetAttribute`）。
+池留多少内存，由 **`cudaMemPoolAttrReleaseThreshold`** 决定：“池在尝试把内存还给操作系统之前所保留的内存字节数。当内存池持有的内存超过释放阈值时，分配器会在下一次流、事件或上下文同步时，尝试把内存还给操作系统。（默认 0）”（CUDA Runtime API，`cudaMemPoolSetAttribute`）。
 
 默认值 0 的意思是：**每次同步，池都把用不着的内存全部还回去**，下一次 `cudaMallocAsync` 再重新映射。一个每轮迭代都同步的循环，每次都要为新的物理内存买单。解决办法只要一行：
 
@@ -189,7 +189,7 @@ removes fragmentation; both are measured the same way: reserved vs used.
 > 把代码改成 `cudaMallocAsync`、每轮迭代都同步，结果常常反而*更慢*，因为每轮都要重新映射内存。应该在启动时就给设备的默认池（`cudaDeviceGetDefaultMemPool`）设好释放阈值。
 
 > [!source] 出处
-> CUDA C++ Programming Guide，"Stream Ordered Memory Allocator"（复用策略、物理页缓存行为、`cudaMemPoolTrimTo`）；CUDA Runtime API，`cudaMemPoolSetAttribute`（上文引用的阈值定义）；NVIDIA 技术博客"Using the NVIDIA CUDA Stream-Ordered Memory Allocator"第 1、2 部分（2021）；PyTorch 文档"CUDA semantics → Using custom memory allocators for CUDA"（`backend:cudaMallocAsync`）。
+> CUDA C++ Programming Guide，“Stream Ordered Memory Allocator”（复用策略、物理页缓存行为、`cudaMemPoolTrimTo`）；CUDA Runtime API，`cudaMemPoolSetAttribute`（上文引用的阈值定义）；NVIDIA 技术博客“Using the NVIDIA CUDA Stream-Ordered Memory Allocator”第 1、2 部分（2021）；PyTorch 文档“CUDA semantics → Using custom memory allocators for CUDA”（`backend:cudaMallocAsync`）。
 ]] },
 
   exercise {
@@ -249,7 +249,7 @@ ten iterations must map memory only once.
       end
       return true
     end,
-    hints = { { en = "pool:set_release_threshold takes a size in bytes, or \"max\" for UINT64_MAX.", zh = "pool:set_release_threshold 接受以字节计的大小，或者用 \"max\" 表示 UINT64_MAX。" } },
+    hints = { { en = "pool:set_release_threshold takes a size in bytes, or \"max\" for UINT64_MAX.", zh = "pool:set_release_threshold 接受以字节计的大小，或者用 “max” 表示 UINT64_MAX。" } },
     explain = { en = "function keep_memory(pool) pool:set_release_threshold(\"max\") end. In CUDA: cuuint64_t v = UINT64_MAX; cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &v);",
                 zh = "function keep_memory(pool) pool:set_release_threshold(\"max\") end。CUDA 中的写法：cuuint64_t v = UINT64_MAX; cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &v);" },
   },

@@ -108,7 +108,7 @@ snapshot was taken at the OOM, as an observer would.
 ]], zh = [[
 # 读懂你自己的显存快照
 
-第 2.2–2.5 节里的分配器跑的都是 vramlab 编出来的负载。你自己的训练任务有它自己的记录：PyTorch 可以把缓存分配器从 CUDA 拿到的每个段、段里的每个块，以及每一次分配和释放连同发起它的 Python 调用栈都记下来。这个文件就是**显存快照**（memory snapshot），它能回答 `nvidia-smi` 回答不了的问题：峰值时*什么*还活着，*哪一行*代码创建了它，这次 OOM 是缺内存，还是缺*连续的*内存。
+第 2.2–2.5 节里的分配器跑的都是 vramlab 编出来的负载。你自己的训练任务有它自己的记录：PyTorch 可以把缓存分配器从 CUDA 拿到的每个段、段里的每个块，以及每一次分配和释放连同发起它的 Python 调用栈都记下来。这个文件就是**显存快照**（memory snapshot），它能回答 `nvidia-smi` 回答不了的问题：峰值时*什么*还存活，*哪一行*代码创建了它，这次 OOM 是缺内存，还是缺*连续的*内存。
 
 ## 如何录制
 ```
@@ -141,18 +141,18 @@ each trace entry, 60 columns with each column's highest value. Then the largest 
 the peak, by the first line of your code in their stack. Recorded by PyTorch (here: synthetic),
 not measured.
 ]], zh = [[
-用 `alloc.snapshot` 读取 `assets/snapshots/gpt-train-oom.pickle` 并画出整个记录：每条记录之后活着的张量申请的字节数（requested）和分配器从 CUDA 拿着的字节数（reserved），共 60 列，每列取其中的最大值。然后列出峰值时最大的几组分配，按调用栈里你自己代码的第一行分组。这些是 PyTorch 记录的（这里是合成的），不是测量值。
+用 `alloc.snapshot` 读取 `assets/snapshots/gpt-train-oom.pickle` 并画出整个记录：每条记录之后存活的张量申请的字节数（requested）和分配器从 CUDA 拿着的字节数（reserved），共 60 列，每列取其中的最大值。然后列出峰值时最大的几组分配，按调用栈里你自己代码的第一行分组。这些是 PyTorch 记录的（这里是合成的），不是测量值。
 ]] },
     panels = {
       { id = "g", kind = "gauge", title = { en = "Peak requested, of the peak reserved", zh = "已申请峰值占已预留峰值" }, unit = "GiB" },
       { id = "c", kind = "curve", title = { en = "Over the trace", zh = "整个记录" }, x = "entry", y = "GiB" },
-      { id = "top", kind = "bars", title = { en = "Alive at the peak, by line", zh = "峰值时活着的分配（按代码行）" }, unit = "GiB" },
+      { id = "top", kind = "bars", title = { en = "Alive at the peak, by line", zh = "峰值时存活的分配（按代码行）" }, unit = "GiB" },
       { id = "t", kind = "table", title = { en = "The snapshot", zh = "快照概要" } },
     },
     run = function(ex)
       local T = function(en, zh) return ex:t { en = en, zh = zh } end
       local s = assert(alloc.snapshot(SNAP, { columns = 60, top = 5 }))
-      local live, res = T("requested (live)", "已申请（活着）"), T("reserved", "已预留")
+      local live, res = T("requested (live)", "已申请（存活）"), T("reserved", "已预留")
       ex:gauge("g", T("peak requested", "已申请峰值"), s.peak / GiB, s.reserved_peak / GiB, { style = "reference" })
       for _, c in ipairs(s.timeline) do
         ex:point("c", res, c.last, c.reserved / GiB, { style = "reference" })
@@ -163,12 +163,12 @@ not measured.
       end
       ex:row("t", { T("figure", "指标"), T("value", "数值") })
       ex:row("t", { T("trace entries", "记录条数"), tostring(s.entries) })
-      ex:row("t", { T("peak requested (live)", "已申请峰值（活着）"), T(string.format("%s (%d B) after entry %d", gib(s.peak), s.peak, s.peak_entry), string.format("%s（%d B），第 %d 条记录之后", gib(s.peak), s.peak, s.peak_entry)) })
+      ex:row("t", { T("peak requested (live)", "已申请峰值（存活）"), T(string.format("%s (%d B) after entry %d", gib(s.peak), s.peak, s.peak_entry), string.format("%s（%d B），第 %d 条记录之后", gib(s.peak), s.peak, s.peak_entry)) })
       ex:row("t", { T("peak reserved", "已预留峰值"), T(string.format("%s after entry %d", gib(s.reserved_peak), s.reserved_peak_entry), string.format("%s，第 %d 条记录之后", gib(s.reserved_peak), s.reserved_peak_entry)) })
       local o = s.ooms[1]
       if o then
         ex:row("t", { T("OOM request", "OOM 时的申请"), T(string.format("%s at entry %d", size(o.size), o.entry), string.format("%s，第 %d 条记录", size(o.size), o.entry)) })
-        ex:row("t", { T("live + request", "活着的 + 申请"), gib(o.live + o.size) })
+        ex:row("t", { T("live + request", "存活的 + 申请"), gib(o.live + o.size) })
         ex:row("t", { T("reserved + CUDA free", "已预留 + CUDA 空闲"), gib(o.reserved + (o.device_free or 0)) })
       end
       ex:note("c", T("GiB = 2^30 B. Recorded by PyTorch (this example: synthetic, tests/snapshot/make_example.py), not measured by vramlab.",
@@ -207,12 +207,12 @@ The replay sends the snapshot's allocations and frees, in order, through vramlab
 allocator on a model device of the capacity you give, and compares with what was recorded.
 ]], zh = [[
 ## 怎么读
-- **已申请**那条线在前向时上升（autograd 保存的激活值），在反向开始的地方到达峰值（所有保存的激活值和最早的一批梯度同时活着），随后随着反向释放它们而下降。**已预留**那条线只会台阶式地变化：只有分配器调用 `cudaMalloc`/`cudaFree` 时它才动（即 `segment_alloc`/`segment_free` 记录）。
-- 两条线之间的差是缓存：段里空闲的块。其中一部分 `empty_cache()` 能还回去；其余的夹在活着的块旁边（外部碎片）。
-- 表格最后两行决定了这是哪一种 OOM。如果*活着的 + 申请*大于*已预留 + CUDA 空闲*，任何分配器设置都救不了：那一刻活着的张量加上要申请的这个，放不进进程能拿到的内存。如果小于，说明内存是有的，只是不连续，这时分配器设置才有用。
+- **已申请**那条线在前向时上升（autograd 保存的激活值），在反向开始的地方到达峰值（所有保存的激活值和最早的一批梯度同时存活），随后随着反向释放它们而下降。**已预留**那条线只会台阶式地变化：只有分配器调用 `cudaMalloc`/`cudaFree` 时它才动（即 `segment_alloc`/`segment_free` 记录）。
+- 两条线之间的差是缓存：段里空闲的块。其中一部分 `empty_cache()` 能还回去；其余的夹在存活的块旁边（外部碎片）。
+- 表格最后两行决定了这是哪一种 OOM。如果*存活的 + 申请*大于*已预留 + CUDA 空闲*，任何分配器设置都救不了：那一刻存活的张量加上要申请的这个，放不进进程能拿到的内存。如果小于，说明内存是有的，只是不连续，这时分配器设置才有用。
 
 ## 假如换一种设置：回放
-PyTorch 从 `PYTORCH_CUDA_ALLOC_CONF` 读取分配器设置（PyTorch 文档，"CUDA semantics → Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF"）：
+PyTorch 从 `PYTORCH_CUDA_ALLOC_CONF` 读取分配器设置（PyTorch 文档，“CUDA semantics → Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF”）：
 - `expandable_segments:True` 让每个流、每个池只有一个段，需要时往里映射更多的页，而不是每个段一次 `cudaMalloc`：段尾释放出来的空间可以给更大的块复用，所以已预留会贴近已申请。
 - `max_split_size_mb:N` 不再切分大于 N MiB 的缓存块，让大块保持完整、留给大的申请（代价是段更多）。
 - `garbage_collection_threshold:0.8` 在已预留超过允许内存的 80% 时释放没用的缓存块。vramlab 的模型不模拟这一项，并会明确说明。
@@ -244,7 +244,7 @@ The example's trace replayed under the recorded defaults, `expandable_segments:T
 card: reserved + CUDA free at the OOM) and of 16 GiB. "OOM request served" says whether the model
 could serve the 1.54 GiB request the recorded run was refused. MODEL (SIMULATED).
 ]], zh = [[
-把示例的记录在三种设置下回放：记录时的默认设置、`expandable_segments:True`、`max_split_size_mb:128`；模型设备的容量为 7792 MiB（这个进程在 8 GiB 卡上能拿到的内存：OOM 时的已预留 + CUDA 空闲）和 16 GiB。"OOM 的申请能否满足"表示模型能不能满足记录中被拒绝的那次 1.54 GiB 申请。模型（模拟）。
+把示例的记录在三种设置下回放：记录时的默认设置、`expandable_segments:True`、`max_split_size_mb:128`；模型设备的容量为 7792 MiB（这个进程在 8 GiB 卡上能拿到的内存：OOM 时的已预留 + CUDA 空闲）和 16 GiB。“OOM 的申请能否满足”表示模型能不能满足记录中被拒绝的那次 1.54 GiB 申请。模型（模拟）。
 ]] },
     panels = {
       { id = "pk", kind = "bars", title = { en = "Peak reserved", zh = "已预留峰值" }, unit = "GiB" },
@@ -268,7 +268,7 @@ could serve the 1.54 GiB request the recorded run was refused. MODEL (SIMULATED)
         end
       end
       ex:note("t", T("On 7792 MiB no setting serves the request: live tensors plus the request need 7.66 GiB. On 16 GiB every setting does. garbage_collection_threshold is not modelled. MODEL, SIMULATED; GiB = 2^30 B.",
-                     "在 7792 MiB 上没有任何设置能满足这次申请：活着的张量加上申请需要 7.66 GiB。在 16 GiB 上每种设置都能。garbage_collection_threshold 没有建模。模型，模拟；GiB = 2^30 B。"))
+                     "在 7792 MiB 上没有任何设置能满足这次申请：存活的张量加上申请需要 7.66 GiB。在 16 GiB 上每种设置都能。garbage_collection_threshold 没有建模。模型，模拟；GiB = 2^30 B。"))
       ex:status(T("done", "完成"))
     end,
   },
@@ -282,16 +282,16 @@ they fit but the reserved line runs far above the requested one, try `expandable
 first; it is what PyTorch's own OOM message suggests "if reserved but unallocated memory is large".
 ]], zh = [[
 ## 在你自己的任务里改什么
-如果张量本身就放不下（比如这个例子），就改变峰值时活着的东西：更小的批（或者用梯度累积保持等效批大小），分块计算损失，让完整的 fp32 logits 不会同时存在，用 bf16 的 logits，激活检查点。如果放得下，但已预留的线远高于已申请的线，先试 `expandable_segments:True`；PyTorch 自己的 OOM 报错信息在"已预留但未分配的内存很多"时建议的就是它。
+如果张量本身就放不下（比如这个例子），就改变峰值时存活的东西：更小的批（或者用梯度累积保持等效批大小），分块计算损失，让完整的 fp32 logits 不会同时存在，用 bf16 的 logits，激活检查点。如果放得下，但已预留的线远高于已申请的线，先试 `expandable_segments:True`；PyTorch 自己的 OOM 报错信息在“已预留但未分配的内存很多”时建议的就是它。
 ]] },
 
   exercise {
     id = "peak",
     kind = "number",
     prompt = { en = "Run the first experiment. What is the peak of the requested (live) bytes in the example snapshot, in GiB (2^30 B)?",
-               zh = "运行第一个实验。示例快照里已申请（活着的）字节数的峰值是多少 GiB（2^30 B）？" },
+               zh = "运行第一个实验。示例快照里已申请（存活的）字节数的峰值是多少 GiB（2^30 B）？" },
     answer = 6.125, unit = "GiB", tolerance = 0.01,
-    hints = { { en = "The table's 'peak requested (live)' row; the reserved peak is a different figure.", zh = "看表格里\"已申请峰值（活着）\"那一行；已预留峰值是另一个数。" } },
+    hints = { { en = "The table's 'peak requested (live)' row; the reserved peak is a different figure.", zh = "看表格里“已申请峰值（存活）”那一行；已预留峰值是另一个数。" } },
     explain = { en = "6 576 904 196 B = 6.125 GiB live after entry 1631, at the start of the batch-16 step's backward. The reserved peak (6.28 GiB) is higher: it includes the cache.",
                 zh = "6 576 904 196 B = 6.125 GiB，在第 1631 条记录之后，也就是批大小为 16 的那一步开始反向时。已预留峰值（6.28 GiB）更高：它包含了缓存。" },
   },
@@ -321,13 +321,13 @@ first; it is what PyTorch's own OOM message suggests "if reserved but unallocate
     choices = {
       { en = "expandable_segments:True on both", zh = "两张卡上都用 expandable_segments:True" },
       { en = "max_split_size_mb:128 on 8 GiB; none on 16 GiB", zh = "8 GiB 上用 max_split_size_mb:128；16 GiB 上不需要" },
-      { en = "None fits it on 8 GiB (live + request > 7792 MiB); on 16 GiB the defaults fit", zh = "8 GiB 上什么设置都不行（活着的 + 申请 > 7792 MiB）；16 GiB 上默认设置就够" },
+      { en = "None fits it on 8 GiB (live + request > 7792 MiB); on 16 GiB the defaults fit", zh = "8 GiB 上什么设置都不行（存活的 + 申请 > 7792 MiB）；16 GiB 上默认设置就够" },
       { en = "garbage_collection_threshold:0.6 on both", zh = "两张卡上都用 garbage_collection_threshold:0.6" },
     },
     answer = 3,
-    hints = { { en = "Compare 'live + request' with 'reserved + CUDA free' in the first experiment, then read the replay's last column.", zh = "在第一个实验里比较\"活着的 + 申请\"和\"已预留 + CUDA 空闲\"，再看回放表格的最后一列。" } },
+    hints = { { en = "Compare 'live + request' with 'reserved + CUDA free' in the first experiment, then read the replay's last column.", zh = "在第一个实验里比较“存活的 + 申请”和“已预留 + CUDA 空闲”，再看回放表格的最后一列。" } },
     explain = { en = "Live tensors plus the 1.54 GiB request need 7.66 GiB; the process could hold 7.61 GiB. No packing makes that fit, so the replay serves it under no setting on 7792 MiB. On 16 GiB the recorded defaults serve it (peak reserved 7.81 GiB in the model).",
-                zh = "活着的张量加上 1.54 GiB 的申请需要 7.66 GiB；进程最多能拿 7.61 GiB。怎么排布都放不下，所以在 7792 MiB 上任何设置的回放都满足不了它。在 16 GiB 上记录时的默认设置就能满足（模型中已预留峰值 7.81 GiB）。" },
+                zh = "存活的张量加上 1.54 GiB 的申请需要 7.66 GiB；进程最多能拿 7.61 GiB。怎么排布都放不下，所以在 7792 MiB 上任何设置的回放都满足不了它。在 16 GiB 上记录时的默认设置就能满足（模型中已预留峰值 7.81 GiB）。" },
   },
 
   text { en = [[
@@ -367,7 +367,7 @@ this machine's backend, calling `reset_peak()` (`reset_peak_memory_stats`) at ev
 would around your own code.
 ]], zh = [[
 ## 自己测量峰值
-快照回答的是"当时什么还活着"。另外四个小工具回答"有多少、在什么时候"，它们正是要放在你自己代码周围的（CS336 的显存剖析练习和《Ultra-Scale Playbook》用的正是这些）：
+快照回答的是“当时什么还存活”。另外四个小工具回答“有多少、在什么时候”，它们正是要放在你自己代码周围的（CS336 的显存剖析练习和《Ultra-Scale Playbook》用的正是这些）：
 
 ```
 torch.cuda.reset_peak_memory_stats()          # 峰值从当前存活量重新开始计
@@ -513,7 +513,7 @@ PyTorch (here: synthetic), not measured.
                zh = "根据两个泄漏快照（第 2 步和第 5 步）的差异：存活内存每一步增长多少 MiB（2^20 B）？" },
     answer = 3 * 4 * 4 * 512 * 50304 / 3 / 2^20, unit = "MiB", tolerance = 0.02,
     mistakes = { { value = 3 * 4 * 4 * 512 * 50304 / 2^20, say = { en = "That is the growth over three steps (2 to 5): divide by the steps between the snapshots.", zh = "那是三步（从 2 到 5）的增长：要除以两个快照之间的步数。" } } },
-    hints = { { en = "The experiment's 'grew' figure, over the steps between the two snapshots.", zh = "实验里\"增长\"的数字，除以两个快照之间的步数。" } },
+    hints = { { en = "The experiment's 'grew' figure, over the steps between the two snapshots.", zh = "实验里“增长”的数字，除以两个快照之间的步数。" } },
     explain = { en = "1.15 GiB over 3 steps = 393 MiB a step: one fp32 logits tensor, 4 x 512 x 50,304 x 4 B. At that rate the 8 GiB card runs out in about a dozen more steps.",
                 zh = "3 步 1.15 GiB = 每步 393 MiB：正好一个 fp32 的 logits 张量，4 × 512 × 50,304 × 4 B。照这个速度，8 GiB 的卡大约再过十几步就会耗尽。" },
   },
@@ -529,7 +529,7 @@ PyTorch (here: synthetic), not measured.
       { en = "A bug in the caching allocator, which does not free the logits", zh = "缓存分配器的 bug，它没有释放 logits" },
     },
     answer = 2,
-    hints = { { en = "A snapshot records the stack at allocation. What keeps a tensor alive after the step?", zh = "快照记录的是分配时的调用栈。是什么让一个张量在这一步之后还活着？" } },
+    hints = { { en = "A snapshot records the stack at allocation. What keeps a tensor alive after the step?", zh = "快照记录的是分配时的调用栈。是什么让一个张量在这一步之后还存活？" } },
     explain = { en = "Snapshots record where memory was allocated. The logits are allocated by the head every step and freed when nothing refers to them; detach() shares their storage, so the list keeps every step's. Keep `logits.argmax(-1).cpu()` instead.",
                 zh = "快照记录的是内存在哪里分配的。logits 每一步都由输出头分配，在没有引用时释放；detach() 共享它的存储，于是列表留住了每一步的 logits。改为保存 `logits.argmax(-1).cpu()`。" },
   },
@@ -599,6 +599,6 @@ snapshots: `vramlab eval my.lua --snapshot step5.pickle`, where `my.lua` calls
 > `diff`: docs/snapshot.md.
 ]], zh = [[
 > [!source] 出处
-> PyTorch 文档"Understanding CUDA Memory Usage"（`_record_memory_history(max_entries=...)`、`_dump_snapshot`、`stacks`、memory_viz 查看器）；`torch/cuda/memory.py`（`_record_memory_history`、`_snapshot`、`_dump_snapshot`）；`torch/csrc/cuda/Module.cpp`（`THCPModule_memorySnapshot`：快照的键）和 `c10/cuda/CUDACachingAllocator.cpp`（`TraceEntry` 的动作、OOM 观察者、OOM 报错信息）；PyTorch 文档"CUDA semantics → Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF"（`expandable_segments`、`max_split_size_mb`、`garbage_collection_threshold`）；vramlab 的 docs/snapshot.md（上面每个数字的定义）和 tests/snapshot/make_example.py（示例是怎么生成的）。测量：PyTorch 文档 `torch.cuda.reset_peak_memory_stats`、`max_memory_allocated`、`max_memory_reserved`、`mem_get_info`（`torch/cuda/memory.py`）；剖析器的显存时间线：`torch.profiler.profile(profile_memory=True)`、`export_memory_timeline`，以及 `torch/profiler/_memory_profiler.py`（`Category`：INPUT、TEMPORARY、ACTIVATION、GRADIENT、AUTOGRAD_DETAIL、PARAMETER、OPTIMIZER_STATE）；PyTorch PR 71483（DDP 文档：节省要在第一次迭代之后检查）；斯坦福 CS336 作业 2（2025 春），"memory_profiling"；《Ultra-Scale Playbook》（Hugging Face，2025），"Memory usage in Transformers"（第一步与之后各步不同）。泄漏示例：`tests/snapshot/make_example.py --variant leak`；录制你自己的快照：`docs/record_snapshots.py`；`vramlab snapshot diff` 和 `alloc.snapshot` 的 `diff`：docs/snapshot.md。
+> PyTorch 文档“Understanding CUDA Memory Usage”（`_record_memory_history(max_entries=...)`、`_dump_snapshot`、`stacks`、memory_viz 查看器）；`torch/cuda/memory.py`（`_record_memory_history`、`_snapshot`、`_dump_snapshot`）；`torch/csrc/cuda/Module.cpp`（`THCPModule_memorySnapshot`：快照的键）和 `c10/cuda/CUDACachingAllocator.cpp`（`TraceEntry` 的动作、OOM 观察者、OOM 报错信息）；PyTorch 文档“CUDA semantics → Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF”（`expandable_segments`、`max_split_size_mb`、`garbage_collection_threshold`）；vramlab 的 docs/snapshot.md（上面每个数字的定义）和 tests/snapshot/make_example.py（示例是怎么生成的）。测量：PyTorch 文档 `torch.cuda.reset_peak_memory_stats`、`max_memory_allocated`、`max_memory_reserved`、`mem_get_info`（`torch/cuda/memory.py`）；剖析器的显存时间线：`torch.profiler.profile(profile_memory=True)`、`export_memory_timeline`，以及 `torch/profiler/_memory_profiler.py`（`Category`：INPUT、TEMPORARY、ACTIVATION、GRADIENT、AUTOGRAD_DETAIL、PARAMETER、OPTIMIZER_STATE）；PyTorch PR 71483（DDP 文档：节省要在第一次迭代之后检查）；斯坦福 CS336 作业 2（2025 春），“memory_profiling”；《Ultra-Scale Playbook》（Hugging Face，2025），“Memory usage in Transformers”（第一步与之后各步不同）。泄漏示例：`tests/snapshot/make_example.py --variant leak`；录制你自己的快照：`docs/record_snapshots.py`；`vramlab snapshot diff` 和 `alloc.snapshot` 的 `diff`：docs/snapshot.md。
 ]] },
 }

@@ -217,11 +217,11 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
 - **拷贝引擎 vs SM 核函数**：两块显存之间的 `cudaMemcpy` 由拷贝引擎完成，它是独立的 DMA 单元，不占用 SM 做计算；SM 拷贝核函数要占用 SM，但能接近显存峰值（写得好的约 90%）。在大多数 GPU 上两者接近。在 Hopper 上差距可能很大：NVIDIA 的 nvbandwidth 在 H20-3e（与 H200 相同的 4.8 TB/s HBM3e）上测得拷贝引擎的设备内拷贝为 1116 GB/s（n/t），按读 + 写计只有峰值的 46%（nvbandwidth issue #48）；在 H20 上，拷贝引擎 2.0 TB/s，拷贝核函数 3.3 TB/s（cuda-samples issue #366）；在 HGX H100 SXM 上，p2pBandwidthLatencyTest 的本地拷贝按 2n 计约 2.5 TB/s，即 3.35 TB/s 的 75%（NCCL issue #1264）。所有 Hopper 拷贝引擎是否都受这么大的限制，以及同一设备内的 `cudaMemcpy` 是否真的走拷贝引擎，**仍有争议**：也有 H200 设备内拷贝接近 90% 的报告，和 SM 核函数差不多。模拟器为每个配置取最接近的公开报告，并标明有争议：h100-sxm 取 75%（NCCL #1264），h200 取 50%（来自 H20-3e，同样的 HBM3e）；其他配置假设 80–90%，未经核实。有 GPU 时本扫描会实测两条路径；在模拟器上，这两个数字来自配置文件，并附来源（`gpu.profile(id).model`）。
 
 > [!pitfall] 用一个小张量做测速
-> 给一个 1 MB 的张量计时 `x.to("cuda")` 再做除法，会得到几 GB/s，进而得出 "PCIe 很慢" 的结论。你测到的是固定开销，不是链路。要在 n½ 以上测，或者直接给出整条曲线。
+> 给一个 1 MB 的张量计时 `x.to("cuda")` 再做除法，会得到几 GB/s，进而得出 “PCIe 很慢” 的结论。你测到的是固定开销，不是链路。要在 n½ 以上测，或者直接给出整条曲线。
 
 > [!source] 出处
 > - Hockney，《The Parallel Computer and Its Performance》；Hockney、Jesshope，《Parallel Computers 2》（n½ 与 r∞）。
-> - CUDA Runtime API"API synchronization behavior"（可分页的主机到设备拷贝要经中转）；CUDA C++ Best Practices Guide"Pinned Memory"。
+> - CUDA Runtime API“API synchronization behavior”（可分页的主机到设备拷贝要经中转）；CUDA C++ Best Practices Guide“Pinned Memory”。
 > - NVIDIA nvbandwidth issue #48（H20-3e 拷贝引擎的设备内拷贝，1116 GB/s，n/t）；NVIDIA cuda-samples issue #366（H20，拷贝引擎 vs 拷贝核函数）；NVIDIA NCCL issue #1264（HGX H100 上 p2pBandwidthLatencyTest 的本地拷贝）。
 > - NVIDIA Ada 白皮书（RTX 4090：72 MB L2）与 Hopper 白皮书（H100：50 MB L2）；NVIDIA GA102 白皮书（RTX 3090：936 GB/s）；PCI-SIG 基础规范。
 ]] },

@@ -68,7 +68,7 @@ as fast on most GPUs, and on Hopper disputed, 46-75 % of the peak in some public
 ]], zh = [[
 # STREAM：可持续内存带宽
 
-John McCalpin 的 STREAM（1991 年写于特拉华大学，主页如今在弗吉尼亚大学）是高性能计算领域衡量 "程序实际能持续获得多少内存带宽" 的标准方法。四个循环，数组元素是 8 字节 double：
+John McCalpin 的 STREAM（1991 年写于特拉华大学，主页如今在弗吉尼亚大学）是高性能计算领域衡量 “程序实际能持续获得多少内存带宽” 的标准方法。四个循环，数组元素是 8 字节 double：
 
 | 核函数 | 循环 | 每个元素计入的字节 |
 |---|---|---|
@@ -185,7 +185,7 @@ John McCalpin 的 STREAM（1991 年写于特拉华大学，主页如今在弗吉
     id = "scale-fn",
     kind = "code",
     prompt = { en = "Write `stream_bytes(kernel, n)` returning the bytes STREAM counts for one pass of `kernel` (\"copy\", \"scale\", \"add\" or \"triad\") over arrays of n doubles.",
-               zh = "写一个函数 `stream_bytes(kernel, n)`，返回 STREAM 对 `kernel`（\"copy\"、\"scale\"、\"add\" 或 \"triad\"）在 n 个 double 的数组上跑一遍所计的字节数。" },
+               zh = "写一个函数 `stream_bytes(kernel, n)`，返回 STREAM 对 `kernel`（“copy”、“scale”、“add” 或 “triad”）在 n 个 double 的数组上跑一遍所计的字节数。" },
     entry = "stream_bytes",
     starter = "function stream_bytes(kernel, n)\n  -- your code\nend\n",
     check = function(fn)

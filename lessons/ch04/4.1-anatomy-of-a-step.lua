@@ -60,7 +60,7 @@ The peak is therefore not at the end of forward but **early in backward**: all t
 still saved, and the first gradients (the logits' gradient, in fp32) are added on top.
 
 > [!errata] "Backward stores the gradients, so memory doubles again"
-> The lecture says activations fill memory in forward and "反向传播时还要存梯度，又翻一倍"
+> The lecture says activations fill memory in forward and “反向传播时还要存梯度，又翻一倍”
 > (backward stores gradients, doubling it again). Weight gradients are the size of the **weights**
 > (2Ψ bytes in 16-bit), not of the activations; and backward **frees** each saved activation as
 > soon as its op's gradient is computed. What backward adds on top of forward is the gradients
@@ -98,8 +98,8 @@ Transformer 的一个训练步——前向、反向、优化器更新——会�
 
 所以峰值不在前向结束时，而在**反向传播刚开始**：所有激活都还保存着，最早的梯度（logits 的 fp32 梯度）又叠加上去。
 
-> [!errata] "反向传播时还要存梯度，又翻一倍"
-> 讲义说前向传播时激活占满显存，"反向传播时还要存梯度，又翻一倍"。权重梯度的大小等于**权重**（16 位下 2Ψ 字节），而不是激活的大小；而且反向传播每算完一个算子的梯度，就**释放**它保存的激活。反向传播在前向之上额外增加的，只是正在传递的梯度（一次一两层；在这个小模型里主要是 logits 的 fp32 梯度）和权重梯度：下面的曲线在反向开始时跳高，随后下降。
+> [!errata] “反向传播时还要存梯度，又翻一倍”
+> 讲义说前向传播时激活占满显存，“反向传播时还要存梯度，又翻一倍”。权重梯度的大小等于**权重**（16 位下 2Ψ 字节），而不是激活的大小；而且反向传播每算完一个算子的梯度，就**释放**它保存的激活。反向传播在前向之上额外增加的，只是正在传递的梯度（一次一两层；在这个小模型里主要是 logits 的 fp32 梯度）和权重梯度：下面的曲线在反向开始时跳高，随后下降。
 > 出处：Rajbhandari et al. 2020，第 3.1 节（梯度：2Ψ B）；下面的实验（`vram.train_step`：曲线和峰值时刻各类别的存活字节）。
 
 实验用 `vram.train_step` 生成一个 4 层 GPT-2 式模型（hidden 512，8 个头，序列 512，micro-batch 4，bf16 混合精度，AdamW；3860 万参数，其中 2570 万在共享的词嵌入里）一个训练步的全部分配和释放，再按 PyTorch 缓存分配器的规则（`alloc`）回放：有 GPU 时每个段都是真实的 `cudaMalloc`；在模拟器上则按模拟显卡记账，并标注为 SIMULATED。
@@ -113,7 +113,7 @@ Before the experiment below runs: predict the **peak reserved** memory (MB, 1e6 
 through the caching allocator. The model's peak of live bytes is 2,100 MB (the experiment's first
 bar in "Allocator peaks"); think about what the allocator adds.
 ]], zh = [[
-在下面的实验运行之前，预测这一步经过缓存分配器后的**已预留峰值**（MB，1e6 B）。模型的存活字节峰值是 2,100 MB（实验"分配器峰值"里的第一根柱子）；想想分配器会额外加上什么。
+在下面的实验运行之前，预测这一步经过缓存分配器后的**已预留峰值**（MB，1e6 B）。模型的存活字节峰值是 2,100 MB（实验“分配器峰值”里的第一根柱子）；想想分配器会额外加上什么。
 ]] },
     unit = "MB", tolerance = 0.15,
     measure = function()
@@ -284,7 +284,7 @@ estimator's peak, every layer's share, and the allocator's peaks.
       { en = "In the middle of forward", zh = "前向传播进行到一半时" },
     },
     answer = 3,
-    hints = { { en = "Backward frees each saved activation after using it. When are the most of them still live?", zh = "反向传播用完一个保存的激活就释放它。什么时候还活着的激活最多？" } },
+    hints = { { en = "Backward frees each saved activation after using it. When are the most of them still live?", zh = "反向传播用完一个保存的激活就释放它。什么时候还存活的激活最多？" } },
     explain = { en = "Forward ends with every layer's activations saved; backward starts by adding the loss's and the logits' gradients on top, then frees activations faster than weight gradients (2 B/param) appear. The optimizer phase has only model states, gradients and a temporary.",
                 zh = "前向结束时每一层的激活都保存着；反向一开始又叠加上损失和 logits 的梯度，之后释放激活的速度快于权重梯度（每参数 2 B）出现的速度。优化器阶段只有模型状态、梯度和一个临时张量。" },
   },

@@ -132,7 +132,7 @@ GPT-3 175B（s = 2048，h = 12,288，a = 96，b = 1）：5as/h = 80，所以每�
 ## FlashAttention 去掉了什么
 FlashAttention（Dao et al. 2022）在片上 SRAM 中分块计算 softmax(QKᵀ)V，**从不把 s×s 矩阵写入显存**。它按每个头、每个 token 保存 softmax 的行统计量（fp32）和随机数生成器的状态，在反向中重新计算分数和 dropout 掩码：FlashAttention-1（Dao et al. 2022，算法 2）保存行最大值 m 和行和 ℓ，共 8asb 字节；FlashAttention-2（Dao 2023，算法 1）只保存二者合成的 log-sum-exp L = m + log ℓ，4asb 字节，估算器按后者计。所以它去掉的恰好是 **5as²b** 这一项：GPT-3 每层 2.87 GB 中的 2.01 GB。其余的 34sbh 仍然存在：FlashAttention 让激活显存随 s **线性**增长，并没有让它变小。
 
-> [!errata] "激活显存随上下文长度线性增长"
+> [!errata] “激活显存随上下文长度线性增长”
 > 只有用融合注意力内核时才成立。用朴素注意力（PyTorch 里的 `softmax(q @ k.T) @ v`，或任何把分数矩阵实际写出来的实现）时，5as²b 这一项是二次的，s 超过约 6.8 d 之后它占主导：d = 128 时把 s 从 4096 加倍到 8192，该层激活变为 3.6 倍，而不是 2 倍。要确认你的模型实际跑的是哪种注意力（`F.scaled_dot_product_attention` 只有在数据类型、形状和掩码都支持时才会选融合内核）。
 > 出处：Korthikanti et al. 2022，第 4.1 节式 1（5as²b 项）；Dao et al. 2022，第 3.1 节（FlashAttention 去掉这一项）；下面的实验（朴素注意力对比 FlashAttention，s 直到 32,768）。
 

@@ -144,8 +144,8 @@ why selective recomputation costs nothing more with it.
 ## 选择性重计算（Korthikanti et al. 2022）
 在长上下文下，注意力核心（4.2 节的 5as²b 部分）占一层激活的大头，但只占很少的 FLOPs：QKᵀ 和注意力×V 是 4bs²h，而该层矩阵乘法共 24bsh²，即只占 s/(6h)。只重算这一部分，用几个百分点的计算就去掉了二次项。与序列并行结合后，激活降到 34sbh/t；用论文的话说，激活显存减少了 5 倍，重计算带来的执行时间开销减少了 90% 以上。FlashAttention（4.2 节）已经在内核里做了这件事，所以配合它时选择性重计算不再有额外代价。
 
-> [!errata] "梯度检查点能省一半显存，只慢几个百分点"
-> 这两半都取决于模式。完全重计算要给每个块多做一次前向——计算量约多三分之一，而不是"几个百分点"；它能达到的峰值由它丢不掉的部分决定：模型状态（每参数 16 B），以及 LM head 的 logits 和它们的 fp32 梯度。讲义建议显存不够时优先用梯度检查点而不是和内存交换，这个建议是对的（4.5 节会说明原因），但要测一测它让每步慢了多少。
+> [!errata] “梯度检查点能省一半显存，只慢几个百分点”
+> 这两半都取决于模式。完全重计算要给每个块多做一次前向——计算量约多三分之一，而不是“几个百分点”；它能达到的峰值由它丢不掉的部分决定：模型状态（每参数 16 B），以及 LM head 的 logits 和它们的 fp32 梯度。讲义建议显存不够时优先用梯度检查点而不是和内存交换，这个建议是对的（4.5 节会说明原因），但要测一测它让每步慢了多少。
 > 出处：Chen et al. 2016，第 4 节（多一次前向）；Kaplan et al. 2020，第 2.1 节（每个 token 6N FLOPs，其中前向 2N）；下面的实验（完全重计算 +28%，各模式的峰值）。
 ]] },
 
@@ -453,6 +453,6 @@ layer's forward time and its saved bytes copied to pinned host memory, on the co
 > The estimator: `vram.offload_activations` (`docs/vram-train.md`).
 ]], zh = [[
 > [!source] 出处
-> T. Chen, B. Xu, C. Zhang, C. Guestrin, "Training Deep Nets with Sublinear Memory Cost", arXiv:1604.06174, 2016，摘要和第 4 节（√n 分段，多一次前向；48 GB → 7 GB）。V. Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023，第 5 节（选择性重计算）和摘要（5 倍，90% 以上）。J. Kaplan et al., "Scaling Laws for Neural Language Models", 2020，第 2.1 节（每个 token 约 6N FLOPs）。PyTorch `torch/utils/checkpoint.py`。FLOP/s：GPU 数据手册，`vram.gpu_specs()`（`docs/vram-train.md`）。卸载：PyTorch `torch/autograd/graph.py`（`save_on_cpu`：pack 钩子的 `copy_`，unpack 钩子的 `non_blocking=pin_memory`）；NVIDIA TransformerEngine 文档 "CPU offloading"；NVIDIA Grace Hopper 超级芯片数据手册（NVLink-C2C，共 900 GB/s，每方向 450 GB/s）；PCI-SIG（`vram.pcie`）；链路：本机 `gpu.copy`（3.1 节）；替身：`gpu.program`（docs/lua-api.md）。估算器：`vram.offload_activations`（`docs/vram-train.md`）。
+> T. Chen, B. Xu, C. Zhang, C. Guestrin, "Training Deep Nets with Sublinear Memory Cost", arXiv:1604.06174, 2016，摘要和第 4 节（√n 分段，多一次前向；48 GB → 7 GB）。V. Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023，第 5 节（选择性重计算）和摘要（5 倍，90% 以上）。J. Kaplan et al., "Scaling Laws for Neural Language Models", 2020，第 2.1 节（每个 token 约 6N FLOPs）。PyTorch `torch/utils/checkpoint.py`。FLOP/s：GPU 数据手册，`vram.gpu_specs()`（`docs/vram-train.md`）。卸载：PyTorch `torch/autograd/graph.py`（`save_on_cpu`：pack 钩子的 `copy_`，unpack 钩子的 `non_blocking=pin_memory`）；NVIDIA TransformerEngine 文档 “CPU offloading”；NVIDIA Grace Hopper 超级芯片数据手册（NVLink-C2C，共 900 GB/s，每方向 450 GB/s）；PCI-SIG（`vram.pcie`）；链路：本机 `gpu.copy`（3.1 节）；替身：`gpu.program`（docs/lua-api.md）。估算器：`vram.offload_activations`（`docs/vram-train.md`）。
 ]] },
 }

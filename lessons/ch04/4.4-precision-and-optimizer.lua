@@ -62,7 +62,7 @@ DeepSpeed keep 16-bit weights as the table does.
 > [!errata] "Mixed precision halves training memory"
 > It halves the activations, not the model states: with Adam both fp32 and mixed precision keep
 > 16 bytes per parameter. A 7B model needs 112 GB of model states either way. The lecture's
-> pitfall — "用 torch.cuda.amp 做混合精度训练时，显存确实省了" — is right about activations; when
+> pitfall — “用 torch.cuda.amp 做混合精度训练时，显存确实省了” — is right about activations; when
 > the weights and optimizer dominate (large models, small batches) AMP saves little memory.
 > Source: Micikevicius et al. 2018 (fp32 master copy); Rajbhandari et al. 2020, sec. 3.1
 > (2 + 2 + K with K = 12); the experiment below (model states and peaks, fp32 against AMP).
@@ -93,12 +93,12 @@ setup through the caching allocator.
 | fp32 + 带动量的 SGD | 4 | 4 | — | 4 | 12 |
 
 ## 混合精度省了什么，没省什么
-混合精度（Micikevicius et al. 2018）用 16 位做矩阵乘法，另外保留一份权重的 **fp32 主副本**用于更新，因为把很小的更新量加到 16 位权重上会被舍入掉。Adam 的 m 和 v 仍然是 fp32。所以模型状态是 **2 + 2 + 4 + 8 = 每参数 16 B**，与 fp32 Adam 的 4 + 4 + 8 完全相同（ZeRO 中"fp32 主副本、m、v"的 K = 12：Rajbhandari et al. 2020，第 3.1 节）。它减半的是**激活**：每个保存的张量从 4 字节变为 2 字节（dropout 掩码仍是 1 字节）。另外它跑在 Tensor Core 上，快好几倍。
+混合精度（Micikevicius et al. 2018）用 16 位做矩阵乘法，另外保留一份权重的 **fp32 主副本**用于更新，因为把很小的更新量加到 16 位权重上会被舍入掉。Adam 的 m 和 v 仍然是 fp32。所以模型状态是 **2 + 2 + 4 + 8 = 每参数 16 B**，与 fp32 Adam 的 4 + 4 + 8 完全相同（ZeRO 中“fp32 主副本、m、v”的 K = 12：Rajbhandari et al. 2020，第 3.1 节）。它减半的是**激活**：每个保存的张量从 4 字节变为 2 字节（dropout 掩码仍是 1 字节）。另外它跑在 Tensor Core 上，快好几倍。
 
 PyTorch 的 `torch.autocast`（`torch.amp`）做法不同，总量相同：权重和梯度保持 fp32（4 + 4），Adam 保留 m 和 v（8），前向时把权重转换成 16 位副本，autocast 会把这些副本缓存到前向结束（最多再多 2Ψ）。apex O2、Megatron-LM 和 DeepSpeed 则像上表那样保留 16 位权重。
 
-> [!errata] "混合精度能让训练显存减半"
-> 它减半的是激活，而不是模型状态：用 Adam 时，fp32 和混合精度都是每参数 16 字节。7B 模型无论哪种都需要 112 GB 的模型状态。讲义的避坑指南说"用 torch.cuda.amp 做混合精度训练时，显存确实省了"——就激活而言没错；但当权重和优化器占主导时（大模型、小 batch），AMP 省下的显存很少。
+> [!errata] “混合精度能让训练显存减半”
+> 它减半的是激活，而不是模型状态：用 Adam 时，fp32 和混合精度都是每参数 16 字节。7B 模型无论哪种都需要 112 GB 的模型状态。讲义的避坑指南说“用 torch.cuda.amp 做混合精度训练时，显存确实省了”——就激活而言没错；但当权重和优化器占主导时（大模型、小 batch），AMP 省下的显存很少。
 > 出处：Micikevicius et al. 2018（fp32 主副本）；Rajbhandari et al. 2020，第 3.1 节（2 + 2 + K，K = 12）；下面的实验（fp32 对比 AMP 的模型状态和峰值）。
 
 ## 削减优化器状态

@@ -150,7 +150,7 @@ the 5.3 GB that "16-bit weights and gradients" would say. Every step sends the g
 **流水线并行**（GPipe，Huang et al. 2019；1F1B，Narayanan et al. 2021）给 p 张 GPU 各分 L/p 个连续的层：模型状态除以 p。在 1F1B 调度下，第一个阶段要保存 p 个在途 micro-batch 的激活，每个 L/p 层——与整个模型一个 micro-batch 的激活一样多——而且在 m 个 micro-batch 时，流水线有 (p − 1)/m 的时间是空闲的。
 
 ## CPU 卸载
-**ZeRO-Offload**（Ren et al. 2021）把 fp32 主副本和 Adam 的状态放在主机内存里，由 CPU 执行更新。GPU 上保留的是 **fp16 参数，2Ψ 字节**（第 4.1 节），而不保留一整套梯度：反向传播每算出一个梯度就马上交给主机，一次一个桶（第 4.2 节），所以 GPU 上只有一个小缓冲区在等待。DeepSpeed 的实现给出了这个缓冲区的大小：一个 `reduce_bucket_size` = 5e8 个元素的归约桶（16 位时 1 GB，开了 `overlap_comm` 则是两个），外加一个与最大参数同样大小的 16 位缓冲区（DeepSpeed 0.19.6；到 0.16 为止，它的阶段 1 和 2 里有一份拷贝让 GPU 上保留了约 3 倍的 fp16 参数，0.17.0 由 PR 7309 修复）。对一个 13 亿参数的模型：2.6 GB 参数 + 1.2 GB 缓冲区 = **3.8 GB**，而不是"16 位权重加梯度"所说的 5.3 GB。每一步把梯度送下去（2Ψ B，D2H），再把更新后的权重送上来（2Ψ B，H2D）。当 GPU 这一步的计算（6Ψ × token 数 FLOPs）比这 4Ψ 字节经 PCIe 传输的时间更长时，它就划算：
+**ZeRO-Offload**（Ren et al. 2021）把 fp32 主副本和 Adam 的状态放在主机内存里，由 CPU 执行更新。GPU 上保留的是 **fp16 参数，2Ψ 字节**（第 4.1 节），而不保留一整套梯度：反向传播每算出一个梯度就马上交给主机，一次一个桶（第 4.2 节），所以 GPU 上只有一个小缓冲区在等待。DeepSpeed 的实现给出了这个缓冲区的大小：一个 `reduce_bucket_size` = 5e8 个元素的归约桶（16 位时 1 GB，开了 `overlap_comm` 则是两个），外加一个与最大参数同样大小的 16 位缓冲区（DeepSpeed 0.19.6；到 0.16 为止，它的阶段 1 和 2 里有一份拷贝让 GPU 上保留了约 3 倍的 fp16 参数，0.17.0 由 PR 7309 修复）。对一个 13 亿参数的模型：2.6 GB 参数 + 1.2 GB 缓冲区 = **3.8 GB**，而不是“16 位权重加梯度”所说的 5.3 GB。每一步把梯度送下去（2Ψ B，D2H），再把更新后的权重送上来（2Ψ B，H2D）。当 GPU 这一步的计算（6Ψ × token 数 FLOPs）比这 4Ψ 字节经 PCIe 传输的时间更长时，它就划算：
 
 ```
 6Ψ·T / (F·MFU)  ≥  2Ψ/B_d2h + 2Ψ/B_h2d    →    T ≥ 2·F·MFU / (3·B)   （B_d2h = B_h2d = B）
@@ -158,9 +158,9 @@ the 5.3 GB that "16-bit weights and gradients" would say. Every step sends the g
 
 Ψ 消掉了：盈亏平衡的每步 token 数只取决于 GPU 的 FLOP/s 和链路。朴素的**优化器交换**则是每步把 K = 12 B/参数的状态来回搬一遍：字节数是前者的 6 倍。
 
-> [!errata] "显存不够时，用内存来凑"
+> [!errata] “显存不够时，用内存来凑”
 > 讲义的作者吃过亏：和内存交换让训练速度暴跌，于是得出结论——优先用梯度检查点或模型并行。对朴素交换而言这没错：每步把优化器那么大的状态经 31.5 GB/s 的链路（PCIe 4.0 x16，单向）搬来搬去。但 ZeRO-Offload 只搬 16 位的梯度和权重，一步超过几百到几千个 token（取决于 GPU 和链路）就划算。下结论之前先算一算盈亏平衡点；实验用本机的链路算给你看。
-> 出处：Ren et al. 2021，"ZeRO-Offload"（16 位梯度下行、权重上行）；PCI-SIG（PCIe 4.0 x16，`vram.pcie`）；下面的实验（按本机 `gpu.copy` 带宽算出的盈亏平衡点）。
+> 出处：Ren et al. 2021，“ZeRO-Offload”（16 位梯度下行、权重上行）；PCI-SIG（PCIe 4.0 x16，`vram.pcie`）；下面的实验（按本机 `gpu.copy` 带宽算出的盈亏平衡点）。
 ]] },
 
   exercise {
@@ -263,7 +263,7 @@ right.
 > than the PCIe transfer. vramlab's model leaves the CPU time out; measure it.
 ]], zh = [[
 ## 怎么读这些面板
-ZeRO 的柱子按表中的比例下降：阶段 1 就把 120 GB 降到了 31 GB，因为每参数 16 B 中有 12 B 是优化器状态。曲线上，计算时间随 token 数增长，而卸载的传输量不变：两条线交于盈亏平衡点。低于它，GPU 要等 PCIe（除非像 DeepSpeed 的"延迟参数更新"那样，让传输与下一步的计算重叠）；高于它，卸载几乎没有代价。朴素交换的线高出 6 倍，交点也右移 6 倍。
+ZeRO 的柱子按表中的比例下降：阶段 1 就把 120 GB 降到了 31 GB，因为每参数 16 B 中有 12 B 是优化器状态。曲线上，计算时间随 token 数增长，而卸载的传输量不变：两条线交于盈亏平衡点。低于它，GPU 要等 PCIe（除非像 DeepSpeed 的“延迟参数更新”那样，让传输与下一步的计算重叠）；高于它，卸载几乎没有代价。朴素交换的线高出 6 倍，交点也右移 6 倍。
 
 > [!pitfall] 主机内存和 CPU 也在预算之内
 > ZeRO-Offload 在主机侧保存每参数 14 B（16 位梯度、fp32 主副本、m 和 v：13 亿参数 → 18.2 GB，为了拷贝快要用锁页内存，外加缓冲区），而且 CPU 每一步都要对全部 Ψ 个参数运行 Adam：只有几个核心时，这可能比 PCIe 传输还慢。vramlab 的模型没有计入 CPU 时间；请实测。
@@ -358,8 +358,8 @@ recomputation, s = 2048, micro-batch 3 on RTX 3090s (23.70 GiB as CUDA reports i
 ## 数据并行额外带来的：临时内存
 ZeRO 的表格只算模型状态。从一张 GPU 到八张，会冒出三类表格没算的内存——这就是在一张 GPU 上装得下的任务在八张上反而 OOM 的原因：
 
-- **DDP 的梯度桶。** `DistributedDataParallel` 把梯度分进大小为 `bucket_cap_mb` = 25 MiB 的桶（第一个桶 1 MiB），反向传播一填满一个桶就对它做 all-reduce。每个桶是一个单独的扁平张量，在构造 DDP 时就分配好（`reducer.cpp`，`Reducer::initialize_buckets`），所以这些桶就是**每个梯度的又一份拷贝，在整个任务期间一直存在**。`gradient_as_bucket_view=True` 让梯度成为桶的视图：这样只存在一份。PyTorch 文档说省下的内存"等于全部梯度的大小"；PR 41954 实测过：ResNet-50 的峰值从 3089 MB 降到 2988 MB。但要看峰值*在哪里*：反向刚开始时桶已存在而梯度还没有，视图在那里什么也改变不了；它降低的是两者同时存在的峰值（反向末尾、优化器步骤）。
-- **FSDP 中未切分的块。** FSDP（ZeRO-3）在一个块的前向和反向之前把它的参数 all-gather 完整，用完就释放；默认还会在这个块计算时预取下一个块（FSDP2 的 `set_modules_to_forward_prefetch`："长度至少为二的列表……会使用更多的预留内存"）。所以同时有**两个块的 16 位权重**是完整的；反向时还有**一个块的梯度**完整地等待 reduce-scatter（ZeRO-2 也一样）。
+- **DDP 的梯度桶。** `DistributedDataParallel` 把梯度分进大小为 `bucket_cap_mb` = 25 MiB 的桶（第一个桶 1 MiB），反向传播一填满一个桶就对它做 all-reduce。每个桶是一个单独的扁平张量，在构造 DDP 时就分配好（`reducer.cpp`，`Reducer::initialize_buckets`），所以这些桶就是**每个梯度的又一份拷贝，在整个任务期间一直存在**。`gradient_as_bucket_view=True` 让梯度成为桶的视图：这样只存在一份。PyTorch 文档说省下的内存“等于全部梯度的大小”；PR 41954 实测过：ResNet-50 的峰值从 3089 MB 降到 2988 MB。但要看峰值*在哪里*：反向刚开始时桶已存在而梯度还没有，视图在那里什么也改变不了；它降低的是两者同时存在的峰值（反向末尾、优化器步骤）。
+- **FSDP 中未切分的块。** FSDP（ZeRO-3）在一个块的前向和反向之前把它的参数 all-gather 完整，用完就释放；默认还会在这个块计算时预取下一个块（FSDP2 的 `set_modules_to_forward_prefetch`：“长度至少为二的列表……会使用更多的预留内存”）。所以同时有**两个块的 16 位权重**是完整的；反向时还有**一个块的梯度**完整地等待 reduce-scatter（ZeRO-2 也一样）。
 - **NCCL 的缓冲区**，在 PyTorch 的分配器之外。每个通道（一个穿过所有 GPU 的环；NCCL 视链路开几个到几十个，最多 64 个）上，每个连接的接收方为每种协议各保留一块缓冲区：LL 512 KiB + LL128 4.69 MiB + Simple 4 MiB（`NCCL_BUFFSIZE`）= **9.19 MiB**（NCCL 2.30.7，`src/init.cc`）。在 4 张 A100 上做一次 all-reduce 后每个进程实测：2 张 GPU 的组 544 MB，3 或 4 张 688 MB（NVIDIA/nccl issue 964）；每多一个进程组就再加一份。从 2.22.3 起，NCCL 只连接任务用到的算法（`NCCL_RUNTIME_CONNECT`）。
 
 把 4.6 节的算例的 micro-batch 加大一点：13 亿参数模型，纯 bf16，选择性重计算，s = 2048，micro-batch 3，RTX 3090（CUDA 报告 23.70 GiB）：
@@ -372,7 +372,7 @@ ZeRO 的表格只算模型状态。从一张 GPU 到八张，会冒出三类表�
 | 8 张，ZeRO-1 | 19.65 GiB | 切分优化器状态省下的多于梯度桶 |
 | 8 张，FSDP（ZeRO-3） | 15.34 GiB | 两个收集完整的块 192 MiB + 一个块的梯度 96 MiB |
 
-> [!pitfall] "一张 GPU 上能跑，八张上也能跑"
+> [!pitfall] “一张 GPU 上能跑，八张上也能跑”
 > 数据并行切分的是批，不是内存：每张 GPU 仍然持有整个模型，现在还要再加上梯度桶和 NCCL 的缓冲区。要么把它们算进预算，要么切分：ZeRO-1 不增加通信量（见上文）。
 ]] },
 

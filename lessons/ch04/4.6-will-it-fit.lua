@@ -84,7 +84,7 @@ AdamW, on one 24 GB RTX 3090 (23.70 GiB as CUDA reports it):
 > `vram.plan_check` says the peak is in the optimizer phase, look at the optimizer.
 
 > [!errata] "Just lower the batch size until it stops running out of memory"
-> The lecture lists "调batch size、换小模型、甚至换显卡" as what people do after an OOM, and
+> The lecture lists “调batch size、换小模型、甚至换显卡” as what people do after an OOM, and
 > points at memory management instead. Lowering the batch only shrinks activations; here even
 > micro-batch 1 does not fit with AMP, because the model states and the optimizer's update are
 > the peak. Read where the peak falls first (4.1), then pick the lever that acts on it.
@@ -113,8 +113,8 @@ and replays the best plan without offload through the caching allocator.
 > [!pitfall] 优化器步骤有它自己的峰值
 > 检查点和更小的 batch 只缩小前向和反向。它们对更新步骤毫无作用：那时模型状态、梯度和优化器的临时张量同时存活。当 `vram.plan_check` 说峰值在优化器阶段时，就去看优化器。
 
-> [!errata] "OOM 了就把 batch size 往下调，调到不报错为止"
-> 讲义里列举了大家遇到 OOM 后的做法——"调batch size、换小模型、甚至换显卡"，并指出问题常常出在显存管理上。降低 batch 只会缩小激活；在这个例子里，用 AMP 时就算 micro-batch 为 1 也装不下，因为峰值来自模型状态和优化器更新。先看峰值落在哪里（4.1 节），再选能作用于它的手段。
+> [!errata] “OOM 了就把 batch size 往下调，调到不报错为止”
+> 讲义里列举了大家遇到 OOM 后的做法——“调batch size、换小模型、甚至换显卡”，并指出问题常常出在显存管理上。降低 batch 只会缩小激活；在这个例子里，用 AMP 时就算 micro-batch 为 1 也装不下，因为峰值来自模型状态和优化器更新。先看峰值落在哪里（4.1 节），再选能作用于它的手段。
 > 出处：下面的实验（`vram.plan` 在 RTX 3090 配置上为这个模型做的规划）；Rajbhandari et al. 2020，第 3.1 节（每参数 16 B）；PyTorch `torch/optim/adamw.py`（`foreach` 的临时张量）。
 
 实验在 RTX 3090 和另外五种 GPU 配置上为这个问题运行规划器，并把不带卸载的最优方案经缓存分配器回放。
@@ -299,7 +299,7 @@ The experiment asks the planner for each split, with the gradients over PCIe 4.0
 在八张 RTX 3090 上跑全局批大小为 48 条 2048 token 的序列：micro-batch × accum = 6。实验让规划器为每种拆分给出方案，梯度经 PCIe 4.0 x16 传输。
 
 > [!pitfall] 累积并不是免费的内存
-> 常见的建议"调小批大小再累积"能保住全局批大小、让激活变小，但完整的梯度现在要在每个 micro-step 的前向中一直存在。当梯度相对激活很大（模型大、序列短）时，改为切分它们（ZeRO-2）。
+> 常见的建议“调小批大小再累积”能保住全局批大小、让激活变小，但完整的梯度现在要在每个 micro-step 的前向中一直存在。当梯度相对激活很大（模型大、序列短）时，改为切分它们（ZeRO-2）。
 ]] },
 
   experiment {
@@ -358,7 +358,7 @@ its tokens/s, with the gradient traffic over PCIe 4.0 x16 (31.5 GB/s per GPU, th
     },
     answer = 3,
     why = { [2] = { en = "The model states do not shrink with the batch, and the accumulated gradients are added.", zh = "模型状态不随批大小缩小，而且还多了累积的梯度。" } },
-    hints = { { en = "What is live early in backward, and which of it depends on the micro-batch?", zh = "反向刚开始时哪些东西是活着的？其中哪些取决于 micro-batch？" } },
+    hints = { { en = "What is live early in backward, and which of it depends on the micro-batch?", zh = "反向刚开始时哪些东西是存活的？其中哪些取决于 micro-batch？" } },
     explain = { en = "Activations scale with the micro-batch; weights and optimizer state do not; and from the second micro-step the gradients (2.45 GiB here) are live from the start.",
                 zh = "激活随 micro-batch 缩放；权重和优化器状态不变；而且从第二个 micro-step 起，梯度（这里 2.45 GiB）一开始就是活的。" },
   },
@@ -377,6 +377,6 @@ its tokens/s, with the gradient traffic over PCIe 4.0 x16 (31.5 GB/s per GPU, th
 > datasheets, `vram.gpu_specs()`; PCIe 4.0 x16: PCI-SIG (`vram.pcie`).
 ]], zh = [[
 > [!source] 出处
-> 估算器和规划器的规则：`docs/vram-train.md`（`vram.plan`、`vram.plan_check`）。模型状态：Rajbhandari et al., "ZeRO", SC 2020。激活与重计算：Korthikanti et al., MLSys 2023。卸载：Ren et al., "ZeRO-Offload", USENIX ATC 2021，以及 DeepSpeed 0.19.6 的缓冲区（4.5 节）。训练 FLOPs：Kaplan et al. 2020。PyTorch `torch/optim/adamw.py`（`foreach`、`fused`）。数据并行的临时内存：4.5 节及其出处（PyTorch `reducer.cpp`、PR 41954；FSDP2 `set_modules_to_forward_prefetch`；NCCL 2.30.7 `src/init.cc`，NVIDIA/nccl issue 964）。梯度累积：PyTorch `torch/csrc/autograd/functions/accumulate_grad.h`（新梯度加进 `.grad`）和 DDP 的 `no_sync()`（`torch/nn/parallel/distributed.py`）；《Ultra-Scale Playbook》（Hugging Face，2025），"Gradient accumulation"。GPU 数据：厂商数据手册，`vram.gpu_specs()`；PCIe 4.0 x16：PCI-SIG（`vram.pcie`）。
+> 估算器和规划器的规则：`docs/vram-train.md`（`vram.plan`、`vram.plan_check`）。模型状态：Rajbhandari et al., "ZeRO", SC 2020。激活与重计算：Korthikanti et al., MLSys 2023。卸载：Ren et al., "ZeRO-Offload", USENIX ATC 2021，以及 DeepSpeed 0.19.6 的缓冲区（4.5 节）。训练 FLOPs：Kaplan et al. 2020。PyTorch `torch/optim/adamw.py`（`foreach`、`fused`）。数据并行的临时内存：4.5 节及其出处（PyTorch `reducer.cpp`、PR 41954；FSDP2 `set_modules_to_forward_prefetch`；NCCL 2.30.7 `src/init.cc`，NVIDIA/nccl issue 964）。梯度累积：PyTorch `torch/csrc/autograd/functions/accumulate_grad.h`（新梯度加进 `.grad`）和 DDP 的 `no_sync()`（`torch/nn/parallel/distributed.py`）；《Ultra-Scale Playbook》（Hugging Face，2025），“Gradient accumulation”。GPU 数据：厂商数据手册，`vram.gpu_specs()`；PCIe 4.0 x16：PCI-SIG（`vram.pcie`）。
 ]] },
 }

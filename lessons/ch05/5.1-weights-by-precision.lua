@@ -123,7 +123,7 @@ The experiment below does this sum for every precision on **this** device's free
 
 8 位和 4 位这几行只量化各个块里的线性层。词嵌入（32000 × 4096）、LM head（又一个 32000 × 4096）和各个 norm 仍保持 16 位，GPTQ、AWQ、bitsandbytes 和 vLLM 都是这么做的：262,410,240 个参数，除 fp32 那一行外每一行都有这 0.52 GB（in 是该层的输入数，4096 或 11008）。
 
-## "4 位" 到底存了什么
+## “4 位” 到底存了什么
 一个有 `in` 个输入、`out` 个输出的 GPTQ 线性层保存（AutoGPTQ 的 `QuantLinear`）：
 
 - `qweight`：打包在 int32 里的 4 位编码，in × out / 2 字节；
@@ -133,20 +133,20 @@ The experiment below does this sum for every precision on **this** device's free
 
 合计**每个量化权重 4.16 位**，不是 4 位；没被量化的嵌入和 head 还要再加 0.52 GB。NF4 每 64 个权重存一个 fp32 absmax：4.5 位；用 QLoRA 的双重量化（`bnb_4bit_use_double_quant`），常数缩到 0.127 位（合计 4.127 位）。
 
-> [!errata] "int4 量化后 7B 模型只占 3.5 GB 显存"
-> 7e9 × 0.5 B = 3.5 GB 既没算每组的缩放和零点，也没算保持 16 位的嵌入和 head：Llama-2-7B 用 GPTQ 4 位、组大小 128，权重就是 **3.89 GB**。而且权重并不是运行中模型占用的全部显存：还要加上 CUDA 上下文（约 0.4 GiB）、KV 缓存（这个模型 4096 个 token 时为 2 GiB，见第 5.2 节）和一次前向的激活值。4096 个 token 时合计约 **6.4 GiB**，几乎是 "3.5 GB" 的两倍。
-> 出处：`meta-llama/Llama-2-7b-hf` 的 config.json；Frantar 等 2023，"GPTQ"，以及 AutoGPTQ 的 `QuantLinear`（每组的常数）；6.4 GiB：下面的实验（`docs/vram-infer.md`）。
+> [!errata] “int4 量化后 7B 模型只占 3.5 GB 显存”
+> 7e9 × 0.5 B = 3.5 GB 既没算每组的缩放和零点，也没算保持 16 位的嵌入和 head：Llama-2-7B 用 GPTQ 4 位、组大小 128，权重就是 **3.89 GB**。而且权重并不是运行中模型占用的全部显存：还要加上 CUDA 上下文（约 0.4 GiB）、KV 缓存（这个模型 4096 个 token 时为 2 GiB，见第 5.2 节）和一次前向的激活值。4096 个 token 时合计约 **6.4 GiB**，几乎是 “3.5 GB” 的两倍。
+> 出处：`meta-llama/Llama-2-7b-hf` 的 config.json；Frantar 等 2023，“GPTQ”，以及 AutoGPTQ 的 `QuantLinear`（每组的常数）；6.4 GiB：下面的实验（`docs/vram-infer.md`）。
 
 ## 运行时还要加什么
 - **CUDA 上下文**：驱动和运行时的状态以及加载的核函数，在任何张量之前就已占用。vramlab 的估计值是 426 MiB（PyTorch PR 86509 测得开启延迟加载、创建一个小张量后为 274 MiB，关闭延迟加载时 636 MiB；unsloth-zoo PR 1053 在 CUDA 13 下测得 426 MiB）。第 2.1 节会测出你机器上的数值。
 - **cuBLAS 工作区**：PyTorch 的默认值在 Hopper 之前是 8.1 MiB（8,519,680 B），在 Hopper 和 Blackwell（计算能力 9.x 到 12.x）上是 32 MiB。
 - **一次前向传播**：残差流及其归一化后的副本，q/k/v 和注意力输出（FlashAttention 从不保存分数矩阵），MLP 的 gate、up 和它们的乘积，最后一个 token 的 logits。Llama-2-7B 处理 4096 个 token 时峰值为 322 MiB（每个 token 约 80 KiB，大部分是 MLP 里三个 11008 宽的张量），并逐层释放。
 
-## 重新审视"16 GB 显卡跑 7B"
-讲义里的故事：一个 7B 模型在 16 GB 显卡上"死活加载不进去"，因为"光是模型参数就占了 14GB，加上优化器状态和梯度，直接爆显存"。
+## 重新审视“16 GB 显卡跑 7B”
+讲义里的故事：一个 7B 模型在 16 GB 显卡上“死活加载不进去”，因为“光是模型参数就占了 14GB，加上优化器状态和梯度，直接爆显存”。
 
 > [!errata] 加载模型不会分配优化器状态
-> 梯度和优化器状态要到开始训练时（`loss.backward()`、`optimizer.step()`）才出现。*加载*就失败的模型，是被权重本身撑爆的：7e9 × 2 B = 14 GB 即 13.04 GiB，而 Llama-2-7B 的 fp16 权重是 13.48 GB = 12.55 GiB。一块"16 GB"的 T4，CUDA 看到的只有 **14.75 GiB**（因驱动而异，15,102 到 15,109 MiB，开启 ECC）。最常见的原因是精度：在 Transformers 4.x 中，`from_pretrained` 不指定 `torch_dtype` 时按 **fp32** 加载，25.10 GiB，任何 16 GB 的卡都装不下。用 fp16 时权重和上下文装得下；但到 4096 个 token 时，KV 缓存和一次前向把总量推到 15.29 GiB，超过 T4 的 14.75 GiB。训练就是另一回事了：混合精度下的 Adam 每个参数要 16 B，约 108 GB（第 4 章）。
+> 梯度和优化器状态要到开始训练时（`loss.backward()`、`optimizer.step()`）才出现。*加载*就失败的模型，是被权重本身撑爆的：7e9 × 2 B = 14 GB 即 13.04 GiB，而 Llama-2-7B 的 fp16 权重是 13.48 GB = 12.55 GiB。一块“16 GB”的 T4，CUDA 看到的只有 **14.75 GiB**（因驱动而异，15,102 到 15,109 MiB，开启 ECC）。最常见的原因是精度：在 Transformers 4.x 中，`from_pretrained` 不指定 `torch_dtype` 时按 **fp32** 加载，25.10 GiB，任何 16 GB 的卡都装不下。用 fp16 时权重和上下文装得下；但到 4096 个 token 时，KV 缓存和一次前向把总量推到 15.29 GiB，超过 T4 的 14.75 GiB。训练就是另一回事了：混合精度下的 Adam 每个参数要 16 B，约 108 GB（第 4 章）。
 > 出处：Transformers 4.x `PreTrainedModel.from_pretrained`（`torch_dtype`，默认 fp32）；T4：deviceQuery 报告 15,102 MiB（`assets/gpus/t4.txt`），Colab 上 PyTorch 报告 15,109 MiB；Llama-2-7B：它的 config.json；各项合计：下面的实验。
 
 下面的实验在**本机**设备的空闲显存上，对每种精度都做一遍这个加法。
@@ -266,6 +266,6 @@ last column is the longest context that fits here. Estimates: `vram.quantized`,
 > Blackwell"). Every formula: vramlab's `docs/vram-infer.md`.
 ]], zh = [[
 > [!source] 出处
-> Llama-2-7B 的结构：`meta-llama/Llama-2-7b-hf` 的 config.json（32 层，hidden 4096，32 个头，intermediate 11008，词表 32000）。GPTQ：Frantar 等 2023，"GPTQ"（ICLR），以及 AutoGPTQ 的 `QuantLinear`（`qweight`、`qzeros`、`scales`、`g_idx`）。LLM.int8()：Dettmers 等 2022；NF4 和双重量化：Dettmers 等 2023，"QLoRA" 第 3 节。`from_pretrained` 的默认数据类型：Transformers 4.x `PreTrainedModel.from_pretrained` 的 `torch_dtype` 参数说明。T4 容量：deviceQuery 报告 15,102 MiB（`assets/gpus/t4.txt`），Colab 上 PyTorch 报告 15,109 MiB。CUDA 上下文：PyTorch PR 86509、unsloth-zoo PR 1053。cuBLAS 工作区：PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp` 的 `parseChosenWorkspaceSize`（"32MiB for Hopper and Blackwell"）。全部公式见 vramlab 的 `docs/vram-infer.md`。
+> Llama-2-7B 的结构：`meta-llama/Llama-2-7b-hf` 的 config.json（32 层，hidden 4096，32 个头，intermediate 11008，词表 32000）。GPTQ：Frantar 等 2023，“GPTQ”（ICLR），以及 AutoGPTQ 的 `QuantLinear`（`qweight`、`qzeros`、`scales`、`g_idx`）。LLM.int8()：Dettmers 等 2022；NF4 和双重量化：Dettmers 等 2023，“QLoRA” 第 3 节。`from_pretrained` 的默认数据类型：Transformers 4.x `PreTrainedModel.from_pretrained` 的 `torch_dtype` 参数说明。T4 容量：deviceQuery 报告 15,102 MiB（`assets/gpus/t4.txt`），Colab 上 PyTorch 报告 15,109 MiB。CUDA 上下文：PyTorch PR 86509、unsloth-zoo PR 1053。cuBLAS 工作区：PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp` 的 `parseChosenWorkspaceSize`（“32MiB for Hopper and Blackwell”）。全部公式见 vramlab 的 `docs/vram-infer.md`。
 ]] },
 }

@@ -117,7 +117,7 @@ Transformer 生成文本时，每个新 token 都要对之前所有 token 的键
 
 Llama-2-7B：2 × 32 × 32 × 128 × 2 B = 524,288 B 每 token；× 4096 个 token = **正好 2 GiB**。Llama-2-70B 比 Llama-2-7B 大十倍，每 token 的缓存却更小（320 vs 512 KiB）：64 个查询头配 8 个 KV 头的 GQA。Mistral 只对最近 4096 个 token 做注意力（它的滑动窗口），所以滚动缓冲区式的缓存（论文和 vLLM 的做法）到那里就不再增长。Hugging Face 的 `DynamicCache` 按模型配置构建时也是如此（当前 Transformers 的 `generate()` 就这样构建）：配置里有 `sliding_window` 的模型每层得到一个 `DynamicSlidingWindowLayer`，每步之后只保留最近 4095 个 token（在那之前仍靠 `torch.cat` 增长）。旧版 Transformers，或不带配置创建的 `DynamicCache()`，才会保留每一个 token。DeepSeek-V2 的 MLA 缓存只有同样 128 个 128 维头的 MHA 的 1.76 %（后者每 token 3.75 MiB）。
 
-> [!errata] "GQA 让模型变小了"和"KV 缓存比起权重来很小"
+> [!errata] “GQA 让模型变小了”和“KV 缓存比起权重来很小”
 > GQA 缩小的是 KV 投影和缓存，不是模型的规模：Llama-3-8B 的参数比 Llama-2-7B 多，每 token 的缓存却只有它的四分之一。缓存也并不小：Llama-2-7B 在 batch 8、4096 个 token 时缓存有 16 GiB，比它 12.55 GiB 的 fp16 权重还多。
 > 出处：`meta-llama/Llama-2-7b-hf` 和 `meta-llama/Meta-Llama-3-8B` 的 config.json（由其结构得出参数量和每 token 的 KV 字节数）；Ainslie 等 2023（GQA）。
 
@@ -318,6 +318,6 @@ Llama-2-7B, Llama-3-8B, Mistral-7B, Llama-2-70B and OPT-13B against `vram.kv`.
 > it with the config (`generation/utils.py`, `_prepare_cache_for_generation`). The allocator's rules: lesson 2.2 and `docs/allocator.md`.
 ]], zh = [[
 > [!source] 出处
-> `meta-llama/Llama-2-7b-hf`、`meta-llama/Meta-Llama-3-8B`、`mistralai/Mistral-7B-v0.1`、`meta-llama/Llama-2-70b-hf`、`deepseek-ai/DeepSeek-V2` 的 config.json（`num_hidden_layers`、`num_key_value_heads`、`kv_lora_rank`、`qk_rope_head_dim`）。GQA：Ainslie 等 2023；MQA：Shazeer 2019；MLA：DeepSeek-AI 2024，"DeepSeek-V2" 第 2.1 节；Mistral 的滚动缓冲区：Jiang 等 2023 第 2 节。`DynamicCache`（按配置构建：滑动窗口层用 `DynamicSlidingWindowLayer`，保留 `sliding_window - 1` 个 token）和 `StaticCache`：Hugging Face Transformers 的 `src/transformers/cache_utils.py`；`generate()` 用配置构建它（`generation/utils.py`，`_prepare_cache_for_generation`）。分配器规则：第 2.2 节和 `docs/allocator.md`。
+> `meta-llama/Llama-2-7b-hf`、`meta-llama/Meta-Llama-3-8B`、`mistralai/Mistral-7B-v0.1`、`meta-llama/Llama-2-70b-hf`、`deepseek-ai/DeepSeek-V2` 的 config.json（`num_hidden_layers`、`num_key_value_heads`、`kv_lora_rank`、`qk_rope_head_dim`）。GQA：Ainslie 等 2023；MQA：Shazeer 2019；MLA：DeepSeek-AI 2024，“DeepSeek-V2” 第 2.1 节；Mistral 的滚动缓冲区：Jiang 等 2023 第 2 节。`DynamicCache`（按配置构建：滑动窗口层用 `DynamicSlidingWindowLayer`，保留 `sliding_window - 1` 个 token）和 `StaticCache`：Hugging Face Transformers 的 `src/transformers/cache_utils.py`；`generate()` 用配置构建它（`generation/utils.py`，`_prepare_cache_for_generation`）。分配器规则：第 2.2 节和 `docs/allocator.md`。
 ]] },
 }

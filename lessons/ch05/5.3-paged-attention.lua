@@ -72,22 +72,22 @@ reservations never preempt: they refuse to start a request instead.
 ]], zh = [[
 # 分页注意力（PagedAttention）
 
-推理服务同时运行许多序列，每个都需要自己的 KV 缓存（第 5.2 节）。一个序列到来时并不知道它会生成多长：模型输出结束符才停。把每个序列的缓存**连续**存放的系统，必须事先为它预留空间。Kwon 等（2023，"Efficient Memory Management for Large Language Model Serving with PagedAttention"，SOSP）统计了这样做的代价。浪费有三种：
+推理服务同时运行许多序列，每个都需要自己的 KV 缓存（第 5.2 节）。一个序列到来时并不知道它会生成多长：模型输出结束符才停。把每个序列的缓存**连续**存放的系统，必须事先为它预留空间。Kwon 等（2023，“Efficient Memory Management for Large Language Model Serving with PagedAttention”，SOSP）统计了这样做的代价。浪费有三种：
 
 - **预留**：为还没生成的 token 预留的位置（以后会用到，但现在空着）；
 - **内部碎片**：预留得比序列最终长度还多的位置；
 - **外部碎片**：零散的空闲位置，小到放不下下一次预留。
 
-他们测得 KV 显存中真正存放 token 状态的比例（第 1 节，图 2）：Orca 按最大长度预留时 **20.4 %**；向上取整到 2 的幂时 **26.8 %**；即使事先知道每个输出的长度，也只有 **38.2 %**。所以 vLLM 发布时说"现有系统浪费了 60 %–80 % 的显存"。
+他们测得 KV 显存中真正存放 token 状态的比例（第 1 节，图 2）：Orca 按最大长度预留时 **20.4 %**；向上取整到 2 的幂时 **26.8 %**；即使事先知道每个输出的长度，也只有 **38.2 %**。所以 vLLM 发布时说“现有系统浪费了 60 %–80 % 的显存”。
 
 ## 给 KV 缓存分页
-vLLM 把缓存池切成固定 token 数的**块**（默认 16 个），给每个序列一张**块表**，就像操作系统给进程一张页表：逻辑块按顺序排列，物理块可以在任何地方。只有序列的上一个块写满时才分配新块，所以一个序列最多浪费它最后一个块中没填满的部分，也不存在"太小而放不下"的空闲块。vLLM 中 **96.3 %** 的 KV 显存都存着 token 状态（图 2）；发布文章说浪费"低于 4 %"。注意力核函数通过块表读取 K 和 V（PagedAttention），所以块不必相邻。
+vLLM 把缓存池切成固定 token 数的**块**（默认 16 个），给每个序列一张**块表**，就像操作系统给进程一张页表：逻辑块按顺序排列，物理块可以在任何地方。只有序列的上一个块写满时才分配新块，所以一个序列最多浪费它最后一个块中没填满的部分，也不存在“太小而放不下”的空闲块。vLLM 中 **96.3 %** 的 KV 显存都存着 token 状态（图 2）；发布文章说浪费“低于 4 %”。注意力核函数通过块表读取 K 和 V（PagedAttention），所以块不必相邻。
 
 当正在运行的序列还在增长而缓存池用完时，vLLM 会**抢占**最晚到达的序列：释放它的块，之后重算它的缓存（论文里的 vLLM 也可以把块换出到主机内存；现在的引擎 V1 只做重算：第 5.5 节）。连续预留的方式从不抢占：它直接拒绝启动新请求。
 
-> [!errata] "分页有开销，所以能服务的请求更少"
+> [!errata] “分页有开销，所以能服务的请求更少”
 > 块表这层间接寻址确实让注意力核函数变慢一些（论文测得比 FasterTransformer 的核函数延迟高 20–26 %，第 7.1 节），但端到端来看，在相同延迟下 vLLM 每秒服务的请求数是 Orca 和 FasterTransformer 的 2–4 倍（摘要、第 6 节）：解码受限于能同时装下多少个序列（第 5.4 节），而分页能多装 2–4 倍。
-> 出处：Kwon 等 2023，"PagedAttention"，SOSP '23：摘要、第 6 节（吞吐）和第 7.1 节（核函数开销）。
+> 出处：Kwon 等 2023，“PagedAttention”，SOSP '23：摘要、第 6 节（吞吐）和第 7.1 节（核函数开销）。
 ]] },
 
   exercise {
@@ -141,7 +141,7 @@ KV 缓存池是 vLLM 的记账方式在**本设备**上为 fp16 的 Llama-2-7B �
       end
       ex:note("t", T(string.format("Pool: %d token slots (%s) for Llama-2-7B fp16 on %s%s. 'blocked': steps in which the first waiting request had enough free slots in all, but not in one piece.",
                                    slots, units.bytes(sv.kv_pool), gpu.info().name or "this device", gpu.info().simulated and " (SIMULATED profile)" or ""),
-                     string.format("缓存池：%d 个 token 位置（%s），fp16 的 Llama-2-7B，设备 %s%s。\"碎片阻塞\"：排在最前的请求所需的空闲位置总数够、却不连成一片的步数。",
+                     string.format("缓存池：%d 个 token 位置（%s），fp16 的 Llama-2-7B，设备 %s%s。“碎片阻塞”：排在最前的请求所需的空闲位置总数够、却不连成一片的步数。",
                                    slots, units.bytes(sv.kv_pool), gpu.info().name or "本设备", gpu.info().simulated and "（模拟配置）" or "")))
       ex:note("s", T("Paper: Kwon et al. 2023, fig. 2 (OPT-13B on an A100 40GB, real traces); the simulation's lengths are synthetic, so compare the order and the gap, not the decimals.",
                      "论文：Kwon 等 2023 图 2（OPT-13B、A100 40GB、真实请求轨迹）；模拟的长度是合成的，比较的是排序和差距，不是小数位。"))
@@ -239,6 +239,6 @@ for the attention kernel (the paper settles on 16, sec. 7.2).
 > (`vllm/v1/core/sched/scheduler.py`). The simulation and its limits: `docs/vram-infer.md`.
 ]], zh = [[
 > [!source] 出处
-> Kwon、Li、Zhuang、Sheng、Zheng、Yu、Gonzalez、Zhang、Stoica 2023，"Efficient Memory Management for Large Language Model Serving with PagedAttention"，SOSP '23：图 2（20.4 / 26.8 / 38.2 / 96.3 %），第 4 节（块表、抢占），第 6 节（吞吐），第 7.1 节（核函数开销）、第 7.2 节（块大小），图 11（ShareGPT 和 Alpaca 的长度）。vLLM 发布文章 "vLLM: Easy, Fast, and Cheap LLM Serving with PagedAttention"（vLLM 博客，2023 年 6 月）："浪费 60 %–80 %"、"低于 4 %"。vLLM 的默认值（`block_size` 16、`gpu_memory_utilization` 0.90；`max_num_seqs` 在至少 70 GiB 且不是 A100 的 GPU 上为 1024，其他为 256，见 `EngineArgs.get_batch_defaults`）：`vllm/engine/arg_utils.py`；V1 的抢占释放块并重算（`vllm/v1/core/sched/scheduler.py`）。模拟及其局限见 `docs/vram-infer.md`。
+> Kwon、Li、Zhuang、Sheng、Zheng、Yu、Gonzalez、Zhang、Stoica 2023，“Efficient Memory Management for Large Language Model Serving with PagedAttention”，SOSP '23：图 2（20.4 / 26.8 / 38.2 / 96.3 %），第 4 节（块表、抢占），第 6 节（吞吐），第 7.1 节（核函数开销）、第 7.2 节（块大小），图 11（ShareGPT 和 Alpaca 的长度）。vLLM 发布文章 “vLLM: Easy, Fast, and Cheap LLM Serving with PagedAttention”（vLLM 博客，2023 年 6 月）：“浪费 60 %–80 %”、“低于 4 %”。vLLM 的默认值（`block_size` 16、`gpu_memory_utilization` 0.90；`max_num_seqs` 在至少 70 GiB 且不是 A100 的 GPU 上为 1024，其他为 256，见 `EngineArgs.get_batch_defaults`）：`vllm/engine/arg_utils.py`；V1 的抢占释放块并重算（`vllm/v1/core/sched/scheduler.py`）。模拟及其局限见 `docs/vram-infer.md`。
 ]] },
 }

@@ -90,7 +90,7 @@ Williams、Waterman 和 Patterson 的 roofline 模型（2009）把这件事画�
 - **预填充（prefill）**一个 n 个 token 的提示，每个权重读一次、用于 n 个 token：约 n FLOP/B。512 个 token 的提示就越过了脊点：受限于计算。所以第一个 token 的延迟（首 token 时间）随提示长度和 FLOP/s 变化，后面的每个 token 则随带宽变化。
 - **批处理**解码：b 个序列共享每一次权重读取，强度升向 b FLOP/B，每秒 token 数几乎涨 b 倍，**直到** KV 读取（随 b 增长）在字节数中占了主导，或者 b 个序列的 KV 缓存装不下了（第 5.5 节）。
 
-> [!errata] "TFLOPS 越高的 GPU 生成文本越快"
+> [!errata] “TFLOPS 越高的 GPU 生成文本越快”
 > batch 1 时，一个解码步用到的 H100 张量算力远不到 1 %：它的速度跟着显存带宽走。H200 和 H100 的算力同为 989 TFLOP/s，带宽则是 4.8 对 3.35 TB/s：同样的算力，解码快 1.43 倍。FLOP/s 只在预填充和大 batch 时才重要。
 > 出处：NVIDIA H100 和 H200 数据手册（稠密 fp16 989.4 TFLOP/s，3.35 和 4.8 TB/s）；Williams 等 2009（roofline）；下面在本设备上的实验。
 ]] },
@@ -290,7 +290,7 @@ bandwidth ceiling", and measure the ceiling on your card (the experiment above).
 | 7B fp16 | 2 / 4 / 8 | 168.8 / 254.0 / 328.4 | 1,182 / 956 / 704 | 58 / 47 / 35 % |
 | 70B fp16 | 8 | 62.5 | 1,135 | 56 % |
 
-这张表有两个教训。量化减少的字节比提高的速度多：int4 只读四分之一的字节，速度却只快 1.9 倍，因为反量化也要花时间。**张量并行**把权重分到多张 GPU 上——每张读 weights/tp 以及它那份 KV 头，所以上限提高 tp 倍（`vram.decode{tp = }`）——但每层都要等两次只有几 KiB 的 all-reduce，它们的微秒级延迟不会随分片变小：小模型在 8 张 GPU 上只达到上限的三分之一，70B 的模型能达到一半以上。描述一个解码器时，说"达到带宽上限的百分之几"，并在你的卡上实测上限（上面的实验）。
+这张表有两个教训。量化减少的字节比提高的速度多：int4 只读四分之一的字节，速度却只快 1.9 倍，因为反量化也要花时间。**张量并行**把权重分到多张 GPU 上——每张读 weights/tp 以及它那份 KV 头，所以上限提高 tp 倍（`vram.decode{tp = }`）——但每层都要等两次只有几 KiB 的 all-reduce，它们的微秒级延迟不会随分片变小：小模型在 8 张 GPU 上只达到上限的三分之一，70B 的模型能达到一半以上。描述一个解码器时，说“达到带宽上限的百分之几”，并在你的卡上实测上限（上面的实验）。
 ]] },
 
   experiment {
@@ -389,6 +389,6 @@ this machine.
 > (num_kv_heads = max(1, total_num_kv_heads // tp_size)).
 ]], zh = [[
 > [!source] 出处
-> Williams、Waterman、Patterson 2009，"Roofline: An Insightful Visual Performance Model for Multicore Architectures"，CACM 52(4)。峰值：NVIDIA H100 和 H200 数据手册（稠密 fp16 989.4 TFLOP/s，3.35 和 4.8 TB/s），Ampere GA102 白皮书（RTX 3090：fp32 累加的 fp16 张量算力稠密 71 TFLOP/s，936 GB/s）；vramlab 的 `vram.gpu_specs()` 列出了每一项及其出处。BabelStream 的 dot：Deakin 等，布里斯托大学（第 3.2 节）。Llama-2-7B：`meta-llama/Llama-2-7b-hf` 的 config.json。浮点运算和字节的计数方法见 `docs/vram-infer.md`。实测解码：pytorch-labs/gpt-fast 的 README，"Benchmarks" 和 "Tensor Parallelism"（8 张功耗限制在 330 W 的 A100-80GB，batch 1，5 个 token 的提示；"peak bandwidth is about 1700 GB/s"）；NVIDIA A100 数据手册（2,039 GB/s）；张量并行：Shoeybi 等，"Megatron-LM"，2019（按列和按行切分，每层两次 all-reduce）；vLLM 的注意力层（num_kv_heads = max(1, total_num_kv_heads // tp_size)）。
+> Williams、Waterman、Patterson 2009，“Roofline: An Insightful Visual Performance Model for Multicore Architectures”，CACM 52(4)。峰值：NVIDIA H100 和 H200 数据手册（稠密 fp16 989.4 TFLOP/s，3.35 和 4.8 TB/s），Ampere GA102 白皮书（RTX 3090：fp32 累加的 fp16 张量算力稠密 71 TFLOP/s，936 GB/s）；vramlab 的 `vram.gpu_specs()` 列出了每一项及其出处。BabelStream 的 dot：Deakin 等，布里斯托大学（第 3.2 节）。Llama-2-7B：`meta-llama/Llama-2-7b-hf` 的 config.json。浮点运算和字节的计数方法见 `docs/vram-infer.md`。实测解码：pytorch-labs/gpt-fast 的 README，“Benchmarks” 和 “Tensor Parallelism”（8 张功耗限制在 330 W 的 A100-80GB，batch 1，5 个 token 的提示；“peak bandwidth is about 1700 GB/s”）；NVIDIA A100 数据手册（2,039 GB/s）；张量并行：Shoeybi 等，“Megatron-LM”，2019（按列和按行切分，每层两次 all-reduce）；vLLM 的注意力层（num_kv_heads = max(1, total_num_kv_heads // tp_size)）。
 ]] },
 }

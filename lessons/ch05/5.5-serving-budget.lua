@@ -141,7 +141,7 @@ stream 500 tokens at 25 tokens/s stay 20 s: 80 sequences at once. At 28 per GPU,
 
 按每个 token 计，换出的代价是 2 × KV 字节 / PCIe 带宽，重算约为 2 × 参数量次浮点运算 / 实际达到的 FLOP/s。像下面的实验那样单独定价，换出看起来要便宜好几倍。但论文端到端测得，块大小 16–64 个 token 时两者接近，块小时换出更差，因为大量小传输用不满 PCIe（第 7.3 节）；而且被换出的序列要占用专门留出的主机内存（vLLM 的 `swap_space`）。vLLM 现在的引擎（V1）对被抢占的请求采用重算。
 
-> [!errata] "模型加载成功了，服务器就能接待任意多的用户"
+> [!errata] “模型加载成功了，服务器就能接待任意多的用户”
 > 加载成功只说明权重装得下。每个运行中的序列都需要自己的 KV 缓存，所以并发用户数取决于权重之外剩下的显存：H100 80GB 上 28 个满长度的 Llama-2-7B 对话，RTX 3090（CUDA 报告 23.7 GiB）上 4 个。超过这个数，请求就在队列里等待或被抢占，你察觉到的是延迟，而不是 OOM。
 > 出处：上面的记账，按 vLLM 的默认值（`vllm/engine/arg_utils.py`），以及下面的实验（`vram.serving`）；抢占：Kwon 等 2023 第 4.5 节。
 
@@ -415,7 +415,7 @@ device, step by step; then the same start-up eager, with an fp8 KV cache, and as
                  { value = 35, say = { en = "Those are the full decode graphs only: every size also gets a piecewise one.", zh = "那只是完整解码图：每个大小还各有一个分段图。" } } },
     hints = { { en = "Count the sizes: 3 below 8, every 8 from 8 to 248, every 16 from 256 to 512; then those up to 256 once more.", zh = "数一数大小：8 以下 3 个，8 到 248 每隔 8 一个，256 到 512 每隔 16 一个；不超过 256 的再数一遍。" } },
     explain = { en = "3 + 31 + 17 = 51 piecewise sizes; 3 + 31 + 1 = 35 up to 256: 86 graphs, as vLLM logs it (\"PIECEWISE=51 (largest=512), FULL=35 (largest=256)\").",
-                zh = "3 + 31 + 17 = 51 个分段大小；不超过 256 的有 3 + 31 + 1 = 35 个：共 86 个图，与 vLLM 日志一致（\"PIECEWISE=51 (largest=512), FULL=35 (largest=256)\"）。" },
+                zh = "3 + 31 + 17 = 51 个分段大小；不超过 256 的有 3 + 31 + 1 = 35 个：共 86 个图，与 vLLM 日志一致（“PIECEWISE=51 (largest=512), FULL=35 (largest=256)”）。" },
   },
 
   exercise {
@@ -472,6 +472,6 @@ device, step by step; then the same start-up eager, with an fp8 KV cache, and as
 > 128b/130b, 31.5 GB/s per direction. The estimators: `docs/vram-infer.md`.
 ]], zh = [[
 > [!source] 出处
-> vLLM 的默认值（`gpu_memory_utilization` 0.90、`block_size` 16；按设备而定的 `max_num_seqs` 和 `max_num_batched_tokens`：`EngineArgs.get_batch_defaults`）：`vllm/engine/arg_utils.py`。记账方式：`vllm/v1/worker/gpu_worker.py`（`init_device`：启动快照与空闲显存检查；`determine_available_memory`：请求的显存减去权重、剖析到的峰值和非 torch 增量）和 `vllm/utils/mem_utils.py`（`memory_profiling`）；CUDA 图：`vllm/envs.py` 的 `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`（"enabled by default as of v0.21.0"）；抢占：vLLM 文档 "Optimization and Tuning"。启动账本：`gpu_worker.py`（`init_device`、`load_model`、`determine_available_memory`、`initialize_from_config`、`compile_or_warm_up_model`）、`vllm/v1/worker/gpu_model_runner.py`（`profile_cudagraph_memory`：最大那个图的捕获量加上其余各图按第二个图计；`capture_model`：从大到小，共用一个池）和 `vllm/config/vllm.py`（`_set_cudagraph_sizes`：默认捕获大小，`max_cudagraph_capture_size` = min(2 × `max_num_seqs`, 512)）；vLLM 文档 "Conserving Memory"（`enforce_eager`、`cudagraph_capture_sizes`）和 "Quantized KV Cache"（fp8）。公开 vLLM 日志中的 CUDA 图内存：vLLM PR 39559（"PIECEWISE=51 (largest=512), FULL=35 (largest=256)"，1.62 GiB）、gpustack/runner PR 251（vLLM 0.27.1：16 个图，0.36 GiB）、noonghunna/club-3090 issue 434（5 个图，0.09 GiB）。Kwon 等 2023，"Efficient Memory Management for Large Language Model Serving with PagedAttention"，SOSP '23，第 4.5 节（换出、重算）和第 7.3 节。A100 80GB 容量：PyTorch 报告的 79.15 GiB；H100 SXM 80GB：CUDA 报告 85,028,896,768 B = 79.19 GiB（`assets/gpus/h100-sxm.txt`）。Little 定律：Little 1961，Operations Research 9(3)。PCIe 4.0 x16：16 GT/s × 16 条通道，128b/130b 编码，每个方向 31.5 GB/s。估算器见 `docs/vram-infer.md`。
+> vLLM 的默认值（`gpu_memory_utilization` 0.90、`block_size` 16；按设备而定的 `max_num_seqs` 和 `max_num_batched_tokens`：`EngineArgs.get_batch_defaults`）：`vllm/engine/arg_utils.py`。记账方式：`vllm/v1/worker/gpu_worker.py`（`init_device`：启动快照与空闲显存检查；`determine_available_memory`：请求的显存减去权重、剖析到的峰值和非 torch 增量）和 `vllm/utils/mem_utils.py`（`memory_profiling`）；CUDA 图：`vllm/envs.py` 的 `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`（“enabled by default as of v0.21.0”）；抢占：vLLM 文档 “Optimization and Tuning”。启动账本：`gpu_worker.py`（`init_device`、`load_model`、`determine_available_memory`、`initialize_from_config`、`compile_or_warm_up_model`）、`vllm/v1/worker/gpu_model_runner.py`（`profile_cudagraph_memory`：最大那个图的捕获量加上其余各图按第二个图计；`capture_model`：从大到小，共用一个池）和 `vllm/config/vllm.py`（`_set_cudagraph_sizes`：默认捕获大小，`max_cudagraph_capture_size` = min(2 × `max_num_seqs`, 512)）；vLLM 文档 “Conserving Memory”（`enforce_eager`、`cudagraph_capture_sizes`）和 “Quantized KV Cache”（fp8）。公开 vLLM 日志中的 CUDA 图内存：vLLM PR 39559（“PIECEWISE=51 (largest=512), FULL=35 (largest=256)”，1.62 GiB）、gpustack/runner PR 251（vLLM 0.27.1：16 个图，0.36 GiB）、noonghunna/club-3090 issue 434（5 个图，0.09 GiB）。Kwon 等 2023，“Efficient Memory Management for Large Language Model Serving with PagedAttention”，SOSP '23，第 4.5 节（换出、重算）和第 7.3 节。A100 80GB 容量：PyTorch 报告的 79.15 GiB；H100 SXM 80GB：CUDA 报告 85,028,896,768 B = 79.19 GiB（`assets/gpus/h100-sxm.txt`）。Little 定律：Little 1961，Operations Research 9(3)。PCIe 4.0 x16：16 GT/s × 16 条通道，128b/130b 编码，每个方向 31.5 GB/s。估算器见 `docs/vram-infer.md`。
 ]] },
 }

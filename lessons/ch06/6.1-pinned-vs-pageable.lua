@@ -74,7 +74,7 @@ gives the difference per copy, the **staging cost**.
 讲义用一句话说清了：GPU 算得太快，不能等数据从内存慢慢搬过来，所以数据必须**提前准备好**。本章讲真实的程序怎么做到这一点：字节怎样从主机内存上到 PCIe 链路（本节），拷贝怎样藏到计算后面（6.2），统一内存用什么办法代替它（6.3），以及数据加载器怎样让训练的每一步都有数据可用（6.4）。
 
 ## 拷贝引擎为什么要锁页内存
-主机和设备之间的拷贝由**拷贝引擎**完成，它是 GPU 上的 DMA 单元，按物理地址读写主机内存，同时 SM 照常计算。普通的（**可分页**）主机内存让它无处下手：操作系统随时可能把一页换出或挪走。所以驱动会经过自己的一块**中转缓冲区**（它是锁页的）来拷贝可分页数据，一次一段：CPU 把一段拷进中转缓冲区，拷贝引擎把它送出去，如此反复。CUDA 的"API synchronization behavior"写明了这对程序意味着什么：
+主机和设备之间的拷贝由**拷贝引擎**完成，它是 GPU 上的 DMA 单元，按物理地址读写主机内存，同时 SM 照常计算。普通的（**可分页**）主机内存让它无处下手：操作系统随时可能把一页换出或挪走。所以驱动会经过自己的一块**中转缓冲区**（它是锁页的）来拷贝可分页数据，一次一段：CPU 把一段拷进中转缓冲区，拷贝引擎把它送出去，如此反复。CUDA 的“API synchronization behavior”写明了这对程序意味着什么：
 
 - 从可分页内存拷到设备：数据拷进中转缓冲区后调用才返回（拷贝开始前还会先同步一次流）；
 - 从设备拷到可分页内存：拷贝完成后调用才返回；
@@ -185,12 +185,12 @@ buffer has paid for itself.
   `r.numa_node`).
 ]], zh = [[
 ## 锁页本身的代价
-锁页也不是免费的。要锁住一块缓冲区，驱动得让它的每一页都驻留在内存里（内核要把每一页清零并映射），锁住，再为 GPU 建立映射。《CUDA C++ 最佳实践指南》称之为"与大多数普通系统内存分配相比是重量级的操作"。公开的报告给出了数字：在一台 8 卡 H100 主机上，`cuMemHostAlloc` 分配 8 GiB 用了 2.74–2.84 秒，约每 GiB 0.35 秒；而先 `mmap`、用 32 个线程做首次访问、再 `cuMemHostRegister`，一共 0.92 秒（ai-dynamo/dynamo issue 13710）；在 AWS g6.4xlarge 上创建 16 GiB 的 `cudaHostAlloc` 内存池用了 8 秒（rapidsai/rmm issue 2496）。慢在由一个线程逐页访问，所以 PyTorch 的主机分配器可以先 `malloc`，用多个线程把每一页访问一遍，再注册（`PYTORCH_CUDA_ALLOC_CONF` 里的 `pinned_use_cuda_host_register`、`pinned_num_register_threads`；默认分别为关闭和 1）。
+锁页也不是免费的。要锁住一块缓冲区，驱动得让它的每一页都驻留在内存里（内核要把每一页清零并映射），锁住，再为 GPU 建立映射。《CUDA C++ 最佳实践指南》称之为“与大多数普通系统内存分配相比是重量级的操作”。公开的报告给出了数字：在一台 8 卡 H100 主机上，`cuMemHostAlloc` 分配 8 GiB 用了 2.74–2.84 秒，约每 GiB 0.35 秒；而先 `mmap`、用 32 个线程做首次访问、再 `cuMemHostRegister`，一共 0.92 秒（ai-dynamo/dynamo issue 13710）；在 AWS g6.4xlarge 上创建 16 GiB 的 `cudaHostAlloc` 内存池用了 8 秒（rapidsai/rmm issue 2496）。慢在由一个线程逐页访问，所以 PyTorch 的主机分配器可以先 `malloc`，用多个线程把每一页访问一遍，再注册（`PYTORCH_CUDA_ALLOC_CONF` 里的 `pinned_use_cuda_host_register`、`pinned_num_register_threads`；默认分别为关闭和 1）。
 
 所以要**锁一次、反复用**：每个 batch 都新锁一块缓冲区，花的比省下的中转开销还多。PyTorch 自己的教程发现，`tensor.pin_memory().to(device, non_blocking=True)` 最多能比直接 `tensor.to(device)` 慢一倍。下面的实验给两种锁页方式计时，并算出一块锁页缓冲区要拷贝多少次才能回本。
 
 ## 为什么不把内存全部锁页
-- **锁页的页是从操作系统手里拿走的。**它们不能被换出或挪动，锁住 1 GiB，机器上其他东西就少 1 GiB 可用。《最佳实践指南》说："锁页内存不应过度使用……多少算太多很难事先知道"。
+- **锁页的页是从操作系统手里拿走的。**它们不能被换出或挪动，锁住 1 GiB，机器上其他东西就少 1 GiB 可用。《最佳实践指南》说：“锁页内存不应过度使用……多少算太多很难事先知道”。
 - **容器和限制。**用其他方式锁住的内存（`mlock`、InfiniBand 的 RDMA 注册）计入 `ulimit -l`；NCCL 的故障排查指南因此要求容器以 `--ulimit memlock=-1` 运行。
 - **NUMA。**在有两个 CPU 插槽的机器上，锁在远离 GPU 那个插槽上的缓冲区，每次拷贝都要经过插槽间的互连。要锁在 GPU 所在的节点上（上面的拷贝就是这么做的：`r.numa_node`）。
 ]] },
@@ -298,15 +298,15 @@ for itself (`vram.pin_breakeven`).
 > - NVIDIA NCCL user guide, "Troubleshooting" (containers: `--ulimit memlock=-1`).
 > - PCI-SIG PCI Express base specifications (transfer rates and encodings).
 ]], zh = [[
-> [!errata] 把"~50 GB/s（DDR5）"当作与显存对比的系统内存速度
-> 讲义的表格拿显存和系统内存自身的带宽比。可 GPU 看到的系统内存两者都不是：它看到的是 PCIe 链路，PCIe 4.0 x16 扣除编码后每方向 31.5 GB/s（从锁页内存约 26 GB/s），从可分页内存还要更低，低多少取决于 CPU 在那台主机上中转每一段的开销。讲义的避坑指南里"用内存来凑显存"，跑的是链路的速度，而不是 DDR5 的速度。
-> 出处：PCI-SIG 基础规范（16 GT/s，128b/130b）；上面在本设备上的实验；CUDA Runtime API"API synchronization behavior"。
+> [!errata] 把“~50 GB/s（DDR5）”当作与显存对比的系统内存速度
+> 讲义的表格拿显存和系统内存自身的带宽比。可 GPU 看到的系统内存两者都不是：它看到的是 PCIe 链路，PCIe 4.0 x16 扣除编码后每方向 31.5 GB/s（从锁页内存约 26 GB/s），从可分页内存还要更低，低多少取决于 CPU 在那台主机上中转每一段的开销。讲义的避坑指南里“用内存来凑显存”，跑的是链路的速度，而不是 DDR5 的速度。
+> 出处：PCI-SIG 基础规范（16 GT/s，128b/130b）；上面在本设备上的实验；CUDA Runtime API“API synchronization behavior”。
 
 > [!source] 出处
-> - CUDA Runtime API"API synchronization behavior"（可分页拷贝要中转；各调用何时返回）；《CUDA C++ 最佳实践指南》"Pinned Memory"（"重量级的操作"、"不应过度使用"、cudaHostRegister）与"NUMA Best Practices"。
+> - CUDA Runtime API“API synchronization behavior”（可分页拷贝要中转；各调用何时返回）；《CUDA C++ 最佳实践指南》“Pinned Memory”（“重量级的操作”、“不应过度使用”、cudaHostRegister）与“NUMA Best Practices”。
 > - ai-dynamo/dynamo issue 13710（在 8 卡 H100 主机上 cuMemHostAlloc 8 GiB：2.74–2.84 秒；mmap + 32 线程首次访问 + cuMemHostRegister：0.92 秒）；rapidsai/rmm issue 2496（在 g6.4xlarge 上创建 16 GiB 的 cudaHostAlloc 内存池：8 秒）。各为单一报告。
-> - PyTorch 文档"CUDA semantics"：显存管理（`pinned_use_cuda_host_register`、`pinned_num_register_threads`）与锁页内存缓冲区；`aten/src/ATen/cuda/CachingHostAllocator.cpp`（`allocWithCudaHostRegister`：malloc，由 `pinned_num_register_threads` 个线程逐页访问，再 cudaHostRegister）；`torch.utils.data.DataLoader`（`pin_memory`；`_MultiProcessingDataLoaderIter` 的锁页线程）；PyTorch 教程《A guide on good usage of non_blocking and pin_memory() in PyTorch》（先锁页再拷贝，最多比直接拷贝慢一倍）。
-> - NVIDIA NCCL 用户指南"Troubleshooting"（容器：`--ulimit memlock=-1`）。
+> - PyTorch 文档“CUDA semantics”：显存管理（`pinned_use_cuda_host_register`、`pinned_num_register_threads`）与锁页内存缓冲区；`aten/src/ATen/cuda/CachingHostAllocator.cpp`（`allocWithCudaHostRegister`：malloc，由 `pinned_num_register_threads` 个线程逐页访问，再 cudaHostRegister）；`torch.utils.data.DataLoader`（`pin_memory`；`_MultiProcessingDataLoaderIter` 的锁页线程）；PyTorch 教程《A guide on good usage of non_blocking and pin_memory() in PyTorch》（先锁页再拷贝，最多比直接拷贝慢一倍）。
+> - NVIDIA NCCL 用户指南“Troubleshooting”（容器：`--ulimit memlock=-1`）。
 > - PCI-SIG PCI Express 基础规范（传输速率与编码）。
 ]] },
 
@@ -314,7 +314,7 @@ for itself (`vram.pin_breakeven`).
     id = "pin-everything",
     kind = "choice",
     prompt = { en = "A colleague proposes to pin all 512 GB of a server's RAM at start-up \"so every copy is fast\". What is the real problem?",
-               zh = "同事提议在启动时把服务器 512 GB 内存全部锁页，\"这样每次拷贝都快\"。真正的问题是什么？" },
+               zh = "同事提议在启动时把服务器 512 GB 内存全部锁页，“这样每次拷贝都快”。真正的问题是什么？" },
     choices = {
       { en = "Pinned memory is slower for the CPU to read and write", zh = "锁页内存的 CPU 读写更慢" },
       { en = "Pinned pages cannot be swapped or moved: the operating system and every other process lose that memory, and pinning it all takes minutes", zh = "锁页的页不能换出或挪动：操作系统和其他进程都失去了这些内存，而且全部锁页要花好几分钟" },

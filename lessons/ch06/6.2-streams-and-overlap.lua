@@ -97,10 +97,10 @@ GPU 上有几个能同时工作的引擎：**SM** 运行核函数，一个或多
 | RTX 3090、RTX 4090 | 2 | 主机到设备 + 设备到主机 + 核函数 |
 | A100、H100、T4 | 3 | 同上（见下文） |
 
-（deviceQuery 把这个数打印为"Concurrent copy and kernel execution: Yes with N copy engine(s)"；这里是 `gpu.info().async_engines`。）《CUDA C++ 编程指南》写明了这个数至少为 1 时能做什么（拷贝与核函数重叠），为 2 时能做什么（两个方向的拷贝同时进行）；第三个引擎多出什么，它没有说。本课程的模拟器让它承担设备内部的拷贝，这是一个假设。即使 GPU 有几个拷贝引擎，同一方向的拷贝也是排队进行的：一份公开的拷贝引擎争用研究发现，来自不同流的同方向拷贝是串行的。
+（deviceQuery 把这个数打印为“Concurrent copy and kernel execution: Yes with N copy engine(s)”；这里是 `gpu.info().async_engines`。）《CUDA C++ 编程指南》写明了这个数至少为 1 时能做什么（拷贝与核函数重叠），为 2 时能做什么（两个方向的拷贝同时进行）；第三个引擎多出什么，它没有说。本课程的模拟器让它承担设备内部的拷贝，这是一个假设。即使 GPU 有几个拷贝引擎，同一方向的拷贝也是排队进行的：一份公开的拷贝引擎争用研究发现，来自不同流的同方向拷贝是串行的。
 
 ## 分块放到流上
-《CUDA C++ 最佳实践指南》的做法叫"staged concurrent copy and execute"（分阶段并发拷贝与执行）：把数据切成块，每块的拷贝和核函数交给它自己的流。设全部数据的传输时间为 tT、核函数时间为 tE，切成 n 块，核函数更长时总时间约为 **tE + tT/n**，拷贝更长时约为 **tT + tE/n**，而依次执行是 **tE + tT**。如果还要拷回来，并且每个方向各有一个拷贝引擎，就成了三级流水线：每块依次经过拷入、计算、拷出；第一块走完全程之后，每过最慢那一级的一个周期就完成一块。最好的情况是只剩最慢的一级：三级一样长时最多加速 3 倍（`vram.overlap`）。
+《CUDA C++ 最佳实践指南》的做法叫“staged concurrent copy and execute”（分阶段并发拷贝与执行）：把数据切成块，每块的拷贝和核函数交给它自己的流。设全部数据的传输时间为 tT、核函数时间为 tE，切成 n 块，核函数更长时总时间约为 **tE + tT/n**，拷贝更长时约为 **tT + tE/n**，而依次执行是 **tE + tT**。如果还要拷回来，并且每个方向各有一个拷贝引擎，就成了三级流水线：每块依次经过拷入、计算、拷出；第一块走完全程之后，每过最慢那一级的一个周期就完成一块。最好的情况是只剩最慢的一级：三级一样长时最多加速 3 倍（`vram.overlap`）。
 
 每个流在设备上还需要一块自己的**缓冲区**：它正在处理的那一块。两个流、两块缓冲区就是**双缓冲**：一块在算的时候，另一块在重新装数据。下面的实验说明为什么三级流水要三块：只有两个流时，一块的拷入要在自己的流里等前面隔一块的那块拷出完成。
 ]] },
@@ -227,7 +227,7 @@ there, so it overlaps computation only when it is issued on a side stream
 (`torch.cuda.current_stream().wait_stream(s)`, and `x.record_stream(...)` so that the allocator
 does not reuse `x`'s memory too early): the events of the experiment below.
 
-> [!errata] "显存必须提前把数据准备好，GPU伸手就能拿到" (the data must be in VRAM before the GPU reaches for it)
+> [!errata] “显存必须提前把数据准备好，GPU伸手就能拿到” (the data must be in VRAM before the GPU reaches for it)
 > Not all of it, and not all before: a program that streams its data keeps only a few chunks in
 > VRAM and computes on one while the copy engines bring the next and take the last one back.
 > "Prepared in advance" is done *during* the computation, by engines that are not the SMs; what
@@ -240,7 +240,7 @@ does not reuse `x`'s memory too early): the events of the experiment below.
 - **一个流**：拷入、计算、拷出，一块接一块；每个引擎三分之二的时间都闲着。
 - **两个流、两块缓冲区**：拷贝和核函数重叠了，但第 2 块的拷入排在流 1 上、第 0 块的拷出后面，于是拷贝引擎要等核函数：每隔一块就有空档。
 - **三个流、三块缓冲区**：每个引擎几乎一直在忙；这就是估算假设的流水线。
-- **可分页内存**：每次拷贝都把主机线程挡住，直到拷完，于是下一个调用（另一个流上的核函数）根本还没发出：完全没有重叠，每次拷贝还更慢。《最佳实践指南》说：重叠"需要锁页的主机内存"。
+- **可分页内存**：每次拷贝都把主机线程挡住，直到拷完，于是下一个调用（另一个流上的核函数）根本还没发出：完全没有重叠，每次拷贝还更慢。《最佳实践指南》说：重叠“需要锁页的主机内存”。
 
 指南还有两条规则：拷贝要在**非默认**流上用 `cudaMemcpyAsync`（旧的默认流要等所有其他阻塞流，即创建时没有带 `cudaStreamNonBlocking` 的流，也让它们等它），中间也不能有别的东西强制同步（`cudaMemcpy`、`cudaDeviceSynchronize`）。
 
@@ -249,9 +249,9 @@ does not reuse `x`'s memory too early): the events of the experiment below.
 
 PyTorch 里同样的规则表现为 `non_blocking=True`：从锁页内存执行 `x.to("cuda", non_blocking=True)` 会立即返回，当前流上的后续工作排在它之后；但 `y.to("cpu", non_blocking=True)` 在字节到达之前就返回了，在 `torch.cuda.synchronize()`（或一个事件）之前读 `y`，可能读到的是原来的内容。`non_blocking` 解放的是**主机**，不是 GPU：拷贝排在当前流上、已经在那里的核函数后面，所以只有放到一个旁路流上发出（`with torch.cuda.stream(s):`），再让做计算的流等它（`torch.cuda.current_stream().wait_stream(s)`，并用 `x.record_stream(...)` 防止分配器过早复用 `x` 的内存），拷贝才会与计算重叠：也就是下面实验里的事件。
 
-> [!errata] "显存必须提前把数据准备好，GPU伸手就能拿到"
-> 不是全部，也不必全部事先：把数据流式送入的程序只在显存里放几块，在一块上计算的同时，拷贝引擎送来下一块、把上一块送回去。"提前准备"是在计算*进行中*由 SM 以外的引擎完成的；核函数开始前必须准备好的只是它要处理的那一块，这由事件（或它所在流的顺序）保证。
-> 出处：《CUDA C++ 最佳实践指南》"Asynchronous and Overlapping Transfers with Computation"；本节的实验。
+> [!errata] “显存必须提前把数据准备好，GPU伸手就能拿到”
+> 不是全部，也不必全部事先：把数据流式送入的程序只在显存里放几块，在一块上计算的同时，拷贝引擎送来下一块、把上一块送回去。“提前准备”是在计算*进行中*由 SM 以外的引擎完成的；核函数开始前必须准备好的只是它要处理的那一块，这由事件（或它所在流的顺序）保证。
+> 出处：《CUDA C++ 最佳实践指南》“Asynchronous and Overlapping Transfers with Computation”；本节的实验。
 ]] },
 
   experiment {
@@ -338,7 +338,7 @@ waited for before the kernel. Every word is checked.
       [1] = { en = "Copy engines are separate from the SMs: with pinned memory the same copy does overlap the kernel.", zh = "拷贝引擎与 SM 是分开的：用锁页内存时，同样的拷贝就会与核函数重叠。" },
       [3] = { en = "It is copied on the stream given; the stream does not matter when the host thread is held in the call.", zh = "它在给定的流上拷贝；主机线程被挡在调用里时，用哪个流都无关紧要。" },
     },
-    hints = { { en = "Look at the host's side: when does the call return? (CUDA's \"API synchronization behavior\".)", zh = "看主机这一侧：调用什么时候返回？（CUDA 的\"API synchronization behavior\"。）" } },
+    hints = { { en = "Look at the host's side: when does the call return? (CUDA's \"API synchronization behavior\".)", zh = "看主机这一侧：调用什么时候返回？（CUDA 的“API synchronization behavior”。）" } },
     explain = { en = "The host thread is busy copying into the staging buffer (host to device) or waiting for the copy (device to host), so it issues nothing else meanwhile; the kernel starts after the copy. Pinned memory makes the call return at once.",
                 zh = "主机线程要么在往中转缓冲区里拷（主机到设备），要么在等拷贝结束（设备到主机），期间什么也发不出去；核函数在拷贝之后才开始。锁页内存让调用立即返回。" },
   },
@@ -352,11 +352,11 @@ waited for before the kernel. Every word is checked.
 > - PyTorch tutorial "A guide on good usage of non_blocking and pin_memory() in PyTorch"; PyTorch "CUDA semantics", asynchronous execution and CUDA streams (work is queued on the current stream); `torch.cuda.Stream.wait_stream`, `torch.Tensor.record_stream`.
 ]], zh = [[
 > [!source] 出处
-> - 《CUDA C++ 最佳实践指南》"Asynchronous and Overlapping Transfers with Computation"（分阶段并发拷贝与执行；tE + tT/nStreams 与 tT + tE/nStreams；asyncEngineCount；需要锁页内存与非默认流）；《CUDA C++ 编程指南》"Overlap of Data Transfer and Kernel Execution"与"Concurrent Data Transfers"（asyncEngineCount 大于零；等于 2 时两个方向的拷贝可以同时进行）。
-> - 《CUDA Runtime API》"API synchronization behavior"与"Stream synchronization behavior"（旧的默认流）；cudaEventRecord、cudaStreamWaitEvent。
-> - 公开的 deviceQuery 日志：RTX 3090 和 RTX 4090 为"Yes with 2 copy engine(s)"；A100 80GB、H100 80GB HBM3 和 T4 为"Yes with 3 copy engine(s)"（H200 的配置沿用 H100 的）。
-> - meta-pytorch/torchrec pull request #4303，"CUDA Copy Engine Contention Study"（来自不同流的同方向拷贝是串行的；单一报告）。
-> - PyTorch 教程《A guide on good usage of non_blocking and pin_memory() in PyTorch》；PyTorch 文档"CUDA semantics"中的异步执行与 CUDA 流（工作排在当前流上）；`torch.cuda.Stream.wait_stream`、`torch.Tensor.record_stream`。
+> - 《CUDA C++ 最佳实践指南》“Asynchronous and Overlapping Transfers with Computation”（分阶段并发拷贝与执行；tE + tT/nStreams 与 tT + tE/nStreams；asyncEngineCount；需要锁页内存与非默认流）；《CUDA C++ 编程指南》“Overlap of Data Transfer and Kernel Execution”与“Concurrent Data Transfers”（asyncEngineCount 大于零；等于 2 时两个方向的拷贝可以同时进行）。
+> - 《CUDA Runtime API》“API synchronization behavior”与“Stream synchronization behavior”（旧的默认流）；cudaEventRecord、cudaStreamWaitEvent。
+> - 公开的 deviceQuery 日志：RTX 3090 和 RTX 4090 为“Yes with 2 copy engine(s)”；A100 80GB、H100 80GB HBM3 和 T4 为“Yes with 3 copy engine(s)”（H200 的配置沿用 H100 的）。
+> - meta-pytorch/torchrec pull request #4303，“CUDA Copy Engine Contention Study”（来自不同流的同方向拷贝是串行的；单一报告）。
+> - PyTorch 教程《A guide on good usage of non_blocking and pin_memory() in PyTorch》；PyTorch 文档“CUDA semantics”中的异步执行与 CUDA 流（工作排在当前流上）；`torch.cuda.Stream.wait_stream`、`torch.Tensor.record_stream`。
 ]] },
 
   exercise {

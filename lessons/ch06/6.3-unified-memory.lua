@@ -180,9 +180,9 @@ experiment cap allows, and a managed buffer 1.5 times what is left is swept twic
 read in place.
 ]], zh = [[
 ## 超出设备容量：超额分配（oversubscription）
-托管分配可以比显存还大。这时驱动会**驱逐**一些页，把它们写回主机内存，为核函数缺页要迁入的页腾出地方。对于按顺序扫过整个缓冲区的核函数，最近最少使用的那一页恰恰总是它很快又要用的：一旦缓冲区比设备装得下的更大，**每一遍都要把它全部重新缺页迁入**，从第二遍起还要驱逐同样多：第二遍比第一遍更慢。NVIDIA 对一个微基准的研究发现，超额分配时的性能"随平台、超额倍数和内存建议不同，相差可达 100 倍"。就地读取数据（prefer host、accessed by）什么也不搬，以链路的速率运行：对于装不下的数据流，这通常更划算。
+托管分配可以比显存还大。这时驱动会**驱逐**一些页，把它们写回主机内存，为核函数缺页要迁入的页腾出地方。对于按顺序扫过整个缓冲区的核函数，最近最少使用的那一页恰恰总是它很快又要用的：一旦缓冲区比设备装得下的更大，**每一遍都要把它全部重新缺页迁入**，从第二遍起还要驱逐同样多：第二遍比第一遍更慢。NVIDIA 对一个微基准的研究发现，超额分配时的性能“随平台、超额倍数和内存建议不同，相差可达 100 倍”。就地读取数据（prefer host、accessed by）什么也不搬，以链路的速率运行：对于装不下的数据流，这通常更划算。
 
-下面的实验把本设备变成一块小设备：一块"压舱"显存占去实验上限允许的部分，再把一块为剩余空间 1.5 倍的托管缓冲区读两遍，分别照原样读和就地读。
+下面的实验把本设备变成一块小设备：一块“压舱”显存占去实验上限允许的部分，再把一块为剩余空间 1.5 倍的托管缓冲区读两遍，分别照原样读和就地读。
 ]] },
 
   experiment {
@@ -195,7 +195,7 @@ buffer of 1.5 x room (less where the host cannot hold it) is filled by the CPU, 
 as it is, and twice with the pages advised to stay in host memory. Then the same bytes read from
 device memory, for scale.
 ]], zh = [[
-一块实验上限允许的最大"压舱"显存，剩下 `room` 的空闲；一块 1.5 × room 的托管缓冲区（主机装不下时少一些）由 CPU 填写，然后照原样读两遍，再在建议页留在主机内存的情况下读两遍。最后从显存读同样多的字节，作为对比。
+一块实验上限允许的最大“压舱”显存，剩下 `room` 的空闲；一块 1.5 × room 的托管缓冲区（主机装不下时少一些）由 CPU 填写，然后照原样读两遍，再在建议页留在主机内存的情况下读两遍。最后从显存读同样多的字节，作为对比。
 ]] },
     panels = {
       { id = "slow", kind = "bars", title = { en = "Slower than reading device memory", zh = "比读显存慢多少倍" }, unit = "x" },
@@ -264,7 +264,7 @@ and a little**: QLoRA's paged optimizers put optimizer states in managed memory 
 is paged out instead of crashing the step. For data that never fits, stream it (6.2) or read it
 in place (6.4), on purpose.
 
-> [!errata] "用torch.cuda.amp做混合精度训练时……频繁的CPU-GPU数据交换导致训练速度暴跌" (mixed precision and CPU-GPU exchange)
+> [!errata] “用torch.cuda.amp做混合精度训练时……频繁的CPU-GPU数据交换导致训练速度暴跌” (mixed precision and CPU-GPU exchange)
 > Mixed precision (`torch.autocast`, `torch.cuda.amp`) keeps everything on the GPU: it casts
 > tensors there, and moves nothing to the CPU. What makes a training step slow by moving data
 > between host and device is offloading (optimizer or activations on the CPU), memory that
@@ -283,16 +283,16 @@ in place (6.4), on purpose.
 > - Dettmers et al. 2023, "QLoRA: Efficient Finetuning of Quantized LLMs" (paged optimizers on unified memory).
 > - PyTorch, "Automatic Mixed Precision package - torch.amp".
 ]], zh = [[
-## 再谈"装不下"（第 1 章）
+## 再谈“装不下”（第 1 章）
 统一内存能把一个显存不足的错误变成一个能运行的程序，只是以链路的速度运行。7B 模型的 fp16 权重（14 GB）放到只剩 12 GB 空闲的卡上：一次前向要把每个权重读一遍；超额分配时每一遍都要把它们全部重新缺页迁入，14 GB 以每秒几 GB 的速度，每个 token 要几秒而不是几毫秒。统一内存适合的是**偶尔、少量**溢出的内存：QLoRA 的分页优化器把优化器状态放在托管内存里，这样一次峰值会被换页出去，而不是让这一步崩溃。对于永远装不下的数据，应当有意地把它流式送入（6.2）或就地读取（6.4）。
 
-> [!errata] "用torch.cuda.amp做混合精度训练时……频繁的CPU-GPU数据交换导致训练速度暴跌"
+> [!errata] “用torch.cuda.amp做混合精度训练时……频繁的CPU-GPU数据交换导致训练速度暴跌”
 > 混合精度（`torch.autocast`、`torch.cuda.amp`）把一切都留在 GPU 上：它在那里转换张量的精度，不往 CPU 搬任何东西。让训练步因为在主机和设备之间搬数据而变慢的，是卸载（优化器或激活放在 CPU 上）、超出 GPU 容量的内存（统一内存，见上文），或者循环里等待 GPU 的 `.item()`/`.cpu()`。讲义的结论仍然成立：从主机借来的内存，每次访问都要付链路带宽的代价，这里已经测出来了。
-> 出处：PyTorch"Automatic Mixed Precision package - torch.amp"（autocast 在设备上以较低精度运行算子）；本节的实验。
+> 出处：PyTorch“Automatic Mixed Precision package - torch.amp”（autocast 在设备上以较低精度运行算子）；本节的实验。
 
 > [!source] 出处
-> - 《CUDA C++ 编程指南》"Unified Memory Programming"（按需页迁移、cudaMemPrefetchAsync、cudaMemAdvise：SetReadMostly、SetPreferredLocation、SetAccessedBy；cudaDevAttrConcurrentManagedAccess）；《CUDA Runtime API》的 cudaMallocManaged。
-> - NVIDIA 开发者博客《Maximizing Unified Memory Performance in CUDA》（2017：缺页按批处理，按需迁移与预取的对比）；《Improving GPU Memory Oversubscription Performance》（2021："随平台、超额倍数和内存建议不同，相差可达 100 倍"；超额分配时的零拷贝与访问建议）。
+> - 《CUDA C++ 编程指南》“Unified Memory Programming”（按需页迁移、cudaMemPrefetchAsync、cudaMemAdvise：SetReadMostly、SetPreferredLocation、SetAccessedBy；cudaDevAttrConcurrentManagedAccess）；《CUDA Runtime API》的 cudaMallocManaged。
+> - NVIDIA 开发者博客《Maximizing Unified Memory Performance in CUDA》（2017：缺页按批处理，按需迁移与预取的对比）；《Improving GPU Memory Oversubscription Performance》（2021：“随平台、超额倍数和内存建议不同，相差可达 100 倍”；超额分配时的零拷贝与访问建议）。
 > - NVIDIA open-gpu-kernel-modules：`kernel-open/nvidia-uvm/uvm_gpu_replayable_faults.c`（从 GPU 的缓冲区取出缺页、成批处理：`uvm_perf_fault_batch_count`，默认 256）与 `uvm_va_block_types.h`（`UVM_VA_BLOCK_SIZE` = 2^21 B：托管内存按 2 MiB 的块管理）。
 > - GTC Japan 2016 关于 Pascal 统一内存的报道（每次缺页超过 10 微秒；单一报告）。
 > - 《CUDA Runtime API》的 cudaMemPrefetchAsync 与 cudaMemAdvise（CUDA 13.0：目标改为 cudaMemLocation）。

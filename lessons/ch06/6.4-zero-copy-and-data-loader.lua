@@ -71,7 +71,7 @@ The experiment below reads the same bytes both ways, with a kernel that only rea
 # 零拷贝与数据加载器
 
 ## 零拷贝：核函数直接读主机内存
-用 `cudaHostAlloc(.., cudaHostAllocMapped)` 分配的锁页内存（有统一虚拟地址时，任何 `cudaHostAlloc` 都是）**映射**进了 GPU 的地址空间：核函数可以直接读写它，程序里没有拷贝。每次访问都要经过 PCIe，GPU 上也不会为下一次访问留下任何东西。《最佳实践指南》的建议由此而来：在独立 GPU 上，映射内存"只在某些情况下"划算：数据只读或只写**一次**，而且是合并访问；这时"由核函数发起的数据传输会自动与核函数的执行重叠"，不需要设置流。读两遍，就要过两遍链路。（在集成 GPU 上，例如 Jetson，主机内存和设备内存是同一组芯片，映射内存总是划算的。）
+用 `cudaHostAlloc(.., cudaHostAllocMapped)` 分配的锁页内存（有统一虚拟地址时，任何 `cudaHostAlloc` 都是）**映射**进了 GPU 的地址空间：核函数可以直接读写它，程序里没有拷贝。每次访问都要经过 PCIe，GPU 上也不会为下一次访问留下任何东西。《最佳实践指南》的建议由此而来：在独立 GPU 上，映射内存“只在某些情况下”划算：数据只读或只写**一次**，而且是合并访问；这时“由核函数发起的数据传输会自动与核函数的执行重叠”，不需要设置流。读两遍，就要过两遍链路。（在集成 GPU 上，例如 Jetson，主机内存和设备内存是同一组芯片，映射内存总是划算的。）
 
 下面的实验用两种方式读同样的字节：一个只读的核函数（受内存限制），和一个边读边算的核函数。
 ]] },
@@ -189,7 +189,7 @@ memcpy, always a real measurement) and the copy to the device, and two it cannot
 an image on one core) and the compute (30 ms a batch), assumed for the example. Change them to
 your own job's.
 ]], zh = [[
-## 数据加载器："提前准备好"到底是什么意思
+## 数据加载器：“提前准备好”到底是什么意思
 训练的每一步都需要 GPU 上有一个 batch。在 PyTorch 里，`DataLoader` 分几个阶段准备它，每个阶段由机器的不同部分完成：
 
 1. **worker**（`num_workers` 个进程）各自读取、解码、增强并拼装一整个 batch，经共享内存传出（`/dev/shm`：PyTorch 的 README 提醒，容器需要 `--shm-size` 或 `--ipc=host`）；
@@ -197,7 +197,7 @@ your own job's.
 3. 训练循环用 `.to("cuda", non_blocking=True)` 把它送出去：由**拷贝引擎**完成；
 4. **GPU** 计算。
 
-worker 最多各自领先 `prefetch_factor` 个 batch（PyTorch 2.x 文档：`num_workers` > 0 时默认 2），所以 GPU 计算第 i 个 batch 时，第 i+1 个已在锁页内存里等着，第 i+2 个……正在解码。第 3 步的拷贝排在当前流上、第 i 个 batch 的核函数后面：主机不用等它，但 GPU 要在那些核函数之后才执行它。要让第 i+1 个 batch 的拷贝在第 i 个 batch 计算*期间*进行，训练循环得把它放到一个旁路流上发出，并在计算之前用事件或 `wait_stream` 等它（6.2），本节最后一个实验就是这样做的。于是每一步花的时间等于每个 batch **最慢的那一级**，而不是各级之和；worker 算作一级，时长为（每个 batch 的时间 / worker 数）。GPU 忙碌的比例是"计算 / 每步"，其余时间它都在等数据。这就是讲义说的"提前准备好"，用数字表示：worker 足够多，让 GPU 从不等待；拷贝放在旁路流上，与计算重叠（6.2）。
+worker 最多各自领先 `prefetch_factor` 个 batch（PyTorch 2.x 文档：`num_workers` > 0 时默认 2），所以 GPU 计算第 i 个 batch 时，第 i+1 个已在锁页内存里等着，第 i+2 个……正在解码。第 3 步的拷贝排在当前流上、第 i 个 batch 的核函数后面：主机不用等它，但 GPU 要在那些核函数之后才执行它。要让第 i+1 个 batch 的拷贝在第 i 个 batch 计算*期间*进行，训练循环得把它放到一个旁路流上发出，并在计算之前用事件或 `wait_stream` 等它（6.2），本节最后一个实验就是这样做的。于是每一步花的时间等于每个 batch **最慢的那一级**，而不是各级之和；worker 算作一级，时长为（每个 batch 的时间 / worker 数）。GPU 忙碌的比例是“计算 / 每步”，其余时间它都在等数据。这就是讲义说的“提前准备好”，用数字表示：worker 足够多，让 GPU 从不等待；拷贝放在旁路流上，与计算重叠（6.2）。
 
 下面的实验用本机能测的几级：锁页线程的拷贝（一次主机内存拷贝，总是真实测量）和拷到设备的拷贝；再加上两级它测不了的：解码（每张图在一个核上 2 毫秒）和计算（每个 batch 30 毫秒），这两个是为举例而假设的。可以改成你自己任务的数值。
 ]] },
@@ -369,7 +369,7 @@ timelines show the host, the copy engine and the SMs.
   },
 
   text { en = [[
-> [!errata] "一张224x224的RGB图像是150KB，64张就是9.6MB" (the lecture's batch of 9.6 MB)
+> [!errata] “一张224x224的RGB图像是150KB，64张就是9.6MB” (the lecture's batch of 9.6 MB)
 > 224 x 224 x 3 = 150,528 bytes is the image as **one byte a value** (uint8): 64 of them are
 > 9.63 MB. The tensor a model reads is float32 after `ToTensor()` and normalization, four bytes a
 > value: 38.5 MB a batch, and that is what crosses PCIe if the conversion is done by the CPU
@@ -385,14 +385,14 @@ timelines show the host, the copy engine and the SMs.
 > - torchvision, `transforms.ToTensor`.
 > - The decode time (2 ms an image on one core), the host's work per step (20 ms) and the compute (30 ms a batch) are assumptions for the examples, not measurements.
 ]], zh = [[
-> [!errata] "一张224x224的RGB图像是150KB，64张就是9.6MB"
+> [!errata] “一张224x224的RGB图像是150KB，64张就是9.6MB”
 > 224 × 224 × 3 = 150,528 字节是**每个值一个字节**（uint8）的图像：64 张是 9.63 MB。模型读取的张量在 `ToTensor()` 和归一化之后是 float32，每个值 4 字节：每个 batch 38.5 MB；如果转换由 CPU 上的 worker 完成，经过 PCIe 的就是这么多。送 uint8 过去、在 GPU 上转换，搬运的字节只有四分之一。
 > 出处：torchvision 的 `transforms.ToTensor`（把 uint8 [0, 255] 转为 float [0, 1]）；224 × 224 × 3 × 4 字节 × 64。
 
 > [!source] 出处
-> - 《CUDA C++ 最佳实践指南》"Zero Copy"（"只在某些情况下划算"、"只读或只写一次"、"由核函数发起的数据传输会自动与核函数执行重叠"、集成 GPU）与"Unified Virtual Addressing"；《CUDA Runtime API》的 cudaHostAlloc（cudaHostAllocMapped）、cudaHostGetDevicePointer。
-> - PyTorch 的 `torch.utils.data.DataLoader`（num_workers、pin_memory、prefetch_factor："每个 worker 预先加载的 batch 数"，`num_workers` > 0 时默认 2，为 0 时为 None）；PyTorch README"Using pre-built images"（共享内存：`--ipc=host` 或 `--shm-size`）。
-> - PyTorch 教程《A guide on good usage of non_blocking and pin_memory() in PyTorch》；PyTorch 文档"CUDA semantics"中的 CUDA 流（拷贝排在当前流上；要重叠就用旁路流和 `wait_stream`）。
+> - 《CUDA C++ 最佳实践指南》“Zero Copy”（“只在某些情况下划算”、“只读或只写一次”、“由核函数发起的数据传输会自动与核函数执行重叠”、集成 GPU）与“Unified Virtual Addressing”；《CUDA Runtime API》的 cudaHostAlloc（cudaHostAllocMapped）、cudaHostGetDevicePointer。
+> - PyTorch 的 `torch.utils.data.DataLoader`（num_workers、pin_memory、prefetch_factor：“每个 worker 预先加载的 batch 数”，`num_workers` > 0 时默认 2，为 0 时为 None）；PyTorch README“Using pre-built images”（共享内存：`--ipc=host` 或 `--shm-size`）。
+> - PyTorch 教程《A guide on good usage of non_blocking and pin_memory() in PyTorch》；PyTorch 文档“CUDA semantics”中的 CUDA 流（拷贝排在当前流上；要重叠就用旁路流和 `wait_stream`）。
 > - Min 等，《EMOGI: Efficient Memory-access for Out-of-memory Graph-traversal in GPUs》，PVLDB 14(2)，2020（零拷贝按对齐的整缓存行读取，几乎能用满 PCIe 链路的带宽）。
 > - torchvision 的 `transforms.ToTensor`。
 > - 解码时间（每张图在一个核上 2 毫秒）、每步主机工作（20 毫秒）和计算时间（每个 batch 30 毫秒）是为举例而作的假设，不是测量值。

@@ -99,9 +99,9 @@ scattered sectors less well than neighbouring ones; the simulator counts sectors
 > [!note] 分析器里的同一个数字
 > Nsight Compute 把它报告为每次请求的扇区数：`l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum` 除以 `l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum`。下面的实验从核函数的地址算出它（`r.sectors_per_request`、`gpu.sectors`），在没有别的访问共用这些缓存行时，就是分析器对这些核函数会显示的值。
 
-> [!errata] "非合并访问要慢 16 倍或 32 倍"
+> [!errata] “非合并访问要慢 16 倍或 32 倍”
 > 这在最早的 CUDA GPU（计算能力 1.0 和 1.1）上是对的：没有合并的半个线程束会为每个线程发一次传输。在《最佳实践指南》举例所用的 GPU（计算能力 6.0 及以后）上，加载按 32 字节扇区服务，最坏情况是每个线程各占一个扇区：4 字节的字是 8 倍的字节量，8 字节的是 4 倍。步长很贵，但它是一笔带宽账，不是悬崖。
-> 出处：《CUDA C++ 最佳实践指南》"Coalesced Access to Global Memory"与"Strided Accesses"两节；下面在本设备上的实验。
+> 出处：《CUDA C++ 最佳实践指南》“Coalesced Access to Global Memory”与“Strided Accesses”两节；下面在本设备上的实验。
 ]] },
 
   exercise {
@@ -205,13 +205,13 @@ sector each, 32 bytes for the 12 used.
 > addresses); for bandwidth, what matters is how many of the bytes moved are used.
 ]], zh = [[
 ## 数组结构体
-真实代码里最常见的步长不是"循环下标乘一个常数"，而是**结构体**。按结构体数组（AoS）存放的粒子 `struct { float x, y, z, vx, vy, vz, m, q; }`，每个粒子的 `x` 与上一个相隔 32 字节：读 `x, y, z` 的核函数其实是以 8 个字的步长在读，每个粒子为 12 个有用字节花掉一整个 32 字节扇区。按数组结构体（SoA）存放成 `x[]`、`y[]`、`z[]`，同一个核函数读的是三条合并的数据流，只搬用得到的字节。
+真实代码里最常见的步长不是“循环下标乘一个常数”，而是**结构体**。按结构体数组（AoS）存放的粒子 `struct { float x, y, z, vx, vy, vz, m, q; }`，每个粒子的 `x` 与上一个相隔 32 字节：读 `x, y, z` 的核函数其实是以 8 个字的步长在读，每个粒子为 12 个有用字节花掉一整个 32 字节扇区。按数组结构体（SoA）存放成 `x[]`、`y[]`、`z[]`，同一个核函数读的是三条合并的数据流，只搬用得到的字节。
 
 下面的核函数为每个粒子算 r² = x² + y² + z²，写到单独的数组里：读 12 字节，写 4 字节。32 字节的结构体时，扇区为每个粒子搬 32 + 4 = 36 字节；数组存放时是 12 + 4 = 16 字节。这样改写不改变任何运算和结果，只改了地址，对一个在等内存的核函数值 36 / 16 = 2.25 倍。
 
 比扇区小的结构体会和邻居共用扇区：16 字节的结构体（`x, y, z, w`）每个粒子花 16 字节的扇区；64 字节或更大的结构体每个粒子一整个扇区，为 12 个有用字节搬 32 字节。
 
-> [!pitfall] 为了"对齐"给结构体补齐
+> [!pitfall] 为了“对齐”给结构体补齐
 > 把 20 字节的结构体补到 32 字节，确实让每个结构体都对齐到一个扇区，也就保证了每个粒子都要花一整个扇区。对齐对向量加载有意义（16 字节的 `float4` 需要 16 字节对齐的地址）；对带宽来说，要看的是搬来的字节里有多少被用上。
 ]] },
 
@@ -369,11 +369,11 @@ end
 > - The figures above: this device, measured (or SIMULATED from its profile, docs/simulator.md).
 ]], zh = [[
 > [!source] 出处
-> - NVIDIA，《CUDA C++ Best Practices Guide》"Coalesced Access to Global Memory"、"A Simple Access Pattern"、"A Sequential but Misaligned Access Pattern"、"Strided Accesses"（32 字节传输，步长 2 时的加载效率）。
-> - NVIDIA，《CUDA C++ Programming Guide》"Device Memory Accesses"（线程束，32、64、128 字节的传输，向量类型的对齐）。
+> - NVIDIA，《CUDA C++ Best Practices Guide》“Coalesced Access to Global Memory”、“A Simple Access Pattern”、“A Sequential but Misaligned Access Pattern”、“Strided Accesses”（32 字节传输，步长 2 时的加载效率）。
+> - NVIDIA，《CUDA C++ Programming Guide》“Device Memory Accesses”（线程束，32、64、128 字节的传输，向量类型的对齐）。
 > - NVIDIA，CUDA Runtime API `cudaDeviceSetLimit`（`cudaLimitMaxL2FetchGranularity`：L2 取数粒度的上限，0 到 128 字节，只是一个提示）。
-> - NVIDIA，《Nsight Compute Kernel Profiling Guide》"Memory Tables"，以及指标 `l1tex__t_sectors_pipe_lsu_mem_global_op_ld` 与 `l1tex__t_requests_pipe_lsu_mem_global_op_ld`。
-> - Harris，"How to Access Global Memory Efficiently in CUDA C/C++ Kernels"，NVIDIA 技术博客，2013（这里的偏移与步长核函数照它而写）。
+> - NVIDIA，《Nsight Compute Kernel Profiling Guide》“Memory Tables”，以及指标 `l1tex__t_sectors_pipe_lsu_mem_global_op_ld` 与 `l1tex__t_requests_pipe_lsu_mem_global_op_ld`。
+> - Harris，“How to Access Global Memory Efficiently in CUDA C/C++ Kernels”，NVIDIA 技术博客，2013（这里的偏移与步长核函数照它而写）。
 > - Rush，GPU Puzzles（github.com/srush/GPU-Puzzles）：按内存读取次数给核函数打分。
 > - 上面的数字：本设备实测（或按其配置模拟，见 docs/simulator.md）。
 ]] },

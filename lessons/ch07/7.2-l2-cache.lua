@@ -63,13 +63,13 @@ fits in the L2 is under a higher one.
 ]], zh = [[
 # L2 缓存
 
-每个 SM 的每次加载和存储都要经过 **L2**：整块 GPU 共用的一个缓存，位于 SM 和显存之间。它的大小是一个设备属性（`cudaDevAttrL2CacheSize`，`gpu.info().l2_bytes`）：T4 4 MiB，RTX 3090 6 MiB，A100 40 MiB，H100 SXM 50 MiB，RTX 4090 72 MiB（NVIDIA 写的"40 MB"等指的都是这些二进制大小）。L2 里的数据读回来比显存快，快多少 NVIDIA 很少公布（A100 的 L2 读带宽是 V100 的 2.3 倍；本课程的配置文件假设为显存的 2 到 3 倍），所以同一个核函数有两种速度：工作集装得进 L2 时一种，装不下以后另一种。
+每个 SM 的每次加载和存储都要经过 **L2**：整块 GPU 共用的一个缓存，位于 SM 和显存之间。它的大小是一个设备属性（`cudaDevAttrL2CacheSize`，`gpu.info().l2_bytes`）：T4 4 MiB，RTX 3090 6 MiB，A100 40 MiB，H100 SXM 50 MiB，RTX 4090 72 MiB（NVIDIA 写的“40 MB”等指的都是这些二进制大小）。L2 里的数据读回来比显存快，快多少 NVIDIA 很少公布（A100 的 L2 读带宽是 V100 的 2.3 倍；本课程的配置文件假设为显存的 2 到 3 倍），所以同一个核函数有两种速度：工作集装得进 L2 时一种，装不下以后另一种。
 
 实验反复读同一个工作集，把它从 256 KiB 增大到 L2 的 16 倍。它的加载绕过每个 SM 的 L1（PTX `ld.global.cg`，在全局层级缓存），所以看到的只有 L2：L2 带宽处一个平台，工作集超出 L2 的地方往下一级台阶，显存带宽处又一个平台。每次按同样顺序读一个工作集，对淘汰最久未用行的缓存是最坏情况：超过 L2 的大小以后，每一行在再次被用到之前都已经被淘汰了。真实的 L2 会留下一部分（它的替换策略不是单纯的 LRU），所以这级台阶不是悬崖；模拟器把它摊在两倍的范围上。
 
-A100 和 Hopper 系列 GPU 的 L2 分成两个分区，各自为离它近的 SM 缓存数据；SM 读取存放在远端分区的行，要多走一段路（A100 见 NVIDIA 的白皮书；H100 只有一份公开测量，来自《Chips and Cheese》网站）。所以它们的台阶常常是两级（第 3.3 节在延迟上看到了同样的现象："L2 near"、"L2 far"）。
+A100 和 Hopper 系列 GPU 的 L2 分成两个分区，各自为离它近的 SM 缓存数据；SM 读取存放在远端分区的行，要多走一段路（A100 见 NVIDIA 的白皮书；H100 只有一份公开测量，来自《Chips and Cheese》网站）。所以它们的台阶常常是两级（第 3.3 节在延迟上看到了同样的现象：“L2 near”、“L2 far”）。
 
-## L2 对"受限于内存"意味着什么
+## L2 对“受限于内存”意味着什么
 当搬运字节比算术运算更费时间，核函数就受限于内存。是哪里的字节？数据从哪里来决定了带宽：反复读一个比 L2 小的工作集的核函数，受限的是 L2 的带宽而不是显存的，可以远远超过规格表上的显存带宽。Nsight Compute 把它画成**分层 roofline**，每一级存储（L1、L2、显存）各一个屋顶。第 7.5 节把核函数放在显存屋顶之下；要记住，装得进 L2 的核函数头上是一个更高的屋顶。
 ]] },
 
@@ -294,13 +294,13 @@ The window is set for the timed launches only and reset afterwards.
 > - The figures above: this device, measured (or SIMULATED from its profile, docs/simulator.md).
 ]], zh = [[
 > [!source] 出处
-> - NVIDIA，《CUDA C++ Programming Guide》"L2 Cache Control"（预留区、访问策略窗口、hitRatio、cudaCtxResetPersistingL2Cache、MIG 与 MPS）与"Device Memory L2 Access Management"。
+> - NVIDIA，《CUDA C++ Programming Guide》“L2 Cache Control”（预留区、访问策略窗口、hitRatio、cudaCtxResetPersistingL2Cache、MIG 与 MPS）与“Device Memory L2 Access Management”。
 > - NVIDIA，《CUDA C++ Best Practices Guide》"L2 Cache"、"L2 Cache Access Window"、"Tuning the Access Window Hit-Ratio"。
 > - NVIDIA 开发者论坛 275542 号帖：A100 报告 l2CacheSize 41943040、persistingL2CacheMaxSize 31457280、accessPolicyMaxWindowSize 134213632。
 > - L2 大小：T4 上的 deviceQuery（4194304 字节；assets/gpus/t4.txt）；Ampere GA102 白皮书（RTX 3090，6144 KB）；A100 Tensor Core GPU 架构白皮书（40 MB，分两个分区，各自为离它近的 SM 缓存）与 NVIDIA《NVIDIA Ampere Architecture In-Depth》，2020（L2 读带宽是 V100 的 2.3 倍）；H100 Tensor Core GPU 架构白皮书（50 MB）；Ada 白皮书（RTX 4090，72 MB）。
 > - 《Chips and Cheese》网站，《Nvidia's H100: Funny L2, and Tons of Bandwidth》，2023：从延迟上看 H100 的 L2 分为两个分区（一份公开测量）。
-> - NVIDIA，《PTX ISA》"Cache Operators"（`.cg`：在全局层级缓存，绕过 L1）。
-> - NVIDIA，《Nsight Compute Kernel Profiling Guide》"Roofline Charts"（分层 roofline）。
+> - NVIDIA，《PTX ISA》“Cache Operators”（`.cg`：在全局层级缓存，绕过 L1）。
+> - NVIDIA，《Nsight Compute Kernel Profiling Guide》“Roofline Charts”（分层 roofline）。
 > - 上面的数字：本设备实测（或按其配置模拟，见 docs/simulator.md）。
 ]] },
 }

@@ -59,7 +59,7 @@ out[(y2 + j) * n + x2] = tile[tx][ty + j];   /* columns out: rows of the transpo
 ]], zh = [[
 # 共享内存与存储体冲突
 
-每个 SM 都有一块小而快、由程序员管理的存储器：**共享内存**，一个线程块的线程可以随意读写它（H100 上每个 SM 最多 228 KiB，即 NVIDIA 写的"228 KB"，和 L1 共用同一块存储）。核函数用它把显存讨厌的访问方式变成两个它喜欢的：先合并地读进共享内存，再按计算需要的任意顺序读共享内存。
+每个 SM 都有一块小而快、由程序员管理的存储器：**共享内存**，一个线程块的线程可以随意读写它（H100 上每个 SM 最多 228 KiB，即 NVIDIA 写的“228 KB”，和 L1 共用同一块存储）。核函数用它把显存讨厌的访问方式变成两个它喜欢的：先合并地读进共享内存，再按计算需要的任意顺序读共享内存。
 
 共享内存分成 **32 个存储体**（bank），每个宽 4 字节：地址 a 处的 4 字节字位于第 (a / 4) mod 32 个存储体，每个存储体每个时钟服务一个字。一个线程束对共享内存的加载，如果 32 个线程落在 32 个不同的存储体上（或者读同一个字：那是广播），一次就能完成。当 n 个线程向同一个存储体要 n 个不同的字，这次加载就被拆成 n 次：**n 路存储体冲突**。
 
@@ -187,7 +187,7 @@ simulating them (docs/simulator.md, "Access patterns"); on a GPU the figures are
 ## 冲突什么时候花时间
 只有当核函数在等共享内存时，存储体冲突才花时间。分块转置每个块产生 8 KiB 的显存流量，而它的 32 次按列读取每次都要 32 趟：每个块 1056 趟共享内存访问，而不是 64 趟。在 SM 比显存快得多的 GPU 上，这些趟次比搬字节还费时间，补齐的块遥遥领先；在显存更慢的 GPU 上，这些趟次有一部分藏在搬字节的时间后面。无论哪种情况，补齐都几乎不花代价：块的每行多一个字，每个线程块 128 字节。
 
-模拟器是把转置用到的三条流水线（显存、L2、共享内存）组合起来估算的，而不是逐周期模拟（见 docs/simulator.md 的"Access patterns"一节）；在 GPU 上这些数字是实测的。
+模拟器是把转置用到的三条流水线（显存、L2、共享内存）组合起来估算的，而不是逐周期模拟（见 docs/simulator.md 的“Access patterns”一节）；在 GPU 上这些数字是实测的。
 ]] },
 
   exercise {
@@ -259,9 +259,9 @@ simulating them (docs/simulator.md, "Access patterns"); on a GPU the figures are
 > - The figures above: this device, measured (or SIMULATED from its profile, docs/simulator.md).
 ]], zh = [[
 > [!source] 出处
-> - NVIDIA，《CUDA C++ Programming Guide》"Shared Memory"（32 个 4 字节宽的存储体、广播、冲突）与技术规格表（各计算能力每个 SM 的共享内存）。
+> - NVIDIA，《CUDA C++ Programming Guide》“Shared Memory”（32 个 4 字节宽的存储体、广播、冲突）与技术规格表（各计算能力每个 SM 的共享内存）。
 > - NVIDIA，《CUDA C++ Best Practices Guide》"Shared Memory and Memory Banks"。
-> - Harris，"An Efficient Matrix Transpose in CUDA C/C++"，NVIDIA 技术博客，2013（朴素、合并、无冲突三个核函数，TILE_DIM 32、BLOCK_ROWS 8，与这里的实验相同），以及 CUDA 示例中的 transpose（同样的核函数，BLOCK_ROWS 16）。
+> - Harris，“An Efficient Matrix Transpose in CUDA C/C++”，NVIDIA 技术博客，2013（朴素、合并、无冲突三个核函数，TILE_DIM 32、BLOCK_ROWS 8，与这里的实验相同），以及 CUDA 示例中的 transpose（同样的核函数，BLOCK_ROWS 16）。
 > - NVIDIA H100 Tensor Core GPU 架构白皮书（每个 SM 228 KB 共享内存）。
 > - NVIDIA，《Nsight Compute Kernel Profiling Guide》，指标 `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld`。
 > - 上面的数字：本设备实测（或按其配置模拟，见 docs/simulator.md）。

@@ -216,7 +216,7 @@ of more than 40 % ends a plateau).
 > [!source] 出处
 > - Jia、Maggioni、Staiger、Scarpazza，《Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking》，2018；Jia、Maggioni、Smith、Scarpazza，《Dissecting the NVidia Turing T4 GPU via Microbenchmarking》，2019：用指针追逐测得的各级 TLB 覆盖范围（32 MiB 与 8192 MiB；第一级的表项映射 2 MiB）；一个研究小组的报告，只测了 V100 和 T4。
 > - NVIDIA，《PTX ISA》"Cache Operators"（`ld.global.cg`）。
-> - NVIDIA，《CUDA C++ Programming Guide》"Virtual Memory Management"（显存映射的粒度）。
+> - NVIDIA，《CUDA C++ Programming Guide》“Virtual Memory Management”（显存映射的粒度）。
 > - Sattolo，《An algorithm to generate a random cyclic permutation》，Information Processing Letters，1986（追逐的顺序，与第 3.3 节相同）。
 > - 上面的数字：本设备实测（或按其配置模拟：TLB 模型的参数及各自的出处见 docs/simulator.md 与 assets/gpus/）。
 ]] },

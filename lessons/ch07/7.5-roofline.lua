@@ -255,7 +255,7 @@ checked. Intensities count the bytes the sectors carry.
 > - Williams、Waterman、Patterson，《Roofline: An Insightful Visual Performance Model for Multicore Architectures》，《Communications of the ACM》52(4)，2009。
 > - Yang、Kurth、Williams，《Hierarchical Roofline analysis for GPUs》，《Concurrency and Computation: Practice and Experience》，2020；NVIDIA《Nsight Compute Kernel Profiling Guide》"Roofline Charts"。
 > - FP32 峰值：NVIDIA Ampere GA102 白皮书（RTX 3090：35.6 TFLOPS，82 个 SM，每个 SM 128 个 FP32 单元；FP32 累加的 FP16 张量算力 71 TFLOPS；936 GB/s）；H100 Tensor Core GPU 架构白皮书与数据手册（H100 SXM：FP32 66.9 TFLOPS，3.35 TB/s）。
-> - NVIDIA，《CUDA C++ Programming Guide》"Arithmetic Instructions"吞吐量表（各计算能力每个 SM 每个时钟的 FP32 结果数）。
+> - NVIDIA，《CUDA C++ Programming Guide》“Arithmetic Instructions”吞吐量表（各计算能力每个 SM 每个时钟的 FP32 结果数）。
 > - 解码的强度：第 5.4 节与 docs/vram-infer.md。
 > - 上面的数字：本设备实测（或按其配置模拟，见 docs/simulator.md）。
 ]] },

@@ -637,7 +637,7 @@ static int a_malloc(lua_State *L)
             size_t l = strlen(err);
             bool zh = !strcmp(lt_vm_of(L)->rt->lang, "zh"); /* the annotation in the learner's language */
             snprintf(err + l, sizeof err - l,
-                     zh ? " [vramlab：\"allowed\" 是实验的上限，即创建这个分配器时空闲显存的 %.0f%%]"
+                     zh ? " [vramlab：“allowed” 是实验的上限，即创建这个分配器时空闲显存的 %.0f%%]"
                         : " [vramlab: \"allowed\" is the experiment cap, %.0f%% "
                           "of the free memory when this allocator was created]",
                      dev_of(a)->cap_fraction * 100);

@@ -72,7 +72,7 @@ wait_exit 5
 # by `snapshot FILE --tui`, in 中文
 fresh two
 start 80 24 "$APP --lang zh snapshot $F --tui"
-wait_for '已申请（活着）' 5
+wait_for '已申请（存活）' 5
 check_width 80
 keys q
 wait_exit 5

@@ -219,7 +219,7 @@ static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_
     label(f, "cached", "缓存");
     fprintf(f, T("%s free in segments: %s releasable by empty_cache, %s not (beside live blocks: "
                  "external fragmentation); largest free block %s\n",
-                 "段里空闲 %s：empty_cache 能释放 %s，%s 不能（夹在活着的块旁边：外部碎片）；"
+                 "段里空闲 %s：empty_cache 能释放 %s，%s 不能（夹在存活的块旁边：外部碎片）；"
                  "最大的空闲块 %s\n"),
             B(d->blocks[GPU_SNAP_INACTIVE].bytes, b1, sizeof b1), B(d->releasable, b2, sizeof b2),
             B(d->non_releasable, b3, sizeof b3), B(d->largest_free, b4, sizeof b4));
@@ -246,7 +246,7 @@ static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_
         }
     fputc('\n', f);
     label(f, "peak", "峰值");
-    fprintf(f, T("%s live (requested bytes) ", "活着 %s（申请的字节）"), SB(d->peak_bytes, b1, sizeof b1));
+    fprintf(f, T("%s live (requested bytes) ", "存活 %s（申请的字节）"), SB(d->peak_bytes, b1, sizeof b1));
     if (d->peak_event < 0) fputs(T("before the first entry", "，在第一条记录之前"), f);
     else {
         int64_t t = 0;
@@ -255,12 +255,12 @@ static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_
         put_rel_time(f, d, has, t);
     }
     fprintf(f, T("; %s live before the trace (%zu blocks), %s at its end\n",
-                 "；记录开始前活着 %s（%zu 个块），结束时 %s\n"),
+                 "；记录开始前存活 %s（%zu 个块），结束时 %s\n"),
             SB(d->start_bytes, b1, sizeof b1), d->pre_trace_blocks, SB(d->end_bytes, b2, sizeof b2));
     if ((uint64_t)d->end_bytes != d->snapshot_active_requested || d->end_bytes < 0)
         fprintf(f, T("              (the trace ends with %s live but the segments hold %s active: "
                      "the two disagree)\n",
-                     "              （记录结束时活着 %s，但段里活跃的是 %s：两者不一致）\n"),
+                     "              （记录结束时存活 %s，但段里活跃的是 %s：两者不一致）\n"),
                 SB(d->end_bytes, b1, sizeof b1), B(d->snapshot_active_requested, b2, sizeof b2));
     label(f, "reserved", "已预留");
     fprintf(f, T("peak %s ", "峰值 %s"), SB(d->reserved_peak, b1, sizeof b1));
@@ -288,8 +288,8 @@ static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_
         fputs(T(stacks ? "  live at the peak, by first user frame (largest first), each with the stack "
                          "of its largest (> marks the user frame):\n"
                        : "  live at the peak, by first user frame (largest first):\n",
-                stacks ? "  峰值时活着的张量，按第一个用户代码帧分组（从大到小），附最大那个的调用栈（> 是用户代码帧）：\n"
-                       : "  峰值时活着的张量，按第一个用户代码帧分组（从大到小）：\n"), f);
+                stacks ? "  峰值时存活的张量，按第一个用户代码帧分组（从大到小），附最大那个的调用栈（> 是用户代码帧）：\n"
+                       : "  峰值时存活的张量，按第一个用户代码帧分组（从大到小）：\n"), f);
     for (size_t i = 0; i < d->ntop; i++) {
         const struct gpu_snap_group *g = &d->top[i];
         const char *w;
@@ -308,7 +308,7 @@ static void text_device(FILE *f, const struct gpu_snapshot *s, const struct gpu_
         put_rel_time(f, d, m->has_time, m->time_us);
         fprintf(f, T(": asked for %s (rounded); CUDA reported %s free; the allocator held %s "
                      "reserved, %s of it requested by live tensors\n",
-                     "：申请 %s（取整后）；CUDA 报告空闲 %s；分配器已预留 %s，其中活着的张量申请了 %s\n"),
+                     "：申请 %s（取整后）；CUDA 报告空闲 %s；分配器已预留 %s，其中存活的张量申请了 %s\n"),
                 B(m->size, b1, sizeof b1), m->has_free ? B(m->device_free, b2, sizeof b2) : "n/a",
                 SB(m->reserved, b3, sizeof b3), SB(m->live_requested, b4, sizeof b4));
         fputs(T("              at ", "              位置 "), f);
@@ -611,7 +611,7 @@ static void text_replay(FILE *f, const struct gpu_snap_replay *r)
         row(f, label, v[0], v[1], v[2], three);                                                    \
     } while (0)
     ROW(T("peak reserved", "已预留峰值"), peak_reserved);
-    ROW(T("peak requested (live)", "已申请峰值（活着）"), peak_requested);
+    ROW(T("peak requested (live)", "已申请峰值（存活）"), peak_requested);
     NROW(T("cudaMalloc + maps", "cudaMalloc + 映射"), device_allocs);
     NROW(T("cudaFree + unmaps", "cudaFree + 解除映射"), device_frees);
     ROW(T("reserved at the end", "结束时已预留"), end_reserved);
@@ -631,7 +631,7 @@ static void text_replay(FILE *f, const struct gpu_snap_replay *r)
         if (s[i]->ooms) {
             const char *side = i == 1 ? T("model, recorded", "模型，原设置") : T("model, what if", "模型，新设置");
             fprintf(f, T("  %s: first OOM at ", "  %s：第一次 OOM 在"), side);
-            if (s[i]->first_oom_event < 0) fputs(T("the blocks live before the trace", "记录开始前就活着的块"), f);
+            if (s[i]->first_oom_event < 0) fputs(T("the blocks live before the trace", "记录开始前就存活的块"), f);
             else fprintf(f, T("entry %lld", "第 %lld 条记录"), (long long)s[i]->first_oom_event);
             fprintf(f, T(": %s\n", "：%s\n"), s[i]->first_oom);
         }
@@ -1160,10 +1160,10 @@ int tui_snapshot_diff_cmd(const struct tui_snapshot_args *a, FILE *out, FILE *er
                     B(o->only_bytes[0], b1, sizeof b1), o->nonly[1], B(o->only_bytes[1], b2, sizeof b2));
             fprintf(out, T("  live only in B (what grew): %s, by first user frame, each with the "
                            "stack of its largest:\n",
-                           "  只在 B 里活着的（增长的部分）：%s，按第一个用户代码帧分组，附最大那个的调用栈：\n"),
+                           "  只在 B 里存活的（增长的部分）：%s，按第一个用户代码帧分组，附最大那个的调用栈：\n"),
                     B(o->grown_bytes, b1, sizeof b1));
             text_diff_groups(out, sb, o->grown, o->ngrown);
-            fprintf(out, T("  live only in A (freed since): %s\n", "  只在 A 里活着的（之后释放了）：%s\n"),
+            fprintf(out, T("  live only in A (freed since): %s\n", "  只在 A 里存活的（之后释放了）：%s\n"),
                     B(o->gone_bytes, b1, sizeof b1));
             text_diff_groups(out, sa, o->gone, o->ngone);
         }

@@ -124,7 +124,7 @@ static const struct tui_binding app_rows[] = {
      .en = "switch language: English / 中文", .zh = "切换语言：English / 中文"},
 };
 
-const struct tui_keymap tui_app_keys = TUI_KEYMAP("Tutor", "导师", TUI_TO_SCREEN, app_rows);
+const struct tui_keymap tui_app_keys = TUI_KEYMAP("Tutor", "教学界面", TUI_TO_SCREEN, app_rows);
 
 /* ---- drawing ------------------------------------------------------------------------------ */
 

@@ -783,7 +783,7 @@ static char *answer_header(struct tui_app *a, const struct lt_exercise_info *inf
              TUI_TR(a, "To submit: define the function `%s`, save and quit the editor (:wq in vi); the tutor "
                        "grades it when the editor exits. To go back without grading: quit with an error "
                        "(:cq in vi). The file stays in %s.",
-                    "提交：定义函数 `%s`，保存并退出编辑器（vi 中 :wq），导师在编辑器退出时评分。"
+                    "提交：定义函数 `%s`，保存并退出编辑器（vi 中 :wq），编辑器退出时，教学界面给它评分。"
                     "不评分直接返回：以错误状态退出（vi 中 :cq）。文件保存在 %s。"),
              info->entry ? info->entry : "?", path);
     fputs("--\n", f);

@@ -615,7 +615,7 @@ static const struct tui_binding sv_rows[] = {
     {.keys = {'o'}, .run = k_oom, .en = "cursor to the next recorded OOM", .zh = "光标到下一次记录的 OOM",
      .hint_en = "OOM", .hint_zh = "OOM"},
     {.keys = {TUI_KEY_FN(KEY_UP), TUI_KEY_FN(KEY_DOWN), 'k', 'j'}, .run = k_select,
-     .en = "select a live allocation (map and stack)", .zh = "选择一个活着的分配（内存图和调用栈）",
+     .en = "select a live allocation (map and stack)", .zh = "选择一个存活的分配（内存图和调用栈）",
      .hint_en = "select", .hint_zh = "选择", .hint_keys = 2},
     {.keys = {'w'}, .run = k_whatif, .en = "what if: next allocator setting (SIMULATED replay)",
      .zh = "what if：下一种分配器设置（模拟回放）", .hint_en = "what-if", .hint_zh = "what-if"},
@@ -624,7 +624,7 @@ static const struct tui_binding sv_rows[] = {
     {.keys = {'b'}, .run = k_second, .en = "open a second snapshot (B) beside this one (A) and compare",
      .zh = "在这个（A）旁边打开第二个快照（B）并比较", .hint_en = "compare", .hint_zh = "比较"},
     {.keys = {'d'}, .run = k_diffview, .en = "B loaded: the comparison / the live list",
-     .zh = "已打开 B：比较 / 活着的分配列表"},
+     .zh = "已打开 B：比较 / 存活的分配列表"},
     {.keys = {'?', TUI_KEY_FN(KEY_F(1))}, .run = k_help, .en = "this help", .zh = "本帮助",
      .hint_en = "keys", .hint_zh = "按键"},
     {.keys = {'q', TUI_KEY_ESC}, .run = k_quit, .en = "back", .zh = "返回", .hint_en = "back",
@@ -810,7 +810,7 @@ static void draw_diff(struct snapview *v, int y, int H, int W)
     const char *names[4][2] = {{"reserved", "已预留"}, {"allocated", "已分配"}, {"requested", "已申请"},
                                {"cached", "缓存"}};
     const uint64_t *vals[4] = {o->reserved, o->allocated, o->requested, o->cached};
-    snprintf(buf, sizeof buf, TR(v, "A -> B, device %d (d: the live list):", "A -> B，设备 %d（d：活着的分配列表）："),
+    snprintf(buf, sizeof buf, TR(v, "A -> B, device %d (d: the live list):", "A -> B，设备 %d（d：存活的分配列表）："),
              o->device);
     tui_term_text(y++, 0, W, buf, TS_H3);
     for (int i = 0; i < 4 && y < H - 1; i++) {
@@ -832,8 +832,8 @@ static void draw_diff(struct snapview *v, int y, int H, int W)
         const struct gpu_snap_group *g = side ? o->grown : o->gone;
         size_t n = side ? o->ngrown : o->ngone;
         fmt_bytes((int64_t)(side ? o->grown_bytes : o->gone_bytes), a, sizeof a);
-        snprintf(buf, sizeof buf, side ? TR(v, "Live only in B (what grew): %s", "只在 B 里活着的（增长的部分）：%s")
-                                       : TR(v, "Live only in A (freed since): %s", "只在 A 里活着的（之后释放了）：%s"), a);
+        snprintf(buf, sizeof buf, side ? TR(v, "Live only in B (what grew): %s", "只在 B 里存活的（增长的部分）：%s")
+                                       : TR(v, "Live only in A (freed since): %s", "只在 A 里存活的（之后释放了）：%s"), a);
         if (y < H - 1) tui_term_text(y++, 0, W, buf, TS_H3);
         int room = side ? (H - 1 - y) * 2 / 3 : H - 1 - y;
         for (size_t i = 0; i < n && (int)i < room && y < H - 1; i++) {
@@ -915,7 +915,7 @@ static void sv_draw(void *ud)
         int x = 2;
         x += tui_term_put(y, x, W - x, full, strlen(full), NULL, TS_SERIES0);
         x += tui_term_put(y, x, W - x, " ", 1, NULL, TS_PLAIN);
-        const char *l1 = TR(v, "requested (live)   ", "已申请（活着）   ");
+        const char *l1 = TR(v, "requested (live)   ", "已申请（存活）   ");
         x += tui_term_put(y, x, W - x, l1, strlen(l1), NULL, TS_DIM);
         x += tui_term_put(y, x, W - x, light, strlen(light), NULL, TS_SERIES1);
         x += tui_term_put(y, x, W - x, " ", 1, NULL, TS_PLAIN);
@@ -947,7 +947,7 @@ static void sv_draw(void *ud)
             fmt_bytes(v->b->d->peak_bytes, a, sizeof a);
             fmt_bytes(v->b->d->reserved_peak, b, sizeof b);
             snprintf(buf, sizeof buf, TR(v, "B %s: device %d, %zu entries, peak live %s, peak reserved %s",
-                                         "B %s：设备 %d，%zu 条记录，活着峰值 %s，已预留峰值 %s"),
+                                         "B %s：设备 %d，%zu 条记录，存活峰值 %s，已预留峰值 %s"),
                      v->b->path, v->b->d->device, v->b->d->events, a, b);
             tui_term_text(y++, 0, W, buf, TS_PLAIN);
         } else if (v->b_err[0]) {
@@ -963,12 +963,12 @@ static void sv_draw(void *ud)
         char when[48] = "";
         if (timed) snprintf(when, sizeof when, ", %.1f ms", (double)(t - t0) / 1000.0);
         snprintf(buf, sizeof buf, "%s %zu / %zu%s  %s: %s  %s: %s  %s %zu-%zu",
-                 TR(v, "entry", "记录"), v->cur, n, when, TR(v, "live", "活着"), a,
+                 TR(v, "entry", "记录"), v->cur, n, when, TR(v, "live", "存活"), a,
                  TR(v, "reserved", "已预留"), b, TR(v, "view", "视图"), v->from, v->to ? v->to - 1 : 0);
         tui_term_text(y++, 0, W, buf, TS_PLAIN);
         fmt_bytes(v->d->peak_bytes, a, sizeof a);
         fmt_bytes(v->d->reserved_peak, b, sizeof b);
-        snprintf(buf, sizeof buf, "%s %s (%s %lld)  %s %s", TR(v, "peak live", "活着峰值"), a,
+        snprintf(buf, sizeof buf, "%s %s (%s %lld)  %s %s", TR(v, "peak live", "存活峰值"), a,
                  TR(v, "entry", "记录"), (long long)v->d->peak_event, TR(v, "peak reserved", "已预留峰值"), b);
         tui_term_text(y++, 0, W, buf, TS_DIM);
         /* a recorded OOM at the cursor: what was asked, what was free, what held the memory */
@@ -981,7 +981,7 @@ static void sv_draw(void *ud)
             fmt_bytes(m->reserved, b, sizeof b);
             fmt_bytes(m->live_requested, c2, sizeof c2);
             snprintf(buf, sizeof buf, TR(v, "OOM here: asked for %s; CUDA had %s free; the allocator held %s reserved, %s live (the largest live below are what was in the way)",
-                                         "这里 OOM：申请 %s；CUDA 还有 %s 空闲；分配器已预留 %s，活着 %s（下面最大的活着的分配就是占着内存的）"),
+                                         "这里 OOM：申请 %s；CUDA 还有 %s 空闲；分配器已预留 %s，存活 %s（下面最大的存活的分配就是占着内存的）"),
                      a, fr, b, c2);
             tui_term_text(y++, 0, W, buf, TS_BAD);
         }
@@ -1016,7 +1016,7 @@ static void sv_draw(void *ud)
         } else {
         /* live at the cursor, and the selected one's segment and stack */
         if (y < H - 2)
-            tui_term_text(y++, 0, W, TR(v, "Largest live at the cursor (\u2191/\u2193 selects):", "光标处最大的活着的分配（↑/↓ 选择）："), TS_H3);
+            tui_term_text(y++, 0, W, TR(v, "Largest live at the cursor (\u2191/\u2193 selects):", "光标处最大的存活的分配（↑/↓ 选择）："), TS_H3);
         int left = W / 2, y_list = y, rows = H - 1 - y;
         tui_scroll_resize(&v->sc, v->nlive, rows > 0 ? rows : 0);
         tui_scroll_show(&v->sc, v->sel, v->sel, 0);
@@ -1025,7 +1025,7 @@ static void sv_draw(void *ud)
             const struct gpu_snap_frame *f = gpu_snap_user_frame(v->s, l->stack);
             char where[300];
             if (f) frame_text(f, where, sizeof where);
-            else snprintf(where, sizeof where, "%s", l->event < 0 ? TR(v, "<live before the trace>", "<记录开始前就活着>")
+            else snprintf(where, sizeof where, "%s", l->event < 0 ? TR(v, "<live before the trace>", "<记录开始前就存活>")
                                                   : gpu_snapshot_stack(v->s, l->stack)->n ? TR(v, "<torch internals>", "<torch 内部>")
                                                                                         : TR(v, "<no frames>", "<没有调用栈>"));
             fmt_bytes((int64_t)l->size, a, sizeof a);
@@ -1050,7 +1050,7 @@ static void sv_draw(void *ud)
                 if (L.v[i].len) tui_term_line(yy++, left, W - left, &L.v[i], TS_PLAIN);
             tui_lines_free(&L);
             if (l->event >= 0) snprintf(buf, sizeof buf, "%s %lld:", TR(v, "stack of entry", "调用栈，记录"), (long long)l->event);
-            else snprintf(buf, sizeof buf, "%s:", TR(v, "stack (live before the trace)", "调用栈（记录开始前就活着）"));
+            else snprintf(buf, sizeof buf, "%s:", TR(v, "stack (live before the trace)", "调用栈（记录开始前就存活）"));
             if (yy < H - 1) tui_term_text(yy++, left, W - left, buf, TS_DIM);
             /* the whole stack as memory_viz filters it; Python frames when it has any (the C++
              * ones below them are the allocator's own); the user's frames marked */
