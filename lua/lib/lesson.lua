@@ -588,7 +588,10 @@ end
 function Ex:point(panel, series, x, y, opts)
   check_panel(self, panel)
   check_opts(opts, "point")
-  emit { type = "point", panel = panel, series = tostring(series), x = x, y = y, style = style(opts, self) }
+  -- the panel's axis labels go with each point: a recording's results then give x and y their units
+  local def = self.panels[panel]
+  emit { type = "point", panel = panel, series = tostring(series), x = x, y = y, style = style(opts, self),
+         text = def.x, unit = def.y }
 end
 -- A row or a map larger than the panels keep is the lesson's error, said where it calls
 local function check_items(what, n)

@@ -27,6 +27,21 @@ for id in $ids; do
         fail "run $id --lang $replay --replay exited $?: $(printf '%s\n' "$out" | tail -n 15)"
     n=$((n + 1))
 done
+# a recording's results give every number its unit: a bar's or gauge's own, a curve point's y
+# and x from its panel's axis labels
+for id in $ids; do
+    "$b" results "$T/$id.jsonl" --json >> "$T/results.jsonl" || fail "results of $id's recording"
+done
+bad=$(python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if not r["unit"] or (r["kind"] == "point" and not r.get("x_unit")):
+        print("%s %s [%s] %s: %s" % (r["lesson"], r["experiment"], r["panel"], r["label"], l.strip()))
+' "$T/results.jsonl" | head -n 5)
+[ -z "$bad" ] || fail "results: a number without its unit:
+$bad"
+[ -s "$T/results.jsonl" ] || fail "no results in the recordings"
 # every lesson's Chinese output at once (one interpreter): each line names its lesson, ID.zh:LINE
 if [ $real = zh ]; then
     left=$(cd "$T" && python3 "$OLDPWD/tests/cli/zh_english.py" *.zh) || fail "English left in 中文:

@@ -8,6 +8,7 @@
 #include "gpu_fmt.h"
 #include "tui_json.h"
 #include "tui_text.h"
+#include "tui_widget.h"
 
 void tui_plain_markup(struct tui_plain *p, const char *src)
 {
@@ -55,9 +56,12 @@ static void pr_print(const struct pctx *c, const struct lt_event *ev) { fprintf(
 static void pr_point(const struct pctx *c, const struct lt_event *ev)
 {
     char n1[96], n2[96];
+    /* the axes' labels give each number its unit: y's is a unit (GB/s, ms, %); x's is one on a
+     * bytes axis (B), else a word in the lesson's one language (tokens, step), left out in 中文 */
+    const char *xu = tui_w_bytes_axis(TX(ev->text)) ? "B" : c->zh ? "" : TX(ev->text), *yu = TX(ev->unit);
     gpu_fmt_num(ev->x, n1, sizeof n1), gpu_fmt_num(ev->y, n2, sizeof n2);
-    fprintf(c->f, "  [%s] %s: x=%s y=%s (%s%s)\n", ev->panel, TX(ev->series), n1, n2,
-            style_label(c->zh, ev->style), c->rp);
+    fprintf(c->f, "  [%s] %s: x=%s%s%s y=%s%s%s (%s%s)\n", ev->panel, TX(ev->series), n1, *xu ? " " : "", xu,
+            n2, *yu ? " " : "", yu, style_label(c->zh, ev->style), c->rp);
 }
 
 static void pr_bar(const struct pctx *c, const struct lt_event *ev)

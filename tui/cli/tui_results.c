@@ -14,6 +14,7 @@
 #include "tui_json.h"
 #include "tui_plain.h"
 #include "tui_record.h"
+#include "tui_widget.h"
 #include "tui_wrap.h"
 
 struct row {
@@ -121,6 +122,22 @@ static bool run_rows(struct rows *R, const struct tui_replay_run *run)
     return ok;
 }
 
+/* A curve point's x with its axis's unit: "1 MiB" on a bytes axis (the point's text, the panel's
+ * x label), else "16,384 tokens" (a word in the lesson's one language: left out in 中文); the bare
+ * number when the axis has no label. */
+static void x_text(const struct lt_event *ev, bool zh, char *out, size_t n)
+{
+    const char *u = lt_tx(ev->text, zh);
+    char num[64];
+    if (zh && !tui_w_bytes_axis(u)) u = "";
+    if (tui_w_bytes_axis(u) && ev->x >= 0) {
+        gpu_fmt_bytes(ev->x, GPU_FMT_BIN, out, n);
+        return;
+    }
+    gpu_fmt_num(ev->x, num, sizeof num);
+    snprintf(out, n, "%s%s%s", num, *u ? " " : "", u);
+}
+
 int tui_results_cmd(const char *path, enum tui_results_format fmt, bool zh, FILE *out)
 {
     char err[1024], machine[256], label[300];
@@ -144,8 +161,8 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, bool zh, FILE
     for (int i = 0; i < R.n; i++) nlive += live(&R, i);
     tui_replay_machine(rp, machine, sizeof machine);
     if (fmt == TUI_RES_CSV)
-        fputs("machine,backend,simulated,date,lesson,experiment,run,panel,kind,label,x,value,max,"
-              "unit,style\n", out);
+        fputs("machine,backend,simulated,date,lesson,experiment,run,panel,kind,label,x,x_unit,value,"
+              "max,unit,style\n", out);
     if (fmt == TUI_RES_TEXT) {
         tui_replay_label(rp, label, sizeof label);
         fprintf(out, "%s: %s\n", path, label + strlen("REPLAY · "));
@@ -189,6 +206,8 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, bool zh, FILE
             fprintf(out, ",%s,", kind_name(ev->type));
             tui_csv_field(out, lt_tx(ev->series, zh)), fputc(',', out);
             if (ev->type == LT_EV_POINT) tui_csv_num(out, ev->x);
+            fputc(',', out);
+            if (ev->type == LT_EV_POINT) tui_csv_field(out, lt_tx(ev->text, zh));
             fputc(',', out), tui_csv_num(out, value), fputc(',', out);
             if (ev->type == LT_EV_GAUGE) tui_csv_num(out, ev->max);
             fputc(',', out), tui_csv_field(out, lt_tx(ev->unit, zh));
@@ -207,6 +226,7 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, bool zh, FILE
             tui_json_kstr(&j, "kind", kind_name(ev->type));
             tui_json_kstr(&j, "label", lt_tx(ev->series, zh));
             tui_json_kmaybe(&j, "x", ev->x, ev->type == LT_EV_POINT);
+            if (ev->type == LT_EV_POINT && *lt_tx(ev->text, zh)) tui_json_kstr(&j, "x_unit", lt_tx(ev->text, zh));
             tui_json_knum(&j, "value", value);
             tui_json_kmaybe(&j, "max", ev->max, ev->type == LT_EV_GAUGE);
             tui_json_kstr(&j, "unit", lt_tx(ev->unit, zh));
@@ -216,9 +236,14 @@ int tui_results_cmd(const char *path, enum tui_results_format fmt, bool zh, FILE
         case TUI_RES_TEXT: {
             char lab[128], num[64];
             if (ev->type == LT_EV_POINT) {
-                char l2[160], x[64];
-                gpu_fmt_num(ev->x, x, sizeof x);
-                snprintf(l2, sizeof l2, "%s @ %s", lt_tx(ev->series, zh), x);
+                char l2[200], x[96], name[128];
+                x_text(ev, zh, x, sizeof x);
+                /* the series is cut, never x: a number keeps its unit */
+                int xw = tui_width(x, strlen(x)) + 3, nw = 28 - xw < 4 ? 4 : 28 - xw;
+                const char *se = lt_tx(ev->series, zh);
+                if (tui_width(se, strlen(se)) <= nw) snprintf(name, sizeof name, "%s", se);
+                else tui_fit(se, strlen(se), nw, TUI_LEFT, false, name, sizeof name);
+                snprintf(l2, sizeof l2, "%s @ %s", name, x);
                 tui_fit(l2, strlen(l2), 28, TUI_LEFT, false, lab, sizeof lab);
             } else {
                 tui_fit(lt_tx(ev->series, zh), strlen(lt_tx(ev->series, zh)), 28, TUI_LEFT, false, lab, sizeof lab);
