@@ -27,80 +27,69 @@ TERMS = [
 ]
 
 
+def quoted(src, i, esc):
+    """The literal opened by the quote at src[i]: (index after it, its text, line breaks in it);
+    esc(c) is what a backslash and c stand for."""
+    j, buf, lines = i + 1, [], 0
+    while j < len(src) and src[j] != src[i] and src[j] != "\n":
+        if src[j] == "\\" and j + 1 < len(src):
+            buf.append(esc(src[j + 1]))
+            lines += src[j + 1] == "\n"
+            j += 2
+        else:
+            buf.append(src[j])
+            j += 1
+    return j + 1, "".join(buf), lines
+
+
+def skip_to(src, i, mark):
+    """The index after `mark` from i on (the end of src without one), and the line breaks before."""
+    end = src.find(mark, i)
+    end = len(src) if end < 0 else end + len(mark)
+    return end, src.count("\n", i, end)
+
+
 def lua_strings(src):
     """(line, text) of each string literal of a Lua source, comments skipped."""
-    i, n, line = 0, len(src), 1
-    while i < n:
-        c = src[i]
-        if c == "\n":
-            line += 1
-            i += 1
+    i, line = 0, 1
+    while i < len(src):
+        long = re.match(r"(--)?\[(=*)\[", src[i:i + 64])
+        if src[i] == "\n":
+            line, i = line + 1, i + 1
+        elif long:  # a long string, or a long comment
+            start = i + len(long.group(0))
+            i, lines = skip_to(src, start, "]" + long.group(2) + "]")
+            if not long.group(1):
+                yield line, src[start:i - len(long.group(2)) - 2]
+            line += lines
         elif src.startswith("--", i):
-            m = re.match(r"--\[(=*)\[", src[i:])
-            if m:
-                end = src.find("]" + m.group(1) + "]", i)
-                end = n if end < 0 else end + len(m.group(1)) + 2
-            else:
-                end = src.find("\n", i)
-                end = n if end < 0 else end
-            line += src.count("\n", i, end)
-            i = end
-        elif c == "[" and re.match(r"\[(=*)\[", src[i:]):
-            m = re.match(r"\[(=*)\[", src[i:])
-            start = i + len(m.group(0))
-            end = src.find("]" + m.group(1) + "]", start)
-            end = n if end < 0 else end
-            yield line, src[start:end]
-            line += src.count("\n", i, end)
-            i = end + len(m.group(1)) + 2
-        elif c in "\"'":
-            j, buf = i + 1, []
-            while j < n and src[j] != c and src[j] != "\n":
-                if src[j] == "\\" and j + 1 < n:
-                    nxt = src[j + 1]
-                    buf.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
-                    if nxt == "\n":
-                        line += 1
-                    j += 2
-                    continue
-                buf.append(src[j])
-                j += 1
-            yield line, "".join(buf)
-            i = j + 1
+            i = src.find("\n", i) if "\n" in src[i:] else len(src)
+        elif src[i] in "\"'":
+            i, text, lines = quoted(src, i, lambda c: {"n": "\n", "t": "\t"}.get(c, c))
+            yield line, text
+            line += lines
         else:
             i += 1
 
 
 def c_strings(src):
     """(line, text) of each string literal of a C source, comments and char constants skipped."""
-    i, n, line = 0, len(src), 1
-    while i < n:
-        c = src[i]
-        if c == "\n":
-            line += 1
-            i += 1
+    i, line = 0, 1
+    while i < len(src):
+        if src[i] == "\n":
+            line, i = line + 1, i + 1
         elif src.startswith("/*", i):
-            end = src.find("*/", i)
-            end = n if end < 0 else end + 2
-            line += src.count("\n", i, end)
-            i = end
+            i, lines = skip_to(src, i, "*/")
+            line += lines
         elif src.startswith("//", i):
-            end = src.find("\n", i)
-            i = n if end < 0 else end
-        elif c == "'":
-            m = re.match(r"'(\\.|[^'\\])*'", src[i:])
+            i = src.find("\n", i) if "\n" in src[i:] else len(src)
+        elif src[i] == "'":
+            m = re.match(r"'(\\.|[^'\\])*'", src[i:i + 16])
             i += len(m.group(0)) if m else 1
-        elif c == '"':
-            j, buf = i + 1, []
-            while j < n and src[j] != '"' and src[j] != "\n":
-                if src[j] == "\\" and j + 1 < n:
-                    buf.append(src[j + 1] if src[j + 1] in "\"\\'" else src[j:j + 2])
-                    j += 2
-                    continue
-                buf.append(src[j])
-                j += 1
-            yield line, "".join(buf)
-            i = j + 1
+        elif src[i] == '"':
+            i, text, lines = quoted(src, i, lambda c: c if c in "\"\\'" else "\\" + c)
+            yield line, text
+            line += lines
         else:
             i += 1
 
