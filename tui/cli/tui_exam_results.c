@@ -18,6 +18,8 @@
 #include "gpu_esc.h"
 #include "gpu_file.h"
 #include "tui_csv.h"
+#include "tui_exam.h"
+#include "tui_file.h"
 #include "tui_json.h"
 #include "tui_jsonl.h"
 #include "tui_wrap.h"
@@ -100,8 +102,9 @@ static int read_sheet(const char *path, struct sheet *s, char *err, size_t n)
             s->path = strdup(path), s->exam = dup_str(&o, "exam"), s->title = dup_str(&o, "title");
             s->title_zh = dup_str(&o, "title_zh"), s->student = dup_str(&o, "student");
             s->backend = dup_str(&o, "backend"), s->timed_out = tui_jobj_bool(&o, "timed_out", false);
-            got = s->exam && s->student ? 1 : -1;
-            if (got < 0) gpu_errf(err, n, "%s:1: an exam's results without its exam or student", path);
+            /* ids, as the exam wrote them: never text that forges a line of the report */
+            got = s->exam && s->student && tui_file_id_ok(s->exam) && tui_file_id_ok(s->student) ? 1 : -1;
+            if (got < 0) gpu_errf(err, n, "%s:1: an exam's results without its exam or student id", path);
         } else if (!strcmp(type, "question")) {
             struct qrow *nq = realloc(s->q, (size_t)(s->n + 1) * sizeof *nq);
             if (nq) {
@@ -110,8 +113,8 @@ static int read_sheet(const char *path, struct sheet *s, char *err, size_t n)
                 r->q = dup_str(&o, "q"), r->kind = dup_str(&o, "kind"), r->answer = dup_str(&o, "answer");
                 r->status = dup_str(&o, "status"), r->mistake = dup_str(&o, "mistake");
                 r->detail = dup_str(&o, "detail"), r->detail_zh = dup_str(&o, "detail_zh");
-                if (!r->q || !r->status) {
-                    gpu_errf(err, n, "%s:%d: a question without its id or status", path, ln);
+                if (!r->q || !r->status || !tui_exam_qid_ok(r->q)) {
+                    gpu_errf(err, n, "%s:%d: a question without its id (LESSON:EXERCISE) or status", path, ln);
                     got = -1;
                 }
                 if (r->status && !strcmp(r->status, "right")) s->right++;
@@ -145,6 +148,9 @@ static int gather(char **paths, int n, struct sheet **out, char *err, size_t en)
             while (d && (de = readdir(d)) && nf < MAX_FILES) {
                 size_t l = strlen(de->d_name);
                 if (de->d_name[0] == '.' || l < 7 || strcmp(de->d_name + l - 6, ".jsonl")) continue;
+                char one[4352];
+                snprintf(one, sizeof one, "%s/%s", paths[i], de->d_name);
+                if (!gpu_file_ok(one, MAX_FILE, 0)) continue; /* what the reader takes: no FIFO, no folder */
                 char **nfv = realloc(files, (size_t)(nf + 1) * sizeof *nfv);
                 if (!nfv) break;
                 files = nfv;
@@ -383,7 +389,7 @@ static void text_report(struct sheet *v, int n, const char *exam, const struct q
             const char *w = mistake_words(m->kind, zh);
             fprintf(out, "       %d x ", m->n);
             if (w) fputs(w, out);
-            else if (!strncmp(m->kind, "choice ", 7)) fprintf(out, TR(zh, "chose %s", "选了 %s"), m->kind + 7);
+            else if (!strncmp(m->kind, "choice ", 7)) fputs(TR(zh, "chose ", "选了 "), out), put_esc(out, m->kind + 7, 60);
             else put_esc(out, zh && m->detail_zh ? m->detail_zh : m->detail ? m->detail : m->kind, 160);
             fputs(": ", out);
             for (int a = 0; a < m->nans && a < 3; a++) {

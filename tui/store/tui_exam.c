@@ -52,7 +52,7 @@ static struct rec *add(struct recs *p)
     return r;
 }
 
-static bool qid_ok(const char *q) /* "9.1:weights-gib" */
+bool tui_exam_qid_ok(const char *q) /* "9.1:weights-gib" */
 {
     const char *c = strchr(q, ':');
     char lesson[LT_ID_MAX + 1];
@@ -112,7 +112,7 @@ static bool parse_line(struct recs *p, char *line)
     } else if (!strcmp(kind, "ans")) {
         char *q = tui_file_field(&rest);
         r.kind = 'a';
-        if (!q || !qid_ok(q) || !num(tui_file_field(&rest), 0, WHEN_MAX, &r.a)) return false;
+        if (!q || !tui_exam_qid_ok(q) || !num(tui_file_field(&rest), 0, WHEN_MAX, &r.a)) return false;
         snprintf(r.qid, sizeof r.qid, "%s", q);
         if (!(r.text = unescape(rest))) return false;
     } else {
@@ -291,7 +291,7 @@ bool tui_exam_start(struct tui_exam_sheet *s, long seconds, char *err, size_t n)
 
 bool tui_exam_answer(struct tui_exam_sheet *s, const char *qid, const char *text, char *err, size_t n)
 {
-    if (!qid_ok(qid)) return gpu_errf(err, n, "'%s' is not a question", qid), false;
+    if (!tui_exam_qid_ok(qid)) return gpu_errf(err, n, "'%s' is not a question", qid), false;
     if (strlen(text) > TUI_EXAM_MAX_ANSWER)
         return gpu_errf(err, n, "an answer of more than %d bytes is not saved", TUI_EXAM_MAX_ANSWER), false;
     const char *saved = tui_exam_get(s, qid);

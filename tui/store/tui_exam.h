@@ -52,6 +52,9 @@ bool tui_exam_start(struct tui_exam_sheet *s, long seconds, char *err, size_t n)
 bool tui_exam_answer(struct tui_exam_sheet *s, const char *qid, const char *text, char *err,
                      size_t n);
 bool tui_exam_submit(struct tui_exam_sheet *s, char *err, size_t n);
+/* A question's id: LESSON:EXERCISE, two ids (tui_file_id_ok), as the sheet and the results
+ * files hold it ("9.1:weights-gib"). */
+bool tui_exam_qid_ok(const char *q);
 /* The answer saved for qid, or NULL. */
 const char *tui_exam_get(const struct tui_exam_sheet *s, const char *qid);
 /* Seconds left at `now` (0 or less: time is up; the limit when not started). */
