@@ -69,8 +69,9 @@ engine(s)"; `gpu.info().async_engines` here.) The Programming Guide documents wh
 at least 1 allows (copies overlap kernels) and what 2 allows (copies in both directions at once);
 it does not say what a third engine adds. This course's simulator gives it the copies inside the
 device, an assumption. Copies in one direction queue behind each other
-even on a GPU with several engines: a public study of copy-engine contention found same-direction
-copies from different streams serialized.
+even on a GPU with several engines: two public reports found same-direction copies from
+different streams serialized (in one, a 51 KB host-to-device copy waited 12 ms behind a 200 MB
+one on another stream).
 
 ## Chunks on streams
 The Best Practices Guide's recipe, "staged concurrent copy and execute": cut the data into
@@ -97,7 +98,7 @@ GPU 上有几个能同时工作的引擎：**SM** 运行核函数，一个或多
 | RTX 3090、RTX 4090 | 2 | 主机到设备 + 设备到主机 + 核函数 |
 | A100、H100、T4 | 3 | 同上（见下文） |
 
-（deviceQuery 把这个数打印为“Concurrent copy and kernel execution: Yes with N copy engine(s)”；这里是 `gpu.info().async_engines`。）《CUDA C++ 编程指南》写明了这个数至少为 1 时能做什么（拷贝与核函数重叠），为 2 时能做什么（两个方向的拷贝同时进行）；第三个引擎多出什么，它没有说。本课程的模拟器让它承担设备内部的拷贝，这是一个假设。即使 GPU 有几个拷贝引擎，同一方向的拷贝也是排队进行的：一份公开的拷贝引擎争用研究发现，来自不同流的同方向拷贝是串行的。
+（deviceQuery 把这个数打印为“Concurrent copy and kernel execution: Yes with N copy engine(s)”；这里是 `gpu.info().async_engines`。）《CUDA C++ 编程指南》写明了这个数至少为 1 时能做什么（拷贝与核函数重叠），为 2 时能做什么（两个方向的拷贝同时进行）；第三个引擎多出什么，它没有说。本课程的模拟器让它承担设备内部的拷贝，这是一个假设。即使 GPU 有几个拷贝引擎，同一方向的拷贝也是排队进行的：两份公开报告发现，来自不同流的同方向拷贝是串行的（其中一份里，一个 51 KB 的主机到设备拷贝排在另一个流上 200 MB 的拷贝后面，等了 12 毫秒）。
 
 ## 分块放到流上
 《CUDA C++ 最佳实践指南》的做法叫“staged concurrent copy and execute”（分阶段并发拷贝与执行）：把数据切成块，每块的拷贝和核函数交给它自己的流。设全部数据的传输时间为 tT、核函数时间为 tE，切成 n 块，核函数更长时总时间约为 **tE + tT/n**，拷贝更长时约为 **tT + tE/n**，而依次执行是 **tE + tT**。如果还要拷回来，并且每个方向各有一个拷贝引擎，就成了三级流水线：每块依次经过拷入、计算、拷出；第一块走完全程之后，每过最慢那一级的一个周期就完成一块。最好的情况是只剩最慢的一级：三级一样长时最多加速 3 倍（`vram.overlap`）。
@@ -348,14 +349,14 @@ waited for before the kernel. Every word is checked.
 > - CUDA C++ Best Practices Guide, "Asynchronous and Overlapping Transfers with Computation" (staged concurrent copy and execute; tE + tT/nStreams and tT + tE/nStreams; asyncEngineCount; pinned memory and non-default streams required); CUDA C++ Programming Guide, "Overlap of Data Transfer and Kernel Execution" and "Concurrent Data Transfers" (asyncEngineCount greater than zero; equal to 2 for copies in both directions at once).
 > - CUDA Runtime API, "API synchronization behavior" and "Stream synchronization behavior" (the legacy default stream); cudaEventRecord, cudaStreamWaitEvent.
 > - Public deviceQuery logs: RTX 3090 and RTX 4090 "Yes with 2 copy engine(s)"; A100 80GB, H100 80GB HBM3 and T4 "Yes with 3 copy engine(s)" (the H200 profile assumes the H100's).
-> - meta-pytorch/torchrec pull request #4303, "CUDA Copy Engine Contention Study" (same-direction copies from different streams serialize; one report).
+> - meta-pytorch/torchrec pull request #4303, "CUDA Copy Engine Contention Study" (same-direction copies from different streams serialize; stream priority does not change the order); NVIDIA/cudf issue #15620 (a 51 KB pinned H2D copy waited 12 ms behind a ~200 MB H2D copy on another stream). Two reports.
 > - PyTorch tutorial "A guide on good usage of non_blocking and pin_memory() in PyTorch"; PyTorch "CUDA semantics", asynchronous execution and CUDA streams (work is queued on the current stream); `torch.cuda.Stream.wait_stream`, `torch.Tensor.record_stream`.
 ]], zh = [[
 > [!source] 出处
 > - 《CUDA C++ 最佳实践指南》“Asynchronous and Overlapping Transfers with Computation”（分阶段并发拷贝与执行；tE + tT/nStreams 与 tT + tE/nStreams；asyncEngineCount；需要锁页内存与非默认流）；《CUDA C++ 编程指南》“Overlap of Data Transfer and Kernel Execution”与“Concurrent Data Transfers”（asyncEngineCount 大于零；等于 2 时两个方向的拷贝可以同时进行）。
 > - 《CUDA Runtime API》“API synchronization behavior”与“Stream synchronization behavior”（旧的默认流）；cudaEventRecord、cudaStreamWaitEvent。
 > - 公开的 deviceQuery 日志：RTX 3090 和 RTX 4090 为“Yes with 2 copy engine(s)”；A100 80GB、H100 80GB HBM3 和 T4 为“Yes with 3 copy engine(s)”（H200 的配置沿用 H100 的）。
-> - meta-pytorch/torchrec pull request #4303，“CUDA Copy Engine Contention Study”（来自不同流的同方向拷贝是串行的；单一报告）。
+> - meta-pytorch/torchrec pull request #4303，“CUDA Copy Engine Contention Study”（来自不同流的同方向拷贝是串行的；流优先级不改变顺序）；NVIDIA/cudf issue #15620（一个 51 KB 的锁页 H2D 拷贝排在另一个流上约 200 MB 的 H2D 拷贝后面，等了 12 毫秒）。两份报告。
 > - PyTorch 教程《A guide on good usage of non_blocking and pin_memory() in PyTorch》；PyTorch 文档“CUDA semantics”中的异步执行与 CUDA 流（工作排在当前流上）；`torch.cuda.Stream.wait_stream`、`torch.Tensor.record_stream`。
 ]] },
 

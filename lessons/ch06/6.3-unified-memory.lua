@@ -166,9 +166,11 @@ word it reads.
   text { en = [[
 ## Past the device's capacity: oversubscription
 A managed allocation may be larger than device memory. The driver then **evicts** pages, writing
-them back to host memory, to make room for the ones a kernel faults in. For a kernel that sweeps
-the whole buffer in order, the least recently used page is always the one it will need again
-soonest: once the buffer is larger than what the device can hold, **every pass faults all of
+them back to host memory, to make room for the ones a kernel faults in. NVIDIA's driver evicts
+whole 2 MiB chunks, the one made resident longest ago first: it does not see the GPU's
+individual accesses, so its "least recently used" means least recently migrated in. For a kernel
+that sweeps the whole buffer in order the two agree, and the chunk evicted is always the one the
+next pass will need soonest: once the buffer is larger than what the device can hold, **every pass faults all of
 it in again**, and from the second pass on evicts as much: the second pass is slower than the
 first. NVIDIA's study of a micro-benchmark found oversubscribed performance varying "up to 100x
 depending on the platform, oversubscription factor, and memory hints". Reading the data where it
@@ -180,7 +182,7 @@ experiment cap allows, and a managed buffer 1.5 times what is left is swept twic
 read in place.
 ]], zh = [[
 ## 超出设备容量：超额分配（oversubscription）
-托管分配可以比显存还大。这时驱动会**驱逐**一些页，把它们写回主机内存，为核函数缺页要迁入的页腾出地方。对于按顺序扫过整个缓冲区的核函数，最近最少使用的那一页恰恰总是它很快又要用的：一旦缓冲区比设备装得下的更大，**每一遍都要把它全部重新缺页迁入**，从第二遍起还要驱逐同样多：第二遍比第一遍更慢。NVIDIA 对一个微基准的研究发现，超额分配时的性能“随平台、超额倍数和内存建议不同，相差可达 100 倍”。就地读取数据（prefer host、accessed by）什么也不搬，以链路的速率运行：对于装不下的数据流，这通常更划算。
+托管分配可以比显存还大。这时驱动会**驱逐**一些页，把它们写回主机内存，为核函数缺页要迁入的页腾出地方。NVIDIA 的驱动按 2 MiB 的块驱逐，最早迁入的块先被驱逐：它看不到 GPU 的每一次访问，所以它的“最近最少使用”指的是最近最少迁入。对于按顺序扫过整个缓冲区的核函数，两者是一回事，被驱逐的块恰恰总是下一遍最先要用的：一旦缓冲区比设备装得下的更大，**每一遍都要把它全部重新缺页迁入**，从第二遍起还要驱逐同样多：第二遍比第一遍更慢。NVIDIA 对一个微基准的研究发现，超额分配时的性能“随平台、超额倍数和内存建议不同，相差可达 100 倍”。就地读取数据（prefer host、accessed by）什么也不搬，以链路的速率运行：对于装不下的数据流，这通常更划算。
 
 下面的实验把本设备变成一块小设备：一块“压舱”显存占去实验上限允许的部分，再把一块为剩余空间 1.5 倍的托管缓冲区读两遍，分别照原样读和就地读。
 ]] },
@@ -277,7 +279,7 @@ in place (6.4), on purpose.
 > [!source] Sources
 > - CUDA C++ Programming Guide, "Unified Memory Programming" (page migration on demand, cudaMemPrefetchAsync, cudaMemAdvise: SetReadMostly, SetPreferredLocation, SetAccessedBy; cudaDevAttrConcurrentManagedAccess); CUDA Runtime API, cudaMallocManaged.
 > - NVIDIA developer blog, "Maximizing Unified Memory Performance in CUDA" (2017: fault batches, on-demand migration against prefetching); "Improving GPU Memory Oversubscription Performance" (2021: "up to 100x depending on the platform, oversubscription factor, and memory hints"; zero-copy and access hints under oversubscription).
-> - NVIDIA open-gpu-kernel-modules, `kernel-open/nvidia-uvm/uvm_gpu_replayable_faults.c` (faults fetched from the GPU's buffer and serviced in batches: `uvm_perf_fault_batch_count`, default 256) and `uvm_va_block_types.h` (`UVM_VA_BLOCK_SIZE` = 2^21 B: managed memory tracked in 2 MiB blocks).
+> - NVIDIA open-gpu-kernel-modules, `kernel-open/nvidia-uvm/uvm_pmm_gpu.c` (`pick_root_chunk_to_evict`: the first 2 MiB root chunk of the used list, chunks moved to its tail when pages are made resident, "TODO: ... whenever they get mapped"), `uvm_gpu_replayable_faults.c` (faults fetched from the GPU's buffer and serviced in batches: `uvm_perf_fault_batch_count`, default 256) and `uvm_va_block_types.h` (`UVM_VA_BLOCK_SIZE` = 2^21 B: managed memory tracked in 2 MiB blocks).
 > - GTC Japan 2016 report on Pascal unified memory (a page fault costs more than 10 µs; one report).
 > - CUDA Runtime API, cudaMemPrefetchAsync and cudaMemAdvise (CUDA 13.0: the destination is a cudaMemLocation).
 > - Dettmers et al. 2023, "QLoRA: Efficient Finetuning of Quantized LLMs" (paged optimizers on unified memory).
@@ -293,7 +295,7 @@ in place (6.4), on purpose.
 > [!source] 出处
 > - 《CUDA C++ 编程指南》“Unified Memory Programming”（按需页迁移、cudaMemPrefetchAsync、cudaMemAdvise：SetReadMostly、SetPreferredLocation、SetAccessedBy；cudaDevAttrConcurrentManagedAccess）；《CUDA Runtime API》的 cudaMallocManaged。
 > - NVIDIA 开发者博客《Maximizing Unified Memory Performance in CUDA》（2017：缺页按批处理，按需迁移与预取的对比）；《Improving GPU Memory Oversubscription Performance》（2021：“随平台、超额倍数和内存建议不同，相差可达 100 倍”；超额分配时的零拷贝与访问建议）。
-> - NVIDIA open-gpu-kernel-modules：`kernel-open/nvidia-uvm/uvm_gpu_replayable_faults.c`（从 GPU 的缓冲区取出缺页、成批处理：`uvm_perf_fault_batch_count`，默认 256）与 `uvm_va_block_types.h`（`UVM_VA_BLOCK_SIZE` = 2^21 B：托管内存按 2 MiB 的块管理）。
+> - NVIDIA open-gpu-kernel-modules：`kernel-open/nvidia-uvm/uvm_pmm_gpu.c`（`pick_root_chunk_to_evict`：取已用链表的第一个 2 MiB 根块，页驻留时块被移到链表尾部，“TODO: ... whenever they get mapped”）、`uvm_gpu_replayable_faults.c`（从 GPU 的缓冲区取出缺页、成批处理：`uvm_perf_fault_batch_count`，默认 256）与 `uvm_va_block_types.h`（`UVM_VA_BLOCK_SIZE` = 2^21 B：托管内存按 2 MiB 的块管理）。
 > - GTC Japan 2016 关于 Pascal 统一内存的报道（每次缺页超过 10 微秒；单一报告）。
 > - 《CUDA Runtime API》的 cudaMemPrefetchAsync 与 cudaMemAdvise（CUDA 13.0：目标改为 cudaMemLocation）。
 > - Dettmers 等 2023，《QLoRA: Efficient Finetuning of Quantized LLMs》（基于统一内存的分页优化器）。
