@@ -26,7 +26,7 @@
 
 #define OUT_MAX 6 /* print() lines of the last check that are shown */
 
-enum wstate { W_NEW, W_MISSING, W_FAIL, W_PASS, W_CANCELLED };
+enum wstate { W_NEW, W_MISSING, W_FAIL, W_PASS, W_CANCELLED, W_BROKEN };
 
 struct watch {
     struct lt_runtime *rt;
@@ -155,6 +155,11 @@ static void finish(struct watch *w, enum lt_run_state st, const char *err)
         return;
     }
     bool ok = lt_lesson_answer_result(w->ls, w->fb, sizeof w->fb);
+    struct lt_answer_info ai;
+    if (!ok && *w->fb && lt_lesson_answer_info(w->ls, &ai) && ai.broken) {
+        w->state = W_BROKEN; /* the lesson's own check raised: the teacher's mistake, no try */
+        return;
+    }
     if (!*w->fb) snprintf(w->fb, sizeof w->fb, "%s", err); /* it stopped: why */
     w->tries++;
     w->state = ok ? W_PASS : W_FAIL;
@@ -245,6 +250,10 @@ static void build(struct watch *w, struct tui_lines *L, int width)
                  TR(w, "Not passing yet", "还没通过"), TR(w, "try", "第几次："), w->tries);
         para(w, L, buf, TS_BAD, "", width);
         if (*w->fb) para(w, L, w->fb, TS_PLAIN, "  ", width);
+        break;
+    case W_BROKEN: /* the lesson's mistake, not the learner's: the warning colour, no cross */
+        snprintf(buf, sizeof buf, "! %s", w->fb);
+        para(w, L, buf, TS_WARN_LABEL, "", width);
         break;
     case W_CANCELLED:
         snprintf(buf, sizeof buf, "%s %s", w->ascii ? "o" : "○", w->fb);
