@@ -5,7 +5,8 @@
 # another allocation (its stack and map change); w turns the what-if replay on (SIMULATED, the
 # model's peak drawn as a line) and c changes the capacity; resize down to "too small" and back,
 # 80x24 within its width; Esc leaves with 0; from the tutor's menu (o: the shipped examples, a
-# typed path completed with Tab); leaving while the loader or a what-if replay runs cancels it
+# typed path completed with Tab; the files opened before, kept through the state module, listed
+# first by a new tutor and offered on ↑ at B's prompt); leaving while the loader or a what-if replay runs cancels it
 # and returns at once; the sandbox's :open names the learner's own file for alloc.snapshot();
 # a second snapshot (b) is compared beside the first; a file that is not a snapshot says so and
 # exits 1.
@@ -83,12 +84,12 @@ fresh menu
 start 80 24 "$APP"
 wait_for 'o: your own program' 5
 keys o
-wait_for 'Shipped examples' 3
+wait_for '[Ss]hipped examples' 3
 screen | grep -q 'gpt-train-oom\.pickle' || fail "the shipped examples are not listed"
 keys Enter
 wait_for 'Largest live at the cursor' 10
 keys Escape
-wait_for 'Shipped examples' 3
+wait_for '[Ss]hipped examples' 3
 keys Up
 keys a s s e t s / s n a p s h o t s / g p t - t r a i n - o
 keys Tab
@@ -96,13 +97,30 @@ wait_for '> assets/snapshots/gpt-train-oom\.pickle' 3
 keys Enter
 wait_for '^entry 1631 / 1635' 10
 keys Escape
-wait_for 'Shipped examples' 3
+wait_for '[Ss]hipped examples' 3
 keys Escape
 wait_for 'Chapter 1' 3
 alive
 keys q
 wait_exit 5
 [ "$RC" = 0 ] || fail "tutor: exit code $RC"
+
+# the files opened before are kept in the state folder (recent-snapshots, by their full path,
+# once each): a new tutor lists them above the shipped examples
+grep -qx "$(pwd)/$F" "$XDG_STATE_HOME/vramlab/recent-snapshots" ||
+    fail "recent-snapshots: $(cat "$XDG_STATE_HOME/vramlab/recent-snapshots")"
+[ "$(grep -c . "$XDG_STATE_HOME/vramlab/recent-snapshots")" = 1 ] || fail "a file kept twice"
+fresh recent
+start 100 30 "$APP"
+wait_for 'o: your own program' 5
+keys o
+wait_for 'Files opened before, then the shipped examples' 3
+screen | grep -A1 'Files opened before' | tail -n 1 | grep -qF "$(pwd)/$F" ||
+    fail "the file opened before is not listed first: $(screen)"
+keys Escape
+wait_for 'Chapter 1' 3
+keys q
+wait_exit 5
 
 # a teacher's lessons folder with its own snapshots: listed with the shipped ones
 mkdir -p "$T/course/assets/snapshots"
@@ -111,7 +129,7 @@ fresh course
 start 100 30 "$APP --lessons $T/course"
 wait_for 'o: your own program' 5
 keys o
-wait_for 'Shipped examples' 3
+wait_for '[Ss]hipped examples' 3
 screen | grep -q 'class-run\.pickle' || fail "a teacher's snapshot is not listed: $(screen)"
 screen | grep -q 'gpt-train-oom\.pickle' || fail "the shipped examples went with --lessons"
 keys Escape
@@ -155,14 +173,14 @@ fresh hang-whatif
 start 80 24 "env VRAMLAB_FAULT_SNAPSHOT=whatif $APP"
 wait_for 'o: your own program' 5
 keys o
-wait_for 'Shipped examples' 3
+wait_for '[Ss]hipped examples' 3
 keys Enter
 wait_for 'Largest live at the cursor' 10
 keys w
 wait_for 'What if: replaying' 5
 keys w                                  # another setting: the running one is cancelled
 keys Escape
-wait_for 'Shipped examples' 1           # back at the prompt within a second
+wait_for '[Ss]hipped examples' 1           # back at the prompt within a second
 alive
 keys Escape
 wait_for 'Chapter 1' 3
@@ -178,6 +196,10 @@ start 100 32 "$APP $F"
 wait_for 'Largest live at the cursor' 10
 keys b
 wait_for 'B \(compare with\):' 3
+keys Up                                 # the files opened before: A, the newest
+wait_for 'B \(compare with\): .*/assets/snapshots/gpt-train-oom\.pickle' 3
+keys Down
+wait_for 'B \(compare with\): *$' 3
 keys a s s e t s / s n a p s h o t s / g p t - t r a i n . p
 keys Tab
 wait_for 'B \(compare with\): assets/snapshots/gpt-train\.pickle' 3

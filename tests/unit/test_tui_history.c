@@ -1,6 +1,7 @@
 /* test_tui_history.c - the REPL history: escaping round trip (multi-line entries, backslashes),
  * persistence across loads, skipping blanks and repeats, the size cap, and the file left by the
- * crash-safe writer (no temp files behind). */
+ * crash-safe writer (no temp files behind); a list of recent files: an entry once, moved to the
+ * newest place when added again, at most its own cap, in a file of its own name. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -88,6 +89,29 @@ static void test_cap(void **s)
     tui_history_free(h);
 }
 
+static void test_recent(void **s)
+{
+    char err[256];
+    struct tui_history *h = tui_history_open(dir, "recent-snapshots", 3, true);
+    assert_non_null(h);
+    const char *add[] = {"/a.pickle", "/b.pickle", "/a.pickle", "/c.pickle", "/d.pickle"};
+    for (size_t i = 0; i < sizeof add / sizeof *add; i++) assert_true(tui_history_add(h, add[i], err, sizeof err));
+    /* a moved past b (b a), then c, and d pushes the oldest, b, out: a c d */
+    assert_int_equal(tui_history_count(h), 3);
+    assert_string_equal(tui_history_get(h, 0), "/a.pickle");
+    assert_string_equal(tui_history_get(h, 2), "/d.pickle");
+    assert_true(tui_history_add(h, "/b.pickle", err, sizeof err));
+    tui_history_free(h);
+    h = tui_history_open(dir, "recent-snapshots", 3, true); /* read back: c d b */
+    assert_int_equal(tui_history_count(h), 3);
+    assert_string_equal(tui_history_get(h, 0), "/c.pickle");
+    assert_string_equal(tui_history_get(h, 2), "/b.pickle");
+    tui_history_free(h);
+    h = tui_history_load(dir); /* the REPL's history is another file */
+    assert_int_equal(tui_history_count(h), 0);
+    tui_history_free(h);
+}
+
 static void test_unwritable(void **s)
 {
     char err[256];
@@ -105,6 +129,7 @@ int main(void)
         cmocka_unit_test(test_escape),
         cmocka_unit_test_setup_teardown(test_persist, mkdir_tmp, rm_tmp),
         cmocka_unit_test_setup_teardown(test_cap, mkdir_tmp, rm_tmp),
+        cmocka_unit_test_setup_teardown(test_recent, mkdir_tmp, rm_tmp),
         cmocka_unit_test(test_unwritable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,6 +38,7 @@
 #include "gpu_snapshot.h"
 #include "lt_snap_words.h"
 #include "tui_help.h"
+#include "tui_history.h"
 #include "tui_keys.h"
 #include "tui_layout.h"
 #include "tui_lineedit.h"
@@ -45,6 +46,7 @@
 #include "tui_panel.h"
 #include "tui_run.h"
 #include "tui_scroll.h"
+#include "tui_state.h"
 #include "tui_style.h"
 #include "tui_wrap.h"
 #include "tui_term.h"
@@ -124,6 +126,7 @@ struct snapview {
     struct tui_lineedit bed;
     char b_matches[8][256];
     int b_nmatch, b_recent; /* Tab's matches; ↑/↓'s place in the files opened before */
+    struct tui_history *recent; /* those files, read when B's prompt opens */
     struct second *b;     /* loading or loaded; NULL: none */
     bool b_started;       /* its loader thread runs (or has not been joined) */
     struct gpu_snap_diff diff;
@@ -494,20 +497,32 @@ static bool sv_busy(void *ud)
 #define PICK_MAX 32
 #define RECENT_MAX 8
 
-/* Files opened from the prompt in this run, newest first: listed above the examples. */
-static char recent[RECENT_MAX][PATH_MAX];
-static int nrecent;
+/* The snapshot files opened before, in this run and earlier ones: the state folder's
+ * recent-snapshots, read and added to through the state module (tui_history.h: a path once, the
+ * last opened newest), listed above the examples and offered on ↑/↓ at B's prompt. NULL when
+ * there is no state folder: nothing is offered then, and nothing kept. */
+static struct tui_history *recent_load(void)
+{
+    char dir[PATH_MAX], err[256];
+    return tui_state_dir(dir, sizeof dir, err, sizeof err) ? tui_history_open(dir, "recent-snapshots", RECENT_MAX, true)
+                                                           : NULL;
+}
 
-static const char *recent_at(int i) { return i >= 0 && i < nrecent ? recent[i] : NULL; }
+/* The i-th file opened before, newest first, or NULL. */
+static const char *recent_at(const struct tui_history *h, int i)
+{
+    int n = h ? tui_history_count(h) : 0;
+    return i >= 0 && i < n ? tui_history_get(h, n - 1 - i) : NULL;
+}
 
+/* Kept by its full path, so another folder's tutor opens it too (a state folder that cannot be
+ * written keeps nothing: the file still opens). */
 static void recent_add(const char *path)
 {
-    int at = nrecent < RECENT_MAX ? nrecent : RECENT_MAX - 1;
-    for (int i = 0; i < nrecent; i++)
-        if (!strcmp(recent[i], path)) at = i;
-    if (at == nrecent) nrecent++;
-    memmove(recent[1], recent[0], (size_t)at * sizeof recent[0]);
-    snprintf(recent[0], sizeof recent[0], "%s", path);
+    char full[PATH_MAX], err[1400];
+    struct tui_history *h = recent_load();
+    if (h) tui_history_add(h, realpath(path, full) ? full : path, err, sizeof err);
+    tui_history_free(h);
 }
 
 /* ---- keys ------------------------------------------------------------------------------------- */
@@ -589,6 +604,8 @@ static void k_second(void *ud, const struct tui_key *k)
     v->b_prompt = true;
     v->b_nmatch = 0;
     v->b_recent = -1;
+    tui_history_free(v->recent);
+    v->recent = recent_load();
     tui_lineedit_set(&v->bed, "");
 }
 
@@ -634,7 +651,6 @@ static const struct tui_keymap sv_keymap = TUI_KEYMAP("Snapshot", "显存快照"
 const struct tui_keymap *const tui_snapview_keys[] = {&sv_keymap, &tui_loop_keys, NULL};
 
 static void complete_path(struct tui_lineedit *ed, char (*matches)[256], int max, int *nmatch);
-static const char *recent_at(int i);
 
 static void bk_open(void *ud, const struct tui_key *k)
 {
@@ -661,9 +677,9 @@ static void bk_recent(void *ud, const struct tui_key *k)
     if (i < 0) {
         v->b_recent = -1;
         tui_lineedit_set(&v->bed, "");
-    } else if (recent_at(i)) {
+    } else if (recent_at(v->recent, i)) {
         v->b_recent = i;
-        tui_lineedit_set(&v->bed, recent_at(i));
+        tui_lineedit_set(&v->bed, recent_at(v->recent, i));
     }
 }
 
@@ -675,7 +691,7 @@ static const struct tui_binding b_rows[] = {
     {.keys = {'\t'}, .run = bk_tab, .en = "complete the path", .zh = "补全路径", .hint_en = "complete",
      .hint_zh = "补全"},
     {.keys = {TUI_KEY_FN(KEY_UP), TUI_KEY_FN(KEY_DOWN)}, .run = bk_recent,
-     .en = "the files opened before in this run", .zh = "这次运行里打开过的文件", .hint_en = "recent",
+     .en = "the files opened before", .zh = "以前打开过的文件", .hint_en = "recent",
      .hint_zh = "最近", .hint_keys = 2},
     {.keys = {TUI_KEY_ESC}, .run = bk_cancel, .en = "back to A", .zh = "回到 A", .hint_en = "back",
      .hint_zh = "返回"},
@@ -1145,6 +1161,7 @@ static int sv_run(struct snapview *v)
 static void sv_free(struct snapview *v)
 {
     second_drop(v);
+    tui_history_free(v->recent);
     gpu_snap_summary_free(&v->sum);
     gpu_snapshot_free(v->s);
     free(v->r);
@@ -1204,7 +1221,9 @@ static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
 static void pick_examples(struct picker *p, const char *folders)
 {
     char one[PATH_MAX], dir[PATH_MAX + 32];
-    for (int i = 0; i < nrecent; i++) snprintf(p->ex[p->nex++], PATH_MAX, "%s", recent[i]);
+    struct tui_history *h = recent_load();
+    for (const char *r; (r = recent_at(h, p->nex)); p->nex++) snprintf(p->ex[p->nex], PATH_MAX, "%s", r);
+    tui_history_free(h);
     p->nrec = p->nex;
     for (const char *f = folders; (f = gpu_path_next(f, one, sizeof one));) {
         snprintf(dir, sizeof dir, "%s/assets/snapshots", one);

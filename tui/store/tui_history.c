@@ -9,9 +9,10 @@
 #include "tui_state.h"
 
 struct tui_history {
-    char dir[1024];
+    char dir[1024], name[64];
     char *e[TUI_HISTORY_MAX];
-    int n;
+    int n, max;
+    bool unique;
 };
 
 char *tui_history_escape(const char *s)
@@ -41,13 +42,19 @@ char *tui_history_unescape(const char *s)
     return out;
 }
 
+/* Drop entry i, the later ones moving down. */
+static void drop(struct tui_history *h, int i)
+{
+    free(h->e[i]);
+    memmove(h->e + i, h->e + i + 1, (size_t)(h->n - i - 1) * sizeof *h->e);
+    h->n--;
+}
+
 static void push(struct tui_history *h, char *s)
 {
-    if (h->n == TUI_HISTORY_MAX) {
-        free(h->e[0]);
-        memmove(h->e, h->e + 1, (TUI_HISTORY_MAX - 1) * sizeof *h->e);
-        h->n--;
-    }
+    for (int i = h->n - 1; h->unique && i >= 0; i--)
+        if (!strcmp(h->e[i], s)) drop(h, i);
+    if (h->n == h->max) drop(h, 0);
     h->e[h->n++] = s;
 }
 
@@ -75,13 +82,21 @@ static void parse(struct tui_history *h, const char *text)
 
 struct tui_history *tui_history_load(const char *dir)
 {
+    return tui_history_open(dir, "history", TUI_HISTORY_MAX, false);
+}
+
+struct tui_history *tui_history_open(const char *dir, const char *name, int max, bool unique)
+{
     struct tui_history *h = calloc(1, sizeof *h);
     char err[256];
     bool missing;
     if (!h) return NULL;
     snprintf(h->dir, sizeof h->dir, "%s", dir);
+    snprintf(h->name, sizeof h->name, "%s", name);
+    h->max = max > 0 && max <= TUI_HISTORY_MAX ? max : TUI_HISTORY_MAX;
+    h->unique = unique;
     /* one that cannot be read is left alone here; the next entry keeps it aside */
-    char *text = tui_state_read(dir, "history", TUI_HISTORY_MAX_FILE, NULL, &missing, err, sizeof err);
+    char *text = tui_state_read(dir, h->name, TUI_HISTORY_MAX_FILE, NULL, &missing, err, sizeof err);
     parse(h, text);
     free(text);
     return h;
@@ -148,7 +163,7 @@ bool tui_history_add(struct tui_history *h, const char *entry, char *err, size_t
     if (!*s || (h->n && !strcmp(h->e[h->n - 1], entry))) return true;
     struct adding a = {h, entry};
     char note[1400];
-    if (tui_state_update(h->dir, "history", TUI_HISTORY_MAX_FILE, add_fn, &a, note, sizeof note, err, n)) {
+    if (tui_state_update(h->dir, h->name, TUI_HISTORY_MAX_FILE, add_fn, &a, note, sizeof note, err, n)) {
         gpu_errf(err, n, "%s", note); /* a file kept aside on the way: said, though saved */
         return true;
     }

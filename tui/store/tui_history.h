@@ -1,8 +1,9 @@
-/* tui_history.h - the sandbox REPL's input history: entries (possibly several lines each) kept
- * in memory and in the state folder's `history`, to which each entry is added through the state
- * module (tui_state.h): under the lock, to the file as it is then, so two tutors keep each
- * other's entries. One entry per file line, with "\n" and "\\" escaped. No ncurses:
- * unit-tested. */
+/* tui_history.h - a list of entries kept in the state folder, newest last: the sandbox REPL's
+ * input history (`history`, entries of several lines each) and the snapshot files opened before
+ * (`recent-snapshots`, a path once, the last opened newest). Entries live in memory and in the
+ * file, to which each is added through the state module (tui_state.h): under the lock, to the
+ * file as it is then, so two tutors keep each other's entries. One entry per file line, with
+ * "\n" and "\\" escaped. No ncurses: unit-tested. */
 #ifndef TUI_HISTORY_H
 #define TUI_HISTORY_H
 
@@ -16,6 +17,9 @@ struct tui_history;
 
 /* Load dir/history (missing: empty). NULL only when out of memory. */
 struct tui_history *tui_history_load(const char *dir);
+/* Load dir/name, a list of at most max (<= TUI_HISTORY_MAX) entries; unique: an entry added
+ * again moves to the newest place instead of being there twice (recent files). */
+struct tui_history *tui_history_open(const char *dir, const char *name, int max, bool unique);
 void tui_history_free(struct tui_history *h);
 /* Append an entry (blank ones and a repeat of the last are skipped) to the file and show what it
  * holds now. False with err when the file could not be written (the entry is still in memory);
