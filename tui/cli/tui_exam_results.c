@@ -325,18 +325,31 @@ static void pad(FILE *out, const char *s, int width)
     fprintf(out, "%s%*s", s, w < width ? width - w : 1, "");
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static void text_report(struct sheet *v, int n, const char *exam, const struct qstat *qs, int nq,
                         bool zh, FILE *out)
 {
-    int students = 0, timed = 0;
+    int students = 0, timed = 0, scored = 0, band[5] = {0};
     double sum = 0, lo = 2, hi = -1;
+    double *scores = malloc((size_t)(n ? n : 1) * sizeof *scores);
     const char *title = NULL, *backend = NULL;
     bool one_machine = true;
     for (int i = 0; i < n; i++) {
         if (strcmp(v[i].exam, exam)) continue;
         double sc = score(&v[i]);
         students++, timed += v[i].timed_out;
-        if (isfinite(sc)) sum += sc, lo = sc < lo ? sc : lo, hi = sc > hi ? sc : hi;
+        if (isfinite(sc)) {
+            sum += sc, lo = sc < lo ? sc : lo, hi = sc > hi ? sc : hi;
+            if (scores) scores[scored] = sc;
+            scored++;
+            int b = (int)floor(sc * 5 + 1e-9); /* 0-19 %, 20-39 %, ... 80-100 % */
+            band[b < 0 ? 0 : b > 4 ? 4 : b]++;
+        }
         if (!title) title = zh && v[i].title_zh ? v[i].title_zh : v[i].title;
         if (!backend) backend = v[i].backend;
         else if (v[i].backend && strcmp(backend, v[i].backend)) one_machine = false;
@@ -352,11 +365,24 @@ static void text_report(struct sheet *v, int n, const char *exam, const struct q
         fputs(TR(zh, "Graded on several machines (each student's own): predict questions differ by machine\n",
                  "在多台机器上评分（各学生自己的机器）：预测题的标准因机器而异\n"), out);
     }
+    /* the mean and median of the students with a score (none: every question broken) */
+    double median = NAN;
+    if (scores && scored) {
+        qsort(scores, (size_t)scored, sizeof *scores, cmp_double);
+        median = scored % 2 ? scores[scored / 2] : (scores[scored / 2 - 1] + scores[scored / 2]) / 2;
+    }
+    free(scores);
     if (hi >= 0)
-        fprintf(out, TR(zh, "Score: mean %.0f %%, lowest %.0f %%, highest %.0f %%",
-                        "得分：平均 %.0f %%，最低 %.0f %%，最高 %.0f %%"),
-                100 * sum / students, 100 * lo, 100 * hi);
+        fprintf(out, TR(zh, "Score: mean %.0f %%, median %.0f %%, lowest %.0f %%, highest %.0f %%",
+                        "得分：平均 %.0f %%，中位数 %.0f %%，最低 %.0f %%，最高 %.0f %%"),
+                100 * sum / scored, 100 * median, 100 * lo, 100 * hi);
     if (timed) fprintf(out, TR(zh, "; %d timed out", "；%d 人超时"), timed);
+    if (hi >= 0) {
+        static const char *const bands[] = {"0-19 %", "20-39 %", "40-59 %", "60-79 %", "80-100 %"};
+        fputs(TR(zh, "\nStudents by score:", "\n按得分的人数："), out);
+        for (int b = 0; b < 5; b++)
+            fprintf(out, TR(zh, "%s%s: %d", "%s%s：%d"), b ? TR(zh, ", ", "，") : TR(zh, " ", ""), bands[b], band[b]);
+    }
     fputs("\n\n", out);
     /* the count columns as wide as the class: "100/100" for a hundred students */
     int nw = 2;
