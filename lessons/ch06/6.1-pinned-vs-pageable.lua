@@ -300,14 +300,14 @@ for itself (`vram.pin_breakeven`).
 ]], zh = [[
 > [!errata] 把“~50 GB/s（DDR5）”当作与显存对比的系统内存速度
 > 讲义的表格拿显存和系统内存自身的带宽比。可 GPU 看到的系统内存两者都不是：它看到的是 PCIe 链路，PCIe 4.0 x16 扣除编码后每方向 31.5 GB/s（从锁页内存约 26 GB/s），从可分页内存还要更低，低多少取决于 CPU 在那台主机上中转每一段的开销。讲义的避坑指南里“用内存来凑显存”，跑的是链路的速度，而不是 DDR5 的速度。
-> 出处：PCI-SIG 基础规范（16 GT/s，128b/130b）；上面在本设备上的实验；CUDA Runtime API“API synchronization behavior”。
+> 出处：PCI-SIG《PCI Express 基础规范》（16 GT/s，128b/130b）；上面在本设备上的实验；《CUDA Runtime API》“API synchronization behavior”。
 
 > [!source] 出处
-> - CUDA Runtime API“API synchronization behavior”（可分页拷贝要中转；各调用何时返回）；《CUDA C++ 最佳实践指南》“Pinned Memory”（“重量级的操作”、“不应过度使用”、cudaHostRegister）与“NUMA Best Practices”。
+> - 《CUDA Runtime API》“API synchronization behavior”（可分页拷贝要中转；各调用何时返回）；《CUDA C++ 最佳实践指南》“Pinned Memory”（“重量级的操作”、“不应过度使用”、cudaHostRegister）与“NUMA Best Practices”。
 > - ai-dynamo/dynamo issue 13710（在 8 卡 H100 主机上 cuMemHostAlloc 8 GiB：2.74–2.84 秒；mmap + 32 线程首次访问 + cuMemHostRegister：0.92 秒）；rapidsai/rmm issue 2496（在 g6.4xlarge 上创建 16 GiB 的 cudaHostAlloc 内存池：8 秒）。各为单一报告。
 > - PyTorch 文档“CUDA semantics”：显存管理（`pinned_use_cuda_host_register`、`pinned_num_register_threads`）与锁页内存缓冲区；`aten/src/ATen/cuda/CachingHostAllocator.cpp`（`allocWithCudaHostRegister`：malloc，由 `pinned_num_register_threads` 个线程逐页访问，再 cudaHostRegister）；`torch.utils.data.DataLoader`（`pin_memory`；`_MultiProcessingDataLoaderIter` 的锁页线程）；PyTorch 教程《A guide on good usage of non_blocking and pin_memory() in PyTorch》（先锁页再拷贝，最多比直接拷贝慢一倍）。
-> - NVIDIA NCCL 用户指南“Troubleshooting”（容器：`--ulimit memlock=-1`）。
-> - PCI-SIG PCI Express 基础规范（传输速率与编码）。
+> - 《NVIDIA NCCL 用户指南》“Troubleshooting”（容器：`--ulimit memlock=-1`）。
+> - PCI-SIG《PCI Express 基础规范》（传输速率与编码）。
 ]] },
 
   exercise {

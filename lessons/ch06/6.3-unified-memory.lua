@@ -290,7 +290,7 @@ in place (6.4), on purpose.
 
 > [!errata] “用torch.cuda.amp做混合精度训练时……频繁的CPU-GPU数据交换导致训练速度暴跌”
 > 混合精度（`torch.autocast`、`torch.cuda.amp`）把一切都留在 GPU 上：它在那里转换张量的精度，不往 CPU 搬任何东西。让训练步因为在主机和设备之间搬数据而变慢的，是卸载（优化器或激活放在 CPU 上）、超出 GPU 容量的内存（统一内存，见上文），或者循环里等待 GPU 的 `.item()`/`.cpu()`。讲义的结论仍然成立：从主机借来的内存，每次访问都要付链路带宽的代价，这里已经测出来了。
-> 出处：PyTorch“Automatic Mixed Precision package - torch.amp”（autocast 在设备上以较低精度运行算子）；本节的实验。
+> 出处：PyTorch 文档《Automatic Mixed Precision package - torch.amp》（autocast 在设备上以较低精度运行算子）；本节的实验。
 
 > [!source] 出处
 > - 《CUDA C++ 编程指南》“Unified Memory Programming”（按需页迁移、cudaMemPrefetchAsync、cudaMemAdvise：SetReadMostly、SetPreferredLocation、SetAccessedBy；cudaDevAttrConcurrentManagedAccess）；《CUDA Runtime API》的 cudaMallocManaged。
