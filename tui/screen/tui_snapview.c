@@ -1222,7 +1222,9 @@ static void pick_examples(struct picker *p, const char *folders)
 {
     char one[PATH_MAX], dir[PATH_MAX + 32];
     struct tui_history *h = recent_load();
-    for (const char *r; (r = recent_at(h, p->nex)); p->nex++) snprintf(p->ex[p->nex], PATH_MAX, "%s", r);
+    for (int i = 0; recent_at(h, i); i++) /* opened before, and still what the reader takes */
+        if (gpu_file_ok(recent_at(h, i), GPU_SNAPSHOT_MAX_FILE, 0))
+            snprintf(p->ex[p->nex++], PATH_MAX, "%s", recent_at(h, i));
     tui_history_free(h);
     p->nrec = p->nex;
     for (const char *f = folders; (f = gpu_path_next(f, one, sizeof one));) {
