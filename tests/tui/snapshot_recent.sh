@@ -1,6 +1,6 @@
 #!/bin/sh
 # snapshot_recent.sh BUILD - the snapshot picker lists only what the safe reader would open, the
-# files opened before in this run too: a snapshot opened, then replaced by a FIFO, is no longer
+# files opened before too (the state folder's recent-snapshots): a snapshot opened, then replaced by a FIFO, is no longer
 # offered (it was, and picking it only then said why it could not be read).
 . tests/tui/tmux.lib "$@"
 cp assets/snapshots/gpt-train-oom.pickle "$T/mine.pickle"
