@@ -5,7 +5,8 @@
 # folder), headless with --answers, and the state module keeps both sheets; one leaves and comes
 # back (--no-submit, then the rest: the clock and the answers kept); one whose time ran out is
 # submitted as it is; a submitted exam is not taken again; the class's results are summed up
-# (text, CSV, JSON, zh) with the wrong answers grouped by the mistake they match, and compared
+# (text, CSV, JSON, zh) with the wrong answers grouped by the mistake they match, held to a class
+# list (--roster: who has no results, whose are not on it), and compared
 # side by side; a class of a hundred stays readable (wider counts, compare in blocks that fit
 # 100 columns); a broken exercise is "broken" in the results, not a wrong answer.
 b="$1/vramlab"
@@ -134,6 +135,22 @@ q = [r for r in rows if r["row"] == "question" and r["question"] == "9.3:kv-mib"
 assert (q["right"], q["wrong"], q["blank"]) == (2, 1, 1), q
 m = [r for r in rows if r["row"] == "mistake" and r["question"] == "9.3:kv-mib"][0]
 assert m["mistake"] == "x2" and m["count"] == 1 and m["answers"] == "1", m' || fail "results --json: $out"
+# the class list: who on it has no results, whose results are from a name not on it
+printf '# class A\nalice\nbob  \n\ncarol\nfrank\n' > "$d/roster"
+out=$(v results --roster "$d/roster" "$R" 2>&1) || fail "results --roster: $out"
+printf '%s\n' "$out" | grep -qx "No results from 1 of the 4 on the roster: frank" || fail "roster missing: $out"
+printf '%s\n' "$out" | grep -qxF "Results from 1 not on the roster (a mistyped --student?): dave" || fail "roster unlisted: $out"
+out=$(v results --csv --roster "$d/roster" "$R" 2>&1) || fail "results --csv --roster: $out"
+printf '%s\n' "$out" | grep -qx "missing,quiz,,frank,,,,,,,,," || fail "csv missing row: $out"
+printf '%s\n' "$out" | grep -qx "unlisted,quiz,,dave,,,,,,,,," || fail "csv unlisted row: $out"
+out=$(v --lang zh results --roster "$d/roster" "$R" 2>&1) || fail "results zh --roster: $out"
+printf '%s\n' "$out" | grep -qx "名单上的 4 人中有 1 人没有结果：frank" || fail "roster zh: $out"
+printf 'alice\nbob\nal ice\n' > "$d/roster"
+out=$(v results --roster "$d/roster" "$R" 2>&1) && fail "a roster with a wrong name passed"
+printf '%s\n' "$out" | grep -qF "$d/roster:3: 'al ice' is not a student name" || fail "roster error: $out"
+printf 'alice\nbob\nalice\n' > "$d/roster"
+out=$(v results --roster "$d/roster" "$R" 2>&1) && fail "a roster with a name twice passed"
+printf '%s\n' "$out" | grep -qF "$d/roster:3: alice is listed twice" || fail "roster twice: $out"
 out=$(v --lang zh results "$R" 2>&1) || fail "results zh: $out"
 printf '%s\n' "$out" | grep -q "^考试 quiz · 测验：字节与带宽 · 4 名学生$" || fail "results zh: $out"
 printf '%s\n' "$out" | grep -qF '1 x GB 与 GiB 混淆: "2"' || fail "results zh mistake: $out"

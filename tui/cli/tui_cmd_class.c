@@ -31,7 +31,9 @@ int tui_cmd_results(struct tui_ctx *c)
         return tui_cmd_usage_error(c->cmd, "--csv or --json, not both");
     enum tui_results_format fmt = c->opt[TUI_O_CSV] ? TUI_RES_CSV : c->opt[TUI_O_JSON] ? TUI_RES_JSON : TUI_RES_TEXT;
     if (tui_exam_results_are(c->argv, c->argc)) /* a class's exam results */
-        return tui_exam_results_cmd(c->argv, c->argc, fmt, c->lang && !strcmp(c->lang, "zh"), stdout);
+        return tui_exam_results_cmd(c->argv, c->argc, c->opt[TUI_O_ROSTER], fmt,
+                                    c->lang && !strcmp(c->lang, "zh"), stdout);
+    if (c->opt[TUI_O_ROSTER]) return tui_cmd_usage_error(c->cmd, "--roster goes with a class's exam results");
     if (c->argc > 1) return tui_cmd_usage_error(c->cmd, "one recording at a time (several: vramlab compare)");
     return tui_results_cmd(c->argv[0], c->opt[TUI_O_CSV]    ? TUI_RES_CSV
                                        : c->opt[TUI_O_JSON] ? TUI_RES_JSON

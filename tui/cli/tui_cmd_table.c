@@ -48,7 +48,9 @@ static const struct tui_opt o_exercises[] = {
     OPT_END};
 static const struct tui_opt o_results[] = {
     {TUI_O_CSV, "csv", 0, NULL, "CSV with a header row", 0},
-    {TUI_O_JSON, "json", 'j', NULL, "one JSON object per row", 0}, OPT_END};
+    {TUI_O_JSON, "json", 'j', NULL, "one JSON object per row", 0},
+    {TUI_O_ROSTER, "roster", 0, "FILE", "the class list, a student name a line: who has no exam results, whose are not on it", 0},
+    OPT_END};
 static const struct tui_opt o_snapshot[] = {
     {TUI_O_JSON, "json", 'j', NULL, "one JSON object, sizes in bytes (docs/snapshot.md)", 0},
     {TUI_O_TOP, "top", 0, "N", "groups listed at the peak (default 10)", 0},

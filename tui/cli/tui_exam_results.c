@@ -22,6 +22,7 @@
 #include "tui_file.h"
 #include "tui_json.h"
 #include "tui_jsonl.h"
+#include "tui_roster.h"
 #include "tui_wrap.h"
 
 #define TR(zh, en, zh_) ((zh) ? (zh_) : (en))
@@ -331,6 +332,65 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The class list against the results of one exam: who on it has none, and whose results are
+ * from a name not on it (a mistyped --student). Text, or rows "missing" and "unlisted". */
+static void roster_report(const struct sheet *v, int n, const char *exam, const struct gpu_strtab *ro,
+                          enum tui_results_format fmt, bool zh, FILE *out)
+{
+    struct tui_json j;
+    tui_json_init(&j, out);
+    int missing = 0, unlisted = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass && fmt == TUI_RES_TEXT) {
+            if (missing) fprintf(out, TR(zh, "No results from %d of the %d on the roster:", "名单上的 %d 人中有 %d 人没有结果："),
+                                 zh ? (int)ro->count : missing, zh ? missing : (int)ro->count);
+            else fprintf(out, TR(zh, "Every student on the roster (%d) has results.", "名单上的 %d 名学生都有结果。"), (int)ro->count);
+        }
+        int k = 0;
+        for (size_t r = 0; r < ro->count; r++) {
+            const char *name = gpu_strtab_str(ro, (uint32_t)r, NULL);
+            bool has = false;
+            for (int i = 0; i < n && !has; i++) has = !strcmp(v[i].exam, exam) && !strcmp(v[i].student, name);
+            if (has) continue;
+            if (!pass) { missing++; continue; }
+            if (fmt == TUI_RES_TEXT) {
+                fputs(k++ ? TR(zh, ", ", "，") : TR(zh, " ", ""), out);
+                fputs(name, out);
+            } else if (fmt == TUI_RES_CSV) {
+                fputs("missing,", out), tui_csv_field(out, exam), fputs(",,", out), tui_csv_field(out, name);
+                fputs(",,,,,,,,,\n", out);
+            } else {
+                tui_json_obj(&j);
+                tui_json_kstr(&j, "row", "missing"), tui_json_kstr(&j, "exam", exam), tui_json_kstr(&j, "student", name);
+                tui_json_end(&j);
+            }
+        }
+        if (pass && fmt == TUI_RES_TEXT) fputc('\n', out);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass && fmt == TUI_RES_TEXT && unlisted)
+            fprintf(out, TR(zh, "Results from %d not on the roster (a mistyped --student?):",
+                            "%d 份结果的学生不在名单上（--student 打错了？）："), unlisted);
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (strcmp(v[i].exam, exam) || tui_roster_has(ro, v[i].student)) continue;
+            if (!pass) { unlisted++; continue; }
+            if (fmt == TUI_RES_TEXT) {
+                fputs(k++ ? TR(zh, ", ", "，") : TR(zh, " ", ""), out);
+                put_esc(out, v[i].student, 80);
+            } else if (fmt == TUI_RES_CSV) {
+                fputs("unlisted,", out), tui_csv_field(out, exam), fputs(",,", out), tui_csv_field(out, v[i].student);
+                fputs(",,,,,,,,,\n", out);
+            } else {
+                tui_json_obj(&j);
+                tui_json_kstr(&j, "row", "unlisted"), tui_json_kstr(&j, "exam", exam), tui_json_kstr(&j, "student", v[i].student);
+                tui_json_end(&j);
+            }
+        }
+        if (pass && fmt == TUI_RES_TEXT && unlisted) fputc('\n', out);
+    }
+}
+
 static void text_report(struct sheet *v, int n, const char *exam, const struct qstat *qs, int nq,
                         bool zh, FILE *out)
 {
@@ -504,13 +564,20 @@ static void rows_report(struct sheet *v, int n, const char *exam, const struct q
     }
 }
 
-int tui_exam_results_cmd(char **paths, int n, enum tui_results_format fmt, bool zh, FILE *out)
+int tui_exam_results_cmd(char **paths, int n, const char *roster, enum tui_results_format fmt, bool zh,
+                         FILE *out)
 {
     struct sheet *v;
     char err[1400];
+    struct gpu_strtab ro = {0};
+    if (roster && !tui_roster_read(roster, &ro, err, sizeof err)) {
+        fprintf(stderr, "vramlab: results: %s\n", err);
+        return 1;
+    }
     int k = gather(paths, n, &v, err, sizeof err);
     if (k <= 0) {
         fprintf(stderr, "vramlab: results: %s\n", err);
+        gpu_strtab_free(&ro);
         return 1;
     }
     if (fmt == TUI_RES_CSV) fputs("row,exam,question,student,right,wrong,blank,unreadable,broken,score,mistake,count,answers\n", out);
@@ -526,7 +593,9 @@ int tui_exam_results_cmd(char **paths, int n, enum tui_results_format fmt, bool 
         } else {
             rows_report(v, k, v[i].exam, qs, nq, fmt == TUI_RES_CSV, out);
         }
+        if (roster) roster_report(v, k, v[i].exam, &ro, fmt, zh, out);
     }
+    gpu_strtab_free(&ro);
     free(qs);
     for (int i = 0; i < k; i++) sheet_free(&v[i]);
     free(v);
