@@ -240,6 +240,8 @@ int lt_markup_check(lua_State *L);
  * -> does t still hold what snap does (lt_lesson.c). */
 int lt_snapshot(lua_State *L);
 int lt_same(lua_State *L);
+/* __lt_suggest(word, names) -> the name word most likely meant, or nil (lt_lesson.c). */
+int lt_suggest(lua_State *L);
 /* __lt_field_line(src, line, name, path) -> the line of a constructor's field, or nil (lt_lex.h). */
 int lt_field_line(lua_State *L);
 

@@ -8,6 +8,12 @@ local match, abs, huge = string.match, math.abs, math.huge
 local rawget, getmt, pack, unpack = rawget, debug.getmetatable, table.pack, table.unpack
 local emit, markup_check, pause, tr = __lt_emit, __lt_markup_check, __lt_pause, __lt_tr
 local snapshot, same, answer_env = __lt_snapshot, __lt_same, __lt_answer_env
+local suggest = __lt_suggest -- "did you mean": the name of a list a mistyped one most likely meant
+-- "; did you mean 'NAME'?" for a word not in names, or ""
+local function mean(word, names)
+  local m = type(word) == "string" and suggest(word, names)
+  return m and fmt("; did you mean '%s'?", m) or ""
+end
 local ID_MAX = __lt_limits.id -- bytes of a lesson, experiment or exercise id (lua/lt_limits.h)
 -- the panel kinds and the most cells a row and blocks a map carry: the C registry's (lt_event.h)
 local EVENT = __lt_event_info()
@@ -123,7 +129,7 @@ local function check_fields(m, t, allowed, what, p)
       local names = {}
       for a in pairs(allowed) do names[#names + 1] = a end
       sort(names)
-      fail(at(m, sub(p, k)), "%s: unknown field '%s' (fields: %s)", what, k, concat(names, ", "))
+      fail(at(m, sub(p, k)), "%s: unknown field '%s'%s (fields: %s)", what, k, mean(k, names), concat(names, ", "))
     end
   end
 end
@@ -558,8 +564,8 @@ local function check_opts(opts, method, what)
       local names = {}
       for a in pairs(allowed) do names[#names + 1] = a end
       sort(names)
-      raise(3, fmt("ex:%s: unknown %s '%s' (%s: %s)", method, what and "field of a block" or "option", tostring(k),
-                   what and "fields" or "options", concat(names, ", ")))
+      raise(3, fmt("ex:%s: unknown %s '%s'%s (%s: %s)", method, what and "field of a block" or "option", tostring(k),
+                   mean(k, names), what and "fields" or "options", concat(names, ", ")))
     end
   end
 end
@@ -961,12 +967,17 @@ function M.answers(src, file, lesson, lfile)
       if type(id) ~= "string" or type(t) ~= "table" then
         return bad(line, "write answer \"exercise-id\" { right = ..., wrong = ... }")
       end
-      if not e then return bad(line, "lesson %s has no exercise '%s' (its exercises: %s)", lesson.id, id, names()) end
+      if not e then
+        local ids = {}
+        for _, x in ipairs(exercises) do ids[#ids + 1] = x.ex.id end
+        return bad(line, "lesson %s has no exercise '%s'%s (its exercises: %s)", lesson.id, id, mean(id, ids), names())
+      end
       if e.answers then return bad(line, "exercise '%s' has answers already (line %d)", id, e.answers.line) end
       e.answers = { line = line } -- filled in below when valid (else the error above is the one)
       for k in pairs(t) do
         if k ~= "right" and k ~= "wrong" and k ~= "figure" then
-          return bad(line, "answer '%s': unknown field '%s' (fields: figure, right, wrong)", id, tostring(k))
+          return bad(line, "answer '%s': unknown field '%s'%s (fields: figure, right, wrong)", id, tostring(k),
+                     mean(k, { "figure", "right", "wrong" }))
         end
       end
       -- one answer alone, or a list: "x", { "x", says = "..." }, { "x", { "y", says = "..." } }

@@ -8,6 +8,7 @@
 #include "gpu_err.h"
 #include "gpu_file.h"
 #include "gpu_strtab.h"
+#include "gpu_suggest.h"
 #include "lt_data.h"
 
 #define EXAM_MAX_FILE (1u << 20)
@@ -202,7 +203,14 @@ int lt_exam_resolve(struct lt_runtime *rt, const char *folders, struct lt_exam *
         int k = 0;
         while (k < ncat && (cat[k].error || strcmp(cat[k].id, q->lesson))) k++;
         if (k == ncat) {
-            snprintf(msg, sizeof msg, "%ssection %s is not a lesson of the course (vramlab list)", at, q->lesson);
+            struct gpu_suggest sg; /* 1.11: did you mean 1.1? */
+            char mean[LT_ID_MAX + 32] = "";
+            gpu_suggest_init(&sg, q->lesson);
+            for (int c = 0; c < ncat; c++)
+                if (!cat[c].error) gpu_suggest_add(&sg, cat[c].id);
+            if (sg.best) snprintf(mean, sizeof mean, "; did you mean %s?", sg.best);
+            snprintf(msg, sizeof msg, "%ssection %s is not a lesson of the course%s (vramlab list)", at, q->lesson,
+                     mean);
             report(ud, msg), bad++;
             continue;
         }
@@ -211,11 +219,16 @@ int lt_exam_resolve(struct lt_runtime *rt, const char *folders, struct lt_exam *
             while (first < last && strcmp(cat[k].exercises[first], q->exercise)) first++;
             if (first == last) {
                 size_t l = 0;
-                char ids[2048] = "";
-                for (int x = 0; x < cat[k].nexercises && l < sizeof ids; x++)
+                char ids[2048] = "", mean[LT_ID_MAX + 32] = "";
+                struct gpu_suggest sg;
+                gpu_suggest_init(&sg, q->exercise);
+                for (int x = 0; x < cat[k].nexercises && l < sizeof ids; x++) {
                     l += (size_t)snprintf(ids + l, sizeof ids - l, "%s%s", x ? ", " : "", cat[k].exercises[x]);
-                snprintf(msg, sizeof msg, "%slesson %s has no exercise '%s' (its exercises: %s)", at,
-                         q->lesson, q->exercise, l ? ids : "none");
+                    gpu_suggest_add(&sg, cat[k].exercises[x]);
+                }
+                if (sg.best) snprintf(mean, sizeof mean, "; did you mean '%s'?", sg.best);
+                snprintf(msg, sizeof msg, "%slesson %s has no exercise '%s'%s (its exercises: %s)", at,
+                         q->lesson, q->exercise, mean, l ? ids : "none");
                 report(ud, msg), bad++;
                 continue;
             }

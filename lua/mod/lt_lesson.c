@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gpu_err.h"
+#include "gpu_suggest.h"
 #include "lt_header.h"
 #include "lt_lex.h"
 #include "lt_markup.h"
@@ -312,6 +313,24 @@ int lt_same(lua_State *L)
     lua_settop(L, 2);
     lua_newtable(L);
     lua_pushboolean(L, same_value(L, 1, 2, 3, 0));
+    return 1;
+}
+
+/* __lt_suggest(word, names) -> the name of the list `names` that `word` most likely meant
+ * (gpu_suggest.h), or nil: "did you mean" in the support code's messages. */
+int lt_suggest(lua_State *L)
+{
+    const char *word = luaL_checkstring(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    struct gpu_suggest s;
+    gpu_suggest_init(&s, word);
+    lua_Integer n = luaL_len(L, 2);
+    for (lua_Integer i = 1; i <= n && i <= 4096; i++) { /* the strings stay in the table */
+        if (lua_rawgeti(L, 2, i) == LUA_TSTRING) gpu_suggest_add(&s, lua_tostring(L, -1));
+        lua_pop(L, 1);
+    }
+    if (s.best) lua_pushstring(L, s.best);
+    else lua_pushnil(L);
     return 1;
 }
 

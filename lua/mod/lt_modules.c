@@ -18,6 +18,7 @@ const struct lt_module lt_modules[] = {
     {"__lt_field_line", lt_field_line, LT_MODULE_GLOBAL},
     {"__lt_snapshot", lt_snapshot, LT_MODULE_GLOBAL},
     {"__lt_same", lt_same, LT_MODULE_GLOBAL},
+    {"__lt_suggest", lt_suggest, LT_MODULE_GLOBAL},
     {"__lt_units_read", lt_units_read, LT_MODULE_GLOBAL},
     {"__lt_units_parse", lt_units_parse, LT_MODULE_GLOBAL},
     {NULL, NULL, LT_MODULE_LIB},

@@ -85,7 +85,7 @@ lesson "$d/t.lua" 9.1 '  experiment { id = "e", title = { en = "Run it", zh = "è
     },
     run = function(ex) ex:bar("bw", "x", 1) end },'
 out=$("$b" check "$d/t.lua" 2>&1) && fail "a panel field that does not exist passed"
-want "$out" "$d/t.lua" 9 "panel 1: unknown field 'colour'"
+want "$out" "$d/t.lua" 9 "panel 1: unknown field 'colour' (fields:"
 
 # --- an ex: option that does not exist (check --run), at the call's line; a map block's field
 lesson "$d/t.lua" 9.1 '  experiment { id = "e", title = { en = "Run it", zh = "è¿è¡Œ" },
@@ -97,7 +97,7 @@ lesson "$d/t.lua" 9.1 '  experiment { id = "e", title = { en = "Run it", zh = "è
     end },'
 out=$("$b" check "$d/t.lua" 2>&1) || fail "plain check runs no experiment: $out"
 out=$("$b" check --run "$d/t.lua" 2>&1) && fail "a misspelt ex:bar option passed --run"
-want "$out" "$d/t.lua" 11 "ex:bar: unknown option 'stlye' (options: from, peak, style, unit)"
+want "$out" "$d/t.lua" 11 "ex:bar: unknown option 'stlye'; did you mean 'style'? (options: from, peak, style, unit)"
 sed -i 's/{ stlye = "measured" }/{ style = "measured" }/; s/ex:bar("bw", "x", 1, { style = "measured" })/ex:map("m", { { owner = "w", size = 4 } }, 8)/' "$d/t.lua"
 out=$("$b" check --run "$d/t.lua" 2>&1) && fail "a map block field that does not exist passed --run"
 want "$out" "$d/t.lua" 10 "ex:map: unknown field of a block 'size' (fields: bytes, owner, seg, state)"

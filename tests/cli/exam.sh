@@ -32,7 +32,7 @@ bad() { # LINE WHAT BODY
 }
 bad 5 "section 3.1 is not a lesson of the course" '  questions = { "9.1:dtype",
     "3.1:predict-h2d" },'
-bad 5 "lesson 9.1 has no exercise 'dtyp' (its exercises: weights-gib, dtype, bytes-fn)" '  questions = { "9.1:dtype",
+bad 5 "lesson 9.1 has no exercise 'dtyp'; did you mean 'dtype'? (its exercises: weights-gib, dtype, bytes-fn)" '  questions = { "9.1:dtype",
     "9.1:dtyp" },'
 bad 6 "question 9.1:dtype is asked twice (first at line 5)" '  questions = {
     "9.1:dtype",
@@ -44,6 +44,11 @@ bad 1 "questions must list them" ''
 rm "$c/bad.exam.lua"
 out=$(v exam 9.1:dtype,3.1 --student x --results "$R" --answers /dev/null 2>&1) && fail "a list with a section outside the course"
 printf '%s\n' "$out" | grep -qF "exam: section 3.1 is not a lesson of the course" || fail "list: $out"
+# did you mean: a mistyped section, exercise or exam name
+out=$(v exam 9.11:dtype --student x --results "$R" --answers /dev/null 2>&1) && fail "a mistyped section"
+printf '%s\n' "$out" | grep -qF "exam: section 9.11 is not a lesson of the course; did you mean 9.1? (vramlab list)" || fail "9.11: $out"
+out=$(v exam quzi --student x --results "$R" --answers /dev/null 2>&1) && fail "a mistyped exam"
+printf '%s\n' "$out" | grep -qF "vramlab: exam: no exam 'quzi'; did you mean 'quiz'? (NAME.exam.lua" || fail "quzi: $out"
 
 # a results folder the exam cannot write to is said before the first question, with why
 out=$(v exam quiz --student x --results "$d/none" --answers /dev/null 2>&1) && fail "a missing results folder"

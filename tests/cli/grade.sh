@@ -62,12 +62,12 @@ broken 'answer "n" { right = "14", wrong = "fast" }
 answer "c" { right = "2", wrong = "1" }' 'answers.lua:1' 'not graded (refused or failed)'
 broken 'answer "n" { right = "14", wrong = "15" }
 
-answer "cc" { right = "2", wrong = "1" }' 'answers.lua:3' "lesson 9.1 has no exercise 'cc' (its exercises: n, c)"
+answer "cc" { right = "2", wrong = "1" }' 'answers.lua:3' "lesson 9.1 has no exercise 'cc'; did you mean 'c'? (its exercises: n, c)"
 broken 'answer "n" { right = "14", wrong = "15" }' 'lua:7' "exercise 'c' has no reference answers"
 broken 'answer "n" { right = "14" }
 answer "c" { right = "2", wrong = "1" }' 'answers.lua:1' "give at least one wrong answer"
 broken 'answer "n" { right = "14", wrong = "15" }
-answer "c" { rihgt = "2", wrong = "1" }' 'answers.lua:2' "unknown field 'rihgt'"
+answer "c" { rihgt = "2", wrong = "1" }' 'answers.lua:2' "unknown field 'rihgt'; did you mean 'right'? (fields: figure, right, wrong)"
 broken 'answer "n" { right = "14", wrong = "15" } )' 'answers.lua:1' "unexpected symbol"
 rm "$d/t/ch09/9.1-t.answers.lua"
 out=$(vl check --answers "$d/t" 2>&1) && fail "a lesson with exercises and no answers file passed"

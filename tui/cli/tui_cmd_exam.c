@@ -9,6 +9,8 @@
  * Predict questions are graded against this machine's figure, which the results record. */
 #include "tui_cmd.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <math.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 #include "gpu_err.h"
 #include "gpu_esc.h"
 #include "gpu_file.h"
+#include "gpu_suggest.h"
 #include "lt_course.h"
 #include "lt_exam.h"
 #include "tui_exam.h"
@@ -71,6 +74,28 @@ static struct lt_lesson *lesson(struct run *r, const char *path, char *err, size
     r->ls[r->nls].ls = ls;
     return r->ls[r->nls++].ls;
 }
+/* The NAMEs of the exams (NAME.exam.lua) in the folders added with --lessons and their exams/
+ * subfolders, for "did you mean": at most max. */
+static int exam_names(const char *folders, char (*names)[64], int max)
+{
+    char one[PATH_MAX], dir[PATH_MAX + 8];
+    int n = 0, k = 0;
+    for (const char *p = folders; (p = gpu_path_next(p, one, sizeof one)); k++) {
+        static const char *const sub[] = {"", "/exams"};
+        for (int i = 0; k > 0 && one[0] && i < 2; i++) {
+            snprintf(dir, sizeof dir, "%s%s", one, sub[i]);
+            DIR *d = opendir(dir);
+            for (struct dirent *e; d && n < max && (e = readdir(d));) {
+                size_t l = strlen(e->d_name);
+                if (l > 9 && l - 9 < 64 && !strcmp(e->d_name + l - 9, ".exam.lua"))
+                    snprintf(names[n++], 64, "%.*s", (int)(l - 9), e->d_name);
+            }
+            if (d) closedir(d);
+        }
+    }
+    return n;
+}
+
 
 /* EXAM: a file, a name (NAME.exam.lua in a teacher's folder or its exams/), a list, "course". */
 static int read_exam(struct run *r, const char *what)
@@ -90,8 +115,15 @@ static int read_exam(struct run *r, const char *what)
             }
         }
         if (!path[0]) {
-            fprintf(stderr, "vramlab: exam: no exam '%s' (NAME.exam.lua in a folder added with "
-                    "--lessons), and it is not a list such as 9.1:weights-gib,9.2\n", what);
+            char names[32][64], mean[96] = "";
+            struct gpu_suggest sg; /* cours: did you mean course? */
+            gpu_suggest_init(&sg, what);
+            gpu_suggest_add(&sg, "course");
+            int nn = exam_names(r->c->lessons, names, 32);
+            for (int i = 0; i < nn; i++) gpu_suggest_add(&sg, names[i]);
+            if (sg.best) snprintf(mean, sizeof mean, "did you mean '%s'? ", sg.best);
+            fprintf(stderr, "vramlab: exam: no exam '%s'; %s(NAME.exam.lua in a folder added with "
+                    "--lessons), and it is not a list such as 9.1:weights-gib,9.2\n", what, mean);
             return 2;
         }
         what = path, file = true;
