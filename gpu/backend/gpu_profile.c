@@ -14,6 +14,7 @@
 #include "gpu_err.h"
 #include "gpu_file.h"
 #include "gpu_parse.h"
+#include "gpu_suggest.h"
 
 enum kind { K_STR, K_U64, K_INT, K_DBL, K_GBS, K_CC, K_MIB };
 struct field {
@@ -187,12 +188,16 @@ static bool valid_id(const char *id)
 struct known {
     char *err;
     size_t n, l;
+    struct gpu_suggest sg; /* "did you mean": its best kept in `best` (ids live for a call) */
+    char best[64];
 };
 
 static void add_known(const char *id, void *ud)
 {
     struct known *k = ud;
     if (k->l < k->n) k->l += (size_t)snprintf(k->err + k->l, k->n - k->l, " %s", id);
+    gpu_suggest_add(&k->sg, id);
+    if (k->sg.best == id) snprintf(k->best, sizeof k->best, "%s", id), k->sg.best = k->best;
 }
 
 gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_profile *p, char *err,
@@ -215,12 +220,15 @@ gpu_status gpu_profile_load(const char *datadir, const char *id, struct gpu_prof
     /* a data folder may come from anyone: a regular file, 64 KiB at most (a profile is ~1 KiB) */
     char *text = gpu_file_read(path, GPU_PROFILE_MAX_FILE, 0, NULL, err, n);
     if (!text && access(path, F_OK) && errno == ENOENT) { /* a mistyped name, not a bad file */
-        struct known k = {err, n, 0};
+        struct known k = {err, n, 0, {0}, ""};
+        gpu_suggest_init(&k.sg, id);
         gpu_errf(err, n, "unknown profile '%s'; known:", id);
         k.l = err && n ? strlen(err) : 0;
         if (!gpu_profile_list(datadir, add_known, &k))
             gpu_errf(err, n, "unknown profile '%s': no profiles in %s/assets/gpus", id,
                      datadir ? datadir : ".");
+        else if (k.sg.best && k.l < n) /* rtx309: did you mean rtx3090? */
+            snprintf(err + k.l, n - k.l, "; did you mean %s?", k.sg.best);
         return GPU_ERR_PROFILE;
     }
     if (!text) {

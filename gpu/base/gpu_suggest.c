@@ -42,9 +42,10 @@ void gpu_suggest_add(struct gpu_suggest *s, const char *name)
     if (max >= len) max = len - 1;
     if (max < 1) return;
     int d = gpu_edit_distance(s->word, name, max);
-    if (d == 0 || d > max || (s->best && d > s->dist)) return; /* 0: the word itself */
     int lead = 0;
     while (s->word[lead] && fold(s->word[lead]) == fold(name[lead])) lead++;
+    if (len >= 4 && !s->word[lead] && name[lead] && d > 1) d = 1; /* h100: the start of h100-sxm */
+    if (d == 0 || d > max || (s->best && d > s->dist)) return; /* 0: the word itself */
     if (s->best && d == s->dist && lead <= s->lead) return;
     s->best = name, s->dist = d, s->lead = lead;
 }

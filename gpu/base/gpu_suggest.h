@@ -3,8 +3,10 @@
  * distance (an insertion, a deletion, a substitution or two neighbours swapped count one each;
  * ASCII letters compared without case), and a name counts only when it is close enough to be a
  * typo of the word: at most 1 for words of up to 4 characters, 2 up to 8, else 3, and less than
- * the word's own length. Of two names as close, the one that shares more of the word's start wins
- * (1.31: 1.3 before 1.1), then the first offered. Pure; tests/unit/test_gpu_suggest.c. */
+ * the word's own length; a word of 4 or more characters that a name starts with counts as 1 (h100:
+ * h100-sxm). Of two names as close, the one that shares more of the word's start wins (1.31: 1.3
+ * before 1.1; h100: h100-sxm before h200), then the first offered. Pure;
+ * tests/unit/test_gpu_suggest.c. */
 #ifndef GPU_SUGGEST_H
 #define GPU_SUGGEST_H
 

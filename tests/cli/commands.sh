@@ -112,6 +112,8 @@ fi
 known=$(echo "$profiles" | tr '\n' ' ' | sed 's/ $//')
 out=$("$b" --backend sim --profile nope info 2>&1); [ $? -ne 0 ] || fail "--profile nope accepted"
 echo "$out" | grep -qF "unknown profile 'nope'; known: $known" || fail "--profile nope: $out"
+out=$("$b" --backend sim --profile h100 info 2>&1); [ $? -ne 0 ] || fail "--profile h100 accepted"
+echo "$out" | grep -qF "unknown profile 'h100'; known: $known; did you mean h100-sxm?" || fail "--profile h100: $out"
 grep -rn -e "--list-profiles" tui gpu lua docs README.md && fail "a message points at --list-profiles"
 idl=$(echo "$ids" | tr '\n' ' ' | sed 's/ $//')
 out=$("$b" reset 9.9 --yes 2>&1); [ $? -eq 2 ] || fail "reset 9.9 exit"

@@ -52,6 +52,11 @@ static void test_suggest(void **state)
     assert_string_equal(best("frag-ordr", ex), "frag-order");
     assert_string_equal(best("reservd", ex), "reserved");
     assert_null(best("kv", ex));
+    static const char *const gpus[] = {"a100-80gb", "h100-sxm", "h200", "rtx3090", "t4", NULL};
+    assert_string_equal(best("h100", gpus), "h100-sxm"); /* its start, not h200 one letter off */
+    assert_string_equal(best("a100", gpus), "a100-80gb");
+    assert_string_equal(best("rtx309", gpus), "rtx3090");
+    assert_null(best("rtx", gpus)); /* a start of 3 is too short to guess from */
 }
 
 int main(void)
