@@ -4,7 +4,8 @@
 # lessons run; two students take the exam at once on one account (one state folder, one results
 # folder), headless with --answers, and the state module keeps both sheets; one leaves and comes
 # back (--no-submit, then the rest: the clock and the answers kept); one whose time ran out is
-# submitted as it is; a submitted exam is not taken again; the class's results are summed up
+# submitted as it is; a submitted exam is not taken again, nor from another account that shares
+# the results folder; the class's results are summed up
 # (text, CSV, JSON, zh) with the wrong answers grouped by the mistake they match, held to a class
 # list (--roster: who has no results, whose are not on it), and compared
 # side by side; a class of a hundred stays readable (wider counts, compare in blocks that fit
@@ -97,6 +98,18 @@ grep -q '^quiz,bob,4,9.2:predict-bw,9.2,predict-bw,predict,GB/s,,blank,' "$R/qui
 # not taken twice
 out=$(v exam quiz --student alice --results "$R" --answers "$d/bob" 2>&1) || fail "again: $out"
 case $out in *"alice submitted exam quiz already: it is not taken twice."*"5 of 7 right"*) ;; *) fail "taken twice: $out" ;; esac
+
+# handed in from another machine or account sharing the results folder (another state folder):
+# refused before the first question, the results kept as they were
+sum=$(cksum < "$R/quiz-alice.jsonl")
+out=$(XDG_STATE_HOME="$d/other-state" v exam quiz --student alice --results "$R" --answers "$d/bob" 2>&1) &&
+    fail "taken again from another account: $out"
+printf '%s\n' "$out" | grep -qF "vramlab: exam: alice handed in exam quiz already ($R/quiz-alice.jsonl, from another machine or account): it is not taken twice" ||
+    fail "handed in elsewhere: $out"
+[ "$(cksum < "$R/quiz-alice.jsonl")" = "$sum" ] || fail "alice's results were overwritten"
+out=$(XDG_STATE_HOME="$d/other-state" v --lang zh exam quiz --student alice --results "$R" --answers "$d/bob" 2>&1) &&
+    fail "taken again (zh)"
+printf '%s\n' "$out" | grep -qF "alice 已经交过考试 quiz" || fail "handed in elsewhere (zh): $out"
 
 # --- leave and come back: the answers and the clock kept
 printf '9.1:dtype 2\n' > "$d/c1"

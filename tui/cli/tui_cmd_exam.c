@@ -430,6 +430,22 @@ int tui_cmd_exam(struct tui_ctx *c)
         goto done;
     }
     if (note[0]) fprintf(stderr, "vramlab: %s\n", note);
+    char handed[sizeof r.results + 2 * LT_ID_MAX + 16];
+    if (!r.sheet.submitted && tui_exam_handed_in(r.results, r.e.id, r.student, handed, sizeof handed)) {
+        /* handed in from another machine or account that shares the results folder: taking it
+         * here would overwrite those results */
+        char shown[sizeof handed + 64];
+        gpu_esc_field(shown, sizeof shown, handed);
+        fprintf(stderr, TR(&r, "vramlab: exam: %s handed in exam %s already (%s, from another machine or "
+                               "account): it is not taken twice; your teacher removes that file to let you take it again\n",
+                           "vramlab: exam: %s 已经交过考试 %s（%s，在另一台机器或另一个账户上）：不能再考一次；"
+                           "老师删除该文件后才能重考\n"),
+                r.student, r.e.id, shown);
+        rc = 1;
+        free(order);
+        tui_exam_close(&r.sheet);
+        goto done;
+    }
     if (r.sheet.submitted) { /* taken already: the results again, never the exam */
         printf(TR(&r, "%s submitted exam %s already: it is not taken twice.\n",
                   "%s 已经提交过考试 %s：不能再考一次。\n"), r.student, r.e.id);

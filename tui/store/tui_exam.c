@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -421,6 +422,20 @@ static bool write_one(const char *path, const struct tui_exam_result *r, bool cs
     return tui_state_out_commit(o, err, n);
 }
 
+/* the one place a student's results are named: DIR/EXAM-STUDENT.EXT */
+static void results_path(char *out, size_t n, const char *dir, const char *exam, const char *student,
+                         const char *ext)
+{
+    snprintf(out, n, "%s/%s-%s.%s", dir, exam, student, ext);
+}
+
+bool tui_exam_handed_in(const char *dir, const char *exam, const char *student, char *path, size_t n)
+{
+    struct stat st;
+    results_path(path, n, dir, exam, student, "jsonl");
+    return lstat(path, &st) == 0;
+}
+
 bool tui_exam_write_results(const char *dir, const struct tui_exam_result *r, char *jsonl,
                             size_t nj, char *csv, size_t nc, char *err, size_t n)
 {
@@ -428,7 +443,7 @@ bool tui_exam_write_results(const char *dir, const struct tui_exam_result *r, ch
         gpu_errf(err, n, "%s: cannot write the results there (%s)", dir, strerror(errno));
         return false;
     }
-    snprintf(jsonl, nj, "%s/%s-%s.jsonl", dir, r->exam, r->student);
-    snprintf(csv, nc, "%s/%s-%s.csv", dir, r->exam, r->student);
+    results_path(jsonl, nj, dir, r->exam, r->student, "jsonl");
+    results_path(csv, nc, dir, r->exam, r->student, "csv");
     return write_one(jsonl, r, false, err, n) && write_one(csv, r, true, err, n);
 }

@@ -81,6 +81,9 @@ struct tui_exam_result {
     const struct tui_exam_qres *q;
 };
 
+/* Whether DIR/EXAM-STUDENT.jsonl is there (its path in path): the student handed the exam in
+ * already, maybe from another machine or account sharing the class's results folder. */
+bool tui_exam_handed_in(const char *dir, const char *exam, const char *student, char *path, size_t n);
 /* DIR/EXAM-STUDENT.jsonl and .csv, each written whole or not at all; the two paths in jsonl and
  * csv. False with err (the folder missing, not writable, a name there that is a link). */
 bool tui_exam_write_results(const char *dir, const struct tui_exam_result *r, char *jsonl,
