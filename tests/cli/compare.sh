@@ -55,7 +55,7 @@ out=$("$b" compare "$T/a.jsonl" "$T/b.jsonl") || fail "compare exit"
 echo "$out" | grep -q 'A  NVIDIA GeForce RTX 3090 (SIMULATED)' || fail "compare legend A: $out"
 echo "$out" | grep -q 'B  NVIDIA H200 (SIMULATED)' || fail "compare legend B: $out"
 echo "$out" | grep -Eq '^  VRAM \(D2D copy\) +[0-9.]+ SIM +[0-9.]+ SIM +GB/s$' || fail "compare row: $out"
-echo "$out" | grep -Eq '^    A █+ +[0-9.]+ SIM$' || fail "compare bars: $out"
+echo "$out" | grep -Eq '^    A █+ +[0-9.]+ GB/s SIM$' || fail "compare bars: $out"
 # H200 has the faster memory: its D2D bar is the full one
 echo "$out" | grep -A2 'measure · VRAM (D2D copy)' | grep -Eq '^    B █{40} ' || fail "scale: $out"
 

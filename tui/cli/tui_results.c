@@ -478,8 +478,8 @@ int tui_compare_cmd(char **paths, int n, bool ascii, bool zh, FILE *out)
                 int w = isfinite(k->v[j]) ? (int)lround(fabs(k->v[j]) / max * 40) : 0;
                 for (int c = 0; c < w; c++) fputs(full, out);
                 for (int c = w; c < 40; c++) fputc(' ', out);
-                char v[48];
-                gpu_fmt_num(k->v[j], v, sizeof v);
+                char v[96];
+                gpu_fmt_qty(k->v[j], k->unit, v, sizeof v); /* each number with its unit */
                 if (isfinite(k->v[j])) fprintf(out, " %s%s\n", v, style_tag(k->style[j], zh));
                 else fputs(" -\n", out);
             }
