@@ -90,7 +90,14 @@ static bool take(const struct lt_data *d, struct lt_course *c, char *err, size_t
         gpu_errf(err, n, "%s:%d: results must be a folder (results = \"/srv/class/results\")", p, r->line);
         return false;
     }
-    if (r && !(c->results = strdup(r->str))) return gpu_errf(err, n, "out of memory"), false;
+    if (r) { /* a relative folder is the course folder's, wherever a student starts vramlab */
+        const char *slash = strrchr(p, '/');
+        int dl = r->str[0] == '/' ? 0 : slash ? (int)(slash - p) : 1;
+        size_t len = (size_t)dl + 1 + strlen(r->str) + 1;
+        if (!(c->results = malloc(len))) return gpu_errf(err, n, "out of memory"), false;
+        if (r->str[0] == '/') snprintf(c->results, len, "%s", r->str);
+        else snprintf(c->results, len, "%.*s/%s", dl, slash ? p : ".", r->str);
+    }
     return true;
 }
 

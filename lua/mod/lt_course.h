@@ -5,7 +5,8 @@
  *     title = { en = "GPU memory for ML engineers", zh = "面向机器学习工程师的 GPU 显存" },
  *     sections = { "9.1", "1.3", "2.2" },
  *     cap = "8GiB",                  -- optional: what a lesson may hold on the device, in all
- *     results = "/srv/class/results", -- optional: the folder exam results go to
+ *     results = "/srv/class/results", -- optional: the folder exam results go to (a relative
+ *                                      -- one: in the course folder)
  *   }
  *
  * It is a data-only file (lt_data.h: read as tokens, never run). The catalog applies it

@@ -105,6 +105,14 @@ static void test_course(void **state)
     assert_true(c.cap_bytes == UINT64_C(2) << 30);
     assert_string_equal(c.results, "/srv/a");
     lt_course_free(&c);
+    /* a relative results folder is the course folder's, not the student's working folder's */
+    put("a/course.lua", "return { title = { en = \"A\", zh = \"甲\" }, sections = { \"1.1\" },\n"
+                        " results = \"class/results\" }\n");
+    assert_int_equal(lt_course_read(folders, &c, err, sizeof err), 1);
+    char want[200];
+    snprintf(want, sizeof want, "%s/class/results", a);
+    assert_string_equal(c.results, want);
+    lt_course_free(&c);
     /* a second course.lua: one course at a time */
     put("b/course.lua", "return { title = { en = \"B\", zh = \"乙\" }, sections = { \"1.1\" } }\n");
     snprintf(folders, sizeof folders, "%s:%s:%s", dir, a, b);
