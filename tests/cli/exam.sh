@@ -197,6 +197,9 @@ printf '%s\n' "$out" | grep -qx "Students by score: 0-19 %: 0, 20-39 %: 40, 40-5
 printf '%s\n' "$out" | grep -qx "  #  question                   right   wrong  blank" || fail "header of 100: $out"
 printf '%s\n' "$out" | grep -qx "  2  9.1:dtype                   60/100 40     0" || fail "dtype of 100: $out"
 printf '%s\n' "$out" | grep -qx "  4  9.2:predict-bw              60/100 0      40" || fail "predict-bw of 100: $out"
+# a lesson's own words for a mistake, its full stop dropped before the answers
+printf '%s\n' "$out" | grep -qxF '       60 x 6 is the decimal figure, 6e9 B / 10^9 = 6 GB; a GiB is 2^30 B: "6" (60)' ||
+    fail "a declared mistake's words: $out"
 out=$(v compare "$C" 2>&1) || fail "compare 100: $out"
 printf '%s\n' "$out" | awk '{ gsub(/[\200-\277]/, ""); if (length($0) > 100) { print "wide: " $0; bad = 1 } } END { exit bad }' ||
     fail "compare of 100 is wider than 100 columns"

@@ -476,7 +476,14 @@ static void text_report(struct sheet *v, int n, const char *exam, const struct q
             fprintf(out, "       %d x ", m->n);
             if (w) fputs(w, out);
             else if (!strncmp(m->kind, "choice ", 7)) fputs(TR(zh, "chose ", "选了 "), out), put_esc(out, m->kind + 7, 60);
-            else put_esc(out, zh && m->detail_zh ? m->detail_zh : m->detail ? m->detail : m->kind, 160);
+            else { /* a lesson's own words for the mistake: a sentence, its last stop dropped before ": " */
+                char said[600];
+                gpu_esc_field(said, 160, zh && m->detail_zh ? m->detail_zh : m->detail ? m->detail : m->kind);
+                size_t l = strlen(said);
+                if (l > 3 && !strcmp(said + l - 3, "。")) said[l - 3] = 0;
+                else if (l > 1 && said[l - 1] == '.') said[l - 1] = 0;
+                fputs(said, out);
+            }
             fputs(": ", out);
             for (int a = 0; a < m->nans && a < 3; a++) {
                 fputs(a ? ", \"" : "\"", out);
