@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpu_buf.h"
+#include "gpu_suggest.h"
 
 #define HELP_MAX 32768 /* help(vram) in Chinese is about 12 KB */
 
@@ -274,6 +275,7 @@ static void put_module(size_t m, bool zh, struct gpu_buf *b)
  * (the REPL's transcript, eval's stdout). */
 int lt_help(lua_State *L)
 {
+    bool given_nil = lua_gettop(L) >= 1 && lua_isnil(L, 1); /* help(vram.kv_cahce): a nil name */
     lua_settop(L, 1);
     /* the text in a userdata at 2 (collected if anything below raises), printed a line at a
      * time: one print carries at most LT_EV_TEXT_MAX bytes */
@@ -288,6 +290,18 @@ int lt_help(lua_State *L)
             if (!strcmp(docs[i].name, name)) put_doc(&b, i, zh);
         for (size_t m = 0; !*text && m < nmod; m++)
             if (!strcmp(name, help_modules[m])) put_module(m, zh, &b);
+        struct gpu_suggest sg; /* help("vram.kv_cahce"): did you mean vram.kv_cache? */
+        gpu_suggest_init(&sg, name);
+        for (size_t i = 0; !*text && i < sizeof docs / sizeof *docs; i++) gpu_suggest_add(&sg, docs[i].name);
+        for (size_t m = 0; !*text && m < nmod; m++) gpu_suggest_add(&sg, help_modules[m]);
+        if (!*text && sg.best) {
+            puts_(&b, zh ? "没有这一项的帮助；是不是 " : "no help for that; did you mean ");
+            puts_(&b, sg.best);
+            puts_(&b, zh ? "？" : "?");
+        }
+    } else if (given_nil) {
+        puts_(&b, zh ? "这个名字是 nil：拼错了吗？help(vram) 列出一个模块的函数。"
+                     : "that name is nil: mistyped? help(vram) lists a module's functions.");
     } else if (lua_isnoneornil(L, 1)) {
         puts_(&b, zh ? "模块：gpu（设备）、host（这颗 CPU）、alloc（分配器）、vram（显存估算）、"
                        "units（大小）、plot（沙箱面板；仅在教学界面）。help(gpu) 列出一个模块，"

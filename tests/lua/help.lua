@@ -22,5 +22,15 @@ end
 got = nil
 help(42)
 assert(got:find("no help for that", 1, true), got)
+-- a mistyped name: by its text, the one it meant; by its value (nil), said so
+got = nil
+help("vram.kv_cahce")
+assert(got == "no help for that; did you mean vram.kv_cache?", got)
+got = nil
+help(vram.kv_cahce)
+assert(got:find("^that name is nil: mistyped%?"), got)
+got = nil
+help()
+assert(got:find("^modules: "), got)
 print = saved
 print("help ok")
