@@ -392,13 +392,15 @@ static const struct tui_binding start_rows[] = {
 static const struct tui_binding question_rows[] = {
     {.keys = {TUI_KEY_ENTER}, .run = next_key, .en = "save, and the next question", .zh = "保存并进入下一题",
      .hint_en = "next", .hint_zh = "下一题"},
+    /* second: the key bar drops hints from the right on a narrow terminal, and submitting is the
+     * one a student must find */
+    {.keys = {TUI_KEY_FN(KEY_F(10))}, .run = submit_key, .en = "submit (asks first)", .zh = "提交（会先确认）",
+     .hint_en = "submit", .hint_zh = "提交"},
     {.keys = {TUI_KEY_FN(KEY_NPAGE), TUI_CTRL('n')}, .run = next_key, .en = "the next question", .zh = "下一题"},
     {.keys = {TUI_KEY_FN(KEY_PPAGE), TUI_CTRL('p')}, .run = prev_key, .en = "the previous question",
      .zh = "上一题", .hint_en = "back", .hint_zh = "上一题"},
     {.keys = {'\t'}, .run = list_key, .en = "the list of questions", .zh = "题目列表", .hint_en = "list",
      .hint_zh = "列表"},
-    {.keys = {TUI_KEY_FN(KEY_F(10))}, .run = submit_key, .en = "submit (asks first)", .zh = "提交（会先确认）",
-     .hint_en = "submit", .hint_zh = "提交"},
     {.keys = {TUI_KEY_ESC}, .run = leave_key, .en = "leave (asks first; the clock keeps running)",
      .zh = "离开（会先确认；计时继续）", .hint_en = "leave", .hint_zh = "离开"},
     {.keys = {TUI_KEY_FN(KEY_F(1))}, .run = help, .en = "this help", .zh = "本帮助"},
