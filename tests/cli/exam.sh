@@ -154,7 +154,8 @@ assert (q["right"], q["wrong"], q["blank"]) == (2, 1, 1), q
 m = [r for r in rows if r["row"] == "mistake" and r["question"] == "9.3:kv-mib"][0]
 assert m["mistake"] == "x2" and m["count"] == 1 and m["answers"] == "1", m' || fail "results --json: $out"
 # the class list: who on it has no results, whose results are from a name not on it
-printf '# class A\nalice\nbob  \n\ncarol\nfrank\n' > "$d/roster"
+# (a list exported from a spreadsheet: a byte order mark, CRLF, the name the first field)
+printf '\357\273\277# class A\r\nalice,Alice A.\r\nbob  \r\n\r\ncarol;Carol C.\r\nfrank\tFrank F.\r\n' > "$d/roster"
 out=$(v results --roster "$d/roster" "$R" 2>&1) || fail "results --roster: $out"
 printf '%s\n' "$out" | grep -qx "No results from 1 of the 4 on the roster: frank" || fail "roster missing: $out"
 printf '%s\n' "$out" | grep -qxF "Results from 1 not on the roster (a mistyped --student?): dave" || fail "roster unlisted: $out"

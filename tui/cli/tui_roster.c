@@ -19,12 +19,20 @@ bool tui_roster_read(const char *path, struct gpu_strtab *names, char *err, size
     if (!text) return false;
     bool ok = true;
     int line = 0;
-    for (char *p = text; ok && p < text + len; line++) {
+    char *p = text;
+    if (len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3)) p += 3; /* a spreadsheet's UTF-8 byte order mark */
+    for (; ok && p < text + len; line++) {
         char *end = memchr(p, '\n', (size_t)(text + len - p));
         if (!end) end = text + len;
         char *a = p, *b = end;
         p = end + 1;
         while (a < b && (*a == ' ' || *a == '\t')) a++;
+        /* a class list exported as CSV: the name is the first field */
+        for (char *f = a; f < b; f++)
+            if (*f == ',' || *f == ';' || *f == '\t') {
+                b = f;
+                break;
+            }
         while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r')) b--;
         if (a == b || *a == '#') continue;
         *b = 0;
