@@ -93,7 +93,8 @@ keys '?'
 wait_for 'Keys \(Esc closes\)'
 keys Escape
 keys r
-wait_for 'failed state|sticky|illegal memory access' 60
+wait_for 'failed state' 60 # the second run's refusal (the first run's message is still on screen)
+wait_gone 'running: see the live panel' 60 # and that run has ended (its host part may be slow)
 keys q
 wait_for 'vramlab · lessons'
 keys q

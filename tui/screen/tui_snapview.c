@@ -315,7 +315,9 @@ static size_t ntrace(const struct snapview *v)
     return n;
 }
 
-static bool ready(const struct snapview *v) { return v->s && v->st == GPU_OK && !v->th_started; }
+/* The loader thread owns s and st until it is joined (th_started cleared on this thread): test
+ * that first, so this thread never reads them while the loader writes them. */
+static bool ready(const struct snapview *v) { return !v->th_started && v->s && v->st == GPU_OK; }
 
 static void make_live(struct snapview *v)
 {
