@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_esc.h"
 #include "gpu_utf8.h"
 
 static const struct {
@@ -98,14 +99,18 @@ const struct lt_event *lt_event_visible(const struct lt_event *ev, const char *n
     return copy;
 }
 
-size_t lt_event_field_max(unsigned field) { return field == LT_F_TEXT ? LT_EV_TEXT_MAX : LT_EV_LABEL_MAX; }
-
-const char *lt_event_cut(const char *s, size_t len, size_t max, char *buf, size_t *out)
+const char *lt_event_cut(const char *s, size_t len, unsigned f, char *buf, size_t *out)
 {
     static const char ell[] = "\xe2\x80\xa6"; /* … */
+    size_t max = f == LT_F_TEXT ? LT_EV_TEXT_MAX : LT_EV_LABEL_MAX;
     *out = s ? len : 0;
-    if (!s || len <= max) return s;
-    if (max > LT_EV_TEXT_MAX) max = LT_EV_TEXT_MAX;
+    if (!s) return s;
+    if (f != LT_F_TEXT && !gpu_esc_clean(s, false)) { /* one line: a label holds no line break */
+        gpu_esc_field(buf, max + 1, s);
+        *out = strlen(buf);
+        return buf;
+    }
+    if (len <= max) return s;
     size_t k = gpu_utf8_cut(s, max - (sizeof ell - 1));
     memcpy(buf, s, k);
     memcpy(buf + k, ell, sizeof ell); /* with its NUL */

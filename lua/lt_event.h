@@ -137,15 +137,17 @@ struct lt_event {
     const struct lt_map_block *blocks;
 };
 
-/* The cut every route applies to text that comes into an event (lt_vm_emit for a run, the
- * replay loader for a recording): the most bytes a field (one LT_F_*) may carry, a text
- * (LT_F_TEXT) LT_EV_TEXT_MAX and any other string (panel, series, unit, cell, block owner)
- * LT_EV_LABEL_MAX (lt_limits.h); and s (len bytes) within max: s itself when it fits, else its
- * first whole characters ended with "…", copied into buf (LT_EV_CUT_BUF bytes) and NUL-ended.
+/* What every route applies to a string that comes into an event (lt_vm_emit for a run, the
+ * replay loader for a recording), by its field f (one LT_F_*): a text (LT_F_TEXT: a print line,
+ * a note, the status) is cut at LT_EV_TEXT_MAX bytes and keeps its line breaks; any other string
+ * (panel, series, unit, cell, block owner), and a text with LT_EV_ONE_LINE (a curve's x label),
+ * is one line of at most LT_EV_LABEL_MAX bytes, its control characters escaped (gpu_esc_field),
+ * so it stays one field wherever it is printed (lt_limits.h). s (len bytes) itself when it
+ * needs neither, else the result in buf (LT_EV_CUT_BUF bytes), NUL-ended and cut with "…".
  * Its length in *out. */
 #define LT_EV_CUT_BUF (LT_EV_TEXT_MAX + 1)
-size_t lt_event_field_max(unsigned field);
-const char *lt_event_cut(const char *s, size_t len, size_t max, char *buf, size_t *out);
+#define LT_EV_ONE_LINE (1u << 30)
+const char *lt_event_cut(const char *s, size_t len, unsigned f, char *buf, size_t *out);
 
 /* The names and kinds of the registry; "" or NONE/-1 for a value out of range. */
 const char *lt_event_name(enum lt_event_type t);

@@ -322,19 +322,19 @@ void lt_vm_errmsg(struct lt_vm *vm, int status, char *err, size_t n)
     gpu_errf(err, n, "%s%s%s", at, at[0] ? " " : "", what);
 }
 
-/* s (len bytes) within max (lt_event_cut): itself, or the cut copy pushed on L (anchored until
- * the caller returns). Its length in *out. */
-static const char *cut(lua_State *L, const char *s, size_t len, size_t max, size_t *out)
+/* s (len bytes) as field f carries it (lt_event_cut): itself, or the result pushed on L (anchored
+ * until the caller returns). Its length in *out. */
+static const char *cut(lua_State *L, const char *s, size_t len, unsigned f, size_t *out)
 {
     char buf[LT_EV_CUT_BUF];
-    const char *c = lt_event_cut(s, len, max, buf, out);
+    const char *c = lt_event_cut(s, len, f, buf, out);
     if (c != buf) return c;
     lua_pushlstring(L, buf, *out);
     return lua_tostring(L, -1);
 }
 
-/* A text of the event, both languages cut (the second one only when it differs). */
-static size_t cut_text(lua_State *L, struct lt_text *t, size_t max)
+/* A text of the event, both languages (the second one only when it differs). */
+static size_t cut_text(lua_State *L, struct lt_text *t, unsigned f)
 {
     size_t k, sum = 0;
     for (int z = 0; z < 2; z++) {
@@ -343,7 +343,7 @@ static size_t cut_text(lua_State *L, struct lt_text *t, size_t max)
             t->s[1] = t->s[0];
             continue;
         }
-        t->s[z] = cut(L, t->s[z], strlen(t->s[z]), max, &k), sum += k;
+        t->s[z] = cut(L, t->s[z], strlen(t->s[z]), f, &k), sum += k;
     }
     return sum;
 }
@@ -355,29 +355,29 @@ void lt_vm_emit(lua_State *L, struct lt_event *ev)
     int nc = ev->cells ? ev->ncells : 0, nb = ev->blocks ? ev->nblocks : 0;
     luaL_checkstack(L, 16 + 2 * (nc + nb), "event");
     if (ev->panel)
-        ev->panel = cut(L, ev->panel, strlen(ev->panel), lt_event_field_max(LT_F_PANEL), &k), sum += k;
-    sum += cut_text(L, &ev->series, lt_event_field_max(LT_F_SERIES)) +
-           cut_text(L, &ev->unit, lt_event_field_max(LT_F_UNIT));
+        ev->panel = cut(L, ev->panel, strlen(ev->panel), LT_F_PANEL, &k), sum += k;
+    sum += cut_text(L, &ev->series, LT_F_SERIES) +
+           cut_text(L, &ev->unit, LT_F_UNIT);
     if (ev->cells && nc > 0) { /* cut into a copy: the emitter's array is its own */
         struct lt_text *c = lua_newuserdatauv(L, (size_t)nc * sizeof *c, 0);
         memcpy(c, ev->cells, (size_t)nc * sizeof *c);
-        for (int i = 0; i < nc; i++) sum += cut_text(L, &c[i], lt_event_field_max(LT_F_CELLS));
+        for (int i = 0; i < nc; i++) sum += cut_text(L, &c[i], LT_F_CELLS);
         ev->cells = c;
     }
     if (ev->blocks && nb > 0) {
         struct lt_map_block *b = lua_newuserdatauv(L, (size_t)nb * sizeof *b, 0);
         memcpy(b, ev->blocks, (size_t)nb * sizeof *b);
-        for (int i = 0; i < nb; i++) sum += cut_text(L, &b[i].owner, lt_event_field_max(LT_F_BLOCKS));
+        for (int i = 0; i < nb; i++) sum += cut_text(L, &b[i].owner, LT_F_BLOCKS);
         ev->blocks = b;
     }
     if (ev->type == LT_EV_PRINT && ev->text.s[0]) { /* bytes after a NUL count: text_len */
         const char *t = ev->text.s[0];
-        t = cut(L, t, ev->text_len ? ev->text_len : strlen(t), lt_event_field_max(LT_F_TEXT), &k);
+        t = cut(L, t, ev->text_len ? ev->text_len : strlen(t), LT_F_TEXT, &k);
         if (ev->text_len) ev->text_len = k;
         ev->text = lt_text1(t);
         sum += k;
     } else {
-        sum += cut_text(L, &ev->text, lt_event_field_max(LT_F_TEXT));
+        sum += cut_text(L, &ev->text, LT_F_TEXT | (ev->type == LT_EV_POINT ? LT_EV_ONE_LINE : 0));
     }
     vm->text_bytes += sum;
     if (vm->text_bytes > LT_RUN_TEXT_MAX)

@@ -109,4 +109,32 @@ grep -qF -- 'lesson Title\x0dfunction add' "$t/ws/9.1-f.lua" || fail "the title 
 out=$(app --lessons "$t/W" grade 9.1 f "@$t/ws/9.1-f.lua" 2>&1); rc=$?
 [ $rc -eq 1 ] || fail "the starter was graded (exit $rc, want 1: a wrong answer): $out"
 case $out in *"answer:"*FROM*) fail "text from the lesson ran as the answer's code: $out" ;; esac
+# a recording's own strings (its machine, a run's title, a label): one line each in results and
+# compare, as the loader makes them
+app --record "$t/rec.jsonl" run 1.1 >/dev/null 2>&1 || fail "record 1.1"
+sed -i '1s/"gpu":"[^"]*"/"gpu":"X\\nFORGED-GPU\\u001b]0;T\\u0007"/; s/"series":"\([^"]*\)"/"series":"\1\\nFORGED-LABEL"/' "$t/rec.jsonl"
+grep -q 'FORGED-LABEL' "$t/rec.jsonl" || fail "no label changed in the recording"
+for cmd in "results $t/rec.jsonl" "compare $t/rec.jsonl $t/rec.jsonl"; do
+    out=$(app $cmd 2>&1) || fail "$cmd: $out"
+    printf '%s\n' "$out" | grep -q '^FORGED' && fail "$cmd: a line forged by the recording: $out"
+    printf '%s\n' "$out" | grep -qF 'X\x0aFORGED-GPU\x1b]0;T\x07' || fail "$cmd: the machine not escaped: $out"
+done
+out=$(app results "$t/rec.jsonl" 2>&1)
+printf '%s\n' "$out" | grep -qF '\x0aFORGED-LABEL' || fail "results: a label not escaped: $out"
+# and a live run's label, from the lesson: one line too (lt_vm_emit cuts and escapes it)
+mkdir -p "$t/NL/ch09"
+cat >"$t/NL/ch09/9.1-nl.lua" <<'LUA'
+return lesson {
+  id = "9.1", chapter = 9,
+  chapter_title = { en = "T", zh = "T" },
+  title = { en = "Labels", zh = "标签" },
+  text { en = "Bars.", zh = "条。" },
+  experiment { id = "b", title = { en = "A bar", zh = "一条" },
+    panels = { { id = "b", kind = "bars", title = { en = "B", zh = "B" }, unit = "GB/s" } },
+    run = function(ex) ex:bar("b", "lab\nFORGED-LIVE", 12) end },
+}
+LUA
+out=$(app --lessons "$t/NL" run 9.1 2>&1) || fail "run of a label with a newline: $out"
+printf '%s\n' "$out" | grep -q '^FORGED' && fail "run: a line forged by a label: $out"
+printf '%s\n' "$out" | grep -qF 'lab\x0aFORGED-LIVE: 12 GB/s' || fail "run: the label not escaped: $out"
 echo "ok: file names, lesson errors, titles and labels reach the terminal escaped"

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "gpu_err.h"
+#include "gpu_esc.h"
 #include "gpu_file.h"
 #include "gpu_parse.h"
 #include "gpu_strtab.h"
@@ -290,14 +291,16 @@ static uint32_t intern(struct tui_replay_store *st, const char *s)
     return gpu_strtab_intern(&st->strs, s, strlen(s)); /* GPU_STRTAB_NONE is UINT32_MAX */
 }
 
-/* The id of s cut as a run's event text is (lt_event_cut, the limit of field f), its kept bytes
- * added to *sum: a recording brings no more text to the screen than a live run could. */
+/* The id of s as a run's event carries it (lt_event_cut: cut, and escaped when field f is one
+ * line), its bytes added to *sum: a recording brings no more text to the screen than a live run
+ * could, and a label, a name or a header's field (LT_F_SERIES: one line) cannot forge lines of
+ * `results` or `compare`. */
 static uint32_t intern_cut(struct tui_replay_store *st, const char *s, unsigned f, size_t *sum)
 {
     char buf[LT_EV_CUT_BUF];
     size_t k;
     if (!s || !*s) return 0;
-    s = lt_event_cut(s, strlen(s), lt_event_field_max(f), buf, &k);
+    s = lt_event_cut(s, strlen(s), f, buf, &k);
     *sum += k;
     return gpu_strtab_intern(&st->strs, s, k);
 }
@@ -413,7 +416,7 @@ static int add_event(struct tui_replay *rp, const struct tui_jobj *o, size_t max
     size_t sum = 0; /* the event's text, charged to its run as lt_vm_emit charges a live one */
     if ((e->panel = intern_cut(st, tui_jobj_str(o, "panel", ""), LT_F_PANEL, &sum)) == UINT32_MAX ||
         !get_text(st, o, "series", LT_F_SERIES, e->series, &sum) ||
-        !get_text(st, o, "text", LT_F_TEXT, e->text, &sum) ||
+        !get_text(st, o, "text", LT_F_TEXT | (type == LT_EV_POINT ? LT_EV_ONE_LINE : 0), e->text, &sum) ||
         !get_text(st, o, "unit", LT_F_UNIT, e->unit, &sum))
         goto oom;
     unsigned f = lt_event_fields((enum lt_event_type)type);
@@ -471,7 +474,8 @@ static int add_run(struct tui_replay *rp, const struct tui_jobj *o, char *why, s
     long long num;
     const char *lesson = tui_jobj_str(o, "lesson", NULL), *exp = tui_jobj_str(o, "experiment", NULL);
     if (!tui_jobj_int(o, "run", 1, 999999999, &num) || !lesson || !exp || strlen(lesson) > LT_ID_MAX ||
-        strlen(exp) > LT_ID_MAX) /* ids no lesson can have */
+        strlen(exp) > LT_ID_MAX || !gpu_esc_clean(lesson, true) || !gpu_esc_clean(exp, true))
+        /* ids no lesson can have */
         return LINE_BAD;
     if (rp->nruns == TUI_REPLAY_MAX_RUNS) {
         gpu_errf(why, n, "more than %d runs (the limit)", TUI_REPLAY_MAX_RUNS);
