@@ -13,7 +13,10 @@ head -n 1 "$A" | grep -q '"gpu":"NVIDIA H100' || fail "gpu in the header"
 head -n 1 "$A" | grep -q '"host_cpu":' || fail "host cpu in the header"
 grep -q '"type":"event".*"ev":"bar".*"series":"VRAM (D2D copy)"' "$A" || fail "no D2D bar recorded"
 # the recorded value, as the panel prints it (four significant digits)
-v=$("$BIN" results "$A" --csv | awk -F, '$10 == "VRAM (D2D copy)" { printf "%.0f", $12 }')
+# (the columns by the header's names: results' CSV gains columns)
+d2d() { "$BIN" results "$A" --csv | awk -F, -v fmt="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["label"] == "VRAM (D2D copy)" { printf fmt, $c["value"], $c["value"] }'; }
+v=$(d2d "%.0f")
 [ -n "$v" ] || fail "no D2D value in the results"
 
 # headless replay
@@ -29,7 +32,7 @@ to_run
 wait_for 'Run: Measure'
 keys Enter
 # the panel's one precision: one decimal, two when a value of the panel is below 10
-v1=$("$BIN" results "$A" --csv | awk -F, '$10 == "VRAM (D2D copy)" { printf "%.1f|%.2f", $12, $12 }')
+v1=$(d2d "%.1f|%.2f")
 wait_for "VRAM \(D2D copy\) .* ($v1) GB/s SIM" 10
 wait_for 'Bandwidth.*\[REPLAY · SIMULATED \+ measured\]' 3
 wait_for 'REPLAY panel' 3
