@@ -303,6 +303,9 @@ int lt_vm_complete(struct lt_vm *vm, const char *word, char *out, size_t n);
  * are looked for in the table `src` names before the field, read raw (no learner code runs).
  * False when there is none. */
 bool lt_vm_suggest(struct lt_vm *vm, const char *src, const char *err, char *out, size_t n);
+/* The same for a file that failed to run with err (lt_vm_dofile): "; did you mean exercise?"
+ * appended to err when there is a name to offer (the file is read again; not stdin). */
+bool lt_vm_suggest_file(struct lt_vm *vm, const char *path, char *err, size_t n);
 
 
 #endif

@@ -552,3 +552,15 @@ bool lt_vm_suggest(struct lt_vm *vm, const char *src, const char *err, char *out
     lua_settop(L, top);
     return *out != 0;
 }
+
+bool lt_vm_suggest_file(struct lt_vm *vm, const char *path, char *err, size_t n)
+{
+    char e2[256], name[160];
+    size_t len, l = strlen(err);
+    if (!strstr(err, "a nil value") || !strcmp(path, "-")) return false; /* stdin is read once */
+    char *src = lt_read_file(path, &len, e2, sizeof e2);
+    bool ok = src && lt_vm_suggest(vm, src, err, name, sizeof name);
+    if (ok) snprintf(err + l, n - l, "; did you mean %s?", name);
+    free(src);
+    return ok;
+}

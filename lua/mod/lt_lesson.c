@@ -422,6 +422,7 @@ struct lt_lesson *lt_lesson_load(struct lt_runtime *rt, const char *path, char *
     if (!vm) return NULL;
     lua_State *L = vm->L;
     if (!lt_vm_dofile_keep(vm, path, true, err, n)) {
+        lt_vm_suggest_file(vm, path, err, n); /* exercize {: did you mean exercise? */
         lt_vm_free(vm);
         return NULL;
     }

@@ -147,6 +147,14 @@ out=$("$b" --thme dark list 2>&1); [ $? -eq 2 ] || fail "--thme exit"
 [ "$out" = "vramlab: unknown option '--thme'; did you mean --theme? (vramlab --help)" ] || fail "--thme: $out"
 out=$(vl list --jsn 2>&1); [ $? -eq 2 ] || fail "list --jsn exit"
 echo "$out" | grep -qF "unknown option '--jsn'; did you mean --json?" || fail "list --jsn: $out"
+printf 'local t = vram.kv_cahce{layers = 1}\n' > "$d/typo.lua"
+out=$(vl eval "$d/typo.lua" 2>&1); [ $? -eq 1 ] || fail "eval of a typo: exit"
+[ "$out" = "$d/typo.lua:1: attempt to call a nil value (field 'kv_cahce'); did you mean vram.kv_cache?" ] ||
+    fail "eval typo: $out"
+sed 's/^  exercise {/  exercize {/' lessons/ch01/1.1-what-is-vram.lua > "$d/9.9-typo.lua"
+out=$(vl check "$d/9.9-typo.lua" 2>&1) && fail "check of a lesson with a typo passed"
+echo "$out" | grep -qE "9\.9-typo\.lua:[0-9]+: attempt to call a nil value \(global 'exercize'\); did you mean exercise\?$" ||
+    fail "check typo: $out"
 out=$("$b" xyzzy </dev/null 2>&1)
 echo "$out" | grep -q "did you mean" && fail "a suggestion for a word like nothing: $out"
 out=$("$b" eval "$d/nonexistent.lua" 2>&1); [ $? -eq 1 ] || fail "eval of a missing file: exit $?"

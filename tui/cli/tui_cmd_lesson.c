@@ -355,6 +355,7 @@ int tui_cmd_eval(struct tui_ctx *c)
         return 3;
     }
     bool ok = lt_vm_dofile(vm, c->argv[0], err, sizeof err);
+    if (!ok) lt_vm_suggest_file(vm, c->argv[0], err, sizeof err); /* vram.kv_cahce: vram.kv_cache? */
     lt_vm_free(vm);
     fflush(stdout);
     if (!ok) fprintf(stderr, "%s\n", err);
