@@ -23,13 +23,15 @@
 /* The fields an event kind carries (its JSON and recording keys are these names). */
 enum {
     LT_F_PANEL = 1 << 0,  /* "panel": the panel id */
-    LT_F_SERIES = 1 << 1, /* "series": a curve's series, a bar's or gauge's label */
+    LT_F_SERIES = 1 << 1, /* "series": a curve's series, a bar's, gauge's, mark's, band's or
+                             limit's label */
     LT_F_TEXT = 1 << 2,   /* "text": a print line, a note, the status line; a curve's x label */
     LT_F_UNIT = 1 << 3,   /* "unit": of value and max; a curve's y label */
-    LT_F_X = 1 << 4,      /* "x", "y": a curve point */
+    LT_F_X = 1 << 4,      /* "x", "y": a curve point or mark; a band's start on x */
     LT_F_Y = 1 << 5,
-    LT_F_VALUE = 1 << 6,  /* "value": a bar, a gauge; a map's total bytes */
-    LT_F_MAX = 1 << 7,    /* "max": a gauge's full scale; a bar's theoretical peak (0: none) */
+    LT_F_VALUE = 1 << 6,  /* "value": a bar, a gauge, a limit; a map's total bytes */
+    LT_F_MAX = 1 << 7,    /* "max": a gauge's full scale; a bar's theoretical peak (0: none); a
+                             band's end on x */
     LT_F_STYLE = 1 << 8,  /* "style": how the value was obtained */
     LT_F_CELLS = 1 << 9,  /* "cells": a table row */
     LT_F_BLOCKS = 1 << 10 /* "blocks": a memory map's blocks */
@@ -65,6 +67,9 @@ enum lt_panel_kind {
     X(NOTE, "note", NONE, LT_F_PANEL | LT_F_TEXT)                                                 \
     X(MAP, "map", MAP, LT_F_PANEL | LT_F_VALUE | LT_F_BLOCKS)                                     \
     X(CLEAR, "clear", NONE, LT_F_PANEL)                                                           \
+    X(MARK, "mark", CURVE, LT_F_PANEL | LT_F_SERIES | LT_F_X | LT_F_Y | LT_F_STYLE)               \
+    X(BAND, "band", CURVE, LT_F_PANEL | LT_F_SERIES | LT_F_X | LT_F_MAX)                          \
+    X(LIMIT, "limit", BARS, LT_F_PANEL | LT_F_SERIES | LT_F_UNIT | LT_F_VALUE | LT_F_STYLE)       \
     X(STATUS, "status", NONE, LT_F_TEXT)
 
 enum lt_event_type {

@@ -8,11 +8,12 @@ local function sizes(limit)
   return out
 end
 
--- The smallest size whose bandwidth reaches half the sustained rate: Hockney's n½. The rate is
--- the best of the sizes that stream from DRAM (p.dram: for a device copy, source and
--- destination 4x past the L2, STREAM's rule); a copy that stays in L2 runs faster than the
--- path can sustain. Without such a size, the best of those not in L2, else of all.
-local function half_point(points)
+-- The smallest size whose bandwidth reaches `frac` of the sustained rate: Hockney's n½ at 0.5,
+-- the knee (where the curve flattens out) at 0.9. The rate is the best of the sizes that stream
+-- from DRAM (p.dram: for a device copy, source and destination 4x past the L2, STREAM's rule); a
+-- copy that stays in L2 runs faster than the path can sustain. Without such a size, the best of
+-- those not in L2, else of all. Returns the size, the sustained rate and the size's own rate.
+local function half_point(points, frac)
   local best = 0
   for _, want in ipairs { "dram", "past_l2", "any" } do
     for _, p in ipairs(points) do
@@ -20,7 +21,7 @@ local function half_point(points)
     end
     if best > 0 then break end
   end
-  for _, p in ipairs(points) do if p.bw >= best / 2 then return p.n, best end end
+  for _, p in ipairs(points) do if p.bw >= best * (frac or 0.5) then return p.n, best, p.bw end end
 end
 
 return lesson {
@@ -105,10 +106,10 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
     run = function(ex)
       local budget = gpu.budget()
       local paths = {
-        { name = "H2D pinned", label = ex:t { en = "H2D pinned", zh = "H2D 锁页" }, q = { dir = "h2d", pinned = true }, cap = budget },
+        { name = "H2D pinned", label = ex:t { en = "H2D pinned", zh = "H2D 锁页" }, q = { dir = "h2d", pinned = true }, cap = budget, short = "H2D" },
         { name = "H2D pageable", label = ex:t { en = "H2D pageable", zh = "H2D 可分页" }, q = { dir = "h2d", pinned = false }, cap = budget },
         { name = "D2H pinned", label = ex:t { en = "D2H pinned", zh = "D2H 锁页" }, q = { dir = "d2h", pinned = true }, cap = budget },
-        { name = "D2D copy engine", label = ex:t { en = "D2D copy engine", zh = "D2D 拷贝引擎" }, q = { dir = "d2d", method = "ce" }, cap = budget // 2,
+        { name = "D2D copy engine", label = ex:t { en = "D2D copy engine", zh = "D2D 拷贝引擎" }, q = { dir = "d2d", method = "ce" }, cap = budget // 2, short = "D2D",
           l2label = ex:t { en = "D2D copy engine, in L2", zh = "D2D 拷贝引擎，在 L2 中" } },
         { name = "D2D SM kernel", label = ex:t { en = "D2D SM kernel", zh = "D2D SM 核函数" }, q = { dir = "d2d", method = "sm" }, cap = budget // 2,
           l2label = ex:t { en = "D2D SM kernel, in L2", zh = "D2D SM 核函数，在 L2 中" } },
@@ -133,8 +134,17 @@ half of B is reached is Hockney's **n½ = t0 × B**: for a 5 us overhead on a de
           if n == 64 * KiB then at64 = r.bytes_per_s end
           ex:point("curve", in_l2 and p.l2label or p.label, n, r.bytes_per_s / 1e9, { from = r })
         end
-        local nh, best = half_point(pts)
+        local nh, best, at_nh = half_point(pts)
         bests[p.name] = best
+        -- on the curve, for one path over PCIe and one inside VRAM: where half the rate is
+        -- reached, and the knee past which a larger copy gains little
+        if nh and p.short then
+          ex:mark("curve", ex:t { en = "n½ " .. p.short, zh = "n½ " .. p.short }, nh, at_nh / 1e9)
+          local nk, _, at_nk = half_point(pts, 0.9)
+          if nk and nk ~= nh then
+            ex:mark("curve", ex:t { en = "knee " .. p.short, zh = "拐点 " .. p.short }, nk, at_nk / 1e9)
+          end
+        end
         if nh then
           ex:row("t", { p.label, units.rate(best), units.bytes(nh),
                         at64 and string.format("%.0f%%", 100 * at64 / best) or "n/a" })

@@ -179,16 +179,17 @@ estimator's peak, every layer's share, and the allocator's peaks.
 
       -- the allocator's view: replay every event, drawing about 250 points per series
       local every = math.max(1, #ev // 250)
-      local last_phase
+      local last_phase, at_peak
       local s, err = replay(r, function(i, A)
         local e = ev[i]
         if i % every == 0 or i == r.peak.event or e.phase ~= last_phase or i == #ev then
           local st = A:stats()
           ex:point("c", T("allocated", "已分配"), i, st.allocated / MB, { from = st })
           ex:point("c", T("reserved", "已预留"), i, st.reserved / MB, { from = st })
+          if i == r.peak.event then at_peak = st end
         end
         last_phase = e.phase
-      end, function() ex:clear("c"); last_phase = nil end)
+      end, function() ex:clear("c"); last_phase, at_peak = nil, nil end)
       if not s then
         ex:note("peak", T("The allocator ran out of memory: " .. err, "分配器显存不足：" .. err))
         ex:status(T("out of memory", "显存不足"))
@@ -199,6 +200,19 @@ estimator's peak, every layer's share, and the allocator's peaks.
       for i, e in ipairs(ev) do
         if e.phase ~= prev then starts[#starts + 1] = string.format("%s %d", e.phase, i) end
         prev = e.phase
+      end
+      -- on the curve: the phases of the step as bands over their events, and the peak
+      local PHASE = { forward = T("forward", "前向"), backward = T("backward", "反向"), optimizer = T("optimizer", "优化器") }
+      local from, cur = 1, ev[1] and ev[1].phase
+      for i = 2, #ev + 1 do
+        local ph = ev[i] and ev[i].phase
+        if ph ~= cur then
+          if PHASE[cur] then ex:band("c", PHASE[cur], from, i - 1) end
+          from, cur = i, ph
+        end
+      end
+      if at_peak then
+        ex:mark("c", T("peak allocated", "已分配峰值"), r.peak.event, at_peak.allocated / MB, { from = at_peak })
       end
       ex:note("c", T("Phases start at events: " .. table.concat(starts, ", ") .. ". Peak at event " .. r.peak.event .. ".",
                      "各阶段的起始事件：" .. table.concat(starts, "，") .. "。峰值在第 " .. r.peak.event .. " 个事件。"))

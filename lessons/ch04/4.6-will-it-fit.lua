@@ -154,6 +154,7 @@ model device of the 3090's capacity).
 在 RTX 3090 上装得下的方案，按速度排序（模型：显存单位 GiB = 2^30 B，每步时间按 40% MFU）；六种 GPU 上的最优方案；以及不带卸载的最优方案经缓存分配器回放（实验预算够时在本机后端上，否则在容量与 3090 相同的模型设备上）。
 ]] },
     panels = {
+      { id = "fit", kind = "bars", title = { en = "Every plan against the RTX 3090 (model)", zh = "每个方案对比 RTX 3090 的容量（模型）" }, unit = "GiB" },
       { id = "t", kind = "table", title = { en = "Plans that fit, RTX 3090 (model)", zh = "RTX 3090 上装得下的方案（模型）" } },
       { id = "gpus", kind = "table", title = { en = "Best plan by GPU (model)", zh = "各 GPU 的最优方案（模型）" } },
       { id = "g", kind = "gauge", title = { en = "Best plan's memory on the RTX 3090 (model)", zh = "最优方案在 RTX 3090 上的显存（模型）" }, unit = "GiB" },
@@ -162,6 +163,25 @@ model device of the 3090's capacity).
     run = function(ex)
       local T = function(en, zh) return ex:t { en = en, zh = zh } end
       local p = vram.plan(PROBLEM)
+      -- the picture of the section: one bar per plan, smallest first, against the capacity line;
+      -- amp_fp16 needs what amp_bf16 needs, so it is left out of the bars (the table has it)
+      local all = {}
+      for _, lst in ipairs { p.plans, p.rejected } do
+        for _, e in ipairs(lst) do if e.precision ~= "amp_fp16" then all[#all + 1] = e end end
+      end
+      table.sort(all, function(a, b)
+        if a.memory.total ~= b.memory.total then return a.memory.total < b.memory.total end
+        return a.name < b.name
+      end)
+      local CK = { none = { "none", "无" }, selective = { "sel", "选择" }, full = { "full", "完全" }, sqrt = { "√n", "√n" } }
+      for _, e in ipairs(all) do
+        local prec, ck = e.precision == "amp_bf16" and "amp" or e.precision, CK[e.checkpointing]
+        ex:bar("fit", T(prec .. " " .. ck[1] .. (e.offload and " +off" or ""), prec .. " " .. ck[2] .. (e.offload and " +卸载" or "")),
+               e.memory.total / GiB, { style = "theoretical", unit = "GiB" })
+      end
+      ex:limit("fit", T("RTX 3090 capacity", "RTX 3090 容量"), p.capacity / GiB, { style = "theoretical", unit = "GiB" })
+      ex:note("fit", T("Each bar: precision (amp = amp_bf16; amp_fp16 needs the same), activation checkpointing (none, sel = selective, full, √n), +off = optimizer states offloaded to CPU memory.",
+                       "每根柱：精度（amp = amp_bf16；amp_fp16 所需相同）、激活检查点（无、选择 = 选择性、完全、√n），+卸载 = 优化器状态卸载到 CPU 内存。"))
       ex:row("t", { T("plan", "方案"), T("memory", "显存"), T("step", "每步"), "tokens/s" })
       for i, e in ipairs(p.plans) do
         if i > 6 then break end

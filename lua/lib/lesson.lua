@@ -553,6 +553,8 @@ local EX_OPTS = {
   bar = set { "from", "style", "unit", "peak" },
   point = set { "from", "style" },
   gauge = set { "from", "style", "unit" },
+  mark = set { "from", "style" },
+  limit = set { "from", "style", "unit" },
   block = set { "owner", "state", "bytes", "seg" }, -- an ex:map block
 }
 local function check_opts(opts, method, what)
@@ -598,6 +600,31 @@ function Ex:point(panel, series, x, y, opts)
   local def = self.panels[panel]
   emit { type = "point", panel = panel, series = tostring(series), x = x, y = y, style = style(opts, self),
          text = def.x, unit = def.y }
+end
+local function finite(v, what, method)
+  if type(v) ~= "number" or v ~= v or v == huge or v == -huge then raise(3, fmt("ex:%s: %s must be a finite number", method, what)) end
+end
+-- What a curve's section is about, on the curve: a labelled point (n½, a knee, a peak), drawn
+-- with a guide down to the x axis and its values listed under the legend
+function Ex:mark(panel, label, x, y, opts)
+  check_panel(self, panel)
+  check_opts(opts, "mark")
+  finite(x, "x", "mark") finite(y, "y", "mark")
+  emit { type = "mark", panel = panel, series = tostring(label), x = x, y = y, style = style(opts, self) }
+end
+-- A labelled stretch of a curve's x axis, x0 to x1 (the phases of a step)
+function Ex:band(panel, label, x0, x1)
+  check_panel(self, panel)
+  finite(x0, "x0", "band") finite(x1, "x1", "band")
+  emit { type = "band", panel = panel, series = tostring(label), x = x0, max = x1 }
+end
+-- A line across a bars panel at value (a device's capacity): each bar fits under it or not
+function Ex:limit(panel, label, value, opts)
+  check_panel(self, panel)
+  check_opts(opts, "limit")
+  finite(value, "value", "limit")
+  emit { type = "limit", panel = panel, series = tostring(label), value = value, style = style(opts, self),
+         unit = opts and opts.unit or self.panels[panel].unit }
 end
 -- A row or a map larger than the panels keep is the lesson's error, said where it calls
 local function check_items(what, n)

@@ -86,6 +86,15 @@ static struct tui_panelset *sample(bool ascii)
         ev_point(ps, "sweep", "H2D pinned", x, 25.0 * x / (x + 2e5), LT_SIMULATED);
         ev_point(ps, "sweep", "D2D", x, 900.0 * x / (x + 4e6), LT_SIMULATED);
     }
+    /* what the section is about: a mark, a band (with a wide label), a capacity line */
+    struct lt_event mk = {.type = LT_EV_MARK, .panel = "sweep", .series = T("n½ H2D"), .x = 262144, .y = 14.2,
+                          .style = LT_SIMULATED};
+    tui_panelset_apply(ps, &mk);
+    struct lt_event bd = {.type = LT_EV_BAND, .panel = "sweep", .series = T("latency 延迟"), .x = 1024, .max = 262144};
+    tui_panelset_apply(ps, &bd);
+    struct lt_event lim = {.type = LT_EV_LIMIT, .panel = "bw", .series = T("PCIe link"), .value = 31.5,
+                           .unit = T("GB/s"), .style = LT_THEORETICAL};
+    tui_panelset_apply(ps, &lim);
     struct lt_event row = {.type = LT_EV_ROW, .panel = "t", .ncells = 3,
                            .cells = (const struct lt_text[]){T("what"), T("measured"), T("讲义 lecture")}};
     tui_panelset_apply(ps, &row);
@@ -669,6 +678,68 @@ static void test_curve_fits_rows(void **state)
     tui_panelset_free(ps);
 }
 
+/* Marks, bands and a limit: where they are drawn and what they say. */
+static void test_marks_bands_limit(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = sample(false);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 78, false, "en");
+    /* the mark: ▼ on the plot, its label under the axis, its values listed */
+    assert_true(contains(&L, "▲ n½ H2D"));
+    assert_true(contains(&L, "▼ n½ H2D: 14.20 GB/s, 256 KiB"));
+    /* the band over its stretch, its label whole */
+    assert_true(contains(&L, "latency 延迟"));
+    assert_true(contains(&L, "├"));
+    /* the limit: through every bar, a verdict on each, named with its value and the count */
+    assert_true(contains(&L, "┃ PCIe link 31.5 GB/s: 2 of 4 fit"));
+    int fit = 0, over = 0;
+    for (int i = 0; i < L.n; i++) {
+        if (strstr(L.v[i].s, "✓ fits")) fit++, assert_non_null(strstr(L.v[i].s, "┃"));
+        if (strstr(L.v[i].s, "✗ over")) over++, assert_non_null(strstr(L.v[i].s, "┃"));
+    }
+    assert_int_equal(fit, 2);
+    assert_int_equal(over, 2);
+    tui_lines_free(&L);
+    /* a mark sent again moves (one per label); an empty curve shows none */
+    struct lt_event mk = {.type = LT_EV_MARK, .panel = "sweep", .series = T("n½ H2D"), .x = 524288, .y = 18};
+    tui_panelset_apply(ps, &mk);
+    tui_panelset_render(ps, &L, 78, false, "en");
+    assert_true(contains(&L, "▼ n½ H2D: 18 GB/s, 512 KiB"));
+    assert_false(contains(&L, "256 KiB"));
+    tui_lines_free(&L);
+    tui_panelset_free(ps);
+}
+
+/* Bars with a blank line between them, where the rows allow. */
+static void test_bar_gaps(void **state)
+{
+    (void)state;
+    struct tui_panelset *ps = tui_panelset_new(false);
+    struct lt_panel d = {"b", "bars", "Three", "", "", "GiB", false, 0, false};
+    tui_panelset_declare(ps, &d, 1);
+    ev_bar(ps, "b", "one", 1, "GiB", LT_MEASURED);
+    ev_bar(ps, "b", "two", 2, "GiB", LT_MEASURED);
+    ev_bar(ps, "b", "three", 3, "GiB", LT_MEASURED);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 60, false, "en");
+    int a = -1;
+    for (int i = 0; i < L.n; i++)
+        if (!strncmp(L.v[i].s, "one", 3)) a = i;
+    assert_true(a > 0 && a + 4 < L.n);
+    assert_int_equal(L.v[a + 1].len, 0);
+    assert_int_equal(strncmp(L.v[a + 2].s, "two", 3), 0);
+    assert_int_equal(L.v[a + 3].len, 0);
+    tui_lines_free(&L);
+    /* a viewport too short for the gaps: the bars close up */
+    tui_panelset_set_rows(ps, 5);
+    tui_panelset_render(ps, &L, 60, false, "en");
+    for (int i = 0; i < L.n; i++)
+        if (!strncmp(L.v[i].s, "one", 3)) assert_int_equal(strncmp(L.v[i + 1].s, "two", 3), 0);
+    tui_lines_free(&L);
+    tui_panelset_free(ps);
+}
+
 /* The block under `marker` in docs/visual-language.md (between its ``` fences), or NULL. */
 static char *doc_block(const char *marker)
 {
@@ -799,6 +870,8 @@ int main(void)
         cmocka_unit_test(test_key_figure),
         cmocka_unit_test(test_bars_and_gauges),
         cmocka_unit_test(test_curve_fits_rows),
+        cmocka_unit_test(test_marks_bands_limit),
+        cmocka_unit_test(test_bar_gaps),
         cmocka_unit_test(test_doc_pictures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

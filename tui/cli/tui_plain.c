@@ -116,12 +116,36 @@ static void pr_map(const struct pctx *c, const struct lt_event *ev)
 
 static void pr_status(const struct pctx *c, const struct lt_event *ev) { fprintf(c->f, "  -- %s\n", TX(ev->text)); }
 
+static void pr_mark(const struct pctx *c, const struct lt_event *ev)
+{
+    char n1[96], n2[96];
+    gpu_fmt_num(ev->x, n1, sizeof n1), gpu_fmt_num(ev->y, n2, sizeof n2);
+    fprintf(c->f, c->zh ? "  [%s] 标记 %s：x=%s y=%s（%s%s）\n" : "  [%s] mark %s: x=%s y=%s (%s%s)\n", ev->panel,
+            TX(ev->series), n1, n2, style_label(c->zh, ev->style), c->rp);
+}
+
+static void pr_band(const struct pctx *c, const struct lt_event *ev)
+{
+    char n1[96], n2[96];
+    gpu_fmt_num(ev->x, n1, sizeof n1), gpu_fmt_num(ev->max, n2, sizeof n2);
+    fprintf(c->f, c->zh ? "  [%s] 区段 %s：x=%s 到 %s\n" : "  [%s] band %s: x=%s to %s\n", ev->panel, TX(ev->series), n1, n2);
+}
+
+static void pr_limit(const struct pctx *c, const struct lt_event *ev)
+{
+    char n1[96];
+    gpu_fmt_qty(ev->value, TX(ev->unit), n1, sizeof n1);
+    fprintf(c->f, c->zh ? "  [%s] 上限 %s：%s（%s%s）\n" : "  [%s] limit %s: %s (%s%s)\n", ev->panel, TX(ev->series), n1,
+            style_label(c->zh, ev->style), c->rp);
+}
+
 #undef TX
 
 static void (*const printers[LT_EV_COUNT])(const struct pctx *, const struct lt_event *) = {
     [LT_EV_PRINT] = pr_print, [LT_EV_POINT] = pr_point, [LT_EV_BAR] = pr_bar,
     [LT_EV_ROW] = pr_row,     [LT_EV_GAUGE] = pr_gauge, [LT_EV_NOTE] = pr_note,
     [LT_EV_MAP] = pr_map,     [LT_EV_CLEAR] = NULL,     [LT_EV_STATUS] = pr_status,
+    [LT_EV_MARK] = pr_mark,   [LT_EV_BAND] = pr_band,   [LT_EV_LIMIT] = pr_limit,
 };
 
 /* JSON: the fields the registry gives the kind, under their names ("series" is "label"), in

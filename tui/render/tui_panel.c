@@ -98,6 +98,13 @@ void tui_w_items_free(struct tui_w_items *s)
     free(s);
 }
 
+const struct tui_w_item *tui_w_items_key(const struct tui_w_items *s)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->v[i].style == TS_MEASURED || s->v[i].style == TS_SIMULATED) return &s->v[i];
+    return s->n ? &s->v[0] : NULL;
+}
+
 int tui_w_clamp(double v, int lo, int hi)
 {
     if (!(v > lo)) return lo;

@@ -46,8 +46,9 @@ const char *tui_panelset_log(const struct tui_panelset *ps, int i);
 bool tui_panelset_has_data(const struct tui_panelset *ps);
 
 /* The experiment's key figure: the panel the lesson names with `key =` gives it - a bars
- * panel its first bar, a gauge panel its first gauge, a curve panel its highest point (the
- * peak; `x` says where). False while that panel has no data or the lesson names none. */
+ * panel its first measured or simulated bar (else its first), a gauge panel likewise its
+ * gauge, a curve panel its highest point (the peak; `x` says where). False while that panel
+ * has no data or the lesson names none. */
 struct tui_keyfig {
     const char *label, *unit; /* owned by the panel set: valid until its next change */
     double value, max, x;     /* max: a gauge's full scale (0 otherwise); x: a curve peak's x */

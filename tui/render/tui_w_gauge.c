@@ -1,7 +1,7 @@
 /* tui_w_gauge.c - the gauge widget (see tui_widget.h): one line each - label, a bracketed bar
  * with a dim track, value / max unit and the percentage - or the label on a line of its own
  * when the panel is narrow; the fill turns to the warning colour from 75 % and the error colour
- * from 90 %. Its key figure is the first gauge. Tested by tests/unit/test_tui_panel.c. */
+ * from 90 %. Its key figure is the first measured (or simulated) gauge, else the first. Tested by tests/unit/test_tui_panel.c. */
 #include "tui_widget.h"
 
 #include <math.h>
@@ -86,9 +86,8 @@ static void draw(const void *st, const struct tui_wctx *c, const struct tui_pinf
 
 static bool key(const void *st, const struct tui_pinfo *pi, struct tui_keyfig *k)
 {
-    const struct tui_w_items *m = st;
-    if (!m->n) return false;
-    const struct tui_w_item *g = &m->v[0];
+    const struct tui_w_item *g = tui_w_items_key(st);
+    if (!g) return false;
     *k = (struct tui_keyfig){g->label, g->unit, g->value, g->max, 0, (enum lt_style)(g->style - TS_MEASURED),
                              false, true, false};
     return true;

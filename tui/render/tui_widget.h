@@ -90,6 +90,9 @@ struct tui_w_items {
 struct tui_w_item *tui_w_items_apply(struct tui_w_items *s, const struct lt_event *ev,
                                      const struct tui_wenv *e);
 void tui_w_items_free(struct tui_w_items *s); /* what the items hold, then s */
+/* The item a key figure shows: the first measured or simulated one (a theoretical peak or a
+ * reference is context, not the result), else the first; NULL when there is none. */
+const struct tui_w_item *tui_w_items_key(const struct tui_w_items *s);
 /* A computed cell, column or row index: clamped in double before it becomes an int, so no
  * value an event can carry (NaN, inf, 1e300, negative) converts out of range. NaN gives lo. */
 int tui_w_clamp(double v, int lo, int hi);
