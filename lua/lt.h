@@ -206,6 +206,11 @@ enum lt_run_state lt_lesson_run_step(struct lt_lesson *ls, char *err, size_t n);
  * allocated. */
 void lt_lesson_run_cancel(struct lt_lesson *ls);
 enum lt_run_state lt_lesson_run_state(const struct lt_lesson *ls);
+/* Hold a run (the presenter's Space): the front end stops stepping it, and the time held does
+ * not count against its wall-time limit (what was left of it is given back when the hold
+ * ends), so a long pause in a lecture neither trips the limit nor the watchdog. A measurement
+ * already on the worker finishes; its result waits. No-op when no run is busy. */
+void lt_lesson_run_hold(struct lt_lesson *ls, bool on);
 
 /* Exercises. */
 struct lt_exercise_info {

@@ -31,6 +31,8 @@ struct lt_lesson {
     int run_block;
     bool grading;         /* the run grades an answer: its results are kept for answer_result */
     bool dev_ok_at_start; /* the device had not failed when the run began */
+    bool held;            /* lt_lesson_run_hold: the front end does not step it */
+    double held_left;     /* the wall time the run had left when held (0: no limit) */
     bool answer_ok;
     char *answer_fb;      /* the grader's feedback (NULL: no result yet) */
     char *answer_fb2;     /* the same in the other language (a live front end: L shows it) */
@@ -747,6 +749,7 @@ static enum lt_run_state run_begin(struct lt_lesson *ls, int block, int nargs, b
         return LT_RUN_FAILED;
     }
     ls->dev_ok_at_start = !ls->rt->dev->failed;
+    ls->held = false;
     ls->run_block = block;
     ls->grading = grading;
     ls->state = LT_RUN_BUSY;
@@ -754,6 +757,21 @@ static enum lt_run_state run_begin(struct lt_lesson *ls, int block, int nargs, b
     ls->answer_fb = ls->answer_fb2 = NULL;
     snprintf(ls->answer_lang, sizeof ls->answer_lang, "%s", ls->rt->lang);
     return lt_lesson_run_step(ls, err, n);
+}
+
+void lt_lesson_run_hold(struct lt_lesson *ls, bool on)
+{
+    struct lt_vm *vm = ls->vm;
+    if (ls->state != LT_RUN_BUSY || on == ls->held) return;
+    ls->held = on;
+    double now = gpu_now();
+    if (on) { /* as an ex:pause does: the limit waits, and the watchdog with it */
+        ls->held_left = vm->wall_end > 0 ? (vm->wall_end > now ? vm->wall_end - now : 1e-3) : 0;
+        vm->wall_end = 0;
+    } else if (ls->held_left > 0) {
+        vm->wall_end = now + ls->held_left;
+    }
+    lt_vm_publish(vm, false);
 }
 
 enum lt_run_state lt_lesson_run_start(struct lt_lesson *ls, int block, char *err, size_t n)

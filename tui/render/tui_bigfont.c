@@ -66,19 +66,37 @@ int tui_big_width(const char *s)
 
 bool tui_big_render(struct tui_lines *L, const char *s, bool ascii, int style)
 {
+    return tui_big_render_scaled(L, s, 1, 0, ascii, style);
+}
+
+bool tui_big_render_scaled(struct tui_lines *L, const char *s, int scale, int indent, bool ascii,
+                           int style)
+{
     if (tui_big_width(s) < 0) return false;
+    if (scale < 1) scale = 1;
     const char *ink = ascii ? "#" : "█";
-    for (int r = 0; r < TUI_BIG_ROWS; r++) {
+    for (int r = 0; r < TUI_BIG_ROWS * scale; r++) {
         struct tui_lb b = {.L = L};
+        if (indent > 0) tui_lb_pad(&b, indent, TS_PLAIN);
         for (const char *p = s; *p; p++) {
-            const char *row = find(*p)->row[r];
-            for (const char *c = row; *c; c++) tui_lb_puts(&b, *c == '#' ? ink : " ", *c == '#' ? style : TS_PLAIN);
-            if (p[1]) tui_lb_puts(&b, " ", TS_PLAIN);
+            const char *row = find(*p)->row[r / scale];
+            for (const char *c = row; *c; c++)
+                tui_lb_repeat(&b, *c == '#' ? ink : " ", scale, *c == '#' ? style : TS_PLAIN);
+            if (p[1]) tui_lb_repeat(&b, " ", scale, TS_PLAIN);
         }
         tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
         tui_lb_free(&b);
     }
     return true;
+}
+
+int tui_big_fit(const char *s, int cols, int rows)
+{
+    int w = tui_big_width(s);
+    if (w <= 0 || w > cols || TUI_BIG_ROWS > rows) return 0;
+    int k = 1;
+    while (k < 64 && w * (k + 1) <= cols && TUI_BIG_ROWS * (k + 1) <= rows) k++;
+    return k;
 }
 
 void tui_big_number(double v, char *buf, int n)

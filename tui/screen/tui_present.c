@@ -3,8 +3,14 @@
  * nothing else: no menu, no panes, a dim line on top and at the bottom. An experiment runs when
  * its step is reached and Enter is pressed (live, or from --replay); its key figure - the one
  * the experiment names (`key =`), else the last measured or simulated bar or gauge - is drawn in
- * a 5-row block font with its unit and how it was obtained. Made to be read at 80x24 from the back of a room. Its keys are the tables at the
- * end (? lists them); it runs in the shared event loop. */
+ * a block font with its unit and how it was obtained, as large as the screen allows (5 rows at
+ * 80x24, most of a 200x50 screen). The layout scales with the terminal: a 76-column strip up to
+ * 84 columns, the width less a margin of a twentieth a side beyond. Made to be read from the
+ * back of a room, and not to lose a run to a key: Space holds a running experiment and goes on
+ * with it (lt_lesson_run_hold), a key that would leave a running step asks first, Enter on a
+ * step with results asks before running it anew, and a step left and come back to shows its
+ * results as they were. Its keys are the tables at the end (? lists them); it runs in the
+ * shared event loop. */
 #include <curses.h>
 #include <locale.h>
 #include <math.h>
@@ -31,6 +37,13 @@ struct figure {
     enum lt_style style;
 };
 
+/* A step's run kept when the step is left: shown again as it was when the step comes back. */
+struct kept {
+    struct tui_evlog *log; /* NULL: nothing kept */
+    enum lt_run_state state;
+    char err[1024];
+};
+
 struct present {
     struct lt_runtime *rt;
     const struct tui_opts *opts;
@@ -46,6 +59,13 @@ struct present {
     int ps_block;     /* the experiment ps belongs to (-1: none) */
     enum lt_run_state state;
     bool running, replaying;
+    bool held;          /* Space holds the run: not stepped until Space again */
+    double held_at;     /* when a replay was held: its clock moves on by the time held */
+    bool leave_armed;   /* a key that leaves a running step asked; the same key again leaves */
+    bool rerun_armed;   /* Enter on a step with results asked; Enter again runs it anew */
+    int last_key;       /* the key before this one (leave_armed holds for the same key) */
+    struct kept *kept;  /* per block of the lesson */
+    int nkept;
     struct tui_player player;
     char run_err[1024];
     struct figure fig;
@@ -116,7 +136,7 @@ static void replay_sink(void *ud, const struct lt_event *ev) { sink(ud, ev); }
 static void finish(struct present *p, enum lt_run_state st, const char *err)
 {
     if (!p->replaying) tui_rec_end(p->opts->rec, st, st == LT_RUN_FAILED ? err : "");
-    p->running = p->replaying = false;
+    p->running = p->replaying = p->held = false;
     p->state = st;
     snprintf(p->run_err, sizeof p->run_err, "%s", err ? err : "");
     p->dirty = true;
@@ -127,6 +147,50 @@ static void cancel(struct present *p)
     if (!p->running) return;
     if (!p->replaying) lt_lesson_run_cancel(p->ls);
     finish(p, LT_RUN_CANCELLED, "");
+}
+
+/* The step's run has results worth keeping: done, or stopped with something shown. */
+static bool has_results(const struct present *p)
+{
+    return p->ps && !p->running && p->state != LT_RUN_IDLE && tui_panelset_has_data(p->ps);
+}
+
+/* Leaving a step: its run's events are kept (the step shows them again when it comes back). */
+static void keep_run(struct present *p)
+{
+    int b = p->ps_block;
+    if (b < 0 || b >= p->nkept || !has_results(p)) return;
+    struct kept *k = &p->kept[b];
+    struct tui_evlog *fresh = k->log ? k->log : tui_evlog_new();
+    if (!fresh) return;
+    tui_evlog_clear(fresh);
+    k->log = p->log, p->log = fresh; /* the run's log is kept; the view gets an empty one */
+    k->state = p->state;
+    snprintf(k->err, sizeof k->err, "%s", p->run_err);
+}
+
+static void free_kept(struct present *p)
+{
+    for (int i = 0; i < p->nkept; i++) tui_evlog_free(p->kept[i].log);
+    free(p->kept);
+    p->kept = NULL, p->nkept = 0;
+}
+
+static void take_figure(void *ud, const struct lt_event *ev);
+
+/* Coming back to a step with a kept run: its panels and figure built again from its events. */
+static void restore_run(struct present *p, int b)
+{
+    if (b < 0 || b >= p->nkept || !p->kept[b].log || !p->ps || p->ps_block != b) return;
+    struct kept *k = &p->kept[b];
+    struct tui_evlog *t = p->log;
+    p->log = k->log, k->log = t; /* k->log was cleared by reset_panels: empty now */
+    tui_run_relang(&(struct tui_run){.log = p->log, .ps = p->ps}, lt_runtime_lang(p->rt));
+    tui_evlog_replay(p->log, take_figure, p);
+    p->state = k->state;
+    snprintf(p->run_err, sizeof p->run_err, "%s", k->err);
+    tui_evlog_free(k->log);
+    k->log = NULL;
 }
 
 /* The step's experiment panels, fresh (a new step or a new run). */
@@ -179,7 +243,7 @@ static void run(struct present *p)
 
 static void tick(struct present *p)
 {
-    if (!p->running) return;
+    if (!p->running || p->held) return;
     if (p->replaying) {
         if (tui_player_step(&p->player, gpu_now(), replay_sink, p)) {
             const struct tui_replay_run *r = p->player.run;
@@ -200,11 +264,14 @@ static void go_step(struct present *p, int s)
     if (s < 0) s = 0;
     if (s >= p->nsteps) s = p->nsteps - 1;
     if (s == p->step && p->ls) return;
+    cancel(p); /* a run left midway keeps what it showed */
+    keep_run(p);
     p->step = s;
     p->reveal = false;
     p->page = 0;
     tui_scroll_to(&p->sc, 0);
     reset_panels(p, block_of(p));
+    restore_run(p, block_of(p));
     p->dirty = true;
 }
 
@@ -213,6 +280,8 @@ static void open_lesson(struct present *p, int ci)
     cancel(p);
     tui_panelset_free(p->ps);
     p->ps = NULL;
+    p->ps_block = -1;
+    free_kept(p);
     lt_lesson_free(p->ls);
     p->ls = NULL;
     p->ci = ci;
@@ -221,6 +290,8 @@ static void open_lesson(struct present *p, int ci)
     if (path) p->ls = lt_lesson_load(p->rt, path, p->err, sizeof p->err);
     else snprintf(p->err, sizeof p->err, "no lessons found");
     p->nsteps = p->ls ? lt_lesson_nblocks(p->ls) + 1 : 1;
+    if (p->ls && (p->kept = calloc((size_t)lt_lesson_nblocks(p->ls) + 1, sizeof *p->kept)))
+        p->nkept = lt_lesson_nblocks(p->ls);
     p->step = -1;
     go_step(p, 0);
 }
@@ -303,8 +374,9 @@ static void exercise_step(struct present *p, struct tui_lines *L, int b, int wid
 }
 
 /* The experiment step: its title, then either the intro and how to run it, or the key figure
- * in big type over the panels. */
-static void experiment_step(struct present *p, struct tui_lines *L, int b, int width)
+ * in big type over the panels, as large as `rows` (the body's) leave room for with the title,
+ * the figure's label and the status line. */
+static void experiment_step(struct present *p, struct tui_lines *L, int b, int width, int rows)
 {
     const char *title = lt_lesson_block_title(p->ls, b);
     para(p, L, title ? title : "", TS_H1, width);
@@ -327,7 +399,11 @@ static void experiment_step(struct present *p, struct tui_lines *L, int b, int w
         int style = p->fig.style == LT_SIMULATED ? TS_SIMULATED
                     : p->fig.style == LT_MEASURED ? TS_MEASURED
                     : p->fig.style == LT_THEORETICAL ? TS_THEORETICAL : TS_REFERENCE;
-        if (tui_big_width(big) <= width) tui_big_render(L, big, p->ascii, style);
+        /* the figure fills what the title, its label and the status line leave */
+        int scale = tui_big_fit(big, width, rows - 6);
+        if (scale > 0) /* centred when scaled up: it is the slide */
+            tui_big_render_scaled(L, big, scale, scale > 1 ? (width - tui_big_width(big) * scale) / 2 : 0,
+                                  p->ascii, style);
         else para(p, L, big, TS_EM, width); /* a narrow terminal: still the number */
         static const char *const how_en[] = {"measured", "SIMULATED", "theoretical", "reference"};
         static const char *const how_zh[] = {"实测", "SIMULATED 模拟", "理论值", "参考值"};
@@ -341,7 +417,10 @@ static void experiment_step(struct present *p, struct tui_lines *L, int b, int w
         para(p, L, p->running ? TR(p, "running…", "运行中…") : "", TS_DIM, width);
     }
     const char *st = p->ps ? tui_panelset_status(p->ps) : "";
-    if (p->state == LT_RUN_FAILED && *p->run_err) para(p, L, p->run_err, TS_BAD, width);
+    if (p->held)
+        para(p, L, TR(p, "PAUSED · Space goes on with the run · Esc cancels it",
+                      "已暂停 · 空格继续运行 · Esc 取消"), TS_WARN_LABEL, width);
+    else if (p->state == LT_RUN_FAILED && *p->run_err) para(p, L, p->run_err, TS_BAD, width);
     else if (*st) para(p, L, st, TS_DIM, width);
     if (p->ps) {
         blank(L);
@@ -355,7 +434,8 @@ static void draw(void *ud)
 {
     struct present *p = ud;
     int rows = LINES, cols = COLS;
-    int width = cols - 4 < 76 ? cols - 4 : 76, x0 = (cols - width) / 2;
+    /* a 76-column strip on a small terminal; beyond, the width less a twentieth a side */
+    int width = cols <= 84 ? (cols - 4 < 76 ? cols - 4 : 76) : cols - 2 * (cols / 20), x0 = (cols - width) / 2;
     char left[512], right[128];
     snprintf(left, sizeof left, "%s %s", p->ls ? lt_lesson_id(p->ls) : "",
              p->ls ? lt_lesson_title(p->ls) : "vramlab");
@@ -366,7 +446,7 @@ static void draw(void *ud)
     struct tui_lines L = {0};
     int b = block_of(p);
     if (p->step == 0 || !p->ls) title_slide(p, &L, width);
-    else if (lt_lesson_block_kind(p->ls, b) == LT_BLOCK_EXPERIMENT) experiment_step(p, &L, b, width);
+    else if (lt_lesson_block_kind(p->ls, b) == LT_BLOCK_EXPERIMENT) experiment_step(p, &L, b, width, rows - 3);
     else if (lt_lesson_block_kind(p->ls, b) == LT_BLOCK_EXERCISE) exercise_step(p, &L, b, width);
     else markup(p, &L, lt_lesson_block_text(p->ls, b), width);
     int body = rows - 3;
@@ -425,9 +505,32 @@ static void draw(void *ud)
 
 /* ---- keys ------------------------------------------------------------------------------------- */
 
+/* A key that would leave a running experiment's step: the first press asks, the same key again
+ * leaves (the run is stopped; what it showed is kept). */
+static bool may_leave(struct present *p)
+{
+    if (!p->running || p->leave_armed) return true;
+    p->leave_armed = true;
+    snprintf(p->notice, sizeof p->notice, "%s",
+             TR(p, "An experiment is running: the same key again stops it and leaves (Space pauses it).",
+                "实验正在运行：再按一次同一个键会停止它并离开（空格暂停）。"));
+    return false;
+}
+
+/* Space: during a run, hold it and go on with it (nothing is dropped); else the next page or
+ * step. */
 static void next(void *ud, const struct tui_key *k)
 {
     struct present *p = ud;
+    if (p->running && k->code == ' ') {
+        p->held = !p->held;
+        if (p->replaying && p->held) p->held_at = gpu_now();
+        else if (p->replaying) p->player.start += gpu_now() - p->held_at;
+        else lt_lesson_run_hold(p->ls, p->held);
+        p->dirty = true;
+        return;
+    }
+    if (!may_leave(p)) return;
     if (p->page + 1 < p->npages) p->page++;
     else go_step(p, p->step + 1);
 }
@@ -435,6 +538,7 @@ static void next(void *ud, const struct tui_key *k)
 static void prev(void *ud, const struct tui_key *k)
 {
     struct present *p = ud;
+    if (!may_leave(p)) return;
     if (p->page > 0) {
         p->page--;
         return;
@@ -447,16 +551,37 @@ static void prev(void *ud, const struct tui_key *k)
 static void ends(void *ud, const struct tui_key *k)
 {
     struct present *p = ud;
+    if (!may_leave(p)) return;
     go_step(p, k->code == TUI_KEY_FN(KEY_HOME) ? 0 : p->nsteps - 1);
 }
 
-static void run_key(void *ud, const struct tui_key *k) { run(ud); }
+/* Enter: a step that has results asks first; Enter again runs it anew, any other key keeps
+ * them. */
+static void run_key(void *ud, const struct tui_key *k)
+{
+    struct present *p = ud;
+    if (p->running) return;
+    if (has_results(p) && !p->rerun_armed) {
+        p->rerun_armed = true;
+        snprintf(p->notice, sizeof p->notice, "%s",
+                 TR(p, "It has results: Enter again runs it anew; any other key keeps them.",
+                    "已有结果：再按 Enter 重新运行；按其他键保留结果。"));
+        return;
+    }
+    p->rerun_armed = false;
+    run(p);
+}
 static void cancel_key(void *ud, const struct tui_key *k) { cancel(ud); }
-static void quit_key(void *ud, const struct tui_key *k) { ((struct present *)ud)->quit = true; }
+static void quit_key(void *ud, const struct tui_key *k)
+{
+    struct present *p = ud;
+    if (may_leave(p)) p->quit = true;
+}
 
 static void lesson(void *ud, const struct tui_key *k)
 {
     struct present *p = ud;
+    if (!may_leave(p)) return;
     int d = k->code == 'N' ? 1 : -1, to = p->ci + d;
     while (to >= 0 && to < p->ncat && p->cat[to].error) to += d;
     if (p->ci >= 0 && to >= 0 && to < p->ncat) open_lesson(p, to);
@@ -502,14 +627,15 @@ static const struct tui_binding ask_rows[] = {
 };
 
 static const struct tui_binding run_rows[] = {
-    {.keys = {TUI_KEY_ENTER}, .run = run_key, .en = "run the experiment (live, or the recorded run)",
-     .zh = "运行实验（现场运行，或播放记录）", .hint_en = "run", .hint_zh = "运行"},
+    {.keys = {TUI_KEY_ENTER}, .run = run_key, .en = "run the experiment (live, or the recorded run); one with results asks first",
+     .zh = "运行实验（现场运行，或播放记录）；已有结果的先询问", .hint_en = "run", .hint_zh = "运行"},
     {.keys = {TUI_KEY_ESC}, .run = cancel_key, .en = "cancel the run", .zh = "取消运行"},
 };
 
 static const struct tui_binding rows[] = {
     {.keys = {' ', TUI_KEY_FN(KEY_RIGHT), TUI_KEY_FN(KEY_NPAGE), 'l'}, .run = next,
-     .en = "next step", .zh = "下一步", .hint_en = "next", .hint_zh = "下一步"},
+     .en = "next step; Space during a run: pause it / go on with it (a key that would leave a running step asks first)",
+     .zh = "下一步；运行中按空格：暂停 / 继续（会离开运行中步骤的键先询问）", .hint_en = "next", .hint_zh = "下一步"},
     {.keys = {TUI_KEY_FN(KEY_LEFT), TUI_KEY_FN(KEY_PPAGE), TUI_KEY_FN(KEY_BACKSPACE), 'h'},
      .run = prev, .en = "previous step", .zh = "上一步", .hint_en = "back", .hint_zh = "返回"},
     {.keys = {TUI_KEY_FN(KEY_HOME), TUI_KEY_FN(KEY_END)}, .run = ends,
@@ -547,6 +673,10 @@ static void key(void *ud, const struct tui_key *k)
 {
     struct present *p = ud;
     p->notice[0] = 0;
+    /* "any other key keeps them" / "the same key again leaves": an armed question lasts one key */
+    if (k->code != TUI_KEY_ENTER) p->rerun_armed = false;
+    if (k->code != p->last_key) p->leave_armed = false;
+    p->last_key = k->code;
     if (p->help.open) {
         tui_help_key(&p->help, k);
         return;
@@ -612,6 +742,7 @@ int tui_present(struct lt_runtime *rt, const struct tui_opts *opts)
     cancel(&p);
     tui_panelset_free(p.ps);
     tui_evlog_free(p.log);
+    free_kept(&p);
     lt_lesson_free(p.ls);
     lt_runtime_set_sink(rt, NULL, NULL);
     lt_runtime_set_async(rt, false);
