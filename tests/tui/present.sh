@@ -31,12 +31,7 @@ wait_for 'Answer: 2' 3
 keys Home
 wait_for '1 / [0-9]+' 3
 # forward to the first experiment step (its footer offers Enter run)
-n=0
-while ! screen | grep -q 'Enter run'; do
-    sync Space
-    n=$((n + 1))
-    [ $n -lt 15 ] || fail "no experiment step in 1.3"
-done
+present_to_run
 keys Left
 wait_gone 'Enter run' 3
 keys Space
@@ -57,12 +52,7 @@ A="$T/a.jsonl"
     fail "record"
 fresh two
 start 80 24 "$APP --replay $A present 1.3"
-n=0
-while ! screen | grep -q 'Enter run'; do
-    sync Space
-    n=$((n + 1))
-    [ $n -lt 15 ] || fail "no experiment step in 1.3"
-done
+present_to_run
 wait_for 'Enter: play the recorded run' 3
 keys Enter
 wait_for 'SIMULATED · REPLAY' 10

@@ -19,15 +19,6 @@ for l in sys.stdin:
     if "█" in l: w = max(w, l.rindex("█") - l.index("█") + 1)
 print(w)'
 }
-# to_exp: Space until the experiment step (its footer offers Enter run)
-to_exp() {
-    n=0
-    while ! screen | grep -q 'Enter run'; do
-        sync Space
-        n=$((n + 1))
-        [ $n -lt 15 ] || fail "no experiment step"
-    done
-}
 
 for size in 80x24 120x40 200x50 300x80; do
     W=${size%x*} H=${size#*x}
@@ -40,7 +31,7 @@ for size in 80x24 120x40 200x50 300x80; do
         longest=$(screen | sed -n '2,$p' | python3 -c 'import sys; print(max(len(l.strip()) for l in sys.stdin))')
         [ "$longest" -gt 120 ] || fail "$size: the text stays in a narrow strip (longest line $longest)"
     fi
-    to_exp
+    present_to_run
     keys Enter
     wait_for '^ +done' 30
     wait_for 'VRAM / RAM · SIMULATED' 5
@@ -82,7 +73,7 @@ LUA
 fresh hold
 start 120 40 "VRAMLAB_DATADIR=$d $APP present 9.1"
 wait_for '1 / [0-9]+' 10
-to_exp
+present_to_run
 steps=$(screen | grep -oE '[0-9]+ / [0-9]+' | head -n 1)
 keys Enter
 wait_for '^ +step 1' 10
