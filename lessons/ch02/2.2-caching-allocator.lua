@@ -222,7 +222,7 @@ card, and what `nvidia-smi` reports (plus the context).
 循环过程中，已预留是一级一级往上走的，从不回落：序列更长的那一步需要比缓存里更大的块，分配器只好申请新段；更短的那一步则复用（并切分）缓存里的块。必须能装进显卡的，是**已预留**的峰值，而不是已分配的峰值；`nvidia-smi` 显示的也是它（再加上上下文）。
 
 > [!errata] 训练前的 `memory_summary()` 只看得到权重，也从不列出层
-> 讲师的个人经验是“训练前先用 `torch.cuda.memory_summary()` 看一眼，提前发现哪些层在'偷吃'显存”。第一步之前，这张表里只有 `model.cuda()` 分配的东西（权重和 buffer：ResNet-50 的参数是 97.49 MiB，见第 1.2 节，加上 BatchNorm 的滑动统计量约 97.69 MiB），还没有梯度、优化器状态（第一次 `step()` 时才创建）和激活值；而且这张表从来不列出层，它只按池统计字节数（就是 `a:summary()` 那张表）。想知道哪个张量占了多少，应该记录分配历史、看快照：先调用 `torch.cuda.memory._record_memory_history()`，跑一步，再 `torch.cuda.memory._dump_snapshot("s.pickle")`，然后在 pytorch.org/memory_viz 打开（也可以用 `docs/snapshot_to_trace.py` 转换后交给 vramlab 回放）。
+> 讲师的个人经验是“训练前先用 `torch.cuda.memory_summary()` 看一眼，提前发现哪些层在‘偷吃’显存”。第一步之前，这张表里只有 `model.cuda()` 分配的东西（权重和 buffer：ResNet-50 的参数是 97.49 MiB，见第 1.2 节，加上 BatchNorm 的滑动统计量约 97.69 MiB），还没有梯度、优化器状态（第一次 `step()` 时才创建）和激活值；而且这张表从来不列出层，它只按池统计字节数（就是 `a:summary()` 那张表）。想知道哪个张量占了多少，应该记录分配历史、看快照：先调用 `torch.cuda.memory._record_memory_history()`，跑一步，再 `torch.cuda.memory._dump_snapshot("s.pickle")`，然后在 pytorch.org/memory_viz 打开（也可以用 `docs/snapshot_to_trace.py` 转换后交给 vramlab 回放）。
 > 出处：PyTorch 文档 `torch.cuda.memory_summary` 与“Understanding CUDA Memory Usage”；`torch/optim/adam.py`（状态在第一次 `step()` 时创建）；第 1.2 节的重放（`vram.resnet50`）。
 
 > [!source] 出处

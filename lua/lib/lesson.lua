@@ -703,7 +703,7 @@ local TXT = {
   code_err = { en = "Your code has an error: %s", zh = "你的代码有错误：%s" },
   broken = { en = "This exercise is broken, tell your teacher: %s (this try does not count)",
              zh = "这道练习本身有错误，请告诉老师：%s（这次不算作答）" },
-  no_entry = { en = "Define a function named '%s'.", zh = "请定义名为 '%s' 的函数。" },
+  no_entry = { en = "Define a function named '%s'.", zh = "请定义名为“%s”的函数。" },
 }
 
 local function t(key, lang, ...) return fmt(TXT[key][lang] or TXT[key].en, ...) end

@@ -588,7 +588,7 @@ local function why(peak, ev)
   local where = x.layer and (x.layer == 0 and "embedding" or fmt("layer %d", x.layer)) or "all layers"
   local where_zh = x.layer and (x.layer == 0 and "嵌入层" or fmt("第 %d 层", x.layer)) or "所有层"
   return fmt("%s, %s, allocating '%s' (%s): %s", x.phase, where, x.name, units.si(x.bytes), concat(txt, " + ")),
-         fmt("%s，%s，分配 '%s'（%s）时：%s", PHASE_ZH[x.phase] or x.phase, where_zh, x.name, units.si(x.bytes),
+         fmt("%s，%s，分配“%s”（%s）时：%s", PHASE_ZH[x.phase] or x.phase, where_zh, x.name, units.si(x.bytes),
              concat(zh, " + "))
 end
 

@@ -14,7 +14,8 @@ ASCII quotes that reads as code (see code_pair).
     存活块, 峰值时存活的分配), never 活着 / 活块 / 活张量;
   - the sandbox is 沙箱, never 沙盒;
   - the tutor (the program's full-screen interface) is 教学界面, never 导师 (a person);
-  - quotation marks in Chinese text are “” (and ‘’ inside them), never ASCII "...".
+  - quotation marks in Chinese text are “” (and ‘’ inside them), never ASCII "..." or '...'
+    around Chinese words or a %s.
 """
 import re
 import sys
@@ -145,6 +146,9 @@ def check(path):
             for rx, why in TERMS:
                 if rx.search(prose):
                     bad.append("%s: %s: %s" % (where, why, ln.strip()[:120]))
+            if re.search(r"'([^'\s]*[\u4e00-\u9fff][^']*|%s)'", prose):  # '黄金仓库', '%s'
+                bad.append("%s: ASCII quotes in Chinese text (“” or, inside them, ‘’ instead): %s"
+                           % (where, ln.strip()[:120]))
             qs = [i for i, ch in enumerate(prose) if ch == '"']
             if len(qs) % 2 or any(not code_pair(prose, a, b) for a, b in zip(qs[0::2], qs[1::2])):
                 bad.append("%s: ASCII quotes in Chinese text (“” instead): %s" % (where, ln.strip()[:120]))

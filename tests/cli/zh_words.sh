@@ -22,21 +22,23 @@ cat > "$T/bad.c" <<'C'
 static const char *k = TUI_KEYMAP("Tutor", "导师");
 static const char *m = "段里还有一个活块";
 static const char *q = "vramlab：\"allowed\" 是上限";
+static const char *p = "没有课程 '%s'";
 C
 out=$(py "$T/bad.lua" "$T/bad.c") && fail "wrong variants passed: $out"
 for want in "bad.lua:1: live objects are 存活" "bad.lua:3: the sandbox is 沙箱" \
             "bad.lua:4: ASCII quotes in Chinese text" "bad.c:1: the tutor is 教学界面" \
-            "bad.c:2: live objects are 存活" "bad.c:3: ASCII quotes in Chinese text"; do
+            "bad.c:2: live objects are 存活" "bad.c:3: ASCII quotes in Chinese text" \
+            "bad.c:4: ASCII quotes in Chinese text"; do
     printf '%s\n' "$out" | grep -qF "$want" || fail "not found: $want
 $out"
 done
-[ "$(printf '%s\n' "$out" | wc -l)" = 6 ] || fail "more than the six: $out"
+[ "$(printf '%s\n' "$out" | wc -l)" = 7 ] || fail "more than the seven: $out"
 
 # code, English and idioms are left alone
 cat > "$T/good.lua" <<'L'
 local t = { en = "say \"hello\"", zh = "试试 plot.point(\"2^k\", 2^k, k)；{ precision = \"amp_bf16\" } 是一个方案。" }
 text { zh = [[
-“仓库不够大”：`gpu.alloc("1GiB")` 与存活的张量；激活值；死活加载不进去。
+“仓库不够大”：`gpu.alloc("1GiB")` 与存活的张量；激活值；死活加载不进去；'>' 拷入。
 
     local s = alloc.snapshot("x.pickle") -- 活着
 

@@ -137,7 +137,7 @@ static void info_device(const struct gpu_dev *dev, const char *fallback, bool ha
                                         "%.0f GB/s（厂商规格表，配置 %s）"),
            i->published_bytes_per_s / 1e9, i->published_profile[0] ? i->published_profile : "?");
     else kv(T("Published", "官方标称"), T("n/a (no profile named '%s' in assets/gpus)",
-                                         "n/a（assets/gpus 里没有名为 '%s' 的配置）"), i->name);
+                                         "n/a（assets/gpus 里没有名为“%s”的配置）"), i->name);
     if (i->peak_bytes_per_s > 0 && i->published_bytes_per_s > 0) {
         double d = (i->peak_bytes_per_s / i->published_bytes_per_s - 1) * 100;
         kv(T("Peak vs published", "峰值 vs 标称"), "%+.1f %%%s", d,

@@ -395,7 +395,7 @@ static void open_initial(struct tui_app *a)
         tui_app_open_entry(a, -1); /* a file outside the catalog */
         return;
     }
-    tui_app_error(a, TUI_TR(a, "No lesson '%s' (see the list below).", "没有课程 '%s'（见下面的目录）。"), want);
+    tui_app_error(a, TUI_TR(a, "No lesson '%s' (see the list below).", "没有课程“%s”（见下面的目录）。"), want);
 }
 
 int tui_run(struct lt_runtime *rt, const struct tui_opts *opts)
