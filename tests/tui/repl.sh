@@ -4,7 +4,8 @@
 # sandbox limit (even inside pcall) with the session going on, "did you mean" for a mistyped
 # name or command, and the history saved and
 # recalled after a restart; Tab completes module and function names (the learner's own too) and
-# lists the candidates, and indents at the start of a line.
+# lists the candidates, and indents at the start of a line; the sandbox left and come back to
+# shows what it showed (a stray Esc loses nothing).
 . tests/tui/tmux.lib "$@"
 H="$XDG_STATE_HOME/vramlab/history"
 
@@ -70,6 +71,13 @@ check_width 100 49
 
 # history: saved with the multi-line entry in one record, recalled after a restart
 grep -q '^function twice(x)\\n  return 2 \* x\\nend$' "$H" || fail "multi-line history entry: $(cat "$H")"
+keys Escape
+wait_for 'vramlab · lessons' 3
+# left and come back to: what the session showed is still there (nothing is run again)
+keys :
+wait_for 'vramlab · sandbox \(Lua\)' 3
+wait_for 'my bar .*123\.5 GB/s' 3
+screen | grep -q '^ 100 ' || fail "the transcript went when the sandbox was left"
 keys Escape
 wait_for 'vramlab · lessons' 3
 keys q
