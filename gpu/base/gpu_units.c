@@ -20,20 +20,49 @@ static bool digit(char c) { return c >= '0' && c <= '9'; }
 static bool upper(char c) { return c >= 'A' && c <= 'Z'; }
 static char lower(char c) { return upper(c) ? (char)(c - 'A' + 'a') : c; }
 
+/* A superscript digit or minus (10³, 10⁻³) as its ASCII character, else 0. */
+static char superscript(unsigned cp)
+{
+    if (cp == 0x2070) return '0';
+    if (cp == 0xB9) return '1';
+    if (cp == 0xB2 || cp == 0xB3) return (char)('2' + (cp - 0xB2));
+    if (cp >= 0x2074 && cp <= 0x2079) return (char)('4' + (cp - 0x2074));
+    return cp == 0x207B ? '-' : 0;
+}
+
+/* A plain space in "1 024" groups thousands: a run of 1 to 3 whole digits before it (not after
+ * a decimal point), exactly 3 digits after it and then no digit. */
+static bool space_groups(const char *t, size_t k, const char *s, size_t rest)
+{
+    size_t run = 0;
+    while (run < k && digit(t[k - 1 - run])) run++;
+    if (run < 1 || run > 3 || (run < k && t[k - 1 - run] == '.')) return false;
+    return rest >= 4 && digit(s[1]) && digit(s[2]) && digit(s[3]) && (rest == 4 || !digit(s[4]));
+}
+
 /* s[0..len) into t (at most cap - 1 bytes, terminated): full-width ASCII (U+FF01..U+FF5E) and
  * the ideographic space to ASCII, U+2212 to '-', U+00D7 to 'x', the micro sign and Greek mu to
- * 'u'; a no-break or thin space between digits groups them (','), elsewhere it is a blank.
- * Other characters are copied (the Chinese units). False when too long, not UTF-8, or holding
- * a NUL. */
+ * 'u', superscript digits to a power (10³ -> 10^3); a no-break or thin space between digits
+ * groups them (','), and so does a plain one before a group of three (1 024); elsewhere a space
+ * is a blank. Other characters are copied (the Chinese units). False when too long, not UTF-8,
+ * or holding a NUL. */
 static bool normalize(const char *s, size_t len, char *t, size_t cap, size_t *tlen)
 {
     size_t k = 0;
+    bool sup = false; /* the last character written came from a superscript */
     for (size_t i = 0; i < len;) {
         unsigned cp;
         int w = gpu_utf8_next(s + i, len - i, &cp, 0);
-        if (w <= 0 || k + (size_t)w >= cap || (cp != '\t' && gpu_esc_control(cp)) || cp == 0) return false;
-        char c = 0;
-        if (cp >= 0xFF01 && cp <= 0xFF5E) c = (char)(cp - 0xFEE0);
+        if (w <= 0 || k + (size_t)w + 1 >= cap || (cp != '\t' && gpu_esc_control(cp)) || cp == 0) return false;
+        char c = 0, up = superscript(cp);
+        if (up) {
+            if (!sup) t[k++] = '^';
+            t[k++] = up, sup = true, i += (size_t)w;
+            continue;
+        }
+        sup = false;
+        if (cp == ' ' && space_groups(t, k, s + i, len - i)) c = ',';
+        else if (cp >= 0xFF01 && cp <= 0xFF5E) c = (char)(cp - 0xFEE0);
         else if (cp == 0x3000) c = ' ';
         else if (cp == 0x2212) c = '-';
         else if (cp == 0xD7) c = 'x';

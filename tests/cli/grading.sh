@@ -95,7 +95,7 @@ g rate "912 gb/s" 2 "'912 gb/s': bits or bytes? Type 912 GB/s for bytes or 912 G
 for a in 37.44x "37.44 ×" "３７．４４" "37.44 倍" 3.744e1; do g ratio "$a" 0 "$R" "$RZ"; done
 g ratio 37,44 2 "'37,44': is the comma a decimal point? Type 37.44, or 3744 (a comma groups thousands: 1,024)." \
   "“37,44”里的逗号是小数点吗？请写 37.44 或 3744（逗号只用来分隔千位：1,024）。"
-for a in 1,024 "1,024 tokens" "1024 tok" 1.024e3 1.024e+03 1.024E3 "１０２４" "１，０２４" "1,024.0"; do g tok "$a" 0 "$R" "$RZ"; done
+for a in 1,024 "1,024 tokens" "1024 tok" 1.024e3 1.024e+03 1.024E3 "１０２４" "１，０２４" "1,024.0" "1 024" "1.024×10³"; do g tok "$a" 0 "$R" "$RZ"; done
 g tok "1024 GB" 2 "This answer is a plain number (tokens); 1024 GB is a size." "这道题的答案是纯数字（tokens）；1024 GB 是大小。"
 g tok lots 2 "Type a number (tokens), e.g. 12 or 12 tokens." "请输入一个数字（tokens），例如 12 或 12 tokens。"
 echo ok

@@ -122,6 +122,12 @@ static void test_numbers(void **state)
     ok("1,073,741,824 B", 1073741824.0, GPU_QK_SIZE, "B");
     ok("1\xe2\x80\xaf" "024", 1024, GPU_QK_COUNT, ""); /* U+202F between digits groups them */
     ok("１２", 12, GPU_QK_COUNT, "");
+    ok("1 024", 1024, GPU_QK_COUNT, "");                  /* SI's grouping by a space */
+    ok("1 073 741 824 B", 1073741824.0, GPU_QK_SIZE, "B");
+    ok("24 576 MiB", 24576.0 * (1 << 20), GPU_QK_SIZE, "MiB");
+    ok("1.024×10³", 1024, GPU_QK_COUNT, "");              /* superscript powers */
+    ok("1.5 × 10⁹ B", 1.5e9, GPU_QK_SIZE, "B");
+    ok("2.5×10⁻³ s", 2.5e-3, GPU_QK_TIME, "s");
     ok("２４ ＧＢ", 24e9, GPU_QK_SIZE, "GB");
     ok("３７．４４ｘ", 37.44, GPU_QK_COUNT, "x");
     ok("1.5e9", 1.5e9, GPU_QK_COUNT, "");
@@ -136,7 +142,7 @@ static void test_numbers(void **state)
     ok("  24 GiB  ", 24.0 * (1 << 30), GPU_QK_SIZE, "GiB");
     struct gpu_qty q;
     static const char *const bad[] = {"", " ", "abc", "GB", "-", ".", "0x10", "inf", "nan", "1e400",
-                                      "1..2", NULL};
+                                      "1..2", "1 02", "1 0245", "1.5 000", "1234 567", NULL};
     for (const char *const *b = bad; *b; b++)
         if (rd(*b, &q) != GPU_QR_BAD && rd(*b, &q) != GPU_QR_WORD) fail_msg("'%s' was read", *b);
     assert_int_equal(gpu_qty_read("12\0GB", 5, &q), GPU_QR_BAD); /* a NUL inside */
