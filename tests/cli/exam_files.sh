@@ -3,7 +3,8 @@
 # and `compare` read it as files from outside. An exam, student or question id that is not an id
 # (a newline or an escape in it: it forged lines of the teacher's report) makes the file's error,
 # at its line; a FIFO or a folder named *.jsonl is not listed (the reader would refuse it); a
-# chosen answer's text is escaped like every other answer.
+# chosen answer's text is escaped like every other answer. And the exam sheet in the state folder
+# at its limit: an answer that would pass it is refused in words, the sheet stays readable.
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
@@ -42,4 +43,26 @@ sed 's/"mistake":"[^"]*"/"mistake":"choice 9\\u001b[2J\\nFORGED"/; s/"status":"[
 out=$("$b" --lessons "$c" results "$d/bad/y.jsonl" 2>&1) || fail "results of a chosen answer: $out"
 printf '%s\n' "$out" | grep -q "^FORGED" && fail "a line forged by a mistake word: $out"
 printf '%s\n' "$out" | grep -qF 'chose 9\x1b[2J\x0aFORGED' || fail "the chosen answer not escaped: $out"
+# the sheet at its limit (16 MiB, many students on one account): an answer that would pass it is
+# not saved, in words, and the sheet stays one the next student can read (written, it was the
+# next reader's "too large": kept aside with every student's answers in it)
+S="$XDG_STATE_HOME/vramlab/exams"
+now=$(date +%s)
+awk -v now="$now" -v big="$(head -c 4000 /dev/zero | tr '\0' y)" 'BEGIN {
+    for (i = 0; i < 4140; i++) printf "ans quiz s%d 9.1:bytes-fn %d %s\n", i, now, big }' >>"$S"
+# and one more that leaves 1000 bytes below the limit
+head="ans quiz s9999 9.1:bytes-fn $now "
+fill=$((16777216 - 1000 - $(wc -c <"$S") - ${#head} - 1))
+printf '%s%s\n' "$head" "$(head -c "$fill" /dev/zero | tr '\0' y)" >>"$S"
+[ "$(wc -c <"$S")" = 16776216 ] || fail "the sheet is $(wc -c <"$S") bytes"
+printf '9.1:bytes-fn %s\n' "$(head -c 4000 /dev/zero | tr '\0' z)" >"$d/big"
+out=$(v exam quiz --results "$R" --student lee --answers "$d/big" --no-submit 2>&1) &&
+    fail "an answer past the sheet's limit was taken: $out"
+printf '%s\n' "$out" | grep -q "not saved: .*exams would be 16.00 MiB, over its limit of 16 MiB" ||
+    fail "no word of the limit: $out"
+printf '9.1:dtype 2\n' >"$d/small"
+out=$(v exam quiz --results "$R" --student ann --answers "$d/small" --no-submit 2>&1) ||
+    fail "the next student could not use the sheet: $out"
+ls "$XDG_STATE_HOME/vramlab" | grep -q 'exams\.corrupt' && fail "the sheet was kept aside: $out"
+grep -q '^ans quiz s9999 ' "$S" || fail "the other students' answers are gone"
 echo "ok: results files from outside: ids checked, listings as the reader, texts escaped"

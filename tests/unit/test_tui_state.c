@@ -217,6 +217,15 @@ static void test_never_replace_unreadable(void **s)
     assert_true(tui_state_update(dir, "f", 5, append_x, NULL, note, sizeof note, err, sizeof err));
     assert_non_null(strstr(note, "too large"));
     assert_string_equal(get("f"), "x");
+    /* a change that would make it larger than its reader takes: not written, the file as it was
+     * (written, it was the next reader's "too large", kept aside with every record in it) */
+    put("f", "xxxx");
+    assert_true(tui_state_update(dir, "f", 5, append_x, NULL, note, sizeof note, err, sizeof err));
+    assert_string_equal(get("f"), "xxxxx");
+    assert_false(tui_state_update(dir, "f", 5, append_x, NULL, note, sizeof note, err, sizeof err));
+    assert_non_null(strstr(err, "over its limit"));
+    assert_string_equal(note, "");
+    assert_string_equal(get("f"), "xxxxx");
     put("target", "theirs");
     unlink(path);
     char target[128];

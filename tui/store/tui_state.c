@@ -19,6 +19,7 @@
 #include "gpu_err.h"
 #include "gpu_esc.h"
 #include "gpu_file.h"
+#include "gpu_fmt.h"
 #include "gpu_parse.h"
 #include "tui_file.h"
 
@@ -295,6 +296,15 @@ bool tui_state_update(const char *dir, const char *name, size_t max, tui_state_f
             free(text), free(out);
             text = NULL, len = 0;
             continue;
+        }
+        if (v == TUI_STATE_WRITE && out && olen > max) { /* the reader would refuse it: never written */
+            char has[32], lim[32];
+            gpu_fmt_bytes((double)olen, GPU_FMT_BIN, has, sizeof has);
+            gpu_fmt_bytes((double)max, GPU_FMT_BIN, lim, sizeof lim);
+            gpu_errf(err, n, "not saved: %s would be %s, over its limit of %s (left as it is)", path, has, lim);
+            free(out);
+            ok = false;
+            break;
         }
         if (v == TUI_STATE_DAMAGED) gpu_errf(err, n, "%s: %s", path, why);
         else if (v == TUI_STATE_WRITE && !out) gpu_errf(err, n, "cannot write %s: out of memory", path);

@@ -43,7 +43,8 @@ typedef enum tui_state_verdict (*tui_state_fn)(void *ud, const char *text, size_
                                                char **out, size_t *olen, char *aside,
                                                size_t naside, char *why, size_t nwhy);
 /* Read-modify-write of dir/name (a plain name) under the lock, as above; the file is read with
- * the limit `max`. note: what was kept aside, if anything ("" otherwise). False with err when
+ * the limit `max`, and a new text over it is never written (false with err, the file as it was):
+ * a file this module wrote is one it can read again. note: what was kept aside, if anything ("" otherwise). False with err when
  * nothing could be written (the file on disk is left as it was). */
 bool tui_state_update(const char *dir, const char *name, size_t max, tui_state_fn fn, void *ud,
                       char *note, size_t nn, char *err, size_t n);
