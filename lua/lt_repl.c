@@ -336,10 +336,27 @@ static int load_env(struct lt_vm *vm, const char *src, size_t len)
     return st;
 }
 
+static bool alpha(char ch);
+
+/* "help" or "help vram.kv_cache" typed as a command, as in a shell or MATLAB: the call it
+ * means, into buf ("help()", "help(vram.kv_cache)"); false for anything else. */
+static bool help_command(const char *src, char *buf, size_t n)
+{
+    const char *p = src + strspn(src, " \t");
+    if (strncmp(p, "help", 4) || (p[4] && p[4] != ' ' && p[4] != '\t')) return false;
+    p += 4 + strspn(p + 4, " \t");
+    size_t w = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+    if (p[w + strspn(p + w, " \t")] || (w && !alpha(*p)) || w + 8 > n) return false;
+    snprintf(buf, n, "help(%.*s)", (int)w, p);
+    return true;
+}
+
 enum lt_eval_status lt_vm_eval(struct lt_vm *vm, const char *src, char *out, size_t n)
 {
     lua_State *L = vm->L;
+    char cmd[128];
     if (n) out[0] = 0;
+    if (help_command(src, cmd, sizeof cmd)) src = cmd;
     if (*src == '=') src++; /* Lua 5.1's "=expr" still works */
     /* an expression first ("return " .. src), as lua.c does; else a statement */
     size_t len = strlen(src);

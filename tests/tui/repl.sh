@@ -2,7 +2,7 @@
 # repl.sh BUILD - the sandbox REPL in the real tutor: expressions and their pretty-printed
 # values, multi-line input, print(), plot.* in the panel, errors, a runaway loop stopped by the
 # sandbox limit (even inside pcall) with the session going on, "did you mean" for a mistyped
-# name or command, and the history saved and
+# name or command, help typed as a command (help, help NAME), and the history saved and
 # recalled after a restart; Tab completes module and function names (the learner's own too) and
 # lists the candidates, and indents at the start of a line; the sandbox left and come back to
 # shows what it showed (a stray Esc loses nothing).
@@ -39,6 +39,11 @@ type_line 'hepl(vram)'
 wait_for "did you mean help\\?" 3
 type_line ':opne x.pickle'
 wait_for "✗ no command ':opne'; did you mean ':open'\\?" 3
+# help typed as a command, as in a shell: help, help NAME
+type_line 'help vram.kv_cache'
+wait_for '^ vram\.kv_cache: KV cache bytes' 3
+type_line 'help'
+wait_for '^ modules: gpu \(the device\)' 3
 type_line 'while true do end'
 wait_for 'stopped: the code ran past the' 15
 type_line 'pcall(function() while true do end end)'
@@ -90,8 +95,8 @@ keys F2
 wait_for 'vramlab · sandbox' 3
 keys Up
 wait_for '^ > twice\(50\)' 3
-# ten more: the multi-line definition, recalled whole (its line breaks shown as ↵)
-keys Up Up Up Up Up Up Up Up Up Up
+# twelve more: the multi-line definition, recalled whole (its line breaks shown as ↵)
+keys Up Up Up Up Up Up Up Up Up Up Up Up
 wait_for '^ > function twice\(x\)↵' 3
 keys Enter
 type_line 'twice(8)'
