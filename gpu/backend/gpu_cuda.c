@@ -491,6 +491,16 @@ static gpu_status cu_open(const struct gpu_config *cfg, struct gpu_dev **out, ch
     d->have_ev1 = true;
     if ((st = cu_kernels_init(d)) != GPU_OK) goto fail; /* it says why, in the user's words */
     if ((st = cu_fill_info(d)) != GPU_OK) goto fail; /* it wrote the reason into dev->why */
+    /* The context with its kernels loaded, read before the backend's own scratch word (a page of
+     * device memory to the driver) and mapped flag: those are vramlab's, not the context's.
+     * On a MIG slice NVML's free memory is the whole GPU's: other slices move it. */
+    uint64_t nv_free1 = 0;
+    if (have_free0 && !dev->info.mig &&
+        gpu_nvml_mem(dev->pci_bus_id, &nv_free1, NULL, NULL, nvwhy, sizeof nvwhy) == GPU_OK &&
+        nv_free1 <= nv_free0) {
+        dev->context_bytes = nv_free0 - nv_free1;
+        dev->has_context_bytes = true;
+    }
     CU_TRY(dev, st, cudaMalloc((void **)&d->scratch, sizeof *d->scratch), fail);
 
     /* Optional: without the mapped flag, timed batches simply start as they are queued. */
@@ -505,14 +515,6 @@ static gpu_status cu_open(const struct gpu_config *cfg, struct gpu_dev **out, ch
         }
     }
     (void)cudaGetLastError();
-    uint64_t nv_free1 = 0;
-    /* On a MIG slice NVML's free memory is the whole GPU's: other slices move it. */
-    if (have_free0 && !dev->info.mig &&
-        gpu_nvml_mem(dev->pci_bus_id, &nv_free1, NULL, NULL, nvwhy, sizeof nvwhy) == GPU_OK &&
-        nv_free1 <= nv_free0) {
-        dev->context_bytes = nv_free0 - nv_free1;
-        dev->has_context_bytes = true;
-    }
     dev->why[0] = '\0';
     *out = dev;
     return GPU_OK;
