@@ -71,6 +71,8 @@ static int wrap_checked(const char *s, size_t n, int width, const bool *bnd,
     for (size_t k = 0; k < n; k++) newlines += s[k] == '\n';
     CHECK(hard == newlines + 1);
     CHECK(wl[nl - 1].hard);
+    int ww = tui_word_width(s, n); /* the widest unbroken run: within the text's own width */
+    CHECK(ww >= 0 && ww <= tui_width(s, n));
     *out = wl;
     return nl;
 }

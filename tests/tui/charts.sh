@@ -22,15 +22,18 @@ leave() {
     wait_exit 10
     [ "$RC" = 0 ] || fail "exit code $RC"
 }
-# panel COL: the screen from display column COL (0-based) on: the live panel beside the text
+# panel COL: the screen from display column COL (0-based) on: the live panel beside the text,
+# inside its panels' frames ("│ " and " │" taken off)
 panel() {
     screen | python3 -c '
-import sys, unicodedata
+import re, sys, unicodedata
 for l in sys.stdin:
     col, out = 0, ""
     for ch in l.rstrip("\n"):
         if col >= int(sys.argv[1]): out += ch
         col += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+    if out.startswith("│ "):
+        out = re.sub(r" *│[↑↓ ]*$", "", out[2:])
     print(out)' "$1" > "$T/panel"
 }
 

@@ -21,7 +21,8 @@ wait_for 'SIMULATED · NVIDIA H100 80GB HBM3 profile' 3
 keys r
 wait_for 'r: back to the simulator' 3
 wait_for 'Backend: REPLAY · NVIDIA GeForce RTX 3090 \(SIMULATED\) · ' 3
-screen | tail -n 1 | grep -q 'REPLAY · NVIDIA GeForce RTX 3090 (SIMULATED)' || fail "status line: $(screen | tail -n 1)"
+screen | tail -n 1 | grep -q 'REPLAY · NVIDIA GeForce RTX 3090 · ' || fail "status line: $(screen | tail -n 1)"
+screen | head -n 1 | grep -q 'SIMULATED' || fail "header strip: $(screen | head -n 1)"
 keys Enter
 wait_for 'vramlab · 1\.1 ' 5
 to_run

@@ -27,11 +27,12 @@ keys Tab # no visible change of its own: the first NPage below waits for its eff
 n=0
 screen >> "$T/panel"
 while [ $n -lt 8 ] && moved NPage; do screen >> "$T/panel"; n=$((n + 1)); done
-grep -q 'Reserved and allocated by decode step.*SIMULATED' "$T/panel" || fail "the curve is not labelled SIMULATED"
+grep -q '┌ Reserved and allocated by decode step ─' "$T/panel" || fail "the curve's title is not in its frame"
+screen | head -n 1 | grep -q 'SIMULATED' || fail "the header strip does not say SIMULATED"
 grep -Eq 'concat reserved +[0-9]+ MiB' "$T/panel" || fail "no concat reserved figure under the curve"
-grep -Eq 'cudaMalloc calls +│ +[0-9]+ │ +[0-9]+ │' "$T/panel" || fail "no cudaMalloc counts in the table"
-grep -Eq 'peak reserved +│ +[0-9.]+ GiB │ +[0-9.]+ GiB │' "$T/panel" || fail "no peak reserved in GiB in the table"
-grep -Eq 'bytes copied +│ +[0-9.]+ GB │' "$T/panel" || fail "no bytes copied in the table"
+grep -Eq 'cudaMalloc calls +│ +[0-9]+ │ +[0-9]+ +│' "$T/panel" || fail "no cudaMalloc counts in the table"
+grep -Eq 'peak reserved +│ +[0-9.]+ GiB │ +[0-9.]+ GiB +│' "$T/panel" || fail "no peak reserved in GiB in the table"
+grep -Eq 'bytes copied +│ +[0-9.]+ GB +│' "$T/panel" || fail "no bytes copied in the table"
 check_width 80
 keys q
 wait_for 'vramlab · lessons'

@@ -15,7 +15,7 @@ wait_for 'progress file is damaged at line' 5
 bad=$(sgr 'progress file is damaged')
 keys j
 wait_gone 'progress file is damaged' 3
-plain=$(sgr 'SIMULATED ·')
+plain=$(sgr 'profile (rtx3090)') # the status line: the last line that says it
 [ -n "$plain" ] || fail "no status line"
 [ "$bad" != "$plain" ] || fail "the warning is not shown in the error style"
 keys Enter

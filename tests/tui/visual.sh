@@ -19,13 +19,14 @@ wait_for 'done: results in the live panel' 30 # the run pauses between its two o
 keys Tab     # focus the panel: its lines are what we read
 settle
 screen > "$T/s"
-P=$(sed -E "s/^.{60}//" "$T/s") # the panel pane, right of the divider (sed counts characters)
+# the panel pane, right of the divider (sed counts characters), inside its panels' frames
+P=$(sed -E "s/^.{60}//; s/^│ //; s/ *│([↑↓ ]*)$/\1/" "$T/s")
 echo "$P" > "$T/p"
 # the key figure first: the panel's first rows are its headline
 sed -n 2,4p "$T/p" | grep -q '▶ same tensors, reserved  2\.0× SIM' || fail "no headline first: $(sed -n 2,4p "$T/p")"
 [ "$(grep -c 'done' "$T/p")" -eq 1 ] || fail "'done' more than once"
-r1=$(grep -n '^16 MiB first, then 32 MiB' "$T/p" | cut -d: -f1)
-r2=$(grep -n '^32 MiB first, then 16 MiB' "$T/p" | cut -d: -f1)
+r1=$(grep -n '^┌ 16 MiB first, then 32 MiB' "$T/p" | cut -d: -f1)
+r2=$(grep -n '^┌ 32 MiB first, then 16 MiB' "$T/p" | cut -d: -f1)
 [ -n "$r1" ] && [ -n "$r2" ] || fail "maps not on screen"
 a=0 b=0
 for k in 1 2 3; do
@@ -41,8 +42,8 @@ sed -n "$((r1 + 1)),$((r1 + 3))p" "$T/p" | grep -q '[a-zA-Z]' && fail "letters i
 grep -q '░ seg 1 … seg 8  8 × 16 MiB' "$T/p" || fail "legend not one line per run"
 check_width 120
 # the maps picture in docs/visual-language.md is this capture (VRAMLAB_UPDATE_PICTURES=1 rewrites it)
-sed -E 's/[ ↑↓]+$//' "$T/p" > "$T/p2"
-end=$(awk -v s="$r2" 'NR > s && $0 == "" { print NR - 1; exit }' "$T/p2")
+sed -E "s/^.{60}//; s/[ ↑↓]+$//" "$T/s" > "$T/p2" # the same rows with their frames
+end=$(awk -v s="$r2" 'NR > s && /^└/ { print NR; exit }' "$T/p2")
 [ -n "$end" ] || fail "the second map's end is not on screen"
 sed -n "${r1},${end}p" "$T/p2" > "$T/maps"
 DOC=docs/visual-language.md
@@ -63,11 +64,13 @@ wait_for 'vramlab · lessons' 5
 keys q
 wait_exit 5
 
-# 80x24 in Chinese: the short backend, no word cut, everything fits
+# 80x24 in Chinese: the backend, no word cut, everything fits
 fresh zh
 start 80 24 "$APP --lang zh 2.3"
 wait_for '碎片' 5
-screen | tail -n 1 | grep -q '^ SIM · rtx3090 ' || fail "status bar: $(screen | tail -n 1)"
+# (SIMULATED is the header strip's: the status bar names the profile, whole or short)
+screen | tail -n 1 | grep -Eq '^ (rtx3090|NVIDIA GeForce RTX 3090 配置（rtx3090）) ' || fail "status bar: $(screen | tail -n 1)"
+screen | head -n 1 | grep -q 'SIMULATED 模拟' || fail "header strip: $(screen | head -n 1)"
 screen | tail -n 1 | grep -q 'profi' && fail "status bar cut mid-word"
 keys r       # run the experiment the live panel shows (at 80x24 Enter reads on first)
 wait_for '未预留' 20

@@ -849,6 +849,109 @@ static void test_doc_pictures(void **state)
     }
 }
 
+/* A panel table fits its width without ever putting a number and its unit on two lines: the
+ * header wraps, the outer frame goes, a column's one unit moves into its header ("time (ms)"),
+ * long labels end in "…", and what still cannot fit is said in one line naming the key that
+ * shows it whole; shown whole it becomes records. Every row of a table has one display width,
+ * Chinese labels included. */
+static struct tui_panelset *wide_table(bool zh)
+{
+    struct tui_panelset *ps = tui_panelset_new(false);
+    tui_panelset_set_lang(ps, zh ? "zh" : "en");
+    struct lt_panel d = {"t", "table", "Oversubscribed passes", "", "", "", false, 0, false};
+    tui_panelset_declare(ps, &d, 1);
+    static const char *const rows[][6] = {
+        {"program", "pass", "time", "rate", "faulted in", "evicted"},
+        {"as it is", "1", "673.15 ms", "5.60 GB/s", "3.51 GiB", "1.17 GiB"},
+        {"as it is", "2", "865.48 ms", "4.36 GB/s", "3.51 GiB", "3.51 GiB"},
+        {"read in place with the pages advised to stay", "1", "151.85 ms", "24.84 GB/s", "0 B", "0 B"},
+    };
+    static const char *const zh_label[] = {"程序", "照原样", "照原样", "就地读取，页面建议留在主机内存"};
+    for (int r = 0; r < 4; r++) {
+        struct lt_text c[6];
+        for (int k = 0; k < 6; k++) c[k] = T(rows[r][k]);
+        if (zh) c[0] = (struct lt_text){{rows[r][0], zh_label[r]}};
+        struct lt_event e = {.type = LT_EV_ROW, .panel = "t", .ncells = 6, .cells = c};
+        tui_panelset_apply(ps, &e);
+    }
+    return ps;
+}
+
+static bool any_line(const struct tui_lines *L, const char *needle)
+{
+    for (int i = 0; i < L->n; i++)
+        if (strstr(L->v[i].s, needle)) return true;
+    return false;
+}
+
+static void test_table_fits(void **state)
+{
+    (void)state;
+    static const char *const units[] = {"ms", "GB/s", "GiB", "B"};
+    for (int zh = 0; zh < 2; zh++)
+        for (int framed = 0; framed < 2; framed++) {
+            struct tui_panelset *ps = wide_table(zh);
+            for (int w = 12; w <= 140; w++) {
+                struct tui_panel_view v = {framed, 'z', false};
+                tui_panelset_set_view(ps, &v);
+                struct tui_lines L = {0};
+                tui_panelset_render(ps, &L, w, false, zh ? "zh" : "en");
+                int tw = -1;
+                for (int i = 0; i < L.n; i++) {
+                    const char *s = L.v[i].s;
+                    if (L.v[i].width > w) fail_msg("width %d: '%s' is %d wide", w, s, L.v[i].width);
+                    /* a unit never starts a cell's line: the number before it is on its line */
+                    for (size_t u = 0; u < sizeof units / sizeof *units; u++) {
+                        char bad[32];
+                        snprintf(bad, sizeof bad, "│ %s ", units[u]);
+                        if (strstr(s, bad)) fail_msg("width %d: a unit alone: '%s'", w, s);
+                    }
+                    /* the table's rows (they hold its column rule) all have one width */
+                    if (strstr(s, "│") && (strstr(s, "673.15") || strstr(s, "865.48") || strstr(s, "151.85"))) {
+                        if (tw < 0) tw = L.v[i].width;
+                        else if (L.v[i].width != tw) fail_msg("width %d: row '%s' is %d wide, not %d", w, s, L.v[i].width, tw);
+                    }
+                }
+                bool moved = any_line(&L, "(ms)") || any_line(&L, "（ms）");
+                if (any_line(&L, "673.15") && !moved && !any_line(&L, "673.15 ms"))
+                    fail_msg("width %d: 673.15 without its unit, none in the header", w);
+                if (w >= 104) assert_true(any_line(&L, "673.15 ms") && !moved);
+                if (w < 60 && !zh) {
+                    bool cut = any_line(&L, "z shows the table whole") || any_line(&L, "z: whole");
+                    assert_true(cut || moved || any_line(&L, "…"));
+                    if (w <= 30 && w >= 24 && !cut) fail_msg("width %d: a table cut, and no line says so", w);
+                }
+                tui_lines_free(&L);
+            }
+            /* shown whole, at a width that cannot hold the columns: records */
+            struct tui_panel_view v = {framed, 0, true};
+            tui_panelset_set_view(ps, &v);
+            struct tui_lines L = {0};
+            tui_panelset_render(ps, &L, 30, false, zh ? "zh" : "en");
+            assert_true(any_line(&L, "time: 673.15 ms"));
+            assert_false(any_line(&L, "shows the table whole"));
+            tui_lines_free(&L);
+            tui_panelset_free(ps);
+        }
+    /* framed: the title in the top edge, the frame closed, no SIMULATED (the screen says it) */
+    struct tui_panelset *ps = wide_table(false);
+    struct lt_event b = {.type = LT_EV_BAR, .panel = "t", .series = T("x"), .value = 1, .unit = T("GB/s"),
+                         .style = LT_SIMULATED};
+    tui_panelset_apply(ps, &b);
+    tui_panelset_set_view(ps, &(struct tui_panel_view){true, 'z', false});
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 60, false, "en");
+    assert_true(L.n > 3);
+    assert_true(strncmp(L.v[0].s, "┌ Oversubscribed passes ─", strlen("┌ Oversubscribed passes ─")) == 0);
+    assert_true(strncmp(L.v[L.n - 1].s, "└─", strlen("└─")) == 0);
+    for (int i = 0; i < L.n; i++) {
+        assert_int_equal(L.v[i].width, 60);
+        assert_null(strstr(L.v[i].s, "SIMULATED"));
+    }
+    tui_lines_free(&L);
+    tui_panelset_free(ps);
+}
+
 int main(void)
 {
     if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8")) {
@@ -873,6 +976,7 @@ int main(void)
         cmocka_unit_test(test_marks_bands_limit),
         cmocka_unit_test(test_bar_gaps),
         cmocka_unit_test(test_doc_pictures),
+        cmocka_unit_test(test_table_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -191,6 +191,42 @@ static void test_known_breaks(void **state)
     assert_string_equal(v[2], "ij");
     for (int i = 0; i < n; i++) free(v[i]);
     free(v);
+    /* a number keeps its unit on its line, at every width; "s = 3" is no unit */
+    const char *u[] = {"the peak is 16.49 GiB here", "就是它的 0 B）。账本", "at 936.1 GB/s and 93 ns",
+                       "copy 1,024 MiB then 45 %", "x 2  KiB y", "when 2 s = 3 holds",
+                       "staging (26.07 GB/s pinned)", "FP32 82.6 TFLOPS、1008 GB/s", "masks in 1 byte: ~80-120 ns"};
+    for (size_t k = 0; k < sizeof u / sizeof *u; k++)
+        for (int w = 4; w <= 30; w++) {
+            lines_of(u[k], strlen(u[k]), w, &v, &n);
+            for (int i = 0; i + 1 < n; i++) {
+                size_t l = strlen(v[i]);
+                bool digit_end = l && v[i][l - 1] >= '0' && v[i][l - 1] <= '9';
+                bool unit_start = !strncmp(v[i + 1], "GiB", 3) || !strncmp(v[i + 1], "B）", 4) ||
+                                  !strncmp(v[i + 1], "GB/s", 4) || !strncmp(v[i + 1], "ns", 2) ||
+                                  !strncmp(v[i + 1], "MiB", 3) || !strncmp(v[i + 1], "%", 1) ||
+                                  !strncmp(v[i + 1], "KiB", 3) || !strncmp(v[i + 1], "TFLOPS", 6) ||
+                                  !strncmp(v[i + 1], "byte", 4);
+                if (digit_end && unit_start && tui_width(v[i], l) + 1 < w)
+                    fail_msg("'%s' at %d columns: '%s' / '%s'", u[k], w, v[i], v[i + 1]);
+            }
+            for (int i = 0; i < n; i++) free(v[i]);
+            free(v);
+        }
+    lines_of("a b c 16.49 GiB", 15, 13, &v, &n);
+    assert_int_equal(n, 2);
+    assert_string_equal(v[0], "a b c");
+    assert_string_equal(v[1], "16.49 GiB");
+    for (int i = 0; i < n; i++) free(v[i]);
+    free(v);
+    /* the widest run a wrap keeps whole: a number with its unit is one word; fp16 is no number */
+    assert_int_equal(tui_word_width("a 16.49 GiB", 11), 9);
+    assert_int_equal(tui_word_width("x (26.07 GB/s) y", 16), 12);
+    assert_int_equal(tui_word_width("fp16 B", 6), 4);
+    assert_int_equal(tui_word_width("显存 0 B", strlen("显存 0 B")), 3);
+    lines_of("when 2 s = 3", 12, 7, &v, &n); /* a variable: the break stays */
+    assert_string_equal(v[0], "when 2");
+    for (int i = 0; i < n; i++) free(v[i]);
+    free(v);
     /* code indentation survives */
     lines_of("x\n    y", 7, 20, &v, &n);
     assert_int_equal(n, 2);

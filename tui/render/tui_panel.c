@@ -31,6 +31,7 @@ struct tui_panelset {
     bool ascii;
     bool zh;  /* the language events are kept in (tui_panelset_set_lang) */
     int rows; /* the viewport's height: a curve fits it */
+    struct tui_panel_view view;
     char *tag;
     struct pmodel *p; /* grown as panels appear */
     int n, cap;
@@ -222,6 +223,8 @@ void tui_panelset_free(struct tui_panelset *ps)
 }
 
 void tui_panelset_set_rows(struct tui_panelset *ps, int rows) { ps->rows = rows > 0 ? rows : 0; }
+
+void tui_panelset_set_view(struct tui_panelset *ps, const struct tui_panel_view *v) { ps->view = *v; }
 
 void tui_panelset_set_lang(struct tui_panelset *ps, const char *lang)
 {
@@ -508,10 +511,98 @@ static void headline(const struct tui_wctx *c, const struct pmodel *m)
     tui_lb_free(&b);
 }
 
+/* What a panel shows under its header: the key figure's headline, its widgets, its notes. */
+static void panel_body(const struct tui_wctx *c, const struct pmodel *m, const struct pmodel *kp)
+{
+    if (m == kp) headline(c, m);
+    /* a panel that has only notes shows them, not a placeholder above them */
+    if (!model_has_data(m) && !m->nnotes)
+        tui_w_line(c, tui_w_zh(c) && !c->ascii ? "（尚无数据）" : "(no data yet)", TS_DIM);
+    /* the panel's own kind first; data of another shape still shows, under it */
+    int own = lt_panel_parse(m->kind);
+    struct tui_pinfo p = info_of(m, m == kp && !m->nnotes && own == LT_PANEL_BARS);
+    for (int i = -1; i < LT_PANEL_COUNT; i++) {
+        int k = i < 0 ? own : i;
+        if (k < 0 || (i >= 0 && k == own) || !m->w[k] || !widgets[k]->has_data(m->w[k])) continue;
+        widgets[k]->draw(m->w[k], c, &p);
+    }
+    for (int k = 0; k < m->nnotes; k++) {
+        struct tui_render_opts o = {c->width, c->lang, c->ascii, -1};
+        /* information, not alarm: a dim marker; warnings and errors have their own roles */
+        tui_render_para(c->L, m->notes[k], strlen(m->notes[k]), TS_PLAIN, false, "i ", TS_NOTE, &o);
+    }
+}
+
+/* A styled line copied into a builder, run by run. */
+static void put_line(struct tui_lb *b, const struct tui_line *l)
+{
+    for (int i = 0; i < l->len;) {
+        int j = i;
+        while (j < l->len && l->st[j] == l->st[i]) j++;
+        tui_lb_put(b, l->s + i, (size_t)(j - i), l->st[i]);
+        i = j;
+    }
+}
+
+/* A framed panel: its title in the top edge (and its tag on the right: REPLAY, "+ measured"),
+ * what it shows inside, with a blank column each side. */
+static void framed(const struct tui_wctx *c, const struct pmodel *m, const struct pmodel *kp)
+{
+    const struct tui_glyphs *g = c->g;
+    int w = c->width;
+    struct tui_lines in = {0};
+    struct tui_wctx ci = *c;
+    ci.L = &in, ci.width = w - 4, ci.framed = true; /* "│ " and " │" */
+    panel_body(&ci, m, kp);
+    if (in.oom) c->L->oom = true;
+    bool zh = tui_w_zh(c) && !c->ascii;
+    const char *mixed = m->simulated && m->measured ? (zh ? "+ 实测" : "+ measured") : "";
+    char tag[96];
+    snprintf(tag, sizeof tag, "%s%s%s", c->tag ? c->tag : "", c->tag && *mixed ? " " : "", mixed);
+    int tw = tui_width(tag, strlen(tag));
+    /* ┌ title ──── tag ┐: the title gets what the corners, its blanks and the tag leave */
+    int room = w - 4 - (tw ? tw + 3 : 0);
+    if (room < 1) room = w - 4, tw = 0;
+    struct tui_lb b = {.L = c->L};
+    tui_lb_puts(&b, g->tl, TS_RULE);
+    if (room >= 1) {
+        int titw = tui_width(m->title, strlen(m->title));
+        tui_lb_puts(&b, " ", TS_RULE);
+        tui_lb_fit(&b, m->title, titw < room ? titw : room, TUI_LEFT, c->ascii, TS_PANEL_HEAD);
+        tui_lb_puts(&b, " ", TS_RULE);
+    }
+    while (b.width < w - 1 - (tw ? tw + 3 : 0)) tui_lb_puts(&b, g->h, TS_RULE);
+    if (tw) {
+        tui_lb_puts(&b, " ", TS_RULE);
+        if (c->tag) tui_lb_puts(&b, c->tag, TS_REPLAYED);
+        if (c->tag && *mixed) tui_lb_puts(&b, " ", TS_PLAIN);
+        tui_lb_puts(&b, mixed, TS_MEASURED);
+        tui_lb_puts(&b, " ", TS_RULE);
+        tui_lb_puts(&b, g->h, TS_RULE);
+    }
+    tui_lb_puts(&b, g->tr, TS_RULE);
+    tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    for (int i = 0; i < in.n; i++) {
+        tui_lb_puts(&b, g->v, TS_RULE);
+        tui_lb_puts(&b, " ", TS_PLAIN);
+        put_line(&b, &in.v[i]);
+        tui_lb_pad(&b, w - 1, TS_PLAIN);
+        tui_lb_puts(&b, g->v, TS_RULE);
+        tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    }
+    tui_lb_puts(&b, g->bl, TS_RULE);
+    tui_lb_repeat(&b, g->h, w - 2, TS_RULE);
+    tui_lb_puts(&b, g->br, TS_RULE);
+    tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
+    tui_lb_free(&b);
+    tui_lines_free(&in);
+}
+
 void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int width, bool ascii,
                          const char *lang)
 {
-    struct tui_wctx c = {L, width < 1 ? 1 : width, ascii, lang, tui_glyphs(ascii), ps->tag, 0, ps->rows};
+    struct tui_wctx c = {L, width < 1 ? 1 : width, ascii, lang, tui_glyphs(ascii), ps->tag, 0, ps->rows,
+                         ps->view.whole_key, ps->view.whole, false};
     /* one scale for every map: the lesson's, or the largest map */
     for (int i = 0; i < ps->n; i++) {
         const struct pmodel *m = &ps->p[i];
@@ -523,34 +614,21 @@ void tui_panelset_render(const struct tui_panelset *ps, struct tui_lines *L, int
         }
     }
     const struct pmodel *kp = key_panel(ps);
-    bool first = true;
+    bool first = true, frame = ps->view.framed && c.width >= 12;
     for (int j = -1; j < ps->n; j++) {
         /* the key panel first, then the rest in their declared order */
         const struct pmodel *m = j < 0 ? kp : &ps->p[j];
         if (!m || (j >= 0 && m == kp)) continue;
-        if (!first) {
+        if (!first && !frame) {
             struct tui_lb b = {.L = L};
             tui_lb_end(&b, -1, TUI_LK_TEXT, 0);
         }
         first = false;
-        header(&c, m);
-        if (m == kp) headline(&c, m);
-        /* a panel that has only notes shows them, not a placeholder above them */
-        if (!model_has_data(m) && !m->nnotes)
-            tui_w_line(&c, tui_w_zh(&c) && !ascii ? "（尚无数据）" : "(no data yet)", TS_DIM);
-        /* the panel's own kind first; data of another shape still shows, under it */
-        int own = lt_panel_parse(m->kind);
-        struct tui_pinfo p = info_of(m, m == kp && !m->nnotes && own == LT_PANEL_BARS);
-        for (int i = -1; i < LT_PANEL_COUNT; i++) {
-            int k = i < 0 ? own : i;
-            if (k < 0 || (i >= 0 && k == own) || !m->w[k] || !widgets[k]->has_data(m->w[k])) continue;
-            widgets[k]->draw(m->w[k], &c, &p);
-        }
-        for (int k = 0; k < m->nnotes; k++) {
-            struct tui_render_opts o = {c.width, lang, ascii, -1};
-            /* information, not alarm: a dim marker; warnings and errors have their own roles */
-            tui_render_para(L, m->notes[k], strlen(m->notes[k]), TS_PLAIN, false, "i ", TS_NOTE,
-                            &o);
+        if (frame) {
+            framed(&c, m, kp);
+        } else {
+            header(&c, m);
+            panel_body(&c, m, kp);
         }
     }
 }

@@ -34,6 +34,18 @@ bool tui_panelset_apply(struct tui_panelset *ps, const struct lt_event *ev);
 /* The rows the panels are shown in (0: no limit): a curve is drawn short enough to be seen whole. */
 void tui_panelset_set_rows(struct tui_panelset *ps, int rows);
 
+/* How the screen shows the set. framed: each panel in a light frame with its title in the top
+ * edge, and no SIMULATED on the panels (the screen says it once, in its header strip; a panel
+ * that mixes measured numbers with simulated ones still says "+ measured"). whole_key: the key
+ * of the screen that shows a panel whole (0: none), named by a table that cannot fit; whole: the
+ * panel is shown whole now (a table too wide for its columns becomes records). */
+struct tui_panel_view {
+    bool framed;
+    char whole_key;
+    bool whole;
+};
+void tui_panelset_set_view(struct tui_panelset *ps, const struct tui_panel_view *v);
+
 /* A word every panel's header shows (e.g. "REPLAY": the data was recorded elsewhere), or NULL. */
 void tui_panelset_set_tag(struct tui_panelset *ps, const char *tag);
 

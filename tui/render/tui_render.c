@@ -275,22 +275,6 @@ static bool numeric(const char *s)
     return *s >= '0' && *s <= '9';
 }
 
-/* Widest run without a break point (blanks; CJK breaks anywhere, so a wide glyph is a word). */
-static int longest_word(const char *s, size_t n)
-{
-    int best = 0, cur = 0;
-    for (size_t i = 0; i < n;) {
-        unsigned cp;
-        i += (size_t)gpu_utf8_decode(s + i, n - i, &cp);
-        int cw = tui_cp_width(cp);
-        if (cp == ' ' || cp == '\t') cur = 0;
-        else if (cw == 2) cur = 2;
-        else cur += cw;
-        if (cur > best) best = cur;
-    }
-    return best;
-}
-
 /* A table too narrow for columns: one record per row, its first cell as the record's title and
  * "header: value" lines under it (or just the values without a header row). */
 static void table_list(struct tui_lines *L, const char *const *cells, int rows, int cols,
@@ -369,7 +353,7 @@ void tui_render_table(struct tui_lines *L, const char *const *cells, int rows, i
         }
         int c = i % cols, cw = tui_width(fc[i].s, fc[i].len);
         if (cw > w[c]) w[c] = cw;
-        int lw = longest_word(fc[i].s, fc[i].len);
+        int lw = tui_word_width(fc[i].s, fc[i].len);
         if (lw > minw[c]) minw[c] = lw;
         if (!head && !numeric(fc[i].s)) right[c] = false;
     }

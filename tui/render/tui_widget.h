@@ -40,6 +40,9 @@ struct tui_wctx {
     const char *tag;  /* the panel set's tag ("REPLAY") or NULL */
     double map_scale; /* the bytes every map of the set is drawn against */
     int rows;         /* the viewport's rows, when the screen said (0: no limit) */
+    char whole_key;   /* the screen's key that shows a panel whole (0: none) */
+    bool whole;       /* shown whole now: a table too wide for columns becomes records */
+    bool framed;      /* drawn inside the panel's frame: a table needs no outer frame of its own */
 };
 
 /* The panel a widget draws in: what the lesson declared. */

@@ -60,6 +60,44 @@ static bool is_opening(unsigned cp)
     return false;
 }
 
+/* A number's unit starts at s[q..n): "GiB", "GB/s", "ns", "%", "×" ..., ending at a blank,
+ * punctuation or the end (not "Bob" or "s = 3"). A wrap never puts it on the line after its
+ * number. */
+static bool unit_at(const char *s, int q, int n)
+{
+    static const char *const units[] = {
+        "KiB/s", "MiB/s", "GiB/s", "TiB/s", "KB/s", "MB/s", "GB/s", "TB/s", "B/s", "Gb/s",
+        "Gbit/s", "GT/s", "TFLOP/s", "GFLOP/s", "FLOP/s", "PFLOPS", "TFLOPS", "GFLOPS", "B/param", "B/token", "tokens/s",
+        "KiB", "MiB", "GiB", "TiB", "PiB", "KB", "MB", "GB", "TB", "PB", "B", "ns", "us",
+        "\xc2\xb5s", "ms", "s", "%", "\xc3\x97", "MHz", "GHz", "W", "tokens", "token",
+        "bytes", "byte", "cycles"};
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+        int l = (int)strlen(units[i]);
+        if (q + l > n || memcmp(s + q, units[i], (size_t)l)) continue;
+        unsigned char e = q + l < n ? (unsigned char)s[q + l] : ' ';
+        if ((e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || (e >= '0' && e <= '9') || e == '/')
+            continue;
+        int k = q + l; /* "s = 1024": a variable, not seconds */
+        while (k < n && s[k] == ' ') k++;
+        if (k < n && s[k] == '=') continue;
+        return true;
+    }
+    return false;
+}
+
+/* The glyphs before s[p] (a blank) end a number: digits, '.' and ',' back to the line's start,
+ * a blank or anything but a letter ("16.49", "1,024", "(26.07", "~80-120", "约 0"); not "fp16"
+ * or "x86". */
+static bool number_before(const char *s, int from, int p)
+{
+    if (p <= from || s[p - 1] < '0' || s[p - 1] > '9') return false;
+    int i = p - 1;
+    while (i >= from && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == ',')) i--;
+    if (i < from) return true;
+    unsigned char c = (unsigned char)s[i];
+    return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_');
+}
+
 struct wout {
     struct tui_wline *v;
     int n, cap;
@@ -94,6 +132,7 @@ int tui_wrap(const char *s, size_t n, int width, struct tui_wline **out)
     int brk_end = -1, brk_next = 0; /* last break point: where the line would end, next begin */
     unsigned prev = 0;            /* previous glyph on this line */
     bool prev_blank = false;
+    bool glue = false;            /* the blanks here join a number and its unit */
     int p = 0;
     while ((size_t)p < n && !o.oom) {
         unsigned cp;
@@ -113,8 +152,13 @@ int tui_wrap(const char *s, size_t n, int width, struct tui_wline **out)
                 if (soft || lw + 1 >= width) ls = p + l, lw = 0;
                 else lw += 1;
             } else {
-                if (!prev_blank) brk_end = p;
-                brk_next = p + l;
+                if (!prev_blank) { /* blanks between a number and its unit are no break */
+                    int q = p + l;
+                    while ((size_t)q < n && is_blank((unsigned char)s[q])) q++;
+                    glue = number_before(s, ls, p) && unit_at(s, q, (int)n);
+                    if (!glue) brk_end = p;
+                }
+                if (!glue) brk_next = p + l;
                 lw += 1;
             }
             prev = cp, prev_blank = true;
@@ -150,6 +194,29 @@ int tui_wrap(const char *s, size_t n, int width, struct tui_wline **out)
     }
     *out = o.v;
     return o.n;
+}
+
+int tui_word_width(const char *s, size_t n)
+{
+    int best = 0, cur = 0, ls = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned cp;
+        int l = gpu_utf8_decode(s + i, n - i, &cp);
+        int cw = tui_cp_width(cp);
+        if (is_blank(cp) || cp == '\n') {
+            size_t q = i + (size_t)l;
+            while (q < n && is_blank((unsigned char)s[q])) q++;
+            if (cp != '\n' && cur && number_before(s, ls, (int)i) && unit_at(s, (int)q, (int)n))
+                cur += (int)(q - i), i = q; /* "16.49 GiB" is one word */
+            else cur = 0, i = q, ls = (int)q;
+            continue;
+        }
+        if (cw == 2) cur = 2, ls = (int)i; /* a wide glyph is a word of its own */
+        else cur += cw;
+        if (cur > best) best = cur;
+        i += (size_t)l;
+    }
+    return best;
 }
 
 size_t tui_prefix_fit(const char *s, size_t n, int width, int *used)

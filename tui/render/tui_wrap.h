@@ -33,6 +33,10 @@ struct tui_wline {
  * lines (>= 1) and a malloc'd array in *out, or -1 when out of memory. */
 int tui_wrap(const char *s, size_t n, int width, struct tui_wline **out);
 
+/* The widest run tui_wrap never breaks: a word, a number with its unit ("16.49 GiB"), a wide
+ * glyph (a line may break beside any). A column this wide holds every such run whole. */
+int tui_word_width(const char *s, size_t n);
+
 /* The longest prefix of s[0..n) (in bytes) that fits `width` columns; *used gets its width. */
 size_t tui_prefix_fit(const char *s, size_t n, int width, int *used);
 

@@ -52,6 +52,7 @@ struct tui_lesson {
     bool in_pause;         /* it waits in one now */
     bool quit_armed;       /* q during a run asked; a second q cancels it and leaves */
     int rerun_armed;       /* Enter on an experiment with results asked; Enter again runs it */
+    bool zoom;             /* z: the live panel on the whole body, the text hidden */
     int grading;           /* the exercise whose answer is being graded (-1: none) */
     char *grading_answer;  /* what was typed, for saved progress */
     int grading_tries;     /* its tries before this one */
@@ -949,6 +950,14 @@ static void page_down(void *ud, const struct tui_key *k)
 
 static void focus(void *ud, const struct tui_key *k) { ((struct tui_app *)ud)->lv->focus ^= 1; }
 
+/* z: the live panel on the whole body (its tables whole), z again the text beside it. */
+static void zoom(void *ud, const struct tui_key *k)
+{
+    struct tui_lesson *v = ((struct tui_app *)ud)->lv;
+    v->zoom = !v->zoom;
+    v->panel.top = 0;
+}
+
 static void step(void *ud, const struct tui_key *k)
 {
     struct tui_app *a = ud;
@@ -1109,6 +1118,7 @@ static const struct tui_binding rows[] = {
     {.keys = {TUI_KEY_CLICK}, .run = click, .en = "a Run line runs, an answer field edits, a choice answers; the panel takes the focus", .zh = "点击“运行”行即运行，点击答案栏即编辑，点击选项即作答；点击面板获得焦点"},
     {.keys = {'\t', TUI_KEY_FN(KEY_BTAB)}, .run = focus, .en = "switch focus: lesson text / live panel (what scrolls)", .zh = "切换焦点：课文 / 实时面板（滚动哪一个）", .hint_en = "focus", .hint_zh = "焦点"},
     {.keys = {' '}, .run = page_down, .en = "scroll one page down", .zh = "向下翻页"},
+    {.keys = {'z'}, .run = zoom, .en = "the live panel on the whole screen; z again: back beside the text (a table too wide for the panel shows whole)", .zh = "实时面板占满屏幕；再按 z 回到课文旁（面板里放不下的表格完整显示）"},
     {.keys = {']', '['}, .run = step, .en = "next / previous experiment or exercise", .zh = "下一个 / 上一个实验或练习"},
     {.keys = {'r'}, .run = run_shown, .en = "run the experiment shown in the live panel (one with results asks first)", .zh = "运行实时面板中的实验（已有结果的先询问）"},
     {.keys = {'1', '2', '3', '4', '5', '6', '7', '8', '9'}, .run = choice, .en = "pick a choice of the selected multiple-choice exercise", .zh = "选择题：直接选第几项"},
@@ -1158,7 +1168,7 @@ static const struct tui_keymap *const *keys(struct tui_app *a, const struct tui_
     if (k && k->code != 'q') v->quit_armed = false; /* "any other key keeps it running" */
     if (k && k->code != TUI_KEY_ENTER && k->code != 'r' && k->code != TUI_KEY_CLICK)
         v->rerun_armed = -1; /* "any other key keeps them" */
-    t->screen = a, t->edit = &v->ed, t->scroll = focused(v);
+    t->screen = a, t->edit = &v->ed, t->scroll = v->zoom ? &v->panel : focused(v);
     if (wheel) /* the wheel scrolls what is under the mouse */
         t->scroll = tui_rect_contains(&a->lay.panel, k->y, k->x)  ? &v->panel
                     : tui_rect_contains(&a->lay.text, k->y, k->x) ? &v->text : NULL;
@@ -1252,6 +1262,8 @@ static void draw_panel(struct tui_app *a)
     int body = h - (logh ? logh + 1 : 0);
     struct tui_lines L = {0};
     tui_panelset_set_rows(ps, body); /* a curve fits the viewport */
+    /* framed panels; SIMULATED is the header strip's; z shows a panel whole */
+    tui_panelset_set_view(ps, &(struct tui_panel_view){true, v->zoom ? 0 : 'z', v->zoom});
     tui_panelset_render(ps, &L, r->w - 1, a->ascii, tui_app_lang(a));
     tui_scroll_resize(&v->panel, L.n, body);
     for (int i = 0; i < body; i++) {
@@ -1312,6 +1324,12 @@ static void lesson_draw(struct tui_app *a)
 {
     struct tui_lesson *v = a->lv;
     const struct tui_rect *r = &a->lay.text;
+    if (v && v->zoom && a->lay.mode != TUI_TOO_SMALL) { /* the panel on the whole body */
+        a->lay.panel = (struct tui_rect){a->lay.text.y, 0, a->lay.rows - 2, a->lay.cols};
+        a->lay.text = a->lay.divider = (struct tui_rect){0, 0, 0, 0};
+        draw_panel(a);
+        return;
+    }
     tui_app_divider(a);
     if (!v || r->w <= 0 || r->h <= 0) return;
     int w = r->w - 2; /* a one-column margin each side */

@@ -506,6 +506,8 @@ static void draw_panel(struct tui_app *a)
         struct tui_render_opts o = {p->w - 1, tui_app_lang(a), a->ascii, -1};
         tui_render_para(&L, m, strlen(m), TS_DIM, false, "", TS_DIM, &o);
     } else {
+        /* framed, as the lesson view's; SIMULATED is the header strip's */
+        tui_panelset_set_view(r->ps, &(struct tui_panel_view){true, 0, false});
         tui_panelset_render(r->ps, &L, p->w - 1, a->ascii, tui_app_lang(a));
     }
     int h = p->h - 1;
