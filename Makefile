@@ -15,6 +15,8 @@
 #                   sm_90 plus PTX, and a terminfo fallback: built here, run on a GPU machine
 #                   that has no Lua or ncurses development packages (docs/benchmarks.md)
 #   make bench      benchmarks: ratios against references measured in the same run
+#   make screens    every lesson's every screen at 80x24, 120x40 and 200x50, en and zh, and the
+#                   presenter, checked in tmux (make test runs a sample: tests/tui/screens.sh)
 #   make asan       the unit and Lua tests under AddressSanitizer + UBSan
 #   make tsan       the unit, Lua, CLI and TUI tests under ThreadSanitizer (clang, build/tsan):
 #                   no data race may be reported (CI runs it after make test)
@@ -157,7 +159,7 @@ $(shell mkdir -p $(BUILD); echo '$(CONFIG)' | cmp -s - $(STAMP) || echo '$(CONFI
 $(shell echo '$(NVFLAGS) $(CU_ARCHS)' | cmp -s - $(CU_STAMP) || echo '$(NVFLAGS) $(CU_ARCHS)' > $(CU_STAMP))
 endif
 
-.PHONY: all deps test-deps run test check format-check test-gpu gpu-tests gpu-report portable bench asan \
+.PHONY: all deps test-deps run test check format-check test-gpu gpu-tests gpu-report portable bench screens asan \
         tsan valgrind install uninstall clean fuzz
 
 MAN     := $(BUILD)/vramlab.1
@@ -274,6 +276,13 @@ portable:
 	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=$(PORTABLE_OBJ) CUDA_ARCHS=90 \
 	    PKG_LIBS='$(PORTABLE_LIBS)' all gpu-tests
 	@sh tests/gpu/portable.sh $(PORTABLE_OBJ) $(PORTABLE)
+
+# The screen suite in full (tests/tui/screens.py, about 2 minutes on 2 vCPUs): every lesson's
+# every screen (text pages, experiments, panel pages, zoomed panels) at 80x24, 120x40 and 200x50
+# in English and Chinese, and the presenter at 80x24 to 300x80; make test runs its sample
+# (tests/tui/screens.sh: each lesson's first experiment, each lesson at one size).
+screens: all
+	@VRAMLAB_HOST_MAX=4MiB VRAMLAB_HOST_QUICK=1 python3 tests/tui/screens.py $(BUILD)
 
 bench: all
 	@$(MAKE) --no-print-directory $(BUILD)/tests/bench_host $(BUILD)/tests/bench_alloc \
