@@ -345,6 +345,7 @@ static int close_needs(struct tui_ctx *c, int rc)
         fprintf(stderr, "vramlab: %s; %s left as it was\n", tui_rec_error(c->rec), c->opt[TUI_O_RECORD]);
         if (!rc) rc = 1;
     }
+    if (tui_rec_full(c->rec)) fprintf(stderr, "vramlab: %s: %s\n", c->opt[TUI_O_RECORD], tui_rec_full(c->rec));
     if (!tui_rec_close(c->rec, rc == 0, err, sizeof err)) {
         fprintf(stderr, "vramlab: %s\n", err);
         if (!rc) rc = 1;

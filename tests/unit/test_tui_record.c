@@ -372,6 +372,36 @@ static void test_recording_text_cut(void **s)
     unlink(path);
 }
 
+/* The writer never writes what the replay refuses: at the event limit the recording stops, the
+ * run then recorded ends "failed" saying why, later runs are not recorded, and the file is kept
+ * and loads (it was refused whole: "more than N events"). */
+static void test_recording_full(void **state)
+{
+    struct fx *f = *state;
+    char err[512];
+    struct tui_rec *r = tui_rec_open_max(f->path, f->rt, "test", 10, err, sizeof err);
+    assert_non_null(r);
+    struct lt_event ev = {.type = LT_EV_PRINT, .text = lt_text1("x")};
+    tui_rec_begin(r, "1.1", "e", "E");
+    for (int i = 0; i < 15; i++) tui_rec_event(r, &ev);
+    tui_rec_end(r, LT_RUN_DONE, "");
+    tui_rec_begin(r, "1.2", "e", "E");
+    tui_rec_event(r, &ev);
+    tui_rec_end(r, LT_RUN_DONE, "");
+    assert_null(tui_rec_error(r));
+    assert_non_null(tui_rec_full(r));
+    assert_non_null(strstr(tui_rec_full(r), "what a replay reads (10 events"));
+    assert_true(tui_rec_close(r, false, err, sizeof err));
+    struct tui_replay *rp = tui_replay_load_max(f->path, 10, err, sizeof err);
+    assert_non_null(rp);
+    assert_int_equal(rp->nruns, 1);
+    assert_int_equal(rp->runs[0].nev, 10);
+    assert_string_equal(rp->runs[0].state, "failed");
+    assert_non_null(strstr(rp->runs[0].error, "the recording stopped"));
+    assert_int_equal(rp->bad_lines, 0);
+    tui_replay_free(rp);
+}
+
 static void put(const char *dir, const char *name, const char *text)
 {
     char path[512];
@@ -450,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_numbers_out_of_range),
         cmocka_unit_test(test_recording_limits),
         cmocka_unit_test(test_recording_text_cut),
+        cmocka_unit_test_setup_teardown(test_recording_full, setup, teardown),
         cmocka_unit_test(test_bigfont),
         cmocka_unit_test(test_recordings_offer),
     };

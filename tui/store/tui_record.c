@@ -38,6 +38,8 @@ struct tui_rec {
     int run, ended;
     bool in_run;
     double t0;
+    size_t events, max_events;
+    char full[256]; /* why it stopped short of what a replay reads, or "" */
 };
 
 static void check(struct tui_rec *r)
@@ -58,11 +60,39 @@ static double run_time(const struct tui_rec *r) { return round((tui_now() - r->t
 struct tui_rec *tui_rec_open(const char *path, struct lt_runtime *rt, const char *version,
                              char *err, size_t n)
 {
+    return tui_rec_open_max(path, rt, version, TUI_REPLAY_MAX_EVENTS, err, n);
+}
+
+/* Room for one more line (at most a MiB: 64 cells of 256 bytes, escaped) within what a replay
+ * reads, TUI_REPLAY_MAX_*; past it the recording stops where it is, the run being recorded ends
+ * "failed" saying why, and what was recorded is kept: a recording is always one a replay loads. */
+static bool room(struct tui_rec *r, bool run, bool event)
+{
+    if (r->full[0] || r->err[0]) return false;
+    long at = ftell(r->f);
+    if ((!run || r->run < TUI_REPLAY_MAX_RUNS) && (!event || r->events < r->max_events) &&
+        at >= 0 && (unsigned long)at < TUI_REPLAY_MAX_FILE - (1u << 20))
+        return true;
+    char why[sizeof r->full];
+    snprintf(why, sizeof why, "the recording stopped at what a replay reads (%zu events, %d runs, "
+             "%u MiB); what came before is kept", r->max_events, TUI_REPLAY_MAX_RUNS,
+             TUI_REPLAY_MAX_FILE >> 20);
+    if (r->in_run) tui_rec_end(r, LT_RUN_FAILED, why);
+    snprintf(r->full, sizeof r->full, "%s", why);
+    return false;
+}
+
+const char *tui_rec_full(const struct tui_rec *r) { return r && r->full[0] ? r->full : NULL; }
+
+struct tui_rec *tui_rec_open_max(const char *path, struct lt_runtime *rt, const char *version,
+                                 size_t max_events, char *err, size_t n)
+{
     struct tui_rec *r = calloc(1, sizeof *r);
     if (!r) {
         gpu_errf(err, n, "out of memory");
         return NULL;
     }
+    r->max_events = max_events;
     snprintf(r->path, sizeof r->path, "%s", path);
     char why[1200];
     if (!(r->out = tui_state_out_open(path, why, sizeof why))) {
@@ -127,6 +157,7 @@ void tui_rec_begin(struct tui_rec *r, const char *lesson, const char *experiment
 {
     if (!r || r->err[0]) return;
     if (r->in_run) tui_rec_end(r, LT_RUN_CANCELLED, "");
+    if (!room(r, true, false)) return;
     r->run++;
     r->in_run = true;
     r->t0 = tui_now();
@@ -176,7 +207,8 @@ static void kv_texts(struct tui_json *j, const char *k, const struct lt_text *t,
 
 void tui_rec_event(struct tui_rec *r, const struct lt_event *ev)
 {
-    if (!r || !r->in_run || r->err[0] || (unsigned)ev->type >= LT_EV_COUNT) return;
+    if (!r || !r->in_run || r->err[0] || (unsigned)ev->type >= LT_EV_COUNT || !room(r, false, true)) return;
+    r->events++;
     unsigned f = lt_event_fields(ev->type);
     struct tui_json j;
     tui_json_init(&j, r->f);

@@ -37,6 +37,13 @@ void tui_rec_event(struct tui_rec *r, const struct lt_event *ev);
 void tui_rec_end(struct tui_rec *r, enum lt_run_state st, const char *err);
 /* A write failed (disk full...): why, or NULL. Recording stops at the first failure. */
 const char *tui_rec_error(const struct tui_rec *r);
+/* The recording reached what a replay reads (TUI_REPLAY_MAX_EVENTS, _RUNS, _FILE, below): why, or
+ * NULL. It stopped there, the run then recorded ended "failed" saying so, and it is kept: the
+ * writer never writes a recording its reader refuses. */
+const char *tui_rec_full(const struct tui_rec *r);
+/* tui_rec_open with another event limit (tests). */
+struct tui_rec *tui_rec_open_max(const char *path, struct lt_runtime *rt, const char *version,
+                                 size_t max_events, char *err, size_t n);
 
 /* ---- reading ---- */
 
