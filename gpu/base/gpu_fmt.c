@@ -102,6 +102,14 @@ void gpu_fmt_bytes(double v, unsigned flags, char *buf, size_t n)
     snprintf(buf, n, "%s%s%s%s", num, is_tick ? "" : " ", u[i], flags & GPU_FMT_RATE ? "/s" : "");
 }
 
+void gpu_fmt_bytes_exact(uint64_t v, char *buf, size_t n)
+{
+    static const char *const bin[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int k = 0;
+    while (k < 5 && v && v % 1024 == 0) v /= 1024, k++;
+    snprintf(buf, n, "%llu %s", (unsigned long long)v, bin[k]);
+}
+
 void gpu_fmt_tick(double v, char *buf, size_t n)
 {
     static const char *const sfx[] = {"", "K", "M", "G", "T", "P"};

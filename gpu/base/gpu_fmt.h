@@ -6,6 +6,7 @@
 #define GPU_FMT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* v as text: "n/a" when not finite; whole values and values of 1000 or more rounded, from
  * 10,000 on with a comma every three digits ("16,384"; "4800" stays); 100..999 one decimal; 1..99 two; below 1 three
@@ -31,6 +32,9 @@ enum {
 };
 #define GPU_FMT_DIGITS(d) ((unsigned)((d) + 1) << 8) /* d: 0..9 */
 void gpu_fmt_bytes(double v, unsigned flags, char *buf, size_t n);
+/* A byte count stated exactly, in the largest binary unit that divides it (a limit in an error
+ * message): "2 MiB", "4 TiB", "1000 B", "1536 B", "18446744073709551615 B"; at most PiB. */
+void gpu_fmt_bytes_exact(uint64_t v, char *buf, size_t n);
 /* A short axis tick: 950, 10K, 100K, 1M, 2.5M, 10G (powers of 1000; no unit). */
 void gpu_fmt_tick(double v, char *buf, size_t n);
 

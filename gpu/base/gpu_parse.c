@@ -9,6 +9,7 @@
 
 #include "gpu_err.h"
 #include "gpu_esc.h"
+#include "gpu_fmt.h"
 #include "gpu_units.h"
 
 /* Digits of s from *i on, into v; false on none or overflow (then *over tells which). */
@@ -83,15 +84,6 @@ bool gpu_parse_double(const char *s, double lo, double hi, double *out, char *er
     return true;
 }
 
-/* A limit in the largest binary unit that states it exactly: "2 MiB", "4 TiB", "1000 B". */
-static void exact(uint64_t b, char *buf, size_t n)
-{
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int k = 0;
-    while (k < 4 && b && b % 1024 == 0) b /= 1024, k++;
-    snprintf(buf, n, "%llu %s", (unsigned long long)b, unit[k]);
-}
-
 bool gpu_parse_size(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char *err, size_t n)
 {
     char q[48], l[32], h[32];
@@ -99,8 +91,8 @@ bool gpu_parse_size(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, char
     size_t len = s ? strlen(s) : 0;
     enum gpu_qread r = s ? gpu_qty_read(s, len, &v) : GPU_QR_BAD;
     quote(s ? s : "", q, sizeof q);
-    exact(lo, l, sizeof l);
-    exact(hi, h, sizeof h);
+    gpu_fmt_bytes_exact(lo, l, sizeof l); /* "2 MiB", "4 TiB", "1000 B" */
+    gpu_fmt_bytes_exact(hi, h, sizeof h);
     if (r == GPU_QR_AMBIGUOUS) {
         gpu_qty_explain(s, len, r, &v, err, n);
         return false;

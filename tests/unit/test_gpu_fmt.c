@@ -43,6 +43,21 @@ static const char *bytes(double v, unsigned flags)
     return b;
 }
 
+/* A limit stated exactly: the largest binary unit that divides it, whole */
+static void test_bytes_exact(void **state)
+{
+    (void)state;
+    char b[48];
+    struct { uint64_t v; const char *s; } c[] = {
+        {0, "0 B"}, {1000, "1000 B"}, {1536, "1536 B"}, {1024, "1 KiB"}, {2 << 20, "2 MiB"},
+        {3ull << 30, "3 GiB"}, {4ull << 40, "4 TiB"}, {1ull << 60, "1024 PiB"},
+        {(1ull << 30) + 1024, "1048577 KiB"}, {UINT64_MAX, "18446744073709551615 B"}};
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        gpu_fmt_bytes_exact(c[i].v, b, sizeof b);
+        assert_string_equal(b, c[i].s);
+    }
+}
+
 /* The one byte formatter (units.bytes/si/rate in Lua are this): the number as gpu_fmt_num
  * writes it, whole bytes whole, a rounding that reaches the next unit says the next unit. */
 static void test_bytes(void **state)
@@ -159,7 +174,7 @@ static void test_buf(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_num), cmocka_unit_test(test_qty),
-                                       cmocka_unit_test(test_bytes),
+                                       cmocka_unit_test(test_bytes), cmocka_unit_test(test_bytes_exact),
                                        cmocka_unit_test(test_tick), cmocka_unit_test(test_buf)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

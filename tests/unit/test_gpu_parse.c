@@ -82,7 +82,7 @@ static void test_size(void **state)
         assert_int_equal(v, 7);
     }
     assert_false(gpu_parse_size("2GiB", 1, 1ull << 30, &v, err, sizeof err));
-    assert_non_null(strstr(err, "out of range"));
+    assert_string_equal(err, "2GiB is out of range [1 B, 1 GiB]"); /* limits stated exactly */
     assert_false(gpu_parse_size("99999999999999999999TiB", 1, UINT64_MAX, &v, err, sizeof err));
     assert_int_equal(v, 7); /* an overflow is never wrapped around */
 }
