@@ -24,14 +24,18 @@
 enum {
     LT_F_PANEL = 1 << 0,  /* "panel": the panel id */
     LT_F_SERIES = 1 << 1, /* "series": a curve's series, a bar's, gauge's, mark's, band's or
-                             limit's label */
-    LT_F_TEXT = 1 << 2,   /* "text": a print line, a note, the status line; a curve's x label */
+                             limit's label; a span's lane */
+    LT_F_TEXT = 1 << 2,   /* "text": a print line, a note, the status line; a curve's x label;
+                             a span's kind (its legend entry: "copy in", "kernel") */
     LT_F_UNIT = 1 << 3,   /* "unit": of value and max; a curve's y label */
-    LT_F_X = 1 << 4,      /* "x", "y": a curve point or mark; a band's start on x */
+    LT_F_X = 1 << 4,      /* "x", "y": a curve point or mark; a band's start on x; a span's
+                             start and finish (seconds) */
     LT_F_Y = 1 << 5,
-    LT_F_VALUE = 1 << 6,  /* "value": a bar, a gauge, a limit; a map's total bytes */
+    LT_F_VALUE = 1 << 6,  /* "value": a bar, a gauge, a limit; a map's total bytes; a span's item
+                             number (the chunk or batch it works on; -1: none) */
     LT_F_MAX = 1 << 7,    /* "max": a gauge's full scale; a bar's theoretical peak (0: none); a
-                             band's end on x */
+                             band's end on x; a timeline's length in seconds (0: up to its
+                             latest finish) */
     LT_F_STYLE = 1 << 8,  /* "style": how the value was obtained */
     LT_F_CELLS = 1 << 9,  /* "cells": a table row */
     LT_F_BLOCKS = 1 << 10 /* "blocks": a memory map's blocks */
@@ -44,7 +48,8 @@ enum {
     X(CURVE, curve)      \
     X(TABLE, table)      \
     X(GAUGE, gauge)      \
-    X(MAP, map)
+    X(MAP, map)          \
+    X(TIMELINE, timeline)
 
 enum lt_panel_kind {
 #define LT_X_PANEL(e, name) LT_PANEL_##e,
@@ -70,6 +75,8 @@ enum lt_panel_kind {
     X(MARK, "mark", CURVE, LT_F_PANEL | LT_F_SERIES | LT_F_X | LT_F_Y | LT_F_STYLE)               \
     X(BAND, "band", CURVE, LT_F_PANEL | LT_F_SERIES | LT_F_X | LT_F_MAX)                          \
     X(LIMIT, "limit", BARS, LT_F_PANEL | LT_F_SERIES | LT_F_UNIT | LT_F_VALUE | LT_F_STYLE)       \
+    X(SPAN, "span", TIMELINE, LT_F_PANEL | LT_F_SERIES | LT_F_TEXT | LT_F_X | LT_F_Y | LT_F_VALUE | \
+                                  LT_F_MAX | LT_F_STYLE)                                          \
     X(STATUS, "status", NONE, LT_F_TEXT)
 
 enum lt_event_type {
@@ -115,6 +122,13 @@ enum lt_map_state {
  * ("ex:map: 80 blocks; at most 64"), never a silent cut in the consumers. */
 #define LT_EVENT_MAX_ITEMS 64
 
+/* A timeline's lanes, kinds (legend entries) and spans between two clears: more is an error at
+ * the lesson's ex:span ("ex:span: 17 lanes in panel 'tl'; at most 16"); a recording that says
+ * more is cut by the widget. */
+#define LT_TIMELINE_MAX_LANES 16
+#define LT_TIMELINE_MAX_KINDS 16
+#define LT_TIMELINE_MAX_SPANS 4096
+
 /* A text in both languages: the pair ex:t picked it from (s[0] English, s[1] Chinese), or the
  * same string twice when it has no other language (a number, a name, print() output). A NULL
  * one (a zeroed event) reads as "" through lt_tx. */
@@ -145,13 +159,19 @@ struct lt_event {
 /* What every route applies to a string that comes into an event (lt_vm_emit for a run, the
  * replay loader for a recording), by its field f (one LT_F_*): a text (LT_F_TEXT: a print line,
  * a note, the status) is cut at LT_EV_TEXT_MAX bytes and keeps its line breaks; any other string
- * (panel, series, unit, cell, block owner), and a text with LT_EV_ONE_LINE (a curve's x label),
- * is one line of at most LT_EV_LABEL_MAX bytes, its control characters escaped (gpu_esc_field),
+ * (panel, series, unit, cell, block owner), and a text with LT_EV_ONE_LINE (a curve's x label,
+ * a span's kind) is one line of at most LT_EV_LABEL_MAX bytes, its control characters escaped (gpu_esc_field),
  * so it stays one field wherever it is printed (lt_limits.h). s (len bytes) itself when it
  * needs neither, else the result in buf (LT_EV_CUT_BUF bytes), NUL-ended and cut with "…".
  * Its length in *out. */
 #define LT_EV_CUT_BUF (LT_EV_TEXT_MAX + 1)
 #define LT_EV_ONE_LINE (1u << 30)
+/* The field a text is cut as: LT_F_TEXT, one line (LT_EV_ONE_LINE) for a curve point's x label
+ * and a span's kind. */
+static inline unsigned lt_event_text_field(enum lt_event_type t)
+{
+    return LT_F_TEXT | (t == LT_EV_POINT || t == LT_EV_SPAN ? LT_EV_ONE_LINE : 0);
+}
 const char *lt_event_cut(const char *s, size_t len, unsigned f, char *buf, size_t *out);
 
 /* The names and kinds of the registry; "" or NONE/-1 for a value out of range. */

@@ -377,7 +377,7 @@ void lt_vm_emit(lua_State *L, struct lt_event *ev)
         ev->text = lt_text1(t);
         sum += k;
     } else {
-        sum += cut_text(L, &ev->text, LT_F_TEXT | (ev->type == LT_EV_POINT ? LT_EV_ONE_LINE : 0));
+        sum += cut_text(L, &ev->text, lt_event_text_field(ev->type));
     }
     vm->text_bytes += sum;
     if (vm->text_bytes > LT_RUN_TEXT_MAX)

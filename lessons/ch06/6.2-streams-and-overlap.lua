@@ -1,5 +1,5 @@
 -- Lesson 6.2: streams and overlap. Chunks copied in, computed on and copied out on one, two and
--- three streams (gpu.program), drawn lane by lane as they ran (vram.timeline) and checked word
+-- three streams (gpu.program), drawn on a timeline lane by lane as they ran and checked word
 -- for word; the speed-up against the Best Practices Guide's estimate (vram.overlap); pageable
 -- memory breaking the overlap; and a missing event caught as the race it is.
 local MiB = units.MiB
@@ -18,13 +18,33 @@ local function copy_seconds(c)
   return r and r.seconds, r or err
 end
 
--- a program's operations a row per stream: '>' a copy in, '#' a kernel, '<' a copy out
-local function per_stream(ops)
-  local items, mark = {}, { h2d = ">", sm = "#", d2h = "<" }
-  for _, o in ipairs(ops) do
-    if mark[o.lane] then items[#items + 1] = { lane = o.stream, start = o.start, finish = o.finish, mark = mark[o.lane] } end
+-- A run on the timeline panel, the operations that started from `from` up to `upto` seconds
+-- (the axis is the whole run): a lane for the host thread (how long each call held it), one per
+-- engine (the copy engines and the SMs) and one per stream; a span's kind is its colour and its
+-- chunk its number. On the first step the panel is cleared and the lanes declared (a span of no
+-- length), so they keep their rows while the run is revealed.
+local function draw(ex, T, r, streams, from, upto)
+  local kind = { h2d = T("copy in", "拷入"), sm = T("kernel", "核函数"), d2h = T("copy out", "拷出") }
+  local host, call = T("host", "主机"), T("host call", "主机调用")
+  local engine = { h2d = T("H2D copy", "H2D 拷贝"), sm = T("SMs", "SM"), d2h = T("D2H copy", "D2H 拷贝") }
+  local function stream(s) return string.format(T("stream %d", "流 %d"), s) end
+  local total = r.seconds
+  if from == 0 then
+    ex:clear("tl")
+    ex:span("tl", host, 0, 0, { kind = call, total = total, from = r })
+    for _, l in ipairs { "h2d", "sm", "d2h" } do ex:span("tl", engine[l], 0, 0, { kind = kind[l], total = total, from = r }) end
+    for s = 1, streams do ex:span("tl", stream(s), 0, 0, { kind = kind.sm, total = total, from = r }) end
   end
-  return items
+  for _, o in ipairs(r.ops) do
+    local n = tonumber(o.label)
+    if kind[o.lane] and o.issued >= from and o.issued < upto then
+      ex:span("tl", host, o.issued, o.returned, { kind = call, n = n, total = total, from = r })
+    end
+    if kind[o.lane] and o.start >= from and o.start < upto then
+      ex:span("tl", engine[o.lane], o.start, o.finish, { kind = kind[o.lane], n = n, total = total, from = r })
+      ex:span("tl", stream(o.stream), o.start, o.finish, { kind = kind[o.lane], n = n, total = total, from = r })
+    end
+  end
 end
 
 -- CHUNKS chunks of c bytes: chunk i in, a kernel of k seconds on it, out; on stream i % streams
@@ -131,17 +151,18 @@ GPU 上有几个能同时工作的引擎：**SM** 运行核函数，一个或多
     title = { en = "One, two and three streams", zh = "一个、两个、三个流" },
     intro = { en = [[
 Measures how long one 16 MiB chunk takes to copy in (pinned), then runs 8 chunks of it in, a
-kernel asked to take as long, and out: on one stream, on two streams through two device buffers
-(double buffering), on three streams through three, and on two streams from pageable memory.
-Each timeline is drawn as it ran, a row per engine (each chunk by its number) and a row per
-stream (each operation by its kind); every chunk that comes back is checked word for word against
-what the kernels should have made of it.
+kernel asked to take as long, and out: on one stream, on two streams from pageable memory, on two
+streams through two device buffers (double buffering) and on three streams through three.
+Each run is drawn on a timeline as it ran, as a profiler draws it: a row for the host thread, one
+per engine and one per stream, each operation a bar in the colour of its kind with its chunk's
+number; the last run, three streams, stays on it. Every chunk that comes back is checked
+word for word against what the kernels should have made of it.
 ]], zh = [[
-先测一块 16 MiB 的数据拷入（锁页）要多久，再让 8 块这样的数据拷入、运行一个要求同样时长的核函数、拷出：在一个流上；在两个流上，经过两块设备缓冲区（双缓冲）；在三个流上，经过三块；以及在两个流上从可分页内存拷贝。每条时间线按实际运行画出：每个引擎一行（每块用它的编号表示），每个流一行（每个操作用它的种类表示）；拷回来的每块都逐字核对，看是否是核函数应当算出的结果。
+先测一块 16 MiB 的数据拷入（锁页）要多久，再让 8 块这样的数据拷入、运行一个要求同样时长的核函数、拷出：在一个流上；在两个流上从可分页内存拷贝；在两个流上，经过两块设备缓冲区（双缓冲）；以及在三个流上，经过三块。每次运行都像性能分析器那样画在时间线上，按实际过程展开：主机线程一行，每个引擎一行，每个流一行，每个操作是一根条，颜色表示它的种类，条上是块的编号；最后留在时间线上的是三个流的那次运行。拷回来的每块都逐字核对，看是否是核函数应当算出的结果。
 ]] },
     panels = {
       { id = "speedup", kind = "bars", title = { en = "Speed-up over one stream", zh = "相对一个流的加速" }, unit = "x" },
-      { id = "tl", kind = "table", title = { en = "Timeline: per engine, per stream", zh = "时间线：按引擎，按流" } },
+      { id = "tl", kind = "timeline", title = { en = "Timeline: the host, each engine, each stream", zh = "时间线：主机、各引擎、各流" } },
       { id = "t", kind = "table", title = { en = "Measured vs the estimate", zh = "实测 vs 估算" } },
     },
     run = function(ex)
@@ -150,14 +171,13 @@ what the kernels should have made of it.
       ex:status(T("timing one chunk's copy", "测一块的拷贝时间"))
       local k, cr = copy_seconds(c)
       if not k then ex:note("t", cr); ex:status(T("failed", "失败")); return end
-      local lanes = { h2d = "H2D", sm = "SM", d2h = "D2H" }
       local est = vram.overlap { h2d = CHUNKS * k, kernel = CHUNKS * k, d2h = CHUNKS * k, chunks = CHUNKS, engines = gpu.info().async_engines or 2 }
       ex:row("t", { T("run", "运行"), T("time", "时间"), T("speed-up", "加速"), T("held", "整批排队") })
       local runs = {
         { 1, "pinned", T("1 stream", "1 个流") },
+        { 2, "pageable", T("2 streams, pageable", "2 个流，可分页") },
         { 2, "pinned", T("2 streams (double buffering)", "2 个流（双缓冲）") },
         { 3, "pinned", T("3 streams", "3 个流") },
-        { 2, "pageable", T("2 streams, pageable", "2 个流，可分页") },
       }
       local base
       for _, run in ipairs(runs) do
@@ -165,16 +185,10 @@ what the kernels should have made of it.
         local r, err = pipeline(c, k, run[1], run[2])
         if not r then ex:note("t", run[3] .. ": " .. err); ex:status(T("failed", "失败")); return end
         base = base or r
-        -- the timeline, revealed in four steps
+        -- the timeline, revealed in four steps: what started in each quarter of the run
         for step = 1, 4 do
-          ex:clear("tl")
-          ex:row("tl", { T("engine", "引擎"), string.format("0 - %s: %s", units.time(r.seconds), run[3]) })
-          for _, row in ipairs(vram.timeline(r.ops, { width = 40, lanes = { "h2d", "sm", "d2h" }, upto = r.seconds * step / 4 }).rows) do
-            ex:row("tl", { lanes[row.lane], row.bar })
-          end
-          for _, row in ipairs(vram.timeline(per_stream(r.ops), { width = 40, total = r.seconds, upto = r.seconds * step / 4 }).rows) do
-            ex:row("tl", { string.format(T("stream %d", "流 %d"), row.lane), row.bar })
-          end
+          draw(ex, T, r, run[1], r.seconds * (step - 1) / 4, step == 4 and math.huge or r.seconds * step / 4)
+          if step == 1 then ex:note("tl", string.format(T("shown: %s, %s", "显示的是：%s，%s"), run[3], units.time(r.seconds))) end
           ex:pause(0.4)
         end
         ex:row("t", { run[3], units.time(r.seconds), string.format("%.2fx", base.seconds / r.seconds), r.held and T("yes", "是") or T("no", "否") })
@@ -184,8 +198,8 @@ what the kernels should have made of it.
       ex:note("t", string.format(T("%d chunks of %s; one chunk's copy (and kernel): %s; the estimate leaves out each operation's fixed start-up cost.",
                                    "%d 块，每块 %s；一块的拷贝（和核函数）：%s；估算不计每个操作的固定启动开销。"),
                                  CHUNKS, units.bytes(c), units.time(k)))
-      ex:note("tl", T("Each column: 1/40 of the run. Engines: the chunk each works on (a digit). Streams: what each runs, '>' a copy in, '#' a kernel, '<' a copy out. '.': idle.",
-                      "每列是全程的 1/40。引擎：正在处理的块（数字）。流：各自正在执行什么，'>' 拷入，'#' 核函数，'<' 拷出。'.'：空闲。"))
+      ex:note("tl", T("Time runs left to right on one axis for every lane: bars in the same columns ran at the same time. The host lane is how long each call held the host thread; a bar's number is its chunk.",
+                      "时间从左到右，所有行共用一条时间轴：落在同一列的条是同时运行的。主机一行是每次调用占住主机线程多久；条上的数字是块的编号。"))
       if base.simulated then
         ex:note("speedup", T("SIMULATED: copy engines, the link and the kernel are the simulator's model (docs/simulator.md)",
                              "模拟：拷贝引擎、链路和核函数都来自模拟器的模型（docs/simulator.md）"))

@@ -555,6 +555,7 @@ local EX_OPTS = {
   gauge = set { "from", "style", "unit" },
   mark = set { "from", "style" },
   limit = set { "from", "style", "unit" },
+  span = set { "from", "style", "kind", "n", "total" },
   block = set { "owner", "state", "bytes", "seg" }, -- an ex:map block
 }
 local function check_opts(opts, method, what)
@@ -658,6 +659,44 @@ function Ex:map(panel, blocks, total)
   check_items("ex:map", #out)
   emit { type = "map", panel = panel, blocks = out, value = total }
 end
+-- A span of time on a timeline panel: lane (an engine or a stream) busy from t0 to t1 seconds;
+-- opts.kind is its legend entry (default: the lane), opts.n the item it works on (a chunk, a
+-- batch: drawn in the bar), opts.total the run's length (the axis's end, so that a run revealed
+-- step by step keeps its scale). Lanes, kinds and spans are counted per panel until ex:clear.
+local TL = EVENT.timeline
+function Ex:span(panel, lane, t0, t1, opts)
+  check_panel(self, panel)
+  local kind = self.panels[panel].kind
+  if kind ~= "timeline" then raise(2, fmt("ex:span: panel '%s' is a %s panel; a span goes on a timeline panel", tostring(panel), tostring(kind))) end
+  check_opts(opts, "span")
+  if lane == nil or lane == "" then raise(2, "ex:span: the lane (an engine or a stream) is missing") end
+  local function time(v, what)
+    if type(v) ~= "number" or v ~= v or v < 0 or v == huge then raise(3, fmt("ex:span: %s must be a time in seconds, 0 or more (got %s)", what, tostring(v))) end
+  end
+  time(t0, "the start") time(t1, "the finish")
+  if t1 < t0 then raise(2, fmt("ex:span: the finish (%s s) is before the start (%s s)", tostring(t1), tostring(t0))) end
+  opts = opts or {}
+  local n = opts.n
+  if n ~= nil and not (math.type(n) == "integer" and n >= 0 and n < 1e9) then raise(2, "ex:span: n (the chunk or batch) must be a whole number, 0 or more") end
+  local total = opts.total
+  if total ~= nil and not (type(total) == "number" and total > 0 and total < huge) then raise(2, "ex:span: total (the run's length) must be a positive number of seconds") end
+  lane = tostring(lane)
+  local k = opts.kind ~= nil and tostring(opts.kind) or lane
+  local st = self.tl[panel]
+  if not st then st = { lanes = {}, kinds = {}, nl = 0, nk = 0, n = 0 }; self.tl[panel] = st end
+  local function count(set_, key, field, max, what)
+    if set_[key] then return end
+    if st[field] == max then raise(3, fmt("ex:span: %d %s in panel '%s'; at most %d", max + 1, what, panel, max)) end
+    set_[key] = true
+    st[field] = st[field] + 1
+  end
+  count(st.lanes, lane, "nl", TL.lanes, "lanes")
+  count(st.kinds, k, "nk", TL.kinds, "kinds")
+  if st.n == TL.spans then raise(2, fmt("ex:span: %d spans in panel '%s'; at most %d (ex:clear starts again)", TL.spans + 1, panel, TL.spans)) end
+  st.n = st.n + 1
+  emit { type = "span", panel = panel, series = lane, text = k, x = t0, y = t1, value = n or -1, max = total or 0,
+         style = style(opts, self) }
+end
 function Ex:note(panel, text)
   check_panel(self, panel)
   emit { type = "note", panel = panel, text = tostring(text) }
@@ -665,6 +704,7 @@ end
 function Ex:status(text) emit { type = "status", text = tostring(text) } end
 function Ex:clear(panel)
   check_panel(self, panel)
+  self.tl[panel] = nil
   emit { type = "clear", panel = panel }
 end
 function Ex:pause(seconds)
@@ -681,7 +721,7 @@ end
 function M.new_ex(exp, lang, simulated)
   local panels = {}
   for _, p in ipairs(exp.panels) do panels[p.id] = p end
-  return setmetatable({ id = exp.id, lang = lang, panels = panels, simulated = simulated }, Ex)
+  return setmetatable({ id = exp.id, lang = lang, panels = panels, simulated = simulated, tl = {} }, Ex)
 end
 
 --- Grading. Returns ok, feedback (in lang). `simulated` is the simulated device's name (its

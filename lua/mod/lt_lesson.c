@@ -133,7 +133,8 @@ static void read_blocks(lua_State *L, struct lt_runtime *rt, struct lt_event *ev
     ev->blocks = b, ev->nblocks = n;
 }
 
-/* __lt_event_info() -> { panels = { bars = true, ... }, states = {...}, max_items = N }: what lesson.lua checks
+/* __lt_event_info() -> { panels = { bars = true, ... }, states = {...}, max_items = N,
+ * timeline = { lanes =, kinds =, spans = } }: what lesson.lua checks
  * an experiment's panels and an ex:row/ex:map against, from the one registry (lt_event.h). */
 int lt_event_info(lua_State *L)
 {
@@ -152,6 +153,14 @@ int lt_event_info(lua_State *L)
     lua_setfield(L, -2, "states");
     lua_pushinteger(L, LT_EVENT_MAX_ITEMS);
     lua_setfield(L, -2, "max_items");
+    lua_createtable(L, 0, 3);
+    lua_pushinteger(L, LT_TIMELINE_MAX_LANES);
+    lua_setfield(L, -2, "lanes");
+    lua_pushinteger(L, LT_TIMELINE_MAX_KINDS);
+    lua_setfield(L, -2, "kinds");
+    lua_pushinteger(L, LT_TIMELINE_MAX_SPANS);
+    lua_setfield(L, -2, "spans");
+    lua_setfield(L, -2, "timeline");
     return 1;
 }
 

@@ -114,6 +114,19 @@ static void pr_map(const struct pctx *c, const struct lt_event *ev)
     fputc('\n', c->f);
 }
 
+/* "H2D: copy in #3, 1.96 to 3.92 ms (SIMULATED)"; a span of no length only declares its lane
+ * (its row on screen), nothing to print */
+static void pr_span(const struct pctx *c, const struct lt_event *ev)
+{
+    if (!(ev->y > ev->x)) return;
+    char n1[96], n2[96], num[32] = "";
+    gpu_fmt_num(ev->x * 1e3, n1, sizeof n1), gpu_fmt_num(ev->y * 1e3, n2, sizeof n2);
+    if (ev->value >= 0 && ev->value < 1e9) snprintf(num, sizeof num, " #%.0f", floor(ev->value));
+    const char *kind = *TX(ev->text) ? TX(ev->text) : TX(ev->series);
+    fprintf(c->f, c->zh ? "  [%s] %s：%s%s，%s 到 %s ms（%s%s）\n" : "  [%s] %s: %s%s, %s to %s ms (%s%s)\n", ev->panel,
+            TX(ev->series), kind, num, n1, n2, style_label(c->zh, ev->style), c->rp);
+}
+
 static void pr_status(const struct pctx *c, const struct lt_event *ev) { fprintf(c->f, "  -- %s\n", TX(ev->text)); }
 
 static void pr_mark(const struct pctx *c, const struct lt_event *ev)
@@ -146,6 +159,7 @@ static void (*const printers[LT_EV_COUNT])(const struct pctx *, const struct lt_
     [LT_EV_ROW] = pr_row,     [LT_EV_GAUGE] = pr_gauge, [LT_EV_NOTE] = pr_note,
     [LT_EV_MAP] = pr_map,     [LT_EV_CLEAR] = NULL,     [LT_EV_STATUS] = pr_status,
     [LT_EV_MARK] = pr_mark,   [LT_EV_BAND] = pr_band,   [LT_EV_LIMIT] = pr_limit,
+    [LT_EV_SPAN] = pr_span,
 };
 
 /* JSON: the fields the registry gives the kind, under their names ("series" is "label"), in

@@ -108,5 +108,10 @@ const char *tui_w_style_tag(int style, bool ascii);               /* "SIM", "the
 void tui_w_bar_run(struct tui_lb *b, double frac, int w, int style, bool ascii, const char *track);
 /* An x axis that counts bytes ("bytes", "B", "字节"): its ticks are 4K 1M, not 4096. */
 bool tui_w_bytes_axis(const char *label);
+/* A timeline's layout (tui_w_timeline.c): the cells [*c0, *c1) of a plot `cols` wide over
+ * 0..end that a span t0..t1 takes - each cell whose centre it covers, or, covering none, the
+ * cell its middle lies in; false when it has no length, starts at or past the end or is not a
+ * span. */
+bool tui_w_span_cols(double t0, double t1, double end, int cols, int *c0, int *c1);
 
 #endif

@@ -448,7 +448,7 @@ static int add_event(struct tui_replay *rp, const struct tui_jobj *o, size_t max
     size_t sum = 0; /* the event's text, charged to its run as lt_vm_emit charges a live one */
     if ((e->panel = intern_cut(st, tui_jobj_str(o, "panel", ""), LT_F_PANEL, &sum)) == UINT32_MAX ||
         !get_text(st, o, "series", LT_F_SERIES, e->series, &sum) ||
-        !get_text(st, o, "text", LT_F_TEXT | (type == LT_EV_POINT ? LT_EV_ONE_LINE : 0), e->text, &sum) ||
+        !get_text(st, o, "text", lt_event_text_field((enum lt_event_type)type), e->text, &sum) ||
         !get_text(st, o, "unit", LT_F_UNIT, e->unit, &sum))
         goto oom;
     unsigned f = lt_event_fields((enum lt_event_type)type);
