@@ -7,13 +7,16 @@
 # the RTX 3090's capacity line, each saying whether it fits, with a blank line between bars.
 . tests/tui/tmux.lib "$@"
 
-# run_exp W H LESSON: open the lesson, run its first experiment, wait until it is done
+# run_exp W H LESSON: on a tmux server of its own, open the lesson, run its first experiment,
+# wait until it is done; the live panel beside the text goes to $T/panel
 run_exp() {
+    fresh "$3-$1x$2"
     start "$1" "$2" "$APP $3"
     wait_for "vramlab · $3 " 10
     to_run
     keys Enter
     wait_for 'Live panel: .* done *$' 120
+    panel 60
 }
 # leave: back to the menu, then quit; the tutor ends cleanly
 leave() {
@@ -39,7 +42,6 @@ for l in sys.stdin:
 
 # ---- 3.1 ------------------------------------------------------------------------------------
 run_exp 120 40 3.1
-panel 60
 # the plot's rows: an axis label column, "│", then the plot
 grep -E '^ *[0-9.K]*│' "$T/panel" > "$T/plot" || fail "3.1: no plot rows"
 # every series' marker is on the plot (the legend pairs each marker with its series)
@@ -62,9 +64,7 @@ check_width 120 59
 leave
 
 # ---- 4.1 ------------------------------------------------------------------------------------
-fresh s41
 run_exp 120 40 4.1
-panel 60
 grep -Eq '├ *forward *├.*backward.*├.*optimizer.*┤' "$T/panel" || fail "4.1: the phases are not bands over the step"
 grep -Eq '^▼ peak allocated: [0-9,]+ MB, event [0-9]+' "$T/panel" || fail "4.1: the peak is not marked with its value"
 grep -q '▲ peak allocated' "$T/panel" || fail "4.1: the peak is not labelled under the axis"
@@ -79,16 +79,13 @@ while read -r v; do [ $((v % 100)) = 0 ] || fail "4.1: x tick $v is not a round 
 grep -A1 -E '^weights +█' "$T/panel" | sed -n 2p | grep -q '^ *$' || fail "4.1: bars touch (no blank line between)"
 check_width 120 59
 leave
-fresh s41n
 run_exp 80 24 4.1
 wait_for '├.*forward.*backward.*optimizer.*┤' 5
 check_width 80
 leave
 
 # ---- 4.6 ------------------------------------------------------------------------------------
-fresh s46
 run_exp 120 40 4.6
-panel 60
 grep -q 'Every plan against the RTX 3090' "$T/panel" || fail "4.6: no bars of the plans"
 grep -E '✓ fits|✗ over' "$T/panel" > "$T/bars"
 [ "$(wc -l < "$T/bars")" -ge 8 ] || fail "4.6: fewer than 8 plans with a verdict on screen"
