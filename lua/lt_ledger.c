@@ -80,6 +80,11 @@ size_t lt_ledger_text(const struct gpu_ledger *l, const char *lang, char *buf, s
     if (!l->simulated) {
         char line[256];
         gpu_buf_printf(&b, "%s\n", lt_say(line, sizeof line, lang, LT_SAY_LEDGER_NVML, l->nvml_note));
+        if (l->driver_reserved) { /* nvidia-smi shows it apart from Used: so does the ledger */
+            char rsv[48];
+            gpu_fmt_bytes((double)l->driver_reserved, GPU_FMT_BIN, rsv, sizeof rsv);
+            gpu_buf_printf(&b, "%s\n", lt_say(line, sizeof line, lang, LT_SAY_LEDGER_DRIVER_RESERVED, rsv));
+        }
         for (int i = 0; i < l->nprocs; i++) {
             const struct gpu_nvml_proc *pr = &l->procs[i];
             char used[48] = "";

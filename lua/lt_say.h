@@ -111,6 +111,8 @@
     X(LEDGER_LARGEST_FREE, "largest free block", "最大空闲块")                                    \
     X(LEDGER_NON_RELEASABLE, "non-releasable (split segments)", "不可释放（分裂段中）")          \
     X(LEDGER_NVML, "As nvidia-smi sees it (NVML): %s", "nvidia-smi 的视角（NVML）：%s")          \
+    X(LEDGER_DRIVER_RESERVED, "  reserved by the driver: %s (nvidia-smi's Reserved row, NVML v2)",  \
+      "  驱动保留：%s（nvidia-smi 的 Reserved 一行，NVML v2）")                                     \
     /* what the snapshot replay found (gpu_snap_replay.h): one row per finding kind, in its   \
      * order; %s per number, in the order of v[] (x for the threshold) */                      \
     X(SNAP_NOTE_NO_SETTINGS, "no allocator_settings in the snapshot (PyTorch before 2.2): the "    \

@@ -79,6 +79,7 @@ gpu_status gpu_ledger_fill(struct gpu_dev *dev, const struct gpu_caching_stats *
                                GPU_LEDGER_MAX_PROCS, l->nvml_note, sizeof l->nvml_note);
         if (k >= 0) {
             l->nvml = true;
+            l->driver_reserved = dev->info.nvml_reserved_bytes;
             l->nprocs = k;
             unsigned me = (unsigned)getpid();
             uint64_t others = 0;

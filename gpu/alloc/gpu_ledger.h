@@ -47,6 +47,7 @@ struct gpu_ledger {
     char nvml_note[160];     /* why NVML figures are missing, or what they are */
     bool has_self;           /* this process found in NVML's list (not in a PID namespace) */
     uint64_t self_nvml;      /* this process as nvidia-smi shows it */
+    uint64_t driver_reserved; /* nvidia-smi's "Reserved" row (NVML v2): 0 when NVML has no v2 */
     int nprocs;
     struct gpu_nvml_proc procs[GPU_LEDGER_MAX_PROCS];
     bool self[GPU_LEDGER_MAX_PROCS];

@@ -1204,6 +1204,7 @@ static void push_ledger(lua_State *L, const struct gpu_ledger *l, const char *la
     lua_pushstring(L, l->nvml_note);
     lua_setfield(L, -2, "nvml_note");
     if (l->has_self) lt_seti(L, "self_nvml", l->self_nvml);
+    if (l->driver_reserved) lt_seti(L, "driver_reserved", l->driver_reserved);
     lua_createtable(L, l->nprocs, 0);
     for (int i = 0; i < l->nprocs; i++) {
         lua_createtable(L, 0, 5);

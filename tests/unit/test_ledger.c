@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +85,26 @@ static void test_ledger_sim_device(void **state)
     assert_string_equal(lt_ledger_label(GPU_LEDGER_ROUNDING, "en"), "rounding waste");
     assert_int_equal(lt_ledger_text(&l, "zh", NULL, 0), lt_ledger_text(&l, "zh", buf, sizeof buf));
     gpu_close(dev);
+}
+
+/* A real device's ledger as NVML v2 reports it: the driver's reservation (nvidia-smi's
+ * "Reserved" row) is said beside the NVML line, in both languages, and only when NVML gave it. */
+static void test_ledger_driver_reserved(void **state)
+{
+    (void)state;
+    struct gpu_ledger l = {.total = 80 * GiB, .free = 70 * GiB, .nvml = true,
+                           .driver_reserved = 512 * MiB};
+    snprintf(l.backend, sizeof l.backend, "cuda");
+    snprintf(l.device, sizeof l.device, "NVIDIA H200");
+    snprintf(l.nvml_note, sizeof l.nvml_note, "per-process figures from NVML");
+    char buf[4096];
+    lt_ledger_text(&l, "en", buf, sizeof buf);
+    assert_non_null(strstr(buf, "\n  reserved by the driver: 512 MiB (nvidia-smi's Reserved row, NVML v2)\n"));
+    lt_ledger_text(&l, "zh", buf, sizeof buf);
+    assert_non_null(strstr(buf, "\n  驱动保留：512 MiB（nvidia-smi 的 Reserved 一行，NVML v2）\n"));
+    l.driver_reserved = 0; /* NVML without v2: nothing claimed */
+    lt_ledger_text(&l, "en", buf, sizeof buf);
+    assert_null(strstr(buf, "reserved by the driver"));
 }
 
 static void test_ledger_model(void **state)
@@ -279,6 +300,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ledger_sim_device),
         cmocka_unit_test(test_ledger_model),
+        cmocka_unit_test(test_ledger_driver_reserved),
         cmocka_unit_test(test_nvml_absent_is_unknown),
         cmocka_unit_test(test_mempool_release_threshold),
         cmocka_unit_test(test_mempool_streams),

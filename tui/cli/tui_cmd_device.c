@@ -324,6 +324,7 @@ static void ledger_json(const struct gpu_ledger *l)
     }
     tui_json_kbool(&j, "nvml", l->nvml);
     tui_json_kstr(&j, "nvml_note", l->nvml_note);
+    tui_json_kmaybe(&j, "driver_reserved", (double)l->driver_reserved, l->driver_reserved > 0);
     tui_json_key(&j, "processes");
     tui_json_arr(&j);
     for (int i = 0; i < l->nprocs; i++) {
