@@ -80,8 +80,10 @@ wait_for '^ +step 1' 10
 # the big figure is the measured bar's, not the theoretical peak first in its panel
 wait_for 'copy · measured' 5
 screen | grep -q 'theoretical peak · theoretical' && fail "the key figure is the theoretical peak"
+screen | tail -n 1 | grep -q 'Space pause' || fail "the footer does not say Space pauses the run"
 keys Space
 wait_for 'PAUSED' 5
+screen | tail -n 1 | grep -q 'Space go on' || fail "the footer does not say Space goes on"
 at=$(screen | grep -oE '^ +step [1-4]' | tr -d ' ')
 # held: for longer than two of its pauses, the run stays where it was
 n=50

@@ -46,6 +46,8 @@ static const struct {
     {"presenter", tui_present_keys},
     {"presenter, experiment step", tui_present_run_keys},
     {"presenter, question step", tui_present_ask_keys},
+    {"presenter, a run going on", tui_present_running_keys},
+    {"presenter, a run paused", tui_present_held_keys},
     {"watch", tui_watch_keys},
     {"watch, device list", tui_watch_list_keys},
     {"watch, checking", tui_watch_checking_keys},

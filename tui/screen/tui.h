@@ -28,7 +28,8 @@ int tui_present(struct lt_runtime *rt, const struct tui_opts *opts);
  * and of `vramlab watch` (tui_watch.c), for the test that help lists exactly what the keys do. */
 struct tui_keymap;
 extern const struct tui_keymap *const tui_present_keys[], *const tui_present_run_keys[],
-    *const tui_present_ask_keys[], *const tui_watch_keys[], *const tui_watch_list_keys[],
+    *const tui_present_ask_keys[], *const tui_present_running_keys[], *const tui_present_held_keys[],
+    *const tui_watch_keys[], *const tui_watch_list_keys[],
     *const tui_watch_checking_keys[];
 
 #endif

@@ -517,19 +517,23 @@ static bool may_leave(struct present *p)
     return false;
 }
 
-/* Space: during a run, hold it and go on with it (nothing is dropped); else the next page or
- * step. */
+/* Space during a run: hold it, and go on with it at the next Space (nothing is dropped; a
+ * replay's clock moves on by the time held). */
+static void hold_key(void *ud, const struct tui_key *k)
+{
+    struct present *p = ud;
+    if (!p->running) return;
+    p->held = !p->held;
+    if (p->replaying && p->held) p->held_at = gpu_now();
+    else if (p->replaying) p->player.start += gpu_now() - p->held_at;
+    else lt_lesson_run_hold(p->ls, p->held);
+    p->dirty = true;
+}
+
+/* The next page or step. */
 static void next(void *ud, const struct tui_key *k)
 {
     struct present *p = ud;
-    if (p->running && k->code == ' ') {
-        p->held = !p->held;
-        if (p->replaying && p->held) p->held_at = gpu_now();
-        else if (p->replaying) p->player.start += gpu_now() - p->held_at;
-        else lt_lesson_run_hold(p->ls, p->held);
-        p->dirty = true;
-        return;
-    }
     if (!may_leave(p)) return;
     if (p->page + 1 < p->npages) p->page++;
     else go_step(p, p->step + 1);
@@ -632,10 +636,24 @@ static const struct tui_binding run_rows[] = {
     {.keys = {TUI_KEY_ESC}, .run = cancel_key, .en = "cancel the run", .zh = "取消运行"},
 };
 
+/* while a run goes on, Space holds it (the footer says pause), then goes on with it */
+static const struct tui_binding running_rows[] = {
+    {.keys = {' '}, .run = hold_key, .en = "pause the run; Space again goes on with it (nothing is dropped)",
+     .zh = "暂停运行；再按空格继续（不丢失任何结果）", .hint_en = "pause", .hint_zh = "暂停"},
+    {.keys = {TUI_KEY_ESC}, .run = cancel_key, .en = "cancel the run", .zh = "取消运行", .hint_en = "cancel",
+     .hint_zh = "取消"},
+};
+static const struct tui_binding held_rows[] = {
+    {.keys = {' '}, .run = hold_key, .en = "go on with the paused run", .zh = "继续已暂停的运行",
+     .hint_en = "go on", .hint_zh = "继续"},
+    {.keys = {TUI_KEY_ESC}, .run = cancel_key, .en = "cancel the run", .zh = "取消运行", .hint_en = "cancel",
+     .hint_zh = "取消"},
+};
+
 static const struct tui_binding rows[] = {
     {.keys = {' ', TUI_KEY_FN(KEY_RIGHT), TUI_KEY_FN(KEY_NPAGE), 'l'}, .run = next,
-     .en = "next step; Space during a run: pause it / go on with it (a key that would leave a running step asks first)",
-     .zh = "下一步；运行中按空格：暂停 / 继续（会离开运行中步骤的键先询问）", .hint_en = "next", .hint_zh = "下一步"},
+     .en = "next step (during a run Space pauses it; a key that would leave a running step asks first)",
+     .zh = "下一步（运行中空格是暂停；会离开运行中步骤的键先询问）", .hint_en = "next", .hint_zh = "下一步"},
     {.keys = {TUI_KEY_FN(KEY_LEFT), TUI_KEY_FN(KEY_PPAGE), TUI_KEY_FN(KEY_BACKSPACE), 'h'},
      .run = prev, .en = "previous step", .zh = "上一步", .hint_en = "back", .hint_zh = "返回"},
     {.keys = {TUI_KEY_FN(KEY_HOME), TUI_KEY_FN(KEY_END)}, .run = ends,
@@ -650,6 +668,10 @@ static const struct tui_binding rows[] = {
 
 static const struct tui_keymap run_keys =
     TUI_KEYMAP("An experiment step", "实验步骤", TUI_TO_SCREEN, run_rows);
+static const struct tui_keymap running_keys =
+    TUI_KEYMAP("While an experiment runs", "实验运行时", TUI_TO_SCREEN, running_rows);
+static const struct tui_keymap held_keys =
+    TUI_KEYMAP("While a run is paused", "运行暂停时", TUI_TO_SCREEN, held_rows);
 static const struct tui_keymap present_keys = TUI_KEYMAP("Presenter", "演示", TUI_TO_SCREEN, rows);
 static const struct tui_keymap ask_keys = TUI_KEYMAP("A question step", "提问步骤", TUI_TO_SCREEN, ask_rows);
 
@@ -659,9 +681,13 @@ const struct tui_keymap *const tui_present_run_keys[] = {&run_keys, &present_key
                                                          NULL};
 const struct tui_keymap *const tui_present_ask_keys[] = {&ask_keys, &present_keys, &tui_loop_keys,
                                                          NULL};
+const struct tui_keymap *const tui_present_running_keys[] = {&running_keys, &present_keys, &tui_loop_keys,
+                                                             NULL};
+const struct tui_keymap *const tui_present_held_keys[] = {&held_keys, &present_keys, &tui_loop_keys, NULL};
 
 static const struct tui_keymap *const *keys(const struct present *p)
 {
+    if (is_exp(p, block_of(p)) && p->running) return p->held ? tui_present_held_keys : tui_present_running_keys;
     if (is_exp(p, block_of(p))) return tui_present_run_keys;
     int b = block_of(p);
     if (p->ls && b >= 0 && b < lt_lesson_nblocks(p->ls) && lt_lesson_block_kind(p->ls, b) == LT_BLOCK_EXERCISE)
