@@ -4,7 +4,8 @@
  * rendered at several widths, the plain and JSON sinks, `results` as text, CSV and JSON, and
  * `compare`. Properties: the load fails with "path:line: what" or "path: what", or every event
  * of every run reads back with a known type and style, at most LT_EVENT_MAX_ITEMS cells or map blocks, each text in both languages, and strings
- * that exist; the run tui_replay_find gives is the one marked chosen, for its own lesson and
+ * that exist, every label one line within LT_EV_LABEL_MAX and every text within LT_EV_TEXT_MAX (as
+ * a live run's: lt_event_cut); the run tui_replay_find gives is the one marked chosen, for its own lesson and
  * experiment; results and compare succeed on what loaded; nothing leaks or overflows. */
 #include <locale.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_esc.h"
 #include "tui_panel.h"
 #include "tui_plain.h"
 #include "tui_record.h"
@@ -30,6 +32,9 @@ static char dir[64], path[96];
 static FILE *devnull; /* a memory stream: the sinks flush after every event */
 static char *sink_buf;
 static size_t sink_len;
+
+/* A label as a live run's would be (lt_event_cut): within LT_EV_LABEL_MAX, one line, no control. */
+static bool label_ok(const char *s) { return strlen(s) <= LT_EV_LABEL_MAX && gpu_esc_clean(s, false); }
 
 static void cleanup(void)
 {
@@ -90,12 +95,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             CHECK((unsigned)ev.type < LT_EV_COUNT && (unsigned)ev.style < LT_STYLE_COUNT);
             CHECK(ev.ncells >= 0 && ev.ncells <= LT_EVENT_MAX_ITEMS && (!ev.ncells || ev.cells));
             CHECK(ev.nblocks >= 0 && ev.nblocks <= LT_EVENT_MAX_ITEMS && (!ev.nblocks || ev.blocks));
-            CHECK(ev.panel);
+            CHECK(ev.panel && label_ok(ev.panel));
             for (int z = 0; z < 2; z++) {
                 CHECK(ev.series.s[z] && ev.text.s[z] && ev.unit.s[z]);
-                for (int c = 0; c < ev.ncells; c++) CHECK(ev.cells[c].s[z]);
+                CHECK(label_ok(ev.series.s[z]) && label_ok(ev.unit.s[z]) && strlen(ev.text.s[z]) <= LT_EV_TEXT_MAX);
+                for (int c = 0; c < ev.ncells; c++) CHECK(ev.cells[c].s[z] && label_ok(ev.cells[c].s[z]));
                 for (int c = 0; c < ev.nblocks; c++)
-                    CHECK(ev.blocks[c].owner.s[z] && (unsigned)ev.blocks[c].state < LT_MAP_COUNT);
+                    CHECK(ev.blocks[c].owner.s[z] && label_ok(ev.blocks[c].owner.s[z]) &&
+                          (unsigned)ev.blocks[c].state < LT_MAP_COUNT);
             }
             tui_plain_sink(&plain, &ev);
             tui_plain_sink(&json, &ev);
