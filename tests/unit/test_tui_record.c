@@ -469,6 +469,21 @@ static void test_bigfont(void **s)
     assert_false(tui_big_render(&L, "?", true, TS_MEASURED));
     assert_int_equal(L.n, TUI_BIG_ROWS);
     tui_lines_free(&L);
+    /* scaled for a projector: the largest scale that fits both ways, k x k cells a dot */
+    int w = tui_big_width("12.5 GB/s");
+    assert_int_equal(tui_big_fit("12.5 GB/s", w - 1, 50), 0);            /* not even at 1 */
+    assert_int_equal(tui_big_fit("12.5 GB/s", w, 4), 0);
+    assert_int_equal(tui_big_fit("12.5 GB/s", w, 5), 1);
+    assert_int_equal(tui_big_fit("12.5 GB/s", 3 * w + 2, 100), 3);       /* the width limits */
+    assert_int_equal(tui_big_fit("12.5 GB/s", 1000, 4 * TUI_BIG_ROWS + 4), 4); /* the rows */
+    assert_int_equal(tui_big_fit("?", 1000, 1000), 0);
+    assert_true(tui_big_render_scaled(&L, "12.5 GB/s", 3, 7, false, TS_MEASURED));
+    assert_int_equal(L.n, 3 * TUI_BIG_ROWS);
+    for (int i = 0; i < L.n; i++) assert_int_equal(L.v[i].width, 7 + 3 * w);
+    /* each font row three times, each dot three cells: the first two rows are one */
+    assert_string_equal(L.v[0].s, L.v[2].s);
+    assert_true(strcmp(L.v[0].s, L.v[3].s) != 0);
+    tui_lines_free(&L);
 }
 
 int main(void)
