@@ -1,21 +1,29 @@
-"""screens.py BUILD PART/PARTS - every lesson's screens, as a learner and a teacher see them, checked
-by tests/tui/screencheck.py: each lesson of this part (the course's lessons dealt round-robin to
-PARTS jobs) at 80x24, 120x40 and 200x50 in English and Chinese, from its first screen, through
-every experiment (its panel, each page of it) and exercise (] from one to the next), to every
-page of its text (Space to the end); and in the presenter at 80x24, 120x40, 200x50 and 300x80,
-every step and page, where each experiment's figure is checked: the big digits are there (at
-200x50 and up, as tall as the screen allows), the figure's value is written under them, and it
-is the measured or simulated one, never the theoretical peak beside it.
+"""screens.py BUILD [PART/PARTS] - every lesson's screens, as a learner and a teacher see them,
+checked by tests/tui/screencheck.py (no line wider than the terminal, frames closed, table columns
+and the divider in their columns by display width, no number apart from its unit across a line
+break) and for SIMULATED said once, in the header strip: each lesson of this part (the course's
+lessons dealt round-robin to PARTS jobs) at 80x24, 120x40 and 200x50 in English and Chinese, from
+its first screen (the help overlay over it and the screen it leaves; L to the other language and
+back), through every experiment (run, its panel page by page, zoomed with z page by page) and
+exercise (] from one to the next), to every page of its text (Space to the end); and in the
+presenter at 80x24, 120x40, 200x50 and 300x80, every step and page, each experiment run.
+
+make screens runs all of it; tests/tui/screens.sh (make test) a sample, through the environment:
+VRAMLAB_SCREENS_QUICK=1 (up to each lesson's first experiment), VRAMLAB_SCREENS_SAMPLE=1 (each
+lesson at one size, the sizes in turn), VRAMLAB_SCREENS_PRESENT=0 (no presenter),
+VRAMLAB_SCREENS_TEXT (none, or the sizes whose text is paged: 120x40), and
+VRAMLAB_SCREENS_KEEP_GOING=1 (every failing visit reported, not only the first).
 
 The experiments run once, headless, recorded (run --record); the tutor and the presenter play
 the recordings back, so what is drawn is the same data in both languages. One tmux server, driven
 in control mode (one client for every command, no process per key or capture), runs a session per
 screen being visited, several at once: a visit waits for its screen without a fixed sleep, by
-polling it with a deadline, and a key whose effect may be nothing (Space at the end of the text)
+polling it with a deadline, reads a screen only once two captures in a row agree (never between
+two writes of one redraw), and a key whose effect may be nothing (Space at the end of the text)
 is followed by the help overlay opened and closed, after which every key before it has been read.
 
-Prints one line per visit and the totals (screens, seconds, its own CPU); fails with the screen
-and what is wrong. Standard library only."""
+Prints the totals (visits, screens, seconds, CPU); fails with the screen and what is wrong.
+Standard library only."""
 import os
 import re
 import select
