@@ -277,7 +277,7 @@ portable:
 	    PKG_LIBS='$(PORTABLE_LIBS)' all gpu-tests
 	@sh tests/gpu/portable.sh $(PORTABLE_OBJ) $(PORTABLE)
 
-# The screen suite in full (tests/tui/screens.py, about 2 minutes on 2 vCPUs): every lesson's
+# The screen suite in full (tests/tui/screens.py, about 6 minutes on 2 busy vCPUs): every lesson's
 # every screen (text pages, experiments, panel pages, zoomed panels) at 80x24, 120x40 and 200x50
 # in English and Chinese, and the presenter at 80x24 to 300x80; make test runs its sample
 # (tests/tui/screens.sh: each lesson's first experiment, each lesson at one size).

@@ -11,8 +11,9 @@ presenter at 80x24, 120x40, 200x50 and 300x80, every step and page, each experim
 make screens runs all of it; tests/tui/screens.sh (make test) a sample, through the environment:
 VRAMLAB_SCREENS_QUICK=1 (up to each lesson's first experiment), VRAMLAB_SCREENS_SAMPLE=1 (each
 lesson at one size, the sizes in turn), VRAMLAB_SCREENS_PRESENT=0 (no presenter),
-VRAMLAB_SCREENS_TEXT (none, or the sizes whose text is paged: 120x40), and
-VRAMLAB_SCREENS_KEEP_GOING=1 (every failing visit reported, not only the first).
+VRAMLAB_SCREENS_LESSONS=0 (the presenter alone), VRAMLAB_SCREENS_TEXT (none, or the sizes
+whose text is paged: 120x40), and VRAMLAB_SCREENS_KEEP_GOING=1 (every failing visit reported,
+not only the first).
 
 The experiments run once, headless, recorded (run --record); the tutor and the presenter play
 the recordings back, so what is drawn is the same data in both languages. One tmux server, driven
@@ -294,13 +295,6 @@ def lesson_visit(v, lid, lang):
     return v.screens
 
 
-BIG = "█"
-
-
-def figure_rows(lines):
-    return [i for i, l in enumerate(lines) if l.count(BIG) >= 2]
-
-
 def present_visit(v, lid, lang):
     lines = yield has(re.escape(lid))
     v.check(lines, "the title slide", ZOOMED)  # the presenter has no divider
@@ -395,6 +389,8 @@ def main():
         for i, lid in enumerate(mine):
             # the sample make test checks: each lesson at one size, the sizes in turn
             sizes = [SIZES[i % len(SIZES)]] if SAMPLE else SIZES
+            if os.environ.get("VRAMLAB_SCREENS_LESSONS", "1") != "1":  # the presenter alone
+                sizes = []
             for W, H in sizes:
                 for lang in LANGS:
                     specs.append((lesson_visit, (tm, "lesson %s at %dx%d (%s)" % (lid, W, H, lang), W, H,
