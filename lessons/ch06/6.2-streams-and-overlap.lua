@@ -147,7 +147,7 @@ GPU 上有几个能同时工作的引擎：**SM** 运行核函数，一个或多
 
   experiment {
     id = "overlap",
-    key = "speedup",
+    key = "pipeline",
     title = { en = "One, two and three streams", zh = "一个、两个、三个流" },
     intro = { en = [[
 Measures how long one 16 MiB chunk takes to copy in (pinned), then runs 8 chunks of it in, a
@@ -161,6 +161,7 @@ word for word against what the kernels should have made of it.
 先测一块 16 MiB 的数据拷入（锁页）要多久，再让 8 块这样的数据拷入、运行一个要求同样时长的核函数、拷出：在一个流上；在两个流上从可分页内存拷贝；在两个流上，经过两块设备缓冲区（双缓冲）；以及在三个流上，经过三块。每次运行都像性能分析器那样画在时间线上，按实际过程展开：主机线程一行，每个引擎一行，每个流一行，每个操作是一根条，颜色表示它的种类，条上是块的编号；最后留在时间线上的是三个流的那次运行。拷回来的每块都逐字核对，看是否是核函数应当算出的结果。
 ]] },
     panels = {
+      { id = "pipeline", kind = "bars", title = { en = "The pipeline: three streams over one", zh = "流水线：三个流相对一个流" }, unit = "x" },
       { id = "speedup", kind = "bars", title = { en = "Speed-up over one stream", zh = "相对一个流的加速" }, unit = "x" },
       { id = "tl", kind = "timeline", title = { en = "Timeline: the host, each engine, each stream", zh = "时间线：主机、各引擎、各流" } },
       { id = "t", kind = "table", title = { en = "Measured vs the estimate", zh = "实测 vs 估算" } },
@@ -193,6 +194,7 @@ word for word against what the kernels should have made of it.
         end
         ex:row("t", { run[3], units.time(r.seconds), string.format("%.2fx", base.seconds / r.seconds), r.held and T("yes", "是") or T("no", "否") })
         ex:bar("speedup", run[3], base.seconds / r.seconds, { from = r })
+        if run[1] == 3 then ex:bar("pipeline", T("3 streams / 1 stream", "3 个流 / 1 个流"), base.seconds / r.seconds, { from = r }) end
       end
       ex:row("t", { T("estimate (vram.overlap)", "估算（vram.overlap）"), units.time(est.overlapped), string.format("%.2fx", est.speedup), "-" })
       ex:note("t", string.format(T("%d chunks of %s; one chunk's copy (and kernel): %s; the estimate leaves out each operation's fixed start-up cost.",

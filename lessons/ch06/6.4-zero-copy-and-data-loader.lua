@@ -216,7 +216,7 @@ workers, revealed step by step.
 ]] },
     panels = {
       { id = "busy", kind = "bars", title = { en = "GPU busy (compute / step)", zh = "GPU 忙碌比例（计算 / 每步）" }, unit = "%" },
-      { id = "tl", kind = "table", title = { en = "2 workers: each batch by its number", zh = "2 个 worker：每个 batch 用它的编号表示" } },
+      { id = "tl", kind = "timeline", title = { en = "2 workers: each batch by its number", zh = "2 个 worker：每个 batch 用它的编号表示" } },
       { id = "t", kind = "table", title = { en = "Stages of one batch", zh = "一个 batch 的各级" } },
     },
     run = function(ex)
@@ -236,18 +236,29 @@ workers, revealed step by step.
         ex:row("t", { string.format(T("step, %d worker(s)", "每步，%d 个 worker"), w), units.time(l.step_seconds), string.format(T("bottleneck: %s", "瓶颈：%s"), l.bottleneck) })
       end
       local two = vram.loader { workers = 2, worker_seconds = decode, pin_seconds = s.pin, h2d_seconds = s.h2d, compute_seconds = COMPUTE, steps = 8 }
-      local items = {}
-      for _, e in ipairs(two.timeline) do items[#items + 1] = { lane = e.stage, start = e.start, finish = e.finish, mark = tostring(e.batch % 10) } end
-      local names = { worker = T("workers", "worker"), pin = T("pin", "锁页"), h2d = "H2D", compute = T("GPU", "GPU") }
+      -- the timeline, a lane per worker and one per stage after them, revealed in four steps:
+      -- what started in each quarter (decoding and compute assumed, the copies timed)
+      local kind = { worker = T("decode (assumed)", "解码（假设）"), pin = T("pin copy", "锁页拷贝"),
+                     h2d = T("H2D copy", "H2D 拷贝"), compute = T("compute (assumed)", "计算（假设）") }
+      local lane = { pin = T("pin", "锁页"), h2d = "H2D", compute = "GPU" }
+      local function lane_of(e) return e.stage == "worker" and string.format(T("worker %d", "worker %d"), e.worker) or lane[e.stage] end
+      local total = two.total_seconds
       for step = 1, 4 do
-        ex:clear("tl")
-        ex:row("tl", { T("stage", "阶段"), string.format("0 - %s", units.time(two.total_seconds)) })
-        for _, row in ipairs(vram.timeline(items, { width = 40, lanes = { "worker", "pin", "h2d", "compute" }, upto = two.total_seconds * step / 4 }).rows) do
-          ex:row("tl", { names[row.lane], row.bar })
+        local from, upto = total * (step - 1) / 4, step == 4 and math.huge or total * step / 4
+        if step == 1 then
+          ex:clear("tl")
+          for w = 1, 2 do ex:span("tl", lane_of { stage = "worker", worker = w }, 0, 0, { kind = kind.worker, total = total, style = "theoretical" }) end
+          for _, st in ipairs { "pin", "h2d", "compute" } do ex:span("tl", lane[st], 0, 0, { kind = kind[st], total = total, style = "theoretical" }) end
+        end
+        for _, e in ipairs(two.timeline) do
+          if e.start >= from and e.start < upto then
+            ex:span("tl", lane_of(e), e.start, e.finish, { kind = kind[e.stage], n = e.batch, total = total, style = "theoretical" })
+          end
         end
         ex:pause(0.4)
       end
-      ex:note("tl", T("The two workers' batches overlap in one row; each column 1/40 of 8 batches.", "两个 worker 的 batch 在同一行里重叠；每列是 8 个 batch 的 1/40。"))
+      ex:note("tl", string.format(T("vram.loader's model of 8 batches, %s, from the stage times above; the workers run ahead of the GPU by up to 2 batches each (prefetch factor 2).",
+                                    "vram.loader 按上表各级时间算出的 8 个 batch 的模型，共 %s；每个 worker 最多领先 GPU 2 个 batch（prefetch_factor 为 2）。"), units.time(total)))
       ex:note("busy", string.format(T("Workers needed so the GPU never waits: %d (decode %s per batch / compute %s).",
                                       "让 GPU 从不等待所需的 worker 数：%d（每个 batch 解码 %s / 计算 %s）。"),
                                     math.ceil(decode / COMPUTE - 1e-9), units.time(decode), units.time(COMPUTE)))
@@ -314,7 +325,7 @@ timelines show the host, the copy engine and the SMs.
 ]] },
     panels = {
       { id = "gain", kind = "bars", title = { en = "Time for 6 steps", zh = "6 步的时间" }, unit = "ms" },
-      { id = "tl", kind = "table", title = { en = "Timeline: each step by its number", zh = "时间线：每步用它的编号表示" } },
+      { id = "tl", kind = "timeline", title = { en = "Timeline: each step by its number", zh = "时间线：每步用它的编号表示" } },
     },
     run = function(ex)
       local T = function(en, zh) return ex:t { en = en, zh = zh } end
@@ -337,24 +348,32 @@ timelines show the host, the copy engine and the SMs.
         over[#over + 1] = { "record", event = "done" .. i, stream = 1 }
       end
       over[#over + 1] = { "sync" }
-      local names = { host = T("host", "主机"), h2d = "H2D", sm = "SM" }
+      local names = { host = T("host", "主机"), h2d = T("H2D copy", "H2D 拷贝"), sm = T("SMs", "SM") }
+      local kind = { cpu = T("host work (assumed)", "主机工作（假设）"), sync = T("host waits (sync)", "主机等待（sync）"),
+                     copy = T("copy in", "拷入"), kernel = T("kernel", "核函数") }
       local results = {}
       for _, run in ipairs { { serial, T("one after the other", "依次执行") }, { over, T("overlapped", "重叠执行") } } do
         ex:status(run[2])
         local r, err = gpu.program { buffers = bufs, ops = run[1] }
         if not r then ex:note("gain", err); ex:status(T("failed", "失败")); return end
         results[#results + 1] = r
-        local items = {}
-        for _, o in ipairs(r.ops) do
-          if o.label and (o.kind == "cpu" or o.kind == "copy" or o.kind == "kernel") then
-            items[#items + 1] = { lane = o.kind == "cpu" and "host" or o.lane, start = o.start, finish = o.finish, mark = o.label }
-          end
-        end
+        -- the host's work and its waits (sync), the copy engine, the SMs; revealed in three steps
+        local total = r.seconds
         for step = 1, 3 do
-          ex:clear("tl")
-          ex:row("tl", { T("lane", "通道"), string.format("0 - %s: %s", units.time(r.seconds), run[2]) })
-          for _, row in ipairs(vram.timeline(items, { width = 40, lanes = { "host", "h2d", "sm" }, upto = r.seconds * step / 3 }).rows) do
-            ex:row("tl", { names[row.lane], row.bar })
+          local from, upto = total * (step - 1) / 3, step == 3 and math.huge or total * step / 3
+          if step == 1 then
+            ex:clear("tl")
+            ex:span("tl", names.host, 0, 0, { kind = kind.cpu, total = total, from = r })
+            ex:span("tl", names.h2d, 0, 0, { kind = kind.copy, total = total, from = r })
+            ex:span("tl", names.sm, 0, 0, { kind = kind.kernel, total = total, from = r })
+            ex:note("tl", string.format(T("shown: %s, %s", "显示的是：%s，%s"), run[2], units.time(total)))
+          end
+          for _, o in ipairs(r.ops) do
+            local t0, t1 = o.start, o.finish
+            if o.kind == "sync" then t0, t1 = o.issued, o.returned end
+            if kind[o.kind] and t0 >= from and t0 < upto and t1 > t0 then
+              ex:span("tl", names[o.kind == "copy" and "h2d" or o.lane], t0, t1, { kind = kind[o.kind], n = tonumber(o.label), total = total, from = r })
+            end
           end
           ex:pause(0.4)
         end

@@ -101,7 +101,8 @@ end
 -- workers ahead, a blocking copy). Returns {step_seconds (the steady step: the slowest stage per
 -- batch, worker_seconds/workers for the workers), serial_seconds (the sum), total_seconds (for
 -- `steps` batches), gpu_busy (compute's share of the steady step), bottleneck (the slowest
--- stage's name), timeline = {{batch=, stage=, start=, finish=}, ...} of the steps simulated}.
+-- stage's name), timeline = {{batch=, stage=, start=, finish=, worker=}, ...} of the steps
+-- simulated (worker: which of the workers, 1.., prepared the batch; stage "worker" only)}.
 --   vram.loader{ workers = 4, worker_seconds = 0.2, pin_seconds = 0.01, h2d_seconds = 0.02, compute_seconds = 0.06 }.bottleneck --> "compute"
 function M.loader(t)
   opts("loader", t)
@@ -131,11 +132,11 @@ function M.loader(t)
       local room = b - pf * w >= 1 and done[b - pf * w] or 0
       local s = max(free_w[k], room)
       free_w[k] = s + tw
-      timeline[#timeline + 1] = { batch = b, stage = "worker", start = s, finish = s + tw }
+      timeline[#timeline + 1] = { batch = b, stage = "worker", start = s, finish = s + tw, worker = k }
       ready = s + tw
     else
       local s = b > 1 and done[b - 1] or 0
-      timeline[#timeline + 1] = { batch = b, stage = "worker", start = s, finish = s + tw }
+      timeline[#timeline + 1] = { batch = b, stage = "worker", start = s, finish = s + tw, worker = 1 }
       ready = s + tw
     end
     local ps = max(ready, pin_free)

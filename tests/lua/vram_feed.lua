@@ -49,6 +49,18 @@ local ends = {}
 for _, e in ipairs(l2.timeline) do if e.stage == "compute" then ends[e.batch] = e.finish end end
 near((ends[32] - ends[24]) / 8, 0.1, 1e-9, "steady step in the timeline")
 for _, e in ipairs(l2.timeline) do assert(e.finish >= e.start) end
+-- each batch's worker (the one that frees first): two workers of equal speed take turns, and one
+-- worker never prepares two batches at once (a timeline panel draws a lane per worker)
+local busy_until = {}
+for _, e in ipairs(l2.timeline) do
+  if e.stage == "worker" then
+    assert(e.worker == (e.batch - 1) % 2 + 1, "batch " .. e.batch .. " on worker " .. tostring(e.worker))
+    assert(e.start >= (busy_until[e.worker] or 0) - 1e-12, "worker " .. e.worker .. " overlaps itself")
+    busy_until[e.worker] = e.finish
+  else
+    assert(e.worker == nil, "only the worker stage names a worker")
+  end
+end
 local serial = vram.loader { workers = 2, worker_seconds = 0.2, pin_seconds = 0.01, h2d_seconds = 0.02, compute_seconds = 0.06, overlap = false }
 assert(serial.bottleneck == "serial"); near(serial.step_seconds, 0.29, 1e-12, "serial step")
 near(serial.total_seconds, 8 * 0.29, 1e-12, "serial total")

@@ -3,7 +3,8 @@
 # the live panel and scroll to the timeline; a row per lane (host, H2D copy, SMs, D2H copy,
 # stream 1..3), the three engines busy in the same columns (the overlap of three streams), the
 # axis in ms, the legend, the panel's title in its frame and SIMULATED in the header strip; every
-# line within 80 columns. Then at 120x40 beside the text, the same lanes.
+# line within 80 columns. Then at 120x40 beside the text, the same lanes; then in the presenter,
+# whose key figure is the pipeline's speed-up.
 . tests/tui/tmux.lib "$@"
 # the live panel's rows without the frame around them
 panel() { screen | sed 's/^│ //; s/^[^│]*│ *│ //'; }
@@ -63,10 +64,32 @@ check_width 80
 # beside the text at 120x40: the lanes all on one screen
 resize 120 40
 wait_for '│ stream 3 '
-screen | grep -q '│ H2D copy .*0' || fail "no H2D lane at 120x40"
+wait_for '│ H2D copy .*0'
+screen | grep -q '│ stream 3 ' || fail "the lanes are not all on one screen at 120x40"
 check_width 120
 to_menu
 keys q
 wait_exit 10
 [ "$RC" = 0 ] || fail "exit code $RC after q"
-echo "ok: lesson 6.2's timeline: lanes, overlap, axis in ms, legend, SIMULATED at 80x24 and 120x40"
+# the presenter at 120x45: the experiment's key figure is the pipeline's speed-up, and its
+# panels' page has the timeline's lanes
+fresh present
+start 120 45 "$APP present 6.2"
+wait_for '1 / [0-9]+' 10
+present_to_run
+keys Enter
+wait_for '^ +done' 120
+screen | grep -q '3 streams / 1 stream · SIMULATED' || fail "the presenter's key figure is not the pipeline's speed-up"
+n=0
+until screen | grep -q '^ *stream 3 '; do
+    sync Space
+    n=$((n + 1))
+    [ $n -lt 4 ] || fail "no timeline on the experiment's pages in the presenter"
+done
+screen | grep -Eq '^ *H2D copy .*▓' || fail "no H2D lane in the presenter"
+screen | grep -Eq '^ +0 +1 .* ms *$' || fail "no axis in ms in the presenter"
+check_width 120
+keys q
+wait_exit 10
+[ "$RC" = 0 ] || fail "exit code $RC after q in the presenter"
+echo "ok: lesson 6.2's timeline: lanes, overlap, axis in ms, legend, SIMULATED at 80x24 and 120x40, and in the presenter"
