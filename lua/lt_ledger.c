@@ -78,8 +78,18 @@ size_t lt_ledger_text(const struct gpu_ledger *l, const char *lang, char *buf, s
         }
     }
     if (!l->simulated) {
-        char line[256];
-        gpu_buf_printf(&b, "%s\n", lt_say(line, sizeof line, lang, LT_SAY_LEDGER_NVML, l->nvml_note));
+        char line[448];
+        static const enum lt_say_id worth[] = {
+            [GPU_LEDGER_NVML_NONE] = LT_SAY_LEDGER_NVML_NONE,
+            [GPU_LEDGER_NVML_NOT_REAL] = LT_SAY_LEDGER_NVML_NOT_REAL,
+            [GPU_LEDGER_NVML_PER_PROCESS] = LT_SAY_LEDGER_NVML_PER_PROCESS,
+            [GPU_LEDGER_NVML_HIDDEN] = LT_SAY_LEDGER_NVML_HIDDEN,
+            [GPU_LEDGER_NVML_NAMESPACE] = LT_SAY_LEDGER_NVML_NAMESPACE,
+            [GPU_LEDGER_NVML_WHOLE_GPU] = LT_SAY_LEDGER_NVML_WHOLE_GPU,
+        };
+        char note[256];
+        lt_say(note, sizeof note, lang, worth[l->nvml_state], l->nvml_note);
+        gpu_buf_printf(&b, "%s\n", lt_say(line, sizeof line, lang, LT_SAY_LEDGER_NVML, note));
         if (l->driver_reserved) { /* nvidia-smi shows it apart from Used: so does the ledger */
             char rsv[48];
             gpu_fmt_bytes((double)l->driver_reserved, GPU_FMT_BIN, rsv, sizeof rsv);

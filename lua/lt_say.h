@@ -111,6 +111,19 @@
     X(LEDGER_LARGEST_FREE, "largest free block", "最大空闲块")                                    \
     X(LEDGER_NON_RELEASABLE, "non-releasable (split segments)", "不可释放（分裂段中）")          \
     X(LEDGER_NVML, "As nvidia-smi sees it (NVML): %s", "nvidia-smi 的视角（NVML）：%s")          \
+    /* what NVML's figures are worth, by gpu_ledger.nvml_state (NONE: %s is NVML's reason) */    \
+    X(LEDGER_NVML_NONE, "not available (%s)", "不可用（%s）")                                     \
+    X(LEDGER_NVML_NOT_REAL, "no other processes on this device", "这个设备上没有其他进程")        \
+    X(LEDGER_NVML_PER_PROCESS, "per-process figures from NVML "                                  \
+      "(nvmlDeviceGetComputeRunningProcesses), as nvidia-smi shows them",                        \
+      "每个进程的数字来自 NVML（nvmlDeviceGetComputeRunningProcesses），与 nvidia-smi 显示的相同")  \
+    X(LEDGER_NVML_HIDDEN, "NVML hides some processes' memory (no permission)",                   \
+      "NVML 隐藏了部分进程的显存（没有权限）")                                                     \
+    X(LEDGER_NVML_NAMESPACE, "this process is not in NVML's list (a PID namespace?): other "     \
+      "processes cannot be told apart", "本进程不在 NVML 的列表里（PID 命名空间？）：无法区分其他进程") \
+    X(LEDGER_NVML_WHOLE_GPU, "processes of the WHOLE GPU (every MIG instance: this slice was not " \
+      "identified in NVML), not counted here",                                                   \
+      "整块 GPU 的进程（所有 MIG 实例：NVML 里认不出这个切片），这里不计入")                          \
     X(LEDGER_DRIVER_RESERVED, "  reserved by the driver: %s (nvidia-smi's Reserved row, NVML v2)",  \
       "  驱动保留：%s（nvidia-smi 的 Reserved 一行，NVML v2）")                                     \
     /* what the snapshot replay found (gpu_snap_replay.h): one row per finding kind, in its   \

@@ -43,6 +43,7 @@ void gpu_ledger_fill_model(uint64_t capacity, const struct gpu_caching_stats *st
     l->simulated = l->model = true;
     snprintf(l->backend, sizeof l->backend, "model");
     snprintf(l->device, sizeof l->device, "model device");
+    l->nvml_state = GPU_LEDGER_NVML_NOT_REAL;
     snprintf(l->nvml_note, sizeof l->nvml_note, "a model device has no other processes");
     l->total = capacity;
     take_allocator(l, st);
@@ -72,6 +73,7 @@ gpu_status gpu_ledger_fill(struct gpu_dev *dev, const struct gpu_caching_stats *
     if (l->simulated) {
         /* The simulator models one process: nobody else is on its device. */
         l->known[GPU_LEDGER_OTHER_PROCS] = true;
+        l->nvml_state = GPU_LEDGER_NVML_NOT_REAL;
         snprintf(l->nvml_note, sizeof l->nvml_note,
                  "SIMULATED device: no other processes; context from the GPU profile");
     } else {
@@ -102,9 +104,11 @@ gpu_status gpu_ledger_fill(struct gpu_dev *dev, const struct gpu_caching_stats *
             if (found_me && all_known) {
                 l->part[GPU_LEDGER_OTHER_PROCS] = others;
                 l->known[GPU_LEDGER_OTHER_PROCS] = true;
+                l->nvml_state = GPU_LEDGER_NVML_PER_PROCESS;
                 snprintf(l->nvml_note, sizeof l->nvml_note, "per-process figures from NVML "
                          "(nvmlDeviceGetComputeRunningProcesses), as nvidia-smi shows them");
             } else {
+                l->nvml_state = found_me ? GPU_LEDGER_NVML_HIDDEN : GPU_LEDGER_NVML_NAMESPACE;
                 snprintf(l->nvml_note, sizeof l->nvml_note, "%s",
                          found_me ? "NVML hides some processes' memory (no permission)"
                                   : "this process is not in NVML's list (a PID namespace?): "
@@ -116,6 +120,7 @@ gpu_status gpu_ledger_fill(struct gpu_dev *dev, const struct gpu_caching_stats *
                 l->part[GPU_LEDGER_OTHER_PROCS] = 0;
                 l->known[GPU_LEDGER_OTHER_PROCS] = false;
                 l->has_self = false;
+                l->nvml_state = GPU_LEDGER_NVML_WHOLE_GPU;
                 snprintf(l->nvml_note, sizeof l->nvml_note, "processes of the WHOLE GPU (every "
                          "MIG instance: this slice was not identified in NVML), not counted here");
             }

@@ -29,6 +29,16 @@ const char *gpu_ledger_part_key(enum gpu_ledger_part p); /* "other_processes", "
 
 #define GPU_LEDGER_MAX_PROCS 32
 
+/* What NVML's per-process figures are worth here (the words are lua/lt_ledger.c's). */
+enum gpu_ledger_nvml {
+    GPU_LEDGER_NVML_NONE,        /* NVML could not be asked: nvml_note says why */
+    GPU_LEDGER_NVML_NOT_REAL,    /* a simulated or model device: no other processes */
+    GPU_LEDGER_NVML_PER_PROCESS, /* every process's figure, as nvidia-smi shows them */
+    GPU_LEDGER_NVML_HIDDEN,      /* some processes' memory hidden (no permission) */
+    GPU_LEDGER_NVML_NAMESPACE,   /* this process not in the list (a PID namespace) */
+    GPU_LEDGER_NVML_WHOLE_GPU,   /* a MIG slice NVML could not identify: the whole GPU's list */
+};
+
 struct gpu_ledger {
     bool simulated;          /* the device is the simulator, or a model device */
     bool model;              /* a model device: no backend, no context, no other processes */
@@ -44,7 +54,8 @@ struct gpu_ledger {
     uint64_t segments, inactive_split; /* "non-releasable" cached bytes in split segments */
     /* NVML (real devices only) */
     bool nvml;
-    char nvml_note[160];     /* why NVML figures are missing, or what they are */
+    enum gpu_ledger_nvml nvml_state;
+    char nvml_note[160];     /* the same in English for the JSON, or why NVML could not be asked */
     bool has_self;           /* this process found in NVML's list (not in a PID namespace) */
     uint64_t self_nvml;      /* this process as nvidia-smi shows it */
     uint64_t driver_reserved; /* nvidia-smi's "Reserved" row (NVML v2): 0 when NVML has no v2 */

@@ -107,6 +107,39 @@ static void test_ledger_driver_reserved(void **state)
     assert_null(strstr(buf, "reserved by the driver"));
 }
 
+/* What NVML's figures are worth is a key from the device layer and words here: the 中文 ledger of
+ * a real device says it in Chinese (the English note stays for the JSON), for every state. */
+static void test_ledger_nvml_words(void **state)
+{
+    (void)state;
+    static const struct {
+        enum gpu_ledger_nvml k;
+        const char *en, *zh;
+    } c[] = {
+        {GPU_LEDGER_NVML_PER_PROCESS, "per-process figures from NVML", "每个进程的数字来自 NVML"},
+        {GPU_LEDGER_NVML_HIDDEN, "hides some processes' memory", "隐藏了部分进程的显存"},
+        {GPU_LEDGER_NVML_NAMESPACE, "a PID namespace?", "PID 命名空间"},
+        {GPU_LEDGER_NVML_WHOLE_GPU, "processes of the WHOLE GPU", "整块 GPU 的进程"},
+        {GPU_LEDGER_NVML_NONE, "not available (libnvidia-ml.so.1: cannot open)",
+         "不可用（libnvidia-ml.so.1: cannot open）"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        struct gpu_ledger l = {.total = 80 * GiB, .free = 70 * GiB, .nvml = c[i].k != GPU_LEDGER_NVML_NONE,
+                               .nvml_state = c[i].k};
+        snprintf(l.backend, sizeof l.backend, "cuda");
+        snprintf(l.device, sizeof l.device, "NVIDIA H200");
+        snprintf(l.nvml_note, sizeof l.nvml_note, "%s",
+                 c[i].k == GPU_LEDGER_NVML_NONE ? "libnvidia-ml.so.1: cannot open"
+                                                : "an English note for the JSON");
+        char buf[4096];
+        lt_ledger_text(&l, "en", buf, sizeof buf);
+        assert_non_null(strstr(buf, c[i].en));
+        lt_ledger_text(&l, "zh", buf, sizeof buf);
+        assert_non_null(strstr(buf, c[i].zh));
+        assert_null(strstr(buf, "English note"));
+    }
+}
+
 static void test_ledger_model(void **state)
 {
     (void)state;
@@ -301,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_ledger_sim_device),
         cmocka_unit_test(test_ledger_model),
         cmocka_unit_test(test_ledger_driver_reserved),
+        cmocka_unit_test(test_ledger_nvml_words),
         cmocka_unit_test(test_nvml_absent_is_unknown),
         cmocka_unit_test(test_mempool_release_threshold),
         cmocka_unit_test(test_mempool_streams),
