@@ -3,8 +3,8 @@
  * nothing else: no menu, no panes, a dim line on top and at the bottom. An experiment runs when
  * its step is reached and Enter is pressed (live, or from --replay); its key figure - the one
  * the experiment names (`key =`), else the last measured or simulated bar or gauge - is drawn in
- * a block font with its unit and how it was obtained, as large as the screen allows (5 rows at
- * 80x24, most of a 200x50 screen). The layout scales with the terminal: a 76-column strip up to
+ * a block font with its unit and how it was obtained, as large as the screen allows (1.3's
+ * ratio: 10 rows at 80x24, 30 at 200x50). The layout scales with the terminal: a 76-column strip up to
  * 84 columns, the width less a margin of a twentieth a side beyond. Made to be read from the
  * back of a room, and not to lose a run to a key: Space holds a running experiment and goes on
  * with it (lt_lesson_run_hold), a key that would leave a running step asks first, Enter on a
