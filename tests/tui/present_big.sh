@@ -5,7 +5,7 @@
 # the measured one, not the theoretical peak beside it; Space holds a run and goes on with it
 # (nothing dropped, the run finishes); a key that would leave a running step asks first; Enter
 # on a step with results asks, another key keeps them; a step left and come back to shows its
-# results as they were.
+# results as they were; in 中文 at 200x50 the same, nothing past the width.
 . tests/tui/tmux.lib "$@"
 
 # big_rows: the longest run of consecutive screen rows holding block-font ink (██)
@@ -46,6 +46,18 @@ for size in 80x24 120x40 200x50 300x80; do
     wait_exit 5
     [ "$RC" = 0 ] || fail "$size: exit code $RC"
 done
+
+# 中文 on a projector: the figure as large, its label in Chinese, nothing past the width
+fresh zh
+start 200 50 "$APP --lang zh present 1.3"
+wait_for '1 / [0-9]+' 10
+present_to_run 'Enter 运行'
+keys Enter
+wait_for '显存 / 内存 · SIMULATED 模拟' 30
+[ $(($(big_rows) * 2)) -ge 50 ] || fail "zh 200x50: the key figure is $(big_rows) rows"
+check_width 200
+keys q
+wait_exit 5
 
 # ---- a run held and gone on with; keys that would lose it ask -------------------------------
 test_course
