@@ -200,8 +200,8 @@ word for word against what the kernels should have made of it.
       ex:note("t", string.format(T("%d chunks of %s; one chunk's copy (and kernel): %s; the estimate leaves out each operation's fixed start-up cost.",
                                    "%d 块，每块 %s；一块的拷贝（和核函数）：%s；估算不计每个操作的固定启动开销。"),
                                  CHUNKS, units.bytes(c), units.time(k)))
-      ex:note("tl", T("Time runs left to right on one axis for every lane: bars in the same columns ran at the same time. The host lane is how long each call held the host thread; a bar's number is its chunk.",
-                      "时间从左到右，所有行共用一条时间轴：落在同一列的条是同时运行的。主机一行是每次调用占住主机线程多久；条上的数字是块的编号。"))
+      ex:note("tl", T("Time runs left to right on one axis for every lane: bars in the same columns ran at the same time. The host lane is how long each call held the host thread: empty when every call returned at once (pinned), full when each copy held it (pageable). A bar's number is its chunk.",
+                      "时间从左到右，所有行共用一条时间轴：落在同一列的条是同时运行的。主机一行是每次调用占住主机线程多久：每次调用都立即返回时（锁页）是空的，每次拷贝都占住它时（可分页）是满的。条上的数字是块的编号。"))
       if base.simulated then
         ex:note("speedup", T("SIMULATED: copy engines, the link and the kernel are the simulator's model (docs/simulator.md)",
                              "模拟：拷贝引擎、链路和核函数都来自模拟器的模型（docs/simulator.md）"))

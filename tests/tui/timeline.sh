@@ -67,6 +67,20 @@ wait_for '│ stream 3 '
 wait_for '│ H2D copy .*0'
 screen | grep -q '│ stream 3 ' || fail "the lanes are not all on one screen at 120x40"
 check_width 120
+# a small terminal: everything still within its width, the app alive and the lanes' names there
+resize 40 14
+wait_for '^ *vramlab|Streams'
+keys z
+n=0
+until screen | grep -q 'stream 3'; do
+    moved Down || fail "no timeline at 40x14"
+    n=$((n + 1))
+    [ $n -lt 80 ] || fail "80 lines down and no timeline at 40x14"
+done
+check_width 40
+alive
+keys z
+resize 120 40
 to_menu
 keys q
 wait_exit 10
