@@ -407,6 +407,7 @@ static void mark_rows(const struct curve *cv, const struct plot *p, const struct
             tui_lb_pad(&b, yl + 1 + start_of[best], TS_PLAIN);
             tui_lb_puts(&b, c->ascii ? "^ " : "▲ ", cv->mk[best].style);
             int lw = tui_width(cv->mk[best].label, strlen(cv->mk[best].label)), room = p->pw - start_of[best] - 2;
+            if (room < 0) room = 0;
             tui_lb_fit(&b, cv->mk[best].label, lw < room ? lw : room, TUI_LEFT, c->ascii, cv->mk[best].style);
             row_of_mark[best] = -1;
         }
@@ -496,7 +497,10 @@ static void draw(const void *st, const struct tui_wctx *c, const struct tui_pinf
     }
     p.dw = braille ? p.pw * 2 : p.pw;
     p.dh = braille ? p.ph * 4 : p.ph;
-    if (!p.logy) yl = y_ticks_linear(&p, ymax, braille, ylab) > yl ? y_ticks_linear(&p, ymax, braille, ylab) : yl;
+    if (!p.logy) {
+        int tw = y_ticks_linear(&p, ymax, braille, ylab);
+        if (tw > yl) yl = tw;
+    }
     if (p.pw != c->width - yl - 1) { /* a wider label than the estimate: fewer columns */
         p.pw = c->width - yl - 1;
         p.dw = braille ? p.pw * 2 : p.pw;
