@@ -3,8 +3,8 @@
  * a short span still shows), one row per lane in the order the lanes came, what runs at once in
  * the same columns, the axis in round ms ticks with its unit, the legend, SIMULATED in the
  * header, every line within its width from 1 to 140 columns (UTF-8 and ASCII), words instead of
- * a plot when too narrow, and odd input (NaN, a finish before the start, too many lanes)
- * left out. */
+ * a plot when too narrow, odd input (NaN, a finish before the start, too many lanes) left out,
+ * and docs/lua-api.md's picture. */
 #include <locale.h>
 #include <math.h>
 #include <setjmp.h>
@@ -277,6 +277,65 @@ static void test_odd_input(void **state)
     tui_panelset_free(ps);
 }
 
+/* docs/lua-api.md's picture is what the widget draws for its example's spans (those the
+ * simulator gave it, deterministic, RTX 3090: tests/cli/timeline.sh runs the example and checks
+ * its plain lines, 0.650 to 1.30 ms and so on, against the same run). */
+static void test_doc_picture(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *lane, *kind;
+        double t0, t1, n;
+    } sp[] = {
+        {"H2D copy", "copy in", 0, 0.0006495421686746987, 0},
+        {"SMs", "kernel", 0.0006495421686746987, 0.0016575421686746987, 0},
+        {"H2D copy", "copy in", 0.0006495421686746987, 0.0012990843373493974, 1},
+        {"SMs", "kernel", 0.0016575421686746987, 0.0026655421686746987, 1},
+        {"H2D copy", "copy in", 0.0016575421686746987, 0.0023070843373493976, 2},
+        {"SMs", "kernel", 0.0026655421686746987, 0.003673542168674699, 2},
+        {"H2D copy", "copy in", 0.0026655421686746987, 0.003315084337349398, 3},
+        {"SMs", "kernel", 0.003673542168674699, 0.0046815421686746995, 3},
+    };
+    struct tui_panelset *ps = declared(false);
+    for (size_t i = 0; i < sizeof sp / sizeof sp[0]; i++)
+        span(ps, sp[i].lane, sp[i].kind, sp[i].t0, sp[i].t1, sp[i].n, 0.0046815421686746995);
+    struct tui_lines L = {0};
+    tui_panelset_render(ps, &L, 49, false, "en");
+    FILE *f = fopen("docs/lua-api.md", "r");
+    assert_non_null(f);
+    static char doc[1 << 18];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = 0;
+    const char *at = strstr(doc, "<!-- picture: the example's spans at 49 columns");
+    assert_non_null(at);
+    at = strstr(at, "```\n");
+    assert_non_null(at);
+    at += 4;
+    const char *end = strstr(at, "```");
+    assert_non_null(end);
+    /* the picture's lines, in order, are the panel's lines after its title */
+    int first = -1;
+    for (int i = 0; i < L.n && first < 0; i++)
+        if (!strncmp(L.v[i].s, "H2D copy", 8)) first = i;
+    assert_true(first >= 0);
+    int k = first;
+    for (const char *p = at; p < end; k++) {
+        const char *nl = strchr(p, '\n');
+        assert_true(k < L.n);
+        char want[512];
+        snprintf(want, sizeof want, "%.*s", (int)(nl - p), p);
+        char got[512];
+        snprintf(got, sizeof got, "%s", L.v[k].s);
+        for (size_t e = strlen(got); e > 0 && got[e - 1] == ' ';) got[--e] = 0;
+        if (strcmp(want, got)) fail_msg("docs/lua-api.md's picture, line %d:\n want '%s'\n got  '%s'", k - first + 1, want, got);
+        p = nl + 1;
+    }
+    assert_int_equal(k - first, 5);
+    tui_lines_free(&L);
+    tui_panelset_free(ps);
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -284,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_span_cols),    cmocka_unit_test(test_lanes_and_overlap),
         cmocka_unit_test(test_fits_every_width), cmocka_unit_test(test_narrow_words),
         cmocka_unit_test(test_axis_units),   cmocka_unit_test(test_odd_input),
+        cmocka_unit_test(test_doc_picture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
