@@ -211,7 +211,7 @@ static void test_validator(void **state)
                         "at least one panel"); /* each error at its field's line */
     expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'},\n"
                                "   panels = {{id='p', kind='pie', title={en='a', zh='b'}}},\n"
-                               "   run = function() end },\n}\n", 5, "kind must be one of bars, curve, gauge, map, table (got pie)");
+                               "   run = function() end },\n}\n", 5, "kind must be one of bars, curve, gauge, map, table, timeline (got pie)");
     /* the key figure names a panel of the experiment that has a number; scale is a size */
     expect_lesson_error(f, HEAD " experiment { id = 'e', title = {en='a', zh='b'}, key = 'nope',\n"
                                "   panels = {{id='p', kind='bars', title={en='a', zh='b'}}},\n"
