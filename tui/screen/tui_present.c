@@ -424,6 +424,9 @@ static void experiment_step(struct present *p, struct tui_lines *L, int b, int w
     else if (*st) para(p, L, st, TS_DIM, width);
     if (p->ps) {
         blank(L);
+        /* a page of the screen's rows: a curve grows with a projector's screen (and is drawn
+         * whole on its page) */
+        tui_panelset_set_rows(p->ps, rows);
         tui_panelset_render(p->ps, L, width, p->ascii, zh(p) ? "zh" : "en");
     }
 }
