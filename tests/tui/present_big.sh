@@ -5,7 +5,8 @@
 # the measured one, not the theoretical peak beside it; Space holds a run and goes on with it
 # (nothing dropped, the run finishes); a key that would leave a running step asks first; Enter
 # on a step with results asks, another key keeps them; a step left and come back to shows its
-# results as they were; in 中文 at 200x50 the same, nothing past the width.
+# results as they were; in 中文 at 200x50 the same, nothing past the width; a curve key's
+# chart on the page after the figure as tall as a 200x50 screen allows.
 . tests/tui/tmux.lib "$@"
 
 # big_rows: the longest run of consecutive screen rows holding block-font ink (██)
@@ -133,4 +134,35 @@ sync Escape 'cancel'
 keys q
 wait_exit 5
 [ "$RC" = 0 ] || fail "exit code $RC"
+
+# a curve on a projector: on the page after the figure, drawn as tall as the screen allows
+cat > "$d/lessons/ch09/9.2-curve.lua" <<'LUA'
+return lesson {
+  id = "9.2", chapter = 9,
+  chapter_title = { en = "Test chapter", zh = "测试章" },
+  title = { en = "Curve", zh = "曲线" },
+  text { en = "# Curve\nA sweep.", zh = "# 曲线\n一次扫描。" },
+  experiment {
+    id = "sweep", key = "c", title = { en = "Sweep", zh = "扫描" },
+    panels = { { id = "c", kind = "curve", title = { en = "Rate", zh = "速率" }, x = "bytes", y = "GB/s", logx = true } },
+    run = function(ex)
+      for k = 10, 30 do ex:point("c", "copy", 2 ^ k, 25 * 2 ^ k / (2 ^ k + 2e5), { style = "measured" }) end
+      ex:status("done")
+    end,
+  },
+}
+LUA
+fresh curve
+start 200 50 "VRAMLAB_DATADIR=$d $APP present 9.2"
+wait_for '1 / [0-9]+' 10
+present_to_run
+keys Enter
+wait_for '^ +done' 10
+wait_for 'page 1/[2-9]' 5
+sync Space 'page 2/'
+plot=$(screen | grep -cE '^ +[0-9.]* *│')
+[ "$plot" -ge 18 ] || fail "200x50: the curve is $plot rows on the presenter's page"
+check_width 200
+keys q
+wait_exit 5
 echo "PASS present_big"
