@@ -27,6 +27,13 @@
  * holds, and so what an exam keeps of an answer however it came (typed, --answers FILE); a
  * longer one is refused in words, never cut, so a resumed exam shows every byte it saved. */
 #define LT_TYPED_MAX 4095
+/* An exam's answer graded (lt_lesson_answer: the learner's code and its measurements) in at most
+ * this many seconds of wall time, and of Lua time, unless the exam file says answer_seconds
+ * (1 to LT_EXAM_ANSWER_SECONDS_MAX); the process's own limits apply when they are lower. A code
+ * answer that loops over measurements is then wrong in seconds, not after the 300 s a lesson's
+ * run may take, so a class's grading ends. */
+#define LT_EXAM_ANSWER_SECONDS 30
+#define LT_EXAM_ANSWER_SECONDS_MAX 300
 /* A byte count handed to Lua (lt_push_size): Lua numbers hold integers exactly up to 2^53. */
 #define LT_SIZE_MAX (1ull << 53)
 

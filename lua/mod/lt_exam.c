@@ -63,6 +63,7 @@ int lt_exam_read_file(const char *path, struct lt_exam *e, char *err, size_t n)
 {
     char why[512];
     memset(e, 0, sizeof *e);
+    e->answer_seconds = LT_EXAM_ANSWER_SECONDS;
     snprintf(e->path, sizeof e->path, "%s", path);
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -78,14 +79,14 @@ int lt_exam_read_file(const char *path, struct lt_exam *e, char *err, size_t n)
     struct lt_data d;
     if (!lt_data_read_file(path, EXAM_MAX_FILE, &d, err, n)) return -1;
     bool ok = true;
-    static const char *const fields[] = {"title", "minutes", "questions", "shuffle", "show", NULL};
+    static const char *const fields[] = {"title", "minutes", "questions", "shuffle", "show", "answer_seconds", NULL};
     int at = d.line;
     for (int i = 0; ok && i < d.n; i++) {
         const struct lt_data *f = &d.items[i];
         int k = 0;
         while (f->key && fields[k] && strcmp(fields[k], f->key)) k++;
         if (!f->key || !fields[k]) {
-            snprintf(why, sizeof why, "%s%s%s (an exam has title, minutes, questions, shuffle and show)",
+            snprintf(why, sizeof why, "%s%s%s (an exam has title, minutes, questions, shuffle, show and answer_seconds)",
                      f->key ? "unknown field '" : "a value without a name", f->key ? f->key : "",
                      f->key ? "'" : "");
             at = f->line, ok = false;
@@ -107,6 +108,13 @@ int lt_exam_read_file(const char *path, struct lt_exam *e, char *err, size_t n)
         at = m ? m->line : d.line, ok = false;
     }
     if (ok) e->minutes = m->num;
+    const struct lt_data *as = lt_data_field(&d, "answer_seconds");
+    if (ok && as && (as->kind != LT_DATA_NUMBER || !(as->num >= 1 && as->num <= LT_EXAM_ANSWER_SECONDS_MAX))) {
+        snprintf(why, sizeof why, "answer_seconds must be how long one answer's grading may take, 1 to %d s",
+                 LT_EXAM_ANSWER_SECONDS_MAX);
+        at = as->line, ok = false;
+    }
+    if (ok && as) e->answer_seconds = as->num;
     const struct lt_data *qs = lt_data_field(&d, "questions");
     int k = qs ? lt_data_nitems(qs) : 0;
     if (ok && (!qs || qs->kind != LT_DATA_TABLE || !k || k != qs->n)) {
@@ -153,6 +161,7 @@ bool lt_exam_from_list(const char *list, struct lt_exam *e, char *err, size_t n)
     bool course = !strcmp(list, "course");
     snprintf(e->id, sizeof e->id, "%s", course ? "course" : "list");
     e->minutes = 30;
+    e->answer_seconds = LT_EXAM_ANSWER_SECONDS;
     e->title[0] = strdup(course ? "Every exercise of the course" : "Exam");
     e->title[1] = strdup(course ? "本课程的全部练习" : "测验");
     if (!e->title[0] || !e->title[1]) return gpu_errf(err, n, "out of memory"), false;

@@ -7,6 +7,7 @@
  *     questions = { "9.1:weights-gib", "1.1:fp16-gib", "9.2" },  -- "9.2": each of its exercises
  *     shuffle = true,     -- optional: each student gets the questions in an order of their own
  *     show = "score",     -- optional: after submitting, "score" (default), "answers" or "nothing"
+ *     answer_seconds = 30, -- optional: each answer's grading, measurements included, at most
  *   }
  *
  * or a list on the command line ("9.1:weights-gib,9.2"), or every exercise of the course
@@ -38,6 +39,7 @@ struct lt_exam {
     char id[LT_ID_MAX + 1]; /* "quiz1" for quiz1.exam.lua, "list", "course" */
     char *title[2];
     double minutes;         /* the time limit */
+    double answer_seconds;  /* each answer's grading at most (LT_EXAM_ANSWER_SECONDS) */
     bool shuffle;
     enum lt_exam_show show;
     int n;

@@ -9,7 +9,8 @@
 # (text, CSV, JSON, zh) with the wrong answers grouped by the mistake they match, held to a class
 # list (--roster: who has no results, whose are not on it), and compared
 # side by side; a class of a hundred stays readable (wider counts, compare in blocks that fit
-# 100 columns); a broken exercise is "broken" in the results, not a wrong answer.
+# 100 columns); a broken exercise is "broken" in the results, not a wrong answer; an answer
+# that loops over measurements is stopped at the exam's answer_seconds.
 b="$1/vramlab"
 fail() { echo "FAIL: $*"; exit 1; }
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
@@ -42,7 +43,19 @@ bad 4 "'9:1' is not a question" '  questions = { "9:1" },'
 bad 5 "unknown field 'shufle'" '  questions = { "9.1" },
   shufle = true,'
 bad 1 "questions must list them" ''
+bad 5 "answer_seconds must be how long one answer's grading may take, 1 to 300 s" '  questions = { "9.1" },
+  answer_seconds = 0,'
 rm "$c/bad.exam.lua"
+# an answer that loops over measurements is stopped at the exam's answer_seconds (the limit the
+# sandbox names), and the grading ends; the process's 300 s limit of a run would not be met here
+exam '  answer_seconds = 1,
+  questions = { "9.1:bytes-fn" },'
+mv "$c/bad.exam.lua" "$c/loop.exam.lua"
+printf '9.1:bytes-fn function weight_bytes(p, b)\\n  while true do host.copy{bytes = "1MiB"} end\\nend\n' >"$d/loop"
+out=$(v exam loop --student x --results "$R" --answers "$d/loop" 2>&1) || fail "loop: $out"
+grep '"q":"9.1:bytes-fn"' "$R/loop-x.jsonl" | grep -qF 'the sandbox limit of 1 s of wall time' ||
+    fail "answer_seconds not applied: $(cat "$R/loop-x.jsonl")"
+rm -f "$c/loop.exam.lua" "$R"/loop-x.*
 out=$(v exam 9.1:dtype,3.1 --student x --results "$R" --answers /dev/null 2>&1) && fail "a list with a section outside the course"
 printf '%s\n' "$out" | grep -qF "exam: section 3.1 is not a lesson of the course" || fail "list: $out"
 # did you mean: a mistyped section, exercise or exam name

@@ -230,6 +230,15 @@ static int grade(struct run *r, bool timed_out)
     }
     lt_runtime_set_async(r->c->rt, false);
     lt_runtime_set_sink(r->c->rt, discard, NULL);
+    /* each answer's grading within the exam's answer_seconds (its Lua and its measurements),
+     * or the process's limits where they are lower: a looping answer is wrong in seconds */
+    struct lt_limits lim, each;
+    lt_runtime_limits(r->c->rt, &lim);
+    each = lim;
+    if (!(each.seconds > 0 && each.seconds <= r->e.answer_seconds)) each.seconds = r->e.answer_seconds;
+    if (!(each.wall_seconds > 0 && each.wall_seconds <= r->e.answer_seconds))
+        each.wall_seconds = r->e.answer_seconds;
+    lt_runtime_set_limits(r->c->rt, &each);
     int right = 0, broken = 0;
     for (int i = 0; i < r->e.n; i++) {
         struct lt_exam_q *eq = &r->e.q[i];
@@ -267,6 +276,7 @@ static int grade(struct run *r, bool timed_out)
         o->status = ok ? "right" : "wrong";
         right += ok;
     }
+    lt_runtime_set_limits(r->c->rt, &lim);
     lt_runtime_set_sink(r->c->rt, NULL, NULL);
     char backend[256], jpath[4600], cpath[4600], err[4800];
     lt_runtime_backend_line(r->c->rt, backend, sizeof backend);
