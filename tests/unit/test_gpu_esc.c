@@ -43,6 +43,19 @@ static void test_clean(void **state)
     assert_true(gpu_esc_clean("latin1-\xe9", false)); /* not UTF-8, but no control */
     assert_false(gpu_esc_clean("latin1-\xe9", true));
     assert_true(gpu_esc_clean("", true));
+    /* the edges of the printable ASCII run the check skips in one loop: space and ~ pass, the
+     * bytes next to them (0x1f, DEL) and a control after a long run or after a wide character
+     * do not */
+    assert_true(gpu_esc_clean(" ~", true));
+    assert_false(gpu_esc_clean("abc\x1f", false));
+    assert_false(gpu_esc_clean("abc\x7f", false));
+    char run[4096];
+    memset(run, 'x', sizeof run - 1), run[sizeof run - 1] = 0;
+    assert_true(gpu_esc_clean(run, true));
+    run[sizeof run - 2] = '\r';
+    assert_false(gpu_esc_clean(run, false));
+    assert_false(gpu_esc_clean("x\xe6\x98\xbe\xe5\xad\x98x\xc2\x85", false)); /* NEL, C1 */
+    assert_false(gpu_esc_clean("xx\xe6\x98", true)); /* a cut sequence at the end */
 }
 
 int main(void)
