@@ -305,7 +305,7 @@ beyond `torch.cuda.memory_reserved()`:
 | part | size | source |
 |---|---|---|
 | the **CUDA context**, lazy module loading | about 254 MiB | PyTorch PR 86509 (CUDA 11.7): 287,047,680 B with one tensor, its 20 MiB segment included |
-| the same, **eager** loading (`CUDA_MODULE_LOADING=EAGER`) | about 616 MiB | the same PR: 666,632,192 B, every kernel of every library loaded at start |
+| the same, **eager** loading (`CUDA_MODULE_LOADING=EAGER`) | about 616 MiB | the same PR: 666,632,192 B with `CUDA_MODULE_LOADING=DEFAULT`, which meant eager before CUDA 12.2: every kernel of every library loaded at start |
 | **NCCL**, per communicator | 544–688 MB measured; 9.19 MiB per connection per channel | NVIDIA/nccl issue 964 (4 A100s); NCCL 2.30.7 `src/init.cc` (lesson 4.5) |
 | **other processes** on the GPU | theirs | `nvidia-smi`, NVML |
 
@@ -339,7 +339,7 @@ caching allocator on this backend, to show what they add to `memory_reserved()`.
 | 部分 | 大小 | 出处 |
 |---|---|---|
 | **CUDA 上下文**，延迟加载模块 | 约 254 MiB | PyTorch PR 86509（CUDA 11.7）：创建一个张量后 287,047,680 B，含它的 20 MiB 段 |
-| 同上，**立即**加载（`CUDA_MODULE_LOADING=EAGER`） | 约 616 MiB | 同一个 PR：666,632,192 B，启动时加载了每个库的每个核函数 |
+| 同上，**立即**加载（`CUDA_MODULE_LOADING=EAGER`） | 约 616 MiB | 同一个 PR：`CUDA_MODULE_LOADING=DEFAULT` 时 666,632,192 B，CUDA 12.2 之前 DEFAULT 就是立即加载：启动时加载了每个库的每个核函数 |
 | **NCCL**，每个通信器 | 实测 544–688 MB；每个通道每个连接 9.19 MiB | NVIDIA/nccl issue 964（4 张 A100）；NCCL 2.30.7 `src/init.cc`（第 4.5 节） |
 | GPU 上的**其他进程** | 它们自己的 | `nvidia-smi`、NVML |
 
@@ -454,7 +454,7 @@ allocated through the caching allocator on this machine's backend.
 > allocator) and `aten/src/ATen/native/cudnn/Conv_v7.cpp` (cuDNN workspaces through the caching
 > allocator); A100 80GB OOM messages in PyTorch issues ("79.15 GiB total capacity").
 > The share outside PyTorch: PyTorch PR 86509 (CUDA 11.7: 287,047,680 B with lazy module loading,
-> 666,632,192 B eager, one tensor created); `aten/src/ATen/cuda/detail/CUDAHooks.cpp`
+> 666,632,192 B with `DEFAULT`, eager on that CUDA, one tensor created); `aten/src/ATen/cuda/detail/CUDAHooks.cpp`
 > (`CUDAHooks::init` sets `CUDA_MODULE_LOADING=LAZY` unless set); CUDA C++ Programming Guide, "Lazy
 > Loading" (the default from CUDA 12.2 on Linux, 12.3 on Windows); `CublasHandlePool.cpp` (`parseChosenWorkspaceSize`,
 > `cublas_handle_stream_to_workspace`: one workspace per handle and stream); PyTorch docs, "CUDA
@@ -463,6 +463,6 @@ allocated through the caching allocator on this machine's backend.
 > The estimators: `vram.outside_torch`, `vram.cublas_workspace` (`docs/vram-api.md`).
 ]], zh = [[
 > [!source] 出处
-> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`alloc_block` 在 `release_cached_blocks` 之后仍失败时，`malloc` 拼出这条报错）；`torch.cuda.memory_stats`、`set_per_process_memory_fraction`；CUDA Runtime API `cudaMemGetInfo`；NVML `nvmlDeviceGetComputeRunningProcesses`（nvidia-smi 的每进程数字）；PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区以来自缓存分配器的 `DataPtr` 持有）与 `aten/src/ATen/native/cudnn/Conv_v7.cpp`（cuDNN 工作区经缓存分配器申请）；PyTorch issue 中 A100 80GB 的 OOM 报错（“79.15 GiB total capacity”）。PyTorch 之外的部分：PyTorch PR 86509（CUDA 11.7：创建一个张量后，延迟加载 287,047,680 B，立即加载 666,632,192 B）；`aten/src/ATen/cuda/detail/CUDAHooks.cpp`（`CUDAHooks::init` 在未设置时把 `CUDA_MODULE_LOADING` 设为 `LAZY`）；CUDA C++ Programming Guide，“Lazy Loading”（Linux 上从 CUDA 12.2 起、Windows 上从 12.3 起为默认）；`CublasHandlePool.cpp`（`parseChosenWorkspaceSize`、`cublas_handle_stream_to_workspace`：每个句柄和流一个工作区）；PyTorch 文档 “CUDA semantics”（cuBLAS 工作区、`CUBLAS_WORKSPACE_CONFIG`；cuFFT 计划缓存 `cufft_plan_cache.max_size`）；NCCL 2.30.7 `src/init.cc` 和 NVIDIA/nccl issue 964（第 4.5 节）。估算器：`vram.outside_torch`、`vram.cublas_workspace`（`docs/vram-api.md`）。
+> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`alloc_block` 在 `release_cached_blocks` 之后仍失败时，`malloc` 拼出这条报错）；`torch.cuda.memory_stats`、`set_per_process_memory_fraction`；CUDA Runtime API `cudaMemGetInfo`；NVML `nvmlDeviceGetComputeRunningProcesses`（nvidia-smi 的每进程数字）；PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区以来自缓存分配器的 `DataPtr` 持有）与 `aten/src/ATen/native/cudnn/Conv_v7.cpp`（cuDNN 工作区经缓存分配器申请）；PyTorch issue 中 A100 80GB 的 OOM 报错（“79.15 GiB total capacity”）。PyTorch 之外的部分：PyTorch PR 86509（CUDA 11.7：创建一个张量后，延迟加载 287,047,680 B，`DEFAULT`（在那个 CUDA 上即立即加载）时 666,632,192 B）；`aten/src/ATen/cuda/detail/CUDAHooks.cpp`（`CUDAHooks::init` 在未设置时把 `CUDA_MODULE_LOADING` 设为 `LAZY`）；CUDA C++ Programming Guide，“Lazy Loading”（Linux 上从 CUDA 12.2 起、Windows 上从 12.3 起为默认）；`CublasHandlePool.cpp`（`parseChosenWorkspaceSize`、`cublas_handle_stream_to_workspace`：每个句柄和流一个工作区）；PyTorch 文档 “CUDA semantics”（cuBLAS 工作区、`CUBLAS_WORKSPACE_CONFIG`；cuFFT 计划缓存 `cufft_plan_cache.max_size`）；NCCL 2.30.7 `src/init.cc` 和 NVIDIA/nccl issue 964（第 4.5 节）。估算器：`vram.outside_torch`、`vram.cublas_workspace`（`docs/vram-api.md`）。
 ]] },
 }

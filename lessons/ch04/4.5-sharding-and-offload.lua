@@ -323,7 +323,7 @@ the table leaves out — the reason a job that fits on one GPU can run out on ei
   (`reducer.cpp`, `Reducer::initialize_buckets`), so the buckets are **one more copy of every
   gradient, for the life of the job**. `gradient_as_bucket_view=True` makes the gradients views
   into the buckets: then only one copy exists. PyTorch's documentation says the saving "will be
-  equal to the total gradients size"; PR 41954 measured it, ResNet-50's peak 3089 → 2988 MB. But
+  equal to the total gradients size"; PR 41954 measured it: a ResNet's peak 3089 → 2988 MB, roberta_base's 8250 → 7183 MB. But
   mind *where* the peak is: early in backward the buckets exist and the gradients do not yet, so
   views change nothing there; they lower a peak that holds both (late in backward, the optimizer
   step).
@@ -358,7 +358,7 @@ recomputation, s = 2048, micro-batch 3 on RTX 3090s (23.70 GiB as CUDA reports i
 ## 数据并行额外带来的：临时内存
 ZeRO 的表格只算模型状态。从一张 GPU 到八张，会冒出三类表格没算的内存——这就是在一张 GPU 上装得下的任务在八张上反而 OOM 的原因：
 
-- **DDP 的梯度桶。** `DistributedDataParallel` 把梯度分进大小为 `bucket_cap_mb` = 25 MiB 的桶（第一个桶 1 MiB），反向传播一填满一个桶就对它做 all-reduce。每个桶是一个单独的扁平张量，在构造 DDP 时就分配好（`reducer.cpp`，`Reducer::initialize_buckets`），所以这些桶就是**每个梯度的又一份拷贝，在整个任务期间一直存在**。`gradient_as_bucket_view=True` 让梯度成为桶的视图：这样只存在一份。PyTorch 文档说省下的内存“等于全部梯度的大小”；PR 41954 实测过：ResNet-50 的峰值从 3089 MB 降到 2988 MB。但要看峰值*在哪里*：反向刚开始时桶已存在而梯度还没有，视图在那里什么也改变不了；它降低的是两者同时存在的峰值（反向末尾、优化器步骤）。
+- **DDP 的梯度桶。** `DistributedDataParallel` 把梯度分进大小为 `bucket_cap_mb` = 25 MiB 的桶（第一个桶 1 MiB），反向传播一填满一个桶就对它做 all-reduce。每个桶是一个单独的扁平张量，在构造 DDP 时就分配好（`reducer.cpp`，`Reducer::initialize_buckets`），所以这些桶就是**每个梯度的又一份拷贝，在整个任务期间一直存在**。`gradient_as_bucket_view=True` 让梯度成为桶的视图：这样只存在一份。PyTorch 文档说省下的内存“等于全部梯度的大小”；PR 41954 实测过：一个 ResNet 的峰值从 3089 MB 降到 2988 MB，roberta_base 从 8250 MB 降到 7183 MB。但要看峰值*在哪里*：反向刚开始时桶已存在而梯度还没有，视图在那里什么也改变不了；它降低的是两者同时存在的峰值（反向末尾、优化器步骤）。
 - **FSDP 中未切分的块。** FSDP（ZeRO-3）在一个块的前向和反向之前把它的参数 all-gather 完整，用完就释放；默认还会在这个块计算时预取下一个块（FSDP2 的 `set_modules_to_forward_prefetch`：“长度至少为二的列表……会使用更多的预留内存”）。所以同时有**两个块的 16 位权重**是完整的；反向时还有**一个块的梯度**完整地等待 reduce-scatter（ZeRO-2 也一样）。
 - **NCCL 的缓冲区**，在 PyTorch 的分配器之外。每个通道（一个穿过所有 GPU 的环；NCCL 视链路开几个到几十个，最多 64 个）上，每个连接的接收方为每种协议各保留一块缓冲区：LL 512 KiB + LL128 4.69 MiB + Simple 4 MiB（`NCCL_BUFFSIZE`）= **9.19 MiB**（NCCL 2.30.7，`src/init.cc`）。在 4 张 A100 上做一次 all-reduce 后每个进程实测：2 张 GPU 的组 544 MB，3 或 4 张 688 MB（NVIDIA/nccl issue 964）；每多一个进程组就再加一份。从 2.22.3 起，NCCL 只连接任务用到的算法（`NCCL_RUNTIME_CONNECT`）。
 
@@ -516,7 +516,7 @@ does: what PyTorch would say. MODEL, SIMULATED on every backend: one GPU cannot 
 > (`ShardingStrategy`) and FSDP2 (`torch/distributed/fsdp/_fully_shard/_fully_shard.py`,
 > `set_modules_to_forward_prefetch`). PyTorch DDP: `torch/nn/parallel/distributed.py`
 > (`bucket_cap_mb`, `gradient_as_bucket_view`'s docstring), `torch/csrc/distributed/c10d/reducer.cpp`
-> (`Reducer::initialize_buckets`), PR 41954 (grads as bucket views: ResNet-50 3089 → 2988 MB,
+> (`Reducer::initialize_buckets`), PR 41954 (grads as bucket views: a ResNet 3089 → 2988 MB,
 > roberta_base 8250 → 7183 MB) and PR 71483 (check the saving after the first iteration). NCCL
 > 2.30.7, `src/init.cc` (`DEFAULT_LL_BUFFSIZE`, `DEFAULT_LL128_BUFFSIZE`, `DEFAULT_BUFFSIZE`) and
 > `src/transport/p2p.cc` (the receiver's buffers); NVIDIA/nccl issue 964 (544 and 688 MB per
@@ -526,6 +526,6 @@ does: what PyTorch would say. MODEL, SIMULATED on every backend: one GPU cannot 
 > `vram.deepspeed_buffers`, `vram.offload`).
 ]], zh = [[
 > [!source] 出处
-> S. Rajbhandari, J. Rasley, O. Ruwase, Y. He, "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models", SC 2020，图 1、第 5 节和第 7 节。J. Ren et al., "ZeRO-Offload: Democratizing Billion-Scale Model Training", USENIX ATC 2021，第 4.1 节（fp16 参数在 GPU 上，2M）和第 4.2 节（反向每算出梯度就送往主机）。DeepSpeed 0.19.6，`deepspeed/runtime/zero/config.py`（`reduce_bucket_size` 5e8、`allgather_bucket_size` 5e8、`overlap_comm` 只在阶段 3 默认开启）和 `stage_1_and_2.py`（`setup_buckets`、卸载用的缓冲区）；DeepSpeed PR 7309（0.17.0：ZeRO-Offload 的 GPU 内存从约 3 倍 fp16 参数降到 1 倍）。M. Shoeybi et al., "Megatron-LM", arXiv:1909.08053, 2019。Y. Huang et al., "GPipe", NeurIPS 2019。D. Narayanan et al., "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", SC 2021（1F1B，气泡 (p − 1)/m）。PyTorch FSDP 文档（`ShardingStrategy`）和 FSDP2（`torch/distributed/fsdp/_fully_shard/_fully_shard.py`，`set_modules_to_forward_prefetch`）。PyTorch DDP：`torch/nn/parallel/distributed.py`（`bucket_cap_mb`、`gradient_as_bucket_view` 的文档字符串）、`torch/csrc/distributed/c10d/reducer.cpp`（`Reducer::initialize_buckets`）、PR 41954（梯度作为桶的视图：ResNet-50 3089 → 2988 MB，roberta_base 8250 → 7183 MB）和 PR 71483（节省要在第一次迭代之后检查）。NCCL 2.30.7，`src/init.cc`（`DEFAULT_LL_BUFFSIZE`、`DEFAULT_LL128_BUFFSIZE`、`DEFAULT_BUFFSIZE`）和 `src/transport/p2p.cc`（接收方的缓冲区）；NVIDIA/nccl issue 964（4 张 A100 上每进程 544 和 688 MB）和 issue 986（内存与通道数成正比；环只有两个连接）。PCIe 速率：PCI-SIG（`vram.pcie`）；带宽：本机 `gpu.copy`（3.1 节）。估算器见 `docs/vram-train.md`（`vram.ddp_buckets`、`vram.fsdp_transient`、`vram.nccl`、`vram.deepspeed_buffers`、`vram.offload`）。
+> S. Rajbhandari, J. Rasley, O. Ruwase, Y. He, "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models", SC 2020，图 1、第 5 节和第 7 节。J. Ren et al., "ZeRO-Offload: Democratizing Billion-Scale Model Training", USENIX ATC 2021，第 4.1 节（fp16 参数在 GPU 上，2M）和第 4.2 节（反向每算出梯度就送往主机）。DeepSpeed 0.19.6，`deepspeed/runtime/zero/config.py`（`reduce_bucket_size` 5e8、`allgather_bucket_size` 5e8、`overlap_comm` 只在阶段 3 默认开启）和 `stage_1_and_2.py`（`setup_buckets`、卸载用的缓冲区）；DeepSpeed PR 7309（0.17.0：ZeRO-Offload 的 GPU 内存从约 3 倍 fp16 参数降到 1 倍）。M. Shoeybi et al., "Megatron-LM", arXiv:1909.08053, 2019。Y. Huang et al., "GPipe", NeurIPS 2019。D. Narayanan et al., "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", SC 2021（1F1B，气泡 (p − 1)/m）。PyTorch FSDP 文档（`ShardingStrategy`）和 FSDP2（`torch/distributed/fsdp/_fully_shard/_fully_shard.py`，`set_modules_to_forward_prefetch`）。PyTorch DDP：`torch/nn/parallel/distributed.py`（`bucket_cap_mb`、`gradient_as_bucket_view` 的文档字符串）、`torch/csrc/distributed/c10d/reducer.cpp`（`Reducer::initialize_buckets`）、PR 41954（梯度作为桶的视图：一个 ResNet 3089 → 2988 MB，roberta_base 8250 → 7183 MB）和 PR 71483（节省要在第一次迭代之后检查）。NCCL 2.30.7，`src/init.cc`（`DEFAULT_LL_BUFFSIZE`、`DEFAULT_LL128_BUFFSIZE`、`DEFAULT_BUFFSIZE`）和 `src/transport/p2p.cc`（接收方的缓冲区）；NVIDIA/nccl issue 964（4 张 A100 上每进程 544 和 688 MB）和 issue 986（内存与通道数成正比；环只有两个连接）。PCIe 速率：PCI-SIG（`vram.pcie`）；带宽：本机 `gpu.copy`（3.1 节）。估算器见 `docs/vram-train.md`（`vram.ddp_buckets`、`vram.fsdp_transient`、`vram.nccl`、`vram.deepspeed_buffers`、`vram.offload`）。
 ]] },
 }

@@ -35,7 +35,7 @@ local PRECISIONS = { "fp32", "amp_fp16", "amp_bf16", "bf16" }
 -- bucket's elements), at DDP's construction; backward copies each ready gradient into it and
 -- all-reduces it. DDP's docstring: gradient_as_bucket_view=True makes the gradients views into
 -- the buckets, which "can reduce peak memory usage, where the saved memory size will be equal to
--- the total gradients size". PR 41954 measured it: ResNet-50 (~97M parameter bytes) peak
+-- the total gradients size". PR 41954 measured it: "resnet model with ~97M parameters" peak
 -- 3089 -> 2988 MB, roberta_base 8250 -> 7183 MB. Defaults: bucket_cap_mb 25 and a first bucket
 -- of 1 MiB (dist._DEFAULT_FIRST_BUCKET_BYTES).
 function M.ddp_buckets(t)
