@@ -44,6 +44,17 @@ keys -
 n=0; while [ "$(view)" = "$v1" ]; do n=$((n + 1)); [ $n -lt 100 ] || fail "- did not zoom out"; sleep 0.1; done
 keys 0
 wait_for 'view 0-1634' 3
+# at 80 columns: the footer names help and the way back; the recorded OOM is read whole (wrapped,
+# each number with its unit), and a line too wide ends in an ellipsis, never cut mid-word
+screen | tail -n 1 | grep -q '? help  q back' || fail "the footer does not name ? help and q back"
+keys o
+wait_for '^OOM here: asked for 1\.54 GiB' 3
+wait_for 'what was in the' 3
+screen | grep -q '6\.26 GiB reserved, 6\.13 GiB live' || fail "the OOM's figures are cut"
+screen | grep -E '[0-9] Gi$|[0-9] M$|forwar$|<modul$' && fail "a line cut mid-word, without an ellipsis"
+screen | grep -q 'nanogpt/train\.py:[0-9]*…' || fail "a live row too wide has no ellipsis"
+keys 0
+wait_for 'view 0-1634' 3
 # what if
 screen | grep -q 'What if' && fail "what-if shown before it was asked for"
 keys w

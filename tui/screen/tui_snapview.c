@@ -624,6 +624,11 @@ static const struct tui_binding sv_rows[] = {
     {.keys = {TUI_KEY_FN(KEY_LEFT), TUI_KEY_FN(KEY_RIGHT)}, .run = k_move,
      .en = "move the cursor (1/100 of the view)", .zh = "移动光标（视图的 1/100）", .hint_en = "cursor",
      .hint_zh = "光标", .hint_keys = 2},
+    /* help and back come early: the footer names the rows in this order, as many as fit */
+    {.keys = {'?', TUI_KEY_FN(KEY_F(1))}, .run = k_help, .en = "this help", .zh = "本帮助",
+     .hint_en = "help", .hint_zh = "帮助"},
+    {.keys = {'q', TUI_KEY_ESC}, .run = k_quit, .en = "back", .zh = "返回", .hint_en = "back",
+     .hint_zh = "返回"},
     {.keys = {TUI_KEY_FN(KEY_HOME), TUI_KEY_FN(KEY_END)}, .run = k_move,
      .en = "cursor to the view's start / end", .zh = "光标到视图开头 / 结尾"},
     {.keys = {'p'}, .run = k_move, .en = "cursor to the peak", .zh = "光标到峰值", .hint_en = "peak",
@@ -644,10 +649,6 @@ static const struct tui_binding sv_rows[] = {
      .zh = "在这个（A）旁边打开第二个快照（B）并比较", .hint_en = "compare", .hint_zh = "比较"},
     {.keys = {'d'}, .run = k_diffview, .en = "B loaded: the comparison / the live list",
      .zh = "已打开 B：比较 / 存活的分配列表"},
-    {.keys = {'?', TUI_KEY_FN(KEY_F(1))}, .run = k_help, .en = "this help", .zh = "本帮助",
-     .hint_en = "keys", .hint_zh = "按键"},
-    {.keys = {'q', TUI_KEY_ESC}, .run = k_quit, .en = "back", .zh = "返回", .hint_en = "back",
-     .hint_zh = "返回"},
 };
 static const struct tui_keymap sv_keymap = TUI_KEYMAP("Snapshot", "显存快照", TUI_TO_SCREEN, sv_rows);
 const struct tui_keymap *const tui_snapview_keys[] = {&sv_keymap, &tui_loop_keys, NULL};
@@ -919,7 +920,7 @@ static void sv_draw(void *ud)
     snprintf(buf, sizeof buf, "%s %s", TR(v, "Snapshot", "快照"), v->path);
     tui_term_bar(0, W, buf, TR(v, "recorded by PyTorch, not measured", "由 PyTorch 记录，非测量"), TS_TITLE);
     char right[300];
-    tui_keys_hints(v->help.open ? tui_help_keys : tui_snapview_keys, v->zh, "  ", W * 2 / 3, right,
+    tui_keys_hints(v->help.open ? tui_help_keys : tui_snapview_keys, v->zh, "  ", W - 14, right,
                    sizeof right);
     if (v->th_started) {
         draw_loading(v);
@@ -1001,7 +1002,17 @@ static void sv_draw(void *ud)
             snprintf(buf, sizeof buf, TR(v, "OOM here: asked for %s; CUDA had %s free; the allocator held %s reserved, %s live (the largest live below are what was in the way)",
                                          "这里 OOM：申请 %s；CUDA 还有 %s 空闲；分配器已预留 %s，存活 %s（下面最大的存活的分配就是占着内存的）"),
                      a, fr, b, c2);
-            tui_term_text(y++, 0, W, buf, TS_BAD);
+            /* the finding of the screen: wrapped whole (numbers kept with their units), not cut */
+            struct tui_wline *wl = NULL;
+            int nl = tui_wrap(buf, strlen(buf), W, &wl);
+            for (int i = 0; i < nl && i < 3; i++) {
+                char line[sizeof buf]; /* the third line takes the rest: cut with an ellipsis */
+                int end = i == 2 ? (int)strlen(buf) : wl[i].end;
+                snprintf(line, sizeof line, "%.*s", end - wl[i].start, buf + wl[i].start);
+                tui_term_text(y++, 0, W, line, TS_BAD);
+            }
+            if (nl < 0) tui_term_text(y++, 0, W, buf, TS_BAD);
+            free(wl);
         }
         /* what if */
         if (v->w_started) {
@@ -1387,8 +1398,8 @@ static const struct tui_binding pick_rows[] = {
     {.keys = {TUI_KEY_FN(KEY_UP), TUI_KEY_FN(KEY_DOWN)}, .run = pk_list,
      .en = "select a file of the list (up past the first: the prompt)", .zh = "选择列表里的文件（第一个再往上：输入框）",
      .hint_en = "select", .hint_zh = "选择", .hint_keys = 2},
-    {.keys = {TUI_KEY_FN(KEY_F(1))}, .run = pk_help, .en = "this help", .zh = "本帮助", .hint_en = "keys",
-     .hint_zh = "按键"},
+    {.keys = {TUI_KEY_FN(KEY_F(1))}, .run = pk_help, .en = "this help", .zh = "本帮助", .hint_en = "help",
+     .hint_zh = "帮助"},
     {.keys = {TUI_KEY_ESC}, .run = pk_back, .en = "back", .zh = "返回", .hint_en = "back", .hint_zh = "返回"},
 };
 static const struct tui_keymap pick_keymap = TUI_KEYMAP("Open a snapshot", "打开显存快照", TUI_TO_SCREEN, pick_rows);

@@ -522,7 +522,18 @@ void tui_term_line(int y, int x, int w, const struct tui_line *l, int fill)
 
 void tui_term_text(int y, int x, int w, const char *s, int style)
 {
-    int used = tui_term_put(y, x, w, s, strlen(s), NULL, style);
+    size_t n = strlen(s);
+    char *fit = NULL;
+    /* too wide: cut with an ellipsis, never silently; at a word ("6.26 Gi" is no cut), or at
+     * a glyph in CJK text (a line may break beside any wide glyph) */
+    if (w > 1 && tui_width(s, n) > w && (fit = malloc(n + (size_t)w + 8))) {
+        bool cjk = false;
+        for (const unsigned char *c = (const unsigned char *)s; *c && !cjk; c++) cjk = *c >= 0xe3;
+        n = cjk ? tui_fit(s, n, w, TUI_LEFT, !T.utf8, fit, n + (size_t)w + 8)
+                : tui_fit_words(s, w, !T.utf8, fit, n + (size_t)w + 8);
+    }
+    int used = tui_term_put(y, x, w, fit ? fit : s, n, NULL, style);
+    free(fit);
     if (used < w) tui_term_fill(y, x + used, 1, w - used, style);
 }
 

@@ -61,7 +61,8 @@ void tui_term_extra(int attrs);
 int tui_term_put(int y, int x, int w, const char *s, size_t n, const unsigned char *st, int style);
 /* A rendered line, horizontally clipped, then padded with `fill` style to w columns. */
 void tui_term_line(int y, int x, int w, const struct tui_line *l, int fill);
-/* A string in one style padded (or cut) to exactly w columns. */
+/* A string in one style padded to exactly w columns; one too wide is cut at a word boundary
+ * and ends in an ellipsis ("…", "~" without UTF-8). */
 void tui_term_text(int y, int x, int w, const char *s, int style);
 void tui_term_fill(int y, int x, int h, int w, int style);
 /* A full-width bar (title or status line): `left`, and `right` kept whole at the right end when
