@@ -54,10 +54,15 @@ start 100 30 "$EX carol"
 wait_for 'Resumed: [0-9]+:[0-9]{2} left' 5
 wait_for 'Question 1 of 7' 3
 screen | grep -q '5\.588' || fail "the saved answer is not back in its field"
+# at 80 columns the question wraps: its keys are never cut off past the edge
+resize 80 24
 keys F10
 wait_for 'Submit\? 2 of 7 answered, 5 blank' 3
+wait_for 'n: go back' 3
+screen | grep -q 'y: submit' || fail "the submit question lost its keys"
 keys n
 wait_for 'Question 1 of 7' 3
+resize 100 30
 keys F10
 wait_for 'Submit\?' 3
 keys y

@@ -275,7 +275,17 @@ static void draw(void *ud)
         else
             snprintf(q, sizeof q, "%s", TR(e, " Leave? Your answers are kept, and the clock keeps running: the same command brings you back. y: leave · n: stay ",
                                            " 离开吗？答案会保留，计时继续：用同一条命令回来。y：离开 · n：留下 "));
-        tui_term_bar(rows / 2, cols, q, "", TS_SELECTED);
+        /* wrapped, not cut: at 80 columns "y: submit · n: go back" would be lost past the edge */
+        struct tui_wline *wl = NULL;
+        int nl = tui_wrap(q, strlen(q), cols - 2, &wl);
+        for (int i = 0; i < nl && i < 4; i++) {
+            char line[sizeof q + 2];
+            int end = i == 3 ? (int)strlen(q) : wl[i].end; /* a fourth line takes the rest, cut */
+            snprintf(line, sizeof line, "%s%.*s", i ? " " : "", end - wl[i].start, q + wl[i].start);
+            tui_term_bar(rows / 2 + i, cols, line, "", TS_SELECTED);
+        }
+        if (nl < 0) tui_term_bar(rows / 2, cols, q, "", TS_SELECTED);
+        free(wl);
         e->cur_y = -1;
     }
     tui_keys_hints(e->help.open ? tui_help_keys : keys(e), e->zh, "  ", cols / 2, right_txt, sizeof right_txt);
