@@ -341,7 +341,7 @@ static void title_slide(struct present *p, struct tui_lines *L, int width)
     blank(L);
     para(p, L, p->backend, TS_DIM, width);
     blank(L);
-    para(p, L, TR(p, "space: next step   ←: back   Enter: run an experiment   q: quit",
+    para(p, L, TR(p, "Space: next step   ←: back   Enter: run an experiment   q: quit",
                   "空格：下一步   ←：上一步   Enter：运行实验   q：退出"), TS_DIM, width);
 }
 
