@@ -321,7 +321,8 @@ it through the caching allocator:
 - **cuBLAS workspaces**, one per (handle, stream) pair (`CublasHandlePool.cpp`,
   `cublas_handle_stream_to_workspace`). `CUBLAS_WORKSPACE_CONFIG` is a list of `:KiB:count`:
   PyTorch's default `:4096:2:16:8` is 2 × 4 MiB + 8 × 16 KiB = 8.13 MiB, and 32 MiB (`:4096:8`) on
-  Hopper and Blackwell. A job that runs matmuls on four streams holds four.
+  Hopper (since PyTorch 2.0, PR 91564) and on Blackwell, compute capability 10.x to 12.x (PyTorch
+  PRs 175344 and 189312, 2026; releases before them give Blackwell the 8.13 MiB). A job that runs matmuls on four streams holds four.
 - **cuDNN workspaces** (`Conv_v7.cpp`): sized per convolution algorithm; `cudnn.benchmark = True`
   tries the algorithms, some of which ask for large ones.
 - **cuFFT plans**: each cached plan's work area (`torch.backends.cuda.cufft_plan_cache`, up to
@@ -347,7 +348,7 @@ caching allocator on this backend, to show what they add to `memory_reserved()`.
 
 大家常算在 PyTorch 之外、其实在 `memory_reserved()` **之内**的东西，因为 PyTorch 是经缓存分配器分配它们的：
 
-- **cuBLAS 工作区**，每个（句柄，流）对一个（`CublasHandlePool.cpp`，`cublas_handle_stream_to_workspace`）。`CUBLAS_WORKSPACE_CONFIG` 是一串 `:KiB:个数`：PyTorch 默认的 `:4096:2:16:8` 是 2 × 4 MiB + 8 × 16 KiB = 8.13 MiB，在 Hopper 和 Blackwell 上是 32 MiB（`:4096:8`）。在四个流上跑矩阵乘的任务就持有四份。
+- **cuBLAS 工作区**，每个（句柄，流）对一个（`CublasHandlePool.cpp`，`cublas_handle_stream_to_workspace`）。`CUBLAS_WORKSPACE_CONFIG` 是一串 `:KiB:个数`：PyTorch 默认的 `:4096:2:16:8` 是 2 × 4 MiB + 8 × 16 KiB = 8.13 MiB，在 Hopper 上是 32 MiB（`:4096:8`，自 PyTorch 2.0 起，PR 91564），在 Blackwell（计算能力 10.x 到 12.x）上也是（PyTorch PR 175344 和 189312，2026 年；更早的版本在 Blackwell 上仍是 8.13 MiB）。在四个流上跑矩阵乘的任务就持有四份。
 - **cuDNN 工作区**（`Conv_v7.cpp`）：按卷积算法决定大小；`cudnn.benchmark = True` 会试各种算法，其中有的要很大的工作区。
 - **cuFFT 计划**：每个缓存的计划的工作区（`torch.backends.cuda.cufft_plan_cache`，每台设备最多 4096 个计划）。
 - **CUDA 图的私有内存池**（第 5.5 节）。
@@ -457,12 +458,13 @@ allocated through the caching allocator on this machine's backend.
 > 666,632,192 B with `DEFAULT`, eager on that CUDA, one tensor created); `aten/src/ATen/cuda/detail/CUDAHooks.cpp`
 > (`CUDAHooks::init` sets `CUDA_MODULE_LOADING=LAZY` unless set); CUDA C++ Programming Guide, "Lazy
 > Loading" (the default from CUDA 12.2 on Linux, 12.3 on Windows); `CublasHandlePool.cpp` (`parseChosenWorkspaceSize`,
-> `cublas_handle_stream_to_workspace`: one workspace per handle and stream); PyTorch docs, "CUDA
+> `cublas_handle_stream_to_workspace`: one workspace per handle and stream) and PyTorch PRs 91564
+> (32 MiB on Hopper), 175344 and 189312 (on Blackwell, SM 10.x to 12.x); PyTorch docs, "CUDA
 > semantics" (cuBLAS workspaces, `CUBLAS_WORKSPACE_CONFIG`; the cuFFT plan cache,
 > `cufft_plan_cache.max_size`); NCCL 2.30.7 `src/init.cc` and NVIDIA/nccl issue 964 (lesson 4.5).
 > The estimators: `vram.outside_torch`, `vram.cublas_workspace` (`docs/vram-api.md`).
 ]], zh = [[
 > [!source] 出处
-> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`alloc_block` 在 `release_cached_blocks` 之后仍失败时，`malloc` 拼出这条报错）；`torch.cuda.memory_stats`、`set_per_process_memory_fraction`；CUDA Runtime API `cudaMemGetInfo`；NVML `nvmlDeviceGetComputeRunningProcesses`（nvidia-smi 的每进程数字）；PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区以来自缓存分配器的 `DataPtr` 持有）与 `aten/src/ATen/native/cudnn/Conv_v7.cpp`（cuDNN 工作区经缓存分配器申请）；PyTorch issue 中 A100 80GB 的 OOM 报错（“79.15 GiB total capacity”）。PyTorch 之外的部分：PyTorch PR 86509（CUDA 11.7：创建一个张量后，延迟加载 287,047,680 B，`DEFAULT`（在那个 CUDA 上即立即加载）时 666,632,192 B）；`aten/src/ATen/cuda/detail/CUDAHooks.cpp`（`CUDAHooks::init` 在未设置时把 `CUDA_MODULE_LOADING` 设为 `LAZY`）；CUDA C++ Programming Guide，“Lazy Loading”（Linux 上从 CUDA 12.2 起、Windows 上从 12.3 起为默认）；`CublasHandlePool.cpp`（`parseChosenWorkspaceSize`、`cublas_handle_stream_to_workspace`：每个句柄和流一个工作区）；PyTorch 文档 “CUDA semantics”（cuBLAS 工作区、`CUBLAS_WORKSPACE_CONFIG`；cuFFT 计划缓存 `cufft_plan_cache.max_size`）；NCCL 2.30.7 `src/init.cc` 和 NVIDIA/nccl issue 964（第 4.5 节）。估算器：`vram.outside_torch`、`vram.cublas_workspace`（`docs/vram-api.md`）。
+> PyTorch `c10/cuda/CUDACachingAllocator.cpp`（`alloc_block` 在 `release_cached_blocks` 之后仍失败时，`malloc` 拼出这条报错）；`torch.cuda.memory_stats`、`set_per_process_memory_fraction`；CUDA Runtime API `cudaMemGetInfo`；NVML `nvmlDeviceGetComputeRunningProcesses`（nvidia-smi 的每进程数字）；PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区以来自缓存分配器的 `DataPtr` 持有）与 `aten/src/ATen/native/cudnn/Conv_v7.cpp`（cuDNN 工作区经缓存分配器申请）；PyTorch issue 中 A100 80GB 的 OOM 报错（“79.15 GiB total capacity”）。PyTorch 之外的部分：PyTorch PR 86509（CUDA 11.7：创建一个张量后，延迟加载 287,047,680 B，`DEFAULT`（在那个 CUDA 上即立即加载）时 666,632,192 B）；`aten/src/ATen/cuda/detail/CUDAHooks.cpp`（`CUDAHooks::init` 在未设置时把 `CUDA_MODULE_LOADING` 设为 `LAZY`）；CUDA C++ Programming Guide，“Lazy Loading”（Linux 上从 CUDA 12.2 起、Windows 上从 12.3 起为默认）；`CublasHandlePool.cpp`（`parseChosenWorkspaceSize`、`cublas_handle_stream_to_workspace`：每个句柄和流一个工作区）以及 PyTorch PR 91564（Hopper 上 32 MiB）、175344 和 189312（Blackwell，SM 10.x 到 12.x）；PyTorch 文档 “CUDA semantics”（cuBLAS 工作区、`CUBLAS_WORKSPACE_CONFIG`；cuFFT 计划缓存 `cufft_plan_cache.max_size`）；NCCL 2.30.7 `src/init.cc` 和 NVIDIA/nccl issue 964（第 4.5 节）。估算器：`vram.outside_torch`、`vram.cublas_workspace`（`docs/vram-api.md`）。
 ]] },
 }

@@ -84,7 +84,8 @@ quantisation (`bnb_4bit_use_double_quant`) the constants shrink to 0.127 bit (4.
   vramlab's estimate is 426 MiB (PyTorch PR 86509 measured 274 MiB after one small tensor with lazy
   module loading, 636 MiB without; unsloth-zoo PR 1053, 426 MiB with CUDA 13). Lesson 2.1 measures yours.
 - **The cuBLAS workspace**: PyTorch's default is 8.1 MiB (8,519,680 B) before Hopper and 32 MiB
-  on Hopper and Blackwell (compute capability 9.x to 12.x).
+  on Hopper and Blackwell (compute capability 9.x to 12.x; Blackwell's since PyTorch PRs 175344 and
+  189312, 2026, before them 8.1 MiB).
 - **One forward pass**: the residual stream and its normed copy, q/k/v and the attention output
   (FlashAttention never stores the score matrix), the MLP's gate, up and product, the logits of
   the last token. Llama-2-7B over 4096 tokens: 322 MiB at its peak (about 80 KiB per token, most of
@@ -139,7 +140,7 @@ The experiment below does this sum for every precision on **this** device's free
 
 ## 运行时还要加什么
 - **CUDA 上下文**：驱动和运行时的状态以及加载的核函数，在任何张量之前就已占用。vramlab 的估计值是 426 MiB（PyTorch PR 86509 测得开启延迟加载、创建一个小张量后为 274 MiB，关闭延迟加载时 636 MiB；unsloth-zoo PR 1053 在 CUDA 13 下测得 426 MiB）。第 2.1 节会测出你机器上的数值。
-- **cuBLAS 工作区**：PyTorch 的默认值在 Hopper 之前是 8.1 MiB（8,519,680 B），在 Hopper 和 Blackwell（计算能力 9.x 到 12.x）上是 32 MiB。
+- **cuBLAS 工作区**：PyTorch 的默认值在 Hopper 之前是 8.1 MiB（8,519,680 B），在 Hopper 和 Blackwell（计算能力 9.x 到 12.x；Blackwell 的 32 MiB 始于 2026 年的 PyTorch PR 175344 和 189312，之前是 8.1 MiB）上是 32 MiB。
 - **一次前向传播**：残差流及其归一化后的副本，q/k/v 和注意力输出（FlashAttention 从不保存分数矩阵），MLP 的 gate、up 和它们的乘积，最后一个 token 的 logits。Llama-2-7B 处理 4096 个 token 时峰值为 322 MiB（每个 token 约 80 KiB，大部分是 MLP 里三个 11008 宽的张量），并逐层释放。
 
 ## 重新审视“16 GB 显卡跑 7B”
@@ -263,9 +264,9 @@ last column is the longest context that fits here. Estimates: `vram.quantized`,
 > T4 capacity: 15,102 MiB in deviceQuery (`assets/gpus/t4.txt`), 15,109 MiB as PyTorch reports it
 > on Colab. CUDA context: PyTorch PR 86509, unsloth-zoo PR 1053. cuBLAS workspace: PyTorch
 > `aten/src/ATen/cuda/CublasHandlePool.cpp`, `parseChosenWorkspaceSize` ("32MiB for Hopper and
-> Blackwell"). Every formula: vramlab's `docs/vram-infer.md`.
+> Blackwell"; PRs 91564, 175344, 189312). Every formula: vramlab's `docs/vram-infer.md`.
 ]], zh = [[
 > [!source] 出处
-> Llama-2-7B 的结构：`meta-llama/Llama-2-7b-hf` 的 config.json（32 层，hidden 4096，32 个头，intermediate 11008，词表 32000）。GPTQ：Frantar 等 2023，“GPTQ”（ICLR），以及 AutoGPTQ 的 `QuantLinear`（`qweight`、`qzeros`、`scales`、`g_idx`）。LLM.int8()：Dettmers 等 2022；NF4 和双重量化：Dettmers 等 2023，“QLoRA” 第 3 节。`from_pretrained` 的默认数据类型：Transformers 4.x `PreTrainedModel.from_pretrained` 的 `torch_dtype` 参数说明。T4 容量：deviceQuery 报告 15,102 MiB（`assets/gpus/t4.txt`），Colab 上 PyTorch 报告 15,109 MiB。CUDA 上下文：PyTorch PR 86509、unsloth-zoo PR 1053。cuBLAS 工作区：PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp` 的 `parseChosenWorkspaceSize`（“32MiB for Hopper and Blackwell”）。全部公式见 vramlab 的 `docs/vram-infer.md`。
+> Llama-2-7B 的结构：`meta-llama/Llama-2-7b-hf` 的 config.json（32 层，hidden 4096，32 个头，intermediate 11008，词表 32000）。GPTQ：Frantar 等 2023，“GPTQ”（ICLR），以及 AutoGPTQ 的 `QuantLinear`（`qweight`、`qzeros`、`scales`、`g_idx`）。LLM.int8()：Dettmers 等 2022；NF4 和双重量化：Dettmers 等 2023，“QLoRA” 第 3 节。`from_pretrained` 的默认数据类型：Transformers 4.x `PreTrainedModel.from_pretrained` 的 `torch_dtype` 参数说明。T4 容量：deviceQuery 报告 15,102 MiB（`assets/gpus/t4.txt`），Colab 上 PyTorch 报告 15,109 MiB。CUDA 上下文：PyTorch PR 86509、unsloth-zoo PR 1053。cuBLAS 工作区：PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp` 的 `parseChosenWorkspaceSize`（“32MiB for Hopper and Blackwell”；PR 91564、175344、189312）。全部公式见 vramlab 的 `docs/vram-infer.md`。
 ]] },
 }

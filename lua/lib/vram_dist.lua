@@ -128,8 +128,10 @@ end
 -- overrides it. The receiving side of each connection allocates one buffer per protocol
 -- (src/transport/p2p.cc: recvSize += buffSizes[p]); one connection per peer per channel.
 local LL, LL128, SIMPLE = 524288, 4915200, 4194304
--- recv connections per channel of a rank: a ring receives from its predecessor; NCCL's
--- double binary tree from a parent and up to two children
+-- recv connections per channel of a rank: a ring receives from its predecessor; a tree from its
+-- parent and its children (src/graph/connect.cc): inside a node the tree is a chain (a parent
+-- and one child: 2), and the rank that joins its node to the inter-node double binary tree takes
+-- up to two more children (NCCL_MAX_TREE_ARITY 3 children: up to 4). The default 3 lies between.
 local CONNS = { ring = 1, tree = 3, ["ring+tree"] = 4 }
 
 --- vram.nccl{channels=, algorithm="ring", connections=, protocols="all", buffsize=4194304,
@@ -170,7 +172,8 @@ E.dist = { NCCL_RECORDED = 688e6, GRAD = GRAD, WEIGHT = WEIGHT }
 
 -- PyTorch's default CUBLAS_WORKSPACE_CONFIG (aten/src/ATen/cuda/CublasHandlePool.cpp,
 -- parseChosenWorkspaceSize): ":4096:2:16:8" (2 x 4096 KiB + 8 x 16 KiB) before Hopper, 32 MiB
--- (":4096:8") on compute capability 9.x to 12.x
+-- (":4096:8") on compute capability 9.x to 12.x: Hopper's since PyTorch 2.0 (PR 91564), 10.x and
+-- 12.x since PR 175344 and 11.x since PR 189312 (2026); older releases give Blackwell the former
 local function default_config(cc)
   local major = tonumber(string.match(tostring(cc or ""), "^(%d+)"))
   if major and major >= 9 and major <= 12 then return ":4096:8" end
