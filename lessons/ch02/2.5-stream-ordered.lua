@@ -173,23 +173,26 @@ removes fragmentation; both are measured the same way: reserved vs used.
 > [!pitfall] The default threshold of 0
 > Code that switches to `cudaMallocAsync` and synchronises every iteration often gets *slower*,
 > because every iteration maps fresh memory. Set the release threshold on the device's default
-> pool (`cudaDeviceGetDefaultMemPool`) once at start-up.
+> pool (`cudaDeviceGetDefaultMemPool`) once at start-up. PyTorch's `backend:cudaMallocAsync` does
+> this for you: it sets the default pool's threshold to `UINT64_MAX` when it first allocates on a
+> device (`c10/cuda/CUDAMallocAsyncAllocator.cpp`, `lazy_init_device`).
 
 > [!source] Sources
 > CUDA C++ Programming Guide, "Stream Ordered Memory Allocator" (reuse policies, physical page
 > caching behavior, `cudaMemPoolTrimTo`); CUDA Runtime API, `cudaMemPoolSetAttribute` (the
 > threshold's definition, quoted above); NVIDIA Technical Blog, "Using the NVIDIA CUDA
 > Stream-Ordered Memory Allocator" parts 1 and 2 (2021); PyTorch docs, "CUDA semantics → Using
-> custom memory allocators for CUDA" (`backend:cudaMallocAsync`).
+> custom memory allocators for CUDA" (`backend:cudaMallocAsync`) and
+> `c10/cuda/CUDAMallocAsyncAllocator.cpp` (`lazy_init_device`: threshold `UINT64_MAX`).
 ]], zh = [[
 ## 缓存分配器还是流有序内存池？
 两者都靠缓存内存来避开 `cudaMalloc`。PyTorch 自带的分配器按流保存块，只有在 `empty_cache()` 或者某次分配眼看要失败时才归还；驱动的内存池则由进程里所有用它的代码共享（包括各种库），还能在进程之间共享（IPC 池），并且在同步时把超出阈值的部分还回去。两者都消除不了碎片；衡量方法也一样：已预留 vs 已使用。
 
 > [!pitfall] 默认阈值 0
-> 把代码改成 `cudaMallocAsync`、每轮迭代都同步，结果常常反而*更慢*，因为每轮都要重新映射内存。应该在启动时就给设备的默认池（`cudaDeviceGetDefaultMemPool`）设好释放阈值。
+> 把代码改成 `cudaMallocAsync`、每轮迭代都同步，结果常常反而*更慢*，因为每轮都要重新映射内存。应该在启动时就给设备的默认池（`cudaDeviceGetDefaultMemPool`）设好释放阈值。PyTorch 的 `backend:cudaMallocAsync` 已经替你做了：它第一次在某个设备上分配时就把默认池的阈值设为 `UINT64_MAX`（`c10/cuda/CUDAMallocAsyncAllocator.cpp`，`lazy_init_device`）。
 
 > [!source] 出处
-> CUDA C++ Programming Guide，“Stream Ordered Memory Allocator”（复用策略、物理页缓存行为、`cudaMemPoolTrimTo`）；CUDA Runtime API，`cudaMemPoolSetAttribute`（上文引用的阈值定义）；NVIDIA 技术博客“Using the NVIDIA CUDA Stream-Ordered Memory Allocator”第 1、2 部分（2021）；PyTorch 文档“CUDA semantics → Using custom memory allocators for CUDA”（`backend:cudaMallocAsync`）。
+> CUDA C++ Programming Guide，“Stream Ordered Memory Allocator”（复用策略、物理页缓存行为、`cudaMemPoolTrimTo`）；CUDA Runtime API，`cudaMemPoolSetAttribute`（上文引用的阈值定义）；NVIDIA 技术博客“Using the NVIDIA CUDA Stream-Ordered Memory Allocator”第 1、2 部分（2021）；PyTorch 文档“CUDA semantics → Using custom memory allocators for CUDA”（`backend:cudaMallocAsync`）以及 `c10/cuda/CUDAMallocAsyncAllocator.cpp`（`lazy_init_device`：阈值设为 `UINT64_MAX`）。
 ]] },
 
   exercise {
