@@ -27,12 +27,15 @@ floor_includes "$t/climbs"
 # ---- what each file names, from the normal tree's objects --------------------------------
 objs=$(find "$build/gpu" "$build/lua" "$build/tui" -name '*.o' 2>/dev/null | sort)
 [ -n "$objs" ] || fail "no objects under $build/{gpu,lua,tui}"
-for o in $objs; do
-    src=${o#"$build"/}
-    src=${src%.o}.c
-    [ -f "$src" ] || continue # an object of a file since removed
-    nm "$o" | awk -v f="$src" '$1 == "U" { print "U", f, $2 } NF == 3 && $2 ~ /^[TDRB]$/ { print $2, f, $3 }'
-done >"$t/syms"
+# one nm over every object, each line prefixed "OBJECT: " (-A), and one awk (a pair of processes
+# per object took two seconds of their starts)
+# shellcheck disable=SC2086 # the paths have no blanks (find above)
+nm -A $objs | awk -v b="$build/" '
+    { i = index($0, ":"); o = substr($0, 1, i - 1); n = split(substr($0, i + 1), a, " ")
+      if (!(o in src)) { s = substr(o, length(b) + 1); sub(/\.o$/, ".c", s)
+          src[o] = s; ok[o] = (getline line < s) >= 0; close(s) } # an object of a file since removed: skipped
+      if (!ok[o]) next }
+    a[1] == "U" { print "U", src[o], a[2] } n == 3 && a[2] ~ /^[TDRB]$/ { print a[2], src[o], a[3] }' >"$t/syms"
 awk "$FLOORS"'
     $1 != "U" { def[$3] = $2; fn[$3] = $1 == "T"; next }
     { use[NR] = $2 " " $3 }
