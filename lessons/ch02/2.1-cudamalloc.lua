@@ -66,8 +66,9 @@ The first CUDA call of a process creates its **context**: the GPU's page tables 
 the loaded kernels, `printf` and local-memory (stack) buffers. It takes device memory before your
 program allocates a single byte, which is why `nvidia-smi` shows a few hundred MiB for a process
 that "did nothing". Since CUDA 12.2 on Linux (12.3 on Windows) kernels load lazily by default
-(`CUDA_MODULE_LOADING=LAZY`; PyTorch sets it itself since 1.13, which cut one measured context from
-636 MiB to 274 MiB), so the context also grows the first time each library kernel runs. Creating a
+(`CUDA_MODULE_LOADING=LAZY`; PyTorch sets it itself since 1.13, which cut one process's measured
+use after creating one tensor from 636 MiB to 274 MiB, that tensor's 20 MiB segment included), so
+the context also grows the first time each library kernel runs. Creating a
 cuBLAS or cuDNN handle takes a little more outside any allocator; their workspaces, in PyTorch,
 come from the caching allocator of the next lesson.
 ]], zh = [[
@@ -87,7 +88,7 @@ come from the caching allocator of the next lesson.
 - **它的粒度很粗。** 物理内存按页分配；在当前的 GPU 上，`cudaMemGetInfo` 报告的空闲显存以 **2 MiB** 为单位变化。驱动可能把几个小分配放进同一页，所以一次 1 字节的 `cudaMalloc` 会让空闲显存减少 0 到 2 MiB 不等。
 
 ## 第一次分配之前
-进程的第一个 CUDA 调用会创建它的**上下文**（context）：这个进程在 GPU 上的页表、加载的核函数、`printf` 缓冲区和局部内存（栈）缓冲区。你的程序还没分配一个字节，它就已经占了显存。这就是为什么一个“什么都没干”的进程在 `nvidia-smi` 里也显示占用几百 MiB。从 CUDA 12.2 起（Linux；Windows 是 12.3），核函数默认按需加载（`CUDA_MODULE_LOADING=LAZY`；PyTorch 从 1.13 起自己设置它，实测把一个上下文从 636 MiB 降到了 274 MiB），所以每个库的核函数第一次运行时，上下文还会再涨一点。创建 cuBLAS、cuDNN 句柄还会在任何分配器之外再占一点；它们的工作区在 PyTorch 里则是从下一节的缓存分配器申请的。
+进程的第一个 CUDA 调用会创建它的**上下文**（context）：这个进程在 GPU 上的页表、加载的核函数、`printf` 缓冲区和局部内存（栈）缓冲区。你的程序还没分配一个字节，它就已经占了显存。这就是为什么一个“什么都没干”的进程在 `nvidia-smi` 里也显示占用几百 MiB。从 CUDA 12.2 起（Linux；Windows 是 12.3），核函数默认按需加载（`CUDA_MODULE_LOADING=LAZY`；PyTorch 从 1.13 起自己设置它，实测把一个进程创建一个张量后的占用从 636 MiB 降到了 274 MiB，含那个张量的 20 MiB 段），所以每个库的核函数第一次运行时，上下文还会再涨一点。创建 cuBLAS、cuDNN 句柄还会在任何分配器之外再占一点；它们的工作区在 PyTorch 里则是从下一节的缓存分配器申请的。
 ]] },
 
   exercise {
@@ -260,7 +261,7 @@ segments, and keeps freed blocks for the next tensor.
 > CUDA C++ Best Practices Guide, "Memory Allocation"; CUDA C++ Programming Guide, "Device Memory
 > Accesses" (256-byte alignment), "Implicit Synchronization", "Lazy Loading" and its change history
 > (`CUDA_MODULE_LOADING`, default since 12.2 on Linux, 12.3 on Windows); pytorch/pytorch pull
-> request #86509 (PyTorch sets lazy loading; context 274 MiB instead of 636 MiB: 287,047,680 B and 666,632,192 B); NVML,
+> request #86509 (PyTorch sets lazy loading; 274 MiB instead of 636 MiB after one tensor: 287,047,680 B and 666,632,192 B, the second with `DEFAULT`, eager on that CUDA); NVML,
 > `nvmlDeviceGetMemoryInfo` (free memory before the context exists). Published call times: M. Boyer,
 > University of Virginia CUDA support pages, "Memory allocation overhead"; kokkos/kokkos issue #317;
 > Cytnx-dev/Cytnx pull request #850. PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp` (cuBLAS
@@ -273,7 +274,7 @@ segments, and keeps freed blocks for the next tensor.
 > 有 GPU 时，第一个实验测的是真实的 `cudaMalloc`/`cudaFree`。分配越大（要映射的页越多）、设备越忙，开销越大；`cudaFree` 还要等可能仍在使用这块内存的工作完成。
 
 > [!source] 出处
-> CUDA C++ Best Practices Guide，“Memory Allocation”；CUDA C++ Programming Guide，“Device Memory Accesses”（256 字节对齐）、“Implicit Synchronization”、“Lazy Loading”及其修订记录（`CUDA_MODULE_LOADING`，Linux 上 12.2 起、Windows 上 12.3 起为默认）；pytorch/pytorch pull request #86509（PyTorch 自己设置按需加载；上下文 274 MiB 而不是 636 MiB：287,047,680 B 与 666,632,192 B）；NVML 的 `nvmlDeviceGetMemoryInfo`（上下文创建之前的空闲显存）。公开的调用耗时：M. Boyer，弗吉尼亚大学 CUDA 支持页面《Memory allocation overhead》；kokkos/kokkos issue #317；Cytnx-dev/Cytnx pull request #850。PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区来自缓存分配器）。
+> CUDA C++ Best Practices Guide，“Memory Allocation”；CUDA C++ Programming Guide，“Device Memory Accesses”（256 字节对齐）、“Implicit Synchronization”、“Lazy Loading”及其修订记录（`CUDA_MODULE_LOADING`，Linux 上 12.2 起、Windows 上 12.3 起为默认）；pytorch/pytorch pull request #86509（PyTorch 自己设置按需加载；创建一个张量后 274 MiB 而不是 636 MiB：287,047,680 B 与 666,632,192 B，后者用的是 `DEFAULT`，在那个 CUDA 上即立即加载）；NVML 的 `nvmlDeviceGetMemoryInfo`（上下文创建之前的空闲显存）。公开的调用耗时：M. Boyer，弗吉尼亚大学 CUDA 支持页面《Memory allocation overhead》；kokkos/kokkos issue #317；Cytnx-dev/Cytnx pull request #850。PyTorch `aten/src/ATen/cuda/CublasHandlePool.cpp`（cuBLAS 工作区来自缓存分配器）。
 ]] },
 
   exercise {
