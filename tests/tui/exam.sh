@@ -29,6 +29,10 @@ screen | grep -q 'left' && fail "the clock runs before Enter"
 keys Enter
 wait_for 'Question 1 of 7 · 9\.1 Bytes of a model' 5
 wait_for '[0-9]+:[0-9]{2} left' 3
+# SIMULATED once, in the header strip, as on the tutor's screens; the status line names the GPU
+screen | head -n 1 | grep -q 'SIMULATED' || fail "the header strip does not say SIMULATED"
+screen | tail -n 1 | grep -q 'SIMULATED' && fail "the status line says SIMULATED again"
+screen | tail -n 1 | grep -q 'RTX 3090' || fail "the status line lost the GPU"
 screen | grep -q 'Your answer (GiB) >' || fail "no answer field with its unit"
 # on a narrow terminal the key bar still offers submitting (hints go from the right)
 resize 60 30

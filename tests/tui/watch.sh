@@ -23,6 +23,10 @@ start 100 30 "$APP watch $WS"
 wait_for 'vramlab watch · 1/1 · 9\.1 double'
 wait_for 'Not passing yet' 5 # the starter returns nil
 wait_for 'double\(21\) should be 42, got nil' 3
+# SIMULATED once, in the header strip, as on the tutor's screens; the status line names the GPU
+screen | head -n 1 | grep -q 'SIMULATED' || fail "the header strip does not say SIMULATED"
+screen | tail -n 1 | grep -q 'SIMULATED' && fail "the status line says SIMULATED again"
+screen | tail -n 1 | grep -q 'RTX 3090' || fail "the status line lost the GPU"
 
 # wrong, then a runaway loop, then right: each save is checked at once. Saved whole, by rename
 # (as editors do): `> "$F"` empties the file before writing it, and a busy machine can let the

@@ -498,6 +498,13 @@ static void test_fit_words(void **state)
     assert_string_equal(out, "CUDA 1 · RTX 4090");
     tui_backend_short("REPLAY · a.jsonl", out, sizeof out);
     assert_string_equal(out, "REPLAY · a.jsonl");
+    /* the status line's backend when the header strip says SIMULATED (tutor, watch, exam) */
+    tui_backend_nosim(be, out, sizeof out);
+    assert_string_equal(out, "NVIDIA GeForce RTX 3090 profile (rtx3090)");
+    tui_backend_nosim("REPLAY · NVIDIA GeForce RTX 3090 (SIMULATED) · 2026-12-03", out, sizeof out);
+    assert_string_equal(out, "REPLAY · NVIDIA GeForce RTX 3090 · 2026-12-03");
+    tui_backend_nosim("CUDA device 0 · NVIDIA H100", out, sizeof out);
+    assert_string_equal(out, "CUDA device 0 · NVIDIA H100");
 }
 
 /* What a terminal would act on is drawn as one '?': C0, DEL, C1 and the bidi controls that reorder

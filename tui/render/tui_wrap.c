@@ -293,6 +293,18 @@ size_t tui_fit_words(const char *s, int width, bool ascii, char *out, size_t cap
     return r;
 }
 
+void tui_backend_nosim(const char *full, char *out, size_t cap)
+{
+    static const char *const words[] = {"SIMULATED \xc2\xb7 ", "SIM \xc2\xb7 ", " (SIMULATED)",
+                                        "\xef\xbc\x88SIMULATED\xef\xbc\x89"};
+    if (!cap) return;
+    snprintf(out, cap, "%s", full);
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+        char *p = strstr(out, words[i]);
+        if (p) memmove(p, p + strlen(words[i]), strlen(p + strlen(words[i])) + 1);
+    }
+}
+
 void tui_backend_short(const char *full, char *out, size_t cap)
 {
     static const char *const sim[] = {"SIMULATED \xc2\xb7 ", "SIMULATED "};

@@ -52,6 +52,11 @@ size_t tui_fit(const char *s, size_t n, int width, enum tui_align al, bool ascii
  * a first word wider than everything is cut at a glyph boundary. */
 size_t tui_fit_words(const char *s, int width, bool ascii, char *out, size_t cap);
 
+/* The backend line without the word SIMULATED, which a screen's header strip shows once:
+ * "SIMULATED · NVIDIA H100 80GB HBM3 profile (h100)" -> "NVIDIA H100 80GB HBM3 profile (h100)",
+ * "REPLAY · NVIDIA GeForce RTX 3090 (SIMULATED) · 2026-12-03" -> "REPLAY · NVIDIA GeForce RTX
+ * 3090 · 2026-12-03". */
+void tui_backend_nosim(const char *full, char *out, size_t cap);
 /* The short form of a backend line for a narrow status bar: "SIMULATED · NVIDIA GeForce RTX 3090
  * profile (rtx3090)" -> "SIM · rtx3090" (also its Chinese form), "CUDA device 0 · NVIDIA H100
  * 80GB HBM3" -> "CUDA 0 · H100 80GB HBM3"; anything else unchanged. */

@@ -135,20 +135,6 @@ static void fold_into(const struct tui_app *a, const char *s, char *out, size_t 
     free(f);
 }
 
-/* The backend line without the word SIMULATED, which the header strip shows once:
- * "SIMULATED · NVIDIA H100 80GB HBM3 profile (h100)" -> "NVIDIA H100 80GB HBM3 profile (h100)",
- * "REPLAY · NVIDIA GeForce RTX 3090 (SIMULATED) · 2026-12-03" -> "REPLAY · NVIDIA GeForce RTX
- * 3090 · 2026-12-03". */
-static void without_sim(const char *be, char *out, size_t n)
-{
-    static const char *const words[] = {"SIMULATED \xc2\xb7 ", "SIM \xc2\xb7 ", " (SIMULATED)", "\xef\xbc\x88SIMULATED\xef\xbc\x89"};
-    snprintf(out, n, "%s", be);
-    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
-        char *p = strstr(out, words[i]);
-        if (p) memmove(p, p + strlen(words[i]), strlen(p + strlen(words[i])) + 1);
-    }
-}
-
 static void draw_bars(struct tui_app *a)
 {
     char left[512], right[256], tmp[512];
@@ -157,25 +143,17 @@ static void draw_bars(struct tui_app *a)
     fold_into(a, tmp, left, sizeof left);
     /* the header strip: the view's title, SIMULATED once for the whole screen, the language */
     bool sim = strstr(a->backend, "SIMULATED") != NULL;
-    const char *badge = !sim ? "" : a->ascii || !tui_app_zh(a) ? " SIMULATED " : " SIMULATED 模拟 ";
     const char *lang = a->ascii ? "EN" : TUI_TR(a, "EN  L:中文", "中文  L:EN");
-    snprintf(right, sizeof right, "%s%s%s", badge, sim ? "  " : "", lang);
-    tui_term_bar(a->lay.title.y, cols, left, right, TS_TITLE);
-    int rw = tui_width(right, strlen(right)), bw = tui_width(badge, strlen(badge));
-    if (sim && rw + 12 <= cols) { /* tui_term_bar showed the right side: the badge stands out */
-        tui_term_extra(A_REVERSE | A_BOLD);
-        tui_term_text(a->lay.title.y, cols - rw - 1, bw, badge, TS_SIMULATED);
-        tui_term_extra(0);
-    }
+    tui_term_title_bar(a->lay.title.y, cols, left, lang, sim, tui_app_zh(a), TS_TITLE);
 
     /* the backend whole when it leaves the key hints a third of the line, else its short form
      * ("SIM · rtx3090"): the status bar drops words before it cuts one */
     char shortb[256], nosim[256];
-    without_sim(a->backend, nosim, sizeof nosim);
+    tui_backend_nosim(a->backend, nosim, sizeof nosim);
     const char *be = nosim;
     if (tui_width(be, strlen(be)) + 4 > cols - cols / 3) {
         tui_backend_short(a->backend, tmp, sizeof tmp);
-        without_sim(tmp, shortb, sizeof shortb); /* "SIM · rtx3090" -> "rtx3090" */
+        tui_backend_nosim(tmp, shortb, sizeof shortb); /* "SIM · rtx3090" -> "rtx3090" */
         be = shortb;
     }
     fold_into(a, *a->notice ? a->notice : be, left, sizeof left);

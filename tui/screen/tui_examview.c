@@ -236,7 +236,8 @@ static void draw(void *ud)
     else snprintf(right_txt, sizeof right_txt, TR(e, "%d/%d answered · %s left ", "已答 %d/%d · 剩余 %s "),
                   answered(e), e->in->n, t);
     char *f = e->ascii ? tui_ascii_fold(left_txt, strlen(left_txt), NULL, NULL) : NULL;
-    tui_term_bar(0, cols, f ? f : left_txt, right_txt, e->state != S_START && l < 60 ? TS_BAD : TS_TITLE);
+    tui_term_title_bar(0, cols, f ? f : left_txt, right_txt, strstr(e->in->backend, "SIMULATED") != NULL, e->zh,
+                       e->state != S_START && l < 60 ? TS_BAD : TS_TITLE);
     free(f);
     struct tui_lines L = {0};
     int width = cols - 2, body = rows - 2, field = -1;
@@ -289,7 +290,9 @@ static void draw(void *ud)
         e->cur_y = -1;
     }
     tui_keys_hints(e->help.open ? tui_help_keys : keys(e), e->zh, "  ", cols / 2, right_txt, sizeof right_txt);
-    tui_term_bar(rows - 1, cols, e->notice[0] ? e->notice : e->in->backend, right_txt,
+    char nosim[512]; /* SIMULATED is the header strip's */
+    tui_backend_nosim(e->in->backend, nosim, sizeof nosim);
+    tui_term_bar(rows - 1, cols, e->notice[0] ? e->notice : nosim, right_txt,
                  e->notice[0] && e->notice_bad ? TS_BAD : TS_STATUS);
     if (e->help.open) {
         struct tui_layout lay;

@@ -565,3 +565,18 @@ void tui_term_bar(int y, int w, const char *left, const char *right, int style)
     free(fit);
     if (rw) tui_term_text(y, w - rw - 1, rw, right, style);
 }
+
+void tui_term_title_bar(int y, int w, const char *left, const char *right, bool sim, bool zh,
+                        int style)
+{
+    const char *badge = !sim ? "" : !T.utf8 || !zh ? " SIMULATED " : " SIMULATED \xe6\xa8\xa1\xe6\x8b\x9f ";
+    char r[512];
+    snprintf(r, sizeof r, "%s%s%s", badge, sim && *right ? "  " : "", right);
+    tui_term_bar(y, w, left, r, style);
+    int rw = tui_width(r, strlen(r)), bw = tui_width(badge, strlen(badge));
+    if (sim && rw + 12 <= w) { /* tui_term_bar showed the right side: the badge stands out */
+        tui_term_extra(A_REVERSE | A_BOLD);
+        tui_term_text(y, w - rw - 1, bw, badge, TS_SIMULATED);
+        tui_term_extra(0);
+    }
+}

@@ -68,5 +68,9 @@ void tui_term_fill(int y, int x, int h, int w, int style);
 /* A full-width bar (title or status line): `left`, and `right` kept whole at the right end when
  * there is room for both. */
 void tui_term_bar(int y, int w, const char *left, const char *right, int style);
+/* A screen's header strip: tui_term_bar with, when `sim`, a reverse-video " SIMULATED " badge
+ * (" SIMULATED 模拟 " in 中文) before `right`: the one place a screen says SIMULATED. */
+void tui_term_title_bar(int y, int w, const char *left, const char *right, bool sim, bool zh,
+                        int style);
 
 #endif

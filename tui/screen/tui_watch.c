@@ -320,7 +320,7 @@ static void draw(void *ud)
     snprintf(left, sizeof left, "vramlab watch · %d/%d · %s %s · %s %d/%d", w->cur + 1, w->n,
              w->it[w->cur].lesson, w->it[w->cur].exercise, TR(w, "solved", "已完成"), done, w->n);
     char *f = w->ascii ? tui_ascii_fold(left, strlen(left), NULL, NULL) : NULL;
-    tui_term_bar(0, cols, f ? f : left, "", TS_TITLE);
+    tui_term_title_bar(0, cols, f ? f : left, "", strstr(w->backend, "SIMULATED") != NULL, w->zh, TS_TITLE);
     free(f);
     struct tui_lines L = {0};
     int width = cols - 2, body = rows - 2;
@@ -345,8 +345,10 @@ static void draw(void *ud)
     tui_scroll_marks(sc, 1, cols - 1, body, w->ascii);
     tui_lines_free(&L);
     tui_keys_hints(w->help.open ? tui_help_keys : keys(w), w->zh, "  ", cols / 2, right, sizeof right);
+    char nosim[sizeof w->backend]; /* SIMULATED is the header strip's */
+    tui_backend_nosim(w->backend, nosim, sizeof nosim);
     const char *status = w->grading ? TR(w, "checking… (Esc cancels)", "检查中…（Esc 取消）")
-                         : *w->notice ? w->notice : w->backend;
+                         : *w->notice ? w->notice : nosim;
     tui_term_bar(rows - 1, cols, status, right,
                  !w->grading && *w->notice && !strcmp(w->notice, w->notice_bad) ? TS_BAD : TS_STATUS);
     if (w->help.open) {
