@@ -107,9 +107,16 @@ keys Tab
 wait_for '> assets/snapshots/gpt-train-oom\.pickle' 3
 keys Enter
 wait_for '^entry 1631 / 1635' 10
+# L switches the language here too (the segment map's words as well), and the tutor follows
+keys L
+wait_for '^记录 1631 / 1635' 3
+wait_for '光标处选中块所在的段' 3
+screen | grep -q 'its segment at the cursor' && fail "L left the segment map in English"
 keys Escape
-wait_for '[Ss]hipped examples' 3
+wait_for '示例' 3
 keys Escape
+wait_for '第 1 章' 3
+keys L
 wait_for 'Chapter 1' 3
 alive
 keys q

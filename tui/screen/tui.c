@@ -98,9 +98,10 @@ static void help_key(void *ud, const struct tui_key *k) { open_help(ud); }
 
 static void sandbox_key(void *ud, const struct tui_key *k) { tui_app_show(ud, &tui_repl_view); }
 
-static void lang_key(void *ud, const struct tui_key *k)
+static void lang_key(void *ud, const struct tui_key *k) { tui_app_toggle_lang(ud); }
+
+void tui_app_toggle_lang(struct tui_app *a)
 {
-    struct tui_app *a = ud;
     if (a->ascii) {
         snprintf(a->notice, sizeof a->notice,
                  "Chinese text needs a UTF-8 terminal (e.g. LANG=C.UTF-8); showing English.");

@@ -104,6 +104,7 @@ extern const struct tui_keymap tui_app_keys;
 /* Show view v (its show first: false, and nothing changes, when it cannot). */
 bool tui_app_show(struct tui_app *a, const struct tui_view *v);
 void tui_app_toggle_offer(struct tui_app *a); /* take the offered recording, or back to sim */
+void tui_app_toggle_lang(struct tui_app *a);  /* English <-> 中文 (L), every view told */
 const char *tui_app_lang(const struct tui_app *a); /* "en" / "zh" */
 bool tui_app_zh(const struct tui_app *a);
 /* Pick a string by language. */

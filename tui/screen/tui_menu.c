@@ -250,7 +250,9 @@ static void quit(void *ud, const struct tui_key *k) { ((struct tui_app *)ud)->qu
 static void own_snapshot(void *ud, const struct tui_key *k) /* tui_snapview.c */
 {
     struct tui_app *a = ud;
-    tui_snapview_pick(lt_runtime_assets(a->rt), tui_app_zh(a));
+    bool zh = tui_app_zh(a);
+    tui_snapview_pick(lt_runtime_assets(a->rt), &zh);
+    if (zh != tui_app_zh(a)) tui_app_toggle_lang(a); /* L on the snapshot screen */
     invalidate(a);
     clearok(curscr, TRUE);
     a->dirty = true;

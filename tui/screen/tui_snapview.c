@@ -619,6 +619,13 @@ static void k_diffview(void *ud, const struct tui_key *k)
 
 static void k_help(void *ud, const struct tui_key *k);
 static void k_quit(void *ud, const struct tui_key *k) { ((struct snapview *)ud)->quit = true; }
+static void k_lang(void *ud, const struct tui_key *k)
+{
+    struct snapview *v = ud;
+    if (v->ascii) return; /* 中文 needs UTF-8 */
+    v->zh = !v->zh;
+    v->map_made = false; /* the segment map's words are made with it; the rest at draw time */
+}
 
 static const struct tui_binding sv_rows[] = {
     {.keys = {TUI_KEY_FN(KEY_LEFT), TUI_KEY_FN(KEY_RIGHT)}, .run = k_move,
@@ -649,6 +656,7 @@ static const struct tui_binding sv_rows[] = {
      .zh = "在这个（A）旁边打开第二个快照（B）并比较", .hint_en = "compare", .hint_zh = "比较"},
     {.keys = {'d'}, .run = k_diffview, .en = "B loaded: the comparison / the live list",
      .zh = "已打开 B：比较 / 存活的分配列表"},
+    {.keys = {'L'}, .run = k_lang, .en = "switch language: English / 中文", .zh = "切换语言：English / 中文"},
 };
 static const struct tui_keymap sv_keymap = TUI_KEYMAP("Snapshot", "显存快照", TUI_TO_SCREEN, sv_rows);
 const struct tui_keymap *const tui_snapview_keys[] = {&sv_keymap, &tui_loop_keys, NULL};
@@ -1363,6 +1371,7 @@ static void pk_open(void *ud, const struct tui_key *k)
     struct snapview *v = sv_new(path, p->zh);
     if (!v) return;
     int rc = sv_run(v); /* the screen, on its own turn of the shared loop */
+    p->zh = v->zh;       /* L there: the prompt and the tutor follow */
     if (!v->abandoned) sv_free(v);
     if (rc) p->quit = true; /* a quit signal: the tutor ends too */
 }
@@ -1420,11 +1429,11 @@ static void pick_key(void *ud, const struct tui_key *k)
 
 static bool pick_quit(void *ud) { return ((struct picker *)ud)->quit; }
 
-void tui_snapview_pick(const char *folders, bool zh)
+void tui_snapview_pick(const char *folders, bool *zh)
 {
     struct picker *p = calloc(1, sizeof *p);
     if (!p) return;
-    p->zh = zh;
+    p->zh = *zh;
     p->ascii = !tui_term_utf8();
     tui_lineedit_init(&p->ed, PATH_MAX - 1);
     pick_examples(p, folders);
@@ -1432,5 +1441,6 @@ void tui_snapview_pick(const char *folders, bool zh)
     struct tui_screen_ops ops = {.ud = p, .draw = pick_draw, .key = pick_key, .quit = pick_quit,
                                  .cursor = pick_cursor, .min_rows = 8, .min_cols = 40};
     tui_loop_run(&ops);
+    *zh = p->zh;
     free(p);
 }

@@ -15,7 +15,7 @@ int tui_snapview(const char *path, bool zh);
 /* From the tutor's menu, on its terminal: a file prompt with Tab completion and the examples
  * (assets/snapshots/ of each colon-separated folder: a teacher's lessons folders, then the data
  * folder), then the screen for the file chosen; Esc comes back. */
-void tui_snapview_pick(const char *folders, bool zh);
+void tui_snapview_pick(const char *folders, bool *zh); /* *zh: the language L left it in */
 
 /* The key contexts of the screen and of the file prompt (tests check help against keys). */
 extern const struct tui_keymap *const tui_snapview_keys[];
