@@ -952,6 +952,39 @@ static void test_table_fits(void **state)
     tui_panelset_free(ps);
 }
 
+/* One column left out, its name too long to list: "+1 column: z shows the table whole" (was
+ * "+1 columns"); two: "+2 columns". */
+static void test_table_cut_count(void **state)
+{
+    (void)state;
+    for (int hidden = 1; hidden <= 2; hidden++) {
+        struct tui_panelset *ps = tui_panelset_new(false);
+        struct lt_panel d = {"t", "table", "Lecture vs this machine", "", "", "", false, 0, false};
+        tui_panelset_declare(ps, &d, 1);
+        static const char *const rows[][4] = {
+            {"Dimension", "Lecture RAM", "a very long measured column name", "another long column name"},
+            {"Bandwidth", "~50 GB/s", "23.30 GB/s", "832.0 GB/s"},
+        };
+        for (int r = 0; r < 2; r++) {
+            struct lt_text c[4];
+            for (int k = 0; k < 4; k++) c[k] = T(rows[r][k]);
+            struct lt_event e = {.type = LT_EV_ROW, .panel = "t", .ncells = 2 + hidden, .cells = c};
+            tui_panelset_apply(ps, &e);
+        }
+        tui_panelset_set_view(ps, &(struct tui_panel_view){true, 'z', false});
+        bool seen = false;
+        for (int w = 30; w <= 60; w++) {
+            struct tui_lines L = {0};
+            tui_panelset_render(ps, &L, w, false, "en");
+            if (any_line(&L, "+1 columns")) fail_msg("width %d: '+1 columns'", w);
+            seen |= any_line(&L, hidden == 1 ? "+1 column: z" : "+2 columns: z");
+            tui_lines_free(&L);
+        }
+        assert_true(seen);
+        tui_panelset_free(ps);
+    }
+}
+
 int main(void)
 {
     if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8")) {
@@ -977,6 +1010,7 @@ int main(void)
         cmocka_unit_test(test_bar_gaps),
         cmocka_unit_test(test_doc_pictures),
         cmocka_unit_test(test_table_fits),
+        cmocka_unit_test(test_table_cut_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

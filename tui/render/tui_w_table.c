@@ -339,9 +339,11 @@ static void cut_note(const struct tui_wctx *c, const struct plan *p)
     else snprintf(what, sizeof what, "%s", zh ? "终端更宽时可见" : "a wider terminal shows them");
     snprintf(line, sizeof line, zh ? "还有 %d 列（%s）：%s" : "+%d more (%s): %s", more, names, what);
     if (tui_width(line, strlen(line)) > c->width)
-        snprintf(line, sizeof line, zh ? "还有 %d 列：%s" : "+%d columns: %s", more, what);
+        snprintf(line, sizeof line, zh ? "还有 %d 列：%s" : more == 1 ? "+%d column: %s" : "+%d columns: %s", more,
+                 what);
     if (tui_width(line, strlen(line)) > c->width && c->whole_key) /* "+5 columns: z: whole" */
-        snprintf(line, sizeof line, zh ? "还有 %d 列：按 %c" : "+%d columns: %c: whole", more, c->whole_key);
+        snprintf(line, sizeof line, zh ? "还有 %d 列：按 %c" : more == 1 ? "+%d column: %c: whole" : "+%d columns: %c: whole",
+                 more, c->whole_key);
     tui_fit_words(line, c->width, c->ascii, fit, sizeof fit);
     struct tui_lb b = {.L = c->L};
     tui_lb_puts(&b, fit, TS_DIM);
