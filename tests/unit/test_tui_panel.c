@@ -392,6 +392,37 @@ static int label_row(const struct tui_lines *L, const char *label)
     return -1;
 }
 
+/* One axis groups its labels alike: up to 17,686 GB/s (7.3) the y ticks read 5,000 10,000 15,000
+ * (5000 beside 10,000 before); x ticks up to 20,000 read 5,000 too; an axis under 10,000 keeps 5000. */
+static void test_curve_axis_grouping(void **state)
+{
+    (void)state;
+    for (int big = 0; big < 2; big++) {
+        struct tui_panelset *ps = tui_panelset_new(false);
+        struct lt_panel d = {"c", "curve", "Line", "x", "GB/s", "", false, 0, false};
+        tui_panelset_declare(ps, &d, 1);
+        double top = big ? 17686 : 9000;
+        ev_point(ps, "c", "a", 0, top, LT_SIMULATED);
+        ev_point(ps, "c", "a", top, top / 3, LT_SIMULATED);
+        struct tui_lines L = {0};
+        tui_panelset_render(ps, &L, 70, false, "en");
+        bool grouped = false, plain = false;
+        for (int i = 0; i < L.n; i++) {
+            grouped |= strstr(L.v[i].s, "5,000") != NULL;
+            plain |= strstr(L.v[i].s, "5000") != NULL;
+        }
+        if (big) {
+            assert_true(label_row(&L, "10,000") >= 0);
+            assert_true(grouped);
+            assert_false(plain);
+        } else {
+            assert_false(grouped);
+        }
+        tui_lines_free(&L);
+        tui_panelset_free(ps);
+    }
+}
+
 /* Values spanning decades get a log y axis with a tick per decade; a narrow range stays linear. */
 static void test_curve_log_y(void **state)
 {
@@ -1011,6 +1042,7 @@ int main(void)
         cmocka_unit_test(test_doc_pictures),
         cmocka_unit_test(test_table_fits),
         cmocka_unit_test(test_table_cut_count),
+        cmocka_unit_test(test_curve_axis_grouping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

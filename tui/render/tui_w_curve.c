@@ -251,6 +251,16 @@ static void place_markers(struct plot *p, const struct pseries *se, int s, const
     }
 }
 
+/* A linear axis's tick label: gpu_fmt_num, but one axis groups all its labels alike: where its
+ * top is 10,000 or more, 5000 is written 5,000 beside 10,000 (gpu_fmt_num groups from 10,000). */
+static void axis_num(double v, double top, char *buf, size_t n)
+{
+    double a = fabs(v);
+    if (fabs(top) >= 1e4 && a >= 1000 && a < 1e4 && gpu_feq(a, floor(a)))
+        snprintf(buf, n, "%s%d,%03d", v < 0 ? "-" : "", (int)a / 1000, (int)a % 1000);
+    else gpu_fmt_num(v, buf, n);
+}
+
 /* Linear y ticks: each tick's label on the row it lands on (labels[r], "" elsewhere). */
 static int y_ticks_linear(struct plot *p, double ymax, bool braille, char (*labels)[32])
 {
@@ -263,7 +273,7 @@ static int y_ticks_linear(struct plot *p, double ymax, bool braille, char (*labe
     for (int k = 0; k * step <= p->ymax * (1 + 1e-9) && k <= 64; k++) {
         int r = row_of(p, k * step) / (braille ? 4 : 1);
         if (r < 0 || r >= p->ph || labels[r][0]) continue;
-        gpu_fmt_num(k * step, labels[r], sizeof labels[r]);
+        axis_num(k * step, p->ymax, labels[r], sizeof labels[r]);
         int l = (int)strlen(labels[r]);
         if (l > w) w = l;
     }
@@ -299,11 +309,11 @@ static int x_ticks(const struct plot *p, bool bytes, double *ticks, int cap)
     return nt;
 }
 
-static void tick_label(double v, bool bytes, bool logx, char *t, size_t n)
+static void tick_label(double v, double top, bool bytes, bool logx, char *t, size_t n)
 {
     if (bytes) gpu_fmt_bytes(v, GPU_FMT_TICK, t, n);
     else if (logx) gpu_fmt_tick(v, t, n); /* 10K 100K 1M, not 10000 1e+07 */
-    else gpu_fmt_num(v, t, n);            /* 1,000 2,000: round values as written */
+    else axis_num(v, top, t, n);          /* round values as written, grouped alike */
 }
 
 /* Bands above the plot: "├── forward ──┤├─ backward ─┤", each over its stretch of x, its label
@@ -603,7 +613,7 @@ static void draw(const void *st, const struct tui_wctx *c, const struct tui_pinf
     int last_end = -1;
     for (int i = 0; i < nt; i++) {
         char t[32];
-        tick_label(ticks[i], bytes, p.logx, t, sizeof t);
+        tick_label(ticks[i], fmax(fabs(p.x0), fabs(p.x1)), bytes, p.logx, t, sizeof t);
         int cx = col_of(&p, ticks[i]) / (braille ? 2 : 1), tl = (int)strlen(t);
         int start = cx - tl / 2;
         if (start < 0) start = 0;
