@@ -150,7 +150,7 @@ request from the addresses, and what the sector count alone predicts from the st
         if not r then ex:note("t", err); break end
         first = first or r
         last = r
-        ex:point("curve", T("measured", "测量"), s, r.bytes_per_s / GB, { from = r })
+        ex:point("curve", T("this device", "本设备"), s, r.bytes_per_s / GB, { from = r })
         ex:point("curve", T("sector model", "扇区模型"), s, first.bytes_per_s / GB * 4 / r.sectors_per_request, { style = "theoretical" })
         ex:row("t", { T("stride ", "步长 ") .. s, string.format("%.0f", r.sectors_per_request),
                       string.format("%.2f B", r.sector_bytes / r.bytes), units.rate(r.bytes_per_s) })

@@ -102,7 +102,7 @@ k x stride; the sum of what was read is checked. Strides 1 to 32, and 33.
         ex:status(T("stride ", "步长 ") .. s)
         local r, err = gpu.banks { stride = s }
         if not r then ex:note("t", err); break end
-        ex:point("curve", T("measured", "测量"), s, r.bytes_per_s / GB, { from = r })
+        ex:point("curve", T("this device", "本设备"), s, r.bytes_per_s / GB, { from = r })
         ex:row("t", { tostring(s), tostring(r.bank_ways), units.rate(r.bytes_per_s) })
         if s == 1 then one = r end
         if s == 32 then worst = r end
