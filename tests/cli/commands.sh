@@ -118,6 +118,9 @@ grep -rn -e "--list-profiles" tui gpu lua docs README.md && fail "a message poin
 idl=$(echo "$ids" | tr '\n' ' ' | sed 's/ $//')
 out=$("$b" reset 9.9 --yes 2>&1); [ $? -eq 2 ] || fail "reset 9.9 exit"
 echo "$out" | grep -qF "vramlab: reset: no lesson '9.9'; known: $idl" || fail "reset 9.9: $out"
+# no answer to the question (stdin at its end): the question's line ends before "nothing changed"
+out=$("$b" --lang en reset 1.1 </dev/null 2>&1) || fail "reset with no answer: $out"
+[ "$(printf '%s\n' "$out" | tail -n 1)" = "nothing changed" ] || fail "reset with no answer, one line: $out"
 out=$(vl grade 9.9 x 1 2>&1); [ $? -eq 2 ] || fail "grade 9.9 exit"
 echo "$out" | grep -qF "no lesson '9.9'; known: $idl" || fail "grade 9.9: $out"
 out=$(vl grade 1.1 nope 1 2>&1); [ $? -eq 2 ] || fail "grade 1.1 nope exit"

@@ -257,7 +257,7 @@ int tui_cmd_reset(struct tui_ctx *c)
         printf(T("Forget %s in %s? [y/N] ", "忘掉 %s（%s）？[y/N] "), what ? what : T("all progress", "全部进度"),
                tui_progress_path(p));
         fflush(stdout);
-        if (!fgets(answer, sizeof answer, stdin)) answer[0] = 0;
+        if (!fgets(answer, sizeof answer, stdin)) answer[0] = 0, putchar('\n'); /* no answer: end the line */
     }
     if (c->opt[TUI_O_YES] || answer[0] == 'y' || answer[0] == 'Y') {
         int gone = tui_progress_reset(p, what);
