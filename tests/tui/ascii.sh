@@ -28,6 +28,15 @@ to_menu
 keys q
 wait_exit 5; rc=$RC
 [ "$rc" = 0 ] || fail "exit code $rc with NO_COLOR and xterm-mono"
+# the snapshot screen in a C locale: its arrows and cut lines in ASCII, not '?'
+fresh snap
+start 80 24 "LC_ALL=C LANG=C $APP assets/snapshots/gpt-train-oom.pickle"
+wait_for 'Largest live at the cursor \(\^/v selects\)' 10
+screen | tail -n 1 | grep -q '<--> cursor .*q back' || fail "the snapshot footer's keys are not ASCII: $(screen | tail -n 1)"
+screen | grep -q '?/?\|??' && fail "a glyph drawn as '?' on the snapshot screen"
+screen | grep -q 'model\.py:176~' || fail "a cut line does not end in ~"
+keys q
+wait_exit 5
 fresh dumb
 start 100 30 "TERM=dumb $APP"
 wait_exit 10; rc=$RC

@@ -522,6 +522,9 @@ void tui_term_line(int y, int x, int w, const struct tui_line *l, int fill)
 
 void tui_term_text(int y, int x, int w, const char *s, int style)
 {
+    /* without UTF-8, "↑/↓" as "^/v" and "…" as "...", not "?/?" (the screens' own words too) */
+    char *folded = !T.utf8 ? tui_ascii_fold(s, strlen(s), NULL, NULL) : NULL;
+    if (folded) s = folded;
     size_t n = strlen(s);
     char *fit = NULL;
     /* too wide: cut with an ellipsis, never silently; at a word ("6.26 Gi" is no cut), or at
@@ -534,6 +537,7 @@ void tui_term_text(int y, int x, int w, const char *s, int style)
     }
     int used = tui_term_put(y, x, w, fit ? fit : s, n, NULL, style);
     free(fit);
+    free(folded);
     if (used < w) tui_term_fill(y, x + used, 1, w - used, style);
 }
 
@@ -553,6 +557,11 @@ void tui_term_fill(int y, int x, int h, int w, int style)
 
 void tui_term_bar(int y, int w, const char *left, const char *right, int style)
 {
+    /* without UTF-8 the widths are the folded text's ("←→" takes 4 columns as "<-->") */
+    char *fl = !T.utf8 ? tui_ascii_fold(left, strlen(left), NULL, NULL) : NULL;
+    char *fr = !T.utf8 ? tui_ascii_fold(right, strlen(right), NULL, NULL) : NULL;
+    if (fl) left = fl;
+    if (fr) right = fr;
     int rw = tui_width(right, strlen(right));
     if (rw + 12 > w) rw = 0;
     tui_term_fill(y, 0, 1, w, style);
@@ -564,6 +573,8 @@ void tui_term_bar(int y, int w, const char *left, const char *right, int style)
     tui_term_text(y, 1, lw, fit && lw > 0 ? fit : left, style);
     free(fit);
     if (rw) tui_term_text(y, w - rw - 1, rw, right, style);
+    free(fl);
+    free(fr);
 }
 
 void tui_term_title_bar(int y, int w, const char *left, const char *right, bool sim, bool zh,
