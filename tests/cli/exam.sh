@@ -63,6 +63,9 @@ out=$(v exam 9.11:dtype --student x --results "$R" --answers /dev/null 2>&1) && 
 printf '%s\n' "$out" | grep -qF "exam: section 9.11 is not a lesson of the course; did you mean 9.1? (vramlab list)" || fail "9.11: $out"
 out=$(v exam quzi --student x --results "$R" --answers /dev/null 2>&1) && fail "a mistyped exam"
 printf '%s\n' "$out" | grep -qF "vramlab: exam: no exam 'quzi'; did you mean 'quiz'? (NAME.exam.lua" || fail "quzi: $out"
+# nothing close: the sentence reads on without a dangling "; "
+out=$(v exam zzzzzz --student x --results "$R" --answers /dev/null 2>&1) && fail "an unknown exam"
+printf '%s\n' "$out" | grep -qF "vramlab: exam: no exam 'zzzzzz' (NAME.exam.lua" || fail "zzzzzz: $out"
 
 # a results folder the exam cannot write to is said before the first question, with why
 out=$(v exam quiz --student x --results "$d/none" --answers /dev/null 2>&1) && fail "a missing results folder"

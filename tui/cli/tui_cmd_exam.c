@@ -115,14 +115,14 @@ static int read_exam(struct run *r, const char *what)
             }
         }
         if (!path[0]) {
-            char names[32][64], mean[96] = "";
+            char names[32][64], mean[96] = " ";
             struct gpu_suggest sg; /* cours: did you mean course? */
             gpu_suggest_init(&sg, what);
             gpu_suggest_add(&sg, "course");
             int nn = exam_names(r->c->lessons, names, 32);
             for (int i = 0; i < nn; i++) gpu_suggest_add(&sg, names[i]);
-            if (sg.best) snprintf(mean, sizeof mean, "did you mean '%s'? ", sg.best);
-            fprintf(stderr, "vramlab: exam: no exam '%s'; %s(NAME.exam.lua in a folder added with "
+            if (sg.best) snprintf(mean, sizeof mean, "; did you mean '%s'? ", sg.best);
+            fprintf(stderr, "vramlab: exam: no exam '%s'%s(NAME.exam.lua in a folder added with "
                     "--lessons), and it is not a list such as 9.1:weights-gib,9.2\n", what, mean);
             return 2;
         }
