@@ -47,6 +47,7 @@ wait_for 'view 0-1634' 3
 # at 80 columns: the footer names help and the way back; the recorded OOM is read whole (wrapped,
 # each number with its unit), and a line too wide ends in an ellipsis, never cut mid-word
 screen | tail -n 1 | grep -q '? help  q back' || fail "the footer does not name ? help and q back"
+screen | head -n 1 | grep -q 'Snapshot gpt-train-oom\.pickle' || fail "the title does not name the file: $(screen | head -n 1)"
 keys o
 wait_for '^OOM here: asked for 1\.54 GiB' 3
 wait_for 'what was in the' 3

@@ -925,8 +925,11 @@ static void sv_draw(void *ud)
     struct snapview *v = ud;
     int H = LINES, W = COLS;
     char buf[1024], a[32], b[32], c2[32];
+    const char *rec = TR(v, "recorded by PyTorch, not measured", "由 PyTorch 记录，非测量");
     snprintf(buf, sizeof buf, "%s %s", TR(v, "Snapshot", "快照"), v->path);
-    tui_term_bar(0, W, buf, TR(v, "recorded by PyTorch, not measured", "由 PyTorch 记录，非测量"), TS_TITLE);
+    if (tui_width(buf, strlen(buf)) + tui_width(rec, strlen(rec)) + 3 > W && strrchr(v->path, '/'))
+        snprintf(buf, sizeof buf, "%s %s", TR(v, "Snapshot", "快照"), strrchr(v->path, '/') + 1); /* "Snapshot…" said nothing */
+    tui_term_bar(0, W, buf, rec, TS_TITLE);
     char right[300];
     tui_keys_hints(v->help.open ? tui_help_keys : tui_snapview_keys, v->zh, "  ", W - 14, right,
                    sizeof right);
