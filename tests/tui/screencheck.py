@@ -15,6 +15,7 @@ captures, and runnable alone on capture files (python3 screencheck.py W FILE...)
            same column (a table cell or a wrapped paragraph): "16.49" / "GiB"
 
 Standard library only. check() returns a list of "rule: row R: what" strings, empty when fine."""
+import functools
 import re
 import sys
 import unicodedata
@@ -29,6 +30,7 @@ NUM_END = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?$")
 UNIT_START = re.compile(r"^" + UNITS + r"(?=$|[\s,.;:)\]）、，。；：])(?!\s*=)")
 
 
+@functools.lru_cache(maxsize=None)  # a few hundred distinct characters, millions of lookups
 def cw(ch):
     """Columns a character takes, as glibc's wcwidth in C.UTF-8 does for what the tutor draws."""
     if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
@@ -38,6 +40,8 @@ def cw(ch):
 
 def cells(line):
     """The line as a list of columns: each holds its character, a wide glyph's right half "\\0"."""
+    if line.isascii():  # one column a character (cw of every ASCII character is 1)
+        return list(line)
     out = []
     for ch in line:
         w = cw(ch)
@@ -154,16 +158,17 @@ def check_divider(g, W, out):
         out.append("columns: the divider at col %d is missing on rows %s" % (c, missing[:6]))
 
 
+SEPARATOR = re.compile("[" + "".join(sorted(VERT)) + "┌┐└┘]")
+
+
 def segments(row):
-    """(start column, text) of each run between vertical lines."""
-    out, start, buf = [], 0, []
-    for c, ch in enumerate(row):
-        if ch in VERT or ch in "┌┐└┘":
-            out.append((start, "".join(buf)))
-            start, buf = c + 1, []
-        elif ch != "\0":
-            buf.append(ch)
-    out.append((start, "".join(buf)))
+    """(start column, text) of each run between vertical lines (a row's cells are one character
+    each, so a column is an index into the joined row)."""
+    line, out, start = "".join(row), [], 0
+    for m in SEPARATOR.finditer(line):
+        out.append((start, line[start:m.start()].replace("\0", "")))
+        start = m.start() + 1
+    out.append((start, line[start:].replace("\0", "")))
     return out
 
 
