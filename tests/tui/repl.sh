@@ -7,6 +7,9 @@
 # lists the candidates, and indents at the start of a line; the sandbox left and come back to
 # shows what it showed (a stray Esc loses nothing).
 . tests/tui/tmux.lib "$@"
+# the runaway loops stop at 20 million instructions, a tenth of the default: the same stop and
+# message, without 2 CPU s of looping to it
+export VRAMLAB_LIMITS="seconds=60,instructions=20000000"
 H="$XDG_STATE_HOME/vramlab/history"
 
 # type LINE: literal text, then Enter

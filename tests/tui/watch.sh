@@ -4,6 +4,8 @@
 # solution fails with the lesson's message, a runaway loop is stopped by the sandbox, a right
 # one passes; h shows a hint, l lists, n moves on; the attempts land in the saved progress.
 . tests/tui/tmux.lib "$@"
+# the runaway answer stops at 20 million instructions, a tenth of the default: the same stop
+export VRAMLAB_LIMITS="seconds=60,instructions=20000000"
 test_datadir
 export VRAMLAB_DATADIR="$T/data"
 WS="$T/ws"
