@@ -1,5 +1,5 @@
 -- An exam of the teacher's course (docs/classroom.md, "Exams"): tests/cli/exam.sh and
--- tests/tui/exam.sh take it, as two students would.
+-- tests/tui/exam.sh take it, as two students would, and check each one's graded results.
 return {
   title = { en = "Quiz: bytes and bandwidth", zh = "测验：字节与带宽" },
   minutes = 20,

@@ -1,3 +1,5 @@
+-- Reference answers of the teacher's lesson 9.1: `check --answers` fails unless each right one is
+-- graded right and each wrong one wrong with its message (tests/cli/exam.sh, course.sh).
 answer "weights-gib" { right = { "5.588", "6 GB" }, wrong = { { "6", says = "6 is the decimal figure" } } }
 answer "dtype" { right = "2", wrong = { { "1", says = "fp16 is 2 bytes" } } }
 answer "bytes-fn" {

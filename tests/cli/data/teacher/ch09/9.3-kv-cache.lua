@@ -1,4 +1,5 @@
--- A teacher's lesson: a KV cache's size (tests/cli/data/teacher).
+-- A teacher's lesson: a KV cache's size (tests/cli/data/teacher). Data for the tests that check a
+-- teacher's course end to end: tests/cli/exam.sh, course.sh, tests/tui/exam.sh.
 return lesson {
   id = "9.3",
   chapter = 9,
